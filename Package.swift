@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "Reckon",
+  products: [
+    .library(name: "ReckonPolicy", targets: ["ReckonPolicy"]),
+    .library(name: "ReckonAppStore", targets: ["ReckonAppStore"]),
+    .library(name: "ReckonFacts", targets: ["ReckonFacts"]),
+    .library(name: "ReckonEngine", targets: ["ReckonEngine"]),
+    .executable(name: "reckon", targets: ["reckon"]),
+    .executable(name: "reckon-bench", targets: ["reckon-bench"]),
+  ],
+  targets: [
+    .target(name: "ReckonPolicy"),
+    .target(name: "ReckonAppStore"),
+    .target(name: "ReckonFacts", dependencies: ["ReckonPolicy", "ReckonAppStore"]),
+    .target(name: "ReckonEngine", dependencies: ["ReckonPolicy", "ReckonAppStore", "ReckonFacts"]),
+    .executableTarget(name: "reckon", dependencies: ["ReckonEngine"]),
+    .executableTarget(name: "reckon-bench", dependencies: ["ReckonEngine"]),
+    .testTarget(name: "ReckonPolicyTests", dependencies: ["ReckonPolicy"], resources: [.copy("Snapshots")]),
+    .testTarget(name: "ReckonAppStoreTests", dependencies: ["ReckonAppStore"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "ReckonEngineTests", dependencies: ["ReckonEngine"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "ReckonCLITests", dependencies: ["ReckonEngine"]),
+  ]
+)
+
+// Swift 6 language mode and the same strictness for every target.
+for target in package.targets {
+  var settings = target.swiftSettings ?? []
+  settings.append(.swiftLanguageMode(.v6))
+  settings.append(.enableUpcomingFeature("ExistentialAny"))
+  target.swiftSettings = settings
+}

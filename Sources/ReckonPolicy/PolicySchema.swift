@@ -1,0 +1,80 @@
+/// Everything the checker needs to know about the world a policy decides in, handed in as data.
+///
+/// The language itself knows no fact, enum or body field: an application (Reckon's App Store
+/// vocabulary, or a test) describes them here.
+public struct PolicySchema: Sendable {
+  /// The facts a policy may read, by dotted name.
+  public let facts: [FactDescriptor]
+  /// The values `refund X` accepts.
+  public let refundChoices: EnumType
+  /// The body fields `set FIELD = EXPR` may override.
+  public let settableFields: [FieldDescriptor]
+
+  private let factIndex: [String: Int]
+
+  /// Creates a schema; fact names must be unique.
+  public init(facts: [FactDescriptor], refundChoices: EnumType, settableFields: [FieldDescriptor]) {
+    self.facts = facts
+    self.refundChoices = refundChoices
+    self.settableFields = settableFields
+    var index: [String: Int] = [:]
+    for (position, fact) in facts.enumerated() where index[fact.name] == nil {
+      index[fact.name] = position
+    }
+    self.factIndex = index
+  }
+
+  /// The slot of the fact called `name`, if the schema has one.
+  public func slot(ofFact name: String) -> Int? {
+    factIndex[name]
+  }
+
+  /// The descriptor of the fact called `name`, if the schema has one.
+  public func fact(named name: String) -> FactDescriptor? {
+    factIndex[name].map { facts[$0] }
+  }
+
+  /// The body field called `name`, if `set` may override it.
+  public func settableField(named name: String) -> FieldDescriptor? {
+    settableFields.first { $0.name == name }
+  }
+
+  /// The first segments of all fact names (`usage` for `usage.consumed`), which `let` may not reuse.
+  public var factRoots: Set<String> {
+    Set(facts.map { String($0.name.prefix { $0 != "." }) })
+  }
+}
+
+/// One fact a policy may read.
+public struct FactDescriptor: Hashable, Sendable {
+  /// The dotted name, e.g. `usage.consumed`.
+  public let name: String
+  /// The type of its values.
+  public let type: ValueType
+  /// Whether a request may lack it; reading an optional fact unguarded draws a warning.
+  public let isOptional: Bool
+  /// One line for documentation and hover text.
+  public let summary: String
+
+  /// Creates a fact descriptor.
+  public init(name: String, type: ValueType, isOptional: Bool, summary: String) {
+    self.name = name
+    self.type = type
+    self.isOptional = isOptional
+    self.summary = summary
+  }
+}
+
+/// A body field that a rule may set with `set FIELD = EXPR`.
+public struct FieldDescriptor: Hashable, Sendable {
+  /// The field's name as Apple spells it, e.g. `deliveryStatus`.
+  public let name: String
+  /// The type an expression must have to be assigned to it.
+  public let type: ValueType
+
+  /// Creates a field descriptor.
+  public init(name: String, type: ValueType) {
+    self.name = name
+    self.type = type
+  }
+}

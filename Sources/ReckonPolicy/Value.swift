@@ -1,0 +1,74 @@
+import Foundation
+
+/// A runtime value of the policy language.
+///
+/// Enum values carry their ordinal within their (statically known) `EnumType`, so comparing them
+/// costs an integer comparison. Money is held in thousandths of the currency unit, as Apple does.
+public enum Value: Hashable, Sendable {
+  case boolean(Bool)
+  case number(Double)
+  /// A percentage, 37.5% is `.percent(37.5)`.
+  case percent(Double)
+  /// An amount in thousandths of `currency`: 4.99 USD is `.money(4990, "USD")`.
+  case money(Int64, currency: String)
+  /// A length of time in seconds.
+  case duration(Double)
+  /// A point in time, in seconds since 1970-01-01T00:00:00Z.
+  case timestamp(Double)
+  case text(String)
+  /// The ordinal of a case of an `EnumType`.
+  case enumeration(Int)
+}
+
+extension Value {
+  /// Renders the value as a policy author would write it, naming enum cases through `type`.
+  public func formatted(as type: ValueType) -> String {
+    switch self {
+    case .boolean(let flag): return flag ? "true" : "false"
+    case .number(let number): return Value.formatNumber(number)
+    case .percent(let percent): return Value.formatNumber(percent) + "%"
+    case .money(let milli, let currency):
+      return Value.formatMoney(milli) + " " + currency
+    case .duration(let seconds): return Value.formatDuration(seconds)
+    case .timestamp(let seconds): return Value.formatTimestamp(seconds)
+    case .text(let text): return "\"" + text + "\""
+    case .enumeration(let ordinal):
+      if case .enumeration(let enumType) = type, enumType.cases.indices.contains(ordinal) {
+        return enumType.cases[ordinal]
+      }
+      return "#\(ordinal)"
+    }
+  }
+
+  static func formatNumber(_ number: Double) -> String {
+    if number.isFinite, number == number.rounded(), abs(number) < 1e15 {
+      return String(Int64(number))
+    }
+    return String(number)
+  }
+
+  static func formatMoney(_ milli: Int64) -> String {
+    let sign = milli < 0 ? "-" : ""
+    let magnitude = milli.magnitude
+    let whole = magnitude / 1000
+    var fraction = String(magnitude % 1000)
+    while fraction.count < 3 { fraction = "0" + fraction }
+    while fraction.hasSuffix("0") && fraction.count > 2 { fraction.removeLast() }
+    return "\(sign)\(whole).\(fraction)"
+  }
+
+  static func formatDuration(_ seconds: Double) -> String {
+    let units: [(String, Double)] = [("days", 86_400), ("hours", 3_600), ("minutes", 60)]
+    for (name, size) in units where seconds != 0 && (seconds / size).rounded() == seconds / size {
+      let count = seconds / size
+      return formatNumber(count) + " " + (abs(count) == 1 ? String(name.dropLast()) : name)
+    }
+    return formatNumber(seconds) + (abs(seconds) == 1 ? " second" : " seconds")
+  }
+
+  static func formatTimestamp(_ seconds: Double) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    return formatter.string(from: Date(timeIntervalSince1970: seconds))
+  }
+}
