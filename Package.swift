@@ -18,7 +18,7 @@ let package = Package(
     .target(name: "ReckonEngine", dependencies: ["ReckonPolicy", "ReckonAppStore", "ReckonFacts"]),
     .executableTarget(name: "reckon", dependencies: ["ReckonEngine"]),
     .executableTarget(name: "reckon-bench", dependencies: ["ReckonEngine"]),
-    .testTarget(name: "ReckonPolicyTests", dependencies: ["ReckonPolicy"], resources: [.copy("Snapshots")]),
+    .testTarget(name: "ReckonPolicyTests", dependencies: ["ReckonPolicy"], exclude: ["Snapshots"]),
     .testTarget(name: "ReckonAppStoreTests", dependencies: ["ReckonAppStore"], resources: [.copy("Fixtures")]),
     .testTarget(name: "ReckonEngineTests", dependencies: ["ReckonEngine"], resources: [.copy("Fixtures")]),
     .testTarget(name: "ReckonCLITests", dependencies: ["ReckonEngine"]),

@@ -9,12 +9,18 @@ public struct PolicySchema: Sendable {
   public let refundChoices: EnumType
   /// The body fields `set FIELD = EXPR` may override.
   public let settableFields: [FieldDescriptor]
+  /// A refund choice that needs a usage fact strictly inside its range, for the checker's warning.
+  public let boundedChoice: BoundedChoice?
 
   private let factIndex: [String: Int]
 
   /// Creates a schema; fact names must be unique.
-  public init(facts: [FactDescriptor], refundChoices: EnumType, settableFields: [FieldDescriptor]) {
+  public init(
+    facts: [FactDescriptor], refundChoices: EnumType, settableFields: [FieldDescriptor],
+    boundedChoice: BoundedChoice? = nil
+  ) {
     self.facts = facts
+    self.boundedChoice = boundedChoice
     self.refundChoices = refundChoices
     self.settableFields = settableFields
     var index: [String: Int] = [:]
@@ -76,5 +82,30 @@ public struct FieldDescriptor: Hashable, Sendable {
   public init(name: String, type: ValueType) {
     self.name = name
     self.type = type
+  }
+}
+
+/// A refund choice that is only valid when a percent fact lies strictly between 0% and 100%,
+/// unless another fact puts the request in an exempt category (GRANT_PRORATED, which needs a usage
+/// strictly between 0% and 100% except for auto-renewable subscriptions).
+public struct BoundedChoice: Hashable, Sendable {
+  /// The refund choice, e.g. `GRANT_PRORATED`.
+  public let choice: String
+  /// The percent fact that must be bounded, e.g. `usage.consumed`.
+  public let boundedFact: String
+  /// The body field a rule may set instead, e.g. `consumptionPercentage`.
+  public let overridingField: String
+  /// The enum fact that can exempt a request, e.g. `product.type`.
+  public let categoryFact: String
+  /// The values of `categoryFact` that need no bound, e.g. `AUTO_RENEWABLE`.
+  public let exemptCategories: [String]
+
+  /// Creates the description of a bounded choice.
+  public init(choice: String, boundedFact: String, overridingField: String, categoryFact: String, exemptCategories: [String]) {
+    self.choice = choice
+    self.boundedFact = boundedFact
+    self.overridingField = overridingField
+    self.categoryFact = categoryFact
+    self.exemptCategories = exemptCategories
   }
 }

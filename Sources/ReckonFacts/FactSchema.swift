@@ -1,0 +1,113 @@
+import ReckonPolicy
+
+/// Reckon's fact schema: every fact a policy may read, its type, whether it may be missing, and
+/// where it comes from. This one table feeds the checker, the adapters and docs/facts.md.
+public struct FactSchema: Sendable {
+  /// Where a fact's value comes from.
+  public enum Origin: String, Hashable, Sendable {
+    /// The signed notification itself; an adapter can never override it.
+    case notification
+    /// The app's own systems, through the configured fact sources.
+    case adapter
+    /// Reckon's own records of earlier requests and outcomes.
+    case records
+  }
+
+  /// One row of the table.
+  public struct Entry: Hashable, Sendable {
+    /// The fact as the language sees it.
+    public let descriptor: FactDescriptor
+    /// Where its value comes from.
+    public let origin: Origin
+  }
+
+  /// The rows, in documentation order.
+  public let entries: [Entry]
+  /// The schema the policy checker uses.
+  public let policySchema: PolicySchema
+
+  /// Reckon's standard facts plus the `custom.NAME` facts a configuration declares.
+  public init(customFacts: [FactDescriptor] = []) {
+    let custom = customFacts.map { Entry(descriptor: $0, origin: .adapter) }
+    self.entries = FactSchema.standardEntries + custom
+    self.policySchema = PolicySchema(
+      facts: entries.map(\.descriptor), refundChoices: FactSchema.refundPreference,
+      settableFields: FactSchema.settableFields,
+      boundedChoice: BoundedChoice(
+        choice: "GRANT_PRORATED", boundedFact: "usage.consumed", overridingField: "consumptionPercentage",
+        categoryFact: "product.type", exemptCategories: ["AUTO_RENEWABLE"]))
+  }
+
+  /// The origin of the fact called `name`, if there is one.
+  public func origin(of name: String) -> Origin? {
+    entries.first { $0.descriptor.name == name }?.origin
+  }
+
+  /// The standard schema with no custom facts.
+  public static let standard = FactSchema()
+}
+
+extension FactSchema {
+  /// Why the customer asked for a refund.
+  public static let reason = EnumType(
+    name: "ConsumptionRequestReason",
+    cases: ["UNINTENDED_PURCHASE", "FULFILLMENT_ISSUE", "UNSATISFIED_WITH_PURCHASE", "LEGAL", "OTHER"])
+  /// The kind of in-app purchase.
+  public static let productType = EnumType(
+    name: "ProductType", cases: ["CONSUMABLE", "NON_CONSUMABLE", "AUTO_RENEWABLE", "NON_RENEWING"])
+  /// Whether the purchase reached the customer, and if not why.
+  public static let deliveryStatus = EnumType(
+    name: "DeliveryStatus",
+    cases: [
+      "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE",
+      "UNDELIVERED_OTHER",
+    ])
+  /// The outcome the developer prefers.
+  public static let refundPreference = EnumType(name: "RefundPreference", cases: ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"])
+  /// A preference support set for one customer.
+  public static let customerOverride = EnumType(
+    name: "CustomerOverride", cases: ["GRANT_FULL", "GRANT_PRORATED", "DECLINE", "NO_PREFERENCE", "DO_NOT_RESPOND"])
+  /// The App Store environment the notification came from.
+  public static let environment = EnumType(name: "Environment", cases: ["PRODUCTION", "SANDBOX", "XCODE", "LOCAL_TESTING"])
+  /// The kind of offer the purchase was made with.
+  public static let offer = EnumType(name: "OfferType", cases: ["INTRODUCTORY", "PROMOTIONAL", "OFFER_CODE", "WIN_BACK"])
+
+  /// The body fields a rule may override with `set`.
+  public static let settableFields = [
+    FieldDescriptor(name: "deliveryStatus", type: .enumeration(deliveryStatus)),
+    FieldDescriptor(name: "sampleContentProvided", type: .boolean),
+    FieldDescriptor(name: "consumptionPercentage", type: .percent),
+  ]
+
+  static let standardEntries: [Entry] = [
+    entry("reason", .enumeration(reason), .notification, "The customer's stated reason for the refund request."),
+    entry("now", .timestamp, .notification, "When the notification was received; a dry-run uses the request's own time."),
+    entry("request.environment", .enumeration(environment), .notification, "The App Store environment of the notification."),
+    entry("product.id", .text, .notification, "The product identifier of the purchase."),
+    entry("product.type", .enumeration(productType), .notification, "Consumable, non-consumable, auto-renewable or non-renewing."),
+    entry("product.sample_offered", .boolean, .adapter, "Whether a free sample, trial or clear description was offered before purchase."),
+    entry("purchase.date", .timestamp, .notification, "When the purchase was made."),
+    entry("purchase.quantity", .number, .notification, "How many items the purchase was for."),
+    entry("purchase.price", .money, .notification, "What the customer paid, with its currency.", optional: true),
+    entry("purchase.storefront", .text, .notification, "The three-letter storefront code, e.g. USA.", optional: true),
+    entry("purchase.offer", .enumeration(offer), .notification, "The offer the purchase used, missing when none.", optional: true),
+    entry("delivery.status", .enumeration(deliveryStatus), .adapter, "Whether the purchase was delivered and works."),
+    entry("usage.consumed", .percent, .adapter, "How much of the purchase the customer used, 0% to 100%."),
+    entry("usage.consumed_units", .number, .adapter, "How many units were used, where the app counts units.", optional: true),
+    entry("usage.last_used", .timestamp, .adapter, "When the customer last used the purchase.", optional: true),
+    entry("customer.consented", .boolean, .adapter, "Whether the customer consented to sharing consumption data."),
+    entry("customer.account_age", .duration, .adapter, "How long the customer has had an account."),
+    entry("customer.lifetime_spent", .money, .adapter, "What the customer has spent in the app, ever."),
+    entry("customer.lifetime_refunded", .money, .adapter, "What the customer has had refunded, ever."),
+    entry("customer.refunds_last_90_days", .number, .adapter, "How many refunds the customer had in the last 90 days."),
+    entry("customer.override", .enumeration(customerOverride), .adapter, "A preference support set for this customer.", optional: true),
+    entry("history.earlier_requests", .number, .records, "Earlier CONSUMPTION_REQUESTs for the same transaction."),
+    entry("history.earlier_refunds", .number, .records, "Refunds already granted to this customer."),
+  ]
+
+  private static func entry(
+    _ name: String, _ type: ValueType, _ origin: Origin, _ summary: String, optional: Bool = false
+  ) -> Entry {
+    Entry(descriptor: FactDescriptor(name: name, type: type, isOptional: optional, summary: summary), origin: origin)
+  }
+}

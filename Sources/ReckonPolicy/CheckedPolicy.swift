@@ -1,0 +1,58 @@
+/// A policy that passed the checker: names resolved, types known, ready to compile.
+public struct CheckedPolicy: Sendable {
+  /// The name from `policy "..."`, or the file name without extension.
+  public let name: String
+  /// The `version` header as written, if any.
+  public let version: String?
+  /// The `description` header, if any.
+  public let summary: String?
+  /// The `let` declarations in order; `letReference(index:)` points here.
+  public let lets: [CheckedLet]
+  /// The rules in order.
+  public let rules: [CheckedRule]
+  /// What happens when no rule matches.
+  public let otherwise: [CheckedAction]
+  /// Where `otherwise` was written, or nil for the implicit `otherwise share data only`.
+  public let otherwiseSpan: SourceSpan?
+  /// The schema it was checked against.
+  public let schema: PolicySchema
+  /// The source it came from.
+  public let source: SourceFile
+  /// The span of every node, by node id, for traces.
+  public let nodeSpans: [SourceSpan]
+}
+
+/// A checked `let`.
+public struct CheckedLet: Sendable {
+  /// The name.
+  public let name: String
+  /// The value.
+  public let value: ResolvedExpression
+  /// The whole declaration.
+  public let span: SourceSpan
+}
+
+/// A checked rule.
+public struct CheckedRule: Sendable {
+  /// The name.
+  public let name: String
+  /// The condition, of boolean type.
+  public let condition: ResolvedExpression
+  /// The actions, in the order written.
+  public let actions: [CheckedAction]
+  /// The whole rule.
+  public let span: SourceSpan
+  /// The span of the name, for diagnostics about the rule.
+  public let nameSpan: SourceSpan
+}
+
+/// A checked action.
+public enum CheckedAction: Hashable, Sendable {
+  /// `refund CHOICE`: the ordinal of the choice in the schema's refund choices, and its name.
+  case refund(ordinal: Int, name: String)
+  case shareDataOnly
+  case doNotRespond
+  case holdForReview
+  /// `set FIELD = EXPR`.
+  case set(field: FieldDescriptor, value: ResolvedExpression)
+}

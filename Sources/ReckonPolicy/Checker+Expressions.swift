@@ -1,0 +1,311 @@
+/// Typing, name resolution and constant folding of expressions.
+extension Checker {
+  /// Checks an expression. `expected` lets a bare enum value such as `DELIVERED` find its type;
+  /// `context` names what it is compared with, for messages. Nil means an error was reported.
+  mutating func checkExpression(_ expression: Expression, expected: ValueType?, context: String? = nil)
+    -> ResolvedExpression?
+  {
+    let span = expression.span
+    switch expression.kind {
+    case .invalid:
+      return nil
+    case .literal(let literal):
+      return checkLiteral(literal, span)
+    case .name(let name):
+      return resolveName(name, span, expected: expected, context: context)
+    case .negate(let operand):
+      guard let value = checkExpression(operand, expected: nil) else { return nil }
+      guard [.number, .percent, .money, .duration].contains(value.type) else {
+        report(.invalidOperand, "a \(value.type) cannot be negated", at: span)
+        return nil
+      }
+      return fold(node(.negate(value), value.type, span))
+    case .not(let operand):
+      guard let value = checkCondition(operand, what: "the operand of 'not'") else { return nil }
+      return fold(node(.not(value), .boolean, span))
+    case .binary(let op, let left, let right):
+      return checkBinary(op, left, right, span)
+    case .compare(let op, let left, let right):
+      return checkComparison(op, left, right, span)
+    case .membership(let negated, let subject, let elements):
+      return checkMembership(negated, subject, elements, span)
+    case .missingTest(let negated, let subject):
+      guard let value = checkExpression(subject, expected: nil) else { return nil }
+      return node(.missingTest(negated: negated, value), .boolean, span)
+    case .call(let name, let arguments):
+      return checkCall(name, arguments, span)
+    case .list:
+      report(.listOutsideIn, "a list can only follow 'in' or 'not in'", at: span)
+      return nil
+    }
+  }
+
+  private mutating func checkLiteral(_ literal: Literal, _ span: SourceSpan) -> ResolvedExpression? {
+    switch literal {
+    case .boolean(let flag): return constant(.boolean(flag), .boolean, span)
+    case .number(let number): return constant(.number(number), .number, span)
+    case .percent(let percent):
+      guard percent <= 100 else {
+        report(.percentOutOfRange, "a percentage is between 0% and 100%", at: span)
+        return nil
+      }
+      return constant(.percent(percent), .percent, span)
+    case .money(let milli, let currency): return constant(.money(milli, currency: currency), .money, span)
+    case .duration(let seconds, _, _): return constant(.duration(seconds), .duration, span)
+    case .text(let text): return constant(.text(text), .text, span)
+    }
+  }
+
+  /// Whether a name is a bare word that is neither a let nor a fact, so it can only be an enum value.
+  func isSymbol(_ expression: Expression) -> Bool {
+    guard case .name(let name) = expression.kind else { return false }
+    return declaredLets[name] == nil && schema.fact(named: name) == nil && !name.contains(".")
+  }
+
+  private mutating func resolveName(_ name: String, _ span: SourceSpan, expected: ValueType?, context: String?)
+    -> ResolvedExpression?
+  {
+    if let declared = declaredLets[name] {
+      guard declared.index < letsDefined else {
+        let line = source.location(of: declared.span.start).line
+        report(.unknownName, "'\(name)' is used before it is defined on line \(line)", at: span,
+          hint: "move the 'let' above its first use")
+        return nil
+      }
+      let value = lets[declared.index].value
+      return node(.letReference(index: declared.index), value.type, span)
+    }
+    if let slot = schema.slot(ofFact: name) {
+      return node(.fact(slot: slot), schema.facts[slot].type, span)
+    }
+    if name.contains(".") {
+      let hint = Suggestions.closest(to: name, among: schema.facts.map(\.name)).map { "did you mean '\($0)'?" }
+        ?? (name.hasPrefix("custom.") ? "declare custom facts in the fact source's configuration" : nil)
+      report(.unknownFact, "unknown fact '\(name)'", at: span, hint: hint)
+      return nil
+    }
+    if case .enumeration(let enumType) = expected {
+      if let ordinal = enumType.ordinal(of: name) {
+        return constant(.enumeration(ordinal), expected!, span)
+      }
+      let hint = Suggestions.closest(to: name, among: enumType.cases).map { "did you mean '\($0)'?" }
+        ?? "expected one of \(enumType.cases.joined(separator: ", "))"
+      report(.unknownEnumValue, "unknown value '\(name)' for \(context ?? enumType.name)", at: span, hint: hint)
+      return nil
+    }
+    reportUnknownName(name, span)
+    return nil
+  }
+
+  private mutating func reportUnknownName(_ name: String, _ span: SourceSpan) {
+    let enumCases = schema.facts.flatMap { fact -> [String] in
+      if case .enumeration(let type) = fact.type { return type.cases }
+      return []
+    }
+    let candidates = Array(declaredLets.keys) + schema.facts.map(\.name) + enumCases
+    if enumCases.contains(name) {
+      report(.unknownName, "'\(name)' is a value, but nothing here says what it is a value of", at: span,
+        hint: "compare it with a fact, as in delivery.status == \(name)")
+    } else {
+      let hint = Suggestions.closest(to: name, among: candidates).map { "did you mean '\($0)'?" }
+      report(.unknownName, "unknown name '\(name)'", at: span, hint: hint)
+    }
+  }
+
+  private mutating func checkBinary(_ op: BinaryOperator, _ left: Expression, _ right: Expression, _ span: SourceSpan)
+    -> ResolvedExpression?
+  {
+    if op == .and || op == .or {
+      let lhs = checkCondition(left, what: "the left side of '\(op.rawValue)'")
+      let rhs = checkCondition(right, what: "the right side of '\(op.rawValue)'")
+      guard let lhs, let rhs else { return nil }
+      return fold(node(op == .and ? .and(lhs, rhs) : .or(lhs, rhs), .boolean, span))
+    }
+    let lhs = checkExpression(left, expected: nil)
+    let rhs = checkExpression(right, expected: nil)
+    guard let lhs, let rhs else { return nil }
+    let arithmetic = ArithmeticOperator(rawValue: op.rawValue)!
+    guard let type = ValueOperations.resultType(arithmetic, lhs.type, rhs.type) else {
+      report(.typeMismatch, "cannot apply '\(op.rawValue)' to a \(lhs.type) and a \(rhs.type)", at: span,
+        hint: arithmeticHint(arithmetic, lhs.type, rhs.type))
+      return nil
+    }
+    if arithmetic == .divide, let divisor = rhs.constantValue, ValueOperations.isZero(divisor) {
+      report(.divisionByZero, "division by zero", at: right.span)
+      return nil
+    }
+    return fold(node(.arithmetic(arithmetic, lhs, rhs), type, span))
+  }
+
+  private func arithmeticHint(_ op: ArithmeticOperator, _ left: ValueType, _ right: ValueType) -> String? {
+    switch (left, right) {
+    case (.percent, .number), (.number, .percent): "write the number as a percentage, as in 10%"
+    case (.timestamp, .timestamp) where op == .add: "subtract timestamps to get a duration, as in now - purchase.date"
+    default: nil
+    }
+  }
+
+  private mutating func checkComparison(
+    _ op: ComparisonOperator, _ left: Expression, _ right: Expression, _ span: SourceSpan
+  ) -> ResolvedExpression? {
+    let (lhs, rhs) = checkOperandPair(left, right)
+    guard let lhs, let rhs else { return nil }
+    guard comparable(op, lhs.type, rhs.type) else {
+      report(.typeMismatch, comparisonMessage(op, lhs.type, rhs.type), at: span, hint: comparisonHint(lhs.type, rhs.type))
+      return nil
+    }
+    if case .money(_, let a) = lhs.constantValue, case .money(_, let b) = rhs.constantValue, a != b {
+      report(.typeMismatch, "cannot compare \(a) with \(b)", at: span, hint: "compare amounts in the same currency")
+      return nil
+    }
+    return fold(node(.compare(op, lhs, rhs), .boolean, span))
+  }
+
+  /// Checks two operands, letting a bare enum value take its type from the other side.
+  private mutating func checkOperandPair(_ left: Expression, _ right: Expression) -> (ResolvedExpression?, ResolvedExpression?) {
+    if isSymbol(left), !isSymbol(right) {
+      let rhs = checkExpression(right, expected: nil)
+      guard let rhs else { return (nil, nil) }
+      return (checkExpression(left, expected: rhs.type, context: describe(right, rhs)), rhs)
+    }
+    let lhs = checkExpression(left, expected: nil)
+    guard let lhs else {
+      _ = isSymbol(right) ? nil : checkExpression(right, expected: nil)
+      return (nil, nil)
+    }
+    return (lhs, checkExpression(right, expected: lhs.type, context: describe(left, lhs)))
+  }
+
+  /// How a message names an operand: the fact's or let's name, else its type.
+  func describe(_ expression: Expression, _ resolved: ResolvedExpression) -> String {
+    if case .name(let name) = expression.kind { return name }
+    return resolved.type.description
+  }
+
+  private func comparable(_ op: ComparisonOperator, _ left: ValueType, _ right: ValueType) -> Bool {
+    guard left == right else { return false }
+    switch op {
+    case .equal, .notEqual: return true
+    case .less, .lessOrEqual, .greater, .greaterOrEqual: return left.isOrdered
+    case .startsWith, .endsWith, .contains: return left == .text
+    }
+  }
+
+  private func comparisonMessage(_ op: ComparisonOperator, _ left: ValueType, _ right: ValueType) -> String {
+    if left == right { return "'\(op.rawValue)' does not apply to a \(left)" }
+    return "cannot compare a \(left) with a \(right)"
+  }
+
+  private func comparisonHint(_ left: ValueType, _ right: ValueType) -> String? {
+    switch (left, right) {
+    case (.percent, .number), (.number, .percent): "write the number as a percentage, as in 80%"
+    case (.duration, .number), (.number, .duration): "give the number a unit, as in 90 days"
+    case (.money, .number), (.number, .money): "give the number a currency, as in 4.99 USD"
+    case (.timestamp, .duration), (.duration, .timestamp): "compare how long ago it was, as in now - purchase.date > 30 days"
+    default: nil
+    }
+  }
+
+  private mutating func checkMembership(
+    _ negated: Bool, _ subject: Expression, _ elements: [Expression], _ span: SourceSpan
+  ) -> ResolvedExpression? {
+    guard let value = checkExpression(subject, expected: nil) else {
+      return nil
+    }
+    var members: [ResolvedExpression] = []
+    var sound = true
+    for element in elements {
+      guard let member = checkExpression(element, expected: value.type, context: describe(subject, value)) else {
+        sound = false
+        continue
+      }
+      if member.type != value.type {
+        report(.typeMismatch, "the list holds a \(member.type), but \(describe(subject, value)) is a \(value.type)",
+          at: element.span)
+        sound = false
+      }
+      members.append(member)
+    }
+    guard sound else { return nil }
+    return fold(node(.membership(negated: negated, value, members), .boolean, span))
+  }
+
+  private mutating func checkCall(_ name: Located<String>, _ arguments: [Expression], _ span: SourceSpan)
+    -> ResolvedExpression?
+  {
+    guard let builtin = Builtin(rawValue: name.value) else {
+      let hint = Suggestions.closest(to: name.value, among: Builtin.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" }
+        ?? "the functions are min, max and round"
+      report(.unknownFunction, "unknown function '\(name.value)'", at: name.span, hint: hint)
+      return nil
+    }
+    let checked = arguments.map { checkExpression($0, expected: nil) }
+    guard checked.allSatisfy({ $0 != nil }) else { return nil }
+    let values = checked.compactMap { $0 }
+    let type: ValueType?
+    switch builtin {
+    case .round:
+      type = values.count == 1 && [.number, .percent].contains(values[0].type) ? values[0].type : nil
+    case .min, .max:
+      let first = values.first?.type
+      type = values.count >= 2 && first!.isOrdered && values.allSatisfy({ $0.type == first }) ? first : nil
+    }
+    guard let type else {
+      let usage = builtin == .round ? "round takes one number or percentage" : "\(builtin.rawValue) takes two or more values of the same kind"
+      report(.invalidArguments, usage, at: span)
+      return nil
+    }
+    return fold(node(.call(builtin, values), type, span))
+  }
+
+  /// Replaces a node whose operands are all constants by its value.
+  mutating func fold(_ expression: ResolvedExpression) -> ResolvedExpression {
+    let folded: Value?
+    switch expression.kind {
+    case .negate(let operand):
+      folded = operand.constantValue.flatMap(ValueOperations.negate)
+    case .not(let operand):
+      folded = operand.constantValue.map { .boolean($0 != .boolean(true)) }
+    case .and(let left, let right):
+      folded = foldLogic(left.constantValue, right.constantValue, decisive: false)
+    case .or(let left, let right):
+      folded = foldLogic(left.constantValue, right.constantValue, decisive: true)
+    case .arithmetic(let op, let left, let right):
+      guard let a = left.constantValue, let b = right.constantValue else { return expression }
+      folded = ValueOperations.arithmetic(op, a, b)
+    case .compare(let op, let left, let right):
+      guard let a = left.constantValue, let b = right.constantValue else { return expression }
+      folded = ValueOperations.compare(op, a, b).map(Value.boolean)
+    case .membership(let negated, let subject, let members):
+      guard let a = subject.constantValue else { return expression }
+      let constants = members.compactMap(\.constantValue)
+      guard constants.count == members.count else { return expression }
+      folded = .boolean(constants.contains(a) != negated)
+    case .call(let builtin, let arguments):
+      let constants = arguments.compactMap(\.constantValue)
+      guard constants.count == arguments.count else { return expression }
+      folded = ValueOperations.call(builtin, constants)
+    default:
+      return expression
+    }
+    guard let folded else { return expression }
+    return ResolvedExpression(kind: .constant(folded), type: expression.type, span: expression.span, id: expression.id)
+  }
+
+  /// `and` folds when either side is false (`decisive` false), `or` when either is true.
+  private func foldLogic(_ left: Value?, _ right: Value?, decisive: Bool) -> Value? {
+    if left == .boolean(decisive) || right == .boolean(decisive) { return .boolean(decisive) }
+    if let left, let right, left == right { return left }
+    return nil
+  }
+}
+
+extension ValueOperations {
+  static func isZero(_ value: Value) -> Bool {
+    switch value {
+    case .number(let n), .percent(let n), .duration(let n): n == 0
+    case .money(let milli, _): milli == 0
+    default: false
+    }
+  }
+}

@@ -1,0 +1,219 @@
+/// Checks a syntax tree against a schema: resolves names, types every expression, folds constants,
+/// and reports every problem. Produces a `CheckedPolicy` only when there is no error.
+public struct Checker {
+  let schema: PolicySchema
+  let source: SourceFile
+  private(set) var diagnostics: [Diagnostic] = []
+  var lets: [CheckedLet] = []
+  /// Every `let` name in the file with its position among the lets, for "defined later" messages.
+  var declaredLets: [String: (index: Int, span: SourceSpan)] = [:]
+  var nodeSpans: [SourceSpan] = []
+  /// The expression currently being checked, for messages that name it.
+  var letsDefined = 0
+
+  /// Creates a checker for one file.
+  public init(schema: PolicySchema, source: SourceFile) {
+    self.schema = schema
+    self.source = source
+  }
+
+  /// Checks a whole policy; the policy is nil when any error was found.
+  public static func check(_ syntax: PolicySyntax, schema: PolicySchema, source: SourceFile) -> (
+    policy: CheckedPolicy?, diagnostics: [Diagnostic]
+  ) {
+    var checker = Checker(schema: schema, source: source)
+    let policy = checker.checkPolicy(syntax)
+    return (policy, checker.diagnostics)
+  }
+
+  mutating func checkPolicy(_ syntax: PolicySyntax) -> CheckedPolicy? {
+    collectLetNames(syntax.lets)
+    var rules: [CheckedRule] = []
+    var ruleNames: [String: SourceSpan] = [:]
+    var sound = true
+    for declaration in syntax.declarations {
+      switch declaration {
+      case .header:
+        continue
+      case .let(let declaration):
+        sound = checkLet(declaration) && sound
+      case .rule(let rule):
+        if let earlier = ruleNames[rule.name.value], !rule.name.value.isEmpty {
+          let line = source.location(of: earlier.start).line
+          report(.duplicateRuleName, "another rule is already called '\(rule.name.value)' (line \(line))", at: rule.name.span,
+            hint: "give each rule its own name, so decisions say which one decided")
+        }
+        ruleNames[rule.name.value] = rule.name.span
+        if let checked = checkRule(rule) { rules.append(checked) } else { sound = false }
+      case .otherwise:
+        continue
+      }
+    }
+    let otherwise = syntax.otherwise.map { checkActions($0.actions, ruleSpan: $0.span) } ?? [.shareDataOnly]
+    guard sound, let otherwise, !diagnostics.contains(where: \.isError) else { return nil }
+    let policy = CheckedPolicy(
+      name: syntax.name?.value ?? Checker.fileStem(source.path), version: syntax.version?.value,
+      summary: syntax.summary?.value, lets: lets, rules: rules, otherwise: otherwise,
+      otherwiseSpan: syntax.otherwise?.span, schema: schema, source: source, nodeSpans: nodeSpans)
+    diagnostics += PolicyLints(policy: policy).warnings()
+    return policy
+  }
+
+  private mutating func collectLetNames(_ declarations: [LetDeclaration]) {
+    let roots = schema.factRoots
+    for (index, declaration) in declarations.enumerated() where !declaration.name.value.isEmpty {
+      let name = declaration.name
+      if let earlier = declaredLets[name.value] {
+        let line = source.location(of: earlier.span.start).line
+        report(.duplicateLet, "'\(name.value)' is already defined on line \(line)", at: name.span, hint: "use another name")
+      } else if roots.contains(name.value) {
+        report(.letShadowsFact, "'\(name.value)' is already the name of facts, as in \(exampleFact(under: name.value))",
+          at: name.span, hint: "use another name")
+      } else {
+        declaredLets[name.value] = (index, name.span)
+      }
+    }
+  }
+
+  private func exampleFact(under root: String) -> String {
+    schema.facts.first { $0.name == root || $0.name.hasPrefix(root + ".") }?.name ?? root
+  }
+
+  private mutating func checkLet(_ declaration: LetDeclaration) -> Bool {
+    defer { letsDefined += 1 }
+    let value = checkExpression(declaration.value, expected: nil)
+    guard let value else {
+      // Keep the slot so later references resolve and do not report again.
+      lets.append(CheckedLet(name: declaration.name.value, value: constant(.boolean(false), .boolean, declaration.span), span: declaration.span))
+      return false
+    }
+    lets.append(CheckedLet(name: declaration.name.value, value: value, span: declaration.span))
+    return true
+  }
+
+  private mutating func checkRule(_ rule: RuleDeclaration) -> CheckedRule? {
+    let condition = checkCondition(rule.condition, what: "the condition of rule '\(rule.name.value)'")
+    let actions = checkActions(rule.actions, ruleSpan: rule.span)
+    guard let condition, let actions, !rule.actions.isEmpty else { return nil }
+    return CheckedRule(name: rule.name.value, condition: condition, actions: actions, span: rule.span, nameSpan: rule.name.span)
+  }
+
+  mutating func checkCondition(_ expression: Expression, what: String) -> ResolvedExpression? {
+    guard let condition = checkExpression(expression, expected: .boolean) else { return nil }
+    guard condition.type == .boolean else {
+      report(.typeMismatch, "\(what) must be true or false, but this is a \(condition.type)", at: expression.span,
+        hint: "compare it with something, as in \(source.text(of: expression.span)) > 0")
+      return nil
+    }
+    return condition
+  }
+
+  // MARK: Actions
+
+  private mutating func checkActions(_ actions: [Action], ruleSpan: SourceSpan) -> [CheckedAction]? {
+    var checked: [CheckedAction] = []
+    var outcome: (phrase: String, span: SourceSpan)?
+    var fieldsSet: Set<String> = []
+    var sound = true
+    for action in actions {
+      guard let resolved = checkAction(action) else {
+        sound = false
+        continue
+      }
+      if let phrase = outcomePhrase(resolved) {
+        if let earlier = outcome {
+          report(.conflictingActions, "'\(phrase)' conflicts with '\(earlier.phrase)' in the same rule", at: action.span,
+            hint: "a rule either refunds, shares data only, or does not respond: keep one")
+          sound = false
+        }
+        outcome = (phrase, action.span)
+      }
+      if case .set(let field, _) = resolved, !fieldsSet.insert(field.name).inserted {
+        report(.conflictingActions, "'\(field.name)' is set twice in the same rule", at: action.span, hint: "keep one")
+        sound = false
+      }
+      checked.append(resolved)
+    }
+    if outcome?.phrase == "do not respond", let other = actions.first(where: { isSendingDetail($0) }) {
+      report(.conflictingActions, "nothing is sent when a rule says 'do not respond', so this action has no effect",
+        at: other.span, hint: "remove it, or remove 'do not respond'")
+      sound = false
+    }
+    return sound ? checked : nil
+  }
+
+  private func outcomePhrase(_ action: CheckedAction) -> String? {
+    switch action {
+    case .refund(_, let name): "refund \(name)"
+    case .shareDataOnly: "share data only"
+    case .doNotRespond: "do not respond"
+    case .holdForReview, .set: nil
+    }
+  }
+
+  private func isSendingDetail(_ action: Action) -> Bool {
+    switch action.kind {
+    case .holdForReview, .set: true
+    default: false
+    }
+  }
+
+  private mutating func checkAction(_ action: Action) -> CheckedAction? {
+    switch action.kind {
+    case .refund(let choice):
+      guard let ordinal = schema.refundChoices.ordinal(of: choice.value) else {
+        let hint = Suggestions.closest(to: choice.value, among: schema.refundChoices.cases).map { "did you mean '\($0)'?" }
+          ?? "choose one of \(schema.refundChoices.cases.joined(separator: ", "))"
+        report(.unknownEnumValue, "unknown refund preference '\(choice.value)'", at: choice.span, hint: hint)
+        return nil
+      }
+      return .refund(ordinal: ordinal, name: choice.value)
+    case .shareDataOnly: return .shareDataOnly
+    case .doNotRespond: return .doNotRespond
+    case .holdForReview: return .holdForReview
+    case .set(let fieldName, let expression):
+      return checkSet(fieldName, expression)
+    }
+  }
+
+  private mutating func checkSet(_ fieldName: Located<String>, _ expression: Expression) -> CheckedAction? {
+    guard let field = schema.settableField(named: fieldName.value) else {
+      let names = schema.settableFields.map(\.name)
+      let hint = Suggestions.closest(to: fieldName.value, among: names).map { "did you mean '\($0)'?" }
+        ?? "a rule can set \(names.joined(separator: ", "))"
+      report(.unknownField, "'\(fieldName.value)' is not a body field a rule can set", at: fieldName.span, hint: hint)
+      return nil
+    }
+    guard let value = checkExpression(expression, expected: field.type, context: field.name) else { return nil }
+    guard value.type == field.type else {
+      report(.typeMismatch, "\(field.name) takes a \(field.type), but this is a \(value.type)", at: expression.span,
+        hint: field.type == .percent && value.type == .number ? "write a percentage with %, as in 40%" : nil)
+      return nil
+    }
+    if case .percent(let percent) = value.constantValue, !(0...100).contains(percent) {
+      report(.percentOutOfRange, "\(field.name) must be between 0% and 100%", at: expression.span)
+      return nil
+    }
+    return .set(field: field, value: value)
+  }
+
+  // MARK: Helpers
+
+  mutating func report(_ id: DiagnosticID, _ message: String, at span: SourceSpan, hint: String? = nil) {
+    diagnostics.append(Diagnostic(id, .error, message, at: span, hint: hint))
+  }
+
+  mutating func constant(_ value: Value, _ type: ValueType, _ span: SourceSpan) -> ResolvedExpression {
+    node(.constant(value), type, span)
+  }
+
+  mutating func node(_ kind: ResolvedExpression.Kind, _ type: ValueType, _ span: SourceSpan) -> ResolvedExpression {
+    nodeSpans.append(span)
+    return ResolvedExpression(kind: kind, type: type, span: span, id: nodeSpans.count - 1)
+  }
+
+  static func fileStem(_ path: String) -> String {
+    let file = path.split(separator: "/").last.map(String.init) ?? path
+    return file.split(separator: ".").first.map(String.init) ?? file
+  }
+}

@@ -1,0 +1,59 @@
+/// A policy ready to decide: checked, resolved and compiled. Evaluation is total: whatever the
+/// facts, it returns a decision.
+public struct CompiledPolicy: Sendable {
+  struct CompiledRule: Sendable {
+    let condition: CompiledExpression
+    let actions: CompiledActions
+  }
+
+  struct CompiledActions: Sendable {
+    /// The actions with `set` values left nil; for most rules this is the whole answer.
+    let fixed: [DecidedAction]
+    let computed: [(position: Int, field: FieldDescriptor, value: CompiledExpression)]
+  }
+
+  /// The checked policy this was compiled from: names, spans, source.
+  public let checked: CheckedPolicy
+  let rules: [CompiledRule]
+  let otherwise: CompiledActions
+
+  /// The schema facts must follow.
+  public var schema: PolicySchema { checked.schema }
+
+  /// An empty fact set for this policy's schema.
+  public func makeFacts() -> FactValues { FactValues(schema: checked.schema) }
+
+  /// Decides for one request's facts; with `trace`, also records what it looked at.
+  public func evaluate(_ facts: FactValues, trace: Bool = false) -> PolicyDecision {
+    var values = facts.values
+    if values.count != checked.schema.facts.count {
+      values = ContiguousArray((0..<checked.schema.facts.count).map { facts[$0] })
+    }
+    let recorder = trace ? TraceRecorder() : nil
+    var frame = EvaluationFrame(
+      facts: values, lets: ContiguousArray(repeating: .pending, count: checked.lets.count), recorder: recorder)
+    for (index, rule) in rules.enumerated() {
+      recorder?.beginRule(index)
+      let result = rule.condition(&frame)
+      recorder?.endRule(result)
+      if case .boolean(true) = result {
+        return decision(index, rule.actions, &frame)
+      }
+    }
+    return decision(nil, otherwise, &frame)
+  }
+
+  private func decision(_ rule: Int?, _ actions: CompiledActions, _ frame: inout EvaluationFrame) -> PolicyDecision {
+    frame.recorder?.beginActions()
+    var decided = actions.fixed
+    for action in actions.computed {
+      decided[action.position] = .set(field: action.field, value: action.value(&frame))
+    }
+    return PolicyDecision(rule: rule, actions: decided, trace: frame.recorder?.trace)
+  }
+
+  /// The name of the rule at `index`, or "otherwise" for nil.
+  public func ruleName(_ index: Int?) -> String {
+    index.map { checked.rules[$0].name } ?? "otherwise"
+  }
+}

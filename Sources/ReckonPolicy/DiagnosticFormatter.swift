@@ -1,0 +1,44 @@
+/// Renders diagnostics as `file:line:col: severity: message`, the source line, a caret under the
+/// span and a hint line, the way compilers print them.
+public struct DiagnosticFormatter: Sendable {
+  /// Creates a formatter.
+  public init() {}
+
+  /// Renders every diagnostic in source order, separated by blank lines.
+  public func render(_ diagnostics: [Diagnostic], in source: SourceFile) -> String {
+    diagnostics
+      .sorted { ($0.span.start, $0.span.end) < ($1.span.start, $1.span.end) }
+      .map { render($0, in: source) }
+      .joined(separator: "\n")
+  }
+
+  /// Renders one diagnostic with its source line and caret.
+  public func render(_ diagnostic: Diagnostic, in source: SourceFile) -> String {
+    let start = source.location(of: diagnostic.span.start)
+    let lineText = source.lineText(start.line)
+    let gutterWidth = max(4, String(start.line).count + 1)
+    let gutter = String(repeating: " ", count: gutterWidth)
+    let number = String(repeating: " ", count: gutterWidth - String(start.line).count)
+      + String(start.line)
+    var lines = [
+      "\(source.path):\(start.line):\(start.column): \(diagnostic.severity.rawValue): \(diagnostic.message)",
+      "\(number) | \(lineText)",
+      "\(gutter) | \(underline(diagnostic.span, from: start, lineText: lineText, in: source))",
+    ]
+    if let hint = diagnostic.hint {
+      lines.append("\(gutter) = \(hint)")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private func underline(
+    _ span: SourceSpan, from start: SourceLocation, lineText: String, in source: SourceFile
+  ) -> String {
+    let end = source.location(of: span.end)
+    let lineLength = lineText.count
+    let lastColumn = end.line == start.line ? end.column : lineLength + 1
+    let width = max(1, lastColumn - start.column)
+    let indent = lineText.prefix(start.column - 1).map { $0 == "\t" ? "\t" : " " }.joined()
+    return indent + "^" + String(repeating: "~", count: width - 1)
+  }
+}

@@ -1,0 +1,16 @@
+/// The state of one evaluation: the request's facts, the `let` values computed so far, and the
+/// trace recorder when a trace was asked for.
+struct EvaluationFrame {
+  let facts: ContiguousArray<Value?>
+  var lets: ContiguousArray<LetState>
+  let recorder: TraceRecorder?
+
+  /// A `let` is computed the first time a rule needs it, then remembered.
+  enum LetState {
+    case pending
+    case done(Value?)
+  }
+}
+
+/// A compiled expression: evaluates to a value, or nil for unknown.
+typealias CompiledExpression = @Sendable (inout EvaluationFrame) -> Value?

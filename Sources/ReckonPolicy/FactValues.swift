@@ -1,0 +1,72 @@
+/// The facts of one request, in the slots the schema gives them; a slot left `nil` is missing.
+public struct FactValues: Sendable, Hashable {
+  /// The values by slot.
+  public private(set) var values: ContiguousArray<Value?>
+  /// The schema the slots belong to.
+  public let schema: PolicySchema
+
+  /// Creates an empty set of facts: every fact missing.
+  public init(schema: PolicySchema) {
+    self.schema = schema
+    self.values = ContiguousArray(repeating: nil, count: schema.facts.count)
+  }
+
+  /// The value of the fact in `slot`, or nil if it is missing.
+  public subscript(slot: Int) -> Value? {
+    values.indices.contains(slot) ? values[slot] : nil
+  }
+
+  /// The value of the fact called `name`, or nil if it is missing or unknown.
+  public subscript(name: String) -> Value? {
+    schema.slot(ofFact: name).flatMap { values[$0] }
+  }
+
+  /// Sets a fact, checking that the value has the fact's type; `nil` makes it missing.
+  public mutating func set(_ name: String, to value: Value?) throws(FactValueError) {
+    guard let slot = schema.slot(ofFact: name) else { throw .unknownFact(name) }
+    if let value {
+      let type = schema.facts[slot].type
+      guard value.fits(type) else { throw .wrongType(fact: name, expected: type, value: value) }
+    }
+    values[slot] = value
+  }
+
+  /// Whether the fact called `name` has a value.
+  public func has(_ name: String) -> Bool { self[name] != nil }
+
+  public static func == (left: FactValues, right: FactValues) -> Bool { left.values == right.values }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(values) }
+}
+
+/// Why a fact value was refused.
+public enum FactValueError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The schema has no fact of that name.
+  case unknownFact(String)
+  /// The value is not of the fact's type.
+  case wrongType(fact: String, expected: ValueType, value: Value)
+
+  /// A sentence for the person who supplied the fact.
+  public var description: String {
+    switch self {
+    case .unknownFact(let name): "unknown fact '\(name)'"
+    case .wrongType(let fact, let expected, let value):
+      "\(fact) must be a \(expected), not \(value.formatted(as: expected))"
+    }
+  }
+}
+
+extension Value {
+  /// Whether the value is of `type` (for an enum, a valid ordinal).
+  public func fits(_ type: ValueType) -> Bool {
+    switch (self, type) {
+    case (.boolean, .boolean), (.number, .number), (.percent, .percent), (.money, .money), (.duration, .duration),
+      (.timestamp, .timestamp), (.text, .text):
+      return true
+    case (.enumeration(let ordinal), .enumeration(let enumType)):
+      return enumType.cases.indices.contains(ordinal)
+    default:
+      return false
+    }
+  }
+}

@@ -1,0 +1,196 @@
+/// Splits source text into tokens, reporting bad characters and carrying on.
+public struct Lexer {
+  private let bytes: [UInt8]
+  private var offset = 0
+  private var atLineStart = true
+  private(set) var diagnostics: [Diagnostic] = []
+  private(set) var comments: [Comment] = []
+
+  /// Creates a lexer over a source file.
+  public init(_ source: SourceFile) {
+    self.bytes = source.bytes
+  }
+
+  /// Lexes the whole file; the last token is always `endOfFile`.
+  public static func tokenize(_ source: SourceFile) -> (
+    tokens: [Token], comments: [Comment], diagnostics: [Diagnostic]
+  ) {
+    var lexer = Lexer(source)
+    var tokens: [Token] = []
+    while true {
+      let token = lexer.next()
+      tokens.append(token)
+      if token.kind == .endOfFile { break }
+    }
+    return (tokens, lexer.comments, lexer.diagnostics)
+  }
+
+  /// The next token.
+  public mutating func next() -> Token {
+    skipTrivia()
+    let start = offset
+    let startsLine = atLineStart
+    atLineStart = false
+    guard offset < bytes.count else {
+      return Token(kind: .endOfFile, text: "", span: SourceSpan(start: start, end: start), startsLine: true)
+    }
+    let byte = bytes[offset]
+    if Lexer.isIdentifierStart(byte) { return identifier(from: start, startsLine: startsLine) }
+    if Lexer.isDigit(byte) { return number(from: start, startsLine: startsLine) }
+    if byte == UInt8(ascii: "\"") { return string(from: start, startsLine: startsLine) }
+    if let kind = punctuation() {
+      return Token(kind: kind, text: slice(start, offset), span: SourceSpan(start: start, end: offset), startsLine: startsLine)
+    }
+    return unexpectedCharacter(from: start)
+  }
+
+  private mutating func skipTrivia() {
+    while offset < bytes.count {
+      switch bytes[offset] {
+      case UInt8(ascii: "\n"):
+        atLineStart = true
+        offset += 1
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+        offset += 1
+      case UInt8(ascii: "#"):
+        let start = offset
+        while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") { offset += 1 }
+        comments.append(
+          Comment(text: slice(start + 1, offset), span: SourceSpan(start: start, end: offset), ownLine: atLineStart))
+      default:
+        return
+      }
+    }
+  }
+
+  private mutating func identifier(from start: Int, startsLine: Bool) -> Token {
+    while offset < bytes.count {
+      if Lexer.isIdentifierPart(bytes[offset]) {
+        offset += 1
+      } else if bytes[offset] == UInt8(ascii: "."), offset + 1 < bytes.count,
+        Lexer.isIdentifierPart(bytes[offset + 1])
+      {
+        offset += 1  // a dotted name such as usage.consumed is one token
+      } else {
+        break
+      }
+    }
+    return Token(kind: .identifier, text: slice(start, offset), span: SourceSpan(start: start, end: offset), startsLine: startsLine)
+  }
+
+  private mutating func number(from start: Int, startsLine: Bool) -> Token {
+    while offset < bytes.count, Lexer.isDigit(bytes[offset]) || bytes[offset] == UInt8(ascii: "_") { offset += 1 }
+    if offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "."), Lexer.isDigit(bytes[offset + 1]) {
+      offset += 1
+      while offset < bytes.count, Lexer.isDigit(bytes[offset]) { offset += 1 }
+    }
+    if offset < bytes.count, Lexer.isIdentifierStart(bytes[offset]) || bytes[offset] == UInt8(ascii: ".") {
+      // 12abc or 1.2.3: swallow the rest so one mistake gives one message.
+      while offset < bytes.count, Lexer.isIdentifierPart(bytes[offset]) || bytes[offset] == UInt8(ascii: ".") {
+        offset += 1
+      }
+      let span = SourceSpan(start: start, end: offset)
+      diagnostics.append(
+        Diagnostic(.invalidNumber, .error, "'\(slice(start, offset))' is not a number", at: span,
+          hint: "a number is written like 3, 2.5 or 40%; put a space before a unit, as in 90 days"))
+      return Token(kind: .number, text: "0", span: span, startsLine: startsLine)
+    }
+    return Token(
+      kind: .number, text: String(slice(start, offset).filter { $0 != "_" }),
+      span: SourceSpan(start: start, end: offset), startsLine: startsLine)
+  }
+
+  private mutating func string(from start: Int, startsLine: Bool) -> Token {
+    offset += 1
+    var value: [UInt8] = []
+    while offset < bytes.count, bytes[offset] != UInt8(ascii: "\""), bytes[offset] != UInt8(ascii: "\n") {
+      if bytes[offset] == UInt8(ascii: "\\"), offset + 1 < bytes.count {
+        offset += 1
+        switch bytes[offset] {
+        case UInt8(ascii: "n"): value.append(UInt8(ascii: "\n"))
+        case UInt8(ascii: "t"): value.append(UInt8(ascii: "\t"))
+        default: value.append(bytes[offset])
+        }
+      } else {
+        value.append(bytes[offset])
+      }
+      offset += 1
+    }
+    if offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") {
+      offset += 1
+    } else {
+      diagnostics.append(
+        Diagnostic(.unterminatedString, .error, "this text has no closing quote", at: SourceSpan(start: start, end: offset),
+          hint: "end the text with \" on the same line"))
+    }
+    return Token(kind: .string, text: String(decoding: value, as: UTF8.self), span: SourceSpan(start: start, end: offset), startsLine: startsLine)
+  }
+
+  private mutating func punctuation() -> Token.Kind? {
+    let byte = bytes[offset]
+    let following: UInt8? = offset + 1 < bytes.count ? bytes[offset + 1] : nil
+    let twoCharacter: Token.Kind? =
+      switch (byte, following) {
+      case (UInt8(ascii: "="), UInt8(ascii: "=")): .equal
+      case (UInt8(ascii: "!"), UInt8(ascii: "=")): .notEqual
+      case (UInt8(ascii: "<"), UInt8(ascii: "=")): .lessOrEqual
+      case (UInt8(ascii: ">"), UInt8(ascii: "=")): .greaterOrEqual
+      default: nil
+      }
+    if let twoCharacter {
+      offset += 2
+      return twoCharacter
+    }
+    let single: Token.Kind? =
+      switch byte {
+      case UInt8(ascii: "%"): .percentSign
+      case UInt8(ascii: ","): .comma
+      case UInt8(ascii: "("): .leftParen
+      case UInt8(ascii: ")"): .rightParen
+      case UInt8(ascii: "["): .leftBracket
+      case UInt8(ascii: "]"): .rightBracket
+      case UInt8(ascii: ":"): .colon
+      case UInt8(ascii: "="): .assign
+      case UInt8(ascii: "<"): .less
+      case UInt8(ascii: ">"): .greater
+      case UInt8(ascii: "+"): .plus
+      case UInt8(ascii: "-"): .minus
+      case UInt8(ascii: "*"): .star
+      case UInt8(ascii: "/"): .slash
+      default: nil
+      }
+    if single != nil { offset += 1 }
+    return single
+  }
+
+  private mutating func unexpectedCharacter(from start: Int) -> Token {
+    // Step over one whole UTF-8 scalar so the message quotes a real character.
+    offset += 1
+    while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
+    let character = slice(start, offset)
+    let hint: String? =
+      switch character {
+      case "!": "write 'not' for negation, or '!=' for 'is not equal to'"
+      case "&": "write 'and' to combine conditions"
+      case "|": "write 'or' for either condition"
+      case "'", "“", "”": "write text between straight double quotes, like \"com.example.coins\""
+      default: nil
+      }
+    diagnostics.append(
+      Diagnostic(.unexpectedCharacter, .error, "unexpected character '\(character)'", at: SourceSpan(start: start, end: offset), hint: hint))
+    return next()
+  }
+
+  private func slice(_ start: Int, _ end: Int) -> String {
+    String(decoding: bytes[start..<end], as: UTF8.self)
+  }
+
+  static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+  static func isIdentifierStart(_ byte: UInt8) -> Bool {
+    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+      || byte == UInt8(ascii: "_")
+  }
+
+  static func isIdentifierPart(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || isDigit(byte) }
+}

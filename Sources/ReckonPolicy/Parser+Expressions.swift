@@ -1,0 +1,244 @@
+/// Expressions, from lowest to highest precedence: `or`, `and`, `not`, comparisons, `+ -`, `* /`,
+/// unary minus, then literals, names, calls, lists and parentheses.
+extension Parser {
+  static let durationUnits: [String: Double] = [
+    "second": 1, "seconds": 1, "minute": 60, "minutes": 60, "hour": 3_600, "hours": 3_600,
+    "day": 86_400, "days": 86_400, "week": 604_800, "weeks": 604_800,
+  ]
+
+  mutating func parseExpressionOrInvalid() -> Expression {
+    let start = cursor.current.span
+    do {
+      return try parseExpression()
+    } catch {
+      return Expression(kind: .invalid, span: start)
+    }
+  }
+
+  /// Parses one whole expression.
+  mutating func parseExpression() throws(ParseAbort) -> Expression {
+    try enterNesting(at: cursor.current.span)
+    defer { leaveNesting() }
+    return try parseOr()
+  }
+
+  private mutating func parseOr() throws(ParseAbort) -> Expression {
+    var left = try parseAnd()
+    while cursor.isWord("or") {
+      cursor.advance()
+      let right = try parseAnd()
+      left = Expression(kind: .binary(.or, left, right), span: left.span.merged(with: right.span))
+    }
+    return left
+  }
+
+  private mutating func parseAnd() throws(ParseAbort) -> Expression {
+    var left = try parseNot()
+    while cursor.isWord("and") {
+      cursor.advance()
+      let right = try parseNot()
+      left = Expression(kind: .binary(.and, left, right), span: left.span.merged(with: right.span))
+    }
+    return left
+  }
+
+  private mutating func parseNot() throws(ParseAbort) -> Expression {
+    guard cursor.isWord("not") else { return try parseComparison() }
+    let start = cursor.advance().span
+    try enterNesting(at: start)
+    defer { leaveNesting() }
+    let operand = try parseNot()
+    return Expression(kind: .not(operand), span: start.merged(with: operand.span))
+  }
+
+  private mutating func parseComparison() throws(ParseAbort) -> Expression {
+    let left = try parseAdditive()
+    guard let comparison = try parseComparisonTail(after: left) else { return left }
+    if comparisonOperator() != nil || cursor.isWord("in") || cursor.isWord("is") {
+      report(.chainedComparison, "comparisons cannot be chained", at: cursor.current.span,
+        hint: "join two comparisons with 'and', as in a > 1 and a < 5")
+      throw ParseAbort()
+    }
+    return comparison
+  }
+
+  private mutating func parseComparisonTail(after left: Expression) throws(ParseAbort) -> Expression? {
+    if let (op, length) = comparisonOperator() {
+      for _ in 0..<length { cursor.advance() }
+      let right = try parseAdditive()
+      return Expression(kind: .compare(op, left, right), span: left.span.merged(with: right.span))
+    }
+    if cursor.isWord("in") || (cursor.isWord("not") && cursor.peek().kind == .identifier && cursor.peek().text == "in") {
+      let negated = cursor.isWord("not")
+      if negated { cursor.advance() }
+      cursor.advance()
+      let list = try parseList()
+      guard case .list(let elements) = list.kind else { return nil }
+      return Expression(kind: .membership(negated: negated, left, elements), span: left.span.merged(with: list.span))
+    }
+    if cursor.isWord("is") {
+      cursor.advance()
+      let negated = cursor.isWord("not")
+      if negated { cursor.advance() }
+      let word = cursor.current
+      try expectWord("missing")
+      return Expression(kind: .missingTest(negated: negated, left), span: left.span.merged(with: word.span))
+    }
+    return nil
+  }
+
+  /// The comparison operator at the cursor and how many tokens it takes.
+  private func comparisonOperator() -> (ComparisonOperator, Int)? {
+    switch cursor.kind {
+    case .equal: return (.equal, 1)
+    case .notEqual: return (.notEqual, 1)
+    case .less: return (.less, 1)
+    case .lessOrEqual: return (.lessOrEqual, 1)
+    case .greater: return (.greater, 1)
+    case .greaterOrEqual: return (.greaterOrEqual, 1)
+    case .identifier:
+      let next = cursor.peek()
+      let followedByWith = next.kind == .identifier && next.text == "with"
+      if cursor.current.text == "starts", followedByWith { return (.startsWith, 2) }
+      if cursor.current.text == "ends", followedByWith { return (.endsWith, 2) }
+      if cursor.current.text == "contains" { return (.contains, 1) }
+      return nil
+    default: return nil
+    }
+  }
+
+  private mutating func parseAdditive() throws(ParseAbort) -> Expression {
+    var left = try parseMultiplicative()
+    while cursor.kind == .plus || cursor.kind == .minus {
+      let op: BinaryOperator = cursor.kind == .plus ? .add : .subtract
+      cursor.advance()
+      let right = try parseMultiplicative()
+      left = Expression(kind: .binary(op, left, right), span: left.span.merged(with: right.span))
+    }
+    return left
+  }
+
+  private mutating func parseMultiplicative() throws(ParseAbort) -> Expression {
+    var left = try parseUnary()
+    while cursor.kind == .star || cursor.kind == .slash {
+      let op: BinaryOperator = cursor.kind == .star ? .multiply : .divide
+      cursor.advance()
+      let right = try parseUnary()
+      left = Expression(kind: .binary(op, left, right), span: left.span.merged(with: right.span))
+    }
+    return left
+  }
+
+  private mutating func parseUnary() throws(ParseAbort) -> Expression {
+    guard cursor.kind == .minus else { return try parsePrimary() }
+    let start = cursor.advance().span
+    try enterNesting(at: start)
+    defer { leaveNesting() }
+    let operand = try parseUnary()
+    return Expression(kind: .negate(operand), span: start.merged(with: operand.span))
+  }
+
+  private mutating func parsePrimary() throws(ParseAbort) -> Expression {
+    let token = cursor.current
+    switch token.kind {
+    case .number:
+      return try parseNumberLiteral()
+    case .string:
+      cursor.advance()
+      return Expression(kind: .literal(.text(token.text)), span: token.span)
+    case .leftParen:
+      cursor.advance()
+      let inner = try parseExpression()
+      try expect(.rightParen, "')'")
+      return Expression(kind: inner.kind, span: token.span.merged(with: SourceSpan(start: cursor.previousEnd, end: cursor.previousEnd)))
+    case .leftBracket:
+      let list = try parseList()
+      report(.listOutsideIn, "a list can only follow 'in' or 'not in'", at: list.span,
+        hint: "write, for example, reason in [LEGAL, OTHER]")
+      throw ParseAbort()
+    case .identifier where !Parser.reservedWords.contains(token.text) || token.text == "true" || token.text == "false":
+      return try parseName()
+    default:
+      report(.expectedExpression, "expected a value or a condition, found \(token.quoted)", at: token.span)
+      throw ParseAbort()
+    }
+  }
+
+  private mutating func parseName() throws(ParseAbort) -> Expression {
+    let token = cursor.advance()
+    if token.text == "true" || token.text == "false" {
+      return Expression(kind: .literal(.boolean(token.text == "true")), span: token.span)
+    }
+    guard cursor.kind == .leftParen else {
+      return Expression(kind: .name(token.text), span: token.span)
+    }
+    cursor.advance()
+    var arguments: [Expression] = []
+    if cursor.kind != .rightParen {
+      arguments.append(try parseExpression())
+      while cursor.kind == .comma {
+        cursor.advance()
+        arguments.append(try parseExpression())
+      }
+    }
+    try expect(.rightParen, "')' after the arguments")
+    return Expression(kind: .call(Located(token.text, at: token.span), arguments),
+      span: SourceSpan(start: token.span.start, end: cursor.previousEnd))
+  }
+
+  private mutating func parseList() throws(ParseAbort) -> Expression {
+    let open = try expect(.leftBracket, "'[' to start a list")
+    var elements: [Expression] = []
+    while cursor.kind != .rightBracket {
+      elements.append(try parseExpression())
+      guard cursor.kind == .comma else { break }
+      cursor.advance()
+    }
+    try expect(.rightBracket, "',' or ']' in the list")
+    return Expression(kind: .list(elements), span: SourceSpan(start: open.span.start, end: cursor.previousEnd))
+  }
+
+  private mutating func parseNumberLiteral() throws(ParseAbort) -> Expression {
+    let token = cursor.advance()
+    let number = Double(token.text) ?? 0
+    if cursor.kind == .percentSign {
+      let sign = cursor.advance()
+      return Expression(kind: .literal(.percent(number)), span: token.span.merged(with: sign.span))
+    }
+    guard cursor.kind == .identifier else {
+      return Expression(kind: .literal(.number(number)), span: token.span)
+    }
+    let unit = cursor.current
+    if let seconds = Parser.durationUnits[unit.text] {
+      cursor.advance()
+      return Expression(kind: .literal(.duration(number * seconds, unit: unit.text, count: number)),
+        span: token.span.merged(with: unit.span))
+    }
+    if Parser.isCurrencyCode(unit.text) {
+      cursor.advance()
+      let span = token.span.merged(with: unit.span)
+      guard let milli = Parser.thousandths(of: token.text) else {
+        report(.invalidNumber, "an amount of money has at most three decimals", at: span)
+        throw ParseAbort()
+      }
+      return Expression(kind: .literal(.money(milli, currency: unit.text)), span: span)
+    }
+    return Expression(kind: .literal(.number(number)), span: token.span)
+  }
+
+  static func isCurrencyCode(_ text: String) -> Bool {
+    text.utf8.count == 3 && text.utf8.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+  }
+
+  /// An exact decimal amount in thousandths, or nil if it has more than three decimals or overflows.
+  static func thousandths(of decimal: String) -> Int64? {
+    let parts = decimal.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count <= 2, let whole = Int64(parts[0]) else { return nil }
+    var fraction = parts.count == 2 ? String(parts[1]) : ""
+    guard fraction.count <= 3 else { return nil }
+    while fraction.count < 3 { fraction += "0" }
+    guard let thousandths = Int64(fraction) else { return nil }
+    let (scaled, overflow) = whole.multipliedReportingOverflow(by: 1000)
+    return overflow ? nil : scaled + thousandths
+  }
+}

@@ -1,0 +1,282 @@
+/// Parses a policy file into a syntax tree, reporting every syntax error it finds.
+///
+/// A declaration with a syntax error is kept with an `invalid` part, so later stages still know its
+/// name, and parsing resumes at the next declaration.
+public struct Parser {
+  /// Words that cannot name a `let`, because the grammar gives them a meaning.
+  public static let reservedWords: Set<String> = [
+    "and", "or", "not", "in", "is", "missing", "true", "false", "let", "rule", "when", "then",
+    "otherwise", "policy", "version", "description", "starts", "ends", "contains",
+  ]
+  static let declarationWords: Set<String> = ["policy", "version", "description", "let", "rule", "otherwise"]
+  static let maximumNesting = 64
+
+  var cursor: TokenCursor
+  private(set) var diagnostics: [Diagnostic]
+  private let comments: [Comment]
+  private var depth = 0
+
+  /// Creates a parser over a source file; lexical problems join its diagnostics.
+  public init(_ source: SourceFile) {
+    let lexed = Lexer.tokenize(source)
+    self.cursor = TokenCursor(lexed.tokens)
+    self.diagnostics = lexed.diagnostics
+    self.comments = lexed.comments
+  }
+
+  /// Parses a whole file and returns the tree with every lexical and syntax diagnostic.
+  public static func parse(_ source: SourceFile) -> (syntax: PolicySyntax, diagnostics: [Diagnostic]) {
+    var parser = Parser(source)
+    let syntax = parser.parseFile()
+    return (syntax, parser.diagnostics)
+  }
+
+  mutating func parseFile() -> PolicySyntax {
+    var declarations: [Declaration] = []
+    var otherwiseSeen = false
+    while cursor.kind != .endOfFile {
+      let before = cursor.position
+      guard let declaration = parseDeclaration() else {
+        if cursor.position == before { cursor.advance() }
+        synchronize()
+        continue
+      }
+      checkPlacement(of: declaration, in: declarations, otherwiseSeen: &otherwiseSeen)
+      declarations.append(declaration)
+    }
+    return PolicySyntax(declarations: declarations, comments: comments)
+  }
+
+  private mutating func checkPlacement(of declaration: Declaration, in earlier: [Declaration], otherwiseSeen: inout Bool) {
+    switch declaration {
+    case .otherwise(let clause):
+      if otherwiseSeen {
+        report(.duplicateOtherwise, "a policy has one 'otherwise'", at: clause.span, hint: "merge the two into one")
+      }
+      otherwiseSeen = true
+    case .rule(let rule) where otherwiseSeen:
+      report(.declarationAfterOtherwise, "rule '\(rule.name.value)' comes after 'otherwise' and would never be tried", at: rule.name.span,
+        hint: "move 'otherwise' to the end of the file")
+    case .let(let value) where otherwiseSeen:
+      report(.declarationAfterOtherwise, "'let' comes after 'otherwise'", at: value.span, hint: "move 'otherwise' to the end of the file")
+    case .header(let field):
+      let duplicate = earlier.contains { existing in
+        guard case .header(let other) = existing else { return false }
+        return other.keyword == field.keyword
+      }
+      if duplicate {
+        report(.duplicateHeader, "'\(field.keyword)' is given twice", at: field.span, hint: "keep one")
+      }
+    default:
+      break
+    }
+  }
+
+  private mutating func parseDeclaration() -> Declaration? {
+    let token = cursor.current
+    guard token.kind == .identifier else {
+      report(.expectedToken, "expected 'rule', 'let' or 'otherwise', found \(token.quoted)", at: token.span)
+      return nil
+    }
+    do {
+      switch token.text {
+      case "policy": return .header(.name(try parseHeaderText()))
+      case "description": return .header(.description(try parseHeaderText()))
+      case "version": return .header(.version(try parseVersion()))
+      case "let": return .let(parseLet())
+      case "rule": return .rule(parseRule())
+      case "otherwise": return .otherwise(parseOtherwise())
+      default:
+        let hint = Suggestions.closest(to: token.text, among: Array(Parser.declarationWords)).map { "did you mean '\($0)'?" }
+        report(.expectedToken, "expected 'rule', 'let' or 'otherwise', found \(token.quoted)", at: token.span, hint: hint)
+        return nil
+      }
+    } catch {
+      return nil
+    }
+  }
+
+  private mutating func parseHeaderText() throws(ParseAbort) -> Located<String> {
+    cursor.advance()
+    let token = try expect(.string, "text in double quotes")
+    return Located(token.text, at: token.span)
+  }
+
+  private mutating func parseVersion() throws(ParseAbort) -> Located<String> {
+    cursor.advance()
+    let token = try expect(.number, "a version number")
+    return Located(token.text, at: token.span)
+  }
+
+  private mutating func parseLet() -> LetDeclaration {
+    let start = cursor.advance().span
+    do {
+      let name = try expect(.identifier, "a name")
+      if Parser.reservedWords.contains(name.text) || name.text.contains(".") {
+        report(.expectedToken, "'\(name.text)' cannot be the name of a 'let'", at: name.span,
+          hint: "choose a single word that is not one of the language's own, such as 'used'")
+      }
+      try expect(.assign, "'='")
+      let value = parseExpressionOrInvalid()
+      return LetDeclaration(name: Located(name.text, at: name.span), value: value, span: start.merged(with: value.span))
+    } catch {
+      synchronize()
+      let span = SourceSpan(start: start.start, end: cursor.previousEnd)
+      return LetDeclaration(name: Located("", at: start), value: Expression(kind: .invalid, span: span), span: span)
+    }
+  }
+
+  private mutating func parseRule() -> RuleDeclaration {
+    let start = cursor.advance().span
+    var name = Located("", at: start)
+    var condition = Expression(kind: .invalid, span: start)
+    var actions: [Action] = []
+    do {
+      let nameToken = try expect(.string, "the rule's name in double quotes, as in rule \"heavy use\"")
+      name = Located(nameToken.text, at: nameToken.span)
+      try expectWord("when")
+      condition = parseExpressionOrInvalid()
+      if condition.kind == .invalid { throw ParseAbort() }
+      try expectWord("then")
+      actions = try parseActions()
+    } catch {
+      synchronize()
+    }
+    return RuleDeclaration(name: name, condition: condition, actions: actions,
+      span: SourceSpan(start: start.start, end: cursor.previousEnd))
+  }
+
+  private mutating func parseOtherwise() -> OtherwiseClause {
+    let start = cursor.advance().span
+    let actions = (try? parseActions()) ?? []
+    if actions.isEmpty { synchronize() }
+    return OtherwiseClause(actions: actions, span: SourceSpan(start: start.start, end: cursor.previousEnd))
+  }
+
+  private mutating func parseActions() throws(ParseAbort) -> [Action] {
+    var actions = [try parseAction()]
+    while cursor.kind == .comma {
+      cursor.advance()
+      actions.append(try parseAction())
+    }
+    let next = cursor.current
+    if next.kind != .endOfFile, !(next.kind == .identifier && Parser.declarationWords.contains(next.text)) {
+      report(.expectedToken, "expected ',' before another action, or a new rule, found \(next.quoted)", at: next.span)
+      throw ParseAbort()
+    }
+    return actions
+  }
+
+  private mutating func parseAction() throws(ParseAbort) -> Action {
+    let first = cursor.current
+    let kind: Action.Kind
+    switch first.kind == .identifier ? first.text : "" {
+    case "refund":
+      cursor.advance()
+      let choice = try expect(.identifier, "what to prefer, such as GRANT_FULL")
+      kind = .refund(Located(choice.text, at: choice.span))
+    case "share":
+      cursor.advance()
+      try expectWord("data")
+      try expectWord("only")
+      kind = .shareDataOnly
+    case "do":
+      cursor.advance()
+      try expectWord("not")
+      try expectWord("respond")
+      kind = .doNotRespond
+    case "hold":
+      cursor.advance()
+      try expectWord("for")
+      try expectWord("review")
+      kind = .holdForReview
+    case "set":
+      cursor.advance()
+      let field = try expect(.identifier, "the body field to set, such as deliveryStatus")
+      try expect(.assign, "'='")
+      let value = parseExpressionOrInvalid()
+      if value.kind == .invalid { throw ParseAbort() }
+      kind = .set(field: Located(field.text, at: field.span), value: value)
+    default:
+      let phrases = ["refund", "share data only", "do not respond", "hold for review", "set"]
+      let hint = Suggestions.closest(to: first.text, among: phrases).map { "did you mean '\($0)'?" }
+        ?? "an action is one of: refund GRANT_FULL, share data only, do not respond, hold for review, set FIELD = VALUE"
+      report(.unknownAction, "expected an action, found \(first.quoted)", at: first.span, hint: hint)
+      throw ParseAbort()
+    }
+    return Action(kind: kind, span: SourceSpan(start: first.span.start, end: cursor.previousEnd))
+  }
+
+  // MARK: Helpers
+
+  @discardableResult
+  mutating func expect(_ kind: Token.Kind, _ what: String) throws(ParseAbort) -> Token {
+    guard cursor.kind == kind else {
+      report(.expectedToken, "expected \(what), found \(cursor.current.quoted)", at: cursor.current.span)
+      throw ParseAbort()
+    }
+    return cursor.advance()
+  }
+
+  mutating func expectWord(_ word: String) throws(ParseAbort) {
+    guard cursor.isWord(word) else {
+      report(.expectedToken, "expected '\(word)', found \(cursor.current.quoted)", at: cursor.current.span)
+      throw ParseAbort()
+    }
+    cursor.advance()
+  }
+
+  /// Skips to the next token that can start a declaration.
+  mutating func synchronize() {
+    while cursor.kind != .endOfFile {
+      if cursor.kind == .identifier, Parser.declarationWords.contains(cursor.current.text), cursor.current.startsLine {
+        return
+      }
+      cursor.advance()
+    }
+  }
+
+  mutating func report(_ id: DiagnosticID, _ message: String, at span: SourceSpan, hint: String? = nil) {
+    diagnostics.append(Diagnostic(id, .error, message, at: span, hint: hint))
+  }
+
+  mutating func enterNesting(at span: SourceSpan) throws(ParseAbort) {
+    depth += 1
+    if depth > Parser.maximumNesting {
+      report(.nestingTooDeep, "this expression nests more than \(Parser.maximumNesting) levels deep", at: span,
+        hint: "split it with 'let'")
+      throw ParseAbort()
+    }
+  }
+
+  mutating func leaveNesting() { depth -= 1 }
+}
+
+/// Thrown inside the parser to abandon a declaration after reporting its error.
+struct ParseAbort: Error {}
+
+extension HeaderField {
+  var keyword: String {
+    switch self {
+    case .name: "policy"
+    case .version: "version"
+    case .description: "description"
+    }
+  }
+
+  var span: SourceSpan {
+    switch self {
+    case .name(let value), .version(let value), .description(let value): value.span
+    }
+  }
+}
+
+extension Token {
+  var quoted: String {
+    switch kind {
+    case .endOfFile: "the end of the file"
+    case .string: "\"\(text)\""
+    default: "'\(text)'"
+    }
+  }
+}

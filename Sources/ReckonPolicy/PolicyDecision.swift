@@ -1,0 +1,20 @@
+/// What a policy decided for one request.
+public struct PolicyDecision: Hashable, Sendable {
+  /// The index of the rule that decided, or nil when `otherwise` did.
+  public let rule: Int?
+  /// The deciding rule's (or `otherwise`'s) actions, with `set` values computed.
+  public let actions: [DecidedAction]
+  /// What the evaluation looked at, when a trace was asked for.
+  public let trace: PolicyTrace?
+}
+
+/// One action of the deciding rule, ready for the application to apply.
+public enum DecidedAction: Hashable, Sendable {
+  /// `refund CHOICE`, with the choice's ordinal among the schema's refund choices and its name.
+  case refund(ordinal: Int, name: String)
+  case shareDataOnly
+  case doNotRespond
+  case holdForReview
+  /// `set FIELD = EXPR`; the value is nil when the expression read a missing fact.
+  case set(field: FieldDescriptor, value: Value?)
+}

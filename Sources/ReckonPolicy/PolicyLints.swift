@@ -1,0 +1,172 @@
+/// The warnings of a checked policy: rules that can never decide, optional facts read without a
+/// guard, and a bounded refund choice reachable without its bound. Warnings never stop a load.
+struct PolicyLints {
+  let policy: CheckedPolicy
+
+  func warnings() -> [Diagnostic] {
+    var warnings = reachability()
+    for rule in policy.rules {
+      warnings += unguardedReads(in: rule)
+      if let warning = unboundedChoice(rule.actions, conditions: conjuncts(of: rule.condition), at: rule.nameSpan, what: "rule '\(rule.name)'") {
+        warnings.append(warning)
+      }
+    }
+    if let span = policy.otherwiseSpan,
+      let warning = unboundedChoice(policy.otherwise, conditions: [], at: span, what: "'otherwise'")
+    {
+      warnings.append(warning)
+    }
+    return warnings
+  }
+
+  // MARK: Reachability
+
+  private func reachability() -> [Diagnostic] {
+    var warnings: [Diagnostic] = []
+    var alwaysMatching: CheckedRule?
+    var earlier: [(rule: CheckedRule, conditions: Set<ResolvedExpression.Shape>)] = []
+    for rule in policy.rules {
+      if let blocker = alwaysMatching {
+        warnings.append(warning(.unreachableRule, "rule '\(rule.name)' is never tried: rule '\(blocker.name)' always matches first",
+          at: rule.nameSpan, hint: "move it above '\(blocker.name)' or remove it"))
+        continue
+      }
+      if rule.condition.constantValue == .boolean(false) {
+        warnings.append(warning(.neverMatches, "rule '\(rule.name)' can never match: its condition is always false",
+          at: rule.condition.span))
+        continue
+      }
+      let shapes = Set(conjuncts(of: rule.condition).map(\.shape))
+      if let shadow = earlier.first(where: { $0.conditions.isSubset(of: shapes) }) {
+        warnings.append(warning(.shadowedRule,
+          "rule '\(rule.name)' never decides: whenever it matches, rule '\(shadow.rule.name)' above it matches too",
+          at: rule.nameSpan, hint: "move it above '\(shadow.rule.name)', or make its condition differ"))
+      }
+      earlier.append((rule, shapes))
+      if rule.condition.constantValue == .boolean(true) { alwaysMatching = rule }
+    }
+    if let blocker = alwaysMatching, let span = policy.otherwiseSpan {
+      warnings.append(warning(.unreachableRule, "'otherwise' is never reached: rule '\(blocker.name)' always matches",
+        at: span))
+    }
+    return warnings
+  }
+
+  /// The parts of an `and` chain, looking through `let`s.
+  func conjuncts(of expression: ResolvedExpression) -> [ResolvedExpression] {
+    switch expression.kind {
+    case .and(let left, let right): conjuncts(of: left) + conjuncts(of: right)
+    case .letReference(let index) where policy.lets[index].value.type == .boolean: conjuncts(of: policy.lets[index].value)
+    case .constant(.boolean(true)): []
+    default: [expression]
+    }
+  }
+
+  // MARK: Optional facts
+
+  private func unguardedReads(in rule: CheckedRule) -> [Diagnostic] {
+    var reads: [(slot: Int, span: SourceSpan)] = []
+    collectReads(rule.condition, at: nil, into: &reads)
+    for case .set(_, let value) in rule.actions { collectReads(value, at: nil, into: &reads) }
+    var guarded: Set<Int> = []
+    collectGuards(rule.condition, into: &guarded)
+    var warned: Set<Int> = []
+    var warnings: [Diagnostic] = []
+    for read in reads where policy.schema.facts[read.slot].isOptional && !guarded.contains(read.slot) {
+      guard warned.insert(read.slot).inserted else { continue }
+      let name = policy.schema.facts[read.slot].name
+      warnings.append(warning(.unguardedOptionalFact,
+        "rule '\(rule.name)' reads \(name), which a request may not have; when it is missing the rule does not match",
+        at: read.span, hint: "say what should happen without it, e.g. \(name) is not missing and ..."))
+    }
+    return warnings
+  }
+
+  /// Every fact read, with the span to point at: the fact itself, or the `let` it was read through.
+  private func collectReads(_ expression: ResolvedExpression, at outer: SourceSpan?, into reads: inout [(slot: Int, span: SourceSpan)]) {
+    switch expression.kind {
+    case .fact(let slot): reads.append((slot, outer ?? expression.span))
+    case .letReference(let index): collectReads(policy.lets[index].value, at: outer ?? expression.span, into: &reads)
+    case .missingTest: return
+    default: expression.children.forEach { collectReads($0, at: outer, into: &reads) }
+    }
+  }
+
+  private func collectGuards(_ expression: ResolvedExpression, into guarded: inout Set<Int>) {
+    if case .missingTest(_, let subject) = expression.kind {
+      var reads: [(slot: Int, span: SourceSpan)] = []
+      collectReads(subject, at: nil, into: &reads)
+      reads.forEach { guarded.insert($0.slot) }
+      return
+    }
+    if case .letReference(let index) = expression.kind { collectGuards(policy.lets[index].value, into: &guarded) }
+    expression.children.forEach { collectGuards($0, into: &guarded) }
+  }
+
+  // MARK: Bounded refund choice
+
+  private func unboundedChoice(_ actions: [CheckedAction], conditions: [ResolvedExpression], at span: SourceSpan, what: String)
+    -> Diagnostic?
+  {
+    guard let bounded = policy.schema.boundedChoice,
+      actions.contains(where: { if case .refund(_, bounded.choice) = $0 { true } else { false } })
+    else { return nil }
+    let setsField = actions.contains { action in
+      guard case .set(let field, let value) = action, field.name == bounded.overridingField,
+        case .percent(let percent) = value.constantValue
+      else { return false }
+      return percent > 0 && percent < 100
+    }
+    if setsField || isExempt(conditions, bounded) || isBounded(conditions, bounded) { return nil }
+    return warning(.proratedWithoutUsageBound,
+      "\(what) prefers \(bounded.choice), which Apple refuses unless \(bounded.boundedFact) is strictly between 0% and 100% "
+        + "(or \(bounded.categoryFact) is \(bounded.exemptCategories.joined(separator: " or ")))",
+      at: span, hint: "add \(bounded.boundedFact) > 0% and \(bounded.boundedFact) < 100% to the condition")
+  }
+
+  private func isExempt(_ conditions: [ResolvedExpression], _ bounded: BoundedChoice) -> Bool {
+    guard let slot = policy.schema.slot(ofFact: bounded.categoryFact),
+      case .enumeration(let type) = policy.schema.facts[slot].type
+    else { return false }
+    let exempt = Set(bounded.exemptCategories.compactMap(type.ordinal(of:)).map(Value.enumeration))
+    return conditions.contains { condition in
+      switch condition.kind {
+      case .compare(.equal, let left, let right):
+        return left.kind == .fact(slot: slot) && right.constantValue.map(exempt.contains) == true
+      case .membership(false, let subject, let members):
+        return subject.kind == .fact(slot: slot) && members.allSatisfy { $0.constantValue.map(exempt.contains) == true }
+      default:
+        return false
+      }
+    }
+  }
+
+  private func isBounded(_ conditions: [ResolvedExpression], _ bounded: BoundedChoice) -> Bool {
+    guard let slot = policy.schema.slot(ofFact: bounded.boundedFact) else { return false }
+    var above = false
+    var below = false
+    for condition in conditions {
+      guard case .compare(let op, let left, let right) = condition.kind else { continue }
+      let (factOnLeft, constant) = (inlined(left).kind == .fact(slot: slot), right.constantValue)
+      let (factOnRight, other) = (inlined(right).kind == .fact(slot: slot), left.constantValue)
+      if factOnLeft, case .percent(let limit) = constant {
+        above = above || (op == .greater && limit >= 0) || (op == .greaterOrEqual && limit > 0)
+        below = below || (op == .less && limit <= 100) || (op == .lessOrEqual && limit < 100)
+      } else if factOnRight, case .percent(let limit) = other {
+        above = above || (op == .less && limit >= 0) || (op == .lessOrEqual && limit > 0)
+        below = below || (op == .greater && limit <= 100) || (op == .greaterOrEqual && limit < 100)
+      }
+    }
+    return above && below
+  }
+
+  /// Follows `let` references to the expression they name.
+  private func inlined(_ expression: ResolvedExpression) -> ResolvedExpression {
+    if case .letReference(let index) = expression.kind { return inlined(policy.lets[index].value) }
+    return expression
+  }
+
+  private func warning(_ id: DiagnosticID, _ message: String, at span: SourceSpan, hint: String? = nil) -> Diagnostic {
+    Diagnostic(id, .warning, message, at: span, hint: hint)
+  }
+}

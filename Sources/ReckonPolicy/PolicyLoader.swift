@@ -1,0 +1,34 @@
+/// The one call that turns policy text into something that can decide: lex, parse, check, compile.
+public enum PolicyLoader {
+  /// The outcome of loading a policy: the compiled policy when there was no error, and every
+  /// diagnostic either way.
+  public struct Result: Sendable {
+    /// The compiled policy, or nil if any error was found.
+    public let policy: CompiledPolicy?
+    /// Every error and warning, in source order.
+    public let diagnostics: [Diagnostic]
+    /// The source, for rendering the diagnostics.
+    public let source: SourceFile
+
+    /// Whether any diagnostic is an error.
+    public var hasErrors: Bool { diagnostics.contains(where: \.isError) }
+
+    /// The diagnostics rendered for a terminal.
+    public func renderedDiagnostics() -> String {
+      DiagnosticFormatter().render(diagnostics, in: source)
+    }
+  }
+
+  /// Loads a policy from its text.
+  public static func load(_ source: SourceFile, schema: PolicySchema) -> Result {
+    let (syntax, syntaxDiagnostics) = Parser.parse(source)
+    let (checked, checkDiagnostics) = Checker.check(syntax, schema: schema, source: source)
+    var compiler = checked.map(PolicyCompiler.init)
+    let compiled = compiler?.compile()
+    let diagnostics = (syntaxDiagnostics + checkDiagnostics).sorted {
+      ($0.span.start, $0.span.end) < ($1.span.start, $1.span.end)
+    }
+    let usable = diagnostics.contains(where: \.isError) ? nil : compiled
+    return Result(policy: usable, diagnostics: diagnostics, source: source)
+  }
+}

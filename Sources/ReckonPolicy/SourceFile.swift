@@ -1,0 +1,82 @@
+/// A policy or tests file's text with what diagnostics need to point into it.
+public struct SourceFile: Sendable {
+  /// The path shown in diagnostics, as the author typed it.
+  public let path: String
+  /// The whole text.
+  public let text: String
+  /// The text as UTF-8 bytes, which spans index into.
+  public let bytes: [UInt8]
+  private let lineStarts: [Int]
+
+  /// Creates a source file from its path and text.
+  public init(path: String, text: String) {
+    self.path = path
+    self.text = text
+    self.bytes = Array(text.utf8)
+    var starts = [0]
+    for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+      starts.append(offset + 1)
+    }
+    self.lineStarts = starts
+  }
+
+  /// The 1-based line and column (in characters) of a byte offset.
+  public func location(of offset: Int) -> SourceLocation {
+    let clamped = max(0, min(offset, bytes.count))
+    var low = 0
+    var high = lineStarts.count - 1
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if lineStarts[middle] <= clamped { low = middle } else { high = middle - 1 }
+    }
+    let lineStart = lineStarts[low]
+    let column = String(decoding: bytes[lineStart..<clamped], as: UTF8.self).count + 1
+    return SourceLocation(line: low + 1, column: column)
+  }
+
+  /// The text of a 1-based line, without its line break.
+  public func lineText(_ line: Int) -> String {
+    guard line >= 1, line <= lineStarts.count else { return "" }
+    let start = lineStarts[line - 1]
+    var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
+    if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+    return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
+  }
+
+  /// The source text a span covers.
+  public func text(of span: SourceSpan) -> String {
+    let start = max(0, min(span.start, bytes.count))
+    let end = max(start, min(span.end, bytes.count))
+    return String(decoding: bytes[start..<end], as: UTF8.self)
+  }
+}
+
+/// A 1-based line and column.
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+  /// The line, counting from 1.
+  public let line: Int
+  /// The column in characters, counting from 1.
+  public let column: Int
+
+  /// `line:column`.
+  public var description: String { "\(line):\(column)" }
+}
+
+/// A half-open range of UTF-8 byte offsets into a source file.
+public struct SourceSpan: Hashable, Sendable {
+  /// The offset of the first byte.
+  public let start: Int
+  /// The offset just past the last byte.
+  public let end: Int
+
+  /// Creates a span from its bounds.
+  public init(start: Int, end: Int) {
+    self.start = start
+    self.end = max(start, end)
+  }
+
+  /// The smallest span covering both.
+  public func merged(with other: SourceSpan) -> SourceSpan {
+    SourceSpan(start: min(start, other.start), end: max(end, other.end))
+  }
+}
