@@ -12,10 +12,12 @@ let package = Package(
     .executable(name: "reckon-bench", targets: ["reckon-bench"]),
   ],
   targets: [
+    .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
     .target(name: "ReckonPolicy"),
-    .target(name: "ReckonAppStore"),
-    .target(name: "ReckonFacts", dependencies: ["ReckonPolicy", "ReckonAppStore"]),
-    .target(name: "ReckonEngine", dependencies: ["ReckonPolicy", "ReckonAppStore", "ReckonFacts"]),
+    .target(name: "ReckonAppStore", dependencies: ["COpenSSL"]),
+    .target(name: "ReckonFacts", dependencies: ["ReckonPolicy", "ReckonAppStore", "CSQLite"]),
+    .target(name: "ReckonEngine", dependencies: ["ReckonPolicy", "ReckonAppStore", "ReckonFacts", "CSQLite"]),
     .executableTarget(name: "reckon", dependencies: ["ReckonEngine"]),
     .executableTarget(name: "reckon-bench", dependencies: ["ReckonEngine"]),
     .testTarget(name: "ReckonPolicyTests", dependencies: ["ReckonPolicy"], exclude: ["Snapshots"]),
@@ -26,7 +28,7 @@ let package = Package(
 )
 
 // Swift 6 language mode and the same strictness for every target.
-for target in package.targets {
+for target in package.targets where target.type != .system {
   var settings = target.swiftSettings ?? []
   settings.append(.swiftLanguageMode(.v6))
   settings.append(.enableUpcomingFeature("ExistentialAny"))

@@ -1,1 +1,1 @@
-// ReckonEngine
+// The decision pipeline; see DESIGN.md.
