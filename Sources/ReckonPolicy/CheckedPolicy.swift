@@ -20,6 +20,8 @@ public struct CheckedPolicy: Sendable {
   public let source: SourceFile
   /// The span of every node, by node id, for traces.
   public let nodeSpans: [SourceSpan]
+  /// The type of every node, by node id, for rendering traced values.
+  public let nodeTypes: [ValueType]
 }
 
 /// A checked `let`.

@@ -8,6 +8,7 @@ public struct Checker {
   /// Every `let` name in the file with its position among the lets, for "defined later" messages.
   var declaredLets: [String: (index: Int, span: SourceSpan)] = [:]
   var nodeSpans: [SourceSpan] = []
+  var nodeTypes: [ValueType] = []
   /// The expression currently being checked, for messages that name it.
   var letsDefined = 0
 
@@ -54,7 +55,7 @@ public struct Checker {
     let policy = CheckedPolicy(
       name: syntax.name?.value ?? Checker.fileStem(source.path), version: syntax.version?.value,
       summary: syntax.summary?.value, lets: lets, rules: rules, otherwise: otherwise,
-      otherwiseSpan: syntax.otherwise?.span, schema: schema, source: source, nodeSpans: nodeSpans)
+      otherwiseSpan: syntax.otherwise?.span, schema: schema, source: source, nodeSpans: nodeSpans, nodeTypes: nodeTypes)
     diagnostics += PolicyLints(policy: policy).warnings()
     return policy
   }
@@ -209,6 +210,7 @@ public struct Checker {
 
   mutating func node(_ kind: ResolvedExpression.Kind, _ type: ValueType, _ span: SourceSpan) -> ResolvedExpression {
     nodeSpans.append(span)
+    nodeTypes.append(type)
     return ResolvedExpression(kind: kind, type: type, span: span, id: nodeSpans.count - 1)
   }
 

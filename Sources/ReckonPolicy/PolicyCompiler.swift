@@ -44,6 +44,7 @@ struct PolicyCompiler {
       return { frame in
         let value = frame.facts[slot]
         frame.recorder?.read(slot, value)
+        frame.recorder?.record(id, value)
         return value
       }
     case .letReference(let index):

@@ -1,1 +1,10 @@
-print("reckon")
+import Foundation
+
+/// Every verb, in the order `reckon --help` lists them.
+let commands: [any Command.Type] = [
+  CheckCommand.self,
+  EvalCommand.self,
+]
+
+let code = await CommandLineTool(commands: commands).run(Array(CommandLine.arguments.dropFirst()))
+exit(code)

@@ -1,0 +1,106 @@
+import ReckonAppStore
+import ReckonFacts
+import ReckonPolicy
+
+/// Builds the body Apple receives from the facts and the deciding rule's actions: facts first,
+/// then the rule's overrides, then Reckon's defaults, then Apple's rules as a last gate.
+struct BodyBuilder {
+  let facts: FactValues
+  let actions: [DecidedAction]
+  let rule: String
+  let transaction: JWSTransactionDecodedPayload
+
+  struct Outcome {
+    var action: DecisionAction
+    var body: ConsumptionRequest?
+    var sources: [String: FieldSource]
+  }
+
+  func build() -> Outcome {
+    var sources: [String: FieldSource] = [:]
+    guard case .boolean(true) = facts["customer.consented"] else {
+      let said = facts["customer.consented"].map { $0.formatted(as: .boolean) } ?? "missing"
+      return Outcome(action: .skip(.noConsent(said)), body: nil, sources: [:])
+    }
+    sources["customerConsented"] = .fact("customer.consented")
+    if actions.contains(.doNotRespond) {
+      return Outcome(action: .skip(.policyDoesNotRespond(rule: rule)), body: nil, sources: sources)
+    }
+    if let unset = actions.first(where: { if case .set(_, nil) = $0 { true } else { false } }), case .set(let field, _) = unset {
+      return Outcome(action: .skip(.setReadsMissingFact(field: field.name, rule: rule)), body: nil, sources: sources)
+    }
+    let delivery: DeliveryStatus
+    switch field("deliveryStatus", fact: "delivery.status", &sources) {
+    case .enumeration(let ordinal)?:
+      delivery = DeliveryStatus(rawValue: FactSchema.deliveryStatus.cases[ordinal]) ?? .undeliveredOther
+    default:
+      return Outcome(action: .skip(.missingRequiredFact(field: "deliveryStatus", fact: "delivery.status")), body: nil, sources: sources)
+    }
+    guard case .boolean(let sample)? = field("sampleContentProvided", fact: "product.sample_offered", &sources) else {
+      return Outcome(action: .skip(.missingRequiredFact(field: "sampleContentProvided", fact: "product.sample_offered")),
+        body: nil, sources: sources)
+    }
+    let body = ConsumptionRequest(
+      customerConsented: true, deliveryStatus: delivery, sampleContentProvided: sample,
+      consumptionPercentage: percentage(delivery, &sources), refundPreference: refundPreference(&sources))
+    let violations = ConsumptionRequestValidator.validate(body, context: ConsumptionValidationContext(transaction: transaction))
+    if !violations.isEmpty {
+      return Outcome(action: .skip(.violatesAppleRules(violations)), body: body, sources: sources)
+    }
+    return Outcome(action: actions.contains(.holdForReview) ? .hold : .respond, body: body, sources: sources)
+  }
+
+  /// A required field: the rule's `set` value, else the fact.
+  private func field(_ name: String, fact: String, _ sources: inout [String: FieldSource]) -> Value? {
+    if let value = setValue(name) {
+      sources[name] = .rule(rule)
+      return value
+    }
+    guard let value = facts[fact] else { return nil }
+    sources[name] = .fact(fact)
+    return value
+  }
+
+  private func setValue(_ field: String) -> Value? {
+    for case .set(let descriptor, let value) in actions where descriptor.name == field { return value }
+    return nil
+  }
+
+  private func percentage(_ delivery: DeliveryStatus, _ sources: inout [String: FieldSource]) -> Int? {
+    let name = "consumptionPercentage"
+    if case .percent(let percent)? = setValue(name) {
+      sources[name] = .rule(rule)
+      return BodyBuilder.milliunits(percent)
+    }
+    if transaction.type == .autoRenewable {
+      sources[name] = .default("left out: Apple takes no percentage for auto-renewable subscriptions")
+      return nil
+    }
+    if delivery != .delivered {
+      sources[name] = .default("0: the purchase was not delivered")
+      return 0
+    }
+    guard case .percent(let percent)? = facts["usage.consumed"] else {
+      sources[name] = .default("left out: usage.consumed is missing")
+      return nil
+    }
+    sources[name] = .fact("usage.consumed")
+    return BodyBuilder.milliunits(percent)
+  }
+
+  private func refundPreference(_ sources: inout [String: FieldSource]) -> RefundPreference? {
+    for case .refund(_, let name) in actions {
+      sources["refundPreference"] = .rule(rule)
+      return RefundPreference(rawValue: name)
+    }
+    sources["refundPreference"] = .default("left out: the rule shares data only")
+    return nil
+  }
+
+  /// A percentage in Apple's milliunits (40% is 40000); values far out of range stay out of range.
+  static func milliunits(_ percent: Double) -> Int {
+    let milli = (percent * 1_000).rounded()
+    guard milli.isFinite, abs(milli) < 1e12 else { return percent < 0 ? -1 : 1_000_000_000_000 }
+    return Int(milli)
+  }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import ReckonAppStore
+import ReckonFacts
+import ReckonPolicy
+
+/// Decides one request: the policy over the gathered facts, then the body, consent and Apple's
+/// rules. Pure and deterministic given the facts and the request's receive time.
+public struct Decider: Sendable {
+  /// The compiled policy.
+  public let policy: CompiledPolicy
+  /// The fact schema the policy was checked against.
+  public let schema: FactSchema
+
+  /// Creates a decider for a policy checked against `schema`.
+  public init(policy: CompiledPolicy, schema: FactSchema) {
+    self.policy = policy
+    self.schema = schema
+  }
+
+  /// Decides `request` on `facts`; with `trace`, records what the policy looked at.
+  public func decide(_ request: RefundRequest, facts: GatheredFacts, trace: Bool = false) -> Decision {
+    let decided = policy.evaluate(facts.values, trace: trace)
+    let rule = policy.ruleName(decided.rule)
+    let outcome = BodyBuilder(facts: facts.values, actions: decided.actions, rule: rule, transaction: request.transaction).build()
+    return Decision(
+      action: outcome.action, body: outcome.body, rule: rule, ruleIndex: decided.rule, fieldSources: outcome.sources,
+      trace: decided.trace, facts: facts, policyName: policy.checked.name, policyVersion: policy.checked.version,
+      decidedAt: request.receivedAt)
+  }
+}

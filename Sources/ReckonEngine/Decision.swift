@@ -1,0 +1,89 @@
+import Foundation
+import ReckonAppStore
+import ReckonPolicy
+
+/// What Reckon decided for one request: what to do, the body, which rule decided, why, and
+/// where every body field came from.
+public struct Decision: Hashable, Sendable {
+  /// What happens next.
+  public let action: DecisionAction
+  /// The body as it would be sent, when one could be built (also for skips after a policy decision).
+  public let body: ConsumptionRequest?
+  /// The name of the deciding rule, or `otherwise`.
+  public let rule: String
+  /// The deciding rule's index in the policy, or nil for `otherwise`.
+  public let ruleIndex: Int?
+  /// Where each body field came from, by Apple's field name.
+  public let fieldSources: [String: FieldSource]
+  /// The policy's trace, when one was asked for.
+  public let trace: PolicyTrace?
+  /// The facts the decision was made on, with their sources.
+  public let facts: GatheredFacts
+  /// The policy's name and version.
+  public let policyName: String
+  /// The policy's version header, if it has one.
+  public let policyVersion: String?
+  /// When the decision counts as made: the request's receive time.
+  public let decidedAt: Date
+
+  /// Whether the decision sends a body now.
+  public var responds: Bool {
+    if case .respond = action { true } else { false }
+  }
+}
+
+/// What happens to a request.
+public enum DecisionAction: Hashable, Sendable {
+  /// Send the body to Apple.
+  case respond
+  /// Queue the body but send only after a person approves it, or an hour before the deadline.
+  case hold
+  /// Send nothing, for the reason given.
+  case skip(SkipReason)
+}
+
+/// Why nothing is sent for a request.
+public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
+  /// The customer did not consent (or consent is unknown); the value is what the fact said.
+  case noConsent(String)
+  /// The deciding rule said `do not respond`.
+  case policyDoesNotRespond(rule: String)
+  /// A required body field has no fact and no rule setting it.
+  case missingRequiredFact(field: String, fact: String)
+  /// A `set` action read a missing fact, so the field has no value.
+  case setReadsMissingFact(field: String, rule: String)
+  /// The body would break Apple's rules.
+  case violatesAppleRules([AppleRuleViolation])
+
+  /// One sentence for a person.
+  public var description: String {
+    switch self {
+    case .noConsent(let detail): "no reply: the customer has not consented (customer.consented is \(detail))"
+    case .policyDoesNotRespond(let rule): "no reply: rule '\(rule)' says do not respond"
+    case .missingRequiredFact(let field, let fact): "no reply: \(field) is required, but \(fact) is missing and no rule sets it"
+    case .setReadsMissingFact(let field, let rule):
+      "no reply: rule '\(rule)' sets \(field) from a fact that is missing"
+    case .violatesAppleRules(let violations):
+      "no reply: the body would break Apple's rules: " + violations.map(\.errorName).joined(separator: ", ")
+    }
+  }
+}
+
+/// Where a body field's value came from.
+public enum FieldSource: Hashable, Sendable, CustomStringConvertible {
+  /// Copied from a fact.
+  case fact(String)
+  /// Set by the deciding rule (or `otherwise`).
+  case rule(String)
+  /// Decided by a default of Reckon's, explained.
+  case `default`(String)
+
+  /// A phrase for explanations.
+  public var description: String {
+    switch self {
+    case .fact(let name): "from fact \(name)"
+    case .rule(let name): name == "otherwise" ? "set by otherwise" : "set by rule '\(name)'"
+    case .default(let why): why
+    }
+  }
+}

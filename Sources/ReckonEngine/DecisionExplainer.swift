@@ -1,0 +1,137 @@
+import ReckonAppStore
+import ReckonPolicy
+
+/// Explains a decision in plain sentences: what was decided, which rule decided and why, why each
+/// earlier rule did not match, which facts were read or missing, and where each body field came from.
+public struct DecisionExplainer: Sendable {
+  let policy: CompiledPolicy
+
+  /// Creates an explainer for decisions made by `policy`.
+  public init(policy: CompiledPolicy) {
+    self.policy = policy
+  }
+
+  /// The headline and body, plus with `explain` the reasons, as lines of text.
+  public func render(_ decision: Decision, explain: Bool) -> String {
+    var lines = [headline(decision)]
+    if let body = decision.body, let json = try? body.jsonData() {
+      lines.append("body: " + String(decoding: json, as: UTF8.self))
+    }
+    guard explain else { return lines.joined(separator: "\n") + "\n" }
+    lines.append("")
+    lines += ruleLines(decision)
+    lines.append("")
+    lines += factLines(decision)
+    lines.append("")
+    lines += fieldLines(decision)
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// One line saying what will happen.
+  public func headline(_ decision: Decision) -> String {
+    let who = decision.ruleIndex == nil ? "otherwise" : "rule \"\(decision.rule)\""
+    switch decision.action {
+    case .respond:
+      return "respond: send the body to Apple (decided by \(who))"
+    case .hold:
+      return "hold for review: queue the body until a person approves it (decided by \(who))"
+    case .skip(let reason):
+      return "\(reason) (policy decided by \(who))"
+    }
+  }
+
+  private func ruleLines(_ decision: Decision) -> [String] {
+    guard let trace = decision.trace else { return ["(no trace recorded)"] }
+    var lines = ["Rules, in order:"]
+    for attempt in trace.attempts {
+      let rule = policy.checked.rules[attempt.rule]
+      let verdict: String
+      switch attempt.result {
+      case true?: verdict = "matched"
+      case false?: verdict = "did not match"
+      case nil: verdict = "did not match: a fact it needs is missing"
+      }
+      lines.append("  \(attempt.rule + 1). \"\(rule.name)\" \(verdict)")
+      lines += conditionLines(rule, attempt).map { "       " + $0 }
+    }
+    if decision.ruleIndex == nil {
+      lines.append("  No rule matched, so 'otherwise' decided.")
+    }
+    return lines
+  }
+
+  /// Each part of the rule's `and` chain with its value; after a false one the rest was not needed.
+  private func conditionLines(_ rule: CheckedRule, _ attempt: PolicyTrace.RuleAttempt) -> [String] {
+    var values: [Int: Value?] = [:]
+    for entry in attempt.conditions { values[entry.node] = entry.value }
+    var lines: [String] = []
+    for part in Self.conjuncts(rule.condition) {
+      let text = policy.checked.source.text(of: part.span)
+      guard let value = values[part.id] else {
+        lines.append("- \(text): not needed")
+        continue
+      }
+      switch value {
+      case .boolean(let flag)?: lines.append("- \(text): \(flag ? "true" : "false")")
+      case nil: lines.append("- \(text): unknown (\(missingNames(in: part, attempt).joined(separator: ", ")) missing)")
+      case let other?: lines.append("- \(text): \(other.formatted(as: part.type))")
+      }
+      if value == .boolean(false) || value == nil { break }
+    }
+    return lines
+  }
+
+  private func missingNames(in part: ResolvedExpression, _ attempt: PolicyTrace.RuleAttempt) -> [String] {
+    var names: [String] = []
+    func walk(_ node: ResolvedExpression) {
+      if case .fact(let slot) = node.kind, attempt.conditions.contains(where: { $0.node == node.id && $0.value == nil }) {
+        names.append(policy.schema.facts[slot].name)
+      }
+      if case .letReference(let index) = node.kind { walk(policy.checked.lets[index].value) }
+      node.children.forEach(walk)
+    }
+    walk(part)
+    return names.isEmpty ? ["a fact"] : names
+  }
+
+  static func conjuncts(_ expression: ResolvedExpression) -> [ResolvedExpression] {
+    if case .and(let left, let right) = expression.kind { return conjuncts(left) + conjuncts(right) }
+    return [expression]
+  }
+
+  private func factLines(_ decision: Decision) -> [String] {
+    guard let trace = decision.trace else { return [] }
+    var lines = ["Facts read:"]
+    for slot in trace.factsRead {
+      let fact = policy.schema.facts[slot]
+      let value = decision.facts.values[slot].map { $0.formatted(as: fact.type) } ?? "missing"
+      let source = decision.facts.provenance[fact.name].map { " (from \($0))" } ?? ""
+      lines.append("  \(fact.name) = \(value)\(source)")
+    }
+    if trace.factsRead.isEmpty { lines.append("  none") }
+    for refusal in decision.facts.refused { lines.append("  refused: \(refusal)") }
+    return lines
+  }
+
+  private func fieldLines(_ decision: Decision) -> [String] {
+    guard !decision.fieldSources.isEmpty else { return [] }
+    var lines = ["Body fields:"]
+    let order = ["customerConsented", "deliveryStatus", "sampleContentProvided", "consumptionPercentage", "refundPreference"]
+    for field in order {
+      guard let source = decision.fieldSources[field] else { continue }
+      lines.append("  \(field): \(fieldValue(field, decision.body)) \(source)")
+    }
+    return lines
+  }
+
+  private func fieldValue(_ field: String, _ body: ConsumptionRequest?) -> String {
+    guard let body else { return "-" }
+    switch field {
+    case "customerConsented": return String(body.customerConsented)
+    case "deliveryStatus": return body.deliveryStatus.rawValue
+    case "sampleContentProvided": return String(body.sampleContentProvided)
+    case "consumptionPercentage": return body.consumptionPercentage.map(String.init) ?? "(left out)"
+    default: return body.refundPreference?.rawValue ?? "(left out)"
+    }
+  }
+}

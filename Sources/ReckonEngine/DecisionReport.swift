@@ -1,0 +1,83 @@
+import Foundation
+import ReckonAppStore
+import ReckonPolicy
+
+/// A decision as JSON for tools: action, reason, body, deciding rule, field sources, facts and trace.
+public struct DecisionReport: Encodable, Sendable {
+  struct Fact: Encodable {
+    let name: String
+    let value: String?
+    let source: String?
+  }
+
+  struct Attempt: Encodable {
+    let rule: String
+    let result: Bool?
+    let conditions: [Condition]
+  }
+
+  struct Condition: Encodable {
+    let text: String
+    let line: Int
+    let column: Int
+    let value: String?
+  }
+
+  let action: String
+  let reason: String?
+  let violations: [String]?
+  let rule: String
+  let policy: String
+  let policyVersion: String?
+  let body: ConsumptionRequest?
+  let fieldSources: [String: String]
+  let facts: [Fact]
+  let missingFacts: [String]?
+  let trace: [Attempt]?
+
+  /// Builds the report of `decision`, made by `policy`.
+  public init(_ decision: Decision, policy: CompiledPolicy) {
+    switch decision.action {
+    case .respond: (action, reason, violations) = ("respond", nil, nil)
+    case .hold: (action, reason, violations) = ("hold", nil, nil)
+    case .skip(let skip):
+      action = "skip"
+      reason = skip.description
+      if case .violatesAppleRules(let list) = skip { violations = list.map(\.errorName) } else { violations = nil }
+    }
+    rule = decision.rule
+    self.policy = decision.policyName
+    policyVersion = decision.policyVersion
+    body = decision.body
+    fieldSources = decision.fieldSources.mapValues(\.description)
+    let schema = policy.schema
+    facts = schema.facts.indices.compactMap { slot in
+      let fact = schema.facts[slot]
+      guard let value = decision.facts.values[slot] else { return nil }
+      return Fact(name: fact.name, value: value.formatted(as: fact.type), source: decision.facts.provenance[fact.name])
+    }
+    missingFacts = decision.trace.map { $0.missingFacts.map { schema.facts[$0].name } }
+    trace = decision.trace.map { trace in
+      trace.attempts.map { attempt in
+        Attempt(
+          rule: policy.checked.rules[attempt.rule].name, result: attempt.result,
+          conditions: attempt.conditions.map { DecisionReport.condition($0, policy) })
+      }
+    }
+  }
+
+  private static func condition(_ entry: PolicyTrace.ConditionValue, _ policy: CompiledPolicy) -> Condition {
+    let span = policy.checked.nodeSpans[entry.node]
+    let location = policy.checked.source.location(of: span.start)
+    return Condition(
+      text: policy.checked.source.text(of: span), line: location.line, column: location.column,
+      value: entry.value?.formatted(as: policy.checked.nodeTypes[entry.node]))
+  }
+
+  /// The report as pretty, key-sorted JSON.
+  public func jsonText() -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+  }
+}

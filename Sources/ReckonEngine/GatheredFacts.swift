@@ -1,0 +1,42 @@
+import ReckonFacts
+import ReckonPolicy
+
+/// The facts of one request, each with the source that supplied it.
+public struct GatheredFacts: Hashable, Sendable {
+  /// The values, in the policy's slots.
+  public internal(set) var values: FactValues
+  /// Which source supplied each fact, by fact name: `notification`, `records`, or an adapter's name.
+  public internal(set) var provenance: [String: String]
+  /// Facts an adapter offered that Reckon refused, with why (e.g. an attempt to override the notification).
+  public internal(set) var refused: [String]
+
+  /// Facts from the notification alone.
+  public init(request: RefundRequest, schema: FactSchema) {
+    var values = FactValues(schema: schema.policySchema)
+    var provenance: [String: String] = [:]
+    for (name, value) in NotificationFacts.extract(from: request, schema: schema) {
+      try? values.set(name, to: value)
+      provenance[name] = "notification"
+    }
+    self.values = values
+    self.provenance = provenance
+    self.refused = []
+  }
+
+  /// Adds facts from one source; earlier sources win, and notification facts can never be replaced.
+  public mutating func add(_ facts: [String: Value], from source: String, schema: FactSchema) {
+    for (name, value) in facts.sorted(by: { $0.key < $1.key }) {
+      if schema.origin(of: name) == .notification {
+        refused.append("\(source) supplied \(name), which only the signed notification may give")
+        continue
+      }
+      guard provenance[name] == nil else { continue }
+      do {
+        try values.set(name, to: value)
+        provenance[name] = source
+      } catch {
+        refused.append("\(source): \(error.description)")
+      }
+    }
+  }
+}

@@ -1,1 +1,0 @@
-// The decision pipeline; see DESIGN.md.

@@ -1,0 +1,47 @@
+import Foundation
+import ReckonFacts
+import ReckonPolicy
+
+/// Finds and loads policy files from paths the user gives: files as they are, folders searched
+/// (not recursively) for `*.policy`.
+public enum PolicyFiles {
+  /// Why a path could not be used.
+  public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+    case notFound(String)
+    case unreadable(path: String, reason: String)
+
+    /// A sentence naming the path.
+    public var description: String {
+      switch self {
+      case .notFound(let path): "\(path): no such file or folder"
+      case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
+      }
+    }
+  }
+
+  /// The policy files named by `inputs`, in the order given, folders expanded in name order.
+  public static func expand(_ inputs: [String], fileExtension: String = "policy") throws(Failure) -> [String] {
+    var paths: [String] = []
+    for input in inputs {
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) else { throw .notFound(input) }
+      guard isFolder.boolValue else {
+        paths.append(input)
+        continue
+      }
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []
+      let prefix = input.hasSuffix("/") ? input : input + "/"
+      paths += names.filter { $0.hasSuffix("." + fileExtension) }.sorted().map { prefix + $0 }
+    }
+    return paths
+  }
+
+  /// Reads and loads one policy file against `schema`.
+  public static func load(_ path: String, schema: FactSchema = .standard) throws(Failure) -> PolicyLoader.Result {
+    let text: String
+    do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+      throw .unreadable(path: path, reason: error.localizedDescription)
+    }
+    return PolicyLoader.load(SourceFile(path: path, text: text), schema: schema.policySchema)
+  }
+}

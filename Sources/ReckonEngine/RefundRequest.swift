@@ -1,0 +1,35 @@
+import Foundation
+import ReckonAppStore
+import ReckonFacts
+
+/// One CONSUMPTION_REQUEST, decoded (and, from the webhook, verified), with its transaction and
+/// the time Reckon received it, which is the decision's `now`.
+public struct RefundRequest: Hashable, Sendable {
+  /// The notification payload.
+  public let notification: ResponseBodyV2DecodedPayload
+  /// The transaction the customer wants refunded.
+  public let transaction: JWSTransactionDecodedPayload
+  /// When the notification was received; the 12-hour deadline counts from here.
+  public let receivedAt: Date
+
+  /// Creates a request from its decoded parts.
+  public init(notification: ResponseBodyV2DecodedPayload, transaction: JWSTransactionDecodedPayload, receivedAt: Date) {
+    self.notification = notification
+    self.transaction = transaction
+    self.receivedAt = receivedAt
+  }
+
+  /// The transaction to answer for: the path parameter of Send Consumption Information.
+  public var transactionId: String? { transaction.transactionId }
+
+  /// The keys fact sources look a request up by.
+  public var keys: RequestKeys {
+    RequestKeys(
+      transactionId: transaction.transactionId, originalTransactionId: transaction.originalTransactionId,
+      appAccountToken: transaction.appAccountToken?.uuidString.lowercased(), productId: transaction.productId,
+      bundleId: transaction.bundleId ?? notification.data?.bundleId)
+  }
+
+  /// Apple's deadline for the reply: 12 hours after receipt.
+  public var deadline: Date { receivedAt.addingTimeInterval(12 * 3_600) }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import ReckonAppStore
+
+/// Reads a CONSUMPTION_REQUEST from a JSON file in Apple's decoded-notification shape, with the
+/// transaction decoded in place of `signedTransactionInfo`, as `reckon eval` and dry-runs take it.
+public enum RequestFile {
+  /// Why a request file could not be used.
+  public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    case malformed(path: String, reason: String)
+    case notAConsumptionRequest(path: String, type: String)
+    case signedTransaction(path: String)
+
+    /// A sentence naming the file and the problem.
+    public var description: String {
+      switch self {
+      case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
+      case .malformed(let path, let reason): "\(path): \(reason)"
+      case .notAConsumptionRequest(let path, let type): "\(path): this is a \(type) notification, not a CONSUMPTION_REQUEST"
+      case .signedTransaction(let path):
+        "\(path): data.signedTransactionInfo is still signed; give the decoded transaction object in its place"
+      }
+    }
+  }
+
+  /// Reads the request at `path`; its receive time is `now`, or else the notification's `signedDate`.
+  public static func load(path: String, now: Date? = nil) throws(Failure) -> RefundRequest {
+    let data: Data
+    do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+      throw .unreadable(path: path, reason: error.localizedDescription)
+    }
+    return try decode(data, path: path, now: now)
+  }
+
+  /// Decodes a request from JSON bytes; `path` names it in errors.
+  public static func decode(_ data: Data, path: String, now: Date? = nil) throws(Failure) -> RefundRequest {
+    guard var root = (try? JSONValue.parse(data))?.objectValue else {
+      throw .malformed(path: path, reason: "expected a JSON object in Apple's notification shape")
+    }
+    guard var body = root["data"]?.objectValue else { throw .malformed(path: path, reason: "the notification has no 'data' object") }
+    let transactionJSON: JSONValue
+    switch body["signedTransactionInfo"] ?? body["transactionInfo"] {
+    case .object(let transaction)?: transactionJSON = .object(transaction)
+    case .string?: throw .signedTransaction(path: path)
+    default: throw .malformed(path: path, reason: "data.signedTransactionInfo must hold the decoded transaction")
+    }
+    body["signedTransactionInfo"] = nil
+    body["transactionInfo"] = nil
+    root["data"] = .object(body)
+    let notification: ResponseBodyV2DecodedPayload
+    let transaction: JWSTransactionDecodedPayload
+    do {
+      let decoder = AppStoreJSON.decoder()
+      notification = try decoder.decode(ResponseBodyV2DecodedPayload.self, from: try JSONEncoder().encode(JSONValue.object(root)))
+      transaction = try decoder.decode(JWSTransactionDecodedPayload.self, from: try JSONEncoder().encode(transactionJSON))
+    } catch {
+      throw .malformed(path: path, reason: "does not match Apple's notification shape: \(error)")
+    }
+    guard notification.notificationType == .consumptionRequest else {
+      throw .notAConsumptionRequest(path: path, type: notification.rawNotificationType ?? "untyped")
+    }
+    guard let receivedAt = now ?? notification.signedDate else {
+      throw .malformed(path: path, reason: "the notification has no signedDate; give the receive time with --now")
+    }
+    return RefundRequest(notification: notification, transaction: transaction, receivedAt: receivedAt)
+  }
+}

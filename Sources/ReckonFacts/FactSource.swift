@@ -1,0 +1,16 @@
+import ReckonPolicy
+
+/// A source of facts about a request, such as the app's own database: the seam an embedder
+/// implements to feed Reckon from its own systems.
+///
+/// Contract: return the facts you know for the request, by fact name, each value of the fact's
+/// type in the schema; leave out what you do not know (never guess). Throw when the source
+/// itself failed (unreachable, timed out): the request is then kept and retried, not decided on
+/// partial facts. Implementations must be safe to call concurrently.
+public protocol FactSource: Sendable {
+  /// A short name recorded as the provenance of each fact this source supplies.
+  var name: String { get }
+
+  /// The facts this source knows about the request with these keys.
+  func facts(for keys: RequestKeys) async throws -> [String: Value]
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Reads a value written as in the language (`"37.5%"`, `"400 days"`, `"20 USD"`, `"DELIVERED"`)
+/// for a fact of a known type, as facts files and adapters supply them.
+public enum ValueParser {
+  /// Parses `text` as a value of `type`.
+  public static func parse(_ text: String, as type: ValueType) throws(ValueParseError) -> Value {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    switch type {
+    case .boolean:
+      guard trimmed == "true" || trimmed == "false" else { throw .init(text, type, hint: "write true or false") }
+      return .boolean(trimmed == "true")
+    case .number:
+      guard let number = Double(trimmed), number.isFinite else { throw .init(text, type, hint: "write a number such as 3 or 2.5") }
+      return .number(number)
+    case .percent:
+      guard trimmed.hasSuffix("%"), let number = Double(trimmed.dropLast()), (0...100).contains(number) else {
+        throw .init(text, type, hint: "write a percentage from 0% to 100%, such as 37.5%")
+      }
+      return .percent(number)
+    case .money:
+      return try parseMoney(trimmed, original: text)
+    case .duration:
+      return try parseDuration(trimmed, original: text)
+    case .timestamp:
+      guard let seconds = parseTimestamp(trimmed) else {
+        throw .init(text, type, hint: "write a UTC time such as 2026-11-01T09:30:00Z")
+      }
+      return .timestamp(seconds)
+    case .text:
+      return .text(text)
+    case .enumeration(let enumType):
+      guard let ordinal = enumType.ordinal(of: trimmed) else {
+        let hint = Suggestions.closest(to: trimmed, among: enumType.cases).map { "did you mean '\($0)'?" }
+          ?? "expected one of \(enumType.cases.joined(separator: ", "))"
+        throw .init(text, type, hint: hint)
+      }
+      return .enumeration(ordinal)
+    case .list:
+      throw .init(text, type, hint: "facts cannot be lists")
+    }
+  }
+
+  private static func parseMoney(_ text: String, original: String) throws(ValueParseError) -> Value {
+    let parts = text.split(separator: " ", omittingEmptySubsequences: true)
+    guard parts.count == 2, Parser.isCurrencyCode(String(parts[1])) else {
+      throw .init(original, .money, hint: "write an amount and a currency, such as 4.99 USD")
+    }
+    let amount = String(parts[0])
+    let negative = amount.hasPrefix("-")
+    guard let milli = Parser.thousandths(of: negative ? String(amount.dropFirst()) : amount) else {
+      throw .init(original, .money, hint: "write an amount with at most three decimals, such as 4.99 USD")
+    }
+    return .money(negative ? -milli : milli, currency: String(parts[1]))
+  }
+
+  private static func parseDuration(_ text: String, original: String) throws(ValueParseError) -> Value {
+    let parts = text.split(separator: " ", omittingEmptySubsequences: true)
+    guard parts.count == 2, let count = Double(parts[0]), count.isFinite, let unit = Parser.durationUnits[String(parts[1])] else {
+      throw .init(original, .duration, hint: "write a count and a unit, such as 90 days or 12 hours")
+    }
+    return .duration(count * unit)
+  }
+
+  /// Seconds since 1970 for an ISO 8601 time with a zone, with or without fractional seconds.
+  static func parseTimestamp(_ text: String) -> Double? {
+    let plain = ISO8601DateFormatter()
+    if let date = plain.date(from: text) { return date.timeIntervalSince1970 }
+    let fractional = ISO8601DateFormatter()
+    fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return fractional.date(from: text)?.timeIntervalSince1970
+  }
+}
+
+/// A fact value that could not be read, with how to write it instead.
+public struct ValueParseError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The text as given.
+  public let text: String
+  /// The type it should have had.
+  public let expected: ValueType
+  /// How to write it.
+  public let hint: String
+
+  init(_ text: String, _ expected: ValueType, hint: String) {
+    self.text = text
+    self.expected = expected
+    self.hint = hint
+  }
+
+  /// A sentence for the person who wrote the value.
+  public var description: String { "'\(text)' is not a \(expected): \(hint)" }
+}

@@ -1,0 +1,27 @@
+/// One verb of the `reckon` tool: parses its arguments, calls the libraries, maps the result to an
+/// exit code. Business rules live in the libraries, never here.
+protocol Command {
+  /// The verb, e.g. `check`.
+  static var name: String { get }
+  /// One line for `reckon --help`.
+  static var summary: String { get }
+  /// The full help text for `reckon NAME --help`.
+  static var help: String { get }
+  /// Option names that take no value.
+  static var flagNames: Set<String> { get }
+
+  /// Runs the command; returns the process exit code.
+  static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32
+}
+
+/// Standard output and error.
+struct Console: Sendable {
+  func out(_ text: String) {
+    print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
+  }
+
+  func error(_ text: String) {
+    let line = text.hasSuffix("\n") ? text : text + "\n"
+    FileHandleOutput.standardError(line)
+  }
+}

@@ -1,0 +1,31 @@
+import ReckonEngine
+
+/// `reckon check [PATHS]`: loads policies and prints every diagnostic.
+enum CheckCommand: Command {
+  static let name = "check"
+  static let summary = "Check policy files and report every error and warning"
+  static let flagNames: Set<String> = []
+  static let help = """
+    Usage: reckon check [PATHS...]
+
+    Checks each policy file (a folder means every *.policy file in it; default: policies/) and
+    prints every problem as file:line:column with the source line and a caret.
+    Exits 1 if any file has an error, 0 if there are only warnings or none.
+    """
+
+  static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    try arguments.rejectUnknown()
+    let paths = try PolicyFiles.expand(arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
+    var errors = 0
+    var warnings = 0
+    for path in paths {
+      let result = try PolicyFiles.load(path)
+      if !result.diagnostics.isEmpty { console.error(result.renderedDiagnostics()) }
+      errors += result.diagnostics.filter(\.isError).count
+      warnings += result.diagnostics.count - result.diagnostics.filter(\.isError).count
+    }
+    let files = paths.count == 1 ? "1 file" : "\(paths.count) files"
+    console.out("checked \(files): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+    return errors > 0 ? 1 : 0
+  }
+}
