@@ -1,0 +1,91 @@
+/// The App Store Connect in-app purchase key that signs requests to Apple. The key itself stays
+/// in its `.p8` file; only its path is configured.
+public struct AppStoreKeyConfiguration: Hashable, Sendable {
+  /// The issuer ID from App Store Connect.
+  public var issuerId: String
+  /// The key's ID, sent as the JWT `kid`.
+  public var keyId: String
+  /// Where the PKCS#8 `.p8` private key is.
+  public var privateKeyPath: String
+  /// Overrides Apple's base URL, for a local stand-in.
+  public var baseURL: String?
+
+  init(_ reader: ConfigurationReader, resolve: (String) -> String) throws(ConfigurationError) {
+    try reader.rejectUnknownKeys(["issuerId", "keyId", "privateKeyPath", "baseURL"])
+    issuerId = try reader.string("issuerId")
+    keyId = try reader.string("keyId")
+    privateKeyPath = resolve(try reader.string("privateKeyPath"))
+    baseURL = try reader.optionalString("baseURL")
+    if let baseURL, !(baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://127.") || baseURL.hasPrefix("http://localhost")) {
+      throw ConfigurationError(reader.keyPath("baseURL"), "must be https, or http on loopback for a local stand-in")
+    }
+  }
+}
+
+/// How the sender paces and retries replies.
+public struct SenderConfiguration: Hashable, Sendable {
+  /// Requests per second per app in Production (Apple allows 50).
+  public var productionRequestsPerSecond: Double
+  /// Requests per second per app in Sandbox (a tenth of Production).
+  public var sandboxRequestsPerSecond: Double
+  /// How long before the deadline a held decision is sent as decided.
+  public var holdReleaseBeforeDeadlineSeconds: Double
+  /// The first retry delay after a 5xx or network error; it doubles each time, with jitter.
+  public var initialBackoffSeconds: Double
+  /// The longest retry delay.
+  public var maximumBackoffSeconds: Double
+
+  init(_ reader: ConfigurationReader?) throws(ConfigurationError) {
+    try reader?.rejectUnknownKeys([
+      "productionRequestsPerSecond", "sandboxRequestsPerSecond", "holdReleaseMinutesBeforeDeadline",
+      "initialBackoffSeconds", "maximumBackoffSeconds",
+    ])
+    productionRequestsPerSecond = try reader?.positiveNumber("productionRequestsPerSecond", default: 50) ?? 50
+    sandboxRequestsPerSecond = try reader?.positiveNumber("sandboxRequestsPerSecond", default: 5) ?? 5
+    holdReleaseBeforeDeadlineSeconds = (try reader?.positiveNumber("holdReleaseMinutesBeforeDeadline", default: 60) ?? 60) * 60
+    initialBackoffSeconds = try reader?.positiveNumber("initialBackoffSeconds", default: 30) ?? 30
+    maximumBackoffSeconds = try reader?.positiveNumber("maximumBackoffSeconds", default: 1_800) ?? 1_800
+  }
+}
+
+/// Where and how `reckon serve` listens.
+public struct ServerConfiguration: Hashable, Sendable {
+  /// The address, e.g. `127.0.0.1`.
+  public var host: String
+  /// The port.
+  public var port: Int
+  /// The largest request body accepted.
+  public var maximumBodyBytes: Int
+  /// The path Apple posts notifications to.
+  public var webhookPath: String
+
+  init(_ reader: ConfigurationReader?) throws(ConfigurationError) {
+    try reader?.rejectUnknownKeys(["listen", "maxBodyBytes", "webhookPath"])
+    let listen = try reader?.optionalString("listen") ?? "127.0.0.1:8080"
+    guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65_535).contains(port)
+    else {
+      throw ConfigurationError(reader?.keyPath("listen") ?? "server.listen", "must be HOST:PORT, e.g. 127.0.0.1:8080")
+    }
+    host = String(listen[..<colon])
+    self.port = port
+    maximumBodyBytes = Int(try reader?.positiveNumber("maxBodyBytes", default: 262_144) ?? 262_144)
+    webhookPath = try reader?.optionalString("webhookPath") ?? "/apple/notifications"
+  }
+}
+
+/// What notifications must chain to.
+public struct TrustConfiguration: Hashable, Sendable {
+  /// PEM or DER root certificates; empty means Apple Root CA - G3, shipped with Reckon.
+  public var rootCertificatePaths: [String]
+  /// Whether Xcode StoreKit-testing notifications (unsigned by Apple) are accepted.
+  public var allowXcode: Bool
+  /// Whether LocalTesting notifications are accepted.
+  public var allowLocalTesting: Bool
+
+  init(_ reader: ConfigurationReader?, resolve: (String) -> String) throws(ConfigurationError) {
+    try reader?.rejectUnknownKeys(["roots", "allowXcode", "allowLocalTesting"])
+    rootCertificatePaths = (try reader?.strings("roots") ?? []).map(resolve)
+    allowXcode = try reader?.bool("allowXcode", default: false) ?? false
+    allowLocalTesting = try reader?.bool("allowLocalTesting", default: false) ?? false
+  }
+}

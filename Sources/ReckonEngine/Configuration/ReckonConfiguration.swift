@@ -1,0 +1,75 @@
+import Foundation
+import ReckonAppStore
+
+/// Everything `reckon.json` configures: the apps and their policies, fact sources, the state
+/// database, the App Store key, the sender, the listener and the trusted roots. Relative paths
+/// are resolved against the configuration file's folder. See docs/configuration.md.
+public struct ReckonConfiguration: Sendable {
+  /// The apps Reckon answers for.
+  public var apps: [AppConfiguration]
+  /// The fact sources, in precedence order (the first that supplies a fact wins).
+  public var factSources: [FactSourceConfiguration]
+  /// The state database (requests, decisions, outbox).
+  public var statePath: String
+  /// The App Store Connect API key, when replies are sent.
+  public var appStoreKey: AppStoreKeyConfiguration?
+  /// How the sender behaves.
+  public var sender: SenderConfiguration
+  /// Where `reckon serve` listens.
+  public var server: ServerConfiguration
+  /// Which certificates notifications must chain to, and which test environments are accepted.
+  public var trust: TrustConfiguration
+  /// The folder relative paths were resolved against.
+  public var baseDirectory: String
+
+  /// Loads and validates the configuration at `path`.
+  public static func load(path: String) throws(ConfigurationError) -> ReckonConfiguration {
+    let data: Data
+    do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+      throw ConfigurationError(path, "cannot be read: \(error.localizedDescription)")
+    }
+    guard let root = (try? JSONValue.parse(data))?.objectValue else {
+      throw ConfigurationError(path, "is not a JSON object")
+    }
+    let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    return try ReckonConfiguration(ConfigurationReader(root, path: ""), baseDirectory: base)
+  }
+
+  /// Validates a parsed configuration; `baseDirectory` anchors relative paths.
+  public init(_ reader: ConfigurationReader, baseDirectory: String) throws(ConfigurationError) {
+    try reader.rejectUnknownKeys(["apps", "factSources", "state", "appStore", "sender", "server", "trust"])
+    let resolve: @Sendable (String) -> String = { path in ReckonConfiguration.resolve(path, against: baseDirectory) }
+    self.baseDirectory = baseDirectory
+    var apps: [AppConfiguration] = []
+    for app in try reader.objects("apps") { apps.append(try AppConfiguration(app, resolve: resolve)) }
+    guard !apps.isEmpty else { throw ConfigurationError("apps", "must list at least one app") }
+    self.apps = apps
+    var sources: [FactSourceConfiguration] = []
+    for source in try reader.objects("factSources") {
+      let configured = try FactSourceConfiguration(source, resolve: resolve)
+      if sources.contains(where: { $0.name == configured.name }) {
+        throw ConfigurationError(source.keyPath("name"), "'\(configured.name)' is used by another fact source")
+      }
+      sources.append(configured)
+    }
+    self.factSources = sources
+    let state = try reader.object("state")
+    try state?.rejectUnknownKeys(["path"])
+    self.statePath = resolve(try state?.optionalString("path") ?? "reckon-state.sqlite")
+    self.appStoreKey = try reader.object("appStore").map { reader throws(ConfigurationError) in
+      try AppStoreKeyConfiguration(reader, resolve: resolve)
+    }
+    self.sender = try SenderConfiguration(reader.object("sender"))
+    self.server = try ServerConfiguration(reader.object("server"))
+    self.trust = try TrustConfiguration(reader.object("trust"), resolve: resolve)
+  }
+
+  /// The app with this bundle id and environment, if configured.
+  public func app(bundleId: String, environment: AppStoreEnvironment?) -> AppConfiguration? {
+    apps.first { $0.bundleId == bundleId && (environment == nil || $0.environment == environment) }
+  }
+
+  static func resolve(_ path: String, against base: String) -> String {
+    path.hasPrefix("/") || base.isEmpty ? path : URL(fileURLWithPath: base).appendingPathComponent(path).standardizedFileURL.path
+  }
+}

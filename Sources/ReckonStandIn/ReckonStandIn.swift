@@ -1,0 +1,1 @@
+// A local App Store stand-in for tests and demos.
