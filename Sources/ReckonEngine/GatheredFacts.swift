@@ -39,4 +39,9 @@ public struct GatheredFacts: Hashable, Sendable {
       }
     }
   }
+
+  /// Replaces a notification fact; for benchmarks and tests that vary requests without rebuilding them.
+  public mutating func overrideForBenchmark(_ name: String, _ value: Value) {
+    try? values.set(name, to: value)
+  }
 }

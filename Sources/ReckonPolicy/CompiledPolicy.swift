@@ -12,10 +12,16 @@ public struct CompiledPolicy: Sendable {
     let computed: [(position: Int, field: FieldDescriptor, value: CompiledExpression)]
   }
 
+  /// The rules and `otherwise`, compiled one way (with or without trace recording).
+  struct Program: Sendable {
+    let rules: [CompiledRule]
+    let otherwise: CompiledActions
+  }
+
   /// The checked policy this was compiled from: names, spans, source.
   public let checked: CheckedPolicy
-  let rules: [CompiledRule]
-  let otherwise: CompiledActions
+  let plain: Program
+  let traced: Program
 
   /// The schema facts must follow.
   public var schema: PolicySchema { checked.schema }
@@ -26,21 +32,31 @@ public struct CompiledPolicy: Sendable {
   /// Decides for one request's facts; with `trace`, also records what it looked at.
   public func evaluate(_ facts: FactValues, trace: Bool = false) -> PolicyDecision {
     var values = facts.values
-    if values.count != checked.schema.facts.count {
-      values = ContiguousArray((0..<checked.schema.facts.count).map { facts[$0] })
+    if values.count != checked.schema.factCount {
+      values = ContiguousArray((0..<checked.schema.factCount).map { facts[$0] })
     }
     let recorder = trace ? TraceRecorder() : nil
-    var frame = EvaluationFrame(
-      facts: values, lets: ContiguousArray(repeating: .pending, count: checked.lets.count), recorder: recorder)
-    for (index, rule) in rules.enumerated() {
-      recorder?.beginRule(index)
+    let program = trace ? traced : plain
+    return values.withUnsafeBufferPointer { facts in
+      withUnsafeTemporaryAllocation(of: EvaluationFrame.LetState.self, capacity: checked.lets.count) { lets in
+        _ = lets.initialize(repeating: .pending)
+        defer { lets.deinitialize() }
+        var frame = EvaluationFrame(facts: facts, lets: lets, recorder: recorder)
+        return run(program, &frame)
+      }
+    }
+  }
+
+  private func run(_ program: Program, _ frame: inout EvaluationFrame) -> PolicyDecision {
+    for (index, rule) in program.rules.enumerated() {
+      frame.recorder?.beginRule(index)
       let result = rule.condition(&frame)
-      recorder?.endRule(result)
+      frame.recorder?.endRule(result)
       if case .boolean(true) = result {
         return decision(index, rule.actions, &frame)
       }
     }
-    return decision(nil, otherwise, &frame)
+    return decision(nil, program.otherwise, &frame)
   }
 
   private func decision(_ rule: Int?, _ actions: CompiledActions, _ frame: inout EvaluationFrame) -> PolicyDecision {

@@ -1,21 +1,31 @@
 /// Turns a checked policy into closures with every name already resolved to a slot, so evaluation
-/// does no lookups. Trace recording is one `nil` check per condition when off.
+/// does no lookups. A policy is compiled twice, with and without trace recording, so deciding
+/// without a trace pays nothing for it.
 struct PolicyCompiler {
   let policy: CheckedPolicy
+  let tracing: Bool
   private var compiledLets: [CompiledExpression] = []
 
-  init(policy: CheckedPolicy) {
+  init(policy: CheckedPolicy, tracing: Bool) {
     self.policy = policy
+    self.tracing = tracing
   }
 
-  mutating func compile() -> CompiledPolicy {
+  /// Compiles `policy` both ways.
+  static func compile(_ policy: CheckedPolicy) -> CompiledPolicy {
+    var plain = PolicyCompiler(policy: policy, tracing: false)
+    var traced = PolicyCompiler(policy: policy, tracing: true)
+    return CompiledPolicy(checked: policy, plain: plain.compileProgram(), traced: traced.compileProgram())
+  }
+
+  mutating func compileProgram() -> CompiledPolicy.Program {
     for checked in policy.lets {
       compiledLets.append(compile(checked.value))
     }
     let rules = policy.rules.map { rule in
       CompiledPolicy.CompiledRule(condition: compile(rule.condition), actions: compile(rule.actions))
     }
-    return CompiledPolicy(checked: policy, rules: rules, otherwise: compile(policy.otherwise))
+    return CompiledPolicy.Program(rules: rules, otherwise: compile(policy.otherwise))
   }
 
   private func compile(_ actions: [CheckedAction]) -> CompiledPolicy.CompiledActions {
@@ -41,6 +51,7 @@ struct PolicyCompiler {
     case .constant(let value):
       return { _ in value }
     case .fact(let slot):
+      guard tracing else { return { frame in frame.facts[slot] } }
       return { frame in
         let value = frame.facts[slot]
         frame.recorder?.read(slot, value)
@@ -91,6 +102,14 @@ struct PolicyCompiler {
 
   private func compileLetReference(_ index: Int, _ id: Int) -> CompiledExpression {
     let body = compiledLets[index]
+    guard tracing else {
+      return { frame in
+        if case .done(let known) = frame.lets[index] { return known }
+        let value = body(&frame)
+        frame.lets[index] = .done(value)
+        return value
+      }
+    }
     return { frame in
       let value: Value?
       if case .done(let known) = frame.lets[index] {
@@ -122,7 +141,19 @@ struct PolicyCompiler {
   private func compileComparison(_ op: ComparisonOperator, _ left: ResolvedExpression, _ right: ResolvedExpression)
     -> CompiledExpression
   {
+    if !tracing, case .fact(let slot) = left.kind, let constant = right.constantValue,
+      let direct = compileFactComparison(op, slot, constant)
+    {
+      return direct
+    }
     let lhs = compile(left)
+    if case .enumeration(let ordinal)? = right.constantValue, op == .equal || op == .notEqual {
+      let wanted = op == .equal
+      return { frame in
+        guard case .enumeration(let actual)? = lhs(&frame) else { return nil }
+        return .boolean((actual == ordinal) == wanted)
+      }
+    }
     if let constant = right.constantValue {
       return { frame in
         guard let a = lhs(&frame) else { return nil }
@@ -136,11 +167,42 @@ struct PolicyCompiler {
     }
   }
 
+  /// A fact compared with a constant, read straight from its slot: the commonest condition.
+  private func compileFactComparison(_ op: ComparisonOperator, _ slot: Int, _ constant: Value) -> CompiledExpression? {
+    if case .enumeration(let ordinal) = constant, op == .equal || op == .notEqual {
+      let wanted = op == .equal
+      return { frame in
+        guard case .enumeration(let actual)? = frame.facts[slot] else { return nil }
+        return .boolean((actual == ordinal) == wanted)
+      }
+    }
+    guard let limit = constant.orderedNumber, ![.startsWith, .endsWith, .contains].contains(op) else { return nil }
+    return { frame in
+      guard let actual = frame.facts[slot]?.orderedNumber else { return nil }
+      switch op {
+      case .equal: return .boolean(actual == limit)
+      case .notEqual: return .boolean(actual != limit)
+      case .less: return .boolean(actual < limit)
+      case .lessOrEqual: return .boolean(actual <= limit)
+      case .greater: return .boolean(actual > limit)
+      default: return .boolean(actual >= limit)
+      }
+    }
+  }
+
   private func compileMembership(_ negated: Bool, _ subject: ResolvedExpression, _ members: [ResolvedExpression])
     -> CompiledExpression
   {
     let inner = compile(subject)
     let constants = members.compactMap(\.constantValue)
+    let ordinals = constants.compactMap { if case .enumeration(let ordinal) = $0 { ordinal } else { nil } }
+    if ordinals.count == members.count, ordinals.allSatisfy({ (0..<64).contains($0) }) {
+      let mask = ordinals.reduce(UInt64(0)) { $0 | (1 << UInt64($1)) }
+      return { frame in
+        guard case .enumeration(let ordinal)? = inner(&frame), (0..<64).contains(ordinal) else { return nil }
+        return .boolean((mask & (1 << UInt64(ordinal)) != 0) != negated)
+      }
+    }
     if constants.count == members.count {
       return { frame in
         guard let value = inner(&frame) else { return nil }
@@ -163,10 +225,22 @@ struct PolicyCompiler {
   }
 
   private func traced(_ id: Int, _ body: @escaping CompiledExpression) -> CompiledExpression {
-    { frame in
+    guard tracing else { return body }
+    return { frame in
       let value = body(&frame)
       frame.recorder?.record(id, value)
       return value
+    }
+  }
+}
+
+extension Value {
+  /// The number inside a number, percent, duration or timestamp; the checker guarantees both
+  /// sides of a comparison are of one of these kinds together.
+  var orderedNumber: Double? {
+    switch self {
+    case .number(let n), .percent(let n), .duration(let n), .timestamp(let n): n
+    default: nil
     }
   }
 }

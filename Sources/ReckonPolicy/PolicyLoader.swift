@@ -23,8 +23,7 @@ public enum PolicyLoader {
   public static func load(_ source: SourceFile, schema: PolicySchema) -> Result {
     let (syntax, syntaxDiagnostics) = Parser.parse(source)
     let (checked, checkDiagnostics) = Checker.check(syntax, schema: schema, source: source)
-    var compiler = checked.map(PolicyCompiler.init)
-    let compiled = compiler?.compile()
+    let compiled = checked.map(PolicyCompiler.compile)
     let diagnostics = (syntaxDiagnostics + checkDiagnostics).sorted {
       ($0.span.start, $0.span.end) < ($1.span.start, $1.span.end)
     }

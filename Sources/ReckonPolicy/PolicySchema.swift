@@ -3,51 +3,68 @@
 /// The language itself knows no fact, enum or body field: an application (Reckon's App Store
 /// vocabulary, or a test) describes them here.
 public struct PolicySchema: Sendable {
-  /// The facts a policy may read, by dotted name.
-  public let facts: [FactDescriptor]
-  /// The values `refund X` accepts.
-  public let refundChoices: EnumType
-  /// The body fields `set FIELD = EXPR` may override.
-  public let settableFields: [FieldDescriptor]
-  /// A refund choice that needs a usage fact strictly inside its range, for the checker's warning.
-  public let boundedChoice: BoundedChoice?
+  /// Held in one shared box, so copying a schema (every `FactValues` carries one) costs one
+  /// reference count, not one per table.
+  private final class Storage: Sendable {
+    let facts: [FactDescriptor]
+    let refundChoices: EnumType
+    let settableFields: [FieldDescriptor]
+    let boundedChoice: BoundedChoice?
+    let factIndex: [String: Int]
 
-  private let factIndex: [String: Int]
+    init(_ facts: [FactDescriptor], _ refundChoices: EnumType, _ settableFields: [FieldDescriptor], _ boundedChoice: BoundedChoice?) {
+      self.facts = facts
+      self.refundChoices = refundChoices
+      self.settableFields = settableFields
+      self.boundedChoice = boundedChoice
+      var index: [String: Int] = [:]
+      for (position, fact) in facts.enumerated() where index[fact.name] == nil {
+        index[fact.name] = position
+      }
+      self.factIndex = index
+    }
+  }
+
+  private let storage: Storage
+
+  /// The facts a policy may read, by dotted name.
+  public var facts: [FactDescriptor] { storage.facts }
+  /// The values `refund X` accepts.
+  public var refundChoices: EnumType { storage.refundChoices }
+  /// The body fields `set FIELD = EXPR` may override.
+  public var settableFields: [FieldDescriptor] { storage.settableFields }
+  /// A refund choice that needs a usage fact strictly inside its range, for the checker's warning.
+  public var boundedChoice: BoundedChoice? { storage.boundedChoice }
 
   /// Creates a schema; fact names must be unique.
   public init(
     facts: [FactDescriptor], refundChoices: EnumType, settableFields: [FieldDescriptor],
     boundedChoice: BoundedChoice? = nil
   ) {
-    self.facts = facts
-    self.boundedChoice = boundedChoice
-    self.refundChoices = refundChoices
-    self.settableFields = settableFields
-    var index: [String: Int] = [:]
-    for (position, fact) in facts.enumerated() where index[fact.name] == nil {
-      index[fact.name] = position
-    }
-    self.factIndex = index
+    storage = Storage(facts, refundChoices, settableFields, boundedChoice)
   }
+
+  /// The number of facts, which is the number of slots.
+  public var factCount: Int { storage.facts.count }
 
   /// The slot of the fact called `name`, if the schema has one.
   public func slot(ofFact name: String) -> Int? {
-    factIndex[name]
+    storage.factIndex[name]
   }
 
   /// The descriptor of the fact called `name`, if the schema has one.
   public func fact(named name: String) -> FactDescriptor? {
-    factIndex[name].map { facts[$0] }
+    storage.factIndex[name].map { storage.facts[$0] }
   }
 
   /// The body field called `name`, if `set` may override it.
   public func settableField(named name: String) -> FieldDescriptor? {
-    settableFields.first { $0.name == name }
+    storage.settableFields.first { $0.name == name }
   }
 
   /// The first segments of all fact names (`usage` for `usage.consumed`), which `let` may not reuse.
   public var factRoots: Set<String> {
-    Set(facts.map { String($0.name.prefix { $0 != "." }) })
+    Set(storage.facts.map { String($0.name.prefix { $0 != "." }) })
   }
 }
 

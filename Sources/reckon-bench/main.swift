@@ -1,1 +1,13 @@
-print("bench")
+import Foundation
+
+/// Benchmarks, one per argument: `decision` (default). Figures are printed, never asserted.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let benchmarks: [String: ([String]) async throws -> Void] = [
+  "decision": runDecisionBenchmark
+]
+let name = arguments.first ?? "decision"
+guard let benchmark = benchmarks[name] else {
+  FileHandle.standardError.write(Data("usage: reckon-bench [\(benchmarks.keys.sorted().joined(separator: "|"))]\n".utf8))
+  exit(2)
+}
+try await benchmark(Array(arguments.dropFirst()))

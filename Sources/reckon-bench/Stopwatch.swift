@@ -1,0 +1,50 @@
+import Foundation
+
+/// Timing for benchmarks: the calling thread's CPU time, so other work on a shared machine
+/// disturbs the figures less than wall time would.
+enum Stopwatch {
+  /// CPU seconds the calling thread spent in `body`.
+  static func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = threadCPUSeconds()
+    try body()
+    return threadCPUSeconds() - start
+  }
+
+  /// Wall-clock seconds taken by `body`, for work that waits on other processes.
+  static func wallSeconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+  }
+
+  private static func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+
+  /// The median of `runs` timings of `body`, in seconds.
+  static func median(runs: Int, _ body: () throws -> Void) rethrows -> Double {
+    var timings: [Double] = []
+    for _ in 0..<runs { timings.append(try seconds(body)) }
+    timings.sort()
+    return timings[timings.count / 2]
+  }
+}
+
+/// A small deterministic random generator (SplitMix64) so runs use the same inputs.
+struct SplitMix64: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) {
+    state = seed
+  }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
