@@ -76,13 +76,13 @@ struct BodyBuilder {
       sources[name] = .default("left out: Apple takes no percentage for auto-renewable subscriptions")
       return nil
     }
-    if delivery != .delivered {
-      sources[name] = .default("0: the purchase was not delivered")
-      return 0
-    }
     guard case .percent(let percent)? = facts["usage.consumed"] else {
       sources[name] = .default("left out: usage.consumed is missing")
       return nil
+    }
+    if delivery != .delivered {
+      sources[name] = .default("0: the purchase was not delivered, so nothing of it was used")
+      return 0
     }
     sources[name] = .fact("usage.consumed")
     return BodyBuilder.milliunits(percent)

@@ -1,0 +1,101 @@
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+import Testing
+
+/// How the body is derived: facts first, then the deciding rule's overrides, then defaults.
+struct BodyDerivationTests {
+  @Test func bodyFieldsComeFromFactsWhenTheRuleSetsNothing() throws {
+    let decision = try Scenario().decide("otherwise refund DECLINE")
+    #expect(decision.action == .respond)
+    #expect(
+      decision.body
+        == ConsumptionRequest(
+          customerConsented: true, deliveryStatus: .delivered, sampleContentProvided: false, consumptionPercentage: 40_000,
+          refundPreference: .decline))
+    #expect(decision.fieldSources["deliveryStatus"] == .fact("delivery.status"))
+    #expect(decision.fieldSources["consumptionPercentage"] == .fact("usage.consumed"))
+    #expect(decision.fieldSources["refundPreference"] == .rule("otherwise"))
+  }
+
+  @Test func ruleOverridesWinOverFacts() throws {
+    let decision = try Scenario().decide(
+      """
+      rule "r" when true then refund GRANT_FULL, set deliveryStatus = UNDELIVERED_SERVER_OUTAGE, set consumptionPercentage = 0%, set sampleContentProvided = true
+      """)
+    #expect(decision.body?.deliveryStatus == .undeliveredServerOutage)
+    #expect(decision.body?.sampleContentProvided == true)
+    #expect(decision.body?.consumptionPercentage == 0)
+    #expect(decision.fieldSources["deliveryStatus"] == .rule("r"))
+    #expect(decision.rule == "r")
+  }
+
+  @Test func shareDataOnlyLeavesRefundPreferenceOut() throws {
+    let decision = try Scenario().decide("otherwise share data only")
+    #expect(decision.action == .respond)
+    #expect(decision.body?.refundPreference == nil)
+  }
+
+  @Test func fileWithoutOtherwiseSharesDataOnly() throws {
+    let decision = try Scenario().decide(#"rule "never" when reason == LEGAL then refund GRANT_FULL"#)
+    #expect(decision.action == .respond)
+    #expect(decision.rule == "otherwise")
+    #expect(decision.body?.refundPreference == nil)
+  }
+
+  @Test func percentageIsLeftOutForAutoRenewableSubscriptions() throws {
+    var scenario = Scenario()
+    scenario.productType = .autoRenewable
+    let decision = try scenario.decide("otherwise refund GRANT_PRORATED")
+    #expect(decision.action == .respond)
+    #expect(decision.body?.consumptionPercentage == nil)
+  }
+
+  @Test func percentageIsForcedToZeroWhenNotDelivered() throws {
+    let decision = try Scenario().with("delivery.status", "UNDELIVERED_WRONG_ITEM").with("usage.consumed", "60%")
+      .decide("otherwise refund GRANT_FULL")
+    #expect(decision.action == .respond)
+    #expect(decision.body?.consumptionPercentage == 0)
+  }
+
+  @Test func percentageIsLeftOutWhenUsageIsMissing() throws {
+    let decision = try Scenario().with("usage.consumed", nil).decide("otherwise refund DECLINE")
+    #expect(decision.action == .respond)
+    #expect(decision.body?.consumptionPercentage == nil)
+  }
+
+  @Test func percentagesBecomeMilliunits() throws {
+    let decision = try Scenario().with("usage.consumed", "12.5%").decide("otherwise share data only")
+    #expect(decision.body?.consumptionPercentage == 12_500)
+  }
+
+  @Test func holdForReviewKeepsTheBodyButHolds() throws {
+    let decision = try Scenario().decide(#"rule "big" when purchase.price > 1 USD then refund DECLINE, hold for review"#)
+    #expect(decision.action == .hold)
+    #expect(decision.body?.refundPreference == .decline)
+  }
+
+  @Test func nowIsTheRequestsReceiveTime() throws {
+    let policy = #"rule "old" when now - purchase.date > 30 days then refund DECLINE"#
+    var recent = Scenario()
+    recent.receivedAt = recent.purchasedAt.addingTimeInterval(29 * 86_400)
+    var old = Scenario()
+    old.receivedAt = old.purchasedAt.addingTimeInterval(31 * 86_400)
+    #expect(try recent.decide(policy).rule == "otherwise")
+    #expect(try old.decide(policy).rule == "old")
+    #expect(try old.decide(policy).decidedAt == old.receivedAt)
+  }
+
+  @Test func bodiesForApplesTestCasesMatchApplesExpectedJSON() throws {
+    let full = try Scenario().with("usage.consumed", "50%").decide("otherwise refund GRANT_FULL")
+    let minimal = try Scenario().with("delivery.status", "UNDELIVERED_QUALITY_ISSUE").with("usage.consumed", nil)
+      .decide("otherwise share data only")
+    for (decision, name) in [(full, "consumptionRequestV2.full"), (minimal, "consumptionRequestV2.minimal")] {
+      let url = try #require(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures/apple"))
+      let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? NSDictionary
+      let body = try #require(decision.body)
+      let actual = try JSONSerialization.jsonObject(with: body.jsonData()) as? NSDictionary
+      #expect(actual == expected, "\(name)")
+    }
+  }
+}

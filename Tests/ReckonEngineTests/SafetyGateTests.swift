@@ -1,0 +1,90 @@
+import ReckonAppStore
+import ReckonEngine
+import Testing
+
+/// The gates no policy can get past: consent, required facts, and Apple's rules.
+struct SafetyGateTests {
+  @Test(arguments: ["false", nil] as [String?])
+  func noConsentMeansNoReplyWhateverThePolicySays(consent: String?) throws {
+    let decision = try Scenario().with("customer.consented", consent).decide("otherwise refund GRANT_FULL")
+    #expect(decision.action == .skip(.noConsent(consent ?? "missing")))
+    #expect(decision.body == nil)
+    #expect(!decision.responds)
+  }
+
+  @Test func doNotRespondSendsNothing() throws {
+    let decision = try Scenario().decide(#"rule "quiet" when true then do not respond"#)
+    #expect(decision.action == .skip(.policyDoesNotRespond(rule: "quiet")))
+  }
+
+  @Test(arguments: [("delivery.status", "deliveryStatus"), ("product.sample_offered", "sampleContentProvided")])
+  func aMissingRequiredFactMeansNoReplyNamingTheFact(fact: String, field: String) throws {
+    let decision = try Scenario().with(fact, nil).decide("otherwise refund DECLINE")
+    #expect(decision.action == .skip(.missingRequiredFact(field: field, fact: fact)))
+  }
+
+  @Test func aRuleCanSupplyARequiredFieldThatNoFactGives() throws {
+    let decision = try Scenario().with("delivery.status", nil)
+      .decide(#"rule "r" when true then refund DECLINE, set deliveryStatus = DELIVERED"#)
+    #expect(decision.action == .respond)
+    #expect(decision.fieldSources["deliveryStatus"] == .rule("r"))
+  }
+
+  @Test func aSetThatReadsAMissingFactMeansNoReply() throws {
+    let decision = try Scenario().with("usage.last_used", nil)
+      .decide(
+        #"rule "r" when true then refund DECLINE, set consumptionPercentage = usage.consumed + (now - usage.last_used) / 1 day * 1%"#
+      )
+    #expect(decision.action == .skip(.setReadsMissingFact(field: "consumptionPercentage", rule: "r")))
+  }
+
+  struct AppleRuleCase: CustomTestStringConvertible, Sendable {
+    let policy: String
+    let productType: ProductType
+    let delivery: String
+    let usage: String
+    let violation: AppleRuleViolation?
+    var testDescription: String { "\(policy) for \(productType.rawValue), \(delivery), \(usage)" }
+  }
+
+  static let appleRuleCases: [AppleRuleCase] = [
+    .init(policy: "refund GRANT_PRORATED", productType: .consumable, delivery: "DELIVERED", usage: "0%", violation: .grantProratedConsumptionPercentage),
+    .init(policy: "refund GRANT_PRORATED", productType: .consumable, delivery: "DELIVERED", usage: "0.001%", violation: nil),
+    .init(policy: "refund GRANT_PRORATED", productType: .consumable, delivery: "DELIVERED", usage: "99.999%", violation: nil),
+    .init(policy: "refund GRANT_PRORATED", productType: .nonConsumable, delivery: "DELIVERED", usage: "100%", violation: .grantProratedConsumptionPercentage),
+    .init(policy: "refund GRANT_PRORATED", productType: .autoRenewable, delivery: "DELIVERED", usage: "100%", violation: nil),
+    .init(policy: "refund GRANT_PRORATED", productType: .nonRenewing, delivery: "UNDELIVERED_OTHER", usage: "50%", violation: .grantProratedConsumptionPercentage),
+    .init(policy: "refund GRANT_FULL, set consumptionPercentage = 30%", productType: .autoRenewable, delivery: "DELIVERED", usage: "30%",
+      violation: .consumptionPercentageAutoRenewableSubscription),
+    .init(policy: "refund GRANT_FULL, set consumptionPercentage = 1%", productType: .consumable, delivery: "UNDELIVERED_OTHER", usage: "0%",
+      violation: .undeliveredConsumptionPercentageNonZero),
+    .init(policy: "refund GRANT_FULL, set consumptionPercentage = usage.consumed * 2", productType: .consumable, delivery: "DELIVERED",
+      usage: "50.0005%", violation: .consumptionPercentageOutOfRange),
+    .init(policy: "refund GRANT_FULL, set consumptionPercentage = usage.consumed * 2", productType: .consumable, delivery: "DELIVERED",
+      usage: "50%", violation: nil),
+    .init(policy: "refund DECLINE", productType: .consumable, delivery: "UNDELIVERED_QUALITY_ISSUE", usage: "100%", violation: nil),
+  ]
+
+  @Test(arguments: appleRuleCases)
+  func aBodyThatBreaksAnAppleRuleIsNeverSentAndNamesTheRule(_ example: AppleRuleCase) throws {
+    var scenario = Scenario().with("delivery.status", example.delivery).with("usage.consumed", example.usage)
+    scenario.productType = example.productType
+    let decision = try scenario.decide("rule \"r\" when true then \(example.policy)")
+    if let violation = example.violation {
+      guard case .skip(.violatesAppleRules(let violations)) = decision.action else {
+        Issue.record("expected a skip naming \(violation.errorName), got \(decision.action)")
+        return
+      }
+      #expect(violations.contains(violation))
+    } else {
+      #expect(decision.action == .respond)
+    }
+  }
+
+  @Test func familySharedTransactionsAreNotAnswered() throws {
+    var scenario = Scenario()
+    scenario.ownership = .familyShared
+    let decision = try scenario.decide("otherwise refund DECLINE")
+    #expect(decision.action == .skip(.violatesAppleRules([.familyTransactionNotSupported])))
+  }
+}
