@@ -34,7 +34,9 @@ public struct FactValues: Sendable, Hashable {
   /// Whether the fact called `name` has a value.
   public func has(_ name: String) -> Bool { self[name] != nil }
 
-  public static func == (left: FactValues, right: FactValues) -> Bool { left.values == right.values }
+  public static func == (left: FactValues, right: FactValues) -> Bool {
+    left.values == right.values
+  }
 
   public func hash(into hasher: inout Hasher) { hasher.combine(values) }
 }
@@ -60,7 +62,8 @@ extension Value {
   /// Whether the value is of `type` (for an enum, a valid ordinal).
   public func fits(_ type: ValueType) -> Bool {
     switch (self, type) {
-    case (.boolean, .boolean), (.number, .number), (.percent, .percent), (.money, .money), (.duration, .duration),
+    case (.boolean, .boolean), (.number, .number), (.percent, .percent), (.money, .money),
+      (.duration, .duration),
       (.timestamp, .timestamp), (.text, .text):
       return true
     case (.enumeration(let ordinal), .enumeration(let enumType)):

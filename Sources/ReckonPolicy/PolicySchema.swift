@@ -118,7 +118,10 @@ public struct BoundedChoice: Hashable, Sendable {
   public let exemptCategories: [String]
 
   /// Creates the description of a bounded choice.
-  public init(choice: String, boundedFact: String, overridingField: String, categoryFact: String, exemptCategories: [String]) {
+  public init(
+    choice: String, boundedFact: String, overridingField: String, categoryFact: String,
+    exemptCategories: [String]
+  ) {
     self.choice = choice
     self.boundedFact = boundedFact
     self.overridingField = overridingField

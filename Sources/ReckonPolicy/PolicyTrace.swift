@@ -41,7 +41,9 @@ final class TraceRecorder {
 
   func endRule(_ result: Value?) {
     guard !trace.attempts.isEmpty else { return }
-    trace.attempts[trace.attempts.count - 1].result = result.flatMap { if case .boolean(let b) = $0 { b } else { nil } }
+    trace.attempts[trace.attempts.count - 1].result = result.flatMap {
+      if case .boolean(let b) = $0 { b } else { nil }
+    }
   }
 
   func beginActions() { inAction = true }

@@ -2,25 +2,32 @@ import ReckonPolicy
 
 /// A small schema shaped like Reckon's, so the language is tested without the App Store vocabulary.
 enum TestSchema {
-  static let delivery = EnumType(name: "DeliveryStatus", cases: ["DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_OTHER"])
-  static let reason = EnumType(name: "Reason", cases: ["UNINTENDED_PURCHASE", "FULFILLMENT_ISSUE", "LEGAL", "OTHER"])
-  static let productType = EnumType(name: "ProductType", cases: ["CONSUMABLE", "NON_CONSUMABLE", "AUTO_RENEWABLE"])
-  static let refund = EnumType(name: "RefundPreference", cases: ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"])
+  static let delivery = EnumType(
+    name: "DeliveryStatus", cases: ["DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_OTHER"])
+  static let reason = EnumType(
+    name: "Reason", cases: ["UNINTENDED_PURCHASE", "FULFILLMENT_ISSUE", "LEGAL", "OTHER"])
+  static let productType = EnumType(
+    name: "ProductType", cases: ["CONSUMABLE", "NON_CONSUMABLE", "AUTO_RENEWABLE"])
+  static let refund = EnumType(
+    name: "RefundPreference", cases: ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"])
 
   static let schema = PolicySchema(
     facts: [
       FactDescriptor(name: "reason", type: .enumeration(reason), isOptional: false, summary: ""),
       FactDescriptor(name: "now", type: .timestamp, isOptional: false, summary: ""),
       FactDescriptor(name: "product.id", type: .text, isOptional: false, summary: ""),
-      FactDescriptor(name: "product.type", type: .enumeration(productType), isOptional: false, summary: ""),
+      FactDescriptor(
+        name: "product.type", type: .enumeration(productType), isOptional: false, summary: ""),
       FactDescriptor(name: "purchase.date", type: .timestamp, isOptional: false, summary: ""),
       FactDescriptor(name: "purchase.price", type: .money, isOptional: true, summary: ""),
-      FactDescriptor(name: "delivery.status", type: .enumeration(delivery), isOptional: false, summary: ""),
+      FactDescriptor(
+        name: "delivery.status", type: .enumeration(delivery), isOptional: false, summary: ""),
       FactDescriptor(name: "usage.consumed", type: .percent, isOptional: false, summary: ""),
       FactDescriptor(name: "usage.last_used", type: .timestamp, isOptional: true, summary: ""),
       FactDescriptor(name: "customer.consented", type: .boolean, isOptional: false, summary: ""),
       FactDescriptor(name: "customer.account_age", type: .duration, isOptional: false, summary: ""),
-      FactDescriptor(name: "customer.refunds_last_90_days", type: .number, isOptional: false, summary: ""),
+      FactDescriptor(
+        name: "customer.refunds_last_90_days", type: .number, isOptional: false, summary: ""),
     ],
     refundChoices: refund,
     settableFields: [
@@ -29,7 +36,8 @@ enum TestSchema {
       FieldDescriptor(name: "consumptionPercentage", type: .percent),
     ],
     boundedChoice: BoundedChoice(
-      choice: "GRANT_PRORATED", boundedFact: "usage.consumed", overridingField: "consumptionPercentage",
+      choice: "GRANT_PRORATED", boundedFact: "usage.consumed",
+      overridingField: "consumptionPercentage",
       categoryFact: "product.type", exemptCategories: ["AUTO_RENEWABLE"]))
 
   /// Loads policy text against the test schema.
