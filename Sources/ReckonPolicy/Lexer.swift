@@ -25,23 +25,33 @@ public struct Lexer {
     return (tokens, lexer.comments, lexer.diagnostics)
   }
 
-  /// The next token.
+  /// The next token; characters the language does not use are reported and skipped.
   public mutating func next() -> Token {
-    skipTrivia()
-    let start = offset
-    let startsLine = atLineStart
-    atLineStart = false
-    guard offset < bytes.count else {
-      return Token(kind: .endOfFile, text: "", span: SourceSpan(start: start, end: start), startsLine: true)
+    while true {
+      skipTrivia()
+      let start = offset
+      guard offset < bytes.count else {
+        return Token(
+          kind: .endOfFile, text: "", span: SourceSpan(start: start, end: start), startsLine: true)
+      }
+      let startsLine = atLineStart
+      if let token = token(from: start, startsLine: startsLine) {
+        atLineStart = false
+        return token
+      }
+      reportUnexpectedCharacter(from: start)
     }
+  }
+
+  private mutating func token(from start: Int, startsLine: Bool) -> Token? {
     let byte = bytes[offset]
     if Lexer.isIdentifierStart(byte) { return identifier(from: start, startsLine: startsLine) }
     if Lexer.isDigit(byte) { return number(from: start, startsLine: startsLine) }
     if byte == UInt8(ascii: "\"") { return string(from: start, startsLine: startsLine) }
-    if let kind = punctuation() {
-      return Token(kind: kind, text: slice(start, offset), span: SourceSpan(start: start, end: offset), startsLine: startsLine)
-    }
-    return unexpectedCharacter(from: start)
+    guard let kind = punctuation() else { return nil }
+    return Token(
+      kind: kind, text: slice(start, offset), span: SourceSpan(start: start, end: offset),
+      startsLine: startsLine)
   }
 
   private mutating func skipTrivia() {
@@ -56,7 +66,9 @@ public struct Lexer {
         let start = offset
         while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") { offset += 1 }
         comments.append(
-          Comment(text: slice(start + 1, offset), span: SourceSpan(start: start, end: offset), ownLine: atLineStart))
+          Comment(
+            text: slice(start + 1, offset), span: SourceSpan(start: start, end: offset),
+            ownLine: atLineStart))
       default:
         return
       }
@@ -75,25 +87,38 @@ public struct Lexer {
         break
       }
     }
-    return Token(kind: .identifier, text: slice(start, offset), span: SourceSpan(start: start, end: offset), startsLine: startsLine)
+    return Token(
+      kind: .identifier, text: slice(start, offset), span: SourceSpan(start: start, end: offset),
+      startsLine: startsLine)
   }
 
   private mutating func number(from start: Int, startsLine: Bool) -> Token {
-    while offset < bytes.count, Lexer.isDigit(bytes[offset]) || bytes[offset] == UInt8(ascii: "_") { offset += 1 }
-    if offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "."), Lexer.isDigit(bytes[offset + 1]) {
+    while offset < bytes.count, Lexer.isDigit(bytes[offset]) || bytes[offset] == UInt8(ascii: "_") {
       offset += 1
-      while offset < bytes.count, Lexer.isDigit(bytes[offset]) { offset += 1 }
     }
-    if offset < bytes.count, Lexer.isIdentifierStart(bytes[offset]) || bytes[offset] == UInt8(ascii: ".") {
+    if offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "."),
+      Lexer.isDigit(bytes[offset + 1])
+    {
+      offset += 1
+      while offset < bytes.count, Lexer.isDigit(bytes[offset]) || bytes[offset] == UInt8(ascii: "_")
+      { offset += 1 }
+    }
+    if offset < bytes.count,
+      Lexer.isIdentifierStart(bytes[offset]) || bytes[offset] == UInt8(ascii: ".")
+    {
       // 12abc or 1.2.3: swallow the rest so one mistake gives one message.
-      while offset < bytes.count, Lexer.isIdentifierPart(bytes[offset]) || bytes[offset] == UInt8(ascii: ".") {
+      while offset < bytes.count,
+        Lexer.isIdentifierPart(bytes[offset]) || bytes[offset] == UInt8(ascii: ".")
+      {
         offset += 1
       }
       let span = SourceSpan(start: start, end: offset)
       diagnostics.append(
-        Diagnostic(.invalidNumber, .error, "'\(slice(start, offset))' is not a number", at: span,
+        Diagnostic(
+          .invalidNumber, .error, "'\(slice(start, offset))' is not a number", at: span,
           hint: "a number is written like 3, 2.5 or 40%; put a space before a unit, as in 90 days"))
-      return Token(kind: .number, text: "0", span: span, startsLine: startsLine)
+      // Empty text marks the number as already reported, so later stages do not report it again.
+      return Token(kind: .number, text: "", span: span, startsLine: startsLine)
     }
     return Token(
       kind: .number, text: String(slice(start, offset).filter { $0 != "_" }),
@@ -103,8 +128,12 @@ public struct Lexer {
   private mutating func string(from start: Int, startsLine: Bool) -> Token {
     offset += 1
     var value: [UInt8] = []
-    while offset < bytes.count, bytes[offset] != UInt8(ascii: "\""), bytes[offset] != UInt8(ascii: "\n") {
-      if bytes[offset] == UInt8(ascii: "\\"), offset + 1 < bytes.count {
+    while offset < bytes.count, bytes[offset] != UInt8(ascii: "\""),
+      bytes[offset] != UInt8(ascii: "\n")
+    {
+      if bytes[offset] == UInt8(ascii: "\\"), offset + 1 < bytes.count,
+        bytes[offset + 1] != UInt8(ascii: "\n")
+      {
         offset += 1
         switch bytes[offset] {
         case UInt8(ascii: "n"): value.append(UInt8(ascii: "\n"))
@@ -120,10 +149,14 @@ public struct Lexer {
       offset += 1
     } else {
       diagnostics.append(
-        Diagnostic(.unterminatedString, .error, "this text has no closing quote", at: SourceSpan(start: start, end: offset),
+        Diagnostic(
+          .unterminatedString, .error, "this text has no closing quote",
+          at: SourceSpan(start: start, end: offset),
           hint: "end the text with \" on the same line"))
     }
-    return Token(kind: .string, text: String(decoding: value, as: UTF8.self), span: SourceSpan(start: start, end: offset), startsLine: startsLine)
+    return Token(
+      kind: .string, text: String(decoding: value, as: UTF8.self),
+      span: SourceSpan(start: start, end: offset), startsLine: startsLine)
   }
 
   private mutating func punctuation() -> Token.Kind? {
@@ -163,7 +196,7 @@ public struct Lexer {
     return single
   }
 
-  private mutating func unexpectedCharacter(from start: Int) -> Token {
+  private mutating func reportUnexpectedCharacter(from start: Int) {
     // Step over one whole UTF-8 scalar so the message quotes a real character.
     offset += 1
     while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
@@ -177,18 +210,22 @@ public struct Lexer {
       default: nil
       }
     diagnostics.append(
-      Diagnostic(.unexpectedCharacter, .error, "unexpected character '\(character)'", at: SourceSpan(start: start, end: offset), hint: hint))
-    return next()
+      Diagnostic(
+        .unexpectedCharacter, .error, "unexpected character '\(character)'",
+        at: SourceSpan(start: start, end: offset), hint: hint))
   }
 
   private func slice(_ start: Int, _ end: Int) -> String {
     String(decoding: bytes[start..<end], as: UTF8.self)
   }
 
-  static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+  static func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  }
 
   static func isIdentifierStart(_ byte: UInt8) -> Bool {
-    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+      || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
       || byte == UInt8(ascii: "_")
   }
 

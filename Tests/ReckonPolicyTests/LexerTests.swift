@@ -1,0 +1,174 @@
+import Testing
+
+@testable import ReckonPolicy
+
+struct LexerTests {
+  struct TokenCase: CustomTestStringConvertible, Sendable {
+    let source: String
+    let kinds: [Token.Kind]
+    let texts: [String]
+    var testDescription: String { source }
+  }
+
+  static let tokenCases: [TokenCase] = [
+    TokenCase(source: "usage.consumed", kinds: [.identifier], texts: ["usage.consumed"]),
+    TokenCase(
+      source: "customer.refunds_last_90_days", kinds: [.identifier],
+      texts: ["customer.refunds_last_90_days"]),
+    TokenCase(source: "a.b.c _x", kinds: [.identifier, .identifier], texts: ["a.b.c", "_x"]),
+    TokenCase(
+      source: "1_000 2.5 0.25", kinds: [.number, .number, .number], texts: ["1000", "2.5", "0.25"]),
+    TokenCase(source: "1_000.500_5", kinds: [.number], texts: ["1000.5005"]),
+    TokenCase(source: "40%", kinds: [.number, .percentSign], texts: ["40", "%"]),
+    TokenCase(source: #""a\"b\\c\nd\te""#, kinds: [.string], texts: ["a\"b\\c\nd\te"]),
+    TokenCase(
+      source: "== != < <= > >= = + - * / , ( ) [ ] :",
+      kinds: [
+        .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .assign, .plus, .minus,
+        .star, .slash,
+        .comma, .leftParen, .rightParen, .leftBracket, .rightBracket, .colon,
+      ],
+      texts: [
+        "==", "!=", "<", "<=", ">", ">=", "=", "+", "-", "*", "/", ",", "(", ")", "[", "]", ":",
+      ]),
+    TokenCase(
+      source: "a<=b", kinds: [.identifier, .lessOrEqual, .identifier], texts: ["a", "<=", "b"]),
+    TokenCase(source: "usage.consumed.", kinds: [.identifier], texts: ["usage.consumed"]),
+  ]
+
+  @Test("tokens have the kind and text the grammar expects", arguments: tokenCases)
+  func tokenKindsAndTexts(_ testCase: TokenCase) {
+    let lexed = Lexer.tokenize(TestSchema.source(testCase.source))
+    let tokens = lexed.tokens.dropLast()
+    #expect(tokens.map(\.kind) == testCase.kinds)
+    #expect(tokens.map(\.text) == testCase.texts)
+    #expect(lexed.tokens.last?.kind == .endOfFile)
+  }
+
+  @Test func tokenSpansCoverTheirSourceText() {
+    let source = TestSchema.source("when usage.consumed >= 80%")
+    let tokens = Lexer.tokenize(source).tokens
+    #expect(
+      tokens.map { source.text(of: $0.span) } == ["when", "usage.consumed", ">=", "80", "%", ""])
+  }
+
+  @Test func stringSpanIncludesTheQuotesWhileTextIsDecoded() throws {
+    let source = TestSchema.source(#"x "a\nb""#)
+    let token = try #require(Lexer.tokenize(source).tokens.dropFirst().first)
+    #expect(token.kind == .string)
+    #expect(token.text == "a\nb")
+    #expect(source.text(of: token.span) == #""a\nb""#)
+  }
+
+  @Test func unterminatedStringStopsAtTheLineEndAndLexingContinues() throws {
+    let source = TestSchema.source("policy \"oops\nrule \"r\"")
+    let lexed = Lexer.tokenize(source)
+    let diagnostic = try #require(lexed.diagnostics.first)
+    #expect(lexed.diagnostics.count == 1)
+    #expect(diagnostic.id == .unterminatedString)
+    #expect(source.text(of: diagnostic.span) == "\"oops")
+    #expect(diagnostic.hint != nil)
+    #expect(lexed.tokens.map(\.text) == ["policy", "oops", "rule", "r", ""])
+    #expect(lexed.tokens[2].startsLine)
+  }
+
+  @Test func backslashBeforeALineBreakDoesNotContinueTheString() {
+    let lexed = Lexer.tokenize(TestSchema.source("\"abc\\\nrule"))
+    #expect(lexed.diagnostics.map(\.id) == [.unterminatedString])
+    #expect(lexed.tokens.map(\.text) == ["abc\\", "rule", ""])
+    #expect(lexed.tokens[1].startsLine)
+  }
+
+  @Test func commentsAreKeptWithWhetherTheyStandOnTheirOwnLine() {
+    let source = TestSchema.source("# head\nlet a = 1 # trailing\n  # indented\n")
+    let lexed = Lexer.tokenize(source)
+    #expect(lexed.comments.map(\.text) == [" head", " trailing", " indented"])
+    #expect(lexed.comments.map(\.ownLine) == [true, false, true])
+    #expect(
+      lexed.comments.map { source.text(of: $0.span) } == ["# head", "# trailing", "# indented"])
+    #expect(lexed.tokens.map(\.text) == ["let", "a", "=", "1", ""])
+  }
+
+  @Test func startsLineMarksTheFirstTokenOfEachLine() {
+    let lexed = Lexer.tokenize(TestSchema.source("rule \"a\"\n  when x"))
+    #expect(lexed.tokens.map(\.startsLine) == [true, false, true, false, true])
+  }
+
+  struct UnexpectedCase: CustomTestStringConvertible, Sendable {
+    let character: String
+    let hintContains: String?
+    var testDescription: String { character }
+  }
+
+  static let unexpectedCases: [UnexpectedCase] = [
+    UnexpectedCase(character: "!", hintContains: "'not'"),
+    UnexpectedCase(character: "&", hintContains: "'and'"),
+    UnexpectedCase(character: "|", hintContains: "'or'"),
+    UnexpectedCase(character: "'", hintContains: "double quotes"),
+    UnexpectedCase(character: "“", hintContains: "double quotes"),
+    UnexpectedCase(character: "@", hintContains: nil),
+    UnexpectedCase(character: "é", hintContains: nil),
+  ]
+
+  @Test(
+    "an unexpected character is reported with a hint where one helps", arguments: unexpectedCases)
+  func unexpectedCharacter(_ testCase: UnexpectedCase) throws {
+    let source = TestSchema.source("a \(testCase.character) b")
+    let lexed = Lexer.tokenize(source)
+    let diagnostic = try #require(lexed.diagnostics.first)
+    #expect(lexed.diagnostics.count == 1)
+    #expect(diagnostic.id == .unexpectedCharacter)
+    #expect(diagnostic.message == "unexpected character '\(testCase.character)'")
+    #expect(source.text(of: diagnostic.span) == testCase.character)
+    if let expected = testCase.hintContains {
+      #expect(diagnostic.hint?.contains(expected) == true)
+    } else {
+      #expect(diagnostic.hint == nil)
+    }
+    #expect(lexed.tokens.map(\.text) == ["a", "b", ""])
+  }
+
+  @Test func tokenAfterAStrayCharacterAtLineStartStillStartsTheLine() {
+    let lexed = Lexer.tokenize(TestSchema.source("let a = 1\n@rule \"r\""))
+    let rule = lexed.tokens.first { $0.text == "rule" }
+    #expect(rule?.startsLine == true)
+  }
+
+  @Test func aLongRunOfStrayCharactersIsOneDiagnosticEachWithoutExhaustingTheStack() {
+    let lexed = Lexer.tokenize(TestSchema.source(String(repeating: "@", count: 200_000)))
+    #expect(lexed.diagnostics.count == 200_000)
+    #expect(lexed.tokens.map(\.kind) == [.endOfFile])
+  }
+
+  @Test(arguments: ["12abc", "1.2.3", "3days"])
+  func numberRunIntoLettersIsOneInvalidNumber(_ text: String) throws {
+    let source = TestSchema.source("x \(text) y")
+    let lexed = Lexer.tokenize(source)
+    let diagnostic = try #require(lexed.diagnostics.first)
+    #expect(lexed.diagnostics.count == 1)
+    #expect(diagnostic.id == .invalidNumber)
+    #expect(source.text(of: diagnostic.span) == text)
+    #expect(diagnostic.hint?.contains("90 days") == true)
+    #expect(lexed.tokens.map(\.kind) == [.identifier, .number, .identifier, .endOfFile])
+  }
+
+  @Test func columnsCountCharactersNotBytes() throws {
+    let source = TestSchema.source("policy \"café ☕️\"\n  when é @")
+    let lexed = Lexer.tokenize(source)
+    let at = try #require(lexed.diagnostics.last)
+    #expect(source.location(of: at.span.start) == SourceLocation(line: 2, column: 10))
+    let stray = try #require(lexed.diagnostics.first)
+    #expect(source.location(of: stray.span.start) == SourceLocation(line: 2, column: 8))
+    let string = lexed.tokens[1]
+    #expect(source.location(of: string.span.end) == SourceLocation(line: 1, column: 16))
+  }
+
+  @Test func crlfLineEndsAreWhitespaceAndLineTextDropsTheReturn() {
+    let source = TestSchema.source("let a = 1\r\nlet b = 2\r\n")
+    let lexed = Lexer.tokenize(source)
+    #expect(lexed.diagnostics.isEmpty)
+    #expect(lexed.tokens.count == 9)
+    #expect(source.lineText(1) == "let a = 1")
+    #expect(source.location(of: lexed.tokens[4].span.start) == SourceLocation(line: 2, column: 1))
+  }
+}
