@@ -24,8 +24,11 @@ extension Parser {
 
   private mutating func parseOr() throws(ParseAbort) -> Expression {
     var left = try parseAnd()
+    var links = 0
+    defer { leaveNesting(links) }
     while cursor.isWord("or") {
-      cursor.advance()
+      try enterNesting(at: cursor.advance().span)
+      links += 1
       let right = try parseAnd()
       left = Expression(kind: .binary(.or, left, right), span: left.span.merged(with: right.span))
     }
@@ -34,8 +37,11 @@ extension Parser {
 
   private mutating func parseAnd() throws(ParseAbort) -> Expression {
     var left = try parseNot()
+    var links = 0
+    defer { leaveNesting(links) }
     while cursor.isWord("and") {
-      cursor.advance()
+      try enterNesting(at: cursor.advance().span)
+      links += 1
       let right = try parseNot()
       left = Expression(kind: .binary(.and, left, right), span: left.span.merged(with: right.span))
     }
@@ -55,26 +61,33 @@ extension Parser {
     let left = try parseAdditive()
     guard let comparison = try parseComparisonTail(after: left) else { return left }
     if comparisonOperator() != nil || cursor.isWord("in") || cursor.isWord("is") {
-      report(.chainedComparison, "comparisons cannot be chained", at: cursor.current.span,
+      report(
+        .chainedComparison, "comparisons cannot be chained", at: cursor.current.span,
         hint: "join two comparisons with 'and', as in a > 1 and a < 5")
       throw ParseAbort()
     }
     return comparison
   }
 
-  private mutating func parseComparisonTail(after left: Expression) throws(ParseAbort) -> Expression? {
+  private mutating func parseComparisonTail(after left: Expression) throws(ParseAbort)
+    -> Expression?
+  {
     if let (op, length) = comparisonOperator() {
       for _ in 0..<length { cursor.advance() }
       let right = try parseAdditive()
       return Expression(kind: .compare(op, left, right), span: left.span.merged(with: right.span))
     }
-    if cursor.isWord("in") || (cursor.isWord("not") && cursor.peek().kind == .identifier && cursor.peek().text == "in") {
+    if cursor.isWord("in")
+      || (cursor.isWord("not") && cursor.peek().kind == .identifier && cursor.peek().text == "in")
+    {
       let negated = cursor.isWord("not")
       if negated { cursor.advance() }
       cursor.advance()
       let list = try parseList()
       guard case .list(let elements) = list.kind else { return nil }
-      return Expression(kind: .membership(negated: negated, left, elements), span: left.span.merged(with: list.span))
+      return Expression(
+        kind: .membership(negated: negated, left, elements), span: left.span.merged(with: list.span)
+      )
     }
     if cursor.isWord("is") {
       cursor.advance()
@@ -82,7 +95,8 @@ extension Parser {
       if negated { cursor.advance() }
       let word = cursor.current
       try expectWord("missing")
-      return Expression(kind: .missingTest(negated: negated, left), span: left.span.merged(with: word.span))
+      return Expression(
+        kind: .missingTest(negated: negated, left), span: left.span.merged(with: word.span))
     }
     return nil
   }
@@ -109,9 +123,12 @@ extension Parser {
 
   private mutating func parseAdditive() throws(ParseAbort) -> Expression {
     var left = try parseMultiplicative()
+    var links = 0
+    defer { leaveNesting(links) }
     while cursor.kind == .plus || cursor.kind == .minus {
       let op: BinaryOperator = cursor.kind == .plus ? .add : .subtract
-      cursor.advance()
+      try enterNesting(at: cursor.advance().span)
+      links += 1
       let right = try parseMultiplicative()
       left = Expression(kind: .binary(op, left, right), span: left.span.merged(with: right.span))
     }
@@ -120,9 +137,12 @@ extension Parser {
 
   private mutating func parseMultiplicative() throws(ParseAbort) -> Expression {
     var left = try parseUnary()
+    var links = 0
+    defer { leaveNesting(links) }
     while cursor.kind == .star || cursor.kind == .slash {
       let op: BinaryOperator = cursor.kind == .star ? .multiply : .divide
-      cursor.advance()
+      try enterNesting(at: cursor.advance().span)
+      links += 1
       let right = try parseUnary()
       left = Expression(kind: .binary(op, left, right), span: left.span.merged(with: right.span))
     }
@@ -150,16 +170,24 @@ extension Parser {
       cursor.advance()
       let inner = try parseExpression()
       try expect(.rightParen, "')'")
-      return Expression(kind: inner.kind, span: token.span.merged(with: SourceSpan(start: cursor.previousEnd, end: cursor.previousEnd)))
+      return Expression(
+        kind: inner.kind,
+        span: token.span.merged(
+          with: SourceSpan(start: cursor.previousEnd, end: cursor.previousEnd)))
     case .leftBracket:
       let list = try parseList()
-      report(.listOutsideIn, "a list can only follow 'in' or 'not in'", at: list.span,
+      report(
+        .listOutsideIn, "a list can only follow 'in' or 'not in'", at: list.span,
         hint: "write, for example, reason in [LEGAL, OTHER]")
       throw ParseAbort()
-    case .identifier where !Parser.reservedWords.contains(token.text) || token.text == "true" || token.text == "false":
+    case .identifier
+    where !Parser.reservedWords.contains(token.text) || token.text == "true"
+      || token.text == "false":
       return try parseName()
     default:
-      report(.expectedExpression, "expected a value or a condition, found \(token.quoted)", at: token.span)
+      report(
+        .expectedExpression, "expected a value or a condition, found \(token.quoted)",
+        at: token.span)
       throw ParseAbort()
     }
   }
@@ -182,7 +210,8 @@ extension Parser {
       }
     }
     try expect(.rightParen, "')' after the arguments")
-    return Expression(kind: .call(Located(token.text, at: token.span), arguments),
+    return Expression(
+      kind: .call(Located(token.text, at: token.span), arguments),
       span: SourceSpan(start: token.span.start, end: cursor.previousEnd))
   }
 
@@ -195,11 +224,18 @@ extension Parser {
       cursor.advance()
     }
     try expect(.rightBracket, "',' or ']' in the list")
-    return Expression(kind: .list(elements), span: SourceSpan(start: open.span.start, end: cursor.previousEnd))
+    return Expression(
+      kind: .list(elements), span: SourceSpan(start: open.span.start, end: cursor.previousEnd))
   }
 
   private mutating func parseNumberLiteral() throws(ParseAbort) -> Expression {
     let token = cursor.advance()
+    let literal = try parseNumberWithUnit(token)
+    // The lexer already reported a malformed number (empty text); stand in for it without a value.
+    return token.text.isEmpty ? Expression(kind: .invalid, span: literal.span) : literal
+  }
+
+  private mutating func parseNumberWithUnit(_ token: Token) throws(ParseAbort) -> Expression {
     let number = Double(token.text) ?? 0
     if cursor.kind == .percentSign {
       let sign = cursor.advance()
@@ -211,14 +247,19 @@ extension Parser {
     let unit = cursor.current
     if let seconds = Parser.durationUnits[unit.text] {
       cursor.advance()
-      return Expression(kind: .literal(.duration(number * seconds, unit: unit.text, count: number)),
+      return Expression(
+        kind: .literal(.duration(number * seconds, unit: unit.text, count: number)),
         span: token.span.merged(with: unit.span))
     }
     if Parser.isCurrencyCode(unit.text) {
       cursor.advance()
       let span = token.span.merged(with: unit.span)
       guard let milli = Parser.thousandths(of: token.text) else {
-        report(.invalidNumber, "an amount of money has at most three decimals", at: span)
+        let decimals = token.text.split(separator: ".").dropFirst().first?.count ?? 0
+        let message =
+          decimals > 3
+          ? "an amount of money has at most three decimals" : "this amount of money is too large"
+        if !token.text.isEmpty { report(.invalidNumber, message, at: span) }
         throw ParseAbort()
       }
       return Expression(kind: .literal(.money(milli, currency: unit.text)), span: span)
@@ -227,7 +268,8 @@ extension Parser {
   }
 
   static func isCurrencyCode(_ text: String) -> Bool {
-    text.utf8.count == 3 && text.utf8.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+    text.utf8.count == 3
+      && text.utf8.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
   }
 
   /// An exact decimal amount in thousandths, or nil if it has more than three decimals or overflows.
@@ -239,6 +281,7 @@ extension Parser {
     while fraction.count < 3 { fraction += "0" }
     guard let thousandths = Int64(fraction) else { return nil }
     let (scaled, overflow) = whole.multipliedReportingOverflow(by: 1000)
-    return overflow ? nil : scaled + thousandths
+    let (amount, sumOverflow) = scaled.addingReportingOverflow(thousandths)
+    return overflow || sumOverflow ? nil : amount
   }
 }

@@ -8,13 +8,17 @@ public struct Parser {
     "and", "or", "not", "in", "is", "missing", "true", "false", "let", "rule", "when", "then",
     "otherwise", "policy", "version", "description", "starts", "ends", "contains",
   ]
-  static let declarationWords: Set<String> = ["policy", "version", "description", "let", "rule", "otherwise"]
-  static let maximumNesting = 64
+  static let declarationWords: Set<String> = [
+    "policy", "version", "description", "let", "rule", "otherwise",
+  ]
+  /// How deep an expression may nest, counting parentheses, `not`, unary minus and each operator of
+  /// a chain such as `a and b and c`, so later stages never recurse deeper than this.
+  static let maximumNesting = 100
 
   var cursor: TokenCursor
-  private(set) var diagnostics: [Diagnostic]
+  var diagnostics: [Diagnostic]
   private let comments: [Comment]
-  private var depth = 0
+  var depth = 0
 
   /// Creates a parser over a source file; lexical problems join its diagnostics.
   public init(_ source: SourceFile) {
@@ -25,7 +29,9 @@ public struct Parser {
   }
 
   /// Parses a whole file and returns the tree with every lexical and syntax diagnostic.
-  public static func parse(_ source: SourceFile) -> (syntax: PolicySyntax, diagnostics: [Diagnostic]) {
+  public static func parse(_ source: SourceFile) -> (
+    syntax: PolicySyntax, diagnostics: [Diagnostic]
+  ) {
     var parser = Parser(source)
     let syntax = parser.parseFile()
     return (syntax, parser.diagnostics)
@@ -47,25 +53,35 @@ public struct Parser {
     return PolicySyntax(declarations: declarations, comments: comments)
   }
 
-  private mutating func checkPlacement(of declaration: Declaration, in earlier: [Declaration], otherwiseSeen: inout Bool) {
+  private mutating func checkPlacement(
+    of declaration: Declaration, in earlier: [Declaration], otherwiseSeen: inout Bool
+  ) {
     switch declaration {
     case .otherwise(let clause):
       if otherwiseSeen {
-        report(.duplicateOtherwise, "a policy has one 'otherwise'", at: clause.span, hint: "merge the two into one")
+        report(
+          .duplicateOtherwise, "a policy has one 'otherwise'", at: clause.span,
+          hint: "merge the two into one")
       }
       otherwiseSeen = true
     case .rule(let rule) where otherwiseSeen:
-      report(.declarationAfterOtherwise, "rule '\(rule.name.value)' comes after 'otherwise' and would never be tried", at: rule.name.span,
+      report(
+        .declarationAfterOtherwise,
+        "rule '\(rule.name.value)' comes after 'otherwise' and would never be tried",
+        at: rule.name.span,
         hint: "move 'otherwise' to the end of the file")
     case .let(let value) where otherwiseSeen:
-      report(.declarationAfterOtherwise, "'let' comes after 'otherwise'", at: value.span, hint: "move 'otherwise' to the end of the file")
+      report(
+        .declarationAfterOtherwise, "'let' comes after 'otherwise'", at: value.span,
+        hint: "move 'otherwise' to the end of the file")
     case .header(let field):
       let duplicate = earlier.contains { existing in
         guard case .header(let other) = existing else { return false }
         return other.keyword == field.keyword
       }
       if duplicate {
-        report(.duplicateHeader, "'\(field.keyword)' is given twice", at: field.span, hint: "keep one")
+        report(
+          .duplicateHeader, "'\(field.keyword)' is given twice", at: field.span, hint: "keep one")
       }
     default:
       break
@@ -75,7 +91,9 @@ public struct Parser {
   private mutating func parseDeclaration() -> Declaration? {
     let token = cursor.current
     guard token.kind == .identifier else {
-      report(.expectedToken, "expected 'rule', 'let' or 'otherwise', found \(token.quoted)", at: token.span)
+      report(
+        .expectedToken, "expected 'rule', 'let' or 'otherwise', found \(token.quoted)",
+        at: token.span)
       return nil
     }
     do {
@@ -87,8 +105,12 @@ public struct Parser {
       case "rule": return .rule(parseRule())
       case "otherwise": return .otherwise(parseOtherwise())
       default:
-        let hint = Suggestions.closest(to: token.text, among: Array(Parser.declarationWords)).map { "did you mean '\($0)'?" }
-        report(.expectedToken, "expected 'rule', 'let' or 'otherwise', found \(token.quoted)", at: token.span, hint: hint)
+        let hint = Suggestions.closest(to: token.text, among: Array(Parser.declarationWords)).map {
+          "did you mean '\($0)'?"
+        }
+        report(
+          .expectedToken, "expected 'rule', 'let' or 'otherwise', found \(token.quoted)",
+          at: token.span, hint: hint)
         return nil
       }
     } catch {
@@ -113,16 +135,20 @@ public struct Parser {
     do {
       let name = try expect(.identifier, "a name")
       if Parser.reservedWords.contains(name.text) || name.text.contains(".") {
-        report(.expectedToken, "'\(name.text)' cannot be the name of a 'let'", at: name.span,
+        report(
+          .expectedToken, "'\(name.text)' cannot be the name of a 'let'", at: name.span,
           hint: "choose a single word that is not one of the language's own, such as 'used'")
       }
       try expect(.assign, "'='")
       let value = parseExpressionOrInvalid()
-      return LetDeclaration(name: Located(name.text, at: name.span), value: value, span: start.merged(with: value.span))
+      if value.kind == .invalid { synchronize() }
+      return LetDeclaration(
+        name: Located(name.text, at: name.span), value: value, span: start.merged(with: value.span))
     } catch {
       synchronize()
       let span = SourceSpan(start: start.start, end: cursor.previousEnd)
-      return LetDeclaration(name: Located("", at: start), value: Expression(kind: .invalid, span: span), span: span)
+      return LetDeclaration(
+        name: Located("", at: start), value: Expression(kind: .invalid, span: span), span: span)
     }
   }
 
@@ -132,7 +158,8 @@ public struct Parser {
     var condition = Expression(kind: .invalid, span: start)
     var actions: [Action] = []
     do {
-      let nameToken = try expect(.string, "the rule's name in double quotes, as in rule \"heavy use\"")
+      let nameToken = try expect(
+        .string, "the rule's name in double quotes, as in rule \"heavy use\"")
       name = Located(nameToken.text, at: nameToken.span)
       try expectWord("when")
       condition = parseExpressionOrInvalid()
@@ -142,7 +169,8 @@ public struct Parser {
     } catch {
       synchronize()
     }
-    return RuleDeclaration(name: name, condition: condition, actions: actions,
+    return RuleDeclaration(
+      name: name, condition: condition, actions: actions,
       span: SourceSpan(start: start.start, end: cursor.previousEnd))
   }
 
@@ -150,7 +178,8 @@ public struct Parser {
     let start = cursor.advance().span
     let actions = (try? parseActions()) ?? []
     if actions.isEmpty { synchronize() }
-    return OtherwiseClause(actions: actions, span: SourceSpan(start: start.start, end: cursor.previousEnd))
+    return OtherwiseClause(
+      actions: actions, span: SourceSpan(start: start.start, end: cursor.previousEnd))
   }
 
   private mutating func parseActions() throws(ParseAbort) -> [Action] {
@@ -160,8 +189,12 @@ public struct Parser {
       actions.append(try parseAction())
     }
     let next = cursor.current
-    if next.kind != .endOfFile, !(next.kind == .identifier && Parser.declarationWords.contains(next.text)) {
-      report(.expectedToken, "expected ',' before another action, or a new rule, found \(next.quoted)", at: next.span)
+    if next.kind != .endOfFile,
+      !(next.kind == .identifier && Parser.declarationWords.contains(next.text))
+    {
+      report(
+        .expectedToken, "expected ',' before another action, or a new rule, found \(next.quoted)",
+        at: next.span)
       throw ParseAbort()
     }
     return actions
@@ -199,57 +232,15 @@ public struct Parser {
       kind = .set(field: Located(field.text, at: field.span), value: value)
     default:
       let phrases = ["refund", "share data only", "do not respond", "hold for review", "set"]
-      let hint = Suggestions.closest(to: first.text, among: phrases).map { "did you mean '\($0)'?" }
+      let hint =
+        Suggestions.closest(to: first.text, among: phrases).map { "did you mean '\($0)'?" }
         ?? "an action is one of: refund GRANT_FULL, share data only, do not respond, hold for review, set FIELD = VALUE"
-      report(.unknownAction, "expected an action, found \(first.quoted)", at: first.span, hint: hint)
+      report(
+        .unknownAction, "expected an action, found \(first.quoted)", at: first.span, hint: hint)
       throw ParseAbort()
     }
     return Action(kind: kind, span: SourceSpan(start: first.span.start, end: cursor.previousEnd))
   }
-
-  // MARK: Helpers
-
-  @discardableResult
-  mutating func expect(_ kind: Token.Kind, _ what: String) throws(ParseAbort) -> Token {
-    guard cursor.kind == kind else {
-      report(.expectedToken, "expected \(what), found \(cursor.current.quoted)", at: cursor.current.span)
-      throw ParseAbort()
-    }
-    return cursor.advance()
-  }
-
-  mutating func expectWord(_ word: String) throws(ParseAbort) {
-    guard cursor.isWord(word) else {
-      report(.expectedToken, "expected '\(word)', found \(cursor.current.quoted)", at: cursor.current.span)
-      throw ParseAbort()
-    }
-    cursor.advance()
-  }
-
-  /// Skips to the next token that can start a declaration.
-  mutating func synchronize() {
-    while cursor.kind != .endOfFile {
-      if cursor.kind == .identifier, Parser.declarationWords.contains(cursor.current.text), cursor.current.startsLine {
-        return
-      }
-      cursor.advance()
-    }
-  }
-
-  mutating func report(_ id: DiagnosticID, _ message: String, at span: SourceSpan, hint: String? = nil) {
-    diagnostics.append(Diagnostic(id, .error, message, at: span, hint: hint))
-  }
-
-  mutating func enterNesting(at span: SourceSpan) throws(ParseAbort) {
-    depth += 1
-    if depth > Parser.maximumNesting {
-      report(.nestingTooDeep, "this expression nests more than \(Parser.maximumNesting) levels deep", at: span,
-        hint: "split it with 'let'")
-      throw ParseAbort()
-    }
-  }
-
-  mutating func leaveNesting() { depth -= 1 }
 }
 
 /// Thrown inside the parser to abandon a declaration after reporting its error.

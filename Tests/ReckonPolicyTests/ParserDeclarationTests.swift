@@ -1,0 +1,159 @@
+import Testing
+
+@testable import ReckonPolicy
+
+struct ParserDeclarationTests {
+  static let wholeFile = """
+    # policies/targeted.policy
+    policy "targeted"
+    version 4
+    description "Decline for purchases clearly used up."
+
+    let used  = usage.consumed            # a percent
+    let heavy = used >= 80%
+
+    rule "we failed to deliver"
+      when delivery.status != DELIVERED
+      then refund GRANT_FULL
+
+    rule "serial refunder"
+      when customer.refunds_last_90_days >= 3
+      then refund DECLINE, set sampleContentProvided = true, hold for review
+
+    rule "quiet"
+      when heavy
+      then do not respond
+
+    otherwise share data only
+    """
+
+  @Test func wholeFileParsesIntoHeadersLetsRulesAndOtherwise() throws {
+    let source = TestSchema.source(Self.wholeFile)
+    let (syntax, diagnostics) = Parser.parse(source)
+    #expect(diagnostics.isEmpty)
+    #expect(syntax.name?.value == "targeted")
+    #expect(syntax.version?.value == "4")
+    #expect(syntax.summary?.value == "Decline for purchases clearly used up.")
+    #expect(syntax.lets.map(\.name.value) == ["used", "heavy"])
+    #expect(syntax.rules.map(\.name.value) == ["we failed to deliver", "serial refunder", "quiet"])
+    #expect(syntax.comments.count == 2)
+    let otherwise = try #require(syntax.otherwise)
+    #expect(otherwise.actions.map(\.kind) == [.shareDataOnly])
+    #expect(source.text(of: otherwise.span) == "otherwise share data only")
+    #expect(source.text(of: syntax.lets[1].span) == "let heavy = used >= 80%")
+    #expect(
+      source.text(of: syntax.rules[0].span)
+        == "rule \"we failed to deliver\"\n  when delivery.status != DELIVERED\n  then refund GRANT_FULL"
+    )
+    #expect(source.text(of: syntax.rules[0].name.span) == "\"we failed to deliver\"")
+  }
+
+  @Test func everyActionPhraseParsesWithItsSpan() throws {
+    let source = TestSchema.source(
+      "rule \"r\" when true then refund GRANT_PRORATED, share data only, do not respond, hold for review, set consumptionPercentage = 40%"
+    )
+    let (syntax, diagnostics) = Parser.parse(source)
+    #expect(diagnostics.isEmpty)
+    let actions = try #require(syntax.rules.first).actions
+    #expect(
+      actions.map { source.text(of: $0.span) } == [
+        "refund GRANT_PRORATED", "share data only", "do not respond", "hold for review",
+        "set consumptionPercentage = 40%",
+      ])
+    guard case .refund(let choice) = actions[0].kind,
+      case .set(let field, let value) = actions[4].kind
+    else {
+      Issue.record("unexpected actions \(actions)")
+      return
+    }
+    #expect(choice.value == "GRANT_PRORATED")
+    #expect(field.value == "consumptionPercentage")
+    #expect(value.kind == .literal(.percent(40)))
+  }
+
+  @Test func fileWithoutOtherwiseHasNone() {
+    let (syntax, diagnostics) = Parser.parse(
+      TestSchema.source("rule \"r\" when true then refund DECLINE"))
+    #expect(diagnostics.isEmpty)
+    #expect(syntax.otherwise == nil)
+  }
+
+  @Test func unknownActionSuggestsTheClosestPhrase() throws {
+    let (_, diagnostics) = Parser.parse(
+      TestSchema.source("rule \"r\" when true then refnd DECLINE"))
+    let diagnostic = try #require(diagnostics.first)
+    #expect(diagnostic.id == .unknownAction)
+    #expect(diagnostic.hint == "did you mean 'refund'?")
+  }
+
+  @Test func actionsWithoutACommaAreAnError() {
+    let (_, diagnostics) = Parser.parse(
+      TestSchema.source("rule \"r\" when true then refund DECLINE hold for review"))
+    #expect(diagnostics.map(\.id) == [.expectedToken])
+  }
+
+  @Test func duplicateHeaderIsReportedAtTheSecond() throws {
+    let source = TestSchema.source("policy \"a\"\nversion 1\npolicy \"b\"\nversion 2")
+    let (syntax, diagnostics) = Parser.parse(source)
+    #expect(diagnostics.map(\.id) == [.duplicateHeader, .duplicateHeader])
+    #expect(diagnostics.map { source.text(of: $0.span) } == ["\"b\"", "2"])
+    #expect(syntax.name?.value == "a")
+  }
+
+  @Test func ruleAndLetAfterOtherwiseAreErrors() {
+    let source =
+      "otherwise share data only\nrule \"late\" when true then refund DECLINE\nlet x = 1\notherwise do not respond"
+    let (_, diagnostics) = Parser.parse(TestSchema.source(source))
+    #expect(
+      diagnostics.map(\.id) == [
+        .declarationAfterOtherwise, .declarationAfterOtherwise, .duplicateOtherwise,
+      ])
+  }
+
+  @Test func misspelledDeclarationKeywordGetsASuggestion() throws {
+    let (_, diagnostics) = Parser.parse(
+      TestSchema.source("rulle \"r\" when true then refund DECLINE"))
+    let diagnostic = try #require(diagnostics.first)
+    #expect(diagnostics.count == 1)
+    #expect(diagnostic.id == .expectedToken)
+    #expect(diagnostic.hint == "did you mean 'rule'?")
+  }
+
+  @Test(arguments: ["let and = 1", "let usage.x = 1"])
+  func reservedOrDottedLetNamesAreRejected(_ text: String) {
+    let (_, diagnostics) = Parser.parse(TestSchema.source(text))
+    #expect(diagnostics.map(\.id) == [.expectedToken])
+  }
+
+  @Test func threeBrokenRulesGiveThreeErrorsAndTheGoodRulesAfterThemParse() {
+    let text = """
+      rule "one" when usage.consumed >= then refund DECLINE
+      rule "two" when (reason == LEGAL then refund DECLINE
+      rule "three" delivery.status == DELIVERED then refund DECLINE
+      rule "good" when reason == LEGAL then refund GRANT_FULL
+      let x = 1
+      rule "also good" when x > 0 then refund DECLINE
+      """
+    let (syntax, diagnostics) = Parser.parse(TestSchema.source(text))
+    #expect(diagnostics.count == 3)
+    #expect(diagnostics.map(\.id) == [.expectedExpression, .expectedToken, .expectedToken])
+    #expect(syntax.rules.map(\.name.value) == ["one", "two", "three", "good", "also good"])
+    #expect(syntax.rules[3].condition.kind != .invalid)
+    #expect(syntax.rules[4].actions.count == 1)
+    #expect(syntax.lets.map(\.name.value) == ["x"])
+  }
+
+  @Test func brokenLetValueIsOneErrorNotTwo() {
+    let (syntax, diagnostics) = Parser.parse(
+      TestSchema.source("let x = (a b)\nrule \"r\" when true then refund DECLINE"))
+    #expect(diagnostics.map(\.id) == [.expectedToken])
+    #expect(syntax.rules.count == 1)
+  }
+
+  @Test func garbageBetweenDeclarationsIsReportedOnce() {
+    let (syntax, diagnostics) = Parser.parse(
+      TestSchema.source("42 , junk\nrule \"r\" when true then refund DECLINE"))
+    #expect(diagnostics.map(\.id) == [.expectedToken])
+    #expect(syntax.rules.count == 1)
+  }
+}
