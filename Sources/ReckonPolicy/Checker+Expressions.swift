@@ -2,7 +2,9 @@
 extension Checker {
   /// Checks an expression. `expected` lets a bare enum value such as `DELIVERED` find its type;
   /// `context` names what it is compared with, for messages. Nil means an error was reported.
-  mutating func checkExpression(_ expression: Expression, expected: ValueType?, context: String? = nil)
+  mutating func checkExpression(
+    _ expression: Expression, expected: ValueType?, context: String? = nil
+  )
     -> ResolvedExpression?
   {
     let span = expression.span
@@ -40,7 +42,8 @@ extension Checker {
     }
   }
 
-  private mutating func checkLiteral(_ literal: Literal, _ span: SourceSpan) -> ResolvedExpression? {
+  private mutating func checkLiteral(_ literal: Literal, _ span: SourceSpan) -> ResolvedExpression?
+  {
     switch literal {
     case .boolean(let flag): return constant(.boolean(flag), .boolean, span)
     case .number(let number): return constant(.number(number), .number, span)
@@ -50,7 +53,8 @@ extension Checker {
         return nil
       }
       return constant(.percent(percent), .percent, span)
-    case .money(let milli, let currency): return constant(.money(milli, currency: currency), .money, span)
+    case .money(let milli, let currency):
+      return constant(.money(milli, currency: currency), .money, span)
     case .duration(let seconds, _, _): return constant(.duration(seconds), .duration, span)
     case .text(let text): return constant(.text(text), .text, span)
     }
@@ -62,25 +66,34 @@ extension Checker {
     return declaredLets[name] == nil && schema.fact(named: name) == nil && !name.contains(".")
   }
 
-  private mutating func resolveName(_ name: String, _ span: SourceSpan, expected: ValueType?, context: String?)
+  private mutating func resolveName(
+    _ name: String, _ span: SourceSpan, expected: ValueType?, context: String?
+  )
     -> ResolvedExpression?
   {
     if let declared = declaredLets[name] {
       guard declared.index < letsDefined else {
         let line = source.location(of: declared.span.start).line
-        report(.unknownName, "'\(name)' is used before it is defined on line \(line)", at: span,
+        report(
+          .unknownName, "'\(name)' is used before it is defined on line \(line)", at: span,
           hint: "move the 'let' above its first use")
         return nil
       }
+      guard !failedLets.contains(declared.index) else { return nil }
       let value = lets[declared.index].value
+      if let known = value.constantValue { return constant(known, value.type, span) }
       return node(.letReference(index: declared.index), value.type, span)
     }
     if let slot = schema.slot(ofFact: name) {
       return node(.fact(slot: slot), schema.facts[slot].type, span)
     }
     if name.contains(".") {
-      let hint = Suggestions.closest(to: name, among: schema.facts.map(\.name)).map { "did you mean '\($0)'?" }
-        ?? (name.hasPrefix("custom.") ? "declare custom facts in the fact source's configuration" : nil)
+      let hint =
+        Suggestions.closest(to: name, among: schema.facts.map(\.name)).map {
+          "did you mean '\($0)'?"
+        }
+        ?? (name.hasPrefix("custom.")
+          ? "declare custom facts in the fact source's configuration" : nil)
       report(.unknownFact, "unknown fact '\(name)'", at: span, hint: hint)
       return nil
     }
@@ -88,9 +101,12 @@ extension Checker {
       if let ordinal = enumType.ordinal(of: name) {
         return constant(.enumeration(ordinal), expected!, span)
       }
-      let hint = Suggestions.closest(to: name, among: enumType.cases).map { "did you mean '\($0)'?" }
+      let hint =
+        Suggestions.closest(to: name, among: enumType.cases).map { "did you mean '\($0)'?" }
         ?? "expected one of \(enumType.cases.joined(separator: ", "))"
-      report(.unknownEnumValue, "unknown value '\(name)' for \(context ?? enumType.name)", at: span, hint: hint)
+      report(
+        .unknownEnumValue, "unknown value '\(name)' for \(context ?? enumType.name)", at: span,
+        hint: hint)
       return nil
     }
     reportUnknownName(name, span)
@@ -104,7 +120,8 @@ extension Checker {
     }
     let candidates = Array(declaredLets.keys) + schema.facts.map(\.name) + enumCases
     if enumCases.contains(name) {
-      report(.unknownName, "'\(name)' is a value, but nothing here says what it is a value of", at: span,
+      report(
+        .unknownName, "'\(name)' is a value, but nothing here says what it is a value of", at: span,
         hint: "compare it with a fact, as in delivery.status == \(name)")
     } else {
       let hint = Suggestions.closest(to: name, among: candidates).map { "did you mean '\($0)'?" }
@@ -112,7 +129,9 @@ extension Checker {
     }
   }
 
-  private mutating func checkBinary(_ op: BinaryOperator, _ left: Expression, _ right: Expression, _ span: SourceSpan)
+  private mutating func checkBinary(
+    _ op: BinaryOperator, _ left: Expression, _ right: Expression, _ span: SourceSpan
+  )
     -> ResolvedExpression?
   {
     if op == .and || op == .or {
@@ -126,8 +145,15 @@ extension Checker {
     guard let lhs, let rhs else { return nil }
     let arithmetic = ArithmeticOperator(rawValue: op.rawValue)!
     guard let type = ValueOperations.resultType(arithmetic, lhs.type, rhs.type) else {
-      report(.typeMismatch, "cannot apply '\(op.rawValue)' to a \(lhs.type) and a \(rhs.type)", at: span,
+      report(
+        .typeMismatch, "cannot apply '\(op.rawValue)' to a \(lhs.type) and a \(rhs.type)", at: span,
         hint: arithmeticHint(arithmetic, lhs.type, rhs.type))
+      return nil
+    }
+    if let (a, b) = currencyConflict([lhs, rhs]) {
+      report(
+        .typeMismatch, "cannot combine \(a) with \(b)", at: span,
+        hint: "write both amounts in the same currency")
       return nil
     }
     if arithmetic == .divide, let divisor = rhs.constantValue, ValueOperations.isZero(divisor) {
@@ -137,10 +163,13 @@ extension Checker {
     return fold(node(.arithmetic(arithmetic, lhs, rhs), type, span))
   }
 
-  private func arithmeticHint(_ op: ArithmeticOperator, _ left: ValueType, _ right: ValueType) -> String? {
+  private func arithmeticHint(_ op: ArithmeticOperator, _ left: ValueType, _ right: ValueType)
+    -> String?
+  {
     switch (left, right) {
     case (.percent, .number), (.number, .percent): "write the number as a percentage, as in 10%"
-    case (.timestamp, .timestamp) where op == .add: "subtract timestamps to get a duration, as in now - purchase.date"
+    case (.timestamp, .timestamp) where op == .add:
+      "subtract timestamps to get a duration, as in now - purchase.date"
     default: nil
     }
   }
@@ -151,18 +180,24 @@ extension Checker {
     let (lhs, rhs) = checkOperandPair(left, right)
     guard let lhs, let rhs else { return nil }
     guard comparable(op, lhs.type, rhs.type) else {
-      report(.typeMismatch, comparisonMessage(op, lhs.type, rhs.type), at: span, hint: comparisonHint(lhs.type, rhs.type))
+      report(
+        .typeMismatch, comparisonMessage(op, lhs.type, rhs.type), at: span,
+        hint: comparisonHint(lhs.type, rhs.type))
       return nil
     }
-    if case .money(_, let a) = lhs.constantValue, case .money(_, let b) = rhs.constantValue, a != b {
-      report(.typeMismatch, "cannot compare \(a) with \(b)", at: span, hint: "compare amounts in the same currency")
+    if let (a, b) = currencyConflict([lhs, rhs]) {
+      report(
+        .typeMismatch, "cannot compare \(a) with \(b)", at: span,
+        hint: "compare amounts in the same currency")
       return nil
     }
     return fold(node(.compare(op, lhs, rhs), .boolean, span))
   }
 
   /// Checks two operands, letting a bare enum value take its type from the other side.
-  private mutating func checkOperandPair(_ left: Expression, _ right: Expression) -> (ResolvedExpression?, ResolvedExpression?) {
+  private mutating func checkOperandPair(_ left: Expression, _ right: Expression) -> (
+    ResolvedExpression?, ResolvedExpression?
+  ) {
     if isSymbol(left), !isSymbol(right) {
       let rhs = checkExpression(right, expected: nil)
       guard let rhs else { return (nil, nil) }
@@ -191,7 +226,9 @@ extension Checker {
     }
   }
 
-  private func comparisonMessage(_ op: ComparisonOperator, _ left: ValueType, _ right: ValueType) -> String {
+  private func comparisonMessage(_ op: ComparisonOperator, _ left: ValueType, _ right: ValueType)
+    -> String
+  {
     if left == right { return "'\(op.rawValue)' does not apply to a \(left)" }
     return "cannot compare a \(left) with a \(right)"
   }
@@ -201,111 +238,9 @@ extension Checker {
     case (.percent, .number), (.number, .percent): "write the number as a percentage, as in 80%"
     case (.duration, .number), (.number, .duration): "give the number a unit, as in 90 days"
     case (.money, .number), (.number, .money): "give the number a currency, as in 4.99 USD"
-    case (.timestamp, .duration), (.duration, .timestamp): "compare how long ago it was, as in now - purchase.date > 30 days"
+    case (.timestamp, .duration), (.duration, .timestamp):
+      "compare how long ago it was, as in now - purchase.date > 30 days"
     default: nil
-    }
-  }
-
-  private mutating func checkMembership(
-    _ negated: Bool, _ subject: Expression, _ elements: [Expression], _ span: SourceSpan
-  ) -> ResolvedExpression? {
-    guard let value = checkExpression(subject, expected: nil) else {
-      return nil
-    }
-    var members: [ResolvedExpression] = []
-    var sound = true
-    for element in elements {
-      guard let member = checkExpression(element, expected: value.type, context: describe(subject, value)) else {
-        sound = false
-        continue
-      }
-      if member.type != value.type {
-        report(.typeMismatch, "the list holds a \(member.type), but \(describe(subject, value)) is a \(value.type)",
-          at: element.span)
-        sound = false
-      }
-      members.append(member)
-    }
-    guard sound else { return nil }
-    return fold(node(.membership(negated: negated, value, members), .boolean, span))
-  }
-
-  private mutating func checkCall(_ name: Located<String>, _ arguments: [Expression], _ span: SourceSpan)
-    -> ResolvedExpression?
-  {
-    guard let builtin = Builtin(rawValue: name.value) else {
-      let hint = Suggestions.closest(to: name.value, among: Builtin.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" }
-        ?? "the functions are min, max and round"
-      report(.unknownFunction, "unknown function '\(name.value)'", at: name.span, hint: hint)
-      return nil
-    }
-    let checked = arguments.map { checkExpression($0, expected: nil) }
-    guard checked.allSatisfy({ $0 != nil }) else { return nil }
-    let values = checked.compactMap { $0 }
-    let type: ValueType?
-    switch builtin {
-    case .round:
-      type = values.count == 1 && [.number, .percent].contains(values[0].type) ? values[0].type : nil
-    case .min, .max:
-      let first = values.first?.type
-      type = values.count >= 2 && first!.isOrdered && values.allSatisfy({ $0.type == first }) ? first : nil
-    }
-    guard let type else {
-      let usage = builtin == .round ? "round takes one number or percentage" : "\(builtin.rawValue) takes two or more values of the same kind"
-      report(.invalidArguments, usage, at: span)
-      return nil
-    }
-    return fold(node(.call(builtin, values), type, span))
-  }
-
-  /// Replaces a node whose operands are all constants by its value.
-  mutating func fold(_ expression: ResolvedExpression) -> ResolvedExpression {
-    let folded: Value?
-    switch expression.kind {
-    case .negate(let operand):
-      folded = operand.constantValue.flatMap(ValueOperations.negate)
-    case .not(let operand):
-      folded = operand.constantValue.map { .boolean($0 != .boolean(true)) }
-    case .and(let left, let right):
-      folded = foldLogic(left.constantValue, right.constantValue, decisive: false)
-    case .or(let left, let right):
-      folded = foldLogic(left.constantValue, right.constantValue, decisive: true)
-    case .arithmetic(let op, let left, let right):
-      guard let a = left.constantValue, let b = right.constantValue else { return expression }
-      folded = ValueOperations.arithmetic(op, a, b)
-    case .compare(let op, let left, let right):
-      guard let a = left.constantValue, let b = right.constantValue else { return expression }
-      folded = ValueOperations.compare(op, a, b).map(Value.boolean)
-    case .membership(let negated, let subject, let members):
-      guard let a = subject.constantValue else { return expression }
-      let constants = members.compactMap(\.constantValue)
-      guard constants.count == members.count else { return expression }
-      folded = .boolean(constants.contains(a) != negated)
-    case .call(let builtin, let arguments):
-      let constants = arguments.compactMap(\.constantValue)
-      guard constants.count == arguments.count else { return expression }
-      folded = ValueOperations.call(builtin, constants)
-    default:
-      return expression
-    }
-    guard let folded else { return expression }
-    return ResolvedExpression(kind: .constant(folded), type: expression.type, span: expression.span, id: expression.id)
-  }
-
-  /// `and` folds when either side is false (`decisive` false), `or` when either is true.
-  private func foldLogic(_ left: Value?, _ right: Value?, decisive: Bool) -> Value? {
-    if left == .boolean(decisive) || right == .boolean(decisive) { return .boolean(decisive) }
-    if let left, let right, left == right { return left }
-    return nil
-  }
-}
-
-extension ValueOperations {
-  static func isZero(_ value: Value) -> Bool {
-    switch value {
-    case .number(let n), .percent(let n), .duration(let n): n == 0
-    case .money(let milli, _): milli == 0
-    default: false
     }
   }
 }

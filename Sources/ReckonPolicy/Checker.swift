@@ -7,9 +7,11 @@ public struct Checker {
   var lets: [CheckedLet] = []
   /// Every `let` name in the file with its position among the lets, for "defined later" messages.
   var declaredLets: [String: (index: Int, span: SourceSpan)] = [:]
+  /// The lets whose value had an error: uses of them are not reported again.
+  var failedLets: Set<Int> = []
   var nodeSpans: [SourceSpan] = []
   var nodeTypes: [ValueType] = []
-  /// The expression currently being checked, for messages that name it.
+  /// How many lets have been checked so far; a let may only use those before it.
   var letsDefined = 0
 
   /// Creates a checker for one file.
@@ -41,7 +43,10 @@ public struct Checker {
       case .rule(let rule):
         if let earlier = ruleNames[rule.name.value], !rule.name.value.isEmpty {
           let line = source.location(of: earlier.start).line
-          report(.duplicateRuleName, "another rule is already called '\(rule.name.value)' (line \(line))", at: rule.name.span,
+          report(
+            .duplicateRuleName,
+            "another rule is already called '\(rule.name.value)' (line \(line))",
+            at: rule.name.span,
             hint: "give each rule its own name, so decisions say which one decided")
         }
         ruleNames[rule.name.value] = rule.name.span
@@ -50,7 +55,8 @@ public struct Checker {
         continue
       }
     }
-    let otherwise = syntax.otherwise.map { checkActions($0.actions, ruleSpan: $0.span) } ?? [.shareDataOnly]
+    let otherwise =
+      syntax.otherwise.map { checkActions($0.actions, ruleSpan: $0.span) } ?? [.shareDataOnly]
     guard sound, let otherwise, !diagnostics.contains(where: \.isError) else { return nil }
     let policy = CheckedPolicy(
       name: syntax.name?.value ?? Checker.fileStem(source.path), version: syntax.version?.value,
@@ -66,9 +72,17 @@ public struct Checker {
       let name = declaration.name
       if let earlier = declaredLets[name.value] {
         let line = source.location(of: earlier.span.start).line
-        report(.duplicateLet, "'\(name.value)' is already defined on line \(line)", at: name.span, hint: "use another name")
+        report(
+          .duplicateLet, "'\(name.value)' is already defined on line \(line)", at: name.span,
+          hint: "use another name")
+      } else if schema.fact(named: name.value) != nil {
+        report(
+          .letShadowsFact, "'\(name.value)' is already the name of a fact", at: name.span,
+          hint: "use another name")
       } else if roots.contains(name.value) {
-        report(.letShadowsFact, "'\(name.value)' is already the name of facts, as in \(exampleFact(under: name.value))",
+        report(
+          .letShadowsFact,
+          "'\(name.value)' is already the name of facts, as in \(exampleFact(under: name.value))",
           at: name.span, hint: "use another name")
       } else {
         declaredLets[name.value] = (index, name.span)
@@ -84,8 +98,12 @@ public struct Checker {
     defer { letsDefined += 1 }
     let value = checkExpression(declaration.value, expected: nil)
     guard let value else {
-      // Keep the slot so later references resolve and do not report again.
-      lets.append(CheckedLet(name: declaration.name.value, value: constant(.boolean(false), .boolean, declaration.span), span: declaration.span))
+      // Keep the slot so later references resolve, and mark it so they do not report again.
+      failedLets.insert(lets.count)
+      lets.append(
+        CheckedLet(
+          name: declaration.name.value,
+          value: constant(.boolean(false), .boolean, declaration.span), span: declaration.span))
       return false
     }
     lets.append(CheckedLet(name: declaration.name.value, value: value, span: declaration.span))
@@ -93,16 +111,21 @@ public struct Checker {
   }
 
   private mutating func checkRule(_ rule: RuleDeclaration) -> CheckedRule? {
-    let condition = checkCondition(rule.condition, what: "the condition of rule '\(rule.name.value)'")
+    let condition = checkCondition(
+      rule.condition, what: "the condition of rule '\(rule.name.value)'")
     let actions = checkActions(rule.actions, ruleSpan: rule.span)
     guard let condition, let actions, !rule.actions.isEmpty else { return nil }
-    return CheckedRule(name: rule.name.value, condition: condition, actions: actions, span: rule.span, nameSpan: rule.name.span)
+    return CheckedRule(
+      name: rule.name.value, condition: condition, actions: actions, span: rule.span,
+      nameSpan: rule.name.span)
   }
 
   mutating func checkCondition(_ expression: Expression, what: String) -> ResolvedExpression? {
     guard let condition = checkExpression(expression, expected: .boolean) else { return nil }
     guard condition.type == .boolean else {
-      report(.typeMismatch, "\(what) must be true or false, but this is a \(condition.type)", at: expression.span,
+      report(
+        .typeMismatch, "\(what) must be true or false, but this is a \(condition.type)",
+        at: expression.span,
         hint: "compare it with something, as in \(source.text(of: expression.span)) > 0")
       return nil
     }
@@ -111,10 +134,12 @@ public struct Checker {
 
   // MARK: Actions
 
-  private mutating func checkActions(_ actions: [Action], ruleSpan: SourceSpan) -> [CheckedAction]? {
+  private mutating func checkActions(_ actions: [Action], ruleSpan: SourceSpan) -> [CheckedAction]?
+  {
     var checked: [CheckedAction] = []
     var outcome: (phrase: String, span: SourceSpan)?
     var fieldsSet: Set<String> = []
+    var holds = false
     var sound = true
     for action in actions {
       guard let resolved = checkAction(action) else {
@@ -123,24 +148,48 @@ public struct Checker {
       }
       if let phrase = outcomePhrase(resolved) {
         if let earlier = outcome {
-          report(.conflictingActions, "'\(phrase)' conflicts with '\(earlier.phrase)' in the same rule", at: action.span,
-            hint: "a rule either refunds, shares data only, or does not respond: keep one")
+          reportConflict(phrase, earlier.phrase, at: action.span)
           sound = false
         }
         outcome = (phrase, action.span)
       }
+      if resolved == .holdForReview {
+        if holds {
+          reportConflict("hold for review", "hold for review", at: action.span)
+          sound = false
+        }
+        holds = true
+      }
       if case .set(let field, _) = resolved, !fieldsSet.insert(field.name).inserted {
-        report(.conflictingActions, "'\(field.name)' is set twice in the same rule", at: action.span, hint: "keep one")
+        report(
+          .conflictingActions, "'\(field.name)' is set twice in the same rule", at: action.span,
+          hint: "keep one")
         sound = false
       }
       checked.append(resolved)
     }
-    if outcome?.phrase == "do not respond", let other = actions.first(where: { isSendingDetail($0) }) {
-      report(.conflictingActions, "nothing is sent when a rule says 'do not respond', so this action has no effect",
+    if outcome?.phrase == "do not respond",
+      let other = actions.first(where: { isSendingDetail($0) })
+    {
+      report(
+        .conflictingActions,
+        "nothing is sent when a rule says 'do not respond', so this action has no effect",
         at: other.span, hint: "remove it, or remove 'do not respond'")
       sound = false
     }
     return sound ? checked : nil
+  }
+
+  private mutating func reportConflict(_ phrase: String, _ earlier: String, at span: SourceSpan) {
+    if phrase == earlier {
+      report(
+        .conflictingActions, "'\(phrase)' is given twice in the same rule", at: span,
+        hint: "keep one")
+    } else {
+      report(
+        .conflictingActions, "'\(phrase)' conflicts with '\(earlier)' in the same rule", at: span,
+        hint: "a rule either refunds, shares data only, or does not respond: keep one")
+    }
   }
 
   private func outcomePhrase(_ action: CheckedAction) -> String? {
@@ -163,9 +212,14 @@ public struct Checker {
     switch action.kind {
     case .refund(let choice):
       guard let ordinal = schema.refundChoices.ordinal(of: choice.value) else {
-        let hint = Suggestions.closest(to: choice.value, among: schema.refundChoices.cases).map { "did you mean '\($0)'?" }
+        let hint =
+          Suggestions.closest(to: choice.value, among: schema.refundChoices.cases).map {
+            "did you mean '\($0)'?"
+          }
           ?? "choose one of \(schema.refundChoices.cases.joined(separator: ", "))"
-        report(.unknownEnumValue, "unknown refund preference '\(choice.value)'", at: choice.span, hint: hint)
+        report(
+          .unknownEnumValue, "unknown refund preference '\(choice.value)'", at: choice.span,
+          hint: hint)
         return nil
       }
       return .refund(ordinal: ordinal, name: choice.value)
@@ -177,18 +231,28 @@ public struct Checker {
     }
   }
 
-  private mutating func checkSet(_ fieldName: Located<String>, _ expression: Expression) -> CheckedAction? {
+  private mutating func checkSet(_ fieldName: Located<String>, _ expression: Expression)
+    -> CheckedAction?
+  {
     guard let field = schema.settableField(named: fieldName.value) else {
       let names = schema.settableFields.map(\.name)
-      let hint = Suggestions.closest(to: fieldName.value, among: names).map { "did you mean '\($0)'?" }
+      let hint =
+        Suggestions.closest(to: fieldName.value, among: names).map { "did you mean '\($0)'?" }
         ?? "a rule can set \(names.joined(separator: ", "))"
-      report(.unknownField, "'\(fieldName.value)' is not a body field a rule can set", at: fieldName.span, hint: hint)
+      report(
+        .unknownField, "'\(fieldName.value)' is not a body field a rule can set",
+        at: fieldName.span, hint: hint)
       return nil
     }
-    guard let value = checkExpression(expression, expected: field.type, context: field.name) else { return nil }
+    guard let value = checkExpression(expression, expected: field.type, context: field.name) else {
+      return nil
+    }
     guard value.type == field.type else {
-      report(.typeMismatch, "\(field.name) takes a \(field.type), but this is a \(value.type)", at: expression.span,
-        hint: field.type == .percent && value.type == .number ? "write a percentage with %, as in 40%" : nil)
+      report(
+        .typeMismatch, "\(field.name) takes a \(field.type), but this is a \(value.type)",
+        at: expression.span,
+        hint: field.type == .percent && value.type == .number
+          ? "write a percentage with %, as in 40%" : nil)
       return nil
     }
     if case .percent(let percent) = value.constantValue, !(0...100).contains(percent) {
@@ -200,15 +264,21 @@ public struct Checker {
 
   // MARK: Helpers
 
-  mutating func report(_ id: DiagnosticID, _ message: String, at span: SourceSpan, hint: String? = nil) {
+  mutating func report(
+    _ id: DiagnosticID, _ message: String, at span: SourceSpan, hint: String? = nil
+  ) {
     diagnostics.append(Diagnostic(id, .error, message, at: span, hint: hint))
   }
 
-  mutating func constant(_ value: Value, _ type: ValueType, _ span: SourceSpan) -> ResolvedExpression {
+  mutating func constant(_ value: Value, _ type: ValueType, _ span: SourceSpan)
+    -> ResolvedExpression
+  {
     node(.constant(value), type, span)
   }
 
-  mutating func node(_ kind: ResolvedExpression.Kind, _ type: ValueType, _ span: SourceSpan) -> ResolvedExpression {
+  mutating func node(_ kind: ResolvedExpression.Kind, _ type: ValueType, _ span: SourceSpan)
+    -> ResolvedExpression
+  {
     nodeSpans.append(span)
     nodeTypes.append(type)
     return ResolvedExpression(kind: kind, type: type, span: span, id: nodeSpans.count - 1)

@@ -1,0 +1,89 @@
+/// Checking of `in` lists and built-in calls, and of amounts that mix currencies.
+extension Checker {
+  mutating func checkMembership(
+    _ negated: Bool, _ subject: Expression, _ elements: [Expression], _ span: SourceSpan
+  ) -> ResolvedExpression? {
+    guard let value = checkExpression(subject, expected: nil) else {
+      return nil
+    }
+    var members: [ResolvedExpression] = []
+    var sound = true
+    for element in elements {
+      guard
+        let member = checkExpression(
+          element, expected: value.type, context: describe(subject, value))
+      else {
+        sound = false
+        continue
+      }
+      if member.type != value.type {
+        report(
+          .typeMismatch,
+          "the list holds a \(member.type), but \(describe(subject, value)) is a \(value.type)",
+          at: element.span)
+        sound = false
+      }
+      members.append(member)
+    }
+    guard sound else { return nil }
+    return fold(node(.membership(negated: negated, value, members), .boolean, span))
+  }
+
+  mutating func checkCall(
+    _ name: Located<String>, _ arguments: [Expression], _ span: SourceSpan
+  )
+    -> ResolvedExpression?
+  {
+    guard let builtin = Builtin(rawValue: name.value) else {
+      let hint =
+        Suggestions.closest(to: name.value, among: Builtin.allCases.map(\.rawValue)).map {
+          "did you mean '\($0)'?"
+        }
+        ?? "the functions are min, max and round"
+      report(.unknownFunction, "unknown function '\(name.value)'", at: name.span, hint: hint)
+      return nil
+    }
+    let checked = arguments.map { checkExpression($0, expected: nil) }
+    guard checked.allSatisfy({ $0 != nil }) else { return nil }
+    let values = checked.compactMap { $0 }
+    let type: ValueType?
+    switch builtin {
+    case .round:
+      type =
+        values.count == 1 && [.number, .percent].contains(values[0].type) ? values[0].type : nil
+    case .min, .max:
+      let first = values.first?.type
+      type =
+        values.count >= 2 && first!.isOrdered && values.allSatisfy({ $0.type == first })
+        ? first : nil
+    }
+    guard let type else {
+      let usage =
+        builtin == .round
+        ? "round takes one number or percentage"
+        : "\(builtin.rawValue) takes two or more values of the same kind"
+      report(.invalidArguments, usage, at: span)
+      return nil
+    }
+    if let (a, b) = currencyConflict(values) {
+      report(
+        .typeMismatch, "cannot combine \(a) with \(b)", at: span,
+        hint: "write both amounts in the same currency")
+      return nil
+    }
+    return fold(node(.call(builtin, values), type, span))
+  }
+
+  /// Two different currencies among constant amounts, which no operation can combine.
+  func currencyConflict(_ operands: [ResolvedExpression]) -> (String, String)? {
+    var first: String?
+    for case .money(_, let currency)? in operands.map(\.constantValue) {
+      guard let known = first else {
+        first = currency
+        continue
+      }
+      if known != currency { return (known, currency) }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,187 @@
+import Testing
+
+@testable import ReckonPolicy
+
+struct CheckerTypeTests {
+  struct ErrorCase: CustomTestStringConvertible, Sendable {
+    let condition: String
+    let id: DiagnosticID
+    let message: String
+    var hint: String? = nil
+    var testDescription: String { condition }
+  }
+
+  static let cases: [ErrorCase] = [
+    ErrorCase(
+      condition: "usage.consumed > 80", id: .typeMismatch,
+      message: "cannot compare a percent with a number",
+      hint: "write the number as a percentage, as in 80%"),
+    ErrorCase(
+      condition: "purchase.price is not missing and purchase.price > 5", id: .typeMismatch,
+      message: "cannot compare a money with a number",
+      hint: "give the number a currency, as in 4.99 USD"),
+    ErrorCase(
+      condition: "customer.account_age > 30", id: .typeMismatch,
+      message: "cannot compare a duration with a number",
+      hint: "give the number a unit, as in 90 days"),
+    ErrorCase(
+      condition: "now > 30 days", id: .typeMismatch,
+      message: "cannot compare a timestamp with a duration",
+      hint: "compare how long ago it was, as in now - purchase.date > 30 days"),
+    ErrorCase(
+      condition: "usage.consumed + 10 > 0%", id: .typeMismatch,
+      message: "cannot apply '+' to a percent and a number",
+      hint: "write the number as a percentage, as in 10%"),
+    ErrorCase(
+      condition: "(true + false) == true", id: .typeMismatch,
+      message: "cannot apply '+' to a boolean and a boolean"),
+    ErrorCase(
+      condition: "now + purchase.date > now", id: .typeMismatch,
+      message: "cannot apply '+' to a timestamp and a timestamp",
+      hint: "subtract timestamps to get a duration, as in now - purchase.date"),
+    ErrorCase(
+      condition: "usage.consumed", id: .typeMismatch,
+      message: "the condition of rule 'r' must be true or false, but this is a percent",
+      hint: "compare it with something, as in usage.consumed > 0"),
+    ErrorCase(
+      condition: "true and 3", id: .typeMismatch,
+      message: "the right side of 'and' must be true or false, but this is a number",
+      hint: "compare it with something, as in 3 > 0"),
+    ErrorCase(
+      condition: "not product.id", id: .typeMismatch,
+      message: "the operand of 'not' must be true or false, but this is a text",
+      hint: "compare it with something, as in product.id > 0"),
+    ErrorCase(
+      condition: "delivery.status < DELIVERED", id: .typeMismatch,
+      message: "'<' does not apply to a DeliveryStatus"),
+    ErrorCase(
+      condition: "product.id starts with 3", id: .typeMismatch,
+      message: "cannot compare a text with a number"),
+    ErrorCase(
+      condition: "reason == product.type", id: .typeMismatch,
+      message: "cannot compare a Reason with a ProductType"),
+    ErrorCase(
+      condition: "reason in [LEGAL, 3]", id: .typeMismatch,
+      message: "the list holds a number, but reason is a Reason"),
+    ErrorCase(condition: "-true", id: .invalidOperand, message: "a boolean cannot be negated"),
+    ErrorCase(
+      condition: "round(1, 2) > 0", id: .invalidArguments,
+      message: "round takes one number or percentage"),
+    ErrorCase(
+      condition: "round(now) > 0", id: .invalidArguments,
+      message: "round takes one number or percentage"),
+    ErrorCase(
+      condition: "min(1) > 0", id: .invalidArguments,
+      message: "min takes two or more values of the same kind"),
+    ErrorCase(
+      condition: "max(1, 2%) > 0", id: .invalidArguments,
+      message: "max takes two or more values of the same kind"),
+    ErrorCase(
+      condition: "max(true, false)", id: .invalidArguments,
+      message: "max takes two or more values of the same kind"),
+    ErrorCase(
+      condition: "4.99 USD == 4.99 EUR", id: .typeMismatch, message: "cannot compare USD with EUR",
+      hint: "compare amounts in the same currency"),
+    ErrorCase(
+      condition: "purchase.price is not missing and purchase.price > 1 USD + 1 EUR",
+      id: .typeMismatch,
+      message: "cannot combine USD with EUR", hint: "write both amounts in the same currency"),
+    ErrorCase(
+      condition: "purchase.price is not missing and purchase.price > min(1 USD, 2 EUR)",
+      id: .typeMismatch,
+      message: "cannot combine USD with EUR", hint: "write both amounts in the same currency"),
+    ErrorCase(
+      condition: "usage.consumed > 150%", id: .percentOutOfRange,
+      message: "a percentage is between 0% and 100%"),
+    ErrorCase(
+      condition: "customer.refunds_last_90_days / 0 > 1", id: .divisionByZero,
+      message: "division by zero"),
+    ErrorCase(
+      condition: "customer.refunds_last_90_days / (2 - 2) > 1", id: .divisionByZero,
+      message: "division by zero"),
+    ErrorCase(
+      condition: "usage.consumed / 0% > 1", id: .divisionByZero, message: "division by zero"),
+    ErrorCase(
+      condition: "customer.account_age / 0 days > 1", id: .divisionByZero,
+      message: "division by zero"),
+  ]
+
+  @Test("ill-typed conditions are reported with a hint where one helps", arguments: cases)
+  func typeError(_ testCase: ErrorCase) throws {
+    let result = TestSchema.load("rule \"r\" when \(testCase.condition) then refund DECLINE")
+    let errors = result.diagnostics.filter(\.isError)
+    let error = try #require(errors.first)
+    #expect(errors.count == 1, "\(result.renderedDiagnostics())")
+    #expect(error.id == testCase.id)
+    #expect(error.message == testCase.message)
+    #expect(error.hint == testCase.hint)
+  }
+
+  struct SetCase: CustomTestStringConvertible, Sendable {
+    let action: String
+    let id: DiagnosticID
+    let message: String
+    var hint: String? = nil
+    var testDescription: String { action }
+  }
+
+  static let setCases: [SetCase] = [
+    SetCase(
+      action: "set sampleContentProvided = 3", id: .typeMismatch,
+      message: "sampleContentProvided takes a boolean, but this is a number"),
+    SetCase(
+      action: "set consumptionPercentage = 40", id: .typeMismatch,
+      message: "consumptionPercentage takes a percent, but this is a number",
+      hint: "write a percentage with %, as in 40%"),
+    SetCase(
+      action: "set consumptionPercentage = 20% * 6", id: .percentOutOfRange,
+      message: "consumptionPercentage must be between 0% and 100%"),
+    SetCase(
+      action: "set consumptionPercentage = -5%", id: .percentOutOfRange,
+      message: "consumptionPercentage must be between 0% and 100%"),
+  ]
+
+  @Test("set values must fit their field", arguments: setCases)
+  func setTypeError(_ testCase: SetCase) throws {
+    let result = TestSchema.load("rule \"r\" when true then refund DECLINE, \(testCase.action)")
+    let error = try #require(result.diagnostics.first { $0.isError })
+    #expect(result.diagnostics.filter(\.isError).count == 1)
+    #expect(error.id == testCase.id)
+    #expect(error.message == testCase.message)
+    #expect(error.hint == testCase.hint)
+  }
+
+  @Test(arguments: [
+    "now - purchase.date > 30 days",
+    "now - 30 days > purchase.date",
+    "purchase.date + 30 days < now",
+    "customer.account_age * 2 >= 1 day",
+    "customer.account_age / 1 day > 3",
+    "usage.consumed * 2 < 100%",
+    "usage.consumed / 2 < 50%",
+    "usage.consumed / 50% > 1",
+    "usage.consumed - 10% > 0%",
+    "purchase.price is not missing and purchase.price * 50% > 1 USD",
+    "purchase.price is not missing and purchase.price * 2 - 1 USD > 1 USD",
+    "purchase.price is not missing and purchase.price / 1 USD > 2",
+    "customer.refunds_last_90_days * 3 - 1 / 2 >= -1",
+    "min(usage.consumed, 50%) < max(10%, 20%)",
+    "round(usage.consumed) == 50%",
+    "product.id ends with \".coins\" or product.id contains \"coin\"",
+    "reason not in [LEGAL, FULFILLMENT_ISSUE]",
+  ])
+  func wellTypedConditionsLoad(_ condition: String) throws {
+    _ = try TestSchema.compile("rule \"r\" when \(condition) then refund DECLINE")
+  }
+
+  @Test func conditionNodesAreTypedBoolean() throws {
+    let condition = try TestSchema.checkedCondition("now - purchase.date > 30 days")
+    #expect(condition.type == .boolean)
+    guard case .compare(_, let left, let right) = condition.kind else {
+      Issue.record("not a comparison")
+      return
+    }
+    #expect(left.type == .duration)
+    #expect(right.constantValue == .duration(30 * 86_400))
+  }
+}
