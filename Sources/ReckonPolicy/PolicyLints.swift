@@ -1,13 +1,44 @@
 /// The warnings of a checked policy: rules that can never decide, optional facts read without a
 /// guard, and a bounded refund choice reachable without its bound. Warnings never stop a load.
 struct PolicyLints {
+  /// What the lints need to know about one `let`, worked out once: a let only uses earlier lets, so
+  /// looking through lets never expands one twice (lets built from each other stay linear).
+  struct LetSummary {
+    /// Its `and` parts when it is a condition, each shape once.
+    let conjuncts: [ResolvedExpression]
+    /// The slots of the facts it reads outside `is missing` tests, in first-read order.
+    let reads: [Int]
+    /// The slots of the facts it tests with `is missing` or `is not missing`.
+    let guards: Set<Int>
+  }
+
   let policy: CheckedPolicy
+  private(set) var lets: [LetSummary] = []
+
+  init(policy: CheckedPolicy) {
+    self.policy = policy
+    for checked in policy.lets {
+      var reads: [(slot: Int, span: SourceSpan)] = []
+      collectReads(checked.value, at: nil, into: &reads)
+      var guards: Set<Int> = []
+      collectGuards(checked.value, into: &guards)
+      var seen: Set<Int> = []
+      let summary = LetSummary(
+        conjuncts: conjuncts(of: checked.value),
+        reads: reads.map(\.slot).filter { seen.insert($0).inserted },
+        guards: guards)
+      lets.append(summary)
+    }
+  }
 
   func warnings() -> [Diagnostic] {
     var warnings = reachability()
     for rule in policy.rules {
       warnings += unguardedReads(in: rule)
-      if let warning = unboundedChoice(rule.actions, conditions: conjuncts(of: rule.condition), at: rule.nameSpan, what: "rule '\(rule.name)'") {
+      if let warning = unboundedChoice(
+        rule.actions, conditions: conjuncts(of: rule.condition), at: rule.nameSpan,
+        what: "rule '\(rule.name)'")
+      {
         warnings.append(warning)
       }
     }
@@ -27,38 +58,51 @@ struct PolicyLints {
     var earlier: [(rule: CheckedRule, conditions: Set<ResolvedExpression.Shape>)] = []
     for rule in policy.rules {
       if let blocker = alwaysMatching {
-        warnings.append(warning(.unreachableRule, "rule '\(rule.name)' is never tried: rule '\(blocker.name)' always matches first",
-          at: rule.nameSpan, hint: "move it above '\(blocker.name)' or remove it"))
+        warnings.append(
+          warning(
+            .unreachableRule,
+            "rule '\(rule.name)' is never tried: rule '\(blocker.name)' always matches first",
+            at: rule.nameSpan, hint: "move it above '\(blocker.name)' or remove it"))
         continue
       }
       if rule.condition.constantValue == .boolean(false) {
-        warnings.append(warning(.neverMatches, "rule '\(rule.name)' can never match: its condition is always false",
-          at: rule.condition.span))
+        warnings.append(
+          warning(
+            .neverMatches, "rule '\(rule.name)' can never match: its condition is always false",
+            at: rule.condition.span))
         continue
       }
       let shapes = Set(conjuncts(of: rule.condition).map(\.shape))
       if let shadow = earlier.first(where: { $0.conditions.isSubset(of: shapes) }) {
-        warnings.append(warning(.shadowedRule,
-          "rule '\(rule.name)' never decides: whenever it matches, rule '\(shadow.rule.name)' above it matches too",
-          at: rule.nameSpan, hint: "move it above '\(shadow.rule.name)', or make its condition differ"))
+        warnings.append(
+          warning(
+            .shadowedRule,
+            "rule '\(rule.name)' never decides: whenever it matches, rule '\(shadow.rule.name)' above it matches too",
+            at: rule.nameSpan,
+            hint: "move it above '\(shadow.rule.name)', or make its condition differ"))
       }
       earlier.append((rule, shapes))
       if rule.condition.constantValue == .boolean(true) { alwaysMatching = rule }
     }
     if let blocker = alwaysMatching, let span = policy.otherwiseSpan {
-      warnings.append(warning(.unreachableRule, "'otherwise' is never reached: rule '\(blocker.name)' always matches",
-        at: span))
+      warnings.append(
+        warning(
+          .unreachableRule, "'otherwise' is never reached: rule '\(blocker.name)' always matches",
+          at: span))
     }
     return warnings
   }
 
-  /// The parts of an `and` chain, looking through `let`s.
+  /// The parts of an `and` chain, looking through `let`s, each shape once.
   func conjuncts(of expression: ResolvedExpression) -> [ResolvedExpression] {
     switch expression.kind {
-    case .and(let left, let right): conjuncts(of: left) + conjuncts(of: right)
-    case .letReference(let index) where policy.lets[index].value.type == .boolean: conjuncts(of: policy.lets[index].value)
-    case .constant(.boolean(true)): []
-    default: [expression]
+    case .and(let left, let right):
+      var seen: Set<ResolvedExpression.Shape> = []
+      return (conjuncts(of: left) + conjuncts(of: right)).filter { seen.insert($0.shape).inserted }
+    case .letReference(let index) where policy.lets[index].value.type == .boolean:
+      return lets[index].conjuncts
+    case .constant(.boolean(true)): return []
+    default: return [expression]
     }
   }
 
@@ -72,21 +116,28 @@ struct PolicyLints {
     collectGuards(rule.condition, into: &guarded)
     var warned: Set<Int> = []
     var warnings: [Diagnostic] = []
-    for read in reads where policy.schema.facts[read.slot].isOptional && !guarded.contains(read.slot) {
+    for read in reads
+    where policy.schema.facts[read.slot].isOptional && !guarded.contains(read.slot) {
       guard warned.insert(read.slot).inserted else { continue }
       let name = policy.schema.facts[read.slot].name
-      warnings.append(warning(.unguardedOptionalFact,
-        "rule '\(rule.name)' reads \(name), which a request may not have; when it is missing the rule does not match",
-        at: read.span, hint: "say what should happen without it, e.g. \(name) is not missing and ..."))
+      warnings.append(
+        warning(
+          .unguardedOptionalFact,
+          "rule '\(rule.name)' reads \(name), which a request may not have; when it is missing the rule does not match",
+          at: read.span,
+          hint: "say what should happen without it, e.g. \(name) is not missing and ..."))
     }
     return warnings
   }
 
   /// Every fact read, with the span to point at: the fact itself, or the `let` it was read through.
-  private func collectReads(_ expression: ResolvedExpression, at outer: SourceSpan?, into reads: inout [(slot: Int, span: SourceSpan)]) {
+  private func collectReads(
+    _ expression: ResolvedExpression, at outer: SourceSpan?,
+    into reads: inout [(slot: Int, span: SourceSpan)]
+  ) {
     switch expression.kind {
     case .fact(let slot): reads.append((slot, outer ?? expression.span))
-    case .letReference(let index): collectReads(policy.lets[index].value, at: outer ?? expression.span, into: &reads)
+    case .letReference(let index): reads += lets[index].reads.map { ($0, outer ?? expression.span) }
     case .missingTest: return
     default: expression.children.forEach { collectReads($0, at: outer, into: &reads) }
     }
@@ -99,13 +150,15 @@ struct PolicyLints {
       reads.forEach { guarded.insert($0.slot) }
       return
     }
-    if case .letReference(let index) = expression.kind { collectGuards(policy.lets[index].value, into: &guarded) }
+    if case .letReference(let index) = expression.kind { guarded.formUnion(lets[index].guards) }
     expression.children.forEach { collectGuards($0, into: &guarded) }
   }
 
   // MARK: Bounded refund choice
 
-  private func unboundedChoice(_ actions: [CheckedAction], conditions: [ResolvedExpression], at span: SourceSpan, what: String)
+  private func unboundedChoice(
+    _ actions: [CheckedAction], conditions: [ResolvedExpression], at span: SourceSpan, what: String
+  )
     -> Diagnostic?
   {
     guard let bounded = policy.schema.boundedChoice,
@@ -118,10 +171,12 @@ struct PolicyLints {
       return percent > 0 && percent < 100
     }
     if setsField || isExempt(conditions, bounded) || isBounded(conditions, bounded) { return nil }
-    return warning(.proratedWithoutUsageBound,
+    return warning(
+      .proratedWithoutUsageBound,
       "\(what) prefers \(bounded.choice), which Apple refuses unless \(bounded.boundedFact) is strictly between 0% and 100% "
         + "(or \(bounded.categoryFact) is \(bounded.exemptCategories.joined(separator: " or ")))",
-      at: span, hint: "add \(bounded.boundedFact) > 0% and \(bounded.boundedFact) < 100% to the condition")
+      at: span,
+      hint: "add \(bounded.boundedFact) > 0% and \(bounded.boundedFact) < 100% to the condition")
   }
 
   private func isExempt(_ conditions: [ResolvedExpression], _ bounded: BoundedChoice) -> Bool {
@@ -129,12 +184,18 @@ struct PolicyLints {
       case .enumeration(let type) = policy.schema.facts[slot].type
     else { return false }
     let exempt = Set(bounded.exemptCategories.compactMap(type.ordinal(of:)).map(Value.enumeration))
+    let isCategory = { (expression: ResolvedExpression) in
+      self.inlined(expression).kind == .fact(slot: slot)
+    }
+    let isExempt = { (expression: ResolvedExpression) in
+      expression.constantValue.map(exempt.contains) == true
+    }
     return conditions.contains { condition in
       switch condition.kind {
       case .compare(.equal, let left, let right):
-        return left.kind == .fact(slot: slot) && right.constantValue.map(exempt.contains) == true
+        return (isCategory(left) && isExempt(right)) || (isCategory(right) && isExempt(left))
       case .membership(false, let subject, let members):
-        return subject.kind == .fact(slot: slot) && members.allSatisfy { $0.constantValue.map(exempt.contains) == true }
+        return isCategory(subject) && members.allSatisfy(isExempt)
       default:
         return false
       }
@@ -166,7 +227,9 @@ struct PolicyLints {
     return expression
   }
 
-  private func warning(_ id: DiagnosticID, _ message: String, at span: SourceSpan, hint: String? = nil) -> Diagnostic {
+  private func warning(
+    _ id: DiagnosticID, _ message: String, at span: SourceSpan, hint: String? = nil
+  ) -> Diagnostic {
     Diagnostic(id, .warning, message, at: span, hint: hint)
   }
 }

@@ -1,0 +1,238 @@
+import Testing
+
+@testable import ReckonPolicy
+
+struct PolicyLintTests {
+  struct LintCase: CustomTestStringConvertible, Sendable {
+    let label: String
+    let policy: String
+    let warnings: [DiagnosticID]
+    var testDescription: String { label }
+  }
+
+  static let reachability: [LintCase] = [
+    LintCase(
+      label: "constant false never matches", policy: "rule \"a\" when 1 > 2 then refund DECLINE",
+      warnings: [.neverMatches]),
+    LintCase(
+      label: "constant false through a let",
+      policy: "let off = false\nrule \"a\" when off then refund DECLINE",
+      warnings: [.neverMatches]),
+    LintCase(
+      label: "a condition that can be false is fine",
+      policy: "rule \"a\" when customer.refunds_last_90_days > 2 then refund DECLINE",
+      warnings: []),
+    LintCase(
+      label: "always-true rule makes later rules and otherwise unreachable",
+      policy: """
+        rule "all" when true then refund DECLINE
+        rule "late" when reason == LEGAL then refund GRANT_FULL
+        otherwise share data only
+        """,
+      warnings: [.unreachableRule, .unreachableRule]),
+    LintCase(
+      label: "always true by folding",
+      policy:
+        "rule \"all\" when 1 < 2 or reason == LEGAL then refund DECLINE\notherwise do not respond",
+      warnings: [.unreachableRule]),
+    LintCase(
+      label: "the last rule always true with implicit otherwise",
+      policy: "rule \"all\" when true then refund DECLINE",
+      warnings: []),
+    LintCase(
+      label: "earlier rule's conditions a subset shadows",
+      policy: """
+        rule "legal" when reason == LEGAL then refund GRANT_FULL
+        rule "legal and heavy" when usage.consumed > 80% and reason == LEGAL then refund DECLINE
+        """,
+      warnings: [.shadowedRule]),
+    LintCase(
+      label: "shadowing through a boolean let",
+      policy: """
+        let heavy = usage.consumed >= 80% and reason == OTHER
+        rule "heavy" when heavy then refund DECLINE
+        rule "heavy other" when reason == OTHER and usage.consumed >= 80% and delivery.status == DELIVERED
+          then refund GRANT_FULL
+        """,
+      warnings: [.shadowedRule]),
+    LintCase(
+      label: "a later rule that is broader is not shadowed",
+      policy: """
+        rule "legal and heavy" when usage.consumed > 80% and reason == LEGAL then refund DECLINE
+        rule "legal" when reason == LEGAL then refund GRANT_FULL
+        """,
+      warnings: []),
+    LintCase(
+      label: "or is not a conjunction",
+      policy: """
+        rule "either" when reason == LEGAL or reason == OTHER then refund DECLINE
+        rule "legal" when reason == LEGAL then refund GRANT_FULL
+        """,
+      warnings: []),
+    LintCase(
+      label: "a never-matching rule shadows nothing",
+      policy: """
+        rule "never" when false then refund DECLINE
+        rule "legal" when reason == LEGAL then refund GRANT_FULL
+        """,
+      warnings: [.neverMatches]),
+  ]
+
+  static let optionalFacts: [LintCase] = [
+    LintCase(
+      label: "unguarded optional fact",
+      policy: "rule \"a\" when now - usage.last_used > 30 days then refund DECLINE",
+      warnings: [.unguardedOptionalFact]),
+    LintCase(
+      label: "guarded optional fact",
+      policy:
+        "rule \"a\" when usage.last_used is not missing and now - usage.last_used > 30 days then refund DECLINE",
+      warnings: []),
+    LintCase(
+      label: "unguarded read through a let",
+      policy:
+        "let idle = now - usage.last_used\nrule \"a\" when idle > 30 days then refund DECLINE",
+      warnings: [.unguardedOptionalFact]),
+    LintCase(
+      label: "guarded through a let",
+      policy:
+        "let idle = now - usage.last_used\nrule \"a\" when idle is not missing and idle > 30 days then refund DECLINE",
+      warnings: []),
+    LintCase(
+      label: "guard inside a let",
+      policy: """
+        let known = usage.last_used is not missing
+        rule "a" when known and now - usage.last_used > 30 days then refund DECLINE
+        """,
+      warnings: []),
+    LintCase(
+      label: "is missing alone reads nothing",
+      policy: "rule \"a\" when purchase.price is missing then refund DECLINE",
+      warnings: []),
+    LintCase(
+      label: "unguarded read in a set value",
+      policy:
+        "rule \"a\" when true then refund DECLINE, set sampleContentProvided = purchase.price > 1 USD",
+      warnings: [.unguardedOptionalFact]),
+    LintCase(
+      label: "required facts need no guard",
+      policy: "rule \"a\" when usage.consumed > 10% then refund DECLINE",
+      warnings: []),
+  ]
+
+  static let prorated: [LintCase] = [
+    LintCase(
+      label: "prorated without a bound",
+      policy: "rule \"a\" when reason == OTHER then refund GRANT_PRORATED",
+      warnings: [.proratedWithoutUsageBound]),
+    LintCase(
+      label: "prorated with only a lower bound",
+      policy: "rule \"a\" when usage.consumed > 0% then refund GRANT_PRORATED",
+      warnings: [.proratedWithoutUsageBound]),
+    LintCase(
+      label: "prorated with a bound that allows 100%",
+      policy:
+        "rule \"a\" when usage.consumed > 0% and usage.consumed <= 100% then refund GRANT_PRORATED",
+      warnings: [.proratedWithoutUsageBound]),
+    LintCase(
+      label: "prorated bounded",
+      policy:
+        "rule \"a\" when usage.consumed > 0% and usage.consumed < 100% then refund GRANT_PRORATED",
+      warnings: []),
+    LintCase(
+      label: "prorated bounded from the other side",
+      policy:
+        "rule \"a\" when 5% <= usage.consumed and 95% >= usage.consumed then refund GRANT_PRORATED",
+      warnings: []),
+    LintCase(
+      label: "prorated bounded through lets",
+      policy: """
+        let used = usage.consumed
+        let partly = used > 0% and used < 100%
+        rule "a" when partly then refund GRANT_PRORATED
+        """,
+      warnings: []),
+    LintCase(
+      label: "prorated for subscriptions",
+      policy: "rule \"a\" when product.type == AUTO_RENEWABLE then refund GRANT_PRORATED",
+      warnings: []),
+    LintCase(
+      label: "prorated for subscriptions written the other way round",
+      policy: "rule \"a\" when AUTO_RENEWABLE == product.type then refund GRANT_PRORATED",
+      warnings: []),
+    LintCase(
+      label: "prorated for subscriptions in a list",
+      policy: "rule \"a\" when product.type in [AUTO_RENEWABLE] then refund GRANT_PRORATED",
+      warnings: []),
+    LintCase(
+      label: "prorated for a list with a non-exempt type",
+      policy:
+        "rule \"a\" when product.type in [AUTO_RENEWABLE, CONSUMABLE] then refund GRANT_PRORATED",
+      warnings: [.proratedWithoutUsageBound]),
+    LintCase(
+      label: "prorated with the percentage set",
+      policy:
+        "rule \"a\" when reason == OTHER then refund GRANT_PRORATED, set consumptionPercentage = 50%",
+      warnings: []),
+    LintCase(
+      label: "prorated with the percentage set to 100%",
+      policy:
+        "rule \"a\" when reason == OTHER then refund GRANT_PRORATED, set consumptionPercentage = 100%",
+      warnings: [.proratedWithoutUsageBound]),
+    LintCase(
+      label: "prorated in otherwise", policy: "otherwise refund GRANT_PRORATED",
+      warnings: [.proratedWithoutUsageBound]),
+    LintCase(
+      label: "prorated in otherwise with the percentage set",
+      policy: "otherwise refund GRANT_PRORATED, set consumptionPercentage = 50%", warnings: []),
+    LintCase(
+      label: "other refunds need no bound", policy: "otherwise refund GRANT_FULL", warnings: []),
+  ]
+
+  @Test("rules that can never decide are warned about", arguments: reachability)
+  func reachabilityWarnings(_ testCase: LintCase) {
+    expectWarnings(testCase)
+  }
+
+  @Test("optional facts read without a guard are warned about", arguments: optionalFacts)
+  func optionalFactWarnings(_ testCase: LintCase) {
+    expectWarnings(testCase)
+  }
+
+  @Test("GRANT_PRORATED without a usage bound is warned about", arguments: prorated)
+  func proratedWarnings(_ testCase: LintCase) {
+    expectWarnings(testCase)
+  }
+
+  private func expectWarnings(_ testCase: LintCase) {
+    let result = TestSchema.load(testCase.policy)
+    #expect(!result.hasErrors, "\(result.renderedDiagnostics())")
+    #expect(result.policy != nil)
+    #expect(result.diagnostics.map(\.id) == testCase.warnings, "\(result.renderedDiagnostics())")
+  }
+
+  @Test func warningsPointAtWhatTheyAreAbout() throws {
+    let result = TestSchema.load(
+      """
+      let idle = now - usage.last_used
+      rule "a" when idle > 30 days then refund DECLINE
+      rule "b" when reason == OTHER then refund GRANT_PRORATED
+      """)
+    let texts = result.diagnostics.map { result.source.text(of: $0.span) }
+    #expect(texts == ["idle", "\"b\""])
+  }
+
+  @Test func manyLetsBuiltFromEachOtherLintInLinearTime() throws {
+    var lines = ["let l0 = usage.last_used is not missing and reason == OTHER"]
+    for index in 1..<60 {
+      lines.append("let l\(index) = l\(index - 1) and l\(index - 1)")
+    }
+    lines.append("rule \"a\" when l59 then refund DECLINE")
+    lines.append("rule \"b\" when l59 and now - usage.last_used > 1 day then refund GRANT_FULL")
+    let clock = ContinuousClock()
+    let elapsed = clock.measure {
+      #expect(TestSchema.warningIDs(lines.joined(separator: "\n")) == [.shadowedRule])
+    }
+    #expect(elapsed < .seconds(2))
+  }
+}
