@@ -44,7 +44,6 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case expectedExpression = "expected-expression"
   case unknownAction = "unknown-action"
   case duplicateHeader = "duplicate-header"
-  case missingPolicyName = "missing-policy-name"
   case declarationAfterOtherwise = "declaration-after-otherwise"
   case duplicateOtherwise = "duplicate-otherwise"
   case chainedComparison = "chained-comparison"

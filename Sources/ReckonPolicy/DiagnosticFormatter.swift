@@ -16,9 +16,11 @@ public struct DiagnosticFormatter: Sendable {
   public func render(_ diagnostic: Diagnostic, in source: SourceFile) -> String {
     let start = source.location(of: diagnostic.span.start)
     let lineText = source.lineText(start.line)
-    let gutterWidth = max(4, String(start.line).count + 1)
+    // As in the language contract: the line number right-aligned in five columns, or wider.
+    let gutterWidth = max(5, String(start.line).count + 1)
     let gutter = String(repeating: " ", count: gutterWidth)
-    let number = String(repeating: " ", count: gutterWidth - String(start.line).count)
+    let number =
+      String(repeating: " ", count: gutterWidth - String(start.line).count)
       + String(start.line)
     var lines = [
       "\(source.path):\(start.line):\(start.column): \(diagnostic.severity.rawValue): \(diagnostic.message)",

@@ -1,0 +1,99 @@
+import Testing
+
+@testable import ReckonPolicy
+
+struct DiagnosticFormatterTests {
+  @Test func rendersTheContractExampleExactly() throws {
+    let lines = (1...13).map { _ in "# filler" } + ["  when delivery.status != DELIVERD"]
+    let source = SourceFile(
+      path: "policies/targeted.policy", text: lines.joined(separator: "\n") + "\n")
+    let start = try #require(source.text.range(of: "DELIVERD")).lowerBound.utf16Offset(
+      in: source.text)
+    let diagnostic = Diagnostic(
+      .unknownEnumValue, .error, "unknown value 'DELIVERD' for delivery.status",
+      at: SourceSpan(start: start, end: start + 8),
+      hint: "did you mean 'DELIVERED'?")
+    #expect(
+      DiagnosticFormatter().render(diagnostic, in: source) == """
+        policies/targeted.policy:14:27: error: unknown value 'DELIVERD' for delivery.status
+           14 |   when delivery.status != DELIVERD
+              |                           ^~~~~~~~
+              = did you mean 'DELIVERED'?
+
+        """)
+  }
+
+  @Test func theCheckerProducesTheContractExample() {
+    let text =
+      (1...13).map { _ in "" }.joined(separator: "\n")
+      + "\nrule \"r\"\n  when delivery.status != DELIVERD\n  then refund DECLINE"
+    let result = TestSchema.load(text, path: "policies/targeted.policy")
+    #expect(
+      result.renderedDiagnostics() == """
+        policies/targeted.policy:15:27: error: unknown value 'DELIVERD' for delivery.status
+           15 |   when delivery.status != DELIVERD
+              |                           ^~~~~~~~
+              = did you mean 'DELIVERED'?
+
+        """)
+  }
+
+  @Test func aDiagnosticWithoutHintHasNoHintLine() {
+    let source = SourceFile(path: "p", text: "abc")
+    let rendered = DiagnosticFormatter().render(
+      Diagnostic(.unknownName, .warning, "w", at: SourceSpan(start: 1, end: 2)), in: source)
+    #expect(rendered == "p:1:2: warning: w\n    1 | abc\n      |  ^\n")
+  }
+
+  @Test func tabsInTheLineKeepTheCaretAligned() {
+    let source = SourceFile(path: "p", text: "\twhen\tx")
+    let rendered = DiagnosticFormatter().render(
+      Diagnostic(.unknownName, .error, "m", at: SourceSpan(start: 6, end: 7)), in: source)
+    #expect(rendered.split(separator: "\n")[2] == "      | \t    \t^")
+  }
+
+  @Test func aSpanOverSeveralLinesIsUnderlinedToTheEndOfItsFirstLine() {
+    let source = SourceFile(path: "p", text: "rule \"r\"\n  when x")
+    let rendered = DiagnosticFormatter().render(
+      Diagnostic(.unknownName, .error, "m", at: SourceSpan(start: 0, end: 15)), in: source)
+    #expect(rendered.split(separator: "\n")[2] == "      | ^~~~~~~~")
+  }
+
+  @Test func anEmptySpanAtTheEndOfTheFileGetsOneCaret() {
+    let source = SourceFile(path: "p", text: "let x =\n")
+    let rendered = DiagnosticFormatter().render(
+      Diagnostic(.expectedExpression, .error, "m", at: SourceSpan(start: 8, end: 8)), in: source)
+    #expect(rendered == "p:2:1: error: m\n    2 | \n      | ^\n")
+  }
+
+  @Test func theGutterWidensForLongFiles() {
+    let text = String(repeating: "\n", count: 123_456) + "x"
+    let source = SourceFile(path: "p", text: text)
+    let rendered = DiagnosticFormatter().render(
+      Diagnostic(.unknownName, .error, "m", at: SourceSpan(start: 123_456, end: 123_457)),
+      in: source)
+    #expect(rendered == "p:123457:1: error: m\n 123457 | x\n        | ^\n")
+  }
+
+  @Test func multibyteCharactersBeforeTheSpanCountAsOneColumn() {
+    let source = SourceFile(path: "p", text: "é ☕️ x")
+    let offset = Array("é ☕️ ".utf8).count
+    let rendered = DiagnosticFormatter().render(
+      Diagnostic(.unknownName, .error, "m", at: SourceSpan(start: offset, end: offset + 1)),
+      in: source)
+    #expect(rendered == "p:1:5: error: m\n    1 | é ☕️ x\n      |     ^\n")
+  }
+
+  @Test func severalDiagnosticsAreRenderedInSourceOrderSeparatedByBlankLines() {
+    let source = SourceFile(path: "p", text: "a b")
+    let rendered = DiagnosticFormatter().render(
+      [
+        Diagnostic(.unknownName, .error, "second", at: SourceSpan(start: 2, end: 3)),
+        Diagnostic(.unknownName, .error, "first", at: SourceSpan(start: 0, end: 1)),
+      ], in: source)
+    #expect(
+      rendered
+        == "p:1:1: error: first\n    1 | a b\n      | ^\n\np:1:3: error: second\n    1 | a b\n      |   ^\n"
+    )
+  }
+}

@@ -1,0 +1,165 @@
+import Testing
+
+@testable import ReckonPolicy
+
+/// Every diagnostic the code can produce, pinned as the author sees it.
+struct DiagnosticSnapshotTests {
+  struct Example: CustomTestStringConvertible, Sendable {
+    let id: DiagnosticID
+    let policy: String
+    var testDescription: String { id.rawValue }
+  }
+
+  static let deepParentheses =
+    String(repeating: "(", count: 101) + "true" + String(repeating: ")", count: 101)
+
+  static let examples: [Example] = [
+    Example(
+      id: .unexpectedCharacter,
+      policy: "rule \"r\"\n  when !(reason == LEGAL)\n  then refund DECLINE"),
+    Example(
+      id: .unterminatedString,
+      policy: "rule \"we failed\n  when delivery.status != DELIVERED\n  then refund GRANT_FULL"),
+    Example(
+      id: .invalidNumber,
+      policy: "rule \"r\"\n  when customer.account_age < 90days\n  then refund DECLINE"),
+    Example(id: .expectedToken, policy: "rule \"r\"\n  when reason == LEGAL\n  refund DECLINE"),
+    Example(id: .expectedExpression, policy: "rule \"r\"\n  when reason ==\n  then refund DECLINE"),
+    Example(id: .unknownAction, policy: "rule \"r\"\n  when reason == LEGAL\n  then refnd DECLINE"),
+    Example(id: .duplicateHeader, policy: "policy \"one\"\nversion 1\npolicy \"two\""),
+    Example(
+      id: .declarationAfterOtherwise,
+      policy:
+        "otherwise share data only\n\nrule \"late\"\n  when reason == LEGAL\n  then refund GRANT_FULL"
+    ),
+    Example(id: .duplicateOtherwise, policy: "otherwise share data only\notherwise do not respond"),
+    Example(
+      id: .chainedComparison,
+      policy: "rule \"r\"\n  when 0% < usage.consumed < 100%\n  then refund GRANT_PRORATED"),
+    Example(
+      id: .listOutsideIn,
+      policy: "rule \"r\"\n  when [LEGAL, OTHER] == reason\n  then refund DECLINE"),
+    Example(id: .nestingTooDeep, policy: "let deep = \(deepParentheses)"),
+    Example(
+      id: .unknownName,
+      policy: "let used = usage.consumed\nrule \"r\"\n  when usd > 50%\n  then refund DECLINE"),
+    Example(
+      id: .unknownFact, policy: "rule \"r\"\n  when usage.consumd > 50%\n  then refund DECLINE"),
+    Example(
+      id: .unknownEnumValue,
+      policy: "rule \"r\"\n  when reason in [LEGAL, FULFILMENT_ISSUE]\n  then refund DECLINE"),
+    Example(
+      id: .unknownField,
+      policy: "rule \"r\"\n  when reason == LEGAL\n  then refund DECLINE, set sampleContent = true"),
+    Example(
+      id: .unknownFunction,
+      policy: "rule \"r\"\n  when rnd(usage.consumed) > 50%\n  then refund DECLINE"),
+    Example(id: .duplicateLet, policy: "let used = usage.consumed\nlet used = 50%"),
+    Example(id: .letShadowsFact, policy: "let usage = usage.consumed"),
+    Example(
+      id: .duplicateRuleName,
+      policy:
+        "rule \"legal\"\n  when reason == LEGAL\n  then refund GRANT_FULL\n\nrule \"legal\"\n  when reason == OTHER\n  then refund DECLINE"
+    ),
+    Example(
+      id: .typeMismatch, policy: "rule \"r\"\n  when usage.consumed >= 80\n  then refund DECLINE"),
+    Example(
+      id: .invalidOperand, policy: "rule \"r\"\n  when -customer.consented\n  then refund DECLINE"),
+    Example(
+      id: .invalidArguments,
+      policy: "rule \"r\"\n  when max(usage.consumed) > 50%\n  then refund DECLINE"),
+    Example(
+      id: .percentOutOfRange,
+      policy: "rule \"r\"\n  when usage.consumed > 120%\n  then refund DECLINE"),
+    Example(
+      id: .conflictingActions,
+      policy: "rule \"r\"\n  when reason == LEGAL\n  then refund GRANT_FULL, do not respond"),
+    Example(
+      id: .divisionByZero,
+      policy: "rule \"r\"\n  when customer.refunds_last_90_days / 0 > 1\n  then refund DECLINE"),
+    Example(
+      id: .unreachableRule,
+      policy:
+        "rule \"everyone\"\n  when true\n  then refund DECLINE\n\nrule \"legal\"\n  when reason == LEGAL\n  then refund GRANT_FULL"
+    ),
+    Example(id: .neverMatches, policy: "rule \"never\"\n  when 2 < 1\n  then refund DECLINE"),
+    Example(
+      id: .shadowedRule,
+      policy: """
+        rule "legal"
+          when reason == LEGAL
+          then refund GRANT_FULL
+
+        rule "legal and used"
+          when reason == LEGAL and usage.consumed > 50%
+          then refund DECLINE
+        """),
+    Example(
+      id: .unguardedOptionalFact,
+      policy: "rule \"idle\"\n  when now - usage.last_used > 30 days\n  then refund GRANT_FULL"),
+    Example(
+      id: .proratedWithoutUsageBound,
+      policy: "rule \"partly\"\n  when product.type == CONSUMABLE\n  then refund GRANT_PRORATED"),
+  ]
+
+  @Test("each diagnostic renders as its golden file", arguments: examples)
+  func rendersAsSnapshot(_ example: Example) {
+    let result = TestSchema.load(example.policy, path: "policies/example.policy")
+    #expect(result.diagnostics.map(\.id) == [example.id], "\(result.renderedDiagnostics())")
+    Snapshot.expect(result.renderedDiagnostics(), matches: "diagnostic-\(example.id.rawValue)")
+  }
+
+  @Test func everyDiagnosticIDHasAnExample() {
+    let covered = Set(Self.examples.map(\.id))
+    let missing = DiagnosticID.allCases.filter { !covered.contains($0) }
+    #expect(missing.isEmpty)
+    #expect(Self.examples.count == DiagnosticID.allCases.count)
+  }
+
+  @Test func warningsDoNotStopALoadButErrorsDo() {
+    for example in Self.examples {
+      let result = TestSchema.load(example.policy)
+      let isWarning = result.diagnostics.allSatisfy { $0.severity == .warning }
+      #expect((result.policy != nil) == isWarning, "\(example.id)")
+    }
+  }
+
+  @Test func oneRunReportsEveryProblemInTheFile() {
+    let policy = """
+      policy "many problems"
+      policy "twice"
+
+      let used = usage.consumd
+
+      rule "stray character"
+        when reason == LEGAL & used > 0%
+        then refund DECLINE
+
+      rule "missing then"
+        when reason == OTHER
+        refund GRANT_FULL
+
+      rule "bad value"
+        when delivery.status != DELIVERD
+        then refund GRANT_FULL
+
+      rule "bad type"
+        when customer.account_age > 30
+        then refnd DECLINE
+
+      rule "conflict"
+        when product.type == CONSUMABLE
+        then refund GRANT_FULL, refund DECLINE
+
+      otherwise share data only
+      """
+    let result = TestSchema.load(policy, path: "policies/many.policy")
+    #expect(
+      result.diagnostics.map(\.id) == [
+        .duplicateHeader, .unknownFact, .unexpectedCharacter, .expectedToken, .expectedToken,
+        .unknownEnumValue,
+        .typeMismatch, .unknownAction, .conflictingActions,
+      ])
+    Snapshot.expect(result.renderedDiagnostics(), matches: "diagnostics-all-in-one-run")
+  }
+}
