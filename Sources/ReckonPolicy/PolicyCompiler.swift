@@ -23,7 +23,8 @@ struct PolicyCompiler {
       compiledLets.append(compile(checked.value))
     }
     let rules = policy.rules.map { rule in
-      CompiledPolicy.CompiledRule(condition: compile(rule.condition), actions: compile(rule.actions))
+      CompiledPolicy.CompiledRule(
+        condition: compile(rule.condition), actions: compile(rule.actions))
     }
     return CompiledPolicy.Program(rules: rules, otherwise: compile(policy.otherwise))
   }
@@ -38,7 +39,10 @@ struct PolicyCompiler {
       case .doNotRespond: fixed.append(.doNotRespond)
       case .holdForReview: fixed.append(.holdForReview)
       case .set(let field, let value):
-        computed.append((fixed.count, field, compile(value)))
+        // The trace lists every value a `set` computed, as `actionValues`.
+        let body = compile(value)
+        computed.append(
+          (fixed.count, field, Self.recordsItself(value) ? body : traced(value.id, body)))
         fixed.append(.set(field: field, value: nil))
       }
     }
@@ -100,6 +104,14 @@ struct PolicyCompiler {
     }
   }
 
+  /// Whether the compiled node already records its value in the trace.
+  private static func recordsItself(_ expression: ResolvedExpression) -> Bool {
+    switch expression.kind {
+    case .fact, .letReference, .not, .and, .or, .compare, .membership, .missingTest: true
+    case .constant, .negate, .arithmetic, .call: false
+    }
+  }
+
   private func compileLetReference(_ index: Int, _ id: Int) -> CompiledExpression {
     let body = compiledLets[index]
     guard tracing else {
@@ -125,7 +137,9 @@ struct PolicyCompiler {
 
   /// Three-valued `and` (decisive false) and `or` (decisive true): the decisive value on either
   /// side wins even when the other is unknown.
-  private func compileLogic(_ left: @escaping CompiledExpression, _ right: @escaping CompiledExpression, decisive: Bool)
+  private func compileLogic(
+    _ left: @escaping CompiledExpression, _ right: @escaping CompiledExpression, decisive: Bool
+  )
     -> CompiledExpression
   {
     { frame in
@@ -138,7 +152,9 @@ struct PolicyCompiler {
     }
   }
 
-  private func compileComparison(_ op: ComparisonOperator, _ left: ResolvedExpression, _ right: ResolvedExpression)
+  private func compileComparison(
+    _ op: ComparisonOperator, _ left: ResolvedExpression, _ right: ResolvedExpression
+  )
     -> CompiledExpression
   {
     if !tracing, case .fact(let slot) = left.kind, let constant = right.constantValue,
@@ -190,7 +206,9 @@ struct PolicyCompiler {
     }
   }
 
-  private func compileMembership(_ negated: Bool, _ subject: ResolvedExpression, _ members: [ResolvedExpression])
+  private func compileMembership(
+    _ negated: Bool, _ subject: ResolvedExpression, _ members: [ResolvedExpression]
+  )
     -> CompiledExpression
   {
     let inner = compile(subject)
@@ -206,7 +224,7 @@ struct PolicyCompiler {
     if constants.count == members.count {
       return { frame in
         guard let value = inner(&frame) else { return nil }
-        return .boolean(constants.contains(value) != negated)
+        return ValueOperations.isMember(value, of: constants).map { .boolean($0 != negated) }
       }
     }
     let compiled = members.map(compile)
@@ -214,11 +232,13 @@ struct PolicyCompiler {
       guard let value = inner(&frame) else { return nil }
       var sawUnknown = false
       for member in compiled {
-        guard let candidate = member(&frame) else {
+        guard let candidate = member(&frame),
+          let isMember = ValueOperations.isMember(value, of: [candidate])
+        else {
           sawUnknown = true
           continue
         }
-        if candidate == value { return .boolean(!negated) }
+        if isMember { return .boolean(!negated) }
       }
       return sawUnknown ? nil : .boolean(negated)
     }

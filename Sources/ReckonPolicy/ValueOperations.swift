@@ -4,21 +4,29 @@
 /// in two currencies, an overflow) yields `nil`, which the evaluator treats as unknown.
 enum ValueOperations {
   /// The result type of `left op right`, or nil if the operator does not apply.
-  static func resultType(_ op: ArithmeticOperator, _ left: ValueType, _ right: ValueType) -> ValueType? {
+  static func resultType(_ op: ArithmeticOperator, _ left: ValueType, _ right: ValueType)
+    -> ValueType?
+  {
     switch (op, left, right) {
     case (_, .number, .number): return .number
     case (.add, .percent, .percent), (.subtract, .percent, .percent): return .percent
     case (.add, .money, .money), (.subtract, .money, .money): return .money
     case (.add, .duration, .duration), (.subtract, .duration, .duration): return .duration
-    case (.add, .timestamp, .duration), (.add, .duration, .timestamp), (.subtract, .timestamp, .duration):
+    case (.add, .timestamp, .duration), (.add, .duration, .timestamp),
+      (.subtract, .timestamp, .duration):
       return .timestamp
     case (.subtract, .timestamp, .timestamp): return .duration
-    case (.multiply, .percent, .number), (.multiply, .number, .percent), (.divide, .percent, .number): return .percent
-    case (.multiply, .money, .number), (.multiply, .number, .money), (.divide, .money, .number): return .money
+    case (.multiply, .percent, .number), (.multiply, .number, .percent),
+      (.divide, .percent, .number):
+      return .percent
+    case (.multiply, .money, .number), (.multiply, .number, .money), (.divide, .money, .number):
+      return .money
     case (.multiply, .money, .percent), (.multiply, .percent, .money): return .money
-    case (.multiply, .duration, .number), (.multiply, .number, .duration), (.divide, .duration, .number):
+    case (.multiply, .duration, .number), (.multiply, .number, .duration),
+      (.divide, .duration, .number):
       return .duration
-    case (.divide, .percent, .percent), (.divide, .money, .money), (.divide, .duration, .duration): return .number
+    case (.divide, .percent, .percent), (.divide, .money, .money), (.divide, .duration, .duration):
+      return .number
     default: return nil
     }
   }
@@ -28,11 +36,13 @@ enum ValueOperations {
     switch (left, right) {
     case (.number(let a), .number(let b)): return finite(apply(op, a, b)).map(Value.number)
     case (.percent(let a), .percent(let b)):
-      return op == .divide ? finite(apply(op, a, b)).map(Value.number) : finite(apply(op, a, b)).map(Value.percent)
+      return op == .divide
+        ? finite(apply(op, a, b)).map(Value.number) : finite(apply(op, a, b)).map(Value.percent)
     case (.percent(let a), .number(let b)), (.number(let b), .percent(let a)):
       return finite(apply(op, a, b)).map(Value.percent)
     case (.duration(let a), .duration(let b)):
-      return op == .divide ? finite(apply(op, a, b)).map(Value.number) : finite(apply(op, a, b)).map(Value.duration)
+      return op == .divide
+        ? finite(apply(op, a, b)).map(Value.number) : finite(apply(op, a, b)).map(Value.duration)
     case (.duration(let a), .number(let b)), (.number(let b), .duration(let a)):
       return finite(apply(op, a, b)).map(Value.duration)
     case (.timestamp(let a), .duration(let b)), (.duration(let b), .timestamp(let a)):
@@ -41,9 +51,11 @@ enum ValueOperations {
       return finite(a - b).map(Value.duration)
     case (.money(let a, let currency), .money(let b, let other)):
       return moneyArithmetic(op, a, b, currency, other)
-    case (.money(let milli, let currency), .number(let factor)), (.number(let factor), .money(let milli, let currency)):
+    case (.money(let milli, let currency), .number(let factor)),
+      (.number(let factor), .money(let milli, let currency)):
       return scaledMoney(milli, by: factor, dividing: op == .divide, currency: currency)
-    case (.money(let milli, let currency), .percent(let share)), (.percent(let share), .money(let milli, let currency)):
+    case (.money(let milli, let currency), .percent(let share)),
+      (.percent(let share), .money(let milli, let currency)):
       return scaledMoney(milli, by: share / 100, dividing: false, currency: currency)
     default:
       return nil
@@ -81,7 +93,9 @@ enum ValueOperations {
     }
   }
 
-  private static func scaledMoney(_ milli: Int64, by factor: Double, dividing: Bool, currency: String) -> Value? {
+  private static func scaledMoney(
+    _ milli: Int64, by factor: Double, dividing: Bool, currency: String
+  ) -> Value? {
     let scaled = dividing ? Double(milli) / factor : Double(milli) * factor
     guard scaled.isFinite, abs(scaled) < 9e15 else { return nil }
     return .money(Int64(scaled.rounded()), currency: currency)
@@ -109,7 +123,9 @@ enum ValueOperations {
       default: return part.isEmpty || text.contains(part)
       }
     case .equal, .notEqual:
-      if case .money(_, let currency) = left, case .money(_, let other) = right, currency != other { return nil }
+      if case .money(_, let currency) = left, case .money(_, let other) = right, currency != other {
+        return nil
+      }
       return (left == right) == (op == .equal)
     case .less, .lessOrEqual, .greater, .greaterOrEqual:
       guard let (a, b) = orderedPair(left, right) else { return nil }
@@ -122,9 +138,24 @@ enum ValueOperations {
     }
   }
 
+  /// Whether `value` equals one of `candidates`, or nil when none does and some cannot be compared
+  /// with it (money in another currency), as `==` would say.
+  static func isMember(_ value: Value, of candidates: [Value]) -> Bool? {
+    var unknown = false
+    for candidate in candidates {
+      switch compare(.equal, value, candidate) {
+      case true?: return true
+      case false?: continue
+      case nil: unknown = true
+      }
+    }
+    return unknown ? nil : false
+  }
+
   private static func orderedPair(_ left: Value, _ right: Value) -> (Double, Double)? {
     switch (left, right) {
-    case (.number(let a), .number(let b)), (.percent(let a), .percent(let b)), (.duration(let a), .duration(let b)),
+    case (.number(let a), .number(let b)), (.percent(let a), .percent(let b)),
+      (.duration(let a), .duration(let b)),
       (.timestamp(let a), .timestamp(let b)):
       return (a, b)
     case (.money(let a, let currency), .money(let b, let other)) where currency == other:
