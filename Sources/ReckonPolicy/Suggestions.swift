@@ -4,7 +4,7 @@ public enum Suggestions {
   public static func closest(to word: String, among candidates: [String]) -> String? {
     let limit = max(2, word.count / 3)
     var best: (candidate: String, distance: Int)?
-    for candidate in candidates {
+    for candidate in candidates where abs(candidate.count - word.count) <= limit {
       let distance = editDistance(word.lowercased(), candidate.lowercased())
       if distance <= limit, distance < (best?.distance ?? Int.max) {
         best = (candidate, distance)
