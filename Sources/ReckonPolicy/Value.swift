@@ -67,6 +67,8 @@ extension Value {
   }
 
   static func formatTimestamp(_ seconds: Double) -> String {
+    // A date formatter has nothing to say about a time that is not a number.
+    guard seconds.isFinite else { return formatNumber(seconds) }
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime]
     return formatter.string(from: Date(timeIntervalSince1970: seconds))

@@ -1,0 +1,41 @@
+import Testing
+
+@testable import ReckonPolicy
+
+struct ValueFormattingTests {
+  struct FormatCase: CustomTestStringConvertible, Sendable {
+    let value: Value
+    let type: ValueType
+    let text: String
+    var testDescription: String { text }
+  }
+
+  static let cases: [FormatCase] = [
+    FormatCase(value: .boolean(true), type: .boolean, text: "true"),
+    FormatCase(value: .number(2.5), type: .number, text: "2.5"),
+    FormatCase(value: .number(-3), type: .number, text: "-3"),
+    FormatCase(value: .percent(12.5), type: .percent, text: "12.5%"),
+    FormatCase(value: .money(4_990, currency: "USD"), type: .money, text: "4.99 USD"),
+    FormatCase(value: .money(-1_005, currency: "EUR"), type: .money, text: "-1.005 EUR"),
+    FormatCase(value: .money(7_000, currency: "USD"), type: .money, text: "7.00 USD"),
+    FormatCase(value: .duration(90 * 86_400), type: .duration, text: "90 days"),
+    FormatCase(value: .duration(3_600), type: .duration, text: "1 hour"),
+    FormatCase(value: .duration(90), type: .duration, text: "90 seconds"),
+    FormatCase(value: .timestamp(0), type: .timestamp, text: "1970-01-01T00:00:00Z"),
+    FormatCase(value: .text("a"), type: .text, text: "\"a\""),
+    FormatCase(value: .enumeration(0), type: .enumeration(TestSchema.delivery), text: "DELIVERED"),
+    FormatCase(value: .enumeration(9), type: .enumeration(TestSchema.delivery), text: "#9"),
+  ]
+
+  @Test("values render as an author would write them", arguments: cases)
+  func formatting(_ testCase: FormatCase) {
+    #expect(testCase.value.formatted(as: testCase.type) == testCase.text)
+  }
+
+  @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300])
+  func nonFiniteValuesRenderWithoutCrashing(_ number: Double) {
+    for value in [Value.number(number), .percent(number), .duration(number), .timestamp(number)] {
+      #expect(!value.formatted(as: .number).isEmpty)
+    }
+  }
+}
