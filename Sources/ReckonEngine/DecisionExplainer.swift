@@ -52,7 +52,7 @@ public struct DecisionExplainer: Sendable {
       case nil: verdict = "did not match: a fact it needs is missing"
       }
       lines.append("  \(attempt.rule + 1). \"\(rule.name)\" \(verdict)")
-      lines += conditionLines(rule, attempt).map { "       " + $0 }
+      lines += conditionLines(rule, attempt, decision).map { "       " + $0 }
     }
     if decision.ruleIndex == nil {
       lines.append("  No rule matched, so 'otherwise' decided.")
@@ -61,7 +61,7 @@ public struct DecisionExplainer: Sendable {
   }
 
   /// Each part of the rule's `and` chain with its value; after a false one the rest was not needed.
-  private func conditionLines(_ rule: CheckedRule, _ attempt: PolicyTrace.RuleAttempt) -> [String] {
+  private func conditionLines(_ rule: CheckedRule, _ attempt: PolicyTrace.RuleAttempt, _ decision: Decision) -> [String] {
     var values: [Int: Value?] = [:]
     for entry in attempt.conditions { values[entry.node] = entry.value }
     var lines: [String] = []
@@ -73,7 +73,7 @@ public struct DecisionExplainer: Sendable {
       }
       switch value {
       case .boolean(let flag)?: lines.append("- \(text): \(flag ? "true" : "false")")
-      case nil: lines.append("- \(text): unknown (\(missingNames(in: part, attempt).joined(separator: ", ")) missing)")
+      case nil: lines.append("- \(text): unknown (\(missingNames(in: part, decision).joined(separator: ", ")) missing)")
       case let other?: lines.append("- \(text): \(other.formatted(as: part.type))")
       }
       if value == .boolean(false) || value == nil { break }
@@ -81,10 +81,11 @@ public struct DecisionExplainer: Sendable {
     return lines
   }
 
-  private func missingNames(in part: ResolvedExpression, _ attempt: PolicyTrace.RuleAttempt) -> [String] {
+  private func missingNames(in part: ResolvedExpression, _ decision: Decision) -> [String] {
+    let missing = Set(decision.trace?.missingFacts ?? [])
     var names: [String] = []
     func walk(_ node: ResolvedExpression) {
-      if case .fact(let slot) = node.kind, attempt.conditions.contains(where: { $0.node == node.id && $0.value == nil }) {
+      if case .fact(let slot) = node.kind, missing.contains(slot), !names.contains(policy.schema.facts[slot].name) {
         names.append(policy.schema.facts[slot].name)
       }
       if case .letReference(let index) = node.kind { walk(policy.checked.lets[index].value) }

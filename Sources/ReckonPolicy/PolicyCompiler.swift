@@ -56,10 +56,12 @@ struct PolicyCompiler {
       return { _ in value }
     case .fact(let slot):
       guard tracing else { return { frame in frame.facts[slot] } }
+      // A boolean fact is a condition in its own right, so its value goes into the trace too.
+      let isCondition = expression.type == .boolean
       return { frame in
         let value = frame.facts[slot]
         frame.recorder?.read(slot, value)
-        frame.recorder?.record(id, value)
+        if isCondition { frame.recorder?.record(id, value) }
         return value
       }
     case .letReference(let index):
@@ -107,7 +109,8 @@ struct PolicyCompiler {
   /// Whether the compiled node already records its value in the trace.
   private static func recordsItself(_ expression: ResolvedExpression) -> Bool {
     switch expression.kind {
-    case .fact, .letReference, .not, .and, .or, .compare, .membership, .missingTest: true
+    case .fact: expression.type == .boolean
+    case .letReference, .not, .and, .or, .compare, .membership, .missingTest: true
     case .constant, .negate, .arithmetic, .call: false
     }
   }
