@@ -1,0 +1,79 @@
+import COpenSSL
+import Foundation
+
+/// Verifies that a leaf and an intermediate certificate chain to one of the configured roots, as
+/// Apple's libraries do: the chain is built only from the leaf and intermediate up to a trusted
+/// root (a root sent along is never trusted), both carry Apple's marker OIDs, and validity is
+/// judged at a given time. Verified chains are cached.
+public final class CertificateChainVerifier: @unchecked Sendable {
+  /// The extension Apple puts on the App Store's signing leaf certificate.
+  public static let leafOID = "1.2.840.113635.100.6.11.1"
+  /// The extension Apple puts on the WWDR intermediate certificate.
+  public static let intermediateOID = "1.2.840.113635.100.6.2.1"
+
+  private let roots: [X509Certificate]
+  private let lock = NSLock()
+  // Guarded by `lock`: chains already verified, by leaf‖intermediate DER, with the window in which
+  // the verdict holds (the intersection of both certificates' validity).
+  private var verified: [Data: ClosedRange<Date>] = [:]
+
+  /// Creates a verifier trusting `roots`.
+  public init(roots: [X509Certificate]) {
+    self.roots = roots
+  }
+
+  /// Verifies the chain at `date`; throws what is wrong with it.
+  public func verify(leaf: X509Certificate, intermediate: X509Certificate, at date: Date) throws(VerificationFailure) {
+    let key = leaf.der + intermediate.der
+    if let window = cachedWindow(key), window.contains(date) { return }
+    guard leaf.hasExtension(oid: Self.leafOID) else { throw .missingAppleOID(certificate: "leaf", oid: Self.leafOID) }
+    guard intermediate.hasExtension(oid: Self.intermediateOID) else {
+      throw .missingAppleOID(certificate: "intermediate", oid: Self.intermediateOID)
+    }
+    try verifyWithOpenSSL(leaf: leaf, intermediate: intermediate, at: date)
+    if let window = validity(leaf, intermediate) { remember(key, window) }
+  }
+
+  private func verifyWithOpenSSL(leaf: X509Certificate, intermediate: X509Certificate, at date: Date) throws(VerificationFailure) {
+    guard let store = X509_STORE_new() else { throw .untrustedChain("cannot create a certificate store") }
+    defer { X509_STORE_free(store) }
+    for root in roots { X509_STORE_add_cert(store, root.pointer) }
+    guard let untrusted = OPENSSL_sk_new_null() else { throw .untrustedChain("cannot create a certificate stack") }
+    defer { OPENSSL_sk_free(untrusted) }
+    OPENSSL_sk_push(untrusted, UnsafeRawPointer(intermediate.pointer))
+    guard let context = X509_STORE_CTX_new() else { throw .untrustedChain("cannot create a verification context") }
+    defer { X509_STORE_CTX_free(context) }
+    guard X509_STORE_CTX_init(context, store, leaf.pointer, untrusted) == 1 else {
+      throw .untrustedChain("cannot start verification")
+    }
+    X509_VERIFY_PARAM_set_time(X509_STORE_CTX_get0_param(context), time_t(date.timeIntervalSince1970))
+    guard X509_verify_cert(context) == 1 else {
+      let code = X509_STORE_CTX_get_error(context)
+      let reason = String(cString: X509_verify_cert_error_string(Int(code)))
+      if code == X509_V_ERR_CERT_HAS_EXPIRED || code == X509_V_ERR_CERT_NOT_YET_VALID {
+        throw .certificateNotValidAtSigningTime(reason)
+      }
+      throw .untrustedChain(reason)
+    }
+  }
+
+  private func validity(_ leaf: X509Certificate, _ intermediate: X509Certificate) -> ClosedRange<Date>? {
+    guard let from = [leaf.notBefore, intermediate.notBefore].compactMap({ $0 }).max(),
+      let until = [leaf.notAfter, intermediate.notAfter].compactMap({ $0 }).min(), from <= until
+    else { return nil }
+    return from...until
+  }
+
+  private func cachedWindow(_ key: Data) -> ClosedRange<Date>? {
+    lock.lock()
+    defer { lock.unlock() }
+    return verified[key]
+  }
+
+  private func remember(_ key: Data, _ window: ClosedRange<Date>) {
+    lock.lock()
+    defer { lock.unlock() }
+    if verified.count > 64 { verified.removeAll() }  // chains change rarely; keep the cache small
+    verified[key] = window
+  }
+}

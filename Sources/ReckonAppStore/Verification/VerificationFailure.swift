@@ -1,0 +1,39 @@
+/// Why a signed payload was refused. A refused notification is never decided on.
+public enum VerificationFailure: Error, Hashable, Sendable, CustomStringConvertible {
+  /// Not three base64url parts, or a header or payload that is not JSON.
+  case malformed(String)
+  /// The header's `alg` is not ES256 (e.g. `none` or `HS256`).
+  case unsupportedAlgorithm(String)
+  /// The header's `x5c` is missing or does not hold exactly three certificates.
+  case invalidCertificateList(String)
+  /// A certificate lacks the extension Apple marks it with.
+  case missingAppleOID(certificate: String, oid: String)
+  /// The chain does not lead to a configured root.
+  case untrustedChain(String)
+  /// A certificate was expired or not yet valid when the payload was signed.
+  case certificateNotValidAtSigningTime(String)
+  /// The signature does not match the header and payload.
+  case invalidSignature
+  /// The payload is for another app.
+  case wrongBundleId(expected: String, found: String?)
+  /// The payload is for another App Apple ID (checked in Production).
+  case wrongAppAppleId(expected: Int64, found: Int64?)
+  /// The payload is from an environment this configuration does not accept.
+  case wrongEnvironment(expected: String, found: String?)
+
+  /// One sentence for logs and the webhook's answer.
+  public var description: String {
+    switch self {
+    case .malformed(let detail): "malformed signed payload: \(detail)"
+    case .unsupportedAlgorithm(let alg): "unsupported signing algorithm '\(alg)'; Apple signs with ES256"
+    case .invalidCertificateList(let detail): "invalid x5c certificate list: \(detail)"
+    case .missingAppleOID(let certificate, let oid): "the \(certificate) certificate lacks Apple's extension \(oid)"
+    case .untrustedChain(let reason): "certificate chain not trusted: \(reason)"
+    case .certificateNotValidAtSigningTime(let reason): "certificate not valid when the payload was signed: \(reason)"
+    case .invalidSignature: "the signature does not match the payload"
+    case .wrongBundleId(let expected, let found): "bundle id \(found ?? "missing") is not \(expected)"
+    case .wrongAppAppleId(let expected, let found): "appAppleId \(found.map(String.init) ?? "missing") is not \(expected)"
+    case .wrongEnvironment(let expected, let found): "environment \(found ?? "missing") is not \(expected)"
+    }
+  }
+}
