@@ -40,7 +40,7 @@ public struct DecisionExplainer: Sendable {
     }
   }
 
-  private func ruleLines(_ decision: Decision) -> [String] {
+  func ruleLines(_ decision: Decision) -> [String] {
     guard let trace = decision.trace else { return ["(no trace recorded)"] }
     var lines = ["Rules, in order:"]
     for attempt in trace.attempts {

@@ -4,6 +4,8 @@ import Foundation
 let commands: [any Command.Type] = [
   CheckCommand.self,
   EvalCommand.self,
+  TestCommand.self,
+  FmtCommand.self,
 ]
 
 let code = await CommandLineTool(commands: commands).run(Array(CommandLine.arguments.dropFirst()))

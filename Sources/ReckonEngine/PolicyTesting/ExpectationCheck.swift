@@ -1,0 +1,150 @@
+import ReckonAppStore
+import ReckonPolicy
+
+/// Checks one `expect` clause: first against the policy (does the rule exist, is the value valid),
+/// then against a decision, saying what was expected and what came out.
+struct ExpectationCheck {
+  static let fields = ["customerConsented", "deliveryStatus", "sampleContentProvided", "consumptionPercentage", "refundPreference"]
+
+  let expectation: Expectation
+  /// The expected value of a body field, normalised as `ExpectationCheck.fieldText` renders it.
+  private(set) var expectedFieldText: String?
+
+  /// Validates `expectation` against `policy`; returns the problem as a diagnostic on failure.
+  init(_ expectation: Expectation, policy: CompiledPolicy) throws(DiagnosticError) {
+    self.expectation = expectation
+    switch expectation.kind {
+    case .refund(let choice):
+      guard RefundPreference(rawValue: choice.value) != nil else {
+        throw Self.unknown(choice, among: RefundPreference.allCases.map(\.rawValue), what: "refund preference")
+      }
+    case .rule(let name):
+      guard policy.checked.rules.contains(where: { $0.name == name.value }) else {
+        throw Self.unknown(name, among: policy.checked.rules.map(\.name), what: "rule in \(policy.checked.source.path)")
+      }
+    case .field(let field, let value):
+      guard Self.fields.contains(field.value) else { throw Self.unknown(field, among: Self.fields, what: "body field") }
+      expectedFieldText = try value.map { value throws(DiagnosticError) in try Self.normalise(value, for: field.value) }
+    default:
+      break
+    }
+  }
+
+  /// What the clause expects, as a product owner would say it.
+  var expected: String {
+    switch expectation.kind {
+    case .refund(let choice): "refund \(choice.value)"
+    case .shareDataOnly: "share data only"
+    case .doNotRespond: "do not respond"
+    case .holdForReview: "hold for review"
+    case .noReply: "no reply"
+    case .rule(let name): "decided by rule \"\(name.value)\""
+    case .otherwise: "decided by otherwise"
+    case .field(let field, _): "\(field.value) " + (expectedFieldText.map { "= \($0)" } ?? "is missing")
+    }
+  }
+
+  /// What came out, in the terms of the clause; nil when the decision meets it.
+  func mismatch(_ decision: Decision) -> String? {
+    let outcome = Self.outcome(decision)
+    switch expectation.kind {
+    case .refund(let choice):
+      return decision.body?.refundPreference?.rawValue == choice.value && !decision.isSkip ? nil : outcome
+    case .shareDataOnly:
+      return decision.body != nil && decision.body?.refundPreference == nil && !decision.isSkip ? nil : outcome
+    case .doNotRespond:
+      return decision.action == .skip(.policyDoesNotRespond(rule: decision.rule)) ? nil : outcome
+    case .holdForReview:
+      return decision.action == .hold ? nil : outcome
+    case .noReply:
+      return decision.isSkip ? nil : outcome
+    case .rule(let name):
+      return decision.ruleIndex != nil && decision.rule == name.value ? nil : Self.decider(decision)
+    case .otherwise:
+      return decision.ruleIndex == nil ? nil : Self.decider(decision)
+    case .field(let field, _):
+      guard let body = decision.body, !decision.isSkip else { return outcome }
+      let actual = Self.fieldText(field.value, body)
+      return actual == expectedFieldText ? nil : "\(field.value) " + (actual.map { "= \($0)" } ?? "is missing")
+    }
+  }
+
+  /// The decision's outcome in one phrase: `refund DECLINE`, `share data only, hold for review`, or why no reply.
+  static func outcome(_ decision: Decision) -> String {
+    switch decision.action {
+    case .skip(.policyDoesNotRespond): return "do not respond"
+    case .skip(let reason): return reason.description
+    case .respond, .hold:
+      let choice = decision.body?.refundPreference.map { "refund \($0.rawValue)" } ?? "share data only"
+      return decision.action == .hold ? choice + ", hold for review" : choice
+    }
+  }
+
+  static func decider(_ decision: Decision) -> String {
+    decision.ruleIndex == nil ? "decided by otherwise" : "decided by rule \"\(decision.rule)\""
+  }
+
+  /// A body field's value as tests write it; nil when the body leaves it out.
+  static func fieldText(_ field: String, _ body: ConsumptionRequest) -> String? {
+    switch field {
+    case "customerConsented": String(body.customerConsented)
+    case "deliveryStatus": body.deliveryStatus.rawValue
+    case "sampleContentProvided": String(body.sampleContentProvided)
+    case "consumptionPercentage": body.consumptionPercentage.map(String.init)
+    default: body.refundPreference?.rawValue
+    }
+  }
+
+  private static func normalise(_ value: TestValue, for field: String) throws(DiagnosticError) -> String {
+    let text = value.text
+    switch field {
+    case "customerConsented", "sampleContentProvided":
+      guard text == "true" || text == "false" else { throw invalid(value, "\(field) is true or false") }
+      return text
+    case "deliveryStatus":
+      guard DeliveryStatus(rawValue: text) != nil else {
+        throw unknown(Located(text, at: value.span), among: DeliveryStatus.allCases.map(\.rawValue), what: "delivery status")
+      }
+      return text
+    case "consumptionPercentage":
+      if text.hasSuffix("%"), case .percent(let percent)? = try? ValueParser.parse(text, as: .percent) {
+        return String(BodyBuilder.milliunits(percent))
+      }
+      guard let milli = Int(text), (0...100_000).contains(milli) else {
+        throw invalid(value, "consumptionPercentage is in milliunits from 0 to 100000 (40% is 40000), or a percentage such as 40%")
+      }
+      return text
+    default:
+      guard RefundPreference(rawValue: text) != nil else {
+        throw unknown(Located(text, at: value.span), among: RefundPreference.allCases.map(\.rawValue), what: "refund preference")
+      }
+      return text
+    }
+  }
+
+  private static func unknown(_ name: Located<String>, among candidates: [String], what: String) -> DiagnosticError {
+    let hint = Suggestions.closest(to: name.value, among: candidates).map { "did you mean '\($0)'?" }
+      ?? "expected one of: \(candidates.joined(separator: ", "))"
+    return DiagnosticError(Diagnostic(.unknownName, .error, "unknown \(what) '\(name.value)'", at: name.span, hint: hint))
+  }
+
+  private static func invalid(_ value: TestValue, _ message: String) -> DiagnosticError {
+    DiagnosticError(Diagnostic(.typeMismatch, .error, "'\(value.text)' does not fit: \(message)", at: value.span))
+  }
+}
+
+/// A diagnostic thrown while validating a tests file.
+struct DiagnosticError: Error {
+  let diagnostic: Diagnostic
+
+  init(_ diagnostic: Diagnostic) {
+    self.diagnostic = diagnostic
+  }
+}
+
+extension Decision {
+  /// Whether nothing is sent for this decision.
+  var isSkip: Bool {
+    if case .skip = action { true } else { false }
+  }
+}

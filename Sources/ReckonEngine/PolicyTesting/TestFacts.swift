@@ -1,0 +1,126 @@
+import Foundation
+import ReckonAppStore
+import ReckonFacts
+import ReckonPolicy
+
+/// The facts of one policy test: Reckon's documented defaults, then the file's `given` lines, then
+/// the test's own; and the CONSUMPTION_REQUEST they describe, built so the real `Decider` sees the
+/// notification facts exactly as given.
+struct TestFacts {
+  /// What a test starts from when it does not give a fact. Optional facts start missing.
+  static let defaults: [(fact: String, value: String)] = [
+    ("now", "\"2026-01-15T12:00:00Z\""),
+    ("reason", "OTHER"),
+    ("request.environment", "PRODUCTION"),
+    ("product.id", "\"com.example.product\""),
+    ("product.type", "CONSUMABLE"),
+    ("product.sample_offered", "false"),
+    ("purchase.date", "2 days ago"),
+    ("purchase.quantity", "1"),
+    ("delivery.status", "DELIVERED"),
+    ("usage.consumed", "0%"),
+    ("customer.consented", "true"),
+    ("customer.account_age", "365 days"),
+    ("customer.lifetime_spent", "0 USD"),
+    ("customer.lifetime_refunded", "0 USD"),
+    ("customer.refunds_last_90_days", "0"),
+    ("history.earlier_requests", "0"),
+    ("history.earlier_refunds", "0"),
+  ]
+
+  let schema: FactSchema
+  private(set) var values: [String: Value] = [:]
+  private(set) var diagnostics: [Diagnostic] = []
+
+  /// Resolves the defaults, then each list of assignments in turn; later assignments win.
+  init(schema: FactSchema, layers: [[FactAssignment]]) {
+    self.schema = schema
+    var written: [String: (TestValue?, SourceSpan?)] = [:]
+    for (fact, text) in TestFacts.defaults {
+      let quoted = text.hasPrefix("\"")
+      let value = quoted ? String(text.dropFirst().dropLast()) : text
+      written[fact] = (TestValue(text: value, isQuoted: quoted, span: SourceSpan(start: 0, end: 0)), nil)
+    }
+    for assignment in layers.joined() {
+      guard schema.policySchema.fact(named: assignment.fact.value) != nil else {
+        let hint = Suggestions.closest(to: assignment.fact.value, among: schema.policySchema.facts.map(\.name))
+        report(.unknownFact, "unknown fact '\(assignment.fact.value)'", at: assignment.fact.span, hint: hint.map { "did you mean '\($0)'?" })
+        continue
+      }
+      written[assignment.fact.value] = (assignment.value, assignment.span)
+    }
+    if let now = written.removeValue(forKey: "now") { resolve("now", now.0) }
+    for (fact, entry) in written.sorted(by: { $0.key < $1.key }) { resolve(fact, entry.0) }
+  }
+
+  private mutating func resolve(_ fact: String, _ written: TestValue?) {
+    guard let written, let descriptor = schema.policySchema.fact(named: fact) else { return }
+    do {
+      values[fact] = try TestValues.parse(written, as: descriptor.type, now: values["now"])
+    } catch {
+      report(.typeMismatch, "\(fact): \(error.description)", at: written.span)
+    }
+  }
+
+  private mutating func report(_ id: DiagnosticID, _ message: String, at span: SourceSpan, hint: String? = nil) {
+    diagnostics.append(Diagnostic(id, .error, message, at: span, hint: hint))
+  }
+
+  /// The request the facts describe, received at `now`.
+  func request() -> RefundRequest {
+    var transaction = JWSTransactionDecodedPayload()
+    transaction.transactionId = "2000000000000001"
+    transaction.originalTransactionId = "2000000000000001"
+    transaction.bundleId = "com.example.app"
+    transaction.productId = text("product.id")
+    transaction.type = enumName("product.type", FactSchema.productType).flatMap(ProductType.init(policyName:))
+    transaction.purchaseDate = date("purchase.date")
+    if case .number(let quantity)? = values["purchase.quantity"] { transaction.quantity = Int(quantity) }
+    if case .money(let milli, let currency)? = values["purchase.price"] {
+      transaction.price = milli
+      transaction.currency = currency
+    }
+    transaction.storefront = text("purchase.storefront")
+    transaction.rawOfferType = enumName("purchase.offer", FactSchema.offer).flatMap(TestFacts.offerCode)
+    let environment = enumName("request.environment", FactSchema.environment).flatMap(TestFacts.environment)
+    transaction.rawEnvironment = environment?.rawValue
+    var data = NotificationData()
+    data.rawEnvironment = environment?.rawValue
+    data.bundleId = "com.example.app"
+    data.rawConsumptionRequestReason = enumName("reason", FactSchema.reason)
+    var notification = ResponseBodyV2DecodedPayload()
+    notification.rawNotificationType = "CONSUMPTION_REQUEST"
+    notification.data = data
+    let now = date("now") ?? Date(timeIntervalSince1970: 0)
+    notification.signedDate = now
+    return RefundRequest(notification: notification, transaction: transaction, receivedAt: now)
+  }
+
+  /// The gathered facts: the notification's from the request, the rest as given.
+  func gathered(for request: RefundRequest, source: String) -> GatheredFacts {
+    var facts = GatheredFacts(request: request, schema: schema)
+    let others = values.filter { schema.origin(of: $0.key) != .notification }
+    facts.add(others, from: source, schema: schema)
+    return facts
+  }
+
+  private func text(_ fact: String) -> String? {
+    if case .text(let text)? = values[fact] { text } else { nil }
+  }
+
+  private func date(_ fact: String) -> Date? {
+    if case .timestamp(let seconds)? = values[fact] { Date(timeIntervalSince1970: seconds) } else { nil }
+  }
+
+  private func enumName(_ fact: String, _ type: EnumType) -> String? {
+    if case .enumeration(let ordinal)? = values[fact], type.cases.indices.contains(ordinal) { type.cases[ordinal] } else { nil }
+  }
+
+  private static func offerCode(_ name: String) -> Int? {
+    ["INTRODUCTORY": 1, "PROMOTIONAL": 2, "OFFER_CODE": 3, "WIN_BACK": 4][name]
+  }
+
+  private static func environment(_ name: String) -> AppStoreEnvironment? {
+    AppStoreEnvironment.allCases.first { NotificationFacts.policyName(of: $0) == name }
+  }
+}

@@ -1,0 +1,215 @@
+/// Parses a tests file (`NAME.tests`) with the policy language's lexer, reporting every syntax error
+/// with its span and carrying on at the next clause.
+///
+/// ```
+/// test "heavy use is declined"
+///   given reason = UNSATISFIED_WITH_PURCHASE, usage.consumed = 94%
+///   expect refund DECLINE, rule "heavy use"
+/// ```
+public struct PolicyTestParser {
+  static let clauseWords: Set<String> = ["test", "given", "expect"]
+  static let expectationPhrases = [
+    "refund", "share data only", "do not respond", "hold for review", "no reply", "rule", "otherwise",
+  ]
+
+  private var cursor: TokenCursor
+  private let bytes: [UInt8]
+  private(set) var diagnostics: [Diagnostic]
+
+  /// Creates a parser over a tests file; lexical problems join its diagnostics.
+  public init(_ source: SourceFile) {
+    let lexed = Lexer.tokenize(source)
+    cursor = TokenCursor(lexed.tokens)
+    bytes = source.bytes
+    diagnostics = lexed.diagnostics
+  }
+
+  /// Parses a whole tests file and returns it with every lexical and syntax diagnostic.
+  public static func parse(_ source: SourceFile) -> (file: PolicyTestFile, diagnostics: [Diagnostic]) {
+    var parser = PolicyTestParser(source)
+    let file = parser.parseFile()
+    return (file, parser.diagnostics)
+  }
+
+  mutating func parseFile() -> PolicyTestFile {
+    var file = PolicyTestFile(defaults: [], tests: [])
+    while cursor.kind != .endOfFile {
+      let before = cursor.position
+      do {
+        if cursor.isWord("given"), file.tests.isEmpty {
+          file.defaults += try parseGiven()
+          try expectClauseEnd()
+        } else if cursor.isWord("test") {
+          file.tests.append(try parseTest())
+        } else {
+          let hint = cursor.isWord("given") ? "file-wide 'given' lines come before the first test" : nil
+          report("expected 'test \"NAME\"', found \(cursor.current.quoted)", at: cursor.current.span, hint: hint)
+          throw ParseAbort()
+        }
+      } catch {
+        if cursor.position == before { cursor.advance() }
+        synchronize()
+      }
+    }
+    return file
+  }
+
+  private mutating func parseTest() throws(ParseAbort) -> PolicyTestCase {
+    let start = cursor.advance().span
+    let name = try expect(.string, "the test's name in double quotes, as in test \"heavy use is declined\"")
+    var test = PolicyTestCase(name: Located(name.text, at: name.span), givens: [], expectations: [], span: start)
+    while cursor.isWord("given") || cursor.isWord("expect") {
+      do {
+        if cursor.isWord("given") {
+          test.givens += try parseGiven()
+        } else {
+          test.expectations += try parseExpect()
+        }
+        try expectClauseEnd()
+      } catch {
+        synchronize()
+      }
+    }
+    if test.expectations.isEmpty {
+      report("test \"\(name.text)\" expects nothing", at: name.span, hint: "add a line such as: expect refund DECLINE")
+    }
+    test.span = SourceSpan(start: start.start, end: cursor.previousEnd)
+    return test
+  }
+
+  private mutating func parseGiven() throws(ParseAbort) -> [FactAssignment] {
+    cursor.advance()
+    var assignments = [try parseAssignment()]
+    while cursor.kind == .comma {
+      cursor.advance()
+      assignments.append(try parseAssignment())
+    }
+    return assignments
+  }
+
+  private mutating func parseAssignment() throws(ParseAbort) -> FactAssignment {
+    let fact = try expect(.identifier, "a fact name, such as usage.consumed")
+    let value = try parseValueOrMissing()
+    return FactAssignment(
+      fact: Located(fact.text, at: fact.span), value: value, span: fact.span.merged(with: value?.span ?? fact.span)
+    ).withEnd(cursor.previousEnd)
+  }
+
+  private mutating func parseExpect() throws(ParseAbort) -> [Expectation] {
+    cursor.advance()
+    var expectations = [try parseExpectation()]
+    while cursor.kind == .comma {
+      cursor.advance()
+      expectations.append(try parseExpectation())
+    }
+    return expectations
+  }
+
+  private mutating func parseExpectation() throws(ParseAbort) -> Expectation {
+    let first = cursor.current
+    let kind: Expectation.Kind
+    switch first.kind == .identifier ? first.text : "" {
+    case "refund":
+      cursor.advance()
+      let choice = try expect(.identifier, "what the refund preference should be, such as DECLINE")
+      kind = .refund(Located(choice.text, at: choice.span))
+    case "share": try words("share", "data", "only"); kind = .shareDataOnly
+    case "do": try words("do", "not", "respond"); kind = .doNotRespond
+    case "hold": try words("hold", "for", "review"); kind = .holdForReview
+    case "no": try words("no", "reply"); kind = .noReply
+    case "otherwise": cursor.advance(); kind = .otherwise
+    case "rule":
+      cursor.advance()
+      let name = try expect(.string, "the rule's name in double quotes")
+      kind = .rule(Located(name.text, at: name.span))
+    case let word where !word.isEmpty && (cursor.peek().kind == .assign || cursor.peek().text == "is"):
+      cursor.advance()
+      kind = .field(Located(word, at: first.span), try parseValueOrMissing())
+    default:
+      let hint = Suggestions.closest(to: first.text, among: PolicyTestParser.expectationPhrases).map { "did you mean '\($0)'?" }
+        ?? "expect one of: refund CHOICE, share data only, do not respond, hold for review, no reply, rule \"NAME\", "
+        + "otherwise, FIELD = VALUE"
+      report("expected what the decision should be, found \(first.quoted)", at: first.span, hint: hint)
+      throw ParseAbort()
+    }
+    return Expectation(kind: kind, span: SourceSpan(start: first.span.start, end: cursor.previousEnd))
+  }
+
+  /// `= VALUE` (the tokens up to a comma or the end of the line) or `is missing` (nil).
+  private mutating func parseValueOrMissing() throws(ParseAbort) -> TestValue? {
+    if cursor.isWord("is") {
+      cursor.advance()
+      try words("missing")
+      return nil
+    }
+    try expect(.assign, "'=' or 'is missing'")
+    let first = cursor.current
+    guard first.kind != .endOfFile, first.kind != .comma, !first.startsLine else {
+      report("expected a value after '='", at: first.span, hint: "write the value on the same line, as in usage.consumed = 40%")
+      throw ParseAbort()
+    }
+    if first.kind == .string {
+      cursor.advance()
+      return TestValue(text: first.text, isQuoted: true, span: first.span)
+    }
+    var last = cursor.advance()
+    while cursor.kind != .endOfFile, cursor.kind != .comma, !cursor.current.startsLine {
+      last = cursor.advance()
+    }
+    let span = first.span.merged(with: last.span)
+    return TestValue(text: source(span), isQuoted: false, span: span)
+  }
+
+  // MARK: Helpers
+
+  private func source(_ span: SourceSpan) -> String {
+    String(decoding: bytes[span.start..<span.end], as: UTF8.self)
+  }
+
+  private mutating func words(_ expected: String...) throws(ParseAbort) {
+    for word in expected {
+      guard cursor.isWord(word) else {
+        report("expected '\(word)', found \(cursor.current.quoted)", at: cursor.current.span)
+        throw ParseAbort()
+      }
+      cursor.advance()
+    }
+  }
+
+  @discardableResult
+  private mutating func expect(_ kind: Token.Kind, _ what: String) throws(ParseAbort) -> Token {
+    guard cursor.kind == kind else {
+      report("expected \(what), found \(cursor.current.quoted)", at: cursor.current.span)
+      throw ParseAbort()
+    }
+    return cursor.advance()
+  }
+
+  /// After a clause: the next token starts a new line (or the file ends).
+  private mutating func expectClauseEnd() throws(ParseAbort) {
+    guard cursor.kind != .endOfFile, !cursor.current.startsLine else { return }
+    report("expected ',' or a new line, found \(cursor.current.quoted)", at: cursor.current.span)
+    throw ParseAbort()
+  }
+
+  private mutating func synchronize() {
+    while cursor.kind != .endOfFile {
+      if cursor.current.startsLine, cursor.kind == .identifier, PolicyTestParser.clauseWords.contains(cursor.current.text) {
+        return
+      }
+      cursor.advance()
+    }
+  }
+
+  private mutating func report(_ message: String, at span: SourceSpan, hint: String? = nil) {
+    diagnostics.append(Diagnostic(.expectedToken, .error, message, at: span, hint: hint))
+  }
+}
+
+extension FactAssignment {
+  fileprivate func withEnd(_ end: Int) -> FactAssignment {
+    var copy = self
+    copy.span = SourceSpan(start: span.start, end: max(span.end, end))
+    return copy
+  }
+}

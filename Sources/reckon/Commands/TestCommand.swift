@@ -1,0 +1,67 @@
+import Foundation
+import ReckonEngine
+
+/// `reckon test [PATHS]`: runs policy tests files and reports failures and rule coverage.
+enum TestCommand: Command {
+  static let name = "test"
+  static let summary = "Run the tests beside each policy and report rule coverage"
+  static let flagNames: Set<String> = ["require-coverage"]
+  static let help = """
+    Usage: reckon test [PATHS...] [--format text|json] [--require-coverage]
+
+    Runs NAME.tests beside NAME.policy (a folder means every *.tests file in it; a .policy file
+    means the .tests file beside it; default: policies/). Each test gives facts and states what
+    must come out; a failure shows expected against actual, the test's file:line and the trace.
+    Then it reports coverage: each rule reached or never reached, and each condition not seen
+    both true and false.
+
+    --format FORMAT      text (default) or json
+    --require-coverage   also fail when a rule is never reached
+
+    Exits 0 when every test passes, 1 when a test fails or a file does not check.
+    """
+
+  static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    let format = arguments.option("format") ?? "text"
+    let requireCoverage = arguments.flag("require-coverage")
+    try arguments.rejectUnknown()
+    guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
+    let paths = try testsPaths(arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
+    let reports = try paths.map { path throws(PolicyFiles.Failure) in try PolicyTestRunner.run(testsPath: path) }
+    let unreached = reports.contains { !($0.coverage?.unreachedRules.isEmpty ?? true) }
+    if format == "json" {
+      console.out(PolicyTestJSONReport(reports).jsonText())
+    } else {
+      for report in reports {
+        let explainer = try? PolicyFiles.load(report.policyPath).policy.map(DecisionExplainer.init)
+        console.out(report.render(explainer: explainer ?? nil))
+      }
+      console.out(summary(reports))
+    }
+    let failed = reports.contains { !$0.passed } || (requireCoverage && unreached)
+    return failed ? 1 : 0
+  }
+
+  private static func testsPaths(_ inputs: [String]) throws(PolicyFiles.Failure) -> [String] {
+    var paths: [String] = []
+    for input in inputs {
+      if input.hasSuffix(".policy") {
+        paths.append(String(input.dropLast(".policy".count)) + ".tests")
+        guard FileManager.default.fileExists(atPath: paths[paths.count - 1]) else { throw .notFound(paths[paths.count - 1]) }
+      } else {
+        paths += try PolicyFiles.expand([input], fileExtension: "tests")
+      }
+    }
+    return paths
+  }
+
+  private static func summary(_ reports: [PolicyTestFileReport]) -> String {
+    let tests = reports.map(\.outcomes.count).reduce(0, +)
+    let failed = reports.map(\.failedCount).reduce(0, +)
+    let broken = reports.filter { !$0.problems.isEmpty }.count
+    let files = reports.count == 1 ? "1 file" : "\(reports.count) files"
+    var line = "\(files), \(tests) test\(tests == 1 ? "" : "s"): \(tests - failed) passed, \(failed) failed"
+    if broken > 0 { line += ", \(broken) file\(broken == 1 ? "" : "s") could not run" }
+    return line
+  }
+}
