@@ -48,7 +48,7 @@ public struct PolicyTestParser {
         }
       } catch {
         if cursor.position == before { cursor.advance() }
-        synchronize()
+        synchronize(to: ["test"])
       }
     }
     return file
@@ -56,7 +56,7 @@ public struct PolicyTestParser {
 
   private mutating func parseTest() throws(ParseAbort) -> PolicyTestCase {
     let start = cursor.advance().span
-    let name = try expect(.string, "the test's name in double quotes, as in test \"heavy use is declined\"")
+    let name = try expect(.string, "the test's name in double quotes, as in test \"heavy use is declined\"", sameLine: true)
     var test = PolicyTestCase(name: Located(name.text, at: name.span), givens: [], expectations: [], span: start)
     while cursor.isWord("given") || cursor.isWord("expect") {
       do {
@@ -111,7 +111,7 @@ public struct PolicyTestParser {
     switch first.kind == .identifier ? first.text : "" {
     case "refund":
       cursor.advance()
-      let choice = try expect(.identifier, "what the refund preference should be, such as DECLINE")
+      let choice = try expect(.identifier, "what the refund preference should be, such as DECLINE", sameLine: true)
       kind = .refund(Located(choice.text, at: choice.span))
     case "share": try words("share", "data", "only"); kind = .shareDataOnly
     case "do": try words("do", "not", "respond"); kind = .doNotRespond
@@ -120,7 +120,7 @@ public struct PolicyTestParser {
     case "otherwise": cursor.advance(); kind = .otherwise
     case "rule":
       cursor.advance()
-      let name = try expect(.string, "the rule's name in double quotes")
+      let name = try expect(.string, "the rule's name in double quotes", sameLine: true)
       kind = .rule(Located(name.text, at: name.span))
     case let word where !word.isEmpty && (cursor.peek().kind == .assign || cursor.peek().text == "is"):
       cursor.advance()
@@ -153,7 +153,9 @@ public struct PolicyTestParser {
       return TestValue(text: first.text, isQuoted: true, span: first.span)
     }
     var last = cursor.advance()
-    while cursor.kind != .endOfFile, cursor.kind != .comma, !cursor.current.startsLine {
+    while cursor.kind != .endOfFile, cursor.kind != .comma, !cursor.current.startsLine,
+      !(cursor.kind == .identifier && PolicyTestParser.clauseWords.contains(cursor.current.text))
+    {
       last = cursor.advance()
     }
     let span = first.span.merged(with: last.span)
@@ -177,8 +179,8 @@ public struct PolicyTestParser {
   }
 
   @discardableResult
-  private mutating func expect(_ kind: Token.Kind, _ what: String) throws(ParseAbort) -> Token {
-    guard cursor.kind == kind else {
+  private mutating func expect(_ kind: Token.Kind, _ what: String, sameLine: Bool = false) throws(ParseAbort) -> Token {
+    guard cursor.kind == kind, !(sameLine && cursor.current.startsLine) else {
       report("expected \(what), found \(cursor.current.quoted)", at: cursor.current.span)
       throw ParseAbort()
     }
@@ -192,9 +194,9 @@ public struct PolicyTestParser {
     throw ParseAbort()
   }
 
-  private mutating func synchronize() {
+  private mutating func synchronize(to words: Set<String> = PolicyTestParser.clauseWords) {
     while cursor.kind != .endOfFile {
-      if cursor.current.startsLine, cursor.kind == .identifier, PolicyTestParser.clauseWords.contains(cursor.current.text) {
+      if cursor.current.startsLine, cursor.kind == .identifier, words.contains(cursor.current.text) {
         return
       }
       cursor.advance()

@@ -1,0 +1,141 @@
+import ReckonEngine
+import ReckonFacts
+import ReckonPolicy
+import Testing
+
+/// `reckon test`'s engine: facts from defaults and `given`, expectations against the real decision,
+/// failures with positions, and coverage.
+struct PolicyTestRunnerTests {
+  static let policyText = """
+    policy "small"
+    rule "heavy use"
+      when usage.consumed >= 80% and reason != LEGAL
+      then refund DECLINE
+    rule "recent"
+      when now - purchase.date < 1 days
+      then refund GRANT_FULL
+    otherwise share data only
+    """
+
+  static func runner() throws -> PolicyTestRunner {
+    let loaded = PolicyLoader.load(SourceFile(path: "small.policy", text: policyText), schema: FactSchema.standard.policySchema)
+    return PolicyTestRunner(policy: try #require(loaded.policy))
+  }
+
+  static func run(_ tests: String) throws -> PolicyTestFileReport {
+    try runner().run(SourceFile(path: "small.tests", text: tests))
+  }
+
+  @Test func passingTestsReportNoFailures() throws {
+    let report = try Self.run(
+      """
+      test "heavy use is declined"
+        given usage.consumed = 94%, reason = UNSATISFIED_WITH_PURCHASE
+        expect refund DECLINE, rule "heavy use", consumptionPercentage = 94000
+      """)
+    #expect(report.passed)
+    #expect(report.outcomes.map(\.name) == ["heavy use is declined"])
+  }
+
+  @Test func aFailureSaysExpectedAndActualAtTheExpectLine() throws {
+    let report = try Self.run(
+      """
+      test "wrong"
+        given usage.consumed = 10%
+        expect refund DECLINE
+      """)
+    let failure = try #require(report.outcomes.first?.failures.first)
+    #expect(failure.expected == "refund DECLINE")
+    #expect(failure.actual == "share data only")
+    #expect(failure.location.description == "3:10")
+    #expect(!report.passed)
+  }
+
+  @Test func factsNotGivenKeepTheirDocumentedDefaults() throws {
+    let report = try Self.run(
+      """
+      test "defaults"
+        expect share data only, otherwise, consumptionPercentage = 0, customerConsented = true
+        expect deliveryStatus = DELIVERED, sampleContentProvided = false
+      """)
+    #expect(report.passed, "\(report.render(explainer: nil))")
+  }
+
+  @Test func timesCanBeGivenAsAgoRelativeToTheTestsNow() throws {
+    let report = try Self.run(
+      """
+      test "bought an hour ago"
+        given now = "2026-03-01T10:00:00Z", purchase.date = 1 hours ago
+        expect refund GRANT_FULL, rule "recent"
+      """)
+    #expect(report.passed, "\(report.render(explainer: nil))")
+  }
+
+  @Test func fileWideGivenAppliesToEveryTest() throws {
+    let report = try Self.run(
+      """
+      given usage.consumed = 90%
+      test "first"
+        expect refund DECLINE
+      test "second can override it"
+        given usage.consumed = 10%
+        expect share data only
+      """)
+    #expect(report.passed, "\(report.render(explainer: nil))")
+  }
+
+  @Test func missingConsentMeansNoReply() throws {
+    let report = try Self.run(
+      """
+      test "no consent"
+        given customer.consented = false
+        expect no reply, otherwise
+      """)
+    #expect(report.passed, "\(report.render(explainer: nil))")
+  }
+
+  @Test func unknownNamesAreReportedWithFileLineAndColumn() throws {
+    let report = try Self.run(
+      """
+      test "typos"
+        given usage.consumd = 10%
+        expect rule "heavy usage"
+      """)
+    let problems = report.problems.joined()
+    #expect(problems.contains("small.tests:2:9: error: unknown fact 'usage.consumd'"))
+    #expect(problems.contains("did you mean 'usage.consumed'?"))
+    #expect(problems.contains("small.tests:3:15: error: unknown rule in small.policy 'heavy usage'"))
+    #expect(report.outcomes.isEmpty)
+  }
+
+  @Test func syntaxErrorsAreAllReported() throws {
+    let report = try Self.run(
+      """
+      test "one"
+        given usage.consumed = 10% expect refund DECLINE
+        expect refund
+      test two
+      test "three"
+        expect refnd DECLINE
+      """)
+    let problems = report.problems.joined()
+    #expect(problems.contains("small.tests:2:30: error: expected ',' or a new line, found 'expect'"))
+    #expect(problems.contains("small.tests:4:1: error: expected what the refund preference should be"))
+    #expect(problems.contains("small.tests:4:6: error: expected the test's name in double quotes"))
+    #expect(problems.contains("small.tests:6:10: error: expected what the decision should be, found 'refnd'"))
+    #expect(problems.contains("did you mean 'refund'?"))
+  }
+
+  @Test func coverageTellsReachedRulesAndConditionsSeenBothWays() throws {
+    let report = try Self.run(
+      """
+      test "heavy"
+        given usage.consumed = 90%
+        expect refund DECLINE
+      """)
+    let coverage = try #require(report.coverage)
+    #expect(coverage.unreachedRules == ["recent"])
+    #expect(coverage.rules[0].conditions.map(\.seenTrue) == [true, true])
+    #expect(coverage.uncoveredConditions.contains("heavy use: usage.consumed >= 80%"))
+  }
+}
