@@ -1,9 +1,56 @@
+import Foundation
 import ReckonEngine
+import ReckonPolicy
 
+/// `reckon fmt [--check] [PATHS]`: rewrites policy files in the canonical layout, or with
+/// `--check` lists the files that would change.
 enum FmtCommand: Command {
   static let name = "fmt"
-  static let summary = "Format policy files in the canonical layout"
-  static let flagNames: Set<String> = ["check"]
-  static let help = ""
-  static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 { 0 }
+  static let summary = "Format policy files in the one canonical layout"
+  static let flagNames: Set<String> = ["check", "stdout"]
+  static let help = """
+    Usage: reckon fmt [--check | --stdout] [PATHS...]
+
+    Rewrites each policy file (a folder means every *.policy file in it; default: policies/) in
+    the canonical layout: one declaration per line group, two-space indent under 'rule', one
+    spelling for operators and literals, long conditions wrapped before 'and'/'or' at 100
+    columns, blank lines kept (at most one in a row), every comment kept in place.
+
+    --check    change nothing; list the files that would change and exit 1 if there are any
+    --stdout   print the formatted text instead of writing the files
+
+    A file that does not parse is left alone and its errors are printed (exit 1).
+    """
+
+  static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    let check = arguments.flag("check")
+    let toStandardOutput = arguments.flag("stdout")
+    try arguments.rejectUnknown()
+    let paths = try PolicyFiles.expand(arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
+    var failed = false
+    var changed: [String] = []
+    for path in paths {
+      let text: String
+      do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+        throw PolicyFiles.Failure.unreadable(path: path, reason: error.localizedDescription)
+      }
+      let formatted: String
+      do { formatted = try PolicyFormatter().format(SourceFile(path: path, text: text)) } catch {
+        console.error(error.rendered())
+        failed = true
+        continue
+      }
+      if toStandardOutput {
+        console.out(formatted)
+      } else if formatted != text {
+        changed.append(path)
+        if !check { try formatted.write(toFile: path, atomically: true, encoding: .utf8) }
+      }
+    }
+    if !toStandardOutput {
+      for path in changed { console.out(check ? "would reformat \(path)" : "reformatted \(path)") }
+      if changed.isEmpty { console.out(paths.count == 1 ? "1 file already formatted" : "\(paths.count) files already formatted") }
+    }
+    return failed || (check && !changed.isEmpty) ? 1 : 0
+  }
 }

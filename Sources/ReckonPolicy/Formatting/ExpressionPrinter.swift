@@ -1,0 +1,98 @@
+/// Prints expressions in canonical spelling with the fewest parentheses that parse back to the
+/// same tree: operators spaced, literals written one way, a right operand of equal precedence
+/// parenthesised so the tree keeps its shape.
+enum ExpressionPrinter {
+  /// Binding strength, loosest first, as the parser climbs it.
+  enum Precedence: Int, Comparable {
+    case or = 1, and, not, comparison, additive, multiplicative, unary, primary
+
+    static func < (left: Precedence, right: Precedence) -> Bool { left.rawValue < right.rawValue }
+  }
+
+  static func print(_ expression: Expression) -> String {
+    switch expression.kind {
+    case .literal(let literal): return print(literal)
+    case .name(let name): return name
+    case .negate(let inner): return "-" + operand(inner, above: .unary, orEqual: false)
+    case .not(let inner): return "not " + operand(inner, above: .not, orEqual: false)
+    case .binary(let op, let left, let right):
+      let level = precedence(of: expression)
+      return operand(left, above: level, orEqual: false) + " \(op.rawValue) " + operand(right, above: level, orEqual: true)
+    case .compare(let op, let left, let right):
+      return operand(left, above: .comparison, orEqual: true) + " \(op.rawValue) " + operand(right, above: .comparison, orEqual: true)
+    case .membership(let negated, let subject, let members):
+      let list = "[" + members.map(print).joined(separator: ", ") + "]"
+      return operand(subject, above: .comparison, orEqual: true) + (negated ? " not in " : " in ") + list
+    case .missingTest(let negated, let subject):
+      return operand(subject, above: .comparison, orEqual: true) + (negated ? " is not missing" : " is missing")
+    case .call(let name, let arguments):
+      return name.value + "(" + arguments.map(print).joined(separator: ", ") + ")"
+    case .list(let members):
+      return "[" + members.map(print).joined(separator: ", ") + "]"
+    case .invalid:
+      return "?"
+    }
+  }
+
+  /// An operand, parenthesised when it binds looser than its place needs.
+  static func operand(_ expression: Expression, above level: Precedence, orEqual: Bool) -> String {
+    let own = precedence(of: expression)
+    let needsParentheses = own < level || (orEqual && own == level)
+    return needsParentheses ? "(" + print(expression) + ")" : print(expression)
+  }
+
+  static func precedence(of expression: Expression) -> Precedence {
+    switch expression.kind {
+    case .binary(.or, _, _): .or
+    case .binary(.and, _, _): .and
+    case .not: .not
+    case .compare, .membership, .missingTest: .comparison
+    case .binary(.add, _, _), .binary(.subtract, _, _): .additive
+    case .binary(.multiply, _, _), .binary(.divide, _, _): .multiplicative
+    case .negate: .unary
+    case .literal(.number(let number)) where number < 0: .unary
+    default: .primary
+    }
+  }
+
+  static func print(_ literal: Literal) -> String {
+    switch literal {
+    case .boolean(let flag): flag ? "true" : "false"
+    case .number(let number): Value.formatNumber(number)
+    case .percent(let percent): Value.formatNumber(percent) + "%"
+    case .money(let milli, let currency):
+      (milli % 1000 == 0 ? String(milli / 1000) : Value.formatMoney(milli)) + " " + currency
+    case .duration(_, let unit, let count): Value.formatNumber(count) + " " + unit
+    case .text(let text): quoted(text)
+    }
+  }
+
+  /// Text between double quotes with `"`, `\`, line breaks and tabs escaped.
+  static func quoted(_ text: String) -> String {
+    var result = "\""
+    for character in text {
+      switch character {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\t": result += "\\t"
+      default: result.append(character)
+      }
+    }
+    return result + "\""
+  }
+
+  /// The operands of a top-level `and` (or `or`) chain, each printed, for wrapping long conditions.
+  static func chain(_ expression: Expression) -> (word: String, parts: [(text: String, start: Int)])? {
+    guard case .binary(let op, _, _) = expression.kind, op == .and || op == .or else { return nil }
+    let level = precedence(of: expression)
+    var parts: [(text: String, start: Int)] = []
+    var node = expression
+    while case .binary(op, let left, let right) = node.kind {
+      parts.insert((operand(right, above: level, orEqual: true), right.span.start), at: 0)
+      node = left
+    }
+    parts.insert((operand(node, above: level, orEqual: false), node.span.start), at: 0)
+    return (op.rawValue, parts)
+  }
+}

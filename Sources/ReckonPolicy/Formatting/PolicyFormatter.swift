@@ -1,0 +1,106 @@
+/// Prints a policy in its one canonical layout: a declaration per line group, two-space indent
+/// under `rule`, operators and literals spelled one way, conditions wider than `width` wrapped
+/// before `and`/`or`, blank lines kept (at most one), every comment kept where it was.
+///
+/// Formatting is idempotent, and the result parses to the same tree as the input (spans aside).
+public struct PolicyFormatter: Sendable {
+  /// Lines longer than this are wrapped where a condition allows.
+  public let width: Int
+
+  /// Creates a formatter wrapping at `width` columns.
+  public init(width: Int = 100) {
+    self.width = width
+  }
+
+  /// Formats `source`; fails with the syntax errors when it does not parse.
+  public func format(_ source: SourceFile) throws(PolicyFormatError) -> String {
+    let (syntax, diagnostics) = Parser.parse(source)
+    let errors = diagnostics.filter(\.isError)
+    guard errors.isEmpty else { throw PolicyFormatError(source: source, diagnostics: errors) }
+    return format(syntax, source: source)
+  }
+
+  /// Formats a parsed policy; `source` is the text it was parsed from, for comments and blank lines.
+  public func format(_ syntax: PolicySyntax, source: SourceFile) -> String {
+    var printer = CommentWeaver(source: source, comments: syntax.comments.sorted { $0.span.start < $1.span.start })
+    for declaration in syntax.declarations {
+      let span = declaration.formattingSpan
+      printer.emitComments(before: span.start)
+      printer.emit(lines(for: declaration), span: span)
+    }
+    printer.emitComments(before: Int.max)
+    return printer.text()
+  }
+
+  private func lines(for declaration: Declaration) -> [FormattedLine] {
+    switch declaration {
+    case .header(.name(let name)): return [FormattedLine(0, "policy " + ExpressionPrinter.quoted(name.value), name.span.start)]
+    case .header(.version(let version)): return [FormattedLine(0, "version " + version.value, version.span.start)]
+    case .header(.description(let text)):
+      return [FormattedLine(0, "description " + ExpressionPrinter.quoted(text.value), text.span.start)]
+    case .let(let value):
+      return wrapped("let \(value.name.value) = ", value.value, indent: 0, start: value.span.start)
+    case .rule(let rule):
+      var lines = [FormattedLine(0, "rule " + ExpressionPrinter.quoted(rule.name.value), rule.span.start)]
+      lines += wrapped("when ", rule.condition, indent: 2, start: rule.condition.span.start)
+      lines.append(FormattedLine(2, "then " + actions(rule.actions), rule.actions.first?.span.start ?? rule.span.end))
+      return lines
+    case .otherwise(let clause):
+      return [FormattedLine(0, "otherwise " + actions(clause.actions), clause.span.start)]
+    }
+  }
+
+  /// `prefix EXPR` on one line if it fits, else filled up to `width` and broken before `and`/`or`.
+  private func wrapped(_ prefix: String, _ expression: Expression, indent: Int, start: Int) -> [FormattedLine] {
+    let whole = prefix + ExpressionPrinter.print(expression)
+    guard indent + whole.count > width, let chain = ExpressionPrinter.chain(expression) else {
+      return [FormattedLine(indent, whole, start)]
+    }
+    var lines = [FormattedLine(indent, prefix + chain.parts[0].text, start)]
+    for part in chain.parts.dropFirst() {
+      let last = lines[lines.count - 1]
+      let extended = last.text + " \(chain.word) " + part.text
+      if last.indent + extended.count <= width {
+        lines[lines.count - 1].text = extended
+      } else {
+        lines.append(FormattedLine(indent + 2, chain.word + " " + part.text, part.start))
+      }
+    }
+    return lines
+  }
+
+  private func actions(_ actions: [Action]) -> String {
+    actions.map { action in
+      switch action.kind {
+      case .refund(let choice): "refund " + choice.value
+      case .shareDataOnly: "share data only"
+      case .doNotRespond: "do not respond"
+      case .holdForReview: "hold for review"
+      case .set(let field, let value): "set \(field.value) = " + ExpressionPrinter.print(value)
+      }
+    }.joined(separator: ", ")
+  }
+}
+
+/// A policy that cannot be formatted because it does not parse.
+public struct PolicyFormatError: Error, Sendable {
+  /// The file.
+  public let source: SourceFile
+  /// Its syntax errors.
+  public let diagnostics: [Diagnostic]
+
+  /// The errors rendered for a terminal.
+  public func rendered() -> String { DiagnosticFormatter().render(diagnostics, in: source) }
+}
+
+extension Declaration {
+  /// From the declaration's first keyword to its last token.
+  var formattingSpan: SourceSpan {
+    switch self {
+    case .header(let field): field.span
+    case .let(let value): value.span
+    case .rule(let rule): rule.span
+    case .otherwise(let clause): clause.span
+    }
+  }
+}
