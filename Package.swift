@@ -28,7 +28,7 @@ let package = Package(
     .testTarget(name: "ReckonEngineTests", dependencies: ["ReckonEngine"], resources: [.copy("Fixtures")]),
     .testTarget(name: "ReckonFactsTests", dependencies: ["ReckonFacts", "ReckonEngine"]),
     .testTarget(name: "ReckonServerTests", dependencies: ["ReckonServer", "ReckonStandIn"]),
-    .testTarget(name: "ReckonCLITests", dependencies: ["ReckonEngine"]),
+    .testTarget(name: "ReckonCLITests", dependencies: ["ReckonEngine"], exclude: ["Snapshots", "Fixtures"]),
   ]
 )
 

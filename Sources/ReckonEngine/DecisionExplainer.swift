@@ -18,8 +18,12 @@ public struct DecisionExplainer: Sendable {
       lines.append("body: " + String(decoding: json, as: UTF8.self))
     }
     guard explain else { return lines.joined(separator: "\n") + "\n" }
-    lines.append("")
-    lines += ruleLines(decision)
+    if let explanation = DecisionExplanation(decision, policy: policy) {
+      lines.append("")
+      lines += whyLines(explanation)
+      lines.append("")
+      lines.append("Missing facts: " + (explanation.missingFacts.isEmpty ? "none" : explanation.missingFacts.joined(separator: ", ")))
+    }
     lines.append("")
     lines += factLines(decision)
     lines.append("")
@@ -40,6 +44,32 @@ public struct DecisionExplainer: Sendable {
     }
   }
 
+  /// The decision's reasons as sentences: the deciding rule's conditions, then each earlier rule
+  /// with the first condition that failed it.
+  func whyLines(_ explanation: DecisionExplanation) -> [String] {
+    var lines = ["Why:"]
+    let at = explanation.line.map { " (line \($0))" } ?? ""
+    if explanation.decidedBy == "otherwise" {
+      let what = explanation.line == nil ? "the implicit 'otherwise share data only'" : "'otherwise'\(at)"
+      lines.append(explanation.earlierRules.isEmpty ? "  The policy has no rules, so \(what) decided." : "  No rule matched, so \(what) decided.")
+    } else {
+      lines.append("  Rule \"\(explanation.decidedBy)\"\(at) decided, because:")
+      lines += explanation.because.map { "    - " + sentence($0) }
+    }
+    guard !explanation.earlierRules.isEmpty else { return lines }
+    lines.append(explanation.decidedBy == "otherwise" ? "  Rules tried, none matched:" : "  Rules tried before it did not match:")
+    for miss in explanation.earlierRules {
+      let reason = miss.failed.map(sentence) ?? "its condition did not hold"
+      lines.append("    - \"\(miss.rule)\" (line \(miss.line)): \(reason)")
+    }
+    return lines
+  }
+
+  private func sentence(_ condition: DecisionExplanation.Condition) -> String {
+    "\(condition.text) is \(condition.value)" + (condition.detail.map { " (\($0))" } ?? "")
+  }
+
+  /// Every rule tried with each condition's value, for test failures.
   func ruleLines(_ decision: Decision) -> [String] {
     guard let trace = decision.trace else { return ["(no trace recorded)"] }
     var lines = ["Rules, in order:"]
@@ -120,7 +150,7 @@ public struct DecisionExplainer: Sendable {
     let order = ["customerConsented", "deliveryStatus", "sampleContentProvided", "consumptionPercentage", "refundPreference"]
     for field in order {
       guard let source = decision.fieldSources[field] else { continue }
-      lines.append("  \(field): \(fieldValue(field, decision.body)) \(source)")
+      lines.append("  \(field) = \(fieldValue(field, decision.body)), \(source)")
     }
     return lines
   }

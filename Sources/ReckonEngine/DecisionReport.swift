@@ -34,6 +34,7 @@ public struct DecisionReport: Encodable, Sendable {
   let facts: [Fact]
   let missingFacts: [String]?
   let trace: [Attempt]?
+  let explanation: DecisionExplanation?
 
   /// Builds the report of `decision`, made by `policy`.
   public init(_ decision: Decision, policy: CompiledPolicy) {
@@ -57,6 +58,7 @@ public struct DecisionReport: Encodable, Sendable {
       return Fact(name: fact.name, value: value.formatted(as: fact.type), source: decision.facts.provenance[fact.name])
     }
     missingFacts = decision.trace.map { $0.missingFacts.map { schema.facts[$0].name } }
+    explanation = DecisionExplanation(decision, policy: policy)
     trace = decision.trace.map { trace in
       trace.attempts.map { attempt in
         Attempt(

@@ -70,4 +70,6 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case shadowedRule = "shadowed-rule"
   case unguardedOptionalFact = "unguarded-optional-fact"
   case proratedWithoutUsageBound = "prorated-without-usage-bound"
+  case refundForExcludedProduct = "refund-for-excluded-product"
+  case constantPercentCondition = "constant-percent-condition"
 }

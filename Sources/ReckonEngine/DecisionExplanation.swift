@@ -1,0 +1,120 @@
+import ReckonPolicy
+
+/// Why a decision came out as it did, in the terms a product owner uses: the deciding rule and the
+/// conditions that held, each earlier rule with the first condition that failed it, and the facts
+/// that were missing. `DecisionExplainer` renders it as sentences; `DecisionReport` as JSON.
+public struct DecisionExplanation: Sendable, Encodable {
+  /// One condition with its value and, for a comparison, the value of what it compared.
+  public struct Condition: Sendable, Encodable {
+    /// The condition as written.
+    public let text: String
+    /// The line it is written on.
+    public let line: Int
+    /// `true`, `false` or `unknown`.
+    public let value: String
+    /// What the condition read, e.g. `used is 100%`, or which facts were missing.
+    public let detail: String?
+  }
+
+  /// A rule that was tried and did not match.
+  public struct Miss: Sendable, Encodable {
+    /// The rule's name.
+    public let rule: String
+    /// The line the rule starts on.
+    public let line: Int
+    /// The first part of its condition that was false or unknown.
+    public let failed: Condition?
+  }
+
+  /// The deciding rule's name, or `otherwise`.
+  public let decidedBy: String
+  /// The line of the deciding rule or `otherwise`, if written.
+  public let line: Int?
+  /// The parts of the deciding rule's condition, each true.
+  public let because: [Condition]
+  /// The rules tried before it, in order.
+  public let earlierRules: [Miss]
+  /// The facts that were read but missing, in the order they were read.
+  public let missingFacts: [String]
+
+  /// Explains `decision`, made by `policy` with a trace; nil without a trace.
+  public init?(_ decision: Decision, policy: CompiledPolicy) {
+    guard let trace = decision.trace else { return nil }
+    let checked = policy.checked
+    let reader = ConditionReader(policy: policy)
+    decidedBy = decision.rule
+    if let index = decision.ruleIndex {
+      line = checked.source.location(of: checked.rules[index].span.start).line
+      let attempt = trace.attempts.last { $0.rule == index }
+      because = attempt.map { reader.conditions(of: checked.rules[index], in: $0) } ?? []
+    } else {
+      line = checked.otherwiseSpan.map { checked.source.location(of: $0.start).line }
+      because = []
+    }
+    earlierRules = trace.attempts.filter { $0.rule != decision.ruleIndex }.map { attempt in
+      let rule = checked.rules[attempt.rule]
+      let failed = reader.conditions(of: rule, in: attempt).first { $0.value != "true" }
+      return Miss(rule: rule.name, line: checked.source.location(of: rule.span.start).line, failed: failed)
+    }
+    missingFacts = trace.missingFacts.map { policy.schema.facts[$0].name }
+  }
+}
+
+/// Reads the values of a rule's conditions from a trace attempt.
+struct ConditionReader {
+  let policy: CompiledPolicy
+
+  /// The parts of the rule's `and` chain that were evaluated, in order, stopping after the first
+  /// false or unknown one.
+  func conditions(of rule: CheckedRule, in attempt: PolicyTrace.RuleAttempt) -> [DecisionExplanation.Condition] {
+    var values: [Int: Value?] = [:]
+    for entry in attempt.conditions { values[entry.node] = entry.value }
+    var result: [DecisionExplanation.Condition] = []
+    for part in DecisionExplainer.conjuncts(rule.condition) {
+      let source = policy.checked.source
+      let text = source.text(of: part.span)
+      let line = source.location(of: part.span.start).line
+      guard let recorded = values[part.id] else {
+        if let constant = part.constantValue {
+          result.append(.init(text: text, line: line, value: constant.formatted(as: .boolean), detail: nil))
+        }
+        continue
+      }
+      let value = recorded.map { $0.formatted(as: part.type) } ?? "unknown"
+      let detail = recorded == nil ? missingDetail(part, values) : readDetail(part, values)
+      result.append(.init(text: text, line: line, value: value, detail: detail))
+      if recorded != .boolean(true) { break }
+    }
+    return result
+  }
+
+  /// `used is 100%` for a comparison or membership whose subject is a fact or a `let`.
+  private func readDetail(_ part: ResolvedExpression, _ values: [Int: Value?]) -> String? {
+    let subject: ResolvedExpression
+    switch part.kind {
+    case .compare(_, let left, _), .membership(_, let left, _): subject = left
+    default: return nil
+    }
+    guard case .some(.some(let value)) = values[subject.id], subject.constantValue == nil else { return nil }
+    switch subject.kind {
+    case .fact, .letReference:
+      return "\(policy.checked.source.text(of: subject.span)) is \(value.formatted(as: subject.type))"
+    default:
+      return nil
+    }
+  }
+
+  private func missingDetail(_ part: ResolvedExpression, _ values: [Int: Value?]) -> String {
+    var names: [String] = []
+    func walk(_ node: ResolvedExpression) {
+      if case .fact(let slot) = node.kind, case .some(.none) = values[node.id] {
+        names.append(policy.schema.facts[slot].name)
+      }
+      if case .letReference(let index) = node.kind { walk(policy.checked.lets[index].value) }
+      node.children.forEach(walk)
+    }
+    walk(part)
+    let unique = names.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+    return unique.isEmpty ? "a fact it needs is missing" : unique.joined(separator: ", ") + " missing"
+  }
+}

@@ -1,0 +1,50 @@
+/// The values a rule's conditions leave possible for one fact: whether it may be missing, and which
+/// values it may have when present.
+struct FactDomain {
+  var mayBeMissing = true
+  var mayBePresent = true
+  /// For enum and boolean facts, the ordinals still possible; nil means all.
+  var ordinals: Set<Int>?
+  var range = NumericRange()
+  var excluded: Set<Double> = []
+
+  /// The domain of a fact before any condition; a percent fact is 0% to 100%.
+  init(type: ValueType) {
+    if type == .percent { range = NumericRange(lower: 0, upper: 100) }
+  }
+
+  mutating func apply(_ restriction: ConditionAtom.Restriction) {
+    switch restriction {
+    case .missing:
+      mayBePresent = false
+      return
+    case .present: break
+    case .oneOf(let allowed): ordinals = ordinals.map { $0.intersection(allowed) } ?? allowed
+    case .within(let bounds): range = range.intersected(with: bounds)
+    case .other(let value): excluded.insert(value)
+    }
+    mayBeMissing = false  // any comparison holds only for a present value
+  }
+
+  /// Whether no value (present or missing) satisfies every condition.
+  var isEmpty: Bool {
+    let noPresentValue = !mayBePresent || ordinals?.isEmpty == true || range.isEmpty
+      || (range.lower == range.upper && excluded.contains(range.lower))
+    return noPresentValue && !mayBeMissing
+  }
+
+  /// Whether every value this domain allows satisfies `restriction`.
+  func implies(_ restriction: ConditionAtom.Restriction, caseCount: Int?) -> Bool {
+    if isEmpty { return true }
+    switch restriction {
+    case .missing: return !mayBePresent
+    case .present: return !mayBeMissing
+    case .oneOf(let allowed):
+      guard !mayBeMissing else { return false }
+      let possible = ordinals ?? Set(0..<(caseCount ?? 0))
+      return caseCount != nil && possible.isSubset(of: allowed)
+    case .within(let bounds): return !mayBeMissing && range.isSubset(of: bounds)
+    case .other(let value): return !mayBeMissing && (!range.contains(value) || excluded.contains(value))
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// The authoring verbs run as a user runs them, compared with golden files.
+struct AuthoringCommandTests {
+  struct Case: CustomTestStringConvertible, Sendable {
+    let snapshot: String
+    let arguments: [String]
+    let status: Int32
+    var testDescription: String { "reckon " + arguments.joined(separator: " ") }
+  }
+
+  static let fixtures = "Tests/ReckonCLITests/Fixtures"
+
+  static let cases: [Case] = [
+    Case(snapshot: "test-targeted", arguments: ["test", "policies/targeted.policy"], status: 0),
+    Case(snapshot: "test-failing", arguments: ["test", "\(fixtures)/broken.tests"], status: 1),
+    Case(snapshot: "test-failing-json", arguments: ["test", "--format", "json", "\(fixtures)/broken.tests"], status: 1),
+    Case(snapshot: "fmt-check", arguments: ["fmt", "--check", "\(fixtures)/messy.policy", "policies/targeted.policy"], status: 1),
+    Case(snapshot: "fmt-stdout", arguments: ["fmt", "--stdout", "\(fixtures)/messy.policy"], status: 0),
+    Case(
+      snapshot: "eval-explain",
+      arguments: [
+        "eval", "--policy", "policies/targeted.policy", "--request", "\(fixtures)/request.json", "--facts",
+        "\(fixtures)/facts.json", "--explain",
+      ], status: 0),
+    Case(
+      snapshot: "eval-explain-otherwise",
+      arguments: [
+        "eval", "--policy", "\(fixtures)/messy.policy", "--request", "\(fixtures)/request.json", "--facts",
+        "\(fixtures)/facts-light-use.json", "--explain",
+      ], status: 0),
+    Case(snapshot: "check-deep", arguments: ["check", "\(fixtures)/deep-checks.policy"], status: 0),
+  ]
+
+  @Test(arguments: cases)
+  func printsWhatTheGoldenFileHolds(_ example: Case) throws {
+    let run = try ReckonBinary.run(example.arguments)
+    #expect(run.status == example.status)
+    try Snapshot.assert(run.transcript, named: example.snapshot)
+  }
+
+  @Test func fmtCheckChangesNoFile() throws {
+    let path = ReckonBinary.packageRoot.appendingPathComponent("\(Self.fixtures)/messy.policy").path
+    let before = try String(contentsOfFile: path, encoding: .utf8)
+    _ = try ReckonBinary.run(["fmt", "--check", path])
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
+  }
+
+  @Test func shippedPoliciesAreFormattedAndPassTheirTests() throws {
+    #expect(try ReckonBinary.run(["fmt", "--check", "policies"]).status == 0)
+    #expect(try ReckonBinary.run(["test", "--require-coverage", "policies"]).status == 0)
+  }
+}
