@@ -150,7 +150,13 @@ public struct DecisionExplainer: Sendable {
     let order = ["customerConsented", "deliveryStatus", "sampleContentProvided", "consumptionPercentage", "refundPreference"]
     for field in order {
       guard let source = decision.fieldSources[field] else { continue }
-      lines.append("  \(field) = \(fieldValue(field, decision.body)), \(source)")
+      let value = fieldValue(field, decision.body)
+      let sourceText = source.description
+      if value == "(left out)" || value == "-" {
+        lines.append("  \(field): " + (sourceText.hasPrefix("left out") ? sourceText : "left out, \(sourceText)"))
+      } else {
+        lines.append("  \(field) = \(value), \(sourceText)")
+      }
     }
     return lines
   }

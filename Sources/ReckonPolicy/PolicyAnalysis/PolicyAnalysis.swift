@@ -95,10 +95,12 @@ struct PolicyAnalysis {
       return nil
     }
     let names = possible.sorted().map { type.cases[$0] }.joined(separator: ", ")
-    let rules = excluded.filter { !$0.ordinals.isDisjoint(with: possible) }.map { "'\($0.rule.name)'" }.joined(separator: ", ")
+    let deciding = excluded.filter { !$0.ordinals.isDisjoint(with: possible) }.map { "'\($0.rule.name)'" }
+    let rules = (deciding.count == 1 ? "rule " : "rules ") + deciding.joined(separator: " and ")
     let fact = policy.schema.facts[typeSlot].name
     return warning(.refundForExcludedProduct,
-      "rule '\(facts.rule.name)' refunds only \(fact) \(names), but rule \(rules) above already decides every such request",
+      "rule '\(facts.rule.name)' refunds only \(fact) \(names), but \(rules) above already \(deciding.count == 1 ? "decides" : "decide") "
+        + "every such request",
       at: facts.rule.nameSpan, hint: "this refund is never asked for; move the rule above \(rules) or remove it")
   }
 
