@@ -54,7 +54,8 @@ public struct DecisionExplanation: Sendable, Encodable {
     earlierRules = trace.attempts.filter { $0.rule != decision.ruleIndex }.map { attempt in
       let rule = checked.rules[attempt.rule]
       let failed = reader.conditions(of: rule, in: attempt).first { $0.value != "true" }
-      return Miss(rule: rule.name, line: checked.source.location(of: rule.span.start).line, failed: failed)
+      return Miss(
+        rule: rule.name, line: checked.source.location(of: rule.span.start).line, failed: failed)
     }
     missingFacts = trace.missingFacts.map { policy.schema.facts[$0].name }
   }
@@ -66,7 +67,9 @@ struct ConditionReader {
 
   /// The parts of the rule's `and` chain that were evaluated, in order, stopping after the first
   /// false or unknown one.
-  func conditions(of rule: CheckedRule, in attempt: PolicyTrace.RuleAttempt) -> [DecisionExplanation.Condition] {
+  func conditions(of rule: CheckedRule, in attempt: PolicyTrace.RuleAttempt) -> [DecisionExplanation
+    .Condition]
+  {
     var values: [Int: Value?] = [:]
     for entry in attempt.conditions { values[entry.node] = entry.value }
     var result: [DecisionExplanation.Condition] = []
@@ -76,7 +79,8 @@ struct ConditionReader {
       let line = source.location(of: part.span.start).line
       guard let recorded = values[part.id] else {
         if let constant = part.constantValue {
-          result.append(.init(text: text, line: line, value: constant.formatted(as: .boolean), detail: nil))
+          result.append(
+            .init(text: text, line: line, value: constant.formatted(as: .boolean), detail: nil))
         }
         continue
       }
@@ -95,10 +99,13 @@ struct ConditionReader {
     case .compare(_, let left, _), .membership(_, let left, _): subject = left
     default: return nil
     }
-    guard case .some(.some(let value)) = values[subject.id], subject.constantValue == nil else { return nil }
+    guard case .some(.some(let value)) = values[subject.id], subject.constantValue == nil else {
+      return nil
+    }
     switch subject.kind {
     case .fact, .letReference:
-      return "\(policy.checked.source.text(of: subject.span)) is \(value.formatted(as: subject.type))"
+      return
+        "\(policy.checked.source.text(of: subject.span)) is \(value.formatted(as: subject.type))"
     default:
       return nil
     }
@@ -115,6 +122,7 @@ struct ConditionReader {
     }
     walk(part)
     let unique = names.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-    return unique.isEmpty ? "a fact it needs is missing" : unique.joined(separator: ", ") + " missing"
+    return unique.isEmpty
+      ? "a fact it needs is missing" : unique.joined(separator: ", ") + " missing"
   }
 }

@@ -15,22 +15,31 @@ struct AuthoringCommandTests {
   static let cases: [Case] = [
     Case(snapshot: "test-targeted", arguments: ["test", "policies/targeted.policy"], status: 0),
     Case(snapshot: "test-failing", arguments: ["test", "\(fixtures)/broken.tests"], status: 1),
-    Case(snapshot: "test-failing-json", arguments: ["test", "--format", "json", "\(fixtures)/broken.tests"], status: 1),
-    Case(snapshot: "fmt-check", arguments: ["fmt", "--check", "\(fixtures)/messy.policy", "policies/targeted.policy"], status: 1),
-    Case(snapshot: "fmt-stdout", arguments: ["fmt", "--stdout", "\(fixtures)/messy.policy"], status: 0),
+    Case(
+      snapshot: "test-failing-json",
+      arguments: ["test", "--format", "json", "\(fixtures)/broken.tests"], status: 1),
+    Case(
+      snapshot: "fmt-check",
+      arguments: ["fmt", "--check", "\(fixtures)/messy.policy", "policies/targeted.policy"],
+      status: 1),
+    Case(
+      snapshot: "fmt-stdout", arguments: ["fmt", "--stdout", "\(fixtures)/messy.policy"], status: 0),
     Case(
       snapshot: "eval-explain",
       arguments: [
-        "eval", "--policy", "policies/targeted.policy", "--request", "\(fixtures)/request.json", "--facts",
+        "eval", "--policy", "policies/targeted.policy", "--request", "\(fixtures)/request.json",
+        "--facts",
         "\(fixtures)/facts.json", "--explain",
       ], status: 0),
     Case(
       snapshot: "eval-explain-otherwise",
       arguments: [
-        "eval", "--policy", "\(fixtures)/messy.policy", "--request", "\(fixtures)/request.json", "--facts",
+        "eval", "--policy", "\(fixtures)/messy.policy", "--request", "\(fixtures)/request.json",
+        "--facts",
         "\(fixtures)/facts-light-use.json", "--explain",
       ], status: 0),
-    Case(snapshot: "check-deep", arguments: ["check", "\(fixtures)/deep-checks.policy"], status: 0),
+    Case(
+      snapshot: "check-deep", arguments: ["check", "\(fixtures)/deep-checks.policy"], status: 0),
   ]
 
   @Test(arguments: cases)

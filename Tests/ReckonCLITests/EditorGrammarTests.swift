@@ -15,13 +15,17 @@ struct EditorGrammarTests {
   static let samples: [Sample] =
     ["policy", "version", "description", "let", "rule", "when", "then", "otherwise"].map {
       Sample(grammar: "reckon-policy", text: $0, scope: "keyword.control.declaration.reckon")
-    } + ["and", "or", "not", "in", "is", "missing", "contains"].map {
+    }
+    + ["and", "or", "not", "in", "is", "missing", "contains"].map {
       Sample(grammar: "reckon-policy", text: $0, scope: "keyword.operator.logical.reckon")
-    } + ["refund", "share data only", "do not respond", "hold for review", "set"].map {
+    }
+    + ["refund", "share data only", "do not respond", "hold for review", "set"].map {
       Sample(grammar: "reckon-policy", text: $0, scope: "keyword.other.action.reckon")
-    } + ["test", "given", "expect"].map {
+    }
+    + ["test", "given", "expect"].map {
       Sample(grammar: "reckon-tests", text: $0, scope: "keyword.control.clause.reckon")
-    } + ["reckon-policy", "reckon-tests"].flatMap { grammar in
+    }
+    + ["reckon-policy", "reckon-tests"].flatMap { grammar in
       [
         Sample(grammar: grammar, text: "# a comment", scope: "comment.line.number-sign.reckon"),
         Sample(grammar: grammar, text: "40%", scope: "constant.numeric.percent.reckon"),
@@ -34,7 +38,8 @@ struct EditorGrammarTests {
     }
 
   static func grammar(_ name: String) throws -> [String: Any] {
-    let data = try Data(contentsOf: folder.appendingPathComponent("syntaxes/\(name).tmLanguage.json"))
+    let data = try Data(
+      contentsOf: folder.appendingPathComponent("syntaxes/\(name).tmLanguage.json"))
     return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
   }
 
@@ -43,7 +48,10 @@ struct EditorGrammarTests {
     let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let contributes = try #require(manifest["contributes"] as? [String: Any])
     let grammars = try #require(contributes["grammars"] as? [[String: Any]])
-    #expect(Set(grammars.compactMap { $0["scopeName"] as? String }) == ["source.reckon.policy", "source.reckon.tests"])
+    #expect(
+      Set(grammars.compactMap { $0["scopeName"] as? String }) == [
+        "source.reckon.policy", "source.reckon.tests",
+      ])
     for grammar in grammars {
       let path = try #require(grammar["path"] as? String)
       #expect(FileManager.default.fileExists(atPath: Self.folder.appendingPathComponent(path).path))
@@ -54,12 +62,16 @@ struct EditorGrammarTests {
   func colours(_ sample: Sample) throws {
     let grammar = try Self.grammar(sample.grammar)
     let repository = try #require(grammar["repository"] as? [String: [String: Any]])
-    let order = try #require(grammar["patterns"] as? [[String: String]]).compactMap { $0["include"]?.dropFirst() }
+    let order = try #require(grammar["patterns"] as? [[String: String]]).compactMap {
+      $0["include"]?.dropFirst()
+    }
     // The first pattern in order that matches at the start of the text decides, as in a TextMate engine.
     let scope = order.lazy.compactMap { key -> String? in
-      guard let rule = repository[String(key)], let pattern = (rule["match"] ?? rule["begin"]) as? String,
+      guard let rule = repository[String(key)],
+        let pattern = (rule["match"] ?? rule["begin"]) as? String,
         let regex = try? NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines]),
-        let match = regex.firstMatch(in: sample.text, range: NSRange(sample.text.startIndex..., in: sample.text)),
+        let match = regex.firstMatch(
+          in: sample.text, range: NSRange(sample.text.startIndex..., in: sample.text)),
         match.range.location == 0
       else { return nil }
       return rule["name"] as? String

@@ -4,7 +4,8 @@ import Foundation
 /// it prints.
 enum ReckonBinary {
   /// The package root, found from this file's path.
-  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent()
 
   /// What one run printed and returned.
@@ -25,7 +26,8 @@ enum ReckonBinary {
 
     var description: String {
       switch self {
-      case .notBuilt(let searched): "no reckon executable found; looked in: \(searched.joined(separator: ", "))"
+      case .notBuilt(let searched):
+        "no reckon executable found; looked in: \(searched.joined(separator: ", "))"
       }
     }
   }
@@ -33,7 +35,9 @@ enum ReckonBinary {
   /// The executable: $RECKON_BINARY, else `reckon` beside the test bundle (the same build folder).
   static func location() throws -> URL {
     var candidates: [URL] = []
-    if let path = ProcessInfo.processInfo.environment["RECKON_BINARY"] { candidates.append(URL(fileURLWithPath: path)) }
+    if let path = ProcessInfo.processInfo.environment["RECKON_BINARY"] {
+      candidates.append(URL(fileURLWithPath: path))
+    }
     var folder = Bundle.main.bundleURL
     for _ in 0..<3 {
       candidates.append(folder.appendingPathComponent("reckon"))
@@ -41,8 +45,12 @@ enum ReckonBinary {
     }
     let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     candidates.append(runner.deletingLastPathComponent().appendingPathComponent("reckon"))
-    candidates.append(runner.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("reckon"))
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+    candidates.append(
+      runner.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+        "reckon"))
+    guard
+      let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+    else {
       throw Failure.notBuilt(searched: candidates.map(\.path))
     }
     return found

@@ -4,9 +4,12 @@ import Testing
 /// Golden files in `Snapshots/` beside the tests, named after the test. Set RECKON_UPDATE_SNAPSHOTS=1
 /// to write them from the current output instead of comparing.
 enum Snapshot {
-  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Snapshots")
 
-  static func assert(_ actual: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+  static func assert(
+    _ actual: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
     let file = folder.appendingPathComponent(name + ".txt")
     if ProcessInfo.processInfo.environment["RECKON_UPDATE_SNAPSHOTS"] == "1" {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -14,7 +17,11 @@ enum Snapshot {
       return
     }
     let expected = try? String(contentsOf: file, encoding: .utf8)
-    try #require(expected != nil, "no golden file \(file.path); run with RECKON_UPDATE_SNAPSHOTS=1", sourceLocation: sourceLocation)
-    #expect(actual == expected, "output differs from \(file.lastPathComponent)", sourceLocation: sourceLocation)
+    try #require(
+      expected != nil, "no golden file \(file.path); run with RECKON_UPDATE_SNAPSHOTS=1",
+      sourceLocation: sourceLocation)
+    #expect(
+      actual == expected, "output differs from \(file.lastPathComponent)",
+      sourceLocation: sourceLocation)
   }
 }

@@ -18,7 +18,8 @@ struct PolicyTestRunnerTests {
     """
 
   static func runner() throws -> PolicyTestRunner {
-    let loaded = PolicyLoader.load(SourceFile(path: "small.policy", text: policyText), schema: FactSchema.standard.policySchema)
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "small.policy", text: policyText), schema: FactSchema.standard.policySchema)
     return PolicyTestRunner(policy: try #require(loaded.policy))
   }
 
@@ -104,7 +105,8 @@ struct PolicyTestRunnerTests {
     let problems = report.problems.joined()
     #expect(problems.contains("small.tests:2:9: error: unknown fact 'usage.consumd'"))
     #expect(problems.contains("did you mean 'usage.consumed'?"))
-    #expect(problems.contains("small.tests:3:15: error: unknown rule in small.policy 'heavy usage'"))
+    #expect(
+      problems.contains("small.tests:3:15: error: unknown rule in small.policy 'heavy usage'"))
     #expect(report.outcomes.isEmpty)
   }
 
@@ -119,10 +121,14 @@ struct PolicyTestRunnerTests {
         expect refnd DECLINE
       """)
     let problems = report.problems.joined()
-    #expect(problems.contains("small.tests:2:30: error: expected ',' or a new line, found 'expect'"))
-    #expect(problems.contains("small.tests:4:1: error: expected what the refund preference should be"))
+    #expect(
+      problems.contains("small.tests:2:30: error: expected ',' or a new line, found 'expect'"))
+    #expect(
+      problems.contains("small.tests:4:1: error: expected what the refund preference should be"))
     #expect(problems.contains("small.tests:4:6: error: expected the test's name in double quotes"))
-    #expect(problems.contains("small.tests:6:10: error: expected what the decision should be, found 'refnd'"))
+    #expect(
+      problems.contains(
+        "small.tests:6:10: error: expected what the decision should be, found 'refnd'"))
     #expect(problems.contains("did you mean 'refund'?"))
   }
 

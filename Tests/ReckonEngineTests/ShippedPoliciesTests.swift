@@ -6,16 +6,20 @@ import Testing
 /// The policies in `policies/` are what users start from: each must check cleanly, have a tests
 /// file, pass it, and have every rule reached by some test.
 struct ShippedPoliciesTests {
-  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../policies")
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../../policies")
     .standardizedFileURL.path
 
   static let policyPaths: [String] = (try? PolicyFiles.expand([folder])) ?? []
 
   @Test func theFolderHoldsTheReadyMadeAndCookbookPolicies() throws {
-    let names = Set(Self.policyPaths.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent })
+    let names = Set(
+      Self.policyPaths.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent })
     let expected: Set<String> = [
-      "prefer-refund", "prefer-no-refund", "share-data-only", "do-not-respond", "targeted", "decline-first-grant-next",
-      "heavy-use", "fulfilment-problems", "serial-refunders", "customer-overrides", "hold-high-value",
+      "prefer-refund", "prefer-no-refund", "share-data-only", "do-not-respond", "targeted",
+      "decline-first-grant-next",
+      "heavy-use", "fulfilment-problems", "serial-refunders", "customer-overrides",
+      "hold-high-value",
     ]
     #expect(expected.isSubset(of: names))
   }
@@ -36,11 +40,15 @@ struct ShippedPoliciesTests {
     #expect(coverage.unreachedRules.isEmpty, "never reached: \(coverage.unreachedRules)")
   }
 
-  @Test(arguments: ["prefer-refund", "prefer-no-refund", "share-data-only", "do-not-respond", "targeted", "decline-first-grant-next"])
+  @Test(arguments: [
+    "prefer-refund", "prefer-no-refund", "share-data-only", "do-not-respond", "targeted",
+    "decline-first-grant-next",
+  ])
   func readyMadePolicyHonoursTheCustomerOverride(name: String) throws {
     let text = try String(contentsOfFile: "\(Self.folder)/\(name).policy", encoding: .utf8)
     for choice in ["GRANT_FULL", "GRANT_PRORATED", "DECLINE", "DO_NOT_RESPOND"] {
-      #expect(text.contains("customer.override == \(choice)"), "\(name) ignores an override of \(choice)")
+      #expect(
+        text.contains("customer.override == \(choice)"), "\(name) ignores an override of \(choice)")
     }
   }
 }

@@ -16,72 +16,107 @@ struct DeepCheckTests {
   }
 
   static let cases: [Case] = [
-    Case(name: "two enum values at once never match",
-      rules: #"rule "x" when product.type == CONSUMABLE and product.type == AUTO_RENEWABLE then refund DECLINE"#,
-      id: .neverMatches, underlined: "product.type == CONSUMABLE and product.type == AUTO_RENEWABLE"),
-    Case(name: "an enum value and its exclusion never match",
-      rules: #"rule "x" when reason in [LEGAL, OTHER] and reason not in [OTHER, LEGAL] then refund DECLINE"#,
+    Case(
+      name: "two enum values at once never match",
+      rules:
+        #"rule "x" when product.type == CONSUMABLE and product.type == AUTO_RENEWABLE then refund DECLINE"#,
+      id: .neverMatches, underlined: "product.type == CONSUMABLE and product.type == AUTO_RENEWABLE"
+    ),
+    Case(
+      name: "an enum value and its exclusion never match",
+      rules:
+        #"rule "x" when reason in [LEGAL, OTHER] and reason not in [OTHER, LEGAL] then refund DECLINE"#,
       id: .neverMatches, underlined: nil),
-    Case(name: "disjoint numeric ranges never match",
+    Case(
+      name: "disjoint numeric ranges never match",
       rules: #"rule "x" when usage.consumed > 80% and usage.consumed < 50% then refund DECLINE"#,
       id: .neverMatches, underlined: "usage.consumed > 80% and usage.consumed < 50%"),
-    Case(name: "a missing fact compared never matches",
-      rules: #"rule "x" when purchase.price is missing and purchase.price > 5 USD then refund DECLINE"#,
+    Case(
+      name: "a missing fact compared never matches",
+      rules:
+        #"rule "x" when purchase.price is missing and purchase.price > 5 USD then refund DECLINE"#,
       id: nil, underlined: nil),
-    Case(name: "contradiction through lets",
-      rules: "let used = usage.consumed\nlet light = used < 10%\n" + #"rule "x" when light and used >= 10% then refund DECLINE"#,
+    Case(
+      name: "contradiction through lets",
+      rules: "let used = usage.consumed\nlet light = used < 10%\n"
+        + #"rule "x" when light and used >= 10% then refund DECLINE"#,
       id: .neverMatches, underlined: nil),
-    Case(name: "overlapping ranges are fine",
-      rules: #"rule "x" when usage.consumed > 20% and usage.consumed < 50% then refund GRANT_PRORATED"#, id: nil, underlined: nil),
-    Case(name: "touching closed bounds are fine",
-      rules: #"rule "x" when usage.consumed >= 50% and usage.consumed <= 50% then refund DECLINE"#, id: nil, underlined: nil),
-    Case(name: "a narrower range after a wider one is covered",
+    Case(
+      name: "overlapping ranges are fine",
+      rules:
+        #"rule "x" when usage.consumed > 20% and usage.consumed < 50% then refund GRANT_PRORATED"#,
+      id: nil, underlined: nil),
+    Case(
+      name: "touching closed bounds are fine",
+      rules: #"rule "x" when usage.consumed >= 50% and usage.consumed <= 50% then refund DECLINE"#,
+      id: nil, underlined: nil),
+    Case(
+      name: "a narrower range after a wider one is covered",
       rules: "rule \"heavy\" when usage.consumed >= 80% then refund DECLINE\n"
         + "rule \"very heavy\" when usage.consumed >= 95% and reason != LEGAL then refund DECLINE",
       id: .shadowedRule, underlined: "\"very heavy\""),
-    Case(name: "an enum subset after its superset is covered",
+    Case(
+      name: "an enum subset after its superset is covered",
       rules: "rule \"a\" when reason in [LEGAL, OTHER, FULFILLMENT_ISSUE] then refund DECLINE\n"
         + "rule \"b\" when reason == OTHER and customer.refunds_last_90_days > 2 then refund DECLINE",
       id: .shadowedRule, underlined: "\"b\""),
-    Case(name: "a wider range after a narrower one is not covered",
+    Case(
+      name: "a wider range after a narrower one is not covered",
       rules: "rule \"very heavy\" when usage.consumed >= 95% then refund DECLINE\n"
         + "rule \"heavy\" when usage.consumed >= 80% then refund DECLINE",
       id: nil, underlined: nil),
-    Case(name: "a rule that may see the fact missing is not covered",
-      rules: "rule \"a\" when purchase.price is not missing and purchase.price > 1 USD then refund DECLINE\n"
+    Case(
+      name: "a rule that may see the fact missing is not covered",
+      rules:
+        "rule \"a\" when purchase.price is not missing and purchase.price > 1 USD then refund DECLINE\n"
         + "rule \"b\" when purchase.price is not missing then refund DECLINE",
       id: nil, underlined: nil),
-    Case(name: "a refund for a product type taken out earlier",
+    Case(
+      name: "a refund for a product type taken out earlier",
       rules: "rule \"no subscriptions\" when product.type == AUTO_RENEWABLE then share data only\n"
         + "rule \"non-consumables\" when product.type == NON_CONSUMABLE then do not respond\n"
         + "rule \"refund them\" when product.type in [AUTO_RENEWABLE, NON_CONSUMABLE] and reason == LEGAL then refund GRANT_FULL",
       id: .refundForExcludedProduct, underlined: "\"refund them\""),
-    Case(name: "a refund for a product type still in play",
+    Case(
+      name: "a refund for a product type still in play",
       rules: "rule \"no subscriptions\" when product.type == AUTO_RENEWABLE then share data only\n"
         + "rule \"refund consumables\" when product.type == CONSUMABLE and reason == LEGAL then refund GRANT_FULL",
       id: nil, underlined: nil),
-    Case(name: "a percentage set for subscriptions only",
-      rules: #"rule "s" when product.type == AUTO_RENEWABLE then refund DECLINE, set consumptionPercentage = 50%"#,
+    Case(
+      name: "a percentage set for subscriptions only",
+      rules:
+        #"rule "s" when product.type == AUTO_RENEWABLE then refund DECLINE, set consumptionPercentage = 50%"#,
       id: .refundForExcludedProduct, underlined: "50%"),
-    Case(name: "a percentage set for consumables",
-      rules: #"rule "s" when product.type == CONSUMABLE then refund DECLINE, set consumptionPercentage = 50%"#,
+    Case(
+      name: "a percentage set for consumables",
+      rules:
+        #"rule "s" when product.type == CONSUMABLE then refund DECLINE, set consumptionPercentage = 50%"#,
       id: nil, underlined: nil),
-    Case(name: "at least 0% is always true",
+    Case(
+      name: "at least 0% is always true",
       rules: #"rule "x" when usage.consumed >= 0% and reason == LEGAL then refund DECLINE"#,
       id: .constantPercentCondition, underlined: "usage.consumed >= 0%"),
-    Case(name: "at most 100% is always true",
+    Case(
+      name: "at most 100% is always true",
       rules: #"rule "x" when usage.consumed <= 100% and reason == LEGAL then refund DECLINE"#,
       id: .constantPercentCondition, underlined: "usage.consumed <= 100%"),
-    Case(name: "below 0% is never true",
+    Case(
+      name: "below 0% is never true",
       rules: #"rule "x" when usage.consumed < 0% then refund DECLINE"#,
       id: .constantPercentCondition, underlined: "usage.consumed < 0%"),
-    Case(name: "at least 100% is a real bound",
+    Case(
+      name: "at least 100% is a real bound",
       rules: #"rule "x" when usage.consumed >= 100% then refund DECLINE"#, id: nil, underlined: nil),
-    Case(name: "above 0% is a real bound",
-      rules: #"rule "x" when usage.consumed > 0% and usage.consumed < 100% then refund GRANT_PRORATED"#, id: nil, underlined: nil),
+    Case(
+      name: "above 0% is a real bound",
+      rules:
+        #"rule "x" when usage.consumed > 0% and usage.consumed < 100% then refund GRANT_PRORATED"#,
+      id: nil, underlined: nil),
   ]
 
-  static let deeperIDs: Set<DiagnosticID> = [.neverMatches, .shadowedRule, .refundForExcludedProduct, .constantPercentCondition]
+  static let deeperIDs: Set<DiagnosticID> = [
+    .neverMatches, .shadowedRule, .refundForExcludedProduct, .constantPercentCondition,
+  ]
 
   @Test(arguments: cases)
   func warnsExactlyWhenItShould(_ example: Case) throws {
@@ -101,13 +136,16 @@ struct DeepCheckTests {
   }
 
   @Test func aContradictionIsReportedOnceWithCaretAndHint() throws {
-    let result = TestSchema.load("rule \"x\"\n  when usage.consumed > 80% and usage.consumed < 50%\n  then refund DECLINE\n", path: "d.policy")
-    #expect(result.renderedDiagnostics() == """
-      d.policy:2:8: warning: rule 'x' can never match: 'usage.consumed > 80%' and 'usage.consumed < 50%' cannot all hold at once
-         2 |   when usage.consumed > 80% and usage.consumed < 50%
-           |        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-           = one of these conditions is not what was meant; fix it, or remove the rule
+    let result = TestSchema.load(
+      "rule \"x\"\n  when usage.consumed > 80% and usage.consumed < 50%\n  then refund DECLINE\n",
+      path: "d.policy")
+    #expect(
+      result.renderedDiagnostics() == """
+        d.policy:2:8: warning: rule 'x' can never match: 'usage.consumed > 80%' and 'usage.consumed < 50%' cannot all hold at once
+           2 |   when usage.consumed > 80% and usage.consumed < 50%
+             |        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+             = one of these conditions is not what was meant; fix it, or remove the rule
 
-      """)
+        """)
   }
 }

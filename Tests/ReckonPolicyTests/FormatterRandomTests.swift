@@ -13,9 +13,13 @@ struct FormatterRandomTests {
     let once = try PolicyFormatter().format(SourceFile(path: "random.policy", text: text))
     let twice = try PolicyFormatter().format(SourceFile(path: "random.policy", text: once))
     #expect(once == twice, "not idempotent for:\n\(text)")
-    #expect(SyntaxShape.of(once) == SyntaxShape.of(text), "tree changed for:\n\(text)\n--- formatted:\n\(once)")
+    #expect(
+      SyntaxShape.of(once) == SyntaxShape.of(text),
+      "tree changed for:\n\(text)\n--- formatted:\n\(once)")
     let comments = text.split(separator: "\n").filter { $0.contains("#") }.count
-    #expect(once.split(separator: "\n").filter { $0.contains("#") }.count == comments, "a comment was lost:\n\(text)")
+    #expect(
+      once.split(separator: "\n").filter { $0.contains("#") }.count == comments,
+      "a comment was lost:\n\(text)")
   }
 }
 
@@ -39,7 +43,9 @@ struct RandomPolicy {
   private mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
   private mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
   private mutating func space() -> String { pick([" ", " ", "  ", "\t"]) }
-  private mutating func comment() -> String { below(4) == 0 ? space() + "# note \(below(100))" : "" }
+  private mutating func comment() -> String {
+    below(4) == 0 ? space() + "# note \(below(100))" : ""
+  }
 
   mutating func policy() -> String {
     var lines: [String] = []
@@ -75,14 +81,19 @@ struct RandomPolicy {
     case 0: return expression(depth: depth - 1) + " and " + expression(depth: depth - 1)
     case 1: return expression(depth: depth - 1) + " or " + expression(depth: depth - 1)
     case 2: return "not " + parenthesised(depth - 1)
-    case 3: return arithmetic(depth - 1) + space() + pick(["==", "!=", "<", "<=", ">", ">="]) + space() + arithmetic(depth - 1)
+    case 3:
+      return arithmetic(depth - 1) + space() + pick(["==", "!=", "<", "<=", ">", ">="]) + space()
+        + arithmetic(depth - 1)
     case 4: return "reason" + pick([" in ", " not in "]) + "[LEGAL, OTHER]"
-    case 5: return pick(["purchase.price", "usage.last_used"]) + pick([" is missing", " is not missing"])
+    case 5:
+      return pick(["purchase.price", "usage.last_used"]) + pick([" is missing", " is not missing"])
     default: return parenthesised(depth - 1)
     }
   }
 
-  private mutating func parenthesised(_ depth: Int) -> String { "(" + expression(depth: depth) + ")" }
+  private mutating func parenthesised(_ depth: Int) -> String {
+    "(" + expression(depth: depth) + ")"
+  }
 
   private mutating func arithmetic(_ depth: Int) -> String {
     guard depth > 0, below(2) == 0 else { return operand() }
@@ -94,8 +105,10 @@ struct RandomPolicy {
 
   private mutating func operand() -> String {
     pick([
-      "usage.consumed", "\(below(101))%", "\(below(1000))", "\(below(100)).\(below(10) + 1)", "\(below(90)) days",
-      "\(below(100)).\(below(100)) USD", "true", "\"text \(below(9))\"", "min(\(below(9)), x)", "-\(below(9))",
+      "usage.consumed", "\(below(101))%", "\(below(1000))", "\(below(100)).\(below(10) + 1)",
+      "\(below(90)) days",
+      "\(below(100)).\(below(100)) USD", "true", "\"text \(below(9))\"", "min(\(below(9)), x)",
+      "-\(below(9))",
       "customer.refunds_last_90_days", "now - purchase.date",
     ])
   }

@@ -14,7 +14,8 @@ struct FormatterTests {
   static let cases: [Case] = [
     Case(
       name: "spacing and indentation are normalised",
-      input: "policy   \"p\"\nrule \"a\" when usage.consumed>=80%and reason!=LEGAL then refund DECLINE,set sampleContentProvided=true\n",
+      input:
+        "policy   \"p\"\nrule \"a\" when usage.consumed>=80%and reason!=LEGAL then refund DECLINE,set sampleContentProvided=true\n",
       expected: """
         policy "p"
         rule "a"
@@ -24,19 +25,28 @@ struct FormatterTests {
         """),
     Case(
       name: "only the parentheses the tree needs are kept",
-      input: "let a = ((x + 1)) * 2 - (3 - y)\nlet b = (p and q) or (r and (s or t))\nlet c = not (a > 1)\n",
-      expected: "let a = (x + 1) * 2 - (3 - y)\nlet b = p and q or r and (s or t)\nlet c = not a > 1\n"),
+      input:
+        "let a = ((x + 1)) * 2 - (3 - y)\nlet b = (p and q) or (r and (s or t))\nlet c = not (a > 1)\n",
+      expected:
+        "let a = (x + 1) * 2 - (3 - y)\nlet b = p and q or r and (s or t)\nlet c = not a > 1\n"),
     Case(
       name: "literals are spelled one way",
-      input: "let a = 50.000 USD\nlet b = 4.990 USD\nlet c = 012.50%\nlet d = 1_000\nlet e = 1 day\nlet f = \"say \\\"hi\\\"\"\n",
-      expected: "let a = 50 USD\nlet b = 4.99 USD\nlet c = 12.5%\nlet d = 1000\nlet e = 1 day\nlet f = \"say \\\"hi\\\"\"\n"),
+      input:
+        "let a = 50.000 USD\nlet b = 4.990 USD\nlet c = 012.50%\nlet d = 1_000\nlet e = 1 day\nlet f = \"say \\\"hi\\\"\"\n",
+      expected:
+        "let a = 50 USD\nlet b = 4.99 USD\nlet c = 12.5%\nlet d = 1000\nlet e = 1 day\nlet f = \"say \\\"hi\\\"\"\n"
+    ),
     Case(
       name: "comments stay where they were, own-line and trailing",
-      input: "# head\npolicy \"p\"   # name\n\n\n\n# about a\nlet a = 1 # one\nrule \"r\"\n  # why\n  when a > 0 # check\n  then share data only\n# tail\n",
-      expected: "# head\npolicy \"p\"  # name\n\n# about a\nlet a = 1  # one\nrule \"r\"\n  # why\n  when a > 0  # check\n  then share data only\n# tail\n"),
+      input:
+        "# head\npolicy \"p\"   # name\n\n\n\n# about a\nlet a = 1 # one\nrule \"r\"\n  # why\n  when a > 0 # check\n  then share data only\n# tail\n",
+      expected:
+        "# head\npolicy \"p\"  # name\n\n# about a\nlet a = 1  # one\nrule \"r\"\n  # why\n  when a > 0  # check\n  then share data only\n# tail\n"
+    ),
     Case(
       name: "long conditions wrap before 'and', filling each line",
-      input: "rule \"long\" when customer.override is not missing and customer.override == GRANT_PRORATED and usage.consumed > 0% and usage.consumed < 100% then refund GRANT_PRORATED\n",
+      input:
+        "rule \"long\" when customer.override is not missing and customer.override == GRANT_PRORATED and usage.consumed > 0% and usage.consumed < 100% then refund GRANT_PRORATED\n",
       expected: """
         rule "long"
           when customer.override is not missing and customer.override == GRANT_PRORATED
@@ -50,14 +60,19 @@ struct FormatterTests {
   func formatsToTheCanonicalLayout(_ example: Case) throws {
     let formatted = try PolicyFormatter().format(SourceFile(path: "p.policy", text: example.input))
     #expect(formatted == example.expected)
-    #expect(try PolicyFormatter().format(SourceFile(path: "p.policy", text: formatted)) == formatted)
+    #expect(
+      try PolicyFormatter().format(SourceFile(path: "p.policy", text: formatted)) == formatted)
     #expect(SyntaxShape.of(example.input) == SyntaxShape.of(formatted))
   }
 
   static let policyPaths: [String] = {
-    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../policies").standardizedFileURL
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+      "../../policies"
+    ).standardizedFileURL
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    return names.filter { $0.hasSuffix(".policy") }.sorted().map { folder.appendingPathComponent($0).path }
+    return names.filter { $0.hasSuffix(".policy") }.sorted().map {
+      folder.appendingPathComponent($0).path
+    }
   }()
 
   @Test(arguments: policyPaths)
@@ -70,7 +85,8 @@ struct FormatterTests {
 
   @Test func aFileThatDoesNotParseIsRefusedWithItsErrors() throws {
     let error = #expect(throws: PolicyFormatError.self) {
-      try PolicyFormatter().format(SourceFile(path: "bad.policy", text: "rule \"x\" when then refund DECLINE\n"))
+      try PolicyFormatter().format(
+        SourceFile(path: "bad.policy", text: "rule \"x\" when then refund DECLINE\n"))
     }
     #expect(error?.rendered().contains("bad.policy:1:15: error") == true)
   }

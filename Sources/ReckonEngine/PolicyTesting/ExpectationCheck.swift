@@ -4,7 +4,10 @@ import ReckonPolicy
 /// Checks one `expect` clause: first against the policy (does the rule exist, is the value valid),
 /// then against a decision, saying what was expected and what came out.
 struct ExpectationCheck {
-  static let fields = ["customerConsented", "deliveryStatus", "sampleContentProvided", "consumptionPercentage", "refundPreference"]
+  static let fields = [
+    "customerConsented", "deliveryStatus", "sampleContentProvided", "consumptionPercentage",
+    "refundPreference",
+  ]
 
   let expectation: Expectation
   /// The expected value of a body field, normalised as `ExpectationCheck.fieldText` renders it.
@@ -16,15 +19,22 @@ struct ExpectationCheck {
     switch expectation.kind {
     case .refund(let choice):
       guard RefundPreference(rawValue: choice.value) != nil else {
-        throw Self.unknown(choice, among: RefundPreference.allCases.map(\.rawValue), what: "refund preference")
+        throw Self.unknown(
+          choice, among: RefundPreference.allCases.map(\.rawValue), what: "refund preference")
       }
     case .rule(let name):
       guard policy.checked.rules.contains(where: { $0.name == name.value }) else {
-        throw Self.unknown(name, among: policy.checked.rules.map(\.name), what: "rule in \(policy.checked.source.path)")
+        throw Self.unknown(
+          name, among: policy.checked.rules.map(\.name),
+          what: "rule in \(policy.checked.source.path)")
       }
     case .field(let field, let value):
-      guard Self.fields.contains(field.value) else { throw Self.unknown(field, among: Self.fields, what: "body field") }
-      expectedFieldText = try value.map { value throws(DiagnosticError) in try Self.normalise(value, for: field.value) }
+      guard Self.fields.contains(field.value) else {
+        throw Self.unknown(field, among: Self.fields, what: "body field")
+      }
+      expectedFieldText = try value.map { value throws(DiagnosticError) in
+        try Self.normalise(value, for: field.value)
+      }
     default:
       break
     }
@@ -40,7 +50,8 @@ struct ExpectationCheck {
     case .noReply: "no reply"
     case .rule(let name): "decided by rule \"\(name.value)\""
     case .otherwise: "decided by otherwise"
-    case .field(let field, _): "\(field.value) " + (expectedFieldText.map { "= \($0)" } ?? "is missing")
+    case .field(let field, _):
+      "\(field.value) " + (expectedFieldText.map { "= \($0)" } ?? "is missing")
     }
   }
 
@@ -49,9 +60,11 @@ struct ExpectationCheck {
     let outcome = Self.outcome(decision)
     switch expectation.kind {
     case .refund(let choice):
-      return decision.body?.refundPreference?.rawValue == choice.value && !decision.isSkip ? nil : outcome
+      return decision.body?.refundPreference?.rawValue == choice.value && !decision.isSkip
+        ? nil : outcome
     case .shareDataOnly:
-      return decision.body != nil && decision.body?.refundPreference == nil && !decision.isSkip ? nil : outcome
+      return decision.body != nil && decision.body?.refundPreference == nil && !decision.isSkip
+        ? nil : outcome
     case .doNotRespond:
       return decision.action == .skip(.policyDoesNotRespond(rule: decision.rule)) ? nil : outcome
     case .holdForReview:
@@ -65,7 +78,8 @@ struct ExpectationCheck {
     case .field(let field, _):
       guard let body = decision.body, !decision.isSkip else { return outcome }
       let actual = Self.fieldText(field.value, body)
-      return actual == expectedFieldText ? nil : "\(field.value) " + (actual.map { "= \($0)" } ?? "is missing")
+      return actual == expectedFieldText
+        ? nil : "\(field.value) " + (actual.map { "= \($0)" } ?? "is missing")
     }
   }
 
@@ -75,7 +89,8 @@ struct ExpectationCheck {
     case .skip(.policyDoesNotRespond): return "do not respond"
     case .skip(let reason): return reason.description
     case .respond, .hold:
-      let choice = decision.body?.refundPreference.map { "refund \($0.rawValue)" } ?? "share data only"
+      let choice =
+        decision.body?.refundPreference.map { "refund \($0.rawValue)" } ?? "share data only"
       return decision.action == .hold ? choice + ", hold for review" : choice
     }
   }
@@ -95,41 +110,60 @@ struct ExpectationCheck {
     }
   }
 
-  private static func normalise(_ value: TestValue, for field: String) throws(DiagnosticError) -> String {
+  private static func normalise(_ value: TestValue, for field: String) throws(DiagnosticError)
+    -> String
+  {
     let text = value.text
     switch field {
     case "customerConsented", "sampleContentProvided":
-      guard text == "true" || text == "false" else { throw invalid(value, "\(field) is true or false") }
+      guard text == "true" || text == "false" else {
+        throw invalid(value, "\(field) is true or false")
+      }
       return text
     case "deliveryStatus":
       guard DeliveryStatus(rawValue: text) != nil else {
-        throw unknown(Located(text, at: value.span), among: DeliveryStatus.allCases.map(\.rawValue), what: "delivery status")
+        throw unknown(
+          Located(text, at: value.span), among: DeliveryStatus.allCases.map(\.rawValue),
+          what: "delivery status")
       }
       return text
     case "consumptionPercentage":
-      if text.hasSuffix("%"), case .percent(let percent)? = try? ValueParser.parse(text, as: .percent) {
+      if text.hasSuffix("%"),
+        case .percent(let percent)? = try? ValueParser.parse(text, as: .percent)
+      {
         return String(BodyBuilder.milliunits(percent))
       }
       guard let milli = Int(text), (0...100_000).contains(milli) else {
-        throw invalid(value, "consumptionPercentage is in milliunits from 0 to 100000 (40% is 40000), or a percentage such as 40%")
+        throw invalid(
+          value,
+          "consumptionPercentage is in milliunits from 0 to 100000 (40% is 40000), or a percentage such as 40%"
+        )
       }
       return text
     default:
       guard RefundPreference(rawValue: text) != nil else {
-        throw unknown(Located(text, at: value.span), among: RefundPreference.allCases.map(\.rawValue), what: "refund preference")
+        throw unknown(
+          Located(text, at: value.span), among: RefundPreference.allCases.map(\.rawValue),
+          what: "refund preference")
       }
       return text
     }
   }
 
-  private static func unknown(_ name: Located<String>, among candidates: [String], what: String) -> DiagnosticError {
-    let hint = Suggestions.closest(to: name.value, among: candidates).map { "did you mean '\($0)'?" }
+  private static func unknown(_ name: Located<String>, among candidates: [String], what: String)
+    -> DiagnosticError
+  {
+    let hint =
+      Suggestions.closest(to: name.value, among: candidates).map { "did you mean '\($0)'?" }
       ?? "expected one of: \(candidates.joined(separator: ", "))"
-    return DiagnosticError(Diagnostic(.unknownName, .error, "unknown \(what) '\(name.value)'", at: name.span, hint: hint))
+    return DiagnosticError(
+      Diagnostic(.unknownName, .error, "unknown \(what) '\(name.value)'", at: name.span, hint: hint)
+    )
   }
 
   private static func invalid(_ value: TestValue, _ message: String) -> DiagnosticError {
-    DiagnosticError(Diagnostic(.typeMismatch, .error, "'\(value.text)' does not fit: \(message)", at: value.span))
+    DiagnosticError(
+      Diagnostic(.typeMismatch, .error, "'\(value.text)' does not fit: \(message)", at: value.span))
   }
 }
 

@@ -47,10 +47,15 @@ public struct PolicyCoverage: Sendable, Encodable {
   public init(policy: CompiledPolicy) {
     let source = policy.checked.source
     rules = policy.checked.rules.map { rule in
-      let conditions = DecisionExplainer.conjuncts(rule.condition).filter { $0.constantValue == nil }.map { part in
-        Condition(text: source.text(of: part.span), line: source.location(of: part.span.start).line, node: part.id)
+      let conditions = DecisionExplainer.conjuncts(rule.condition).filter {
+        $0.constantValue == nil
+      }.map { part in
+        Condition(
+          text: source.text(of: part.span), line: source.location(of: part.span.start).line,
+          node: part.id)
       }
-      return Rule(name: rule.name, line: source.location(of: rule.span.start).line, conditions: conditions)
+      return Rule(
+        name: rule.name, line: source.location(of: rule.span.start).line, conditions: conditions)
     }
   }
 
@@ -78,7 +83,9 @@ public struct PolicyCoverage: Sendable, Encodable {
 
   /// Conditions not seen both true and false, as `rule: condition`.
   public var uncoveredConditions: [String] {
-    rules.flatMap { rule in rule.conditions.filter { !$0.covered }.map { "\(rule.name): \($0.text)" } }
+    rules.flatMap { rule in
+      rule.conditions.filter { !$0.covered }.map { "\(rule.name): \($0.text)" }
+    }
   }
 
   /// Lines for a terminal: each rule reached or not, and conditions not seen both ways.
@@ -87,14 +94,17 @@ public struct PolicyCoverage: Sendable, Encodable {
     var lines: [String] = []
     for rule in rules {
       let label = "rule \"\(rule.name)\"" + String(repeating: " ", count: width - rule.name.count)
-      let status = rule.reached ? "decided \(rule.decided) test\(rule.decided == 1 ? "" : "s")" : "never reached"
+      let status =
+        rule.reached
+        ? "decided \(rule.decided) test\(rule.decided == 1 ? "" : "s")" : "never reached"
       lines.append("\(label)  \(status)")
       for condition in rule.conditions where !condition.covered {
         lines.append("  - \(condition.text): \(Self.seen(condition))")
       }
     }
-    lines.append("otherwise" + String(repeating: " ", count: width + 7 - "otherwise".count)
-      + "  decided \(otherwiseDecided) test\(otherwiseDecided == 1 ? "" : "s")")
+    lines.append(
+      "otherwise" + String(repeating: " ", count: width + 7 - "otherwise".count)
+        + "  decided \(otherwiseDecided) test\(otherwiseDecided == 1 ? "" : "s")")
     return lines
   }
 

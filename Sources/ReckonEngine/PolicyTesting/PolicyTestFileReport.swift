@@ -37,8 +37,11 @@ public struct PolicyTestFileReport: Sendable {
       }
       lines.append("  FAIL  \(outcome.name) (\(testsSource.path):\(outcome.location.line))")
       for failure in outcome.failures {
-        lines.append("        \(testsSource.path):\(failure.location): expected \(failure.expected)")
-        lines.append("        \(String(repeating: " ", count: "\(testsSource.path):\(failure.location):".count)) actual   \(failure.actual)")
+        lines.append(
+          "        \(testsSource.path):\(failure.location): expected \(failure.expected)")
+        lines.append(
+          "        \(String(repeating: " ", count: "\(testsSource.path):\(failure.location):".count)) actual   \(failure.actual)"
+        )
       }
       if let decision = outcome.decision, let explainer {
         lines.append("        trace:")
@@ -57,7 +60,8 @@ public struct PolicyTestFileReport: Sendable {
   /// `7 tests: 6 passed, 1 failed`.
   var summary: String {
     let count = outcomes.count
-    return "\(count) test\(count == 1 ? "" : "s"): \(count - failedCount) passed, \(failedCount) failed"
+    return
+      "\(count) test\(count == 1 ? "" : "s"): \(count - failedCount) passed, \(failedCount) failed"
   }
 }
 
@@ -96,13 +100,17 @@ public struct PolicyTestJSONReport: Encodable {
     passed = reports.allSatisfy(\.passed)
     files = reports.map { report in
       File(
-        tests: report.testsSource.path, policy: report.policyPath, passed: report.passed, problems: report.problems,
+        tests: report.testsSource.path, policy: report.policyPath, passed: report.passed,
+        problems: report.problems,
         results: report.outcomes.map { outcome in
           Result(
-            name: outcome.name, line: outcome.location.line, passed: outcome.passed, rule: outcome.decision?.rule,
+            name: outcome.name, line: outcome.location.line, passed: outcome.passed,
+            rule: outcome.decision?.rule,
             outcome: outcome.decision.map(ExpectationCheck.outcome),
             failures: outcome.failures.map {
-              Failure(line: $0.location.line, column: $0.location.column, expected: $0.expected, actual: $0.actual)
+              Failure(
+                line: $0.location.line, column: $0.location.column, expected: $0.expected,
+                actual: $0.actual)
             })
         }, coverage: report.coverage)
     }

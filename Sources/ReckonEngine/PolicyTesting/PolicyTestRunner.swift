@@ -17,15 +17,20 @@ public struct PolicyTestRunner: Sendable {
   }
 
   /// Reads `testsPath` and the policy beside it (same name, `.policy`), and runs the tests.
-  public static func run(testsPath: String, schema: FactSchema = .standard) throws(PolicyFiles.Failure) -> PolicyTestFileReport {
+  public static func run(testsPath: String, schema: FactSchema = .standard) throws(PolicyFiles
+    .Failure) -> PolicyTestFileReport
+  {
     let policyPath = String(testsPath.dropLast(".tests".count)) + ".policy"
     let tests = try PolicyTestRunner.read(testsPath)
     guard FileManager.default.fileExists(atPath: policyPath) else {
-      return PolicyTestFileReport(testsSource: tests, policyPath: policyPath, problems: ["\(policyPath): no such policy beside the tests"])
+      return PolicyTestFileReport(
+        testsSource: tests, policyPath: policyPath,
+        problems: ["\(policyPath): no such policy beside the tests"])
     }
     let loaded = try PolicyFiles.load(policyPath, schema: schema)
     guard let policy = loaded.policy else {
-      return PolicyTestFileReport(testsSource: tests, policyPath: policyPath, problems: [loaded.renderedDiagnostics()])
+      return PolicyTestFileReport(
+        testsSource: tests, policyPath: policyPath, problems: [loaded.renderedDiagnostics()])
     }
     return PolicyTestRunner(policy: policy, schema: schema).run(tests)
   }
@@ -40,11 +45,14 @@ public struct PolicyTestRunner: Sendable {
       diagnostics += facts.diagnostics
       var checks: [ExpectationCheck] = []
       for expectation in test.expectations {
-        do { checks.append(try ExpectationCheck(expectation, policy: policy)) } catch { diagnostics.append(error.diagnostic) }
+        do { checks.append(try ExpectationCheck(expectation, policy: policy)) } catch {
+          diagnostics.append(error.diagnostic)
+        }
       }
       prepared.append((test, facts, checks))
     }
-    var report = PolicyTestFileReport(testsSource: source, policyPath: policy.checked.source.path, problems: [])
+    var report = PolicyTestFileReport(
+      testsSource: source, policyPath: policy.checked.source.path, problems: [])
     guard diagnostics.isEmpty else {
       report.problems = [DiagnosticFormatter().render(Array(Set(diagnostics)), in: source)]
       return report
@@ -59,16 +67,22 @@ public struct PolicyTestRunner: Sendable {
     return report
   }
 
-  private func run(_ test: PolicyTestCase, _ facts: TestFacts, _ checks: [ExpectationCheck], _ source: SourceFile) -> PolicyTestOutcome {
+  private func run(
+    _ test: PolicyTestCase, _ facts: TestFacts, _ checks: [ExpectationCheck], _ source: SourceFile
+  ) -> PolicyTestOutcome {
     let request = facts.request()
     let location = source.location(of: test.span.start)
     let gathered = facts.gathered(for: request, source: "\(source.path):\(location.line)")
-    let decision = Decider(policy: policy, schema: schema).decide(request, facts: gathered, trace: true)
+    let decision = Decider(policy: policy, schema: schema).decide(
+      request, facts: gathered, trace: true)
     let failures = checks.compactMap { check -> PolicyTestFailure? in
       guard let actual = check.mismatch(decision) else { return nil }
-      return PolicyTestFailure(expected: check.expected, actual: actual, location: source.location(of: check.expectation.span.start))
+      return PolicyTestFailure(
+        expected: check.expected, actual: actual,
+        location: source.location(of: check.expectation.span.start))
     }
-    return PolicyTestOutcome(name: test.name.value, location: location, failures: failures, decision: decision)
+    return PolicyTestOutcome(
+      name: test.name.value, location: location, failures: failures, decision: decision)
   }
 
   static func read(_ path: String) throws(PolicyFiles.Failure) -> SourceFile {

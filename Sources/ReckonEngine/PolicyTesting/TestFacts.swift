@@ -39,12 +39,17 @@ struct TestFacts {
     for (fact, text) in TestFacts.defaults {
       let quoted = text.hasPrefix("\"")
       let value = quoted ? String(text.dropFirst().dropLast()) : text
-      written[fact] = (TestValue(text: value, isQuoted: quoted, span: SourceSpan(start: 0, end: 0)), nil)
+      written[fact] = (
+        TestValue(text: value, isQuoted: quoted, span: SourceSpan(start: 0, end: 0)), nil
+      )
     }
     for assignment in layers.joined() {
       guard schema.policySchema.fact(named: assignment.fact.value) != nil else {
-        let hint = Suggestions.closest(to: assignment.fact.value, among: schema.policySchema.facts.map(\.name))
-        report(.unknownFact, "unknown fact '\(assignment.fact.value)'", at: assignment.fact.span, hint: hint.map { "did you mean '\($0)'?" })
+        let hint = Suggestions.closest(
+          to: assignment.fact.value, among: schema.policySchema.facts.map(\.name))
+        report(
+          .unknownFact, "unknown fact '\(assignment.fact.value)'", at: assignment.fact.span,
+          hint: hint.map { "did you mean '\($0)'?" })
         continue
       }
       written[assignment.fact.value] = (assignment.value, assignment.span)
@@ -62,7 +67,9 @@ struct TestFacts {
     }
   }
 
-  private mutating func report(_ id: DiagnosticID, _ message: String, at span: SourceSpan, hint: String? = nil) {
+  private mutating func report(
+    _ id: DiagnosticID, _ message: String, at span: SourceSpan, hint: String? = nil
+  ) {
     diagnostics.append(Diagnostic(id, .error, message, at: span, hint: hint))
   }
 
@@ -73,16 +80,21 @@ struct TestFacts {
     transaction.originalTransactionId = "2000000000000001"
     transaction.bundleId = "com.example.app"
     transaction.productId = text("product.id")
-    transaction.type = enumName("product.type", FactSchema.productType).flatMap(ProductType.init(policyName:))
+    transaction.type = enumName("product.type", FactSchema.productType).flatMap(
+      ProductType.init(policyName:))
     transaction.purchaseDate = date("purchase.date")
-    if case .number(let quantity)? = values["purchase.quantity"] { transaction.quantity = Int(quantity) }
+    if case .number(let quantity)? = values["purchase.quantity"] {
+      transaction.quantity = Int(quantity)
+    }
     if case .money(let milli, let currency)? = values["purchase.price"] {
       transaction.price = milli
       transaction.currency = currency
     }
     transaction.storefront = text("purchase.storefront")
-    transaction.rawOfferType = enumName("purchase.offer", FactSchema.offer).flatMap(TestFacts.offerCode)
-    let environment = enumName("request.environment", FactSchema.environment).flatMap(TestFacts.environment)
+    transaction.rawOfferType = enumName("purchase.offer", FactSchema.offer).flatMap(
+      TestFacts.offerCode)
+    let environment = enumName("request.environment", FactSchema.environment).flatMap(
+      TestFacts.environment)
     transaction.rawEnvironment = environment?.rawValue
     var data = NotificationData()
     data.rawEnvironment = environment?.rawValue
@@ -109,11 +121,19 @@ struct TestFacts {
   }
 
   private func date(_ fact: String) -> Date? {
-    if case .timestamp(let seconds)? = values[fact] { Date(timeIntervalSince1970: seconds) } else { nil }
+    if case .timestamp(let seconds)? = values[fact] {
+      Date(timeIntervalSince1970: seconds)
+    } else {
+      nil
+    }
   }
 
   private func enumName(_ fact: String, _ type: EnumType) -> String? {
-    if case .enumeration(let ordinal)? = values[fact], type.cases.indices.contains(ordinal) { type.cases[ordinal] } else { nil }
+    if case .enumeration(let ordinal)? = values[fact], type.cases.indices.contains(ordinal) {
+      type.cases[ordinal]
+    } else {
+      nil
+    }
   }
 
   private static func offerCode(_ name: String) -> Int? {

@@ -8,13 +8,16 @@ enum TestValues {
     let description: String
   }
 
-  static func parse(_ written: TestValue, as type: ValueType, now: Value?) throws(Failure) -> Value {
+  static func parse(_ written: TestValue, as type: ValueType, now: Value?) throws(Failure) -> Value
+  {
     if type == .timestamp, !written.isQuoted, written.text.hasSuffix(" ago") {
       let duration = String(written.text.dropLast(4))
       guard case .duration(let seconds)? = try? ValueParser.parse(duration, as: .duration),
         case .timestamp(let reference)? = now
       else {
-        throw Failure(description: "'\(written.text)' is not a time: write, e.g., 3 days ago or \"2026-01-15T12:00:00Z\"")
+        throw Failure(
+          description:
+            "'\(written.text)' is not a time: write, e.g., 3 days ago or \"2026-01-15T12:00:00Z\"")
       }
       return .timestamp(reference - seconds)
     }

@@ -33,7 +33,8 @@ struct CommentWeaver {
       let comment = comments[next]
       next += 1
       if comment.ownLine || output.isEmpty {
-        appendTopLevel(CommentWeaver.text(of: comment), start: comment.span.start, end: comment.span.end)
+        appendTopLevel(
+          CommentWeaver.text(of: comment), start: comment.span.start, end: comment.span.end)
       } else {
         output[output.count - 1] += "  " + CommentWeaver.text(of: comment)
       }
@@ -62,7 +63,9 @@ struct CommentWeaver {
   }
 
   private mutating func appendTopLevel(_ text: String, start: Int, end: Int) {
-    if let previousEnd, CommentWeaver.hasBlankLine(source.text(of: SourceSpan(start: previousEnd, end: start))) {
+    if let previousEnd,
+      CommentWeaver.hasBlankLine(source.text(of: SourceSpan(start: previousEnd, end: start)))
+    {
       output.append("")
     }
     output.append(text)
@@ -71,7 +74,8 @@ struct CommentWeaver {
 
   /// The formatted file: lines joined, one final line break.
   func text() -> String {
-    output.isEmpty ? "" : output.map { CommentWeaver.trimmedRight($0) }.joined(separator: "\n") + "\n"
+    output.isEmpty
+      ? "" : output.map { CommentWeaver.trimmedRight($0) }.joined(separator: "\n") + "\n"
   }
 
   static func text(of comment: Comment) -> String {
@@ -81,7 +85,9 @@ struct CommentWeaver {
   static func hasBlankLine(_ gap: String) -> Bool {
     let segments = gap.split(separator: "\n", omittingEmptySubsequences: false)
     guard segments.count >= 3 else { return false }
-    return segments.dropFirst().dropLast().contains { $0.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\r" } }
+    return segments.dropFirst().dropLast().contains {
+      $0.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\r" }
+    }
   }
 
   static func trimmedRight(_ text: String) -> String {

@@ -17,14 +17,18 @@ enum ExpressionPrinter {
     case .not(let inner): return "not " + operand(inner, above: .not, orEqual: false)
     case .binary(let op, let left, let right):
       let level = precedence(of: expression)
-      return operand(left, above: level, orEqual: false) + " \(op.rawValue) " + operand(right, above: level, orEqual: true)
+      return operand(left, above: level, orEqual: false) + " \(op.rawValue) "
+        + operand(right, above: level, orEqual: true)
     case .compare(let op, let left, let right):
-      return operand(left, above: .comparison, orEqual: true) + " \(op.rawValue) " + operand(right, above: .comparison, orEqual: true)
+      return operand(left, above: .comparison, orEqual: true) + " \(op.rawValue) "
+        + operand(right, above: .comparison, orEqual: true)
     case .membership(let negated, let subject, let members):
       let list = "[" + members.map(print).joined(separator: ", ") + "]"
-      return operand(subject, above: .comparison, orEqual: true) + (negated ? " not in " : " in ") + list
+      return operand(subject, above: .comparison, orEqual: true) + (negated ? " not in " : " in ")
+        + list
     case .missingTest(let negated, let subject):
-      return operand(subject, above: .comparison, orEqual: true) + (negated ? " is not missing" : " is missing")
+      return operand(subject, above: .comparison, orEqual: true)
+        + (negated ? " is not missing" : " is missing")
     case .call(let name, let arguments):
       return name.value + "(" + arguments.map(print).joined(separator: ", ") + ")"
     case .list(let members):
@@ -83,7 +87,9 @@ enum ExpressionPrinter {
   }
 
   /// The operands of a top-level `and` (or `or`) chain, each printed, for wrapping long conditions.
-  static func chain(_ expression: Expression) -> (word: String, parts: [(text: String, start: Int)])? {
+  static func chain(_ expression: Expression) -> (
+    word: String, parts: [(text: String, start: Int)]
+  )? {
     guard case .binary(let op, _, _) = expression.kind, op == .and || op == .or else { return nil }
     let level = precedence(of: expression)
     var parts: [(text: String, start: Int)] = []

@@ -22,7 +22,8 @@ public struct PolicyFormatter: Sendable {
 
   /// Formats a parsed policy; `source` is the text it was parsed from, for comments and blank lines.
   public func format(_ syntax: PolicySyntax, source: SourceFile) -> String {
-    var printer = CommentWeaver(source: source, comments: syntax.comments.sorted { $0.span.start < $1.span.start })
+    var printer = CommentWeaver(
+      source: source, comments: syntax.comments.sorted { $0.span.start < $1.span.start })
     for declaration in syntax.declarations {
       let span = declaration.formattingSpan
       printer.emitComments(before: span.start)
@@ -34,16 +35,24 @@ public struct PolicyFormatter: Sendable {
 
   private func lines(for declaration: Declaration) -> [FormattedLine] {
     switch declaration {
-    case .header(.name(let name)): return [FormattedLine(0, "policy " + ExpressionPrinter.quoted(name.value), name.span.start)]
-    case .header(.version(let version)): return [FormattedLine(0, "version " + version.value, version.span.start)]
+    case .header(.name(let name)):
+      return [FormattedLine(0, "policy " + ExpressionPrinter.quoted(name.value), name.span.start)]
+    case .header(.version(let version)):
+      return [FormattedLine(0, "version " + version.value, version.span.start)]
     case .header(.description(let text)):
-      return [FormattedLine(0, "description " + ExpressionPrinter.quoted(text.value), text.span.start)]
+      return [
+        FormattedLine(0, "description " + ExpressionPrinter.quoted(text.value), text.span.start)
+      ]
     case .let(let value):
       return wrapped("let \(value.name.value) = ", value.value, indent: 0, start: value.span.start)
     case .rule(let rule):
-      var lines = [FormattedLine(0, "rule " + ExpressionPrinter.quoted(rule.name.value), rule.span.start)]
+      var lines = [
+        FormattedLine(0, "rule " + ExpressionPrinter.quoted(rule.name.value), rule.span.start)
+      ]
       lines += wrapped("when ", rule.condition, indent: 2, start: rule.condition.span.start)
-      lines.append(FormattedLine(2, "then " + actions(rule.actions), rule.actions.first?.span.start ?? rule.span.end))
+      lines.append(
+        FormattedLine(
+          2, "then " + actions(rule.actions), rule.actions.first?.span.start ?? rule.span.end))
       return lines
     case .otherwise(let clause):
       return [FormattedLine(0, "otherwise " + actions(clause.actions), clause.span.start)]
@@ -51,7 +60,9 @@ public struct PolicyFormatter: Sendable {
   }
 
   /// `prefix EXPR` on one line if it fits, else filled up to `width` and broken before `and`/`or`.
-  private func wrapped(_ prefix: String, _ expression: Expression, indent: Int, start: Int) -> [FormattedLine] {
+  private func wrapped(_ prefix: String, _ expression: Expression, indent: Int, start: Int)
+    -> [FormattedLine]
+  {
     let whole = prefix + ExpressionPrinter.print(expression)
     guard indent + whole.count > width, let chain = ExpressionPrinter.chain(expression) else {
       return [FormattedLine(indent, whole, start)]

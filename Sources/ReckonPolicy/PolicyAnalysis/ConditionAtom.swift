@@ -26,17 +26,22 @@ struct ConditionAtom {
     case .fact(let slot) where inlined.type == .boolean:
       return ConditionAtom(slot: slot, restriction: .oneOf([1]), span: span)
     case .not(let operand):
-      guard case .fact(let slot) = inline(operand, lets).kind, operand.type == .boolean else { return nil }
+      guard case .fact(let slot) = inline(operand, lets).kind, operand.type == .boolean else {
+        return nil
+      }
       return ConditionAtom(slot: slot, restriction: .oneOf([0]), span: span)
     case .missingTest(let negated, let subject):
       guard case .fact(let slot) = inline(subject, lets).kind else { return nil }
       return ConditionAtom(slot: slot, restriction: negated ? .present : .missing, span: span)
     case .membership(let negated, let subject, let members):
-      guard case .fact(let slot) = inline(subject, lets).kind, let count = caseCount(subject.type) else { return nil }
+      guard case .fact(let slot) = inline(subject, lets).kind, let count = caseCount(subject.type)
+      else { return nil }
       let ordinals = members.compactMap { ordinal($0.constantValue) }
       guard ordinals.count == members.count else { return nil }
       let chosen = Set(ordinals)
-      return ConditionAtom(slot: slot, restriction: .oneOf(negated ? Set(0..<count).subtracting(chosen) : chosen), span: span)
+      return ConditionAtom(
+        slot: slot, restriction: .oneOf(negated ? Set(0..<count).subtracting(chosen) : chosen),
+        span: span)
     case .compare(let op, let left, let right):
       return comparison(op, inline(left, lets), inline(right, lets), span)
     default:
@@ -44,7 +49,10 @@ struct ConditionAtom {
     }
   }
 
-  private static func comparison(_ op: ComparisonOperator, _ left: ResolvedExpression, _ right: ResolvedExpression, _ span: SourceSpan)
+  private static func comparison(
+    _ op: ComparisonOperator, _ left: ResolvedExpression, _ right: ResolvedExpression,
+    _ span: SourceSpan
+  )
     -> ConditionAtom?
   {
     if case .fact = right.kind, left.constantValue != nil, let flipped = op.flipped {
@@ -54,7 +62,9 @@ struct ConditionAtom {
     if let count = caseCount(left.type), let value = ordinal(constant) {
       switch op {
       case .equal: return ConditionAtom(slot: slot, restriction: .oneOf([value]), span: span)
-      case .notEqual: return ConditionAtom(slot: slot, restriction: .oneOf(Set(0..<count).subtracting([value])), span: span)
+      case .notEqual:
+        return ConditionAtom(
+          slot: slot, restriction: .oneOf(Set(0..<count).subtracting([value])), span: span)
       default: return nil
       }
     }
@@ -73,7 +83,9 @@ struct ConditionAtom {
   }
 
   static func inline(_ expression: ResolvedExpression, _ lets: [CheckedLet]) -> ResolvedExpression {
-    if case .letReference(let index) = expression.kind, lets.indices.contains(index) { return inline(lets[index].value, lets) }
+    if case .letReference(let index) = expression.kind, lets.indices.contains(index) {
+      return inline(lets[index].value, lets)
+    }
     return expression
   }
 
@@ -112,20 +124,28 @@ struct NumericRange: Equatable {
 
   func intersected(with other: NumericRange) -> NumericRange {
     var result = self
-    if other.lower > lower || (other.lower == lower && other.lowerOpen) { (result.lower, result.lowerOpen) = (other.lower, other.lowerOpen) }
-    if other.upper < upper || (other.upper == upper && other.upperOpen) { (result.upper, result.upperOpen) = (other.upper, other.upperOpen) }
+    if other.lower > lower || (other.lower == lower && other.lowerOpen) {
+      (result.lower, result.lowerOpen) = (other.lower, other.lowerOpen)
+    }
+    if other.upper < upper || (other.upper == upper && other.upperOpen) {
+      (result.upper, result.upperOpen) = (other.upper, other.upperOpen)
+    }
     return result
   }
 
   /// Whether every number in `self` is in `other`.
   func isSubset(of other: NumericRange) -> Bool {
     if isEmpty { return true }
-    let lowerInside = lower > other.lower || (lower == other.lower && (lowerOpen || !other.lowerOpen))
-    let upperInside = upper < other.upper || (upper == other.upper && (upperOpen || !other.upperOpen))
+    let lowerInside =
+      lower > other.lower || (lower == other.lower && (lowerOpen || !other.lowerOpen))
+    let upperInside =
+      upper < other.upper || (upper == other.upper && (upperOpen || !other.upperOpen))
     return lowerInside && upperInside
   }
 
-  func contains(_ value: Double) -> Bool { !intersected(with: NumericRange(lower: value, upper: value)).isEmpty }
+  func contains(_ value: Double) -> Bool {
+    !intersected(with: NumericRange(lower: value, upper: value)).isEmpty
+  }
 }
 
 extension ComparisonOperator {

@@ -28,7 +28,8 @@ struct FactDomain {
 
   /// Whether no value (present or missing) satisfies every condition.
   var isEmpty: Bool {
-    let noPresentValue = !mayBePresent || ordinals?.isEmpty == true || range.isEmpty
+    let noPresentValue =
+      !mayBePresent || ordinals?.isEmpty == true || range.isEmpty
       || (range.lower == range.upper && excluded.contains(range.lower))
     return noPresentValue && !mayBeMissing
   }
@@ -44,7 +45,8 @@ struct FactDomain {
       let possible = ordinals ?? Set(0..<(caseCount ?? 0))
       return caseCount != nil && possible.isSubset(of: allowed)
     case .within(let bounds): return !mayBeMissing && range.isSubset(of: bounds)
-    case .other(let value): return !mayBeMissing && (!range.contains(value) || excluded.contains(value))
+    case .other(let value):
+      return !mayBeMissing && (!range.contains(value) || excluded.contains(value))
     }
   }
 }

@@ -21,18 +21,23 @@ struct PolicyAnalysis {
       let atoms = conjuncts.compactMap { ConditionAtom.from($0, lets: policy.lets) }
       let percentWarnings = atoms.compactMap { percentBound($0, in: rule) }
       warnings += percentWarnings
-      let facts = RuleFacts(rule: rule, conjuncts: conjuncts, atoms: atoms, domains: domains(of: atoms))
+      let facts = RuleFacts(
+        rule: rule, conjuncts: conjuncts, atoms: atoms, domains: domains(of: atoms))
       if let contradiction = contradiction(facts) {
         if percentWarnings.isEmpty { warnings.append(contradiction) }
         continue
       }
       if let covering = earlier.first(where: { covers($0, facts) }) {
-        if !shapesShadow(covering, facts) { warnings.append(covered(facts.rule, by: covering.rule)) }
+        if !shapesShadow(covering, facts) {
+          warnings.append(covered(facts.rule, by: covering.rule))
+        }
       } else if let warning = excludedRefund(facts, excludedTypes) {
         warnings.append(warning)
       }
       if let warning = percentageForSubscription(facts) { warnings.append(warning) }
-      if let typeSlot, atoms.count == 1, atoms[0].slot == typeSlot, case .oneOf(let types) = atoms[0].restriction {
+      if let typeSlot, atoms.count == 1, atoms[0].slot == typeSlot,
+        case .oneOf(let types) = atoms[0].restriction
+      {
         excludedTypes.append((rule, types))
       }
       earlier.append(facts)
@@ -48,7 +53,8 @@ struct PolicyAnalysis {
       guard involved.count >= 2 else { return nil }
       let texts = involved.map { "'\(policy.source.text(of: $0.span))'" }
       let span = involved[0].span.merged(with: involved[involved.count - 1].span)
-      return warning(.neverMatches,
+      return warning(
+        .neverMatches,
         "rule '\(facts.rule.name)' can never match: \(texts.joined(separator: " and ")) cannot all hold at once",
         at: span, hint: "one of these conditions is not what was meant; fix it, or remove the rule")
     }
@@ -59,7 +65,9 @@ struct PolicyAnalysis {
 
   /// Whether every request `later` matches is matched by `earlier` too.
   private func covers(_ earlier: RuleFacts, _ later: RuleFacts) -> Bool {
-    guard !earlier.conjuncts.isEmpty, earlier.domains.values.allSatisfy({ !$0.isEmpty }) else { return false }
+    guard !earlier.conjuncts.isEmpty, earlier.domains.values.allSatisfy({ !$0.isEmpty }) else {
+      return false
+    }
     let laterShapes = Set(later.conjuncts.map(\.shape))
     return earlier.conjuncts.allSatisfy { part in
       if laterShapes.contains(part.shape) { return true }
@@ -75,45 +83,63 @@ struct PolicyAnalysis {
   }
 
   private func covered(_ rule: CheckedRule, by earlier: CheckedRule) -> Diagnostic {
-    warning(.shadowedRule,
+    warning(
+      .shadowedRule,
       "rule '\(rule.name)' never decides: every request it matches is already matched by rule '\(earlier.name)' above it",
-      at: rule.nameSpan, hint: "move it above '\(earlier.name)' if it is the more specific rule, or remove it")
+      at: rule.nameSpan,
+      hint: "move it above '\(earlier.name)' if it is the more specific rule, or remove it")
   }
 
   // MARK: Refund for an excluded product type
 
-  private var typeSlot: Int? { policy.schema.boundedChoice.flatMap { policy.schema.slot(ofFact: $0.categoryFact) } }
+  private var typeSlot: Int? {
+    policy.schema.boundedChoice.flatMap { policy.schema.slot(ofFact: $0.categoryFact) }
+  }
 
-  private func excludedRefund(_ facts: RuleFacts, _ excluded: [(rule: CheckedRule, ordinals: Set<Int>)]) -> Diagnostic? {
+  private func excludedRefund(
+    _ facts: RuleFacts, _ excluded: [(rule: CheckedRule, ordinals: Set<Int>)]
+  ) -> Diagnostic? {
     guard let typeSlot, !excluded.isEmpty, let count = caseCount(typeSlot),
       facts.rule.actions.contains(where: { if case .refund = $0 { true } else { false } })
     else { return nil }
     let domain = facts.domains[typeSlot]
-    let possible = domain?.mayBeMissing == false ? (domain?.ordinals ?? Set(0..<count)) : Set(0..<count)
+    let possible =
+      domain?.mayBeMissing == false ? (domain?.ordinals ?? Set(0..<count)) : Set(0..<count)
     let taken = excluded.reduce(into: Set<Int>()) { $0.formUnion($1.ordinals) }
-    guard !possible.isEmpty, possible.isSubset(of: taken), case .enumeration(let type) = policy.schema.facts[typeSlot].type else {
+    guard !possible.isEmpty, possible.isSubset(of: taken),
+      case .enumeration(let type) = policy.schema.facts[typeSlot].type
+    else {
       return nil
     }
     let names = possible.sorted().map { type.cases[$0] }.joined(separator: ", ")
-    let deciding = excluded.filter { !$0.ordinals.isDisjoint(with: possible) }.map { "'\($0.rule.name)'" }
+    let deciding = excluded.filter { !$0.ordinals.isDisjoint(with: possible) }.map {
+      "'\($0.rule.name)'"
+    }
     let rules = (deciding.count == 1 ? "rule " : "rules ") + deciding.joined(separator: " and ")
     let fact = policy.schema.facts[typeSlot].name
-    return warning(.refundForExcludedProduct,
+    return warning(
+      .refundForExcludedProduct,
       "rule '\(facts.rule.name)' refunds only \(fact) \(names), but \(rules) above already \(deciding.count == 1 ? "decides" : "decide") "
         + "every such request",
-      at: facts.rule.nameSpan, hint: "this refund is never asked for; move the rule above \(rules) or remove it")
+      at: facts.rule.nameSpan,
+      hint: "this refund is never asked for; move the rule above \(rules) or remove it")
   }
 
   /// `set consumptionPercentage` in a rule only for auto-renewable subscriptions, which Apple takes no percentage for.
   private func percentageForSubscription(_ facts: RuleFacts) -> Diagnostic? {
-    guard let bounded = policy.schema.boundedChoice, let typeSlot, case .enumeration(let type) = policy.schema.facts[typeSlot].type,
-      let domain = facts.domains[typeSlot], !domain.mayBeMissing, let ordinals = domain.ordinals, !ordinals.isEmpty,
+    guard let bounded = policy.schema.boundedChoice, let typeSlot,
+      case .enumeration(let type) = policy.schema.facts[typeSlot].type,
+      let domain = facts.domains[typeSlot], !domain.mayBeMissing, let ordinals = domain.ordinals,
+      !ordinals.isEmpty,
       ordinals.allSatisfy({ bounded.exemptCategories.contains(type.cases[$0]) })
     else { return nil }
-    for case .set(let field, let value) in facts.rule.actions where field.name == bounded.overridingField {
-      return warning(.refundForExcludedProduct,
+    for case .set(let field, let value) in facts.rule.actions
+    where field.name == bounded.overridingField {
+      return warning(
+        .refundForExcludedProduct,
         "rule '\(facts.rule.name)' sets \(field.name) for \(bounded.exemptCategories.joined(separator: ", ")) purchases only, "
-          + "which Apple takes no \(field.name) for", at: value.span, hint: "remove the set; Reckon leaves the field out for these purchases")
+          + "which Apple takes no \(field.name) for", at: value.span,
+        hint: "remove the set; Reckon leaves the field out for these purchases")
     }
     return nil
   }
@@ -121,16 +147,22 @@ struct PolicyAnalysis {
   // MARK: Percent conditions that never change
 
   private func percentBound(_ atom: ConditionAtom, in rule: CheckedRule) -> Diagnostic? {
-    guard policy.schema.facts[atom.slot].type == .percent, case .within(let bounds) = atom.restriction else { return nil }
+    guard policy.schema.facts[atom.slot].type == .percent,
+      case .within(let bounds) = atom.restriction
+    else { return nil }
     let whole = NumericRange(lower: 0, upper: 100)
     let name = policy.schema.facts[atom.slot].name
     let text = policy.source.text(of: atom.span)
     if whole.intersected(with: bounds).isEmpty {
-      return warning(.constantPercentCondition, "'\(text)' is never true: \(name) is always between 0% and 100%", at: atom.span,
+      return warning(
+        .constantPercentCondition, "'\(text)' is never true: \(name) is always between 0% and 100%",
+        at: atom.span,
         hint: "rule '\(rule.name)' can never match; check the bound")
     }
     if whole.isSubset(of: bounds) {
-      return warning(.constantPercentCondition, "'\(text)' is always true when \(name) is known: it is always between 0% and 100%",
+      return warning(
+        .constantPercentCondition,
+        "'\(text)' is always true when \(name) is known: it is always between 0% and 100%",
         at: atom.span, hint: "remove it, or write the bound that was meant, e.g. > 0%")
     }
     return nil
@@ -141,7 +173,8 @@ struct PolicyAnalysis {
   private func domains(of atoms: [ConditionAtom]) -> [Int: FactDomain] {
     var domains: [Int: FactDomain] = [:]
     for atom in atoms {
-      domains[atom.slot, default: FactDomain(type: policy.schema.facts[atom.slot].type)].apply(atom.restriction)
+      domains[atom.slot, default: FactDomain(type: policy.schema.facts[atom.slot].type)].apply(
+        atom.restriction)
     }
     return domains
   }
@@ -158,13 +191,19 @@ struct PolicyAnalysis {
     switch expression.kind {
     case .and(let left, let right): conjuncts(of: left) + conjuncts(of: right)
     case .letReference(let index) where policy.lets[index].value.type == .boolean:
-      if case .and = policy.lets[index].value.kind { conjuncts(of: policy.lets[index].value) } else { [expression] }
+      if case .and = policy.lets[index].value.kind {
+        conjuncts(of: policy.lets[index].value)
+      } else {
+        [expression]
+      }
     case .constant(.boolean(true)): []
     default: [expression]
     }
   }
 
-  private func warning(_ id: DiagnosticID, _ message: String, at span: SourceSpan, hint: String? = nil) -> Diagnostic {
+  private func warning(
+    _ id: DiagnosticID, _ message: String, at span: SourceSpan, hint: String? = nil
+  ) -> Diagnostic {
     Diagnostic(id, .warning, message, at: span, hint: hint)
   }
 }

@@ -9,7 +9,8 @@
 public struct PolicyTestParser {
   static let clauseWords: Set<String> = ["test", "given", "expect"]
   static let expectationPhrases = [
-    "refund", "share data only", "do not respond", "hold for review", "no reply", "rule", "otherwise",
+    "refund", "share data only", "do not respond", "hold for review", "no reply", "rule",
+    "otherwise",
   ]
 
   private var cursor: TokenCursor
@@ -25,7 +26,9 @@ public struct PolicyTestParser {
   }
 
   /// Parses a whole tests file and returns it with every lexical and syntax diagnostic.
-  public static func parse(_ source: SourceFile) -> (file: PolicyTestFile, diagnostics: [Diagnostic]) {
+  public static func parse(_ source: SourceFile) -> (
+    file: PolicyTestFile, diagnostics: [Diagnostic]
+  ) {
     var parser = PolicyTestParser(source)
     let file = parser.parseFile()
     return (file, parser.diagnostics)
@@ -42,8 +45,11 @@ public struct PolicyTestParser {
         } else if cursor.isWord("test") {
           file.tests.append(try parseTest())
         } else {
-          let hint = cursor.isWord("given") ? "file-wide 'given' lines come before the first test" : nil
-          report("expected 'test \"NAME\"', found \(cursor.current.quoted)", at: cursor.current.span, hint: hint)
+          let hint =
+            cursor.isWord("given") ? "file-wide 'given' lines come before the first test" : nil
+          report(
+            "expected 'test \"NAME\"', found \(cursor.current.quoted)", at: cursor.current.span,
+            hint: hint)
           throw ParseAbort()
         }
       } catch {
@@ -56,8 +62,11 @@ public struct PolicyTestParser {
 
   private mutating func parseTest() throws(ParseAbort) -> PolicyTestCase {
     let start = cursor.advance().span
-    let name = try expect(.string, "the test's name in double quotes, as in test \"heavy use is declined\"", sameLine: true)
-    var test = PolicyTestCase(name: Located(name.text, at: name.span), givens: [], expectations: [], span: start)
+    let name = try expect(
+      .string, "the test's name in double quotes, as in test \"heavy use is declined\"",
+      sameLine: true)
+    var test = PolicyTestCase(
+      name: Located(name.text, at: name.span), givens: [], expectations: [], span: start)
     while cursor.isWord("given") || cursor.isWord("expect") {
       do {
         if cursor.isWord("given") {
@@ -71,7 +80,9 @@ public struct PolicyTestParser {
       }
     }
     if test.expectations.isEmpty {
-      report("test \"\(name.text)\" expects nothing", at: name.span, hint: "add a line such as: expect refund DECLINE")
+      report(
+        "test \"\(name.text)\" expects nothing", at: name.span,
+        hint: "add a line such as: expect refund DECLINE")
     }
     test.span = SourceSpan(start: start.start, end: cursor.previousEnd)
     return test
@@ -91,7 +102,8 @@ public struct PolicyTestParser {
     let fact = try expect(.identifier, "a fact name, such as usage.consumed")
     let value = try parseValueOrMissing()
     return FactAssignment(
-      fact: Located(fact.text, at: fact.span), value: value, span: fact.span.merged(with: value?.span ?? fact.span)
+      fact: Located(fact.text, at: fact.span), value: value,
+      span: fact.span.merged(with: value?.span ?? fact.span)
     ).withEnd(cursor.previousEnd)
   }
 
@@ -111,28 +123,45 @@ public struct PolicyTestParser {
     switch first.kind == .identifier ? first.text : "" {
     case "refund":
       cursor.advance()
-      let choice = try expect(.identifier, "what the refund preference should be, such as DECLINE", sameLine: true)
+      let choice = try expect(
+        .identifier, "what the refund preference should be, such as DECLINE", sameLine: true)
       kind = .refund(Located(choice.text, at: choice.span))
-    case "share": try words("share", "data", "only"); kind = .shareDataOnly
-    case "do": try words("do", "not", "respond"); kind = .doNotRespond
-    case "hold": try words("hold", "for", "review"); kind = .holdForReview
-    case "no": try words("no", "reply"); kind = .noReply
-    case "otherwise": cursor.advance(); kind = .otherwise
+    case "share":
+      try words("share", "data", "only")
+      kind = .shareDataOnly
+    case "do":
+      try words("do", "not", "respond")
+      kind = .doNotRespond
+    case "hold":
+      try words("hold", "for", "review")
+      kind = .holdForReview
+    case "no":
+      try words("no", "reply")
+      kind = .noReply
+    case "otherwise":
+      cursor.advance()
+      kind = .otherwise
     case "rule":
       cursor.advance()
       let name = try expect(.string, "the rule's name in double quotes", sameLine: true)
       kind = .rule(Located(name.text, at: name.span))
-    case let word where !word.isEmpty && (cursor.peek().kind == .assign || cursor.peek().text == "is"):
+    case let word
+    where !word.isEmpty && (cursor.peek().kind == .assign || cursor.peek().text == "is"):
       cursor.advance()
       kind = .field(Located(word, at: first.span), try parseValueOrMissing())
     default:
-      let hint = Suggestions.closest(to: first.text, among: PolicyTestParser.expectationPhrases).map { "did you mean '\($0)'?" }
+      let hint =
+        Suggestions.closest(to: first.text, among: PolicyTestParser.expectationPhrases).map {
+          "did you mean '\($0)'?"
+        }
         ?? "expect one of: refund CHOICE, share data only, do not respond, hold for review, no reply, rule \"NAME\", "
         + "otherwise, FIELD = VALUE"
-      report("expected what the decision should be, found \(first.quoted)", at: first.span, hint: hint)
+      report(
+        "expected what the decision should be, found \(first.quoted)", at: first.span, hint: hint)
       throw ParseAbort()
     }
-    return Expectation(kind: kind, span: SourceSpan(start: first.span.start, end: cursor.previousEnd))
+    return Expectation(
+      kind: kind, span: SourceSpan(start: first.span.start, end: cursor.previousEnd))
   }
 
   /// `= VALUE` (the tokens up to a comma or the end of the line) or `is missing` (nil).
@@ -145,7 +174,9 @@ public struct PolicyTestParser {
     try expect(.assign, "'=' or 'is missing'")
     let first = cursor.current
     guard first.kind != .endOfFile, first.kind != .comma, !first.startsLine else {
-      report("expected a value after '='", at: first.span, hint: "write the value on the same line, as in usage.consumed = 40%")
+      report(
+        "expected a value after '='", at: first.span,
+        hint: "write the value on the same line, as in usage.consumed = 40%")
       throw ParseAbort()
     }
     if first.kind == .string {
@@ -179,7 +210,9 @@ public struct PolicyTestParser {
   }
 
   @discardableResult
-  private mutating func expect(_ kind: Token.Kind, _ what: String, sameLine: Bool = false) throws(ParseAbort) -> Token {
+  private mutating func expect(_ kind: Token.Kind, _ what: String, sameLine: Bool = false)
+    throws(ParseAbort) -> Token
+  {
     guard cursor.kind == kind, !(sameLine && cursor.current.startsLine) else {
       report("expected \(what), found \(cursor.current.quoted)", at: cursor.current.span)
       throw ParseAbort()
@@ -196,7 +229,8 @@ public struct PolicyTestParser {
 
   private mutating func synchronize(to words: Set<String> = PolicyTestParser.clauseWords) {
     while cursor.kind != .endOfFile {
-      if cursor.current.startsLine, cursor.kind == .identifier, words.contains(cursor.current.text) {
+      if cursor.current.startsLine, cursor.kind == .identifier, words.contains(cursor.current.text)
+      {
         return
       }
       cursor.advance()

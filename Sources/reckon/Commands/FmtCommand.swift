@@ -26,7 +26,8 @@ enum FmtCommand: Command {
     let check = arguments.flag("check")
     let toStandardOutput = arguments.flag("stdout")
     try arguments.rejectUnknown()
-    let paths = try PolicyFiles.expand(arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
+    let paths = try PolicyFiles.expand(
+      arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
     var failed = false
     var changed: [String] = []
     for path in paths {
@@ -49,7 +50,10 @@ enum FmtCommand: Command {
     }
     if !toStandardOutput {
       for path in changed { console.out(check ? "would reformat \(path)" : "reformatted \(path)") }
-      if changed.isEmpty { console.out(paths.count == 1 ? "1 file already formatted" : "\(paths.count) files already formatted") }
+      if changed.isEmpty {
+        console.out(
+          paths.count == 1 ? "1 file already formatted" : "\(paths.count) files already formatted")
+      }
     }
     return failed || (check && !changed.isEmpty) ? 1 : 0
   }

@@ -25,9 +25,13 @@ enum TestCommand: Command {
     let format = arguments.option("format") ?? "text"
     let requireCoverage = arguments.flag("require-coverage")
     try arguments.rejectUnknown()
-    guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
+    guard format == "text" || format == "json" else {
+      throw UsageError("--format must be text or json")
+    }
     let paths = try testsPaths(arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
-    let reports = try paths.map { path throws(PolicyFiles.Failure) in try PolicyTestRunner.run(testsPath: path) }
+    let reports = try paths.map { path throws(PolicyFiles.Failure) in
+      try PolicyTestRunner.run(testsPath: path)
+    }
     let unreached = reports.contains { !($0.coverage?.unreachedRules.isEmpty ?? true) }
     if format == "json" {
       console.out(PolicyTestJSONReport(reports).jsonText())
@@ -47,7 +51,9 @@ enum TestCommand: Command {
     for input in inputs {
       if input.hasSuffix(".policy") {
         paths.append(String(input.dropLast(".policy".count)) + ".tests")
-        guard FileManager.default.fileExists(atPath: paths[paths.count - 1]) else { throw .notFound(paths[paths.count - 1]) }
+        guard FileManager.default.fileExists(atPath: paths[paths.count - 1]) else {
+          throw .notFound(paths[paths.count - 1])
+        }
       } else {
         paths += try PolicyFiles.expand([input], fileExtension: "tests")
       }
@@ -60,7 +66,8 @@ enum TestCommand: Command {
     let failed = reports.map(\.failedCount).reduce(0, +)
     let broken = reports.filter { !$0.problems.isEmpty }.count
     let files = reports.count == 1 ? "1 file" : "\(reports.count) files"
-    var line = "\(files), \(tests) test\(tests == 1 ? "" : "s"): \(tests - failed) passed, \(failed) failed"
+    var line =
+      "\(files), \(tests) test\(tests == 1 ? "" : "s"): \(tests - failed) passed, \(failed) failed"
     if broken > 0 { line += ", \(broken) file\(broken == 1 ? "" : "s") could not run" }
     return line
   }
