@@ -41,7 +41,7 @@ public struct DecisionExplanation: Sendable, Encodable {
   public init?(_ decision: Decision, policy: CompiledPolicy) {
     guard let trace = decision.trace else { return nil }
     let checked = policy.checked
-    let reader = ConditionReader(policy: policy)
+    let reader = ConditionReader(policy: policy, facts: decision.facts.values)
     decidedBy = decision.rule
     if let index = decision.ruleIndex {
       line = checked.source.location(of: checked.rules[index].span.start).line
@@ -64,6 +64,8 @@ public struct DecisionExplanation: Sendable, Encodable {
 /// Reads the values of a rule's conditions from a trace attempt.
 struct ConditionReader {
   let policy: CompiledPolicy
+  /// The request's facts: a fact's value is read here, since the trace records only conditions.
+  let facts: FactValues
 
   /// The parts of the rule's `and` chain that were evaluated, in order, stopping after the first
   /// false or unknown one.
@@ -99,7 +101,8 @@ struct ConditionReader {
     case .compare(_, let left, _), .membership(_, let left, _): subject = left
     default: return nil
     }
-    guard case .some(.some(let value)) = values[subject.id], subject.constantValue == nil else {
+    let read: Value?? = if case .fact(let slot) = subject.kind { .some(facts[slot]) } else { values[subject.id] }
+    guard case .some(.some(let value)) = read, subject.constantValue == nil else {
       return nil
     }
     switch subject.kind {
@@ -114,7 +117,7 @@ struct ConditionReader {
   private func missingDetail(_ part: ResolvedExpression, _ values: [Int: Value?]) -> String {
     var names: [String] = []
     func walk(_ node: ResolvedExpression) {
-      if case .fact(let slot) = node.kind, case .some(.none) = values[node.id] {
+      if case .fact(let slot) = node.kind, facts[slot] == nil {
         names.append(policy.schema.facts[slot].name)
       }
       if case .letReference(let index) = node.kind { walk(policy.checked.lets[index].value) }

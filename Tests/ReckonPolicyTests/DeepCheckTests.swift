@@ -142,9 +142,9 @@ struct DeepCheckTests {
     #expect(
       result.renderedDiagnostics() == """
         d.policy:2:8: warning: rule 'x' can never match: 'usage.consumed > 80%' and 'usage.consumed < 50%' cannot all hold at once
-           2 |   when usage.consumed > 80% and usage.consumed < 50%
-             |        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-             = one of these conditions is not what was meant; fix it, or remove the rule
+            2 |   when usage.consumed > 80% and usage.consumed < 50%
+              |        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+              = one of these conditions is not what was meant; fix it, or remove the rule
 
         """)
   }

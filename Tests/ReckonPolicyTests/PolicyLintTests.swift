@@ -133,7 +133,7 @@ struct PolicyLintTests {
       label: "prorated with a bound that allows 100%",
       policy:
         "rule \"a\" when usage.consumed > 0% and usage.consumed <= 100% then refund GRANT_PRORATED",
-      warnings: [.proratedWithoutUsageBound]),
+      warnings: [.proratedWithoutUsageBound, .constantPercentCondition]),
     LintCase(
       label: "prorated bounded",
       policy:

@@ -4,6 +4,18 @@
 /// condition on a percent fact that is the same for every value from 0% to 100%. All are warnings.
 struct PolicyAnalysis {
   let policy: CheckedPolicy
+  /// The parts of each boolean `let`'s `and` chain, computed once in order, so lets built from
+  /// lets stay linear instead of doubling at every level.
+  private let letConjuncts: [[ResolvedExpression]]
+
+  init(policy: CheckedPolicy) {
+    self.policy = policy
+    var table: [[ResolvedExpression]] = []
+    for checked in policy.lets {
+      table.append(Self.conjuncts(of: checked.value, policy: policy, letConjuncts: table))
+    }
+    self.letConjuncts = table
+  }
 
   private struct RuleFacts {
     let rule: CheckedRule
@@ -188,17 +200,32 @@ struct PolicyAnalysis {
   }
 
   private func conjuncts(of expression: ResolvedExpression) -> [ResolvedExpression] {
-    switch expression.kind {
-    case .and(let left, let right): conjuncts(of: left) + conjuncts(of: right)
-    case .letReference(let index) where policy.lets[index].value.type == .boolean:
-      if case .and = policy.lets[index].value.kind {
-        conjuncts(of: policy.lets[index].value)
-      } else {
-        [expression]
+    Self.conjuncts(of: expression, policy: policy, letConjuncts: letConjuncts)
+  }
+
+  /// The distinct parts of an `and` chain, looking through boolean `let`s that are chains.
+  private static func conjuncts(
+    of expression: ResolvedExpression, policy: CheckedPolicy, letConjuncts: [[ResolvedExpression]]
+  ) -> [ResolvedExpression] {
+    var seen: Set<Int> = []
+    var parts: [ResolvedExpression] = []
+    func collect(_ node: ResolvedExpression) {
+      switch node.kind {
+      case .and(let left, let right):
+        collect(left)
+        collect(right)
+      case .letReference(let index)
+      where policy.lets[index].value.type == .boolean && letConjuncts.indices.contains(index)
+        && { if case .and = policy.lets[index].value.kind { true } else { false } }():
+        for part in letConjuncts[index] where seen.insert(part.id).inserted { parts.append(part) }
+      case .constant(.boolean(true)):
+        break
+      default:
+        if seen.insert(node.id).inserted { parts.append(node) }
       }
-    case .constant(.boolean(true)): []
-    default: [expression]
     }
+    collect(expression)
+    return parts
   }
 
   private func warning(
