@@ -141,6 +141,7 @@ public struct DecisionExplainer: Sendable {
     }
     if trace.factsRead.isEmpty { lines.append("  none") }
     for refusal in decision.facts.refused { lines.append("  refused: \(refusal)") }
+    for failure in decision.facts.failures { lines.append("  unavailable: \(failure)") }
     return lines
   }
 

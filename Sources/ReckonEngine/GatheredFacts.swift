@@ -9,6 +9,8 @@ public struct GatheredFacts: Hashable, Sendable {
   public internal(set) var provenance: [String: String]
   /// Facts an adapter offered that Reckon refused, with why (e.g. an attempt to override the notification).
   public internal(set) var refused: [String]
+  /// Fact sources that failed or timed out for this request without the decision needing them.
+  public internal(set) var failures: [FactSourceFailure] = []
 
   /// Facts from the notification alone.
   public init(request: RefundRequest, schema: FactSchema) {

@@ -13,4 +13,13 @@ public protocol FactSource: Sendable {
 
   /// The facts this source knows about the request with these keys.
   func facts(for keys: RequestKeys) async throws -> [String: Value]
+
+  /// The facts this source can ever supply, when it knows; nil means any adapter fact.
+  var suppliableFacts: Set<String>? { get }
+}
+
+extension FactSource {
+  /// The facts this source can ever supply, when it knows; nil (the default) means it may supply
+  /// any adapter fact. The engine uses it to tell whether a failed source matters to a policy.
+  public var suppliableFacts: Set<String>? { nil }
 }

@@ -20,3 +20,28 @@ public struct RequestKeys: Hashable, Sendable {
     self.bundleId = bundleId
   }
 }
+
+extension RequestKeys {
+  /// One key, by the name a SQL query's parameter uses for it (`:transaction_id`).
+  public enum Field: String, CaseIterable, Hashable, Sendable {
+    case transactionId = "transaction_id"
+    case originalTransactionId = "original_transaction_id"
+    case appAccountToken = "app_account_token"
+    case productId = "product_id"
+    case bundleId = "bundle_id"
+
+    /// The parameter as written in SQL, e.g. `:transaction_id`.
+    public var parameter: String { ":" + rawValue }
+  }
+
+  /// The value of one key, if the request has it.
+  public subscript(field: Field) -> String? {
+    switch field {
+    case .transactionId: transactionId
+    case .originalTransactionId: originalTransactionId
+    case .appAccountToken: appAccountToken
+    case .productId: productId
+    case .bundleId: bundleId
+    }
+  }
+}

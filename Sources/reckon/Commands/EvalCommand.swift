@@ -1,6 +1,7 @@
 import Foundation
 import ReckonEngine
 import ReckonFacts
+import ReckonPolicy
 
 /// `reckon eval`: decides one request and prints the decision, the body and, asked, why.
 enum EvalCommand: Command {
@@ -9,20 +10,27 @@ enum EvalCommand: Command {
   static let flagNames: Set<String> = ["explain"]
   static let help = """
     Usage: reckon eval --policy FILE --request FILE --facts FILE [--explain] [--format text|json] [--now TIME]
+           reckon eval --config reckon.json --request FILE [--policy FILE] [--facts FILE] [...]
 
-    --policy FILE    the policy to decide with
+    --policy FILE    the policy to decide with (with --config: default the request's app's policy)
     --request FILE   a CONSUMPTION_REQUEST in Apple's JSON shape, its transaction decoded in
                      place of data.signedTransactionInfo
     --facts FILE     a JSON object of fact names and values written as in the language,
-                     e.g. {"usage.consumed": "37.5%", "customer.account_age": "400 days"}
+                     e.g. {"usage.consumed": "37.5%", "customer.account_age": "400 days"};
+                     with --config it is optional and overrides the configured sources
+                     (it is layered first, so "what if" values win)
+    --config FILE    gather facts through the fact sources configured in reckon.json
     --explain        say in plain words which rule decided and why, and where each field came from
     --format FORMAT  text (default) or json
     --now TIME       the receive time (ISO 8601); default: the notification's signedDate
 
-    Exits 0 when a decision was made (whatever it is), 1 when the policy or an input is invalid.
+    Exits 0 when a decision was made (whatever it is), 1 when the policy or an input is invalid,
+    3 when a fact source failed or timed out and the policy reads facts it could have supplied
+    (the request would be kept and retried).
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    if let configPath = arguments.option("config") { return try await runConfigured(configPath, &arguments, console) }
     let policyPath = try arguments.required("policy")
     let requestPath = try arguments.required("request")
     let factsPath = try arguments.required("facts")
@@ -41,13 +49,53 @@ enum EvalCommand: Command {
     var facts = GatheredFacts(request: request, schema: schema)
     facts.add(document.values, from: URL(fileURLWithPath: factsPath).lastPathComponent, schema: schema)
 
-    let decision = Decider(policy: policy, schema: schema).decide(request, facts: facts, trace: explain || format == "json")
+    show(Decider(policy: policy, schema: schema).decide(request, facts: facts, trace: explain || format == "json"),
+      policy, explain: explain, format: format, console)
+    return 0
+  }
+
+  /// `--config`: facts through the configured sources, `--facts` layered first as an override.
+  private static func runConfigured(_ configPath: String, _ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    let requestPath = try arguments.required("request")
+    let policyOption = arguments.option("policy")
+    let factsPath = arguments.option("facts")
+    let explain = arguments.flag("explain")
+    let format = arguments.option("format") ?? "text"
+    let now = try arguments.option("now").map(parseTime)
+    try arguments.rejectUnknown()
+    guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
+
+    let configuration = try ReckonConfiguration.load(path: configPath)
+    let setup = try FactSourceSetup(configuration.factSources)
+    let request = try RequestFile.load(path: requestPath, now: now)
+    let bundleId = request.keys.bundleId ?? ""
+    guard let policyPath = policyOption ?? configuration.app(bundleId: bundleId, environment: request.notification.data?.environment)?.policyPath
+    else { throw UsageError("\(configPath): no app for bundle '\(bundleId)' in this environment; give --policy") }
+    let loaded = try PolicyFiles.load(policyPath, schema: setup.schema)
+    if !loaded.diagnostics.isEmpty { console.error(loaded.renderedDiagnostics()) }
+    guard let policy = loaded.policy else { return 1 }
+    var overrides: [LayeredFactSource.Layer] = []
+    if let factsPath {
+      let document = try FactDocument(contentsOf: URL(fileURLWithPath: factsPath), schema: setup.schema)
+      overrides.append(LayeredFactSource.Layer(FixedFactSource(name: URL(fileURLWithPath: factsPath).lastPathComponent, values: document.values)))
+    }
+    switch await setup.gatherer(before: overrides).gather(request, for: policy) {
+    case .ready(let facts):
+      let decision = Decider(policy: policy, schema: setup.schema).decide(request, facts: facts, trace: explain || format == "json")
+      show(decision, policy, explain: explain, format: format, console)
+      return 0
+    case .retry(let failure):
+      console.error(failure.description)
+      return 3
+    }
+  }
+
+  private static func show(_ decision: Decision, _ policy: CompiledPolicy, explain: Bool, format: String, _ console: Console) {
     if format == "json" {
       console.out(DecisionReport(decision, policy: policy).jsonText())
     } else {
       console.out(DecisionExplainer(policy: policy).render(decision, explain: explain))
     }
-    return 0
   }
 
   private static func parseTime(_ text: String) throws(UsageError) -> Date {
@@ -55,4 +103,12 @@ enum EvalCommand: Command {
     guard let date = formatter.date(from: text) else { throw UsageError("--now must be an ISO 8601 time such as 2026-11-01T09:30:00Z") }
     return date
   }
+}
+
+/// The facts of a `--facts` file, as a source layered before the configured ones.
+private struct FixedFactSource: FactSource {
+  let name: String
+  let values: [String: Value]
+
+  func facts(for keys: RequestKeys) async throws -> [String: Value] { values }
 }

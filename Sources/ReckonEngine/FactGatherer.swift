@@ -1,0 +1,87 @@
+import ReckonFacts
+import ReckonPolicy
+
+/// Reckon's own records of earlier requests and outcomes, which give the `history.*` facts. The
+/// state database implements it; until then a gatherer without one leaves those facts to adapters.
+public protocol RecordsFactProvider: Sendable {
+  /// The records facts (origin `.records`) for `request`.
+  func facts(for request: RefundRequest) async throws -> [String: Value]
+}
+
+/// Gathers the facts of one request: the notification's own, Reckon's records, then the fact
+/// sources in configured order, and says whether a decision may be made on them.
+///
+/// Every source is asked at once, each within its timeout. The first source that supplies a fact
+/// wins; notification facts are never replaced. When a source fails or times out, the request is
+/// decided only if no fact the decision reads could have come from it; otherwise the outcome is
+/// `.retry`, never a decision on partial facts.
+public struct FactGatherer: Sendable {
+  /// The schema facts are checked against.
+  public let schema: FactSchema
+  /// The configured sources, highest precedence first.
+  public let sources: LayeredFactSource
+  /// Reckon's records, for `history.*` facts.
+  public let records: (any RecordsFactProvider)?
+  /// How long the records may take.
+  public let recordsTimeout: Duration
+
+  /// Creates a gatherer over `layers`, in precedence order.
+  public init(
+    schema: FactSchema, layers: [LayeredFactSource.Layer], records: (any RecordsFactProvider)? = nil,
+    recordsTimeout: Duration = .seconds(2)
+  ) {
+    self.schema = schema
+    self.sources = LayeredFactSource(layers: layers)
+    self.records = records
+    self.recordsTimeout = recordsTimeout
+  }
+
+  /// Gathers facts for a decision by `policy`.
+  public func gather(_ request: RefundRequest, for policy: CompiledPolicy) async -> FactGathering.Outcome {
+    await gather(request, reading: FactGathering.factsRead(by: policy))
+  }
+
+  /// Gathers facts for a decision that reads the facts named in `needed`.
+  public func gather(_ request: RefundRequest, reading needed: Set<String>) async -> FactGathering.Outcome {
+    async let recordsResult = askRecords(request)
+    async let layerResults = sources.collect(for: request.keys)
+    var facts = GatheredFacts(request: request, schema: schema)
+    var failures: [FactSourceFailure] = []
+    var atRisk: Set<String> = []
+    switch await recordsResult {
+    case .success(let values)?: facts.add(values.filter { schema.origin(of: $0.key) == .records }, from: "records", schema: schema)
+    case .failure(let failure)?:
+      failures.append(failure)
+      atRisk.formUnion(names(origin: .records))
+    case nil: break
+    }
+    for (layer, result) in zip(sources.layers, await layerResults) {
+      switch result.result {
+      case .success(let values): facts.add(values, from: result.source, schema: schema)
+      case .failure(let failure):
+        failures.append(failure)
+        let couldSupply = layer.source.suppliableFacts ?? names(origin: .adapter).union(names(origin: .records))
+        atRisk.formUnion(couldSupply.filter { facts.provenance[$0] == nil })
+      }
+    }
+    facts.failures = failures
+    let needed = atRisk.intersection(needed)
+    guard needed.isEmpty else { return .retry(FactGatheringFailure(failures: failures, neededFacts: needed.sorted())) }
+    return .ready(facts)
+  }
+
+  private func askRecords(_ request: RefundRequest) async -> Result<[String: Value], FactSourceFailure>? {
+    guard let records else { return nil }
+    do {
+      return .success(try await Deadline.run(within: recordsTimeout) { try await records.facts(for: request) })
+    } catch is Deadline.Expired {
+      return .failure(FactSourceFailure(source: "records", reason: .timedOut(after: recordsTimeout)))
+    } catch {
+      return .failure(FactSourceFailure(source: "records", reason: .failed(String(describing: error))))
+    }
+  }
+
+  private func names(origin: FactSchema.Origin) -> Set<String> {
+    Set(schema.entries.filter { $0.origin == origin }.map(\.descriptor.name))
+  }
+}

@@ -1,0 +1,43 @@
+import ReckonPolicy
+
+extension FactSchema {
+  /// The whole of docs/facts.md, rendered from this table, so the documentation never drifts.
+  public func markdown() -> String {
+    var lines = [
+      "# Facts",
+      "",
+      "<!-- Generated from FactSchema (Sources/ReckonFacts/FactSchema.swift) by FactSchema.markdown().",
+      "     Do not edit by hand: FactSchemaDocumentationTests fails when this file and the table differ. -->",
+      "",
+      "Every fact a policy may read, its type, whether a request may lack it, and where its value comes from:",
+      "",
+      "- **notification**: the signed notification itself. No adapter can override these.",
+      "- **adapter**: the app's own systems, through the configured fact sources (SQLite, JSON files, or an",
+      "  embedder's own `FactSource`), in configured order; the first source that supplies a fact wins.",
+      "- **records**: Reckon's own records of earlier requests and outcomes.",
+      "",
+      "A fact marked *optional* may be missing on a normal request; reading it without an `is missing` guard",
+      "draws a warning. Any fact can be missing when no source supplies it (see docs/configuration.md,",
+      "\"When a fact source fails\").",
+      "",
+      "| name | type | optional | origin | summary |",
+      "|---|---|---|---|---|",
+    ]
+    for entry in entries {
+      let fact = entry.descriptor
+      lines.append("| `\(fact.name)` | \(fact.type) | \(fact.isOptional ? "yes" : "no") | \(entry.origin.rawValue) | \(fact.summary) |")
+    }
+    lines += ["", "## Enumerations", "", "| type | values |", "|---|---|"]
+    var seen: Set<String> = []
+    for case .enumeration(let enumType) in entries.map(\.descriptor.type) where seen.insert(enumType.name).inserted {
+      lines.append("| \(enumType.name) | " + enumType.cases.map { "`\($0)`" }.joined(separator: ", ") + " |")
+    }
+    lines += [
+      "", "## Custom facts", "",
+      "A fact source's configuration may declare `custom.NAME` facts with a type (" + FactSchema.customFactTypes.keys.sorted()
+        .joined(separator: ", ") + "),",
+      "e.g. `\"customFacts\": {\"custom.vip\": \"boolean\"}`. They come from adapters and are optional.", "",
+    ]
+    return lines.joined(separator: "\n")
+  }
+}

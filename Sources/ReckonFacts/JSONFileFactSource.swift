@@ -1,0 +1,115 @@
+import Foundation
+import ReckonPolicy
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Facts from a JSON file, or a folder of `*.json` files, keyed by transactionId or
+/// appAccountToken (see `docs/configuration.md` for the shape).
+///
+/// The files are checked on every lookup and re-read when one changes (size, modification time or
+/// identity), so support staff can edit them while Reckon runs. A changed file that does not read
+/// keeps the last good version in use; the problem is reported once and kept in `lastReloadError`.
+public final class JSONFileFactSource: FactSource, @unchecked Sendable {
+  /// The provenance name of its facts.
+  public let name: String
+  /// The file or folder read.
+  public let path: String
+  private let schema: FactSchema
+  private let report: @Sendable (JSONFileFactSourceError) -> Void
+  private let lock = NSLock()
+  private var contents: JSONFactsFile
+  private var fingerprint: [FileStamp]
+  private var failure: JSONFileFactSourceError?
+
+  /// Reads `path` (a file or a folder); fails when it cannot be read or a fact does not check.
+  public init(
+    name: String, path: String, schema: FactSchema,
+    report: @escaping @Sendable (JSONFileFactSourceError) -> Void = JSONFileFactSource.reportToStandardError
+  ) throws(JSONFileFactSourceError) {
+    self.name = name
+    self.path = path
+    self.schema = schema
+    self.report = report
+    let files = try JSONFileFactSource.files(at: path)
+    fingerprint = files.map(FileStamp.init)
+    contents = try JSONFactsFile(files: files, schema: schema)
+  }
+
+  /// Why the last re-read failed, while the previous good version stays in use; nil when current.
+  public var lastReloadError: JSONFileFactSourceError? {
+    lock.withLock { failure }
+  }
+
+  /// The facts the files give for `keys`, re-reading them first if they changed.
+  public func facts(for keys: RequestKeys) async throws -> [String: Value] {
+    reloadIfChanged()
+    return lock.withLock { contents }.facts(for: keys)
+  }
+
+  /// Re-reads the files when they changed since the last read; keeps the old contents on error.
+  public func reloadIfChanged() {
+    let files = (try? JSONFileFactSource.files(at: path)) ?? []
+    let stamps = files.map(FileStamp.init)
+    lock.lock()
+    let changed = stamps != fingerprint
+    lock.unlock()
+    guard changed else { return }
+    let result = Result { () throws(JSONFileFactSourceError) in
+      if files.isEmpty { throw .unreadable(path: path, reason: "no such file, or no *.json files in the folder") }
+      return try JSONFactsFile(files: files, schema: schema)
+    }
+    lock.lock()
+    fingerprint = stamps
+    switch result {
+    case .success(let fresh):
+      contents = fresh
+      failure = nil
+    case .failure(let error):
+      failure = error
+    }
+    lock.unlock()
+    if case .failure(let error) = result { report(error) }
+  }
+
+  /// Writes a reload problem to standard error.
+  public static let reportToStandardError: @Sendable (JSONFileFactSourceError) -> Void = { error in
+    FileHandle.standardError.write(Data("reckon: facts file not reloaded, keeping the previous version: \(error)\n".utf8))
+  }
+
+  /// The file itself, or the folder's `*.json` files in name order.
+  static func files(at path: String) throws(JSONFileFactSourceError) -> [URL] {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+      throw .unreadable(path: path, reason: "no such file or folder")
+    }
+    guard isFolder.boolValue else { return [URL(fileURLWithPath: path)] }
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    let files = names.filter { $0.hasSuffix(".json") }.sorted().map { URL(fileURLWithPath: path).appendingPathComponent($0) }
+    guard !files.isEmpty else { throw .unreadable(path: path, reason: "the folder has no *.json files") }
+    return files
+  }
+}
+
+/// What identifies one version of a file: path, identity, size and modification time.
+struct FileStamp: Hashable {
+  let path: String
+  let inode: UInt64
+  let size: Int64
+  let modifiedSeconds: Int
+  let modifiedNanoseconds: Int
+
+  init(_ url: URL) {
+    path = url.path
+    var info = stat()
+    guard stat(url.path, &info) == 0 else {
+      (inode, size, modifiedSeconds, modifiedNanoseconds) = (0, -1, 0, 0)
+      return
+    }
+    inode = UInt64(info.st_ino)
+    size = Int64(info.st_size)
+    modifiedSeconds = Int(info.st_mtim.tv_sec)
+    modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+  }
+}

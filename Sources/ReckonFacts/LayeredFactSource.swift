@@ -1,0 +1,90 @@
+import ReckonPolicy
+
+/// Several fact sources in a configured order, asked at once, each within its own timeout.
+///
+/// Precedence, like a multiplexing log handler's: the first source (in configured order) that
+/// supplies a fact wins; later sources only fill facts still missing. A source that throws or
+/// times out supplies nothing and is reported, never silently skipped.
+public struct LayeredFactSource: FactSource {
+  /// One source and how long it may take.
+  public struct Layer: Sendable {
+    /// The source.
+    public let source: any FactSource
+    /// Its time limit per lookup.
+    public let timeout: Duration
+
+    /// Creates a layer.
+    public init(_ source: any FactSource, timeout: Duration = .seconds(2)) {
+      self.source = source
+      self.timeout = timeout
+    }
+  }
+
+  /// What one layer gave for one request.
+  public struct LayerResult: Sendable {
+    /// The source's name.
+    public let source: String
+    /// Its facts, or why there are none.
+    public let result: Result<[String: Value], FactSourceFailure>
+  }
+
+  /// The provenance name used when the layered source itself is one layer of another.
+  public let name: String
+  /// The layers, highest precedence first.
+  public let layers: [Layer]
+
+  /// Creates a layered source; `layers` are in precedence order.
+  public init(name: String = "layered", layers: [Layer]) {
+    self.name = name
+    self.layers = layers
+  }
+
+  /// The union of what the layers can supply, or nil when one does not say.
+  public var suppliableFacts: Set<String>? {
+    var all: Set<String> = []
+    for layer in layers {
+      guard let facts = layer.source.suppliableFacts else { return nil }
+      all.formUnion(facts)
+    }
+    return all
+  }
+
+  /// Asks every layer at once and returns each one's result, in layer order.
+  public func collect(for keys: RequestKeys) async -> [LayerResult] {
+    await withTaskGroup(of: (Int, LayerResult).self) { group in
+      for (index, layer) in layers.enumerated() {
+        group.addTask { (index, await LayeredFactSource.ask(layer, keys)) }
+      }
+      var results = [LayerResult?](repeating: nil, count: layers.count)
+      for await (index, result) in group { results[index] = result }
+      return results.compactMap { $0 }
+    }
+  }
+
+  /// The merged facts, first layer winning; throws `FactSourceFailures` if any layer failed.
+  public func facts(for keys: RequestKeys) async throws -> [String: Value] {
+    var merged: [String: Value] = [:]
+    var failures: [FactSourceFailure] = []
+    for layer in await collect(for: keys) {
+      switch layer.result {
+      case .success(let facts): merged.merge(facts) { first, _ in first }
+      case .failure(let failure): failures.append(failure)
+      }
+    }
+    guard failures.isEmpty else { throw FactSourceFailures(failures) }
+    return merged
+  }
+
+  static func ask(_ layer: Layer, _ keys: RequestKeys) async -> LayerResult {
+    let source = layer.source
+    do {
+      let facts = try await Deadline.run(within: layer.timeout) { try await source.facts(for: keys) }
+      return LayerResult(source: source.name, result: .success(facts))
+    } catch is Deadline.Expired {
+      return LayerResult(source: source.name, result: .failure(FactSourceFailure(source: source.name, reason: .timedOut(after: layer.timeout))))
+    } catch {
+      let message = String(describing: error)
+      return LayerResult(source: source.name, result: .failure(FactSourceFailure(source: source.name, reason: .failed(message))))
+    }
+  }
+}

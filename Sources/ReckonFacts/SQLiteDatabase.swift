@@ -1,0 +1,95 @@
+import CSQLite
+
+/// An open SQLite connection. Not thread-safe by itself: use one connection from one thread at a
+/// time (a pool hands them out), which is why it is opened with `SQLITE_OPEN_NOMUTEX` by default.
+public final class SQLiteDatabase {
+  /// How a database is opened: the `SQLITE_OPEN_*` flags.
+  public struct OpenOptions: OptionSet, Sendable {
+    /// The raw `SQLITE_OPEN_*` bits.
+    public let rawValue: Int32
+
+    /// Creates options from raw `SQLITE_OPEN_*` bits.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// Read only: writes fail, the file must exist.
+    public static let readOnly = OpenOptions(rawValue: SQLITE_OPEN_READONLY)
+    /// Read and write.
+    public static let readWrite = OpenOptions(rawValue: SQLITE_OPEN_READWRITE)
+    /// Create the file if it does not exist (with `readWrite`).
+    public static let create = OpenOptions(rawValue: SQLITE_OPEN_CREATE)
+    /// No connection mutex: the caller guarantees one thread at a time.
+    public static let noMutex = OpenOptions(rawValue: SQLITE_OPEN_NOMUTEX)
+    /// A serialized connection that may be shared between threads.
+    public static let fullMutex = OpenOptions(rawValue: SQLITE_OPEN_FULLMUTEX)
+  }
+
+  /// The file this connection reads.
+  public let path: String
+  let handle: OpaquePointer
+
+  /// Opens the database at `path`; with a `busyTimeoutMs`, waits that long for a lock before failing.
+  public init(path: String, options: OpenOptions = [.readOnly, .noMutex], busyTimeoutMs: Int32 = 0) throws(SQLiteError) {
+    var handle: OpaquePointer?
+    let code = sqlite3_open_v2(path, &handle, options.rawValue, nil)
+    guard code == SQLITE_OK, let handle else {
+      let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+      sqlite3_close_v2(handle)
+      throw SQLiteError(code: code, message: message, context: "opening \(path)")
+    }
+    self.path = path
+    self.handle = handle
+    if busyTimeoutMs > 0 { sqlite3_busy_timeout(handle, busyTimeoutMs) }
+  }
+
+  deinit {
+    sqlite3_close_v2(handle)
+  }
+
+  /// Compiles one SQL statement, to be run many times.
+  public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    var statement: OpaquePointer?
+    let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+    guard code == SQLITE_OK else { throw error(code, context: "preparing the query") }
+    guard let statement else { throw SQLiteError(code: SQLITE_MISUSE, message: "the query is empty", context: "preparing the query") }
+    return SQLiteStatement(statement, database: self)
+  }
+
+  /// Runs SQL text, possibly several statements, ignoring any rows (schema scripts, pragmas).
+  public func execute(_ sql: String) throws(SQLiteError) {
+    var message: UnsafeMutablePointer<CChar>?
+    let code = sqlite3_exec(handle, sql, nil, nil, &message)
+    defer { sqlite3_free(message) }
+    guard code == SQLITE_OK else {
+      let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+      throw SQLiteError(code: code, message: text, context: "running SQL")
+    }
+  }
+
+  /// The connection's last error as a typed error, with what was being done.
+  func error(_ code: Int32, context: String) -> SQLiteError {
+    SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), context: context)
+  }
+}
+
+/// A failure reported by SQLite: its result code, `sqlite3_errmsg`, and what Reckon was doing.
+public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The (extended) SQLite result code.
+  public let code: Int32
+  /// SQLite's own message, e.g. `database is locked`.
+  public let message: String
+  /// What was being done, e.g. `opening facts.sqlite`.
+  public let context: String
+
+  /// Creates an error.
+  public init(code: Int32, message: String, context: String) {
+    self.code = code
+    self.message = message
+    self.context = context
+  }
+
+  /// Whether another connection held a lock past the busy timeout.
+  public var isBusy: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
+
+  /// `context: message`.
+  public var description: String { "\(context): \(message)" }
+}

@@ -1,0 +1,113 @@
+import ReckonPolicy
+
+/// One configured query, prepared on one connection: which request keys bind to which
+/// parameters, and which fact each result column gives. Checked once, run many times.
+struct SQLiteFactQuery {
+  let name: String
+  let statement: SQLiteStatement
+  let bindings: [(index: Int32, field: RequestKeys.Field)]
+  let columns: [(index: Int32, fact: FactDescriptor)]
+
+  /// Prepares `sql` and checks its parameters and columns against `schema`.
+  init(name: String, sql: String, on database: SQLiteDatabase, schema: FactSchema) throws(SQLiteFactSourceError) {
+    do { statement = try database.prepare(sql) } catch { throw .malformedQuery(query: name, message: error.message) }
+    guard statement.isReadOnly else { throw .writesData(query: name) }
+    self.name = name
+    var bindings: [(Int32, RequestKeys.Field)] = []
+    for (position, parameter) in statement.parameterNames.enumerated() {
+      let field = RequestKeys.Field.allCases.first { $0.parameter == parameter }
+      guard let field else { throw .unknownParameter(query: name, parameter: parameter ?? "?") }
+      bindings.append((Int32(position + 1), field))
+    }
+    self.bindings = bindings
+    var columns: [(Int32, FactDescriptor)] = []
+    for (position, column) in statement.columnNames.enumerated() {
+      columns.append((Int32(position), try SQLiteFactQuery.fact(for: column, in: name, schema: schema)))
+    }
+    if let repeated = columns.map(\.1.name).firstRepeated() { throw .duplicateFact(column: repeated, queries: [name, name]) }
+    self.columns = columns
+  }
+
+  private static func fact(for column: String, in query: String, schema: FactSchema) throws(SQLiteFactSourceError)
+    -> FactDescriptor
+  {
+    guard let fact = schema.policySchema.fact(named: column) else {
+      let candidates = schema.entries.filter { $0.origin != .notification }.map(\.descriptor.name)
+      throw .unknownFact(query: query, column: column, suggestion: Suggestions.closest(to: column, among: candidates))
+    }
+    guard schema.origin(of: column) != .notification else { throw .notificationFact(query: query, column: column) }
+    return fact
+  }
+
+  /// Runs the query for `keys` and adds the first row's non-NULL columns to `facts`.
+  func run(_ keys: RequestKeys, into facts: inout [String: Value]) throws(SQLiteFactSourceError) {
+    defer { statement.reset() }
+    do {
+      for binding in bindings { try statement.bind(keys[binding.field], at: binding.index) }
+      guard try statement.step() else { return }
+    } catch {
+      throw .queryFailed(query: name, message: error.message)
+    }
+    for column in columns {
+      let raw = statement.column(column.index)
+      if raw == .null { continue }
+      do {
+        facts[column.fact.name] = try SQLiteFactQuery.value(raw, for: column.fact)
+      } catch {
+        throw .wrongType(query: name, column: column.fact.name, message: error.message)
+      }
+    }
+  }
+
+  /// Converts a column value to a fact's type: see docs/configuration.md for the table.
+  static func value(_ raw: SQLiteValue, for fact: FactDescriptor) throws(ConversionError) -> Value {
+    switch (raw, fact.type) {
+    case (.text(let text), _):
+      do { return try ValueParser.parse(text, as: fact.type) } catch { throw ConversionError(error.description) }
+    case (.integer(let number), .boolean):
+      guard number == 0 || number == 1 else { throw ConversionError("\(fact.name) is a boolean; expected 0 or 1, got \(number)") }
+      return .boolean(number == 1)
+    case (.integer, .number), (.real, .number): return .number(raw.double)
+    case (.integer, .percent), (.real, .percent):
+      guard (0...100).contains(raw.double) else { throw ConversionError("\(fact.name) must be from 0 to 100 (percent), got \(raw.double)") }
+      return .percent(raw.double)
+    case (.integer, .duration), (.real, .duration): return .duration(raw.double)
+    case (.integer, .timestamp), (.real, .timestamp): return .timestamp(raw.double / 1000)
+    default:
+      throw ConversionError("\(fact.name) is a \(fact.type) and cannot come from \(raw.storageClass); \(hint(fact.type))")
+    }
+  }
+
+  private static func hint(_ type: ValueType) -> String {
+    switch type {
+    case .money: "select text such as '4.99 USD'"
+    case .enumeration(let enumType): "select text such as '\(enumType.cases.first ?? "")'"
+    case .boolean: "select 0 or 1"
+    default: "select text written as in the language"
+    }
+  }
+
+  struct ConversionError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+  }
+}
+
+extension SQLiteValue {
+  fileprivate var double: Double {
+    switch self {
+    case .integer(let number): Double(number)
+    case .real(let number): number
+    default: .nan
+    }
+  }
+}
+
+extension Sequence where Element: Hashable {
+  /// The first element seen twice, if any.
+  func firstRepeated() -> Element? {
+    var seen: Set<Element> = []
+    for element in self where !seen.insert(element).inserted { return element }
+    return nil
+  }
+}

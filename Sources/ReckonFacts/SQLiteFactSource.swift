@@ -1,0 +1,103 @@
+import Foundation
+import ReckonPolicy
+
+/// Facts from the app's own SQLite database, through SQL queries whose result columns are named
+/// after facts and whose named parameters are the request's keys (`:transaction_id`, ...).
+///
+/// The file is opened read-only. Every query is prepared and checked against the schema when the
+/// source is created, so a typo fails at start-up. Prepared statements are reused: each
+/// connection holds its own, and concurrent lookups each take a connection from a small pool
+/// (one per thread that needs one at the same time), so no connection is ever shared.
+public final class SQLiteFactSource: FactSource, @unchecked Sendable {
+  /// What the configuration says about a SQLite source.
+  public struct Settings: Hashable, Sendable {
+    /// The database file.
+    public var path: String
+    /// The queries by name; each SELECTs at most one row of facts.
+    public var queries: [String: String]
+    /// How long a query waits for another connection's lock before failing.
+    public var busyTimeoutMs: Int32
+
+    /// Creates settings.
+    public init(path: String, queries: [String: String], busyTimeoutMs: Int32 = 1_000) {
+      self.path = path
+      self.queries = queries
+      self.busyTimeoutMs = busyTimeoutMs
+    }
+  }
+
+  /// The provenance name of its facts.
+  public let name: String
+  /// The settings it was created with.
+  public let settings: Settings
+  /// Every fact some query's columns supply.
+  public let suppliableFacts: Set<String>?
+  private let schema: FactSchema
+  private let lock = NSLock()
+  private var idle: [Connection]
+
+  /// Opens the database, prepares every query and checks its parameters and columns.
+  public init(name: String, settings: Settings, schema: FactSchema) throws(SQLiteFactSourceError) {
+    guard !settings.queries.isEmpty else { throw .noQueries }
+    self.name = name
+    self.settings = settings
+    self.schema = schema
+    let first = try Connection(settings: settings, schema: schema)
+    var owners: [String: String] = [:]
+    for query in first.queries {
+      for column in query.columns {
+        if let other = owners[column.fact.name] { throw .duplicateFact(column: column.fact.name, queries: [other, query.name]) }
+        owners[column.fact.name] = query.name
+      }
+    }
+    self.suppliableFacts = Set(owners.keys)
+    self.idle = [first]
+  }
+
+  /// The facts the queries find for `keys`.
+  public func facts(for keys: RequestKeys) async throws -> [String: Value] {
+    try lookup(keys)
+  }
+
+  /// The facts the queries find for `keys`, synchronously on the calling thread.
+  public func lookup(_ keys: RequestKeys) throws(SQLiteFactSourceError) -> [String: Value] {
+    let connection = try checkOut()
+    defer { checkIn(connection) }
+    var facts: [String: Value] = [:]
+    for query in connection.queries { try query.run(keys, into: &facts) }
+    return facts
+  }
+
+  private func checkOut() throws(SQLiteFactSourceError) -> Connection {
+    lock.lock()
+    let connection = idle.popLast()
+    lock.unlock()
+    if let connection { return connection }
+    return try Connection(settings: settings, schema: schema)
+  }
+
+  private func checkIn(_ connection: Connection) {
+    lock.lock()
+    idle.append(connection)
+    lock.unlock()
+  }
+
+  /// One read-only connection with every query prepared on it.
+  final class Connection {
+    let database: SQLiteDatabase
+    let queries: [SQLiteFactQuery]
+
+    init(settings: Settings, schema: FactSchema) throws(SQLiteFactSourceError) {
+      do {
+        database = try SQLiteDatabase(path: settings.path, options: [.readOnly, .noMutex], busyTimeoutMs: settings.busyTimeoutMs)
+      } catch {
+        throw .cannotOpen(path: settings.path, message: error.message)
+      }
+      var queries: [SQLiteFactQuery] = []
+      for (name, sql) in settings.queries.sorted(by: { $0.key < $1.key }) {
+        queries.append(try SQLiteFactQuery(name: name, sql: sql, on: database, schema: schema))
+      }
+      self.queries = queries
+    }
+  }
+}
