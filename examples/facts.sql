@@ -52,7 +52,7 @@ CREATE TABLE support_overrides (
 );
 
 INSERT INTO customers VALUES
-  ('7e3fb20b-4cdb-47cc-936d-99d65f608138', 1758672000000, 1, 5994, 'USD', 0), -- the request in examples/eval
+  ('7e3fb20b-4cdb-47cc-936d-99d65f608138', 1758703200000, 1, 5994, 'USD', 0), -- the request in examples/eval
   ('0b9d6c1e-52a4-4f0e-8a77-3c2d1e9f4a10', 1704067200000, 1, 48950, 'USD', 1),
   ('5a1c9e7d-0f3b-4d2a-9b8e-6c4f2a1d7e33', 1790000000000, 0, 999, 'USD', 0),
   ('c4e2a9f1-7b6d-4e3c-8a1f-2d9b5c7e0a44', 1735689600000, NULL, 2997, 'EUR', 0),
