@@ -63,6 +63,7 @@ struct SQLiteFactQuery {
   static func value(_ raw: SQLiteValue, for fact: FactDescriptor) throws(ConversionError) -> Value {
     switch (raw, fact.type) {
     case (.text(let text), _):
+      if let plain = PlainValueReader.read(text, as: fact.type) { return plain }
       do { return try ValueParser.parse(text, as: fact.type) } catch { throw ConversionError(error.description) }
     case (.integer(let number), .boolean):
       guard number == 0 || number == 1 else { throw ConversionError("\(fact.name) is a boolean; expected 0 or 1, got \(number)") }

@@ -64,6 +64,9 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
     let connection = try checkOut()
     defer { checkIn(connection) }
     var facts: [String: Value] = [:]
+    facts.reserveCapacity(connection.columnCount)
+    try connection.beginRead()
+    defer { connection.endRead() }
     for query in connection.queries { try query.run(keys, into: &facts) }
     return facts
   }
@@ -84,12 +87,18 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
 
   /// One read-only connection with every query prepared on it.
   final class Connection {
+    /// Pages are read through a memory map of up to this size rather than copied by `read`.
+    static let mappedBytes = 1 << 30
     let database: SQLiteDatabase
     let queries: [SQLiteFactQuery]
+    let columnCount: Int
+    private let begin: SQLiteStatement
+    private let end: SQLiteStatement
 
     init(settings: Settings, schema: FactSchema) throws(SQLiteFactSourceError) {
       do {
         database = try SQLiteDatabase(path: settings.path, options: [.readOnly, .noMutex], busyTimeoutMs: settings.busyTimeoutMs)
+        try database.execute("PRAGMA mmap_size = \(Connection.mappedBytes)")
       } catch {
         throw .cannotOpen(path: settings.path, message: error.message)
       }
@@ -98,6 +107,25 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
         queries.append(try SQLiteFactQuery(name: name, sql: sql, on: database, schema: schema))
       }
       self.queries = queries
+      columnCount = queries.reduce(0) { $0 + $1.columns.count }
+      do {
+        begin = try database.prepare("BEGIN")
+        end = try database.prepare("COMMIT")
+      } catch {
+        throw .cannotOpen(path: settings.path, message: error.message)
+      }
+    }
+
+    /// Starts one read transaction for all of a request's queries: one snapshot, one lock.
+    func beginRead() throws(SQLiteFactSourceError) {
+      defer { begin.reset() }
+      do { _ = try begin.step() } catch { throw .queryFailed(query: "BEGIN", message: error.message) }
+    }
+
+    /// Ends the read transaction, releasing the lock.
+    func endRead() {
+      _ = try? end.step()
+      end.reset()
     }
   }
 }

@@ -1,0 +1,99 @@
+import Foundation
+import ReckonFacts
+
+/// `reckon-bench facts`: facts for one request through the SQLite adapter (three queries), median
+/// µs per request over 100,000 requests on a 1,000,000-row database, next to the same queries in
+/// the `sqlite3` shell. Options: `--requests N`, `--runs N`, `--rebuild`.
+func runFactsBenchmark(arguments: [String]) async throws {
+  let options = FactsBenchmarkOptions(arguments)
+  let database = try FactsBenchmarkDatabase.prepare(rebuild: options.rebuild)
+  let queries = try FactsBenchmarkDatabase.exampleQueries()
+  let keys = FactsBenchmarkDatabase.sampleKeys(count: options.requests)
+  let schema = FactSchema(customFacts: [try FactSchema.customFact(named: "custom.vip", type: "boolean", declaredBy: "app-db")])
+  let source = try SQLiteFactSource(name: "app-db", settings: .init(path: database, queries: queries), schema: schema)
+  print("database: \(database) (\(FactsBenchmarkDatabase.rowCounts(database)))")
+  print("requests: \(keys.count) per run, \(options.runs) runs, queries: \(queries.keys.sorted().joined(separator: ", "))")
+
+  var found = 0
+  for key in keys.prefix(1_000) { found += try source.lookup(key).isEmpty ? 0 : 1 }
+  precondition(found == min(1_000, keys.count), "every sampled request must find facts")
+
+  let adapter = try measure(keys, runs: options.runs) { key in _ = try source.lookup(key) }
+  print(report("SQLite adapter (three queries, one read transaction)", adapter, runs: options.runs))
+  let raw = try FactsBenchmarkRaw(database: database, queries: queries)
+  print(report("same statements through the C API, no conversion", try measure(keys, runs: options.runs, raw.run), runs: options.runs))
+  guard !options.adapterOnly else { return }
+
+  let layered = LayeredFactSource(layers: [.init(source)])
+  let sample = Array(keys.prefix(20_000))
+  var timings: [Double] = []
+  for key in sample {
+    let begin = ContinuousClock.now
+    _ = try await layered.facts(for: key)
+    timings.append(microseconds(ContinuousClock.now - begin))
+  }
+  print(report("through LayeredFactSource (timeout, tasks)", (median(timings), timings.reduce(0, +) / Double(timings.count)), runs: 1))
+
+  let floor = try FactsBenchmarkShell.measure(database: database, queries: queries, keys: keys)
+  print(String(format: "sqlite3 shell floor: %.2f µs per request (same three queries, %d requests, one shell process)", floor, keys.count))
+  print(String(format: "target: under 20 µs per request: %@", adapter.median < 20 ? "met" : "NOT met"))
+}
+
+/// Median per-request latency and mean per request, each the median over `runs` after a warm-up pass.
+private func measure(_ keys: [RequestKeys], runs: Int, _ body: (RequestKeys) throws -> Void) throws -> (median: Double, mean: Double) {
+  var medians: [Double] = []
+  var means: [Double] = []
+  for key in keys { try body(key) }  // warm up: page the database in, grow the connection's caches
+  for _ in 0..<runs {
+    var latencies: [Double] = []
+    latencies.reserveCapacity(keys.count)
+    let start = ContinuousClock.now
+    for key in keys {
+      let begin = ContinuousClock.now
+      try body(key)
+      latencies.append(microseconds(ContinuousClock.now - begin))
+    }
+    means.append(microseconds(ContinuousClock.now - start) / Double(keys.count))
+    medians.append(median(latencies))
+  }
+  return (median(medians), median(means))
+}
+
+private func report(_ label: String, _ figures: (median: Double, mean: Double), runs: Int) -> String {
+  String(format: "%@: median %.2f µs per request, mean %.2f µs (median of %d runs)", label, figures.median, figures.mean, runs)
+}
+
+private func microseconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+}
+
+private func median(_ values: [Double]) -> Double {
+  let sorted = values.sorted()
+  return sorted[sorted.count / 2]
+}
+
+/// The benchmark's command-line options.
+private struct FactsBenchmarkOptions {
+  var requests = 100_000
+  var runs = 5
+  var rebuild = false
+  var adapterOnly = false
+
+  init(_ arguments: [String]) {
+    var index = 0
+    while index < arguments.count {
+      switch arguments[index] {
+      case "--requests": requests = Int(arguments[safe: index + 1] ?? "") ?? requests; index += 1
+      case "--runs": runs = max(1, Int(arguments[safe: index + 1] ?? "") ?? runs); index += 1
+      case "--rebuild": rebuild = true
+      case "--adapter-only": adapterOnly = true
+      default: break
+      }
+      index += 1
+    }
+  }
+}
+
+extension Array {
+  fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
