@@ -27,7 +27,8 @@ public struct FactGatherer: Sendable {
 
   /// Creates a gatherer over `layers`, in precedence order.
   public init(
-    schema: FactSchema, layers: [LayeredFactSource.Layer], records: (any RecordsFactProvider)? = nil,
+    schema: FactSchema, layers: [LayeredFactSource.Layer],
+    records: (any RecordsFactProvider)? = nil,
     recordsTimeout: Duration = .seconds(2)
   ) {
     self.schema = schema
@@ -37,19 +38,25 @@ public struct FactGatherer: Sendable {
   }
 
   /// Gathers facts for a decision by `policy`.
-  public func gather(_ request: RefundRequest, for policy: CompiledPolicy) async -> FactGathering.Outcome {
+  public func gather(_ request: RefundRequest, for policy: CompiledPolicy) async
+    -> FactGathering.Outcome
+  {
     await gather(request, reading: FactGathering.factsRead(by: policy))
   }
 
   /// Gathers facts for a decision that reads the facts named in `needed`.
-  public func gather(_ request: RefundRequest, reading needed: Set<String>) async -> FactGathering.Outcome {
+  public func gather(_ request: RefundRequest, reading needed: Set<String>) async
+    -> FactGathering.Outcome
+  {
     async let recordsResult = askRecords(request)
     async let layerResults = sources.collect(for: request.keys)
     var facts = GatheredFacts(request: request, schema: schema)
     var failures: [FactSourceFailure] = []
     var atRisk: Set<String> = []
     switch await recordsResult {
-    case .success(let values)?: facts.add(values.filter { schema.origin(of: $0.key) == .records }, from: "records", schema: schema)
+    case .success(let values)?:
+      facts.add(
+        values.filter { schema.origin(of: $0.key) == .records }, from: "records", schema: schema)
     case .failure(let failure)?:
       failures.append(failure)
       atRisk.formUnion(names(origin: .records))
@@ -60,24 +67,32 @@ public struct FactGatherer: Sendable {
       case .success(let values): facts.add(values, from: result.source, schema: schema)
       case .failure(let failure):
         failures.append(failure)
-        let couldSupply = layer.source.suppliableFacts ?? names(origin: .adapter).union(names(origin: .records))
+        let couldSupply =
+          layer.source.suppliableFacts ?? names(origin: .adapter).union(names(origin: .records))
         atRisk.formUnion(couldSupply.filter { facts.provenance[$0] == nil })
       }
     }
     facts.failures = failures
     let needed = atRisk.intersection(needed)
-    guard needed.isEmpty else { return .retry(FactGatheringFailure(failures: failures, neededFacts: needed.sorted())) }
+    guard needed.isEmpty else {
+      return .retry(FactGatheringFailure(failures: failures, neededFacts: needed.sorted()))
+    }
     return .ready(facts)
   }
 
-  private func askRecords(_ request: RefundRequest) async -> Result<[String: Value], FactSourceFailure>? {
+  private func askRecords(_ request: RefundRequest) async -> Result<
+    [String: Value], FactSourceFailure
+  >? {
     guard let records else { return nil }
     do {
-      return .success(try await Deadline.run(within: recordsTimeout) { try await records.facts(for: request) })
+      return .success(
+        try await Deadline.run(within: recordsTimeout) { try await records.facts(for: request) })
     } catch is Deadline.Expired {
-      return .failure(FactSourceFailure(source: "records", reason: .timedOut(after: recordsTimeout)))
+      return .failure(
+        FactSourceFailure(source: "records", reason: .timedOut(after: recordsTimeout)))
     } catch {
-      return .failure(FactSourceFailure(source: "records", reason: .failed(String(describing: error))))
+      return .failure(
+        FactSourceFailure(source: "records", reason: .failed(String(describing: error))))
     }
   }
 

@@ -13,7 +13,9 @@ public enum FactGathering {
   }
 
   /// The facts the body is built from by default, read whatever the policy says.
-  public static let bodyFacts: Set<String> = ["customer.consented", "delivery.status", "product.sample_offered", "usage.consumed"]
+  public static let bodyFacts: Set<String> = [
+    "customer.consented", "delivery.status", "product.sample_offered", "usage.consumed",
+  ]
 
   /// Every fact a decision by `policy` may read: its rules' conditions, `set` values and the lets
   /// they use, plus the facts the body is built from.

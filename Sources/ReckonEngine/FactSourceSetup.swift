@@ -18,7 +18,9 @@ public struct FactSourceSetup: Sendable {
       for fact in try FactSourceSetup.customFacts(configuration) {
         if let other = custom.first(where: { $0.name == fact.name }) {
           guard other.type == fact.type else {
-            throw ConfigurationError(configuration.settings.keyPath("customFacts.\(fact.name)"), CustomFactError.conflictingTypes(name: fact.name).description)
+            throw ConfigurationError(
+              configuration.settings.keyPath("customFacts.\(fact.name)"),
+              CustomFactError.conflictingTypes(name: fact.name).description)
           }
           continue
         }
@@ -29,37 +31,52 @@ public struct FactSourceSetup: Sendable {
     var layers: [LayeredFactSource.Layer] = []
     for configuration in configurations {
       let source = try FactSourceSetup.open(configuration, schema: schema)
-      layers.append(LayeredFactSource.Layer(source, timeout: .milliseconds(Int64((configuration.timeoutSeconds * 1_000).rounded()))))
+      layers.append(
+        LayeredFactSource.Layer(
+          source, timeout: .milliseconds(Int64((configuration.timeoutSeconds * 1_000).rounded()))))
     }
     self.schema = schema
     self.layers = layers
   }
 
   /// A gatherer over these sources; `extra` layers (e.g. a `--facts` file) come first.
-  public func gatherer(records: (any RecordsFactProvider)? = nil, before extra: [LayeredFactSource.Layer] = []) -> FactGatherer {
+  public func gatherer(
+    records: (any RecordsFactProvider)? = nil, before extra: [LayeredFactSource.Layer] = []
+  ) -> FactGatherer {
     FactGatherer(schema: schema, layers: extra + layers, records: records)
   }
 
-  private static func customFacts(_ configuration: FactSourceConfiguration) throws(ConfigurationError) -> [FactDescriptor] {
+  private static func customFacts(_ configuration: FactSourceConfiguration)
+    throws(ConfigurationError) -> [FactDescriptor]
+  {
     guard let declared = try configuration.settings.object("customFacts") else { return [] }
     var facts: [FactDescriptor] = []
     for name in declared.members.keys.sorted() {
       let key = declared.keyPath(name)
-      guard case .string(let type)? = declared.members[name] else { throw ConfigurationError(key, "must be a type name such as \"boolean\"") }
-      do { facts.append(try FactSchema.customFact(named: name, type: type, declaredBy: configuration.name)) } catch {
+      guard case .string(let type)? = declared.members[name] else {
+        throw ConfigurationError(key, "must be a type name such as \"boolean\"")
+      }
+      do {
+        facts.append(
+          try FactSchema.customFact(named: name, type: type, declaredBy: configuration.name))
+      } catch {
         throw ConfigurationError(key, error.description)
       }
     }
     return facts
   }
 
-  private static func open(_ configuration: FactSourceConfiguration, schema: FactSchema) throws(ConfigurationError) -> any FactSource {
+  private static func open(_ configuration: FactSourceConfiguration, schema: FactSchema)
+    throws(ConfigurationError) -> any FactSource
+  {
     let settings = configuration.settings
     let common = ["name", "type", "timeoutMs", "path", "customFacts"]
     let path = configuration.resolvePath(try settings.string("path"))
     if configuration.type == "json" {
       try settings.rejectUnknownKeys(common)
-      do { return try JSONFileFactSource(name: configuration.name, path: path, schema: schema) } catch {
+      do {
+        return try JSONFileFactSource(name: configuration.name, path: path, schema: schema)
+      } catch {
         throw ConfigurationError(settings.keyPath("path"), error.description)
       }
     }
@@ -67,17 +84,23 @@ public struct FactSourceSetup: Sendable {
     let busy = try settings.positiveNumber("busyTimeoutMs", default: 1_000)
     let queries = try sqlQueries(settings)
     do {
-      let sqlite = SQLiteFactSource.Settings(path: path, queries: queries, busyTimeoutMs: Int32(min(busy, Double(Int32.max))))
+      let sqlite = SQLiteFactSource.Settings(
+        path: path, queries: queries, busyTimeoutMs: Int32(min(busy, Double(Int32.max))))
       return try SQLiteFactSource(name: configuration.name, settings: sqlite, schema: schema)
     } catch {
-      let key = error.query.map { settings.keyPath("queries.\($0)") } ?? settings.keyPath(error == .noQueries ? "queries" : "path")
+      let key =
+        error.query.map { settings.keyPath("queries.\($0)") }
+        ?? settings.keyPath(error == .noQueries ? "queries" : "path")
       throw ConfigurationError(key, error.description)
     }
   }
 
-  private static func sqlQueries(_ settings: ConfigurationReader) throws(ConfigurationError) -> [String: String] {
+  private static func sqlQueries(_ settings: ConfigurationReader) throws(ConfigurationError)
+    -> [String: String]
+  {
     guard let object = try settings.object("queries"), !object.members.isEmpty else {
-      throw ConfigurationError(settings.keyPath("queries"), "is required: an object of query names and SQL")
+      throw ConfigurationError(
+        settings.keyPath("queries"), "is required: an object of query names and SQL")
     }
     var queries: [String: String] = [:]
     for name in object.members.keys.sorted() { queries[name] = try object.string(name) }

@@ -17,7 +17,9 @@ public enum Deadline {
         gate.install(continuation)
         gate.track(
           Task {
-            do { gate.resume(with: .success(try await work())) } catch { gate.resume(with: .failure(error)) }
+            do { gate.resume(with: .success(try await work())) } catch {
+              gate.resume(with: .failure(error))
+            }
           })
         gate.track(
           Task {

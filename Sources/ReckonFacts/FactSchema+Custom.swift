@@ -3,19 +3,27 @@ import ReckonPolicy
 extension FactSchema {
   /// The type names a `customFacts` declaration may use.
   public static let customFactTypes: [String: ValueType] = [
-    "boolean": .boolean, "number": .number, "percent": .percent, "money": .money, "duration": .duration,
+    "boolean": .boolean, "number": .number, "percent": .percent, "money": .money,
+    "duration": .duration,
     "timestamp": .timestamp, "text": .text,
   ]
 
   /// A `custom.NAME` fact declared by an adapter's configuration; custom facts are optional.
-  public static func customFact(named name: String, type typeName: String, declaredBy source: String) throws(CustomFactError)
+  public static func customFact(
+    named name: String, type typeName: String, declaredBy source: String
+  ) throws(CustomFactError)
     -> FactDescriptor
   {
     let rest = name.hasPrefix("custom.") ? name.dropFirst("custom.".count) : ""
-    let isWord = rest.first.map { $0.isLetter } == true && rest.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+    let isWord =
+      rest.first.map { $0.isLetter } == true
+      && rest.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
     guard isWord else { throw .badName(name) }
-    guard let type = customFactTypes[typeName] else { throw .unknownType(name: name, type: typeName) }
-    return FactDescriptor(name: name, type: type, isOptional: true, summary: "Declared by fact source \(source).")
+    guard let type = customFactTypes[typeName] else {
+      throw .unknownType(name: name, type: typeName)
+    }
+    return FactDescriptor(
+      name: name, type: type, isOptional: true, summary: "Declared by fact source \(source).")
   }
 }
 
@@ -31,10 +39,13 @@ public enum CustomFactError: Error, Hashable, Sendable, CustomStringConvertible 
   /// A sentence naming the fact.
   public var description: String {
     switch self {
-    case .badName(let name): "'\(name)' must be named custom.NAME, NAME a word of letters, digits and _"
+    case .badName(let name):
+      "'\(name)' must be named custom.NAME, NAME a word of letters, digits and _"
     case .unknownType(let name, let type):
-      "\(name): unknown type '\(type)'; use " + FactSchema.customFactTypes.keys.sorted().joined(separator: ", ")
-    case .conflictingTypes(let name): "\(name) is declared by another fact source with a different type"
+      "\(name): unknown type '\(type)'; use "
+        + FactSchema.customFactTypes.keys.sorted().joined(separator: ", ")
+    case .conflictingTypes(let name):
+      "\(name) is declared by another fact source with a different type"
     }
   }
 }

@@ -25,18 +25,24 @@ extension FactSchema {
     ]
     for entry in entries {
       let fact = entry.descriptor
-      lines.append("| `\(fact.name)` | \(fact.type) | \(fact.isOptional ? "yes" : "no") | \(entry.origin.rawValue) | \(fact.summary) |")
+      lines.append(
+        "| `\(fact.name)` | \(fact.type) | \(fact.isOptional ? "yes" : "no") | \(entry.origin.rawValue) | \(fact.summary) |"
+      )
     }
     lines += ["", "## Enumerations", "", "| type | values |", "|---|---|"]
     var seen: Set<String> = []
-    for case .enumeration(let enumType) in entries.map(\.descriptor.type) where seen.insert(enumType.name).inserted {
-      lines.append("| \(enumType.name) | " + enumType.cases.map { "`\($0)`" }.joined(separator: ", ") + " |")
+    for case .enumeration(let enumType) in entries.map(\.descriptor.type)
+    where seen.insert(enumType.name).inserted {
+      lines.append(
+        "| \(enumType.name) | " + enumType.cases.map { "`\($0)`" }.joined(separator: ", ") + " |")
     }
     lines += [
       "", "## Custom facts", "",
-      "A fact source's configuration may declare `custom.NAME` facts with a type (" + FactSchema.customFactTypes.keys.sorted()
+      "A fact source's configuration may declare `custom.NAME` facts with a type ("
+        + FactSchema.customFactTypes.keys.sorted()
         .joined(separator: ", ") + "),",
-      "e.g. `\"customFacts\": {\"custom.vip\": \"boolean\"}`. They come from adapters and are optional.", "",
+      "e.g. `\"customFacts\": {\"custom.vip\": \"boolean\"}`. They come from adapters and are optional.",
+      "",
     ]
     return lines.joined(separator: "\n")
   }

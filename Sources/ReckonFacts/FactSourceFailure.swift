@@ -28,7 +28,8 @@ public struct FactSourceFailure: Error, Hashable, Sendable, CustomStringConverti
   public var description: String {
     switch reason {
     case .timedOut(let limit):
-      let milliseconds = limit.components.seconds * 1_000 + limit.components.attoseconds / 1_000_000_000_000_000
+      let milliseconds =
+        limit.components.seconds * 1_000 + limit.components.attoseconds / 1_000_000_000_000_000
       return "\(source) timed out after \(milliseconds) ms"
     case .failed(let message): return "\(source) failed: \(message)"
     }

@@ -38,34 +38,52 @@ struct JSONFactsFile: Sendable {
   private mutating func read(_ file: URL, schema: FactSchema) throws(JSONFileFactSourceError) {
     let name = file.lastPathComponent
     let data: Data
-    do { data = try Data(contentsOf: file) } catch { throw .unreadable(path: file.path, reason: error.localizedDescription) }
-    guard let root = (try? JSONValue.parse(data))?.objectValue else { throw .notAnObject(path: name) }
+    do { data = try Data(contentsOf: file) } catch {
+      throw .unreadable(path: file.path, reason: error.localizedDescription)
+    }
+    guard let root = (try? JSONValue.parse(data))?.objectValue else {
+      throw .notAnObject(path: name)
+    }
     for key in root.keys.sorted() where !JSONFactsFile.sections.contains(key) {
-      throw .unknownSection(path: "\(name): \(key)", suggestion: Suggestions.closest(to: key, among: JSONFactsFile.sections))
+      throw .unknownSection(
+        path: "\(name): \(key)",
+        suggestion: Suggestions.closest(to: key, among: JSONFactsFile.sections))
     }
     for section in JSONFactsFile.sections {
       guard let entries = root[section] else { continue }
-      guard let object = entries.objectValue else { throw .notAnObject(path: "\(name): \(section)") }
+      guard let object = entries.objectValue else {
+        throw .notAnObject(path: "\(name): \(section)")
+      }
       for (key, facts) in object.sorted(by: { $0.key < $1.key }) {
         try add(key, facts, section: section, file: name, schema: schema)
       }
     }
   }
 
-  private mutating func add(_ rawKey: String, _ facts: JSONValue, section: String, file: String, schema: FactSchema)
+  private mutating func add(
+    _ rawKey: String, _ facts: JSONValue, section: String, file: String, schema: FactSchema
+  )
     throws(JSONFileFactSourceError)
   {
     let key = section == "byAppAccountToken" ? rawKey.lowercased() : rawKey
     let path = "\(file): \(section).\(rawKey)"
     guard let object = facts.objectValue else { throw .notAnObject(path: path) }
-    if let other = origins["\(section).\(key)"] { throw .duplicateKey(key: "\(section).\(key)", files: [other, file]) }
+    if let other = origins["\(section).\(key)"] {
+      throw .duplicateKey(key: "\(section).\(key)", files: [other, file])
+    }
     origins["\(section).\(key)"] = file
     let document: FactDocument
-    do { document = try FactDocument(object: object, schema: schema, path: path) } catch { throw .invalidFact(error) }
+    do { document = try FactDocument(object: object, schema: schema, path: path) } catch {
+      throw .invalidFact(error)
+    }
     for name in document.values.keys.sorted() where schema.origin(of: name) == .notification {
       throw .notificationFact(path: "\(path).\(name)")
     }
-    if section == "byTransactionId" { byTransactionId[key] = document.values } else { byAppAccountToken[key] = document.values }
+    if section == "byTransactionId" {
+      byTransactionId[key] = document.values
+    } else {
+      byAppAccountToken[key] = document.values
+    }
   }
 }
 
@@ -90,8 +108,10 @@ public enum JSONFileFactSourceError: Error, Hashable, Sendable, CustomStringConv
     case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
     case .notAnObject(let path): "\(path): expected a JSON object"
     case .unknownSection(let path, let suggestion):
-      "\(path): unknown key; use byTransactionId or byAppAccountToken" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
-    case .duplicateKey(let key, let files): "\(key) is given by both \(files.joined(separator: " and "))"
+      "\(path): unknown key; use byTransactionId or byAppAccountToken"
+        + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
+    case .duplicateKey(let key, let files):
+      "\(key) is given by both \(files.joined(separator: " and "))"
     case .invalidFact(let error): error.description
     case .notificationFact(let path): "\(path): only the signed notification may give this fact"
     }

@@ -26,7 +26,8 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
   /// Reads `path` (a file or a folder); fails when it cannot be read or a fact does not check.
   public init(
     name: String, path: String, schema: FactSchema,
-    report: @escaping @Sendable (JSONFileFactSourceError) -> Void = JSONFileFactSource.reportToStandardError
+    report: @escaping @Sendable (JSONFileFactSourceError) -> Void = JSONFileFactSource
+      .reportToStandardError
   ) throws(JSONFileFactSourceError) {
     self.name = name
     self.path = path
@@ -57,7 +58,9 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
     lock.unlock()
     guard changed else { return }
     let result = Result { () throws(JSONFileFactSourceError) in
-      if files.isEmpty { throw .unreadable(path: path, reason: "no such file, or no *.json files in the folder") }
+      if files.isEmpty {
+        throw .unreadable(path: path, reason: "no such file, or no *.json files in the folder")
+      }
       return try JSONFactsFile(files: files, schema: schema)
     }
     lock.lock()
@@ -75,7 +78,8 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
 
   /// Writes a reload problem to standard error.
   public static let reportToStandardError: @Sendable (JSONFileFactSourceError) -> Void = { error in
-    FileHandle.standardError.write(Data("reckon: facts file not reloaded, keeping the previous version: \(error)\n".utf8))
+    FileHandle.standardError.write(
+      Data("reckon: facts file not reloaded, keeping the previous version: \(error)\n".utf8))
   }
 
   /// The file itself, or the folder's `*.json` files in name order.
@@ -86,8 +90,12 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
     }
     guard isFolder.boolValue else { return [URL(fileURLWithPath: path)] }
     let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-    let files = names.filter { $0.hasSuffix(".json") }.sorted().map { URL(fileURLWithPath: path).appendingPathComponent($0) }
-    guard !files.isEmpty else { throw .unreadable(path: path, reason: "the folder has no *.json files") }
+    let files = names.filter { $0.hasSuffix(".json") }.sorted().map {
+      URL(fileURLWithPath: path).appendingPathComponent($0)
+    }
+    guard !files.isEmpty else {
+      throw .unreadable(path: path, reason: "the folder has no *.json files")
+    }
     return files
   }
 }

@@ -78,13 +78,20 @@ public struct LayeredFactSource: FactSource {
   static func ask(_ layer: Layer, _ keys: RequestKeys) async -> LayerResult {
     let source = layer.source
     do {
-      let facts = try await Deadline.run(within: layer.timeout) { try await source.facts(for: keys) }
+      let facts = try await Deadline.run(within: layer.timeout) {
+        try await source.facts(for: keys)
+      }
       return LayerResult(source: source.name, result: .success(facts))
     } catch is Deadline.Expired {
-      return LayerResult(source: source.name, result: .failure(FactSourceFailure(source: source.name, reason: .timedOut(after: layer.timeout))))
+      return LayerResult(
+        source: source.name,
+        result: .failure(
+          FactSourceFailure(source: source.name, reason: .timedOut(after: layer.timeout))))
     } catch {
       let message = String(describing: error)
-      return LayerResult(source: source.name, result: .failure(FactSourceFailure(source: source.name, reason: .failed(message))))
+      return LayerResult(
+        source: source.name,
+        result: .failure(FactSourceFailure(source: source.name, reason: .failed(message))))
     }
   }
 }

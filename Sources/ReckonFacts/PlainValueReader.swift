@@ -11,7 +11,8 @@ enum PlainValueReader {
     case .boolean: return text == "true" ? .boolean(true) : text == "false" ? .boolean(false) : nil
     case .money: return money(text)
     case .percent:
-      guard text.hasSuffix("%"), let number = Double(text.dropLast()), (0...100).contains(number) else { return nil }
+      guard text.hasSuffix("%"), let number = Double(text.dropLast()), (0...100).contains(number)
+      else { return nil }
       return .percent(number)
     default: return nil
     }
@@ -22,7 +23,9 @@ enum PlainValueReader {
     let bytes = Array(text.utf8)
     guard bytes.count >= 5, bytes[bytes.count - 4] == UInt8(ascii: " ") else { return nil }
     let currency = bytes[(bytes.count - 3)...]
-    guard currency.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return nil }
+    guard currency.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+      return nil
+    }
     var index = 0
     let negative = bytes[0] == UInt8(ascii: "-")
     if negative { index = 1 }

@@ -12,7 +12,10 @@ public struct RequestKeys: Hashable, Sendable {
   public let bundleId: String?
 
   /// Creates a set of keys.
-  public init(transactionId: String?, originalTransactionId: String?, appAccountToken: String?, productId: String?, bundleId: String?) {
+  public init(
+    transactionId: String?, originalTransactionId: String?, appAccountToken: String?,
+    productId: String?, bundleId: String?
+  ) {
     self.transactionId = transactionId
     self.originalTransactionId = originalTransactionId
     self.appAccountToken = appAccountToken

@@ -28,11 +28,14 @@ public final class SQLiteDatabase {
   let handle: OpaquePointer
 
   /// Opens the database at `path`; with a `busyTimeoutMs`, waits that long for a lock before failing.
-  public init(path: String, options: OpenOptions = [.readOnly, .noMutex], busyTimeoutMs: Int32 = 0) throws(SQLiteError) {
+  public init(path: String, options: OpenOptions = [.readOnly, .noMutex], busyTimeoutMs: Int32 = 0)
+    throws(SQLiteError)
+  {
     var handle: OpaquePointer?
     let code = sqlite3_open_v2(path, &handle, options.rawValue, nil)
     guard code == SQLITE_OK, let handle else {
-      let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+      let message =
+        handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
       sqlite3_close_v2(handle)
       throw SQLiteError(code: code, message: message, context: "opening \(path)")
     }
@@ -48,9 +51,13 @@ public final class SQLiteDatabase {
   /// Compiles one SQL statement, to be run many times.
   public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
     var statement: OpaquePointer?
-    let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+    let code = sqlite3_prepare_v3(
+      handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
     guard code == SQLITE_OK else { throw error(code, context: "preparing the query") }
-    guard let statement else { throw SQLiteError(code: SQLITE_MISUSE, message: "the query is empty", context: "preparing the query") }
+    guard let statement else {
+      throw SQLiteError(
+        code: SQLITE_MISUSE, message: "the query is empty", context: "preparing the query")
+    }
     return SQLiteStatement(statement, database: self)
   }
 

@@ -9,8 +9,12 @@ struct SQLiteFactQuery {
   let columns: [(index: Int32, fact: FactDescriptor)]
 
   /// Prepares `sql` and checks its parameters and columns against `schema`.
-  init(name: String, sql: String, on database: SQLiteDatabase, schema: FactSchema) throws(SQLiteFactSourceError) {
-    do { statement = try database.prepare(sql) } catch { throw .malformedQuery(query: name, message: error.message) }
+  init(name: String, sql: String, on database: SQLiteDatabase, schema: FactSchema)
+    throws(SQLiteFactSourceError)
+  {
+    do { statement = try database.prepare(sql) } catch {
+      throw .malformedQuery(query: name, message: error.message)
+    }
     guard statement.isReadOnly else { throw .writesData(query: name) }
     self.name = name
     var bindings: [(Int32, RequestKeys.Field)] = []
@@ -22,20 +26,28 @@ struct SQLiteFactQuery {
     self.bindings = bindings
     var columns: [(Int32, FactDescriptor)] = []
     for (position, column) in statement.columnNames.enumerated() {
-      columns.append((Int32(position), try SQLiteFactQuery.fact(for: column, in: name, schema: schema)))
+      columns.append(
+        (Int32(position), try SQLiteFactQuery.fact(for: column, in: name, schema: schema)))
     }
-    if let repeated = columns.map(\.1.name).firstRepeated() { throw .duplicateFact(column: repeated, queries: [name, name]) }
+    if let repeated = columns.map(\.1.name).firstRepeated() {
+      throw .duplicateFact(column: repeated, queries: [name, name])
+    }
     self.columns = columns
   }
 
-  private static func fact(for column: String, in query: String, schema: FactSchema) throws(SQLiteFactSourceError)
+  private static func fact(for column: String, in query: String, schema: FactSchema)
+    throws(SQLiteFactSourceError)
     -> FactDescriptor
   {
     guard let fact = schema.policySchema.fact(named: column) else {
       let candidates = schema.entries.filter { $0.origin != .notification }.map(\.descriptor.name)
-      throw .unknownFact(query: query, column: column, suggestion: Suggestions.closest(to: column, among: candidates))
+      throw .unknownFact(
+        query: query, column: column, suggestion: Suggestions.closest(to: column, among: candidates)
+      )
     }
-    guard schema.origin(of: column) != .notification else { throw .notificationFact(query: query, column: column) }
+    guard schema.origin(of: column) != .notification else {
+      throw .notificationFact(query: query, column: column)
+    }
     return fact
   }
 
@@ -64,18 +76,26 @@ struct SQLiteFactQuery {
     switch (raw, fact.type) {
     case (.text(let text), _):
       if let plain = PlainValueReader.read(text, as: fact.type) { return plain }
-      do { return try ValueParser.parse(text, as: fact.type) } catch { throw ConversionError(error.description) }
+      do { return try ValueParser.parse(text, as: fact.type) } catch {
+        throw ConversionError(error.description)
+      }
     case (.integer(let number), .boolean):
-      guard number == 0 || number == 1 else { throw ConversionError("\(fact.name) is a boolean; expected 0 or 1, got \(number)") }
+      guard number == 0 || number == 1 else {
+        throw ConversionError("\(fact.name) is a boolean; expected 0 or 1, got \(number)")
+      }
       return .boolean(number == 1)
     case (.integer, .number), (.real, .number): return .number(raw.double)
     case (.integer, .percent), (.real, .percent):
-      guard (0...100).contains(raw.double) else { throw ConversionError("\(fact.name) must be from 0 to 100 (percent), got \(raw.double)") }
+      guard (0...100).contains(raw.double) else {
+        throw ConversionError("\(fact.name) must be from 0 to 100 (percent), got \(raw.double)")
+      }
       return .percent(raw.double)
     case (.integer, .duration), (.real, .duration): return .duration(raw.double)
     case (.integer, .timestamp), (.real, .timestamp): return .timestamp(raw.double / 1000)
     default:
-      throw ConversionError("\(fact.name) is a \(fact.type) and cannot come from \(raw.storageClass); \(hint(fact.type))")
+      throw ConversionError(
+        "\(fact.name) is a \(fact.type) and cannot come from \(raw.storageClass); \(hint(fact.type))"
+      )
     }
   }
 

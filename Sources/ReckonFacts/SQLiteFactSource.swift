@@ -46,7 +46,9 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
     var owners: [String: String] = [:]
     for query in first.queries {
       for column in query.columns {
-        if let other = owners[column.fact.name] { throw .duplicateFact(column: column.fact.name, queries: [other, query.name]) }
+        if let other = owners[column.fact.name] {
+          throw .duplicateFact(column: column.fact.name, queries: [other, query.name])
+        }
         owners[column.fact.name] = query.name
       }
     }
@@ -97,7 +99,9 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
 
     init(settings: Settings, schema: FactSchema) throws(SQLiteFactSourceError) {
       do {
-        database = try SQLiteDatabase(path: settings.path, options: [.readOnly, .noMutex], busyTimeoutMs: settings.busyTimeoutMs)
+        database = try SQLiteDatabase(
+          path: settings.path, options: [.readOnly, .noMutex], busyTimeoutMs: settings.busyTimeoutMs
+        )
         try database.execute("PRAGMA mmap_size = \(Connection.mappedBytes)")
       } catch {
         throw .cannotOpen(path: settings.path, message: error.message)
@@ -119,7 +123,9 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
     /// Starts one read transaction for all of a request's queries: one snapshot, one lock.
     func beginRead() throws(SQLiteFactSourceError) {
       defer { begin.reset() }
-      do { _ = try begin.step() } catch { throw .queryFailed(query: "BEGIN", message: error.message) }
+      do { _ = try begin.step() } catch {
+        throw .queryFailed(query: "BEGIN", message: error.message)
+      }
     }
 
     /// Ends the read transaction, releasing the lock.

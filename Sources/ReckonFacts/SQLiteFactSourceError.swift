@@ -40,19 +40,23 @@ public enum SQLiteFactSourceError: Error, Hashable, Sendable, CustomStringConver
     case .cannotOpen(let path, let message): "cannot open \(path): \(message)"
     case .noQueries: "no queries are configured"
     case .malformedQuery(let query, let message): "query '\(query)' does not compile: \(message)"
-    case .writesData(let query): "query '\(query)' would change the database; fact queries may only SELECT"
+    case .writesData(let query):
+      "query '\(query)' would change the database; fact queries may only SELECT"
     case .unknownParameter(let query, let parameter):
       "query '\(query)': unknown parameter \(parameter); use "
         + RequestKeys.Field.allCases.map(\.parameter).joined(separator: ", ")
     case .unknownFact(let query, let column, let suggestion):
       "query '\(query)': column \"\(column)\" is not a fact"
-        + (suggestion.map { " (did you mean '\($0)'?)" } ?? "; name each column after a fact with AS \"fact.name\"")
+        + (suggestion.map { " (did you mean '\($0)'?)" }
+          ?? "; name each column after a fact with AS \"fact.name\"")
     case .notificationFact(let query, let column):
       "query '\(query)': column \"\(column)\" names a fact that only the signed notification may give"
     case .duplicateFact(let column, let queries):
-      "fact \(column) is supplied twice, by " + queries.map { "query '\($0)'" }.joined(separator: " and ")
+      "fact \(column) is supplied twice, by "
+        + queries.map { "query '\($0)'" }.joined(separator: " and ")
     case .queryFailed(let query, let message): "query '\(query)' failed: \(message)"
-    case .wrongType(let query, let column, let message): "query '\(query)', column \"\(column)\": \(message)"
+    case .wrongType(let query, let column, let message):
+      "query '\(query)', column \"\(column)\": \(message)"
     }
   }
 }

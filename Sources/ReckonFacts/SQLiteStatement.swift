@@ -21,7 +21,9 @@ public final class SQLiteStatement {
 
   /// The named parameters, as written (`:transaction_id`), in index order; index is position + 1.
   public var parameterNames: [String?] {
-    (0..<sqlite3_bind_parameter_count(handle)).map { index in sqlite3_bind_parameter_name(handle, index + 1).map { String(cString: $0) } }
+    (0..<sqlite3_bind_parameter_count(handle)).map { index in
+      sqlite3_bind_parameter_name(handle, index + 1).map { String(cString: $0) }
+    }
   }
 
   /// The result columns' names (the `AS` names), in order.
@@ -46,7 +48,9 @@ public final class SQLiteStatement {
     } else {
       code = sqlite3_bind_null(handle, index)
     }
-    guard code == SQLITE_OK else { throw database.error(code, context: "binding parameter \(index)") }
+    guard code == SQLITE_OK else {
+      throw database.error(code, context: "binding parameter \(index)")
+    }
   }
 
   /// Binds a value to the parameter at a 1-based index.
@@ -56,10 +60,14 @@ public final class SQLiteStatement {
     case .null: code = sqlite3_bind_null(handle, index)
     case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
     case .real(let number): code = sqlite3_bind_double(handle, index, number)
-    case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, SQLiteStatement.transient)
-    case .blob(let bytes): code = sqlite3_bind_blob(handle, index, bytes, Int32(bytes.count), SQLiteStatement.transient)
+    case .text(let text):
+      code = sqlite3_bind_text(handle, index, text, -1, SQLiteStatement.transient)
+    case .blob(let bytes):
+      code = sqlite3_bind_blob(handle, index, bytes, Int32(bytes.count), SQLiteStatement.transient)
     }
-    guard code == SQLITE_OK else { throw database.error(code, context: "binding parameter \(index)") }
+    guard code == SQLITE_OK else {
+      throw database.error(code, context: "binding parameter \(index)")
+    }
   }
 
   /// Advances to the next row: true when there is one, false when done.

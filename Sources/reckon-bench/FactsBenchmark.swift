@@ -9,10 +9,15 @@ func runFactsBenchmark(arguments: [String]) async throws {
   let database = try FactsBenchmarkDatabase.prepare(rebuild: options.rebuild)
   let queries = try FactsBenchmarkDatabase.exampleQueries()
   let keys = FactsBenchmarkDatabase.sampleKeys(count: options.requests)
-  let schema = FactSchema(customFacts: [try FactSchema.customFact(named: "custom.vip", type: "boolean", declaredBy: "app-db")])
-  let source = try SQLiteFactSource(name: "app-db", settings: .init(path: database, queries: queries), schema: schema)
+  let schema = FactSchema(customFacts: [
+    try FactSchema.customFact(named: "custom.vip", type: "boolean", declaredBy: "app-db")
+  ])
+  let source = try SQLiteFactSource(
+    name: "app-db", settings: .init(path: database, queries: queries), schema: schema)
   print("database: \(database) (\(FactsBenchmarkDatabase.rowCounts(database)))")
-  print("requests: \(keys.count) per run, \(options.runs) runs, queries: \(queries.keys.sorted().joined(separator: ", "))")
+  print(
+    "requests: \(keys.count) per run, \(options.runs) runs, queries: \(queries.keys.sorted().joined(separator: ", "))"
+  )
 
   var found = 0
   for key in keys.prefix(1_000) { found += try source.lookup(key).isEmpty ? 0 : 1 }
@@ -21,7 +26,10 @@ func runFactsBenchmark(arguments: [String]) async throws {
   let adapter = try measure(keys, runs: options.runs) { key in _ = try source.lookup(key) }
   print(report("SQLite adapter (three queries, one read transaction)", adapter, runs: options.runs))
   let raw = try FactsBenchmarkRaw(database: database, queries: queries)
-  print(report("same statements through the C API, no conversion", try measure(keys, runs: options.runs, raw.run), runs: options.runs))
+  print(
+    report(
+      "same statements through the C API, no conversion",
+      try measure(keys, runs: options.runs, raw.run), runs: options.runs))
   guard !options.adapterOnly else { return }
 
   let layered = LayeredFactSource(layers: [.init(source)])
@@ -32,15 +40,25 @@ func runFactsBenchmark(arguments: [String]) async throws {
     _ = try await layered.facts(for: key)
     timings.append(microseconds(ContinuousClock.now - begin))
   }
-  print(report("through LayeredFactSource (timeout, tasks)", (median(timings), timings.reduce(0, +) / Double(timings.count)), runs: 1))
+  print(
+    report(
+      "through LayeredFactSource (timeout, tasks)",
+      (median(timings), timings.reduce(0, +) / Double(timings.count)), runs: 1))
 
   let floor = try FactsBenchmarkShell.measure(database: database, queries: queries, keys: keys)
-  print(String(format: "sqlite3 shell floor: %.2f µs per request (same three queries, %d requests, one shell process)", floor, keys.count))
-  print(String(format: "target: under 20 µs per request: %@", adapter.median < 20 ? "met" : "NOT met"))
+  print(
+    String(
+      format:
+        "sqlite3 shell floor: %.2f µs per request (same three queries, %d requests, one shell process)",
+      floor, keys.count))
+  print(
+    String(format: "target: under 20 µs per request: %@", adapter.median < 20 ? "met" : "NOT met"))
 }
 
 /// Median per-request latency and mean per request, each the median over `runs` after a warm-up pass.
-private func measure(_ keys: [RequestKeys], runs: Int, _ body: (RequestKeys) throws -> Void) throws -> (median: Double, mean: Double) {
+private func measure(_ keys: [RequestKeys], runs: Int, _ body: (RequestKeys) throws -> Void) throws
+  -> (median: Double, mean: Double)
+{
   var medians: [Double] = []
   var means: [Double] = []
   for key in keys { try body(key) }  // warm up: page the database in, grow the connection's caches
@@ -59,8 +77,11 @@ private func measure(_ keys: [RequestKeys], runs: Int, _ body: (RequestKeys) thr
   return (median(medians), median(means))
 }
 
-private func report(_ label: String, _ figures: (median: Double, mean: Double), runs: Int) -> String {
-  String(format: "%@: median %.2f µs per request, mean %.2f µs (median of %d runs)", label, figures.median, figures.mean, runs)
+private func report(_ label: String, _ figures: (median: Double, mean: Double), runs: Int) -> String
+{
+  String(
+    format: "%@: median %.2f µs per request, mean %.2f µs (median of %d runs)", label,
+    figures.median, figures.mean, runs)
 }
 
 private func microseconds(_ duration: Duration) -> Double {
@@ -83,8 +104,12 @@ private struct FactsBenchmarkOptions {
     var index = 0
     while index < arguments.count {
       switch arguments[index] {
-      case "--requests": requests = Int(arguments[safe: index + 1] ?? "") ?? requests; index += 1
-      case "--runs": runs = max(1, Int(arguments[safe: index + 1] ?? "") ?? runs); index += 1
+      case "--requests":
+        requests = Int(arguments[safe: index + 1] ?? "") ?? requests
+        index += 1
+      case "--runs":
+        runs = max(1, Int(arguments[safe: index + 1] ?? "") ?? runs)
+        index += 1
       case "--rebuild": rebuild = true
       case "--adapter-only": adapterOnly = true
       default: break

@@ -7,7 +7,8 @@ import ReckonFacts
 enum FactsBenchmarkDatabase {
   static let purchases = 1_000_000
   static let customers = 250_000
-  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
 
   /// The database's path, building it first if needed.
   static func prepare(rebuild: Bool) throws -> String {
@@ -15,11 +16,16 @@ enum FactsBenchmarkDatabase {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let path = folder.appendingPathComponent("facts-1m.sqlite").path
     if !rebuild, FileManager.default.fileExists(atPath: path) { return path }
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: path + suffix)
+    }
     print("building \(path) ...")
     do {
-      let database = try SQLiteDatabase(path: path + ".partial", options: [.readWrite, .create, .noMutex])
-      try database.execute(String(contentsOf: repository.appendingPathComponent("examples/facts.sql"), encoding: .utf8))
+      let database = try SQLiteDatabase(
+        path: path + ".partial", options: [.readWrite, .create, .noMutex])
+      try database.execute(
+        String(contentsOf: repository.appendingPathComponent("examples/facts.sql"), encoding: .utf8)
+      )
       try database.execute(generatedRows)
       try database.execute("ANALYZE;")
     }
@@ -42,7 +48,8 @@ enum FactsBenchmarkDatabase {
       state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       let purchase = Int((state >> 33) % UInt64(purchases))
       return RequestKeys(
-        transactionId: transaction(purchase), originalTransactionId: transaction(purchase), appAccountToken: token(purchase % customers),
+        transactionId: transaction(purchase), originalTransactionId: transaction(purchase),
+        appAccountToken: token(purchase % customers),
         productId: "com.example.coins.pack500", bundleId: "com.example.coins")
     }
   }
@@ -52,7 +59,8 @@ enum FactsBenchmarkDatabase {
     let data = try Data(contentsOf: repository.appendingPathComponent("examples/reckon.json"))
     let root = try JSONSerialization.jsonObject(with: data) as? [String: Any]
     let sources = root?["factSources"] as? [[String: Any]] ?? []
-    return sources.first { $0["type"] as? String == "sqlite" }?["queries"] as? [String: String] ?? [:]
+    return sources.first { $0["type"] as? String == "sqlite" }?["queries"] as? [String: String]
+      ?? [:]
   }
 
   /// Row counts for the report.

@@ -18,7 +18,9 @@ struct FactsBenchmarkRaw {
     self.database = database
     self.statements = statements
     bindings = statements.map { statement in
-      RequestKeys.Field.allCases.compactMap { field in statement.parameterIndex(field.parameter).map { ($0, field) } }
+      RequestKeys.Field.allCases.compactMap { field in
+        statement.parameterIndex(field.parameter).map { ($0, field) }
+      }
     }
     columnCounts = statements.map { Int32($0.columnNames.count) }
     self.begin = try database.prepare("BEGIN")

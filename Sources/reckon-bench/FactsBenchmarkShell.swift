@@ -5,15 +5,19 @@ import ReckonFacts
 /// `sqlite3` shell in one process from a script of literal queries, timed from outside.
 enum FactsBenchmarkShell {
   /// Microseconds per request, after subtracting the shell's start-up time.
-  static func measure(database: String, queries: [String: String], keys: [RequestKeys]) throws -> Double {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reckon-bench-\(getpid())")
+  static func measure(database: String, queries: [String: String], keys: [RequestKeys]) throws
+    -> Double
+  {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "reckon-bench-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let script = folder.appendingPathComponent("queries.sql")
     let empty = folder.appendingPathComponent("empty.sql")
     try Data(self.script(queries: queries, keys: keys).utf8).write(to: script)
     try Data("SELECT 1;\n".utf8).write(to: empty)
-    let startup = (0..<3).map { _ in (try? time(database: database, script: empty)) ?? 0 }.min() ?? 0
+    let startup =
+      (0..<3).map { _ in (try? time(database: database, script: empty)) ?? 0 }.min() ?? 0
     let runs = try (0..<3).map { _ in try time(database: database, script: script) }
     return max(0, (runs.sorted()[1] - startup)) * 1e6 / Double(keys.count)
   }

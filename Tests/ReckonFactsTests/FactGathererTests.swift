@@ -15,11 +15,15 @@ struct FactGathererTests {
     """
 
   static let baseFacts: [String: Value] = [
-    "customer.consented": .boolean(true), "delivery.status": .enumeration(0), "product.sample_offered": .boolean(false),
+    "customer.consented": .boolean(true), "delivery.status": .enumeration(0),
+    "product.sample_offered": .boolean(false),
     "usage.consumed": .percent(90),
   ]
 
-  func gather(_ layers: [LayeredFactSource.Layer], policy text: String = usagePolicy, records: (any RecordsFactProvider)? = nil)
+  func gather(
+    _ layers: [LayeredFactSource.Layer], policy text: String = usagePolicy,
+    records: (any RecordsFactProvider)? = nil
+  )
     async throws -> (FactGathering.Outcome, CompiledPolicy)
   {
     let policy = try Fixtures.policy(text)
@@ -31,7 +35,10 @@ struct FactGathererTests {
     let first = StubSource(name: "first", values: ["usage.consumed": .percent(10)])
     let second = StubSource(name: "second", values: Self.baseFacts)
     let (outcome, _) = try await gather([.init(first), .init(second)])
-    guard case .ready(let facts) = outcome else { Issue.record("\(outcome)"); return }
+    guard case .ready(let facts) = outcome else {
+      Issue.record("\(outcome)")
+      return
+    }
     #expect(facts.values["usage.consumed"] == .percent(10))
     #expect(facts.provenance["usage.consumed"] == "first")
     #expect(facts.provenance["delivery.status"] == "second")
@@ -39,9 +46,13 @@ struct FactGathererTests {
   }
 
   @Test func notificationFactsCannotBeOverridden() async throws {
-    let source = StubSource(name: "db", values: Self.baseFacts.merging(["reason": .enumeration(3)]) { a, _ in a })
+    let source = StubSource(
+      name: "db", values: Self.baseFacts.merging(["reason": .enumeration(3)]) { a, _ in a })
     let (outcome, _) = try await gather([.init(source)])
-    guard case .ready(let facts) = outcome else { Issue.record("\(outcome)"); return }
+    guard case .ready(let facts) = outcome else {
+      Issue.record("\(outcome)")
+      return
+    }
     #expect(facts.values["reason"] == .enumeration(2))
     #expect(facts.provenance["reason"] == "notification")
     #expect(facts.refused == ["db supplied reason, which only the signed notification may give"])
@@ -49,9 +60,15 @@ struct FactGathererTests {
 
   @Test func provenanceShowsInTheExplanation() async throws {
     let notes = StubSource(name: "support-notes", values: ["usage.consumed": .percent(95)])
-    let (outcome, policy) = try await gather([.init(notes), .init(StubSource(name: "app-db", values: Self.baseFacts))])
-    guard case .ready(let facts) = outcome else { Issue.record("\(outcome)"); return }
-    let decision = Decider(policy: policy, schema: Fixtures.schema).decide(try Fixtures.exampleRequest(), facts: facts, trace: true)
+    let (outcome, policy) = try await gather([
+      .init(notes), .init(StubSource(name: "app-db", values: Self.baseFacts)),
+    ])
+    guard case .ready(let facts) = outcome else {
+      Issue.record("\(outcome)")
+      return
+    }
+    let decision = Decider(policy: policy, schema: Fixtures.schema).decide(
+      try Fixtures.exampleRequest(), facts: facts, trace: true)
     let text = DecisionExplainer(policy: policy).render(decision, explain: true)
     #expect(text.contains("usage.consumed = 95% (from support-notes)"))
     #expect(decision.body?.deliveryStatus.rawValue == "DELIVERED")
@@ -62,38 +79,71 @@ struct FactGathererTests {
     let started = ContinuousClock.now
     let (outcome, _) = try await gather([.init(slow, timeout: .milliseconds(100))])
     #expect(ContinuousClock.now - started < .seconds(5))
-    guard case .retry(let failure) = outcome else { Issue.record("\(outcome)"); return }
-    #expect(failure.failures == [FactSourceFailure(source: "crm", reason: .timedOut(after: .milliseconds(100)))])
+    guard case .retry(let failure) = outcome else {
+      Issue.record("\(outcome)")
+      return
+    }
+    #expect(
+      failure.failures == [
+        FactSourceFailure(source: "crm", reason: .timedOut(after: .milliseconds(100)))
+      ])
     #expect(failure.neededFacts.contains("usage.consumed"))
-    #expect(failure.description.hasPrefix("retry later: crm timed out after 100 ms; the decision reads"))
+    #expect(
+      failure.description.hasPrefix("retry later: crm timed out after 100 ms; the decision reads"))
   }
 
   @Test func aFailingSourceWhoseFactsArriveElsewhereFirstDoesNotMatter() async throws {
     let first = StubSource(name: "db", values: Self.baseFacts)
     let broken = StubSource(name: "crm", failure: "connection refused")
     let (outcome, policy) = try await gather([.init(first), .init(broken)])
-    guard case .ready(let facts) = outcome else { Issue.record("\(outcome)"); return }
-    #expect(facts.failures == [FactSourceFailure(source: "crm", reason: .failed("connection refused"))])
-    let decision = Decider(policy: policy, schema: Fixtures.schema).decide(try Fixtures.exampleRequest(), facts: facts, trace: true)
-    #expect(DecisionExplainer(policy: policy).render(decision, explain: true).contains("unavailable: crm failed: connection refused"))
+    guard case .ready(let facts) = outcome else {
+      Issue.record("\(outcome)")
+      return
+    }
+    #expect(
+      facts.failures == [FactSourceFailure(source: "crm", reason: .failed("connection refused"))])
+    let decision = Decider(policy: policy, schema: Fixtures.schema).decide(
+      try Fixtures.exampleRequest(), facts: facts, trace: true)
+    #expect(
+      DecisionExplainer(policy: policy).render(decision, explain: true).contains(
+        "unavailable: crm failed: connection refused"))
   }
 
   @Test func aFailingSourceBeforeTheOneThatAnsweredMeansRetry() async throws {
     let broken = StubSource(name: "crm", failure: "connection refused")
-    let (outcome, _) = try await gather([.init(broken), .init(StubSource(name: "db", values: Self.baseFacts))])
-    guard case .retry(let failure) = outcome else { Issue.record("\(outcome)"); return }
-    #expect(failure.neededFacts == ["customer.consented", "delivery.status", "product.sample_offered", "usage.consumed"])
+    let (outcome, _) = try await gather([
+      .init(broken), .init(StubSource(name: "db", values: Self.baseFacts)),
+    ])
+    guard case .retry(let failure) = outcome else {
+      Issue.record("\(outcome)")
+      return
+    }
+    #expect(
+      failure.neededFacts == [
+        "customer.consented", "delivery.status", "product.sample_offered", "usage.consumed",
+      ])
   }
 
   @Test func partialFactsAreEnoughWhenThePolicyDoesNotReadTheFailedSourcesFacts() async throws {
-    let vip = StubSource(name: "crm", failure: "timeout talking to CRM", suppliableFacts: ["custom.vip"])
-    let (outcome, _) = try await gather([.init(vip), .init(StubSource(name: "db", values: Self.baseFacts))])
-    guard case .ready(let facts) = outcome else { Issue.record("\(outcome)"); return }
+    let vip = StubSource(
+      name: "crm", failure: "timeout talking to CRM", suppliableFacts: ["custom.vip"])
+    let (outcome, _) = try await gather([
+      .init(vip), .init(StubSource(name: "db", values: Self.baseFacts)),
+    ])
+    guard case .ready(let facts) = outcome else {
+      Issue.record("\(outcome)")
+      return
+    }
     #expect(facts.failures.map(\.source) == ["crm"])
 
-    let vipPolicy = Self.usagePolicy.replacingOccurrences(of: "usage.consumed >= 80%", with: "custom.vip == true")
-    let (readsVip, _) = try await gather([.init(vip), .init(StubSource(name: "db", values: Self.baseFacts))], policy: vipPolicy)
-    guard case .retry(let failure) = readsVip else { Issue.record("\(readsVip)"); return }
+    let vipPolicy = Self.usagePolicy.replacingOccurrences(
+      of: "usage.consumed >= 80%", with: "custom.vip == true")
+    let (readsVip, _) = try await gather(
+      [.init(vip), .init(StubSource(name: "db", values: Self.baseFacts))], policy: vipPolicy)
+    guard case .retry(let failure) = readsVip else {
+      Issue.record("\(readsVip)")
+      return
+    }
     #expect(failure.neededFacts == ["custom.vip"])
   }
 
@@ -109,7 +159,8 @@ struct FactGathererTests {
       otherwise share data only
       """)
     let reads = FactGathering.factsRead(by: policy)
-    #expect(reads.isSuperset(of: ["customer.lifetime_spent", "usage.consumed", "customer.consented"]))
+    #expect(
+      reads.isSuperset(of: ["customer.lifetime_spent", "usage.consumed", "customer.consented"]))
     #expect(!reads.contains("customer.override") && !reads.contains("custom.vip"))
   }
 
@@ -122,29 +173,44 @@ struct FactGathererTests {
   }
 
   @Test func recordsGiveHistoryFactsFirstAndOnlyThose() async throws {
-    let db = StubSource(name: "db", values: Self.baseFacts.merging(["history.earlier_requests": .number(9)]) { a, _ in a })
+    let db = StubSource(
+      name: "db",
+      values: Self.baseFacts.merging(["history.earlier_requests": .number(9)]) { a, _ in a })
     let (outcome, _) = try await gather([.init(db)], records: Records())
-    guard case .ready(let facts) = outcome else { Issue.record("\(outcome)"); return }
+    guard case .ready(let facts) = outcome else {
+      Issue.record("\(outcome)")
+      return
+    }
     #expect(facts.values["history.earlier_requests"] == .number(2))
     #expect(facts.provenance["history.earlier_requests"] == "records")
     #expect(facts.provenance["usage.consumed"] == "db")
 
-    let historyPolicy = Self.usagePolicy.replacingOccurrences(of: "usage.consumed >= 80%", with: "history.earlier_requests > 0")
-    let (failed, _) = try await gather([.init(db)], policy: historyPolicy, records: Records(fail: true))
-    guard case .retry(let failure) = failed else { Issue.record("\(failed)"); return }
+    let historyPolicy = Self.usagePolicy.replacingOccurrences(
+      of: "usage.consumed >= 80%", with: "history.earlier_requests > 0")
+    let (failed, _) = try await gather(
+      [.init(db)], policy: historyPolicy, records: Records(fail: true))
+    guard case .retry(let failure) = failed else {
+      Issue.record("\(failed)")
+      return
+    }
     #expect(failure.neededFacts == ["history.earlier_requests"])
   }
 
   @Test func theSQLiteSourceThroughTheGathererDecidesTheExampleRequest() async throws {
     let path = try Fixtures.exampleDatabase()
-    let db = try SQLiteFactSource(name: "app-db", settings: .init(path: path, queries: Fixtures.exampleQueries()), schema: Fixtures.schema)
-    let policy = try Fixtures.policy(String(contentsOf: Fixtures.repo("policies/targeted.policy"), encoding: .utf8))
+    let db = try SQLiteFactSource(
+      name: "app-db", settings: .init(path: path, queries: Fixtures.exampleQueries()),
+      schema: Fixtures.schema)
+    let policy = try Fixtures.policy(
+      String(contentsOf: Fixtures.repo("policies/targeted.policy"), encoding: .utf8))
     let gatherer = FactGatherer(schema: Fixtures.schema, layers: [.init(db)])
-    guard case .ready(let facts) = await gatherer.gather(try Fixtures.exampleRequest(), for: policy) else {
+    guard case .ready(let facts) = await gatherer.gather(try Fixtures.exampleRequest(), for: policy)
+    else {
       Issue.record("not ready")
       return
     }
-    let decision = Decider(policy: policy, schema: Fixtures.schema).decide(try Fixtures.exampleRequest(), facts: facts)
+    let decision = Decider(policy: policy, schema: Fixtures.schema).decide(
+      try Fixtures.exampleRequest(), facts: facts)
     #expect(decision.rule == "heavy use")
     #expect(decision.body?.refundPreference?.rawValue == "DECLINE")
   }

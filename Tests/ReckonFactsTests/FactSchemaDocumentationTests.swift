@@ -8,9 +8,13 @@ struct FactSchemaDocumentationTests {
   @Test func docsFactsMarkdownIsTheSchemaTable() throws {
     let url = Fixtures.repo("docs/facts.md")
     let rendered = FactSchema.standard.markdown()
-    if ProcessInfo.processInfo.environment["RECKON_UPDATE_DOCS"] == "1" { try Data(rendered.utf8).write(to: url) }
+    if ProcessInfo.processInfo.environment["RECKON_UPDATE_DOCS"] == "1" {
+      try Data(rendered.utf8).write(to: url)
+    }
     let written = try String(contentsOf: url, encoding: .utf8)
-    #expect(written == rendered, "docs/facts.md differs from FactSchema; regenerate it with RECKON_UPDATE_DOCS=1")
+    #expect(
+      written == rendered,
+      "docs/facts.md differs from FactSchema; regenerate it with RECKON_UPDATE_DOCS=1")
   }
 
   @Test func everyStandardFactHasARow() {

@@ -10,7 +10,8 @@ struct FactSourceConfigurationTests {
     let folder = try Fixtures.temporaryFolder()
     _ = try Fixtures.exampleDatabase(in: folder)
     for name in ["reckon.json", "facts.json"] {
-      try FileManager.default.copyItem(at: Fixtures.repo("examples/\(name)"), to: folder.appendingPathComponent(name))
+      try FileManager.default.copyItem(
+        at: Fixtures.repo("examples/\(name)"), to: folder.appendingPathComponent(name))
     }
     return folder
   }
@@ -18,7 +19,8 @@ struct FactSourceConfigurationTests {
   static func load(_ root: [String: Any], in folder: URL) throws -> FactSourceSetup {
     let data = try JSONSerialization.data(withJSONObject: root)
     let object = try #require(try JSONValue.parse(data).objectValue)
-    let configuration = try ReckonConfiguration(ConfigurationReader(object, path: ""), baseDirectory: folder.path)
+    let configuration = try ReckonConfiguration(
+      ConfigurationReader(object, path: ""), baseDirectory: folder.path)
     return try FactSourceSetup(configuration.factSources)
   }
 
@@ -29,13 +31,18 @@ struct FactSourceConfigurationTests {
 
   @Test func theExampleConfigurationLoadsAndGathersTheExampleRequest() async throws {
     let folder = try Self.exampleFolder()
-    let configuration = try ReckonConfiguration.load(path: folder.appendingPathComponent("reckon.json").path)
+    let configuration = try ReckonConfiguration.load(
+      path: folder.appendingPathComponent("reckon.json").path)
     let setup = try FactSourceSetup(configuration.factSources)
     #expect(setup.layers.map(\.source.name) == ["support-notes", "app-db"])
     #expect(setup.layers.map(\.timeout) == [.milliseconds(500), .milliseconds(2_000)])
     #expect(setup.schema.origin(of: "custom.vip") == .adapter)
-    let outcome = await setup.gatherer().gather(try Fixtures.exampleRequest(), reading: ["usage.consumed"])
-    guard case .ready(let facts) = outcome else { Issue.record("\(outcome)"); return }
+    let outcome = await setup.gatherer().gather(
+      try Fixtures.exampleRequest(), reading: ["usage.consumed"])
+    guard case .ready(let facts) = outcome else {
+      Issue.record("\(outcome)")
+      return
+    }
     #expect(facts.provenance["customer.override"] == "support-notes")
     #expect(facts.provenance["usage.consumed"] == "app-db")
   }
@@ -48,7 +55,9 @@ struct FactSourceConfigurationTests {
     var testDescription: String { name }
   }
 
-  static func editSource(_ index: Int, _ edit: @escaping (inout [String: Any]) -> Void) -> (inout [String: Any]) -> Void {
+  static func editSource(_ index: Int, _ edit: @escaping (inout [String: Any]) -> Void) -> (
+    inout [String: Any]
+  ) -> Void {
     { root in
       var sources = root["factSources"] as! [[String: Any]]
       edit(&sources[index])
@@ -65,41 +74,73 @@ struct FactSourceConfigurationTests {
   }
 
   static let broken: [Broken] = [
-    Broken(name: "unknown source type", change: editSource(0) { $0["type"] = "mysql" }, key: "factSources[0].type", problem: "must be sqlite or json"),
-    Broken(name: "zero timeout", change: editSource(0) { $0["timeoutMs"] = 0 }, key: "factSources[0].timeoutMs", problem: "must be greater than 0"),
-    Broken(name: "json file missing", change: editSource(0) { $0["path"] = "nope.json" }, key: "factSources[0].path", problem: "no such file or folder"),
-    Broken(name: "json source with queries", change: editSource(0) { $0["queries"] = [:] as [String: String] }, key: "factSources[0].queries", problem: "is not a known key"),
-    Broken(name: "duplicate source names", change: editSource(1) { $0["name"] = "support-notes" }, key: "factSources[1].name", problem: "is used by another fact source"),
-    Broken(name: "misspelt key", change: editSource(1) { $0["busyTimeout"] = 5 }, key: "factSources[1].busyTimeout", problem: "(did you mean 'busyTimeoutMs'?)"),
-    Broken(name: "sqlite file missing", change: editSource(1) { $0["path"] = "missing.sqlite" }, key: "factSources[1].path", problem: "cannot open"),
-    Broken(name: "no queries", change: editSource(1) { $0["queries"] = nil }, key: "factSources[1].queries", problem: "is required"),
-    Broken(name: "query not text", change: editSource(1) { $0["queries"] = ["purchase": 3] }, key: "factSources[1].queries.purchase", problem: "must be text"),
     Broken(
-      name: "misspelt fact column", change: editQuery("support", #"SELECT preference AS "customer.overide" FROM support_overrides"#),
+      name: "unknown source type", change: editSource(0) { $0["type"] = "mysql" },
+      key: "factSources[0].type", problem: "must be sqlite or json"),
+    Broken(
+      name: "zero timeout", change: editSource(0) { $0["timeoutMs"] = 0 },
+      key: "factSources[0].timeoutMs", problem: "must be greater than 0"),
+    Broken(
+      name: "json file missing", change: editSource(0) { $0["path"] = "nope.json" },
+      key: "factSources[0].path", problem: "no such file or folder"),
+    Broken(
+      name: "json source with queries",
+      change: editSource(0) { $0["queries"] = [:] as [String: String] },
+      key: "factSources[0].queries", problem: "is not a known key"),
+    Broken(
+      name: "duplicate source names", change: editSource(1) { $0["name"] = "support-notes" },
+      key: "factSources[1].name", problem: "is used by another fact source"),
+    Broken(
+      name: "misspelt key", change: editSource(1) { $0["busyTimeout"] = 5 },
+      key: "factSources[1].busyTimeout", problem: "(did you mean 'busyTimeoutMs'?)"),
+    Broken(
+      name: "sqlite file missing", change: editSource(1) { $0["path"] = "missing.sqlite" },
+      key: "factSources[1].path", problem: "cannot open"),
+    Broken(
+      name: "no queries", change: editSource(1) { $0["queries"] = nil },
+      key: "factSources[1].queries", problem: "is required"),
+    Broken(
+      name: "query not text", change: editSource(1) { $0["queries"] = ["purchase": 3] },
+      key: "factSources[1].queries.purchase", problem: "must be text"),
+    Broken(
+      name: "misspelt fact column",
+      change: editQuery(
+        "support", #"SELECT preference AS "customer.overide" FROM support_overrides"#),
       key: "factSources[1].queries.support", problem: "(did you mean 'customer.override'?)"),
     Broken(
-      name: "malformed query", change: editQuery("support", "SELECT preference AS FROM"), key: "factSources[1].queries.support",
+      name: "malformed query", change: editQuery("support", "SELECT preference AS FROM"),
+      key: "factSources[1].queries.support",
       problem: "does not compile"),
     Broken(
-      name: "unknown parameter", change: editQuery("support", #"SELECT preference AS "customer.override" FROM support_overrides WHERE account_token = :token"#),
+      name: "unknown parameter",
+      change: editQuery(
+        "support",
+        #"SELECT preference AS "customer.override" FROM support_overrides WHERE account_token = :token"#
+      ),
       key: "factSources[1].queries.support", problem: "unknown parameter :token"),
     Broken(
-      name: "custom fact without prefix", change: editSource(1) { $0["customFacts"] = ["vip": "boolean"] },
+      name: "custom fact without prefix",
+      change: editSource(1) { $0["customFacts"] = ["vip": "boolean"] },
       key: "factSources[1].customFacts.vip", problem: "must be named custom.NAME"),
     Broken(
-      name: "custom fact of unknown type", change: editSource(1) { $0["customFacts"] = ["custom.vip": "bool"] },
+      name: "custom fact of unknown type",
+      change: editSource(1) { $0["customFacts"] = ["custom.vip": "bool"] },
       key: "factSources[1].customFacts.custom.vip", problem: "unknown type 'bool'"),
     Broken(
-      name: "custom fact declared twice with two types", change: editSource(0) { $0["customFacts"] = ["custom.vip": "number"] },
+      name: "custom fact declared twice with two types",
+      change: editSource(0) { $0["customFacts"] = ["custom.vip": "number"] },
       key: "factSources[1].customFacts.custom.vip", problem: "different type"),
     Broken(
-      name: "custom fact column not declared", change: editSource(1) { $0["customFacts"] = nil }, key: "factSources[1].queries.customer",
+      name: "custom fact column not declared", change: editSource(1) { $0["customFacts"] = nil },
+      key: "factSources[1].queries.customer",
       problem: #"column "custom.vip" is not a fact"#),
-    Broken(name: "production app without its Apple id", change: { root in
-      var apps = root["apps"] as! [[String: Any]]
-      apps[0]["appAppleId"] = nil
-      root["apps"] = apps
-    }, key: "apps[0].appAppleId", problem: "is required in Production"),
+    Broken(
+      name: "production app without its Apple id",
+      change: { root in
+        var apps = root["apps"] as! [[String: Any]]
+        apps[0]["appAppleId"] = nil
+        root["apps"] = apps
+      }, key: "apps[0].appAppleId", problem: "is required in Production"),
   ]
 
   @Test(arguments: broken)
@@ -114,16 +155,23 @@ struct FactSourceConfigurationTests {
 
   @Test func aLockedDatabaseIsASourceFailureAndTheRequestIsRetried() async throws {
     let folder = try Self.exampleFolder()
-    let writer = try SQLiteDatabase(path: folder.appendingPathComponent("facts.sqlite").path, options: [.readWrite, .noMutex])
+    let writer = try SQLiteDatabase(
+      path: folder.appendingPathComponent("facts.sqlite").path, options: [.readWrite, .noMutex])
     try writer.execute("PRAGMA journal_mode = DELETE;")  // in WAL mode a writer never blocks readers
     var root = try Self.exampleRoot(in: folder)
     Self.editSource(1) { $0["busyTimeoutMs"] = 50 }(&root)
     let setup = try Self.load(root, in: folder)
     try writer.execute("BEGIN EXCLUSIVE; UPDATE usage SET units_used = 1;")
-    let outcome = await setup.gatherer().gather(try Fixtures.exampleRequest(), reading: ["usage.consumed"])
+    let outcome = await setup.gatherer().gather(
+      try Fixtures.exampleRequest(), reading: ["usage.consumed"])
     try writer.execute("ROLLBACK;")
-    guard case .retry(let failure) = outcome else { Issue.record("\(outcome)"); return }
+    guard case .retry(let failure) = outcome else {
+      Issue.record("\(outcome)")
+      return
+    }
     #expect(failure.failures.map(\.source) == ["app-db"])
-    #expect(failure.description.contains("app-db failed: query 'customer' failed: database is locked"), "\(failure)")
+    #expect(
+      failure.description.contains("app-db failed: query 'customer' failed: database is locked"),
+      "\(failure)")
   }
 }

@@ -7,14 +7,16 @@ import ReckonPolicy
 /// SQLite files built from SQL, the example request and small policies.
 enum Fixtures {
   /// The repository root, found from this file's path.
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
 
   /// A repository file's URL.
   static func repo(_ path: String) -> URL { root.appendingPathComponent(path) }
 
   /// A fresh temporary folder.
   static func temporaryFolder() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reckon-facts-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "reckon-facts-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
   }
@@ -37,7 +39,8 @@ enum Fixtures {
     let data = try Data(contentsOf: repo("examples/reckon.json"))
     let root = try JSONSerialization.jsonObject(with: data) as? [String: Any]
     let sources = root?["factSources"] as? [[String: Any]] ?? []
-    return sources.first { $0["type"] as? String == "sqlite" }?["queries"] as? [String: String] ?? [:]
+    return sources.first { $0["type"] as? String == "sqlite" }?["queries"] as? [String: String]
+      ?? [:]
   }
 
   /// The schema with the example configuration's custom fact.
@@ -48,11 +51,14 @@ enum Fixtures {
   /// The keys of the request in examples/eval/request.json.
   static let exampleKeys = RequestKeys(
     transactionId: "2000000812345678", originalTransactionId: "2000000812345678",
-    appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138", productId: "com.example.coins.pack500", bundleId: "com.example.coins")
+    appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138", productId: "com.example.coins.pack500",
+    bundleId: "com.example.coins")
 
   /// Keys with only a transaction id.
   static func keys(transaction: String?, token: String? = nil) -> RequestKeys {
-    RequestKeys(transactionId: transaction, originalTransactionId: transaction, appAccountToken: token, productId: nil, bundleId: nil)
+    RequestKeys(
+      transactionId: transaction, originalTransactionId: transaction, appAccountToken: token,
+      productId: nil, bundleId: nil)
   }
 
   /// The request in examples/eval/request.json.
@@ -62,8 +68,11 @@ enum Fixtures {
 
   /// A policy compiled from `text` against `schema`.
   static func policy(_ text: String, schema: FactSchema = schema) throws -> CompiledPolicy {
-    let loaded = PolicyLoader.load(SourceFile(path: "test.policy", text: text), schema: schema.policySchema)
-    guard let policy = loaded.policy else { throw PolicyFailure(text: loaded.renderedDiagnostics()) }
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "test.policy", text: text), schema: schema.policySchema)
+    guard let policy = loaded.policy else {
+      throw PolicyFailure(text: loaded.renderedDiagnostics())
+    }
     return policy
   }
 

@@ -17,47 +17,74 @@ struct JSONFileFactSourceTests {
   }
 
   @Test func theExampleFileReads() async throws {
-    let source = try JSONFileFactSource(name: "notes", path: Fixtures.repo("examples/facts.json").path, schema: .standard)
-    #expect(try await source.facts(for: Fixtures.exampleKeys) == ["customer.override": .enumeration(3)])
+    let source = try JSONFileFactSource(
+      name: "notes", path: Fixtures.repo("examples/facts.json").path, schema: .standard)
+    #expect(
+      try await source.facts(for: Fixtures.exampleKeys) == ["customer.override": .enumeration(3)])
   }
 
   @Test func anEditedFileIsReadAgain() async throws {
     let file = try Fixtures.temporaryFolder().appendingPathComponent("facts.json")
     try Fixtures.write(#"{"byTransactionId": {"1": {"usage.consumed": "40%"}}}"#, to: file)
     let source = try JSONFileFactSource(name: "notes", path: file.path, schema: .standard)
-    #expect(try await source.facts(for: Fixtures.keys(transaction: "1")) == ["usage.consumed": .percent(40)])
+    #expect(
+      try await source.facts(for: Fixtures.keys(transaction: "1")) == [
+        "usage.consumed": .percent(40)
+      ])
     try Fixtures.write(#"{"byTransactionId": {"1": {"usage.consumed": "75%"}}}"#, to: file)
-    #expect(try await source.facts(for: Fixtures.keys(transaction: "1")) == ["usage.consumed": .percent(75)])
+    #expect(
+      try await source.facts(for: Fixtures.keys(transaction: "1")) == [
+        "usage.consumed": .percent(75)
+      ])
   }
 
   @Test func aBrokenEditKeepsTheLastGoodVersionAndIsReported() async throws {
     let file = try Fixtures.temporaryFolder().appendingPathComponent("facts.json")
     try Fixtures.write(#"{"byTransactionId": {"1": {"usage.consumed": "40%"}}}"#, to: file)
     let reports = Mutex<[String]>([])
-    let source = try JSONFileFactSource(name: "notes", path: file.path, schema: .standard) { error in
+    let source = try JSONFileFactSource(name: "notes", path: file.path, schema: .standard) {
+      error in
       reports.withLock { $0.append(error.description) }
     }
     try Fixtures.write(#"{"byTransactionId": {"1": {"usage.consumed": "140%"}}}"#, to: file)
-    #expect(try await source.facts(for: Fixtures.keys(transaction: "1")) == ["usage.consumed": .percent(40)])
-    #expect(try await source.facts(for: Fixtures.keys(transaction: "1")) == ["usage.consumed": .percent(40)])
+    #expect(
+      try await source.facts(for: Fixtures.keys(transaction: "1")) == [
+        "usage.consumed": .percent(40)
+      ])
+    #expect(
+      try await source.facts(for: Fixtures.keys(transaction: "1")) == [
+        "usage.consumed": .percent(40)
+      ])
     let expected = "facts.json: byTransactionId.1.usage.consumed: usage.consumed"
     #expect(reports.withLock { $0.count == 1 && $0[0].hasPrefix(expected) })
     #expect(source.lastReloadError?.description.hasPrefix(expected) == true)
     try Fixtures.write(#"{"byTransactionId": {"1": {"usage.consumed": "50%"}}}"#, to: file)
-    #expect(try await source.facts(for: Fixtures.keys(transaction: "1")) == ["usage.consumed": .percent(50)])
+    #expect(
+      try await source.facts(for: Fixtures.keys(transaction: "1")) == [
+        "usage.consumed": .percent(50)
+      ])
     #expect(source.lastReloadError == nil)
   }
 
   @Test func aFolderOfFilesIsReadInNameOrder() async throws {
     let folder = try Fixtures.temporaryFolder()
-    try Fixtures.write(#"{"byTransactionId": {"1": {"usage.consumed": "40%"}}}"#, to: folder.appendingPathComponent("a.json"))
-    try Fixtures.write(#"{"byAppAccountToken": {"t": {"customer.consented": false}}}"#, to: folder.appendingPathComponent("b.json"))
+    try Fixtures.write(
+      #"{"byTransactionId": {"1": {"usage.consumed": "40%"}}}"#,
+      to: folder.appendingPathComponent("a.json"))
+    try Fixtures.write(
+      #"{"byAppAccountToken": {"t": {"customer.consented": false}}}"#,
+      to: folder.appendingPathComponent("b.json"))
     try Fixtures.write("not json, not read", to: folder.appendingPathComponent("notes.txt"))
     let source = try JSONFileFactSource(name: "notes", path: folder.path, schema: .standard)
     let facts = try await source.facts(for: Fixtures.keys(transaction: "1", token: "t"))
     #expect(facts == ["usage.consumed": .percent(40), "customer.consented": .boolean(false)])
-    try Fixtures.write(#"{"byTransactionId": {"2": {"usage.consumed": "10%"}}}"#, to: folder.appendingPathComponent("c.json"))
-    #expect(try await source.facts(for: Fixtures.keys(transaction: "2")) == ["usage.consumed": .percent(10)])
+    try Fixtures.write(
+      #"{"byTransactionId": {"2": {"usage.consumed": "10%"}}}"#,
+      to: folder.appendingPathComponent("c.json"))
+    #expect(
+      try await source.facts(for: Fixtures.keys(transaction: "2")) == [
+        "usage.consumed": .percent(10)
+      ])
   }
 
   struct Broken: CustomTestStringConvertible, Sendable {
@@ -67,12 +94,29 @@ struct JSONFileFactSourceTests {
   }
 
   @Test(arguments: [
-    Broken(json: #"{"byTransactionId": {"1": {"usage.consumd": "4%"}}}"#, message: "facts.json: byTransactionId.1.usage.consumd: unknown fact (did you mean 'usage.consumed'?)"),
-    Broken(json: #"{"byTransactionId": {"1": {"reason": "LEGAL"}}}"#, message: "facts.json: byTransactionId.1.reason: only the signed notification may give this fact"),
-    Broken(json: #"{"byTransactionIds": {}}"#, message: "facts.json: byTransactionIds: unknown key; use byTransactionId or byAppAccountToken (did you mean 'byTransactionId'?)"),
-    Broken(json: #"{"byTransactionId": {"1": 5}}"#, message: "facts.json: byTransactionId.1: expected a JSON object"),
+    Broken(
+      json: #"{"byTransactionId": {"1": {"usage.consumd": "4%"}}}"#,
+      message:
+        "facts.json: byTransactionId.1.usage.consumd: unknown fact (did you mean 'usage.consumed'?)"
+    ),
+    Broken(
+      json: #"{"byTransactionId": {"1": {"reason": "LEGAL"}}}"#,
+      message:
+        "facts.json: byTransactionId.1.reason: only the signed notification may give this fact"),
+    Broken(
+      json: #"{"byTransactionIds": {}}"#,
+      message:
+        "facts.json: byTransactionIds: unknown key; use byTransactionId or byAppAccountToken (did you mean 'byTransactionId'?)"
+    ),
+    Broken(
+      json: #"{"byTransactionId": {"1": 5}}"#,
+      message: "facts.json: byTransactionId.1: expected a JSON object"),
     Broken(json: "[1]", message: "facts.json: expected a JSON object"),
-    Broken(json: #"{"byTransactionId": {"1": {"usage.consumed": 40}}}"#, message: "facts.json: byTransactionId.1.usage.consumed: usage.consumed is a percent; write it as text"),
+    Broken(
+      json: #"{"byTransactionId": {"1": {"usage.consumed": 40}}}"#,
+      message:
+        "facts.json: byTransactionId.1.usage.consumed: usage.consumed is a percent; write it as text"
+    ),
   ])
   func aBadFileIsRefusedWithTheJSONPath(_ broken: Broken) throws {
     let file = try Fixtures.temporaryFolder().appendingPathComponent("facts.json")
@@ -85,9 +129,13 @@ struct JSONFileFactSourceTests {
 
   @Test func theSameKeyInTwoFilesIsRefused() throws {
     let folder = try Fixtures.temporaryFolder()
-    try Fixtures.write(#"{"byTransactionId": {"1": {}}}"#, to: folder.appendingPathComponent("a.json"))
-    try Fixtures.write(#"{"byTransactionId": {"1": {}}}"#, to: folder.appendingPathComponent("b.json"))
-    let error = try #require(throws: JSONFileFactSourceError.self) { try JSONFileFactSource(name: "n", path: folder.path, schema: .standard) }
+    try Fixtures.write(
+      #"{"byTransactionId": {"1": {}}}"#, to: folder.appendingPathComponent("a.json"))
+    try Fixtures.write(
+      #"{"byTransactionId": {"1": {}}}"#, to: folder.appendingPathComponent("b.json"))
+    let error = try #require(throws: JSONFileFactSourceError.self) {
+      try JSONFileFactSource(name: "n", path: folder.path, schema: .standard)
+    }
     #expect(error.description == "byTransactionId.1 is given by both a.json and b.json")
   }
 }

@@ -6,7 +6,9 @@ import Testing
 struct SQLiteFactSourceTests {
   @Test func exampleDatabaseGivesTheExampleRequestsFacts() async throws {
     let path = try Fixtures.exampleDatabase()
-    let source = try SQLiteFactSource(name: "app-db", settings: .init(path: path, queries: Fixtures.exampleQueries()), schema: Fixtures.schema)
+    let source = try SQLiteFactSource(
+      name: "app-db", settings: .init(path: path, queries: Fixtures.exampleQueries()),
+      schema: Fixtures.schema)
     let facts = try await source.facts(for: Fixtures.exampleKeys)
     #expect(facts["delivery.status"] == .enumeration(0))
     #expect(facts["usage.consumed"] == .percent(100))
@@ -23,23 +25,33 @@ struct SQLiteFactSourceTests {
 
   @Test func aMissingRowGivesNoFacts() async throws {
     let path = try Fixtures.exampleDatabase()
-    let source = try SQLiteFactSource(name: "app-db", settings: .init(path: path, queries: Fixtures.exampleQueries()), schema: Fixtures.schema)
+    let source = try SQLiteFactSource(
+      name: "app-db", settings: .init(path: path, queries: Fixtures.exampleQueries()),
+      schema: Fixtures.schema)
     #expect(try await source.facts(for: Fixtures.keys(transaction: "1", token: "nobody")).isEmpty)
     #expect(try await source.facts(for: Fixtures.keys(transaction: nil)).isEmpty)
   }
 
   @Test func nullColumnsAreMissingFacts() throws {
-    let path = try Fixtures.database("CREATE TABLE t (id TEXT, used REAL, units INTEGER); INSERT INTO t VALUES ('1', NULL, 3);")
-    let query = #"SELECT used AS "usage.consumed", units AS "usage.consumed_units" FROM t WHERE id = :transaction_id"#
-    let source = try SQLiteFactSource(name: "db", settings: .init(path: path, queries: ["q": query]), schema: .standard)
-    #expect(try source.lookup(Fixtures.keys(transaction: "1")) == ["usage.consumed_units": .number(3)])
+    let path = try Fixtures.database(
+      "CREATE TABLE t (id TEXT, used REAL, units INTEGER); INSERT INTO t VALUES ('1', NULL, 3);")
+    let query =
+      #"SELECT used AS "usage.consumed", units AS "usage.consumed_units" FROM t WHERE id = :transaction_id"#
+    let source = try SQLiteFactSource(
+      name: "db", settings: .init(path: path, queries: ["q": query]), schema: .standard)
+    #expect(
+      try source.lookup(Fixtures.keys(transaction: "1")) == ["usage.consumed_units": .number(3)])
   }
 
   @Test func severalRowsUseTheFirst() throws {
-    let path = try Fixtures.database("CREATE TABLE t (id TEXT, n INTEGER); INSERT INTO t VALUES ('1', 7), ('1', 9);")
-    let query = #"SELECT n AS "usage.consumed_units" FROM t WHERE id = :transaction_id ORDER BY n DESC"#
-    let source = try SQLiteFactSource(name: "db", settings: .init(path: path, queries: ["q": query]), schema: .standard)
-    #expect(try source.lookup(Fixtures.keys(transaction: "1")) == ["usage.consumed_units": .number(9)])
+    let path = try Fixtures.database(
+      "CREATE TABLE t (id TEXT, n INTEGER); INSERT INTO t VALUES ('1', 7), ('1', 9);")
+    let query =
+      #"SELECT n AS "usage.consumed_units" FROM t WHERE id = :transaction_id ORDER BY n DESC"#
+    let source = try SQLiteFactSource(
+      name: "db", settings: .init(path: path, queries: ["q": query]), schema: .standard)
+    #expect(
+      try source.lookup(Fixtures.keys(transaction: "1")) == ["usage.consumed_units": .number(9)])
   }
 
   struct Conversion: CustomTestStringConvertible, Sendable {
@@ -54,18 +66,26 @@ struct SQLiteFactSourceTests {
     Conversion(column: "37.5", fact: "usage.consumed", expected: .percent(37.5)),
     Conversion(column: "1", fact: "customer.consented", expected: .boolean(true)),
     Conversion(column: "'false'", fact: "customer.consented", expected: .boolean(false)),
-    Conversion(column: "'4.99 USD'", fact: "customer.lifetime_spent", expected: .money(4_990, currency: "USD")),
+    Conversion(
+      column: "'4.99 USD'", fact: "customer.lifetime_spent",
+      expected: .money(4_990, currency: "USD")),
     Conversion(column: "'90 days'", fact: "customer.account_age", expected: .duration(7_776_000)),
     Conversion(column: "3600", fact: "customer.account_age", expected: .duration(3_600)),
-    Conversion(column: "1793350000000", fact: "usage.last_used", expected: .timestamp(1_793_350_000)),
-    Conversion(column: "'2026-11-01T09:30:00Z'", fact: "usage.last_used", expected: .timestamp(1_793_525_400)),
+    Conversion(
+      column: "1793350000000", fact: "usage.last_used", expected: .timestamp(1_793_350_000)),
+    Conversion(
+      column: "'2026-11-01T09:30:00Z'", fact: "usage.last_used", expected: .timestamp(1_793_525_400)
+    ),
     Conversion(column: "'UNDELIVERED_OTHER'", fact: "delivery.status", expected: .enumeration(4)),
   ])
   func columnValuesConvertToTheFactsType(_ conversion: Conversion) throws {
     let path = try Fixtures.database("CREATE TABLE t (id TEXT); INSERT INTO t VALUES ('1');")
-    let query = "SELECT \(conversion.column) AS \"\(conversion.fact)\" FROM t WHERE id = :transaction_id"
-    let source = try SQLiteFactSource(name: "db", settings: .init(path: path, queries: ["q": query]), schema: .standard)
-    #expect(try source.lookup(Fixtures.keys(transaction: "1"))[conversion.fact] == conversion.expected)
+    let query =
+      "SELECT \(conversion.column) AS \"\(conversion.fact)\" FROM t WHERE id = :transaction_id"
+    let source = try SQLiteFactSource(
+      name: "db", settings: .init(path: path, queries: ["q": query]), schema: .standard)
+    #expect(
+      try source.lookup(Fixtures.keys(transaction: "1"))[conversion.fact] == conversion.expected)
   }
 
   @Test(arguments: [
@@ -78,35 +98,83 @@ struct SQLiteFactSourceTests {
   func wrongTypesNameTheQueryAndColumn(column: String, fact: String, hint: String) throws {
     let path = try Fixtures.database("CREATE TABLE t (id TEXT); INSERT INTO t VALUES ('1');")
     let query = "SELECT \(column) AS \"\(fact)\" FROM t WHERE id = :transaction_id"
-    let source = try SQLiteFactSource(name: "db", settings: .init(path: path, queries: ["usage": query]), schema: .standard)
-    let error = try #require(throws: SQLiteFactSourceError.self) { try source.lookup(Fixtures.keys(transaction: "1")) }
-    guard case .wrongType(let name, let column, _) = error else { Issue.record("\(error)"); return }
+    let source = try SQLiteFactSource(
+      name: "db", settings: .init(path: path, queries: ["usage": query]), schema: .standard)
+    let error = try #require(throws: SQLiteFactSourceError.self) {
+      try source.lookup(Fixtures.keys(transaction: "1"))
+    }
+    guard case .wrongType(let name, let column, _) = error else {
+      Issue.record("\(error)")
+      return
+    }
     #expect(name == "usage" && column == fact)
     #expect(error.description.contains(hint))
   }
 
   @Test func aLockedDatabaseFailsAfterTheBusyTimeout() throws {
-    let path = try Fixtures.database("CREATE TABLE t (id TEXT, n INTEGER); INSERT INTO t VALUES ('1', 1);")
+    let path = try Fixtures.database(
+      "CREATE TABLE t (id TEXT, n INTEGER); INSERT INTO t VALUES ('1', 1);")
     let query = #"SELECT n AS "usage.consumed_units" FROM t WHERE id = :transaction_id"#
-    let source = try SQLiteFactSource(name: "db", settings: .init(path: path, queries: ["q": query], busyTimeoutMs: 50), schema: .standard)
+    let source = try SQLiteFactSource(
+      name: "db", settings: .init(path: path, queries: ["q": query], busyTimeoutMs: 50),
+      schema: .standard)
     let writer = try SQLiteDatabase(path: path, options: [.readWrite, .noMutex])
     try writer.execute("BEGIN EXCLUSIVE; UPDATE t SET n = 2;")
     let started = ContinuousClock.now
-    let error = try #require(throws: SQLiteFactSourceError.self) { try source.lookup(Fixtures.keys(transaction: "1")) }
+    let error = try #require(throws: SQLiteFactSourceError.self) {
+      try source.lookup(Fixtures.keys(transaction: "1"))
+    }
     #expect(ContinuousClock.now - started >= .milliseconds(40))
     #expect(error.description.contains("query 'q' failed: database is locked"))
     try writer.execute("COMMIT;")
-    #expect(try source.lookup(Fixtures.keys(transaction: "1")) == ["usage.consumed_units": .number(2)])
+    #expect(
+      try source.lookup(Fixtures.keys(transaction: "1")) == ["usage.consumed_units": .number(2)])
   }
 
   @Test func concurrentLookupsEachGetTheirOwnConnection() async throws {
     let path = try Fixtures.exampleDatabase()
-    let source = try SQLiteFactSource(name: "app-db", settings: .init(path: path, queries: Fixtures.exampleQueries()), schema: Fixtures.schema)
+    let source = try SQLiteFactSource(
+      name: "app-db", settings: .init(path: path, queries: Fixtures.exampleQueries()),
+      schema: Fixtures.schema)
     let expected = try source.lookup(Fixtures.exampleKeys)
     let results = await withTaskGroup(of: [String: Value]?.self) { group in
       for _ in 0..<200 { group.addTask { try? source.lookup(Fixtures.exampleKeys) } }
       return await group.reduce(into: []) { $0.append($1) }
     }
     #expect(results.count == 200 && results.allSatisfy { $0 == expected })
+  }
+}
+
+struct PlainValueReaderTests {
+  @Test(arguments: [
+    "4.99 USD", "-3 EUR", "59.940 USD", "0.5 JPY", "12 USD", "DELIVERED", "37.5%", "100%", "true",
+    "false",
+  ])
+  func plainSpellingsAgreeWithTheLanguagesParser(_ text: String) throws {
+    let types: [ValueType] = [.money, .enumeration(FactSchema.deliveryStatus), .percent, .boolean]
+    for type in types {
+      let parsed = try? ValueParser.parse(text, as: type)
+      let plain = try? SQLiteFactSourceTests.convert(text, as: type)
+      #expect(plain == parsed, "\(text) as \(type)")
+    }
+  }
+}
+
+extension SQLiteFactSourceTests {
+  /// A TEXT column's value converted through the SQLite source, as a fact of `type`.
+  static func convert(_ text: String, as type: ValueType) throws -> Value? {
+    let name: String
+    switch type {
+    case .money: name = "customer.lifetime_spent"
+    case .percent: name = "usage.consumed"
+    case .boolean: name = "customer.consented"
+    default: name = "delivery.status"
+    }
+    let path = try Fixtures.database(
+      "CREATE TABLE t (id TEXT, v TEXT); INSERT INTO t VALUES ('1', '\(text)');")
+    let query = "SELECT v AS \"\(name)\" FROM t WHERE id = :transaction_id"
+    let source = try SQLiteFactSource(
+      name: "db", settings: .init(path: path, queries: ["q": query]), schema: .standard)
+    return try source.lookup(Fixtures.keys(transaction: "1"))[name]
   }
 }

@@ -30,7 +30,9 @@ enum EvalCommand: Command {
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
-    if let configPath = arguments.option("config") { return try await runConfigured(configPath, &arguments, console) }
+    if let configPath = arguments.option("config") {
+      return try await runConfigured(configPath, &arguments, console)
+    }
     let policyPath = try arguments.required("policy")
     let requestPath = try arguments.required("request")
     let factsPath = try arguments.required("facts")
@@ -38,7 +40,9 @@ enum EvalCommand: Command {
     let format = arguments.option("format") ?? "text"
     let now = try arguments.option("now").map(parseTime)
     try arguments.rejectUnknown()
-    guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
+    guard format == "text" || format == "json" else {
+      throw UsageError("--format must be text or json")
+    }
 
     let schema = FactSchema.standard
     let loaded = try PolicyFiles.load(policyPath, schema: schema)
@@ -47,15 +51,20 @@ enum EvalCommand: Command {
     let request = try RequestFile.load(path: requestPath, now: now)
     let document = try FactDocument(contentsOf: URL(fileURLWithPath: factsPath), schema: schema)
     var facts = GatheredFacts(request: request, schema: schema)
-    facts.add(document.values, from: URL(fileURLWithPath: factsPath).lastPathComponent, schema: schema)
+    facts.add(
+      document.values, from: URL(fileURLWithPath: factsPath).lastPathComponent, schema: schema)
 
-    show(Decider(policy: policy, schema: schema).decide(request, facts: facts, trace: explain || format == "json"),
+    show(
+      Decider(policy: policy, schema: schema).decide(
+        request, facts: facts, trace: explain || format == "json"),
       policy, explain: explain, format: format, console)
     return 0
   }
 
   /// `--config`: facts through the configured sources, `--facts` layered first as an override.
-  private static func runConfigured(_ configPath: String, _ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+  private static func runConfigured(
+    _ configPath: String, _ arguments: inout Arguments, _ console: Console
+  ) async throws -> Int32 {
     let requestPath = try arguments.required("request")
     let policyOption = arguments.option("policy")
     let factsPath = arguments.option("facts")
@@ -63,25 +72,38 @@ enum EvalCommand: Command {
     let format = arguments.option("format") ?? "text"
     let now = try arguments.option("now").map(parseTime)
     try arguments.rejectUnknown()
-    guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
+    guard format == "text" || format == "json" else {
+      throw UsageError("--format must be text or json")
+    }
 
     let configuration = try ReckonConfiguration.load(path: configPath)
     let setup = try FactSourceSetup(configuration.factSources)
     let request = try RequestFile.load(path: requestPath, now: now)
     let bundleId = request.keys.bundleId ?? ""
-    guard let policyPath = policyOption ?? configuration.app(bundleId: bundleId, environment: request.notification.data?.environment)?.policyPath
-    else { throw UsageError("\(configPath): no app for bundle '\(bundleId)' in this environment; give --policy") }
+    guard
+      let policyPath = policyOption
+        ?? configuration.app(
+          bundleId: bundleId, environment: request.notification.data?.environment)?.policyPath
+    else {
+      throw UsageError(
+        "\(configPath): no app for bundle '\(bundleId)' in this environment; give --policy")
+    }
     let loaded = try PolicyFiles.load(policyPath, schema: setup.schema)
     if !loaded.diagnostics.isEmpty { console.error(loaded.renderedDiagnostics()) }
     guard let policy = loaded.policy else { return 1 }
     var overrides: [LayeredFactSource.Layer] = []
     if let factsPath {
-      let document = try FactDocument(contentsOf: URL(fileURLWithPath: factsPath), schema: setup.schema)
-      overrides.append(LayeredFactSource.Layer(FixedFactSource(name: URL(fileURLWithPath: factsPath).lastPathComponent, values: document.values)))
+      let document = try FactDocument(
+        contentsOf: URL(fileURLWithPath: factsPath), schema: setup.schema)
+      overrides.append(
+        LayeredFactSource.Layer(
+          FixedFactSource(
+            name: URL(fileURLWithPath: factsPath).lastPathComponent, values: document.values)))
     }
     switch await setup.gatherer(before: overrides).gather(request, for: policy) {
     case .ready(let facts):
-      let decision = Decider(policy: policy, schema: setup.schema).decide(request, facts: facts, trace: explain || format == "json")
+      let decision = Decider(policy: policy, schema: setup.schema).decide(
+        request, facts: facts, trace: explain || format == "json")
       show(decision, policy, explain: explain, format: format, console)
       return 0
     case .retry(let failure):
@@ -90,7 +112,10 @@ enum EvalCommand: Command {
     }
   }
 
-  private static func show(_ decision: Decision, _ policy: CompiledPolicy, explain: Bool, format: String, _ console: Console) {
+  private static func show(
+    _ decision: Decision, _ policy: CompiledPolicy, explain: Bool, format: String,
+    _ console: Console
+  ) {
     if format == "json" {
       console.out(DecisionReport(decision, policy: policy).jsonText())
     } else {
@@ -100,7 +125,9 @@ enum EvalCommand: Command {
 
   private static func parseTime(_ text: String) throws(UsageError) -> Date {
     let formatter = ISO8601DateFormatter()
-    guard let date = formatter.date(from: text) else { throw UsageError("--now must be an ISO 8601 time such as 2026-11-01T09:30:00Z") }
+    guard let date = formatter.date(from: text) else {
+      throw UsageError("--now must be an ISO 8601 time such as 2026-11-01T09:30:00Z")
+    }
     return date
   }
 }
