@@ -1,0 +1,22 @@
+/// Why a key could not be loaded or a token signed. Messages name the file, never its contents.
+public enum SigningError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The key file could not be read.
+  case keyFileUnreadable(path: String, reason: String)
+  /// The file is not a PEM private key OpenSSL can parse.
+  case notAPrivateKey(path: String)
+  /// The key is not an EC P-256 key, which ES256 needs.
+  case notP256(path: String)
+  /// OpenSSL failed at the named step of signing.
+  case signatureFailed(step: String)
+
+  /// One sentence saying what failed and where.
+  public var description: String {
+    switch self {
+    case .keyFileUnreadable(let path, let reason):
+      "cannot read the App Store key file \(path): \(reason)"
+    case .notAPrivateKey(let path): "\(path) is not a PEM (PKCS#8 .p8) private key"
+    case .notP256(let path): "\(path) is not an EC P-256 key; App Store Connect keys for ES256 are"
+    case .signatureFailed(let step): "ES256 signing failed at \(step)"
+    }
+  }
+}
