@@ -1,0 +1,125 @@
+import Foundation
+import ReckonAppStore
+
+extension OutboxEntry {
+  /// The sender looks at the entry at `now`: expire it, wait, release a hold, or send it.
+  /// A body that no longer validates fails here and is never sent.
+  public mutating func poll(now: Date) -> OutboxAction {
+    guard !state.isFinal else { return .none }
+    if now >= deadline {
+      state = .expired(at: now)
+      lastError = "the 12-hour deadline passed before Apple accepted the reply"
+      return .expire
+    }
+    switch state {
+    case .held(let releaseAt):
+      guard now >= releaseAt else { return .wait(until: releaseAt) }
+      state = .pending(notBefore: now)
+      return poll(now: now)
+    case .pending(let notBefore):
+      guard now >= notBefore else { return .wait(until: notBefore) }
+      do {
+        let validated = try ValidatedConsumptionBody(validating: body, context: context)
+        state = .sending(since: now)
+        return .send(validated)
+      } catch {
+        state = .failed(at: now, reason: error.description)
+        lastError = error.description
+        return .fail(reason: error.description)
+      }
+    case .sending:
+      return .none
+    case .sent, .failed, .expired, .dropped:
+      return .none
+    }
+  }
+
+  /// The entry was found `sending` at startup: the send may or may not have reached Apple, so it
+  /// is sent again (Apple accepts an updated reply within the window), and counted.
+  public mutating func recoverInterruptedSend(now: Date) -> OutboxAction {
+    guard case .sending = state else { return .none }
+    interruptedSends += 1
+    state = .pending(notBefore: now)
+    return .retry(at: now)
+  }
+
+  /// What Apple (or the network) answered to a send.
+  public mutating func delivered(_ delivery: ConsumptionDelivery, now: Date, backoff: Backoff)
+    -> OutboxAction
+  {
+    guard case .sending = state else { return .none }
+    switch delivery {
+    case .notSigned(let reason):
+      return credentialsProblem("no token could be signed: \(reason)", status: nil, now: now)
+    case .networkError(let reason):
+      return retryWithBackoff("network error: \(reason)", status: nil, now: now, backoff: backoff)
+    case .answered(let answer):
+      return answered(answer, now: now, backoff: backoff)
+    }
+  }
+
+  private mutating func answered(_ answer: ConsumptionAnswer, now: Date, backoff: Backoff)
+    -> OutboxAction
+  {
+    lastStatus = answer.status
+    let apple = answer.error.map { " \($0.errorCode) \($0.errorMessage)" } ?? ""
+    switch answer.status {
+    case 200..<300:
+      state = .sent(at: now)
+      lastError = nil
+      return .recordSent
+    case 429:
+      let until = max(answer.retryAfter ?? backoff.delay(after: 1, from: now), now)
+      guard until < deadline else {
+        return expire(now: now, because: "rate limited past the deadline")
+      }
+      state = .pending(notBefore: until)
+      lastError = "HTTP 429\(apple): rate limited until \(until)"
+      return .throttleApp(until: until)
+    case 401, 403:
+      return credentialsProblem("HTTP \(answer.status)\(apple)", status: answer.status, now: now)
+    case 500..<600:
+      return retryWithBackoff(
+        "HTTP \(answer.status)\(apple)", status: answer.status, now: now, backoff: backoff)
+    default:
+      if answer.error?.code.isRetryable == true {
+        return retryWithBackoff(
+          "HTTP \(answer.status)\(apple)", status: answer.status, now: now, backoff: backoff)
+      }
+      let reason = "HTTP \(answer.status)\(apple)"
+      state = .failed(at: now, reason: reason)
+      lastError = reason
+      return .fail(reason: reason)
+    }
+  }
+
+  private mutating func credentialsProblem(_ reason: String, status: Int?, now: Date)
+    -> OutboxAction
+  {
+    // Not the entry's fault: no attempt is counted and it goes out as soon as the app resumes.
+    state = .pending(notBefore: now)
+    lastError = "credentials problem: \(reason)"
+    return .pauseApp(reason: reason)
+  }
+
+  private mutating func retryWithBackoff(
+    _ reason: String, status: Int?, now: Date, backoff: Backoff
+  ) -> OutboxAction {
+    attempts += 1
+    lastError = reason
+    var next = backoff.delay(after: attempts, from: now)
+    if next >= deadline {
+      // One last try shortly before the deadline rather than none.
+      next = deadline.addingTimeInterval(-backoff.lastChanceMargin)
+      guard next > now else { return expire(now: now, because: reason) }
+    }
+    state = .pending(notBefore: next)
+    return .retry(at: next)
+  }
+
+  private mutating func expire(now: Date, because reason: String) -> OutboxAction {
+    state = .expired(at: now)
+    lastError = "expired: \(reason)"
+    return .expire
+  }
+}

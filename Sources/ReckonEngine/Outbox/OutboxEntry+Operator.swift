@@ -1,0 +1,58 @@
+import Foundation
+import ReckonAppStore
+
+/// Why an operator command was refused.
+public struct OutboxCommandRefused: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What was refused and why.
+  public let description: String
+}
+
+extension OutboxEntry {
+  /// `reckon queue approve`: a held entry goes out now, as decided.
+  public mutating func approve(now: Date) throws(OutboxCommandRefused) {
+    guard case .held = state else {
+      throw refused("only held entries can be approved; it is \(state.name)")
+    }
+    state = .pending(notBefore: now)
+  }
+
+  /// `reckon queue set`: replaces the body of a held or pending entry with one that validates,
+  /// and sends it now.
+  public mutating func edit(body newBody: Data, now: Date) throws(OutboxCommandRefused) {
+    switch state {
+    case .held, .pending: break
+    default: throw refused("only held or pending entries can be changed; it is \(state.name)")
+    }
+    do { _ = try ValidatedConsumptionBody(validating: newBody, context: context) } catch {
+      throw refused(error.description)
+    }
+    body = newBody
+    state = .pending(notBefore: now)
+  }
+
+  /// `reckon queue retry`: a failed or waiting entry is tried again now (before its deadline).
+  public mutating func retry(now: Date) throws(OutboxCommandRefused) {
+    guard now < deadline else {
+      throw refused("its deadline \(deadline) has passed; Apple no longer expects a reply")
+    }
+    switch state {
+    case .failed, .pending, .held:
+      state = .pending(notBefore: now)
+    default:
+      throw refused("only failed, held or pending entries can be retried; it is \(state.name)")
+    }
+  }
+
+  /// `reckon queue drop`: the entry will never be sent.
+  public mutating func drop(now: Date) throws(OutboxCommandRefused) {
+    switch state {
+    case .held, .pending, .failed: state = .dropped(at: now)
+    default:
+      throw refused("only held, pending or failed entries can be dropped; it is \(state.name)")
+    }
+  }
+
+  private func refused(_ why: String) -> OutboxCommandRefused {
+    OutboxCommandRefused(description: "outbox entry \(id): \(why)")
+  }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import ReckonAppStore
+
+/// One reply waiting to reach Apple, as a state machine: events (`poll`, `delivered`, operator
+/// commands) change `state` and return an `OutboxAction` that the I/O layer (`OutboxSender`,
+/// `StateStore`) carries out. The entry itself does no I/O.
+public struct OutboxEntry: Hashable, Sendable {
+  /// The entry's id in the state database.
+  public let id: Int64
+  /// The decision that produced it.
+  public let decisionId: Int64
+  /// The request it answers.
+  public let requestId: Int64
+  /// The app (bundle and environment) it is sent for; pacing and pauses are per app.
+  public let app: AppStoreApp
+  /// The transaction in the URL.
+  public let transactionId: String
+  /// What validation needs to know about the transaction.
+  public let context: ConsumptionValidationContext
+  /// The exact bytes to send; validated again before every send.
+  public internal(set) var body: Data
+  /// Apple's deadline: received + 12 hours. Nothing is sent at or after it.
+  public let deadline: Date
+  /// Where the entry is.
+  public internal(set) var state: OutboxState
+  /// Failed tries that count toward backoff (5xx and network errors).
+  public internal(set) var attempts: Int
+  /// Sends found unfinished after a crash, each of which may have reached Apple.
+  public internal(set) var interruptedSends: Int
+  /// The last HTTP status, if any.
+  public internal(set) var lastStatus: Int?
+  /// The last error, as a sentence.
+  public internal(set) var lastError: String?
+
+  /// A new entry; `hold` keeps it for review until `releaseAt`.
+  public init(
+    id: Int64, decisionId: Int64, requestId: Int64, app: AppStoreApp, transactionId: String,
+    context: ConsumptionValidationContext, body: Data, deadline: Date, state: OutboxState,
+    attempts: Int = 0, interruptedSends: Int = 0, lastStatus: Int? = nil, lastError: String? = nil
+  ) {
+    self.id = id
+    self.decisionId = decisionId
+    self.requestId = requestId
+    self.app = app
+    self.transactionId = transactionId
+    self.context = context
+    self.body = body
+    self.deadline = deadline
+    self.state = state
+    self.attempts = attempts
+    self.interruptedSends = interruptedSends
+    self.lastStatus = lastStatus
+    self.lastError = lastError
+  }
+
+  /// When the entry next needs attention, or nil when final.
+  public var nextWake: Date? {
+    switch state {
+    case .held(let releaseAt): min(releaseAt, deadline)
+    case .pending(let notBefore): min(notBefore, deadline)
+    case .sending: nil
+    case .sent, .failed, .expired, .dropped: nil
+    }
+  }
+}
+
+/// What the I/O layer must do after an event. Every action except `none` and `wait` also means
+/// "persist the entry"; `send` means persist *first*, then send.
+public enum OutboxAction: Hashable, Sendable {
+  /// Nothing to do.
+  case none
+  /// Come back at this time.
+  case wait(until: Date)
+  /// Persist the `sending` state, then send exactly these bytes.
+  case send(ValidatedConsumptionBody)
+  /// Persist: Apple accepted it.
+  case recordSent
+  /// Persist, and report loudly: the deadline passed unsent.
+  case expire
+  /// Persist: refused for good, with the reason.
+  case fail(reason: String)
+  /// Persist: try again at this time.
+  case retry(at: Date)
+  /// Persist, and hold every send for the app until this time (429 `Retry-After`).
+  case throttleApp(until: Date)
+  /// Persist without counting an attempt, and pause the app's sending: a credentials problem.
+  case pauseApp(reason: String)
+}

@@ -1,0 +1,131 @@
+import Foundation
+import ReckonAppStore
+
+extension OutboxSender {
+  /// Runs one entry through its state machine: waits for the app's rate slot, polls, persists the
+  /// `sending` state *before* the request, sends, and records the answer with the attempt.
+  func process(_ original: OutboxEntry) async throws -> OutboxAction {
+    var entry = original
+    let key = Self.limiterKey(entry.app)
+    if clock.now() < entry.deadline, !entry.state.isFinal {
+      try await clock.sleep(until: limiter.reserve(key, now: clock.now()))
+      if paused.contains(entry.app, now: clock.now()) { return .none }
+    }
+    let started = clock.now()
+    let action = entry.poll(now: started)
+    switch action {
+    case .send(let body):
+      try store.save(entry, now: started)
+      let delivery = await sender.send(body, transactionId: entry.transactionId, app: entry.app)
+      let finished = clock.now()
+      let next = entry.delivered(delivery, now: finished, backoff: backoff)
+      try store.save(
+        entry, attempt: attempt(entry, delivery, next, started, finished), now: finished)
+      try report(next, entry, now: finished)
+      return next
+    case .expire, .fail:
+      try store.save(entry, now: started)
+      try report(action, entry, now: started)
+      return action
+    default:
+      return .none
+    }
+  }
+
+  private func report(_ action: OutboxAction, _ entry: OutboxEntry, now: Date)
+    throws(StateDatabaseError)
+  {
+    switch action {
+    case .recordSent:
+      if paused.remove(entry.app) { try store.resume(entry.app) }
+      events(
+        .sent(entry: entry.id, transactionId: entry.transactionId, status: entry.lastStatus ?? 0))
+    case .retry(let at):
+      events(.retrying(entry: entry.id, at: at, reason: entry.lastError ?? ""))
+    case .throttleApp(let until):
+      limiter.hold(Self.limiterKey(entry.app), until: until)
+      events(.throttled(app: entry.app, until: until))
+    case .pauseApp(let reason):
+      let until = now.addingTimeInterval(credentialsPause)
+      if paused.insert(entry.app, until: until, now: now) {
+        try store.pause(entry.app, until: until, reason: reason)
+        events(.credentialsProblem(app: entry.app, reason: reason, until: until))
+      }
+    case .fail(let reason):
+      events(.failed(entry: entry.id, reason: reason))
+    case .expire:
+      events(
+        .expired(entry: entry.id, transactionId: entry.transactionId, deadline: entry.deadline))
+    case .none, .wait, .send:
+      break
+    }
+  }
+
+  private func attempt(
+    _ entry: OutboxEntry, _ delivery: ConsumptionDelivery, _ next: OutboxAction, _ started: Date,
+    _ finished: Date
+  ) -> DeliveryAttempt {
+    var status: Int?
+    var code: Int?
+    var message: String?
+    switch delivery {
+    case .answered(let answer):
+      status = answer.status
+      code = answer.error?.errorCode
+      message = answer.error?.errorMessage
+    case .networkError(let reason), .notSigned(let reason):
+      message = reason
+    }
+    let result: String
+    switch next {
+    case .recordSent: result = "sent"
+    case .retry: result = "retry"
+    case .throttleApp: result = "throttled"
+    case .pauseApp: result = "credentials"
+    case .fail: result = "failed"
+    case .expire: result = "expired"
+    case .none, .wait, .send: result = "none"
+    }
+    return DeliveryAttempt(
+      entryId: entry.id, startedAt: started, finishedAt: finished, httpStatus: status,
+      errorCode: code,
+      errorMessage: message, result: result)
+  }
+}
+
+/// Apps whose sending is paused for a credentials problem, shared by concurrent sends.
+final class PausedApps: @unchecked Sendable {
+  private let lock = NSLock()
+  private var until: [AppStoreApp: Date] = [:]
+
+  func load(from store: StateStore, now: Date) throws(StateDatabaseError) {
+    let pauses = try store.pauses()
+    lock.lock()
+    defer { lock.unlock() }
+    for pause in pauses where pause.until > now {
+      until[pause.app] = max(until[pause.app] ?? pause.until, pause.until)
+    }
+  }
+
+  func contains(_ app: AppStoreApp, now: Date) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return (until[app].map { $0 > now }) ?? false
+  }
+
+  /// Returns false when the app was already paused (so the problem is reported once).
+  func insert(_ app: AppStoreApp, until date: Date, now: Date) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    let wasPaused = (until[app] ?? .distantPast) > now
+    until[app] = date
+    return !wasPaused
+  }
+
+  /// Returns whether the app had been paused.
+  func remove(_ app: AppStoreApp) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return until.removeValue(forKey: app) != nil
+  }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import ReckonAppStore
+
+/// The I/O side of the outbox: takes due entries from the state database, paces them per app,
+/// runs each entry's state machine, does what its actions say (persist, send, pause, report)
+/// and records every attempt. One sender per database at a time.
+public final class OutboxSender: Sendable {
+  /// What one drain did.
+  public struct Summary: Hashable, Sendable {
+    /// Entries Apple accepted.
+    public var sent = 0
+    /// Entries scheduled for another try (5xx, network, 429, credentials).
+    public var retrying = 0
+    /// Entries refused for good.
+    public var failed = 0
+    /// Entries whose deadline passed.
+    public var expired = 0
+  }
+
+  let store: StateStore
+  let sender: any ConsumptionSender
+  let clock: any OutboxClock
+  let limiter: RateLimiter
+  let backoff: Backoff
+  let credentialsPause: TimeInterval
+  let maximumConcurrentSends: Int
+  let events: @Sendable (SenderEvent) -> Void
+  let paused = PausedApps()
+
+  /// A sender over `store` delivering through `sender`, paced and retried as `configuration` says.
+  public init(
+    store: StateStore, sender: any ConsumptionSender, configuration: SenderConfiguration,
+    clock: any OutboxClock = SystemClock(),
+    random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+    credentialsPauseSeconds: TimeInterval = 300, maximumConcurrentSends: Int = 8,
+    events: @escaping @Sendable (SenderEvent) -> Void = { _ in }
+  ) {
+    self.store = store
+    self.sender = sender
+    self.clock = clock
+    let production = configuration.productionRequestsPerSecond
+    let sandbox = configuration.sandboxRequestsPerSecond
+    self.limiter = RateLimiter { key in key.hasSuffix("|Production") ? production : sandbox }
+    self.backoff = Backoff(
+      initial: configuration.initialBackoffSeconds, maximum: configuration.maximumBackoffSeconds,
+      random: random)
+    self.credentialsPause = credentialsPauseSeconds
+    self.maximumConcurrentSends = max(1, maximumConcurrentSends)
+    self.events = events
+  }
+
+  /// Puts sends left unfinished by a crash back in line (each may have reached Apple, so it may
+  /// go out twice, with the same body). Call once at startup, before draining.
+  @discardableResult
+  public func recoverInterrupted() throws(StateDatabaseError) -> Int {
+    let now = clock.now()
+    let interrupted = try store.entries(states: ["sending"], limit: Int.max)
+    for var entry in interrupted {
+      let since = entry.state.time
+      _ = entry.recoverInterruptedSend(now: now)
+      let attempt = DeliveryAttempt(
+        entryId: entry.id, startedAt: since, finishedAt: nil, httpStatus: nil, errorCode: nil,
+        errorMessage: "interrupted: the process stopped before the answer was recorded",
+        result: "interrupted")
+      try store.save(entry, attempt: attempt, now: now)
+    }
+    if !interrupted.isEmpty { events(.recoveredInterrupted(count: interrupted.count)) }
+    return interrupted.count
+  }
+
+  /// Sends everything due now, pacing per app, and returns when nothing more is due
+  /// (later retries stay queued). `reckon send --once` is this.
+  public func drainDue() async throws -> Summary {
+    var summary = Summary()
+    try paused.load(from: store, now: clock.now())
+    while true {
+      let now = clock.now()
+      let due = try store.dueEntries(now: now, limit: 512).filter {
+        !paused.contains($0.app, now: now) || now >= $0.deadline
+      }
+      guard !due.isEmpty else { break }
+      let results = try await process(due)
+      for result in results { summary.add(result) }
+      if results.allSatisfy({ $0 == .none }) { break }
+    }
+    return summary
+  }
+
+  /// Drains, then sleeps until the next entry is due (or `pollInterval`), until `isStopped`.
+  public func run(pollInterval: TimeInterval = 5, isStopped: @escaping @Sendable () -> Bool)
+    async throws
+  {
+    try recoverInterrupted()
+    while !isStopped() {
+      _ = try await drainDue()
+      let now = clock.now()
+      let wake = min(try store.nextWake() ?? .distantFuture, now.addingTimeInterval(pollInterval))
+      try await clock.sleep(until: max(wake, now.addingTimeInterval(0.01)))
+    }
+  }
+
+  private func process(_ entries: [OutboxEntry]) async throws -> [OutboxAction] {
+    try await withThrowingTaskGroup(of: OutboxAction.self) { group in
+      var results: [OutboxAction] = []
+      var iterator = entries.makeIterator()
+      for _ in 0..<maximumConcurrentSends {
+        guard let entry = iterator.next() else { break }
+        group.addTask { try await self.process(entry) }
+      }
+      while let result = try await group.next() {
+        results.append(result)
+        if let entry = iterator.next() { group.addTask { try await self.process(entry) } }
+      }
+      return results
+    }
+  }
+
+  static func limiterKey(_ app: AppStoreApp) -> String {
+    "\(app.bundleId)|\(app.environment.rawValue)"
+  }
+}
+
+extension OutboxSender.Summary {
+  mutating func add(_ action: OutboxAction) {
+    switch action {
+    case .recordSent: sent += 1
+    case .retry, .throttleApp, .pauseApp: retrying += 1
+    case .fail: failed += 1
+    case .expire: expired += 1
+    case .none, .wait, .send: break
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import ReckonAppStore
+
+/// Something the sender reports; `OutboxSender` hands each one to its event handler (the CLI
+/// prints them as JSON lines). Expiry and credentials problems are errors: an operator must look.
+public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
+  /// Apple accepted an entry.
+  case sent(entry: Int64, transactionId: String, status: Int)
+  /// An entry will be tried again.
+  case retrying(entry: Int64, at: Date, reason: String)
+  /// Apple refused an entry for good, or its body no longer validates.
+  case failed(entry: Int64, reason: String)
+  /// An entry's deadline passed unsent.
+  case expired(entry: Int64, transactionId: String, deadline: Date)
+  /// An app's sending is paused: its key, issuer or bundle is wrong.
+  case credentialsProblem(app: AppStoreApp, reason: String, until: Date)
+  /// Apple said to slow down.
+  case throttled(app: AppStoreApp, until: Date)
+  /// Sends found unfinished after a crash are going out again.
+  case recoveredInterrupted(count: Int)
+
+  /// `error`, `warning` or `info`.
+  public var level: String {
+    switch self {
+    case .expired, .credentialsProblem, .failed: "error"
+    case .retrying, .throttled, .recoveredInterrupted: "warning"
+    case .sent: "info"
+    }
+  }
+
+  /// One sentence for a log.
+  public var description: String {
+    switch self {
+    case .sent(let entry, let transaction, let status):
+      "entry \(entry) sent for transaction \(transaction): HTTP \(status)"
+    case .retrying(let entry, let at, let reason):
+      "entry \(entry) will be retried at \(at): \(reason)"
+    case .failed(let entry, let reason): "entry \(entry) FAILED and will not be retried: \(reason)"
+    case .expired(let entry, let transaction, let deadline):
+      "entry \(entry) EXPIRED unsent: transaction \(transaction) missed Apple's 12-hour deadline \(deadline)"
+    case .credentialsProblem(let app, let reason, let until):
+      "CREDENTIALS PROBLEM for \(app): \(reason); its sending is paused until \(until). Check the key, issuer id and bundle id (reckon keys check)"
+    case .throttled(let app, let until): "Apple rate-limited \(app) until \(until)"
+    case .recoveredInterrupted(let count):
+      "\(count) send(s) interrupted by a crash will be sent again"
+    }
+  }
+}

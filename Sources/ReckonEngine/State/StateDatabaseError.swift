@@ -1,0 +1,33 @@
+/// A state-database failure: which file or statement, and SQLite's message.
+public enum StateDatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The database file could not be opened or created.
+  case cannotOpen(path: String, message: String)
+  /// A statement failed.
+  case statementFailed(sql: String, message: String)
+  /// A uniqueness or foreign-key rule refused a write.
+  case constraintViolated(sql: String, message: String)
+  /// The file was written by a newer Reckon whose schema this build does not know.
+  case newerSchema(path: String, found: Int, known: Int)
+  /// No row has this id.
+  case notFound(what: String, id: Int64)
+  /// An operator command does not apply to the entry in its current state.
+  case notAllowed(entry: Int64, reason: String)
+  /// A stored body breaks Apple's rules, so it was not stored or edited.
+  case invalidBody(String)
+
+  /// One sentence naming what failed and where.
+  public var description: String {
+    switch self {
+    case .cannotOpen(let path, let message): "cannot open the state database \(path): \(message)"
+    case .statementFailed(let sql, let message):
+      "state database statement failed (\(sql)): \(message)"
+    case .constraintViolated(let sql, let message):
+      "state database refused a write (\(sql)): \(message)"
+    case .newerSchema(let path, let found, let known):
+      "the state database \(path) has schema version \(found), but this Reckon knows only up to \(known); upgrade Reckon"
+    case .notFound(let what, let id): "no \(what) with id \(id)"
+    case .notAllowed(let entry, let reason): "outbox entry \(entry): \(reason)"
+    case .invalidBody(let reason): "the body was refused: \(reason)"
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import ReckonAppStore
+
+/// A notification as the webhook received it, recorded once per `notificationUUID`.
+public struct NotificationRecord: Hashable, Sendable {
+  /// Apple's notification UUID; retries of the same notification keep it.
+  public var notificationUUID: String
+  /// e.g. `CONSUMPTION_REQUEST`.
+  public var notificationType: String
+  /// The transaction it is about.
+  public var transactionId: String?
+  /// The transaction's original transaction id.
+  public var originalTransactionId: String?
+  /// The app account token, lowercased, when the purchase set one.
+  public var appAccountToken: String?
+  /// The app's bundle id.
+  public var bundleId: String
+  /// The environment the notification came from.
+  public var environment: AppStoreEnvironment
+  /// When Reckon received it.
+  public var receivedAt: Date
+  /// The request body exactly as received (the signed payload), kept for audit and dry runs.
+  public var rawNotification: Data
+
+  /// Apple's deadline for a consumption reply: 12 hours after receipt.
+  public var deadline: Date { receivedAt.addingTimeInterval(12 * 3_600) }
+
+  /// Creates a record.
+  public init(
+    notificationUUID: String, notificationType: String, transactionId: String?,
+    originalTransactionId: String? = nil,
+    appAccountToken: String? = nil, bundleId: String, environment: AppStoreEnvironment,
+    receivedAt: Date,
+    rawNotification: Data
+  ) {
+    self.notificationUUID = notificationUUID
+    self.notificationType = notificationType
+    self.transactionId = transactionId
+    self.originalTransactionId = originalTransactionId
+    self.appAccountToken = appAccountToken?.lowercased()
+    self.bundleId = bundleId
+    self.environment = environment
+    self.receivedAt = receivedAt
+    self.rawNotification = rawNotification
+  }
+}
+
+/// Whether a notification was new.
+public enum RecordResult: Hashable, Sendable {
+  /// Recorded now under this request id.
+  case recorded(requestId: Int64)
+  /// Already recorded (Apple retried it) under this request id; do not decide again.
+  case duplicate(requestId: Int64)
+
+  /// The request id either way.
+  public var requestId: Int64 {
+    switch self {
+    case .recorded(let id), .duplicate(let id): id
+    }
+  }
+}
+
+/// A decision as stored: what was decided, by which policy text, on which facts, and why.
+public struct DecisionRecord: Hashable, Sendable {
+  /// The policy's name.
+  public var policyName: String
+  /// Its version header.
+  public var policyVersion: String?
+  /// SHA-256 of the policy's source text, so the exact text can be identified later.
+  public var policySHA256: String
+  /// `respond`, `hold` or `skip`.
+  public var action: String
+  /// The deciding rule.
+  public var rule: String
+  /// Why nothing is sent, for skips.
+  public var reason: String?
+  /// The body as decided (JSON), if one was built.
+  public var body: Data?
+  /// The facts the decision was made on, with their sources (JSON).
+  public var factsJSON: Data
+  /// The full explanation: field sources and trace (JSON).
+  public var explanationJSON: Data?
+  /// When the decision counts as made.
+  public var decidedAt: Date
+
+  /// Creates a record from its parts.
+  public init(
+    policyName: String, policyVersion: String?, policySHA256: String, action: String, rule: String,
+    reason: String?,
+    body: Data?, factsJSON: Data, explanationJSON: Data?, decidedAt: Date
+  ) {
+    self.policyName = policyName
+    self.policyVersion = policyVersion
+    self.policySHA256 = policySHA256
+    self.action = action
+    self.rule = rule
+    self.reason = reason
+    self.body = body
+    self.factsJSON = factsJSON
+    self.explanationJSON = explanationJSON
+    self.decidedAt = decidedAt
+  }
+}
+
+/// What to put in the outbox with a decision.
+public struct OutboxEnqueue: Hashable, Sendable {
+  /// The app to send for.
+  public var app: AppStoreApp
+  /// The transaction in the URL.
+  public var transactionId: String
+  /// What validation needs to know about the transaction.
+  public var context: ConsumptionValidationContext
+  /// The exact body to send; refused unless it validates.
+  public var body: Data
+  /// Apple's deadline.
+  public var deadline: Date
+  /// Whether it waits for review (`hold`), and if so when it goes out as decided anyway.
+  public var holdUntil: Date?
+
+  /// Creates an outbox request.
+  public init(
+    app: AppStoreApp, transactionId: String, context: ConsumptionValidationContext, body: Data,
+    deadline: Date,
+    holdUntil: Date? = nil
+  ) {
+    self.app = app
+    self.transactionId = transactionId
+    self.context = context
+    self.body = body
+    self.deadline = deadline
+    self.holdUntil = holdUntil
+  }
+}
+
+/// The ids written by `recordDecision`.
+public struct DecisionReceipt: Hashable, Sendable {
+  /// The decision's id.
+  public let decisionId: Int64
+  /// The outbox entry's id, when one was enqueued.
+  public let entryId: Int64?
+}
+
+/// A refund outcome Apple reported later.
+public enum OutcomeType: String, Hashable, Sendable, CaseIterable {
+  /// The App Store refunded the transaction.
+  case refund = "REFUND"
+  /// The App Store declined the refund.
+  case refundDeclined = "REFUND_DECLINED"
+  /// A granted refund was reversed.
+  case refundReversed = "REFUND_REVERSED"
+}
+
+/// How a customer is recognised across transactions.
+public enum CustomerKey: Hashable, Sendable {
+  /// The app account token set at purchase (lowercased).
+  case appAccountToken(String)
+  /// The original transaction id.
+  case originalTransactionId(String)
+}

@@ -1,0 +1,113 @@
+/// The state database's schema as forward-only migrations. Version N is the first N entries of
+/// `migrations`; each runs once, in its own transaction, and is recorded in `schema_migrations`.
+/// Never edit a shipped migration: append a new one.
+enum StateSchema {
+  static let migrations: [String] = [
+    // 1: requests, decisions, outbox, attempts, outcomes, app pauses.
+    """
+    CREATE TABLE requests (
+      id INTEGER PRIMARY KEY,
+      notification_uuid TEXT NOT NULL UNIQUE,
+      notification_type TEXT NOT NULL,
+      transaction_id TEXT,
+      original_transaction_id TEXT,
+      app_account_token TEXT,
+      bundle_id TEXT NOT NULL,
+      environment TEXT NOT NULL,
+      received_at REAL NOT NULL,
+      deadline REAL NOT NULL,
+      raw_notification BLOB NOT NULL
+    );
+    CREATE INDEX requests_by_transaction ON requests(transaction_id, received_at);
+    CREATE TABLE decisions (
+      id INTEGER PRIMARY KEY,
+      request_id INTEGER NOT NULL REFERENCES requests(id),
+      decided_at REAL NOT NULL,
+      policy_name TEXT NOT NULL,
+      policy_version TEXT,
+      policy_sha256 TEXT NOT NULL,
+      action TEXT NOT NULL,
+      rule TEXT NOT NULL,
+      reason TEXT,
+      body BLOB,
+      facts_json TEXT NOT NULL,
+      explanation_json TEXT
+    );
+    CREATE INDEX decisions_by_request ON decisions(request_id);
+    CREATE TABLE outbox (
+      id INTEGER PRIMARY KEY,
+      decision_id INTEGER NOT NULL UNIQUE REFERENCES decisions(id),
+      request_id INTEGER NOT NULL REFERENCES requests(id),
+      bundle_id TEXT NOT NULL,
+      environment TEXT NOT NULL,
+      transaction_id TEXT NOT NULL,
+      product_type TEXT,
+      ownership_type TEXT,
+      body BLOB NOT NULL,
+      state TEXT NOT NULL,
+      state_at REAL NOT NULL,
+      state_reason TEXT,
+      deadline REAL NOT NULL,
+      release_at REAL NOT NULL,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      interrupted_sends INTEGER NOT NULL DEFAULT 0,
+      last_status INTEGER,
+      last_error TEXT,
+      created_at REAL NOT NULL,
+      updated_at REAL NOT NULL
+    );
+    CREATE INDEX outbox_by_state ON outbox(state, state_at);
+    CREATE TABLE attempts (
+      id INTEGER PRIMARY KEY,
+      entry_id INTEGER NOT NULL REFERENCES outbox(id),
+      started_at REAL NOT NULL,
+      finished_at REAL,
+      http_status INTEGER,
+      error_code INTEGER,
+      error_message TEXT,
+      result TEXT NOT NULL
+    );
+    CREATE INDEX attempts_by_entry ON attempts(entry_id);
+    CREATE TABLE outcomes (
+      id INTEGER PRIMARY KEY,
+      notification_uuid TEXT NOT NULL UNIQUE,
+      request_id INTEGER REFERENCES requests(id),
+      type TEXT NOT NULL,
+      transaction_id TEXT NOT NULL,
+      original_transaction_id TEXT,
+      app_account_token TEXT,
+      occurred_at REAL NOT NULL
+    );
+    CREATE INDEX outcomes_by_token ON outcomes(app_account_token, type);
+    CREATE INDEX outcomes_by_original ON outcomes(original_transaction_id, type);
+    CREATE TABLE app_pauses (
+      bundle_id TEXT NOT NULL,
+      environment TEXT NOT NULL,
+      paused_until REAL NOT NULL,
+      reason TEXT NOT NULL,
+      PRIMARY KEY (bundle_id, environment)
+    );
+    """
+  ]
+
+  /// Brings the database to the newest version, refusing one written by a newer Reckon.
+  static func migrate(_ connection: SQLiteConnection, now: Double) throws(StateDatabaseError) {
+    try connection.execute(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
+    )
+    let current = Int(
+      try connection.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").first?.int(0)
+        ?? 0)
+    guard current <= migrations.count else {
+      throw .newerSchema(path: connection.path, found: current, known: migrations.count)
+    }
+    for version in (current + 1)..<(migrations.count + 1) {
+      try connection.transaction { () throws(StateDatabaseError) in
+        try connection.execute(migrations[version - 1])
+        try connection.query(
+          "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+          [.integer(Int64(version)), .real(now)])
+      }
+    }
+  }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import ReckonAppStore
+
+extension StateStore {
+  static let entryColumns = """
+    id, decision_id, request_id, bundle_id, environment, transaction_id, product_type, ownership_type, body,
+    state, state_at, state_reason, deadline, attempts, interrupted_sends, last_status, last_error
+    """
+
+  func insertEntry(_ enqueue: OutboxEnqueue, decisionId: Int64, requestId: Int64, now: Date)
+    throws(StateDatabaseError) -> Int64
+  {
+    let state: OutboxState =
+      enqueue.holdUntil.map { .held(releaseAt: $0) } ?? .pending(notBefore: now)
+    try connection.query(
+      """
+      INSERT INTO outbox (decision_id, request_id, bundle_id, environment, transaction_id, product_type, ownership_type,
+        body, state, state_at, deadline, release_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      [
+        .integer(decisionId), .integer(requestId), .text(enqueue.app.bundleId),
+        .text(enqueue.app.environment.rawValue),
+        .text(enqueue.transactionId), .optional(enqueue.context.productType?.rawValue),
+        .optional(enqueue.context.ownershipType?.rawValue), .blob(enqueue.body), .text(state.name),
+        .date(state.time),
+        .date(enqueue.deadline), .date(enqueue.holdUntil ?? now), .date(now), .date(now),
+      ])
+    return connection.lastInsertRowID
+  }
+
+  /// The entry with this id.
+  public func entry(id: Int64) throws(StateDatabaseError) -> OutboxEntry {
+    let rows = try locked { () throws(StateDatabaseError) in
+      try connection.query("SELECT \(Self.entryColumns) FROM outbox WHERE id = ?", [.integer(id)])
+    }
+    guard let row = rows.first, let entry = Self.entry(row) else {
+      throw .notFound(what: "outbox entry", id: id)
+    }
+    return entry
+  }
+
+  /// Entries in the named states (all when empty), oldest deadline first.
+  public func entries(states: [String] = [], limit: Int = 1_000) throws(StateDatabaseError)
+    -> [OutboxEntry]
+  {
+    let filter =
+      states.isEmpty ? "" : "WHERE state IN (\(states.map { _ in "?" }.joined(separator: ", ")))"
+    return try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        "SELECT \(Self.entryColumns) FROM outbox \(filter) ORDER BY deadline, id LIMIT ?",
+        states.map { .text($0) } + [.integer(Int64(limit))]
+      ).compactMap(Self.entry)
+    }
+  }
+
+  /// Entries that need attention at `now`: held past release, pending past not-before, or past the deadline.
+  public func dueEntries(now: Date, limit: Int) throws(StateDatabaseError) -> [OutboxEntry] {
+    try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        """
+        SELECT \(Self.entryColumns) FROM outbox
+        WHERE (state IN ('held', 'pending') AND state_at <= ?1) OR (state IN ('held', 'pending') AND deadline <= ?1)
+        ORDER BY deadline, id LIMIT ?2
+        """, [.date(now), .integer(Int64(limit))]
+      ).compactMap(Self.entry)
+    }
+  }
+
+  /// The earliest time an unfinished entry needs attention, or nil when none is waiting.
+  public func nextWake() throws(StateDatabaseError) -> Date? {
+    try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        "SELECT MIN(MIN(state_at, deadline)) FROM outbox WHERE state IN ('held', 'pending')"
+      ).first?.date(0)
+    }
+  }
+
+  /// Writes the entry's state, and the attempt when given, in one transaction.
+  public func save(_ entry: OutboxEntry, attempt: DeliveryAttempt? = nil, now: Date)
+    throws(StateDatabaseError)
+  {
+    try locked { () throws(StateDatabaseError) in
+      try connection.transaction { () throws(StateDatabaseError) in
+        try connection.query(
+          """
+          UPDATE outbox SET body = ?, state = ?, state_at = ?, state_reason = ?, attempts = ?, interrupted_sends = ?,
+            last_status = ?, last_error = ?, updated_at = ? WHERE id = ?
+          """,
+          [
+            .blob(entry.body), .text(entry.state.name), .date(entry.state.time),
+            .optional(entry.state.reason),
+            .integer(Int64(entry.attempts)), .integer(Int64(entry.interruptedSends)),
+            .optional(entry.lastStatus),
+            .optional(entry.lastError), .date(now), .integer(entry.id),
+          ])
+        guard connection.changes == 1 else { throw .notFound(what: "outbox entry", id: entry.id) }
+        if let attempt { try insertAttempt(attempt) }
+      }
+    }
+  }
+
+  /// The recorded attempts of an entry, oldest first.
+  public func attempts(entryId: Int64) throws(StateDatabaseError) -> [DeliveryAttempt] {
+    try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        """
+        SELECT entry_id, started_at, finished_at, http_status, error_code, error_message, result FROM attempts
+        WHERE entry_id = ? ORDER BY id
+        """, [.integer(entryId)]
+      ).map { row in
+        DeliveryAttempt(
+          entryId: row.int(0) ?? 0, startedAt: row.date(1) ?? .distantPast, finishedAt: row.date(2),
+          httpStatus: row.int(3).map(Int.init), errorCode: row.int(4).map(Int.init),
+          errorMessage: row.text(5),
+          result: row.text(6) ?? "")
+      }
+    }
+  }
+
+  private func insertAttempt(_ attempt: DeliveryAttempt) throws(StateDatabaseError) {
+    try connection.query(
+      """
+      INSERT INTO attempts (entry_id, started_at, finished_at, http_status, error_code, error_message, result)
+      VALUES (?, ?, ?, ?, ?, ?, ?)
+      """,
+      [
+        .integer(attempt.entryId), .date(attempt.startedAt), .optional(attempt.finishedAt),
+        .optional(attempt.httpStatus),
+        .optional(attempt.errorCode), .optional(attempt.errorMessage), .text(attempt.result),
+      ])
+  }
+
+  static func entry(_ row: SQLiteRow) -> OutboxEntry? {
+    guard let id = row.int(0), let decisionId = row.int(1), let requestId = row.int(2),
+      let bundleId = row.text(3),
+      let environment = row.text(4).flatMap(AppStoreEnvironment.init(rawValue:)),
+      let transactionId = row.text(5),
+      let body = row.blob(8), let stateAt = row.date(10),
+      let state = row.text(9).flatMap({ OutboxState(name: $0, at: stateAt, reason: row.text(11)) }),
+      let deadline = row.date(12)
+    else { return nil }
+    let context = ConsumptionValidationContext(
+      productType: row.text(6).flatMap(ProductType.init(rawValue:)),
+      ownershipType: row.text(7).flatMap(InAppOwnershipType.init(rawValue:)))
+    return OutboxEntry(
+      id: id, decisionId: decisionId, requestId: requestId,
+      app: AppStoreApp(bundleId: bundleId, environment: environment),
+      transactionId: transactionId, context: context, body: body, deadline: deadline, state: state,
+      attempts: Int(row.int(13) ?? 0), interruptedSends: Int(row.int(14) ?? 0),
+      lastStatus: row.int(15).map(Int.init),
+      lastError: row.text(16))
+  }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import ReckonAppStore
+
+/// Sending paused for one app because of a credentials problem.
+public struct AppPause: Hashable, Sendable {
+  /// The app.
+  public var app: AppStoreApp
+  /// When the sender tries the app again (one entry as a probe).
+  public var until: Date
+  /// What Apple or the signer said.
+  public var reason: String
+}
+
+extension StateStore {
+  /// Pauses `app` until `until`, so other runs (`reckon send --once` from cron) respect it too.
+  public func pause(_ app: AppStoreApp, until: Date, reason: String) throws(StateDatabaseError) {
+    try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        "INSERT OR REPLACE INTO app_pauses (bundle_id, environment, paused_until, reason) VALUES (?, ?, ?, ?)",
+        [.text(app.bundleId), .text(app.environment.rawValue), .date(until), .text(reason)])
+    }
+  }
+
+  /// Ends a pause (after a successful send, or by an operator).
+  public func resume(_ app: AppStoreApp) throws(StateDatabaseError) {
+    try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        "DELETE FROM app_pauses WHERE bundle_id = ? AND environment = ?",
+        [.text(app.bundleId), .text(app.environment.rawValue)])
+    }
+  }
+
+  /// Every recorded pause, including ones that have run out.
+  public func pauses() throws(StateDatabaseError) -> [AppPause] {
+    try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        "SELECT bundle_id, environment, paused_until, reason FROM app_pauses ORDER BY bundle_id"
+      ).compactMap { row in
+        guard let bundle = row.text(0),
+          let environment = row.text(1).flatMap(AppStoreEnvironment.init(rawValue:)),
+          let until = row.date(2)
+        else { return nil }
+        return AppPause(
+          app: AppStoreApp(bundleId: bundle, environment: environment), until: until,
+          reason: row.text(3) ?? "")
+      }
+    }
+  }
+}

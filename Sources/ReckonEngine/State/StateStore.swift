@@ -1,0 +1,173 @@
+import Foundation
+import ReckonAppStore
+
+/// The state database: requests, decisions, the outbox, delivery attempts and outcomes, in one
+/// SQLite file (WAL, busy timeout, prepared statements, forward migrations). One connection,
+/// serialized by a lock, so it is safe to share between tasks and threads.
+public final class StateStore: @unchecked Sendable {
+  /// How hard each commit is pushed to disk.
+  public enum Durability: String, Sendable {
+    /// `synchronous=FULL`: a commit survives a power loss.
+    case full = "FULL"
+    /// `synchronous=NORMAL`: a commit survives a process crash; a power loss may undo the last ones.
+    case normal = "NORMAL"
+  }
+
+  /// The database file.
+  public let path: String
+  let connection: SQLiteConnection
+  private let lock = NSLock()
+
+  /// Opens (creating and migrating as needed) the database at `path`.
+  public init(path: String, durability: Durability = .full) throws(StateDatabaseError) {
+    self.path = path
+    connection = try SQLiteConnection(path: path, synchronous: durability.rawValue)
+    try StateSchema.migrate(connection, now: Date().timeIntervalSince1970)
+  }
+
+  /// The schema version the file is at.
+  public func schemaVersion() throws(StateDatabaseError) -> Int {
+    try locked { () throws(StateDatabaseError) in
+      Int(try connection.query("SELECT MAX(version) FROM schema_migrations").first?.int(0) ?? 0)
+    }
+  }
+
+  /// Records a notification once: a second call with the same UUID returns `.duplicate`.
+  public func recordNotification(_ record: NotificationRecord) throws(StateDatabaseError)
+    -> RecordResult
+  {
+    try locked { () throws(StateDatabaseError) in
+      let existing = try connection.query(
+        "SELECT id FROM requests WHERE notification_uuid = ?", [.text(record.notificationUUID)])
+      if let id = existing.first?.int(0) { return .duplicate(requestId: id) }
+      try connection.query(
+        """
+        INSERT INTO requests (notification_uuid, notification_type, transaction_id, original_transaction_id,
+          app_account_token, bundle_id, environment, received_at, deadline, raw_notification)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          .text(record.notificationUUID), .text(record.notificationType),
+          .optional(record.transactionId),
+          .optional(record.originalTransactionId), .optional(record.appAccountToken),
+          .text(record.bundleId),
+          .text(record.environment.rawValue), .date(record.receivedAt), .date(record.deadline),
+          .blob(record.rawNotification),
+        ])
+      return .recorded(requestId: connection.lastInsertRowID)
+    }
+  }
+
+  /// Writes a decision and, when given, its outbox entry in one transaction: both or neither.
+  /// The entry's body must validate; an invalid body is refused and nothing is written.
+  public func recordDecision(
+    _ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue? = nil
+  ) throws(StateDatabaseError) -> DecisionReceipt {
+    if let enqueue {
+      do {
+        _ = try ValidatedConsumptionBody(validating: enqueue.body, context: enqueue.context)
+      } catch {
+        throw .invalidBody(error.description)
+      }
+    }
+    return try locked { () throws(StateDatabaseError) in
+      try connection.transaction { () throws(StateDatabaseError) in
+        try connection.query(
+          """
+          INSERT INTO decisions (request_id, decided_at, policy_name, policy_version, policy_sha256, action, rule,
+            reason, body, facts_json, explanation_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          """,
+          [
+            .integer(requestId), .date(decision.decidedAt), .text(decision.policyName),
+            .optional(decision.policyVersion),
+            .text(decision.policySHA256), .text(decision.action), .text(decision.rule),
+            .optional(decision.reason),
+            decision.body.map { .blob($0) } ?? .null, .blob(decision.factsJSON),
+            decision.explanationJSON.map { .blob($0) } ?? .null,
+          ])
+        let decisionId = connection.lastInsertRowID
+        guard let enqueue else { return DecisionReceipt(decisionId: decisionId, entryId: nil) }
+        let entryId = try insertEntry(
+          enqueue, decisionId: decisionId, requestId: requestId, now: decision.decidedAt)
+        return DecisionReceipt(decisionId: decisionId, entryId: entryId)
+      }
+    }
+  }
+
+  /// How many requests for `transactionId` were received before `date` (for `history.*` facts).
+  public func requestCount(transactionId: String, before date: Date) throws(StateDatabaseError)
+    -> Int
+  {
+    try locked { () throws(StateDatabaseError) in
+      Int(
+        try connection.query(
+          "SELECT COUNT(*) FROM requests WHERE transaction_id = ? AND received_at < ?",
+          [.text(transactionId), .date(date)]
+        ).first?.int(0) ?? 0)
+    }
+  }
+
+  /// How many refunds Apple reported for `customer` before `date` (for `history.*` facts).
+  public func refundCount(customer: CustomerKey, before date: Date) throws(StateDatabaseError)
+    -> Int
+  {
+    let (column, value): (String, String)
+    switch customer {
+    case .appAccountToken(let token): (column, value) = ("app_account_token", token.lowercased())
+    case .originalTransactionId(let id): (column, value) = ("original_transaction_id", id)
+    }
+    return try locked { () throws(StateDatabaseError) in
+      Int(
+        try connection.query(
+          "SELECT COUNT(*) FROM outcomes WHERE \(column) = ? AND type = 'REFUND' AND occurred_at < ?",
+          [.text(value), .date(date)]
+        ).first?.int(0) ?? 0)
+    }
+  }
+
+  /// Attaches a REFUND / REFUND_DECLINED / REFUND_REVERSED notification to the latest request for
+  /// its transaction (if any). Returns the request it attached to; a repeated UUID changes nothing.
+  @discardableResult
+  public func attachOutcome(
+    _ type: OutcomeType, notificationUUID: String, transactionId: String,
+    originalTransactionId: String? = nil,
+    appAccountToken: String? = nil, occurredAt: Date
+  ) throws(StateDatabaseError) -> Int64? {
+    try locked { () throws(StateDatabaseError) in
+      let request = try connection.query(
+        "SELECT id FROM requests WHERE transaction_id = ? ORDER BY received_at DESC LIMIT 1",
+        [.text(transactionId)]
+      ).first?.int(0)
+      try connection.query(
+        """
+        INSERT OR IGNORE INTO outcomes (notification_uuid, request_id, type, transaction_id, original_transaction_id,
+          app_account_token, occurred_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          .text(notificationUUID), request.map { .integer($0) } ?? .null, .text(type.rawValue),
+          .text(transactionId),
+          .optional(originalTransactionId), .optional(appAccountToken?.lowercased()),
+          .date(occurredAt),
+        ])
+      return request
+    }
+  }
+
+  /// The outcomes attached to a request, oldest first.
+  public func outcomes(requestId: Int64) throws(StateDatabaseError) -> [OutcomeType] {
+    try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        "SELECT type FROM outcomes WHERE request_id = ? ORDER BY occurred_at", [.integer(requestId)]
+      )
+      .compactMap { $0.text(0).flatMap(OutcomeType.init(rawValue:)) }
+    }
+  }
+
+  /// Runs `body` holding the connection lock.
+  @discardableResult
+  func locked<T>(_ body: () throws(StateDatabaseError) -> T) throws(StateDatabaseError) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body()
+  }
+}
