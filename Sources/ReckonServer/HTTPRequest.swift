@@ -1,0 +1,56 @@
+import Foundation
+
+/// One parsed HTTP/1.1 request.
+public struct HTTPRequest: Hashable, Sendable {
+  /// e.g. `PUT`.
+  public var method: String
+  /// The request target as sent, e.g. `/inApps/v2/transactions/consumption/1?x=y`.
+  public var target: String
+  /// `HTTP/1.1` or `HTTP/1.0`.
+  public var version: String
+  /// Header fields in order, names as sent.
+  public var headers: [(name: String, value: String)]
+  /// The body (Content-Length bytes).
+  public var body: Data
+
+  /// Creates a request.
+  public init(
+    method: String, target: String, version: String = "HTTP/1.1",
+    headers: [(name: String, value: String)] = [], body: Data = Data()
+  ) {
+    self.method = method
+    self.target = target
+    self.version = version
+    self.headers = headers
+    self.body = body
+  }
+
+  /// The target without its query.
+  public var path: String { String(target.prefix { $0 != "?" }) }
+
+  /// The first value of a header, by case-insensitive name.
+  public func header(_ name: String) -> String? {
+    headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+  }
+
+  /// Whether the connection stays open after the response (HTTP/1.1 unless `Connection: close`).
+  public var keepAlive: Bool {
+    let connection = header("Connection")?.lowercased()
+    return version == "HTTP/1.1" ? connection != "close" : connection == "keep-alive"
+  }
+
+  /// Equal when method, target, version, headers and body are.
+  public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+    lhs.method == rhs.method && lhs.target == rhs.target && lhs.version == rhs.version
+      && lhs.body == rhs.body
+      && lhs.headers.map(\.name) == rhs.headers.map(\.name)
+      && lhs.headers.map(\.value) == rhs.headers.map(\.value)
+  }
+
+  /// Hashes the request line and body.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(method)
+    hasher.combine(target)
+    hasher.combine(body)
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// A pure HTTP/1.1 request parser: feed it bytes as they arrive, take complete requests out.
+/// Supports Content-Length bodies and pipelined keep-alive requests; enforces limits on header
+/// size, header count and body size. No I/O, so its limits are tested by feeding bytes.
+public struct HTTPRequestParser: Sendable {
+  /// The parser's limits.
+  public struct Limits: Hashable, Sendable {
+    /// The request line plus headers, in bytes.
+    public var maximumHeaderBytes: Int
+    /// The number of header fields.
+    public var maximumHeaderCount: Int
+    /// The body, in bytes.
+    public var maximumBodyBytes: Int
+
+    /// Limits; defaults suit a webhook (16 KiB of headers, 100 fields, 256 KiB body).
+    public init(
+      maximumHeaderBytes: Int = 16_384, maximumHeaderCount: Int = 100,
+      maximumBodyBytes: Int = 262_144
+    ) {
+      self.maximumHeaderBytes = maximumHeaderBytes
+      self.maximumHeaderCount = maximumHeaderCount
+      self.maximumBodyBytes = maximumBodyBytes
+    }
+  }
+
+  /// The limits in force.
+  public let limits: Limits
+  private var buffer: [UInt8] = []
+  private var head: HTTPRequest?
+  private var bodyLength = 0
+
+  /// A parser with `limits`.
+  public init(limits: Limits = Limits()) {
+    self.limits = limits
+  }
+
+  /// Whether bytes of an unfinished request are buffered.
+  public var hasPartialRequest: Bool { !buffer.isEmpty || head != nil }
+
+  /// Appends received bytes.
+  public mutating func feed(_ bytes: some Sequence<UInt8>) {
+    buffer.append(contentsOf: bytes)
+  }
+
+  /// The next complete request, nil if more bytes are needed; throws on a request to refuse.
+  public mutating func next() throws(HTTPParseError) -> HTTPRequest? {
+    if head == nil {
+      guard let end = headEnd() else {
+        if buffer.count > limits.maximumHeaderBytes {
+          throw .headersTooLarge("more than \(limits.maximumHeaderBytes) bytes")
+        }
+        return nil
+      }
+      guard end <= limits.maximumHeaderBytes else {
+        throw .headersTooLarge("more than \(limits.maximumHeaderBytes) bytes")
+      }
+      let text = String(decoding: buffer[..<end], as: UTF8.self)
+      buffer.removeFirst(end + 4)
+      (head, bodyLength) = try parseHead(text)
+    }
+    guard var request = head, buffer.count >= bodyLength else { return nil }
+    request.body = Data(buffer[..<bodyLength])
+    buffer.removeFirst(bodyLength)
+    head = nil
+    bodyLength = 0
+    return request
+  }
+
+  private func headEnd() -> Int? {
+    guard buffer.count >= 4 else { return nil }
+    for index in 0...(buffer.count - 4)
+    where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13
+      && buffer[index + 3] == 10
+    {
+      return index
+    }
+    return nil
+  }
+
+  private func parseHead(_ text: String) throws(HTTPParseError) -> (HTTPRequest, Int) {
+    let lines = text.components(separatedBy: "\r\n")
+    let parts = lines[0].split(separator: " ", omittingEmptySubsequences: false)
+    guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy({ $0.isUppercase || $0 == "-" }),
+      parts[1].hasPrefix("/") || parts[1] == "*", parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0"
+    else { throw .badRequestLine(String(lines[0].prefix(80))) }
+    let fields = lines.dropFirst()
+    guard fields.count <= limits.maximumHeaderCount else {
+      throw .headersTooLarge("\(fields.count) fields, more than \(limits.maximumHeaderCount)")
+    }
+    var headers: [(name: String, value: String)] = []
+    for line in fields {
+      guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
+        !line[..<colon].contains(where: { $0 == " " || $0 == "\t" })
+      else { throw .badHeader(String(line.prefix(80))) }
+      headers.append(
+        (
+          String(line[..<colon]),
+          line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        ))
+    }
+    let request = HTTPRequest(
+      method: String(parts[0]), target: String(parts[1]), version: String(parts[2]),
+      headers: headers)
+    return (request, try bodyLength(of: request))
+  }
+
+  private func bodyLength(of request: HTTPRequest) throws(HTTPParseError) -> Int {
+    if request.header("Transfer-Encoding") != nil {
+      throw .lengthRequired("Transfer-Encoding is not supported")
+    }
+    let lengths = Set(
+      request.headers.filter { $0.name.lowercased() == "content-length" }.map(\.value))
+    guard let text = lengths.first else { return 0 }
+    guard lengths.count == 1 else { throw .badContentLength("several different values") }
+    guard !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber),
+      let length = Int(text)
+    else {
+      throw .badContentLength("'\(text.prefix(20))' is not a number")
+    }
+    guard length <= limits.maximumBodyBytes else {
+      throw .bodyTooLarge(limit: limits.maximumBodyBytes)
+    }
+    return length
+  }
+}

@@ -1,0 +1,150 @@
+import Dispatch
+import Foundation
+
+/// A small HTTP/1.1 server on POSIX sockets: a thread accepts, a thread per connection reads,
+/// parses with `HTTPRequestParser`, runs the async handler and writes the response, keeping the
+/// connection alive when the client asks. `shutdown()` stops accepting and lets in-flight
+/// requests finish.
+public final class HTTPServer: @unchecked Sendable {
+  /// Where and how the server listens.
+  public struct Configuration: Sendable {
+    /// The IPv4 address to bind.
+    public var host: String
+    /// The port; 0 lets the system pick one (read it from `port` after `start()`).
+    public var port: Int
+    /// Parser limits.
+    public var limits: HTTPRequestParser.Limits
+    /// How long a connection may sit without completing a request before it is closed.
+    public var readTimeout: Double
+
+    /// A configuration; defaults to 127.0.0.1 on a port the system picks.
+    public init(
+      host: String = "127.0.0.1", port: Int = 0, limits: HTTPRequestParser.Limits = .init(),
+      readTimeout: Double = 10
+    ) {
+      self.host = host
+      self.port = port
+      self.limits = limits
+      self.readTimeout = readTimeout
+    }
+  }
+
+  /// Answers one request.
+  public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
+
+  private let configuration: Configuration
+  private let handler: Handler
+  private let connections = DispatchGroup()
+  private let acceptorDone = DispatchSemaphore(value: 0)
+  private let lock = NSLock()
+  private var listener: Int32 = -1
+  private var stopping = false
+  private var boundPort = 0
+
+  /// A server that answers with `handler`; call `start()` to listen.
+  public init(configuration: Configuration = .init(), handler: @escaping Handler) {
+    self.configuration = configuration
+    self.handler = handler
+  }
+
+  /// The bound port (after `start()`).
+  public var port: Int { lock.withLock { boundPort } }
+
+  /// Binds, listens and starts accepting; returns the bound port.
+  @discardableResult
+  public func start() throws(HTTPServerError) -> Int {
+    let (descriptor, port) = try Socket.listen(
+      host: configuration.host, port: configuration.port, backlog: 128)
+    lock.withLock {
+      listener = descriptor
+      boundPort = port
+    }
+    let thread = Thread { [self] in acceptLoop(descriptor) }
+    thread.name = "reckon-http-accept"
+    thread.start()
+    return port
+  }
+
+  /// Stops accepting, waits up to `timeout` seconds for in-flight requests to finish, closes.
+  public func shutdown(timeout: Double = 30) {
+    let wasRunning = lock.withLock { () -> Bool in
+      defer { stopping = true }
+      return !stopping && listener >= 0
+    }
+    guard wasRunning else { return }
+    acceptorDone.wait()
+    _ = connections.wait(timeout: .now() + timeout)
+  }
+
+  private var isStopping: Bool { lock.withLock { stopping } }
+
+  private func acceptLoop(_ descriptor: Int32) {
+    while !isStopping {
+      guard Socket.waitReadable(descriptor, milliseconds: 50),
+        let client = Socket.accept(descriptor)
+      else { continue }
+      connections.enter()
+      let thread = Thread { [self] in
+        serve(client)
+        Socket.close(client)
+        connections.leave()
+      }
+      thread.name = "reckon-http-connection"
+      thread.start()
+    }
+    Socket.close(descriptor)
+    acceptorDone.signal()
+  }
+
+  private func serve(_ client: Int32) {
+    var parser = HTTPRequestParser(limits: configuration.limits)
+    var idleSince = Date()
+    while true {
+      let request: HTTPRequest?
+      do { request = try parser.next() } catch {
+        _ = Socket.write(
+          client,
+          Array(
+            HTTPResponse.text(error.status, error.description + "\n").serialized(keepAlive: false)))
+        return
+      }
+      if let request {
+        let keepAlive = request.keepAlive && !isStopping
+        let response = respond(to: request)
+        guard Socket.write(client, Array(response.serialized(keepAlive: keepAlive))), keepAlive
+        else { return }
+        idleSince = Date()
+        continue
+      }
+      if isStopping && !parser.hasPartialRequest { return }
+      if Date().timeIntervalSince(idleSince) > configuration.readTimeout {
+        if parser.hasPartialRequest {
+          _ = Socket.write(
+            client,
+            Array(HTTPResponse.text(408, "request timed out\n").serialized(keepAlive: false)))
+        }
+        return
+      }
+      guard Socket.waitReadable(client, milliseconds: 50) else { continue }
+      guard let bytes = Socket.read(client) else { return }
+      parser.feed(bytes)
+    }
+  }
+
+  /// Runs the async handler from this connection's own thread (never a cooperative-pool thread).
+  private func respond(to request: HTTPRequest) -> HTTPResponse {
+    let done = DispatchSemaphore(value: 0)
+    let box = ResponseBox()
+    let handler = self.handler
+    Task {
+      box.response = await handler(request)
+      done.signal()
+    }
+    done.wait()
+    return box.response ?? .text(500, "no response\n")
+  }
+}
+
+private final class ResponseBox: @unchecked Sendable {
+  var response: HTTPResponse?
+}

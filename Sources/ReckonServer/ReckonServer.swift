@@ -1,1 +1,0 @@
-// The HTTP/1.1 listener and the webhook; see DESIGN.md.

@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Thin POSIX socket calls for the listener and its connections.
+enum Socket {
+  /// Opens a TCP listener on `host:port` (port 0 picks one) and returns it with the bound port.
+  static func listen(host: String, port: Int, backlog: Int32) throws(HTTPServerError) -> (
+    descriptor: Int32, port: Int
+  ) {
+    #if canImport(Glibc)
+      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+      let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard descriptor >= 0 else { throw .socket(call: "socket", errno: errno) }
+    var yes: Int32 = 1
+    setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+      close(descriptor)
+      throw .badAddress(host)
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0, Glibc.listen(descriptor, backlog) == 0 else {
+      let code = errno
+      close(descriptor)
+      throw .socket(call: "bind/listen \(host):\(port)", errno: code)
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+  }
+
+  /// Waits up to `milliseconds` for `descriptor` to be readable.
+  static func waitReadable(_ descriptor: Int32, milliseconds: Int32) -> Bool {
+    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, milliseconds) > 0
+  }
+
+  /// Accepts one connection, or nil.
+  static func accept(_ descriptor: Int32) -> Int32? {
+    let client = Glibc.accept(descriptor, nil, nil)
+    guard client >= 0 else { return nil }
+    var yes: Int32 = 1
+    setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+    return client
+  }
+
+  /// Reads what is available (up to 64 KiB); nil when the peer closed or on an error, empty
+  /// when interrupted.
+  static func read(_ descriptor: Int32) -> [UInt8]? {
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    let count = recv(descriptor, &chunk, chunk.count, 0)
+    if count == 0 { return nil }
+    guard count > 0 else { return errno == EINTR || errno == EAGAIN ? [] : nil }
+    return Array(chunk.prefix(count))
+  }
+
+  /// Writes all of `bytes`; false if the peer went away.
+  static func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes {
+        send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else { return false }
+      offset += written
+    }
+    return true
+  }
+
+  static func close(_ descriptor: Int32) {
+    _ = Glibc.close(descriptor)
+  }
+}
+
+/// Why the listener could not start.
+public enum HTTPServerError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// A socket call failed.
+  case socket(call: String, errno: Int32)
+  /// The host is not an IPv4 address.
+  case badAddress(String)
+
+  /// What failed, with the system's message.
+  public var description: String {
+    switch self {
+    case .socket(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
+    case .badAddress(let host): "'\(host)' is not an IPv4 address such as 127.0.0.1"
+    }
+  }
+}
