@@ -1,0 +1,112 @@
+import COpenSSL
+import Foundation
+import ReckonAppStore
+
+/// Checks an App Store Server API bearer token the way Apple would, on a path independent of
+/// Reckon's signer: the r‖s signature is rebuilt as DER and checked with OpenSSL's
+/// `EVP_DigestVerify` against the public key; then the header and claims.
+public final class JWTVerifier: @unchecked Sendable {
+  /// What the token must say.
+  public struct Expected: Sendable {
+    /// The issuer ID (`iss`).
+    public var issuerId: String
+    /// The key ID (`kid`).
+    public var keyId: String
+    /// Bundle IDs accepted in `bid`.
+    public var bundleIds: Set<String>
+
+    /// Expectations for one key.
+    public init(issuerId: String, keyId: String, bundleIds: Set<String>) {
+      self.issuerId = issuerId
+      self.keyId = keyId
+      self.bundleIds = bundleIds
+    }
+  }
+
+  private let publicKey: OpaquePointer
+  /// What tokens must say.
+  public let expected: Expected
+
+  /// A verifier for tokens signed by the key whose public half is `publicKeyPEM`.
+  public init?(publicKeyPEM: String, expected: Expected) {
+    let data = Data(publicKeyPEM.utf8)
+    let key: OpaquePointer? = data.withUnsafeBytes { buffer in
+      guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
+      defer { BIO_free(bio) }
+      return PEM_read_bio_PUBKEY(bio, nil, nil, nil)
+    }
+    guard let key else { return nil }
+    self.publicKey = key
+    self.expected = expected
+  }
+
+  deinit { EVP_PKEY_free(publicKey) }
+
+  /// Nil when the token is valid at `now`, else why not.
+  public func problem(with token: String, now: Date) -> String? {
+    let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3, let signature = Base64URL.decode(parts[2]), signature.count == 64,
+      let header = Base64URL.decode(parts[0]).flatMap({ try? JSONValue.parse($0) })?.objectValue,
+      let claims = Base64URL.decode(parts[1]).flatMap({ try? JSONValue.parse($0) })?.objectValue
+    else { return "the token is not a compact JWS with a 64-byte signature" }
+    guard verify(signature: signature, input: Data("\(parts[0]).\(parts[1])".utf8)) else {
+      return "the signature does not verify with the public key"
+    }
+    if header["alg"] != .string("ES256") { return "alg is not ES256" }
+    if header["typ"] != .string("JWT") { return "typ is not JWT" }
+    if header["kid"] != .string(expected.keyId) { return "kid is not \(expected.keyId)" }
+    return claimsProblem(claims, now: now)
+  }
+
+  private func claimsProblem(_ claims: [String: JSONValue], now: Date) -> String? {
+    if claims["aud"] != .string("appstoreconnect-v1") { return "aud is not appstoreconnect-v1" }
+    if claims["iss"] != .string(expected.issuerId) { return "iss is not \(expected.issuerId)" }
+    guard case .string(let bid)? = claims["bid"], expected.bundleIds.contains(bid) else {
+      return "bid is not a known bundle"
+    }
+    guard case .integer(let iat)? = claims["iat"], case .integer(let exp)? = claims["exp"] else {
+      return "iat and exp must be whole seconds"
+    }
+    let seconds = Int(now.timeIntervalSince1970)
+    if iat > seconds + 60 { return "iat is in the future" }
+    if exp <= seconds { return "the token has expired" }
+    if exp - iat > 3_600 { return "exp is more than 60 minutes after iat" }
+    return nil
+  }
+
+  private func verify(signature: Data, input: Data) -> Bool {
+    guard let der = Self.derSignature(raw: signature), let context = EVP_MD_CTX_new() else {
+      return false
+    }
+    defer { EVP_MD_CTX_free(context) }
+    guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, publicKey) == 1 else {
+      return false
+    }
+    let result = der.withUnsafeBytes { sig in
+      input.withUnsafeBytes { message in
+        EVP_DigestVerify(
+          context, sig.bindMemory(to: UInt8.self).baseAddress, sig.count,
+          message.bindMemory(to: UInt8.self).baseAddress,
+          message.count)
+      }
+    }
+    ERR_clear_error()
+    return result == 1
+  }
+
+  /// r‖s (32 + 32 bytes) as a DER `ECDSA-Sig-Value`.
+  static func derSignature(raw: Data) -> Data? {
+    guard let signature = ECDSA_SIG_new() else { return nil }
+    defer { ECDSA_SIG_free(signature) }
+    let (r, s) = raw.withUnsafeBytes { bytes in
+      let base = bytes.bindMemory(to: UInt8.self).baseAddress!
+      return (BN_bin2bn(base, 32, nil), BN_bin2bn(base + 32, 32, nil))
+    }
+    guard let r, let s, ECDSA_SIG_set0(signature, r, s) == 1 else { return nil }
+    var output: UnsafeMutablePointer<UInt8>?
+    let length = i2d_ECDSA_SIG(signature, &output)
+    guard length > 0, let output else { return nil }
+    defer { CRYPTO_free(output, #file, #line) }
+    return Data(bytes: output, count: Int(length))
+  }
+}

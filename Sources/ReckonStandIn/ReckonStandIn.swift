@@ -1,1 +1,0 @@
-// A local App Store stand-in for tests and demos.
