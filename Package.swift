@@ -22,12 +22,12 @@ let package = Package(
     .target(name: "ReckonServer", dependencies: ["ReckonEngine"]),
     .target(name: "ReckonStandIn", dependencies: ["ReckonServer", "ReckonAppStore", "COpenSSL"]),
     .executableTarget(name: "reckon", dependencies: ["ReckonEngine", "ReckonServer", "ReckonStandIn"]),
-    .executableTarget(name: "reckon-bench", dependencies: ["ReckonEngine"]),
+    .executableTarget(name: "reckon-bench", dependencies: ["ReckonEngine", "ReckonStandIn"]),
     .testTarget(name: "ReckonPolicyTests", dependencies: ["ReckonPolicy"], exclude: ["Snapshots"]),
     .testTarget(name: "ReckonAppStoreTests", dependencies: ["ReckonAppStore"], resources: [.copy("Fixtures")]),
     .testTarget(name: "ReckonEngineTests", dependencies: ["ReckonEngine"], resources: [.copy("Fixtures")]),
     .testTarget(name: "ReckonFactsTests", dependencies: ["ReckonFacts", "ReckonEngine"]),
-    .testTarget(name: "ReckonServerTests", dependencies: ["ReckonServer", "ReckonStandIn"]),
+    .testTarget(name: "ReckonServerTests", dependencies: ["ReckonServer", "ReckonStandIn"], resources: [.copy("Fixtures")]),
     .testTarget(name: "ReckonCLITests", dependencies: ["ReckonEngine"], exclude: ["Snapshots", "Fixtures"]),
   ]
 )

@@ -1,0 +1,167 @@
+import Foundation
+import ReckonAppStore
+import Testing
+
+@testable import ReckonEngine
+
+@Suite struct OutboxEntryTests {
+  let start = TestState.start
+  let backoff = Backoff(initial: 30, maximum: 1_800, random: { 0 })
+
+  func entry(body: Data = TestState.validBody, state: OutboxState? = nil) -> OutboxEntry {
+    OutboxEntry(
+      id: 1, decisionId: 1, requestId: 1, app: TestState.app, transactionId: "1000",
+      context: .init(), body: body,
+      deadline: start.addingTimeInterval(12 * 3_600), state: state ?? .pending(notBefore: start))
+  }
+
+  func sending() -> OutboxEntry {
+    var entry = entry()
+    _ = entry.poll(now: start)
+    return entry
+  }
+
+  @Test func aDueEntryIsValidatedAndMarkedSendingBeforeItIsSent() throws {
+    var entry = entry()
+    let action = entry.poll(now: start)
+    #expect(
+      action
+        == .send(try ValidatedConsumptionBody(validating: TestState.validBody, context: .init())))
+    #expect(entry.state == .sending(since: start))
+  }
+
+  @Test func aBodyThatNoLongerValidatesFailsInsteadOfBeingSent() {
+    var entry = entry(body: Data(#"{"customerConsented":false}"#.utf8))
+    guard case .fail = entry.poll(now: start) else {
+      Issue.record("expected fail")
+      return
+    }
+    #expect(entry.state.name == "failed")
+  }
+
+  @Test func nothingIsSentAtOrAfterTheDeadline() {
+    var entry = entry()
+    #expect(entry.poll(now: start.addingTimeInterval(12 * 3_600)) == .expire)
+    #expect(entry.state == .expired(at: start.addingTimeInterval(12 * 3_600)))
+    #expect(entry.poll(now: start.addingTimeInterval(13 * 3_600)) == .none)
+  }
+
+  @Test func aHeldEntryWaitsThenGoesOutAsDecided() {
+    var entry = entry(state: .held(releaseAt: start.addingTimeInterval(11 * 3_600)))
+    #expect(entry.poll(now: start) == .wait(until: start.addingTimeInterval(11 * 3_600)))
+    guard case .send = entry.poll(now: start.addingTimeInterval(11 * 3_600)) else {
+      Issue.record("not released")
+      return
+    }
+  }
+
+  @Test func approvingAHeldEntrySendsItNow() throws {
+    var entry = entry(state: .held(releaseAt: start.addingTimeInterval(11 * 3_600)))
+    try entry.approve(now: start)
+    guard case .send = entry.poll(now: start) else {
+      Issue.record("not sent")
+      return
+    }
+  }
+
+  @Test func editingRefusesABodyThatBreaksAppleRules() {
+    var entry = entry(state: .held(releaseAt: start.addingTimeInterval(11 * 3_600)))
+    let bad = Data(
+      #"{"customerConsented":true,"deliveryStatus":"UNDELIVERED_OTHER","sampleContentProvided":true,"consumptionPercentage":5}"#
+        .utf8)
+    #expect(throws: OutboxCommandRefused.self) { try entry.edit(body: bad, now: start) }
+    #expect(entry.body == TestState.validBody)
+  }
+
+  @Test func accepted202MarksSent() {
+    var entry = sending()
+    #expect(
+      entry.delivered(.answered(.init(status: 202)), now: start, backoff: backoff) == .recordSent)
+    #expect(entry.state == .sent(at: start))
+  }
+
+  @Test func rateLimitWaitsUntilRetryAfter() {
+    var entry = sending()
+    let later = start.addingTimeInterval(90)
+    #expect(
+      entry.delivered(
+        .answered(.init(status: 429, retryAfter: later)), now: start, backoff: backoff)
+        == .throttleApp(until: later))
+    #expect(entry.state == .pending(notBefore: later))
+    #expect(entry.attempts == 0)
+  }
+
+  @Test(arguments: [500, 502, 503])
+  func serverErrorsBackOffExponentially(status: Int) {
+    var entry = sending()
+    #expect(
+      entry.delivered(.answered(.init(status: status)), now: start, backoff: backoff)
+        == .retry(at: start.addingTimeInterval(15)))
+    _ = entry.poll(now: start.addingTimeInterval(15))
+    #expect(
+      entry.delivered(.networkError("reset"), now: start, backoff: backoff)
+        == .retry(at: start.addingTimeInterval(30)))
+    #expect(entry.attempts == 2)
+  }
+
+  @Test func backoffPastTheDeadlineBecomesALastTryJustBeforeIt() {
+    var entry = sending()
+    let late = start.addingTimeInterval(12 * 3_600 - 100)
+    let action = entry.delivered(
+      .answered(.init(status: 500)), now: late,
+      backoff: Backoff(initial: 3_600, maximum: 3_600, random: { 0 }))
+    #expect(action == .retry(at: start.addingTimeInterval(12 * 3_600 - 60)))
+  }
+
+  @Test(arguments: [400, 404])
+  func badRequestAndNotFoundStopWithApplesCode(status: Int) {
+    var entry = sending()
+    let error = AppStoreAPIErrorBody(
+      errorCode: 4_040_010, errorMessage: "Transaction id not found.")
+    guard
+      case .fail(let reason) = entry.delivered(
+        .answered(.init(status: status, error: error)), now: start, backoff: backoff)
+    else {
+      Issue.record("expected fail")
+      return
+    }
+    #expect(reason.contains("4040010"))
+    #expect(entry.state.isFinal)
+  }
+
+  @Test(arguments: [401, 403])
+  func credentialsProblemsPauseTheAppWithoutCountingAnAttempt(status: Int) {
+    var entry = sending()
+    guard
+      case .pauseApp = entry.delivered(
+        .answered(.init(status: status)), now: start, backoff: backoff)
+    else {
+      Issue.record("expected pause")
+      return
+    }
+    #expect(entry.attempts == 0)
+    #expect(entry.state == .pending(notBefore: start))
+  }
+
+  @Test func aSendInterruptedByACrashIsSentAgainAndCounted() {
+    var entry = sending()
+    #expect(entry.recoverInterruptedSend(now: start) == .retry(at: start))
+    #expect(entry.interruptedSends == 1)
+  }
+
+  @Test func backoffIsCappedAndJittered() {
+    let low = Backoff(initial: 30, maximum: 100, random: { 0 })
+    let high = Backoff(initial: 30, maximum: 100, random: { 0.999 })
+    #expect(low.delay(after: 10, from: start) == start.addingTimeInterval(50))
+    #expect(high.delay(after: 1, from: start).timeIntervalSince(start) > 29.9)
+  }
+
+  @Test func rateLimiterSpacesSlotsPerApp() {
+    let limiter = RateLimiter { $0 == "fast" ? 50 : 5 }
+    let slots = (0..<3).map { _ in limiter.reserve("slow", now: start) }
+    #expect(slots.map { ($0.timeIntervalSince(start) * 1_000).rounded() } == [0, 200, 400])
+    #expect(limiter.reserve("fast", now: start) == start)
+    limiter.hold("fast", until: start.addingTimeInterval(5))
+    #expect(limiter.reserve("fast", now: start) == start.addingTimeInterval(5))
+  }
+}
