@@ -1,0 +1,106 @@
+import Foundation
+import ReckonServer
+import Testing
+
+@Suite struct HTTPRequestParserTests {
+  func parse(_ text: String, limits: HTTPRequestParser.Limits = .init()) throws(HTTPParseError)
+    -> [HTTPRequest]
+  {
+    var parser = HTTPRequestParser(limits: limits)
+    parser.feed(Array(text.utf8))
+    var requests: [HTTPRequest] = []
+    while let request = try parser.next() { requests.append(request) }
+    return requests
+  }
+
+  @Test func aRequestWithAContentLengthBodyParses() throws {
+    let requests = try parse("PUT /a?b=c HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")
+    let request = try #require(requests.first)
+    #expect(request.method == "PUT")
+    #expect(request.path == "/a")
+    #expect(request.header("content-length") == "5")
+    #expect(request.body == Data("hello".utf8))
+    #expect(request.keepAlive)
+  }
+
+  @Test func bytesFedOneAtATimeGiveTheSameRequest() throws {
+    var parser = HTTPRequestParser()
+    var found: HTTPRequest?
+    for byte in "POST /x HTTP/1.1\r\nContent-Length: 2\r\n\r\nok".utf8 {
+      #expect(found == nil)
+      parser.feed([byte])
+      found = try parser.next()
+    }
+    #expect(found?.body == Data("ok".utf8))
+  }
+
+  @Test func pipelinedKeepAliveRequestsComeOutInOrder() throws {
+    let requests = try parse("GET /1 HTTP/1.1\r\n\r\nGET /2 HTTP/1.1\r\nConnection: close\r\n\r\n")
+    #expect(requests.map(\.path) == ["/1", "/2"])
+    #expect(requests.map(\.keepAlive) == [true, false])
+  }
+
+  @Test func http10ClosesUnlessAskedToKeepAlive() throws {
+    #expect(try parse("GET / HTTP/1.0\r\n\r\n").first?.keepAlive == false)
+  }
+
+  @Test func headersOverTheByteLimitAre431() {
+    let error = #expect(throws: HTTPParseError.self) {
+      try parse(
+        "GET / HTTP/1.1\r\nX: \(String(repeating: "a", count: 200))\r\n\r\n",
+        limits: .init(maximumHeaderBytes: 100))
+    }
+    #expect(error?.status == 431)
+  }
+
+  @Test func unfinishedHeadersOverTheLimitAre431BeforeTheyEnd() {
+    let error = #expect(throws: HTTPParseError.self) {
+      try parse(
+        "GET / HTTP/1.1\r\nX: \(String(repeating: "a", count: 200))",
+        limits: .init(maximumHeaderBytes: 100))
+    }
+    #expect(error?.status == 431)
+  }
+
+  @Test func tooManyHeaderFieldsAre431() {
+    let fields = (0..<5).map { "H\($0): v\r\n" }.joined()
+    let error = #expect(throws: HTTPParseError.self) {
+      try parse("GET / HTTP/1.1\r\n\(fields)\r\n", limits: .init(maximumHeaderCount: 4))
+    }
+    #expect(error?.status == 431)
+  }
+
+  @Test func aBodyOverTheLimitIs413FromItsContentLength() {
+    let error = #expect(throws: HTTPParseError.self) {
+      try parse("PUT / HTTP/1.1\r\nContent-Length: 11\r\n\r\n", limits: .init(maximumBodyBytes: 10))
+    }
+    #expect(error == .bodyTooLarge(limit: 10))
+  }
+
+  @Test(arguments: [
+    "GARBAGE\r\n\r\n", "get / HTTP/1.1\r\n\r\n", "GET / HTTP/2\r\n\r\n",
+    "GET / HTTP/1.1\r\nNoColon\r\n\r\n",
+    "GET / HTTP/1.1\r\nBad Name: x\r\n\r\n", "PUT / HTTP/1.1\r\nContent-Length: -1\r\n\r\n",
+    "PUT / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab",
+  ])
+  func malformedRequestsAre400(text: String) {
+    let error = #expect(throws: HTTPParseError.self) { try parse(text) }
+    #expect(error?.status == 400)
+  }
+
+  @Test func chunkedBodiesAskForALength() {
+    let error = #expect(throws: HTTPParseError.self) {
+      try parse("PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n")
+    }
+    #expect(error?.status == 411)
+  }
+
+  @Test func aResponseIsWrittenWithLengthAndConnection() {
+    let bytes = HTTPResponse.text(202, "ok").serialized(keepAlive: false)
+    let text = String(decoding: bytes, as: UTF8.self)
+    #expect(text.hasPrefix("HTTP/1.1 202 Accepted\r\n"))
+    #expect(text.contains("Content-Length: 2\r\n"))
+    #expect(text.contains("Connection: close\r\n"))
+    #expect(text.hasSuffix("\r\n\r\nok"))
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import ReckonServer
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite struct HTTPServerTests {
+  @Test func portZeroPicksAPortAndRequestsAreAnswered() async throws {
+    let server = HTTPServer { request in
+      .text(200, "\(request.method) \(request.path) \(request.body.count)")
+    }
+    let port = try server.start()
+    defer { server.shutdown() }
+    #expect(port > 0)
+    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/hello")!)
+    request.httpMethod = "PUT"
+    request.httpBody = Data("abc".utf8)
+    for _ in 0..<3 {
+      let (data, response) = try await URLSession.shared.data(for: request)
+      #expect((response as? HTTPURLResponse)?.statusCode == 200)
+      #expect(String(decoding: data, as: UTF8.self) == "PUT /hello 3")
+    }
+  }
+
+  @Test func concurrentConnectionsAreServed() async throws {
+    let server = HTTPServer { request in
+      try? await Task.sleep(nanoseconds: 50_000_000)
+      return .text(200, request.path)
+    }
+    let port = try server.start()
+    defer { server.shutdown() }
+    let paths = try await withThrowingTaskGroup(of: String.self) { group in
+      for index in 0..<8 {
+        group.addTask {
+          let (data, _) = try await URLSession.shared.data(
+            from: URL(string: "http://127.0.0.1:\(port)/\(index)")!)
+          return String(decoding: data, as: UTF8.self)
+        }
+      }
+      return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+    }
+    #expect(paths.count == 8)
+  }
+
+  @Test func shutdownLetsAnInFlightRequestFinish() async throws {
+    let server = HTTPServer { _ in
+      try? await Task.sleep(nanoseconds: 300_000_000)
+      return .text(200, "finished")
+    }
+    let port = try server.start()
+    let pending = Task {
+      try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/slow")!)
+    }
+    try await Task.sleep(nanoseconds: 100_000_000)
+    await Task.detached { server.shutdown() }.value
+    let (data, _) = try await pending.value
+    #expect(String(decoding: data, as: UTF8.self) == "finished")
+  }
+
+  @Test func aMalformedRequestGetsAClear400OnTheSocket() throws {
+    let server = HTTPServer { _ in .text(200, "never") }
+    let port = try server.start()
+    defer { server.shutdown() }
+    let reply = try RawSocket.exchange(port: port, "NOT HTTP\r\n\r\n")
+    #expect(reply.hasPrefix("HTTP/1.1 400 Bad Request"))
+  }
+
+  @Test func anIdleConnectionIsClosedAfterTheReadTimeout() throws {
+    let server = HTTPServer(configuration: .init(readTimeout: 0.3)) { _ in .text(200, "never") }
+    let port = try server.start()
+    defer { server.shutdown() }
+    let started = Date()
+    let reply = try RawSocket.exchange(port: port, "GET / HTTP/1.1\r\n")
+    #expect(reply.hasPrefix("HTTP/1.1 408"))
+    #expect(Date().timeIntervalSince(started) < 5)
+  }
+}
+
+/// A blocking loopback client for raw bytes.
+enum RawSocket {
+  struct Failure: Error {}
+
+  static func exchange(port: Int, _ text: String) throws -> String {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw Failure() }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { throw Failure() }
+    _ = text.withCString { send(descriptor, $0, strlen($0), 0) }
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4_096)
+    while true {
+      let count = recv(descriptor, &buffer, buffer.count, 0)
+      guard count > 0 else { break }
+      received += buffer.prefix(count)
+    }
+    return String(decoding: received, as: UTF8.self)
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+
+/// Sender settings for tests: the default pacing, short backoff.
+enum SenderSettings {
+  static func fast(sandboxPerSecond: Double = 5, initialBackoff: Double = 30) throws
+    -> SenderConfiguration
+  {
+    let json = """
+      {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p.policy"}],
+       "sender": {"sandboxRequestsPerSecond": \(sandboxPerSecond), "initialBackoffSeconds": \(initialBackoff),
+                  "maximumBackoffSeconds": 1800}}
+      """
+    let root = try JSONValue.parse(Data(json.utf8)).objectValue ?? [:]
+    return try ReckonConfiguration(ConfigurationReader(root, path: ""), baseDirectory: "/tmp")
+      .sender
+  }
+}
+
+/// Entries and requests for sender tests.
+enum OutboxFixture {
+  static let body = Data(
+    #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":true,"consumptionPercentage":25000}"#
+      .utf8)
+
+  static func temporaryStore() throws -> StateStore {
+    try StateStore(
+      path: FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID()).sqlite")
+        .path, durability: .normal)
+  }
+
+  /// Enqueues one entry received at `date`; returns its id.
+  @discardableResult
+  static func enqueue(
+    in store: StateStore, at date: Date, transaction: String = "2000",
+    bundleId: String = TestKey.bundleId, hold: Bool = false,
+    body: Data = body
+  ) throws -> Int64 {
+    let record = NotificationRecord(
+      notificationUUID: UUID().uuidString, notificationType: "CONSUMPTION_REQUEST",
+      transactionId: transaction,
+      bundleId: bundleId, environment: .sandbox, receivedAt: date, rawNotification: Data("{}".utf8))
+    let request = try store.recordNotification(record).requestId
+    let decision = DecisionRecord(
+      policyName: "test", policyVersion: nil, policySHA256: SHA256Digest.hex(Data("policy".utf8)),
+      action: hold ? "hold" : "respond", rule: "r", reason: nil, body: body,
+      factsJSON: Data("[]".utf8),
+      explanationJSON: nil, decidedAt: date)
+    let enqueue = OutboxEnqueue(
+      app: AppStoreApp(bundleId: bundleId, environment: .sandbox), transactionId: transaction,
+      context: .init(), body: body,
+      deadline: record.deadline, holdUntil: hold ? record.deadline.addingTimeInterval(-3_600) : nil)
+    return try store.recordDecision(decision, requestId: request, enqueue: enqueue).entryId!
+  }
+}
+
+/// Collects sender events.
+final class EventLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var events: [SenderEvent] = []
+
+  var append: @Sendable (SenderEvent) -> Void {
+    { [self] event in lock.withLock { events.append(event) } }
+  }
+
+  var all: [SenderEvent] { lock.withLock { events } }
+  var lines: [String] { all.map { "\($0.level): \($0)" } }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import ReckonAppStore
+import ReckonStandIn
+import Testing
+
+@testable import ReckonEngine
+
+/// Every outbox rule against the local App Store stand-in, in simulated time.
+@Suite struct OutboxSenderTests {
+  let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970).rounded(.down))
+
+  struct Harness {
+    let standIn: AppStoreStandIn
+    let store: StateStore
+    let clock: SimulatedClock
+    let events = EventLog()
+    let sender: OutboxSender
+
+    init(
+      start: Date, url: URL? = nil, standIn: AppStoreStandIn, baseURL: URL,
+      sandboxPerSecond: Double = 5
+    ) throws {
+      self.standIn = standIn
+      store = try OutboxFixture.temporaryStore()
+      clock = SimulatedClock(start: start)
+      sender = OutboxSender(
+        store: store, sender: try TestKey.client(url ?? baseURL),
+        configuration: try SenderSettings.fast(sandboxPerSecond: sandboxPerSecond), clock: clock,
+        random: { 0 },
+        maximumConcurrentSends: 1, events: events.append)
+    }
+
+    func state(_ id: Int64) throws -> OutboxState { try store.entry(id: id).state }
+  }
+
+  func harness(sandboxPerSecond: Double = 5, url: URL? = nil) throws -> Harness {
+    let (standIn, baseURL) = try TestKey.standIn()
+    return try Harness(
+      start: start, url: url, standIn: standIn, baseURL: baseURL, sandboxPerSecond: sandboxPerSecond
+    )
+  }
+
+  @Test func anAcceptedReplyIsMarkedSentWithTheExactValidatedBodyAndAVerifiedToken() async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    let summary = try await h.sender.drainDue()
+    #expect(summary.sent == 1)
+    #expect(try h.state(id).name == "sent")
+    let received = try #require(h.standIn.requests.first)
+    #expect(received.problem == nil)
+    #expect(received.status == 202)
+    #expect(received.method == "PUT")
+    #expect(received.path == "/inApps/v2/transactions/consumption/2000")
+    #expect(received.body == OutboxFixture.body)
+    #expect(try h.store.attempts(entryId: id).map(\.httpStatus) == [202])
+  }
+
+  @Test func rateLimitedWaitsUntilRetryAfterMilliseconds() async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    let retryAt = start.addingTimeInterval(90.5)
+    h.standIn.enqueue(.rateLimited(retryAfter: retryAt))
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id) == .pending(notBefore: retryAt))
+    h.clock.advance(to: retryAt.addingTimeInterval(-1))
+    _ = try await h.sender.drainDue()
+    #expect(h.standIn.requests.count == 1)
+    h.clock.advance(to: retryAt)
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id).name == "sent")
+    #expect(try h.store.attempts(entryId: id).map(\.result) == ["throttled", "sent"])
+  }
+
+  @Test func serverErrorsRetryWithBackoffUntilAccepted() async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    h.standIn.enqueue(.serverError, .serverError)
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id) == .pending(notBefore: start.addingTimeInterval(15)))
+    h.clock.advance(by: 15)
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id) == .pending(notBefore: start.addingTimeInterval(45)))
+    h.clock.advance(by: 30)
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id).name == "sent")
+    #expect(try h.store.attempts(entryId: id).map(\.errorCode) == [5_000_000, 5_000_000, nil])
+  }
+
+  @Test func networkErrorsRetryWithBackoff() async throws {
+    let h = try harness(url: URL(string: "http://127.0.0.1:1")!)
+    defer { h.standIn.shutdown() }
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id) == .pending(notBefore: start.addingTimeInterval(15)))
+    #expect(try h.store.attempts(entryId: id).first?.result == "retry")
+  }
+
+  @Test func anEntryThatKeepsFailingExpiresLoudlyAndNothingIsSentAfterTheDeadline() async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    h.standIn.defaultReply = .serverError
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    let deadline = start.addingTimeInterval(12 * 3_600)
+    for _ in 0..<60 {
+      _ = try await h.sender.drainDue()
+      guard let wake = try h.store.nextWake() else { break }
+      h.clock.advance(to: wake)
+    }
+    #expect(try h.state(id).name == "expired")
+    #expect(try h.store.attempts(entryId: id).allSatisfy { $0.startedAt < deadline })
+    #expect(h.events.lines.contains { $0.hasPrefix("error: entry \(id) EXPIRED") })
+  }
+
+  @Test(arguments: [
+    StandInReply.badRequest(errorCode: 4_000_185, message: "Family sharing."), .notFound,
+  ])
+  func badRequestAndNotFoundStopAndRecordApplesCodeAndMessage(reply: StandInReply) async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    h.standIn.enqueue(reply)
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id).name == "failed")
+    let attempt = try #require(try h.store.attempts(entryId: id).first)
+    #expect(attempt.httpStatus == reply.status)
+    #expect(attempt.errorCode == (reply.status == 404 ? 4_040_010 : 4_000_185))
+    #expect(attempt.errorMessage?.isEmpty == false)
+    h.clock.advance(by: 3_600)
+    _ = try await h.sender.drainDue()
+    #expect(h.standIn.requests.count == 1)
+  }
+
+  @Test func unauthorizedPausesOnlyThatAppWithoutBurningOtherEntriesAttempts() async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    let ids = try (0..<3).map {
+      try OutboxFixture.enqueue(in: h.store, at: start, transaction: "30\($0)")
+    }
+    let other = try OutboxFixture.enqueue(
+      in: h.store, at: start, transaction: "400", bundleId: "com.example.other")
+    h.standIn.enqueue(.unauthorized)
+    _ = try await h.sender.drainDue()
+    #expect(h.standIn.requests.filter { $0.status == 401 }.count == 1)
+    for id in ids {
+      #expect(try h.state(id).name == "pending")
+      #expect(try h.store.entry(id: id).attempts == 0)
+    }
+    #expect(h.events.lines.contains { $0.contains("CREDENTIALS PROBLEM for com.example") })
+    #expect(try h.store.pauses().map(\.app.bundleId) == ["com.example"])
+    #expect(try h.state(other).name == "sent")
+    h.clock.advance(by: 300)
+    _ = try await h.sender.drainDue()
+    for id in ids { #expect(try h.state(id).name == "sent") }
+    #expect(try h.store.pauses().isEmpty)
+  }
+
+  @Test func sendsArePacedPerAppByTheConfiguredRate() async throws {
+    let h = try harness(sandboxPerSecond: 5)
+    defer { h.standIn.shutdown() }
+    let ids = try (0..<6).map {
+      try OutboxFixture.enqueue(in: h.store, at: start, transaction: "50\($0)")
+    }
+    _ = try await h.sender.drainDue()
+    let starts = try ids.map {
+      try #require(try h.store.attempts(entryId: $0).first).startedAt.timeIntervalSince(start)
+    }
+    #expect(starts.map { ($0 * 1_000).rounded() } == [0, 200, 400, 600, 800, 1_000])
+  }
+
+  @Test func aHeldEntryWaitsForApprovalOrGoesOutAnHourBeforeTheDeadline() async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    let approved = try OutboxFixture.enqueue(in: h.store, at: start, transaction: "601", hold: true)
+    let unattended = try OutboxFixture.enqueue(
+      in: h.store, at: start, transaction: "602", hold: true)
+    _ = try await h.sender.drainDue()
+    #expect(h.standIn.requests.isEmpty)
+    var entry = try h.store.entry(id: approved)
+    try entry.approve(now: h.clock.now())
+    try h.store.save(entry, now: h.clock.now())
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(approved).name == "sent")
+    #expect(try h.state(unattended).name == "held")
+    h.clock.advance(to: start.addingTimeInterval(11 * 3_600))
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(unattended).name == "sent")
+    #expect(h.standIn.requests.map(\.transactionId) == ["601", "602"])
+  }
+
+  @Test func aSendInterruptedByACrashIsSentAgainWithTheSameBody() async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    var entry = try h.store.entry(id: id)
+    guard case .send = entry.poll(now: start) else {
+      Issue.record("not sendable")
+      return
+    }
+    try h.store.save(entry, now: start)  // the process "dies" here, after persisting `sending`
+    #expect(try h.sender.recoverInterrupted() == 1)
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id).name == "sent")
+    #expect(try h.store.entry(id: id).interruptedSends == 1)
+    #expect(try h.store.attempts(entryId: id).map(\.result) == ["interrupted", "sent"])
+  }
+
+  @Test func aStoredBodyThatNoLongerValidatesIsNeverSent() async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    try h.store.connection.query(
+      "UPDATE outbox SET body = ? WHERE id = ?",
+      [.blob(Data(#"{"customerConsented":false}"#.utf8)), .integer(id)])
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id).name == "failed")
+    #expect(h.standIn.requests.isEmpty)
+  }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import ReckonAppStore
+import ReckonStandIn
+
+/// Apple's test signing key (MIT, see Fixtures/apple/LICENSE…) and a stand-in that trusts it.
+enum TestKey {
+  static let issuerId = "57246542-96fe-1a63-e053-0824d011072a"
+  static let keyId = "ABC123DEFG"
+  static let bundleId = "com.example"
+
+  static var path: String {
+    Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(
+      "apple/testSigningKey.p8"
+    ).path
+  }
+
+  static func key() throws -> PrivateKey { try PrivateKey(path: path) }
+
+  static func pemText() throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+  /// A started stand-in expecting tokens from the test key; call `shutdown()` when done.
+  static func standIn() throws -> (AppStoreStandIn, URL) {
+    let standIn = try AppStoreStandIn(
+      publicKeyPEM: try key().publicKeyPEM(),
+      expected: .init(issuerId: issuerId, keyId: keyId, bundleIds: [bundleId, "com.example.other"]))
+    let url = try standIn.start()
+    return (standIn, url)
+  }
+
+  static func client(_ url: URL, keyId: String = keyId) throws -> AppStoreAPIClient {
+    AppStoreAPIClient(issuerId: issuerId, keyId: keyId, key: try key(), baseURL: url, timeout: 5)
+  }
+}
