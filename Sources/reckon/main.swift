@@ -6,6 +6,9 @@ let commands: [any Command.Type] = [
   EvalCommand.self,
   TestCommand.self,
   FmtCommand.self,
+  QueueCommand.self,
+  SendCommand.self,
+  KeysCommand.self,
 ]
 
 let code = await CommandLineTool(commands: commands).run(Array(CommandLine.arguments.dropFirst()))

@@ -5,6 +5,11 @@ import ReckonAppStore
 public struct OutboxCommandRefused: Error, Hashable, Sendable, CustomStringConvertible {
   /// What was refused and why.
   public let description: String
+
+  /// A refusal saying `description`.
+  public init(description: String) {
+    self.description = description
+  }
 }
 
 extension OutboxEntry {

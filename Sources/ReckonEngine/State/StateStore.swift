@@ -16,7 +16,7 @@ public final class StateStore: @unchecked Sendable {
   /// The database file.
   public let path: String
   let connection: SQLiteConnection
-  private let lock = NSLock()
+  private let lock = NSRecursiveLock()
 
   /// Opens (creating and migrating as needed) the database at `path`.
   public init(path: String, durability: Durability = .full) throws(StateDatabaseError) {

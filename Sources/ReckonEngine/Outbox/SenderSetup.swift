@@ -1,0 +1,44 @@
+import Foundation
+import ReckonAppStore
+
+/// Builds the App Store client and the outbox sender from `reckon.json`, for the CLI and embedders.
+public enum SenderSetup {
+  /// Why the sender cannot be set up.
+  public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// `appStore` is missing from the configuration.
+    case noKeyConfigured
+    /// The key could not be loaded.
+    case key(SigningError)
+
+    /// What to fix.
+    public var description: String {
+      switch self {
+      case .noKeyConfigured:
+        "appStore: is required to send replies (issuerId, keyId, privateKeyPath)"
+      case .key(let error): "appStore.privateKeyPath: \(error.description)"
+      }
+    }
+  }
+
+  /// Loads the configured key (warning through `warn` when its file is readable by others) and
+  /// returns a client for Apple's hosts or the configured `baseURL`.
+  public static func client(_ configuration: ReckonConfiguration, warn: (String) -> Void)
+    throws(Failure) -> AppStoreAPIClient
+  {
+    guard let settings = configuration.appStoreKey else { throw .noKeyConfigured }
+    if let warning = PrivateKey.permissionWarning(path: settings.privateKeyPath) { warn(warning) }
+    let key: PrivateKey
+    do { key = try PrivateKey(path: settings.privateKeyPath) } catch { throw .key(error) }
+    return AppStoreAPIClient(
+      issuerId: settings.issuerId, keyId: settings.keyId, key: key,
+      baseURL: settings.baseURL.flatMap(URL.init(string:)))
+  }
+
+  /// A sender over `store` through `client`, paced and retried as configured.
+  public static func sender(
+    _ configuration: ReckonConfiguration, store: StateStore, client: any ConsumptionSender,
+    events: @escaping @Sendable (SenderEvent) -> Void
+  ) -> OutboxSender {
+    OutboxSender(store: store, sender: client, configuration: configuration.sender, events: events)
+  }
+}

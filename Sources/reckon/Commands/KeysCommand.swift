@@ -1,0 +1,43 @@
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+
+/// `reckon keys check`: loads the App Store key and shows the token it makes, never the key.
+enum KeysCommand: Command {
+  static let name = "keys"
+  static let summary =
+    "Check the App Store Connect key: load it, make a token, show its header and claims"
+  static let flagNames: Set<String> = []
+  static let help = """
+    Usage: reckon keys check [--config reckon.json]
+
+    Loads appStore.privateKeyPath, signs a token for each configured app and prints the token's
+    header and claims. The key and the token's signature are never printed. Warns when the key
+    file is readable by its group or others.
+    """
+
+  static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    let configuration = try ReckonConfiguration.load(
+      path: arguments.option("config") ?? "reckon.json")
+    try arguments.rejectUnknown()
+    guard arguments.positionals == ["check"] else {
+      throw UsageError("expected 'reckon keys check'")
+    }
+    let client = try SenderSetup.client(configuration) { console.error($0) }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    for app in configuration.apps {
+      let token = try client.makeToken(bundleId: app.bundleId, now: Date())
+      guard let decoded = AppStoreJWT.decodeUnverified(token) else {
+        throw UsageError("the token could not be read back")
+      }
+      console.out(
+        "\(app.bundleId) (\(app.environment.rawValue)) → \(client.baseURL(for: app.environment).absoluteString)"
+      )
+      console.out("header: " + String(decoding: try encoder.encode(decoded.header), as: UTF8.self))
+      console.out("claims: " + String(decoding: try encoder.encode(decoded.claims), as: UTF8.self))
+    }
+    console.out("the key loads and signs ES256 tokens")
+    return 0
+  }
+}

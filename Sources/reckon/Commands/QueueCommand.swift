@@ -1,0 +1,192 @@
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+
+/// `reckon queue list|show|approve|set|retry|drop`: looks at and steers the outbox.
+enum QueueCommand: Command {
+  static let name = "queue"
+  static let summary = "List, show, approve, edit, retry or drop outbox entries"
+  static let flagNames: Set<String> = []
+  static let help = """
+    Usage: reckon queue list [--state STATE] [--format text|json] [--config reckon.json]
+           reckon queue show ID [--format text|json]
+           reckon queue approve ID          send a held entry now, as decided
+           reckon queue set ID FIELD=VALUE ...   change body fields (validated) and send now
+           reckon queue retry ID            try a failed or waiting entry again now
+           reckon queue drop ID             never send the entry
+
+    States: held, pending, sending, sent, failed, expired, dropped. VALUE is read as true/false,
+    a whole number, or text: reckon queue set 7 refundPreference=DECLINE consumptionPercentage=0
+    """
+
+  static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    let configuration = try ReckonConfiguration.load(
+      path: arguments.option("config") ?? "reckon.json")
+    let json = try format(&arguments)
+    let state = arguments.option("state")
+    try arguments.rejectUnknown()
+    var words = arguments.positionals
+    guard !words.isEmpty else {
+      throw UsageError("expected list, show, approve, set, retry or drop")
+    }
+    let verb = words.removeFirst()
+    let store = try StateStore(path: configuration.statePath)
+    if verb == "list" {
+      let entries = try store.entries(states: state.map { [$0] } ?? [])
+      console.out(json ? try encode(entries.map { EntryReport($0) }) : QueueTable.render(entries))
+      return 0
+    }
+    guard let idText = words.first, let id = Int64(idText) else {
+      throw UsageError("\(verb) needs an entry ID")
+    }
+    let now = Date()
+    let entry: OutboxEntry
+    switch verb {
+    case "show":
+      let report = EntryReport(try store.entry(id: id), attempts: try store.attempts(entryId: id))
+      console.out(json ? try encode(report) : report.text)
+      return 0
+    case "approve":
+      entry = try store.modifyEntry(id: id, now: now) { entry throws(OutboxCommandRefused) in
+        try entry.approve(now: now)
+      }
+    case "retry":
+      entry = try store.modifyEntry(id: id, now: now) { entry throws(OutboxCommandRefused) in
+        try entry.retry(now: now)
+      }
+    case "drop":
+      entry = try store.modifyEntry(id: id, now: now) { entry throws(OutboxCommandRefused) in
+        try entry.drop(now: now)
+      }
+    case "set":
+      let changes = try assignments(Array(words.dropFirst()))
+      entry = try store.modifyEntry(id: id, now: now) { entry throws(OutboxCommandRefused) in
+        try entry.edit(body: try edited(entry.body, changes), now: now)
+      }
+    default: throw UsageError("unknown queue command '\(verb)'")
+    }
+    console.out(json ? try encode(EntryReport(entry)) : "entry \(id): \(entry.state.name)")
+    return 0
+  }
+
+  private static func format(_ arguments: inout Arguments) throws(UsageError) -> Bool {
+    switch arguments.option("format") ?? "text" {
+    case "text": return false
+    case "json": return true
+    case let other: throw UsageError("--format must be text or json, not '\(other)'")
+    }
+  }
+
+  private static func assignments(_ words: [String]) throws(UsageError) -> [String: JSONValue] {
+    guard !words.isEmpty else { throw UsageError("set needs at least one FIELD=VALUE") }
+    var changes: [String: JSONValue] = [:]
+    for word in words {
+      guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
+        throw UsageError("'\(word)' is not FIELD=VALUE")
+      }
+      let value = String(word[word.index(after: equals)...])
+      changes[String(word[..<equals])] =
+        value == "true"
+        ? .bool(true)
+        : value == "false" ? .bool(false) : Int(value).map { .integer($0) } ?? .string(value)
+    }
+    return changes
+  }
+
+  private static func edited(_ body: Data, _ changes: [String: JSONValue])
+    throws(OutboxCommandRefused) -> Data
+  {
+    var fields = (try? JSONValue.parse(body))?.objectValue ?? [:]
+    for (key, value) in changes { fields[key] = value }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    guard let data = try? encoder.encode(JSONValue.object(fields)) else {
+      throw OutboxCommandRefused(description: "the body could not be encoded")
+    }
+    return data
+  }
+
+  private static func encode(_ value: some Encodable) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+  }
+}
+
+/// An entry for `--format json` and `queue show`.
+struct EntryReport: Encodable {
+  struct Attempt: Encodable {
+    let startedAt: Date
+    let httpStatus: Int?
+    let errorCode: Int?
+    let errorMessage: String?
+    let result: String
+  }
+
+  let id: Int64
+  let state: String
+  let stateAt: Date
+  let reason: String?
+  let bundleId: String
+  let environment: String
+  let transactionId: String
+  let deadline: Date
+  let attempts: Int
+  let interruptedSends: Int
+  let lastStatus: Int?
+  let lastError: String?
+  let body: JSONValue?
+  let history: [Attempt]?
+
+  init(_ entry: OutboxEntry, attempts: [DeliveryAttempt]? = nil) {
+    id = entry.id
+    state = entry.state.name
+    stateAt = entry.state.time
+    reason = entry.state.reason
+    bundleId = entry.app.bundleId
+    environment = entry.app.environment.rawValue
+    transactionId = entry.transactionId
+    deadline = entry.deadline
+    self.attempts = entry.attempts
+    interruptedSends = entry.interruptedSends
+    lastStatus = entry.lastStatus
+    lastError = entry.lastError
+    body = try? JSONValue.parse(entry.body)
+    history = attempts?.map {
+      Attempt(
+        startedAt: $0.startedAt, httpStatus: $0.httpStatus, errorCode: $0.errorCode,
+        errorMessage: $0.errorMessage, result: $0.result)
+    }
+  }
+
+  var text: String {
+    var lines = [
+      "entry \(id): \(state) since \(stateAt)\(reason.map { " (\($0))" } ?? "")",
+      "app: \(bundleId) (\(environment)), transaction \(transactionId), deadline \(deadline)",
+      "attempts: \(attempts) counted, \(interruptedSends) interrupted; last: \(lastStatus.map(String.init) ?? "-") \(lastError ?? "")",
+      "body: " + String(decoding: (try? JSONEncoder().encode(body)) ?? Data(), as: UTF8.self),
+    ]
+    for attempt in history ?? [] {
+      lines.append(
+        "  \(attempt.startedAt) \(attempt.result) HTTP \(attempt.httpStatus.map(String.init) ?? "-") \(attempt.errorCode.map(String.init) ?? "") \(attempt.errorMessage ?? "")"
+      )
+    }
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// The text table of `reckon queue list`.
+enum QueueTable {
+  static func render(_ entries: [OutboxEntry]) -> String {
+    guard !entries.isEmpty else { return "the outbox is empty" }
+    let formatter = ISO8601DateFormatter()
+    var lines = ["ID\tSTATE\tTRANSACTION\tAPP\tDEADLINE\tATTEMPTS\tLAST ERROR"]
+    for entry in entries {
+      lines.append(
+        "\(entry.id)\t\(entry.state.name)\t\(entry.transactionId)\t\(entry.app.bundleId)\t\(formatter.string(from: entry.deadline))\t\(entry.attempts)\t\(entry.lastError ?? "")"
+      )
+    }
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import ReckonEngine
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `reckon send [--once]`: delivers due outbox entries to Apple.
+enum SendCommand: Command {
+  static let name = "send"
+  static let summary = "Send due replies to Apple (--once: drain what is due and exit, for cron)"
+  static let flagNames: Set<String> = ["once"]
+  static let help = """
+    Usage: reckon send [--once] [--config reckon.json]
+
+    Sends the outbox's due replies to the App Store Server API, paced per app, retrying 429 and
+    5xx until each reply's 12-hour deadline. Sends found unfinished after a crash go out again.
+    Events are written to standard error as JSON lines; expiries and credentials problems are
+    errors. With --once it drains what is due now and exits (0, or 1 if anything failed or
+    expired); without it, it keeps running. Only one sender may use a state database at a time.
+    """
+
+  static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    let once = arguments.flag("once")
+    let configuration = try ReckonConfiguration.load(
+      path: arguments.option("config") ?? "reckon.json")
+    try arguments.rejectUnknown()
+    guard SenderLock.acquire(configuration.statePath + ".send.lock") else {
+      console.error(
+        "reckon send: another sender is using \(configuration.statePath); not starting a second one"
+      )
+      return 1
+    }
+    let client = try SenderSetup.client(configuration) { console.error($0) }
+    let store = try StateStore(path: configuration.statePath)
+    let sender = SenderSetup.sender(configuration, store: store, client: client) { event in
+      console.error(EventLine.json(event))
+    }
+    try sender.recoverInterrupted()
+    guard once else {
+      try await sender.run { false }
+      return 0
+    }
+    let summary = try await sender.drainDue()
+    console.out(
+      "sent \(summary.sent), retrying later \(summary.retrying), failed \(summary.failed), expired \(summary.expired)"
+    )
+    return summary.failed + summary.expired > 0 ? 1 : 0
+  }
+}
+
+/// A sender event as one JSON line.
+enum EventLine {
+  static func json(_ event: SenderEvent) -> String {
+    let object: [String: String] = [
+      "time": ISO8601DateFormatter().string(from: Date()), "level": event.level,
+      "message": event.description,
+    ]
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: (try? encoder.encode(object)) ?? Data(), as: UTF8.self)
+  }
+}
+
+/// An advisory lock file (flock) held for the life of the process.
+enum SenderLock {
+  static func acquire(_ path: String) -> Bool {
+    let descriptor = open(path, O_CREAT | O_RDWR, 0o600)
+    guard descriptor >= 0 else { return false }
+    return flock(descriptor, LOCK_EX | LOCK_NB) == 0  // released by the kernel when the process ends
+  }
+}
