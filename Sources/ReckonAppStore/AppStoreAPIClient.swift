@@ -19,10 +19,11 @@ public final class AppStoreAPIClient: ConsumptionSender, @unchecked Sendable {
   private let session: URLSession
   private let tokens: TokenCache
 
-  /// A client signing with `key`; `baseURL` replaces Apple's hosts (for a local stand-in).
+  /// A client signing with `key`; `baseURL` replaces Apple's hosts (for a local stand-in);
+  /// `maximumConnections` caps parallel connections per host.
   public init(
     issuerId: String, keyId: String, key: PrivateKey, baseURL: URL? = nil,
-    timeout: TimeInterval = 30
+    timeout: TimeInterval = 30, maximumConnections: Int = 16
   ) {
     self.issuerId = issuerId
     self.keyId = keyId
@@ -30,7 +31,7 @@ public final class AppStoreAPIClient: ConsumptionSender, @unchecked Sendable {
     self.baseURLOverride = baseURL
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = timeout
-    configuration.httpMaximumConnectionsPerHost = 16
+    configuration.httpMaximumConnectionsPerHost = maximumConnections
     self.session = URLSession(configuration: configuration)
     self.tokens = TokenCache()
   }

@@ -24,6 +24,10 @@ public final class JWTVerifier: @unchecked Sendable {
   }
 
   private let publicKey: OpaquePointer
+  private let lock = NSLock()
+  /// Tokens whose signature already verified (the sender reuses a token for minutes); claims and
+  /// times are still checked on every request.
+  private var verified: Set<String> = []
   /// What tokens must say.
   public let expected: Expected
 
@@ -49,8 +53,11 @@ public final class JWTVerifier: @unchecked Sendable {
       let header = Base64URL.decode(parts[0]).flatMap({ try? JSONValue.parse($0) })?.objectValue,
       let claims = Base64URL.decode(parts[1]).flatMap({ try? JSONValue.parse($0) })?.objectValue
     else { return "the token is not a compact JWS with a 64-byte signature" }
-    guard verify(signature: signature, input: Data("\(parts[0]).\(parts[1])".utf8)) else {
-      return "the signature does not verify with the public key"
+    if !lock.withLock({ verified.contains(token) }) {
+      guard verify(signature: signature, input: Data("\(parts[0]).\(parts[1])".utf8)) else {
+        return "the signature does not verify with the public key"
+      }
+      lock.withLock { _ = verified.insert(token) }
     }
     if header["alg"] != .string("ES256") { return "alg is not ES256" }
     if header["typ"] != .string("JWT") { return "typ is not JWT" }
