@@ -7,9 +7,10 @@ import ReckonAppStore
 public final class StateStore: @unchecked Sendable {
   /// How hard each commit is pushed to disk.
   public enum Durability: String, Sendable {
-    /// `synchronous=FULL`: a commit survives a power loss.
+    /// `synchronous=FULL`: a commit survives a power loss, at one fsync per commit.
     case full = "FULL"
-    /// `synchronous=NORMAL`: a commit survives a process crash; a power loss may undo the last ones.
+    /// `synchronous=NORMAL` (the default, with WAL): a commit survives a process crash and the file
+    /// is never corrupted; a power loss may undo the commits since the last checkpoint.
     case normal = "NORMAL"
   }
 
@@ -19,7 +20,7 @@ public final class StateStore: @unchecked Sendable {
   private let lock = NSRecursiveLock()
 
   /// Opens (creating and migrating as needed) the database at `path`.
-  public init(path: String, durability: Durability = .full) throws(StateDatabaseError) {
+  public init(path: String, durability: Durability = .normal) throws(StateDatabaseError) {
     self.path = path
     connection = try SQLiteConnection(path: path, synchronous: durability.rawValue)
     try StateSchema.migrate(connection, now: Date().timeIntervalSince1970)
