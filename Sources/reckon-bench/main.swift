@@ -1,9 +1,12 @@
 import Foundation
 
-/// Benchmarks, one per argument: `decision` (default). Figures are printed, never asserted.
+/// Benchmarks, one per argument: `decision` (default), `facts`, `sender`. Figures are printed,
+/// never asserted.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [String: ([String]) async throws -> Void] = [
-  "decision": runDecisionBenchmark
+  "decision": runDecisionBenchmark,
+  "facts": runFactsBenchmark,
+  "sender": runSenderBenchmark,
 ]
 let name = arguments.first ?? "decision"
 guard let benchmark = benchmarks[name] else {

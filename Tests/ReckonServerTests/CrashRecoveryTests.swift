@@ -58,11 +58,11 @@ import Testing
       let process = try Self.launch(binary, folder)
       try await Task.sleep(nanoseconds: UInt64.random(in: 150_000_000...700_000_000))
       if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-      process.waitUntilExit()
+      await Self.waitForExit(process)
     }
     for _ in 0..<20 where try !store.entries(states: ["pending", "held", "sending"]).isEmpty {
       let process = try Self.launch(binary, folder)
-      process.waitUntilExit()
+      await Self.waitForExit(process)
       try await Task.sleep(nanoseconds: 300_000_000)
     }
     let entries = try store.entries(limit: 1_000)
@@ -116,5 +116,16 @@ import Testing
       """
     try Data(config.utf8).write(to: folder.appendingPathComponent("reckon.json"))
     return folder
+  }
+
+  /// Waits for the child on a GCD thread: blocking a cooperative thread here would starve the
+  /// stand-in in this process, which the child is waiting on.
+  static func waitForExit(_ process: Process) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      DispatchQueue.global().async {
+        process.waitUntilExit()
+        continuation.resume()
+      }
+    }
   }
 }

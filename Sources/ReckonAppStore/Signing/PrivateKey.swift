@@ -41,13 +41,28 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
 
   /// The public half as a PEM `PUBLIC KEY`, for verifiers.
   public func publicKeyPEM() -> String {
-    guard let bio = BIO_new(BIO_s_mem()) else { return "" }
-    defer { BIO_free(bio) }
-    guard PEM_write_bio_PUBKEY(bio, key) == 1 else { return "" }
-    var pointer: UnsafeMutablePointer<CChar>?
-    let length = BIO_ctrl(bio, BIO_CTRL_INFO, 0, &pointer)
-    guard let pointer, length > 0 else { return "" }
-    return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+    String(decoding: MemoryBIO.collect { PEM_write_bio_PUBKEY($0, key) }, as: UTF8.self)
+  }
+
+  /// Generates a fresh P-256 key, for a local test CA or stand-in; never for App Store Connect.
+  public init(generatedFor purpose: String) throws(SigningError) {
+    guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, nil) else { throw .generationFailed }
+    defer { EVP_PKEY_CTX_free(context) }
+    var generated: OpaquePointer? = nil
+    guard EVP_PKEY_keygen_init(context) == 1,
+      EVP_PKEY_CTX_set_ec_paramgen_curve_nid(context, NID_X9_62_prime256v1) == 1,
+      EVP_PKEY_keygen(context, &generated) == 1, let generated
+    else {
+      ERR_clear_error()
+      throw .generationFailed
+    }
+    key = generated
+    source = purpose
+  }
+
+  /// The key as PKCS#8 PEM, for writing a generated key to a file only its owner can read.
+  public func pkcs8PEM() -> Data {
+    MemoryBIO.collect { PEM_write_bio_PKCS8PrivateKey($0, key, nil, nil, 0, nil, nil) }
   }
 
   /// Never the key: its source only.

@@ -8,6 +8,8 @@ public enum SigningError: Error, Hashable, Sendable, CustomStringConvertible {
   case notP256(path: String)
   /// OpenSSL failed at the named step of signing.
   case signatureFailed(step: String)
+  /// OpenSSL could not generate a key or build a certificate (local test CA only).
+  case generationFailed
 
   /// One sentence saying what failed and where.
   public var description: String {
@@ -17,6 +19,7 @@ public enum SigningError: Error, Hashable, Sendable, CustomStringConvertible {
     case .notAPrivateKey(let path): "\(path) is not a PEM (PKCS#8 .p8) private key"
     case .notP256(let path): "\(path) is not an EC P-256 key; App Store Connect keys for ES256 are"
     case .signatureFailed(let step): "ES256 signing failed at \(step)"
+    case .generationFailed: "could not generate a test key or certificate"
     }
   }
 }

@@ -4,14 +4,14 @@ import Foundation
 /// Issues X.509 certificates with OpenSSL, for the local test CA.
 struct CertificateBuilder {
   var subject: String
-  var key: SigningKey
-  var issuer: (name: String, key: SigningKey)?
+  var key: PrivateKey
+  var issuer: (name: String, key: PrivateKey)?
   var validity: ClosedRange<Date>
   var isAuthority: Bool
   var markerOIDs: [String]
   var serial: Int
 
-  func build() throws(SigningKeyError) -> X509Certificate {
+  func build() throws(SigningError) -> X509Certificate {
     guard let certificate = X509_new() else { throw .generationFailed }
     let owned = X509Certificate(taking: certificate)
     X509_set_version(certificate, 2)
@@ -20,23 +20,23 @@ struct CertificateBuilder {
     var notAfter = time_t(validity.upperBound.timeIntervalSince1970)
     X509_time_adj_ex(X509_getm_notBefore(certificate), 0, 0, &notBefore)
     X509_time_adj_ex(X509_getm_notAfter(certificate), 0, 0, &notAfter)
-    X509_set_pubkey(certificate, key.pointer)
+    X509_set_pubkey(certificate, key.key)
     try setName(subject, X509_get_subject_name(certificate))
     try setName(issuer?.name ?? subject, X509_get_issuer_name(certificate))
     try addExtension(NID_basic_constraints, isAuthority ? "critical,CA:TRUE" : "critical,CA:FALSE", certificate)
     try addExtension(NID_key_usage, isAuthority ? "critical,keyCertSign,cRLSign" : "critical,digitalSignature", certificate)
     for oid in markerOIDs { try addMarker(oid, certificate) }
-    guard X509_sign(certificate, (issuer?.key ?? key).pointer, EVP_sha256()) > 0 else { throw .signingFailed }
+    guard X509_sign(certificate, (issuer?.key ?? key).key, EVP_sha256()) > 0 else { throw .signatureFailed(step: "X509_sign") }
     return owned
   }
 
-  private func setName(_ commonName: String, _ name: OpaquePointer?) throws(SigningKeyError) {
+  private func setName(_ commonName: String, _ name: OpaquePointer?) throws(SigningError) {
     guard let name, X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, commonName, -1, -1, 0) == 1 else {
       throw .generationFailed
     }
   }
 
-  private func addExtension(_ nid: Int32, _ value: String, _ certificate: OpaquePointer) throws(SigningKeyError) {
+  private func addExtension(_ nid: Int32, _ value: String, _ certificate: OpaquePointer) throws(SigningError) {
     var context = X509V3_CTX()
     X509V3_set_ctx(&context, certificate, certificate, nil, nil, 0)
     guard let ext = X509V3_EXT_conf_nid(nil, &context, nid, value) else { throw .generationFailed }
@@ -45,7 +45,7 @@ struct CertificateBuilder {
   }
 
   /// Apple's marker extensions hold an ASN.1 NULL.
-  private func addMarker(_ oid: String, _ certificate: OpaquePointer) throws(SigningKeyError) {
+  private func addMarker(_ oid: String, _ certificate: OpaquePointer) throws(SigningError) {
     guard let object = OBJ_txt2obj(oid, 1), let value = ASN1_OCTET_STRING_new() else { throw .generationFailed }
     defer {
       ASN1_OBJECT_free(object)

@@ -10,7 +10,7 @@ public struct LocalCertificateAuthority: Sendable {
   public let intermediate: X509Certificate
   /// The leaf certificate that signs payloads.
   public let leaf: X509Certificate
-  private let leafKey: SigningKey
+  private let signer: ES256Signer
 
   /// What to get deliberately wrong, for tests of the verifier.
   public struct Flaws: Hashable, Sendable {
@@ -30,10 +30,10 @@ public struct LocalCertificateAuthority: Sendable {
   }
 
   /// Creates a new authority with fresh keys, valid from a day before `now` for ten years.
-  public init(name: String = "Reckon Local Test", now: Date = Date(), flaws: Flaws = Flaws()) throws(SigningKeyError) {
-    let rootKey = try SigningKey()
-    let intermediateKey = try SigningKey()
-    let leafKey = try SigningKey()
+  public init(name: String = "Reckon Local Test", now: Date = Date(), flaws: Flaws = Flaws()) throws(SigningError) {
+    let rootKey = try PrivateKey(generatedFor: "\(name) root")
+    let intermediateKey = try PrivateKey(generatedFor: "\(name) intermediate")
+    let leafKey = try PrivateKey(generatedFor: "\(name) leaf")
     let valid = now.addingTimeInterval(-86_400)...now.addingTimeInterval(10 * 365 * 86_400)
     let expired = now.addingTimeInterval(-30 * 86_400)...now.addingTimeInterval(-86_400)
     root = try CertificateBuilder(
@@ -48,15 +48,15 @@ public struct LocalCertificateAuthority: Sendable {
       validity: flaws.expiredLeaf ? expired : valid, isAuthority: false,
       markerOIDs: flaws.leafWithoutOID ? [] : [CertificateChainVerifier.leafOID], serial: 3
     ).build()
-    self.leafKey = leafKey
+    self.signer = ES256Signer(key: leafKey)
   }
 
   /// Signs `payload` as a compact JWS with the App Store's header: ES256 and the x5c chain.
-  public func sign(payload: Data, algorithm: String = "ES256", x5c: [X509Certificate]? = nil) throws(SigningKeyError) -> String {
+  public func sign(payload: Data, algorithm: String = "ES256", x5c: [X509Certificate]? = nil) throws(SigningError) -> String {
     let chain = (x5c ?? [leaf, intermediate, root]).map { "\"\($0.der.base64EncodedString())\"" }
     let header = Data("{\"alg\":\"\(algorithm)\",\"x5c\":[\(chain.joined(separator: ","))]}".utf8)
     let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(payload)
-    let signature = try leafKey.signES256(Data(signingInput.utf8))
+    let signature = try signer.sign(Data(signingInput.utf8))
     return signingInput + "." + Base64URL.encode(signature)
   }
 

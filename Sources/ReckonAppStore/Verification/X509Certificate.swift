@@ -77,10 +77,5 @@ public final class X509Certificate: @unchecked Sendable {
 
 extension X509Certificate {
   /// The SHA-256 fingerprint of the DER, lower-case hex.
-  public var sha256Fingerprint: String {
-    var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-    let bytes = [UInt8](der)
-    _ = SHA256(bytes, bytes.count, &digest)
-    return digest.map { String(format: "%02x", $0) }.joined()
-  }
+  public var sha256Fingerprint: String { SHA256Digest.hex(der) }
 }
