@@ -26,32 +26,48 @@ struct BodyBuilder {
     if actions.contains(.doNotRespond) {
       return Outcome(action: .skip(.policyDoesNotRespond(rule: rule)), body: nil, sources: sources)
     }
-    if let unset = actions.first(where: { if case .set(_, nil) = $0 { true } else { false } }), case .set(let field, _) = unset {
-      return Outcome(action: .skip(.setReadsMissingFact(field: field.name, rule: rule)), body: nil, sources: sources)
+    if let unset = actions.first(where: { if case .set(_, nil) = $0 { true } else { false } }),
+      case .set(let field, _) = unset
+    {
+      return Outcome(
+        action: .skip(.setReadsMissingFact(field: field.name, rule: rule)), body: nil,
+        sources: sources)
     }
     let delivery: DeliveryStatus
     switch field("deliveryStatus", fact: "delivery.status", &sources) {
     case .enumeration(let ordinal)?:
-      delivery = DeliveryStatus(rawValue: FactSchema.deliveryStatus.cases[ordinal]) ?? .undeliveredOther
+      delivery =
+        DeliveryStatus(rawValue: FactSchema.deliveryStatus.cases[ordinal]) ?? .undeliveredOther
     default:
-      return Outcome(action: .skip(.missingRequiredFact(field: "deliveryStatus", fact: "delivery.status")), body: nil, sources: sources)
+      return Outcome(
+        action: .skip(.missingRequiredFact(field: "deliveryStatus", fact: "delivery.status")),
+        body: nil, sources: sources)
     }
-    guard case .boolean(let sample)? = field("sampleContentProvided", fact: "product.sample_offered", &sources) else {
-      return Outcome(action: .skip(.missingRequiredFact(field: "sampleContentProvided", fact: "product.sample_offered")),
+    guard
+      case .boolean(let sample)? = field(
+        "sampleContentProvided", fact: "product.sample_offered", &sources)
+    else {
+      return Outcome(
+        action: .skip(
+          .missingRequiredFact(field: "sampleContentProvided", fact: "product.sample_offered")),
         body: nil, sources: sources)
     }
     let body = ConsumptionRequest(
       customerConsented: true, deliveryStatus: delivery, sampleContentProvided: sample,
-      consumptionPercentage: percentage(delivery, &sources), refundPreference: refundPreference(&sources))
-    let violations = ConsumptionRequestValidator.validate(body, context: ConsumptionValidationContext(transaction: transaction))
+      consumptionPercentage: percentage(delivery, &sources),
+      refundPreference: refundPreference(&sources))
+    let violations = ConsumptionRequestValidator.validate(
+      body, context: ConsumptionValidationContext(transaction: transaction))
     if !violations.isEmpty {
       return Outcome(action: .skip(.violatesAppleRules(violations)), body: body, sources: sources)
     }
-    return Outcome(action: actions.contains(.holdForReview) ? .hold : .respond, body: body, sources: sources)
+    return Outcome(
+      action: actions.contains(.holdForReview) ? .hold : .respond, body: body, sources: sources)
   }
 
   /// A required field: the rule's `set` value, else the fact.
-  private func field(_ name: String, fact: String, _ sources: inout [String: FieldSource]) -> Value? {
+  private func field(_ name: String, fact: String, _ sources: inout [String: FieldSource]) -> Value?
+  {
     if let value = setValue(name) {
       sources[name] = .rule(rule)
       return value
@@ -62,18 +78,23 @@ struct BodyBuilder {
   }
 
   private func setValue(_ field: String) -> Value? {
-    for case .set(let descriptor, let value) in actions where descriptor.name == field { return value }
+    for case .set(let descriptor, let value) in actions where descriptor.name == field {
+      return value
+    }
     return nil
   }
 
-  private func percentage(_ delivery: DeliveryStatus, _ sources: inout [String: FieldSource]) -> Int? {
+  private func percentage(_ delivery: DeliveryStatus, _ sources: inout [String: FieldSource])
+    -> Int?
+  {
     let name = "consumptionPercentage"
     if case .percent(let percent)? = setValue(name) {
       sources[name] = .rule(rule)
       return BodyBuilder.milliunits(percent)
     }
     if transaction.type == .autoRenewable {
-      sources[name] = .default("left out: Apple takes no percentage for auto-renewable subscriptions")
+      sources[name] = .default(
+        "left out: Apple takes no percentage for auto-renewable subscriptions")
       return nil
     }
     guard case .percent(let percent)? = facts["usage.consumed"] else {

@@ -18,13 +18,19 @@ public struct Decider: Sendable {
   }
 
   /// Decides `request` on `facts`; with `trace`, records what the policy looked at.
-  public func decide(_ request: RefundRequest, facts: GatheredFacts, trace: Bool = false) -> Decision {
+  public func decide(_ request: RefundRequest, facts: GatheredFacts, trace: Bool = false)
+    -> Decision
+  {
     let decided = policy.evaluate(facts.values, trace: trace)
     let rule = policy.ruleName(decided.rule)
-    let outcome = BodyBuilder(facts: facts.values, actions: decided.actions, rule: rule, transaction: request.transaction).build()
+    let outcome = BodyBuilder(
+      facts: facts.values, actions: decided.actions, rule: rule, transaction: request.transaction
+    ).build()
     return Decision(
-      action: outcome.action, body: outcome.body, rule: rule, ruleIndex: decided.rule, fieldSources: outcome.sources,
-      trace: decided.trace, facts: facts, policyName: policy.checked.name, policyVersion: policy.checked.version,
+      action: outcome.action, body: outcome.body, rule: rule, ruleIndex: decided.rule,
+      fieldSources: outcome.sources,
+      trace: decided.trace, facts: facts, policyName: policy.checked.name,
+      policyVersion: policy.checked.version,
       decidedAt: request.receivedAt)
   }
 }

@@ -58,13 +58,16 @@ public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
   /// One sentence for a person.
   public var description: String {
     switch self {
-    case .noConsent(let detail): "no reply: the customer has not consented (customer.consented is \(detail))"
+    case .noConsent(let detail):
+      "no reply: the customer has not consented (customer.consented is \(detail))"
     case .policyDoesNotRespond(let rule): "no reply: rule '\(rule)' says do not respond"
-    case .missingRequiredFact(let field, let fact): "no reply: \(field) is required, but \(fact) is missing and no rule sets it"
+    case .missingRequiredFact(let field, let fact):
+      "no reply: \(field) is required, but \(fact) is missing and no rule sets it"
     case .setReadsMissingFact(let field, let rule):
       "no reply: rule '\(rule)' sets \(field) from a fact that is missing"
     case .violatesAppleRules(let violations):
-      "no reply: the body would break Apple's rules: " + violations.map(\.errorName).joined(separator: ", ")
+      "no reply: the body would break Apple's rules: "
+        + violations.map(\.errorName).joined(separator: ", ")
     }
   }
 }

@@ -22,7 +22,10 @@ public struct DecisionExplainer: Sendable {
       lines.append("")
       lines += whyLines(explanation)
       lines.append("")
-      lines.append("Missing facts: " + (explanation.missingFacts.isEmpty ? "none" : explanation.missingFacts.joined(separator: ", ")))
+      lines.append(
+        "Missing facts: "
+          + (explanation.missingFacts.isEmpty
+            ? "none" : explanation.missingFacts.joined(separator: ", ")))
     }
     lines.append("")
     lines += factLines(decision)
@@ -50,14 +53,20 @@ public struct DecisionExplainer: Sendable {
     var lines = ["Why:"]
     let at = explanation.line.map { " (line \($0))" } ?? ""
     if explanation.decidedBy == "otherwise" {
-      let what = explanation.line == nil ? "the implicit 'otherwise share data only'" : "'otherwise'\(at)"
-      lines.append(explanation.earlierRules.isEmpty ? "  The policy has no rules, so \(what) decided." : "  No rule matched, so \(what) decided.")
+      let what =
+        explanation.line == nil ? "the implicit 'otherwise share data only'" : "'otherwise'\(at)"
+      lines.append(
+        explanation.earlierRules.isEmpty
+          ? "  The policy has no rules, so \(what) decided."
+          : "  No rule matched, so \(what) decided.")
     } else {
       lines.append("  Rule \"\(explanation.decidedBy)\"\(at) decided, because:")
       lines += explanation.because.map { "    - " + sentence($0) }
     }
     guard !explanation.earlierRules.isEmpty else { return lines }
-    lines.append(explanation.decidedBy == "otherwise" ? "  Rules tried, none matched:" : "  Rules tried before it did not match:")
+    lines.append(
+      explanation.decidedBy == "otherwise"
+        ? "  Rules tried, none matched:" : "  Rules tried before it did not match:")
     for miss in explanation.earlierRules {
       let reason = miss.failed.map(sentence) ?? "its condition did not hold"
       lines.append("    - \"\(miss.rule)\" (line \(miss.line)): \(reason)")
@@ -91,7 +100,9 @@ public struct DecisionExplainer: Sendable {
   }
 
   /// Each part of the rule's `and` chain with its value; after a false one the rest was not needed.
-  private func conditionLines(_ rule: CheckedRule, _ attempt: PolicyTrace.RuleAttempt, _ decision: Decision) -> [String] {
+  private func conditionLines(
+    _ rule: CheckedRule, _ attempt: PolicyTrace.RuleAttempt, _ decision: Decision
+  ) -> [String] {
     var values: [Int: Value?] = [:]
     for entry in attempt.conditions { values[entry.node] = entry.value }
     var lines: [String] = []
@@ -103,7 +114,10 @@ public struct DecisionExplainer: Sendable {
       }
       switch value {
       case .boolean(let flag)?: lines.append("- \(text): \(flag ? "true" : "false")")
-      case nil: lines.append("- \(text): unknown (\(missingNames(in: part, decision).joined(separator: ", ")) missing)")
+      case nil:
+        lines.append(
+          "- \(text): unknown (\(missingNames(in: part, decision).joined(separator: ", ")) missing)"
+        )
       case let other?: lines.append("- \(text): \(other.formatted(as: part.type))")
       }
       if value == .boolean(false) || value == nil { break }
@@ -115,7 +129,9 @@ public struct DecisionExplainer: Sendable {
     let missing = Set(decision.trace?.missingFacts ?? [])
     var names: [String] = []
     func walk(_ node: ResolvedExpression) {
-      if case .fact(let slot) = node.kind, missing.contains(slot), !names.contains(policy.schema.facts[slot].name) {
+      if case .fact(let slot) = node.kind, missing.contains(slot),
+        !names.contains(policy.schema.facts[slot].name)
+      {
         names.append(policy.schema.facts[slot].name)
       }
       if case .letReference(let index) = node.kind { walk(policy.checked.lets[index].value) }
@@ -126,7 +142,9 @@ public struct DecisionExplainer: Sendable {
   }
 
   static func conjuncts(_ expression: ResolvedExpression) -> [ResolvedExpression] {
-    if case .and(let left, let right) = expression.kind { return conjuncts(left) + conjuncts(right) }
+    if case .and(let left, let right) = expression.kind {
+      return conjuncts(left) + conjuncts(right)
+    }
     return [expression]
   }
 
@@ -148,13 +166,18 @@ public struct DecisionExplainer: Sendable {
   private func fieldLines(_ decision: Decision) -> [String] {
     guard !decision.fieldSources.isEmpty else { return [] }
     var lines = ["Body fields:"]
-    let order = ["customerConsented", "deliveryStatus", "sampleContentProvided", "consumptionPercentage", "refundPreference"]
+    let order = [
+      "customerConsented", "deliveryStatus", "sampleContentProvided", "consumptionPercentage",
+      "refundPreference",
+    ]
     for field in order {
       guard let source = decision.fieldSources[field] else { continue }
       let value = fieldValue(field, decision.body)
       let sourceText = source.description
       if value == "(left out)" || value == "-" {
-        lines.append("  \(field): " + (sourceText.hasPrefix("left out") ? sourceText : "left out, \(sourceText)"))
+        lines.append(
+          "  \(field): "
+            + (sourceText.hasPrefix("left out") ? sourceText : "left out, \(sourceText)"))
       } else {
         lines.append("  \(field) = \(value), \(sourceText)")
       }

@@ -101,7 +101,8 @@ struct ConditionReader {
     case .compare(_, let left, _), .membership(_, let left, _): subject = left
     default: return nil
     }
-    let read: Value?? = if case .fact(let slot) = subject.kind { .some(facts[slot]) } else { values[subject.id] }
+    let read: Value?? =
+      if case .fact(let slot) = subject.kind { .some(facts[slot]) } else { values[subject.id] }
     guard case .some(.some(let value)) = read, subject.constantValue == nil else {
       return nil
     }

@@ -44,7 +44,11 @@ public struct DecisionReport: Encodable, Sendable {
     case .skip(let skip):
       action = "skip"
       reason = skip.description
-      if case .violatesAppleRules(let list) = skip { violations = list.map(\.errorName) } else { violations = nil }
+      if case .violatesAppleRules(let list) = skip {
+        violations = list.map(\.errorName)
+      } else {
+        violations = nil
+      }
     }
     rule = decision.rule
     self.policy = decision.policyName
@@ -55,7 +59,9 @@ public struct DecisionReport: Encodable, Sendable {
     facts = schema.facts.indices.compactMap { slot in
       let fact = schema.facts[slot]
       guard let value = decision.facts.values[slot] else { return nil }
-      return Fact(name: fact.name, value: value.formatted(as: fact.type), source: decision.facts.provenance[fact.name])
+      return Fact(
+        name: fact.name, value: value.formatted(as: fact.type),
+        source: decision.facts.provenance[fact.name])
     }
     missingFacts = decision.trace.map { $0.missingFacts.map { schema.facts[$0].name } }
     explanation = DecisionExplanation(decision, policy: policy)
@@ -68,7 +74,9 @@ public struct DecisionReport: Encodable, Sendable {
     }
   }
 
-  private static func condition(_ entry: PolicyTrace.ConditionValue, _ policy: CompiledPolicy) -> Condition {
+  private static func condition(_ entry: PolicyTrace.ConditionValue, _ policy: CompiledPolicy)
+    -> Condition
+  {
     let span = policy.checked.nodeSpans[entry.node]
     let location = policy.checked.source.location(of: span.start)
     return Condition(

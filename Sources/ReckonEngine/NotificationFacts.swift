@@ -12,17 +12,22 @@ enum NotificationFacts {
       facts["reason"] = ordinal(reason.rawValue, in: FactSchema.reason)
     }
     if let environment = request.notification.data?.environment ?? transaction.environment {
-      facts["request.environment"] = ordinal(policyName(of: environment), in: FactSchema.environment)
+      facts["request.environment"] = ordinal(
+        policyName(of: environment), in: FactSchema.environment)
     }
     facts["product.id"] = transaction.productId.map(Value.text)
-    facts["product.type"] = transaction.type.flatMap { ordinal($0.policyName, in: FactSchema.productType) }
+    facts["product.type"] = transaction.type.flatMap {
+      ordinal($0.policyName, in: FactSchema.productType)
+    }
     facts["purchase.date"] = transaction.purchaseDate.map { .timestamp($0.timeIntervalSince1970) }
     facts["purchase.quantity"] = transaction.quantity.map { .number(Double($0)) }
     if let price = transaction.price, let currency = transaction.currency {
       facts["purchase.price"] = .money(price, currency: currency)  // Apple's price is in milliunits too
     }
     facts["purchase.storefront"] = transaction.storefront.map(Value.text)
-    facts["purchase.offer"] = transaction.offerType.flatMap { ordinal(offerName(of: $0), in: FactSchema.offer) }
+    facts["purchase.offer"] = transaction.offerType.flatMap {
+      ordinal(offerName(of: $0), in: FactSchema.offer)
+    }
     return facts.compactMapValues { $0 }
   }
 

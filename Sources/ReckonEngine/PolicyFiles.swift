@@ -20,11 +20,15 @@ public enum PolicyFiles {
   }
 
   /// The policy files named by `inputs`, in the order given, folders expanded in name order.
-  public static func expand(_ inputs: [String], fileExtension: String = "policy") throws(Failure) -> [String] {
+  public static func expand(_ inputs: [String], fileExtension: String = "policy") throws(Failure)
+    -> [String]
+  {
     var paths: [String] = []
     for input in inputs {
       var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) else { throw .notFound(input) }
+      guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) else {
+        throw .notFound(input)
+      }
       guard isFolder.boolValue else {
         paths.append(input)
         continue
@@ -37,7 +41,9 @@ public enum PolicyFiles {
   }
 
   /// Reads and loads one policy file against `schema`.
-  public static func load(_ path: String, schema: FactSchema = .standard) throws(Failure) -> PolicyLoader.Result {
+  public static func load(_ path: String, schema: FactSchema = .standard) throws(Failure)
+    -> PolicyLoader.Result
+  {
     let text: String
     do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
       throw .unreadable(path: path, reason: error.localizedDescription)

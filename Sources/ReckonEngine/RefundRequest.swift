@@ -13,7 +13,10 @@ public struct RefundRequest: Hashable, Sendable {
   public let receivedAt: Date
 
   /// Creates a request from its decoded parts.
-  public init(notification: ResponseBodyV2DecodedPayload, transaction: JWSTransactionDecodedPayload, receivedAt: Date) {
+  public init(
+    notification: ResponseBodyV2DecodedPayload, transaction: JWSTransactionDecodedPayload,
+    receivedAt: Date
+  ) {
     self.notification = notification
     self.transaction = transaction
     self.receivedAt = receivedAt
@@ -25,8 +28,10 @@ public struct RefundRequest: Hashable, Sendable {
   /// The keys fact sources look a request up by.
   public var keys: RequestKeys {
     RequestKeys(
-      transactionId: transaction.transactionId, originalTransactionId: transaction.originalTransactionId,
-      appAccountToken: transaction.appAccountToken?.uuidString.lowercased(), productId: transaction.productId,
+      transactionId: transaction.transactionId,
+      originalTransactionId: transaction.originalTransactionId,
+      appAccountToken: transaction.appAccountToken?.uuidString.lowercased(),
+      productId: transaction.productId,
       bundleId: transaction.bundleId ?? notification.data?.bundleId)
   }
 

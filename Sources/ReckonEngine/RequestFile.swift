@@ -16,7 +16,8 @@ public enum RequestFile {
       switch self {
       case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
       case .malformed(let path, let reason): "\(path): \(reason)"
-      case .notAConsumptionRequest(let path, let type): "\(path): this is a \(type) notification, not a CONSUMPTION_REQUEST"
+      case .notAConsumptionRequest(let path, let type):
+        "\(path): this is a \(type) notification, not a CONSUMPTION_REQUEST"
       case .signedTransaction(let path):
         "\(path): data.signedTransactionInfo is still signed; give the decoded transaction object in its place"
       }
@@ -33,16 +34,22 @@ public enum RequestFile {
   }
 
   /// Decodes a request from JSON bytes; `path` names it in errors.
-  public static func decode(_ data: Data, path: String, now: Date? = nil) throws(Failure) -> RefundRequest {
+  public static func decode(_ data: Data, path: String, now: Date? = nil) throws(Failure)
+    -> RefundRequest
+  {
     guard var root = (try? JSONValue.parse(data))?.objectValue else {
       throw .malformed(path: path, reason: "expected a JSON object in Apple's notification shape")
     }
-    guard var body = root["data"]?.objectValue else { throw .malformed(path: path, reason: "the notification has no 'data' object") }
+    guard var body = root["data"]?.objectValue else {
+      throw .malformed(path: path, reason: "the notification has no 'data' object")
+    }
     let transactionJSON: JSONValue
     switch body["signedTransactionInfo"] ?? body["transactionInfo"] {
     case .object(let transaction)?: transactionJSON = .object(transaction)
     case .string?: throw .signedTransaction(path: path)
-    default: throw .malformed(path: path, reason: "data.signedTransactionInfo must hold the decoded transaction")
+    default:
+      throw .malformed(
+        path: path, reason: "data.signedTransactionInfo must hold the decoded transaction")
     }
     body["signedTransactionInfo"] = nil
     body["transactionInfo"] = nil
@@ -51,8 +58,10 @@ public enum RequestFile {
     let transaction: JWSTransactionDecodedPayload
     do {
       let decoder = AppStoreJSON.decoder()
-      notification = try decoder.decode(ResponseBodyV2DecodedPayload.self, from: try JSONEncoder().encode(JSONValue.object(root)))
-      transaction = try decoder.decode(JWSTransactionDecodedPayload.self, from: try JSONEncoder().encode(transactionJSON))
+      notification = try decoder.decode(
+        ResponseBodyV2DecodedPayload.self, from: try JSONEncoder().encode(JSONValue.object(root)))
+      transaction = try decoder.decode(
+        JWSTransactionDecodedPayload.self, from: try JSONEncoder().encode(transactionJSON))
     } catch {
       throw .malformed(path: path, reason: "does not match Apple's notification shape: \(error)")
     }
@@ -60,8 +69,10 @@ public enum RequestFile {
       throw .notAConsumptionRequest(path: path, type: notification.rawNotificationType ?? "untyped")
     }
     guard let receivedAt = now ?? notification.signedDate else {
-      throw .malformed(path: path, reason: "the notification has no signedDate; give the receive time with --now")
+      throw .malformed(
+        path: path, reason: "the notification has no signedDate; give the receive time with --now")
     }
-    return RefundRequest(notification: notification, transaction: transaction, receivedAt: receivedAt)
+    return RefundRequest(
+      notification: notification, transaction: transaction, receivedAt: receivedAt)
   }
 }

@@ -9,7 +9,9 @@ public struct FactDocument: Sendable {
   public let values: [String: Value]
 
   /// Reads a JSON object; `path` names the object in errors (e.g. `facts.json` or `$.1234`).
-  public init(object: [String: JSONValue], schema: FactSchema, path: String) throws(FactDocumentError) {
+  public init(object: [String: JSONValue], schema: FactSchema, path: String)
+    throws(FactDocumentError)
+  {
     var values: [String: Value] = [:]
     for (name, raw) in object.sorted(by: { $0.key < $1.key }) {
       let location = "\(path).\(name)"
@@ -26,24 +28,34 @@ public struct FactDocument: Sendable {
   /// Reads a whole file holding one JSON object of facts.
   public init(contentsOf url: URL, schema: FactSchema) throws(FactDocumentError) {
     let data: Data
-    do { data = try Data(contentsOf: url) } catch { throw .unreadable(path: url.path, reason: error.localizedDescription) }
+    do { data = try Data(contentsOf: url) } catch {
+      throw .unreadable(path: url.path, reason: error.localizedDescription)
+    }
     guard let object = (try? JSONValue.parse(data))?.objectValue else {
       throw .notAnObject(path: url.path)
     }
     try self.init(object: object, schema: schema, path: url.lastPathComponent)
   }
 
-  static func value(_ raw: JSONValue, for fact: FactDescriptor, at path: String) throws(FactDocumentError) -> Value {
+  static func value(_ raw: JSONValue, for fact: FactDescriptor, at path: String)
+    throws(FactDocumentError) -> Value
+  {
     switch raw {
     case .bool(let flag):
-      guard fact.type == .boolean else { throw .wrongType(path: path, message: "\(fact.name) is a \(fact.type), not true/false") }
+      guard fact.type == .boolean else {
+        throw .wrongType(path: path, message: "\(fact.name) is a \(fact.type), not true/false")
+      }
       return .boolean(flag)
     case .integer(let number) where fact.type == .number || fact.type == .timestamp:
       return fact.type == .number ? .number(Double(number)) : .timestamp(Double(number) / 1000)
     case .number(let number) where fact.type == .number || fact.type == .timestamp:
       return fact.type == .number ? .number(number) : .timestamp(number / 1000)  // Apple's UNIX milliseconds
     case .integer, .number:
-      throw .wrongType(path: path, message: "\(fact.name) is a \(fact.type); write it as text, e.g. \(FactDocument.example(fact.type))")
+      throw .wrongType(
+        path: path,
+        message:
+          "\(fact.name) is a \(fact.type); write it as text, e.g. \(FactDocument.example(fact.type))"
+      )
     case .string(let text):
       do {
         return try ValueParser.parse(text, as: fact.type)

@@ -34,7 +34,8 @@ public struct FactSchema: Sendable {
       facts: entries.map(\.descriptor), refundChoices: FactSchema.refundPreference,
       settableFields: FactSchema.settableFields,
       boundedChoice: BoundedChoice(
-        choice: "GRANT_PRORATED", boundedFact: "usage.consumed", overridingField: "consumptionPercentage",
+        choice: "GRANT_PRORATED", boundedFact: "usage.consumed",
+        overridingField: "consumptionPercentage",
         categoryFact: "product.type", exemptCategories: ["AUTO_RENEWABLE"]))
   }
 
@@ -51,7 +52,9 @@ extension FactSchema {
   /// Why the customer asked for a refund.
   public static let reason = EnumType(
     name: "ConsumptionRequestReason",
-    cases: ["UNINTENDED_PURCHASE", "FULFILLMENT_ISSUE", "UNSATISFIED_WITH_PURCHASE", "LEGAL", "OTHER"])
+    cases: [
+      "UNINTENDED_PURCHASE", "FULFILLMENT_ISSUE", "UNSATISFIED_WITH_PURCHASE", "LEGAL", "OTHER",
+    ])
   /// The kind of in-app purchase.
   public static let productType = EnumType(
     name: "ProductType", cases: ["CONSUMABLE", "NON_CONSUMABLE", "AUTO_RENEWABLE", "NON_RENEWING"])
@@ -59,18 +62,23 @@ extension FactSchema {
   public static let deliveryStatus = EnumType(
     name: "DeliveryStatus",
     cases: [
-      "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE",
+      "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM",
+      "UNDELIVERED_SERVER_OUTAGE",
       "UNDELIVERED_OTHER",
     ])
   /// The outcome the developer prefers.
-  public static let refundPreference = EnumType(name: "RefundPreference", cases: ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"])
+  public static let refundPreference = EnumType(
+    name: "RefundPreference", cases: ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"])
   /// A preference support set for one customer.
   public static let customerOverride = EnumType(
-    name: "CustomerOverride", cases: ["GRANT_FULL", "GRANT_PRORATED", "DECLINE", "NO_PREFERENCE", "DO_NOT_RESPOND"])
+    name: "CustomerOverride",
+    cases: ["GRANT_FULL", "GRANT_PRORATED", "DECLINE", "NO_PREFERENCE", "DO_NOT_RESPOND"])
   /// The App Store environment the notification came from.
-  public static let environment = EnumType(name: "Environment", cases: ["PRODUCTION", "SANDBOX", "XCODE", "LOCAL_TESTING"])
+  public static let environment = EnumType(
+    name: "Environment", cases: ["PRODUCTION", "SANDBOX", "XCODE", "LOCAL_TESTING"])
   /// The kind of offer the purchase was made with.
-  public static let offer = EnumType(name: "OfferType", cases: ["INTRODUCTORY", "PROMOTIONAL", "OFFER_CODE", "WIN_BACK"])
+  public static let offer = EnumType(
+    name: "OfferType", cases: ["INTRODUCTORY", "PROMOTIONAL", "OFFER_CODE", "WIN_BACK"])
 
   /// The body fields a rule may override with `set`.
   public static let settableFields = [
@@ -80,34 +88,71 @@ extension FactSchema {
   ]
 
   static let standardEntries: [Entry] = [
-    entry("reason", .enumeration(reason), .notification, "The customer's stated reason for the refund request."),
-    entry("now", .timestamp, .notification, "When the notification was received; a dry-run uses the request's own time."),
-    entry("request.environment", .enumeration(environment), .notification, "The App Store environment of the notification."),
+    entry(
+      "reason", .enumeration(reason), .notification,
+      "The customer's stated reason for the refund request."),
+    entry(
+      "now", .timestamp, .notification,
+      "When the notification was received; a dry-run uses the request's own time."),
+    entry(
+      "request.environment", .enumeration(environment), .notification,
+      "The App Store environment of the notification."),
     entry("product.id", .text, .notification, "The product identifier of the purchase."),
-    entry("product.type", .enumeration(productType), .notification, "Consumable, non-consumable, auto-renewable or non-renewing."),
-    entry("product.sample_offered", .boolean, .adapter, "Whether a free sample, trial or clear description was offered before purchase."),
+    entry(
+      "product.type", .enumeration(productType), .notification,
+      "Consumable, non-consumable, auto-renewable or non-renewing."),
+    entry(
+      "product.sample_offered", .boolean, .adapter,
+      "Whether a free sample, trial or clear description was offered before purchase."),
     entry("purchase.date", .timestamp, .notification, "When the purchase was made."),
     entry("purchase.quantity", .number, .notification, "How many items the purchase was for."),
-    entry("purchase.price", .money, .notification, "What the customer paid, with its currency.", optional: true),
-    entry("purchase.storefront", .text, .notification, "The three-letter storefront code, e.g. USA.", optional: true),
-    entry("purchase.offer", .enumeration(offer), .notification, "The offer the purchase used, missing when none.", optional: true),
-    entry("delivery.status", .enumeration(deliveryStatus), .adapter, "Whether the purchase was delivered and works."),
-    entry("usage.consumed", .percent, .adapter, "How much of the purchase the customer used, 0% to 100%."),
-    entry("usage.consumed_units", .number, .adapter, "How many units were used, where the app counts units.", optional: true),
-    entry("usage.last_used", .timestamp, .adapter, "When the customer last used the purchase.", optional: true),
-    entry("customer.consented", .boolean, .adapter, "Whether the customer consented to sharing consumption data."),
+    entry(
+      "purchase.price", .money, .notification, "What the customer paid, with its currency.",
+      optional: true),
+    entry(
+      "purchase.storefront", .text, .notification, "The three-letter storefront code, e.g. USA.",
+      optional: true),
+    entry(
+      "purchase.offer", .enumeration(offer), .notification,
+      "The offer the purchase used, missing when none.", optional: true),
+    entry(
+      "delivery.status", .enumeration(deliveryStatus), .adapter,
+      "Whether the purchase was delivered and works."),
+    entry(
+      "usage.consumed", .percent, .adapter,
+      "How much of the purchase the customer used, 0% to 100%."),
+    entry(
+      "usage.consumed_units", .number, .adapter,
+      "How many units were used, where the app counts units.", optional: true),
+    entry(
+      "usage.last_used", .timestamp, .adapter, "When the customer last used the purchase.",
+      optional: true),
+    entry(
+      "customer.consented", .boolean, .adapter,
+      "Whether the customer consented to sharing consumption data."),
     entry("customer.account_age", .duration, .adapter, "How long the customer has had an account."),
-    entry("customer.lifetime_spent", .money, .adapter, "What the customer has spent in the app, ever."),
-    entry("customer.lifetime_refunded", .money, .adapter, "What the customer has had refunded, ever."),
-    entry("customer.refunds_last_90_days", .number, .adapter, "How many refunds the customer had in the last 90 days."),
-    entry("customer.override", .enumeration(customerOverride), .adapter, "A preference support set for this customer.", optional: true),
-    entry("history.earlier_requests", .number, .records, "Earlier CONSUMPTION_REQUESTs for the same transaction."),
-    entry("history.earlier_refunds", .number, .records, "Refunds already granted to this customer."),
+    entry(
+      "customer.lifetime_spent", .money, .adapter, "What the customer has spent in the app, ever."),
+    entry(
+      "customer.lifetime_refunded", .money, .adapter, "What the customer has had refunded, ever."),
+    entry(
+      "customer.refunds_last_90_days", .number, .adapter,
+      "How many refunds the customer had in the last 90 days."),
+    entry(
+      "customer.override", .enumeration(customerOverride), .adapter,
+      "A preference support set for this customer.", optional: true),
+    entry(
+      "history.earlier_requests", .number, .records,
+      "Earlier CONSUMPTION_REQUESTs for the same transaction."),
+    entry(
+      "history.earlier_refunds", .number, .records, "Refunds already granted to this customer."),
   ]
 
   private static func entry(
     _ name: String, _ type: ValueType, _ origin: Origin, _ summary: String, optional: Bool = false
   ) -> Entry {
-    Entry(descriptor: FactDescriptor(name: name, type: type, isOptional: optional, summary: summary), origin: origin)
+    Entry(
+      descriptor: FactDescriptor(name: name, type: type, isOptional: optional, summary: summary),
+      origin: origin)
   }
 }

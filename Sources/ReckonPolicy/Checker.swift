@@ -61,8 +61,10 @@ public struct Checker {
     let policy = CheckedPolicy(
       name: syntax.name?.value ?? Checker.fileStem(source.path), version: syntax.version?.value,
       summary: syntax.summary?.value, lets: lets, rules: rules, otherwise: otherwise,
-      otherwiseSpan: syntax.otherwise?.span, schema: schema, source: source, nodeSpans: nodeSpans, nodeTypes: nodeTypes)
-    diagnostics += PolicyLints(policy: policy).warnings() + PolicyAnalysis(policy: policy).warnings()
+      otherwiseSpan: syntax.otherwise?.span, schema: schema, source: source, nodeSpans: nodeSpans,
+      nodeTypes: nodeTypes)
+    diagnostics +=
+      PolicyLints(policy: policy).warnings() + PolicyAnalysis(policy: policy).warnings()
     return policy
   }
 

@@ -38,7 +38,8 @@ public struct CompiledPolicy: Sendable {
     let recorder = trace ? TraceRecorder() : nil
     let program = trace ? traced : plain
     return values.withUnsafeBufferPointer { facts in
-      withUnsafeTemporaryAllocation(of: EvaluationFrame.LetState.self, capacity: checked.lets.count) { lets in
+      withUnsafeTemporaryAllocation(of: EvaluationFrame.LetState.self, capacity: checked.lets.count)
+      { lets in
         _ = lets.initialize(repeating: .pending)
         defer { lets.deinitialize() }
         var frame = EvaluationFrame(facts: facts, lets: lets, recorder: recorder)
@@ -59,7 +60,9 @@ public struct CompiledPolicy: Sendable {
     return decision(nil, program.otherwise, &frame)
   }
 
-  private func decision(_ rule: Int?, _ actions: CompiledActions, _ frame: inout EvaluationFrame) -> PolicyDecision {
+  private func decision(_ rule: Int?, _ actions: CompiledActions, _ frame: inout EvaluationFrame)
+    -> PolicyDecision
+  {
     frame.recorder?.beginActions()
     var decided = actions.fixed
     for action in actions.computed {

@@ -15,7 +15,8 @@ struct PolicyCompiler {
   static func compile(_ policy: CheckedPolicy) -> CompiledPolicy {
     var plain = PolicyCompiler(policy: policy, tracing: false)
     var traced = PolicyCompiler(policy: policy, tracing: true)
-    return CompiledPolicy(checked: policy, plain: plain.compileProgram(), traced: traced.compileProgram())
+    return CompiledPolicy(
+      checked: policy, plain: plain.compileProgram(), traced: traced.compileProgram())
   }
 
   mutating func compileProgram() -> CompiledPolicy.Program {
@@ -187,7 +188,9 @@ struct PolicyCompiler {
   }
 
   /// A fact compared with a constant, read straight from its slot: the commonest condition.
-  private func compileFactComparison(_ op: ComparisonOperator, _ slot: Int, _ constant: Value) -> CompiledExpression? {
+  private func compileFactComparison(_ op: ComparisonOperator, _ slot: Int, _ constant: Value)
+    -> CompiledExpression?
+  {
     if case .enumeration(let ordinal) = constant, op == .equal || op == .notEqual {
       let wanted = op == .equal
       return { frame in
@@ -195,7 +198,8 @@ struct PolicyCompiler {
         return .boolean((actual == ordinal) == wanted)
       }
     }
-    guard let limit = constant.orderedNumber, ![.startsWith, .endsWith, .contains].contains(op) else { return nil }
+    guard let limit = constant.orderedNumber, ![.startsWith, .endsWith, .contains].contains(op)
+    else { return nil }
     return { frame in
       guard let actual = frame.facts[slot]?.orderedNumber else { return nil }
       switch op {
@@ -216,11 +220,15 @@ struct PolicyCompiler {
   {
     let inner = compile(subject)
     let constants = members.compactMap(\.constantValue)
-    let ordinals = constants.compactMap { if case .enumeration(let ordinal) = $0 { ordinal } else { nil } }
+    let ordinals = constants.compactMap {
+      if case .enumeration(let ordinal) = $0 { ordinal } else { nil }
+    }
     if ordinals.count == members.count, ordinals.allSatisfy({ (0..<64).contains($0) }) {
       let mask = ordinals.reduce(UInt64(0)) { $0 | (1 << UInt64($1)) }
       return { frame in
-        guard case .enumeration(let ordinal)? = inner(&frame), (0..<64).contains(ordinal) else { return nil }
+        guard case .enumeration(let ordinal)? = inner(&frame), (0..<64).contains(ordinal) else {
+          return nil
+        }
         return .boolean((mask & (1 << UInt64(ordinal)) != 0) != negated)
       }
     }

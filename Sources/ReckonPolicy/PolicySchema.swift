@@ -12,7 +12,10 @@ public struct PolicySchema: Sendable {
     let boundedChoice: BoundedChoice?
     let factIndex: [String: Int]
 
-    init(_ facts: [FactDescriptor], _ refundChoices: EnumType, _ settableFields: [FieldDescriptor], _ boundedChoice: BoundedChoice?) {
+    init(
+      _ facts: [FactDescriptor], _ refundChoices: EnumType, _ settableFields: [FieldDescriptor],
+      _ boundedChoice: BoundedChoice?
+    ) {
       self.facts = facts
       self.refundChoices = refundChoices
       self.settableFields = settableFields

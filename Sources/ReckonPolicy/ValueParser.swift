@@ -8,13 +8,19 @@ public enum ValueParser {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     switch type {
     case .boolean:
-      guard trimmed == "true" || trimmed == "false" else { throw .init(text, type, hint: "write true or false") }
+      guard trimmed == "true" || trimmed == "false" else {
+        throw .init(text, type, hint: "write true or false")
+      }
       return .boolean(trimmed == "true")
     case .number:
-      guard let number = Double(trimmed), number.isFinite else { throw .init(text, type, hint: "write a number such as 3 or 2.5") }
+      guard let number = Double(trimmed), number.isFinite else {
+        throw .init(text, type, hint: "write a number such as 3 or 2.5")
+      }
       return .number(number)
     case .percent:
-      guard trimmed.hasSuffix("%"), let number = Double(trimmed.dropLast()), (0...100).contains(number) else {
+      guard trimmed.hasSuffix("%"), let number = Double(trimmed.dropLast()),
+        (0...100).contains(number)
+      else {
         throw .init(text, type, hint: "write a percentage from 0% to 100%, such as 37.5%")
       }
       return .percent(number)
@@ -31,7 +37,8 @@ public enum ValueParser {
       return .text(text)
     case .enumeration(let enumType):
       guard let ordinal = enumType.ordinal(of: trimmed) else {
-        let hint = Suggestions.closest(to: trimmed, among: enumType.cases).map { "did you mean '\($0)'?" }
+        let hint =
+          Suggestions.closest(to: trimmed, among: enumType.cases).map { "did you mean '\($0)'?" }
           ?? "expected one of \(enumType.cases.joined(separator: ", "))"
         throw .init(text, type, hint: hint)
       }
@@ -41,7 +48,8 @@ public enum ValueParser {
     }
   }
 
-  private static func parseMoney(_ text: String, original: String) throws(ValueParseError) -> Value {
+  private static func parseMoney(_ text: String, original: String) throws(ValueParseError) -> Value
+  {
     let parts = text.split(separator: " ", omittingEmptySubsequences: true)
     guard parts.count == 2, Parser.isCurrencyCode(String(parts[1])) else {
       throw .init(original, .money, hint: "write an amount and a currency, such as 4.99 USD")
@@ -49,15 +57,21 @@ public enum ValueParser {
     let amount = String(parts[0])
     let negative = amount.hasPrefix("-")
     guard let milli = Parser.thousandths(of: negative ? String(amount.dropFirst()) : amount) else {
-      throw .init(original, .money, hint: "write an amount with at most three decimals, such as 4.99 USD")
+      throw .init(
+        original, .money, hint: "write an amount with at most three decimals, such as 4.99 USD")
     }
     return .money(negative ? -milli : milli, currency: String(parts[1]))
   }
 
-  private static func parseDuration(_ text: String, original: String) throws(ValueParseError) -> Value {
+  private static func parseDuration(_ text: String, original: String) throws(ValueParseError)
+    -> Value
+  {
     let parts = text.split(separator: " ", omittingEmptySubsequences: true)
-    guard parts.count == 2, let count = Double(parts[0]), count.isFinite, let unit = Parser.durationUnits[String(parts[1])] else {
-      throw .init(original, .duration, hint: "write a count and a unit, such as 90 days or 12 hours")
+    guard parts.count == 2, let count = Double(parts[0]), count.isFinite,
+      let unit = Parser.durationUnits[String(parts[1])]
+    else {
+      throw .init(
+        original, .duration, hint: "write a count and a unit, such as 90 days or 12 hours")
     }
     return .duration(count * unit)
   }

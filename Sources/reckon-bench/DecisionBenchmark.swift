@@ -13,9 +13,13 @@ func runDecisionBenchmark(arguments: [String]) async throws {
   let text = try String(contentsOfFile: path, encoding: .utf8)
   let schema = FactSchema.standard
   let source = SourceFile(path: path, text: text)
-  let loadSeconds = Stopwatch.median(runs: 101) { _ = PolicyLoader.load(source, schema: schema.policySchema) }
+  let loadSeconds = Stopwatch.median(runs: 101) {
+    _ = PolicyLoader.load(source, schema: schema.policySchema)
+  }
   guard let policy = PolicyLoader.load(source, schema: schema.policySchema).policy else {
-    print("\(path) does not load:\n" + PolicyLoader.load(source, schema: schema.policySchema).renderedDiagnostics())
+    print(
+      "\(path) does not load:\n"
+        + PolicyLoader.load(source, schema: schema.policySchema).renderedDiagnostics())
     return
   }
   let request = benchmarkRequest()
@@ -34,15 +38,22 @@ func runDecisionBenchmark(arguments: [String]) async throws {
     for facts in factSets { sink &+= decider.decide(request, facts: facts).ruleIndex ?? -1 }
   }
   let decideOn = Stopwatch.median(runs: runs) {
-    for facts in factSets { sink &+= decider.decide(request, facts: facts, trace: true).ruleIndex ?? -1 }
+    for facts in factSets {
+      sink &+= decider.decide(request, facts: facts, trace: true).ruleIndex ?? -1
+    }
   }
-  let perDecision = { (seconds: Double) in String(format: "%8.0f ns", seconds / Double(count) * 1e9) }
-  print("reckon-bench decision: \(path), \(count) fact sets, median of \(runs) runs, thread CPU time")
+  let perDecision = { (seconds: Double) in String(format: "%8.0f ns", seconds / Double(count) * 1e9)
+  }
+  print(
+    "reckon-bench decision: \(path), \(count) fact sets, median of \(runs) runs, thread CPU time")
   print("  policy evaluation, trace off   \(perDecision(evaluateOff)) per decision")
   print("  policy evaluation, trace on    \(perDecision(evaluateOn)) per decision")
   print("  full decision (body + Apple rules), trace off \(perDecision(decideOff))")
   print("  full decision (body + Apple rules), trace on  \(perDecision(decideOn))")
-  print(String(format: "  parse + check + compile        %8.1f µs per load (median of 101)", loadSeconds * 1e6))
+  print(
+    String(
+      format: "  parse + check + compile        %8.1f µs per load (median of 101)",
+      loadSeconds * 1e6))
   if sink == 42 { print("") }  // keeps the work observable to the optimizer
 }
 
@@ -60,28 +71,35 @@ private func benchmarkRequest() -> RefundRequest {
   transaction.productId = "com.example.coins.pack500"
   transaction.quantity = 1
   transaction.purchaseDate = Date(timeIntervalSince1970: 1_790_000_000)
-  return RefundRequest(notification: notification, transaction: transaction, receivedAt: Date(timeIntervalSince1970: 1_790_100_000))
+  return RefundRequest(
+    notification: notification, transaction: transaction,
+    receivedAt: Date(timeIntervalSince1970: 1_790_100_000))
 }
 
-private func randomFacts(_ request: RefundRequest, _ schema: FactSchema, _ random: inout SplitMix64) -> GatheredFacts {
+private func randomFacts(_ request: RefundRequest, _ schema: FactSchema, _ random: inout SplitMix64)
+  -> GatheredFacts
+{
   var facts = GatheredFacts(request: request, schema: schema)
   let reasons = FactSchema.reason.cases.count
   let statuses = FactSchema.deliveryStatus.cases.count
   let types = FactSchema.productType.cases.count
   var adapter: [String: Value] = [
     "customer.consented": .boolean(Int.random(in: 0..<10, using: &random) > 0),
-    "delivery.status": .enumeration(Int.random(in: 0..<10, using: &random) < 7 ? 0 : Int.random(in: 0..<statuses, using: &random)),
+    "delivery.status": .enumeration(
+      Int.random(in: 0..<10, using: &random) < 7 ? 0 : Int.random(in: 0..<statuses, using: &random)),
     "product.sample_offered": .boolean(Bool.random(using: &random)),
     "usage.consumed": .percent(Double(Int.random(in: 0...100, using: &random))),
     "customer.refunds_last_90_days": .number(Double(Int.random(in: 0...4, using: &random))),
     "history.earlier_requests": .number(Double(Int.random(in: 0...2, using: &random))),
   ]
   if Int.random(in: 0..<10, using: &random) == 0 {
-    adapter["customer.override"] = .enumeration(Int.random(in: 0..<FactSchema.customerOverride.cases.count, using: &random))
+    adapter["customer.override"] = .enumeration(
+      Int.random(in: 0..<FactSchema.customerOverride.cases.count, using: &random))
   }
   facts.add(adapter, from: "bench", schema: schema)
   // The notification's own facts vary too, as they would across requests.
   facts.overrideForBenchmark("reason", .enumeration(Int.random(in: 0..<reasons, using: &random)))
-  facts.overrideForBenchmark("product.type", .enumeration(Int.random(in: 0..<types, using: &random)))
+  facts.overrideForBenchmark(
+    "product.type", .enumeration(Int.random(in: 0..<types, using: &random)))
   return facts
 }

@@ -10,7 +10,8 @@ let benchmarks: [String: ([String]) async throws -> Void] = [
 ]
 let name = arguments.first ?? "decision"
 guard let benchmark = benchmarks[name] else {
-  FileHandle.standardError.write(Data("usage: reckon-bench [\(benchmarks.keys.sorted().joined(separator: "|"))]\n".utf8))
+  FileHandle.standardError.write(
+    Data("usage: reckon-bench [\(benchmarks.keys.sorted().joined(separator: "|"))]\n".utf8))
   exit(2)
 }
 try await benchmark(Array(arguments.dropFirst()))

@@ -43,7 +43,9 @@ struct CommandLineTool {
     for command in commands { width = max(width, command.name.count) }
     var lines: [String] = []
     for command in commands {
-      lines.append("  " + command.name + String(repeating: " ", count: width + 2 - command.name.count) + command.summary)
+      lines.append(
+        "  " + command.name + String(repeating: " ", count: width + 2 - command.name.count)
+          + command.summary)
     }
     return """
       reckon: answers App Store refund requests by a policy you write.

@@ -8,7 +8,8 @@ struct AppleVectorVerificationTests {
     [try #require(X509Certificate(pemOrDER: try Fixture.data("testCA.pem")))]
   }
 
-  static let exampleApp = AcceptedApp(bundleId: "com.example", appAppleId: 1234, environment: .sandbox)
+  static let exampleApp = AcceptedApp(
+    bundleId: "com.example", appAppleId: 1234, environment: .sandbox)
 
   @Test func applesTestNotificationVerifiesAgainstTheTestRoot() throws {
     let verifier = NotificationVerifier(apps: [Self.exampleApp], roots: try Self.testCARoot())
@@ -42,7 +43,8 @@ struct AppleVectorVerificationTests {
   }
 
   @Test func applesVectorsAreRefusedUnderTheRealAppleRoot() throws {
-    let verifier = NotificationVerifier(apps: [Self.exampleApp], roots: AppleRootCertificates.defaultRoots())
+    let verifier = NotificationVerifier(
+      apps: [Self.exampleApp], roots: AppleRootCertificates.defaultRoots())
     let signed = String(decoding: try Fixture.data("testNotification"), as: UTF8.self)
     #expect(throws: VerificationFailure.self) { try verifier.verify(signedPayload: signed) }
   }
@@ -51,28 +53,38 @@ struct AppleVectorVerificationTests {
     let verifier = SignedPayloadVerifier(roots: try Self.testCARoot())
     let signed = String(decoding: try Fixture.data("transactionInfo"), as: UTF8.self)
     let payload = try verifier.verify(signed) { $0.objectValue?["environment"]?.stringValue }
-    let transaction = try AppStoreJSON.decoder().decode(JWSTransactionDecodedPayload.self, from: payload)
+    let transaction = try AppStoreJSON.decoder().decode(
+      JWSTransactionDecodedPayload.self, from: payload)
     #expect(transaction.bundleId == "com.example")
   }
 
   @Test func xcodePayloadsAreAcceptedOnlyWhenConfigured() throws {
     let signed = String(decoding: try Fixture.data("xcode-signed-transaction"), as: UTF8.self)
     let strict = SignedPayloadVerifier(roots: AppleRootCertificates.defaultRoots())
-    #expect(throws: VerificationFailure.self) { try strict.verify(signed) { $0.objectValue?["environment"]?.stringValue } }
-    let lenient = SignedPayloadVerifier(roots: AppleRootCertificates.defaultRoots(), unverifiedEnvironments: [.xcode])
+    #expect(throws: VerificationFailure.self) {
+      try strict.verify(signed) { $0.objectValue?["environment"]?.stringValue }
+    }
+    let lenient = SignedPayloadVerifier(
+      roots: AppleRootCertificates.defaultRoots(), unverifiedEnvironments: [.xcode])
     let payload = try lenient.verify(signed) { $0.objectValue?["environment"]?.stringValue }
-    #expect(try AppStoreJSON.decoder().decode(JWSTransactionDecodedPayload.self, from: payload).environment == .xcode)
+    #expect(
+      try AppStoreJSON.decoder().decode(JWSTransactionDecodedPayload.self, from: payload)
+        .environment == .xcode)
   }
 
   @Test func theEmbeddedAppleRootIsTheShippedFileWithApplesFingerprint() throws {
-    let shipped = try Data(contentsOf: Fixture.repositoryRoot.appendingPathComponent("certs/AppleRootCA-G3.der"))
+    let shipped = try Data(
+      contentsOf: Fixture.repositoryRoot.appendingPathComponent("certs/AppleRootCA-G3.der"))
     let embedded = try #require(AppleRootCertificates.defaultRoots().first)
     #expect(embedded.der == shipped)
-    #expect(embedded.sha256Fingerprint == "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179")
+    #expect(
+      embedded.sha256Fingerprint
+        == "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179")
   }
 }
 
 extension Fixture {
-  static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent()
 }

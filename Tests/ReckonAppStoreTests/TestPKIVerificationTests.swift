@@ -5,39 +5,51 @@ import Testing
 /// Verification against a PKI made in the test: each way a payload can be forged or wrong, with
 /// the verdict it must get.
 struct TestPKIVerificationTests {
-  static let app = AcceptedApp(bundleId: "com.example.coins", appAppleId: 1_234_567_890, environment: .production)
+  static let app = AcceptedApp(
+    bundleId: "com.example.coins", appAppleId: 1_234_567_890, environment: .production)
   static let signedDate = Date()
 
   static func notification(
-    bundleId: String = "com.example.coins", appAppleId: Int64 = 1_234_567_890, environment: String = "Production",
+    bundleId: String = "com.example.coins", appAppleId: Int64 = 1_234_567_890,
+    environment: String = "Production",
     transaction: String? = nil
   ) -> Data {
-    var data: [String: Any] = ["bundleId": bundleId, "appAppleId": appAppleId, "environment": environment]
+    var data: [String: Any] = [
+      "bundleId": bundleId, "appAppleId": appAppleId, "environment": environment,
+    ]
     data["consumptionRequestReason"] = "UNINTENDED_PURCHASE"
     if let transaction { data["signedTransactionInfo"] = transaction }
     let payload: [String: Any] = [
-      "notificationType": "CONSUMPTION_REQUEST", "notificationUUID": UUID().uuidString, "version": "2.0",
+      "notificationType": "CONSUMPTION_REQUEST", "notificationUUID": UUID().uuidString,
+      "version": "2.0",
       "signedDate": Int64(signedDate.timeIntervalSince1970 * 1000), "data": data,
     ]
     return try! JSONSerialization.data(withJSONObject: payload)
   }
 
-  static func transaction(bundleId: String = "com.example.coins", environment: String = "Production") -> Data {
+  static func transaction(
+    bundleId: String = "com.example.coins", environment: String = "Production"
+  ) -> Data {
     let payload: [String: Any] = [
-      "transactionId": "2000000812345678", "bundleId": bundleId, "environment": environment, "type": "Consumable",
+      "transactionId": "2000000812345678", "bundleId": bundleId, "environment": environment,
+      "type": "Consumable",
       "signedDate": Int64(signedDate.timeIntervalSince1970 * 1000),
     ]
     return try! JSONSerialization.data(withJSONObject: payload)
   }
 
-  func verify(_ signed: String, trusting authority: LocalCertificateAuthority) throws(VerificationFailure) -> VerifiedNotification {
-    try NotificationVerifier(apps: [Self.app], roots: [authority.root]).verify(signedPayload: signed)
+  func verify(_ signed: String, trusting authority: LocalCertificateAuthority)
+    throws(VerificationFailure) -> VerifiedNotification
+  {
+    try NotificationVerifier(apps: [Self.app], roots: [authority.root]).verify(
+      signedPayload: signed)
   }
 
   @Test func aGoodChainWithANestedTransactionVerifies() throws {
     let ca = try LocalCertificateAuthority()
     let transaction = try ca.sign(payload: Self.transaction())
-    let verified = try verify(try ca.sign(payload: Self.notification(transaction: transaction)), trusting: ca)
+    let verified = try verify(
+      try ca.sign(payload: Self.notification(transaction: transaction)), trusting: ca)
     #expect(verified.transaction?.transactionId == "2000000812345678")
     #expect(verified.payload.data?.consumptionRequestReason == .unintendedPurchase)
   }
@@ -45,11 +57,14 @@ struct TestPKIVerificationTests {
   @Test func aChainToAnUntrustedRootIsRefused() throws {
     let signer = try LocalCertificateAuthority(name: "Forger")
     let trusted = try LocalCertificateAuthority()
-    #expect(throws: VerificationFailure.self) { try verify(try signer.sign(payload: Self.notification()), trusting: trusted) }
+    #expect(throws: VerificationFailure.self) {
+      try verify(try signer.sign(payload: Self.notification()), trusting: trusted)
+    }
   }
 
   @Test(arguments: [
-    LocalCertificateAuthority.Flaws(leafWithoutOID: true), LocalCertificateAuthority.Flaws(intermediateWithoutOID: true),
+    LocalCertificateAuthority.Flaws(leafWithoutOID: true),
+    LocalCertificateAuthority.Flaws(intermediateWithoutOID: true),
   ])
   func certificatesWithoutApplesOIDsAreRefused(flaws: LocalCertificateAuthority.Flaws) throws {
     let ca = try LocalCertificateAuthority(flaws: flaws)
@@ -74,7 +89,8 @@ struct TestPKIVerificationTests {
   @Test func aChainOfTwoCertificatesIsRefused() throws {
     let ca = try LocalCertificateAuthority()
     let signed = try ca.sign(payload: Self.notification(), x5c: [ca.leaf, ca.intermediate])
-    #expect(throws: VerificationFailure.invalidCertificateList("expected 3 certificates, found 2")) {
+    #expect(throws: VerificationFailure.invalidCertificateList("expected 3 certificates, found 2"))
+    {
       try verify(signed, trusting: ca)
     }
   }
@@ -83,15 +99,21 @@ struct TestPKIVerificationTests {
   func algorithmsOtherThanES256AreRefused(algorithm: String) throws {
     let ca = try LocalCertificateAuthority()
     let signed = try ca.sign(payload: Self.notification(), algorithm: algorithm)
-    #expect(throws: VerificationFailure.unsupportedAlgorithm(algorithm)) { try verify(signed, trusting: ca) }
+    #expect(throws: VerificationFailure.unsupportedAlgorithm(algorithm)) {
+      try verify(signed, trusting: ca)
+    }
   }
 
   @Test func aTamperedPayloadIsRefused() throws {
     let ca = try LocalCertificateAuthority()
     let signed = try ca.sign(payload: Self.notification())
     let parts = signed.split(separator: ".")
-    let forged = parts[0] + "." + Base64URL.encode(Self.notification(bundleId: "com.example.coins")) + "." + parts[2]
-    #expect(throws: VerificationFailure.invalidSignature) { try verify(String(forged), trusting: ca) }
+    let forged =
+      parts[0] + "." + Base64URL.encode(Self.notification(bundleId: "com.example.coins")) + "."
+      + parts[2]
+    #expect(throws: VerificationFailure.invalidSignature) {
+      try verify(String(forged), trusting: ca)
+    }
   }
 
   @Test func aForgedInnerTransactionIsRefused() throws {
@@ -113,8 +135,11 @@ struct TestPKIVerificationTests {
     IdentityCase(name: "wrong bundle", notification: notification(bundleId: "com.evil.app")),
     IdentityCase(name: "wrong app apple id", notification: notification(appAppleId: 42)),
     IdentityCase(name: "wrong environment", notification: notification(environment: "Sandbox")),
-    IdentityCase(name: "xcode claimed but not allowed", notification: notification(environment: "Xcode")),
-    IdentityCase(name: "inner transaction for another bundle", notification: notification(transaction: "INNER-OTHER-BUNDLE")),
+    IdentityCase(
+      name: "xcode claimed but not allowed", notification: notification(environment: "Xcode")),
+    IdentityCase(
+      name: "inner transaction for another bundle",
+      notification: notification(transaction: "INNER-OTHER-BUNDLE")),
   ])
   func aPayloadForAnotherAppOrEnvironmentIsRefused(_ example: IdentityCase) throws {
     let ca = try LocalCertificateAuthority()
@@ -123,7 +148,9 @@ struct TestPKIVerificationTests {
       let inner = try ca.sign(payload: Self.transaction(bundleId: "com.evil.app"))
       payload = Data(text.replacingOccurrences(of: "INNER-OTHER-BUNDLE", with: inner).utf8)
     }
-    #expect(throws: VerificationFailure.self) { try verify(try ca.sign(payload: payload), trusting: ca) }
+    #expect(throws: VerificationFailure.self) {
+      try verify(try ca.sign(payload: payload), trusting: ca)
+    }
   }
 
   @Test func aBodyWithoutSignedPayloadIsMalformed() throws {

@@ -11,7 +11,8 @@ struct BodyDerivationTests {
     #expect(
       decision.body
         == ConsumptionRequest(
-          customerConsented: true, deliveryStatus: .delivered, sampleContentProvided: false, consumptionPercentage: 40_000,
+          customerConsented: true, deliveryStatus: .delivered, sampleContentProvided: false,
+          consumptionPercentage: 40_000,
           refundPreference: .decline))
     #expect(decision.fieldSources["deliveryStatus"] == .fact("delivery.status"))
     #expect(decision.fieldSources["consumptionPercentage"] == .fact("usage.consumed"))
@@ -37,7 +38,8 @@ struct BodyDerivationTests {
   }
 
   @Test func fileWithoutOtherwiseSharesDataOnly() throws {
-    let decision = try Scenario().decide(#"rule "never" when reason == LEGAL then refund GRANT_FULL"#)
+    let decision = try Scenario().decide(
+      #"rule "never" when reason == LEGAL then refund GRANT_FULL"#)
     #expect(decision.action == .respond)
     #expect(decision.rule == "otherwise")
     #expect(decision.body?.refundPreference == nil)
@@ -52,8 +54,10 @@ struct BodyDerivationTests {
   }
 
   @Test func percentageIsForcedToZeroWhenNotDelivered() throws {
-    let decision = try Scenario().with("delivery.status", "UNDELIVERED_WRONG_ITEM").with("usage.consumed", "60%")
-      .decide("otherwise refund GRANT_FULL")
+    let decision = try Scenario().with("delivery.status", "UNDELIVERED_WRONG_ITEM").with(
+      "usage.consumed", "60%"
+    )
+    .decide("otherwise refund GRANT_FULL")
     #expect(decision.action == .respond)
     #expect(decision.body?.consumptionPercentage == 0)
   }
@@ -65,12 +69,14 @@ struct BodyDerivationTests {
   }
 
   @Test func percentagesBecomeMilliunits() throws {
-    let decision = try Scenario().with("usage.consumed", "12.5%").decide("otherwise share data only")
+    let decision = try Scenario().with("usage.consumed", "12.5%").decide(
+      "otherwise share data only")
     #expect(decision.body?.consumptionPercentage == 12_500)
   }
 
   @Test func holdForReviewKeepsTheBodyButHolds() throws {
-    let decision = try Scenario().decide(#"rule "big" when purchase.price > 1 USD then refund DECLINE, hold for review"#)
+    let decision = try Scenario().decide(
+      #"rule "big" when purchase.price > 1 USD then refund DECLINE, hold for review"#)
     #expect(decision.action == .hold)
     #expect(decision.body?.refundPreference == .decline)
   }
@@ -88,10 +94,15 @@ struct BodyDerivationTests {
 
   @Test func bodiesForApplesTestCasesMatchApplesExpectedJSON() throws {
     let full = try Scenario().with("usage.consumed", "50%").decide("otherwise refund GRANT_FULL")
-    let minimal = try Scenario().with("delivery.status", "UNDELIVERED_QUALITY_ISSUE").with("usage.consumed", nil)
-      .decide("otherwise share data only")
-    for (decision, name) in [(full, "consumptionRequestV2.full"), (minimal, "consumptionRequestV2.minimal")] {
-      let url = try #require(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures/apple"))
+    let minimal = try Scenario().with("delivery.status", "UNDELIVERED_QUALITY_ISSUE").with(
+      "usage.consumed", nil
+    )
+    .decide("otherwise share data only")
+    for (decision, name) in [
+      (full, "consumptionRequestV2.full"), (minimal, "consumptionRequestV2.minimal"),
+    ] {
+      let url = try #require(
+        Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures/apple"))
       let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? NSDictionary
       let body = try #require(decision.body)
       let actual = try JSONSerialization.jsonObject(with: body.jsonData()) as? NSDictionary

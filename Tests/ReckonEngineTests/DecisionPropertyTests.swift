@@ -22,14 +22,16 @@ struct DecisionPropertyTests {
     var random = SeededRandom(seed: 0x5EED)
     for _ in 0..<2_000 {
       let scenario = Self.randomScenario(&random)
-      let decision = decider.decide(scenario.request, facts: try scenario.gathered(), trace: Bool.random(using: &random))
+      let decision = decider.decide(
+        scenario.request, facts: try scenario.gathered(), trace: Bool.random(using: &random))
       guard decision.action == .respond || decision.action == .hold else { continue }
       let body = try #require(decision.body)
       let violations = ConsumptionRequestValidator.validate(
         body, context: ConsumptionValidationContext(transaction: scenario.request.transaction))
       #expect(violations.isEmpty, "\(path): \(body) breaks \(violations)")
       #expect(body.customerConsented)
-      #expect(scenario.facts["customer.consented"] == .some("true"), "\(path) answered without consent")
+      #expect(
+        scenario.facts["customer.consented"] == .some("true"), "\(path) answered without consent")
     }
   }
 
@@ -38,14 +40,18 @@ struct DecisionPropertyTests {
     scenario.productType = ProductType.allCases.randomElement(using: &random)!
     scenario.reason = ConsumptionRequestReason.allCases.randomElement(using: &random)!
     scenario.ownership = Int.random(in: 0..<20, using: &random) == 0 ? .familyShared : .purchased
-    scenario.receivedAt = scenario.purchasedAt.addingTimeInterval(Double.random(in: 0...(400 * 86_400), using: &random))
-    func maybe(_ value: String) -> String? { Int.random(in: 0..<8, using: &random) == 0 ? nil : value }
+    scenario.receivedAt = scenario.purchasedAt.addingTimeInterval(
+      Double.random(in: 0...(400 * 86_400), using: &random))
+    func maybe(_ value: String) -> String? {
+      Int.random(in: 0..<8, using: &random) == 0 ? nil : value
+    }
     scenario.facts = [
       "customer.consented": maybe(["true", "false"].randomElement(using: &random)!),
       "delivery.status": maybe(FactSchema.deliveryStatus.cases.randomElement(using: &random)!),
       "product.sample_offered": maybe(Bool.random(using: &random) ? "true" : "false"),
-      "usage.consumed": maybe(["0%", "100%", "50%", "0.001%", "99.999%", "\(Int.random(in: 0...100, using: &random))%"]
-        .randomElement(using: &random)!),
+      "usage.consumed": maybe(
+        ["0%", "100%", "50%", "0.001%", "99.999%", "\(Int.random(in: 0...100, using: &random))%"]
+          .randomElement(using: &random)!),
       "customer.override": Int.random(in: 0..<3, using: &random) == 0
         ? FactSchema.customerOverride.cases.randomElement(using: &random)! : nil,
       "customer.refunds_last_90_days": maybe(String(Int.random(in: 0...5, using: &random))),

@@ -16,7 +16,8 @@ struct RequestFileTests {
 
   @Test func nowOverridesTheReceiveTime() throws {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
-    let request = try RequestFile.load(path: Repository.path("examples/eval/request.json"), now: now)
+    let request = try RequestFile.load(
+      path: Repository.path("examples/eval/request.json"), now: now)
     #expect(request.receivedAt == now)
   }
 
@@ -29,9 +30,16 @@ struct RequestFileTests {
   @Test(arguments: [
     BadFile(json: "[]", expected: "expected a JSON object"),
     BadFile(json: #"{"notificationType":"CONSUMPTION_REQUEST"}"#, expected: "no 'data' object"),
-    BadFile(json: #"{"notificationType":"CONSUMPTION_REQUEST","data":{"signedTransactionInfo":"eyJ.a.b"}}"#, expected: "still signed"),
-    BadFile(json: #"{"notificationType":"REFUND","signedDate":1,"data":{"signedTransactionInfo":{}}}"#, expected: "REFUND notification"),
-    BadFile(json: #"{"notificationType":"CONSUMPTION_REQUEST","data":{"signedTransactionInfo":{}}}"#, expected: "no signedDate"),
+    BadFile(
+      json:
+        #"{"notificationType":"CONSUMPTION_REQUEST","data":{"signedTransactionInfo":"eyJ.a.b"}}"#,
+      expected: "still signed"),
+    BadFile(
+      json: #"{"notificationType":"REFUND","signedDate":1,"data":{"signedTransactionInfo":{}}}"#,
+      expected: "REFUND notification"),
+    BadFile(
+      json: #"{"notificationType":"CONSUMPTION_REQUEST","data":{"signedTransactionInfo":{}}}"#,
+      expected: "no signedDate"),
   ])
   func badRequestFilesAreRefusedWithAClearReason(_ file: BadFile) {
     #expect {

@@ -6,7 +6,8 @@ import Testing
 struct SafetyGateTests {
   @Test(arguments: ["false", nil] as [String?])
   func noConsentMeansNoReplyWhateverThePolicySays(consent: String?) throws {
-    let decision = try Scenario().with("customer.consented", consent).decide("otherwise refund GRANT_FULL")
+    let decision = try Scenario().with("customer.consented", consent).decide(
+      "otherwise refund GRANT_FULL")
     #expect(decision.action == .skip(.noConsent(consent ?? "missing")))
     #expect(decision.body == nil)
     #expect(!decision.responds)
@@ -17,7 +18,9 @@ struct SafetyGateTests {
     #expect(decision.action == .skip(.policyDoesNotRespond(rule: "quiet")))
   }
 
-  @Test(arguments: [("delivery.status", "deliveryStatus"), ("product.sample_offered", "sampleContentProvided")])
+  @Test(arguments: [
+    ("delivery.status", "deliveryStatus"), ("product.sample_offered", "sampleContentProvided"),
+  ])
   func aMissingRequiredFactMeansNoReplyNamingTheFact(fact: String, field: String) throws {
     let decision = try Scenario().with(fact, nil).decide("otherwise refund DECLINE")
     #expect(decision.action == .skip(.missingRequiredFact(field: field, fact: fact)))
@@ -35,7 +38,8 @@ struct SafetyGateTests {
       .decide(
         #"rule "r" when true then refund DECLINE, set consumptionPercentage = usage.consumed + (now - usage.last_used) / 1 day * 1%"#
       )
-    #expect(decision.action == .skip(.setReadsMissingFact(field: "consumptionPercentage", rule: "r")))
+    #expect(
+      decision.action == .skip(.setReadsMissingFact(field: "consumptionPercentage", rule: "r")))
   }
 
   struct AppleRuleCase: CustomTestStringConvertible, Sendable {
@@ -48,26 +52,49 @@ struct SafetyGateTests {
   }
 
   static let appleRuleCases: [AppleRuleCase] = [
-    .init(policy: "refund GRANT_PRORATED", productType: .consumable, delivery: "DELIVERED", usage: "0%", violation: .grantProratedConsumptionPercentage),
-    .init(policy: "refund GRANT_PRORATED", productType: .consumable, delivery: "DELIVERED", usage: "0.001%", violation: nil),
-    .init(policy: "refund GRANT_PRORATED", productType: .consumable, delivery: "DELIVERED", usage: "99.999%", violation: nil),
-    .init(policy: "refund GRANT_PRORATED", productType: .nonConsumable, delivery: "DELIVERED", usage: "100%", violation: .grantProratedConsumptionPercentage),
-    .init(policy: "refund GRANT_PRORATED", productType: .autoRenewable, delivery: "DELIVERED", usage: "100%", violation: nil),
-    .init(policy: "refund GRANT_PRORATED", productType: .nonRenewing, delivery: "UNDELIVERED_OTHER", usage: "50%", violation: .grantProratedConsumptionPercentage),
-    .init(policy: "refund GRANT_FULL, set consumptionPercentage = 30%", productType: .autoRenewable, delivery: "DELIVERED", usage: "30%",
+    .init(
+      policy: "refund GRANT_PRORATED", productType: .consumable, delivery: "DELIVERED", usage: "0%",
+      violation: .grantProratedConsumptionPercentage),
+    .init(
+      policy: "refund GRANT_PRORATED", productType: .consumable, delivery: "DELIVERED",
+      usage: "0.001%", violation: nil),
+    .init(
+      policy: "refund GRANT_PRORATED", productType: .consumable, delivery: "DELIVERED",
+      usage: "99.999%", violation: nil),
+    .init(
+      policy: "refund GRANT_PRORATED", productType: .nonConsumable, delivery: "DELIVERED",
+      usage: "100%", violation: .grantProratedConsumptionPercentage),
+    .init(
+      policy: "refund GRANT_PRORATED", productType: .autoRenewable, delivery: "DELIVERED",
+      usage: "100%", violation: nil),
+    .init(
+      policy: "refund GRANT_PRORATED", productType: .nonRenewing, delivery: "UNDELIVERED_OTHER",
+      usage: "50%", violation: .grantProratedConsumptionPercentage),
+    .init(
+      policy: "refund GRANT_FULL, set consumptionPercentage = 30%", productType: .autoRenewable,
+      delivery: "DELIVERED", usage: "30%",
       violation: .consumptionPercentageAutoRenewableSubscription),
-    .init(policy: "refund GRANT_FULL, set consumptionPercentage = 1%", productType: .consumable, delivery: "UNDELIVERED_OTHER", usage: "0%",
+    .init(
+      policy: "refund GRANT_FULL, set consumptionPercentage = 1%", productType: .consumable,
+      delivery: "UNDELIVERED_OTHER", usage: "0%",
       violation: .undeliveredConsumptionPercentageNonZero),
-    .init(policy: "refund GRANT_FULL, set consumptionPercentage = usage.consumed * 2", productType: .consumable, delivery: "DELIVERED",
+    .init(
+      policy: "refund GRANT_FULL, set consumptionPercentage = usage.consumed * 2",
+      productType: .consumable, delivery: "DELIVERED",
       usage: "50.0005%", violation: .consumptionPercentageOutOfRange),
-    .init(policy: "refund GRANT_FULL, set consumptionPercentage = usage.consumed * 2", productType: .consumable, delivery: "DELIVERED",
+    .init(
+      policy: "refund GRANT_FULL, set consumptionPercentage = usage.consumed * 2",
+      productType: .consumable, delivery: "DELIVERED",
       usage: "50%", violation: nil),
-    .init(policy: "refund DECLINE", productType: .consumable, delivery: "UNDELIVERED_QUALITY_ISSUE", usage: "100%", violation: nil),
+    .init(
+      policy: "refund DECLINE", productType: .consumable, delivery: "UNDELIVERED_QUALITY_ISSUE",
+      usage: "100%", violation: nil),
   ]
 
   @Test(arguments: appleRuleCases)
   func aBodyThatBreaksAnAppleRuleIsNeverSentAndNamesTheRule(_ example: AppleRuleCase) throws {
-    var scenario = Scenario().with("delivery.status", example.delivery).with("usage.consumed", example.usage)
+    var scenario = Scenario().with("delivery.status", example.delivery).with(
+      "usage.consumed", example.usage)
     scenario.productType = example.productType
     let decision = try scenario.decide("rule \"r\" when true then \(example.policy)")
     if let violation = example.violation {

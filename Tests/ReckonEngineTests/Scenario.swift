@@ -39,7 +39,8 @@ struct Scenario {
     transaction.quantity = 1
     transaction.price = 4_990
     transaction.currency = "USD"
-    return RefundRequest(notification: notification, transaction: transaction, receivedAt: receivedAt)
+    return RefundRequest(
+      notification: notification, transaction: transaction, receivedAt: receivedAt)
   }
 
   func gathered(schema: FactSchema = .standard) throws -> GatheredFacts {
@@ -55,11 +56,13 @@ struct Scenario {
 
   /// Decides with a policy given as text.
   func decide(_ policyText: String, trace: Bool = false) throws -> Decision {
-    let loaded = PolicyLoader.load(SourceFile(path: "test.policy", text: policyText), schema: FactSchema.standard.policySchema)
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "test.policy", text: policyText), schema: FactSchema.standard.policySchema)
     guard let policy = loaded.policy else {
       throw PolicyDidNotLoad(diagnostics: loaded.renderedDiagnostics())
     }
-    return Decider(policy: policy, schema: .standard).decide(request, facts: try gathered(), trace: trace)
+    return Decider(policy: policy, schema: .standard).decide(
+      request, facts: try gathered(), trace: trace)
   }
 
   /// Sets one adapter fact; nil makes it missing.
@@ -77,7 +80,8 @@ struct PolicyDidNotLoad: Error, CustomStringConvertible {
 
 /// The folder of the repository, found from this file's path.
 enum Repository {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent()
 
   static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }

@@ -103,10 +103,12 @@ struct DiagnosticSnapshotTests {
     Example(
       id: .refundForExcludedProduct,
       policy:
-        "rule \"subscriptions\"\n  when product.type == AUTO_RENEWABLE\n  then refund DECLINE, set consumptionPercentage = 50%"),
+        "rule \"subscriptions\"\n  when product.type == AUTO_RENEWABLE\n  then refund DECLINE, set consumptionPercentage = 50%"
+    ),
     Example(
       id: .constantPercentCondition,
-      policy: "rule \"any use\"\n  when usage.consumed >= 0% and reason == LEGAL\n  then refund DECLINE"),
+      policy:
+        "rule \"any use\"\n  when usage.consumed >= 0% and reason == LEGAL\n  then refund DECLINE"),
   ]
 
   @Test("each diagnostic renders as its golden file", arguments: examples)

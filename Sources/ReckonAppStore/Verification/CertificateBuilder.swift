@@ -23,20 +23,28 @@ struct CertificateBuilder {
     X509_set_pubkey(certificate, key.key)
     try setName(subject, X509_get_subject_name(certificate))
     try setName(issuer?.name ?? subject, X509_get_issuer_name(certificate))
-    try addExtension(NID_basic_constraints, isAuthority ? "critical,CA:TRUE" : "critical,CA:FALSE", certificate)
-    try addExtension(NID_key_usage, isAuthority ? "critical,keyCertSign,cRLSign" : "critical,digitalSignature", certificate)
+    try addExtension(
+      NID_basic_constraints, isAuthority ? "critical,CA:TRUE" : "critical,CA:FALSE", certificate)
+    try addExtension(
+      NID_key_usage, isAuthority ? "critical,keyCertSign,cRLSign" : "critical,digitalSignature",
+      certificate)
     for oid in markerOIDs { try addMarker(oid, certificate) }
-    guard X509_sign(certificate, (issuer?.key ?? key).key, EVP_sha256()) > 0 else { throw .signatureFailed(step: "X509_sign") }
+    guard X509_sign(certificate, (issuer?.key ?? key).key, EVP_sha256()) > 0 else {
+      throw .signatureFailed(step: "X509_sign")
+    }
     return owned
   }
 
   private func setName(_ commonName: String, _ name: OpaquePointer?) throws(SigningError) {
-    guard let name, X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, commonName, -1, -1, 0) == 1 else {
+    guard let name, X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, commonName, -1, -1, 0) == 1
+    else {
       throw .generationFailed
     }
   }
 
-  private func addExtension(_ nid: Int32, _ value: String, _ certificate: OpaquePointer) throws(SigningError) {
+  private func addExtension(_ nid: Int32, _ value: String, _ certificate: OpaquePointer)
+    throws(SigningError)
+  {
     var context = X509V3_CTX()
     X509V3_set_ctx(&context, certificate, certificate, nil, nil, 0)
     guard let ext = X509V3_EXT_conf_nid(nil, &context, nid, value) else { throw .generationFailed }
@@ -46,7 +54,9 @@ struct CertificateBuilder {
 
   /// Apple's marker extensions hold an ASN.1 NULL.
   private func addMarker(_ oid: String, _ certificate: OpaquePointer) throws(SigningError) {
-    guard let object = OBJ_txt2obj(oid, 1), let value = ASN1_OCTET_STRING_new() else { throw .generationFailed }
+    guard let object = OBJ_txt2obj(oid, 1), let value = ASN1_OCTET_STRING_new() else {
+      throw .generationFailed
+    }
     defer {
       ASN1_OBJECT_free(object)
       ASN1_OCTET_STRING_free(value)

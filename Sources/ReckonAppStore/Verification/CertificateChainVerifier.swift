@@ -23,10 +23,14 @@ public final class CertificateChainVerifier: @unchecked Sendable {
   }
 
   /// Verifies the chain at `date`; throws what is wrong with it.
-  public func verify(leaf: X509Certificate, intermediate: X509Certificate, at date: Date) throws(VerificationFailure) {
+  public func verify(leaf: X509Certificate, intermediate: X509Certificate, at date: Date)
+    throws(VerificationFailure)
+  {
     let key = leaf.der + intermediate.der
     if let window = cachedWindow(key), window.contains(date) { return }
-    guard leaf.hasExtension(oid: Self.leafOID) else { throw .missingAppleOID(certificate: "leaf", oid: Self.leafOID) }
+    guard leaf.hasExtension(oid: Self.leafOID) else {
+      throw .missingAppleOID(certificate: "leaf", oid: Self.leafOID)
+    }
     guard intermediate.hasExtension(oid: Self.intermediateOID) else {
       throw .missingAppleOID(certificate: "intermediate", oid: Self.intermediateOID)
     }
@@ -34,19 +38,28 @@ public final class CertificateChainVerifier: @unchecked Sendable {
     if let window = validity(leaf, intermediate) { remember(key, window) }
   }
 
-  private func verifyWithOpenSSL(leaf: X509Certificate, intermediate: X509Certificate, at date: Date) throws(VerificationFailure) {
-    guard let store = X509_STORE_new() else { throw .untrustedChain("cannot create a certificate store") }
+  private func verifyWithOpenSSL(
+    leaf: X509Certificate, intermediate: X509Certificate, at date: Date
+  ) throws(VerificationFailure) {
+    guard let store = X509_STORE_new() else {
+      throw .untrustedChain("cannot create a certificate store")
+    }
     defer { X509_STORE_free(store) }
     for root in roots { X509_STORE_add_cert(store, root.pointer) }
-    guard let untrusted = OPENSSL_sk_new_null() else { throw .untrustedChain("cannot create a certificate stack") }
+    guard let untrusted = OPENSSL_sk_new_null() else {
+      throw .untrustedChain("cannot create a certificate stack")
+    }
     defer { OPENSSL_sk_free(untrusted) }
     OPENSSL_sk_push(untrusted, UnsafeRawPointer(intermediate.pointer))
-    guard let context = X509_STORE_CTX_new() else { throw .untrustedChain("cannot create a verification context") }
+    guard let context = X509_STORE_CTX_new() else {
+      throw .untrustedChain("cannot create a verification context")
+    }
     defer { X509_STORE_CTX_free(context) }
     guard X509_STORE_CTX_init(context, store, leaf.pointer, untrusted) == 1 else {
       throw .untrustedChain("cannot start verification")
     }
-    X509_VERIFY_PARAM_set_time(X509_STORE_CTX_get0_param(context), time_t(date.timeIntervalSince1970))
+    X509_VERIFY_PARAM_set_time(
+      X509_STORE_CTX_get0_param(context), time_t(date.timeIntervalSince1970))
     guard X509_verify_cert(context) == 1 else {
       let code = X509_STORE_CTX_get_error(context)
       let reason = String(cString: X509_verify_cert_error_string(Int(code)))
@@ -57,7 +70,9 @@ public final class CertificateChainVerifier: @unchecked Sendable {
     }
   }
 
-  private func validity(_ leaf: X509Certificate, _ intermediate: X509Certificate) -> ClosedRange<Date>? {
+  private func validity(_ leaf: X509Certificate, _ intermediate: X509Certificate) -> ClosedRange<
+    Date
+  >? {
     guard let from = [leaf.notBefore, intermediate.notBefore].compactMap({ $0 }).max(),
       let until = [leaf.notAfter, intermediate.notAfter].compactMap({ $0 }).min(), from <= until
     else { return nil }

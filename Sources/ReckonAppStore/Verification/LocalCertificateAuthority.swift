@@ -22,7 +22,9 @@ public struct LocalCertificateAuthority: Sendable {
     public var expiredLeaf = false
 
     /// No flaws.
-    public init(leafWithoutOID: Bool = false, intermediateWithoutOID: Bool = false, expiredLeaf: Bool = false) {
+    public init(
+      leafWithoutOID: Bool = false, intermediateWithoutOID: Bool = false, expiredLeaf: Bool = false
+    ) {
       self.leafWithoutOID = leafWithoutOID
       self.intermediateWithoutOID = intermediateWithoutOID
       self.expiredLeaf = expiredLeaf
@@ -30,18 +32,24 @@ public struct LocalCertificateAuthority: Sendable {
   }
 
   /// Creates a new authority with fresh keys, valid from a day before `now` for ten years.
-  public init(name: String = "Reckon Local Test", now: Date = Date(), flaws: Flaws = Flaws()) throws(SigningError) {
+  public init(name: String = "Reckon Local Test", now: Date = Date(), flaws: Flaws = Flaws())
+    throws(SigningError)
+  {
     let rootKey = try PrivateKey(generatedFor: "\(name) root")
     let intermediateKey = try PrivateKey(generatedFor: "\(name) intermediate")
     let leafKey = try PrivateKey(generatedFor: "\(name) leaf")
     let valid = now.addingTimeInterval(-86_400)...now.addingTimeInterval(10 * 365 * 86_400)
     let expired = now.addingTimeInterval(-30 * 86_400)...now.addingTimeInterval(-86_400)
     root = try CertificateBuilder(
-      subject: "\(name) Root CA", key: rootKey, issuer: nil, validity: valid, isAuthority: true, markerOIDs: [], serial: 1
+      subject: "\(name) Root CA", key: rootKey, issuer: nil, validity: valid, isAuthority: true,
+      markerOIDs: [], serial: 1
     ).build()
     intermediate = try CertificateBuilder(
-      subject: "\(name) Intermediate", key: intermediateKey, issuer: ("\(name) Root CA", rootKey), validity: valid,
-      isAuthority: true, markerOIDs: flaws.intermediateWithoutOID ? [] : [CertificateChainVerifier.intermediateOID], serial: 2
+      subject: "\(name) Intermediate", key: intermediateKey, issuer: ("\(name) Root CA", rootKey),
+      validity: valid,
+      isAuthority: true,
+      markerOIDs: flaws.intermediateWithoutOID ? [] : [CertificateChainVerifier.intermediateOID],
+      serial: 2
     ).build()
     leaf = try CertificateBuilder(
       subject: "\(name) Signing", key: leafKey, issuer: ("\(name) Intermediate", intermediateKey),
@@ -52,7 +60,9 @@ public struct LocalCertificateAuthority: Sendable {
   }
 
   /// Signs `payload` as a compact JWS with the App Store's header: ES256 and the x5c chain.
-  public func sign(payload: Data, algorithm: String = "ES256", x5c: [X509Certificate]? = nil) throws(SigningError) -> String {
+  public func sign(payload: Data, algorithm: String = "ES256", x5c: [X509Certificate]? = nil)
+    throws(SigningError) -> String
+  {
     let chain = (x5c ?? [leaf, intermediate, root]).map { "\"\($0.der.base64EncodedString())\"" }
     let header = Data("{\"alg\":\"\(algorithm)\",\"x5c\":[\(chain.joined(separator: ","))]}".utf8)
     let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(payload)

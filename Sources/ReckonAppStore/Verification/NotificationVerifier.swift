@@ -35,14 +35,19 @@ public struct NotificationVerifier: Sendable {
   private let apps: [AcceptedApp]
 
   /// Creates a verifier for `apps`, trusting `roots`.
-  public init(apps: [AcceptedApp], roots: [X509Certificate], unverifiedEnvironments: Set<AppStoreEnvironment> = []) {
+  public init(
+    apps: [AcceptedApp], roots: [X509Certificate],
+    unverifiedEnvironments: Set<AppStoreEnvironment> = []
+  ) {
     self.apps = apps
-    self.verifier = SignedPayloadVerifier(roots: roots, unverifiedEnvironments: unverifiedEnvironments)
+    self.verifier = SignedPayloadVerifier(
+      roots: roots, unverifiedEnvironments: unverifiedEnvironments)
   }
 
   /// Verifies the body Apple POSTs: `{"signedPayload": "..."}`.
   public func verify(body: Data) throws(VerificationFailure) -> VerifiedNotification {
-    guard case .string(let signed)? = (try? JSONValue.parse(body))?.objectValue?["signedPayload"] else {
+    guard case .string(let signed)? = (try? JSONValue.parse(body))?.objectValue?["signedPayload"]
+    else {
       throw .malformed("the body has no signedPayload")
     }
     return try verify(signedPayload: signed)
@@ -50,35 +55,57 @@ public struct NotificationVerifier: Sendable {
 
   /// Verifies a `signedPayload` JWS.
   public func verify(signedPayload: String) throws(VerificationFailure) -> VerifiedNotification {
-    let payloadData = try verifier.verify(signedPayload) { $0.objectValue?["data"]?.objectValue?["environment"]?.stringValue }
+    let payloadData = try verifier.verify(signedPayload) {
+      $0.objectValue?["data"]?.objectValue?["environment"]?.stringValue
+    }
     let payload: ResponseBodyV2DecodedPayload
-    do { payload = try AppStoreJSON.decoder().decode(ResponseBodyV2DecodedPayload.self, from: payloadData) } catch {
+    do {
+      payload = try AppStoreJSON.decoder().decode(
+        ResponseBodyV2DecodedPayload.self, from: payloadData)
+    } catch {
       throw .malformed("the notification payload does not decode: \(error)")
     }
     let data = payload.data
-    let app = try acceptedApp(bundleId: data?.bundleId, appAppleId: data?.appAppleId, environment: data?.rawEnvironment)
+    let app = try acceptedApp(
+      bundleId: data?.bundleId, appAppleId: data?.appAppleId, environment: data?.rawEnvironment)
     guard let signedTransaction = data?.signedTransactionInfo else {
       return VerifiedNotification(payload: payload, transaction: nil, app: app)
     }
-    let transactionData = try verifier.verify(signedTransaction) { $0.objectValue?["environment"]?.stringValue }
+    let transactionData = try verifier.verify(signedTransaction) {
+      $0.objectValue?["environment"]?.stringValue
+    }
     let transaction: JWSTransactionDecodedPayload
-    do { transaction = try AppStoreJSON.decoder().decode(JWSTransactionDecodedPayload.self, from: transactionData) } catch {
+    do {
+      transaction = try AppStoreJSON.decoder().decode(
+        JWSTransactionDecodedPayload.self, from: transactionData)
+    } catch {
       throw .malformed("the transaction payload does not decode: \(error)")
     }
-    guard transaction.bundleId == app.bundleId else { throw .wrongBundleId(expected: app.bundleId, found: transaction.bundleId) }
+    guard transaction.bundleId == app.bundleId else {
+      throw .wrongBundleId(expected: app.bundleId, found: transaction.bundleId)
+    }
     guard transaction.rawEnvironment == app.environment.rawValue else {
       throw .wrongEnvironment(expected: app.environment.rawValue, found: transaction.rawEnvironment)
     }
     return VerifiedNotification(payload: payload, transaction: transaction, app: app)
   }
 
-  private func acceptedApp(bundleId: String?, appAppleId: Int64?, environment: String?) throws(VerificationFailure) -> AcceptedApp {
+  private func acceptedApp(bundleId: String?, appAppleId: Int64?, environment: String?)
+    throws(VerificationFailure) -> AcceptedApp
+  {
     let sameBundle = apps.filter { $0.bundleId == bundleId }
-    guard let first = sameBundle.first else { throw .wrongBundleId(expected: apps.map(\.bundleId).joined(separator: " or "), found: bundleId) }
-    guard let app = sameBundle.first(where: { $0.environment.rawValue == environment }) else {
-      throw .wrongEnvironment(expected: sameBundle.map(\.environment.rawValue).joined(separator: " or "), found: environment)
+    guard let first = sameBundle.first else {
+      throw .wrongBundleId(
+        expected: apps.map(\.bundleId).joined(separator: " or "), found: bundleId)
     }
-    if app.environment == .production, let expected = app.appAppleId ?? first.appAppleId, appAppleId != expected {
+    guard let app = sameBundle.first(where: { $0.environment.rawValue == environment }) else {
+      throw .wrongEnvironment(
+        expected: sameBundle.map(\.environment.rawValue).joined(separator: " or "),
+        found: environment)
+    }
+    if app.environment == .production, let expected = app.appAppleId ?? first.appAppleId,
+      appAppleId != expected
+    {
       throw .wrongAppAppleId(expected: expected, found: appAppleId)
     }
     return app

@@ -17,39 +17,57 @@ public struct SignedPayloadVerifier: Sendable {
 
   /// Verifies `jws` and returns its decoded payload JSON; `environment` reads the payload's
   /// environment (where the payload keeps it differs between notifications and transactions).
-  public func verify(_ jws: String, environment: (JSONValue) -> String?) throws(VerificationFailure) -> Data {
+  public func verify(_ jws: String, environment: (JSONValue) -> String?) throws(VerificationFailure)
+    -> Data
+  {
     let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 3 else { throw .malformed("expected three dot-separated parts, found \(parts.count)") }
-    guard let headerData = Base64URL.decode(parts[0]), let header = (try? JSONValue.parse(headerData))?.objectValue else {
+    guard parts.count == 3 else {
+      throw .malformed("expected three dot-separated parts, found \(parts.count)")
+    }
+    guard let headerData = Base64URL.decode(parts[0]),
+      let header = (try? JSONValue.parse(headerData))?.objectValue
+    else {
       throw .malformed("the header is not base64url JSON")
     }
     guard let payload = Base64URL.decode(parts[1]), let payloadJSON = try? JSONValue.parse(payload),
       payloadJSON.objectValue != nil
     else { throw .malformed("the payload is not base64url JSON") }
-    guard let signature = Base64URL.decode(parts[2]) else { throw .malformed("the signature is not base64url") }
+    guard let signature = Base64URL.decode(parts[2]) else {
+      throw .malformed("the signature is not base64url")
+    }
 
     if let name = environment(payloadJSON), let claimed = AppStoreEnvironment(rawValue: name),
       unverifiedEnvironments.contains(claimed)
     {
       return payload
     }
-    guard case .string(let algorithm)? = header["alg"] else { throw .unsupportedAlgorithm("missing") }
+    guard case .string(let algorithm)? = header["alg"] else {
+      throw .unsupportedAlgorithm("missing")
+    }
     guard algorithm == "ES256" else { throw .unsupportedAlgorithm(algorithm) }
     let (leaf, intermediate) = try certificates(header)
     try chains.verify(leaf: leaf, intermediate: intermediate, at: signedDate(payloadJSON))
     let message = Data(parts[0].utf8) + Data(".".utf8) + Data(parts[1].utf8)
-    guard ES256SignatureCheck.isValid(signature: signature, message: message, certificate: leaf) else {
+    guard ES256SignatureCheck.isValid(signature: signature, message: message, certificate: leaf)
+    else {
       throw .invalidSignature
     }
     return payload
   }
 
-  private func certificates(_ header: [String: JSONValue]) throws(VerificationFailure) -> (X509Certificate, X509Certificate) {
-    guard case .array(let entries)? = header["x5c"] else { throw .invalidCertificateList("the header has no x5c") }
-    guard entries.count == 3 else { throw .invalidCertificateList("expected 3 certificates, found \(entries.count)") }
+  private func certificates(_ header: [String: JSONValue]) throws(VerificationFailure) -> (
+    X509Certificate, X509Certificate
+  ) {
+    guard case .array(let entries)? = header["x5c"] else {
+      throw .invalidCertificateList("the header has no x5c")
+    }
+    guard entries.count == 3 else {
+      throw .invalidCertificateList("expected 3 certificates, found \(entries.count)")
+    }
     var parsed: [X509Certificate] = []
     for (index, entry) in entries.prefix(2).enumerated() {
-      guard case .string(let base64) = entry, let der = Data(base64Encoded: base64), let certificate = X509Certificate(der: der)
+      guard case .string(let base64) = entry, let der = Data(base64Encoded: base64),
+        let certificate = X509Certificate(der: der)
       else { throw .invalidCertificateList("certificate \(index) is not base64 DER") }
       parsed.append(certificate)
     }

@@ -25,15 +25,21 @@ public enum VerificationFailure: Error, Hashable, Sendable, CustomStringConverti
   public var description: String {
     switch self {
     case .malformed(let detail): "malformed signed payload: \(detail)"
-    case .unsupportedAlgorithm(let alg): "unsupported signing algorithm '\(alg)'; Apple signs with ES256"
+    case .unsupportedAlgorithm(let alg):
+      "unsupported signing algorithm '\(alg)'; Apple signs with ES256"
     case .invalidCertificateList(let detail): "invalid x5c certificate list: \(detail)"
-    case .missingAppleOID(let certificate, let oid): "the \(certificate) certificate lacks Apple's extension \(oid)"
+    case .missingAppleOID(let certificate, let oid):
+      "the \(certificate) certificate lacks Apple's extension \(oid)"
     case .untrustedChain(let reason): "certificate chain not trusted: \(reason)"
-    case .certificateNotValidAtSigningTime(let reason): "certificate not valid when the payload was signed: \(reason)"
+    case .certificateNotValidAtSigningTime(let reason):
+      "certificate not valid when the payload was signed: \(reason)"
     case .invalidSignature: "the signature does not match the payload"
-    case .wrongBundleId(let expected, let found): "bundle id \(found ?? "missing") is not \(expected)"
-    case .wrongAppAppleId(let expected, let found): "appAppleId \(found.map(String.init) ?? "missing") is not \(expected)"
-    case .wrongEnvironment(let expected, let found): "environment \(found ?? "missing") is not \(expected)"
+    case .wrongBundleId(let expected, let found):
+      "bundle id \(found ?? "missing") is not \(expected)"
+    case .wrongAppAppleId(let expected, let found):
+      "appAppleId \(found.map(String.init) ?? "missing") is not \(expected)"
+    case .wrongEnvironment(let expected, let found):
+      "environment \(found ?? "missing") is not \(expected)"
     }
   }
 }

@@ -19,7 +19,8 @@ public final class X509Certificate: @unchecked Sendable {
 
   /// Parses the first certificate of a PEM text, or DER if the bytes are not PEM.
   public convenience init?(pemOrDER data: Data) {
-    if let text = String(data: data, encoding: .utf8), let begin = text.range(of: "-----BEGIN CERTIFICATE-----"),
+    if let text = String(data: data, encoding: .utf8),
+      let begin = text.range(of: "-----BEGIN CERTIFICATE-----"),
       let end = text.range(of: "-----END CERTIFICATE-----", range: begin.upperBound..<text.endIndex)
     {
       let body = text[begin.upperBound..<end.lowerBound].filter { !$0.isWhitespace }
@@ -62,7 +63,8 @@ public final class X509Certificate: @unchecked Sendable {
 
   /// The subject as one line, for messages.
   public var subject: String {
-    guard let name = X509_get_subject_name(pointer), let line = X509_NAME_oneline(name, nil, 0) else { return "?" }
+    guard let name = X509_get_subject_name(pointer), let line = X509_NAME_oneline(name, nil, 0)
+    else { return "?" }
     defer { CRYPTO_free(line, #fileID, #line) }
     return String(cString: line)
   }

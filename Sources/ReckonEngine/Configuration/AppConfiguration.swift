@@ -16,7 +16,8 @@ public struct AppConfiguration: Hashable, Sendable {
     bundleId = try reader.string("bundleId")
     let environmentName = try reader.optionalString("environment") ?? "Production"
     guard let environment = AppStoreEnvironment(rawValue: environmentName) else {
-      throw ConfigurationError(reader.keyPath("environment"), "must be Production, Sandbox, Xcode or LocalTesting")
+      throw ConfigurationError(
+        reader.keyPath("environment"), "must be Production, Sandbox, Xcode or LocalTesting")
     }
     self.environment = environment
     if let number = try reader.optionalNumber("appAppleId") {
@@ -44,7 +45,9 @@ public struct FactSourceConfiguration: Sendable {
   /// Resolves a path in the entry against the configuration's folder.
   public let resolvePath: @Sendable (String) -> String
 
-  init(_ reader: ConfigurationReader, resolve: @escaping @Sendable (String) -> String) throws(ConfigurationError) {
+  init(_ reader: ConfigurationReader, resolve: @escaping @Sendable (String) -> String)
+    throws(ConfigurationError)
+  {
     name = try reader.string("name")
     type = try reader.string("type")
     guard ["sqlite", "json"].contains(type) else {

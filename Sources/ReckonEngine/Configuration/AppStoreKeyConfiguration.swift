@@ -16,8 +16,12 @@ public struct AppStoreKeyConfiguration: Hashable, Sendable {
     keyId = try reader.string("keyId")
     privateKeyPath = resolve(try reader.string("privateKeyPath"))
     baseURL = try reader.optionalString("baseURL")
-    if let baseURL, !(baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://127.") || baseURL.hasPrefix("http://localhost")) {
-      throw ConfigurationError(reader.keyPath("baseURL"), "must be https, or http on loopback for a local stand-in")
+    if let baseURL,
+      !(baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://127.")
+        || baseURL.hasPrefix("http://localhost"))
+    {
+      throw ConfigurationError(
+        reader.keyPath("baseURL"), "must be https, or http on loopback for a local stand-in")
     }
   }
 }
@@ -40,11 +44,15 @@ public struct SenderConfiguration: Hashable, Sendable {
       "productionRequestsPerSecond", "sandboxRequestsPerSecond", "holdReleaseMinutesBeforeDeadline",
       "initialBackoffSeconds", "maximumBackoffSeconds",
     ])
-    productionRequestsPerSecond = try reader?.positiveNumber("productionRequestsPerSecond", default: 50) ?? 50
-    sandboxRequestsPerSecond = try reader?.positiveNumber("sandboxRequestsPerSecond", default: 5) ?? 5
-    holdReleaseBeforeDeadlineSeconds = (try reader?.positiveNumber("holdReleaseMinutesBeforeDeadline", default: 60) ?? 60) * 60
+    productionRequestsPerSecond =
+      try reader?.positiveNumber("productionRequestsPerSecond", default: 50) ?? 50
+    sandboxRequestsPerSecond =
+      try reader?.positiveNumber("sandboxRequestsPerSecond", default: 5) ?? 5
+    holdReleaseBeforeDeadlineSeconds =
+      (try reader?.positiveNumber("holdReleaseMinutesBeforeDeadline", default: 60) ?? 60) * 60
     initialBackoffSeconds = try reader?.positiveNumber("initialBackoffSeconds", default: 30) ?? 30
-    maximumBackoffSeconds = try reader?.positiveNumber("maximumBackoffSeconds", default: 1_800) ?? 1_800
+    maximumBackoffSeconds =
+      try reader?.positiveNumber("maximumBackoffSeconds", default: 1_800) ?? 1_800
   }
 }
 
@@ -62,9 +70,11 @@ public struct ServerConfiguration: Hashable, Sendable {
   init(_ reader: ConfigurationReader?) throws(ConfigurationError) {
     try reader?.rejectUnknownKeys(["listen", "maxBodyBytes", "webhookPath"])
     let listen = try reader?.optionalString("listen") ?? "127.0.0.1:8080"
-    guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65_535).contains(port)
+    guard let colon = listen.lastIndex(of: ":"),
+      let port = Int(listen[listen.index(after: colon)...]), (0...65_535).contains(port)
     else {
-      throw ConfigurationError(reader?.keyPath("listen") ?? "server.listen", "must be HOST:PORT, e.g. 127.0.0.1:8080")
+      throw ConfigurationError(
+        reader?.keyPath("listen") ?? "server.listen", "must be HOST:PORT, e.g. 127.0.0.1:8080")
     }
     host = String(listen[..<colon])
     self.port = port

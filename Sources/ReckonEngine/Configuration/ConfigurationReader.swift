@@ -18,7 +18,9 @@ public struct ConfigurationReader: Sendable {
 
   /// A required text value.
   public func string(_ key: String) throws(ConfigurationError) -> String {
-    guard let value = try optionalString(key) else { throw ConfigurationError(keyPath(key), "is required") }
+    guard let value = try optionalString(key) else {
+      throw ConfigurationError(keyPath(key), "is required")
+    }
     return value
   }
 
@@ -44,7 +46,9 @@ public struct ConfigurationReader: Sendable {
   }
 
   /// An optional number that must be positive.
-  public func positiveNumber(_ key: String, default fallback: Double) throws(ConfigurationError) -> Double {
+  public func positiveNumber(_ key: String, default fallback: Double) throws(ConfigurationError)
+    -> Double
+  {
     guard let number = try optionalNumber(key) else { return fallback }
     guard number > 0 else { throw ConfigurationError(keyPath(key), "must be greater than 0") }
     return number
@@ -75,7 +79,9 @@ public struct ConfigurationReader: Sendable {
     case .array(let items)?:
       var readers: [ConfigurationReader] = []
       for (index, item) in items.enumerated() {
-        guard case .object(let nested) = item else { throw ConfigurationError("\(keyPath(key))[\(index)]", "must be an object") }
+        guard case .object(let nested) = item else {
+          throw ConfigurationError("\(keyPath(key))[\(index)]", "must be an object")
+        }
         readers.append(ConfigurationReader(nested, path: "\(keyPath(key))[\(index)]"))
       }
       return readers
@@ -90,7 +96,9 @@ public struct ConfigurationReader: Sendable {
     case .array(let items)?:
       var values: [String] = []
       for (index, item) in items.enumerated() {
-        guard case .string(let text) = item else { throw ConfigurationError("\(keyPath(key))[\(index)]", "must be text") }
+        guard case .string(let text) = item else {
+          throw ConfigurationError("\(keyPath(key))[\(index)]", "must be text")
+        }
         values.append(text)
       }
       return values
@@ -102,7 +110,10 @@ public struct ConfigurationReader: Sendable {
   public func rejectUnknownKeys(_ known: [String]) throws(ConfigurationError) {
     for key in members.keys.sorted() where !known.contains(key) {
       let suggestion = known.min { editDistance(key, $0) < editDistance(key, $1) }
-      let hint = suggestion.map { editDistance(key, $0) <= max(2, key.count / 3) ? " (did you mean '\($0)'?)" : "" } ?? ""
+      let hint =
+        suggestion.map {
+          editDistance(key, $0) <= max(2, key.count / 3) ? " (did you mean '\($0)'?)" : ""
+        } ?? ""
       throw ConfigurationError(keyPath(key), "is not a known key\(hint)")
     }
   }

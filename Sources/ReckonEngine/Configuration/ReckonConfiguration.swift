@@ -37,18 +37,25 @@ public struct ReckonConfiguration: Sendable {
 
   /// Validates a parsed configuration; `baseDirectory` anchors relative paths.
   public init(_ reader: ConfigurationReader, baseDirectory: String) throws(ConfigurationError) {
-    try reader.rejectUnknownKeys(["apps", "factSources", "state", "appStore", "sender", "server", "trust"])
-    let resolve: @Sendable (String) -> String = { path in ReckonConfiguration.resolve(path, against: baseDirectory) }
+    try reader.rejectUnknownKeys([
+      "apps", "factSources", "state", "appStore", "sender", "server", "trust",
+    ])
+    let resolve: @Sendable (String) -> String = { path in
+      ReckonConfiguration.resolve(path, against: baseDirectory)
+    }
     self.baseDirectory = baseDirectory
     var apps: [AppConfiguration] = []
-    for app in try reader.objects("apps") { apps.append(try AppConfiguration(app, resolve: resolve)) }
+    for app in try reader.objects("apps") {
+      apps.append(try AppConfiguration(app, resolve: resolve))
+    }
     guard !apps.isEmpty else { throw ConfigurationError("apps", "must list at least one app") }
     self.apps = apps
     var sources: [FactSourceConfiguration] = []
     for source in try reader.objects("factSources") {
       let configured = try FactSourceConfiguration(source, resolve: resolve)
       if sources.contains(where: { $0.name == configured.name }) {
-        throw ConfigurationError(source.keyPath("name"), "'\(configured.name)' is used by another fact source")
+        throw ConfigurationError(
+          source.keyPath("name"), "'\(configured.name)' is used by another fact source")
       }
       sources.append(configured)
     }
@@ -70,6 +77,7 @@ public struct ReckonConfiguration: Sendable {
   }
 
   static func resolve(_ path: String, against base: String) -> String {
-    path.hasPrefix("/") || base.isEmpty ? path : URL(fileURLWithPath: base).appendingPathComponent(path).standardizedFileURL.path
+    path.hasPrefix("/") || base.isEmpty
+      ? path : URL(fileURLWithPath: base).appendingPathComponent(path).standardizedFileURL.path
   }
 }

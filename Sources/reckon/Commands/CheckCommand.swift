@@ -15,7 +15,8 @@ enum CheckCommand: Command {
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     try arguments.rejectUnknown()
-    let paths = try PolicyFiles.expand(arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
+    let paths = try PolicyFiles.expand(
+      arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
     var errors = 0
     var warnings = 0
     for path in paths {
@@ -25,7 +26,9 @@ enum CheckCommand: Command {
       warnings += result.diagnostics.count - result.diagnostics.filter(\.isError).count
     }
     let files = paths.count == 1 ? "1 file" : "\(paths.count) files"
-    console.out("checked \(files): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+    console.out(
+      "checked \(files): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+    )
     return errors > 0 ? 1 : 0
   }
 }
