@@ -15,10 +15,11 @@ let package = Package(
   targets: [
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+    .target(name: "ReckonSQLite", dependencies: ["CSQLite"]),
     .target(name: "ReckonPolicy"),
     .target(name: "ReckonAppStore", dependencies: ["COpenSSL"]),
-    .target(name: "ReckonFacts", dependencies: ["ReckonPolicy", "ReckonAppStore", "CSQLite"]),
-    .target(name: "ReckonEngine", dependencies: ["ReckonPolicy", "ReckonAppStore", "ReckonFacts", "CSQLite"]),
+    .target(name: "ReckonFacts", dependencies: ["ReckonPolicy", "ReckonAppStore", "ReckonSQLite", "CSQLite"]),
+    .target(name: "ReckonEngine", dependencies: ["ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite", "CSQLite"]),
     .target(name: "ReckonServer", dependencies: ["ReckonEngine"]),
     .target(name: "ReckonStandIn", dependencies: ["ReckonServer", "ReckonAppStore", "COpenSSL"]),
     .executableTarget(name: "reckon", dependencies: ["ReckonEngine", "ReckonServer", "ReckonStandIn"]),
@@ -26,8 +27,8 @@ let package = Package(
     .testTarget(name: "ReckonPolicyTests", dependencies: ["ReckonPolicy"], exclude: ["Snapshots"]),
     .testTarget(name: "ReckonAppStoreTests", dependencies: ["ReckonAppStore"], resources: [.copy("Fixtures")]),
     .testTarget(name: "ReckonEngineTests", dependencies: ["ReckonEngine"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "ReckonFactsTests", dependencies: ["ReckonFacts", "ReckonEngine"]),
-    .testTarget(name: "ReckonServerTests", dependencies: ["ReckonServer", "ReckonStandIn"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "ReckonFactsTests", dependencies: ["ReckonFacts", "ReckonEngine", "ReckonSQLite"]),
+    .testTarget(name: "ReckonServerTests", dependencies: ["ReckonServer", "ReckonStandIn", "ReckonSQLite"], resources: [.copy("Fixtures")]),
     .testTarget(name: "ReckonCLITests", dependencies: ["ReckonEngine"], exclude: ["Snapshots", "Fixtures"]),
   ]
 )

@@ -1,3 +1,4 @@
+import ReckonSQLite
 import ReckonPolicy
 
 /// One configured query, prepared on one connection: which request keys bind to which

@@ -1,3 +1,4 @@
+import ReckonSQLite
 import Foundation
 import ReckonPolicy
 

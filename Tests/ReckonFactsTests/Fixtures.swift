@@ -1,3 +1,4 @@
+import ReckonSQLite
 import Foundation
 import ReckonEngine
 import ReckonFacts

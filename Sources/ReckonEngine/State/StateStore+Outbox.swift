@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonSQLite
 
 extension StateStore {
   static let entryColumns = """

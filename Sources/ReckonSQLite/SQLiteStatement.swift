@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// A prepared SQLite statement: bind parameters by name, step through rows, read columns, reset,
 /// run again. Finalized when released. Use from one thread at a time, like its connection.
@@ -62,8 +63,11 @@ public final class SQLiteStatement {
     case .real(let number): code = sqlite3_bind_double(handle, index, number)
     case .text(let text):
       code = sqlite3_bind_text(handle, index, text, -1, SQLiteStatement.transient)
-    case .blob(let bytes):
-      code = sqlite3_bind_blob(handle, index, bytes, Int32(bytes.count), SQLiteStatement.transient)
+    case .blob(let data):
+      code = data.withUnsafeBytes { bytes in
+        sqlite3_bind_blob(
+          handle, index, bytes.baseAddress, Int32(bytes.count), SQLiteStatement.transient)
+      }
     }
     guard code == SQLITE_OK else {
       throw database.error(code, context: "binding parameter \(index)")
@@ -87,8 +91,8 @@ public final class SQLiteStatement {
     case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(handle, index)))
     case SQLITE_BLOB:
       let count = Int(sqlite3_column_bytes(handle, index))
-      guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob([]) }
-      return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+      guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob(Data()) }
+      return .blob(Data(bytes: bytes, count: count))
     default: return .null
     }
   }
@@ -100,24 +104,14 @@ public final class SQLiteStatement {
   }
 
   private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-}
 
-/// One SQLite value, by its storage class.
-public enum SQLiteValue: Hashable, Sendable {
-  case null
-  case integer(Int64)
-  case real(Double)
-  case text(String)
-  case blob([UInt8])
+  /// Binds `values` to the parameters in order (1, 2, ...).
+  public func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+    for (offset, value) in values.enumerated() { try bind(value, at: Int32(offset + 1)) }
+  }
 
-  /// The storage class's name, for messages.
-  public var storageClass: String {
-    switch self {
-    case .null: "NULL"
-    case .integer: "INTEGER"
-    case .real: "REAL"
-    case .text: "TEXT"
-    case .blob: "BLOB"
-    }
+  /// Every column of the current row.
+  public func row() -> SQLiteRow {
+    SQLiteRow(values: (0..<sqlite3_column_count(handle)).map { column($0) })
   }
 }

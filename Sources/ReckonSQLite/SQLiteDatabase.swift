@@ -1,7 +1,8 @@
 import CSQLite
 
 /// An open SQLite connection. Not thread-safe by itself: use one connection from one thread at a
-/// time (a pool hands them out), which is why it is opened with `SQLITE_OPEN_NOMUTEX` by default.
+/// time (a pool hands them out, or an owner serializes access), which is why it is opened with
+/// `SQLITE_OPEN_NOMUTEX` by default.
 public final class SQLiteDatabase {
   /// How a database is opened: the `SQLITE_OPEN_*` flags.
   public struct OpenOptions: OptionSet, Sendable {
@@ -26,6 +27,8 @@ public final class SQLiteDatabase {
   /// The file this connection reads.
   public let path: String
   let handle: OpaquePointer
+  /// Statements prepared by `query`, kept for reuse by their SQL text.
+  private var cache: [String: SQLiteStatement] = [:]
 
   /// Opens the database at `path`; with a `busyTimeoutMs`, waits that long for a lock before failing.
   public init(path: String, options: OpenOptions = [.readOnly, .noMutex], busyTimeoutMs: Int32 = 0)
@@ -71,6 +74,33 @@ public final class SQLiteDatabase {
       throw SQLiteError(code: code, message: text, context: "running SQL")
     }
   }
+
+  /// Runs one statement (prepared once and cached) with `values` bound in order; every row.
+  @discardableResult
+  public func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [SQLiteRow]
+  {
+    let statement: SQLiteStatement
+    if let cached = cache[sql] {
+      statement = cached
+    } else {
+      statement = try prepare(sql)
+      cache[sql] = statement
+    }
+    defer { statement.reset() }
+    try statement.bind(values)
+    var rows: [SQLiteRow] = []
+    while try statement.step() { rows.append(statement.row()) }
+    return rows
+  }
+
+  /// The rowid of the last insert.
+  public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+  /// Rows changed by the last statement.
+  public var changes: Int { Int(sqlite3_changes(handle)) }
+
+  /// The extended result code of the last failure, e.g. to tell a constraint from other errors.
+  public var lastErrorCode: Int32 { sqlite3_extended_errcode(handle) }
 
   /// The connection's last error as a typed error, with what was being done.
   func error(_ code: Int32, context: String) -> SQLiteError {
