@@ -40,6 +40,21 @@ struct AuthoringCommandTests {
       ], status: 0),
     Case(
       snapshot: "check-deep", arguments: ["check", "\(fixtures)/deep-checks.policy"], status: 0),
+    Case(
+      snapshot: "check-errors", arguments: ["check", "\(fixtures)/misspelled.policy"], status: 1),
+    Case(snapshot: "check-shipped", arguments: ["check", "policies"], status: 0),
+    Case(
+      snapshot: "eval-json",
+      arguments: [
+        "eval", "--policy", "policies/targeted.policy", "--request", "\(fixtures)/request.json",
+        "--facts", "\(fixtures)/facts.json", "--format", "json",
+      ], status: 0),
+    Case(snapshot: "help", arguments: ["--help"], status: 0),
+    Case(snapshot: "help-eval", arguments: ["eval", "--help"], status: 0),
+    Case(snapshot: "unknown-command", arguments: ["evaluate"], status: 2),
+    Case(
+      snapshot: "eval-missing-option", arguments: ["eval", "--policy", "policies/targeted.policy"],
+      status: 2),
   ]
 
   @Test(arguments: cases)
