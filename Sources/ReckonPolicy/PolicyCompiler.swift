@@ -91,6 +91,9 @@ struct PolicyCompiler {
     case .membership(let negated, let subject, let members):
       return traced(id, compileMembership(negated, subject, members))
     case .missingTest(let negated, let subject):
+      if !tracing, case .fact(let slot) = subject.kind {
+        return { frame in .boolean((frame.facts[slot] == nil) != negated) }
+      }
       let inner = compile(subject)
       return traced(id) { frame in .boolean((inner(&frame) == nil) != negated) }
     case .call(let builtin, let arguments):
@@ -225,6 +228,14 @@ struct PolicyCompiler {
     }
     if ordinals.count == members.count, ordinals.allSatisfy({ (0..<64).contains($0) }) {
       let mask = ordinals.reduce(UInt64(0)) { $0 | (1 << UInt64($1)) }
+      if !tracing, case .fact(let slot) = subject.kind {
+        return { frame in
+          guard case .enumeration(let ordinal)? = frame.facts[slot], (0..<64).contains(ordinal) else {
+            return nil
+          }
+          return .boolean((mask & (1 << UInt64(ordinal)) != 0) != negated)
+        }
+      }
       return { frame in
         guard case .enumeration(let ordinal)? = inner(&frame), (0..<64).contains(ordinal) else {
           return nil
