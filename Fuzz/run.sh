@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs one fuzz target (policy, jws or http) for SECONDS, starting from the seed corpus in
+# Fuzz/corpus/TARGET; new inputs go to a scratch corpus, crashes to Fuzz/crashes/TARGET/.
+# Usage: Fuzz/run.sh TARGET SECONDS   (build first with Fuzz/build.sh)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=$1
+seconds=${2:-60}
+scratch=.build/fuzz/corpus-$target
+mkdir -p "$scratch" "Fuzz/crashes/$target"
+.build/fuzz/"$target" "$scratch" "Fuzz/corpus/$target" \
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+  -artifact_prefix="Fuzz/crashes/$target/" -print_final_stats=1
