@@ -32,7 +32,7 @@ public enum FactGathering {
       }
     }
     let actions = checked.rules.flatMap(\.actions) + checked.otherwise
-    checked.rules.forEach { walk($0.condition) }
+    for rule in checked.rules { walk(rule.condition) }
     for case .set(_, let value) in actions { walk(value) }
     return Set(slots.map { checked.schema.facts[$0].name }).union(bodyFacts)
   }

@@ -22,7 +22,8 @@ enum NotificationFacts {
     facts["purchase.date"] = transaction.purchaseDate.map { .timestamp($0.timeIntervalSince1970) }
     facts["purchase.quantity"] = transaction.quantity.map { .number(Double($0)) }
     if let price = transaction.price, let currency = transaction.currency {
-      facts["purchase.price"] = .money(price, currency: currency)  // Apple's price is in milliunits too
+      // Apple's price is in milliunits, as Reckon's money is.
+      facts["purchase.price"] = .money(price, currency: currency)
     }
     facts["purchase.storefront"] = transaction.storefront.map(Value.text)
     facts["purchase.offer"] = transaction.offerType.flatMap {

@@ -75,6 +75,6 @@ private final class ResumeGate<T: Sendable>: @unchecked Sendable {
     tasks = []
     lock.unlock()
     continuation?.resume(with: result)
-    racing.forEach { $0.cancel() }
+    for task in racing { task.cancel() }
   }
 }

@@ -49,7 +49,8 @@ public struct FactDocument: Sendable {
     case .integer(let number) where fact.type == .number || fact.type == .timestamp:
       return fact.type == .number ? .number(Double(number)) : .timestamp(Double(number) / 1000)
     case .number(let number) where fact.type == .number || fact.type == .timestamp:
-      return fact.type == .number ? .number(number) : .timestamp(number / 1000)  // Apple's UNIX milliseconds
+      // A timestamp given as a number is in Apple's UNIX milliseconds.
+      return fact.type == .number ? .number(number) : .timestamp(number / 1000)
     case .integer, .number:
       throw .wrongType(
         path: path,

@@ -1,5 +1,5 @@
-import ReckonSQLite
 import ReckonPolicy
+import ReckonSQLite
 
 /// One configured query, prepared on one connection: which request keys bind to which
 /// parameters, and which fact each result column gives. Checked once, run many times.

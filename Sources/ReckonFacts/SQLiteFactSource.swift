@@ -1,6 +1,6 @@
-import ReckonSQLite
 import Foundation
 import ReckonPolicy
+import ReckonSQLite
 
 /// Facts from the app's own SQLite database, through SQL queries whose result columns are named
 /// after facts and whose named parameters are the request's keys (`:transaction_id`, ...).

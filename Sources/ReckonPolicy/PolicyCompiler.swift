@@ -230,7 +230,8 @@ struct PolicyCompiler {
       let mask = ordinals.reduce(UInt64(0)) { $0 | (1 << UInt64($1)) }
       if !tracing, case .fact(let slot) = subject.kind {
         return { frame in
-          guard case .enumeration(let ordinal)? = frame.facts[slot], (0..<64).contains(ordinal) else {
+          guard case .enumeration(let ordinal)? = frame.facts[slot], (0..<64).contains(ordinal)
+          else {
             return nil
           }
           return .boolean((mask & (1 << UInt64(ordinal)) != 0) != negated)

@@ -139,7 +139,8 @@ struct PolicyLints {
     case .fact(let slot): reads.append((slot, outer ?? expression.span))
     case .letReference(let index): reads += lets[index].reads.map { ($0, outer ?? expression.span) }
     case .missingTest: return
-    default: expression.children.forEach { collectReads($0, at: outer, into: &reads) }
+    default:
+      for child in expression.children { collectReads(child, at: outer, into: &reads) }
     }
   }
 
@@ -147,11 +148,11 @@ struct PolicyLints {
     if case .missingTest(_, let subject) = expression.kind {
       var reads: [(slot: Int, span: SourceSpan)] = []
       collectReads(subject, at: nil, into: &reads)
-      reads.forEach { guarded.insert($0.slot) }
+      for read in reads { guarded.insert(read.slot) }
       return
     }
     if case .letReference(let index) = expression.kind { guarded.formUnion(lets[index].guards) }
-    expression.children.forEach { collectGuards($0, into: &guarded) }
+    for child in expression.children { collectGuards(child, into: &guarded) }
   }
 
   // MARK: Bounded refund choice

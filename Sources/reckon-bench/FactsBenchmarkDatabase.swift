@@ -1,6 +1,6 @@
-import ReckonSQLite
 import Foundation
 import ReckonFacts
+import ReckonSQLite
 
 /// The benchmark's database: the schema and rows of examples/facts.sql, plus generated rows to
 /// 1,000,000 purchases and their usage, 250,000 customers, 100,000 refunds and 10,000 support

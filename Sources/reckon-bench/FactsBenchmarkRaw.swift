@@ -1,6 +1,6 @@
-import ReckonSQLite
 import Foundation
 import ReckonFacts
+import ReckonSQLite
 
 /// The same prepared statements run straight through the SQLite API, in one read transaction per
 /// request, reading each column without converting it to a fact: SQLite's own cost.

@@ -1,8 +1,8 @@
-import ReckonSQLite
 import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
+import ReckonSQLite
 import Testing
 
 struct FactSourceConfigurationTests {
@@ -158,7 +158,8 @@ struct FactSourceConfigurationTests {
     let folder = try Self.exampleFolder()
     let writer = try SQLiteDatabase(
       path: folder.appendingPathComponent("facts.sqlite").path, options: [.readWrite, .noMutex])
-    try writer.execute("PRAGMA journal_mode = DELETE;")  // in WAL mode a writer never blocks readers
+    // In WAL mode a writer never blocks readers, and this test needs it to.
+    try writer.execute("PRAGMA journal_mode = DELETE;")
     var root = try Self.exampleRoot(in: folder)
     Self.editSource(1) { $0["busyTimeoutMs"] = 50 }(&root)
     let setup = try Self.load(root, in: folder)

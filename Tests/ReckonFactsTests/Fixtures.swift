@@ -1,8 +1,8 @@
-import ReckonSQLite
 import Foundation
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonSQLite
 
 /// Paths and builders the fact tests share: the repository's examples, temp folders, real
 /// SQLite files built from SQL, the example request and small policies.

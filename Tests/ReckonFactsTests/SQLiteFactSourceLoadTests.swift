@@ -1,6 +1,6 @@
-import ReckonSQLite
 import Foundation
 import ReckonFacts
+import ReckonSQLite
 import Testing
 
 /// Problems a SQLite source's configuration must report at start-up, naming the query.

@@ -1,7 +1,7 @@
-import ReckonSQLite
 import Foundation
 import ReckonFacts
 import ReckonPolicy
+import ReckonSQLite
 import Testing
 
 struct SQLiteFactSourceTests {

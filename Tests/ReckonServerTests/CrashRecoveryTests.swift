@@ -45,7 +45,8 @@ import Testing
         #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":true,"consumptionPercentage":\#(index * 100)}"#
           .utf8)
       bodies[transaction] = body
-      let received = index == 0 ? now.addingTimeInterval(-13 * 3_600) : now  // one already past its deadline
+      // The first entry is already past its deadline.
+      let received = index == 0 ? now.addingTimeInterval(-13 * 3_600) : now
       try OutboxFixture.enqueue(in: store, at: received, transaction: transaction, body: body)
     }
     standIn.respond { request in
@@ -75,8 +76,11 @@ import Testing
       let received = standIn.requests.filter { $0.transactionId == entry.transactionId }
       #expect(received.allSatisfy { $0.body == bodies[entry.transactionId] && $0.problem == nil })
       let accepted = received.filter { $0.status == 202 }.count
+      // A body is sent again only when a send was interrupted by a kill, or when its answer never
+      // reached the sender (a time-out on a loaded machine, recorded as an attempt with no status).
+      let unanswered = try store.attempts(entryId: entry.id).filter { $0.httpStatus == nil }.count
       #expect(
-        accepted <= 1 + entry.interruptedSends,
+        accepted <= 1 + entry.interruptedSends + unanswered,
         "transaction \(entry.transactionId) accepted \(accepted) times")
       if entry.state.name == "sent" { #expect(accepted >= 1) }
       duplicates += max(0, accepted - 1)

@@ -4,7 +4,14 @@
 enum ExpressionPrinter {
   /// Binding strength, loosest first, as the parser climbs it.
   enum Precedence: Int, Comparable {
-    case or = 1, and, not, comparison, additive, multiplicative, unary, primary
+    case or = 1
+    case and
+    case not
+    case comparison
+    case additive
+    case multiplicative
+    case unary
+    case primary
 
     static func < (left: Precedence, right: Precedence) -> Bool { left.rawValue < right.rawValue }
   }

@@ -67,6 +67,7 @@ enum SenderLock {
   static func acquire(_ path: String) -> Bool {
     let descriptor = open(path, O_CREAT | O_RDWR, 0o600)
     guard descriptor >= 0 else { return false }
-    return flock(descriptor, LOCK_EX | LOCK_NB) == 0  // released by the kernel when the process ends
+    // The kernel releases the lock when the process ends, however it ends.
+    return flock(descriptor, LOCK_EX | LOCK_NB) == 0
   }
 }
