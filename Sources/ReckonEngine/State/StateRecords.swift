@@ -148,6 +148,8 @@ public enum OutcomeType: String, Hashable, Sendable, CaseIterable {
   case refundDeclined = "REFUND_DECLINED"
   /// A granted refund was reversed.
   case refundReversed = "REFUND_REVERSED"
+  /// A family-shared purchase is no longer available to the family member.
+  case revoke = "REVOKE"
 }
 
 /// How a customer is recognised across transactions.

@@ -1,0 +1,66 @@
+import Foundation
+
+/// A recorded CONSUMPTION_REQUEST that has no decision yet: a fact source failed, or the
+/// process stopped between recording and deciding.
+public struct UndecidedRequest: Hashable, Sendable {
+  /// The request's id.
+  public let requestId: Int64
+  /// When it was received; the decision's `now` and the deadline count from here.
+  public let receivedAt: Date
+  /// The body exactly as received, to verify and decide again.
+  public let rawNotification: Data
+}
+
+extension StateStore {
+  /// CONSUMPTION_REQUESTs received before `before` and still before their deadline at `now`
+  /// that have no decision, oldest first.
+  public func undecidedRequests(before: Date, now: Date, limit: Int = 100)
+    throws(StateDatabaseError) -> [UndecidedRequest]
+  {
+    try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        """
+        SELECT r.id, r.received_at, r.raw_notification FROM requests r
+        WHERE r.notification_type = 'CONSUMPTION_REQUEST' AND r.received_at < ? AND r.deadline > ?
+          AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)
+        ORDER BY r.received_at LIMIT ?
+        """, [.date(before), .date(now), .integer(Int64(limit))]
+      ).compactMap { row in
+        guard let id = row.int(0), let received = row.date(1), let raw = row.blob(2) else {
+          return nil
+        }
+        return UndecidedRequest(requestId: id, receivedAt: received, rawNotification: raw)
+      }
+    }
+  }
+
+  /// Whether a decision was recorded for the request.
+  public func hasDecision(requestId: Int64) throws(StateDatabaseError) -> Bool {
+    try locked { () throws(StateDatabaseError) in
+      try !connection.query(
+        "SELECT 1 FROM decisions WHERE request_id = ? LIMIT 1", [.integer(requestId)]
+      ).isEmpty
+    }
+  }
+
+  /// The number of decisions recorded for the request (one, once decided).
+  public func decisionCount(requestId: Int64) throws(StateDatabaseError) -> Int {
+    try locked { () throws(StateDatabaseError) in
+      Int(
+        try connection.query(
+          "SELECT COUNT(*) FROM decisions WHERE request_id = ?", [.integer(requestId)]
+        ).first?.int(0) ?? 0)
+    }
+  }
+
+  /// How many outbox entries are in each state, for `/metrics`.
+  public func outboxDepth() throws(StateDatabaseError) -> [String: Int] {
+    try locked { () throws(StateDatabaseError) in
+      var depth: [String: Int] = [:]
+      for row in try connection.query("SELECT state, COUNT(*) FROM outbox GROUP BY state") {
+        if let state = row.text(0) { depth[state] = Int(row.int(1) ?? 0) }
+      }
+      return depth
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import ReckonAppStore
+import ReckonFacts
+
+extension NotificationPipeline {
+  /// Decides a recorded CONSUMPTION_REQUEST and stores the decision with its outbox entry. The
+  /// request is already recorded, so whatever happens here the answer is 200; a request that
+  /// cannot be decided now stays undecided for `retryUndecided()`.
+  func decide(_ verified: VerifiedNotification, requestId: Int64, receivedAt: Date) async
+    -> WebhookAnswer
+  {
+    let type = verified.payload.rawNotificationType
+    guard claims.claim(requestId) else {
+      return WebhookAnswer(status: 200, type: type, verdict: .duplicate)
+    }
+    defer { claims.release(requestId) }
+    switch await decideClaimed(verified, requestId: requestId, receivedAt: receivedAt) {
+    case .success(let fields):
+      return WebhookAnswer(status: 200, type: type, verdict: .decided, fields: fields)
+    case .failure(let reason):
+      events(.deferred(requestId: requestId, reason: reason.description))
+      return WebhookAnswer(
+        status: 200, type: type, verdict: .deferred, fields: ["retry": reason.description])
+    }
+  }
+
+  /// Decides the recorded CONSUMPTION_REQUESTs left undecided (a fact source failed, or the
+  /// process stopped before deciding) that are still before their deadline. Returns how many
+  /// were decided now.
+  @discardableResult
+  public func retryUndecided(olderThan age: TimeInterval = 1) async -> Int {
+    let at = now()
+    guard
+      let waiting = try? store.undecidedRequests(before: at.addingTimeInterval(-age), now: at)
+    else { return 0 }
+    var decided = 0
+    for request in waiting where claims.claim(request.requestId) {
+      defer { claims.release(request.requestId) }
+      guard (try? store.hasDecision(requestId: request.requestId)) == false else { continue }
+      let verified: VerifiedNotification
+      do { verified = try verifier.verify(body: request.rawNotification) } catch {
+        events(.deferred(requestId: request.requestId, reason: "no longer verifies: \(error)"))
+        continue
+      }
+      switch await decideClaimed(
+        verified, requestId: request.requestId, receivedAt: request.receivedAt)
+      {
+      case .success: decided += 1
+      case .failure(let reason):
+        events(.deferred(requestId: request.requestId, reason: reason.description))
+      }
+    }
+    return decided
+  }
+
+  private func decideClaimed(
+    _ verified: VerifiedNotification, requestId: Int64, receivedAt: Date
+  ) async -> Result<[String: String], DeferReason> {
+    let app = AppStoreApp(bundleId: verified.app.bundleId, environment: verified.app.environment)
+    guard let transaction = verified.transaction, let transactionId = transaction.transactionId
+    else { return .failure(.noTransaction) }
+    guard let entry = policies.entry(for: app) else { return .failure(.noPolicy(app)) }
+    let request = RefundRequest(
+      notification: verified.payload, transaction: transaction, receivedAt: receivedAt)
+    let facts: GatheredFacts
+    switch await gatherer.gather(request, for: entry.policy) {
+    case .ready(let gathered): facts = gathered
+    case .retry(let failure): return .failure(.facts(failure))
+    }
+    let decision = Decider(policy: entry.policy, schema: policies.schema).decide(
+      request, facts: facts, trace: true)
+    let record = DecisionRecord(decision: decision, policy: entry.policy, policyText: entry.text)
+    let receipt: DecisionReceipt
+    do {
+      receipt = try store.recordDecision(
+        record, requestId: requestId,
+        enqueue: enqueue(decision, app: app, request: request, transactionId: transactionId))
+    } catch {
+      return .failure(.notStored(error))
+    }
+    events(
+      .decided(
+        requestId: requestId, transactionId: transactionId, action: record.action,
+        rule: record.rule, entryId: receipt.entryId))
+    var fields = ["action": record.action, "rule": record.rule]
+    if let entryId = receipt.entryId { fields["entry"] = String(entryId) }
+    return .success(fields)
+  }
+
+  private func enqueue(
+    _ decision: Decision, app: AppStoreApp, request: RefundRequest, transactionId: String
+  ) -> OutboxEnqueue? {
+    let holdUntil: Date?
+    switch decision.action {
+    case .respond: holdUntil = nil
+    case .hold: holdUntil = request.deadline.addingTimeInterval(-holdRelease)
+    case .skip: return nil
+    }
+    guard let body = try? decision.body?.jsonData() else { return nil }
+    return OutboxEnqueue(
+      app: app, transactionId: transactionId,
+      context: ConsumptionValidationContext(transaction: request.transaction), body: body,
+      deadline: request.deadline, holdUntil: holdUntil)
+  }
+}
+
+/// Why a recorded request was not decided now.
+enum DeferReason: Error, CustomStringConvertible {
+  case noTransaction
+  case noPolicy(AppStoreApp)
+  case facts(FactGatheringFailure)
+  case notStored(StateDatabaseError)
+
+  var description: String {
+    switch self {
+    case .noTransaction: "the notification carries no transaction"
+    case .noPolicy(let app): "no policy is configured for \(app)"
+    case .facts(let failure): failure.description
+    case .notStored(let error): "the decision could not be stored: \(error)"
+    }
+  }
+}
+
+/// The requests being decided right now in this process, so a request is never decided twice
+/// (a retry pass and a fresh notification cannot both take it).
+final class RequestClaims: @unchecked Sendable {
+  private let lock = NSLock()
+  private var claimed: Set<Int64> = []
+
+  func claim(_ id: Int64) -> Bool { lock.withLock { claimed.insert(id).inserted } }
+
+  func release(_ id: Int64) { _ = lock.withLock { claimed.remove(id) } }
+}

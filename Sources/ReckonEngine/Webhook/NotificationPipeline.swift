@@ -1,0 +1,132 @@
+import Foundation
+import ReckonAppStore
+import ReckonFacts
+
+/// The path of one notification: verify ▶ record once ▶ gather facts ▶ decide ▶ validate ▶
+/// enqueue. It answers 200 only once the notification is durably recorded, 500 when recording
+/// fails (so Apple retries), and 4xx for anything that fails verification, which is never decided
+/// on. A request recorded but not decidable now (a fact source failed) is answered 200 and
+/// decided later by `retryUndecided()`.
+public final class NotificationPipeline: Sendable {
+  /// Verifies signatures, chains and app identity.
+  public let verifier: NotificationVerifier
+  /// The state database.
+  public let store: StateStore
+  /// The live policy of each app.
+  public let policies: PolicyBook
+  /// Gathers facts (with `history.*` from the state database).
+  public let gatherer: FactGatherer
+  /// How long before the deadline a held reply goes out as decided.
+  public let holdRelease: TimeInterval
+  let now: @Sendable () -> Date
+  let events: @Sendable (ReckonEvent) -> Void
+  let claims = RequestClaims()
+
+  /// A pipeline over these parts; `now` is the receive time of each request.
+  public init(
+    verifier: NotificationVerifier, store: StateStore, policies: PolicyBook,
+    gatherer: FactGatherer, holdReleaseBeforeDeadline: TimeInterval = 3_600,
+    now: @escaping @Sendable () -> Date = { Date() },
+    events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
+  ) {
+    self.verifier = verifier
+    self.store = store
+    self.policies = policies
+    self.gatherer = gatherer
+    self.holdRelease = holdReleaseBeforeDeadline
+    self.now = now
+    self.events = events
+  }
+
+  /// Handles the raw POST body Apple sent (`{"signedPayload": "..."}`) and says what to answer.
+  public func handle(body: Data) async -> WebhookAnswer {
+    let answer = await process(body: body)
+    events(
+      .answered(
+        type: answer.notificationType, verdict: answer.verdict, status: answer.status,
+        detail: answer.verdict == .refused || answer.verdict == .recordingFailed
+          ? String(decoding: answer.body, as: UTF8.self) : nil))
+    return answer
+  }
+
+  private func process(body: Data) async -> WebhookAnswer {
+    let receivedAt = now()
+    let verified: VerifiedNotification
+    do { verified = try verifier.verify(body: body) } catch {
+      return Self.refusal(error)
+    }
+    let payload = verified.payload
+    let type = payload.rawNotificationType
+    guard let uuid = payload.notificationUUID, !uuid.isEmpty, let type else {
+      return WebhookAnswer(
+        status: 400, type: type, verdict: .refused,
+        fields: ["error": "the notification has no notificationUUID or notificationType"])
+    }
+    if type == NotificationType.consumptionRequest.rawValue,
+      verified.transaction?.transactionId == nil
+    {
+      return WebhookAnswer(
+        status: 400, type: type, verdict: .refused,
+        fields: ["error": "a CONSUMPTION_REQUEST must carry a signed transaction"])
+    }
+    let outcome = OutcomeType(rawValue: type)
+    do {
+      // The outcome first (idempotent on the UUID): if recording then fails, Apple's retry
+      // finds both steps to do again.
+      let transaction = verified.transaction?.transactionId
+      let attached = try outcome.flatMap { outcome throws(StateDatabaseError) in
+        try transaction.map { id throws(StateDatabaseError) in
+          try attach(outcome, uuid: uuid, transactionId: id, verified)
+        }
+      }
+      let result = try store.recordNotification(record(verified, uuid: uuid, at: receivedAt, body))
+      if case .duplicate = result {
+        return WebhookAnswer(status: 200, type: type, verdict: .duplicate)
+      }
+      guard type == NotificationType.consumptionRequest.rawValue else {
+        if outcome != nil, let transaction {
+          events(.outcome(type: type, transactionId: transaction, requestId: attached ?? nil))
+        }
+        return WebhookAnswer(
+          status: 200, type: type, verdict: outcome == nil ? .acknowledged : .outcome)
+      }
+      return await decide(verified, requestId: result.requestId, receivedAt: receivedAt)
+    } catch {
+      return WebhookAnswer(
+        status: 500, type: type, verdict: .recordingFailed, fields: ["error": error.description])
+    }
+  }
+
+  private func attach(
+    _ outcome: OutcomeType, uuid: String, transactionId: String, _ verified: VerifiedNotification
+  ) throws(StateDatabaseError) -> Int64? {
+    let transaction = verified.transaction
+    return try store.attachOutcome(
+      outcome, notificationUUID: uuid, transactionId: transactionId,
+      originalTransactionId: transaction?.originalTransactionId,
+      appAccountToken: transaction?.appAccountToken?.uuidString,
+      occurredAt: transaction?.revocationDate ?? verified.payload.signedDate ?? now())
+  }
+
+  private func record(
+    _ verified: VerifiedNotification, uuid: String, at receivedAt: Date, _ body: Data
+  ) -> NotificationRecord {
+    let transaction = verified.transaction
+    return NotificationRecord(
+      notificationUUID: uuid, notificationType: verified.payload.rawNotificationType ?? "",
+      transactionId: transaction?.transactionId,
+      originalTransactionId: transaction?.originalTransactionId,
+      appAccountToken: transaction?.appAccountToken?.uuidString, bundleId: verified.app.bundleId,
+      environment: verified.app.environment, receivedAt: receivedAt, rawNotification: body)
+  }
+
+  static func refusal(_ failure: VerificationFailure) -> WebhookAnswer {
+    let status: Int
+    switch failure {
+    case .malformed, .invalidCertificateList, .unsupportedAlgorithm: status = 400
+    default: status = 403
+    }
+    return WebhookAnswer(
+      status: status, type: nil, verdict: .refused, fields: ["error": failure.description])
+  }
+}

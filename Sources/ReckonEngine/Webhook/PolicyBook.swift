@@ -1,0 +1,122 @@
+import Foundation
+import ReckonAppStore
+import ReckonFacts
+import ReckonPolicy
+
+/// The live policy of every app, loaded and checked at start, replaced only by a version that
+/// checks: a changed file that fails `check` is refused and the previous version stays live.
+public final class PolicyBook: @unchecked Sendable {
+  /// Where an app's policy comes from.
+  public enum Source: Hashable, Sendable {
+    /// A policy file, re-read on `reload()` when it changed.
+    case file(String)
+    /// Policy text held in memory, named `name` in diagnostics.
+    case text(name: String, String)
+
+    var name: String {
+      switch self {
+      case .file(let path): path
+      case .text(let name, _): name
+      }
+    }
+  }
+
+  /// One app's live policy.
+  public struct Entry: Sendable {
+    /// Where it came from.
+    public let source: Source
+    /// The compiled policy.
+    public let policy: CompiledPolicy
+    /// The exact text it was compiled from (its SHA-256 is stored with each decision).
+    public let text: String
+    /// The file's modification time when it was read, for change detection.
+    let modified: Date?
+  }
+
+  /// A policy that does not check, with its rendered diagnostics.
+  public struct Refusal: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file or name.
+    public let source: String
+    /// The diagnostics as `reckon check` prints them.
+    public let diagnostics: String
+
+    /// The source and the diagnostics.
+    public var description: String { "\(source) does not check:\n\(diagnostics)" }
+  }
+
+  /// The schema policies are checked against.
+  public let schema: FactSchema
+  private let lock = NSLock()
+  private var entries: [AppStoreApp: Entry]
+  /// The modification time of each file's last refused version, so it is reported once.
+  private var refused: [String: Date] = [:]
+
+  /// Loads and checks the policy of every app; fails on the first that does not check.
+  public init(_ sources: [AppStoreApp: Source], schema: FactSchema) throws(Refusal) {
+    self.schema = schema
+    var entries: [AppStoreApp: Entry] = [:]
+    for (app, source) in sources.sorted(by: { $0.key.description < $1.key.description }) {
+      entries[app] = try Self.load(source, schema: schema)
+    }
+    self.entries = entries
+  }
+
+  /// The live policy for `app`.
+  public func entry(for app: AppStoreApp) -> Entry? {
+    lock.withLock { entries[app] }
+  }
+
+  /// Re-reads every policy file whose modification time changed (or all of them with `force`);
+  /// applies those that check, refuses the others and keeps their previous version live.
+  public func reload(force: Bool = false) -> [ReckonEvent] {
+    let (current, refusedVersions) = lock.withLock { (entries, refused) }
+    var events: [ReckonEvent] = []
+    var loadedByPath: [String: Result<Entry, Refusal>] = [:]
+    for (app, entry) in current.sorted(by: { $0.key.description < $1.key.description }) {
+      guard case .file(let path) = entry.source else { continue }
+      let modified = Self.modificationDate(path)
+      guard force || (modified != entry.modified && modified != refusedVersions[path]) else {
+        continue
+      }
+      let result =
+        loadedByPath[path]
+        ?? Result { () throws(Refusal) in try Self.load(entry.source, schema: schema) }
+      if loadedByPath[path] == nil {
+        loadedByPath[path] = result
+        if case .failure(let refusal) = result {
+          events.append(.policyRefused(path: path, diagnostics: refusal.diagnostics))
+          lock.withLock { refused[path] = modified }
+        }
+      }
+      guard case .success(let fresh) = result else { continue }
+      lock.withLock { entries[app] = fresh }
+      if fresh.text != entry.text {
+        events.append(.policyApplied(path: path, app: app.description))
+      }
+    }
+    return events
+  }
+
+  private static func load(_ source: Source, schema: FactSchema) throws(Refusal) -> Entry {
+    let text: String
+    var modified: Date?
+    switch source {
+    case .file(let path):
+      modified = modificationDate(path)
+      do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+        throw Refusal(source: path, diagnostics: "cannot read: \(error.localizedDescription)")
+      }
+    case .text(_, let body): text = body
+    }
+    let file = SourceFile(path: source.name, text: text)
+    let loaded = PolicyLoader.load(file, schema: schema.policySchema)
+    guard let policy = loaded.policy else {
+      throw Refusal(source: source.name, diagnostics: loaded.renderedDiagnostics())
+    }
+    return Entry(source: source, policy: policy, text: text, modified: modified)
+  }
+
+  static func modificationDate(_ path: String) -> Date? {
+    (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+  }
+}

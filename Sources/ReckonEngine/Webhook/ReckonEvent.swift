@@ -1,0 +1,68 @@
+import Foundation
+import ReckonAppStore
+
+/// Something the webhook pipeline, the sender or policy reloading reports. `reckon serve` writes
+/// each as a JSON line and counts them in `/metrics`; an embedder may log them its own way.
+public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
+  /// A notification was answered.
+  case answered(type: String?, verdict: WebhookAnswer.Verdict, status: Int, detail: String?)
+  /// A request was decided.
+  case decided(
+    requestId: Int64, transactionId: String, action: String, rule: String, entryId: Int64?)
+  /// A recorded request could not be decided now and will be retried.
+  case deferred(requestId: Int64, reason: String)
+  /// An outcome was attached to the request it answers (nil when no request matched).
+  case outcome(type: String, transactionId: String, requestId: Int64?)
+  /// An app's policy was replaced by a new version that checks.
+  case policyApplied(path: String, app: String)
+  /// A changed policy failed `check` and was refused; the previous one stays live.
+  case policyRefused(path: String, diagnostics: String)
+  /// Something the sender reported.
+  case sender(SenderEvent)
+
+  /// `error`, `warning` or `info`.
+  public var level: String {
+    switch self {
+    case .answered(_, let verdict, _, _):
+      verdict == .recordingFailed ? "error" : verdict == .refused ? "warning" : "info"
+    case .deferred, .policyRefused: "warning"
+    case .decided, .outcome, .policyApplied: "info"
+    case .sender(let event): event.level
+    }
+  }
+
+  /// A short name for the kind of event, e.g. `decided`.
+  public var name: String {
+    switch self {
+    case .answered: "answered"
+    case .decided: "decided"
+    case .deferred: "deferred"
+    case .outcome: "outcome"
+    case .policyApplied: "policy_applied"
+    case .policyRefused: "policy_refused"
+    case .sender: "sender"
+    }
+  }
+
+  /// One sentence for a log.
+  public var description: String {
+    switch self {
+    case .answered(let type, let verdict, let status, let detail):
+      "\(type ?? "unreadable notification") answered \(status) (\(verdict.rawValue))"
+        + (detail.map { ": \($0)" } ?? "")
+    case .decided(let request, let transaction, let action, let rule, let entry):
+      "request \(request) for transaction \(transaction) decided \(action) by rule '\(rule)'"
+        + (entry.map { ", outbox entry \($0)" } ?? "")
+    case .deferred(let request, let reason):
+      "request \(request) kept undecided and will be retried: \(reason)"
+    case .outcome(let type, let transaction, let request):
+      "\(type) for transaction \(transaction) "
+        + (request.map { "attached to request \($0)" } ?? "recorded (no request for it)")
+    case .policyApplied(let path, let app): "policy \(path) is now live for \(app)"
+    case .policyRefused(let path, let diagnostics):
+      "policy \(path) does not check and was refused; the previous version stays live\n"
+        + diagnostics
+    case .sender(let event): event.description
+    }
+  }
+}

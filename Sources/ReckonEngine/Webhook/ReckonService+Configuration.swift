@@ -1,0 +1,76 @@
+import Foundation
+import ReckonAppStore
+import ReckonFacts
+
+extension ReckonService {
+  /// The service `reckon.json` describes: its apps and policies (loaded and checked now), fact
+  /// sources, state database, trusted roots and, when `appStore` is configured, the sender.
+  public convenience init(
+    configuration: ReckonConfiguration, warn: (String) -> Void = { _ in },
+    events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
+  ) throws(ReckonServiceError) {
+    let setup: FactSourceSetup
+    do { setup = try FactSourceSetup(configuration.factSources) } catch {
+      throw .configuration(error)
+    }
+    var client: (any ConsumptionSender)?
+    if configuration.appStoreKey != nil {
+      do { client = try SenderSetup.client(configuration, warn: warn) } catch {
+        throw .sender(error)
+      }
+    } else {
+      warn("appStore is not configured: replies are decided and queued but not sent")
+    }
+    var unverified: Set<AppStoreEnvironment> = []
+    if configuration.trust.allowXcode { unverified.insert(.xcode) }
+    if configuration.trust.allowLocalTesting { unverified.insert(.localTesting) }
+    try self.init(
+      apps: configuration.apps.map {
+        App(
+          bundleId: $0.bundleId, appAppleId: $0.appAppleId, environment: $0.environment,
+          policy: .file($0.policyPath))
+      },
+      factSources: setup.layers, schema: setup.schema,
+      statePath: configuration.statePath,
+      roots: try Self.roots(configuration.trust), unverifiedEnvironments: unverified,
+      sender: client, senderConfiguration: configuration.sender, events: events)
+  }
+
+  /// The configured roots, or Apple Root CA - G3 when none are.
+  static func roots(_ trust: TrustConfiguration) throws(ReckonServiceError) -> [X509Certificate] {
+    guard !trust.rootCertificatePaths.isEmpty else { return AppleRootCertificates.defaultRoots() }
+    var roots: [X509Certificate] = []
+    for path in trust.rootCertificatePaths {
+      guard let data = FileManager.default.contents(atPath: path),
+        let certificate = X509Certificate(pemOrDER: data)
+      else { throw .root(path: path) }
+      roots.append(certificate)
+    }
+    return roots
+  }
+}
+
+/// Why a `ReckonService` could not start. Each names what to fix.
+public enum ReckonServiceError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The configuration is invalid.
+  case configuration(ConfigurationError)
+  /// The state database cannot be opened.
+  case state(StateDatabaseError)
+  /// A policy does not check.
+  case policy(PolicyBook.Refusal)
+  /// The App Store key cannot be loaded.
+  case sender(SenderSetup.Failure)
+  /// A trusted root certificate cannot be read.
+  case root(path: String)
+
+  /// One sentence (and the diagnostics, for a policy).
+  public var description: String {
+    switch self {
+    case .configuration(let error): error.description
+    case .state(let error): error.description
+    case .policy(let refusal): refusal.description
+    case .sender(let failure): failure.description
+    case .root(let path): "trust.roots: \(path) is not a readable PEM or DER certificate"
+    }
+  }
+}

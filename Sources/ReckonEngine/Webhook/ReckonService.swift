@@ -1,0 +1,118 @@
+import Foundation
+import ReckonAppStore
+import ReckonFacts
+
+/// Reckon behind one call: give it the raw body of Apple's POST, answer with what it returns.
+/// The whole pipeline is underneath (verify, record once, gather facts, decide, validate,
+/// enqueue), and `runSender` delivers the queued replies. Build it from `reckon.json` or from
+/// parts (your own `FactSource`, your own `ConsumptionSender`). See docs/embedding.md.
+public final class ReckonService: Sendable {
+  /// One app Reckon answers for, with the policy that decides its requests.
+  public struct App: Sendable {
+    /// The bundle id, App Apple ID and environment notifications must carry.
+    public var accepted: AcceptedApp
+    /// Where its policy comes from.
+    public var policy: PolicyBook.Source
+
+    /// An app and its policy.
+    public init(
+      bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
+      policy: PolicyBook.Source
+    ) {
+      self.accepted = AcceptedApp(
+        bundleId: bundleId, appAppleId: appAppleId, environment: environment)
+      self.policy = policy
+    }
+  }
+
+  /// The pipeline every notification goes through.
+  public let pipeline: NotificationPipeline
+  /// The state database.
+  public let store: StateStore
+  /// The outbox sender, when a `ConsumptionSender` was given or an App Store key configured.
+  public let sender: OutboxSender?
+
+  /// The live policies, for reloading.
+  public var policies: PolicyBook { pipeline.policies }
+
+  /// A service from parts. `factSources` are asked in order (the first that supplies a fact
+  /// wins); `schema` declares any custom facts they supply; `roots` default to Apple
+  /// Root CA - G3; without `sender` replies are queued but not sent.
+  public init(
+    apps: [App], factSources: [LayeredFactSource.Layer], schema: FactSchema = .standard,
+    statePath: String, roots: [X509Certificate] = AppleRootCertificates.defaultRoots(),
+    unverifiedEnvironments: Set<AppStoreEnvironment> = [],
+    sender: (any ConsumptionSender)? = nil,
+    senderConfiguration: SenderConfiguration = .standard,
+    events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
+  ) throws(ReckonServiceError) {
+    let store: StateStore
+    do { store = try StateStore(path: statePath) } catch { throw .state(error) }
+    var sources: [AppStoreApp: PolicyBook.Source] = [:]
+    for app in apps {
+      sources[AppStoreApp(bundleId: app.accepted.bundleId, environment: app.accepted.environment)] =
+        app.policy
+    }
+    let policies: PolicyBook
+    do { policies = try PolicyBook(sources, schema: schema) } catch { throw .policy(error) }
+    let gatherer = FactGatherer(
+      schema: schema, layers: factSources, records: StateHistoryFacts(store: store))
+    self.store = store
+    self.pipeline = NotificationPipeline(
+      verifier: NotificationVerifier(
+        apps: apps.map(\.accepted), roots: roots, unverifiedEnvironments: unverifiedEnvironments),
+      store: store, policies: policies, gatherer: gatherer,
+      holdReleaseBeforeDeadline: senderConfiguration.holdReleaseBeforeDeadlineSeconds,
+      events: events)
+    self.sender = sender.map { client in
+      OutboxSender(
+        store: store, sender: client, configuration: senderConfiguration,
+        events: { events(.sender($0)) })
+    }
+  }
+
+  /// Handles the raw POST body and returns the HTTP status and body to answer Apple with.
+  public func handleNotification(body: Data) async -> (status: Int, body: Data) {
+    let answer = await pipeline.handle(body: body)
+    return (answer.status, answer.body)
+  }
+
+  /// Like `handleNotification(body:)`, with what became of the notification.
+  public func answer(body: Data) async -> WebhookAnswer {
+    await pipeline.handle(body: body)
+  }
+
+  /// Delivers queued replies until `isStopped` (a no-op without a sender), checking for new
+  /// entries every `pollInterval` seconds.
+  public func runSender(
+    pollInterval: TimeInterval = 0.25, isStopped: @escaping @Sendable () -> Bool
+  )
+    async throws
+  {
+    try await sender?.run(pollInterval: pollInterval, isStopped: isStopped)
+  }
+
+  /// Decides requests left undecided by a failed fact source or a stop; returns how many.
+  @discardableResult
+  public func retryUndecided() async -> Int {
+    await pipeline.retryUndecided()
+  }
+
+  /// Re-reads changed policy files (all with `force`); ones that fail `check` are refused and
+  /// their previous version stays live. Returns what happened, also passed to the event handler.
+  @discardableResult
+  public func reloadPolicies(force: Bool = false) -> [ReckonEvent] {
+    let events = policies.reload(force: force)
+    events.forEach(pipeline.events)
+    return events
+  }
+}
+
+extension SenderConfiguration {
+  /// The documented defaults: 50/s in Production, 5/s in Sandbox, holds released an hour before
+  /// the deadline, backoff from 30 s to 30 min.
+  public static var standard: SenderConfiguration {
+    // The reader-less init cannot fail: every key takes its default.
+    try! SenderConfiguration(nil)
+  }
+}

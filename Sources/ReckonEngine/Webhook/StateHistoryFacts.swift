@@ -1,0 +1,33 @@
+import Foundation
+import ReckonFacts
+import ReckonPolicy
+
+/// The `history.*` facts from Reckon's own state database: earlier requests for the same
+/// transaction, and refunds Apple reported for the same customer, both before this request.
+public struct StateHistoryFacts: RecordsFactProvider {
+  /// The state database.
+  public let store: StateStore
+
+  /// Reads history from `store`.
+  public init(store: StateStore) {
+    self.store = store
+  }
+
+  /// `history.earlier_requests` and `history.earlier_refunds` for `request`.
+  public func facts(for request: RefundRequest) async throws -> [String: Value] {
+    var facts: [String: Value] = [:]
+    if let transactionId = request.transactionId {
+      facts["history.earlier_requests"] = .number(
+        Double(try store.requestCount(transactionId: transactionId, before: request.receivedAt)))
+    }
+    let keys = request.keys
+    let customer: CustomerKey? =
+      keys.appAccountToken.map(CustomerKey.appAccountToken)
+      ?? keys.originalTransactionId.map(CustomerKey.originalTransactionId)
+    let refunds = try customer.map { customer throws(StateDatabaseError) in
+      try store.refundCount(customer: customer, before: request.receivedAt)
+    }
+    facts["history.earlier_refunds"] = .number(Double(refunds ?? 0))
+    return facts
+  }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// What the webhook answers one POST with, and what became of the notification, for logs and
+/// metrics. 200 means the notification is durably recorded; 500 means it is not (Apple retries);
+/// 4xx means it failed verification and was never decided on.
+public struct WebhookAnswer: Hashable, Sendable {
+  /// The HTTP status to answer.
+  public let status: Int
+  /// A small JSON body saying what happened.
+  public let body: Data
+  /// The notification type, when the payload could be read.
+  public let notificationType: String?
+  /// What became of the notification.
+  public let verdict: Verdict
+
+  /// What became of one notification.
+  public enum Verdict: String, Hashable, Sendable, CaseIterable {
+    /// A CONSUMPTION_REQUEST was decided (and its reply queued when it sends one).
+    case decided
+    /// A CONSUMPTION_REQUEST was recorded but not decided yet (a fact source failed, or the
+    /// decision could not be stored); it is retried later.
+    case deferred
+    /// The notification was already recorded (Apple retried it); nothing changed.
+    case duplicate
+    /// A REFUND, REFUND_DECLINED, REFUND_REVERSED or REVOKE was attached to its request.
+    case outcome
+    /// Another notification type, recorded and acknowledged.
+    case acknowledged
+    /// The notification failed verification or is not a notification at all.
+    case refused
+    /// The notification could not be recorded; Apple should retry.
+    case recordingFailed = "recording_failed"
+  }
+
+  /// Creates an answer with a JSON body of `fields`.
+  init(status: Int, type: String?, verdict: Verdict, fields: [String: String] = [:]) {
+    self.status = status
+    self.notificationType = type
+    self.verdict = verdict
+    var object = fields
+    object["result"] = verdict.rawValue
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    self.body = (try? encoder.encode(object)) ?? Data("{}".utf8)
+  }
+}
