@@ -10,7 +10,7 @@ public struct LocalCertificateAuthority: Sendable {
   public let intermediate: X509Certificate
   /// The leaf certificate that signs payloads.
   public let leaf: X509Certificate
-  private let signer: ES256Signer
+  let signer: ES256Signer
 
   /// What to get deliberately wrong, for tests of the verifier.
   public struct Flaws: Hashable, Sendable {

@@ -1,0 +1,38 @@
+import Foundation
+import ReckonEngine
+
+/// Writes one JSON object per line (`time`, `level`, `event`, `message`, and any fields) to a
+/// sink, standard error by default. Events never carry the App Store key or a token.
+public struct JSONLogger: Sendable {
+  private let write: @Sendable (String) -> Void
+
+  /// A logger writing each line to `write`; by default to standard error.
+  public init(write: @escaping @Sendable (String) -> Void = JSONLogger.standardError) {
+    self.write = write
+  }
+
+  /// Writes `line` to standard error.
+  public static let standardError: @Sendable (String) -> Void = { line in
+    FileHandle.standardError.write(Data(line.utf8))
+  }
+
+  /// Logs one event.
+  public func log(_ event: ReckonEvent) {
+    log(event.level, event: event.name, event.description)
+  }
+
+  /// Logs a message with extra fields.
+  public func log(
+    _ level: String, event: String, _ message: String, fields: [String: String] = [:]
+  ) {
+    var object = fields
+    object["time"] = Date().formatted(.iso8601)
+    object["level"] = level
+    object["event"] = event
+    object["message"] = message
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(object) else { return }
+    write(String(decoding: data, as: UTF8.self) + "\n")
+  }
+}

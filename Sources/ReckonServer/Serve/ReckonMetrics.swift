@@ -1,0 +1,120 @@
+import Foundation
+import ReckonEngine
+
+/// The counters `/metrics` shows, in Prometheus text format: requests by notification type and
+/// verdict, decisions by action and rule, send results, policy reloads, outbox depth by state,
+/// and the webhook's latency from request to answer as a histogram.
+public final class ReckonMetrics: @unchecked Sendable {
+  /// The latency histogram's upper bounds, in seconds.
+  public static let latencyBuckets: [Double] = [
+    0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
+  ]
+  private let lock = NSLock()
+  private var requests: [[String]: Int] = [:]
+  private var decisions: [[String]: Int] = [:]
+  private var sends: [[String]: Int] = [:]
+  private var reloads: [[String]: Int] = [:]
+  private var latencyCounts = [Int](repeating: 0, count: latencyBuckets.count)
+  private var latencyCount = 0
+  private var latencySum = 0.0
+
+  /// Empty metrics.
+  public init() {}
+
+  /// Counts what `event` reports.
+  public func record(_ event: ReckonEvent) {
+    lock.withLock {
+      switch event {
+      case .answered(let type, let verdict, let status, _):
+        requests[[type ?? "unknown", verdict.rawValue, String(status)], default: 0] += 1
+      case .decided(_, _, let action, let rule, _): decisions[[action, rule], default: 0] += 1
+      case .policyApplied: reloads[["applied"], default: 0] += 1
+      case .policyRefused: reloads[["refused"], default: 0] += 1
+      case .sender(let sent): sends[[Self.result(of: sent)], default: 0] += 1
+      case .deferred, .outcome: break
+      }
+    }
+  }
+
+  /// Adds one webhook latency, in seconds.
+  public func observeLatency(_ seconds: Double) {
+    lock.withLock {
+      latencyCount += 1
+      latencySum += seconds
+      for (index, bound) in Self.latencyBuckets.enumerated() where seconds <= bound {
+        latencyCounts[index] += 1
+      }
+    }
+  }
+
+  /// The metrics as Prometheus text (format 0.0.4), with the outbox depth given.
+  public func render(outboxDepth: [String: Int]) -> String {
+    lock.withLock {
+      var text = ""
+      family(
+        &text, "reckon_webhook_requests_total", "counter",
+        "Notifications answered, by type, verdict and HTTP status.",
+        ["type", "verdict", "status"], requests)
+      family(
+        &text, "reckon_decisions_total", "counter", "Decisions made, by action and deciding rule.",
+        ["action", "rule"], decisions)
+      family(
+        &text, "reckon_sends_total", "counter", "Outbox send results reported by the sender.",
+        ["result"], sends)
+      family(
+        &text, "reckon_policy_reloads_total", "counter",
+        "Policy reloads applied or refused (a refused policy keeps the previous one live).",
+        ["result"], reloads)
+      var depth: [[String]: Int] = [:]
+      for state in OutboxDepthStates.all { depth[[state]] = outboxDepth[state] ?? 0 }
+      family(
+        &text, "reckon_outbox_entries", "gauge", "Outbox entries by state.", ["state"], depth)
+      histogram(&text)
+      return text
+    }
+  }
+
+  private func family(
+    _ text: inout String, _ name: String, _ type: String, _ help: String, _ labels: [String],
+    _ values: [[String]: Int]
+  ) {
+    text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+    for (key, value) in values.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+      let pairs = zip(labels, key).map { "\($0)=\"\(Self.escape($1))\"" }
+      text += "\(name){\(pairs.joined(separator: ","))} \(value)\n"
+    }
+  }
+
+  private func histogram(_ text: inout String) {
+    let name = "reckon_webhook_latency_seconds"
+    text += "# HELP \(name) Time from a complete webhook request to its answer.\n"
+    text += "# TYPE \(name) histogram\n"
+    for (index, bound) in Self.latencyBuckets.enumerated() {
+      text += "\(name)_bucket{le=\"\(bound)\"} \(latencyCounts[index])\n"
+    }
+    text += "\(name)_bucket{le=\"+Inf\"} \(latencyCount)\n"
+    text += "\(name)_sum \(latencySum)\n\(name)_count \(latencyCount)\n"
+  }
+
+  static func escape(_ value: String) -> String {
+    value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+      .replacingOccurrences(of: "\n", with: "\\n")
+  }
+
+  static func result(of event: SenderEvent) -> String {
+    switch event {
+    case .sent: "sent"
+    case .retrying: "retrying"
+    case .failed: "failed"
+    case .expired: "expired"
+    case .credentialsProblem: "credentials_problem"
+    case .throttled: "throttled"
+    case .recoveredInterrupted: "recovered_interrupted"
+    }
+  }
+}
+
+/// The outbox states, always shown in `/metrics` (zero when empty).
+enum OutboxDepthStates {
+  static let all = ["held", "pending", "sending", "sent", "failed", "expired", "dropped"]
+}

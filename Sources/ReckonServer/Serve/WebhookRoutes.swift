@@ -1,0 +1,65 @@
+import Foundation
+import ReckonEngine
+
+/// The routes `reckon serve` answers: `POST` on the webhook path, `GET /healthz` and
+/// `GET /metrics`; anything else is 404 (or 405 for a known path with the wrong method).
+public struct WebhookRoutes: Sendable {
+  /// The service behind the webhook.
+  public let service: ReckonService
+  /// Where Apple posts notifications, e.g. `/apple/notifications`.
+  public let webhookPath: String
+  /// The metrics to count into and render.
+  public let metrics: ReckonMetrics
+
+  /// Routes for `service` with the webhook on `webhookPath`.
+  public init(service: ReckonService, webhookPath: String, metrics: ReckonMetrics) {
+    self.service = service
+    self.webhookPath = webhookPath
+    self.metrics = metrics
+  }
+
+  /// Answers one request.
+  public func respond(to request: HTTPRequest) async -> HTTPResponse {
+    switch request.path {
+    case webhookPath:
+      guard request.method == "POST" else { return Self.notAllowed("POST") }
+      let started = ContinuousClock.now
+      let answer = await service.answer(body: request.body)
+      let elapsed = ContinuousClock.now - started
+      metrics.observeLatency(
+        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+      return .json(answer.status, answer.body)
+    case "/healthz":
+      guard request.method == "GET" || request.method == "HEAD" else {
+        return Self.notAllowed("GET, HEAD")
+      }
+      return health()
+    case "/metrics":
+      guard request.method == "GET" else { return Self.notAllowed("GET") }
+      let depth = (try? service.store.outboxDepth()) ?? [:]
+      return HTTPResponse(
+        status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+        body: Data(metrics.render(outboxDepth: depth).utf8))
+    default:
+      return .text(404, "not found\n")
+    }
+  }
+
+  /// 200 when the state database answers, 503 when it does not.
+  private func health() -> HTTPResponse {
+    do {
+      let depth = try service.store.outboxDepth()
+      let pending = (depth["pending"] ?? 0) + (depth["held"] ?? 0) + (depth["sending"] ?? 0)
+      return .json(
+        200, Data(#"{"status":"ok","state":"ok","outboxWaiting":\#(pending)}"#.utf8))
+    } catch {
+      return .json(503, Data(#"{"status":"unavailable","state":"unreachable"}"#.utf8))
+    }
+  }
+
+  private static func notAllowed(_ allowed: String) -> HTTPResponse {
+    var response = HTTPResponse.text(405, "method not allowed\n")
+    response.headers.append(("Allow", allowed))
+    return response
+  }
+}

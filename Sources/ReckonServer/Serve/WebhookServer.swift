@@ -1,0 +1,106 @@
+import Foundation
+import ReckonEngine
+
+/// `reckon serve` as a library: the HTTP listener with the webhook routes, the sender, the
+/// retry of undecided requests and policy hot reload, all in one process. `shutdown()` stops
+/// accepting, lets in-flight requests finish, then stops the background loops.
+public final class WebhookServer: @unchecked Sendable {
+  /// How often the background loops run.
+  public struct Intervals: Sendable {
+    /// How often policy files are checked for changes.
+    public var policyPoll: Double = 1
+    /// How often undecided requests are retried.
+    public var retry: Double = 30
+    /// How often the sender looks for newly due entries.
+    public var senderPoll: Double = 0.25
+
+    /// The defaults: policies every second, retries every 30 s, the sender every 250 ms.
+    public init() {}
+  }
+
+  /// The service behind the webhook.
+  public let service: ReckonService
+  /// The metrics `/metrics` shows.
+  public let metrics: ReckonMetrics
+  private let http: HTTPServer
+  private let logger: JSONLogger
+  private let loops = DispatchGroup()
+  private let lock = NSLock()
+  private var stopped = false
+
+  /// A server for `service` listening as `configuration` says (port 0 picks a free one).
+  public init(
+    service: ReckonService, configuration: ServerConfiguration, metrics: ReckonMetrics,
+    logger: JSONLogger, readTimeout: Double = 10
+  ) {
+    self.service = service
+    self.metrics = metrics
+    self.logger = logger
+    let routes = WebhookRoutes(
+      service: service, webhookPath: configuration.webhookPath, metrics: metrics)
+    http = HTTPServer(
+      configuration: .init(
+        host: configuration.host, port: configuration.port,
+        limits: .init(maximumBodyBytes: configuration.maximumBodyBytes), readTimeout: readTimeout)
+    ) { request in await routes.respond(to: request) }
+  }
+
+  /// The bound port, after `start()`.
+  public var port: Int { http.port }
+
+  /// Whether `shutdown()` was called.
+  public var isStopped: Bool { lock.withLock { stopped } }
+
+  /// Listens, then starts the sender, the retry loop and the policy watcher; returns the port.
+  @discardableResult
+  public func start(intervals: Intervals = Intervals()) throws(HTTPServerError) -> Int {
+    let port = try http.start()
+    background("sender") { [self] in
+      try await service.runSender(pollInterval: intervals.senderPoll) { [self] in isStopped }
+    }
+    background("retry") { [self] in
+      await repeatUntilStopped(every: intervals.retry) { [self] in await service.retryUndecided() }
+    }
+    background("policy-watch") { [self] in
+      await repeatUntilStopped(every: intervals.policyPoll) { [self] in
+        service.reloadPolicies()
+      }
+    }
+    return port
+  }
+
+  /// Re-reads every policy now (SIGHUP); a policy that fails `check` is refused.
+  public func reloadPolicies() {
+    service.reloadPolicies(force: true)
+  }
+
+  /// Stops accepting, waits up to `timeout` seconds for in-flight requests, then stops the
+  /// sender and the loops. Blocks: call it from a thread of your own, not an async task.
+  public func shutdown(timeout: Double = 30) {
+    http.shutdown(timeout: timeout)
+    lock.withLock { stopped = true }
+    _ = loops.wait(timeout: .now() + timeout)
+  }
+
+  private func background(_ name: String, _ body: @escaping @Sendable () async throws -> Void) {
+    loops.enter()
+    let logger = self.logger
+    Task { [loops] in
+      defer { loops.leave() }
+      do { try await body() } catch {
+        logger.log("error", event: "loop_failed", "the \(name) loop stopped: \(error)")
+      }
+    }
+  }
+
+  private func repeatUntilStopped(every seconds: Double, _ body: @Sendable () async -> Void) async {
+    var next = Date().addingTimeInterval(seconds)
+    while !isStopped {
+      if Date() >= next {
+        await body()
+        next = Date().addingTimeInterval(seconds)
+      }
+      try? await Task.sleep(nanoseconds: UInt64(min(0.1, seconds) * 1e9))
+    }
+  }
+}

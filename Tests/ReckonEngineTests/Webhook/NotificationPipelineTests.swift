@@ -1,0 +1,127 @@
+import Foundation
+import ReckonAppStore
+import Testing
+
+@testable import ReckonEngine
+
+/// The webhook pipeline on a real state database with notifications signed by a local CA.
+struct NotificationPipelineTests {
+  @Test func aVerifiedRequestIsRecordedDecidedAndQueued() async throws {
+    let fixture = try WebhookFixture()
+    let answer = await fixture.service.answer(body: try fixture.body())
+    #expect(answer.status == 200)
+    #expect(answer.verdict == .decided)
+    #expect(WebhookFixture.fields(answer)["rule"] == "otherwise")
+    let entries = try fixture.store.entries()
+    #expect(entries.count == 1)
+    #expect(entries.first?.state.name == "pending")
+    #expect(entries.first?.transactionId == "2000000812345678")
+    let body = String(decoding: entries.first?.body ?? Data(), as: UTF8.self)
+    #expect(body.contains(#""refundPreference":"DECLINE""#))
+  }
+
+  @Test func theSameNotificationThreeTimesIsOneDecision() async throws {
+    let fixture = try WebhookFixture()
+    let body = try fixture.body()
+    var verdicts: [WebhookAnswer.Verdict] = []
+    for _ in 0..<3 {
+      let answer = await fixture.service.answer(body: body)
+      #expect(answer.status == 200)
+      verdicts.append(answer.verdict)
+    }
+    #expect(verdicts == [.decided, .duplicate, .duplicate])
+    #expect(try fixture.recorded() == 1)
+    #expect(try fixture.store.decisionCount(requestId: 1) == 1)
+    #expect(try fixture.store.entries().count == 1)
+  }
+
+  @Test func concurrentCopiesOfOneNotificationMakeOneDecision() async throws {
+    let fixture = try WebhookFixture()
+    let body = try fixture.body()
+    let statuses = await withTaskGroup(of: Int.self) { group in
+      for _ in 0..<6 { group.addTask { await fixture.service.answer(body: body).status } }
+      return await group.reduce(into: [Int]()) { $0.append($1) }
+    }
+    #expect(statuses == Array(repeating: 200, count: 6))
+    #expect(try fixture.store.decisionCount(requestId: 1) == 1)
+    #expect(try fixture.store.entries().count == 1)
+  }
+
+  @Test func aNewRequestForAnAnsweredTransactionCountsTheEarlierOnes() async throws {
+    let fixture = try WebhookFixture()
+    var first = SimulatedNotification()
+    first.signedDate = Date().addingTimeInterval(-60)
+    _ = await fixture.service.answer(body: try fixture.body(first))
+    let again = await fixture.service.answer(body: try fixture.body(SimulatedNotification()))
+    #expect(again.verdict == .decided)
+    #expect(WebhookFixture.fields(again)["rule"] == "asked again")
+    #expect(try fixture.recorded() == 2)
+    #expect(try fixture.store.entries().count == 2)
+  }
+
+  @Test func refundOutcomesAttachAndCountAsEarlierRefunds() async throws {
+    let fixture = try WebhookFixture()
+    _ = await fixture.service.answer(body: try fixture.body())
+    var refund = SimulatedNotification()
+    refund.type = "REFUND"
+    refund.revocationDate = Date().addingTimeInterval(-30)
+    let outcome = await fixture.service.answer(body: try fixture.body(refund))
+    #expect(outcome.status == 200)
+    #expect(outcome.verdict == .outcome)
+    #expect(try fixture.store.outcomes(requestId: 1) == [.refund])
+    var other = SimulatedNotification()
+    other.transactionId = "2000000812340001"
+    let next = await fixture.service.answer(body: try fixture.body(other))
+    #expect(WebhookFixture.fields(next)["rule"] == "refunded before")
+  }
+
+  @Test(arguments: ["REFUND_DECLINED", "REFUND_REVERSED", "REVOKE"])
+  func otherOutcomesAttachToTheirRequest(type: String) async throws {
+    let fixture = try WebhookFixture()
+    _ = await fixture.service.answer(body: try fixture.body())
+    var outcome = SimulatedNotification()
+    outcome.type = type
+    let answer = await fixture.service.answer(body: try fixture.body(outcome))
+    #expect(answer.verdict == .outcome)
+    #expect(try fixture.store.outcomes(requestId: 1).map(\.rawValue) == [type])
+  }
+
+  @Test(arguments: ["DID_RENEW", "TEST", "ONE_TIME_CHARGE"])
+  func otherTypesAreAcknowledgedAndKept(type: String) async throws {
+    let fixture = try WebhookFixture()
+    var notification = SimulatedNotification()
+    notification.type = type
+    let answer = await fixture.service.answer(body: try fixture.body(notification))
+    #expect(answer.status == 200)
+    #expect(answer.verdict == .acknowledged)
+    #expect(try fixture.recorded() == 1)
+    #expect(try fixture.store.entries().isEmpty)
+  }
+
+  @Test func aFailingFactSourceKeepsTheRequestAndARetryDecidesIt() async throws {
+    let fixture = try WebhookFixture()
+    fixture.facts.fail(true)
+    let answer = await fixture.service.answer(body: try fixture.body())
+    #expect(answer.status == 200)
+    #expect(answer.verdict == .deferred)
+    #expect(try fixture.recorded() == 1)
+    #expect(try !fixture.store.hasDecision(requestId: 1))
+    #expect(await fixture.service.pipeline.retryUndecided(olderThan: 0) == 0)
+    fixture.facts.fail(false)
+    #expect(await fixture.service.pipeline.retryUndecided(olderThan: 0) == 1)
+    #expect(try fixture.store.decisionCount(requestId: 1) == 1)
+    #expect(try fixture.store.entries().count == 1)
+    #expect(await fixture.service.pipeline.retryUndecided(olderThan: 0) == 0)
+  }
+
+  @Test func aStateDatabaseThatCannotBeWrittenAnswers500() async throws {
+    let fixture = try WebhookFixture()
+    try fixture.store.locked { () throws(StateDatabaseError) in
+      try fixture.store.connection.execute("PRAGMA query_only = 1")
+    }
+    let answer = await fixture.service.answer(body: try fixture.body())
+    #expect(answer.status == 500)
+    #expect(answer.verdict == .recordingFailed)
+    #expect(try fixture.recorded() == 0)
+  }
+}

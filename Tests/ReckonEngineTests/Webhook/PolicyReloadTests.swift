@@ -1,0 +1,53 @@
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+import Testing
+
+/// Policies change while the service runs: a version that checks is applied, one that does not
+/// is refused with its diagnostics and the previous one keeps deciding.
+struct PolicyReloadTests {
+  static let grant = WebhookFixture.policy.replacingOccurrences(
+    of: "otherwise refund DECLINE", with: "otherwise refund GRANT_FULL")
+
+  @Test func aValidChangeIsAppliedAndAnInvalidOneRefused() async throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "reload-\(UUID()).policy"
+    ).path
+    try WebhookFixture.policy.write(toFile: path, atomically: true, encoding: .utf8)
+    let fixture = try WebhookFixture(policy: .file(path))
+    #expect(fixture.service.reloadPolicies().isEmpty)
+
+    try Self.grant.write(toFile: path, atomically: true, encoding: .utf8)
+    let applied = fixture.service.reloadPolicies(force: true)
+    #expect(applied.map(\.name) == ["policy_applied"])
+    var first = SimulatedNotification()
+    first.transactionId = "1"
+    #expect(
+      WebhookFixture.fields(await fixture.service.answer(body: try fixture.body(first)))["action"]
+        == "respond")
+    #expect(
+      try String(decoding: fixture.store.entries().last!.body, as: UTF8.self).contains("GRANT_FULL")
+    )
+
+    try "policy \"broken\"\nrule \"x\" when nonsense.fact then refund MAYBE\n".write(
+      toFile: path, atomically: true, encoding: .utf8)
+    let refused = fixture.service.reloadPolicies(force: true)
+    #expect(refused.map(\.name) == ["policy_refused"])
+    if case .policyRefused(_, let diagnostics) = refused.first {
+      #expect(diagnostics.contains("nonsense.fact"))
+    }
+    var second = SimulatedNotification()
+    second.transactionId = "2"
+    _ = await fixture.service.answer(body: try fixture.body(second))
+    #expect(
+      try String(decoding: fixture.store.entries().last!.body, as: UTF8.self).contains("GRANT_FULL")
+    )
+    #expect(fixture.events.all.contains { $0.name == "policy_refused" })
+  }
+
+  @Test func aPolicyThatDoesNotCheckStopsTheServiceFromStarting() throws {
+    #expect(throws: ReckonServiceError.self) {
+      try WebhookFixture(policy: .text(name: "bad.policy", "rule \"x\" when then"))
+    }
+  }
+}

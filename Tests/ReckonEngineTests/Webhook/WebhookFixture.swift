@@ -1,0 +1,94 @@
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+import ReckonFacts
+import ReckonPolicy
+
+/// A service over a temporary state database, trusting a local CA, with facts from a source the
+/// test can make fail, and a policy that reads the history facts.
+struct WebhookFixture {
+  static let policy = """
+    policy "webhook-test"
+    version 1
+
+    rule "asked again"
+      when history.earlier_requests >= 1
+      then refund GRANT_FULL
+
+    rule "refunded before"
+      when history.earlier_refunds >= 1
+      then refund DECLINE
+
+    otherwise refund DECLINE
+    """
+
+  let authority: LocalCertificateAuthority
+  let facts = SwitchableFacts()
+  let service: ReckonService
+  let statePath: String
+  let events = EventLog()
+
+  init(policy: PolicyBook.Source = .text(name: "webhook-test.policy", Self.policy)) throws {
+    authority = try LocalCertificateAuthority()
+    statePath =
+      FileManager.default.temporaryDirectory.appendingPathComponent(
+        "reckon-webhook-\(UUID().uuidString).sqlite"
+      ).path
+    let events = self.events
+    service = try ReckonService(
+      apps: [
+        .init(
+          bundleId: "com.example.coins", appAppleId: 1_234_567_890, environment: .production,
+          policy: policy)
+      ], factSources: [.init(facts, timeout: .seconds(2))], statePath: statePath,
+      roots: [authority.root], events: { events.append($0) })
+  }
+
+  var store: StateStore { service.store }
+
+  /// A signed body for `notification`.
+  func body(_ notification: SimulatedNotification = SimulatedNotification()) throws -> Data {
+    try notification.body(signedBy: authority)
+  }
+
+  /// How many notifications are recorded for `transaction`.
+  func recorded(transaction: String = "2000000812345678") throws -> Int {
+    try store.requestCount(transactionId: transaction, before: .distantFuture)
+  }
+
+  /// A JSON answer body as a dictionary.
+  static func fields(_ answer: WebhookAnswer) -> [String: String] {
+    (try? JSONDecoder().decode([String: String].self, from: answer.body)) ?? [:]
+  }
+}
+
+/// The facts an app database would give, or a failure while `failing` is set.
+final class SwitchableFacts: FactSource, @unchecked Sendable {
+  struct Down: Error {}
+
+  let name = "app-db"
+  private let lock = NSLock()
+  private var failing = false
+
+  func fail(_ flag: Bool) { lock.withLock { failing = flag } }
+
+  func facts(for keys: RequestKeys) async throws -> [String: Value] {
+    if lock.withLock({ failing }) { throw Down() }
+    return [
+      "customer.consented": .boolean(true),
+      "delivery.status": .enumeration(FactSchema.deliveryStatus.ordinal(of: "DELIVERED") ?? 0),
+      "product.sample_offered": .boolean(false),
+      "usage.consumed": .percent(10),
+    ]
+  }
+}
+
+/// Every event the service reported.
+final class EventLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: [ReckonEvent] = []
+
+  func append(_ event: ReckonEvent) { lock.withLock { stored.append(event) } }
+
+  var all: [ReckonEvent] { lock.withLock { stored } }
+}
