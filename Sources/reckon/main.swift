@@ -9,6 +9,9 @@ let commands: [any Command.Type] = [
   QueueCommand.self,
   SendCommand.self,
   KeysCommand.self,
+  ServeCommand.self,
+  SimulateCommand.self,
+  StandInCommand.self,
 ]
 
 let code = await CommandLineTool(commands: commands).run(Array(CommandLine.arguments.dropFirst()))

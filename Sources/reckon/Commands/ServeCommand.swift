@@ -1,0 +1,120 @@
+import Dispatch
+import Foundation
+import ReckonEngine
+import ReckonServer
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `reckon serve`: the webhook, health and metrics endpoints, the sender and policy hot reload.
+enum ServeCommand: Command {
+  static let name = "serve"
+  static let summary = "Answer Apple's notifications over HTTP, send replies, reload policies"
+  static let flagNames: Set<String> = []
+  static let help = """
+    Usage: reckon serve [--config reckon.json] [--listen HOST:PORT]
+
+    Listens on server.listen (or --listen; port 0 picks a free one) and answers:
+      POST server.webhookPath   Apple's notifications: verified, recorded once, decided, queued;
+                                200 once recorded, 500 if recording failed (Apple retries),
+                                4xx if verification failed (never decided on)
+      GET  /healthz             200 when the state database answers
+      GET  /metrics             Prometheus text: requests, decisions, sends, outbox depth, latency
+    The sender runs in the same process (when appStore is configured); requests a fact source
+    failed on are retried every 30 s. Policies are re-read when their file changes and on
+    SIGHUP; a policy that fails `check` is refused and the previous one stays live. SIGTERM or
+    SIGINT stops accepting, finishes in-flight requests and exits 0. Logs are JSON lines on
+    standard error.
+    """
+
+  static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    var configuration = try ReckonConfiguration.load(
+      path: arguments.option("config") ?? "reckon.json")
+    let listen = arguments.option("listen")
+    try arguments.rejectUnknown()
+    if let listen { try override(&configuration, listen: listen) }
+    let logger = JSONLogger()
+    if configuration.appStoreKey != nil,
+      !SenderLock.acquire(configuration.statePath + ".send.lock")
+    {
+      console.error("reckon serve: another sender is using \(configuration.statePath)")
+      return 1
+    }
+    let metrics = ReckonMetrics()
+    let service = try ReckonService(
+      configuration: configuration,
+      warn: { logger.log("warning", event: "startup", $0) },
+      events: { event in
+        metrics.record(event)
+        logger.log(event)
+      })
+    let server = WebhookServer(
+      service: service, configuration: configuration.server, metrics: metrics, logger: logger)
+    let port = try server.start()
+    let url = "http://\(configuration.server.host):\(port)"
+    logger.log(
+      "info", event: "listening", "listening on \(url)\(configuration.server.webhookPath)",
+      fields: ["url": url, "webhook": configuration.server.webhookPath])
+    await waitForStop(server, logger)
+    return 0
+  }
+
+  /// Returns once SIGTERM or SIGINT has stopped the server; SIGHUP reloads the policies.
+  private static func waitForStop(_ server: WebhookServer, _ logger: JSONLogger) async {
+    let queue = DispatchQueue(label: "reckon-signals")
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let once = StopOnce()
+      var sources: [any DispatchSourceSignal] = []
+      for number in [SIGTERM, SIGINT, SIGHUP] {
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+        source.setEventHandler {
+          if number == SIGHUP {
+            logger.log("info", event: "reload", "SIGHUP: re-reading the policies")
+            server.reloadPolicies()
+            return
+          }
+          guard once.first() else { return }
+          logger.log("info", event: "stopping", "finishing in-flight requests, then stopping")
+          server.shutdown()
+          logger.log("info", event: "stopped", "stopped")
+          continuation.resume()
+        }
+        source.resume()
+        sources.append(source)
+      }
+      SignalSources.keep(sources)
+    }
+  }
+
+  private static func override(_ configuration: inout ReckonConfiguration, listen: String)
+    throws(UsageError)
+  {
+    guard let colon = listen.lastIndex(of: ":"),
+      let port = Int(listen[listen.index(after: colon)...]), (0...65_535).contains(port)
+    else { throw UsageError("--listen must be HOST:PORT, e.g. 127.0.0.1:0") }
+    configuration.server.host = String(listen[..<colon])
+    configuration.server.port = port
+  }
+}
+
+/// True the first time only.
+private final class StopOnce: @unchecked Sendable {
+  private let lock = NSLock()
+  private var done = false
+
+  func first() -> Bool {
+    lock.withLock {
+      defer { done = true }
+      return !done
+    }
+  }
+}
+
+/// Keeps the signal sources alive for the life of the process.
+private enum SignalSources {
+  nonisolated(unsafe) static var held: [any DispatchSourceSignal] = []
+
+  static func keep(_ sources: [any DispatchSourceSignal]) { held = sources }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import ReckonAppStore
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// `reckon simulate`: a local test CA, and notifications signed by it POSTed to a server.
+enum SimulateCommand: Command {
+  static let name = "simulate"
+  static let summary = "Create a local test CA, or POST a notification signed by it to a server"
+  static let flagNames: Set<String> = []
+  static let help = """
+    Usage: reckon simulate --init-ca DIR
+           reckon simulate --ca DIR --url URL [--type TYPE] [--reason REASON]
+                  [--product-type TYPE] [--transaction-id ID] [--bundle-id ID]
+                  [--app-apple-id N] [--environment ENV] [--app-account-token UUID]
+                  [--notification-uuid UUID]
+
+    --init-ca DIR   writes a local CA shaped like Apple's: root.pem (list it in trust.roots of
+                    the server's reckon.json), intermediate.pem, leaf.pem and leaf-key.pem (0600).
+                    For tests and demos only; never trust it in production.
+    --ca DIR        signs with the CA in DIR and POSTs {"signedPayload": ...} to --url, then
+                    prints the HTTP status and the answer. Defaults describe the bundled example:
+                    CONSUMPTION_REQUEST, reason UNINTENDED_PURCHASE, CONSUMABLE, transaction
+                    2000000812345678 of com.example.coins (appAppleId 1234567890) in Production.
+    --type          CONSUMPTION_REQUEST, REFUND, REFUND_DECLINED, REFUND_REVERSED, REVOKE, ...
+    --product-type  CONSUMABLE, NON_CONSUMABLE, AUTO_RENEWABLE, NON_RENEWING (or Apple's names)
+
+    Exits 0 when the server answers 2xx, 1 otherwise.
+    """
+
+  static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    if let directory = arguments.option("init-ca") {
+      try arguments.rejectUnknown()
+      let authority = try LocalCertificateAuthority(name: "Reckon Simulate")
+      try authority.write(to: directory)
+      console.out(
+        "wrote a local CA to \(directory); trust \(directory)/\(LocalCertificateAuthority.FileName.root) in trust.roots"
+      )
+      return 0
+    }
+    let authority = try LocalCertificateAuthority(directory: try arguments.required("ca"))
+    guard let url = URL(string: try arguments.required("url")) else {
+      throw UsageError("--url must be a URL such as http://127.0.0.1:8080/apple/notifications")
+    }
+    let notification = try notification(&arguments)
+    try arguments.rejectUnknown()
+    var request = URLRequest(url: url)
+    request.httpMethod = "POST"
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    request.httpBody = try notification.body(signedBy: authority)
+    let (data, response) = try await URLSession.shared.data(for: request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    console.out(
+      "\(notification.type) \(notification.notificationUUID) for transaction \(notification.transactionId): HTTP \(status) \(String(decoding: data, as: UTF8.self))"
+    )
+    return (200..<300).contains(status) ? 0 : 1
+  }
+
+  private static func notification(_ arguments: inout Arguments) throws(UsageError)
+    -> SimulatedNotification
+  {
+    var notification = SimulatedNotification()
+    if let type = arguments.option("type") { notification.type = type }
+    if let reason = arguments.option("reason") {
+      guard ConsumptionRequestReason(rawValue: reason) != nil else {
+        throw UsageError(
+          "--reason must be one of \(ConsumptionRequestReason.allCases.map(\.rawValue).joined(separator: ", "))"
+        )
+      }
+      notification.reason = reason
+    }
+    if let type = arguments.option("product-type") {
+      guard let product = ProductType(rawValue: type) ?? ProductType(policyName: type) else {
+        throw UsageError(
+          "--product-type must be CONSUMABLE, NON_CONSUMABLE, AUTO_RENEWABLE or NON_RENEWING")
+      }
+      notification.productType = product.rawValue
+    }
+    if let id = arguments.option("transaction-id") { notification.transactionId = id }
+    if let id = arguments.option("bundle-id") { notification.bundleId = id }
+    if let environment = arguments.option("environment") { notification.environment = environment }
+    if let token = arguments.option("app-account-token") { notification.appAccountToken = token }
+    if let uuid = arguments.option("notification-uuid") { notification.notificationUUID = uuid }
+    if let id = arguments.option("app-apple-id") {
+      guard let number = Int64(id) else { throw UsageError("--app-apple-id must be a number") }
+      notification.appAppleId = number
+    }
+    return notification
+  }
+}

@@ -1,0 +1,121 @@
+import Dispatch
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+import ReckonStandIn
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `reckon standin`: the local App Store stand-in as a process, for demos and manual tests.
+enum StandInCommand: Command {
+  static let name = "standin"
+  static let summary =
+    "Run a local App Store stand-in that checks tokens and bodies and records them"
+  static let flagNames: Set<String> = ["create-key"]
+  static let help = """
+    Usage: reckon standin [--config reckon.json] [--port N] [--record FILE] [--create-key]
+
+    Listens on 127.0.0.1 (port 0, the default, picks a free one) as the App Store Server API's
+    consumption endpoint for the configuration's apps: it checks each request's ES256 token
+    against the public half of appStore.privateKeyPath, appStore.issuerId and appStore.keyId,
+    checks the body against Apple's rules, answers 202 (or 400/401 as Apple would) and appends
+    each request to --record FILE as a JSON line. Prints "listening on URL" when ready; stops on
+    SIGTERM or SIGINT. --create-key writes a fresh test key to appStore.privateKeyPath (mode 0600)
+    if no file is there. Never point a real App Store key at it.
+    """
+
+  static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    let configuration = try ReckonConfiguration.load(
+      path: arguments.option("config") ?? "reckon.json")
+    let port = Int(arguments.option("port") ?? "0") ?? -1
+    let record = arguments.option("record")
+    let createKey = arguments.flag("create-key")
+    try arguments.rejectUnknown()
+    guard (0...65_535).contains(port) else { throw UsageError("--port must be 0...65535") }
+    guard let settings = configuration.appStoreKey else {
+      throw UsageError("the configuration has no appStore section to take the key from")
+    }
+    if createKey, !FileManager.default.fileExists(atPath: settings.privateKeyPath) {
+      let key = try PrivateKey(generatedFor: "reckon standin test key")
+      _ = FileManager.default.createFile(
+        atPath: settings.privateKeyPath, contents: key.pkcs8PEM(),
+        attributes: [.posixPermissions: 0o600])
+    }
+    let standIn = try AppStoreStandIn(
+      publicKeyPEM: try PrivateKey(path: settings.privateKeyPath).publicKeyPEM(),
+      expected: .init(
+        issuerId: settings.issuerId, keyId: settings.keyId,
+        bundleIds: Set(configuration.apps.map(\.bundleId))))
+    let url = try standIn.start(port: port)
+    // Written unbuffered: a script waits for this line to learn the port.
+    FileHandle.standardOutput.write(Data("listening on \(url.absoluteString)\n".utf8))
+    let recorder = record.map { RequestRecorder(path: $0, standIn: standIn) }
+    await waitForSignal { recorder?.flush() }
+    standIn.shutdown()
+    recorder?.flush()
+    return 0
+  }
+
+  /// Calls `tick` every 100 ms until SIGTERM or SIGINT.
+  private static func waitForSignal(tick: @escaping @Sendable () -> Void) async {
+    let stop = DispatchSemaphore(value: 0)
+    let queue = DispatchQueue(label: "reckon-standin-signals")
+    var sources: [any DispatchSourceSignal] = []
+    for number in [SIGTERM, SIGINT] {
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+      source.setEventHandler { stop.signal() }
+      source.resume()
+      sources.append(source)
+    }
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      DispatchQueue.global().async {
+        while stop.wait(timeout: .now() + 0.1) == .timedOut { tick() }
+        continuation.resume()
+      }
+    }
+    sources.forEach { $0.cancel() }
+  }
+}
+
+/// Appends the stand-in's new requests to a file, one JSON object per line.
+private final class RequestRecorder: @unchecked Sendable {
+  let path: String
+  let standIn: AppStoreStandIn
+  private let lock = NSLock()
+  private var written = 0
+
+  init(path: String, standIn: AppStoreStandIn) {
+    self.path = path
+    self.standIn = standIn
+    _ = FileManager.default.createFile(atPath: path, contents: Data())
+  }
+
+  func flush() {
+    lock.withLock {
+      let requests = standIn.requests
+      guard requests.count > written, let handle = FileHandle(forWritingAtPath: path) else {
+        return
+      }
+      defer { try? handle.close() }
+      handle.seekToEndOfFile()
+      for request in requests[written...] { handle.write(Self.line(request)) }
+      written = requests.count
+    }
+  }
+
+  private static func line(_ request: StandInRequest) -> Data {
+    var object: [String: Any] = [
+      "method": request.method, "path": request.path, "status": request.status,
+      "body": String(decoding: request.body, as: UTF8.self),
+      "receivedAt": ISO8601DateFormatter().string(from: request.receivedAt),
+    ]
+    if let id = request.transactionId { object["transactionId"] = id }
+    if let problem = request.problem { object["problem"] = problem }
+    let data =
+      (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+    return data + Data("\n".utf8)
+  }
+}
