@@ -82,6 +82,17 @@ public final class WebhookServer: @unchecked Sendable {
     _ = loops.wait(timeout: .now() + timeout)
   }
 
+  /// `shutdown(timeout:)` from async code: the waiting happens on a GCD thread, so no
+  /// cooperative thread (which the loops being stopped need) is blocked.
+  public func stop(timeout: Double = 30) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      DispatchQueue.global().async { [self] in
+        shutdown(timeout: timeout)
+        continuation.resume()
+      }
+    }
+  }
+
   private func background(_ name: String, _ body: @escaping @Sendable () async throws -> Void) {
     loops.enter()
     let logger = self.logger
