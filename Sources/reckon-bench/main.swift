@@ -1,12 +1,13 @@
 import Foundation
 
-/// Benchmarks, one per argument: `decision` (default), `facts`, `sender`. Figures are printed,
+/// Benchmarks, one per argument: `decision` (default), `facts`, `sender`, `webhook`. Figures are printed,
 /// never asserted.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [String: ([String]) async throws -> Void] = [
   "decision": runDecisionBenchmark,
   "facts": runFactsBenchmark,
   "sender": runSenderBenchmark,
+  "webhook": runWebhookBenchmark,
 ]
 let name = arguments.first ?? "decision"
 guard let benchmark = benchmarks[name] else {

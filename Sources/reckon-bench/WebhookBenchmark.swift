@@ -1,0 +1,165 @@
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+import ReckonFacts
+import ReckonPolicy
+import ReckonServer
+
+/// `reckon-bench webhook [--count N] [--seconds S] [--connections C] [--rate R] [--paced N]`:
+/// the webhook on loopback with verification on (a local CA's chain, ES256, nested transaction),
+/// recording, facts, decision and enqueue behind every 200. Measures the sustained rate with C
+/// keep-alive connections sending back to back (at most N requests or S seconds), then p50/p99
+/// latency from request to 200 at R requests/s (N paced requests or S seconds).
+func runWebhookBenchmark(arguments: [String]) async throws {
+  let options = WebhookBenchmarkOptions(arguments)
+  let count = options.int("count", 6_000)
+  let seconds = Double(options.int("seconds", 10))
+  let connections = options.int("connections", 4)
+  let rate = Double(options.int("rate", 200))
+  let paced = options.int("paced", 2_000)
+  let authority = try LocalCertificateAuthority()
+  print("signing \(count + paced) notifications…")
+  let bodies = try (0..<(count + paced)).map { index in
+    var notification = SimulatedNotification()
+    notification.transactionId = String(3_000_000_000 + index)
+    return try notification.body(signedBy: authority)
+  }
+  let server = try makeWebhookServer(authority)
+  let port = try server.start()
+  defer { server.shutdown() }
+
+  let sustained = try await offPool {
+    try sustainedRate(port: port, bodies: Array(bodies[..<count]), connections: connections, limit: seconds)
+  }
+  print(
+    String(
+      format: "sustained: %d notifications in %.2f s over %d connections = %.0f/s (target >= 2000/s)",
+      sustained.done, sustained.elapsed, connections, Double(sustained.done) / sustained.elapsed))
+  let latencies = try await offPool {
+    try pacedLatencies(port: port, bodies: Array(bodies[count...]), rate: rate, limit: seconds)
+  }.sorted()
+  let p50 = latencies[latencies.count / 2] * 1_000
+  let p99 = latencies[min(latencies.count - 1, latencies.count * 99 / 100)] * 1_000
+  print(
+    String(
+      format: "at %.0f/s: %d requests, p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 5 ms)",
+      rate, latencies.count, p50, p99, (latencies.last ?? 0) * 1_000))
+}
+
+private func makeWebhookServer(_ authority: LocalCertificateAuthority) throws -> WebhookServer {
+  let policy = """
+    policy "bench"
+    rule "asked again"
+      when history.earlier_requests >= 1
+      then refund GRANT_FULL
+    otherwise refund DECLINE
+    """
+  let service = try ReckonService(
+    apps: [
+      .init(
+        bundleId: "com.example.coins", appAppleId: 1_234_567_890, environment: .production,
+        policy: .text(name: "bench.policy", policy))
+    ], factSources: [.init(BenchFacts())],
+    statePath: FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bench-webhook-\(UUID()).sqlite"
+    ).path, roots: [authority.root])
+  let json = #"{"apps": [{"bundleId": "b", "environment": "Sandbox", "policy": "p"}], "server": {"listen": "127.0.0.1:0"}}"#
+  let root = try JSONValue.parse(Data(json.utf8)).objectValue ?? [:]
+  let configuration = try ReckonConfiguration(ConfigurationReader(root, path: ""), baseDirectory: "/tmp")
+  return WebhookServer(
+    service: service, configuration: configuration.server, metrics: ReckonMetrics(),
+    logger: JSONLogger { _ in })
+}
+
+private func sustainedRate(port: Int, bodies: [Data], connections: Int, limit: Double) throws
+  -> (done: Int, elapsed: Double)
+{
+  let next = BenchCounter()
+  let failures = BenchCounter()
+  let deadline = Date().addingTimeInterval(limit)
+  let group = DispatchGroup()
+  let started = Date()
+  for _ in 0..<connections {
+    group.enter()
+    Thread {
+      defer { group.leave() }
+      guard let client = try? WebhookBenchmarkClient(port: port) else {
+        failures.add()
+        return
+      }
+      while Date() < deadline {
+        let index = next.add()
+        guard index < bodies.count else { return }
+        if (try? client.post("/apple/notifications", body: bodies[index])) != 200 { failures.add() }
+      }
+    }.start()
+  }
+  group.wait()
+  let elapsed = Date().timeIntervalSince(started)
+  if failures.value > 0 { print("warning: \(failures.value) requests were not answered 200") }
+  return (min(next.value, bodies.count), elapsed)
+}
+
+private func pacedLatencies(port: Int, bodies: [Data], rate: Double, limit: Double) throws
+  -> [Double]
+{
+  let client = try WebhookBenchmarkClient(port: port)
+  var latencies: [Double] = []
+  let start = DispatchTime.now().uptimeNanoseconds
+  for (index, body) in bodies.enumerated() {
+    let due = start + UInt64(Double(index) / rate * 1e9)
+    let now = DispatchTime.now().uptimeNanoseconds
+    if due > now { usleep(UInt32((due - now) / 1_000)) }
+    if Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 > limit { break }
+    let sent = DispatchTime.now().uptimeNanoseconds
+    guard try client.post("/apple/notifications", body: body) == 200 else { continue }
+    latencies.append(Double(DispatchTime.now().uptimeNanoseconds - sent) / 1e9)
+  }
+  return latencies
+}
+
+private func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+  }
+}
+
+/// The app database's answer for every request.
+private struct BenchFacts: FactSource {
+  let name = "app-db"
+
+  func facts(for keys: RequestKeys) async throws -> [String: Value] {
+    [
+      "customer.consented": .boolean(true),
+      "delivery.status": .enumeration(FactSchema.deliveryStatus.ordinal(of: "DELIVERED") ?? 0),
+      "product.sample_offered": .boolean(false), "usage.consumed": .percent(10),
+    ]
+  }
+}
+
+/// A thread-safe counter; `add()` returns the value before adding.
+private final class BenchCounter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+
+  @discardableResult func add() -> Int {
+    lock.withLock {
+      defer { count += 1 }
+      return count
+    }
+  }
+
+  var value: Int { lock.withLock { count } }
+}
+
+private struct WebhookBenchmarkOptions {
+  var values: [String: String] = [:]
+
+  init(_ arguments: [String]) {
+    for (name, value) in zip(arguments, arguments.dropFirst()) where name.hasPrefix("--") {
+      values[String(name.dropFirst(2))] = value
+    }
+  }
+
+  func int(_ name: String, _ fallback: Int) -> Int { values[name].flatMap(Int.init) ?? fallback }
+}

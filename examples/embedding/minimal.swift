@@ -1,0 +1,37 @@
+// The smallest embedding that needs nothing outside this package: a ReckonService built from
+// parts (a policy as text, the embedder's own FactSource, a state database path), handed the raw
+// POST body. Not a target of this package: paste it into an executable or library target that
+// depends on ReckonEngine. The same calls are compiled and run by Tests/ReckonEngineTests/Webhook
+// (WebhookFixture) on every `swift test`.
+
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+import ReckonFacts
+import ReckonPolicy
+
+/// The embedder's own facts: here fixed, in a real app a database or CRM lookup.
+struct MyAppFacts: FactSource {
+  let name = "my-app"
+
+  func facts(for keys: RequestKeys) async throws -> [String: Value] {
+    [
+      "customer.consented": .boolean(true),
+      "delivery.status": .enumeration(FactSchema.deliveryStatus.ordinal(of: "DELIVERED") ?? 0),
+      "product.sample_offered": .boolean(false),
+      "usage.consumed": .percent(80),
+    ]
+  }
+}
+
+func minimalEmbedding(postBody: Data) async throws -> (status: Int, body: Data) {
+  let reckon = try ReckonService(
+    apps: [
+      .init(
+        bundleId: "com.example.coins", appAppleId: 1_234_567_890, environment: .production,
+        policy: .file("policies/targeted.policy"))
+    ],
+    factSources: [.init(MyAppFacts(), timeout: .milliseconds(500))],
+    statePath: "reckon-state.sqlite")  // trusts Apple Root CA - G3; no sender: replies are queued
+  return await reckon.handleNotification(body: postBody)
+}
