@@ -29,11 +29,13 @@ func runWebhookBenchmark(arguments: [String]) async throws {
   defer { server.shutdown() }
 
   let sustained = try await offPool {
-    try sustainedRate(port: port, bodies: Array(bodies[..<count]), connections: connections, limit: seconds)
+    try sustainedRate(
+      port: port, bodies: Array(bodies[..<count]), connections: connections, limit: seconds)
   }
   print(
     String(
-      format: "sustained: %d notifications in %.2f s over %d connections = %.0f/s (target >= 2000/s)",
+      format:
+        "sustained: %d notifications in %.2f s over %d connections = %.0f/s (target >= 2000/s)",
       sustained.done, sustained.elapsed, connections, Double(sustained.done) / sustained.elapsed))
   let latencies = try await offPool {
     try pacedLatencies(port: port, bodies: Array(bodies[count...]), rate: rate, limit: seconds)
@@ -63,9 +65,11 @@ private func makeWebhookServer(_ authority: LocalCertificateAuthority) throws ->
     statePath: FileManager.default.temporaryDirectory.appendingPathComponent(
       "bench-webhook-\(UUID()).sqlite"
     ).path, roots: [authority.root])
-  let json = #"{"apps": [{"bundleId": "b", "environment": "Sandbox", "policy": "p"}], "server": {"listen": "127.0.0.1:0"}}"#
+  let json =
+    #"{"apps": [{"bundleId": "b", "environment": "Sandbox", "policy": "p"}], "server": {"listen": "127.0.0.1:0"}}"#
   let root = try JSONValue.parse(Data(json.utf8)).objectValue ?? [:]
-  let configuration = try ReckonConfiguration(ConfigurationReader(root, path: ""), baseDirectory: "/tmp")
+  let configuration = try ReckonConfiguration(
+    ConfigurationReader(root, path: ""), baseDirectory: "/tmp")
   return WebhookServer(
     service: service, configuration: configuration.server, metrics: ReckonMetrics(),
     logger: JSONLogger { _ in })

@@ -14,7 +14,8 @@ final class WebhookBenchmarkClient {
     descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw Failure(description: "socket() failed") }
     var one: Int32 = 1
-    setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    setsockopt(
+      descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -31,7 +32,8 @@ final class WebhookBenchmarkClient {
 
   /// POSTs `body` to `path` and returns the response status.
   func post(_ path: String, body: Data) throws -> Int {
-    let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    let head =
+      "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
       + "Content-Length: \(body.count)\r\n\r\n"
     let request = Array(head.utf8) + Array(body)
     var sent = 0

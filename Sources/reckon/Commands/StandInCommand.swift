@@ -76,7 +76,7 @@ enum StandInCommand: Command {
         continuation.resume()
       }
     }
-    sources.forEach { $0.cancel() }
+    for source in sources { source.cancel() }
   }
 }
 
