@@ -5,11 +5,13 @@ import ReckonFacts
 import ReckonPolicy
 import ReckonServer
 
-/// `reckon-bench webhook [--count N] [--seconds S] [--connections C] [--rate R] [--paced N]`:
+/// `reckon-bench webhook [--count N] [--seconds S] [--connections C] [--rate R] [--paced N]
+/// [--direct N]`:
 /// the webhook on loopback with verification on (a local CA's chain, ES256, nested transaction),
 /// recording, facts, decision and enqueue behind every 200. Measures the sustained rate with C
 /// keep-alive connections sending back to back (at most N requests or S seconds), then p50/p99
-/// latency from request to 200 at R requests/s (N paced requests or S seconds).
+/// latency from request to 200 at R requests/s (N paced requests or S seconds). First, N
+/// requests through the pipeline alone (no HTTP) give the cost of the work behind the socket.
 func runWebhookBenchmark(arguments: [String]) async throws {
   let options = WebhookBenchmarkOptions(arguments)
   let count = options.int("count", 6_000)
@@ -18,13 +20,25 @@ func runWebhookBenchmark(arguments: [String]) async throws {
   let rate = Double(options.int("rate", 200))
   let paced = options.int("paced", 2_000)
   let authority = try LocalCertificateAuthority()
-  print("signing \(count + paced) notifications…")
-  let bodies = try (0..<(count + paced)).map { index in
+  let direct = options.int("direct", 200)
+  print("signing \(count + paced + direct) notifications…")
+  let bodies = try (0..<(count + paced + direct)).map { index in
     var notification = SimulatedNotification()
     notification.transactionId = String(3_000_000_000 + index)
     return try notification.body(signedBy: authority)
   }
   let server = try makeWebhookServer(authority)
+  if direct > 0 {
+    // The pipeline without HTTP, on fresh requests, for comparison.
+    let sample = Array(bodies[(count + paced)...])
+    let started = Date()
+    for body in sample { _ = await server.service.answer(body: body) }
+    let each = Date().timeIntervalSince(started) / Double(sample.count)
+    print(
+      String(
+        format: "pipeline alone (no HTTP), %d requests: %.2f ms each, %.0f/s on one task",
+        sample.count, each * 1_000, 1 / each))
+  }
   let port = try server.start()
   defer { server.shutdown() }
 
@@ -38,7 +52,7 @@ func runWebhookBenchmark(arguments: [String]) async throws {
         "sustained: %d notifications in %.2f s over %d connections = %.0f/s (target >= 2000/s)",
       sustained.done, sustained.elapsed, connections, Double(sustained.done) / sustained.elapsed))
   let latencies = try await offPool {
-    try pacedLatencies(port: port, bodies: Array(bodies[count...]), rate: rate, limit: seconds)
+    try pacedLatencies(port: port, bodies: Array(bodies[count..<(count + paced)]), rate: rate, limit: seconds)
   }.sorted()
   let p50 = latencies[latencies.count / 2] * 1_000
   let p99 = latencies[min(latencies.count - 1, latencies.count * 99 / 100)] * 1_000

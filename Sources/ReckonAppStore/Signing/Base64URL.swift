@@ -1,21 +1,36 @@
 import Foundation
 
-/// Base64url without padding (RFC 7515 §2), as JWS uses.
+/// Base64url without padding (RFC 7515 §2), as JWS uses. Works on bytes: Foundation's string
+/// replacing goes through UTF-16 on Linux and was most of the cost of verifying a notification.
 public enum Base64URL {
   /// Encodes `data`.
   public static func encode(_ data: Data) -> String {
-    data.base64EncodedString()
-      .replacingOccurrences(of: "+", with: "-")
-      .replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity((data.count + 2) / 3 * 4)
+    for byte in data.base64EncodedData() {
+      switch byte {
+      case UInt8(ascii: "+"): bytes.append(UInt8(ascii: "-"))
+      case UInt8(ascii: "/"): bytes.append(UInt8(ascii: "_"))
+      case UInt8(ascii: "="): continue
+      default: bytes.append(byte)
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Decodes `text`, or nil when it is not base64url.
   public static func decode(_ text: some StringProtocol) -> Data? {
-    var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(
-      of: "_", with: "/")
-    guard !base64.contains("=") else { return nil }
-    base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-    return Data(base64Encoded: base64)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count + 3)
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "-"): bytes.append(UInt8(ascii: "+"))
+      case UInt8(ascii: "_"): bytes.append(UInt8(ascii: "/"))
+      case UInt8(ascii: "="): return nil
+      default: bytes.append(byte)
+      }
+    }
+    bytes += repeatElement(UInt8(ascii: "="), count: (4 - bytes.count % 4) % 4)
+    return Data(base64Encoded: Data(bytes))
   }
 }
