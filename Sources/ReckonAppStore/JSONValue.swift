@@ -51,8 +51,9 @@ public enum JSONValue: Codable, Hashable, Sendable {
   }
 
   /// Parses a JSON document.
-  public static func parse(_ data: Data) throws -> JSONValue {
-    try JSONDecoder().decode(JSONValue.self, from: data)
+  public static func parse(_ data: Data) throws(JSONParseError) -> JSONValue {
+    var parser = JSONParser(data)
+    return try parser.parseDocument()
   }
 
   /// The members, when the value is an object.

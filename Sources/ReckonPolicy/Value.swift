@@ -67,10 +67,10 @@ extension Value {
   }
 
   static func formatTimestamp(_ seconds: Double) -> String {
-    // A date formatter has nothing to say about a time that is not a number.
-    guard seconds.isFinite else { return formatNumber(seconds) }
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter.string(from: Date(timeIntervalSince1970: seconds))
+    // Years outside 0001...9999 have no ISO 8601 form without extensions; show the number.
+    guard seconds.isFinite, seconds > -62_135_596_800, seconds < 253_402_300_800 else {
+      return formatNumber(seconds)
+    }
+    return UTCTime(secondsSince1970: Int64(seconds.rounded(.down))).iso8601
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ReckonPolicy
@@ -37,5 +38,22 @@ struct ValueFormattingTests {
     for value in [Value.number(number), .percent(number), .duration(number), .timestamp(number)] {
       #expect(!value.formatted(as: .number).isEmpty)
     }
+  }
+}
+
+/// Timestamps render as ISO 8601 in UTC, the same as Foundation's formatter says (for dates after
+/// 1582: before it Foundation switches to the Julian calendar, ISO 8601 does not).
+struct TimestampFormattingTests {
+  @Test(
+    arguments: [
+      0.0, 1.0, 86_399, 86_400, 951_782_400, 1_793_522_400, -1, -86_401, 4_102_444_800,
+      253_402_300_799,
+      -2_208_988_800, 1_700_000_000.75,
+    ] as [Double])
+  func timestampsRenderAsFoundationWould(seconds: Double) {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    let expected = formatter.string(from: Date(timeIntervalSince1970: seconds.rounded(.down)))
+    #expect(Value.timestamp(seconds).formatted(as: .timestamp) == expected)
   }
 }

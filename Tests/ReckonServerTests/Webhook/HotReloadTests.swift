@@ -15,7 +15,7 @@ import Testing
       of: "otherwise refund DECLINE", with: "otherwise refund GRANT_FULL")
     try await Task.sleep(nanoseconds: 50_000_000)
     try granting.write(toFile: path, atomically: true, encoding: .utf8)
-    let applied = await ServerFixture.eventually(within: 5) {
+    let applied = await ServerFixture.eventually(within: 30) {
       fixture.logLines.all.contains { $0.contains(#""event":"policy_applied""#) }
     }
     let (_, first) = try await fixture.post(
@@ -23,7 +23,7 @@ import Testing
 
     try "policy \"broken\"\nrule \"x\" when no.such.fact then refund SOMETIMES\n".write(
       toFile: path, atomically: true, encoding: .utf8)
-    let refused = await ServerFixture.eventually(within: 5) {
+    let refused = await ServerFixture.eventually(within: 30) {
       fixture.logLines.all.contains { $0.contains(#""event":"policy_refused""#) }
     }
     let (status, second) = try await fixture.post(

@@ -1,0 +1,38 @@
+/// A UTC calendar time from seconds since 1970, for rendering timestamps as ISO 8601 without a
+/// date formatter (one is costly to make, and they are made on every decision recorded).
+struct UTCTime {
+  let year: Int64
+  let month: Int64
+  let day: Int64
+  let hour: Int64
+  let minute: Int64
+  let second: Int64
+
+  /// Converts with Howard Hinnant's days-from-civil inverse (proleptic Gregorian calendar).
+  init(secondsSince1970 seconds: Int64) {
+    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    let secondOfDay = seconds - days * 86_400
+    hour = secondOfDay / 3_600
+    minute = secondOfDay % 3_600 / 60
+    second = secondOfDay % 60
+    let shifted = days + 719_468
+    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthIndex = (5 * dayOfYear + 2) / 153
+    day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+    month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+    year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+  }
+
+  /// `YYYY-MM-DDTHH:MM:SSZ`.
+  var iso8601: String {
+    "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))Z"
+  }
+
+  private func pad(_ number: Int64, _ width: Int) -> String {
+    let digits = String(number)
+    return String(repeating: "0", count: max(0, width - digits.count)) + digits
+  }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import ReckonAppStore
+import Testing
+
+/// The JSON parser behind `JSONValue.parse`: strict RFC 8259, total, and bounded in depth.
+struct JSONParserTests {
+  struct Valid: CustomTestStringConvertible, Sendable {
+    let text: String
+    let value: JSONValue
+    var testDescription: String { text }
+  }
+
+  @Test(arguments: [
+    Valid(
+      text: #"{"a":1,"b":[true,false,null],"c":"x"}"#,
+      value: .object([
+        "a": .integer(1), "b": .array([.bool(true), .bool(false), .null]), "c": .string("x"),
+      ])),
+    Valid(
+      text: " [ -0.5e2 , 12 , 1E3 ] ", value: .array([.number(-50), .integer(12), .number(1000)])),
+    Valid(text: #""\"\\\/\b\f\n\r\t""#, value: .string("\"\\/\u{8}\u{C}\n\r\t")),
+    Valid(text: #""\u00e9\ud83d\ude00""#, value: .string("é😀")),
+    Valid(text: #"{"k":1,"k":2}"#, value: .object(["k": .integer(2)])),
+    Valid(text: "9223372036854775808", value: .number(9_223_372_036_854_775_808)),
+    Valid(text: "\"é\"", value: .string("é")),
+  ])
+  func validDocumentsParseToTheirValue(_ example: Valid) throws {
+    #expect(try JSONValue.parse(Data(example.text.utf8)) == example.value)
+  }
+
+  @Test(arguments: [
+    "", "{", "[1,]", "{\"a\"}", "{\"a\":}", "01x", "-", "1.", "1e", "tru", "nul", "\"abc",
+    "\"\u{1}\"",
+    "\"\\x\"", "\"\\u12\"", "[1] 2", "{'a':1}", "NaN", "Infinity",
+  ])
+  func invalidDocumentsAreRefusedWithAReason(text: String) {
+    #expect(throws: JSONParseError.self) { try JSONValue.parse(Data(text.utf8)) }
+  }
+
+  @Test func nestingBeyondTheLimitIsRefusedNotACrash() {
+    let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+    #expect(throws: JSONParseError.self) { try JSONValue.parse(Data(deep.utf8)) }
+    let fine = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+    #expect((try? JSONValue.parse(Data(fine.utf8))) != nil)
+  }
+
+  @Test func applesPayloadsParseAsFoundationDecodesThem() throws {
+    for name in [
+      "signedTransaction.json", "signedConsumptionRequestNotification.json",
+      "signedNotification.json",
+    ] {
+      let data = try Fixture.data(name)
+      #expect(
+        try JSONValue.parse(data) == (try JSONDecoder().decode(JSONValue.self, from: data)),
+        "\(name)")
+    }
+  }
+}
