@@ -80,7 +80,7 @@ public struct FactSourceSetup: Sendable {
         throw ConfigurationError(settings.keyPath("path"), error.description)
       }
     }
-    try settings.rejectUnknownKeys(common + ["busyTimeoutMs", "queries"])
+    try settings.rejectUnknownKeys(common + ["busyTimeoutMs", "queries", "bulkQuery"])
     let busy = try settings.positiveNumber("busyTimeoutMs", default: 1_000)
     let queries = try sqlQueries(settings)
     do {

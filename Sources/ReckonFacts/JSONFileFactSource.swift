@@ -49,6 +49,11 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
     return lock.withLock { contents }.facts(for: keys)
   }
 
+  /// The facts the files give for `keys` as last read, synchronously and without re-reading.
+  public func lookup(_ keys: RequestKeys) -> [String: Value] {
+    lock.withLock { contents }.facts(for: keys)
+  }
+
   /// Re-reads the files when they changed since the last read; keeps the old contents on error.
   public func reloadIfChanged() {
     let files = (try? JSONFileFactSource.files(at: path)) ?? []

@@ -31,6 +31,11 @@ public struct FactValues: Sendable, Hashable {
     values[slot] = value
   }
 
+  /// Sets the fact in `slot` without a name lookup, for bulk paths; the value must fit its type.
+  public mutating func set(slot: Int, to value: Value?) {
+    values[slot] = value
+  }
+
   /// Whether the fact called `name` has a value.
   public func has(_ name: String) -> Bool { self[name] != nil }
 

@@ -1,6 +1,7 @@
 import Foundation
 
 /// Benchmarks, one per argument: `decision` (default), `facts`, `sender`, `webhook`. Figures are printed,
+/// Benchmarks, one per argument: `decision` (default), `facts`, `sender`, `dryrun`. Figures are printed,
 /// never asserted.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [String: ([String]) async throws -> Void] = [
@@ -8,6 +9,7 @@ let benchmarks: [String: ([String]) async throws -> Void] = [
   "facts": runFactsBenchmark,
   "sender": runSenderBenchmark,
   "webhook": runWebhookBenchmark,
+  "dryrun": runDryRunBenchmark,
 ]
 let name = arguments.first ?? "decision"
 guard let benchmark = benchmarks[name] else {

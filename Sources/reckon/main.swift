@@ -12,6 +12,8 @@ let commands: [any Command.Type] = [
   ServeCommand.self,
   SimulateCommand.self,
   StandInCommand.self,
+  DryRunCommand.self,
+  GenerateCommand.self,
 ]
 
 let code = await CommandLineTool(commands: commands).run(Array(CommandLine.arguments.dropFirst()))

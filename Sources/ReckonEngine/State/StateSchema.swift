@@ -87,7 +87,12 @@ enum StateSchema {
       reason TEXT NOT NULL,
       PRIMARY KEY (bundle_id, environment)
     );
+    """,
+    // 2: how Apple refunded (revocationType, revocationPercentage), for the outcomes report.
     """
+    ALTER TABLE outcomes ADD COLUMN revocation_type TEXT;
+    ALTER TABLE outcomes ADD COLUMN revocation_percentage INTEGER;
+    """,
   ]
 
   /// Brings the database to the newest version, refusing one written by a newer Reckon.

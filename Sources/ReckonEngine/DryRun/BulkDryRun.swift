@@ -1,0 +1,119 @@
+import Foundation
+import ReckonAppStore
+import ReckonFacts
+import ReckonPolicy
+
+/// Decides every request of a requests file, fast: the lines are visited in transaction order,
+/// split over a few threads, each merging its share with an ordered scan of the facts; no trace,
+/// facts converted once per row. Gives the same verdicts as gathering and deciding each request
+/// on its own (`SequentialDryRun`).
+public struct BulkDryRun: Sendable {
+  /// The policy to try.
+  public let policy: CompiledPolicy
+  /// The policy to compare with, if any.
+  public let against: CompiledPolicy?
+  /// The fact schema both were checked against.
+  public let schema: FactSchema
+  /// The fact sources, in precedence order.
+  public let layers: [BulkFactLayer]
+  /// Verifies `signedPayload` lines; nil refuses them.
+  public let verifier: NotificationVerifier?
+  /// How many threads share the work.
+  public var threads: Int
+  /// How many first scanned requests are also looked up per request, to check `bulkQuery`.
+  public var crossChecks = 200
+
+  /// Creates a bulk dry-run.
+  public init(
+    policy: CompiledPolicy, against: CompiledPolicy?, schema: FactSchema, layers: [BulkFactLayer],
+    verifier: NotificationVerifier? = nil,
+    threads: Int = ProcessInfo.processInfo.activeProcessorCount
+  ) {
+    self.policy = policy
+    self.against = against
+    self.schema = schema
+    self.layers = layers
+    self.verifier = verifier
+    self.threads = max(1, threads)
+  }
+
+  /// Runs over every line, on its own threads; `control` reports progress and can stop it.
+  public func run(_ lines: RequestLines, control: DryRunControl = DryRunControl()) async throws(
+    DryRunError
+  ) -> DryRunResult {
+    let order = lines.orderedByTransaction()
+    control.expect(order.count)
+    let rows = RowBuffer(count: order.count)
+    let shardCount = order.count < 2_000 ? 1 : min(threads, order.count)
+    let bounds = (0..<shardCount).map { shard in
+      (order.count * shard / shardCount)..<(order.count * (shard + 1) / shardCount)
+    }
+    let outcomes = await withCheckedContinuation { continuation in
+      let collector = ShardCollector(count: shardCount, continuation: continuation)
+      for (shard, range) in bounds.enumerated() {
+        let worker = BulkShard(
+          run: self, lines: lines, order: order, range: range, rows: rows, control: control,
+          lower: shard == 0 ? nil : String(decoding: lines.quickKey(order[range.lowerBound]), as: UTF8.self),
+          upper: shard == shardCount - 1 ? nil : String(decoding: lines.quickKey(order[range.upperBound - 1]), as: UTF8.self),
+          checks: shard == 0 ? crossChecks : 0)
+        let thread = Thread { collector.finish(shard, worker.run()) }
+        thread.stackSize = 1 << 20
+        thread.start()
+      }
+    }
+    var ignored = 0
+    for outcome in outcomes {
+      switch outcome {
+      case .success(let count): ignored += count
+      case .failure(let error): throw error
+      }
+    }
+    let decided = rows.collect()
+    return DryRunResult(
+      rows: decided, ignored: ignored, total: order.count - ignored,
+      stopped: control.isStopped && decided.count + ignored < order.count, policy: policy,
+      against: against)
+  }
+}
+
+/// Rows written by several threads, each to its own indices.
+final class RowBuffer: @unchecked Sendable {
+  private let storage: UnsafeMutableBufferPointer<DryRunRow?>
+
+  init(count: Int) {
+    storage = .allocate(capacity: count)
+    storage.initialize(repeating: nil)
+  }
+
+  deinit {
+    _ = storage.deinitialize()
+    storage.deallocate()
+  }
+
+  func set(_ index: Int, _ row: DryRunRow) { storage[index] = row }
+
+  func collect() -> [DryRunRow] { storage.compactMap { $0 } }
+}
+
+/// Waits for every shard and hands back what each returned.
+final class ShardCollector: @unchecked Sendable {
+  private let lock = NSLock()
+  private var results: [Result<Int, DryRunError>?]
+  private var remaining: Int
+  private let continuation: CheckedContinuation<[Result<Int, DryRunError>], Never>
+
+  init(count: Int, continuation: CheckedContinuation<[Result<Int, DryRunError>], Never>) {
+    results = Array(repeating: nil, count: count)
+    remaining = count
+    self.continuation = continuation
+  }
+
+  func finish(_ shard: Int, _ result: Result<Int, DryRunError>) {
+    let done = lock.withLock { () -> Bool in
+      results[shard] = result
+      remaining -= 1
+      return remaining == 0
+    }
+    if done { continuation.resume(returning: results.map { $0! }) }
+  }
+}

@@ -1,0 +1,62 @@
+import ReckonPolicy
+
+/// What a dry-run produced: a row per request decided (in the source's order), what it left out,
+/// and whether it was stopped before the end.
+public struct DryRunResult: Sendable {
+  /// One row per request, in the order of the source.
+  public var rows: [DryRunRow]
+  /// Notifications in the source that are not CONSUMPTION_REQUESTs, left out.
+  public var ignored: Int
+  /// How many requests the source held (when stopped early, more than `rows`).
+  public var total: Int
+  /// Whether the run was stopped (Ctrl-C) before the end.
+  public var stopped: Bool
+  /// The policy's rule names, by index.
+  public var ruleNames: [String]
+  /// The `--against` policy's rule names, by index.
+  public var againstRuleNames: [String]?
+  /// The policy's name.
+  public var policyName: String
+  /// The `--against` policy's name.
+  public var againstName: String?
+
+  /// A result with rows decided by `policy` (and `against`).
+  public init(
+    rows: [DryRunRow], ignored: Int, total: Int, stopped: Bool, policy: CompiledPolicy,
+    against: CompiledPolicy?
+  ) {
+    self.rows = rows
+    self.ignored = ignored
+    self.total = total
+    self.stopped = stopped
+    ruleNames = policy.checked.rules.map(\.name)
+    againstRuleNames = against.map { $0.checked.rules.map(\.name) }
+    policyName = policy.checked.name
+    againstName = against?.checked.name
+  }
+
+  /// The name of the policy's rule at `index`, `otherwise` for nil.
+  public func ruleName(_ index: Int?) -> String {
+    index.map { ruleNames[$0] } ?? "otherwise"
+  }
+
+  /// The name of the `--against` policy's rule at `index`, `otherwise` for nil.
+  public func againstRuleName(_ index: Int?) -> String {
+    index.map { againstRuleNames?[$0] ?? "#\($0)" } ?? "otherwise"
+  }
+}
+
+/// The decision of one policy on one request's facts, without trace: the same steps as
+/// `Decider.decide`, returning only the verdict.
+enum VerdictMaker {
+  static func verdict(_ policy: CompiledPolicy, _ values: FactValues, _ request: RefundRequest)
+    -> DryRunVerdict
+  {
+    let decided = policy.evaluate(values)
+    let outcome = BodyBuilder(
+      facts: values, actions: decided.actions, rule: policy.ruleName(decided.rule),
+      transaction: request.transaction
+    ).build()
+    return DryRunVerdict(action: outcome.action, body: outcome.body, ruleIndex: decided.rule)
+  }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import ReckonAppStore
+
+/// One past request in a dry-run: which request, what the policy decided, and with `--against`,
+/// what the other policy decided; or why it could not be decided.
+public struct DryRunRow: Sendable {
+  /// Apple's notification UUID.
+  public let notificationUUID: String
+  /// The transaction the customer wanted refunded.
+  public let transactionId: String
+  /// When the request was received: the decision's `now`.
+  public let receivedAt: Date
+  /// The customer's stated reason (Apple's name), if given.
+  public let reason: String?
+  /// The product type as policies name it (e.g. `CONSUMABLE`), if known.
+  public let productType: String?
+  /// The policy's verdict; nil when facts could not be had.
+  public let verdict: DryRunVerdict?
+  /// The `--against` policy's verdict.
+  public let against: DryRunVerdict?
+  /// Why the request was not decided, when it was not.
+  public let problem: String?
+
+  /// A decided (or undecidable, with `problem`) row for `request`.
+  public init(
+    request: RefundRequest, verdict: DryRunVerdict?, against: DryRunVerdict?,
+    problem: String? = nil
+  ) {
+    notificationUUID = request.notification.notificationUUID ?? ""
+    transactionId = request.transactionId ?? ""
+    receivedAt = request.receivedAt
+    reason = request.notification.data?.rawConsumptionRequestReason
+    productType = request.transaction.type?.policyName ?? request.transaction.rawType
+    self.verdict = verdict
+    self.against = against
+    self.problem = problem
+  }
+
+  /// Whether the `--against` policy would send something different.
+  public var changed: Bool {
+    guard let verdict, let against else { return false }
+    return verdict.differs(from: against)
+  }
+}

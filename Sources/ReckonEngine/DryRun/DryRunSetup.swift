@@ -1,0 +1,79 @@
+import Foundation
+import ReckonAppStore
+import ReckonFacts
+
+/// What a dry-run needs from `reckon.json`: the fact sources as bulk layers, and a verifier for
+/// `signedPayload` lines trusting the configured roots.
+public enum DryRunSetup {
+  /// The configured sources as bulk layers: a SQLite source with a `bulkQuery` is scanned,
+  /// other SQLite and JSON sources are asked per request; nil when some source can only answer
+  /// asynchronously (then the dry-run decides one request at a time).
+  public static func bulkLayers(_ configuration: ReckonConfiguration, _ setup: FactSourceSetup)
+    throws(ConfigurationError) -> [BulkFactLayer]?
+  {
+    var layers: [BulkFactLayer] = []
+    for (configured, layer) in zip(configuration.factSources, setup.layers) {
+      if let sqlite = layer.source as? SQLiteFactSource,
+        let sql = try configured.settings.optionalString("bulkQuery")
+      {
+        layers.append(.scan(name: sqlite.name, path: sqlite.settings.path, sql: sql, source: sqlite))
+      } else if let source = layer.source as? any SynchronousFactSource {
+        layers.append(.lookup(source))
+      } else {
+        return nil
+      }
+    }
+    return layers
+  }
+
+  /// A verifier for the configured apps, trusting the configured roots (Apple's by default).
+  public static func verifier(_ configuration: ReckonConfiguration) throws(DryRunError)
+    -> NotificationVerifier
+  {
+    var roots: [X509Certificate] = []
+    for path in configuration.trust.rootCertificatePaths {
+      guard let data = FileManager.default.contents(atPath: path),
+        let certificate = X509Certificate(pemOrDER: data)
+      else { throw .unreadable(path: path, reason: "not a PEM or DER certificate") }
+      roots.append(certificate)
+    }
+    if roots.isEmpty { roots = AppleRootCertificates.defaultRoots() }
+    var unverified: Set<AppStoreEnvironment> = []
+    if configuration.trust.allowXcode { unverified.insert(.xcode) }
+    if configuration.trust.allowLocalTesting { unverified.insert(.localTesting) }
+    let apps = configuration.apps.map {
+      AcceptedApp(bundleId: $0.bundleId, appAppleId: $0.appAppleId, environment: $0.environment)
+    }
+    return NotificationVerifier(apps: apps, roots: roots, unverifiedEnvironments: unverified)
+  }
+
+  /// Reads every line of `lines` as a past request, for the one-at-a-time dry-run.
+  public static func pastRequests(_ lines: RequestLines, verifier: NotificationVerifier?)
+    throws(DryRunError) -> (requests: [PastRequest], ignored: Int)
+  {
+    var reader = RequestLineReader(path: lines.path, verifier: verifier)
+    var requests: [PastRequest] = []
+    var ignored = 0
+    for index in 0..<lines.count {
+      let number = Int(lines.numbers[index])
+      let read = try lines.withLine(index) { line throws(DryRunError) in
+        try reader.read(line, number: number)
+      }
+      guard let request = read else {
+        ignored += 1
+        continue
+      }
+      requests.append(PastRequest(request: request, origin: "\(lines.path):\(number)"))
+    }
+    return (requests, ignored)
+  }
+
+  /// A date option: `2026-11-01` (UTC midnight) or an ISO 8601 time.
+  public static func date(_ text: String) throws(DryRunError) -> Date {
+    let formatter = ISO8601DateFormatter()
+    if let date = formatter.date(from: text) { return date }
+    formatter.formatOptions = [.withFullDate]
+    if let date = formatter.date(from: text) { return date }
+    throw .badDate(text)
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import ReckonAppStore
+
+/// Decodes one line of a requests file in Apple's decoded-notification shape (the transaction
+/// decoded in place of `signedTransactionInfo`) straight from its bytes. It gives the same
+/// `RefundRequest` as `RequestFile.decode`; anything it does not read plainly (escapes,
+/// fractions, unknown keys) returns nil, and the caller decodes the line with `RequestFile`.
+struct NotificationLineDecoder {
+  private var strings = StringTable()
+
+  /// The request in `line`, received at its `signedDate`; nil to take the general path.
+  mutating func decode(_ line: UnsafeBufferPointer<UInt8>) -> RefundRequest? {
+    var scanner = JSONLineScanner(line)
+    var notification = ResponseBodyV2DecodedPayload()
+    var transaction: JWSTransactionDecodedPayload?
+    let read = scanner.object { scanner, key in
+      if scanner.null() { return true }
+      if key.is("notificationType") {
+        notification.rawNotificationType = strings.read(&scanner)
+      } else if key.is("notificationUUID") {
+        notification.notificationUUID = scanner.string()
+      } else if key.is("subtype") {
+        notification.rawSubtype = strings.read(&scanner)
+      } else if key.is("version") {
+        notification.version = strings.read(&scanner)
+      } else if key.is("signedDate") {
+        notification.signedDate = scanner.integer().map(NotificationLineDecoder.date)
+      } else if key.is("data") {
+        var data = NotificationData()
+        guard readData(&scanner, into: &data, transaction: &transaction) else { return false }
+        notification.data = data
+        return true
+      } else {
+        return false
+      }
+      return true
+    }
+    guard read, scanner.atEnd(), notification.notificationType == .consumptionRequest,
+      let transaction, let receivedAt = notification.signedDate
+    else { return nil }
+    return RefundRequest(notification: notification, transaction: transaction, receivedAt: receivedAt)
+  }
+
+  private mutating func readData(
+    _ scanner: inout JSONLineScanner, into data: inout NotificationData,
+    transaction: inout JWSTransactionDecodedPayload?
+  ) -> Bool {
+    scanner.object { scanner, key in
+      if scanner.null() { return true }
+      if key.is("environment") {
+        data.rawEnvironment = strings.read(&scanner)
+        return data.rawEnvironment != nil
+      } else if key.is("appAppleId") {
+        data.appAppleId = scanner.integer()
+        return data.appAppleId != nil
+      } else if key.is("bundleId") {
+        data.bundleId = strings.read(&scanner)
+        return data.bundleId != nil
+      } else if key.is("bundleVersion") {
+        data.bundleVersion = strings.read(&scanner)
+        return data.bundleVersion != nil
+      } else if key.is("status") {
+        data.rawStatus = scanner.integer().map { Int($0) }
+        return data.rawStatus != nil
+      } else if key.is("consumptionRequestReason") {
+        data.rawConsumptionRequestReason = strings.read(&scanner)
+        return data.rawConsumptionRequestReason != nil
+      } else if key.is("signedTransactionInfo") || key.is("transactionInfo") {
+        guard scanner.atObject() else { return false }
+        var decoded = JWSTransactionDecodedPayload()
+        guard readTransaction(&scanner, into: &decoded) else { return false }
+        transaction = decoded
+        return true
+      }
+      return false
+    }
+  }
+
+  private mutating func readTransaction(
+    _ scanner: inout JSONLineScanner, into transaction: inout JWSTransactionDecodedPayload
+  ) -> Bool {
+    scanner.object { scanner, key in
+      if scanner.null() { return true }
+      return TransactionFields.read(key, &scanner, into: &transaction, strings: &strings)
+    }
+  }
+
+  /// Apple's UNIX milliseconds as `JSONDecoder`'s `.millisecondsSince1970` reads them.
+  static func date(_ milliseconds: Int64) -> Date {
+    Date(timeIntervalSince1970: Double(milliseconds) / 1000.0)
+  }
+}
+
+/// Repeated short strings (bundle ids, product ids, enum names) shared rather than copied.
+struct StringTable {
+  private var table: [Int: [String]] = [:]
+
+  /// The next value as a string, shared with an equal one read before when it is short.
+  mutating func read(_ scanner: inout JSONLineScanner) -> String? {
+    guard let raw = scanner.rawString() else { return nil }
+    guard raw.count <= 48 else { return String(decoding: raw, as: UTF8.self) }
+    var hasher = Hasher()
+    hasher.combine(bytes: UnsafeRawBufferPointer(raw))
+    let hash = hasher.finalize()
+    if let candidates = table[hash] {
+      for candidate in candidates where candidate.utf8.elementsEqual(raw) { return candidate }
+    }
+    let made = String(decoding: raw, as: UTF8.self)
+    if table.count < 4_096 { table[hash, default: []].append(made) }
+    return made
+  }
+}

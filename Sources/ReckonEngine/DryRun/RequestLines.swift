@@ -1,0 +1,138 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A JSON-lines file of past notifications, mapped into memory and indexed: where each line is,
+/// and each line's `transactionId` as found by a quick look, so the lines can be visited in the
+/// order of an ordered facts scan without decoding them twice.
+public final class RequestLines: @unchecked Sendable {
+  /// The file.
+  public let path: String
+  private let base: UnsafeMutableRawPointer?
+  private let size: Int
+  /// Byte offset of each non-blank line's start, and its length.
+  private(set) var starts: [Int] = []
+  private(set) var lengths: [Int32] = []
+  /// Each line's quick sort key: the first 16 bytes of `"transactionId":"…"` packed big-endian.
+  private(set) var keys: [(high: UInt64, low: UInt64)] = []
+  /// Each line's 1-based number in the file, for messages.
+  private(set) var numbers: [Int32] = []
+
+  /// Maps and indexes `path`.
+  public init(path: String) throws(DryRunError) {
+    self.path = path
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+    }
+    size = Int(status.st_size)
+    if size == 0 {
+      base = nil
+    } else {
+      let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0)
+      guard let mapped, mapped != MAP_FAILED else {
+        throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+      }
+      madvise(mapped, size, MADV_SEQUENTIAL)
+      base = mapped
+    }
+    index()
+  }
+
+  deinit {
+    if let base { munmap(base, size) }
+  }
+
+  /// How many lines hold something.
+  public var count: Int { starts.count }
+
+  /// Calls `body` with the bytes of line `index`.
+  func withLine<T, E: Error>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> T)
+    throws(E) -> T
+  {
+    let pointer = base!.advanced(by: starts[index]).assumingMemoryBound(to: UInt8.self)
+    return try body(UnsafeBufferPointer(start: pointer, count: Int(lengths[index])))
+  }
+
+  /// The line's bytes as `Data`, for the general decoders.
+  func data(_ index: Int) -> Data { withLine(index) { Data($0) } }
+
+  /// Line indices in the order of their transaction ids (lines without a quick key last).
+  func orderedByTransaction() -> [Int] {
+    var order = Array(0..<count)
+    let sorted = zip(keys, keys.dropFirst()).allSatisfy { $0.0 <= $0.1 }
+    guard !sorted else { return order }
+    order.sort { left, right in
+      let (a, b) = (keys[left], keys[right])
+      if a != b { return a < b }
+      return quickKey(left).lexicographicallyPrecedes(quickKey(right))
+    }
+    return order
+  }
+
+  /// The bytes of a line's `"transactionId":"…"` value, or empty.
+  func quickKey(_ index: Int) -> [UInt8] {
+    withLine(index) { line in RequestLines.findTransactionId(line).map { Array($0) } ?? [] }
+  }
+
+  private func index() {
+    guard let base else { return }
+    let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: size)
+    var start = 0
+    var number: Int32 = 0
+    while start < size {
+      number += 1
+      var end = start
+      if let found = memchr(base.advanced(by: start), 0x0A, size - start) {
+        end = base.distance(to: found)
+      } else {
+        end = size
+      }
+      let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+      if line.contains(where: { $0 > 0x20 }) {
+        starts.append(start)
+        lengths.append(Int32(end - start))
+        numbers.append(number)
+        keys.append(RequestLines.findTransactionId(line).map(RequestLines.pack) ?? (.max, .max))
+      }
+      start = end + 1
+    }
+  }
+
+  private static let pattern = Array(#""transactionId":""#.utf8)
+
+  static func findTransactionId(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+    guard line.count > pattern.count else { return nil }
+    var position = 0
+    let last = line.count - pattern.count
+    while position <= last {
+      guard
+        let found = memchr(line.baseAddress! + position, Int32(UInt8(ascii: "\"")), last - position + 1)
+      else { return nil }
+      position = line.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+      if memcmp(found, pattern, pattern.count) == 0 {
+        let start = position + pattern.count
+        var end = start
+        while end < line.count, line[end] != UInt8(ascii: "\"") { end += 1 }
+        return UnsafeBufferPointer(rebasing: line[start..<end])
+      }
+      position += 1
+    }
+    return nil
+  }
+
+  static func pack(_ key: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64) {
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+    for offset in 0..<16 {
+      let byte = offset < key.count ? UInt64(key[offset]) : 0
+      if offset < 8 { high = high << 8 | byte } else { low = low << 8 | byte }
+    }
+    return (high, low)
+  }
+}

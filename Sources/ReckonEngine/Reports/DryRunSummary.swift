@@ -1,0 +1,93 @@
+/// Counts over a dry-run's rows: by outcome (action and preference), by deciding rule, by the
+/// customer's reason and by product type; with `--against`, how the answers would change.
+public struct DryRunSummary: Sendable {
+  /// Requests decided.
+  public private(set) var decided = 0
+  /// Requests that could not be decided (no recorded facts, or a source failed).
+  public private(set) var undecided = 0
+  /// Decided requests by outcome.
+  public private(set) var byOutcome: [DryRunOutcome: Int] = [:]
+  /// Decided requests by deciding rule name.
+  public private(set) var byRule: [String: Int] = [:]
+  /// Decided requests by reason, then outcome.
+  public private(set) var byReason: [String: [DryRunOutcome: Int]] = [:]
+  /// Decided requests by product type, then outcome.
+  public private(set) var byProductType: [String: [DryRunOutcome: Int]] = [:]
+  /// With `--against`: the other policy's outcomes.
+  public private(set) var againstByOutcome: [DryRunOutcome: Int] = [:]
+  /// With `--against`: requests whose answer would change.
+  public private(set) var changed = 0
+  /// With `--against`: changes from one outcome to another (same outcome: the body differs).
+  public private(set) var transitions: [Transition: Int] = [:]
+
+  /// One kind of change.
+  public struct Transition: Hashable, Sendable, Comparable {
+    /// The outcome under the policy.
+    public let from: DryRunOutcome
+    /// The outcome under `--against`.
+    public let to: DryRunOutcome
+
+    /// Ordered by from, then to.
+    public static func < (left: Transition, right: Transition) -> Bool {
+      (left.from, left.to) < (right.from, right.to)
+    }
+  }
+
+  /// Counts `result`'s rows.
+  public init(_ result: DryRunResult) {
+    var outcomes = [Int](repeating: 0, count: DryRunOutcome.allCases.count)
+    var others = outcomes
+    var rules: [Int: Int] = [:]
+    var matrix = [Int](repeating: 0, count: outcomes.count * outcomes.count)
+    for row in result.rows {
+      guard let verdict = row.verdict else {
+        undecided += 1
+        continue
+      }
+      decided += 1
+      let outcome = verdict.outcome
+      outcomes[outcome.rawValue] += 1
+      rules[verdict.ruleIndex ?? -1, default: 0] += 1
+      byReason[row.reason ?? "none", default: [:]][outcome, default: 0] += 1
+      byProductType[row.productType ?? "unknown", default: [:]][outcome, default: 0] += 1
+      guard let against = row.against else { continue }
+      let other = against.outcome
+      others[other.rawValue] += 1
+      if verdict.differs(from: against) {
+        changed += 1
+        matrix[outcome.rawValue * outcomes.count + other.rawValue] += 1
+      }
+    }
+    for outcome in DryRunOutcome.allCases {
+      if outcomes[outcome.rawValue] > 0 { byOutcome[outcome] = outcomes[outcome.rawValue] }
+      if others[outcome.rawValue] > 0 { againstByOutcome[outcome] = others[outcome.rawValue] }
+      for to in DryRunOutcome.allCases where matrix[outcome.rawValue * outcomes.count + to.rawValue] > 0 {
+        transitions[Transition(from: outcome, to: to)] =
+          matrix[outcome.rawValue * outcomes.count + to.rawValue]
+      }
+    }
+    for (index, count) in rules { byRule[result.ruleName(index < 0 ? nil : index), default: 0] += count }
+  }
+
+  /// Decided requests by action (`respond`, `hold`, `skip`).
+  public var byAction: [String: Int] { grouped(byOutcome) { $0.action } }
+
+  /// Decided requests that respond or hold, by preference (`none` for data only).
+  public var byPreference: [String: Int] { grouped(byOutcome) { $0.preference } }
+
+  /// The `--against` policy's counts by action.
+  public var againstByAction: [String: Int] { grouped(againstByOutcome) { $0.action } }
+
+  /// The `--against` policy's counts by preference.
+  public var againstByPreference: [String: Int] { grouped(againstByOutcome) { $0.preference } }
+
+  private func grouped(_ counts: [DryRunOutcome: Int], _ key: (DryRunOutcome) -> String?)
+    -> [String: Int]
+  {
+    var result: [String: Int] = [:]
+    for (outcome, count) in counts {
+      if let name = key(outcome) { result[name, default: 0] += count }
+    }
+    return result
+  }
+}

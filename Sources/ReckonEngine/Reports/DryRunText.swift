@@ -1,0 +1,104 @@
+import Foundation
+
+/// The dry-run summary as text for a terminal: counts by action, preference, rule, reason and
+/// product type; with `--against`, what would change and the first changed requests.
+public enum DryRunText {
+  /// The summary of `result`; `changedShown` changed requests are listed.
+  public static func render(_ result: DryRunResult, _ summary: DryRunSummary, changedShown: Int = 20)
+    -> String
+  {
+    var lines: [String] = []
+    let scope = result.stopped ? "stopped after \(n(result.rows.count)) of \(n(result.total)) requests" : "\(n(result.total)) requests"
+    lines.append("dry-run of policy \"\(result.policyName)\" over \(scope)")
+    if result.ignored > 0 { lines.append("\(n(result.ignored)) other notifications ignored") }
+    if summary.undecided > 0 {
+      lines.append("\(n(summary.undecided)) requests not decided (see the rows' problem)")
+    }
+    lines.append("")
+    section(&lines, "By action", summary.byAction, total: summary.decided)
+    section(&lines, "By preference (respond and hold)", summary.byPreference, total: summary.decided)
+    section(&lines, "By deciding rule", summary.byRule, total: summary.decided)
+    breakdown(&lines, "By reason", summary.byReason)
+    breakdown(&lines, "By product type", summary.byProductType)
+    if result.againstName != nil { comparison(&lines, result, summary, shown: changedShown) }
+    return lines.joined(separator: "\n")
+  }
+
+  private static func comparison(
+    _ lines: inout [String], _ result: DryRunResult, _ summary: DryRunSummary, shown: Int
+  ) {
+    let share = summary.decided == 0 ? 0 : 100 * Double(summary.changed) / Double(summary.decided)
+    lines.append(
+      "Against \"\(result.againstName ?? "")\": \(n(summary.changed)) of \(n(summary.decided)) answers change (\(String(format: "%.1f", share))%)"
+    )
+    for (transition, count) in summary.transitions.sorted(by: { $0.value > $1.value || $0.value == $1.value && $0.key < $1.key }) {
+      let to = transition.from == transition.to ? "\(transition.to) (body differs)" : "\(transition.to)"
+      lines.append("  \(pad(n(count), 10))  \(transition.from) → \(to)")
+    }
+    lines.append("")
+    lines.append("  outcome                         this policy    against    change")
+    for outcome in DryRunOutcome.allCases {
+      let mine = summary.byOutcome[outcome] ?? 0
+      let theirs = summary.againstByOutcome[outcome] ?? 0
+      guard mine + theirs > 0 else { continue }
+      let delta = theirs - mine
+      lines.append(
+        "  \(outcome.description.padding(toLength: 30, withPad: " ", startingAt: 0))  \(pad(n(mine), 11))  \(pad(n(theirs), 9))  \(pad((delta > 0 ? "+" : "") + n(delta), 8))"
+      )
+    }
+    let changed = result.rows.lazy.filter(\.changed).prefix(shown)
+    guard !changed.isEmpty else { return }
+    lines.append("")
+    lines.append("First changed requests:")
+    for row in changed {
+      guard let verdict = row.verdict, let against = row.against else { continue }
+      lines.append(
+        "  \(row.transactionId)  \(verdict.outcome) [\(result.ruleName(verdict.ruleIndex))] → \(against.outcome) [\(result.againstRuleName(against.ruleIndex))]"
+      )
+    }
+  }
+
+  private static func section(
+    _ lines: inout [String], _ title: String, _ counts: [String: Int], total: Int
+  ) {
+    guard !counts.isEmpty else { return }
+    lines.append(title)
+    for (name, count) in counts.sorted(by: { $0.value > $1.value || $0.value == $1.value && $0.key < $1.key }) {
+      lines.append("  \(name.padding(toLength: 40, withPad: " ", startingAt: 0)) \(pad(n(count), 10))  \(percent(count, total))")
+    }
+    lines.append("")
+  }
+
+  private static func breakdown(
+    _ lines: inout [String], _ title: String, _ groups: [String: [DryRunOutcome: Int]]
+  ) {
+    guard !groups.isEmpty else { return }
+    lines.append(title)
+    for (name, outcomes) in groups.sorted(by: { $0.key < $1.key }) {
+      let total = outcomes.values.reduce(0, +)
+      let parts = outcomes.sorted { $0.value > $1.value || $0.value == $1.value && $0.key < $1.key }
+        .map { "\($0.key) \(n($0.value))" }
+      lines.append("  \(name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(pad(n(total), 10)): \(parts.joined(separator: ", "))")
+    }
+    lines.append("")
+  }
+
+  /// A count with thousands separators.
+  static func n(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var grouped = ""
+    for (offset, character) in digits.enumerated() {
+      if offset > 0, (digits.count - offset) % 3 == 0 { grouped.append(",") }
+      grouped.append(character)
+    }
+    return (value < 0 ? "-" : "") + grouped
+  }
+
+  static func percent(_ count: Int, _ total: Int) -> String {
+    String(format: "%5.1f%%", total == 0 ? 0 : 100 * Double(count) / Double(total))
+  }
+
+  private static func pad(_ text: String, _ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - text.count)) + text
+  }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// A CONSUMPTION_REQUEST as stored, with the facts of its latest decision, for dry-runs.
+public struct StoredRequest: Hashable, Sendable {
+  /// The request's id.
+  public let id: Int64
+  /// The notification as received.
+  public let rawNotification: Data
+  /// When it was received.
+  public let receivedAt: Date
+  /// The latest decision's facts (JSON), if it was decided.
+  public let factsJSON: Data?
+}
+
+/// A decided request with its refund outcomes, for the outcomes report.
+public struct DecidedOutcome: Hashable, Sendable {
+  /// When the request was received.
+  public let receivedAt: Date
+  /// `respond`, `hold` or `skip`.
+  public let action: String
+  /// The deciding rule.
+  public let rule: String
+  /// The policy's name.
+  public let policyName: String
+  /// The body as decided (JSON), if one was built.
+  public let body: Data?
+  /// The request as received, for its reason and product type.
+  public let rawNotification: Data
+  /// Whether the body was delivered to Apple (the outbox entry reached `sent`).
+  public let sent: Bool
+  /// The outcomes attached, oldest first: REFUND, REFUND_DECLINED, REFUND_REVERSED.
+  public let outcomes: [OutcomeType]
+  /// How the (first) refund was made: REFUND_FULL, REFUND_PRORATED, ...
+  public let revocationType: String?
+  /// For a prorated refund, the share refunded in milliunits.
+  public let revocationPercentage: Int?
+}
+
+extension StateStore {
+  /// CONSUMPTION_REQUESTs received in `since..<until`, oldest first, with their latest decision's facts.
+  public func storedRequests(since: Date?, until: Date?) throws(StateDatabaseError)
+    -> [StoredRequest]
+  {
+    try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        """
+        SELECT r.id, r.raw_notification, r.received_at,
+          (SELECT d.facts_json FROM decisions d WHERE d.request_id = r.id ORDER BY d.id DESC LIMIT 1)
+        FROM requests r
+        WHERE r.notification_type = 'CONSUMPTION_REQUEST' AND r.received_at >= ? AND r.received_at < ?
+        ORDER BY r.received_at, r.id
+        """, StateStore.range(since, until)
+      ).map { row in
+        StoredRequest(
+          id: row.int(0) ?? 0, rawNotification: row.blob(1) ?? Data(),
+          receivedAt: row.date(2) ?? Date(timeIntervalSince1970: 0), factsJSON: row.blob(3))
+      }
+    }
+  }
+
+  /// Decided requests received in `since..<until` with the outcomes Apple reported for them.
+  public func decidedOutcomes(since: Date?, until: Date?) throws(StateDatabaseError)
+    -> [DecidedOutcome]
+  {
+    try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        """
+        SELECT r.received_at, d.action, d.rule, d.policy_name, d.body, r.raw_notification,
+          EXISTS (SELECT 1 FROM outbox o WHERE o.decision_id = d.id AND o.state = 'sent'),
+          (SELECT group_concat(type, ',') FROM (SELECT type FROM outcomes o WHERE o.request_id = r.id ORDER BY o.occurred_at, o.id)),
+          (SELECT o.revocation_type FROM outcomes o WHERE o.request_id = r.id AND o.type = 'REFUND' ORDER BY o.occurred_at, o.id LIMIT 1),
+          (SELECT o.revocation_percentage FROM outcomes o WHERE o.request_id = r.id AND o.type = 'REFUND' ORDER BY o.occurred_at, o.id LIMIT 1)
+        FROM requests r JOIN decisions d ON d.id = (SELECT max(id) FROM decisions WHERE request_id = r.id)
+        WHERE r.received_at >= ? AND r.received_at < ?
+        ORDER BY r.received_at, r.id
+        """, StateStore.range(since, until)
+      ).map { row in
+        DecidedOutcome(
+          receivedAt: row.date(0) ?? Date(timeIntervalSince1970: 0), action: row.text(1) ?? "",
+          rule: row.text(2) ?? "", policyName: row.text(3) ?? "", body: row.blob(4),
+          rawNotification: row.blob(5) ?? Data(), sent: (row.int(6) ?? 0) != 0,
+          outcomes: (row.text(7) ?? "").split(separator: ",").compactMap {
+            OutcomeType(rawValue: String($0))
+          }, revocationType: row.text(8), revocationPercentage: row.int(9).map { Int($0) })
+      }
+    }
+  }
+
+  /// Whether a notification with this UUID is stored, as a request or an outcome.
+  public func hasNotification(uuid: String) throws(StateDatabaseError) -> Bool {
+    try locked { () throws(StateDatabaseError) in
+      let found = try connection.query(
+        "SELECT EXISTS (SELECT 1 FROM requests WHERE notification_uuid = ?) OR EXISTS (SELECT 1 FROM outcomes WHERE notification_uuid = ?)",
+        [.text(uuid), .text(uuid)])
+      return (found.first?.int(0) ?? 0) != 0
+    }
+  }
+
+  /// Records how Apple refunded, on an outcome already attached.
+  public func recordRevocation(notificationUUID: String, type: String?, percentage: Int?)
+    throws(StateDatabaseError)
+  {
+    try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        "UPDATE outcomes SET revocation_type = ?, revocation_percentage = ? WHERE notification_uuid = ?",
+        [.optional(type), .optional(percentage), .text(notificationUUID)])
+    }
+  }
+
+  private static func range(_ since: Date?, _ until: Date?) -> [SQLiteValue] {
+    [.real(since?.timeIntervalSince1970 ?? -1e18), .real(until?.timeIntervalSince1970 ?? 1e18)]
+  }
+}

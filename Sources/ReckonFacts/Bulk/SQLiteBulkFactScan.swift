@@ -1,0 +1,148 @@
+import CSQLite
+import ReckonPolicy
+
+/// Every request's facts from one ordered query, read as a stream and merged with requests
+/// sorted the same way: the bulk path of a dry-run.
+///
+/// The query returns a `transaction_id` column (text, ordered ascending by SQLite's binary
+/// collation) and fact columns named like the per-request queries'. Each row is converted once,
+/// when a request asks for its transaction; requests must ask in ascending order.
+public final class SQLiteBulkFactScan {
+  /// One converted fact: the schema slot and its value.
+  public typealias Fact = (slot: Int, value: Value)
+
+  private let statement: SQLiteStatement
+  private let keyColumn: Int32
+  private let columns: [(index: Int32, fact: FactDescriptor, slot: Int)]
+  private var rowKey: [UInt8] = []
+  private var exhausted = false
+  private var started = false
+  private var convertedKey: [UInt8]? = nil
+  private var converted: [Fact] = []
+
+  /// Opens `path` read-only and prepares `sql`, limited to transaction ids from `lower` through
+  /// `upper` when given (for running several scans side by side).
+  public init(
+    path: String, sql: String, schema: FactSchema, lower: String? = nil, upper: String? = nil
+  ) throws(SQLiteFactSourceError) {
+    let database: SQLiteDatabase
+    do {
+      database = try SQLiteDatabase(path: path, options: [.readOnly, .noMutex])
+      try database.execute("PRAGMA mmap_size = \(SQLiteFactSource.Connection.mappedBytes)")
+    } catch {
+      throw .cannotOpen(path: path, message: error.message)
+    }
+    let bounded =
+      lower == nil && upper == nil
+      ? sql
+      : "SELECT * FROM (\(sql)) WHERE transaction_id >= :lower AND transaction_id <= :upper ORDER BY transaction_id"
+    do { statement = try database.prepare(bounded) } catch {
+      throw .malformedQuery(query: "bulkQuery", message: error.message)
+    }
+    guard statement.isReadOnly else { throw .writesData(query: "bulkQuery") }
+    let names = statement.columnNames
+    guard let key = names.firstIndex(of: "transaction_id") else {
+      throw .malformedQuery(query: "bulkQuery", message: "it must return a transaction_id column")
+    }
+    keyColumn = Int32(key)
+    var columns: [(Int32, FactDescriptor, Int)] = []
+    for (position, name) in names.enumerated() where position != key {
+      guard let fact = schema.policySchema.fact(named: name),
+        let slot = schema.policySchema.slot(ofFact: name)
+      else {
+        let candidates = schema.entries.filter { $0.origin != .notification }.map(\.descriptor.name)
+        throw .unknownFact(
+          query: "bulkQuery", column: name,
+          suggestion: Suggestions.closest(to: name, among: candidates))
+      }
+      guard schema.origin(of: name) != .notification else {
+        throw .notificationFact(query: "bulkQuery", column: name)
+      }
+      columns.append((Int32(position), fact, slot))
+    }
+    self.columns = columns
+    if lower != nil || upper != nil {
+      do {
+        try statement.bind(lower ?? "", at: 1)
+        try statement.bind(upper ?? String(repeating: "\u{10FFFF}", count: 4), at: 2)
+      } catch {
+        throw .queryFailed(query: "bulkQuery", message: error.message)
+      }
+    }
+  }
+
+  /// The facts of `transactionId`'s row, or nil when the query has none; ids must not decrease.
+  public func facts(for transactionId: String) throws(SQLiteFactSourceError) -> [Fact]? {
+    let key = transactionId.utf8
+    if let convertedKey, convertedKey.elementsEqual(key) { return converted }
+    if !started {
+      started = true
+      try step()
+    }
+    while !exhausted, BulkKeyOrder.compare(rowKey, key) < 0 { try step() }
+    guard !exhausted, BulkKeyOrder.compare(rowKey, key) == 0 else { return nil }
+    try convertRow()
+    convertedKey = rowKey
+    return converted
+  }
+
+  private func step() throws(SQLiteFactSourceError) {
+    let more: Bool
+    do { more = try statement.step() } catch {
+      throw .queryFailed(query: "bulkQuery", message: error.message)
+    }
+    guard more else {
+      exhausted = true
+      return
+    }
+    guard sqlite3_column_type(statement.handle, keyColumn) == SQLITE_TEXT,
+      let text = sqlite3_column_text(statement.handle, keyColumn)
+    else {
+      throw .wrongType(
+        query: "bulkQuery", column: "transaction_id",
+        message: "transaction_id must be text in every row")
+    }
+    let count = Int(sqlite3_column_bytes(statement.handle, keyColumn))
+    let next = UnsafeBufferPointer(start: text, count: count)
+    guard rowKey.isEmpty || BulkKeyOrder.compare(rowKey, next) <= 0 else {
+      throw .malformedQuery(
+        query: "bulkQuery", message: "rows must be ordered by transaction_id (ORDER BY transaction_id)")
+    }
+    rowKey.removeAll(keepingCapacity: true)
+    rowKey.append(contentsOf: next)
+  }
+
+  private func convertRow() throws(SQLiteFactSourceError) {
+    converted = []
+    converted.reserveCapacity(columns.count)
+    for column in columns {
+      let raw = statement.column(column.index)
+      if raw == .null { continue }
+      do {
+        converted.append((column.slot, try SQLiteFactQuery.value(raw, for: column.fact)))
+      } catch {
+        throw .wrongType(query: "bulkQuery", column: column.fact.name, message: error.message)
+      }
+    }
+  }
+}
+
+/// SQLite's BINARY collation on UTF-8 bytes: memcmp, then the shorter first.
+public enum BulkKeyOrder {
+  /// Negative, zero or positive as `left` sorts before, with or after `right`.
+  public static func compare<L: Collection<UInt8>, R: Collection<UInt8>>(_ left: L, _ right: R)
+    -> Int
+  {
+    var leftIndex = left.startIndex
+    var rightIndex = right.startIndex
+    while leftIndex != left.endIndex, rightIndex != right.endIndex {
+      let a = left[leftIndex]
+      let b = right[rightIndex]
+      if a != b { return a < b ? -1 : 1 }
+      left.formIndex(after: &leftIndex)
+      right.formIndex(after: &rightIndex)
+    }
+    if leftIndex == left.endIndex { return rightIndex == right.endIndex ? 0 : -1 }
+    return 1
+  }
+}

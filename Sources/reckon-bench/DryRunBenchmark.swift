@@ -1,0 +1,79 @@
+import Foundation
+import ReckonEngine
+import ReckonFacts
+import ReckonPolicy
+
+/// `reckon-bench dryrun`: a dry-run of 1,000,000 generated past requests with facts from the
+/// example SQLite database (bulk path), wall time and requests/s, next to the floor: the time
+/// the `sqlite3` shell needs just to read the same rows with the same bulk query.
+/// Options: `--count N` (default 1,000,000), `--runs N` (default 3), `--rebuild`, `--against`.
+func runDryRunBenchmark(arguments: [String]) async throws {
+  let count = Int(value(after: "--count", in: arguments) ?? "") ?? 1_000_000
+  let runs = max(1, Int(value(after: "--runs", in: arguments) ?? "") ?? 3)
+  let folder = try DryRunBenchmarkData.prepare(count: count, rebuild: arguments.contains("--rebuild"))
+  let configuration = try ReckonConfiguration.load(path: folder + "/reckon.json")
+  let setup = try FactSourceSetup(configuration.factSources)
+  guard let layers = try DryRunSetup.bulkLayers(configuration, setup) else { return }
+  let policies = FactsBenchmarkDatabase.repository.appendingPathComponent("policies").path
+  let policy = try PolicyFiles.load(policies + "/targeted.policy", schema: setup.schema).policy!
+  let against =
+    arguments.contains("--against")
+    ? try PolicyFiles.load(policies + "/prefer-refund.policy", schema: setup.schema).policy : nil
+  let lines = try RequestLines(path: folder + "/requests.jsonl")
+  let run = BulkDryRun(policy: policy, against: against, schema: setup.schema, layers: layers)
+  print("requests: \(lines.count) in \(folder)/requests.jsonl, facts: \(folder)/facts.sqlite")
+  print("threads: \(run.threads), policy: targeted\(against == nil ? "" : " against prefer-refund")")
+
+  var timings: [Double] = []
+  var decided = 0
+  for _ in 0..<runs {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let result = try await run.run(lines)
+    let summary = DryRunSummary(result)
+    timings.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    decided = summary.decided
+  }
+  let wall = timings.sorted()[timings.count / 2]
+  let floor = try DryRunBenchmarkData.shellFloor(folder: folder, sql: GeneratedDataWriter.bulkQuery)
+  print(String(format: "dry-run (bulk, summary included): %.2f s wall, %.0f requests/s (median of %d runs, %d decided)", wall, Double(decided) / wall, runs, decided))
+  print(String(format: "sqlite3 shell reading the same rows (floor): %.2f s", floor))
+  print(String(format: "ratio to the floor: %.2f× (target ≤ 2×: %@); under 5 s: %@", wall / floor, wall <= 2 * floor ? "met" : "NOT met", wall < 5 ? "met" : "NOT met"))
+}
+
+private func value(after name: String, in arguments: [String]) -> String? {
+  guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+  return arguments[index + 1]
+}
+
+/// The benchmark's generated data, built once and kept in `.build/reckon-bench/dryrun-N/`.
+enum DryRunBenchmarkData {
+  static func prepare(count: Int, rebuild: Bool) throws -> String {
+    let folder = FactsBenchmarkDatabase.repository.appendingPathComponent(".build/reckon-bench/dryrun-\(count)").path
+    let marker = folder + "/complete"
+    if !rebuild, FileManager.default.fileExists(atPath: marker) { return folder }
+    print("generating \(count) requests and their facts in \(folder) ...")
+    let policy = FactsBenchmarkDatabase.repository.appendingPathComponent("policies/targeted.policy").path
+    try GeneratedDataWriter.write(PastRequestGenerator(count: count, seed: 7), to: folder, policyPath: policy)
+    FileManager.default.createFile(atPath: marker, contents: nil)
+    return folder
+  }
+
+  /// Seconds `sqlite3 -readonly facts.sqlite` takes to run `sql` with output to /dev/null (median of 3).
+  static func shellFloor(folder: String, sql: String) throws -> Double {
+    let script = folder + "/bulk.sql"
+    try Data((sql + ";\n").utf8).write(to: URL(fileURLWithPath: script))
+    var timings: [Double] = []
+    for _ in 0..<3 {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = ["sqlite3", "-readonly", folder + "/facts.sqlite"]
+      process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: script))
+      process.standardOutput = FileHandle.nullDevice
+      let start = DispatchTime.now().uptimeNanoseconds
+      try process.run()
+      process.waitUntilExit()
+      timings.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    return timings.sorted()[1]
+  }
+}

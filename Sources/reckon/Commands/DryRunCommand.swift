@@ -1,0 +1,91 @@
+import Foundation
+import ReckonEngine
+import ReckonFacts
+import ReckonPolicy
+
+/// `reckon dry-run`: what a policy would have done to past requests, and with `--against`, what
+/// another would do differently.
+enum DryRunCommand: Command {
+  static let name = "dry-run"
+  static let summary = "Decide past requests with a policy (and compare with another)"
+  static let flagNames: Set<String> = ["quiet"]
+  static let help = """
+    Usage: reckon dry-run --policy FILE --requests FILE.jsonl (--config reckon.json | --facts FILE.json) [options]
+           reckon dry-run --policy FILE --state reckon-state.sqlite [--since DATE] [--until DATE] [options]
+
+    --requests FILE   past notifications, one JSON object a line: decoded payloads (the transaction
+                      decoded in place of data.signedTransactionInfo) or webhook bodies
+                      {"signedPayload": ...}, verified against the roots in --config
+    --state FILE      the state database; only requests received from --since up to --until
+    --facts WHICH     recorded (default with --state): the facts each decision was made on;
+                      current: gathered now from the sources in --config;
+                      FILE.json: a facts file shaped like the JSON fact source's
+    --config FILE     reckon.json: fact sources (a SQLite source with "bulkQuery" is read in one
+                      ordered scan), trusted roots, custom facts
+    --against FILE    a second policy: which answers would change, from what to what, and why
+    --format FORMAT   text (summary, default), csv or json (one row per request)
+    --html FILE       also write a self-contained HTML report
+    --quiet           no progress bar (it shows only when standard error is a terminal)
+
+    Each request is decided exactly as it would have been when it arrived: its own receive time
+    is `now`. Ctrl-C stops the run and prints the summary of what was decided so far (exit 130).
+    """
+
+  static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    let options = try DryRunOptions(&arguments)
+    let schema = try options.schema()
+    guard let policy = try load(options.policyPath, schema, console),
+      let against = try options.againstPath.map({ try load($0, schema, console) }) ?? .some(nil)
+    else { return 1 }
+    let control = DryRunControl()
+    let interrupt = InterruptHandler { control.stop() }
+    let progress = options.quiet ? nil : ProgressBar(control: control)
+    defer {
+      progress?.finish()
+      interrupt.cancel()
+    }
+    let result = try await options.run(policy: policy, against: against, schema: schema, control: control)
+    progress?.finish()
+    let summary = DryRunSummary(result)
+    try write(result, summary, options, console)
+    if let html = options.htmlPath {
+      try Data(HTMLReport.dryRun(result, summary).utf8).write(to: URL(fileURLWithPath: html))
+    }
+    return result.stopped ? 130 : 0
+  }
+
+  private static func load(_ path: String, _ schema: FactSchema, _ console: Console) throws
+    -> CompiledPolicy?
+  {
+    let loaded = try PolicyFiles.load(path, schema: schema)
+    if !loaded.diagnostics.isEmpty { console.error(loaded.renderedDiagnostics()) }
+    return loaded.policy
+  }
+
+  private static func write(
+    _ result: DryRunResult, _ summary: DryRunSummary, _ options: DryRunOptions, _ console: Console
+  ) throws {
+    let output = BufferedOutput()
+    switch options.format {
+    case "csv": DryRunRows.csv(result) { output.write($0) }
+    case "json": DryRunRows.json(result, summary) { output.write($0) }
+    default: output.write(DryRunText.render(result, summary) + "\n")
+    }
+    output.flush()
+  }
+}
+
+/// Writes to standard output in large pieces.
+final class BufferedOutput {
+  private var buffer = Data()
+
+  func write(_ text: String) {
+    buffer.append(contentsOf: text.utf8)
+    if buffer.count > 1 << 20 { flush() }
+  }
+
+  func flush() {
+    FileHandle.standardOutput.write(buffer)
+    buffer.removeAll(keepingCapacity: true)
+  }
+}

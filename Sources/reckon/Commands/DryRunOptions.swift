@@ -1,0 +1,97 @@
+import Foundation
+import ReckonEngine
+import ReckonFacts
+import ReckonPolicy
+
+/// The options of `reckon dry-run`, checked, and the run they describe.
+struct DryRunOptions {
+  let policyPath: String
+  let againstPath: String?
+  let requestsPath: String?
+  let statePath: String?
+  let since: Date?
+  let until: Date?
+  let facts: String?
+  let configPath: String?
+  let format: String
+  let htmlPath: String?
+  let quiet: Bool
+  private let configuration: ReckonConfiguration?
+
+  init(_ arguments: inout Arguments) throws {
+    policyPath = try arguments.required("policy")
+    againstPath = arguments.option("against")
+    requestsPath = arguments.option("requests")
+    statePath = arguments.option("state")
+    since = try arguments.option("since").map(DryRunSetup.date)
+    until = try arguments.option("until").map(DryRunSetup.date)
+    facts = arguments.option("facts")
+    configPath = arguments.option("config")
+    format = arguments.option("format") ?? "text"
+    htmlPath = arguments.option("html")
+    quiet = arguments.flag("quiet")
+    try arguments.rejectUnknown()
+    guard ["text", "csv", "json"].contains(format) else {
+      throw UsageError("--format must be text, csv or json")
+    }
+    guard (requestsPath == nil) != (statePath == nil) else {
+      throw UsageError("give either --requests FILE.jsonl or --state DATABASE")
+    }
+    if requestsPath != nil, configPath == nil, facts == nil || facts == "current" || facts == "recorded" {
+      throw UsageError("--requests needs facts: --config reckon.json (sources) or --facts FILE.json")
+    }
+    if facts == "current", configPath == nil { throw UsageError("--facts current needs --config") }
+    configuration = try configPath.map { try ReckonConfiguration.load(path: $0) }
+  }
+
+  /// The fact schema: the configuration's custom facts, or the standard schema.
+  func schema() throws -> FactSchema {
+    guard let configuration else { return .standard }
+    return try FactSourceSetup(configuration.factSources).schema
+  }
+
+  /// Runs the dry-run these options describe.
+  func run(policy: CompiledPolicy, against: CompiledPolicy?, schema: FactSchema, control: DryRunControl)
+    async throws -> DryRunResult
+  {
+    if let statePath { return try await runState(statePath, policy, against, schema, control) }
+    let lines = try RequestLines(path: requestsPath!)
+    let verifier = try configuration.map(DryRunSetup.verifier)
+    let layers: [BulkFactLayer]?
+    if let facts, facts != "current", facts != "recorded" {
+      layers = [.lookup(try JSONFileFactSource(name: URL(fileURLWithPath: facts).lastPathComponent, path: facts, schema: schema))]
+    } else if let configuration {
+      layers = try DryRunSetup.bulkLayers(configuration, FactSourceSetup(configuration.factSources))
+    } else {
+      layers = nil
+    }
+    if let layers {
+      return try await BulkDryRun(policy: policy, against: against, schema: schema, layers: layers, verifier: verifier)
+        .run(lines, control: control)
+    }
+    let setup = try FactSourceSetup(configuration!.factSources)
+    let read = try DryRunSetup.pastRequests(lines, verifier: verifier)
+    return await SequentialDryRun(policy: policy, against: against, schema: schema, facts: .current(setup.gatherer()))
+      .run(read.requests, ignored: read.ignored, control: control)
+  }
+
+  private func runState(
+    _ path: String, _ policy: CompiledPolicy, _ against: CompiledPolicy?, _ schema: FactSchema,
+    _ control: DryRunControl
+  ) async throws -> DryRunResult {
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw DryRunError.unreadable(path: path, reason: "no such file")
+    }
+    let store = try StateStore(path: path)
+    let stored = try store.storedRequests(since: since, until: until)
+    let requests = try stored.map { stored throws(DryRunError) in try StoredRequestDecoder.decode(stored, schema: schema) }
+    let mode: SequentialDryRun.Facts
+    switch facts ?? "recorded" {
+    case "recorded": mode = .recorded
+    case "current": mode = .current(try FactSourceSetup(configuration!.factSources).gatherer())
+    default: throw UsageError("with --state, --facts is recorded or current")
+    }
+    return await SequentialDryRun(policy: policy, against: against, schema: schema, facts: mode)
+      .run(requests, control: control)
+  }
+}
