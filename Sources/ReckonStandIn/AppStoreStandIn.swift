@@ -20,6 +20,8 @@ public final class AppStoreStandIn: @unchecked Sendable {
     set { lock.withLock { storedDefault = newValue } }
   }
   private var storedDefault: StandInReply = .accepted
+  /// The Get Notification History endpoint's script (see `StandInHistory`).
+  public let history = StandInHistory()
 
   /// A stand-in that accepts tokens matching `expected`, signed by the key with `publicKeyPEM`.
   public init(publicKeyPEM: String, expected: JWTVerifier.Expected) throws(StandInError) {
@@ -78,6 +80,9 @@ public final class AppStoreStandIn: @unchecked Sendable {
   private func decide(_ record: inout StandInRequest, _ request: HTTPRequest) -> (
     status: Int, headers: [(name: String, value: String)], body: Data
   ) {
+    if request.method == "POST", request.path.hasPrefix("/inApps/v1/notifications/history") {
+      return historyReply(&record, request)
+    }
     guard request.method == "PUT", request.path.hasPrefix(Self.prefix),
       request.path.count > Self.prefix.count
     else {
@@ -102,6 +107,20 @@ public final class AppStoreStandIn: @unchecked Sendable {
       ).response
     }
     return nextReply(for: record).response
+  }
+
+  private func historyReply(_ record: inout StandInRequest, _ request: HTTPRequest) -> (
+    status: Int, headers: [(name: String, value: String)], body: Data
+  ) {
+    guard let authorization = request.header("Authorization"), authorization.hasPrefix("Bearer "),
+      verifier.problem(with: String(authorization.dropFirst(7)), now: Date()) == nil
+    else {
+      record.problem = "bad or missing bearer token"
+      return StandInReply.unauthorized.response
+    }
+    let query = request.path.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init)
+    let answer = history.answer(body: request.body, query: query)
+    return (answer.status, [], answer.body)
   }
 
   private func nextReply(for record: StandInRequest) -> StandInReply {

@@ -14,6 +14,8 @@ let commands: [any Command.Type] = [
   StandInCommand.self,
   DryRunCommand.self,
   GenerateCommand.self,
+  ReportCommand.self,
+  ImportHistoryCommand.self,
 ]
 
 let code = await CommandLineTool(commands: commands).run(Array(CommandLine.arguments.dropFirst()))

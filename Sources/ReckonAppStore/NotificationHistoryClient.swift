@@ -1,0 +1,142 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Apple's Get Notification History: `POST /inApps/v1/notifications/history`, one page at a time,
+/// signed with the App Store client's ES256 token.
+public final class NotificationHistoryClient: @unchecked Sendable {
+  /// One query: a time window (UNIX milliseconds) and, optionally, one notification type.
+  public struct Query: Hashable, Sendable {
+    /// The window's start.
+    public var startDate: Date
+    /// The window's end.
+    public var endDate: Date
+    /// Only this notification type, e.g. `CONSUMPTION_REQUEST`.
+    public var notificationType: String?
+
+    /// Creates a query.
+    public init(startDate: Date, endDate: Date, notificationType: String? = nil) {
+      self.startDate = startDate
+      self.endDate = endDate
+      self.notificationType = notificationType
+    }
+
+    /// The request body Apple expects.
+    public func body() -> Data {
+      var object: [String: JSONValue] = [
+        "startDate": .integer(Int((startDate.timeIntervalSince1970 * 1000).rounded())),
+        "endDate": .integer(Int((endDate.timeIntervalSince1970 * 1000).rounded())),
+      ]
+      if let notificationType { object["notificationType"] = .string(notificationType) }
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      return (try? encoder.encode(JSONValue.object(object))) ?? Data()
+    }
+  }
+
+  /// One page of history.
+  public struct Page: Decodable, Sendable {
+    /// The token for the next page.
+    public let paginationToken: String?
+    /// Whether there are more pages.
+    public let hasMore: Bool?
+    /// The notifications, each a signed payload with Apple's send attempts.
+    public let notificationHistory: [Item]?
+
+    /// One notification of the history.
+    public struct Item: Decodable, Sendable {
+      /// The notification as Apple signed it.
+      public let signedPayload: String?
+    }
+  }
+
+  private let client: AppStoreAPIClient
+  private let app: AppStoreApp
+  private let session: URLSession
+
+  /// A history client for `app` using `client`'s key and base URL.
+  public init(client: AppStoreAPIClient, app: AppStoreApp, timeout: TimeInterval = 30) {
+    self.client = client
+    self.app = app
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = timeout
+    session = URLSession(configuration: configuration)
+  }
+
+  deinit { session.finishTasksAndInvalidate() }
+
+  /// One page of `query`, continuing after `paginationToken`; retries 429 and 5xx a few times.
+  public func page(_ query: Query, paginationToken: String?) async throws(NotificationHistoryError)
+    -> Page
+  {
+    var attempt = 0
+    while true {
+      attempt += 1
+      let (status, data, retryAfter) = try await send(query, paginationToken: paginationToken)
+      if status == 200 {
+        do { return try JSONDecoder().decode(Page.self, from: data) } catch {
+          throw .malformed("the history page does not decode: \(error)")
+        }
+      }
+      let retryable = status == 429 || status >= 500
+      guard retryable, attempt < 4 else {
+        throw .answered(status: status, error: try? JSONDecoder().decode(AppStoreAPIErrorBody.self, from: data))
+      }
+      let wait = min(10, max(0.05, retryAfter?.timeIntervalSinceNow ?? Double(attempt)))
+      try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
+    }
+  }
+
+  private func send(_ query: Query, paginationToken: String?) async throws(NotificationHistoryError)
+    -> (Int, Data, Date?)
+  {
+    var components = URLComponents(
+      url: client.baseURL(for: app.environment).appendingPathComponent("inApps/v1/notifications/history"),
+      resolvingAgainstBaseURL: false)!
+    if let paginationToken { components.queryItems = [URLQueryItem(name: "paginationToken", value: paginationToken)] }
+    var request = URLRequest(url: components.url!)
+    request.httpMethod = "POST"
+    request.httpBody = query.body()
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    do {
+      request.setValue("Bearer \(try client.makeToken(bundleId: app.bundleId, now: Date()))", forHTTPHeaderField: "Authorization")
+    } catch {
+      throw .notSigned(error.description)
+    }
+    do {
+      let (data, response) = try await session.data(for: request)
+      guard let http = response as? HTTPURLResponse else { throw NotificationHistoryError.network("not HTTP") }
+      let retryAfter = ConsumptionAnswer.retryAfter(header: http.value(forHTTPHeaderField: "Retry-After"), now: Date())
+      return (http.statusCode, data, retryAfter)
+    } catch let error as NotificationHistoryError {
+      throw error
+    } catch {
+      throw .network(error.localizedDescription)
+    }
+  }
+}
+
+/// Why a history page could not be had.
+public enum NotificationHistoryError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// Apple answered with an error status.
+  case answered(status: Int, error: AppStoreAPIErrorBody?)
+  /// No HTTP answer.
+  case network(String)
+  /// No token could be signed.
+  case notSigned(String)
+  /// The answer was not a history page.
+  case malformed(String)
+
+  /// One sentence.
+  public var description: String {
+    switch self {
+    case .answered(let status, let error):
+      "Get Notification History answered \(status)" + (error.map { ": \($0.errorCode) \($0.errorMessage)" } ?? "")
+    case .network(let why): "Get Notification History failed: \(why)"
+    case .notSigned(let why): "no token could be signed: \(why)"
+    case .malformed(let why): why
+    }
+  }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import ReckonAppStore
+
+/// Whether Apple followed our preferences: for decisions whose outcome arrived, the refund rate
+/// by the preference sent, by deciding rule, by the customer's reason and by product type.
+public struct OutcomeReport: Sendable {
+  /// What happened to one group of decisions.
+  public struct Counts: Hashable, Sendable {
+    /// Decisions in the group.
+    public var decisions = 0
+    /// Of those, how many have an outcome (refunded or declined).
+    public var withOutcome = 0
+    /// Refunded (REFUND), whether or not reversed later.
+    public var refunded = 0
+    /// Of the refunds, how many were prorated (revocationType REFUND_PRORATED).
+    public var prorated = 0
+    /// Sum of the prorated refunds' revocationPercentage, in milliunits.
+    public var proratedMilliunits = 0
+    /// Declined (REFUND_DECLINED).
+    public var declined = 0
+    /// Refunds reversed later (REFUND_REVERSED).
+    public var reversed = 0
+
+    /// Refunded share of the decisions with an outcome, 0...1.
+    public var refundRate: Double { withOutcome == 0 ? 0 : Double(refunded) / Double(withOutcome) }
+
+    mutating func add(_ decision: DecidedOutcome) {
+      decisions += 1
+      let refund = decision.outcomes.contains(.refund)
+      let declined = decision.outcomes.contains(.refundDeclined)
+      guard refund || declined else { return }
+      withOutcome += 1
+      if refund {
+        refunded += 1
+        if decision.revocationType == "REFUND_PRORATED" {
+          prorated += 1
+          proratedMilliunits += decision.revocationPercentage ?? 0
+        }
+        if decision.outcomes.contains(.refundReversed) { reversed += 1 }
+      } else {
+        self.declined += 1
+      }
+    }
+  }
+
+  /// Every decision in the range.
+  public private(set) var all = Counts()
+  /// By the refund preference sent (`none` for data only, `not sent` for skips).
+  public private(set) var byPreference: [String: Counts] = [:]
+  /// By deciding rule (`policy: rule`).
+  public private(set) var byRule: [String: Counts] = [:]
+  /// By the customer's reason.
+  public private(set) var byReason: [String: Counts] = [:]
+  /// By product type.
+  public private(set) var byProductType: [String: Counts] = [:]
+
+  /// The report over `decisions`.
+  public init(_ decisions: [DecidedOutcome]) {
+    for decision in decisions {
+      all.add(decision)
+      byPreference[Self.preference(decision), default: Counts()].add(decision)
+      byRule["\(decision.policyName): \(decision.rule)", default: Counts()].add(decision)
+      let request = try? StoredRequestDecoder.request(decision.rawNotification, receivedAt: decision.receivedAt, id: 0)
+      byReason[request?.notification.data?.rawConsumptionRequestReason ?? "none", default: Counts()].add(decision)
+      byProductType[request?.transaction.type?.policyName ?? "unknown", default: Counts()].add(decision)
+    }
+  }
+
+  private static func preference(_ decision: DecidedOutcome) -> String {
+    guard decision.action != "skip" else { return "not sent (skip)" }
+    guard let body = decision.body, let object = (try? JSONValue.parse(body))?.objectValue else {
+      return "none"
+    }
+    return object["refundPreference"]?.stringValue ?? "none"
+  }
+
+  /// The report as text tables.
+  public func text() -> String {
+    var lines = ["\(all.decisions) decisions, \(all.withOutcome) with an outcome, refund rate \(Self.rate(all))", ""]
+    for (title, groups) in sections {
+      lines.append(title)
+      lines.append("  " + "".padding(toLength: 44, withPad: " ", startingAt: 0) + "decisions  outcome  refunded  declined  reversed  prorated   rate")
+      for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
+        lines.append(
+          "  \(name.padding(toLength: 44, withPad: " ", startingAt: 0))"
+            + String(format: "%9d  %7d  %8d  %8d  %8d  %8d  %@", counts.decisions, counts.withOutcome, counts.refunded, counts.declined, counts.reversed, counts.prorated, Self.rate(counts)))
+      }
+      lines.append("")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The report as JSON.
+  public func json() -> String {
+    func object(_ counts: Counts) -> String {
+      "{\"decisions\":\(counts.decisions),\"withOutcome\":\(counts.withOutcome),\"refunded\":\(counts.refunded),\"declined\":\(counts.declined),\"reversed\":\(counts.reversed),\"prorated\":\(counts.prorated),\"refundRate\":\(String(format: "%.4f", counts.refundRate))}"
+    }
+    let groups = sections.map { title, groups in
+      "\(DryRunRows.quote(Self.key(title))):{" + groups.sorted { $0.key < $1.key }.map { "\(DryRunRows.quote($0.key)):\(object($0.value))" }.joined(separator: ",") + "}"
+    }
+    return "{\"all\":\(object(all)),\(groups.joined(separator: ","))}\n"
+  }
+
+  /// The report as a self-contained HTML page.
+  public func html() -> String {
+    var body = "<h1>Refund outcomes</h1><p class=\"totals\">Decisions: <b id=\"decisions\">\(all.decisions)</b> · with an outcome <b id=\"with-outcome\">\(all.withOutcome)</b> · refund rate <b id=\"rate\">\(Self.rate(all))</b></p>"
+    for (title, groups) in sections {
+      let bars = groups.sorted { $0.key < $1.key }.map { ($0.key, Int(($0.value.refundRate * 100).rounded())) }
+      body += "<h2>\(HTMLText.escape(title))</h2><figure>\(SVGBarChart(title: "Refund rate (%) \(title.lowercased())", bars: bars).render())</figure>"
+      body += "<table><tr><th></th><th class=\"n\">decisions</th><th class=\"n\">with outcome</th><th class=\"n\">refunded</th><th class=\"n\">declined</th><th class=\"n\">reversed</th><th class=\"n\">prorated</th><th class=\"n\">rate</th></tr>"
+      for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
+        body += "<tr><td>\(HTMLText.escape(name))</td>" + [counts.decisions, counts.withOutcome, counts.refunded, counts.declined, counts.reversed, counts.prorated].map { "<td class=\"n\">\($0)</td>" }.joined() + "<td class=\"n\">\(Self.rate(counts))</td></tr>"
+      }
+      body += "</table>"
+    }
+    return HTMLReport.page(title: "Reckon refund outcomes", body: body)
+  }
+
+  private var sections: [(String, [String: Counts])] {
+    [("By preference sent", byPreference), ("By deciding rule", byRule), ("By reason", byReason), ("By product type", byProductType)]
+  }
+
+  private static func key(_ title: String) -> String {
+    ["By preference sent": "byPreference", "By deciding rule": "byRule", "By reason": "byReason", "By product type": "byProductType"][title] ?? title
+  }
+
+  static func rate(_ counts: Counts) -> String {
+    counts.withOutcome == 0 ? "—" : String(format: "%.1f%%", counts.refundRate * 100)
+  }
+}

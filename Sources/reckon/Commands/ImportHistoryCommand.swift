@@ -1,0 +1,42 @@
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+
+/// `reckon import-history`: past notifications from Apple into the state database.
+enum ImportHistoryCommand: Command {
+  static let name = "import-history"
+  static let summary = "Import past refund requests and outcomes from Apple's notification history"
+  static let flagNames: Set<String> = []
+  static let help = """
+    Usage: reckon import-history --config reckon.json --since DATE [--until DATE]
+
+    Fetches CONSUMPTION_REQUEST, REFUND, REFUND_DECLINED and REFUND_REVERSED notifications from
+    Apple's Get Notification History (at most 180 days back, asked in 30-day windows, every page),
+    verifies each against the configured roots, and stores them in the configured state database,
+    each once (by notificationUUID), so `reckon dry-run --state` and `reckon report outcomes` can
+    work on history at once. Each configured app is imported with the configured App Store key.
+    """
+
+  static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    let configuration = try ReckonConfiguration.load(path: try arguments.required("config"))
+    let since = try DryRunSetup.date(try arguments.required("since"))
+    let until = try arguments.option("until").map(DryRunSetup.date)
+    try arguments.rejectUnknown()
+    let client = try SenderSetup.client(configuration) { console.error($0) }
+    let verifier = try DryRunSetup.verifier(configuration)
+    let store = try StateStore(path: configuration.statePath)
+    var failed = false
+    for app in configuration.apps {
+      let history = NotificationHistoryClient(
+        client: client, app: AppStoreApp(bundleId: app.bundleId, environment: app.environment))
+      let summary = try await HistoryImporter(client: history, verifier: verifier, store: store)
+        .run(since: since, until: until)
+      console.out(
+        "\(app.bundleId) (\(app.environment.rawValue)): \(summary.fetched) notifications in \(summary.pages) pages; stored \(summary.requests) requests and \(summary.outcomes) outcomes; \(summary.duplicates) already stored; \(summary.unverified.count) failed verification"
+      )
+      for problem in summary.unverified.prefix(5) { console.error("  not stored: \(problem)") }
+      failed = failed || !summary.unverified.isEmpty
+    }
+    return failed ? 1 : 0
+  }
+}

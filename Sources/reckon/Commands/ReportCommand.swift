@@ -1,0 +1,38 @@
+import Foundation
+import ReckonEngine
+
+/// `reckon report outcomes`: whether Apple followed our preferences.
+enum ReportCommand: Command {
+  static let name = "report"
+  static let summary = "Report refund outcomes of past decisions (reckon report outcomes)"
+  static let flagNames: Set<String> = []
+  static let help = """
+    Usage: reckon report outcomes --state reckon-state.sqlite [--since DATE] [--until DATE]
+                                  [--format text|json] [--html FILE]
+
+    For requests received from --since up to --until and decided, what Apple did afterwards
+    (REFUND with its revocationType, REFUND_DECLINED, REFUND_REVERSED): the refund rate by the
+    preference sent, by deciding rule, by the customer's reason and by product type. The rate is
+    refunds over decisions whose outcome has arrived.
+    """
+
+  static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    guard arguments.positionals.first == "outcomes" else {
+      throw UsageError("say which report: reckon report outcomes")
+    }
+    let statePath = try arguments.required("state")
+    let since = try arguments.option("since").map(DryRunSetup.date)
+    let until = try arguments.option("until").map(DryRunSetup.date)
+    let format = arguments.option("format") ?? "text"
+    let html = arguments.option("html")
+    try arguments.rejectUnknown()
+    guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
+    guard FileManager.default.fileExists(atPath: statePath) else {
+      throw DryRunError.unreadable(path: statePath, reason: "no such file")
+    }
+    let report = OutcomeReport(try StateStore(path: statePath).decidedOutcomes(since: since, until: until))
+    console.out(format == "json" ? report.json() : report.text())
+    if let html { try Data(report.html().utf8).write(to: URL(fileURLWithPath: html)) }
+    return 0
+  }
+}

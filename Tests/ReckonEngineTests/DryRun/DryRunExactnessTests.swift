@@ -1,0 +1,95 @@
+import Foundation
+import ReckonEngine
+import ReckonFacts
+import Testing
+
+/// The bulk dry-run gives exactly the decisions of gathering facts and deciding each request on
+/// its own, at the request's own time.
+struct DryRunExactnessTests {
+  @Test func bulkPathDecidesLikeEachRequestOnItsOwn() async throws {
+    let fixture = try DryRunFixture.shared()
+    let policy = try fixture.policy("targeted")
+    let against = try fixture.policy("prefer-refund")
+    let bulk = try await BulkDryRun(
+      policy: policy, against: against, schema: fixture.setup.schema, layers: fixture.layers(),
+      threads: 2
+    ).run(RequestLines(path: fixture.files.requests))
+    let reference = await SequentialDryRun(
+      policy: policy, against: against, schema: fixture.setup.schema,
+      facts: .current(fixture.setup.gatherer())
+    ).run(try fixture.pastRequests())
+    #expect(bulk.rows.count == 3_000)
+    #expect(bulk.rows.count == reference.rows.count)
+    var mismatches = 0
+    for (fast, slow) in zip(bulk.rows, reference.rows) {
+      #expect(fast.notificationUUID == slow.notificationUUID)
+      if fast.verdict != slow.verdict || fast.against != slow.against { mismatches += 1 }
+    }
+    #expect(mismatches == 0)
+    #expect(bulk.rows.allSatisfy { $0.problem == nil })
+  }
+
+  @Test func requestsOutOfTransactionOrderAreSortedAndGiveTheSameRows() async throws {
+    let fixture = try DryRunFixture.shared()
+    let policy = try fixture.policy("targeted")
+    let lines = try String(contentsOfFile: fixture.files.requests, encoding: .utf8)
+      .split(separator: "\n")
+    var random = SystemRandomNumberGenerator()
+    let shuffled = fixture.folder + "/shuffled.jsonl"
+    try Data((lines.shuffled(using: &random).joined(separator: "\n") + "\n").utf8).write(
+      to: URL(fileURLWithPath: shuffled))
+    let run = BulkDryRun(
+      policy: policy, against: nil, schema: fixture.setup.schema, layers: try fixture.layers(),
+      threads: 2)
+    let ordered = try await run.run(RequestLines(path: fixture.files.requests))
+    let mixed = try await run.run(RequestLines(path: shuffled))
+    let byUUID = Dictionary(uniqueKeysWithValues: ordered.rows.map { ($0.notificationUUID, $0.verdict) })
+    #expect(mixed.rows.count == ordered.rows.count)
+    #expect(mixed.rows.allSatisfy { byUUID[$0.notificationUUID] == $0.verdict })
+  }
+
+  @Test func nowIsEachRequestsOwnReceiveTime() async throws {
+    let fixture = try DryRunFixture.shared()
+    let policy = try fixture.policy(
+      source: """
+        policy "late requests"
+        version 1
+        rule "asked within a week of buying"
+          when now - purchase.date < 7 days
+          then refund GRANT_FULL
+        otherwise refund DECLINE
+        """, named: "late")
+    let result = try await BulkDryRun(
+      policy: policy, against: nil, schema: fixture.setup.schema, layers: try fixture.layers()
+    ).run(RequestLines(path: fixture.files.requests))
+    let decider = Decider(policy: policy, schema: fixture.setup.schema)
+    let gatherer = fixture.setup.gatherer()
+    for past in try fixture.pastRequests().prefix(300) {
+      let row = try #require(result.rows.first { $0.notificationUUID == past.request.notification.notificationUUID })
+      #expect(row.receivedAt == past.request.notification.signedDate)
+      guard case .ready(let facts) = await gatherer.gather(past.request, for: policy) else {
+        Issue.record("facts not ready")
+        return
+      }
+      #expect(row.verdict == DryRunVerdict(decider.decide(past.request, facts: facts)))
+    }
+    let outcomes = Set(result.rows.compactMap { $0.verdict?.body?.refundPreference })
+    #expect(outcomes.count == 2)
+  }
+
+  @Test func bulkQueryThatDisagreesWithThePerRequestQueriesIsRefused() async throws {
+    let fixture = try DryRunFixture.shared()
+    let wrong = GeneratedDataWriter.bulkQuery.replacingOccurrences(
+      of: "p.sample_offered AS", with: "1 - p.sample_offered AS")
+    let layers = try fixture.layers().map { layer -> BulkFactLayer in
+      guard case .scan(let name, let path, _, let source) = layer else { return layer }
+      return .scan(name: name, path: path, sql: wrong, source: source)
+    }
+    let run = BulkDryRun(
+      policy: try fixture.policy("targeted"), against: nil, schema: fixture.setup.schema,
+      layers: layers)
+    await #expect(throws: DryRunError.self) {
+      _ = try await run.run(RequestLines(path: fixture.files.requests))
+    }
+  }
+}

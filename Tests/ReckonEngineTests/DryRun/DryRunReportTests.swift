@@ -1,0 +1,97 @@
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+import Testing
+
+/// Summaries, `--against` changes and the CSV, JSON and HTML shapes on generated data.
+struct DryRunReportTests {
+  private func run(_ name: String, against: String?) async throws -> DryRunResult {
+    let fixture = try DryRunFixture.shared()
+    return try await BulkDryRun(
+      policy: try fixture.policy(name), against: try against.map(fixture.policy),
+      schema: fixture.setup.schema, layers: try fixture.layers()
+    ).run(RequestLines(path: fixture.files.requests))
+  }
+
+  @Test func summaryCountsAddUpToTheRequests() async throws {
+    let result = try await run("targeted", against: nil)
+    let summary = DryRunSummary(result)
+    #expect(summary.decided == 3_000)
+    #expect(summary.byAction.values.reduce(0, +) == 3_000)
+    #expect(summary.byRule.values.reduce(0, +) == 3_000)
+    #expect(summary.byReason.values.flatMap(\.values).reduce(0, +) == 3_000)
+    #expect(summary.byProductType.values.flatMap(\.values).reduce(0, +) == 3_000)
+    let responding = (summary.byAction["respond"] ?? 0) + (summary.byAction["hold"] ?? 0)
+    #expect(summary.byPreference.values.reduce(0, +) == responding)
+    #expect(Set(summary.byProductType.keys) == ["CONSUMABLE", "NON_CONSUMABLE", "AUTO_RENEWABLE"])
+  }
+
+  @Test func againstTheSamePolicyNothingChanges() async throws {
+    let summary = DryRunSummary(try await run("targeted", against: "targeted"))
+    #expect(summary.changed == 0)
+    #expect(summary.transitions.isEmpty)
+    #expect(summary.byOutcome == summary.againstByOutcome)
+  }
+
+  @Test func againstAnotherPolicyTheChangesAddUp() async throws {
+    let result = try await run("targeted", against: "prefer-refund")
+    let summary = DryRunSummary(result)
+    #expect(summary.changed > 0)
+    #expect(summary.transitions.values.reduce(0, +) == summary.changed)
+    #expect(result.rows.filter(\.changed).count == summary.changed)
+    for outcome in DryRunOutcome.allCases {
+      let leaving = summary.transitions.filter { $0.key.from == outcome && $0.key.to != outcome }.values.reduce(0, +)
+      let arriving = summary.transitions.filter { $0.key.to == outcome && $0.key.from != outcome }.values.reduce(0, +)
+      #expect((summary.againstByOutcome[outcome] ?? 0) - (summary.byOutcome[outcome] ?? 0) == arriving - leaving)
+    }
+    let text = DryRunText.render(result, summary)
+    #expect(text.contains("Against \"prefer-refund\""))
+    #expect(text.contains("→"))
+  }
+
+  @Test func csvHasAHeaderAndOneLinePerRequestWithTheRulesOnEachSide() async throws {
+    let result = try await run("targeted", against: "prefer-refund")
+    var csv = ""
+    DryRunRows.csv(result) { csv += $0 }
+    let lines = csv.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    #expect(lines.count == 3_001)
+    let header = lines[0].split(separator: ",").map(String.init)
+    #expect(header == [
+      "notification_uuid", "transaction_id", "received_at", "reason", "product_type", "action",
+      "preference", "skip_reason", "rule", "against_action", "against_preference",
+      "against_skip_reason", "against_rule", "changed", "problem",
+    ])
+    let first = try #require(result.rows.first)
+    #expect(lines[1].hasPrefix("\(first.notificationUUID),\(first.transactionId),"))
+    #expect(lines.dropFirst().allSatisfy { $0.hasSuffix(",true,") || $0.hasSuffix(",false,") })
+  }
+
+  @Test func jsonHoldsTheSummaryAndEveryRequest() async throws {
+    let result = try await run("targeted", against: "prefer-refund")
+    var json = ""
+    DryRunRows.json(result, DryRunSummary(result)) { json += $0 }
+    let object = try #require(try JSONValue.parse(Data(json.utf8)).objectValue)
+    guard case .array(let requests)? = object["requests"] else {
+      Issue.record("no requests array")
+      return
+    }
+    #expect(requests.count == 3_000)
+    let summary = try #require(object["summary"]?.objectValue)
+    #expect(summary["decided"] == .integer(3_000))
+    #expect(summary["changed"] == .integer(DryRunSummary(result).changed))
+    let first = try #require(requests.first?.objectValue)
+    #expect(first["decision"]?.objectValue?["rule"] != nil)
+    #expect(first["against"]?.objectValue?["action"] != nil)
+  }
+
+  @Test func htmlIsOneFileWithTheTotalsAndNoScripts() async throws {
+    let result = try await run("targeted", against: "prefer-refund")
+    let summary = DryRunSummary(result)
+    let html = HTMLReport.dryRun(result, summary)
+    #expect(html.contains("<b id=\"total\">3000</b>"))
+    #expect(html.contains("<b id=\"changed\">\(summary.changed)</b>"))
+    #expect(html.contains("<svg"))
+    #expect(!html.contains("<script"))
+    #expect(!html.contains("http://") || !html.contains("src=\"http"))
+  }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import ReckonEngine
+import ReckonFacts
+import Testing
+
+/// Dry-runs over the state database: date ranges, and facts as recorded versus gathered now.
+struct DryRunStateTests {
+  /// A small history: 400 generated requests decided by `targeted` with their outcomes.
+  private static func history() async throws -> (DryRunFixture, String) {
+    let fixture = try DryRunFixture(count: 400, seed: 5)
+    let path = fixture.folder + "/reckon-state.sqlite"
+    let written = try await GeneratedHistory.write(
+      fixture.generator, configuration: fixture.files.configuration, to: path)
+    #expect(written == 400)
+    return (fixture, path)
+  }
+
+  private static func requests(_ store: StateStore, _ fixture: DryRunFixture, since: Date? = nil, until: Date? = nil) throws -> [PastRequest] {
+    try store.storedRequests(since: since, until: until).map {
+      try StoredRequestDecoder.decode($0, schema: fixture.setup.schema)
+    }
+  }
+
+  @Test func sinceAndUntilSelectRequestsByReceiveTime() async throws {
+    let (fixture, path) = try await Self.history()
+    let store = try StateStore(path: path)
+    let all = try Self.requests(store, fixture)
+    #expect(all.count == 400)
+    let since = all[100].request.receivedAt
+    let until = all[300].request.receivedAt
+    let some = try Self.requests(store, fixture, since: since, until: until)
+    #expect(some.count == 200)
+    #expect(some.allSatisfy { $0.request.receivedAt >= since && $0.request.receivedAt < until })
+  }
+
+  @Test func recordedFactsGiveTheRecordedDecisionsEvenAfterTheFactsChange() async throws {
+    let (fixture, path) = try await Self.history()
+    let store = try StateStore(path: path)
+    let policy = try fixture.policy("targeted")
+    let past = try Self.requests(store, fixture)
+    let before = await SequentialDryRun(policy: policy, against: nil, schema: fixture.setup.schema, facts: .recorded).run(past)
+    let live = await SequentialDryRun(
+      policy: policy, against: nil, schema: fixture.setup.schema, facts: .current(fixture.setup.gatherer())
+    ).run(past)
+    #expect(before.rows.map(\.verdict) == live.rows.map(\.verdict))
+
+    let database = try SQLiteDatabase(path: fixture.files.facts, options: [.readWrite, .noMutex])
+    try database.execute("UPDATE customers SET consented_to_share = 0")
+    let recorded = await SequentialDryRun(policy: policy, against: nil, schema: fixture.setup.schema, facts: .recorded).run(past)
+    let current = await SequentialDryRun(
+      policy: policy, against: nil, schema: fixture.setup.schema,
+      facts: .current(FactSourceSetup(fixture.configuration.factSources).gatherer())
+    ).run(past)
+    #expect(recorded.rows.map(\.verdict) == before.rows.map(\.verdict))
+    #expect(current.rows.allSatisfy { $0.verdict?.outcome == .skipNoConsent })
+    #expect(DryRunSummary(recorded).byOutcome[.skipNoConsent, default: 0] < 400)
+  }
+
+  @Test func requestsNeverDecidedAreReportedNotGuessed() async throws {
+    let store = try StateStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("reckon-\(UUID().uuidString).sqlite").path)
+    let fixture = try DryRunFixture.shared()
+    let line = try String(contentsOfFile: fixture.files.requests, encoding: .utf8).split(separator: "\n")[0]
+    let request = try RequestFile.decode(Data(line.utf8), path: "line")
+    _ = try store.recordNotification(
+      NotificationRecord(
+        notificationUUID: "u-1", notificationType: "CONSUMPTION_REQUEST", transactionId: request.transactionId,
+        bundleId: "com.example.coins", environment: .production, receivedAt: request.receivedAt,
+        rawNotification: Data(line.utf8)))
+    let past = try Self.requests(store, fixture)
+    let result = await SequentialDryRun(
+      policy: try fixture.policy("targeted"), against: nil, schema: fixture.setup.schema, facts: .recorded
+    ).run(past)
+    #expect(result.rows.count == 1)
+    #expect(result.rows[0].verdict == nil)
+    #expect(result.rows[0].problem?.contains("no facts were recorded") == true)
+  }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+import ReckonStandIn
+import Testing
+
+/// `reckon import-history` against the stand-in: every window and page fetched with the client's
+/// token, each payload verified, requests and outcomes stored once.
+struct ImportHistoryTests {
+  static let now = Date()
+  static let app = AcceptedApp(bundleId: TestKey.bundleId, appAppleId: nil, environment: .sandbox)
+
+  /// A notification of `type` about transaction `transaction`, signed `daysAgo` days ago.
+  static func signed(
+    _ ca: LocalCertificateAuthority, _ type: String, _ transaction: Int, daysAgo: Double,
+    revocation: String? = nil
+  ) throws -> String {
+    let date = Int64(now.addingTimeInterval(-daysAgo * 86_400).timeIntervalSince1970 * 1000)
+    var transactionJSON =
+      #"{"transactionId":"\#(transaction)","originalTransactionId":"\#(transaction)","bundleId":"\#(TestKey.bundleId)","productId":"com.example.coins","purchaseDate":\#(date - 86_400_000),"quantity":1,"type":"Consumable","inAppOwnershipType":"PURCHASED","signedDate":\#(date),"environment":"Sandbox","price":990,"currency":"USD""#
+    if let revocation {
+      transactionJSON += #","revocationDate":\#(date),"revocationReason":0,"revocationType":"\#(revocation)","revocationPercentage":40000"#
+    }
+    let signedTransaction = try ca.sign(payload: Data((transactionJSON + "}").utf8))
+    let reason = type == "CONSUMPTION_REQUEST" ? #","consumptionRequestReason":"UNINTENDED_PURCHASE""# : ""
+    let notification =
+      #"{"notificationType":"\#(type)","notificationUUID":"\#(UUID().uuidString.lowercased())","version":"2.0","signedDate":\#(date),"data":{"environment":"Sandbox","bundleId":"\#(TestKey.bundleId)","signedTransactionInfo":"\#(signedTransaction)"\#(reason)}}"#
+    return try ca.sign(payload: Data(notification.utf8))
+  }
+
+  @Test func importsEveryPageOnceAndAgainStoresNothingTwice() async throws {
+    let ca = try LocalCertificateAuthority(now: Self.now.addingTimeInterval(-120 * 86_400))
+    let stranger = try LocalCertificateAuthority(name: "Stranger", now: Self.now.addingTimeInterval(-120 * 86_400))
+    var payloads: [String] = []
+    for transaction in 1...5 {
+      payloads.append(try Self.signed(ca, "CONSUMPTION_REQUEST", transaction, daysAgo: Double(transaction * 11)))
+    }
+    payloads.append(try Self.signed(ca, "REFUND", 1, daysAgo: 9, revocation: "REFUND_FULL"))
+    payloads.append(try Self.signed(ca, "REFUND", 2, daysAgo: 20, revocation: "REFUND_PRORATED"))
+    payloads.append(try Self.signed(ca, "REFUND_DECLINED", 3, daysAgo: 30))
+    payloads.append(try Self.signed(ca, "REFUND_REVERSED", 1, daysAgo: 2))
+    payloads.append(try Self.signed(stranger, "CONSUMPTION_REQUEST", 6, daysAgo: 3))
+    payloads.append(try Self.signed(ca, "DID_RENEW", 7, daysAgo: 3))
+    let (standIn, url) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    standIn.history.serve(payloads, pageSize: 1)
+    let store = try StateStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("reckon-import-\(UUID().uuidString).sqlite").path)
+    let importer = HistoryImporter(
+      client: NotificationHistoryClient(client: try TestKey.client(url), app: AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox)),
+      verifier: NotificationVerifier(apps: [Self.app], roots: [ca.root]), store: store)
+
+    let first = try await importer.run(since: Self.now.addingTimeInterval(-90 * 86_400), until: nil, now: Self.now)
+    #expect(first.requests == 4)
+    #expect(first.outcomes == 4)
+    #expect(first.unverified.count == 1)
+    #expect(first.fetched == 9)
+    #expect(first.pages > 4 * 3)
+    #expect(standIn.requests.allSatisfy { $0.problem == nil })
+
+    let again = try await importer.run(since: Self.now.addingTimeInterval(-90 * 86_400), until: nil, now: Self.now)
+    #expect(again.requests == 0 && again.outcomes == 0)
+    #expect(again.duplicates == 8)
+
+    let stored = try store.storedRequests(since: nil, until: nil)
+    #expect(stored.count == 4)
+    let request = try StoredRequestDecoder.request(stored[0].rawNotification, receivedAt: stored[0].receivedAt, id: stored[0].id)
+    #expect(request.notification.data?.consumptionRequestReason == .unintendedPurchase)
+    #expect(try store.outcomes(requestId: stored.last!.id) == [.refund, .refundReversed])
+    for body in standIn.history.requestBodies {
+      let object = try #require(try JSONValue.parse(body).objectValue)
+      guard case .integer(let start)? = object["startDate"], case .integer(let end)? = object["endDate"] else {
+        Issue.record("no dates")
+        continue
+      }
+      #expect(end - start <= 30 * 86_400_000)
+      #expect(Double(start) >= (Self.now.timeIntervalSince1970 - 180 * 86_400) * 1000)
+      #expect(HistoryImporter.types.contains(object["notificationType"]?.stringValue ?? ""))
+    }
+  }
+
+  @Test func windowsStayWithinAppleLimits() {
+    let windows = HistoryImporter.windows(since: Self.now.addingTimeInterval(-400 * 86_400), until: nil, now: Self.now)
+    #expect(windows.first!.lowerBound >= Self.now.addingTimeInterval(-180 * 86_400))
+    #expect(windows.last!.upperBound == Self.now)
+    #expect(windows.allSatisfy { $0.upperBound.timeIntervalSince($0.lowerBound) <= 30 * 86_400 })
+    #expect(zip(windows, windows.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+  }
+}
