@@ -50,19 +50,19 @@ struct ImportHistoryTests {
       verifier: NotificationVerifier(apps: [Self.app], roots: [ca.root]), store: store)
 
     let first = try await importer.run(since: Self.now.addingTimeInterval(-90 * 86_400), until: nil, now: Self.now)
-    #expect(first.requests == 4)
+    #expect(first.requests == 5)
     #expect(first.outcomes == 4)
     #expect(first.unverified.count == 1)
-    #expect(first.fetched == 9)
+    #expect(first.fetched == 10)
     #expect(first.pages > 4 * 3)
     #expect(standIn.requests.allSatisfy { $0.problem == nil })
 
     let again = try await importer.run(since: Self.now.addingTimeInterval(-90 * 86_400), until: nil, now: Self.now)
     #expect(again.requests == 0 && again.outcomes == 0)
-    #expect(again.duplicates == 8)
+    #expect(again.duplicates == 9)
 
     let stored = try store.storedRequests(since: nil, until: nil)
-    #expect(stored.count == 4)
+    #expect(stored.count == 5)
     let request = try StoredRequestDecoder.request(stored[0].rawNotification, receivedAt: stored[0].receivedAt, id: stored[0].id)
     #expect(request.notification.data?.consumptionRequestReason == .unintendedPurchase)
     #expect(try store.outcomes(requestId: stored.last!.id) == [.refund, .refundReversed])

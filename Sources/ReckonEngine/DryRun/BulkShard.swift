@@ -48,7 +48,7 @@ final class BulkShard: @unchecked Sendable {
     var ignored = 0
     var pending = 0
     for position in range {
-      if pending == 256 {
+      if pending == (control.pace == nil ? 256 : 8) {
         control.advance(by: pending)
         pending = 0
         if control.isStopped { break }

@@ -71,7 +71,11 @@ public struct HistoryImporter: Sendable {
             summary.fetched += 1
             try store(signed, &summary)
           }
-          token = page.hasMore == true ? page.paginationToken : nil
+          let next = page.hasMore == true ? page.paginationToken : nil
+          if let next, next == token {
+            throw NotificationHistoryError.malformed("Apple repeated the pagination token \(next)")
+          }
+          token = next
         } while token != nil
       }
     }

@@ -34,6 +34,24 @@ public struct DecidedOutcome: Hashable, Sendable {
   public let revocationType: String?
   /// For a prorated refund, the share refunded in milliunits.
   public let revocationPercentage: Int?
+
+  /// Creates a decided request with its outcomes.
+  public init(
+    receivedAt: Date, action: String, rule: String, policyName: String, body: Data?,
+    rawNotification: Data, sent: Bool, outcomes: [OutcomeType], revocationType: String?,
+    revocationPercentage: Int?
+  ) {
+    self.receivedAt = receivedAt
+    self.action = action
+    self.rule = rule
+    self.policyName = policyName
+    self.body = body
+    self.rawNotification = rawNotification
+    self.sent = sent
+    self.outcomes = outcomes
+    self.revocationType = revocationType
+    self.revocationPercentage = revocationPercentage
+  }
 }
 
 extension StateStore {

@@ -29,6 +29,7 @@ enum DryRunCommand: Command {
 
     Each request is decided exactly as it would have been when it arrived: its own receive time
     is `now`. Ctrl-C stops the run and prints the summary of what was decided so far (exit 130).
+    RECKON_DRY_RUN_PACE=N in the environment slows the run to N requests a second (for demos).
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
@@ -37,7 +38,8 @@ enum DryRunCommand: Command {
     guard let policy = try load(options.policyPath, schema, console),
       let against = try options.againstPath.map({ try load($0, schema, console) }) ?? .some(nil)
     else { return 1 }
-    let control = DryRunControl()
+    let control = DryRunControl(
+      pace: ProcessInfo.processInfo.environment["RECKON_DRY_RUN_PACE"].flatMap(Double.init))
     let interrupt = InterruptHandler { control.stop() }
     let progress = options.quiet ? nil : ProgressBar(control: control)
     defer {

@@ -5,13 +5,13 @@ import Testing
 
 /// Dry-runs over the state database: date ranges, and facts as recorded versus gathered now.
 struct DryRunStateTests {
-  /// A small history: 400 generated requests decided by `targeted` with their outcomes.
+  /// A small history: 150 generated requests decided by `targeted` with their outcomes.
   private static func history() async throws -> (DryRunFixture, String) {
-    let fixture = try DryRunFixture(count: 400, seed: 5)
+    let fixture = try DryRunFixture(count: 150, seed: 5)
     let path = fixture.folder + "/reckon-state.sqlite"
     let written = try await GeneratedHistory.write(
       fixture.generator, configuration: fixture.files.configuration, to: path)
-    #expect(written == 400)
+    #expect(written == 150)
     return (fixture, path)
   }
 
@@ -25,11 +25,11 @@ struct DryRunStateTests {
     let (fixture, path) = try await Self.history()
     let store = try StateStore(path: path)
     let all = try Self.requests(store, fixture)
-    #expect(all.count == 400)
-    let since = all[100].request.receivedAt
-    let until = all[300].request.receivedAt
+    #expect(all.count == 150)
+    let since = all[30].request.receivedAt
+    let until = all[120].request.receivedAt
     let some = try Self.requests(store, fixture, since: since, until: until)
-    #expect(some.count == 200)
+    #expect(some.count == 90)
     #expect(some.allSatisfy { $0.request.receivedAt >= since && $0.request.receivedAt < until })
   }
 
@@ -47,13 +47,13 @@ struct DryRunStateTests {
     let database = try SQLiteDatabase(path: fixture.files.facts, options: [.readWrite, .noMutex])
     try database.execute("UPDATE customers SET consented_to_share = 0")
     let recorded = await SequentialDryRun(policy: policy, against: nil, schema: fixture.setup.schema, facts: .recorded).run(past)
+    let reopened = try FactSourceSetup(fixture.configuration.factSources)
     let current = await SequentialDryRun(
-      policy: policy, against: nil, schema: fixture.setup.schema,
-      facts: .current(FactSourceSetup(fixture.configuration.factSources).gatherer())
+      policy: policy, against: nil, schema: fixture.setup.schema, facts: .current(reopened.gatherer())
     ).run(past)
     #expect(recorded.rows.map(\.verdict) == before.rows.map(\.verdict))
     #expect(current.rows.allSatisfy { $0.verdict?.outcome == .skipNoConsent })
-    #expect(DryRunSummary(recorded).byOutcome[.skipNoConsent, default: 0] < 400)
+    #expect(DryRunSummary(recorded).byOutcome[.skipNoConsent, default: 0] < 150)
   }
 
   @Test func requestsNeverDecidedAreReportedNotGuessed() async throws {

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+/// `reckon generate`, `reckon dry-run` and `reckon report` as a user runs them: the built binary,
+/// a generated history, the HTML report rendered by headless Chromium, and Ctrl-C.
+struct DryRunCommandTests {
+  static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+  }
+
+  /// A generated folder of `count` requests, with a state database.
+  static func generated(_ count: Int, state: Bool = false) throws -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reckon-cli-\(UUID().uuidString)").path
+    var arguments = ["generate", "--out", folder, "--count", "\(count)", "--seed", "2"]
+    if state { arguments += ["--state", "yes"] }
+    let run = try ReckonBinary.run(arguments)
+    #expect(run.status == 0, "\(run.standardError)")
+    return folder
+  }
+
+  @Test func dryRunPrintsTheSummaryAndWritesTheReport() throws {
+    let folder = try Self.generated(400)
+    let run = try ReckonBinary.run([
+      "dry-run", "--config", folder + "/reckon.json", "--policy", "policies/targeted.policy",
+      "--requests", folder + "/requests.jsonl", "--against", "policies/prefer-refund.policy",
+      "--html", folder + "/report.html",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput.contains("dry-run of policy \"targeted\" over 400 requests"))
+    #expect(run.standardOutput.contains("Against \"prefer-refund\""))
+    let html = try String(contentsOfFile: folder + "/report.html", encoding: .utf8)
+    #expect(html.contains("<b id=\"total\">400</b>"))
+    let csv = try ReckonBinary.run([
+      "dry-run", "--config", folder + "/reckon.json", "--policy", "policies/targeted.policy",
+      "--requests", folder + "/requests.jsonl", "--format", "csv",
+    ])
+    #expect(csv.standardOutput.split(separator: "\n").count == 401)
+  }
+
+  @Test(.enabled(if: chromium != nil, "Chromium is not installed (scripts/install-packages installs it)"))
+  func htmlReportRendersInHeadlessChromiumWithItsTotals() async throws {
+    let folder = try Self.generated(300)
+    let run = try ReckonBinary.run([
+      "dry-run", "--config", folder + "/reckon.json", "--policy", "policies/targeted.policy",
+      "--requests", folder + "/requests.jsonl", "--against", "policies/prefer-refund.policy",
+      "--html", folder + "/report.html", "--format", "json",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+    let changed = try #require((summary["summary"] as? [String: Any])?["changed"] as? Int)
+    try Data("<!DOCTYPE html><html><body></body></html>".utf8).write(to: URL(fileURLWithPath: folder + "/blank.html"))
+
+    let dom = try await Self.chromium(["--dump-dom", "file://\(folder)/report.html"])
+    #expect(dom.contains("<b id=\"total\">300</b>"))
+    #expect(dom.contains("<b id=\"changed\">\(changed)</b>"))
+    _ = try await Self.chromium(["--screenshot=\(folder)/report.png", "--window-size=1200,1400", "file://\(folder)/report.html"])
+    _ = try await Self.chromium(["--screenshot=\(folder)/blank.png", "--window-size=1200,1400", "file://\(folder)/blank.html"])
+    let report = try Data(contentsOf: URL(fileURLWithPath: folder + "/report.png"))
+    let blank = try Data(contentsOf: URL(fileURLWithPath: folder + "/blank.png"))
+    #expect(Self.pngSize(report)?.height == Self.pngSize(blank)?.height)
+    #expect(Self.pngSize(report)?.width == 1200)
+    #expect(report.count > blank.count * 4, "the report renders as much as a blank page: \(report.count) vs \(blank.count) bytes")
+  }
+
+  @Test func ctrlCStopsWithThePartialSummary() async throws {
+    let folder = try Self.generated(3_000)
+    let process = Process()
+    process.executableURL = try ReckonBinary.location()
+    process.arguments = [
+      "dry-run", "--config", folder + "/reckon.json", "--policy", "policies/targeted.policy",
+      "--requests", folder + "/requests.jsonl",
+    ]
+    process.currentDirectoryURL = ReckonBinary.packageRoot
+    var environment = ProcessInfo.processInfo.environment
+    environment["RECKON_DRY_RUN_PACE"] = "500"
+    process.environment = environment
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    try await Task.sleep(nanoseconds: 1_500_000_000)
+    #expect(process.isRunning)
+    kill(process.processIdentifier, SIGINT)
+    let text = await Self.readAndWait(process, output)
+    #expect(process.terminationStatus == 130)
+    #expect(text.contains("dry-run of policy \"targeted\" over stopped after"))
+    #expect(text.contains("of 3,000 requests"))
+    #expect(text.contains("By action"))
+  }
+
+  @Test func outcomesReportShowsRefundRates() throws {
+    let folder = try Self.generated(120, state: true)
+    let run = try ReckonBinary.run([
+      "report", "outcomes", "--state", folder + "/reckon-state.sqlite", "--format", "json", "--html", folder + "/outcomes.html",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+    #expect((object["all"] as? [String: Any])?["decisions"] as? Int == 120)
+    #expect(object["byPreference"] != nil && object["byRule"] != nil && object["byProductType"] != nil)
+    #expect(try String(contentsOfFile: folder + "/outcomes.html", encoding: .utf8).contains("Refund outcomes"))
+  }
+
+  /// Runs Chromium headless off the cooperative pool and returns what it printed.
+  static func chromium(_ arguments: [String]) async throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: chromium!)
+    process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(NSTemporaryDirectory())/reckon-chromium-\(UUID().uuidString)"] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return await readAndWait(process, output)
+  }
+
+  /// Reads `pipe` to its end and waits for `process`, on a GCD thread.
+  static func readAndWait(_ process: Process, _ pipe: Pipe) async -> String {
+    await withCheckedContinuation { continuation in
+      DispatchQueue.global().async {
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        continuation.resume(returning: String(decoding: data, as: UTF8.self))
+      }
+    }
+  }
+
+  /// Width and height from a PNG's IHDR chunk.
+  static func pngSize(_ data: Data) -> (width: Int, height: Int)? {
+    let bytes = [UInt8](data.prefix(24))
+    guard bytes.count == 24, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 else { return nil }
+    func number(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+    return (number(16), number(20))
+  }
+}
