@@ -82,7 +82,8 @@ public final class NotificationHistoryClient: @unchecked Sendable {
       }
       let retryable = status == 429 || status >= 500
       guard retryable, attempt < 4 else {
-        throw .answered(status: status, error: try? JSONDecoder().decode(AppStoreAPIErrorBody.self, from: data))
+        throw .answered(
+          status: status, error: try? JSONDecoder().decode(AppStoreAPIErrorBody.self, from: data))
       }
       let wait = min(10, max(0.05, retryAfter?.timeIntervalSinceNow ?? Double(attempt)))
       try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
@@ -93,22 +94,30 @@ public final class NotificationHistoryClient: @unchecked Sendable {
     -> (Int, Data, Date?)
   {
     var components = URLComponents(
-      url: client.baseURL(for: app.environment).appendingPathComponent("inApps/v1/notifications/history"),
+      url: client.baseURL(for: app.environment).appendingPathComponent(
+        "inApps/v1/notifications/history"),
       resolvingAgainstBaseURL: false)!
-    if let paginationToken { components.queryItems = [URLQueryItem(name: "paginationToken", value: paginationToken)] }
+    if let paginationToken {
+      components.queryItems = [URLQueryItem(name: "paginationToken", value: paginationToken)]
+    }
     var request = URLRequest(url: components.url!)
     request.httpMethod = "POST"
     request.httpBody = query.body()
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     do {
-      request.setValue("Bearer \(try client.makeToken(bundleId: app.bundleId, now: Date()))", forHTTPHeaderField: "Authorization")
+      request.setValue(
+        "Bearer \(try client.makeToken(bundleId: app.bundleId, now: Date()))",
+        forHTTPHeaderField: "Authorization")
     } catch {
       throw .notSigned(error.description)
     }
     do {
       let (data, response) = try await session.data(for: request)
-      guard let http = response as? HTTPURLResponse else { throw NotificationHistoryError.network("not HTTP") }
-      let retryAfter = ConsumptionAnswer.retryAfter(header: http.value(forHTTPHeaderField: "Retry-After"), now: Date())
+      guard let http = response as? HTTPURLResponse else {
+        throw NotificationHistoryError.network("not HTTP")
+      }
+      let retryAfter = ConsumptionAnswer.retryAfter(
+        header: http.value(forHTTPHeaderField: "Retry-After"), now: Date())
       return (http.statusCode, data, retryAfter)
     } catch let error as NotificationHistoryError {
       throw error
@@ -133,7 +142,8 @@ public enum NotificationHistoryError: Error, Hashable, Sendable, CustomStringCon
   public var description: String {
     switch self {
     case .answered(let status, let error):
-      "Get Notification History answered \(status)" + (error.map { ": \($0.errorCode) \($0.errorMessage)" } ?? "")
+      "Get Notification History answered \(status)"
+        + (error.map { ": \($0.errorCode) \($0.errorMessage)" } ?? "")
     case .network(let why): "Get Notification History failed: \(why)"
     case .notSigned(let why): "no token could be signed: \(why)"
     case .malformed(let why): why

@@ -20,7 +20,8 @@ public final class StandInHistory: @unchecked Sendable {
       let parts = signed.split(separator: ".")
       guard parts.count == 3, let data = Base64URL.decode(parts[1]),
         let object = (try? JSONValue.parse(data))?.objectValue,
-        case .string(let type)? = object["notificationType"], case .integer(let date)? = object["signedDate"]
+        case .string(let type)? = object["notificationType"],
+        case .integer(let date)? = object["signedDate"]
       else { return nil }
       return (signed, type, Int64(date))
     }
@@ -36,21 +37,27 @@ public final class StandInHistory: @unchecked Sendable {
   /// The answer to one authorized history request.
   func answer(body: Data, query: String?) -> (status: Int, body: Data) {
     guard let object = (try? JSONValue.parse(body))?.objectValue,
-      case .integer(let start)? = object["startDate"], case .integer(let end)? = object["endDate"], start < end
+      case .integer(let start)? = object["startDate"], case .integer(let end)? = object["endDate"],
+      start < end
     else {
       return (400, Data(#"{"errorCode":4000028,"errorMessage":"Invalid start or end date."}"#.utf8))
     }
     let type = object["notificationType"]?.stringValue
-    let offset = query.flatMap { $0.split(separator: "=").last }.flatMap { Int($0.dropFirst("offset-".count)) } ?? 0
+    let offset =
+      query.flatMap { $0.split(separator: "=").last }.flatMap { Int($0.dropFirst("offset-".count)) }
+      ?? 0
     let (page, more, size) = lock.withLock { () -> ([String], Bool, Int) in
       served.append(body)
-      let matching = payloads.filter { $0.date >= start && $0.date < end && (type == nil || $0.type == type) }
+      let matching = payloads.filter {
+        $0.date >= start && $0.date < end && (type == nil || $0.type == type)
+      }
       let slice = matching.dropFirst(offset).prefix(storedPageSize)
       return (slice.map(\.signed), offset + slice.count < matching.count, storedPageSize)
     }
     var reply: [String: JSONValue] = [
       "hasMore": .bool(more),
-      "notificationHistory": .array(page.map { .object(["signedPayload": .string($0), "sendAttempts": .array([])]) }),
+      "notificationHistory": .array(
+        page.map { .object(["signedPayload": .string($0), "sendAttempts": .array([])]) }),
     ]
     if more { reply["paginationToken"] = .string("offset-\(offset + size)") }
     return (200, (try? JSONEncoder().encode(JSONValue.object(reply))) ?? Data())

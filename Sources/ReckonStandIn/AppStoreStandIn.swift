@@ -118,7 +118,8 @@ public final class AppStoreStandIn: @unchecked Sendable {
       record.problem = "bad or missing bearer token"
       return StandInReply.unauthorized.response
     }
-    let query = request.target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init)
+    let query = request.target.split(separator: "?", maxSplits: 1).dropFirst().first.map(
+      String.init)
     let answer = history.answer(body: request.body, query: query)
     return (answer.status, [], answer.body)
   }

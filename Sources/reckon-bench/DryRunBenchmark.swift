@@ -10,7 +10,8 @@ import ReckonPolicy
 func runDryRunBenchmark(arguments: [String]) async throws {
   let count = Int(value(after: "--count", in: arguments) ?? "") ?? 1_000_000
   let runs = max(1, Int(value(after: "--runs", in: arguments) ?? "") ?? 3)
-  let folder = try DryRunBenchmarkData.prepare(count: count, rebuild: arguments.contains("--rebuild"))
+  let folder = try DryRunBenchmarkData.prepare(
+    count: count, rebuild: arguments.contains("--rebuild"))
   let configuration = try ReckonConfiguration.load(path: folder + "/reckon.json")
   let setup = try FactSourceSetup(configuration.factSources)
   guard let layers = try DryRunSetup.bulkLayers(configuration, setup) else { return }
@@ -22,7 +23,8 @@ func runDryRunBenchmark(arguments: [String]) async throws {
   let lines = try RequestLines(path: folder + "/requests.jsonl")
   let run = BulkDryRun(policy: policy, against: against, schema: setup.schema, layers: layers)
   print("requests: \(lines.count) in \(folder)/requests.jsonl, facts: \(folder)/facts.sqlite")
-  print("threads: \(run.threads), policy: targeted\(against == nil ? "" : " against prefer-refund")")
+  print(
+    "threads: \(run.threads), policy: targeted\(against == nil ? "" : " against prefer-refund")")
 
   var timings: [Double] = []
   var decided = 0
@@ -37,9 +39,16 @@ func runDryRunBenchmark(arguments: [String]) async throws {
   let floor =
     arguments.contains("--no-floor")
     ? .nan : try DryRunBenchmarkData.shellFloor(folder: folder, sql: GeneratedDataWriter.bulkQuery)
-  print(String(format: "dry-run (bulk, summary included): %.2f s wall, %.0f requests/s (median of %d runs, %d decided)", wall, Double(decided) / wall, runs, decided))
+  print(
+    String(
+      format:
+        "dry-run (bulk, summary included): %.2f s wall, %.0f requests/s (median of %d runs, %d decided)",
+      wall, Double(decided) / wall, runs, decided))
   print(String(format: "sqlite3 shell reading the same rows (floor): %.2f s", floor))
-  print(String(format: "ratio to the floor: %.2f× (target ≤ 2×: %@); under 5 s: %@", wall / floor, wall <= 2 * floor ? "met" : "NOT met", wall < 5 ? "met" : "NOT met"))
+  print(
+    String(
+      format: "ratio to the floor: %.2f× (target ≤ 2×: %@); under 5 s: %@", wall / floor,
+      wall <= 2 * floor ? "met" : "NOT met", wall < 5 ? "met" : "NOT met"))
 }
 
 private func value(after name: String, in arguments: [String]) -> String? {
@@ -50,13 +59,18 @@ private func value(after name: String, in arguments: [String]) -> String? {
 /// The benchmark's generated data, built once and kept in `.build/reckon-bench/dryrun-N/`.
 enum DryRunBenchmarkData {
   static func prepare(count: Int, rebuild: Bool) throws -> String {
-    let folder = FactsBenchmarkDatabase.repository.appendingPathComponent(".build/reckon-bench/dryrun-\(count)").path
+    let folder = FactsBenchmarkDatabase.repository.appendingPathComponent(
+      ".build/reckon-bench/dryrun-\(count)"
+    ).path
     let marker = folder + "/complete"
     if !rebuild, FileManager.default.fileExists(atPath: marker) { return folder }
     print("generating \(count) requests and their facts in \(folder) ...")
-    let policy = FactsBenchmarkDatabase.repository.appendingPathComponent("policies/targeted.policy").path
-    try GeneratedDataWriter.write(PastRequestGenerator(count: count, seed: 7), to: folder, policyPath: policy)
-    FileManager.default.createFile(atPath: marker, contents: nil)
+    let policy = FactsBenchmarkDatabase.repository.appendingPathComponent(
+      "policies/targeted.policy"
+    ).path
+    try GeneratedDataWriter.write(
+      PastRequestGenerator(count: count, seed: 7), to: folder, policyPath: policy)
+    _ = FileManager.default.createFile(atPath: marker, contents: nil)
     return folder
   }
 

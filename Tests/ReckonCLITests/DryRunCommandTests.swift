@@ -10,7 +10,9 @@ struct DryRunCommandTests {
 
   /// A generated folder of `count` requests, with a state database.
   static func generated(_ count: Int, state: Bool = false) throws -> String {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reckon-cli-\(UUID().uuidString)").path
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "reckon-cli-\(UUID().uuidString)"
+    ).path
     var arguments = ["generate", "--out", folder, "--count", "\(count)", "--seed", "2"]
     if state { arguments += ["--state", "yes"] }
     let run = try ReckonBinary.run(arguments)
@@ -37,7 +39,9 @@ struct DryRunCommandTests {
     #expect(csv.standardOutput.split(separator: "\n").count == 401)
   }
 
-  @Test(.enabled(if: chromium != nil, "Chromium is not installed (scripts/install-packages installs it)"))
+  @Test(
+    .enabled(
+      if: chromium != nil, "Chromium is not installed (scripts/install-packages installs it)"))
   func htmlReportRendersInHeadlessChromiumWithItsTotals() async throws {
     let folder = try Self.generated(300)
     let run = try ReckonBinary.run([
@@ -46,20 +50,29 @@ struct DryRunCommandTests {
       "--html", folder + "/report.html", "--format", "json",
     ])
     #expect(run.status == 0, "\(run.standardError)")
-    let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+    let summary = try #require(
+      try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
     let changed = try #require((summary["summary"] as? [String: Any])?["changed"] as? Int)
-    try Data("<!DOCTYPE html><html><body></body></html>".utf8).write(to: URL(fileURLWithPath: folder + "/blank.html"))
+    try Data("<!DOCTYPE html><html><body></body></html>".utf8).write(
+      to: URL(fileURLWithPath: folder + "/blank.html"))
 
     let dom = try await Self.chromium(["--dump-dom", "file://\(folder)/report.html"])
     #expect(dom.contains("<b id=\"total\">300</b>"))
     #expect(dom.contains("<b id=\"changed\">\(changed)</b>"))
-    _ = try await Self.chromium(["--screenshot=\(folder)/report.png", "--window-size=1200,1400", "file://\(folder)/report.html"])
-    _ = try await Self.chromium(["--screenshot=\(folder)/blank.png", "--window-size=1200,1400", "file://\(folder)/blank.html"])
+    _ = try await Self.chromium([
+      "--screenshot=\(folder)/report.png", "--window-size=1200,1400",
+      "file://\(folder)/report.html",
+    ])
+    _ = try await Self.chromium([
+      "--screenshot=\(folder)/blank.png", "--window-size=1200,1400", "file://\(folder)/blank.html",
+    ])
     let report = try Data(contentsOf: URL(fileURLWithPath: folder + "/report.png"))
     let blank = try Data(contentsOf: URL(fileURLWithPath: folder + "/blank.png"))
     #expect(Self.pngSize(report)?.height == Self.pngSize(blank)?.height)
     #expect(Self.pngSize(report)?.width == 1200)
-    #expect(report.count > blank.count * 4, "the report renders as much as a blank page: \(report.count) vs \(blank.count) bytes")
+    #expect(
+      report.count > blank.count * 4,
+      "the report renders as much as a blank page: \(report.count) vs \(blank.count) bytes")
   }
 
   @Test func ctrlCStopsWithThePartialSummary() async throws {
@@ -91,20 +104,29 @@ struct DryRunCommandTests {
   @Test func outcomesReportShowsRefundRates() throws {
     let folder = try Self.generated(120, state: true)
     let run = try ReckonBinary.run([
-      "report", "outcomes", "--state", folder + "/reckon-state.sqlite", "--format", "json", "--html", folder + "/outcomes.html",
+      "report", "outcomes", "--state", folder + "/reckon-state.sqlite", "--format", "json",
+      "--html", folder + "/outcomes.html",
     ])
     #expect(run.status == 0, "\(run.standardError)")
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
     #expect((object["all"] as? [String: Any])?["decisions"] as? Int == 120)
-    #expect(object["byPreference"] != nil && object["byRule"] != nil && object["byProductType"] != nil)
-    #expect(try String(contentsOfFile: folder + "/outcomes.html", encoding: .utf8).contains("Refund outcomes"))
+    #expect(
+      object["byPreference"] != nil && object["byRule"] != nil && object["byProductType"] != nil)
+    #expect(
+      try String(contentsOfFile: folder + "/outcomes.html", encoding: .utf8).contains(
+        "Refund outcomes"))
   }
 
   /// Runs Chromium headless off the cooperative pool and returns what it printed.
   static func chromium(_ arguments: [String]) async throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: chromium!)
-    process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(NSTemporaryDirectory())/reckon-chromium-\(UUID().uuidString)"] + arguments
+    process.arguments =
+      [
+        "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+        "--user-data-dir=\(NSTemporaryDirectory())/reckon-chromium-\(UUID().uuidString)",
+      ] + arguments
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
@@ -126,7 +148,9 @@ struct DryRunCommandTests {
   /// Width and height from a PNG's IHDR chunk.
   static func pngSize(_ data: Data) -> (width: Int, height: Int)? {
     let bytes = [UInt8](data.prefix(24))
-    guard bytes.count == 24, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 else { return nil }
+    guard bytes.count == 24, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 else {
+      return nil
+    }
     func number(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
     return (number(16), number(20))
   }

@@ -19,10 +19,12 @@ struct ImportHistoryTests {
     var transactionJSON =
       #"{"transactionId":"\#(transaction)","originalTransactionId":"\#(transaction)","bundleId":"\#(TestKey.bundleId)","productId":"com.example.coins","purchaseDate":\#(date - 86_400_000),"quantity":1,"type":"Consumable","inAppOwnershipType":"PURCHASED","signedDate":\#(date),"environment":"Sandbox","price":990,"currency":"USD""#
     if let revocation {
-      transactionJSON += #","revocationDate":\#(date),"revocationReason":0,"revocationType":"\#(revocation)","revocationPercentage":40000"#
+      transactionJSON +=
+        #","revocationDate":\#(date),"revocationReason":0,"revocationType":"\#(revocation)","revocationPercentage":40000"#
     }
     let signedTransaction = try ca.sign(payload: Data((transactionJSON + "}").utf8))
-    let reason = type == "CONSUMPTION_REQUEST" ? #","consumptionRequestReason":"UNINTENDED_PURCHASE""# : ""
+    let reason =
+      type == "CONSUMPTION_REQUEST" ? #","consumptionRequestReason":"UNINTENDED_PURCHASE""# : ""
     let notification =
       #"{"notificationType":"\#(type)","notificationUUID":"\#(UUID().uuidString.lowercased())","version":"2.0","signedDate":\#(date),"data":{"environment":"Sandbox","bundleId":"\#(TestKey.bundleId)","signedTransactionInfo":"\#(signedTransaction)"\#(reason)}}"#
     return try ca.sign(payload: Data(notification.utf8))
@@ -30,10 +32,12 @@ struct ImportHistoryTests {
 
   @Test func importsEveryPageOnceAndAgainStoresNothingTwice() async throws {
     let ca = try LocalCertificateAuthority(now: Self.now.addingTimeInterval(-120 * 86_400))
-    let stranger = try LocalCertificateAuthority(name: "Stranger", now: Self.now.addingTimeInterval(-120 * 86_400))
+    let stranger = try LocalCertificateAuthority(
+      name: "Stranger", now: Self.now.addingTimeInterval(-120 * 86_400))
     var payloads: [String] = []
     for transaction in 1...5 {
-      payloads.append(try Self.signed(ca, "CONSUMPTION_REQUEST", transaction, daysAgo: Double(transaction * 11)))
+      payloads.append(
+        try Self.signed(ca, "CONSUMPTION_REQUEST", transaction, daysAgo: Double(transaction * 11)))
     }
     payloads.append(try Self.signed(ca, "REFUND", 1, daysAgo: 9, revocation: "REFUND_FULL"))
     payloads.append(try Self.signed(ca, "REFUND", 2, daysAgo: 20, revocation: "REFUND_PRORATED"))
@@ -44,12 +48,18 @@ struct ImportHistoryTests {
     let (standIn, url) = try TestKey.standIn()
     defer { standIn.shutdown() }
     standIn.history.serve(payloads, pageSize: 1)
-    let store = try StateStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("reckon-import-\(UUID().uuidString).sqlite").path)
+    let store = try StateStore(
+      path: FileManager.default.temporaryDirectory.appendingPathComponent(
+        "reckon-import-\(UUID().uuidString).sqlite"
+      ).path)
     let importer = HistoryImporter(
-      client: NotificationHistoryClient(client: try TestKey.client(url), app: AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox)),
+      client: NotificationHistoryClient(
+        client: try TestKey.client(url),
+        app: AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox)),
       verifier: NotificationVerifier(apps: [Self.app], roots: [ca.root]), store: store)
 
-    let first = try await importer.run(since: Self.now.addingTimeInterval(-90 * 86_400), until: nil, now: Self.now)
+    let first = try await importer.run(
+      since: Self.now.addingTimeInterval(-90 * 86_400), until: nil, now: Self.now)
     #expect(first.requests == 5)
     #expect(first.outcomes == 4)
     #expect(first.unverified.count == 1)
@@ -57,18 +67,22 @@ struct ImportHistoryTests {
     #expect(first.pages > 4 * 3)
     #expect(standIn.requests.allSatisfy { $0.problem == nil })
 
-    let again = try await importer.run(since: Self.now.addingTimeInterval(-90 * 86_400), until: nil, now: Self.now)
+    let again = try await importer.run(
+      since: Self.now.addingTimeInterval(-90 * 86_400), until: nil, now: Self.now)
     #expect(again.requests == 0 && again.outcomes == 0)
     #expect(again.duplicates == 9)
 
     let stored = try store.storedRequests(since: nil, until: nil)
     #expect(stored.count == 5)
-    let request = try StoredRequestDecoder.request(stored[0].rawNotification, receivedAt: stored[0].receivedAt, id: stored[0].id)
+    let request = try StoredRequestDecoder.request(
+      stored[0].rawNotification, receivedAt: stored[0].receivedAt, id: stored[0].id)
     #expect(request.notification.data?.consumptionRequestReason == .unintendedPurchase)
     #expect(try store.outcomes(requestId: stored.last!.id) == [.refund, .refundReversed])
     for body in standIn.history.requestBodies {
       let object = try #require(try JSONValue.parse(body).objectValue)
-      guard case .integer(let start)? = object["startDate"], case .integer(let end)? = object["endDate"] else {
+      guard case .integer(let start)? = object["startDate"],
+        case .integer(let end)? = object["endDate"]
+      else {
         Issue.record("no dates")
         continue
       }
@@ -79,7 +93,8 @@ struct ImportHistoryTests {
   }
 
   @Test func windowsStayWithinAppleLimits() {
-    let windows = HistoryImporter.windows(since: Self.now.addingTimeInterval(-400 * 86_400), until: nil, now: Self.now)
+    let windows = HistoryImporter.windows(
+      since: Self.now.addingTimeInterval(-400 * 86_400), until: nil, now: Self.now)
     #expect(windows.first!.lowerBound >= Self.now.addingTimeInterval(-180 * 86_400))
     #expect(windows.last!.upperBound == Self.now)
     #expect(windows.allSatisfy { $0.upperBound.timeIntervalSince($0.lowerBound) <= 30 * 86_400 })

@@ -38,9 +38,9 @@ public struct BulkDryRun: Sendable {
   }
 
   /// Runs over every line, on its own threads; `control` reports progress and can stop it.
-  public func run(_ lines: RequestLines, control: DryRunControl = DryRunControl()) async throws(
-    DryRunError
-  ) -> DryRunResult {
+  public func run(_ lines: RequestLines, control: DryRunControl = DryRunControl())
+    async throws(DryRunError) -> DryRunResult
+  {
     let order = lines.orderedByTransaction()
     control.expect(order.count)
     let rows = RowBuffer(count: order.count)
@@ -53,8 +53,10 @@ public struct BulkDryRun: Sendable {
       for (shard, range) in bounds.enumerated() {
         let worker = BulkShard(
           run: self, lines: lines, order: order, range: range, rows: rows, control: control,
-          lower: shard == 0 ? nil : String(decoding: lines.quickKey(order[range.lowerBound]), as: UTF8.self),
-          upper: shard == shardCount - 1 ? nil : String(decoding: lines.quickKey(order[range.upperBound - 1]), as: UTF8.self),
+          lower: shard == 0
+            ? nil : String(decoding: lines.quickKey(order[range.lowerBound]), as: UTF8.self),
+          upper: shard == shardCount - 1
+            ? nil : String(decoding: lines.quickKey(order[range.upperBound - 1]), as: UTF8.self),
           checks: shard == 0 ? crossChecks : 0)
         let thread = Thread { collector.finish(shard, worker.run()) }
         thread.stackSize = 1 << 20

@@ -68,8 +68,10 @@ final class BulkShard: @unchecked Sendable {
       supplied.start(values)
       let problem = try addLayers(request, &values, &supplied)
       let verdict = problem == nil ? VerdictMaker.verdict(plan.policy, values, request) : nil
-      let against = problem == nil ? plan.against.map { VerdictMaker.verdict($0, values, request) } : nil
-      rows.set(index, DryRunRow(request: request, verdict: verdict, against: against, problem: problem))
+      let against =
+        problem == nil ? plan.against.map { VerdictMaker.verdict($0, values, request) } : nil
+      rows.set(
+        index, DryRunRow(request: request, verdict: verdict, against: against, problem: problem))
     }
     control.advance(by: pending)
     return ignored
@@ -84,7 +86,8 @@ final class BulkShard: @unchecked Sendable {
       }
       do {
         scans.append(
-          try SQLiteBulkFactScan(path: path, sql: sql, schema: plan.schema, lower: lower, upper: upper))
+          try SQLiteBulkFactScan(
+            path: path, sql: sql, schema: plan.schema, lower: lower, upper: upper))
       } catch {
         throw .factsFailed(error.description)
       }
@@ -123,9 +126,9 @@ final class BulkShard: @unchecked Sendable {
   /// Whether `transactionId` can be asked of the scan: not before the last id asked, and within
   /// the shard's bounds.
   private func inOrder(_ transactionId: String, _ position: Int) -> Bool {
-    if let lower, BulkKeyOrder.compare(transactionId.utf8, lower.utf8) < 0 { return false }
-    if let upper, BulkKeyOrder.compare(transactionId.utf8, upper.utf8) > 0 { return false }
-    if let last = lastKeys[position], BulkKeyOrder.compare(transactionId.utf8, last.utf8) < 0 {
+    if let lower, BulkKeyOrder.compare(transactionId, lower) < 0 { return false }
+    if let upper, BulkKeyOrder.compare(transactionId, upper) > 0 { return false }
+    if let last = lastKeys[position], BulkKeyOrder.compare(transactionId, last) < 0 {
       return false
     }
     lastKeys[position] = transactionId
@@ -141,7 +144,8 @@ final class BulkShard: @unchecked Sendable {
     let facts = plan.schema.policySchema.facts
     var fromBulk: [String: Value] = [:]
     for fact in bulk { fromBulk[facts[fact.slot].name] = fact.value }
-    for name in Set(single.keys).union(fromBulk.keys).sorted() where single[name] != fromBulk[name] {
+    for name in Set(single.keys).union(fromBulk.keys).sorted() where single[name] != fromBulk[name]
+    {
       let type = plan.schema.policySchema.fact(named: name)?.type ?? .text
       throw .bulkQueryDisagrees(
         transactionId: request.transactionId ?? "?", fact: name,

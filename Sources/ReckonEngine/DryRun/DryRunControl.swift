@@ -35,6 +35,10 @@ public final class DryRunControl: Sendable {
     guard let pace, pace > 0 else { return }
     let due = started + .milliseconds(Int64(Double(total) / pace * 1000))
     let now = ContinuousClock.now
-    if due > now { Thread.sleep(forTimeInterval: Double((due - now).components.attoseconds) / 1e18 + Double((due - now).components.seconds)) }
+    if due > now {
+      Thread.sleep(
+        forTimeInterval: Double((due - now).components.attoseconds) / 1e18
+          + Double((due - now).components.seconds))
+    }
   }
 }

@@ -16,7 +16,8 @@ public enum DryRunSetup {
       if let sqlite = layer.source as? SQLiteFactSource,
         let sql = try configured.settings.optionalString("bulkQuery")
       {
-        layers.append(.scan(name: sqlite.name, path: sqlite.settings.path, sql: sql, source: sqlite))
+        layers.append(
+          .scan(name: sqlite.name, path: sqlite.settings.path, sql: sql, source: sqlite))
       } else if let source = layer.source as? any SynchronousFactSource {
         layers.append(.lookup(source))
       } else {

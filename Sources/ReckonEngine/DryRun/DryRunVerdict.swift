@@ -41,7 +41,8 @@ public struct DryRunVerdict: Hashable, Sendable {
 
 /// A verdict's class for counting: respond or hold with a preference (or data only), or a skip
 /// with its kind. Small and ordered, so summaries count in arrays.
-public enum DryRunOutcome: Int, CaseIterable, Hashable, Sendable, Comparable, CustomStringConvertible
+public enum DryRunOutcome: Int, CaseIterable, Hashable, Sendable, Comparable,
+  CustomStringConvertible
 {
   case respondGrantFull, respondGrantProrated, respondDecline, respondDataOnly
   case holdGrantFull, holdGrantProrated, holdDecline, holdDataOnly

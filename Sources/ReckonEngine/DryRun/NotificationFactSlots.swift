@@ -31,8 +31,11 @@ struct NotificationFactSlots: Sendable {
     let transaction = request.transaction
     let data = request.notification.data
     put(&values, now, .timestamp(request.receivedAt.timeIntervalSince1970))
-    if let raw = data?.rawConsumptionRequestReason, let reason = ConsumptionRequestReason(rawValue: raw) {
-      put(&values, self.reason, FactSchema.reason.ordinal(of: reason.rawValue).map(Value.enumeration))
+    if let raw = data?.rawConsumptionRequestReason,
+      let reason = ConsumptionRequestReason(rawValue: raw)
+    {
+      put(
+        &values, self.reason, FactSchema.reason.ordinal(of: reason.rawValue).map(Value.enumeration))
     }
     if let environment = data?.environment ?? transaction.environment {
       put(
@@ -45,7 +48,8 @@ struct NotificationFactSlots: Sendable {
       &values, productType,
       transaction.type.flatMap { FactSchema.productType.ordinal(of: $0.policyName) }
         .map(Value.enumeration))
-    put(&values, purchaseDate, transaction.purchaseDate.map { .timestamp($0.timeIntervalSince1970) })
+    put(
+      &values, purchaseDate, transaction.purchaseDate.map { .timestamp($0.timeIntervalSince1970) })
     put(&values, quantity, transaction.quantity.map { .number(Double($0)) })
     if let amount = transaction.price, let currency = transaction.currency {
       put(&values, price, .money(amount, currency: currency))

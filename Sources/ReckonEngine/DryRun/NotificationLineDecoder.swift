@@ -38,7 +38,8 @@ struct NotificationLineDecoder {
     guard read, scanner.atEnd(), notification.notificationType == .consumptionRequest,
       let transaction, let receivedAt = notification.signedDate
     else { return nil }
-    return RefundRequest(notification: notification, transaction: transaction, receivedAt: receivedAt)
+    return RefundRequest(
+      notification: notification, transaction: transaction, receivedAt: receivedAt)
   }
 
   private mutating func readData(
@@ -99,14 +100,22 @@ struct StringTable {
   mutating func read(_ scanner: inout JSONLineScanner) -> String? {
     guard let raw = scanner.rawString() else { return nil }
     guard raw.count <= 48 else { return String(decoding: raw, as: UTF8.self) }
-    var hasher = Hasher()
-    hasher.combine(bytes: UnsafeRawBufferPointer(raw))
-    let hash = hasher.finalize()
-    if let candidates = table[hash] {
-      for candidate in candidates where candidate.utf8.elementsEqual(raw) { return candidate }
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in raw { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    let key = Int(truncatingIfNeeded: hash)
+    if let candidates = table[key] {
+      for candidate in candidates where StringTable.equal(candidate, raw) { return candidate }
     }
     let made = String(decoding: raw, as: UTF8.self)
-    if table.count < 4_096 { table[hash, default: []].append(made) }
+    if table.count < 4_096 { table[key, default: []].append(made) }
     return made
+  }
+
+  private static func equal(_ string: String, _ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+    var string = string
+    return string.withUTF8 { bytes in
+      bytes.count == raw.count
+        && (bytes.count == 0 || memcmp(bytes.baseAddress!, raw.baseAddress!, bytes.count) == 0)
+    }
   }
 }

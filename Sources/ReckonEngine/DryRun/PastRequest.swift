@@ -61,7 +61,8 @@ struct RequestLineReader {
     guard verified.payload.notificationType == .consumptionRequest else { return nil }
     guard let transaction = verified.transaction, let receivedAt = verified.payload.signedDate
     else {
-      throw .badLine(path: path, line: number, reason: "the notification has no transaction or signedDate")
+      throw .badLine(
+        path: path, line: number, reason: "the notification has no transaction or signedDate")
     }
     return RefundRequest(
       notification: verified.payload, transaction: transaction, receivedAt: receivedAt)

@@ -24,7 +24,9 @@ public final class RequestLines: @unchecked Sendable {
   public init(path: String) throws(DryRunError) {
     self.path = path
     let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+    guard descriptor >= 0 else {
+      throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+    }
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
@@ -112,7 +114,8 @@ public final class RequestLines: @unchecked Sendable {
     let last = line.count - pattern.count
     while position <= last {
       guard
-        let found = memchr(line.baseAddress! + position, Int32(UInt8(ascii: "\"")), last - position + 1)
+        let found = memchr(
+          line.baseAddress! + position, Int32(UInt8(ascii: "\"")), last - position + 1)
       else { return nil }
       position = line.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
       if memcmp(found, pattern, pattern.count) == 0 {

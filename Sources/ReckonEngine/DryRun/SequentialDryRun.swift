@@ -69,7 +69,8 @@ public struct SequentialDryRun: Sendable {
         return DryRunRow(request: request, verdict: nil, against: nil, problem: failure.description)
       }
     }
-    let verdict = DryRunVerdict(Decider(policy: policy, schema: schema).decide(request, facts: gathered))
+    let verdict = DryRunVerdict(
+      Decider(policy: policy, schema: schema).decide(request, facts: gathered))
     let other = against.map {
       DryRunVerdict(Decider(policy: $0, schema: schema).decide(request, facts: gathered))
     }

@@ -39,7 +39,8 @@ public enum StoredRequestDecoder {
       throw .badStoredRequest(id: id, reason: "the stored signedPayload does not decode")
     }
     notification.data?.signedTransactionInfo = nil
-    return RefundRequest(notification: notification, transaction: transaction, receivedAt: receivedAt)
+    return RefundRequest(
+      notification: notification, transaction: transaction, receivedAt: receivedAt)
   }
 
   /// The middle part of a compact JWS, decoded.

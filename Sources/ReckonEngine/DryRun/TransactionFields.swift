@@ -42,11 +42,46 @@ enum TransactionFields {
       return transaction.isUpgraded != nil
     }
     if key.is("appAccountToken") {
-      guard let text = scanner.string(), let token = UUID(uuidString: text) else { return false }
+      guard let raw = scanner.rawString(), let token = TransactionFields.uuid(raw) else {
+        return false
+      }
       transaction.appAccountToken = token
       return true
     }
     return false
+  }
+
+  /// `UUID(uuidString:)` without Foundation's parser: 8-4-4-4-12 hex digits, either case; nil
+  /// for anything else (the general decoder then reports it).
+  static func uuid(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
+    guard text.count == 36 else { return nil }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(16)
+    var position = 0
+    while position < 36 {
+      if position == 8 || position == 13 || position == 18 || position == 23 {
+        guard text[position] == UInt8(ascii: "-") else { return nil }
+        position += 1
+        continue
+      }
+      guard let high = hex(text[position]), let low = hex(text[position + 1]) else { return nil }
+      bytes.append(high << 4 | low)
+      position += 2
+    }
+    return UUID(
+      uuid: (
+        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8],
+        bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+      ))
+  }
+
+  private static func hex(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
   }
 
   nonisolated(unsafe) private static let stringFields:

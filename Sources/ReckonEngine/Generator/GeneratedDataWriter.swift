@@ -32,7 +32,7 @@ public enum GeneratedDataWriter {
 
   /// Writes the requests file alone.
   public static func writeRequests(_ generator: PastRequestGenerator, to path: String) throws {
-    FileManager.default.createFile(atPath: path, contents: nil)
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
     guard let handle = FileHandle(forWritingAtPath: path) else {
       throw DryRunError.unreadable(path: path, reason: "cannot be written")
     }
@@ -67,7 +67,9 @@ public enum GeneratedDataWriter {
     "SELECT p.transaction_id AS transaction_id, CASE WHEN p.delivered = 1 THEN 'DELIVERED' ELSE coalesce(p.delivery_problem, 'UNDELIVERED_OTHER') END AS \"delivery.status\", p.sample_offered AS \"product.sample_offered\", round(min(100.0, 100.0 * coalesce(u.units_used, 0) / p.units_granted), 1) AS \"usage.consumed\", u.units_used AS \"usage.consumed_units\", u.last_used_at AS \"usage.last_used\", c.consented_to_share AS \"customer.consented\", CASE WHEN c.account_token IS NOT NULL THEN (p.purchased_at - c.created_at) / 1000 END AS \"customer.account_age\", CASE WHEN c.account_token IS NOT NULL THEN printf('%.2f %s', c.lifetime_spent_cents / 100.0, c.currency) END AS \"customer.lifetime_spent\", CASE WHEN c.account_token IS NOT NULL THEN printf('%.2f %s', coalesce((SELECT sum(r.amount_cents) FROM refunds r WHERE r.account_token = c.account_token), 0) / 100.0, c.currency) END AS \"customer.lifetime_refunded\", CASE WHEN c.account_token IS NOT NULL THEN (SELECT count(*) FROM refunds r WHERE r.account_token = c.account_token AND r.refunded_at > p.purchased_at - 90 * 86400000) END AS \"customer.refunds_last_90_days\", c.vip AS \"custom.vip\", s.preference AS \"customer.override\" FROM purchases p LEFT JOIN usage u ON u.transaction_id = p.transaction_id LEFT JOIN customers c ON c.account_token = p.account_token LEFT JOIN support_overrides s ON s.account_token = p.account_token ORDER BY p.transaction_id"
 
   static func configuration(_ generator: PastRequestGenerator, policyPath: String) -> String {
-    let queries = queries.sorted { $0.key < $1.key }.map { "        \(DryRunRows.quote($0.key)): \(DryRunRows.quote($0.value))" }
+    let queries = queries.sorted { $0.key < $1.key }.map {
+      "        \(DryRunRows.quote($0.key)): \(DryRunRows.quote($0.value))"
+    }
     return """
       {
         "apps": [

@@ -25,7 +25,9 @@ enum GeneratedFactsDatabase {
 
   /// Writes every row of `generator` to a new database at `path`.
   static func write(_ generator: PastRequestGenerator, to path: String) throws {
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: path + suffix)
+    }
     let database = try SQLiteDatabase(path: path, options: [.readWrite, .create, .noMutex])
     try database.execute(schema)
     try database.execute("PRAGMA synchronous = OFF; BEGIN")
@@ -34,18 +36,33 @@ enum GeneratedFactsDatabase {
     try database.execute("COMMIT; ANALYZE; PRAGMA wal_checkpoint(TRUNCATE)")
   }
 
-  private static func customers(_ generator: PastRequestGenerator, _ database: SQLiteDatabase) throws {
+  private static func customers(_ generator: PastRequestGenerator, _ database: SQLiteDatabase)
+    throws
+  {
     let customer = try database.prepare("INSERT INTO customers VALUES (?, ?, ?, ?, ?, ?)")
     let refund = try database.prepare("INSERT INTO refunds VALUES (?, ?, ?, ?)")
-    let override = try database.prepare("INSERT INTO support_overrides VALUES (?, ?, 'generated', 'generator', ?)")
+    let override = try database.prepare(
+      "INSERT INTO support_overrides VALUES (?, ?, 'generated', 'generator', ?)")
     let start = Int64(generator.start.timeIntervalSince1970 * 1000)
     for index in 0..<generator.customerCount {
       let made = generator.customer(index)
-      try run(customer, [.text(made.token), .integer(made.createdAt), made.consented.map { .integer(Int64($0)) } ?? .null,
-        .integer(Int64(made.lifetimeSpentCents)), .text("USD"), .integer(made.vip ? 1 : 0)])
+      try run(
+        customer,
+        [
+          .text(made.token), .integer(made.createdAt),
+          made.consented.map { .integer(Int64($0)) } ?? .null,
+          .integer(Int64(made.lifetimeSpentCents)), .text("USD"), .integer(made.vip ? 1 : 0),
+        ])
       for number in 0..<made.pastRefunds {
-        let at = start + Int64(generator.days) * 86_400_000 * Int64(number) / 3 - Int64((index * 7 + number * 13) % 120) * 86_400_000
-        try run(refund, [.text(made.token), .integer(at), .integer(Int64(99 + (index + number) % 900)), .text("USD")])
+        let at =
+          start + Int64(generator.days) * 86_400_000 * Int64(number) / 3 - Int64(
+            (index * 7 + number * 13) % 120) * 86_400_000
+        try run(
+          refund,
+          [
+            .text(made.token), .integer(at), .integer(Int64(99 + (index + number) % 900)),
+            .text("USD"),
+          ])
       }
       if let preference = made.override {
         try run(override, [.text(made.token), .text(preference), .integer(start)])
@@ -53,7 +70,9 @@ enum GeneratedFactsDatabase {
     }
   }
 
-  private static func purchases(_ generator: PastRequestGenerator, _ database: SQLiteDatabase) throws {
+  private static func purchases(_ generator: PastRequestGenerator, _ database: SQLiteDatabase)
+    throws
+  {
     let purchase = try database.prepare("INSERT INTO purchases VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
     let usage = try database.prepare("INSERT INTO usage VALUES (?, ?, ?)")
     var tokens: [Int: String] = [:]
@@ -62,17 +81,25 @@ enum GeneratedFactsDatabase {
       let token = tokens[request.customer] ?? generator.customer(request.customer).token
       tokens[request.customer] = token
       let units = request.units
-      try run(purchase, [
-        .text(request.transactionId), .text(token), .text(PastRequestGenerator.products[request.product].id),
-        .integer(request.purchasedAt), .integer(Int64(units.granted)), .integer(request.delivered ? 1 : 0),
-        request.delivered ? .null : .text(GeneratedRequest.problems[request.problem]), .integer(request.sampleOffered ? 1 : 0),
-      ])
-      let lastUsed: ReckonFacts.SQLiteValue = units.used > 0 ? .integer(request.purchasedAt + request.lastUsedAfter) : .null
+      try run(
+        purchase,
+        [
+          .text(request.transactionId), .text(token),
+          .text(PastRequestGenerator.products[request.product].id),
+          .integer(request.purchasedAt), .integer(Int64(units.granted)),
+          .integer(request.delivered ? 1 : 0),
+          request.delivered ? .null : .text(GeneratedRequest.problems[request.problem]),
+          .integer(request.sampleOffered ? 1 : 0),
+        ])
+      let lastUsed: ReckonFacts.SQLiteValue =
+        units.used > 0 ? .integer(request.purchasedAt + request.lastUsedAfter) : .null
       try run(usage, [.text(request.transactionId), .integer(Int64(units.used)), lastUsed])
     }
   }
 
-  private static func run(_ statement: ReckonFacts.SQLiteStatement, _ values: [ReckonFacts.SQLiteValue]) throws {
+  private static func run(
+    _ statement: ReckonFacts.SQLiteStatement, _ values: [ReckonFacts.SQLiteValue]
+  ) throws {
     defer { statement.reset() }
     for (offset, value) in values.enumerated() { try statement.bind(value, at: Int32(offset + 1)) }
     _ = try statement.step()

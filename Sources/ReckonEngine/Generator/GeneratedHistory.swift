@@ -10,7 +10,9 @@ import ReckonPolicy
 public enum GeneratedHistory {
   /// Writes the history of `generator`'s requests to a new state database at `path`; returns
   /// how many requests were decided.
-  public static func write(_ generator: PastRequestGenerator, configuration path: String, to statePath: String)
+  public static func write(
+    _ generator: PastRequestGenerator, configuration path: String, to statePath: String
+  )
     async throws -> Int
   {
     let configuration = try ReckonConfiguration.load(path: path)
@@ -20,7 +22,9 @@ public enum GeneratedHistory {
     guard let policy = try PolicyFiles.load(app.policyPath, schema: setup.schema).policy else {
       throw DryRunError.badLine(path: app.policyPath, line: 1, reason: "the policy does not check")
     }
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: statePath + suffix) }
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: statePath + suffix)
+    }
     let store = try StateStore(path: statePath)
     let gatherer = setup.gatherer()
     let decider = Decider(policy: policy, schema: setup.schema)
@@ -33,7 +37,8 @@ public enum GeneratedHistory {
       guard case .ready(let facts) = await gatherer.gather(request, for: policy) else { continue }
       let decision = decider.decide(request, facts: facts, trace: true)
       _ = try store.recordDecision(
-        DecisionRecord(decision: decision, policy: policy, policyText: policyText), requestId: requestId)
+        DecisionRecord(decision: decision, policy: policy, policyText: policyText),
+        requestId: requestId)
       decided += 1
       try attachOutcome(generator, index, request, decision, store)
     }

@@ -33,7 +33,8 @@ public struct GeneratedRequest: Hashable, Sendable {
   func jsonLine(_ generator: PastRequestGenerator, token: String) -> String {
     let product = PastRequestGenerator.products[self.product]
     let reason = PastRequestGenerator.reasons[self.reason].0
-    let expires = product.type.hasPrefix("Auto") ? ",\"expiresDate\":\(purchasedAt + 30 * 86_400_000)" : ""
+    let expires =
+      product.type.hasPrefix("Auto") ? ",\"expiresDate\":\(purchasedAt + 30 * 86_400_000)" : ""
     return
       "{\"notificationType\":\"CONSUMPTION_REQUEST\",\"notificationUUID\":\"\(notificationUUID)\",\"version\":\"2.0\",\"signedDate\":\(receivedAt),"
       + "\"data\":{\"environment\":\"Production\",\"appAppleId\":\(generator.appAppleId),\"bundleId\":\"\(generator.bundleId)\",\"bundleVersion\":\"3.2.1\",\"consumptionRequestReason\":\"\(reason)\","

@@ -51,7 +51,8 @@ public struct PastRequestGenerator: Sendable {
   public func request(_ index: Int) -> GeneratedRequest {
     var random = GeneratorRandom(seed: seed, stream: 1, index: UInt64(index))
     let spanMs = Int64(days) * 86_400_000
-    let received = Int64(start.timeIntervalSince1970 * 1000) + spanMs * Int64(index) / Int64(max(1, count))
+    let received =
+      Int64(start.timeIntervalSince1970 * 1000) + spanMs * Int64(index) / Int64(max(1, count))
       + Int64(random.below(60_000))
     let product = GeneratedRequest.pick(Self.products.map(\.weight), &random)
     let store = Self.storefronts[random.below(10) < 7 ? 0 : 1 + random.below(2)]
@@ -73,11 +74,13 @@ public struct PastRequestGenerator: Sendable {
     let consent = random.below(100)
     return GeneratedCustomer(
       index: index, token: uuid(4, UInt64(index)),
-      createdAt: Int64(start.timeIntervalSince1970 * 1000) - Int64(random.below(1_500)) * 86_400_000,
+      createdAt: Int64(start.timeIntervalSince1970 * 1000) - Int64(random.below(1_500))
+        * 86_400_000,
       consented: consent < 85 ? 1 : consent < 95 ? 0 : nil,
       lifetimeSpentCents: random.below(50_000), vip: random.below(100) < 3,
       pastRefunds: random.below(100) < 12 ? 1 + random.below(3) : 0,
-      override: random.below(100) < 2 ? ["GRANT_FULL", "DECLINE", "NO_PREFERENCE", "GRANT_PRORATED"][random.below(4)] : nil)
+      override: random.below(100) < 2
+        ? ["GRANT_FULL", "DECLINE", "NO_PREFERENCE", "GRANT_PRORATED"][random.below(4)] : nil)
   }
 
   /// A deterministic version-4-shaped UUID.
@@ -85,7 +88,8 @@ public struct PastRequestGenerator: Sendable {
     var random = GeneratorRandom(seed: seed, stream: stream, index: index)
     let high = random.next()
     let low = random.next()
-    let text = String(format: "%08x-%04x-4%03x-8%03x-%012llx", UInt32(truncatingIfNeeded: high >> 32),
+    let text = String(
+      format: "%08x-%04x-4%03x-8%03x-%012llx", UInt32(truncatingIfNeeded: high >> 32),
       UInt32(truncatingIfNeeded: (high >> 16) & 0xffff), UInt32(truncatingIfNeeded: high & 0xfff),
       UInt32(truncatingIfNeeded: (low >> 48) & 0xfff), low & 0xffff_ffff_ffff)
     return text
@@ -106,7 +110,9 @@ struct GeneratorRandom {
   private var state: UInt64
 
   init(seed: UInt64, stream: UInt64, index: UInt64) {
-    state = seed &* 0x9E37_79B9_7F4A_7C15 ^ stream &* 0xD1B5_4A32_D192_ED03 ^ index &* 0x8CB9_2BA7_2F3D_8DD7
+    state =
+      seed &* 0x9E37_79B9_7F4A_7C15 ^ stream &* 0xD1B5_4A32_D192_ED03 ^ index
+      &* 0x8CB9_2BA7_2F3D_8DD7
     _ = next()
   }
 

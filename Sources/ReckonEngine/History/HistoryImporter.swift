@@ -34,7 +34,8 @@ public struct HistoryImporter: Sendable {
   let store: StateStore
 
   /// An importer fetching through `client`, verifying with `verifier`, storing in `store`.
-  public init(client: NotificationHistoryClient, verifier: NotificationVerifier, store: StateStore) {
+  public init(client: NotificationHistoryClient, verifier: NotificationVerifier, store: StateStore)
+  {
     self.client = client
     self.verifier = verifier
     self.store = store

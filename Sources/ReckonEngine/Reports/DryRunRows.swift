@@ -5,12 +5,18 @@ import Foundation
 public enum DryRunRows {
   /// The CSV header and one line per row, handed to `write` in chunks.
   public static func csv(_ result: DryRunResult, write: (String) -> Void) {
-    var header = "notification_uuid,transaction_id,received_at,reason,product_type,action,preference,skip_reason,rule"
-    if result.againstName != nil { header += ",against_action,against_preference,against_skip_reason,against_rule,changed" }
+    var header =
+      "notification_uuid,transaction_id,received_at,reason,product_type,action,preference,skip_reason,rule"
+    if result.againstName != nil {
+      header += ",against_action,against_preference,against_skip_reason,against_rule,changed"
+    }
     write(header + ",problem\n")
     var chunk = ""
     for row in result.rows {
-      var fields = [row.notificationUUID, row.transactionId, timestamp(row.receivedAt), row.reason ?? "", row.productType ?? ""]
+      var fields = [
+        row.notificationUUID, row.transactionId, timestamp(row.receivedAt), row.reason ?? "",
+        row.productType ?? "",
+      ]
       fields += verdictFields(row.verdict, result.ruleName)
       if result.againstName != nil {
         fields += verdictFields(row.against, result.againstRuleName)
@@ -27,7 +33,8 @@ public enum DryRunRows {
   }
 
   /// `{"policy", "against", "summary", "requests": [...]}`, handed to `write` in chunks.
-  public static func json(_ result: DryRunResult, _ summary: DryRunSummary, write: (String) -> Void) {
+  public static func json(_ result: DryRunResult, _ summary: DryRunSummary, write: (String) -> Void)
+  {
     write("{\"policy\":\(quote(result.policyName)),")
     if let against = result.againstName { write("\"against\":\(quote(against)),") }
     write("\"stopped\":\(result.stopped),\"total\":\(result.total),\"ignored\":\(result.ignored),")
@@ -37,9 +44,12 @@ public enum DryRunRows {
       var object =
         "{\"notificationUUID\":\(quote(row.notificationUUID)),\"transactionId\":\(quote(row.transactionId)),"
         + "\"receivedAt\":\(quote(timestamp(row.receivedAt))),\"reason\":\(optional(row.reason)),\"productType\":\(optional(row.productType))"
-      if let verdict = row.verdict { object += ",\"decision\":\(verdictJSON(verdict, result.ruleName))" }
+      if let verdict = row.verdict {
+        object += ",\"decision\":\(verdictJSON(verdict, result.ruleName))"
+      }
       if let against = row.against {
-        object += ",\"against\":\(verdictJSON(against, result.againstRuleName)),\"changed\":\(row.changed)"
+        object +=
+          ",\"against\":\(verdictJSON(against, result.againstRuleName)),\"changed\":\(row.changed)"
       }
       if let problem = row.problem { object += ",\"problem\":\(quote(problem))" }
       chunk += (index == 0 ? "" : ",") + object + "}"
@@ -51,17 +61,22 @@ public enum DryRunRows {
     write(chunk + "]}\n")
   }
 
-  private static func verdictFields(_ verdict: DryRunVerdict?, _ rule: (Int?) -> String) -> [String] {
+  private static func verdictFields(_ verdict: DryRunVerdict?, _ rule: (Int?) -> String) -> [String]
+  {
     guard let verdict else { return ["", "", "", ""] }
     let outcome = verdict.outcome
-    return [outcome.action, outcome.preference ?? "", outcome.skipKind ?? "", rule(verdict.ruleIndex)]
+    return [
+      outcome.action, outcome.preference ?? "", outcome.skipKind ?? "", rule(verdict.ruleIndex),
+    ]
   }
 
   private static func verdictJSON(_ verdict: DryRunVerdict, _ rule: (Int?) -> String) -> String {
     let outcome = verdict.outcome
     var object = "{\"action\":\(quote(outcome.action)),\"rule\":\(quote(rule(verdict.ruleIndex)))"
     if let preference = outcome.preference { object += ",\"preference\":\(quote(preference))" }
-    if case .skip(let reason) = verdict.action { object += ",\"reason\":\(quote(reason.description))" }
+    if case .skip(let reason) = verdict.action {
+      object += ",\"reason\":\(quote(reason.description))"
+    }
     if let body = verdict.body, let data = try? body.jsonData() {
       object += ",\"body\":" + String(decoding: data, as: UTF8.self)
     }
@@ -75,7 +90,8 @@ public enum DryRunRows {
     var parts = tm()
     gmtime_r(&time, &parts)
     return String(
-      format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+      format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900,
+      Int(parts.tm_mon) + 1,
       Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec),
       Int(milliseconds % 1000))
   }
@@ -107,9 +123,11 @@ enum DryRunJSONSummary {
   static func json(_ summary: DryRunSummary) -> String {
     var parts = [
       "\"decided\":\(summary.decided)", "\"undecided\":\(summary.undecided)",
-      "\"byAction\":\(object(summary.byAction))", "\"byPreference\":\(object(summary.byPreference))",
+      "\"byAction\":\(object(summary.byAction))",
+      "\"byPreference\":\(object(summary.byPreference))",
       "\"byOutcome\":\(object(names(summary.byOutcome)))", "\"byRule\":\(object(summary.byRule))",
-      "\"byReason\":\(nested(summary.byReason))", "\"byProductType\":\(nested(summary.byProductType))",
+      "\"byReason\":\(nested(summary.byReason))",
+      "\"byProductType\":\(nested(summary.byProductType))",
     ]
     if !summary.againstByOutcome.isEmpty {
       parts.append("\"changed\":\(summary.changed)")
@@ -127,12 +145,16 @@ enum DryRunJSONSummary {
   }
 
   private static func object(_ counts: [String: Int]) -> String {
-    "{" + counts.sorted { $0.key < $1.key }.map { "\(DryRunRows.quote($0.key)):\($0.value)" }
+    "{"
+      + counts.sorted { $0.key < $1.key }.map { "\(DryRunRows.quote($0.key)):\($0.value)" }
       .joined(separator: ",") + "}"
   }
 
   private static func nested(_ groups: [String: [DryRunOutcome: Int]]) -> String {
-    "{" + groups.sorted { $0.key < $1.key }.map { "\(DryRunRows.quote($0.key)):\(object(names($0.value)))" }
+    "{"
+      + groups.sorted { $0.key < $1.key }.map {
+        "\(DryRunRows.quote($0.key)):\(object(names($0.value)))"
+      }
       .joined(separator: ",") + "}"
   }
 }

@@ -61,12 +61,15 @@ public struct DryRunSummary: Sendable {
     for outcome in DryRunOutcome.allCases {
       if outcomes[outcome.rawValue] > 0 { byOutcome[outcome] = outcomes[outcome.rawValue] }
       if others[outcome.rawValue] > 0 { againstByOutcome[outcome] = others[outcome.rawValue] }
-      for to in DryRunOutcome.allCases where matrix[outcome.rawValue * outcomes.count + to.rawValue] > 0 {
+      for to in DryRunOutcome.allCases
+      where matrix[outcome.rawValue * outcomes.count + to.rawValue] > 0 {
         transitions[Transition(from: outcome, to: to)] =
           matrix[outcome.rawValue * outcomes.count + to.rawValue]
       }
     }
-    for (index, count) in rules { byRule[result.ruleName(index < 0 ? nil : index), default: 0] += count }
+    for (index, count) in rules {
+      byRule[result.ruleName(index < 0 ? nil : index), default: 0] += count
+    }
   }
 
   /// Decided requests by action (`respond`, `hold`, `skip`).

@@ -4,11 +4,16 @@ import Foundation
 /// product type; with `--against`, what would change and the first changed requests.
 public enum DryRunText {
   /// The summary of `result`; `changedShown` changed requests are listed.
-  public static func render(_ result: DryRunResult, _ summary: DryRunSummary, changedShown: Int = 20)
+  public static func render(
+    _ result: DryRunResult, _ summary: DryRunSummary, changedShown: Int = 20
+  )
     -> String
   {
     var lines: [String] = []
-    let scope = result.stopped ? "stopped after \(n(result.rows.count)) of \(n(result.total)) requests" : "\(n(result.total)) requests"
+    let scope =
+      result.stopped
+      ? "stopped after \(n(result.rows.count)) of \(n(result.total)) requests"
+      : "\(n(result.total)) requests"
     lines.append("dry-run of policy \"\(result.policyName)\" over \(scope)")
     if result.ignored > 0 { lines.append("\(n(result.ignored)) other notifications ignored") }
     if summary.undecided > 0 {
@@ -16,7 +21,8 @@ public enum DryRunText {
     }
     lines.append("")
     section(&lines, "By action", summary.byAction, total: summary.decided)
-    section(&lines, "By preference (respond and hold)", summary.byPreference, total: summary.decided)
+    section(
+      &lines, "By preference (respond and hold)", summary.byPreference, total: summary.decided)
     section(&lines, "By deciding rule", summary.byRule, total: summary.decided)
     breakdown(&lines, "By reason", summary.byReason)
     breakdown(&lines, "By product type", summary.byProductType)
@@ -31,8 +37,11 @@ public enum DryRunText {
     lines.append(
       "Against \"\(result.againstName ?? "")\": \(n(summary.changed)) of \(n(summary.decided)) answers change (\(String(format: "%.1f", share))%)"
     )
-    for (transition, count) in summary.transitions.sorted(by: { $0.value > $1.value || $0.value == $1.value && $0.key < $1.key }) {
-      let to = transition.from == transition.to ? "\(transition.to) (body differs)" : "\(transition.to)"
+    for (transition, count) in summary.transitions.sorted(by: {
+      $0.value > $1.value || $0.value == $1.value && $0.key < $1.key
+    }) {
+      let to =
+        transition.from == transition.to ? "\(transition.to) (body differs)" : "\(transition.to)"
       lines.append("  \(pad(n(count), 10))  \(transition.from) → \(to)")
     }
     lines.append("")
@@ -63,8 +72,12 @@ public enum DryRunText {
   ) {
     guard !counts.isEmpty else { return }
     lines.append(title)
-    for (name, count) in counts.sorted(by: { $0.value > $1.value || $0.value == $1.value && $0.key < $1.key }) {
-      lines.append("  \(name.padding(toLength: 40, withPad: " ", startingAt: 0)) \(pad(n(count), 10))  \(percent(count, total))")
+    for (name, count) in counts.sorted(by: {
+      $0.value > $1.value || $0.value == $1.value && $0.key < $1.key
+    }) {
+      lines.append(
+        "  \(name.padding(toLength: 40, withPad: " ", startingAt: 0)) \(pad(n(count), 10))  \(percent(count, total))"
+      )
     }
     lines.append("")
   }
@@ -78,7 +91,9 @@ public enum DryRunText {
       let total = outcomes.values.reduce(0, +)
       let parts = outcomes.sorted { $0.value > $1.value || $0.value == $1.value && $0.key < $1.key }
         .map { "\($0.key) \(n($0.value))" }
-      lines.append("  \(name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(pad(n(total), 10)): \(parts.joined(separator: ", "))")
+      lines.append(
+        "  \(name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(pad(n(total), 10)): \(parts.joined(separator: ", "))"
+      )
     }
     lines.append("")
   }

@@ -5,28 +5,44 @@ import Foundation
 public enum HTMLReport {
   /// The dry-run report: totals, charts by outcome, rule, reason and product type, and with
   /// `--against` the changes and the changed requests (the first `changedShown`).
-  public static func dryRun(_ result: DryRunResult, _ summary: DryRunSummary, changedShown: Int = 500)
+  public static func dryRun(
+    _ result: DryRunResult, _ summary: DryRunSummary, changedShown: Int = 500
+  )
     -> String
   {
     var body = "<h1>Dry-run of “\(HTMLText.escape(result.policyName))”</h1>"
-    body += "<p class=\"totals\">Requests: <b id=\"total\">\(summary.decided + summary.undecided)</b>"
+    body +=
+      "<p class=\"totals\">Requests: <b id=\"total\">\(summary.decided + summary.undecided)</b>"
     body += " · decided <b id=\"decided\">\(summary.decided)</b>"
     if summary.undecided > 0 { body += " · not decided <b>\(summary.undecided)</b>" }
     if result.stopped { body += " · <b>stopped early</b> (partial)" }
-    if result.againstName != nil { body += " · changed against “\(HTMLText.escape(result.againstName ?? ""))”: <b id=\"changed\">\(summary.changed)</b>" }
+    if result.againstName != nil {
+      body +=
+        " · changed against “\(HTMLText.escape(result.againstName ?? ""))”: <b id=\"changed\">\(summary.changed)</b>"
+    }
     body += "</p>"
     body += table("By action", summary.byAction, total: summary.decided)
-    let outcomes = DryRunOutcome.allCases.filter { (summary.byOutcome[$0] ?? 0) + (summary.againstByOutcome[$0] ?? 0) > 0 }
-    var chart = SVGBarChart(title: "Answers by outcome", bars: outcomes.map { ($0.description, summary.byOutcome[$0] ?? 0) })
-    if result.againstName != nil { chart.secondary = outcomes.map { summary.againstByOutcome[$0] ?? 0 } }
+    let outcomes = DryRunOutcome.allCases.filter {
+      (summary.byOutcome[$0] ?? 0) + (summary.againstByOutcome[$0] ?? 0) > 0
+    }
+    var chart = SVGBarChart(
+      title: "Answers by outcome",
+      bars: outcomes.map { ($0.description, summary.byOutcome[$0] ?? 0) })
+    if result.againstName != nil {
+      chart.secondary = outcomes.map { summary.againstByOutcome[$0] ?? 0 }
+    }
     body += "<figure>\(chart.render())"
     if result.againstName != nil {
-      body += "<figcaption><span class=\"key a\"></span>\(HTMLText.escape(result.policyName)) <span class=\"key b\"></span>\(HTMLText.escape(result.againstName ?? ""))</figcaption>"
+      body +=
+        "<figcaption><span class=\"key a\"></span>\(HTMLText.escape(result.policyName)) <span class=\"key b\"></span>\(HTMLText.escape(result.againstName ?? ""))</figcaption>"
     }
     body += "</figure>"
-    body += "<figure>\(SVGBarChart(title: "Deciding rule", bars: sorted(summary.byRule)).render())</figure>"
-    body += "<figure>\(SVGBarChart(title: "Requests by reason", bars: sorted(summary.byReason.mapValues { $0.values.reduce(0, +) })).render())</figure>"
-    body += "<figure>\(SVGBarChart(title: "Requests by product type", bars: sorted(summary.byProductType.mapValues { $0.values.reduce(0, +) })).render())</figure>"
+    body +=
+      "<figure>\(SVGBarChart(title: "Deciding rule", bars: sorted(summary.byRule)).render())</figure>"
+    body +=
+      "<figure>\(SVGBarChart(title: "Requests by reason", bars: sorted(summary.byReason.mapValues { $0.values.reduce(0, +) })).render())</figure>"
+    body +=
+      "<figure>\(SVGBarChart(title: "Requests by product type", bars: sorted(summary.byProductType.mapValues { $0.values.reduce(0, +) })).render())</figure>"
     body += breakdown("Outcome by reason", summary.byReason)
     body += breakdown("Outcome by product type", summary.byProductType)
     if result.againstName != nil { body += changes(result, summary, shown: changedShown) }
@@ -34,42 +50,63 @@ public enum HTMLReport {
   }
 
   static func changes(_ result: DryRunResult, _ summary: DryRunSummary, shown: Int) -> String {
-    var html = "<h2>What changes</h2><table><tr><th>from</th><th>to</th><th class=\"n\">requests</th></tr>"
-    for (transition, count) in summary.transitions.sorted(by: { $0.value > $1.value || $0.value == $1.value && $0.key < $1.key }) {
-      let to = transition.from == transition.to ? "\(transition.to) (body differs)" : transition.to.description
-      html += "<tr><td>\(HTMLText.escape(transition.from.description))</td><td>\(HTMLText.escape(to))</td><td class=\"n\">\(count)</td></tr>"
+    var html =
+      "<h2>What changes</h2><table><tr><th>from</th><th>to</th><th class=\"n\">requests</th></tr>"
+    for (transition, count) in summary.transitions.sorted(by: {
+      $0.value > $1.value || $0.value == $1.value && $0.key < $1.key
+    }) {
+      let to =
+        transition.from == transition.to
+        ? "\(transition.to) (body differs)" : transition.to.description
+      html +=
+        "<tr><td>\(HTMLText.escape(transition.from.description))</td><td>\(HTMLText.escape(to))</td><td class=\"n\">\(count)</td></tr>"
     }
-    html += "</table><h2>Changed requests</h2><table><tr><th>transaction</th><th>received</th><th>reason</th><th>now</th><th>rule</th><th>against</th><th>rule</th></tr>"
+    html +=
+      "</table><h2>Changed requests</h2><table><tr><th>transaction</th><th>received</th><th>reason</th><th>now</th><th>rule</th><th>against</th><th>rule</th></tr>"
     for row in result.rows.lazy.filter(\.changed).prefix(shown) {
       guard let verdict = row.verdict, let against = row.against else { continue }
-      html += "<tr><td>\(HTMLText.escape(row.transactionId))</td><td>\(DryRunRows.timestamp(row.receivedAt).prefix(16))</td><td>\(HTMLText.escape(row.reason ?? ""))</td>"
-      html += "<td>\(HTMLText.escape(verdict.outcome.description))</td><td>\(HTMLText.escape(result.ruleName(verdict.ruleIndex)))</td>"
-      html += "<td>\(HTMLText.escape(against.outcome.description))</td><td>\(HTMLText.escape(result.againstRuleName(against.ruleIndex)))</td></tr>"
+      html +=
+        "<tr><td>\(HTMLText.escape(row.transactionId))</td><td>\(DryRunRows.timestamp(row.receivedAt).prefix(16))</td><td>\(HTMLText.escape(row.reason ?? ""))</td>"
+      html +=
+        "<td>\(HTMLText.escape(verdict.outcome.description))</td><td>\(HTMLText.escape(result.ruleName(verdict.ruleIndex)))</td>"
+      html +=
+        "<td>\(HTMLText.escape(against.outcome.description))</td><td>\(HTMLText.escape(result.againstRuleName(against.ruleIndex)))</td></tr>"
     }
-    if summary.changed > shown { html += "<tr><td colspan=\"7\">… and \(summary.changed - shown) more (see --format csv)</td></tr>" }
+    if summary.changed > shown {
+      html +=
+        "<tr><td colspan=\"7\">… and \(summary.changed - shown) more (see --format csv)</td></tr>"
+    }
     return html + "</table>"
   }
 
   static func table(_ title: String, _ counts: [String: Int], total: Int) -> String {
     var html = "<h2>\(HTMLText.escape(title))</h2><table>"
     for (name, count) in sorted(counts) {
-      html += "<tr><td>\(HTMLText.escape(name))</td><td class=\"n\">\(count)</td><td class=\"n\">\(DryRunText.percent(count, total))</td></tr>"
+      html +=
+        "<tr><td>\(HTMLText.escape(name))</td><td class=\"n\">\(count)</td><td class=\"n\">\(DryRunText.percent(count, total))</td></tr>"
     }
     return html + "</table>"
   }
 
   static func breakdown(_ title: String, _ groups: [String: [DryRunOutcome: Int]]) -> String {
-    let columns = DryRunOutcome.allCases.filter { outcome in groups.values.contains { $0[outcome] != nil } }
+    let columns = DryRunOutcome.allCases.filter { outcome in
+      groups.values.contains { $0[outcome] != nil }
+    }
     var html = "<h2>\(HTMLText.escape(title))</h2><table><tr><th></th>"
-    html += columns.map { "<th class=\"n\">\(HTMLText.escape($0.description))</th>" }.joined() + "</tr>"
+    html +=
+      columns.map { "<th class=\"n\">\(HTMLText.escape($0.description))</th>" }.joined() + "</tr>"
     for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
-      html += "<tr><td>\(HTMLText.escape(name))</td>" + columns.map { "<td class=\"n\">\(counts[$0] ?? 0)</td>" }.joined() + "</tr>"
+      html +=
+        "<tr><td>\(HTMLText.escape(name))</td>"
+        + columns.map { "<td class=\"n\">\(counts[$0] ?? 0)</td>" }.joined() + "</tr>"
     }
     return html + "</table>"
   }
 
   static func sorted(_ counts: [String: Int]) -> [(label: String, value: Int)] {
-    counts.sorted { $0.value > $1.value || $0.value == $1.value && $0.key < $1.key }.map { ($0.key, $0.value) }
+    counts.sorted { $0.value > $1.value || $0.value == $1.value && $0.key < $1.key }.map {
+      ($0.key, $0.value)
+    }
   }
 
   static func page(title: String, body: String) -> String {

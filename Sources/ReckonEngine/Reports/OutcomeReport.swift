@@ -60,9 +60,12 @@ public struct OutcomeReport: Sendable {
       all.add(decision)
       byPreference[Self.preference(decision), default: Counts()].add(decision)
       byRule["\(decision.policyName): \(decision.rule)", default: Counts()].add(decision)
-      let request = try? StoredRequestDecoder.request(decision.rawNotification, receivedAt: decision.receivedAt, id: 0)
-      byReason[request?.notification.data?.rawConsumptionRequestReason ?? "none", default: Counts()].add(decision)
-      byProductType[request?.transaction.type?.policyName ?? "unknown", default: Counts()].add(decision)
+      let request = try? StoredRequestDecoder.request(
+        decision.rawNotification, receivedAt: decision.receivedAt, id: 0)
+      byReason[request?.notification.data?.rawConsumptionRequestReason ?? "none", default: Counts()]
+        .add(decision)
+      byProductType[request?.transaction.type?.policyName ?? "unknown", default: Counts()].add(
+        decision)
     }
   }
 
@@ -76,14 +79,22 @@ public struct OutcomeReport: Sendable {
 
   /// The report as text tables.
   public func text() -> String {
-    var lines = ["\(all.decisions) decisions, \(all.withOutcome) with an outcome, refund rate \(Self.rate(all))", ""]
+    var lines = [
+      "\(all.decisions) decisions, \(all.withOutcome) with an outcome, refund rate \(Self.rate(all))",
+      "",
+    ]
     for (title, groups) in sections {
       lines.append(title)
-      lines.append("  " + "".padding(toLength: 44, withPad: " ", startingAt: 0) + "decisions  outcome  refunded  declined  reversed  prorated   rate")
+      lines.append(
+        "  " + "".padding(toLength: 44, withPad: " ", startingAt: 0)
+          + "decisions  outcome  refunded  declined  reversed  prorated   rate")
       for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
         lines.append(
           "  \(name.padding(toLength: 44, withPad: " ", startingAt: 0))"
-            + String(format: "%9d  %7d  %8d  %8d  %8d  %8d  %@", counts.decisions, counts.withOutcome, counts.refunded, counts.declined, counts.reversed, counts.prorated, Self.rate(counts)))
+            + String(
+              format: "%9d  %7d  %8d  %8d  %8d  %8d  %@", counts.decisions, counts.withOutcome,
+              counts.refunded, counts.declined, counts.reversed, counts.prorated, Self.rate(counts))
+        )
       }
       lines.append("")
     }
@@ -96,20 +107,34 @@ public struct OutcomeReport: Sendable {
       "{\"decisions\":\(counts.decisions),\"withOutcome\":\(counts.withOutcome),\"refunded\":\(counts.refunded),\"declined\":\(counts.declined),\"reversed\":\(counts.reversed),\"prorated\":\(counts.prorated),\"refundRate\":\(String(format: "%.4f", counts.refundRate))}"
     }
     let groups = sections.map { title, groups in
-      "\(DryRunRows.quote(Self.key(title))):{" + groups.sorted { $0.key < $1.key }.map { "\(DryRunRows.quote($0.key)):\(object($0.value))" }.joined(separator: ",") + "}"
+      "\(DryRunRows.quote(Self.key(title))):{"
+        + groups.sorted { $0.key < $1.key }.map {
+          "\(DryRunRows.quote($0.key)):\(object($0.value))"
+        }.joined(separator: ",") + "}"
     }
     return "{\"all\":\(object(all)),\(groups.joined(separator: ","))}\n"
   }
 
   /// The report as a self-contained HTML page.
   public func html() -> String {
-    var body = "<h1>Refund outcomes</h1><p class=\"totals\">Decisions: <b id=\"decisions\">\(all.decisions)</b> · with an outcome <b id=\"with-outcome\">\(all.withOutcome)</b> · refund rate <b id=\"rate\">\(Self.rate(all))</b></p>"
+    var body =
+      "<h1>Refund outcomes</h1><p class=\"totals\">Decisions: <b id=\"decisions\">\(all.decisions)</b> · with an outcome <b id=\"with-outcome\">\(all.withOutcome)</b> · refund rate <b id=\"rate\">\(Self.rate(all))</b></p>"
     for (title, groups) in sections {
-      let bars = groups.sorted { $0.key < $1.key }.map { ($0.key, Int(($0.value.refundRate * 100).rounded())) }
-      body += "<h2>\(HTMLText.escape(title))</h2><figure>\(SVGBarChart(title: "Refund rate (%) \(title.lowercased())", bars: bars).render())</figure>"
-      body += "<table><tr><th></th><th class=\"n\">decisions</th><th class=\"n\">with outcome</th><th class=\"n\">refunded</th><th class=\"n\">declined</th><th class=\"n\">reversed</th><th class=\"n\">prorated</th><th class=\"n\">rate</th></tr>"
+      let bars = groups.sorted { $0.key < $1.key }.map {
+        ($0.key, Int(($0.value.refundRate * 100).rounded()))
+      }
+      body +=
+        "<h2>\(HTMLText.escape(title))</h2><figure>\(SVGBarChart(title: "Refund rate (%) \(title.lowercased())", bars: bars).render())</figure>"
+      body +=
+        "<table><tr><th></th><th class=\"n\">decisions</th><th class=\"n\">with outcome</th><th class=\"n\">refunded</th><th class=\"n\">declined</th><th class=\"n\">reversed</th><th class=\"n\">prorated</th><th class=\"n\">rate</th></tr>"
       for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
-        body += "<tr><td>\(HTMLText.escape(name))</td>" + [counts.decisions, counts.withOutcome, counts.refunded, counts.declined, counts.reversed, counts.prorated].map { "<td class=\"n\">\($0)</td>" }.joined() + "<td class=\"n\">\(Self.rate(counts))</td></tr>"
+        body +=
+          "<tr><td>\(HTMLText.escape(name))</td>"
+          + [
+            counts.decisions, counts.withOutcome, counts.refunded, counts.declined, counts.reversed,
+            counts.prorated,
+          ].map { "<td class=\"n\">\($0)</td>" }.joined()
+          + "<td class=\"n\">\(Self.rate(counts))</td></tr>"
       }
       body += "</table>"
     }
@@ -117,11 +142,17 @@ public struct OutcomeReport: Sendable {
   }
 
   private var sections: [(String, [String: Counts])] {
-    [("By preference sent", byPreference), ("By deciding rule", byRule), ("By reason", byReason), ("By product type", byProductType)]
+    [
+      ("By preference sent", byPreference), ("By deciding rule", byRule), ("By reason", byReason),
+      ("By product type", byProductType),
+    ]
   }
 
   private static func key(_ title: String) -> String {
-    ["By preference sent": "byPreference", "By deciding rule": "byRule", "By reason": "byReason", "By product type": "byProductType"][title] ?? title
+    [
+      "By preference sent": "byPreference", "By deciding rule": "byRule", "By reason": "byReason",
+      "By product type": "byProductType",
+    ][title] ?? title
   }
 
   static func rate(_ counts: Counts) -> String {

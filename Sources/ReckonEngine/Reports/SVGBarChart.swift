@@ -19,14 +19,18 @@ struct SVGBarChart {
     for (index, bar) in bars.enumerated() {
       let y = 30 + index * rowHeight
       let width = max(1, bar.value * barWidth / maximum)
-      svg += "<text x=\"\(labelWidth - 8)\" y=\"\(y + 15)\" text-anchor=\"end\">\(HTMLText.escape(bar.label))</text>"
-      svg += "<rect x=\"\(labelWidth)\" y=\"\(y + 2)\" width=\"\(width)\" height=\"16\" fill=\"\(color)\"/>"
+      svg +=
+        "<text x=\"\(labelWidth - 8)\" y=\"\(y + 15)\" text-anchor=\"end\">\(HTMLText.escape(bar.label))</text>"
+      svg +=
+        "<rect x=\"\(labelWidth)\" y=\"\(y + 2)\" width=\"\(width)\" height=\"16\" fill=\"\(color)\"/>"
       svg += "<text x=\"\(labelWidth + width + 6)\" y=\"\(y + 15)\">\(bar.value)</text>"
       if let secondary {
         let other = secondary[index]
         let otherWidth = max(1, other * barWidth / maximum)
-        svg += "<rect x=\"\(labelWidth)\" y=\"\(y + 19)\" width=\"\(otherWidth)\" height=\"10\" fill=\"\(secondaryColor)\"/>"
-        svg += "<text x=\"\(labelWidth + otherWidth + 6)\" y=\"\(y + 28)\" class=\"small\">\(other)</text>"
+        svg +=
+          "<rect x=\"\(labelWidth)\" y=\"\(y + 19)\" width=\"\(otherWidth)\" height=\"10\" fill=\"\(secondaryColor)\"/>"
+        svg +=
+          "<text x=\"\(labelWidth + otherWidth + 6)\" y=\"\(y + 28)\" class=\"small\">\(other)</text>"
       }
     }
     return svg + "</svg>"

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import ReckonPolicy
 
 /// Every request's facts from one ordered query, read as a stream and merged with requests
@@ -73,17 +74,33 @@ public final class SQLiteBulkFactScan {
 
   /// The facts of `transactionId`'s row, or nil when the query has none; ids must not decrease.
   public func facts(for transactionId: String) throws(SQLiteFactSourceError) -> [Fact]? {
-    let key = transactionId.utf8
-    if let convertedKey, convertedKey.elementsEqual(key) { return converted }
-    if !started {
-      started = true
-      try step()
+    var key = transactionId
+    let found = key.withUTF8 { bytes -> Result<Bool, SQLiteFactSourceError> in
+      if let convertedKey,
+        convertedKey.withUnsafeBufferPointer({ BulkKeyOrder.compare($0, bytes) == 0 })
+      {
+        return .success(true)
+      }
+      do throws(SQLiteFactSourceError) {
+        if !started {
+          started = true
+          try step()
+        }
+        while !exhausted, rowKey.withUnsafeBufferPointer({ BulkKeyOrder.compare($0, bytes) < 0 }) {
+          try step()
+        }
+        guard !exhausted, rowKey.withUnsafeBufferPointer({ BulkKeyOrder.compare($0, bytes) == 0 })
+        else {
+          return .success(false)
+        }
+        try convertRow()
+        convertedKey = rowKey
+        return .success(true)
+      } catch {
+        return .failure(error)
+      }
     }
-    while !exhausted, BulkKeyOrder.compare(rowKey, key) < 0 { try step() }
-    guard !exhausted, BulkKeyOrder.compare(rowKey, key) == 0 else { return nil }
-    try convertRow()
-    convertedKey = rowKey
-    return converted
+    return try found.get() ? converted : nil
   }
 
   private func step() throws(SQLiteFactSourceError) {
@@ -104,9 +121,11 @@ public final class SQLiteBulkFactScan {
     }
     let count = Int(sqlite3_column_bytes(statement.handle, keyColumn))
     let next = UnsafeBufferPointer(start: text, count: count)
-    guard rowKey.isEmpty || BulkKeyOrder.compare(rowKey, next) <= 0 else {
+    guard rowKey.isEmpty || rowKey.withUnsafeBufferPointer({ BulkKeyOrder.compare($0, next) <= 0 })
+    else {
       throw .malformedQuery(
-        query: "bulkQuery", message: "rows must be ordered by transaction_id (ORDER BY transaction_id)")
+        query: "bulkQuery",
+        message: "rows must be ordered by transaction_id (ORDER BY transaction_id)")
     }
     rowKey.removeAll(keepingCapacity: true)
     rowKey.append(contentsOf: next)
@@ -129,6 +148,25 @@ public final class SQLiteBulkFactScan {
 
 /// SQLite's BINARY collation on UTF-8 bytes: memcmp, then the shorter first.
 public enum BulkKeyOrder {
+  /// Negative, zero or positive as `left` sorts before, with or after `right`.
+  public static func compare(_ left: String, _ right: String) -> Int {
+    var left = left
+    var right = right
+    return left.withUTF8 { a in right.withUTF8 { b in compare(a, b) } }
+  }
+
+  /// Negative, zero or positive as `left` sorts before, with or after `right`.
+  public static func compare(
+    _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
+  ) -> Int {
+    let common = min(left.count, right.count)
+    if common > 0 {
+      let order = memcmp(left.baseAddress!, right.baseAddress!, common)
+      if order != 0 { return order < 0 ? -1 : 1 }
+    }
+    return left.count == right.count ? 0 : left.count < right.count ? -1 : 1
+  }
+
   /// Negative, zero or positive as `left` sorts before, with or after `right`.
   public static func compare<L: Collection<UInt8>, R: Collection<UInt8>>(_ left: L, _ right: R)
     -> Int

@@ -46,7 +46,8 @@ enum DryRunCommand: Command {
       progress?.finish()
       interrupt.cancel()
     }
-    let result = try await options.run(policy: policy, against: against, schema: schema, control: control)
+    let result = try await options.run(
+      policy: policy, against: against, schema: schema, control: control)
     progress?.finish()
     let summary = DryRunSummary(result)
     try write(result, summary, options, console)

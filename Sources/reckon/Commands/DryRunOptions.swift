@@ -37,8 +37,11 @@ struct DryRunOptions {
     guard (requestsPath == nil) != (statePath == nil) else {
       throw UsageError("give either --requests FILE.jsonl or --state DATABASE")
     }
-    if requestsPath != nil, configPath == nil, facts == nil || facts == "current" || facts == "recorded" {
-      throw UsageError("--requests needs facts: --config reckon.json (sources) or --facts FILE.json")
+    if requestsPath != nil, configPath == nil,
+      facts == nil || facts == "current" || facts == "recorded"
+    {
+      throw UsageError(
+        "--requests needs facts: --config reckon.json (sources) or --facts FILE.json")
     }
     if facts == "current", configPath == nil { throw UsageError("--facts current needs --config") }
     configuration = try configPath.map { try ReckonConfiguration.load(path: $0) }
@@ -51,7 +54,9 @@ struct DryRunOptions {
   }
 
   /// Runs the dry-run these options describe.
-  func run(policy: CompiledPolicy, against: CompiledPolicy?, schema: FactSchema, control: DryRunControl)
+  func run(
+    policy: CompiledPolicy, against: CompiledPolicy?, schema: FactSchema, control: DryRunControl
+  )
     async throws -> DryRunResult
   {
     if let statePath { return try await runState(statePath, policy, against, schema, control) }
@@ -59,20 +64,28 @@ struct DryRunOptions {
     let verifier = try configuration.map(DryRunSetup.verifier)
     let layers: [BulkFactLayer]?
     if let facts, facts != "current", facts != "recorded" {
-      layers = [.lookup(try JSONFileFactSource(name: URL(fileURLWithPath: facts).lastPathComponent, path: facts, schema: schema))]
+      layers = [
+        .lookup(
+          try JSONFileFactSource(
+            name: URL(fileURLWithPath: facts).lastPathComponent, path: facts, schema: schema))
+      ]
     } else if let configuration {
       layers = try DryRunSetup.bulkLayers(configuration, FactSourceSetup(configuration.factSources))
     } else {
       layers = nil
     }
     if let layers {
-      return try await BulkDryRun(policy: policy, against: against, schema: schema, layers: layers, verifier: verifier)
-        .run(lines, control: control)
+      return try await BulkDryRun(
+        policy: policy, against: against, schema: schema, layers: layers, verifier: verifier
+      )
+      .run(lines, control: control)
     }
     let setup = try FactSourceSetup(configuration!.factSources)
     let read = try DryRunSetup.pastRequests(lines, verifier: verifier)
-    return await SequentialDryRun(policy: policy, against: against, schema: schema, facts: .current(setup.gatherer()))
-      .run(read.requests, ignored: read.ignored, control: control)
+    return await SequentialDryRun(
+      policy: policy, against: against, schema: schema, facts: .current(setup.gatherer())
+    )
+    .run(read.requests, ignored: read.ignored, control: control)
   }
 
   private func runState(
@@ -84,7 +97,9 @@ struct DryRunOptions {
     }
     let store = try StateStore(path: path)
     let stored = try store.storedRequests(since: since, until: until)
-    let requests = try stored.map { stored throws(DryRunError) in try StoredRequestDecoder.decode(stored, schema: schema) }
+    let requests = try stored.map { stored throws(DryRunError) in
+      try StoredRequestDecoder.decode(stored, schema: schema)
+    }
     let mode: SequentialDryRun.Facts
     switch facts ?? "recorded" {
     case "recorded": mode = .recorded

@@ -30,10 +30,13 @@ enum GenerateCommand: Command {
     let generator = PastRequestGenerator(count: count, seed: UInt64(seed), days: days)
     let absolute = URL(fileURLWithPath: policy).standardizedFileURL.path
     let files = try GeneratedDataWriter.write(generator, to: folder, policyPath: absolute)
-    console.out("wrote \(count) requests to \(files.requests), facts to \(files.facts), \(files.configuration)")
+    console.out(
+      "wrote \(count) requests to \(files.requests), facts to \(files.facts), \(files.configuration)"
+    )
     if state == "yes" || state == "true" {
       let path = folder + "/reckon-state.sqlite"
-      let written = try await GeneratedHistory.write(generator, configuration: files.configuration, to: path)
+      let written = try await GeneratedHistory.write(
+        generator, configuration: files.configuration, to: path)
       console.out("wrote \(written) decided requests with outcomes to \(path)")
     }
     return 0
@@ -41,7 +44,9 @@ enum GenerateCommand: Command {
 
   private static func number(_ text: String?, _ name: String) throws -> Int? {
     guard let text else { return nil }
-    guard let value = Int(text), value >= 0 else { throw UsageError("--\(name) must be a whole number") }
+    guard let value = Int(text), value >= 0 else {
+      throw UsageError("--\(name) must be a whole number")
+    }
     return value
   }
 }

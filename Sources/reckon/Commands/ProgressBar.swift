@@ -37,8 +37,12 @@ final class ProgressBar: @unchecked Sendable {
 
   private func draw() {
     guard !lock.withLock({ finished }) else { return }
-    FileHandle.standardError.write(Data(("\r" + ProgressBar.line(
-      done: control.completed, total: control.expected, seconds: Date().timeIntervalSince(start))).utf8))
+    FileHandle.standardError.write(
+      Data(
+        ("\r"
+          + ProgressBar.line(
+            done: control.completed, total: control.expected,
+            seconds: Date().timeIntervalSince(start))).utf8))
   }
 
   /// `[#####.....]  45%  450,000/1,000,000  210,000/s  ETA 3s`.
@@ -48,7 +52,8 @@ final class ProgressBar: @unchecked Sendable {
     let rate = seconds > 0 ? Double(done) / seconds : 0
     let eta = rate > 0 ? Int((Double(total - done) / rate).rounded(.up)) : 0
     return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
-      + "] " + String(format: "%3d%%", Int(fraction * 100)) + "  \(done)/\(total)  \(Int(rate))/s  ETA \(eta)s"
+      + "] " + String(format: "%3d%%", Int(fraction * 100))
+      + "  \(done)/\(total)  \(Int(rate))/s  ETA \(eta)s"
   }
 }
 
@@ -58,7 +63,8 @@ final class InterruptHandler: @unchecked Sendable {
 
   init(_ action: @escaping @Sendable () -> Void) {
     signal(SIGINT, SIG_IGN)
-    source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "reckon.interrupt"))
+    source = DispatchSource.makeSignalSource(
+      signal: SIGINT, queue: DispatchQueue(label: "reckon.interrupt"))
     source.setEventHandler(handler: action)
     source.resume()
   }

@@ -26,11 +26,14 @@ enum ReportCommand: Command {
     let format = arguments.option("format") ?? "text"
     let html = arguments.option("html")
     try arguments.rejectUnknown()
-    guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
+    guard format == "text" || format == "json" else {
+      throw UsageError("--format must be text or json")
+    }
     guard FileManager.default.fileExists(atPath: statePath) else {
       throw DryRunError.unreadable(path: statePath, reason: "no such file")
     }
-    let report = OutcomeReport(try StateStore(path: statePath).decidedOutcomes(since: since, until: until))
+    let report = OutcomeReport(
+      try StateStore(path: statePath).decidedOutcomes(since: since, until: until))
     console.out(format == "json" ? report.json() : report.text())
     if let html { try Data(report.html().utf8).write(to: URL(fileURLWithPath: html)) }
     return 0

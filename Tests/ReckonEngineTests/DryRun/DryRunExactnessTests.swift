@@ -43,7 +43,8 @@ struct DryRunExactnessTests {
       threads: 2)
     let ordered = try await run.run(RequestLines(path: fixture.files.requests))
     let mixed = try await run.run(RequestLines(path: shuffled))
-    let byUUID = Dictionary(uniqueKeysWithValues: ordered.rows.map { ($0.notificationUUID, $0.verdict) })
+    let byUUID = Dictionary(
+      uniqueKeysWithValues: ordered.rows.map { ($0.notificationUUID, $0.verdict) })
     #expect(mixed.rows.count == ordered.rows.count)
     #expect(mixed.rows.allSatisfy { byUUID[$0.notificationUUID] == $0.verdict })
   }
@@ -65,7 +66,8 @@ struct DryRunExactnessTests {
     let decider = Decider(policy: policy, schema: fixture.setup.schema)
     let gatherer = fixture.setup.gatherer()
     for past in try fixture.pastRequests().prefix(300) {
-      let row = try #require(result.rows.first { $0.notificationUUID == past.request.notification.notificationUUID })
+      let row = try #require(
+        result.rows.first { $0.notificationUUID == past.request.notification.notificationUUID })
       #expect(row.receivedAt == past.request.notification.signedDate)
       guard case .ready(let facts) = await gatherer.gather(past.request, for: policy) else {
         Issue.record("facts not ready")

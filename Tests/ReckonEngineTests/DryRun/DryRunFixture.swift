@@ -30,9 +30,10 @@ final class DryRunFixture: @unchecked Sendable {
   }
 
   init(count: Int, seed: UInt64) throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "reckon-dryrun-\(UUID().uuidString)"
-    ).path
+    folder =
+      FileManager.default.temporaryDirectory.appendingPathComponent(
+        "reckon-dryrun-\(UUID().uuidString)"
+      ).path
     generator = PastRequestGenerator(count: count, seed: seed)
     files = try GeneratedDataWriter.write(
       generator, to: folder, policyPath: Self.policyPath("targeted"))
@@ -46,7 +47,8 @@ final class DryRunFixture: @unchecked Sendable {
 
   /// A shipped policy, checked against the fixture's schema.
   func policy(_ name: String) throws -> CompiledPolicy {
-    try require(try PolicyFiles.load(Self.policyPath(name), schema: setup.schema).policy, "policy \(name)")
+    try require(
+      try PolicyFiles.load(Self.policyPath(name), schema: setup.schema).policy, "policy \(name)")
   }
 
   /// A policy from source text, written to the fixture's folder.

@@ -40,9 +40,13 @@ struct DryRunReportTests {
     #expect(summary.transitions.values.reduce(0, +) == summary.changed)
     #expect(result.rows.filter(\.changed).count == summary.changed)
     for outcome in DryRunOutcome.allCases {
-      let leaving = summary.transitions.filter { $0.key.from == outcome && $0.key.to != outcome }.values.reduce(0, +)
-      let arriving = summary.transitions.filter { $0.key.to == outcome && $0.key.from != outcome }.values.reduce(0, +)
-      #expect((summary.againstByOutcome[outcome] ?? 0) - (summary.byOutcome[outcome] ?? 0) == arriving - leaving)
+      let leaving = summary.transitions.filter { $0.key.from == outcome && $0.key.to != outcome }
+        .values.reduce(0, +)
+      let arriving = summary.transitions.filter { $0.key.to == outcome && $0.key.from != outcome }
+        .values.reduce(0, +)
+      #expect(
+        (summary.againstByOutcome[outcome] ?? 0) - (summary.byOutcome[outcome] ?? 0) == arriving
+          - leaving)
     }
     let text = DryRunText.render(result, summary)
     #expect(text.contains("Against \"prefer-refund\""))
@@ -56,11 +60,12 @@ struct DryRunReportTests {
     let lines = csv.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
     #expect(lines.count == 3_001)
     let header = lines[0].split(separator: ",").map(String.init)
-    #expect(header == [
-      "notification_uuid", "transaction_id", "received_at", "reason", "product_type", "action",
-      "preference", "skip_reason", "rule", "against_action", "against_preference",
-      "against_skip_reason", "against_rule", "changed", "problem",
-    ])
+    #expect(
+      header == [
+        "notification_uuid", "transaction_id", "received_at", "reason", "product_type", "action",
+        "preference", "skip_reason", "rule", "against_action", "against_preference",
+        "against_skip_reason", "against_rule", "changed", "problem",
+      ])
     let first = try #require(result.rows.first)
     #expect(lines[1].hasPrefix("\(first.notificationUUID),\(first.transactionId),"))
     #expect(lines.dropFirst().allSatisfy { $0.hasSuffix(",true,") || $0.hasSuffix(",false,") })
@@ -70,7 +75,8 @@ struct DryRunReportTests {
     let result = try await run("targeted", against: "prefer-refund")
     var json = ""
     DryRunRows.json(result, DryRunSummary(result)) { json += $0 }
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
     let requests = try #require(object["requests"] as? [[String: Any]])
     #expect(requests.count == 3_000)
     let summary = try #require(object["summary"] as? [String: Any])

@@ -15,7 +15,9 @@ struct DryRunStateTests {
     return (fixture, path)
   }
 
-  private static func requests(_ store: StateStore, _ fixture: DryRunFixture, since: Date? = nil, until: Date? = nil) throws -> [PastRequest] {
+  private static func requests(
+    _ store: StateStore, _ fixture: DryRunFixture, since: Date? = nil, until: Date? = nil
+  ) throws -> [PastRequest] {
     try store.storedRequests(since: since, until: until).map {
       try StoredRequestDecoder.decode($0, schema: fixture.setup.schema)
     }
@@ -38,18 +40,24 @@ struct DryRunStateTests {
     let store = try StateStore(path: path)
     let policy = try fixture.policy("targeted")
     let past = try Self.requests(store, fixture)
-    let before = await SequentialDryRun(policy: policy, against: nil, schema: fixture.setup.schema, facts: .recorded).run(past)
+    let before = await SequentialDryRun(
+      policy: policy, against: nil, schema: fixture.setup.schema, facts: .recorded
+    ).run(past)
     let live = await SequentialDryRun(
-      policy: policy, against: nil, schema: fixture.setup.schema, facts: .current(fixture.setup.gatherer())
+      policy: policy, against: nil, schema: fixture.setup.schema,
+      facts: .current(fixture.setup.gatherer())
     ).run(past)
     #expect(before.rows.map(\.verdict) == live.rows.map(\.verdict))
 
     let database = try SQLiteDatabase(path: fixture.files.facts, options: [.readWrite, .noMutex])
     try database.execute("UPDATE customers SET consented_to_share = 0")
-    let recorded = await SequentialDryRun(policy: policy, against: nil, schema: fixture.setup.schema, facts: .recorded).run(past)
+    let recorded = await SequentialDryRun(
+      policy: policy, against: nil, schema: fixture.setup.schema, facts: .recorded
+    ).run(past)
     let reopened = try FactSourceSetup(fixture.configuration.factSources)
     let current = await SequentialDryRun(
-      policy: policy, against: nil, schema: fixture.setup.schema, facts: .current(reopened.gatherer())
+      policy: policy, against: nil, schema: fixture.setup.schema,
+      facts: .current(reopened.gatherer())
     ).run(past)
     #expect(recorded.rows.map(\.verdict) == before.rows.map(\.verdict))
     #expect(current.rows.allSatisfy { $0.verdict?.outcome == .skipNoConsent })
@@ -57,18 +65,24 @@ struct DryRunStateTests {
   }
 
   @Test func requestsNeverDecidedAreReportedNotGuessed() async throws {
-    let store = try StateStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("reckon-\(UUID().uuidString).sqlite").path)
+    let store = try StateStore(
+      path: FileManager.default.temporaryDirectory.appendingPathComponent(
+        "reckon-\(UUID().uuidString).sqlite"
+      ).path)
     let fixture = try DryRunFixture.shared()
-    let line = try String(contentsOfFile: fixture.files.requests, encoding: .utf8).split(separator: "\n")[0]
+    let line = try String(contentsOfFile: fixture.files.requests, encoding: .utf8).split(
+      separator: "\n")[0]
     let request = try RequestFile.decode(Data(line.utf8), path: "line")
     _ = try store.recordNotification(
       NotificationRecord(
-        notificationUUID: "u-1", notificationType: "CONSUMPTION_REQUEST", transactionId: request.transactionId,
+        notificationUUID: "u-1", notificationType: "CONSUMPTION_REQUEST",
+        transactionId: request.transactionId,
         bundleId: "com.example.coins", environment: .production, receivedAt: request.receivedAt,
         rawNotification: Data(line.utf8)))
     let past = try Self.requests(store, fixture)
     let result = await SequentialDryRun(
-      policy: try fixture.policy("targeted"), against: nil, schema: fixture.setup.schema, facts: .recorded
+      policy: try fixture.policy("targeted"), against: nil, schema: fixture.setup.schema,
+      facts: .recorded
     ).run(past)
     #expect(result.rows.count == 1)
     #expect(result.rows[0].verdict == nil)

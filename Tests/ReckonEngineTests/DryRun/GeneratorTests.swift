@@ -6,7 +6,9 @@ import Testing
 /// requests that read like Apple's.
 struct GeneratorTests {
   private func requestsFile(count: Int, seed: UInt64) throws -> Data {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("reckon-gen-\(UUID().uuidString).jsonl").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "reckon-gen-\(UUID().uuidString).jsonl"
+    ).path
     defer { try? FileManager.default.removeItem(atPath: path) }
     try GeneratedDataWriter.writeRequests(PastRequestGenerator(count: count, seed: seed), to: path)
     return try Data(contentsOf: URL(fileURLWithPath: path))
@@ -22,9 +24,14 @@ struct GeneratorTests {
 
   @Test func everyLineIsAConsumptionRequestInTimeAndTransactionOrder() throws {
     let text = String(decoding: try requestsFile(count: 300, seed: 9), as: UTF8.self)
-    let requests = try text.split(separator: "\n").map { try RequestFile.decode(Data($0.utf8), path: "generated") }
+    let requests = try text.split(separator: "\n").map {
+      try RequestFile.decode(Data($0.utf8), path: "generated")
+    }
     #expect(requests.count == 300)
-    #expect(zip(requests, requests.dropFirst()).allSatisfy { ($0.transactionId ?? "") < ($1.transactionId ?? "") })
+    #expect(
+      zip(requests, requests.dropFirst()).allSatisfy {
+        ($0.transactionId ?? "") < ($1.transactionId ?? "")
+      })
     #expect(Set(requests.compactMap(\.notification.notificationUUID)).count == 300)
     #expect(requests.allSatisfy { ($0.transaction.purchaseDate ?? .distantFuture) < $0.receivedAt })
   }

@@ -10,7 +10,8 @@ struct NotificationLineDecoderTests {
     encoding: .utf8)
 
   private func readBoth(_ text: String) async throws -> (RefundRequest?, RefundRequest) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reckon-lines-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "reckon-lines-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let path = folder.appendingPathComponent("one.jsonl").path
     let line = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined()
@@ -22,9 +23,20 @@ struct NotificationLineDecoderTests {
   @Test(arguments: [
     ("the eval example", example),
     ("an escaped string", example.replacingOccurrences(of: "\"3.2.1\"", with: "\"3.2\\u002e1\"")),
-    ("a fractional date", example.replacingOccurrences(of: "\"purchaseDate\": 1793263200000", with: "\"purchaseDate\": 1793263200000.5")),
-    ("an unknown key", example.replacingOccurrences(of: "\"version\": \"2.0\",", with: "\"version\": \"2.0\", \"extra\": [1, {\"a\": null}],")),
-    ("a null field", example.replacingOccurrences(of: "\"storefront\": \"USA\"", with: "\"storefront\": null")),
+    (
+      "a fractional date",
+      example.replacingOccurrences(
+        of: "\"purchaseDate\": 1793263200000", with: "\"purchaseDate\": 1793263200000.5")
+    ),
+    (
+      "an unknown key",
+      example.replacingOccurrences(
+        of: "\"version\": \"2.0\",", with: "\"version\": \"2.0\", \"extra\": [1, {\"a\": null}],")
+    ),
+    (
+      "a null field",
+      example.replacingOccurrences(of: "\"storefront\": \"USA\"", with: "\"storefront\": null")
+    ),
   ])
   func readsLikeRequestFile(_ name: String, _ text: String) async throws {
     let (fast, general) = try await readBoth(text)
@@ -35,15 +47,19 @@ struct NotificationLineDecoderTests {
     let fixture = try DryRunFixture.shared()
     let text = try String(contentsOfFile: fixture.files.requests, encoding: .utf8)
     let fast = try fixture.pastRequests().prefix(500).map(\.request)
-    let general = try text.split(separator: "\n").prefix(500).map { try RequestFile.decode(Data($0.utf8), path: "x") }
+    let general = try text.split(separator: "\n").prefix(500).map {
+      try RequestFile.decode(Data($0.utf8), path: "x")
+    }
     #expect(fast == general)
   }
 
   @Test func otherNotificationTypesAreCountedAndLeftOut() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reckon-lines-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "reckon-lines-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let path = folder.appendingPathComponent("mixed.jsonl").path
-    let line = Self.example.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined()
+    let line = Self.example.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      .joined()
     let refund = line.replacingOccurrences(of: "CONSUMPTION_REQUEST", with: "REFUND")
     try Data((line + "\n\n" + refund + "\n").utf8).write(to: URL(fileURLWithPath: path))
     let read = try DryRunSetup.pastRequests(RequestLines(path: path), verifier: nil)
@@ -52,7 +68,8 @@ struct NotificationLineDecoderTests {
   }
 
   @Test func aBrokenLineIsAnErrorNamingTheLine() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reckon-lines-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "reckon-lines-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let path = folder.appendingPathComponent("broken.jsonl").path
     try Data("\n{\"notificationType\": \n".utf8).write(to: URL(fileURLWithPath: path))

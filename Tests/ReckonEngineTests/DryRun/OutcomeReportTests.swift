@@ -7,13 +7,19 @@ import Testing
 struct OutcomeReportTests {
   private static func body(_ preference: String?) -> Data {
     let extra = preference.map { #","refundPreference":"\#($0)""# } ?? ""
-    return Data(#"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false\#(extra)}"#.utf8)
+    return Data(
+      #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false\#(extra)}"#
+        .utf8)
   }
 
   private static let raw = Data(
-    #"{"notificationType":"CONSUMPTION_REQUEST","notificationUUID":"x","signedDate":1790000000000,"data":{"environment":"Production","bundleId":"com.example.coins","consumptionRequestReason":"UNINTENDED_PURCHASE","signedTransactionInfo":{"transactionId":"1","type":"Consumable","bundleId":"com.example.coins"}}}"#.utf8)
+    #"{"notificationType":"CONSUMPTION_REQUEST","notificationUUID":"x","signedDate":1790000000000,"data":{"environment":"Production","bundleId":"com.example.coins","consumptionRequestReason":"UNINTENDED_PURCHASE","signedTransactionInfo":{"transactionId":"1","type":"Consumable","bundleId":"com.example.coins"}}}"#
+      .utf8)
 
-  private static func decision(_ preference: String?, _ outcomes: [OutcomeType], rule: String = "r", revocation: String? = nil, percentage: Int? = nil) -> DecidedOutcome {
+  private static func decision(
+    _ preference: String?, _ outcomes: [OutcomeType], rule: String = "r", revocation: String? = nil,
+    percentage: Int? = nil
+  ) -> DecidedOutcome {
     DecidedOutcome(
       receivedAt: Date(timeIntervalSince1970: 1_790_000_000), action: "respond", rule: rule,
       policyName: "p", body: body(preference), rawNotification: raw, sent: true, outcomes: outcomes,
@@ -50,11 +56,13 @@ struct OutcomeReportTests {
   @Test func generatedHistoryHasMoreRefundsWhereWeAskedForThem() async throws {
     let fixture = try DryRunFixture(count: 150, seed: 8)
     let path = fixture.folder + "/reckon-state.sqlite"
-    _ = try await GeneratedHistory.write(fixture.generator, configuration: fixture.files.configuration, to: path)
+    _ = try await GeneratedHistory.write(
+      fixture.generator, configuration: fixture.files.configuration, to: path)
     let report = OutcomeReport(try StateStore(path: path).decidedOutcomes(since: nil, until: nil))
     #expect(report.all.decisions == 150)
     #expect(report.all.withOutcome == 150)
-    let grant = try #require(report.byPreference["GRANT_FULL"] ?? report.byPreference["GRANT_PRORATED"])
+    let grant = try #require(
+      report.byPreference["GRANT_FULL"] ?? report.byPreference["GRANT_PRORATED"])
     let decline = try #require(report.byPreference["DECLINE"])
     #expect(grant.refundRate > decline.refundRate)
   }
