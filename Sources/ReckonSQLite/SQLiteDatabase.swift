@@ -26,7 +26,8 @@ public final class SQLiteDatabase {
 
   /// The file this connection reads.
   public let path: String
-  let handle: OpaquePointer
+  /// The raw `sqlite3` connection, for calls this wrapper does not cover.
+  public let handle: OpaquePointer
   /// Statements prepared by `query`, kept for reuse by their SQL text.
   private var cache: [String: SQLiteStatement] = [:]
 

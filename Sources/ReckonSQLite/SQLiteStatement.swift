@@ -4,7 +4,8 @@ import Foundation
 /// A prepared SQLite statement: bind parameters by name, step through rows, read columns, reset,
 /// run again. Finalized when released. Use from one thread at a time, like its connection.
 public final class SQLiteStatement {
-  let handle: OpaquePointer
+  /// The raw `sqlite3_stmt`, for zero-copy column reads on hot paths (bulk scans).
+  public let handle: OpaquePointer
   /// The connection, kept alive as long as the statement.
   public let database: SQLiteDatabase
 

@@ -52,7 +52,8 @@ func runWebhookBenchmark(arguments: [String]) async throws {
         "sustained: %d notifications in %.2f s over %d connections = %.0f/s (target >= 2000/s)",
       sustained.done, sustained.elapsed, connections, Double(sustained.done) / sustained.elapsed))
   let latencies = try await offPool {
-    try pacedLatencies(port: port, bodies: Array(bodies[count..<(count + paced)]), rate: rate, limit: seconds)
+    try pacedLatencies(
+      port: port, bodies: Array(bodies[count..<(count + paced)]), rate: rate, limit: seconds)
   }.sorted()
   let p50 = latencies[latencies.count / 2] * 1_000
   let p99 = latencies[min(latencies.count - 1, latencies.count * 99 / 100)] * 1_000

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Benchmarks, one per argument: `decision` (default), `facts`, `sender`, `webhook`. Figures are printed,
-/// Benchmarks, one per argument: `decision` (default), `facts`, `sender`, `dryrun`. Figures are printed,
-/// never asserted.
+/// Benchmarks, one per argument: `decision` (default), `facts`, `sender`, `webhook`, `dryrun`.
+/// Figures are printed, never asserted.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [String: ([String]) async throws -> Void] = [
   "decision": runDecisionBenchmark,

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonFacts
+import ReckonSQLite
 
 /// Writes the generated purchases, usage, customers, refunds and support overrides as the
 /// example app's database (the schema of examples/facts.sql), for the SQLite fact source.
@@ -91,14 +92,14 @@ enum GeneratedFactsDatabase {
           request.delivered ? .null : .text(GeneratedRequest.problems[request.problem]),
           .integer(request.sampleOffered ? 1 : 0),
         ])
-      let lastUsed: ReckonFacts.SQLiteValue =
+      let lastUsed: ReckonSQLite.SQLiteValue =
         units.used > 0 ? .integer(request.purchasedAt + request.lastUsedAfter) : .null
       try run(usage, [.text(request.transactionId), .integer(Int64(units.used)), lastUsed])
     }
   }
 
   private static func run(
-    _ statement: ReckonFacts.SQLiteStatement, _ values: [ReckonFacts.SQLiteValue]
+    _ statement: ReckonSQLite.SQLiteStatement, _ values: [ReckonSQLite.SQLiteValue]
   ) throws {
     defer { statement.reset() }
     for (offset, value) in values.enumerated() { try statement.bind(value, at: Int32(offset + 1)) }

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSQLite
 
 /// A CONSUMPTION_REQUEST as stored, with the facts of its latest decision, for dry-runs.
 public struct StoredRequest: Hashable, Sendable {

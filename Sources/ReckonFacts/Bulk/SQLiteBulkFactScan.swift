@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import ReckonPolicy
+import ReckonSQLite
 
 /// Every request's facts from one ordered query, read as a stream and merged with requests
 /// sorted the same way: the bulk path of a dry-run.

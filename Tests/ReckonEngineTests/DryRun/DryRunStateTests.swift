@@ -1,6 +1,7 @@
 import Foundation
 import ReckonEngine
 import ReckonFacts
+import ReckonSQLite
 import Testing
 
 /// Dry-runs over the state database: date ranges, and facts as recorded versus gathered now.
