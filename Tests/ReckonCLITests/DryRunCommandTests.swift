@@ -85,7 +85,9 @@ struct DryRunCommandTests {
     ]
     process.currentDirectoryURL = ReckonBinary.packageRoot
     var environment = ProcessInfo.processInfo.environment
-    environment["RECKON_DRY_RUN_PACE"] = "500"
+    // Paced to a minute in all, so the interrupt lands mid-run even when a busy machine delays
+    // this test's wake-up by many seconds.
+    environment["RECKON_DRY_RUN_PACE"] = "50"
     process.environment = environment
     let output = Pipe()
     process.standardOutput = output

@@ -49,7 +49,8 @@ import Testing
     let reply = try await slow
     await fixture.stop()
     #expect(status == 200)
-    #expect(served < 30)  // loose: the suite shares two cores; served at all while the slow one waits
+    // Loose: the suite shares two cores; what matters is being served while the slow one waits.
+    #expect(served < 30)
     #expect(reply.isEmpty || reply.hasPrefix("HTTP/1.1 408"))
   }
 }
