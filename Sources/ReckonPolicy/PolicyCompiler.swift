@@ -77,8 +77,10 @@ struct PolicyCompiler {
         return .boolean(!flag)
       }
     case .and(let left, let right):
+      if !tracing { return compileChain(expression, decisive: false) }
       return traced(id, compileLogic(compile(left), compile(right), decisive: false))
     case .or(let left, let right):
+      if !tracing { return compileChain(expression, decisive: true) }
       return traced(id, compileLogic(compile(left), compile(right), decisive: true))
     case .arithmetic(let op, let left, let right):
       let (lhs, rhs) = (compile(left), compile(right))
@@ -144,6 +146,35 @@ struct PolicyCompiler {
 
   /// Three-valued `and` (decisive false) and `or` (decisive true): the decisive value on either
   /// side wins even when the other is unknown.
+  /// A whole `and` (or `or`) chain as one loop over its parts: one call instead of one per link.
+  /// Kleene logic makes the chain's value the same as the nested form's, evaluated left to right.
+  private func compileChain(_ expression: ResolvedExpression, decisive: Bool) -> CompiledExpression
+  {
+    var parts: [ResolvedExpression] = []
+    func flatten(_ node: ResolvedExpression) {
+      switch (node.kind, decisive) {
+      case (.and(let left, let right), false), (.or(let left, let right), true):
+        flatten(left)
+        flatten(right)
+      default:
+        parts.append(node)
+      }
+    }
+    flatten(expression)
+    let compiled = ContiguousArray(parts.map(compile))
+    return { frame in
+      var unknown = false
+      for part in compiled {
+        switch part(&frame) {
+        case .boolean(let value)? where value == decisive: return .boolean(decisive)
+        case .boolean?: continue
+        default: unknown = true
+        }
+      }
+      return unknown ? nil : .boolean(!decisive)
+    }
+  }
+
   private func compileLogic(
     _ left: @escaping CompiledExpression, _ right: @escaping CompiledExpression, decisive: Bool
   )
