@@ -49,12 +49,14 @@ public struct CompiledPolicy: Sendable {
   }
 
   private func run(_ program: Program, _ frame: inout EvaluationFrame) -> PolicyDecision {
-    for (index, rule) in program.rules.enumerated() {
+    // Indexing calls each condition in place; copying each rule out would retain and release its
+    // closures and action arrays on every decision.
+    for index in program.rules.indices {
       frame.recorder?.beginRule(index)
-      let result = rule.condition(&frame)
+      let result = program.rules[index].condition(&frame)
       frame.recorder?.endRule(result)
       if case .boolean(true) = result {
-        return decision(index, rule.actions, &frame)
+        return decision(index, program.rules[index].actions, &frame)
       }
     }
     return decision(nil, program.otherwise, &frame)

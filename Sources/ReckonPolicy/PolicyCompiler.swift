@@ -164,8 +164,8 @@ struct PolicyCompiler {
     let compiled = ContiguousArray(parts.map(compile))
     return { frame in
       var unknown = false
-      for part in compiled {
-        switch part(&frame) {
+      for index in compiled.indices {
+        switch compiled[index](&frame) {
         case .boolean(let value)? where value == decisive: return .boolean(decisive)
         case .boolean?: continue
         default: unknown = true
