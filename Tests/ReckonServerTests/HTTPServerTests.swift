@@ -82,10 +82,16 @@ import Testing
 enum RawSocket {
   struct Failure: Error {}
 
-  static func exchange(port: Int, _ text: String) throws -> String {
+  /// Sends `text` and reads until the server closes (or `wait` seconds pass without data).
+  static func exchange(port: Int, _ text: String, wait seconds: Int? = nil) throws -> String {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw Failure() }
     defer { close(descriptor) }
+    if let seconds {
+      var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+      setsockopt(
+        descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -96,7 +102,8 @@ enum RawSocket {
       }
     }
     guard connected == 0 else { throw Failure() }
-    _ = text.withCString { send(descriptor, $0, strlen($0), 0) }
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     var received: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4_096)
     while true {

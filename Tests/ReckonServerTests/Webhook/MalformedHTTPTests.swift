@@ -57,7 +57,6 @@ import Testing
 
 /// A loopback client for raw bytes, run on a GCD thread so no cooperative thread blocks.
 enum RawClient {
-  struct Failure: Error {}
 
   static func exchange(port: Int, _ text: String, wait seconds: Int) async throws -> String {
     try await withCheckedThrowingContinuation { continuation in
@@ -70,31 +69,6 @@ enum RawClient {
   private static func blockingExchange(port: Int, _ text: String, wait seconds: Int) throws
     -> String
   {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw Failure() }
-    defer { close(descriptor) }
-    var timeout = timeval(tv_sec: seconds, tv_usec: 0)
-    setsockopt(
-      descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { throw Failure() }
-    let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    var received: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4_096)
-    while true {
-      let count = recv(descriptor, &buffer, buffer.count, 0)
-      guard count > 0 else { break }
-      received += buffer.prefix(count)
-    }
-    return String(decoding: received, as: UTF8.self)
+    try RawSocket.exchange(port: port, text, wait: seconds)
   }
 }
