@@ -31,9 +31,18 @@ public final class HTTPServer: @unchecked Sendable {
 
   /// Answers one request.
   public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
+  /// Answers one request without suspending, on the connection's own thread.
+  public typealias SynchronousHandler = @Sendable (HTTPRequest) -> HTTPResponse
+
+  /// How requests are answered: async handlers hop onto the cooperative pool; synchronous ones
+  /// stay on the connection thread, so a busy pool cannot delay them (test stand-ins rely on it).
+  private enum Responder: Sendable {
+    case async(Handler)
+    case synchronous(SynchronousHandler)
+  }
 
   private let configuration: Configuration
-  private let handler: Handler
+  private let responder: Responder
   private let connections = DispatchGroup()
   private let acceptorDone = DispatchSemaphore(value: 0)
   private let lock = NSLock()
@@ -44,7 +53,14 @@ public final class HTTPServer: @unchecked Sendable {
   /// A server that answers with `handler`; call `start()` to listen.
   public init(configuration: Configuration = .init(), handler: @escaping Handler) {
     self.configuration = configuration
-    self.handler = handler
+    self.responder = .async(handler)
+  }
+
+  /// A server that answers with a handler that never suspends; call `start()` to listen.
+  public init(configuration: Configuration = .init(), synchronousHandler: @escaping SynchronousHandler)
+  {
+    self.configuration = configuration
+    self.responder = .synchronous(synchronousHandler)
   }
 
   /// The bound port (after `start()`).
@@ -131,11 +147,15 @@ public final class HTTPServer: @unchecked Sendable {
     }
   }
 
-  /// Runs the async handler from this connection's own thread (never a cooperative-pool thread).
+  /// Runs the handler from this connection's own thread (never blocking a cooperative-pool thread).
   private func respond(to request: HTTPRequest) -> HTTPResponse {
+    let handler: Handler
+    switch responder {
+    case .synchronous(let answer): return answer(request)
+    case .async(let asyncHandler): handler = asyncHandler
+    }
     let done = DispatchSemaphore(value: 0)
     let box = ResponseBox()
-    let handler = self.handler
     Task {
       box.response = await handler(request)
       done.signal()

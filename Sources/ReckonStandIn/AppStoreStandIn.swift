@@ -34,7 +34,8 @@ public final class AppStoreStandIn: @unchecked Sendable {
   /// Starts listening on 127.0.0.1 (`port` 0 picks one) and returns the base URL to configure.
   @discardableResult
   public func start(port: Int = 0) throws(StandInError) -> URL {
-    let server = HTTPServer(configuration: .init(port: port)) { [self] request in handle(request) }
+    let server = HTTPServer(
+      configuration: .init(port: port), synchronousHandler: { [self] request in handle(request) })
     let bound: Int
     do { bound = try server.start() } catch { throw .cannotListen(error.description) }
     lock.withLock { self.server = server }

@@ -58,21 +58,21 @@ struct AuthoringCommandTests {
   ]
 
   @Test(arguments: cases)
-  func printsWhatTheGoldenFileHolds(_ example: Case) throws {
-    let run = try ReckonBinary.run(example.arguments)
+  func printsWhatTheGoldenFileHolds(_ example: Case) async throws {
+    let run = try await ReckonBinary.run(example.arguments)
     #expect(run.status == example.status)
     try Snapshot.assert(run.transcript, named: example.snapshot)
   }
 
-  @Test func fmtCheckChangesNoFile() throws {
+  @Test func fmtCheckChangesNoFile() async throws {
     let path = ReckonBinary.packageRoot.appendingPathComponent("\(Self.fixtures)/messy.policy").path
     let before = try String(contentsOfFile: path, encoding: .utf8)
-    _ = try ReckonBinary.run(["fmt", "--check", path])
+    _ = try await ReckonBinary.run(["fmt", "--check", path])
     #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
   }
 
-  @Test func shippedPoliciesAreFormattedAndPassTheirTests() throws {
-    #expect(try ReckonBinary.run(["fmt", "--check", "policies"]).status == 0)
-    #expect(try ReckonBinary.run(["test", "--require-coverage", "policies"]).status == 0)
+  @Test func shippedPoliciesAreFormattedAndPassTheirTests() async throws {
+    #expect(try await ReckonBinary.run(["fmt", "--check", "policies"]).status == 0)
+    #expect(try await ReckonBinary.run(["test", "--require-coverage", "policies"]).status == 0)
   }
 }

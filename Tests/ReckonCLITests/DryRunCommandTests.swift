@@ -9,20 +9,20 @@ struct DryRunCommandTests {
   }
 
   /// A generated folder of `count` requests, with a state database.
-  static func generated(_ count: Int, state: Bool = false) throws -> String {
+  static func generated(_ count: Int, state: Bool = false) async throws -> String {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "reckon-cli-\(UUID().uuidString)"
     ).path
     var arguments = ["generate", "--out", folder, "--count", "\(count)", "--seed", "2"]
     if state { arguments += ["--state", "yes"] }
-    let run = try ReckonBinary.run(arguments)
+    let run = try await ReckonBinary.run(arguments)
     #expect(run.status == 0, "\(run.standardError)")
     return folder
   }
 
-  @Test func dryRunPrintsTheSummaryAndWritesTheReport() throws {
-    let folder = try Self.generated(400)
-    let run = try ReckonBinary.run([
+  @Test func dryRunPrintsTheSummaryAndWritesTheReport() async throws {
+    let folder = try await Self.generated(400)
+    let run = try await ReckonBinary.run([
       "dry-run", "--config", folder + "/reckon.json", "--policy", "policies/targeted.policy",
       "--requests", folder + "/requests.jsonl", "--against", "policies/prefer-refund.policy",
       "--html", folder + "/report.html",
@@ -32,7 +32,7 @@ struct DryRunCommandTests {
     #expect(run.standardOutput.contains("Against \"prefer-refund\""))
     let html = try String(contentsOfFile: folder + "/report.html", encoding: .utf8)
     #expect(html.contains("<b id=\"total\">400</b>"))
-    let csv = try ReckonBinary.run([
+    let csv = try await ReckonBinary.run([
       "dry-run", "--config", folder + "/reckon.json", "--policy", "policies/targeted.policy",
       "--requests", folder + "/requests.jsonl", "--format", "csv",
     ])
@@ -43,8 +43,8 @@ struct DryRunCommandTests {
     .enabled(
       if: chromium != nil, "Chromium is not installed (scripts/install-packages installs it)"))
   func htmlReportRendersInHeadlessChromiumWithItsTotals() async throws {
-    let folder = try Self.generated(300)
-    let run = try ReckonBinary.run([
+    let folder = try await Self.generated(300)
+    let run = try await ReckonBinary.run([
       "dry-run", "--config", folder + "/reckon.json", "--policy", "policies/targeted.policy",
       "--requests", folder + "/requests.jsonl", "--against", "policies/prefer-refund.policy",
       "--html", folder + "/report.html", "--format", "json",
@@ -76,7 +76,7 @@ struct DryRunCommandTests {
   }
 
   @Test func ctrlCStopsWithThePartialSummary() async throws {
-    let folder = try Self.generated(3_000)
+    let folder = try await Self.generated(3_000)
     let process = Process()
     process.executableURL = try ReckonBinary.location()
     process.arguments = [
@@ -103,9 +103,9 @@ struct DryRunCommandTests {
     #expect(text.contains("By action"))
   }
 
-  @Test func outcomesReportShowsRefundRates() throws {
-    let folder = try Self.generated(120, state: true)
-    let run = try ReckonBinary.run([
+  @Test func outcomesReportShowsRefundRates() async throws {
+    let folder = try await Self.generated(120, state: true)
+    let run = try await ReckonBinary.run([
       "report", "outcomes", "--state", folder + "/reckon-state.sqlite", "--format", "json",
       "--html", folder + "/outcomes.html",
     ])

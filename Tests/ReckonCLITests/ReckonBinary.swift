@@ -56,8 +56,9 @@ enum ReckonBinary {
     return found
   }
 
-  /// Runs `reckon ARGUMENTS` in the package root.
-  static func run(_ arguments: [String]) throws -> Run {
+  /// Runs `reckon ARGUMENTS` in the package root, waiting on a GCD thread so a blocked
+  /// cooperative pool cannot starve the other tests' servers.
+  static func run(_ arguments: [String]) async throws -> Run {
     let process = Process()
     process.executableURL = try location()
     process.arguments = arguments
@@ -67,11 +68,29 @@ enum ReckonBinary {
     process.standardOutput = output
     process.standardError = error
     try process.run()
-    let outData = output.fileHandleForReading.readDataToEndOfFile()
-    let errData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(
-      status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
-      standardError: String(decoding: errData, as: UTF8.self))
+    return await withCheckedContinuation { continuation in
+      DispatchQueue.global().async {
+        // Both pipes drain at once so a chatty stderr cannot fill its pipe and stall the child.
+        let errData = StandardErrorBox()
+        let drained = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+          errData.data = error.fileHandleForReading.readDataToEndOfFile()
+          drained.signal()
+        }
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
+        process.waitUntilExit()
+        continuation.resume(
+          returning: Run(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outData, as: UTF8.self),
+            standardError: String(decoding: errData.data, as: UTF8.self)))
+      }
+    }
   }
+}
+
+/// Standard error read on another thread, handed over after the semaphore.
+private final class StandardErrorBox: @unchecked Sendable {
+  var data = Data()
 }
