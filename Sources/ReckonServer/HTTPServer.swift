@@ -57,8 +57,9 @@ public final class HTTPServer: @unchecked Sendable {
   }
 
   /// A server that answers with a handler that never suspends; call `start()` to listen.
-  public init(configuration: Configuration = .init(), synchronousHandler: @escaping SynchronousHandler)
-  {
+  public init(
+    configuration: Configuration = .init(), synchronousHandler: @escaping SynchronousHandler
+  ) {
     self.configuration = configuration
     self.responder = .synchronous(synchronousHandler)
   }
