@@ -5,10 +5,12 @@ import ReckonFacts
 /// µs per request over 100,000 requests on a 1,000,000-row database, next to the same queries in
 /// the `sqlite3` shell. Options: `--requests N`, `--runs N`, `--rebuild`.
 func runFactsBenchmark(arguments: [String]) async throws {
-  let options = FactsBenchmarkOptions(arguments)
-  let database = try FactsBenchmarkDatabase.prepare(rebuild: options.rebuild)
+  let options = BenchmarkOptions(arguments)
+  let requests = options.int("requests", 100_000)
+  let runs = max(1, options.int("runs", 5))
+  let database = try FactsBenchmarkDatabase.prepare(rebuild: options.flag("rebuild"))
   let queries = try FactsBenchmarkDatabase.exampleQueries()
-  let keys = FactsBenchmarkDatabase.sampleKeys(count: options.requests)
+  let keys = FactsBenchmarkDatabase.sampleKeys(count: requests)
   let schema = FactSchema(customFacts: [
     try FactSchema.customFact(named: "custom.vip", type: "boolean", declaredBy: "app-db")
   ])
@@ -16,21 +18,21 @@ func runFactsBenchmark(arguments: [String]) async throws {
     name: "app-db", settings: .init(path: database, queries: queries), schema: schema)
   print("database: \(database) (\(FactsBenchmarkDatabase.rowCounts(database)))")
   print(
-    "requests: \(keys.count) per run, \(options.runs) runs, queries: \(queries.keys.sorted().joined(separator: ", "))"
+    "requests: \(keys.count) per run, \(runs) runs, queries: \(queries.keys.sorted().joined(separator: ", "))"
   )
 
   var found = 0
   for key in keys.prefix(1_000) { found += try source.lookup(key).isEmpty ? 0 : 1 }
   precondition(found == min(1_000, keys.count), "every sampled request must find facts")
 
-  let adapter = try measure(keys, runs: options.runs) { key in _ = try source.lookup(key) }
-  print(report("SQLite adapter (three queries, one read transaction)", adapter, runs: options.runs))
+  let adapter = try measure(keys, runs: runs) { key in _ = try source.lookup(key) }
+  print(report("SQLite adapter (three queries, one read transaction)", adapter, runs: runs))
   let raw = try FactsBenchmarkRaw(database: database, queries: queries)
   print(
     report(
       "same statements through the C API, no conversion",
-      try measure(keys, runs: options.runs, raw.run), runs: options.runs))
-  guard !options.adapterOnly else { return }
+      try measure(keys, runs: runs, raw.run), runs: runs))
+  guard !options.flag("adapter-only") else { return }
 
   let layered = LayeredFactSource(layers: [.init(source)])
   let sample = Array(keys.prefix(20_000))
@@ -91,34 +93,4 @@ private func microseconds(_ duration: Duration) -> Double {
 private func median(_ values: [Double]) -> Double {
   let sorted = values.sorted()
   return sorted[sorted.count / 2]
-}
-
-/// The benchmark's command-line options.
-private struct FactsBenchmarkOptions {
-  var requests = 100_000
-  var runs = 5
-  var rebuild = false
-  var adapterOnly = false
-
-  init(_ arguments: [String]) {
-    var index = 0
-    while index < arguments.count {
-      switch arguments[index] {
-      case "--requests":
-        requests = Int(arguments[safe: index + 1] ?? "") ?? requests
-        index += 1
-      case "--runs":
-        runs = max(1, Int(arguments[safe: index + 1] ?? "") ?? runs)
-        index += 1
-      case "--rebuild": rebuild = true
-      case "--adapter-only": adapterOnly = true
-      default: break
-      }
-      index += 1
-    }
-  }
-}
-
-extension Array {
-  fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -129,21 +129,3 @@ private func measureSender(count: Int, rate: Double, keyPath: String, options: B
         "sender: %d sent (%d requests) at a configured %.0f/s: achieved %.1f/s (%.2f%% off; target within 2%%)",
       summary.sent, times.count, rate, achieved, abs(achieved - rate) / rate * 100))
 }
-
-/// `--name value` options of the benchmark.
-private struct BenchmarkOptions {
-  var values: [String: String] = [:]
-
-  init(_ arguments: [String]) {
-    var index = 0
-    while index + 1 < arguments.count {
-      if arguments[index].hasPrefix("--") {
-        values[String(arguments[index].dropFirst(2))] = arguments[index + 1]
-      }
-      index += 1
-    }
-  }
-
-  func int(_ name: String, _ fallback: Int) -> Int { values[name].flatMap(Int.init) ?? fallback }
-  func string(_ name: String, _ fallback: String) -> String { values[name] ?? fallback }
-}
