@@ -117,6 +117,7 @@ struct SoakLoad {
             format: "%6.0f s  %5.1f MB  %5.1f MB  %7d  %6.2f  %6.2f", row.elapsed, row.megabytes,
             server.anonymousMegabytes(), row.answered, row.p50, row.p99))
         rows.append(row)
+        fflush(nil)  // rows show as they come, even when printed into a file
         window.removeAll(keepingCapacity: true)
         refused = 0
         nextSample += sampleSeconds

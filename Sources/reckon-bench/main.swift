@@ -3,8 +3,6 @@ import Foundation
 /// Benchmarks, one per argument: `decision` (default), `facts`, `sender`, `webhook`, `dryrun`,
 /// `soak`.
 /// Figures are printed, never asserted.
-// Line-buffered so long runs (the soak) show their rows as they go, even into a file.
-setvbuf(stdout, nil, _IOLBF, 0)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [String: ([String]) async throws -> Void] = [
   "decision": runDecisionBenchmark,
