@@ -17,7 +17,8 @@ enum SendCommand: Command {
     5xx until each reply's 12-hour deadline. Sends found unfinished after a crash go out again.
     Events are written to standard error as JSON lines; expiries and credentials problems are
     errors. With --once it drains what is due now and exits (0, or 1 if anything failed or
-    expired); without it, it keeps running. Only one sender may use a state database at a time.
+    expired); without it, it keeps running until SIGTERM or SIGINT, when the sends in flight
+    finish and are recorded before it exits 0. Only one sender may use a state database at a time.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
@@ -38,7 +39,12 @@ enum SendCommand: Command {
     }
     try sender.recoverInterrupted()
     guard once else {
-      try await sender.run { false }
+      // In-flight sends finish and are recorded; the loop then sees the flag within a second.
+      let signals = StopSignals(onStop: {
+        console.error(EventLine.json(level: "info", message: "stopping after the sends in flight"))
+      })
+      try await sender.run(pollInterval: 1) { signals.isStopped }
+      console.error(EventLine.json(level: "info", message: "stopped"))
       return 0
     }
     let summary = try await sender.drainDue()
@@ -52,9 +58,12 @@ enum SendCommand: Command {
 /// A sender event as one JSON line.
 enum EventLine {
   static func json(_ event: SenderEvent) -> String {
+    json(level: event.level, message: event.description)
+  }
+
+  static func json(level: String, message: String) -> String {
     let object: [String: String] = [
-      "time": ISO8601DateFormatter().string(from: Date()), "level": event.level,
-      "message": event.description,
+      "time": ISO8601DateFormatter().string(from: Date()), "level": level, "message": message,
     ]
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -62,30 +62,17 @@ enum ServeCommand: Command {
 
   /// Returns once SIGTERM or SIGINT has stopped the server; SIGHUP reloads the policies.
   private static func waitForStop(_ server: WebhookServer, _ logger: JSONLogger) async {
-    let queue = DispatchQueue(label: "reckon-signals")
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let once = StopOnce()
-      var sources: [any DispatchSourceSignal] = []
-      for number in [SIGTERM, SIGINT, SIGHUP] {
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-        source.setEventHandler {
-          if number == SIGHUP {
-            logger.log("info", event: "reload", "SIGHUP: re-reading the policies")
-            server.reloadPolicies()
-            return
-          }
-          guard once.first() else { return }
-          logger.log("info", event: "stopping", "finishing in-flight requests, then stopping")
-          server.shutdown()
-          logger.log("info", event: "stopped", "stopped")
-          continuation.resume()
-        }
-        source.resume()
-        sources.append(source)
-      }
-      SignalSources.keep(sources)
-    }
+    let signals = StopSignals(
+      onStop: {
+        logger.log("info", event: "stopping", "finishing in-flight requests, then stopping")
+        server.shutdown()
+        logger.log("info", event: "stopped", "stopped")
+      },
+      onHangUp: {
+        logger.log("info", event: "reload", "SIGHUP: re-reading the policies")
+        server.reloadPolicies()
+      })
+    await signals.wait()
   }
 
   private static func override(_ configuration: inout ReckonConfiguration, listen: String)
@@ -97,24 +84,4 @@ enum ServeCommand: Command {
     configuration.server.host = String(listen[..<colon])
     configuration.server.port = port
   }
-}
-
-/// True the first time only.
-private final class StopOnce: @unchecked Sendable {
-  private let lock = NSLock()
-  private var done = false
-
-  func first() -> Bool {
-    lock.withLock {
-      defer { done = true }
-      return !done
-    }
-  }
-}
-
-/// Keeps the signal sources alive for the life of the process.
-private enum SignalSources {
-  nonisolated(unsafe) static var held: [any DispatchSourceSignal] = []
-
-  static func keep(_ sources: [any DispatchSourceSignal]) { held = sources }
 }

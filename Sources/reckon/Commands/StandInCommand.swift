@@ -60,23 +60,11 @@ enum StandInCommand: Command {
 
   /// Calls `tick` every 100 ms until SIGTERM or SIGINT.
   private static func waitForSignal(tick: @escaping @Sendable () -> Void) async {
-    let stop = DispatchSemaphore(value: 0)
-    let queue = DispatchQueue(label: "reckon-standin-signals")
-    var sources: [any DispatchSourceSignal] = []
-    for number in [SIGTERM, SIGINT] {
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-      source.setEventHandler { stop.signal() }
-      source.resume()
-      sources.append(source)
+    let signals = StopSignals()
+    while !signals.isStopped {
+      tick()
+      try? await Task.sleep(nanoseconds: 100_000_000)
     }
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      DispatchQueue.global().async {
-        while stop.wait(timeout: .now() + 0.1) == .timedOut { tick() }
-        continuation.resume()
-      }
-    }
-    for source in sources { source.cancel() }
   }
 }
 
