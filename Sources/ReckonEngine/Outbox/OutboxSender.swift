@@ -87,15 +87,29 @@ public final class OutboxSender: Sendable {
   }
 
   /// Drains, then sleeps until the next entry is due (or `pollInterval`), until `isStopped`.
+  /// A state database that refuses a read or write (full disk, read-only file) is reported and
+  /// tried again every `pollInterval`: sending resumes by itself once the database recovers.
   public func run(pollInterval: TimeInterval = 5, isStopped: @escaping @Sendable () -> Bool)
     async throws
   {
-    try recoverInterrupted()
+    var recovered = false
     while !isStopped() {
-      _ = try await drainDue()
+      let wake: Date
+      do {
+        // Again after a database error: a send whose answer could not be recorded is still
+        // `sending`, and nothing else is in flight (a drain ends only when all its sends have).
+        if !recovered { try recoverInterrupted() }
+        recovered = true
+        _ = try await drainDue()
+        wake = try store.nextWake() ?? .distantFuture
+      } catch let error as StateDatabaseError {
+        events(.databaseProblem(reason: error.description))
+        recovered = false
+        wake = .distantFuture
+      }
       let now = clock.now()
-      let wake = min(try store.nextWake() ?? .distantFuture, now.addingTimeInterval(pollInterval))
-      try await clock.sleep(until: max(wake, now.addingTimeInterval(0.01)))
+      try await clock.sleep(
+        until: max(min(wake, now.addingTimeInterval(pollInterval)), now.addingTimeInterval(0.01)))
     }
   }
 

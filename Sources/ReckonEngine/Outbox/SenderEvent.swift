@@ -18,11 +18,13 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
   case throttled(app: AppStoreApp, until: Date)
   /// Sends found unfinished after a crash are going out again.
   case recoveredInterrupted(count: Int)
+  /// The state database refused a read or write; sending waits and tries again.
+  case databaseProblem(reason: String)
 
   /// `error`, `warning` or `info`.
   public var level: String {
     switch self {
-    case .expired, .credentialsProblem, .failed: "error"
+    case .expired, .credentialsProblem, .failed, .databaseProblem: "error"
     case .retrying, .throttled, .recoveredInterrupted: "warning"
     case .sent: "info"
     }
@@ -43,6 +45,8 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
     case .throttled(let app, let until): "Apple rate-limited \(app) until \(until)"
     case .recoveredInterrupted(let count):
       "\(count) send(s) interrupted by a crash will be sent again"
+    case .databaseProblem(let reason):
+      "STATE DATABASE PROBLEM: \(reason); nothing is sent until it can be written, then sending resumes"
     }
   }
 }

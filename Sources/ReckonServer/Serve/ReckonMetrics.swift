@@ -110,6 +110,7 @@ public final class ReckonMetrics: @unchecked Sendable {
     case .credentialsProblem: "credentials_problem"
     case .throttled: "throttled"
     case .recoveredInterrupted: "recovered_interrupted"
+    case .databaseProblem: "database_problem"
     }
   }
 }
