@@ -81,10 +81,12 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
     if case .failure(let error) = result { report(error) }
   }
 
-  /// Writes a reload problem to standard error.
+  /// Writes a reload problem to standard error (dropped if standard error cannot be written:
+  /// the non-throwing `FileHandle.write(_:)` would trap inside `reckon serve`).
   public static let reportToStandardError: @Sendable (JSONFileFactSourceError) -> Void = { error in
-    FileHandle.standardError.write(
-      Data("reckon: facts file not reloaded, keeping the previous version: \(error)\n".utf8))
+    try? FileHandle.standardError.write(
+      contentsOf: Data(
+        "reckon: facts file not reloaded, keeping the previous version: \(error)\n".utf8))
   }
 
   /// The file itself, or the folder's `*.json` files in name order.

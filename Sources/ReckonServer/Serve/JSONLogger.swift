@@ -11,9 +11,11 @@ public struct JSONLogger: Sendable {
     self.write = write
   }
 
-  /// Writes `line` to standard error.
+  /// Writes `line` to standard error. A line that cannot be written (a full disk under a log
+  /// file, a file-size limit) is dropped: `FileHandle.write(_:)` would trap and take the server
+  /// down with it, when the webhook should go on answering (500 if the state cannot be written).
   public static let standardError: @Sendable (String) -> Void = { line in
-    FileHandle.standardError.write(Data(line.utf8))
+    try? FileHandle.standardError.write(contentsOf: Data(line.utf8))
   }
 
   /// Logs one event.

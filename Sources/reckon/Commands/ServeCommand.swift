@@ -35,6 +35,9 @@ enum ServeCommand: Command {
     try arguments.rejectUnknown()
     if let listen { try override(&configuration, listen: listen) }
     let logger = JSONLogger()
+    // A write past a file-size limit (RLIMIT_FSIZE) must fail like a full disk, with an error
+    // the webhook answers 500 to, instead of SIGXFSZ killing the server.
+    signal(SIGXFSZ, SIG_IGN)
     if configuration.appStoreKey != nil,
       !SenderLock.acquire(configuration.statePath + ".send.lock")
     {
