@@ -92,10 +92,11 @@ public final class ReckonService: Sendable {
     try await sender?.run(pollInterval: pollInterval, isStopped: isStopped)
   }
 
-  /// Decides requests left undecided by a failed fact source or a stop; returns how many.
+  /// Decides requests left undecided by a failed fact source or a stop, received more than
+  /// `age` seconds ago; returns how many.
   @discardableResult
-  public func retryUndecided() async -> Int {
-    await pipeline.retryUndecided()
+  public func retryUndecided(olderThan age: TimeInterval = 1) async -> Int {
+    await pipeline.retryUndecided(olderThan: age)
   }
 
   /// Re-reads changed policy files (all with `force`); ones that fail `check` are refused and

@@ -54,11 +54,16 @@ public final class WebhookServer: @unchecked Sendable {
   /// Listens, then starts the sender, the retry loop and the policy watcher; returns the port.
   @discardableResult
   public func start(intervals: Intervals = Intervals()) throws(HTTPServerError) -> Int {
+    let started = Date()
     let port = try http.start()
     background("sender") { [self] in
       try await service.runSender(pollInterval: intervals.senderPoll) { [self] in isStopped }
     }
     background("retry") { [self] in
+      // Requests an earlier process recorded but never decided (it was killed in between) are
+      // decided at once, not a retry interval later: Apple's retry of them is answered 200 as a
+      // duplicate, so nothing else would decide them before then.
+      await service.retryUndecided(olderThan: Date().timeIntervalSince(started))
       await repeatUntilStopped(every: intervals.retry) { [self] in await service.retryUndecided() }
     }
     background("policy-watch") { [self] in
