@@ -62,8 +62,11 @@ public final class WebhookServer: @unchecked Sendable {
     background("retry") { [self] in
       // Requests an earlier process recorded but never decided (it was killed in between) are
       // decided at once, not a retry interval later: Apple's retry of them is answered 200 as a
-      // duplicate, so nothing else would decide them before then.
-      await service.retryUndecided(olderThan: Date().timeIntervalSince(started))
+      // duplicate, so nothing else would decide them before then. A pass takes at most 100, so
+      // pass again while one decides something (the set, received before `started`, is finite).
+      while !isStopped,
+        await service.retryUndecided(olderThan: Date().timeIntervalSince(started)) > 0
+      {}
       await repeatUntilStopped(every: intervals.retry) { [self] in await service.retryUndecided() }
     }
     background("policy-watch") { [self] in
