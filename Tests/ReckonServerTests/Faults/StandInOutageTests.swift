@@ -26,7 +26,6 @@ import Testing
     let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
     let outageEnd = start.addingTimeInterval(3_600)
     let (standIn, url) = try TestKey.standIn()
-    defer { standIn.shutdown() }
     let store = try OutboxFixture.temporaryStore()
     let clock = SimulatedClock(start: start)
     let random = SharedRandom(seed: Self.seed)
@@ -110,5 +109,7 @@ import Testing
         + "\(all.filter { $0.status == 500 }.count) answers 500 and \(all.filter { $0.status == 202 }.count) "
         + "202 over \(Int(clock.now().timeIntervalSince(start) / 60)) simulated minutes, \(drains) drains, \(elapsed)"
     )
+    // Off the pool: shutdown waits for the client's idle keep-alive connection to close.
+    await ServerFixture.offPool { standIn.shutdown() }
   }
 }
