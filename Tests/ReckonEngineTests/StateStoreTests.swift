@@ -116,7 +116,7 @@ import Testing
       entryId: entry.id, startedAt: TestState.start, finishedAt: TestState.start, httpStatus: 202,
       errorCode: nil,
       errorMessage: nil, result: "sent")
-    try store.save(entry, attempt: attempt, now: TestState.start)
+    try store.save(&entry, attempt: attempt, now: TestState.start)
     #expect(try store.entry(id: entry.id).state == .sent(at: TestState.start))
     #expect(try store.attempts(entryId: entry.id) == [attempt])
   }

@@ -180,7 +180,7 @@ import Testing
     #expect(h.standIn.requests.isEmpty)
     var entry = try h.store.entry(id: approved)
     try entry.approve(now: h.clock.now())
-    try h.store.save(entry, now: h.clock.now())
+    try h.store.save(&entry, now: h.clock.now())
     _ = try await h.sender.drainDue()
     #expect(try h.state(approved).name == "sent")
     #expect(try h.state(unattended).name == "held")
@@ -199,7 +199,7 @@ import Testing
       Issue.record("not sendable")
       return
     }
-    try h.store.save(entry, now: start)  // the process "dies" here, after persisting `sending`
+    try h.store.save(&entry, now: start)  // the process "dies" here, after persisting `sending`
     #expect(try h.sender.recoverInterrupted() == 1)
     _ = try await h.sender.drainDue()
     #expect(try h.state(id).name == "sent")

@@ -31,12 +31,15 @@ public struct OutboxEntry: Hashable, Sendable {
   public internal(set) var lastStatus: Int?
   /// The last error, as a sentence.
   public internal(set) var lastError: String?
+  /// The stored revision this copy was read at; a save from a stale copy is refused.
+  public internal(set) var revision: Int64
 
   /// A new entry; `hold` keeps it for review until `releaseAt`.
   public init(
     id: Int64, decisionId: Int64, requestId: Int64, app: AppStoreApp, transactionId: String,
     context: ConsumptionValidationContext, body: Data, deadline: Date, state: OutboxState,
-    attempts: Int = 0, interruptedSends: Int = 0, lastStatus: Int? = nil, lastError: String? = nil
+    attempts: Int = 0, interruptedSends: Int = 0, lastStatus: Int? = nil, lastError: String? = nil,
+    revision: Int64 = 0
   ) {
     self.id = id
     self.decisionId = decisionId
@@ -51,6 +54,7 @@ public struct OutboxEntry: Hashable, Sendable {
     self.interruptedSends = interruptedSends
     self.lastStatus = lastStatus
     self.lastError = lastError
+    self.revision = revision
   }
 
   /// When the entry next needs attention, or nil when final.

@@ -15,16 +15,24 @@ extension OutboxSender {
     let action = entry.poll(now: started)
     switch action {
     case .send(let body):
-      try store.save(entry, now: started)
+      do {
+        try store.save(&entry, now: started)
+      } catch .changedConcurrently {
+        return .none  // an operator changed it since it was read; the next drain sees the change
+      }
       let delivery = await sender.send(body, transactionId: entry.transactionId, app: entry.app)
       let finished = clock.now()
       let next = entry.delivered(delivery, now: finished, backoff: backoff)
       try store.save(
-        entry, attempt: attempt(entry, delivery, next, started, finished), now: finished)
+        &entry, attempt: attempt(entry, delivery, next, started, finished), now: finished)
       try report(next, entry, now: finished)
       return next
     case .expire, .fail:
-      try store.save(entry, now: started)
+      do {
+        try store.save(&entry, now: started)
+      } catch .changedConcurrently {
+        return .none
+      }
       try report(action, entry, now: started)
       return action
     default:

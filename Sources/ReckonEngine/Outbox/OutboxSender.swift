@@ -62,7 +62,7 @@ public final class OutboxSender: Sendable {
         entryId: entry.id, startedAt: since, finishedAt: nil, httpStatus: nil, errorCode: nil,
         errorMessage: "interrupted: the process stopped before the answer was recorded",
         result: "interrupted")
-      try store.save(entry, attempt: attempt, now: now)
+      try store.save(&entry, attempt: attempt, now: now)
     }
     if !interrupted.isEmpty { events(.recoveredInterrupted(count: interrupted.count)) }
     return interrupted.count

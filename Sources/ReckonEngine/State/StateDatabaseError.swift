@@ -14,6 +14,9 @@ public enum StateDatabaseError: Error, Hashable, Sendable, CustomStringConvertib
   case notAllowed(entry: Int64, reason: String)
   /// A stored body breaks Apple's rules, so it was not stored or edited.
   case invalidBody(String)
+  /// Another writer (the sender, or an operator in another process) changed the entry after it
+  /// was read; nothing was written.
+  case changedConcurrently(entry: Int64)
 
   /// One sentence naming what failed and where.
   public var description: String {
@@ -28,6 +31,8 @@ public enum StateDatabaseError: Error, Hashable, Sendable, CustomStringConvertib
     case .notFound(let what, let id): "no \(what) with id \(id)"
     case .notAllowed(let entry, let reason): "outbox entry \(entry): \(reason)"
     case .invalidBody(let reason): "the body was refused: \(reason)"
+    case .changedConcurrently(let entry):
+      "outbox entry \(entry) changed while this change was being made; nothing was written, try again"
     }
   }
 }

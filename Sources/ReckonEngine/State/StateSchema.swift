@@ -93,6 +93,11 @@ enum StateSchema {
     ALTER TABLE outcomes ADD COLUMN revocation_type TEXT;
     ALTER TABLE outcomes ADD COLUMN revocation_percentage INTEGER;
     """,
+    // 3: a revision per outbox entry, so a write based on a stale read (an operator's `queue`
+    // command racing the sender in another process) is refused instead of overwriting.
+    """
+    ALTER TABLE outbox ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+    """,
   ]
 
   /// Brings the database to the newest version, refusing one written by a newer Reckon.

@@ -1,17 +1,25 @@
 import Foundation
 
 extension StateStore {
-  /// Applies an operator command to an entry and saves it, holding the database lock so the
-  /// change and the write cannot interleave with a sender's. Returns the entry as saved.
+  /// Applies an operator command to an entry and saves it. The save is refused if the entry
+  /// changed after it was read (a sender in another process claimed it, say); then the command
+  /// is judged again against the entry as it now is. Returns the entry as saved.
   @discardableResult
   public func modifyEntry(
     id: Int64, now: Date, _ command: (inout OutboxEntry) throws(OutboxCommandRefused) -> Void
   ) throws -> OutboxEntry {
-    try lockedThrowing {
-      var entry = try entry(id: id)
-      try command(&entry)
-      try save(entry, now: now)
-      return entry
+    var tries = 0
+    while true {
+      do {
+        return try lockedThrowing {
+          var entry = try entry(id: id)
+          try command(&entry)
+          try save(&entry, now: now)
+          return entry
+        }
+      } catch StateDatabaseError.changedConcurrently where tries < 3 {
+        tries += 1
+      }
     }
   }
 

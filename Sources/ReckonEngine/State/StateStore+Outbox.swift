@@ -5,7 +5,7 @@ import ReckonSQLite
 extension StateStore {
   static let entryColumns = """
     id, decision_id, request_id, bundle_id, environment, transaction_id, product_type, ownership_type, body,
-    state, state_at, state_reason, deadline, attempts, interrupted_sends, last_status, last_error
+    state, state_at, state_reason, deadline, attempts, interrupted_sends, last_status, last_error, revision
     """
 
   func insertEntry(_ enqueue: OutboxEnqueue, decisionId: Int64, requestId: Int64, now: Date)
@@ -76,28 +76,39 @@ extension StateStore {
     }
   }
 
-  /// Writes the entry's state, and the attempt when given, in one transaction.
-  public func save(_ entry: OutboxEntry, attempt: DeliveryAttempt? = nil, now: Date)
+  /// Writes the entry's state, and the attempt when given, in one transaction, if the stored
+  /// entry is still the revision `entry` was read at; throws `changedConcurrently` otherwise.
+  public func save(_ entry: inout OutboxEntry, attempt: DeliveryAttempt? = nil, now: Date)
     throws(StateDatabaseError)
   {
+    let written = entry
     try locked { () throws(StateDatabaseError) in
       try connection.transaction { () throws(StateDatabaseError) in
         try connection.query(
           """
           UPDATE outbox SET body = ?, state = ?, state_at = ?, state_reason = ?, attempts = ?, interrupted_sends = ?,
-            last_status = ?, last_error = ?, updated_at = ? WHERE id = ?
+            last_status = ?, last_error = ?, updated_at = ?, revision = revision + 1
+          WHERE id = ? AND revision = ?
           """,
           [
             .blob(entry.body), .text(entry.state.name), .date(entry.state.time),
             .optional(entry.state.reason),
             .integer(Int64(entry.attempts)), .integer(Int64(entry.interruptedSends)),
             .optional(entry.lastStatus),
-            .optional(entry.lastError), .date(now), .integer(entry.id),
+            .optional(entry.lastError), .date(now), .integer(entry.id), .integer(entry.revision),
           ])
-        guard connection.changes == 1 else { throw .notFound(what: "outbox entry", id: entry.id) }
+        guard connection.changes == 1 else {
+          let exists = try !connection.query(
+            "SELECT 1 FROM outbox WHERE id = ?", [.integer(written.id)]
+          ).isEmpty
+          throw exists
+            ? .changedConcurrently(entry: written.id)
+            : .notFound(what: "outbox entry", id: written.id)
+        }
         if let attempt { try insertAttempt(attempt) }
       }
     }
+    entry.revision += 1
   }
 
   /// The recorded attempts of an entry, oldest first.
@@ -149,6 +160,6 @@ extension StateStore {
       transactionId: transactionId, context: context, body: body, deadline: deadline, state: state,
       attempts: Int(row.int(13) ?? 0), interruptedSends: Int(row.int(14) ?? 0),
       lastStatus: row.int(15).map(Int.init),
-      lastError: row.text(16))
+      lastError: row.text(16), revision: row.int(17) ?? 0)
   }
 }
