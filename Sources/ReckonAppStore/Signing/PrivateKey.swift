@@ -70,12 +70,24 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
 
   /// A warning when the key file can be read by its group or by others, else nil.
   public static func permissionWarning(path: String) -> String? {
-    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-      let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value
-    else { return nil }
+    guard let mode = permissions(path) else { return nil }
     guard mode & 0o077 != 0 else { return nil }
     return "warning: the App Store key file \(path) is readable by "
       + (mode & 0o007 != 0 ? "others" : "its group")
       + String(format: " (mode %o); run chmod 600 on it", mode & 0o777)
+  }
+
+  /// Throws when the key file can be read by every user: anyone on the machine could copy it and
+  /// answer Apple as the app. A missing file is left to `init(path:)` to report.
+  public static func refuseIfReadableByOthers(path: String) throws(SigningError) {
+    guard let mode = permissions(path), mode & 0o007 != 0 else { return }
+    throw .keyFileReadableByOthers(path: path, mode: mode)
+  }
+
+  private static func permissions(_ path: String) -> UInt16? {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+      return nil
+    }
+    return (attributes[.posixPermissions] as? NSNumber)?.uint16Value
   }
 }

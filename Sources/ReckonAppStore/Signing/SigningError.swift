@@ -2,6 +2,8 @@
 public enum SigningError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The key file could not be read.
   case keyFileUnreadable(path: String, reason: String)
+  /// The key file can be read by every user of the machine (`mode` is its permission bits).
+  case keyFileReadableByOthers(path: String, mode: UInt16)
   /// The file is not a PEM private key OpenSSL can parse.
   case notAPrivateKey(path: String)
   /// The key is not an EC P-256 key, which ES256 needs.
@@ -16,6 +18,9 @@ public enum SigningError: Error, Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .keyFileUnreadable(let path, let reason):
       "cannot read the App Store key file \(path): \(reason)"
+    case .keyFileReadableByOthers(let path, let mode):
+      "the App Store key file \(path) can be read by any user (mode "
+        + String(mode & 0o777, radix: 8) + "); run chmod 600 on it"
     case .notAPrivateKey(let path): "\(path) is not a PEM (PKCS#8 .p8) private key"
     case .notP256(let path): "\(path) is not an EC P-256 key; App Store Connect keys for ES256 are"
     case .signatureFailed(let step): "ES256 signing failed at \(step)"

@@ -20,15 +20,19 @@ public enum SenderSetup {
     }
   }
 
-  /// Loads the configured key (warning through `warn` when its file is readable by others) and
-  /// returns a client for Apple's hosts or the configured `baseURL`.
+  /// Loads the configured key and returns a client for Apple's hosts or the configured `baseURL`.
+  /// A key file any user can read is refused; one its group can read is loaded with a warning
+  /// through `warn`.
   public static func client(_ configuration: ReckonConfiguration, warn: (String) -> Void)
     throws(Failure) -> AppStoreAPIClient
   {
     guard let settings = configuration.appStoreKey else { throw .noKeyConfigured }
-    if let warning = PrivateKey.permissionWarning(path: settings.privateKeyPath) { warn(warning) }
     let key: PrivateKey
-    do { key = try PrivateKey(path: settings.privateKeyPath) } catch { throw .key(error) }
+    do {
+      try PrivateKey.refuseIfReadableByOthers(path: settings.privateKeyPath)
+      if let warning = PrivateKey.permissionWarning(path: settings.privateKeyPath) { warn(warning) }
+      key = try PrivateKey(path: settings.privateKeyPath)
+    } catch { throw .key(error) }
     return AppStoreAPIClient(
       issuerId: settings.issuerId, keyId: settings.keyId, key: key,
       baseURL: settings.baseURL.flatMap(URL.init(string:)))

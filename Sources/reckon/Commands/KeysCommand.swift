@@ -12,8 +12,8 @@ enum KeysCommand: Command {
     Usage: reckon keys check [--config reckon.json]
 
     Loads appStore.privateKeyPath, signs a token for each configured app and prints the token's
-    header and claims. The key and the token's signature are never printed. Warns when the key
-    file is readable by its group or others.
+    header and claims. The key and the token's signature are never printed. Refuses a key file
+    any user can read and warns when its group can.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
