@@ -1,3 +1,5 @@
+import Foundation
+
 /// The App Store Connect in-app purchase key that signs requests to Apple. The key itself stays
 /// in its `.p8` file; only its path is configured.
 public struct AppStoreKeyConfiguration: Hashable, Sendable {
@@ -16,13 +18,25 @@ public struct AppStoreKeyConfiguration: Hashable, Sendable {
     keyId = try reader.string("keyId")
     privateKeyPath = resolve(try reader.string("privateKeyPath"))
     baseURL = try reader.optionalString("baseURL")
-    if let baseURL,
-      !(baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://127.")
-        || baseURL.hasPrefix("http://localhost"))
-    {
+    if let baseURL, !Self.isSafeBaseURL(baseURL) {
       throw ConfigurationError(
         reader.keyPath("baseURL"), "must be https, or http on loopback for a local stand-in")
     }
+  }
+
+  /// https anywhere, or plain http only to a loopback host: the bearer token must never cross a
+  /// network in clear. The host is parsed, so `http://127.0.0.1.example.com` is not loopback.
+  static func isSafeBaseURL(_ text: String) -> Bool {
+    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+      let host = url.host?.lowercased(), !host.isEmpty
+    else { return false }
+    if scheme == "https" { return true }
+    guard scheme == "http" else { return false }
+    let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+    let isIPv4Loopback =
+      octets.count == 4 && octets[0] == "127"
+      && octets.allSatisfy { UInt8($0) != nil && $0.allSatisfy(\.isASCII) }
+    return host == "localhost" || isIPv4Loopback || host == "::1" || host == "[::1]"
   }
 }
 

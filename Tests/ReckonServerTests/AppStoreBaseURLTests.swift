@@ -1,0 +1,37 @@
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+import Testing
+
+/// `appStore.baseURL` decides where the bearer token goes: https, or plain http on loopback only.
+@Suite struct AppStoreBaseURLTests {
+  static func load(baseURL: String) throws(ConfigurationError) -> ReckonConfiguration {
+    let json = """
+      {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p.policy"}],
+       "appStore": {"issuerId": "i", "keyId": "k", "privateKeyPath": "key.p8", "baseURL": "\(baseURL)"}}
+      """
+    let root = (try? JSONValue.parse(Data(json.utf8)).objectValue) ?? [:]
+    return try ReckonConfiguration(
+      ConfigurationReader(root, path: "reckon.json"), baseDirectory: "/tmp")
+  }
+
+  @Test(arguments: [
+    "https://api.storekit-sandbox.apple.com", "http://127.0.0.1:8080", "http://127.1.2.3/x",
+    "http://localhost:9000", "http://[::1]:9000",
+  ])
+  func httpsOrLoopbackHTTPIsAccepted(baseURL: String) throws {
+    #expect(try Self.load(baseURL: baseURL).appStoreKey?.baseURL == baseURL)
+  }
+
+  @Test(arguments: [
+    "http://127.0.0.1.example.com", "http://localhost.example.com", "http://localhostile.net",
+    "http://127.0.0.1@example.com", "http://10.0.0.1:8080", "ftp://127.0.0.1", "api.example.com",
+  ])
+  func aPlainHTTPHostThatIsNotLoopbackIsRefused(baseURL: String) {
+    #expect {
+      _ = try Self.load(baseURL: baseURL)
+    } throws: { error in
+      "\(error)".contains("must be https, or http on loopback")
+    }
+  }
+}
