@@ -22,6 +22,12 @@ struct PolicyAnalysis {
     let conjuncts: [ResolvedExpression]
     let atoms: [ConditionAtom]
     let domains: [Int: FactDomain]
+    /// Each conjunct's shape and atom, worked out once: every later rule is compared with this
+    /// one, and rebuilding them per comparison made a policy of many rules quadratic in string
+    /// building (1,000 rules took seconds).
+    let shapes: [ResolvedExpression.Shape]
+    let shapeSet: Set<ResolvedExpression.Shape>
+    let conjunctAtoms: [ConditionAtom?]
   }
 
   func warnings() -> [Diagnostic] {
@@ -30,11 +36,14 @@ struct PolicyAnalysis {
     var excludedTypes: [(rule: CheckedRule, ordinals: Set<Int>)] = []
     for rule in policy.rules {
       let conjuncts = conjuncts(of: rule.condition)
-      let atoms = conjuncts.compactMap { ConditionAtom.from($0, lets: policy.lets) }
+      let conjunctAtoms = conjuncts.map { ConditionAtom.from($0, lets: policy.lets) }
+      let atoms = conjunctAtoms.compactMap { $0 }
       let percentWarnings = atoms.compactMap { percentBound($0, in: rule) }
       warnings += percentWarnings
+      let shapes = conjuncts.map(\.shape)
       let facts = RuleFacts(
-        rule: rule, conjuncts: conjuncts, atoms: atoms, domains: domains(of: atoms))
+        rule: rule, conjuncts: conjuncts, atoms: atoms, domains: domains(of: atoms),
+        shapes: shapes, shapeSet: Set(shapes), conjunctAtoms: conjunctAtoms)
       if let contradiction = contradiction(facts) {
         if percentWarnings.isEmpty { warnings.append(contradiction) }
         continue
@@ -80,10 +89,9 @@ struct PolicyAnalysis {
     guard !earlier.conjuncts.isEmpty, earlier.domains.values.allSatisfy({ !$0.isEmpty }) else {
       return false
     }
-    let laterShapes = Set(later.conjuncts.map(\.shape))
-    return earlier.conjuncts.allSatisfy { part in
-      if laterShapes.contains(part.shape) { return true }
-      guard let atom = ConditionAtom.from(part, lets: policy.lets) else { return false }
+    return earlier.shapes.indices.allSatisfy { index in
+      if later.shapeSet.contains(earlier.shapes[index]) { return true }
+      guard let atom = earlier.conjunctAtoms[index] else { return false }
       let domain = later.domains[atom.slot] ?? FactDomain(type: policy.schema.facts[atom.slot].type)
       return domain.implies(atom.restriction, caseCount: caseCount(atom.slot))
     }
@@ -91,7 +99,7 @@ struct PolicyAnalysis {
 
   /// Whether the existing shadowed-rule warning (conditions a subset by shape) already says it.
   private func shapesShadow(_ earlier: RuleFacts, _ later: RuleFacts) -> Bool {
-    Set(earlier.conjuncts.map(\.shape)).isSubset(of: Set(later.conjuncts.map(\.shape)))
+    earlier.shapeSet.isSubset(of: later.shapeSet)
   }
 
   private func covered(_ rule: CheckedRule, by earlier: CheckedRule) -> Diagnostic {
