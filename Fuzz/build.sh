@@ -1,25 +1,60 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets into .build/fuzz/: each compiles the sources it exercises together
-# with its entry point into one executable, with -sanitize=fuzzer,address.
+# Builds the libFuzzer targets into .build/fuzz/ (or $FUZZ_OUT): each compiles the sources it
+# exercises together with its entry point into one executable, with -sanitize=fuzzer,address and
+# $FUZZ_OPTIMIZATION (default -O). The three build at once; nothing is rebuilt when the binaries
+# are newer than every input and were built with the same flags and compiler.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=.build/fuzz
+out=${FUZZ_OUT:-.build/fuzz}
 mkdir -p "$out/src"
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6)
+flags=(-sanitize=fuzzer,address -parse-as-library "${FUZZ_OPTIMIZATION:--O}" -g -swift-version 6)
+inputs=(Sources/ReckonPolicy Sources/ReckonAppStore Sources/ReckonFacts/FactSchema.swift
+  Sources/ReckonServer/HTTPRequestParser.swift Sources/ReckonServer/HTTPRequest.swift
+  Sources/ReckonServer/HTTPParseError.swift Sources/COpenSSL Fuzz/PolicyFuzzer.swift
+  Fuzz/JWSFuzzer.swift Fuzz/HTTPFuzzer.swift Fuzz/build.sh)
+stamp=$out/built-with
+identity="${flags[*]} $(swiftc --version 2>&1 | head -n 1)"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$identity" ] \
+  && [ -z "$(find "${inputs[@]}" -newer "$stamp" -print -quit)" ]; then
+  echo "up to date: $out/policy $out/jws $out/http"
+  exit 0
+fi
+rm -f "$stamp"
 
 # Sources that import sibling modules are copied without those imports, so one module holds all.
 strip_imports() { sed -E '/^import (ReckonPolicy|ReckonAppStore|ReckonSQLite|CSQLite)$/d' "$1" > "$2"; }
 
-policy_sources=$(find Sources/ReckonPolicy -name '*.swift')
-strip_imports Sources/ReckonFacts/FactSchema.swift "$out/src/FactSchema.swift"
-swiftc "${flags[@]}" -module-name PolicyFuzz $policy_sources "$out/src/FactSchema.swift" \
-  Fuzz/PolicyFuzzer.swift -o "$out/policy"
+build_policy() {
+  strip_imports Sources/ReckonFacts/FactSchema.swift "$out/src/FactSchema.swift"
+  swiftc "${flags[@]}" -module-name PolicyFuzz $(find Sources/ReckonPolicy -name '*.swift') \
+    "$out/src/FactSchema.swift" Fuzz/PolicyFuzzer.swift -o "$out/policy"
+}
+build_jws() {
+  swiftc "${flags[@]}" -module-name JWSFuzz -I Sources/COpenSSL \
+    -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap \
+    $(find Sources/ReckonAppStore -name '*.swift') Fuzz/JWSFuzzer.swift -lcrypto -o "$out/jws"
+}
+build_http() {
+  swiftc "${flags[@]}" -module-name HTTPFuzz Sources/ReckonServer/HTTPRequestParser.swift \
+    Sources/ReckonServer/HTTPRequest.swift Sources/ReckonServer/HTTPParseError.swift \
+    Fuzz/HTTPFuzzer.swift -o "$out/http"
+}
 
-appstore_sources=$(find Sources/ReckonAppStore -name '*.swift')
-swiftc "${flags[@]}" -module-name JWSFuzz -I Sources/COpenSSL -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap \
-  $appstore_sources Fuzz/JWSFuzzer.swift -lcrypto -o "$out/jws"
-
-swiftc "${flags[@]}" -module-name HTTPFuzz Sources/ReckonServer/HTTPRequestParser.swift \
-  Sources/ReckonServer/HTTPRequest.swift Sources/ReckonServer/HTTPParseError.swift \
-  Fuzz/HTTPFuzzer.swift -o "$out/http"
+targets=(policy jws http)
+pids=()
+for target in "${targets[@]}"; do
+  "build_$target" > "$out/build-$target.log" 2>&1 &
+  pids+=($!)
+done
+status=0
+for index in "${!targets[@]}"; do
+  if ! wait "${pids[$index]}"; then
+    # The linker's "Cannot export local symbol '__asan_…'" lines are noise; show the rest.
+    echo "building ${targets[$index]} failed:"
+    grep -v "Cannot export local symbol" "$out/build-${targets[$index]}.log" | tail -n 40
+    status=1
+  fi
+done
+[ "$status" -eq 0 ] || exit 1
+echo "$identity" > "$stamp"
 echo "built: $out/policy $out/jws $out/http"
