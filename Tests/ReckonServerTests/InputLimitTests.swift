@@ -1,0 +1,122 @@
+import Dispatch
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+import ReckonServer
+import Testing
+
+/// The limits on what a client can make the webhook hold or do, as docs/security.md lists them.
+@Suite struct InputLimitTests {
+  @Test func theDefaultLimitsAreTheDocumentedOnes() throws {
+    let limits = HTTPRequestParser.Limits()
+    #expect(limits.maximumHeaderBytes == 16_384)
+    #expect(limits.maximumHeaderCount == 100)
+    #expect(limits.maximumBodyBytes == 262_144)
+    #expect(HTTPServer.Configuration().readTimeout == 10)
+    let json = #"{"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p"}]}"#
+    let root = try JSONValue.parse(Data(json.utf8)).objectValue ?? [:]
+    let configuration = try ReckonConfiguration(
+      ConfigurationReader(root, path: ""), baseDirectory: "/tmp")
+    #expect(configuration.server.maximumBodyBytes == 262_144)
+  }
+
+  @Test func jsonNestedDeeperThan256LevelsIsRefused() throws {
+    func nested(_ depth: Int) -> Data {
+      Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
+    }
+    #expect((try? JSONValue.parse(nested(256))) != nil)
+    #expect(throws: JSONParseError.self) { try JSONValue.parse(nested(257)) }
+  }
+
+  @Test func anOversizedBodyIs413AndTheConnectionIsClosedUnread() async throws {
+    let calls = CallCount()
+    let server = HTTPServer(configuration: .init(limits: .init(maximumBodyBytes: 1_024))) { _ in
+      calls.increment()
+      return .text(200, "handled")
+    }
+    let port = try server.start()
+    let started = Date()
+    // The client keeps its socket open: only the server closing it ends the read early.
+    let reply = try await RawClient.exchange(
+      port: port,
+      "POST /apple/notifications HTTP/1.1\r\nContent-Length: 5000\r\n\r\n"
+        + String(repeating: "x", count: 100), wait: 10)
+    let elapsed = Date().timeIntervalSince(started)
+    await ServerFixture.offPool { server.shutdown() }
+    #expect(reply.hasPrefix("HTTP/1.1 413"), "got: \(reply.prefix(60))")
+    #expect(reply.contains("Connection: close"))
+    #expect(elapsed < 5, "the server did not close the connection")
+    #expect(calls.value == 0)
+  }
+
+  @Test func aRequestTricklingInIsCutOffAtTheReadTimeout() async throws {
+    let server = HTTPServer(configuration: .init(readTimeout: 0.5)) { _ in .text(200, "handled") }
+    let port = try server.start()
+    let (elapsed, reply) = try await Trickle.send(
+      port: port,
+      "POST / HTTP/1.1\r\nContent-Length: 10000\r\n\r\n" + String(repeating: "x", count: 10_000),
+      every: 0.05, giveUpAfter: 10)
+    await ServerFixture.offPool { server.shutdown() }
+    // One byte every 50 ms would take 500 s; the timeout counts from the request's first byte.
+    #expect(elapsed < 5, "the connection stayed open \(elapsed) s")
+    #expect(reply.isEmpty || reply.hasPrefix("HTTP/1.1 408"), "got: \(reply.prefix(60))")
+  }
+}
+
+/// How often a handler ran.
+final class CallCount: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+
+  func increment() { lock.withLock { count += 1 } }
+
+  var value: Int { lock.withLock { count } }
+}
+
+/// A slow loopback client: one byte at a time, on a GCD thread so no cooperative thread blocks.
+enum Trickle {
+  struct Failure: Error {}
+
+  /// Sends `text` a byte every `interval` seconds until the server answers or closes; returns
+  /// how long the connection lasted and what the server wrote.
+  static func send(port: Int, _ text: String, every interval: Double, giveUpAfter limit: Double)
+    async throws -> (Double, String)
+  {
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async {
+        continuation.resume(
+          with: Result { try blockingSend(port: port, text, every: interval, giveUpAfter: limit) })
+      }
+    }
+  }
+
+  private static func blockingSend(
+    port: Int, _ text: String, every interval: Double, giveUpAfter limit: Double
+  ) throws -> (Double, String) {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw Failure() }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { throw Failure() }
+    let started = Date()
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4_096)
+    for byte in Array(text.utf8) where Date().timeIntervalSince(started) < limit {
+      var one = byte
+      guard Foundation.send(descriptor, &one, 1, Int32(MSG_NOSIGNAL)) == 1 else { break }
+      Thread.sleep(forTimeInterval: interval)
+      let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+      if count > 0 { received += buffer.prefix(count) }
+      if count == 0 || (count > 0 && !received.isEmpty) { break }
+    }
+    return (Date().timeIntervalSince(started), String(decoding: received, as: UTF8.self))
+  }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import ReckonAppStore
+import Testing
+
+@testable import ReckonEngine
+
+/// What notifications must chain to: Apple Root CA - G3 unless `trust.roots` names others, which
+/// then replace it (so a test CA is never trusted beside Apple's by accident).
+@Suite struct TrustedRootsTests {
+  static func trust(_ json: String) throws -> TrustConfiguration {
+    let text = """
+      {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p.policy"}]\(json)}
+      """
+    let root = try JSONValue.parse(Data(text.utf8)).objectValue ?? [:]
+    return try ReckonConfiguration(
+      ConfigurationReader(root, path: "reckon.json"), baseDirectory: "/"
+    )
+    .trust
+  }
+
+  @Test func withoutConfiguredRootsOnlyAppleRootCAG3IsTrusted() throws {
+    let trust = try Self.trust("")
+    let roots = try ReckonService.roots(trust)
+    #expect(roots.map(\.der) == AppleRootCertificates.defaultRoots().map(\.der))
+    #expect(roots.count == 1)
+    #expect(!trust.allowXcode && !trust.allowLocalTesting)
+  }
+
+  @Test func configuredRootsReplaceApplesRoot() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("roots-\(UUID())")
+    let authority = try LocalCertificateAuthority()
+    try authority.write(to: folder.path)
+    let path = folder.appendingPathComponent(LocalCertificateAuthority.FileName.root).path
+    let roots = try ReckonService.roots(try Self.trust(#", "trust": {"roots": ["\#(path)"]}"#))
+    #expect(roots.map(\.der) == [authority.root.der])
+  }
+
+  @Test func aRootThatCannotBeReadStopsStartUp() throws {
+    let trust = try Self.trust(#", "trust": {"roots": ["/nonexistent/root.pem"]}"#)
+    #expect(throws: ReckonServiceError.root(path: "/nonexistent/root.pem")) {
+      try ReckonService.roots(trust)
+    }
+  }
+}
