@@ -54,6 +54,14 @@ import Testing
     _ = try SenderSetup.client(configuration, warn: warnings.append)
     #expect(warnings.lines.isEmpty)
   }
+
+  @Test func aLocalTestCAWritesItsKeyOnlyItsOwnerCanRead() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID())")
+    try LocalCertificateAuthority().write(to: folder.path)
+    let key = folder.appendingPathComponent(LocalCertificateAuthority.FileName.leafKey).path
+    let mode = try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int
+    #expect(mode.map { $0 & 0o777 } == 0o600)
+  }
 }
 
 /// Warnings collected from a `warn` callback.

@@ -43,4 +43,18 @@ import Testing
     for line in secretLines { #expect(!logs.contains(line)) }
     #expect(!logs.contains("PRIVATE KEY"))
   }
+
+  @Test func aMessageWithNewlinesAndQuotesStaysOneJSONLine() throws {
+    let lines = LogLines()
+    let logger = JSONLogger { lines.append($0) }
+    logger.log(
+      "warning", event: "answered", "bundle \"x\"\n{\"level\":\"info\",\"event\":\"forged\"}",
+      fields: ["detail": "a\r\nb"])
+    let written = lines.all.joined()
+    #expect(written.filter { $0 == "\n" }.count == 1)
+    #expect(written.hasSuffix("\n"))
+    let object = try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String: String]
+    #expect(object?["event"] == "answered")
+    #expect(object?["message"]?.contains("forged") == true)
+  }
 }
