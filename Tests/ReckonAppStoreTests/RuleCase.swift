@@ -36,7 +36,7 @@ enum RuleTable {
   static let percentageBounds: [RuleCase] = [
     (0, []), (1, []), (99_999, []), (100_000, []),
     (100_001, [.consumptionPercentageOutOfRange]), (-1, [.consumptionPercentageOutOfRange]),
-  ].map { value, expected in
+  ].map { (value: Int, expected: [AppleRuleViolation]) in
     RuleCase("delivered consumable at \(value)", percentage: value, expect: expected)
   }
 

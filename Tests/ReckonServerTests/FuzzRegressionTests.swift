@@ -100,7 +100,7 @@ import Testing
       parser.feed(chunk)
       var requests = 0
       while requests < 64 {
-        guard let request = try? parser.next(), request != nil else { break }
+        guard (try? parser.next()) != nil else { break }
         requests += 1
       }
     }
