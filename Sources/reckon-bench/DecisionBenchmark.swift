@@ -3,6 +3,7 @@ import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonTestSupport
 
 /// ns per decision for the `targeted` policy over 100,000 pre-built fact sets, with the trace off
 /// and on, and the time to parse, check and compile the file.

@@ -3,6 +3,7 @@ import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonTestSupport
 import Testing
 
 /// For random requests and facts and every ready-made policy: no body that breaks an Apple rule is

@@ -1,4 +1,5 @@
 import ReckonPolicy
+import ReckonTestSupport
 import Testing
 
 /// Round trips over policies made up from a seeded generator: whatever the layout, formatting

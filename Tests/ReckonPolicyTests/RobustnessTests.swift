@@ -1,3 +1,4 @@
+import ReckonTestSupport
 import Testing
 
 @testable import ReckonPolicy

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonTestSupport
 
 /// A `SplitMix64` shared between threads (the stand-in answers on its connection threads, the
 /// sender draws jitter on the cooperative pool), behind a lock.
