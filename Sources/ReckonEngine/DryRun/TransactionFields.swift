@@ -9,54 +9,46 @@ enum TransactionFields {
     _ key: JSONKey, _ scanner: inout JSONLineScanner,
     into transaction: inout JWSTransactionDecodedPayload, strings: inout StringTable
   ) -> Bool {
-    if let path = stringFields.first(where: { key.is($0.key) })?.path {
+    // Found by a linear scan of short keys, then assigned directly: key-path writes cost a
+    // generic call and several retains per field, millions of times in a dry-run.
+    guard let field = TransactionField.all.first(where: { key.is($0.key) }) else {
+      return false
+    }
+    switch field.kind {
+    case .text:
       guard let text = strings.read(&scanner) else { return false }
-      transaction[keyPath: path] = text
-      return true
-    }
-    if let path = dateFields.first(where: { key.is($0.key) })?.path {
-      guard let milliseconds = scanner.integer() else { return false }
-      transaction[keyPath: path] = NotificationLineDecoder.date(milliseconds)
-      return true
-    }
-    if let path = intFields.first(where: { key.is($0.key) })?.path {
-      guard let number = scanner.integer() else { return false }
-      transaction[keyPath: path] = Int(number)
-      return true
-    }
-    if key.is("transactionId") || key.is("originalTransactionId") {
+      field.setText(text, in: &transaction)
+    case .unique:
       guard let text = scanner.string() else { return false }
-      if key.is("transactionId") {
-        transaction.transactionId = text
+      field.setText(text, in: &transaction)
+    case .date:
+      guard let milliseconds = scanner.integer() else { return false }
+      field.setDate(NotificationLineDecoder.date(milliseconds), in: &transaction)
+    case .integer:
+      guard let number = scanner.integer() else { return false }
+      if field == .price {
+        transaction.price = number
       } else {
-        transaction.originalTransactionId = text
+        field.setInteger(Int(number), in: &transaction)
       }
-      return true
-    }
-    if key.is("price") {
-      transaction.price = scanner.integer()
-      return transaction.price != nil
-    }
-    if key.is("isUpgraded") {
-      transaction.isUpgraded = scanner.bool()
-      return transaction.isUpgraded != nil
-    }
-    if key.is("appAccountToken") {
+    case .flag:
+      guard let flag = scanner.bool() else { return false }
+      transaction.isUpgraded = flag
+    case .token:
       guard let raw = scanner.rawString(), let token = TransactionFields.uuid(raw) else {
         return false
       }
       transaction.appAccountToken = token
-      return true
     }
-    return false
+    return true
   }
 
   /// `UUID(uuidString:)` without Foundation's parser: 8-4-4-4-12 hex digits, either case; nil
   /// for anything else (the general decoder then reports it).
   static func uuid(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
     guard text.count == 36 else { return nil }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(16)
+    var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var count = 0
     var position = 0
     while position < 36 {
       if position == 8 || position == 13 || position == 18 || position == 23 {
@@ -65,14 +57,11 @@ enum TransactionFields {
         continue
       }
       guard let high = hex(text[position]), let low = hex(text[position + 1]) else { return nil }
-      bytes.append(high << 4 | low)
+      withUnsafeMutableBytes(of: &bytes) { $0[count] = high << 4 | low }
+      count += 1
       position += 2
     }
-    return UUID(
-      uuid: (
-        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8],
-        bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-      ))
+    return UUID(uuid: bytes)
   }
 
   private static func hex(_ byte: UInt8) -> UInt8? {
@@ -83,30 +72,4 @@ enum TransactionFields {
     default: nil
     }
   }
-
-  nonisolated(unsafe) private static let stringFields:
-    [(key: StaticString, path: WritableKeyPath<JWSTransactionDecodedPayload, String?>)] = [
-      ("bundleId", \.bundleId), ("productId", \.productId), ("type", \.rawType),
-      ("inAppOwnershipType", \.rawInAppOwnershipType), ("environment", \.rawEnvironment),
-      ("storefront", \.storefront), ("storefrontId", \.storefrontId),
-      ("transactionReason", \.rawTransactionReason), ("currency", \.currency),
-      ("webOrderLineItemId", \.webOrderLineItemId),
-      ("subscriptionGroupIdentifier", \.subscriptionGroupIdentifier),
-      ("offerIdentifier", \.offerIdentifier), ("offerDiscountType", \.rawOfferDiscountType),
-      ("appTransactionId", \.appTransactionId), ("offerPeriod", \.offerPeriod),
-      ("revocationType", \.rawRevocationType), ("billingPlanType", \.rawBillingPlanType),
-    ]
-
-  nonisolated(unsafe) private static let dateFields:
-    [(key: StaticString, path: WritableKeyPath<JWSTransactionDecodedPayload, Date?>)] = [
-      ("purchaseDate", \.purchaseDate), ("originalPurchaseDate", \.originalPurchaseDate),
-      ("signedDate", \.signedDate), ("expiresDate", \.expiresDate),
-      ("revocationDate", \.revocationDate),
-    ]
-
-  nonisolated(unsafe) private static let intFields:
-    [(key: StaticString, path: WritableKeyPath<JWSTransactionDecodedPayload, Int?>)] = [
-      ("quantity", \.quantity), ("revocationReason", \.rawRevocationReason),
-      ("offerType", \.rawOfferType), ("revocationPercentage", \.revocationPercentage),
-    ]
 }
