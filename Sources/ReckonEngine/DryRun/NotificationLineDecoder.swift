@@ -93,8 +93,11 @@ struct NotificationLineDecoder {
 }
 
 /// Repeated short strings (bundle ids, product ids, enum names) shared rather than copied.
+/// An open-addressed table of fixed size: no hashing through `Hasher`, no allocation once full.
 struct StringTable {
-  private var table: [Int: [String]] = [:]
+  private static let capacity = 4_096
+  private var hashes = [UInt64](repeating: 0, count: StringTable.capacity)
+  private var strings = [String?](repeating: nil, count: StringTable.capacity)
 
   /// The next value as a string, shared with an equal one read before when it is short.
   mutating func read(_ scanner: inout JSONLineScanner) -> String? {
@@ -102,13 +105,20 @@ struct StringTable {
     guard raw.count <= 48 else { return String(decoding: raw, as: UTF8.self) }
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in raw { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    let key = Int(truncatingIfNeeded: hash)
-    if let candidates = table[key] {
-      for candidate in candidates where StringTable.equal(candidate, raw) { return candidate }
+    let mask = StringTable.capacity - 1
+    var slot = Int(truncatingIfNeeded: hash ^ hash >> 29) & mask
+    // Probe a few slots; a full neighbourhood just means the string is not shared.
+    for _ in 0..<8 {
+      guard let candidate = strings[slot] else {
+        let made = String(decoding: raw, as: UTF8.self)
+        hashes[slot] = hash
+        strings[slot] = made
+        return made
+      }
+      if hashes[slot] == hash, StringTable.equal(candidate, raw) { return candidate }
+      slot = (slot + 1) & mask
     }
-    let made = String(decoding: raw, as: UTF8.self)
-    if table.count < 4_096 { table[key, default: []].append(made) }
-    return made
+    return String(decoding: raw, as: UTF8.self)
   }
 
   private static func equal(_ string: String, _ raw: UnsafeBufferPointer<UInt8>) -> Bool {
