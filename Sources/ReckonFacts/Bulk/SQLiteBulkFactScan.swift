@@ -133,8 +133,8 @@ public final class SQLiteBulkFactScan {
   }
 
   private func convertRow() throws(SQLiteFactSourceError) {
-    converted = []
-    converted.reserveCapacity(columns.count)
+    // Keeps the buffer: the caller has let go of the previous row's facts by now.
+    converted.removeAll(keepingCapacity: true)
     for column in columns {
       let raw = statement.column(column.index)
       if raw == .null { continue }
