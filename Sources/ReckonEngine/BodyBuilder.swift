@@ -9,6 +9,9 @@ struct BodyBuilder {
   let actions: [DecidedAction]
   let rule: String
   let transaction: JWSTransactionDecodedPayload
+  /// Whether to record where each field came from; a dry-run leaves it off, as it shows only
+  /// the verdict and the dictionary costs more than the rest of the body.
+  var tracksSources = true
 
   struct Outcome {
     var action: DecisionAction
@@ -22,7 +25,7 @@ struct BodyBuilder {
       let said = facts["customer.consented"].map { $0.formatted(as: .boolean) } ?? "missing"
       return Outcome(action: .skip(.noConsent(said)), body: nil, sources: [:])
     }
-    sources["customerConsented"] = .fact("customer.consented")
+    if tracksSources { sources["customerConsented"] = .fact("customer.consented") }
     if actions.contains(.doNotRespond) {
       return Outcome(action: .skip(.policyDoesNotRespond(rule: rule)), body: nil, sources: sources)
     }
@@ -69,11 +72,11 @@ struct BodyBuilder {
   private func field(_ name: String, fact: String, _ sources: inout [String: FieldSource]) -> Value?
   {
     if let value = setValue(name) {
-      sources[name] = .rule(rule)
+      if tracksSources { sources[name] = .rule(rule) }
       return value
     }
     guard let value = facts[fact] else { return nil }
-    sources[name] = .fact(fact)
+    if tracksSources { sources[name] = .fact(fact) }
     return value
   }
 
@@ -89,32 +92,38 @@ struct BodyBuilder {
   {
     let name = "consumptionPercentage"
     if case .percent(let percent)? = setValue(name) {
-      sources[name] = .rule(rule)
+      if tracksSources { sources[name] = .rule(rule) }
       return BodyBuilder.milliunits(percent)
     }
     if transaction.type == .autoRenewable {
-      sources[name] = .default(
-        "left out: Apple takes no percentage for auto-renewable subscriptions")
+      if tracksSources {
+        sources[name] = .default(
+          "left out: Apple takes no percentage for auto-renewable subscriptions")
+      }
       return nil
     }
     guard case .percent(let percent)? = facts["usage.consumed"] else {
-      sources[name] = .default("left out: usage.consumed is missing")
+      if tracksSources { sources[name] = .default("left out: usage.consumed is missing") }
       return nil
     }
     if delivery != .delivered {
-      sources[name] = .default("0: the purchase was not delivered, so nothing of it was used")
+      if tracksSources {
+        sources[name] = .default("0: the purchase was not delivered, so nothing of it was used")
+      }
       return 0
     }
-    sources[name] = .fact("usage.consumed")
+    if tracksSources { sources[name] = .fact("usage.consumed") }
     return BodyBuilder.milliunits(percent)
   }
 
   private func refundPreference(_ sources: inout [String: FieldSource]) -> RefundPreference? {
     for case .refund(_, let name) in actions {
-      sources["refundPreference"] = .rule(rule)
+      if tracksSources { sources["refundPreference"] = .rule(rule) }
       return RefundPreference(rawValue: name)
     }
-    sources["refundPreference"] = .default("left out: the rule shares data only")
+    if tracksSources {
+      sources["refundPreference"] = .default("left out: the rule shares data only")
+    }
     return nil
   }
 

@@ -53,10 +53,11 @@ enum VerdictMaker {
     -> DryRunVerdict
   {
     let decided = policy.evaluate(values)
-    let outcome = BodyBuilder(
+    var builder = BodyBuilder(
       facts: values, actions: decided.actions, rule: policy.ruleName(decided.rule),
-      transaction: request.transaction
-    ).build()
+      transaction: request.transaction)
+    builder.tracksSources = false
+    let outcome = builder.build()
     return DryRunVerdict(action: outcome.action, body: outcome.body, ruleIndex: decided.rule)
   }
 }
