@@ -21,6 +21,10 @@ public final class SQLiteBulkFactScan {
   private var started = false
   private var convertedKey: [UInt8]? = nil
   private var converted: [Fact] = []
+  /// Per column, the last text converted and its value: text facts (statuses, currencies,
+  /// overrides) repeat from row to row, and parsing them again costs more than comparing bytes.
+  private var lastText: [[UInt8]]
+  private var lastValue: [Value?]
 
   /// Opens `path` read-only and prepares `sql`, limited to transaction ids from `lower` through
   /// `upper` when given (for running several scans side by side).
@@ -63,6 +67,8 @@ public final class SQLiteBulkFactScan {
       columns.append((Int32(position), fact, slot))
     }
     self.columns = columns
+    lastText = Array(repeating: [], count: columns.count)
+    lastValue = Array(repeating: nil, count: columns.count)
     if lower != nil || upper != nil {
       do {
         try statement.bind(lower ?? "", at: 1)
@@ -135,14 +141,35 @@ public final class SQLiteBulkFactScan {
   private func convertRow() throws(SQLiteFactSourceError) {
     // Keeps the buffer: the caller has let go of the previous row's facts by now.
     converted.removeAll(keepingCapacity: true)
-    for column in columns {
-      let raw = statement.column(column.index)
-      if raw == .null { continue }
-      do {
-        converted.append((column.slot, try SQLiteFactQuery.value(raw, for: column.fact)))
-      } catch {
-        throw .wrongType(query: "bulkQuery", column: column.fact.name, message: error.message)
+    for (position, column) in columns.enumerated() {
+      let type = sqlite3_column_type(statement.handle, column.index)
+      if type == SQLITE_NULL { continue }
+      if type == SQLITE_TEXT, let text = sqlite3_column_text(statement.handle, column.index) {
+        let bytes = UnsafeBufferPointer(
+          start: text, count: Int(sqlite3_column_bytes(statement.handle, column.index)))
+        if let value = lastValue[position],
+          lastText[position].withUnsafeBufferPointer({ BulkKeyOrder.compare($0, bytes) == 0 })
+        {
+          converted.append((column.slot, value))
+          continue
+        }
+        // Converted as `SQLiteStatement.column` reads text, so the value is the same.
+        let value = try convert(.text(String(cString: text)), column.fact)
+        lastText[position].removeAll(keepingCapacity: true)
+        lastText[position].append(contentsOf: bytes)
+        lastValue[position] = value
+        converted.append((column.slot, value))
+        continue
       }
+      converted.append((column.slot, try convert(statement.column(column.index), column.fact)))
+    }
+  }
+
+  private func convert(_ raw: SQLiteValue, _ fact: FactDescriptor) throws(SQLiteFactSourceError)
+    -> Value
+  {
+    do { return try SQLiteFactQuery.value(raw, for: fact) } catch {
+      throw .wrongType(query: "bulkQuery", column: fact.name, message: error.message)
     }
   }
 }
