@@ -41,7 +41,9 @@ final class BulkShard: @unchecked Sendable {
   private func decideAll() throws(DryRunError) -> Int {
     try openScans()
     let slots = NotificationFactSlots(schema: plan.schema)
-    let empty = FactValues(schema: plan.schema.policySchema)
+    // One set of values, cleared for each request, so no request allocates its own.
+    var values = FactValues(schema: plan.schema.policySchema)
+    let slotCount = plan.schema.policySchema.facts.count
     var supplied = SuppliedFacts(
       schema: plan.schema.policySchema, notificationOnly: slots.notificationOnly)
     var reader = RequestLineReader(path: lines.path, verifier: plan.verifier)
@@ -63,7 +65,7 @@ final class BulkShard: @unchecked Sendable {
         ignored += 1
         continue
       }
-      var values = empty
+      for slot in 0..<slotCount { values.set(slot: slot, to: nil) }
       slots.fill(&values, from: request)
       supplied.start(values)
       let problem = try addLayers(request, &values, &supplied)
