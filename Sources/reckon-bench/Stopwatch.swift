@@ -17,6 +17,14 @@ enum Stopwatch {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
   }
 
+  /// CPU seconds (user and system) the whole process has spent so far, on every thread.
+  static func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+      + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+  }
+
   private static func threadCPUSeconds() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
