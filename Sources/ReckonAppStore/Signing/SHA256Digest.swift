@@ -9,6 +9,14 @@ public enum SHA256Digest {
     data.withUnsafeBytes { input in
       _ = EVP_Digest(input.baseAddress, input.count, &digest, nil, EVP_sha256(), nil)
     }
-    return digest.map { String(format: "%02x", $0) }.joined()
+    // By table, not `String(format:)`: this runs for every decision the webhook stores.
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(digest.count * 2)
+    for byte in digest {
+      text.append(digits[Int(byte >> 4)])
+      text.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: text, as: UTF8.self)
   }
 }

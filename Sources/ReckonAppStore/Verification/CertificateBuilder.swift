@@ -13,7 +13,9 @@ struct CertificateBuilder {
 
   func build() throws(SigningError) -> X509Certificate {
     guard let certificate = X509_new() else { throw .generationFailed }
-    let owned = X509Certificate(taking: certificate)
+    // Wrapped only when complete: `X509Certificate` keeps its DER from the moment it is made.
+    var finished = false
+    defer { if !finished { X509_free(certificate) } }
     X509_set_version(certificate, 2)
     ASN1_INTEGER_set(X509_get_serialNumber(certificate), serial)
     var notBefore = time_t(validity.lowerBound.timeIntervalSince1970)
@@ -32,7 +34,8 @@ struct CertificateBuilder {
     guard X509_sign(certificate, (issuer?.key ?? key).key, EVP_sha256()) > 0 else {
       throw .signatureFailed(step: "X509_sign")
     }
-    return owned
+    finished = true
+    return X509Certificate(taking: certificate)
   }
 
   private func setName(_ commonName: String, _ name: OpaquePointer?) throws(SigningError) {

@@ -5,6 +5,7 @@ import Foundation
 /// valid at the payload's `signedDate`, and the ES256 signature by the leaf's key.
 public struct SignedPayloadVerifier: Sendable {
   private let chains: CertificateChainVerifier
+  private let certificates = CertificateCache()
   /// Environments whose payloads are accepted without a chain to the roots (Xcode, LocalTesting),
   /// because Apple signs them with a local key; only when the configuration allows it.
   public let unverifiedEnvironments: Set<AppStoreEnvironment>
@@ -48,7 +49,7 @@ public struct SignedPayloadVerifier: Sendable {
       throw .unsupportedAlgorithm("missing")
     }
     guard algorithm == "ES256" else { throw .unsupportedAlgorithm(algorithm) }
-    let (leaf, intermediate) = try certificates(header)
+    let (leaf, intermediate) = try chainCertificates(header)
     try chains.verify(leaf: leaf, intermediate: intermediate, at: signedDate(payloadJSON))
     let message = Data(parts[0].utf8) + Data(".".utf8) + Data(parts[1].utf8)
     guard ES256SignatureCheck.isValid(signature: signature, message: message, certificate: leaf)
@@ -58,7 +59,7 @@ public struct SignedPayloadVerifier: Sendable {
     return payload
   }
 
-  private func certificates(_ header: [String: JSONValue]) throws(VerificationFailure) -> (
+  private func chainCertificates(_ header: [String: JSONValue]) throws(VerificationFailure) -> (
     X509Certificate, X509Certificate
   ) {
     guard case .array(let entries)? = header["x5c"] else {
@@ -69,8 +70,8 @@ public struct SignedPayloadVerifier: Sendable {
     }
     var parsed: [X509Certificate] = []
     for (index, entry) in entries.prefix(2).enumerated() {
-      guard case .string(let base64) = entry, let der = Data(base64Encoded: base64),
-        let certificate = X509Certificate(der: der)
+      guard case .string(let base64) = entry,
+        let certificate = certificates.certificate(base64: base64)
       else { throw .invalidCertificateList("certificate \(index) is not base64 DER") }
       parsed.append(certificate)
     }

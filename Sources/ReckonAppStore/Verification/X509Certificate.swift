@@ -5,6 +5,9 @@ import Foundation
 public final class X509Certificate: @unchecked Sendable {
   // The pointer is never mutated after init and OpenSSL's X509 is safe for concurrent reads.
   let pointer: OpaquePointer
+  /// The certificate in DER, as OpenSSL re-encodes it; kept because chain caching keys on it for
+  /// every notification.
+  public let der: Data
 
   /// Parses a DER-encoded certificate.
   public init?(der: Data) {
@@ -15,6 +18,7 @@ public final class X509Certificate: @unchecked Sendable {
     }
     guard let parsed else { return nil }
     pointer = parsed
+    self.der = Self.encoded(parsed)
   }
 
   /// Parses the first certificate of a PEM text, or DER if the bytes are not PEM.
@@ -33,14 +37,14 @@ public final class X509Certificate: @unchecked Sendable {
 
   init(taking pointer: OpaquePointer) {
     self.pointer = pointer
+    der = Self.encoded(pointer)
   }
 
   deinit {
     X509_free(pointer)
   }
 
-  /// The certificate in DER.
-  public var der: Data {
+  private static func encoded(_ pointer: OpaquePointer) -> Data {
     var output: UnsafeMutablePointer<UInt8>? = nil
     let length = i2d_X509(pointer, &output)
     guard length > 0, let output else { return Data() }

@@ -6,9 +6,14 @@ extension DecisionRecord {
   /// The record of `decision`, made by `policy` compiled from `policyText`: facts with their sources
   /// and the full explanation (field sources and trace) as JSON, the policy text's SHA-256.
   public init(decision: Decision, policy: CompiledPolicy, policyText: String) {
+    self.init(
+      decision: decision, policy: policy, policySHA256: SHA256Digest.hex(Data(policyText.utf8)))
+  }
+
+  /// The record of `decision`, made by `policy` whose text has the SHA-256 `policySHA256` (hex),
+  /// for callers that hash the text once rather than per decision.
+  public init(decision: Decision, policy: CompiledPolicy, policySHA256: String) {
     let report = DecisionReport(decision, policy: policy)
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
     let action: String
     var reason: String?
     switch decision.action {
@@ -18,12 +23,12 @@ extension DecisionRecord {
       action = "skip"
       reason = why.description
     }
+    // Written by `JSONTextWriter`, byte for byte what `JSONEncoder` with `.sortedKeys` gives,
+    // because the generic encoder was the largest cost of a webhook request.
     self.init(
       policyName: decision.policyName, policyVersion: decision.policyVersion,
-      policySHA256: SHA256Digest.hex(Data(policyText.utf8)), action: action, rule: decision.rule,
-      reason: reason,
-      body: try? decision.body?.jsonData(),
-      factsJSON: (try? encoder.encode(report.facts)) ?? Data("[]".utf8),
-      explanationJSON: try? encoder.encode(report), decidedAt: decision.decidedAt)
+      policySHA256: policySHA256, action: action, rule: decision.rule, reason: reason,
+      body: decision.body.map(DecisionReport.bodyJSON), factsJSON: report.factsJSON(),
+      explanationJSON: report.compactJSON(), decidedAt: decision.decidedAt)
   }
 }

@@ -69,7 +69,8 @@ extension NotificationPipeline {
     }
     let decision = Decider(policy: entry.policy, schema: policies.schema).decide(
       request, facts: facts, trace: true)
-    let record = DecisionRecord(decision: decision, policy: entry.policy, policyText: entry.text)
+    let record = DecisionRecord(
+      decision: decision, policy: entry.policy, policySHA256: entry.textSHA256)
     let receipt: DecisionReceipt
     do {
       receipt = try store.recordDecision(
@@ -96,7 +97,7 @@ extension NotificationPipeline {
     case .hold: holdUntil = request.deadline.addingTimeInterval(-holdRelease)
     case .skip: return nil
     }
-    guard let body = try? decision.body?.jsonData() else { return nil }
+    guard let body = decision.body.map(DecisionReport.bodyJSON) else { return nil }
     return OutboxEnqueue(
       app: app, transactionId: transactionId,
       context: ConsumptionValidationContext(transaction: request.transaction), body: body,

@@ -29,6 +29,8 @@ public final class PolicyBook: @unchecked Sendable {
     public let policy: CompiledPolicy
     /// The exact text it was compiled from (its SHA-256 is stored with each decision).
     public let text: String
+    /// SHA-256 of `text` as hex, computed once rather than for every decision.
+    public let textSHA256: String
     /// The file's modification time when it was read, for change detection.
     let modified: Date?
   }
@@ -113,7 +115,9 @@ public final class PolicyBook: @unchecked Sendable {
     guard let policy = loaded.policy else {
       throw Refusal(source: source.name, diagnostics: loaded.renderedDiagnostics())
     }
-    return Entry(source: source, policy: policy, text: text, modified: modified)
+    return Entry(
+      source: source, policy: policy, text: text, textSHA256: SHA256Digest.hex(Data(text.utf8)),
+      modified: modified)
   }
 
   static func modificationDate(_ path: String) -> Date? {

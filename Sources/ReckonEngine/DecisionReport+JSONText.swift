@@ -1,0 +1,128 @@
+import Foundation
+import ReckonAppStore
+
+extension DecisionReport {
+  /// The report as compact JSON with sorted keys, as `JSONEncoder` with `.sortedKeys` writes it,
+  /// written by hand because it is stored with every decision the webhook makes.
+  func compactJSON() -> Data {
+    var writer = JSONTextWriter(capacity: 2_048)
+    writer.beginObject()
+    writer.field("action", action)
+    if let body {
+      writer.key("body")
+      Self.write(body, into: &writer)
+    }
+    if let explanation {
+      writer.key("explanation")
+      Self.write(explanation, into: &writer)
+    }
+    writer.key("facts")
+    Self.write(facts, into: &writer)
+    writer.field("fieldSources", fieldSources)
+    writer.field("missingFacts", missingFacts)
+    writer.field("policy", policy)
+    writer.field("policyVersion", policyVersion)
+    writer.field("reason", reason)
+    writer.field("rule", rule)
+    if let trace {
+      writer.key("trace")
+      writer.beginArray()
+      for attempt in trace { Self.write(attempt, into: &writer) }
+      writer.endArray()
+    }
+    writer.field("violations", violations)
+    writer.endObject()
+    return writer.data
+  }
+
+  /// The facts alone, as `compactJSON()` writes them.
+  func factsJSON() -> Data {
+    var writer = JSONTextWriter(capacity: 512)
+    Self.write(facts, into: &writer)
+    return writer.data
+  }
+
+  private static func write(_ facts: [Fact], into writer: inout JSONTextWriter) {
+    writer.beginArray()
+    for fact in facts {
+      writer.beginObject()
+      writer.field("name", fact.name)
+      writer.field("source", fact.source)
+      writer.field("value", fact.value)
+      writer.endObject()
+    }
+    writer.endArray()
+  }
+
+  /// `body` as `ConsumptionRequest.jsonData()` writes it (sorted keys, slashes unescaped), without
+  /// the generic encoder.
+  static func bodyJSON(_ body: ConsumptionRequest) -> Data {
+    var writer = JSONTextWriter(escapesSlashes: false, capacity: 160)
+    write(body, into: &writer)
+    return writer.data
+  }
+
+  private static func write(_ body: ConsumptionRequest, into writer: inout JSONTextWriter) {
+    writer.beginObject()
+    writer.field("consumptionPercentage", body.consumptionPercentage)
+    writer.field("customerConsented", body.customerConsented)
+    writer.field("deliveryStatus", body.deliveryStatus.rawValue)
+    writer.field("refundPreference", body.refundPreference?.rawValue)
+    writer.field("sampleContentProvided", body.sampleContentProvided)
+    writer.endObject()
+  }
+
+  private static func write(_ attempt: Attempt, into writer: inout JSONTextWriter) {
+    writer.beginObject()
+    writer.key("conditions")
+    writer.beginArray()
+    for condition in attempt.conditions {
+      writer.beginObject()
+      writer.field("column", condition.column)
+      writer.field("line", condition.line)
+      writer.field("text", condition.text)
+      writer.field("value", condition.value)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.field("result", attempt.result)
+    writer.field("rule", attempt.rule)
+    writer.endObject()
+  }
+
+  private static func write(_ explanation: DecisionExplanation, into writer: inout JSONTextWriter) {
+    writer.beginObject()
+    writer.key("because")
+    writer.beginArray()
+    for condition in explanation.because { write(condition, into: &writer) }
+    writer.endArray()
+    writer.field("decidedBy", explanation.decidedBy)
+    writer.key("earlierRules")
+    writer.beginArray()
+    for miss in explanation.earlierRules {
+      writer.beginObject()
+      if let failed = miss.failed {
+        writer.key("failed")
+        write(failed, into: &writer)
+      }
+      writer.field("line", miss.line)
+      writer.field("rule", miss.rule)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.field("line", explanation.line)
+    writer.field("missingFacts", explanation.missingFacts)
+    writer.endObject()
+  }
+
+  private static func write(
+    _ condition: DecisionExplanation.Condition, into writer: inout JSONTextWriter
+  ) {
+    writer.beginObject()
+    writer.field("detail", condition.detail)
+    writer.field("line", condition.line)
+    writer.field("text", condition.text)
+    writer.field("value", condition.value)
+    writer.endObject()
+  }
+}

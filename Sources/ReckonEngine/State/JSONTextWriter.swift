@@ -1,0 +1,140 @@
+import Foundation
+
+/// Compact JSON text written directly into bytes, matching what `JSONEncoder` with `.sortedKeys`
+/// writes for the same values (callers give object keys in sorted order). Decision records are
+/// written on every webhook request, and `JSONEncoder`'s generic, reflective encoding was the
+/// largest single cost of the request path.
+struct JSONTextWriter {
+  /// The text so far.
+  private(set) var bytes: [UInt8] = []
+  /// Whether `/` is written as `\/`, as `JSONEncoder` does unless told `.withoutEscapingSlashes`.
+  let escapesSlashes: Bool
+  // One entry per open object or array: whether a value was already written in it.
+  private var written: [Bool] = []
+
+  init(escapesSlashes: Bool = true, capacity: Int = 1_024) {
+    self.escapesSlashes = escapesSlashes
+    bytes.reserveCapacity(capacity)
+  }
+
+  /// The text as `Data`.
+  var data: Data { Data(bytes) }
+
+  mutating func beginObject() {
+    separate()
+    bytes.append(UInt8(ascii: "{"))
+    written.append(false)
+  }
+
+  mutating func endObject() {
+    written.removeLast()
+    bytes.append(UInt8(ascii: "}"))
+  }
+
+  mutating func beginArray() {
+    separate()
+    bytes.append(UInt8(ascii: "["))
+    written.append(false)
+  }
+
+  mutating func endArray() {
+    written.removeLast()
+    bytes.append(UInt8(ascii: "]"))
+  }
+
+  /// Writes `"name":`; the value written next belongs to it.
+  mutating func key(_ name: String) {
+    separate()
+    quoted(name)
+    bytes.append(UInt8(ascii: ":"))
+    // The value that follows needs no comma of its own.
+    written[written.count - 1] = false
+  }
+
+  mutating func string(_ value: String) {
+    separate()
+    quoted(value)
+  }
+
+  mutating func int(_ value: Int) {
+    separate()
+    bytes.append(contentsOf: String(value).utf8)
+  }
+
+  mutating func bool(_ value: Bool) {
+    separate()
+    bytes.append(contentsOf: (value ? "true" : "false").utf8)
+  }
+
+  mutating func null() {
+    separate()
+    bytes.append(contentsOf: "null".utf8)
+  }
+
+  /// `"name":"value"`, left out when `value` is nil (as synthesized `Encodable` leaves out nil).
+  mutating func field(_ name: String, _ value: String?) {
+    guard let value else { return }
+    key(name)
+    string(value)
+  }
+
+  /// `"name":value`, left out when `value` is nil.
+  mutating func field(_ name: String, _ value: Int?) {
+    guard let value else { return }
+    key(name)
+    int(value)
+  }
+
+  /// `"name":value`, left out when `value` is nil.
+  mutating func field(_ name: String, _ value: Bool?) {
+    guard let value else { return }
+    key(name)
+    bool(value)
+  }
+
+  /// `"name":[…]` of strings, left out when `values` is nil.
+  mutating func field(_ name: String, _ values: [String]?) {
+    guard let values else { return }
+    key(name)
+    beginArray()
+    for value in values { string(value) }
+    endArray()
+  }
+
+  /// `"name":{…}` of strings with sorted keys.
+  mutating func field(_ name: String, _ values: [String: String]) {
+    key(name)
+    beginObject()
+    for (entry, value) in values.sorted(by: { $0.key < $1.key }) { field(entry, value) }
+    endObject()
+  }
+
+  private mutating func separate() {
+    guard let last = written.last else { return }
+    if last { bytes.append(UInt8(ascii: ",")) } else { written[written.count - 1] = true }
+  }
+
+  private mutating func quoted(_ text: String) {
+    bytes.append(UInt8(ascii: "\""))
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), byte])
+      case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), byte])
+      case UInt8(ascii: "/") where escapesSlashes:
+        bytes.append(contentsOf: [UInt8(ascii: "\\"), byte])
+      case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+      case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+      case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+      case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+      case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+      case 0..<0x20:
+        let hex = Array("0123456789abcdef".utf8)
+        bytes.append(contentsOf: Array("\\u00".utf8))
+        bytes.append(hex[Int(byte >> 4)])
+        bytes.append(hex[Int(byte & 0x0F)])
+      default: bytes.append(byte)
+      }
+    }
+    bytes.append(UInt8(ascii: "\""))
+  }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import ReckonAppStore
+import ReckonFacts
+import ReckonPolicy
+import Testing
+
+@testable import ReckonEngine
+
+/// The hand-written JSON of decision records must be exactly what `JSONEncoder` wrote before, so
+/// stored records read the same whichever version wrote them.
+@Suite struct JSONTextWriterTests {
+  static let awkward = [
+    "", "plain", "quote \" and backslash \\", "slash / here", "tab\tnew\nline\rcr",
+    "bell \u{07} nul \u{00} unit \u{1F} del \u{7F}", "é ü 中文 🙂", "\u{08}\u{0C}",
+  ]
+
+  @Test(arguments: [true, false]) func stringsMatchJSONEncoder(escapesSlashes: Bool) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting =
+      escapesSlashes ? [.sortedKeys] : [.sortedKeys, .withoutEscapingSlashes]
+    let expected = try encoder.encode(["list": Self.awkward])
+    var object = JSONTextWriter(escapesSlashes: escapesSlashes)
+    object.beginObject()
+    object.field("list", Self.awkward)
+    object.endObject()
+    #expect(
+      String(decoding: object.bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+    let decoded = try JSONDecoder().decode([String: [String]].self, from: object.data)
+    #expect(decoded["list"] == Self.awkward)
+  }
+
+  @Test func nestingNumbersAndOmittedFields() throws {
+    var writer = JSONTextWriter()
+    writer.beginObject()
+    writer.key("a")
+    writer.beginArray()
+    writer.beginObject()
+    writer.field("n", -12)
+    writer.field("skipped", nil as String?)
+    writer.field("t", true)
+    writer.endObject()
+    writer.beginArray()
+    writer.endArray()
+    writer.null()
+    writer.endArray()
+    writer.field("m", ["z": "1", "b": "2"])
+    writer.endObject()
+    #expect(
+      String(decoding: writer.bytes, as: UTF8.self)
+        == #"{"a":[{"n":-12,"t":true},[],null],"m":{"b":"2","z":"1"}}"#)
+  }
+
+  static let scenarios: [Scenario] = [
+    Scenario(),
+    Scenario().with("usage.consumed", "100%"),
+    Scenario().with("delivery.status", "UNDELIVERED_OTHER").with("usage.consumed", nil),
+    Scenario().with("customer.consented", "false"),
+    Scenario().with("customer.consented", nil).with("product.sample_offered", nil),
+  ]
+
+  static func shippedPolicies() throws -> [String] {
+    let folder = Repository.path("policies")
+    return try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+      $0.hasSuffix(".policy")
+    }.sorted().map { try String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }
+  }
+
+  @Test func decisionRecordsMatchJSONEncoder() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    var compared = 0
+    for text in try Self.shippedPolicies() {
+      let loaded = PolicyLoader.load(
+        SourceFile(path: "shipped.policy", text: text), schema: FactSchema.standard.policySchema)
+      let policy = try #require(loaded.policy)
+      for scenario in Self.scenarios {
+        for trace in [true, false] {
+          let decision = Decider(policy: policy, schema: .standard).decide(
+            scenario.request, facts: try scenario.gathered(), trace: trace)
+          let record = DecisionRecord(decision: decision, policy: policy, policyText: text)
+          let report = DecisionReport(decision, policy: policy)
+          #expect(record.explanationJSON == (try encoder.encode(report)))
+          #expect(record.factsJSON == (try encoder.encode(report.facts)))
+          #expect(record.body == (try decision.body?.jsonData()))
+          #expect(record.policySHA256.count == 64)
+          compared += 1
+        }
+      }
+    }
+    #expect(compared >= 20)
+  }
+}
