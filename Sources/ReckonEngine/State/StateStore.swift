@@ -18,12 +18,24 @@ public final class StateStore: @unchecked Sendable {
   public let path: String
   let connection: SQLiteConnection
   private let lock = NSRecursiveLock()
+  /// Checkpoints the WAL off the request path, when asked for (see `WALCheckpointer`).
+  let checkpointer: WALCheckpointer?
 
-  /// Opens (creating and migrating as needed) the database at `path`.
-  public init(path: String, durability: Durability = .normal) throws(StateDatabaseError) {
+  /// Opens (creating and migrating as needed) the database at `path`. With
+  /// `backgroundCheckpoints`, WAL checkpoints run on a queue of their own instead of inside
+  /// whichever commit crosses SQLite's threshold (the webhook uses it to keep latency even).
+  public init(
+    path: String, durability: Durability = .normal, backgroundCheckpoints: Bool = false
+  ) throws(StateDatabaseError) {
     self.path = path
     connection = try SQLiteConnection(path: path, synchronous: durability.rawValue)
     try StateSchema.migrate(connection, now: Date().timeIntervalSince1970)
+    if backgroundCheckpoints {
+      try connection.execute("PRAGMA wal_autocheckpoint=\(WALCheckpointer.fallbackPages)")
+      checkpointer = WALCheckpointer(path: path, synchronous: durability.rawValue)
+    } else {
+      checkpointer = nil
+    }
   }
 
   /// The schema version the file is at.
@@ -55,6 +67,7 @@ public final class StateStore: @unchecked Sendable {
           .text(record.environment.rawValue), .date(record.receivedAt), .date(record.deadline),
           .blob(record.rawNotification),
         ])
+      checkpointer?.committed()
       return .recorded(requestId: connection.lastInsertRowID)
     }
   }
@@ -71,6 +84,7 @@ public final class StateStore: @unchecked Sendable {
         throw .invalidBody(error.description)
       }
     }
+    defer { checkpointer?.committed() }
     return try locked { () throws(StateDatabaseError) in
       try connection.transaction { () throws(StateDatabaseError) in
         try connection.query(

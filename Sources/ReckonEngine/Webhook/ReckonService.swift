@@ -47,7 +47,9 @@ public final class ReckonService: Sendable {
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) throws(ReckonServiceError) {
     let store: StateStore
-    do { store = try StateStore(path: statePath) } catch { throw .state(error) }
+    do { store = try StateStore(path: statePath, backgroundCheckpoints: true) } catch {
+      throw .state(error)
+    }
     var sources: [AppStoreApp: PolicyBook.Source] = [:]
     for app in apps {
       sources[AppStoreApp(bundleId: app.accepted.bundleId, environment: app.accepted.environment)] =

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+@testable import ReckonEngine
+
+/// The webhook's store checkpoints its WAL on a queue of its own, and nothing is lost by it.
+@Suite struct WALCheckpointerTests {
+  @Test func checkpointsRunInTheBackgroundAndEveryRecordStays() async throws {
+    let path = TestState.temporaryPath()
+    let store = try StateStore(path: path, backgroundCheckpoints: true)
+    let checkpointer = try #require(store.checkpointer)
+    for index in 0..<300 {
+      let request = try store.recordNotification(
+        TestState.notification(transaction: String(index), at: TestState.start)
+      ).requestId
+      _ = try store.recordDecision(
+        TestState.decision(), requestId: request,
+        enqueue: TestState.enqueue(transaction: String(index)))
+    }
+    // 600 commits at one checkpoint per 64: the queue has run several by the time it is drained.
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      checkpointer.afterPending { continuation.resume() }
+    }
+    #expect(checkpointer.checkpointsRun >= 2)
+    // Pages reached the database file itself, not only the WAL.
+    let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+    #expect(size > 100_000)
+    let reopened = try StateStore(path: path)
+    #expect(try reopened.requestCount(transactionId: "299", before: .distantFuture) == 1)
+    #expect(try reopened.requestCount(transactionId: "0", before: .distantFuture) == 1)
+  }
+
+  @Test func aPlainStoreHasNoBackgroundCheckpointer() throws {
+    #expect(try TestState.store().checkpointer == nil)
+  }
+}
