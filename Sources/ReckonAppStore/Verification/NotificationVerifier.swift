@@ -55,13 +55,13 @@ public struct NotificationVerifier: Sendable {
 
   /// Verifies a `signedPayload` JWS.
   public func verify(signedPayload: String) throws(VerificationFailure) -> VerifiedNotification {
-    let payloadData = try verifier.verify(signedPayload) {
+    let payloadJSON = try verifier.verifiedPayload(signedPayload) {
       $0.objectValue?["data"]?.objectValue?["environment"]?.stringValue
-    }
+    }.json
     let payload: ResponseBodyV2DecodedPayload
     do {
-      payload = try AppStoreJSON.decoder().decode(
-        ResponseBodyV2DecodedPayload.self, from: payloadData)
+      // From the value verification parsed, not the bytes again (see `JSONValueDecoder`).
+      payload = try JSONValueDecoder().decode(ResponseBodyV2DecodedPayload.self, from: payloadJSON)
     } catch {
       throw .malformed("the notification payload does not decode: \(error)")
     }
@@ -71,13 +71,13 @@ public struct NotificationVerifier: Sendable {
     guard let signedTransaction = data?.signedTransactionInfo else {
       return VerifiedNotification(payload: payload, transaction: nil, app: app)
     }
-    let transactionData = try verifier.verify(signedTransaction) {
+    let transactionJSON = try verifier.verifiedPayload(signedTransaction) {
       $0.objectValue?["environment"]?.stringValue
-    }
+    }.json
     let transaction: JWSTransactionDecodedPayload
     do {
-      transaction = try AppStoreJSON.decoder().decode(
-        JWSTransactionDecodedPayload.self, from: transactionData)
+      transaction = try JSONValueDecoder().decode(
+        JWSTransactionDecodedPayload.self, from: transactionJSON)
     } catch {
       throw .malformed("the transaction payload does not decode: \(error)")
     }

@@ -21,6 +21,14 @@ public struct SignedPayloadVerifier: Sendable {
   public func verify(_ jws: String, environment: (JSONValue) -> String?) throws(VerificationFailure)
     -> Data
   {
+    try verifiedPayload(jws, environment: environment).data
+  }
+
+  /// Verifies `jws` as `verify(_:environment:)` does and returns its payload both as bytes and as
+  /// the JSON value already parsed from them, so callers need not parse it again.
+  public func verifiedPayload(_ jws: String, environment: (JSONValue) -> String?)
+    throws(VerificationFailure) -> (data: Data, json: JSONValue)
+  {
     // Split on the UTF-8 view: splitting the String itself walks grapheme clusters, far slower.
     let parts = jws.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map {
       Substring($0)
@@ -43,7 +51,7 @@ public struct SignedPayloadVerifier: Sendable {
     if let name = environment(payloadJSON), let claimed = AppStoreEnvironment(rawValue: name),
       unverifiedEnvironments.contains(claimed)
     {
-      return payload
+      return (payload, payloadJSON)
     }
     guard case .string(let algorithm)? = header["alg"] else {
       throw .unsupportedAlgorithm("missing")
@@ -56,7 +64,7 @@ public struct SignedPayloadVerifier: Sendable {
     else {
       throw .invalidSignature
     }
-    return payload
+    return (payload, payloadJSON)
   }
 
   private func chainCertificates(_ header: [String: JSONValue]) throws(VerificationFailure) -> (

@@ -1,0 +1,212 @@
+import Foundation
+
+/// Decodes `Decodable` values from an already parsed `JSONValue`, as `AppStoreJSON.decoder()`
+/// decodes them from bytes: dates as UNIX milliseconds, integers only from whole numbers, unknown
+/// keys ignored, a wrong type an error. Verification has parsed every payload already (it reads
+/// `signedDate` and the environment from it), and decoding the bytes again with `JSONDecoder` was
+/// the largest cost of verifying a notification.
+public struct JSONValueDecoder {
+  /// A decoder.
+  public init() {}
+
+  /// Decodes a `T` from `value`.
+  public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+    try JSONValueDecoding(value: value, codingPath: []).unwrap(type)
+  }
+}
+
+/// One position in the value being decoded.
+private struct JSONValueDecoding: Decoder {
+  let value: JSONValue
+  let codingPath: [any CodingKey]
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    guard case .object(let members) = value else { throw mismatch([String: JSONValue].self) }
+    return KeyedDecodingContainer(Keyed<Key>(members: members, codingPath: codingPath))
+  }
+
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    guard case .array(let elements) = value else { throw mismatch([JSONValue].self) }
+    return Unkeyed(elements: elements, codingPath: codingPath)
+  }
+
+  func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(decoding: self) }
+
+  func mismatch(_ expected: Any.Type) -> DecodingError {
+    DecodingError.typeMismatch(
+      expected,
+      .init(codingPath: codingPath, debugDescription: "Expected \(expected), found \(value)."))
+  }
+
+  /// `T` from this value, with the primitives and dates handled here.
+  func unwrap<T: Decodable>(_ type: T.Type) throws -> T {
+    if type == Date.self {
+      return Date(timeIntervalSince1970: try double() / 1_000) as! T
+    }
+    if type == String.self { return try string() as! T }
+    if type == Bool.self { return try bool() as! T }
+    if type == Int.self { return try integer(Int.self) as! T }
+    if type == Int64.self { return try integer(Int64.self) as! T }
+    if type == Int32.self { return try integer(Int32.self) as! T }
+    if type == Double.self { return try double() as! T }
+    if type == JSONValue.self { return value as! T }
+    return try T(from: self)
+  }
+
+  func string() throws -> String {
+    guard case .string(let text) = value else { throw mismatch(String.self) }
+    return text
+  }
+
+  func bool() throws -> Bool {
+    guard case .bool(let flag) = value else { throw mismatch(Bool.self) }
+    return flag
+  }
+
+  func double() throws -> Double {
+    switch value {
+    case .integer(let whole): return Double(whole)
+    case .number(let number): return number
+    default: throw mismatch(Double.self)
+    }
+  }
+
+  func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
+    switch value {
+    case .integer(let whole):
+      guard let exact = I(exactly: whole) else { throw mismatch(type) }
+      return exact
+    case .number(let number):
+      // JSONDecoder takes `10.0` or `1e3` for an integer, but never a fraction.
+      guard let exact = I(exactly: number) else { throw mismatch(type) }
+      return exact
+    default: throw mismatch(type)
+    }
+  }
+
+  private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let members: [String: JSONValue]
+    let codingPath: [any CodingKey]
+
+    var allKeys: [Key] { members.keys.compactMap(Key.init(stringValue:)) }
+
+    func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+      if case .null = try member(key) { return true }
+      return false
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+      try JSONValueDecoding(value: try member(key), codingPath: codingPath + [key]).unwrap(type)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
+      throws -> KeyedDecodingContainer<NestedKey>
+    {
+      try JSONValueDecoding(value: try member(key), codingPath: codingPath + [key]).container(
+        keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+      try JSONValueDecoding(value: try member(key), codingPath: codingPath + [key])
+        .unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder {
+      JSONValueDecoding(value: members["super"] ?? .null, codingPath: codingPath)
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+      JSONValueDecoding(value: members[key.stringValue] ?? .null, codingPath: codingPath + [key])
+    }
+
+    private func member(_ key: Key) throws -> JSONValue {
+      guard let found = members[key.stringValue] else {
+        throw DecodingError.keyNotFound(
+          key, .init(codingPath: codingPath, debugDescription: "No value for \(key.stringValue)."))
+      }
+      return found
+    }
+  }
+
+  private struct Unkeyed: UnkeyedDecodingContainer {
+    let elements: [JSONValue]
+    let codingPath: [any CodingKey]
+    var currentIndex = 0
+
+    init(elements: [JSONValue], codingPath: [any CodingKey]) {
+      self.elements = elements
+      self.codingPath = codingPath
+    }
+
+    var count: Int? { elements.count }
+    var isAtEnd: Bool { currentIndex >= elements.count }
+
+    mutating func decodeNil() throws -> Bool {
+      guard case .null = try element() else { return false }
+      currentIndex += 1
+      return true
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+      let decoded = try next().unwrap(type)
+      currentIndex += 1
+      return decoded
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+      -> KeyedDecodingContainer<NestedKey>
+    {
+      let container = try next().container(keyedBy: type)
+      currentIndex += 1
+      return container
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+      let container = try next().unkeyedContainer()
+      currentIndex += 1
+      return container
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+      let decoder = try next()
+      currentIndex += 1
+      return decoder
+    }
+
+    private func next() throws -> JSONValueDecoding {
+      JSONValueDecoding(value: try element(), codingPath: codingPath + [Index(currentIndex)])
+    }
+
+    private func element() throws -> JSONValue {
+      guard !isAtEnd else {
+        throw DecodingError.valueNotFound(
+          JSONValue.self, .init(codingPath: codingPath, debugDescription: "The array ended."))
+      }
+      return elements[currentIndex]
+    }
+  }
+
+  private struct Single: SingleValueDecodingContainer {
+    let decoding: JSONValueDecoding
+    var codingPath: [any CodingKey] { decoding.codingPath }
+
+    func decodeNil() -> Bool {
+      if case .null = decoding.value { return true }
+      return false
+    }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoding.unwrap(type) }
+  }
+
+  private struct Index: CodingKey {
+    let intValue: Int?
+    var stringValue: String { "Index \(intValue ?? 0)" }
+
+    init(_ index: Int) { intValue = index }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { self.intValue = intValue }
+  }
+}
