@@ -79,7 +79,9 @@ public struct HTTPRequestParser: Sendable {
   }
 
   private func parseHead(_ text: String) throws(HTTPParseError) -> (HTTPRequest, Int) {
-    let lines = text.components(separatedBy: "\r\n")
+    // "\r\n" is one Character, so this splits exactly where `components(separatedBy:)` did,
+    // without bridging through Foundation for every request.
+    let lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
     let parts = lines[0].split(separator: " ", omittingEmptySubsequences: false)
     guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy({ $0.isUppercase || $0 == "-" }),
       parts[1].hasPrefix("/") || parts[1] == "*", parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0"
@@ -96,13 +98,26 @@ public struct HTTPRequestParser: Sendable {
       headers.append(
         (
           String(line[..<colon]),
-          line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+          Self.trimmed(line[line.index(after: colon)...])
         ))
     }
     let request = HTTPRequest(
       method: String(parts[0]), target: String(parts[1]), version: String(parts[2]),
       headers: headers)
     return (request, try bodyLength(of: request))
+  }
+
+  /// `value` without leading and trailing `.whitespaces`. Spaces and tabs (all a header value
+  /// usually has around it) are dropped here; Foundation's trimming is left only for values that
+  /// then start or end with a non-ASCII character, which might be another kind of space.
+  private static func trimmed(_ value: Substring) -> String {
+    func blank(_ character: Character) -> Bool { character == " " || character == "\t" }
+    var value = value
+    while let first = value.first, blank(first) { value.removeFirst() }
+    while let last = value.last, blank(last) { value.removeLast() }
+    guard let first = value.first, let last = value.last else { return "" }
+    if first.isASCII && last.isASCII { return String(value) }
+    return value.trimmingCharacters(in: .whitespaces)
   }
 
   private func bodyLength(of request: HTTPRequest) throws(HTTPParseError) -> Int {

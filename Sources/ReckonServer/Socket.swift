@@ -60,11 +60,16 @@ enum Socket {
   /// Reads what is available (up to 64 KiB); nil when the peer closed or on an error, empty
   /// when interrupted.
   static func read(_ descriptor: Int32) -> [UInt8]? {
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    let count = recv(descriptor, &chunk, chunk.count, 0)
+    // Received straight into an uninitialized array sized to what arrived: no zero-filling of
+    // 64 KiB and no second copy for every read.
+    var count = 0
+    let chunk = [UInt8](unsafeUninitializedCapacity: 65_536) { buffer, initialized in
+      count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+      initialized = max(0, count)
+    }
     if count == 0 { return nil }
     guard count > 0 else { return errno == EINTR || errno == EAGAIN ? [] : nil }
-    return Array(chunk.prefix(count))
+    return chunk
   }
 
   /// Writes all of `bytes`; false if the peer went away.
