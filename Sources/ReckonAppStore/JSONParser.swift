@@ -89,7 +89,21 @@ struct JSONParser {
 
   private mutating func parseString() throws(JSONParseError) -> String {
     offset += 1
-    var scalars: [UInt8] = []
+    // Most strings (a notification's JWS is thousands of bytes) have no escapes: find the closing
+    // quote and decode the run at once instead of copying it byte by byte.
+    let start = offset
+    var end = offset
+    while end < bytes.count {
+      let byte = bytes[end]
+      if byte == UInt8(ascii: "\"") {
+        offset = end + 1
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+      }
+      if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+      end += 1
+    }
+    var scalars = Array(bytes[start..<end])
+    offset = end
     while offset < bytes.count {
       let byte = bytes[offset]
       offset += 1

@@ -37,6 +37,21 @@ struct JSONParserTests {
     #expect(throws: JSONParseError.self) { try JSONValue.parse(Data(text.utf8)) }
   }
 
+  @Test func longStringsReadTheSameWithAndWithoutEscapes() throws {
+    // Strings without escapes are decoded in one run; one escape anywhere falls back to the
+    // byte-by-byte path from that point. Both must give the same text and refuse the same input.
+    let plain = String(repeating: "eyJhbGciOiJFUzI1NiJ9.", count: 300) + "é🙂"
+    for (json, expected) in [
+      ("\"\(plain)\"", plain), ("\"\(plain)\\n\(plain)\"", plain + "\n" + plain),
+      ("\"\\u00e9\(plain)\"", "é" + plain), ("\"\"", ""),
+    ] {
+      #expect(try JSONValue.parse(Data(json.utf8)) == .string(expected))
+    }
+    for bad in ["\"\(plain)", "\"\(plain)\u{01}\"", "\"\(plain)\\", "\"\(plain)\\q\""] {
+      #expect(throws: JSONParseError.self) { try JSONValue.parse(Data(bad.utf8)) }
+    }
+  }
+
   @Test func nestingBeyondTheLimitIsRefusedNotACrash() {
     let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
     #expect(throws: JSONParseError.self) { try JSONValue.parse(Data(deep.utf8)) }
