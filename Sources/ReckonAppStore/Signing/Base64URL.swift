@@ -20,6 +20,9 @@ public enum Base64URL {
 
   /// Decodes `text`, or nil when it is not base64url.
   public static func decode(_ text: some StringProtocol) -> Data? {
+    if let decoded = decodeCanonical(text.utf8) { return decoded }
+    // Anything unusual (padding, the standard alphabet, stray bits) is judged by Foundation as
+    // before, so the fast path changes no verdict.
     var bytes: [UInt8] = []
     bytes.reserveCapacity(text.utf8.count + 3)
     for byte in text.utf8 {
@@ -32,5 +35,41 @@ public enum Base64URL {
     }
     bytes += repeatElement(UInt8(ascii: "="), count: (4 - bytes.count % 4) % 4)
     return Data(base64Encoded: Data(bytes))
+  }
+
+  /// The value of each base64url character, 0xFF for anything else.
+  private static let values: [UInt8] = {
+    var table = [UInt8](repeating: 0xFF, count: 256)
+    for (index, character) in Array(
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8
+    ).enumerated() {
+      table[Int(character)] = UInt8(index)
+    }
+    return table
+  }()
+
+  /// Decodes canonical unpadded base64url by table (a notification holds kilobytes of it), or
+  /// returns nil for anything else: a character outside the alphabet, a length no encoding has,
+  /// or unused trailing bits that are not zero.
+  private static func decodeCanonical(_ text: some Collection<UInt8>) -> Data? {
+    let count = text.count
+    guard count % 4 != 1 else { return nil }
+    var output = [UInt8]()
+    output.reserveCapacity(count / 4 * 3 + 2)
+    var accumulator: UInt32 = 0
+    var bits = 0
+    for character in text {
+      let value = values[Int(character)]
+      guard value != 0xFF else { return nil }
+      accumulator = (accumulator << 6) | UInt32(value)
+      bits += 6
+      if bits >= 8 {
+        bits -= 8
+        output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        accumulator &= (1 << UInt32(bits)) - 1
+      }
+    }
+    guard accumulator == 0 else { return nil }
+    return Data(output)
   }
 }
