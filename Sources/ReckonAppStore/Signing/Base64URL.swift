@@ -20,7 +20,9 @@ public enum Base64URL {
 
   /// Decodes `text`, or nil when it is not base64url.
   public static func decode(_ text: some StringProtocol) -> Data? {
-    if let decoded = decodeCanonical(text.utf8) { return decoded }
+    if case let decoded?? = text.utf8.withContiguousStorageIfAvailable(decodeCanonical) {
+      return decoded
+    }
     // Anything unusual (padding, the standard alphabet, stray bits) is judged by Foundation as
     // before, so the fast path changes no verdict.
     var bytes: [UInt8] = []
@@ -51,25 +53,32 @@ public enum Base64URL {
   /// Decodes canonical unpadded base64url by table (a notification holds kilobytes of it), or
   /// returns nil for anything else: a character outside the alphabet, a length no encoding has,
   /// or unused trailing bits that are not zero.
-  private static func decodeCanonical(_ text: some Collection<UInt8>) -> Data? {
+  private static func decodeCanonical(_ text: UnsafeBufferPointer<UInt8>) -> Data? {
     let count = text.count
     guard count % 4 != 1 else { return nil }
-    var output = [UInt8]()
-    output.reserveCapacity(count / 4 * 3 + 2)
-    var accumulator: UInt32 = 0
-    var bits = 0
-    for character in text {
-      let value = values[Int(character)]
-      guard value != 0xFF else { return nil }
-      accumulator = (accumulator << 6) | UInt32(value)
-      bits += 6
-      if bits >= 8 {
-        bits -= 8
-        output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-        accumulator &= (1 << UInt32(bits)) - 1
+    return values.withUnsafeBufferPointer { values -> Data? in
+      var valid = true
+      var accumulator: UInt32 = 0
+      var bits: UInt32 = 0
+      let output = [UInt8](unsafeUninitializedCapacity: count / 4 * 3 + 2) { buffer, written in
+        for character in text {
+          let value = values[Int(character)]
+          guard value != 0xFF else {
+            valid = false
+            break
+          }
+          accumulator = (accumulator << 6) | UInt32(value)
+          bits += 6
+          if bits >= 8 {
+            bits -= 8
+            buffer[written] = UInt8(truncatingIfNeeded: accumulator >> bits)
+            written += 1
+            accumulator &= (1 << bits) - 1
+          }
+        }
       }
+      guard valid, accumulator == 0 else { return nil }
+      return Data(output)
     }
-    guard accumulator == 0 else { return nil }
-    return Data(output)
   }
 }
