@@ -67,6 +67,10 @@ func runWebhookBenchmark(arguments: [String]) async throws {
     try pacedLatencies(
       port: port, bodies: Array(bodies[count..<(count + paced)]), rate: rate, limit: seconds)
   }.sorted()
+  guard !latencies.isEmpty else {
+    print("at \(Int(rate))/s: no requests answered 200 (--paced 0 skips this part)")
+    return
+  }
   let p50 = latencies[latencies.count / 2] * 1_000
   let p99 = latencies[min(latencies.count - 1, latencies.count * 99 / 100)] * 1_000
   print(
