@@ -15,7 +15,7 @@ public final class CertificateChainVerifier: @unchecked Sendable {
   private let lock = NSLock()
   // Guarded by `lock`: chains already verified, by leaf‖intermediate DER, with the window in which
   // the verdict holds (the intersection of both certificates' validity).
-  private var verified: [Data: ClosedRange<Date>] = [:]
+  private var verified: [[UInt8]: ClosedRange<Date>] = [:]
 
   /// Creates a verifier trusting `roots`.
   public init(roots: [X509Certificate]) {
@@ -26,7 +26,7 @@ public final class CertificateChainVerifier: @unchecked Sendable {
   public func verify(leaf: X509Certificate, intermediate: X509Certificate, at date: Date)
     throws(VerificationFailure)
   {
-    let key = leaf.der + intermediate.der
+    let key = leaf.derBytes + intermediate.derBytes
     if let window = cachedWindow(key), window.contains(date) { return }
     guard leaf.hasExtension(oid: Self.leafOID) else {
       throw .missingAppleOID(certificate: "leaf", oid: Self.leafOID)
@@ -79,13 +79,13 @@ public final class CertificateChainVerifier: @unchecked Sendable {
     return from...until
   }
 
-  private func cachedWindow(_ key: Data) -> ClosedRange<Date>? {
+  private func cachedWindow(_ key: [UInt8]) -> ClosedRange<Date>? {
     lock.lock()
     defer { lock.unlock() }
     return verified[key]
   }
 
-  private func remember(_ key: Data, _ window: ClosedRange<Date>) {
+  private func remember(_ key: [UInt8], _ window: ClosedRange<Date>) {
     lock.lock()
     defer { lock.unlock() }
     if verified.count > 64 { verified.removeAll() }  // chains change rarely; keep the cache small

@@ -6,8 +6,12 @@ public final class X509Certificate: @unchecked Sendable {
   // The pointer is never mutated after init and OpenSSL's X509 is safe for concurrent reads.
   let pointer: OpaquePointer
   /// The certificate in DER, as OpenSSL re-encodes it; kept because chain caching keys on it for
-  /// every notification.
-  public let der: Data
+  /// every notification. An array, not `Data`: Data's enum packs its storage pointer with tag
+  /// bits, which LeakSanitizer cannot follow, so the fuzzers reported every cached DER as leaked.
+  let derBytes: [UInt8]
+
+  /// The certificate in DER, as OpenSSL re-encodes it.
+  public var der: Data { Data(derBytes) }
 
   /// Parses a DER-encoded certificate.
   public init?(der: Data) {
@@ -18,7 +22,7 @@ public final class X509Certificate: @unchecked Sendable {
     }
     guard let parsed else { return nil }
     pointer = parsed
-    self.der = Self.encoded(parsed)
+    derBytes = Self.encoded(parsed)
   }
 
   /// Parses the first certificate of a PEM text, or DER if the bytes are not PEM.
@@ -37,19 +41,19 @@ public final class X509Certificate: @unchecked Sendable {
 
   init(taking pointer: OpaquePointer) {
     self.pointer = pointer
-    der = Self.encoded(pointer)
+    derBytes = Self.encoded(pointer)
   }
 
   deinit {
     X509_free(pointer)
   }
 
-  private static func encoded(_ pointer: OpaquePointer) -> Data {
+  private static func encoded(_ pointer: OpaquePointer) -> [UInt8] {
     var output: UnsafeMutablePointer<UInt8>? = nil
     let length = i2d_X509(pointer, &output)
-    guard length > 0, let output else { return Data() }
+    guard length > 0, let output else { return [] }
     defer { CRYPTO_free(output, #fileID, #line) }
-    return Data(bytes: output, count: Int(length))
+    return Array(UnsafeBufferPointer(start: output, count: Int(length)))
   }
 
   /// Whether the certificate carries an extension with this dotted OID.
