@@ -16,16 +16,20 @@ public final class HTTPServer: @unchecked Sendable {
     public var limits: HTTPRequestParser.Limits
     /// How long a connection may sit without completing a request before it is closed.
     public var readTimeout: Double
+    /// Open connections served at once (a thread each); beyond it a connection is answered 503
+    /// and closed, so a flood cannot exhaust threads or memory.
+    public var maximumConnections: Int
 
     /// A configuration; defaults to 127.0.0.1 on a port the system picks.
     public init(
       host: String = "127.0.0.1", port: Int = 0, limits: HTTPRequestParser.Limits = .init(),
-      readTimeout: Double = 10
+      readTimeout: Double = 10, maximumConnections: Int = 256
     ) {
       self.host = host
       self.port = port
       self.limits = limits
       self.readTimeout = readTimeout
+      self.maximumConnections = maximumConnections
     }
   }
 
@@ -49,6 +53,7 @@ public final class HTTPServer: @unchecked Sendable {
   private var listener: Int32 = -1
   private var stopping = false
   private var boundPort = 0
+  private var openConnections = 0
 
   /// A server that answers with `handler`; call `start()` to listen.
   public init(configuration: Configuration = .init(), handler: @escaping Handler) {
@@ -100,10 +105,16 @@ public final class HTTPServer: @unchecked Sendable {
       guard Socket.waitReadable(descriptor, milliseconds: 50),
         let client = Socket.accept(descriptor)
       else { continue }
+      guard admit() else {
+        _ = Socket.write(client, Array(Self.tooManyConnections))
+        Socket.close(client)
+        continue
+      }
       connections.enter()
       let thread = Thread { [self] in
         serve(client)
         Socket.close(client)
+        lock.withLock { openConnections -= 1 }
         connections.leave()
       }
       thread.name = "reckon-http-connection"
@@ -112,6 +123,21 @@ public final class HTTPServer: @unchecked Sendable {
     Socket.close(descriptor)
     acceptorDone.signal()
   }
+
+  /// Counts a new connection in, unless the server is at `maximumConnections`.
+  private func admit() -> Bool {
+    lock.withLock {
+      guard openConnections < configuration.maximumConnections else { return false }
+      openConnections += 1
+      return true
+    }
+  }
+
+  private static let tooManyConnections: Data = {
+    var response = HTTPResponse.text(503, "too many connections; try again\n")
+    response.headers.append(("Retry-After", "1"))
+    return response.serialized(keepAlive: false)
+  }()
 
   private func serve(_ client: Int32) {
     var parser = HTTPRequestParser(limits: configuration.limits)

@@ -131,3 +131,17 @@ import Testing
         == [entry.id])
   }
 }
+
+/// The state database holds customers' transaction ids and account tokens.
+@Suite struct StateFilePermissionTests {
+  @Test func aNewStateDatabaseAndItsLogAreReadableByTheirOwnerOnly() throws {
+    let path = TestState.temporaryPath()
+    let store = try StateStore(path: path)
+    _ = try TestState.enqueued(in: store)
+    for file in [path, path + "-wal"] {
+      let mode = try #require(
+        try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+      #expect(mode & 0o077 == 0, "\(file) has mode \(String(mode, radix: 8))")
+    }
+  }
+}

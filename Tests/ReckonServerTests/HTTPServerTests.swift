@@ -67,6 +67,28 @@ import Testing
     #expect(reply.hasPrefix("HTTP/1.1 400 Bad Request"))
   }
 
+  @Test func connectionsBeyondTheLimitAreAnswered503AndClosedUntilOneFrees() throws {
+    let server = HTTPServer(
+      configuration: .init(readTimeout: 30, maximumConnections: 2),
+      synchronousHandler: { _ in .text(200, "ok") })
+    let port = try server.start()
+    defer { server.shutdown(timeout: 1) }
+    let first = try RawSocket.connected(port: port)
+    let second = try RawSocket.connected(port: port)
+    defer { close(second) }
+    let request = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    let refused = try RawSocket.exchange(port: port, request, wait: 5)
+    #expect(refused.hasPrefix("HTTP/1.1 503"))
+    #expect(refused.contains("Retry-After: 1"))
+    close(first)
+    var served = ""
+    for _ in 0..<40 where !served.hasPrefix("HTTP/1.1 200") {
+      usleep(50_000)  // the server notices the close within its 50 ms poll
+      served = try RawSocket.exchange(port: port, request, wait: 5)
+    }
+    #expect(served.hasPrefix("HTTP/1.1 200"))
+  }
+
   @Test func anIdleConnectionIsClosedAfterTheReadTimeout() throws {
     let server = HTTPServer(configuration: .init(readTimeout: 0.3)) { _ in .text(200, "never") }
     let port = try server.start()
@@ -84,24 +106,13 @@ enum RawSocket {
 
   /// Sends `text` and reads until the server closes (or `wait` seconds pass without data).
   static func exchange(port: Int, _ text: String, wait seconds: Int? = nil) throws -> String {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw Failure() }
+    let descriptor = try connected(port: port)
     defer { close(descriptor) }
     if let seconds {
       var timeout = timeval(tv_sec: seconds, tv_usec: 0)
       setsockopt(
         descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { throw Failure() }
     let bytes = Array(text.utf8)
     _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     var received: [UInt8] = []
@@ -112,5 +123,25 @@ enum RawSocket {
       received += buffer.prefix(count)
     }
     return String(decoding: received, as: UTF8.self)
+  }
+
+  /// A connected loopback socket; the caller closes it.
+  static func connected(port: Int) throws -> Int32 {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw Failure() }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else {
+      close(descriptor)
+      throw Failure()
+    }
+    return descriptor
   }
 }

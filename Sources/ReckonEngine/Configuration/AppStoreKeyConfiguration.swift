@@ -80,9 +80,11 @@ public struct ServerConfiguration: Hashable, Sendable {
   public var maximumBodyBytes: Int
   /// The path Apple posts notifications to.
   public var webhookPath: String
+  /// Connections served at once; more are answered 503 and closed.
+  public var maximumConnections: Int
 
   init(_ reader: ConfigurationReader?) throws(ConfigurationError) {
-    try reader?.rejectUnknownKeys(["listen", "maxBodyBytes", "webhookPath"])
+    try reader?.rejectUnknownKeys(["listen", "maxBodyBytes", "webhookPath", "maxConnections"])
     let listen = try reader?.optionalString("listen") ?? "127.0.0.1:8080"
     guard let colon = listen.lastIndex(of: ":"),
       let port = Int(listen[listen.index(after: colon)...]), (0...65_535).contains(port)
@@ -94,6 +96,7 @@ public struct ServerConfiguration: Hashable, Sendable {
     self.port = port
     maximumBodyBytes = Int(try reader?.positiveNumber("maxBodyBytes", default: 262_144) ?? 262_144)
     webhookPath = try reader?.optionalString("webhookPath") ?? "/apple/notifications"
+    maximumConnections = Int(try reader?.positiveNumber("maxConnections", default: 256) ?? 256)
   }
 }
 

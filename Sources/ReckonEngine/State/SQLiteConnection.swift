@@ -14,6 +14,12 @@ final class SQLiteConnection {
     throws(StateDatabaseError)
   {
     self.path = path
+    // A new database holds customers' transaction ids and account tokens: owner-only, whatever
+    // the umask. SQLite gives its -wal and -shm files the database file's permissions.
+    if !FileManager.default.fileExists(atPath: path) {
+      let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+      if descriptor >= 0 { close(descriptor) }
+    }
     do {
       database = try SQLiteDatabase(
         path: path, options: [.readWrite, .create, .noMutex], busyTimeoutMs: busyTimeoutMilliseconds

@@ -41,7 +41,8 @@ public final class WebhookServer: @unchecked Sendable {
     http = HTTPServer(
       configuration: .init(
         host: configuration.host, port: configuration.port,
-        limits: .init(maximumBodyBytes: configuration.maximumBodyBytes), readTimeout: readTimeout)
+        limits: .init(maximumBodyBytes: configuration.maximumBodyBytes), readTimeout: readTimeout,
+        maximumConnections: configuration.maximumConnections)
     ) { request in await routes.respond(to: request) }
   }
 
