@@ -15,11 +15,12 @@ let package = Package(
   targets: [
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .target(name: "ReckonSQLite", dependencies: ["CSQLite"]),
     .target(name: "ReckonPolicy"),
     // Seeded randomness shared by the tests, fault runs and benchmarks; not part of any product.
     .target(name: "ReckonTestSupport"),
-    .target(name: "ReckonAppStore", dependencies: ["COpenSSL"]),
+    .target(name: "ReckonAppStore", dependencies: ["COpenSSL", "CCurl"]),
     .target(name: "ReckonFacts", dependencies: ["ReckonPolicy", "ReckonAppStore", "ReckonSQLite", "CSQLite"]),
     .target(name: "ReckonEngine", dependencies: ["ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite", "CSQLite"]),
     .target(name: "ReckonServer", dependencies: ["ReckonEngine"]),
