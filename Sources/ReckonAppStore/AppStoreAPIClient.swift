@@ -1,10 +1,6 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
-/// The App Store Server API's Send Consumption Information call over `URLSession`:
+/// The App Store Server API's Send Consumption Information call over libcurl (`CurlHTTPClient`):
 /// `PUT /inApps/v2/transactions/consumption/{transactionId}` with an ES256 bearer token.
 public final class AppStoreAPIClient: ConsumptionSender, @unchecked Sendable {
   /// Apple's production host.
@@ -16,7 +12,7 @@ public final class AppStoreAPIClient: ConsumptionSender, @unchecked Sendable {
   private let keyId: String
   private let key: PrivateKey
   private let baseURLOverride: URL?
-  private let session: URLSession
+  private let http: CurlHTTPClient
   private let tokens: TokenCache
 
   /// A client signing with `key`; `baseURL` replaces Apple's hosts (for a local stand-in);
@@ -29,14 +25,9 @@ public final class AppStoreAPIClient: ConsumptionSender, @unchecked Sendable {
     self.keyId = keyId
     self.key = key
     self.baseURLOverride = baseURL
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = timeout
-    configuration.httpMaximumConnectionsPerHost = maximumConnections
-    self.session = URLSession(configuration: configuration)
+    self.http = CurlHTTPClient(timeout: timeout, maximumConnections: maximumConnections)
     self.tokens = TokenCache()
   }
-
-  deinit { session.finishTasksAndInvalidate() }
 
   /// The base URL requests for `environment` go to.
   public func baseURL(for environment: AppStoreEnvironment) -> URL {
@@ -64,23 +55,19 @@ public final class AppStoreAPIClient: ConsumptionSender, @unchecked Sendable {
     } catch {
       return .notSigned(error.description)
     }
-    var request = URLRequest(
-      url: consumptionURL(transactionId: transactionId, environment: app.environment))
-    request.httpMethod = "PUT"
-    request.httpBody = body.data
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    let request = CurlRequest(
+      method: "PUT",
+      url: consumptionURL(transactionId: transactionId, environment: app.environment),
+      headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(token)")],
+      body: body.data)
     do {
-      let (data, response) = try await session.data(for: request)
-      guard let http = response as? HTTPURLResponse else {
-        return .networkError("not an HTTP response")
-      }
+      let response = try await http.perform(request)
       return .answered(
         Self.answer(
-          status: http.statusCode, body: data,
-          retryAfter: http.value(forHTTPHeaderField: "Retry-After")))
+          status: response.status, body: response.body,
+          retryAfter: response.header("Retry-After")))
     } catch {
-      return .networkError(error.localizedDescription)
+      return .networkError(error.description)
     }
   }
 

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Apple's Get Notification History: `POST /inApps/v1/notifications/history`, one page at a time,
 /// signed with the App Store client's ES256 token.
 public final class NotificationHistoryClient: @unchecked Sendable {
@@ -54,18 +50,15 @@ public final class NotificationHistoryClient: @unchecked Sendable {
 
   private let client: AppStoreAPIClient
   private let app: AppStoreApp
-  private let session: URLSession
+  private let http: CurlHTTPClient
 
   /// A history client for `app` using `client`'s key and base URL.
   public init(client: AppStoreAPIClient, app: AppStoreApp, timeout: TimeInterval = 30) {
     self.client = client
     self.app = app
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = timeout
-    session = URLSession(configuration: configuration)
+    // Pages are fetched one after another: one connection suffices.
+    http = CurlHTTPClient(timeout: timeout, maximumConnections: 1)
   }
-
-  deinit { session.finishTasksAndInvalidate() }
 
   /// One page of `query`, continuing after `paginationToken`; retries 429 and 5xx a few times.
   public func page(_ query: Query, paginationToken: String?) async throws(NotificationHistoryError)
@@ -100,29 +93,21 @@ public final class NotificationHistoryClient: @unchecked Sendable {
     if let paginationToken {
       components.queryItems = [URLQueryItem(name: "paginationToken", value: paginationToken)]
     }
-    var request = URLRequest(url: components.url!)
-    request.httpMethod = "POST"
-    request.httpBody = query.body()
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    do {
-      request.setValue(
-        "Bearer \(try client.makeToken(bundleId: app.bundleId, now: Date()))",
-        forHTTPHeaderField: "Authorization")
-    } catch {
+    let token: String
+    do { token = try client.makeToken(bundleId: app.bundleId, now: Date()) } catch {
       throw .notSigned(error.description)
     }
+    let request = CurlRequest(
+      method: "POST", url: components.url!,
+      headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(token)")],
+      body: query.body())
     do {
-      let (data, response) = try await session.data(for: request)
-      guard let http = response as? HTTPURLResponse else {
-        throw NotificationHistoryError.network("not HTTP")
-      }
+      let response = try await http.perform(request)
       let retryAfter = ConsumptionAnswer.retryAfter(
-        header: http.value(forHTTPHeaderField: "Retry-After"), now: Date())
-      return (http.statusCode, data, retryAfter)
-    } catch let error as NotificationHistoryError {
-      throw error
+        header: response.header("Retry-After"), now: Date())
+      return (response.status, response.body, retryAfter)
     } catch {
-      throw .network(error.localizedDescription)
+      throw .network(error.description)
     }
   }
 }

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Up to `maximum` dedicated threads, each with its own easy handle, taking requests in arrival
+/// order. curl_easy_perform blocks, so it runs here and never on Swift's cooperative pool;
+/// threads start on demand and live until `stop()`.
+final class CurlWorkers: @unchecked Sendable {
+  private let maximum: Int
+  private let timeout: TimeInterval
+  private let limit: Int
+  private let condition = NSCondition()
+  private var queue: [CurlJob] = []
+  private var threads = 0
+  private var idle = 0
+  private var stopped = false
+
+  init(maximum: Int, timeout: TimeInterval, limit: Int) {
+    self.maximum = max(1, maximum)
+    self.timeout = timeout
+    self.limit = limit
+  }
+
+  /// Queues `job`, starting another thread when more jobs wait than threads are idle.
+  func submit(_ job: CurlJob) {
+    condition.lock()
+    queue.append(job)
+    let spawn = queue.count > idle && threads < maximum
+    if spawn { threads += 1 }
+    condition.signal()
+    condition.unlock()
+    guard spawn else { return }
+    let thread = Thread { [self] in run() }
+    thread.name = "reckon-curl"
+    thread.start()
+  }
+
+  /// Lets the threads finish what is queued and exit.
+  func stop() {
+    condition.lock()
+    stopped = true
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  private func run() {
+    let handle = CurlEasyHandle()
+    while let job = next() {
+      guard !job.isCancelled else {
+        job.finish(.failure(.cancelled))
+        continue
+      }
+      guard let handle else {
+        job.finish(.failure(.failed("curl_easy_init failed")))
+        continue
+      }
+      job.finish(handle.perform(job, timeout: timeout, limit: limit))
+    }
+  }
+
+  /// The next job, waiting for one; nil once stopped and drained (the thread then ends).
+  private func next() -> CurlJob? {
+    condition.lock()
+    defer { condition.unlock() }
+    while queue.isEmpty && !stopped {
+      idle += 1
+      condition.wait()
+      idle -= 1
+    }
+    guard !queue.isEmpty else {
+      threads -= 1
+      return nil
+    }
+    return queue.removeFirst()
+  }
+}
