@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+@testable import ReckonAppStore
+
+@Suite("HTTP transport over libcurl")
+struct CurlHTTPClientTests {
+  private func url(_ port: Int, _ path: String = "/x") -> URL {
+    URL(string: "http://127.0.0.1:\(port)\(path)")!
+  }
+
+  @Test func putsTheBodyAndReadsStatusHeadersAndBody() async throws {
+    let listener = try LoopbackListener { head in
+      head.hasPrefix("PUT /x ") && head.contains("Content-Type: application/json")
+        ? LoopbackListener.response(
+          status: 429, headers: ["Retry-After: 7"], body: Data(#"{"errorCode":1}"#.utf8))
+        : LoopbackListener.response(status: 400)
+    }
+    defer { listener.stop() }
+    let client = CurlHTTPClient(timeout: 5)
+    let response = try await client.perform(
+      CurlRequest(
+        method: "PUT", url: url(listener.port), headers: [("Content-Type", "application/json")],
+        body: Data("{}".utf8)))
+    #expect(response.status == 429)
+    #expect(response.header("retry-after") == "7")
+    #expect(response.body == Data(#"{"errorCode":1}"#.utf8))
+  }
+
+  @Test func sequentialRequestsReuseOneKeepAliveConnection() async throws {
+    let listener = try LoopbackListener { _ in LoopbackListener.response(status: 200) }
+    defer { listener.stop() }
+    let client = CurlHTTPClient(timeout: 5, maximumConnections: 4)
+    for _ in 0..<5 {
+      let response = try await client.perform(
+        CurlRequest(method: "POST", url: url(listener.port), body: Data("{}".utf8)))
+      #expect(response.status == 200)
+    }
+    #expect(listener.connectionCount == 1)
+  }
+
+  @Test func aBodyOverTheCapIsRefused() async throws {
+    let big = Data(repeating: 65, count: 5_000)
+    // With a Content-Length curl refuses before reading; without one (read to close) the
+    // write callback stops at the cap.
+    let listener = try LoopbackListener { head in
+      head.hasPrefix("GET /sized ")
+        ? LoopbackListener.response(status: 200, body: big)
+        : (Data("HTTP/1.1 200 X\r\nConnection: close\r\n\r\n".utf8) + big, true)
+    }
+    defer { listener.stop() }
+    let client = CurlHTTPClient(timeout: 5, maximumResponseBytes: 1_000)
+    for path in ["/sized", "/unsized"] {
+      await #expect(throws: HTTPTransportError.responseTooLarge(limit: 1_000)) {
+        try await client.perform(CurlRequest(method: "GET", url: url(listener.port, path)))
+      }
+    }
+    // The handle stays usable after an aborted transfer.
+    let small = try LoopbackListener { _ in LoopbackListener.response(status: 204) }
+    defer { small.stop() }
+    #expect(
+      try await client.perform(CurlRequest(method: "GET", url: url(small.port))).status == 204)
+  }
+
+  @Test func aRefusedConnectionIsATransportFailure() async throws {
+    // Bound but not listening: connecting is refused, and no one else can take the port.
+    let (fd, port) = try LoopbackListener.boundSocket()
+    defer { close(fd) }
+    await #expect {
+      try await CurlHTTPClient(timeout: 5).perform(CurlRequest(method: "GET", url: url(port)))
+    } throws: { error in
+      guard case .failed(let why) = error as? HTTPTransportError else { return false }
+      return why.contains("onnect")
+    }
+  }
+
+  @Test func aServerThatNeverAnswersTimesOut() async throws {
+    let listener = try LoopbackListener { _ in nil }
+    defer { listener.stop() }
+    let start = Date()
+    await #expect {
+      try await CurlHTTPClient(timeout: 1).perform(
+        CurlRequest(method: "PUT", url: url(listener.port), body: Data("{}".utf8)))
+    } throws: { error in
+      guard case .failed(let why) = error as? HTTPTransportError else { return false }
+      return why.contains("timed out")
+    }
+    let elapsed = Date().timeIntervalSince(start)
+    #expect(elapsed >= 0.9 && elapsed < 5)
+  }
+
+  @Test func redirectsAreNotFollowed() async throws {
+    let listener = try LoopbackListener { head in
+      head.hasPrefix("GET /moved ")
+        ? LoopbackListener.response(status: 302, headers: ["Location: /elsewhere"])
+        : LoopbackListener.response(status: 200)
+    }
+    defer { listener.stop() }
+    let response = try await CurlHTTPClient(timeout: 5).perform(
+      CurlRequest(method: "GET", url: url(listener.port, "/moved")))
+    #expect(response.status == 302)
+    #expect(listener.connectionCount == 1)
+  }
+
+  @Test func onlyHTTPAndHTTPSAreSpoken() async throws {
+    await #expect(throws: HTTPTransportError.self) {
+      try await CurlHTTPClient(timeout: 2).perform(
+        CurlRequest(method: "GET", url: URL(fileURLWithPath: "/etc/hostname")))
+    }
+  }
+
+  @Test func cancellingTheCallerAbortsTheTransfer() async throws {
+    let listener = try LoopbackListener { _ in nil }
+    defer { listener.stop() }
+    let client = CurlHTTPClient(timeout: 30)
+    let request = CurlRequest(method: "GET", url: url(listener.port))
+    let task = Task { try await client.perform(request) }
+    try await Task.sleep(nanoseconds: 200_000_000)
+    let start = Date()
+    task.cancel()
+    await #expect(throws: HTTPTransportError.cancelled) { try await task.value }
+    #expect(Date().timeIntervalSince(start) < 5)
+  }
+}
