@@ -10,7 +10,7 @@ mkdir -p "$out/src"
 flags=(-sanitize=fuzzer,address -parse-as-library "${FUZZ_OPTIMIZATION:--O}" -g -swift-version 6)
 inputs=(Sources/ReckonPolicy Sources/ReckonAppStore Sources/ReckonFacts/FactSchema.swift
   Sources/ReckonServer/HTTPRequestParser.swift Sources/ReckonServer/HTTPRequest.swift
-  Sources/ReckonServer/HTTPParseError.swift Sources/COpenSSL Fuzz/PolicyFuzzer.swift
+  Sources/ReckonServer/HTTPParseError.swift Sources/COpenSSL Sources/CCurl Fuzz/PolicyFuzzer.swift
   Fuzz/JWSFuzzer.swift Fuzz/HTTPFuzzer.swift Fuzz/build.sh)
 stamp=$out/built-with
 identity="${flags[*]} $(swiftc --version 2>&1 | head -n 1)"
@@ -30,9 +30,11 @@ build_policy() {
     "$out/src/FactSchema.swift" Fuzz/PolicyFuzzer.swift -o "$out/policy"
 }
 build_jws() {
-  swiftc "${flags[@]}" -module-name JWSFuzz -I Sources/COpenSSL \
-    -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap \
-    $(find Sources/ReckonAppStore -name '*.swift') Fuzz/JWSFuzzer.swift -lcrypto -o "$out/jws"
+  # ReckonAppStore's HTTP transport is libcurl (CCurl) and its internals are `package` API.
+  swiftc "${flags[@]}" -module-name JWSFuzz -package-name JWSFuzz -I Sources/COpenSSL \
+    -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap -I Sources/CCurl \
+    -Xcc -fmodule-map-file=Sources/CCurl/module.modulemap \
+    $(find Sources/ReckonAppStore -name '*.swift') Fuzz/JWSFuzzer.swift -lcrypto -lcurl -o "$out/jws"
 }
 build_http() {
   swiftc "${flags[@]}" -module-name HTTPFuzz Sources/ReckonServer/HTTPRequestParser.swift \
