@@ -2,7 +2,7 @@ import CCurl
 import Foundation
 
 /// What one transfer has received so far. curl's C callbacks reach it through the unretained
-/// pointer passed as their context; it lives on the worker's stack for the whole transfer.
+/// pointer passed as their context; the worker holds it until the transfer ends.
 final class CurlTransfer {
   let limit: Int
   let job: CurlJob
