@@ -106,7 +106,7 @@ enum Trickle {
   private static func blockingExchange(port: Int, _ text: String, wait seconds: Int) throws -> (
     String, Bool
   ) {
-    let descriptor = try connected(port)
+    let descriptor = try RawSocket.connected(port: port)
     defer { close(descriptor) }
     var timeout = timeval(tv_sec: seconds, tv_usec: 0)
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -128,29 +128,10 @@ enum Trickle {
     }
   }
 
-  private static func connected(_ port: Int) throws -> Int32 {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw Failure() }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard result == 0 else {
-      close(descriptor)
-      throw Failure()
-    }
-    return descriptor
-  }
-
   private static func blockingSend(
     port: Int, _ text: String, every interval: Double, giveUpAfter limit: Double
   ) throws -> (Double, String) {
-    let descriptor = try connected(port)
+    let descriptor = try RawSocket.connected(port: port)
     defer { close(descriptor) }
     let started = Date()
     var received: [UInt8] = []

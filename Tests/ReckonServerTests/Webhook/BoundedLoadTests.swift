@@ -18,26 +18,11 @@ import Testing
     let (standIn, standInURL) = try TestKey.standIn()
     let authority = try LocalCertificateAuthority()
     let folder = try ServeProcessTests.workspace(standInURL, authority)
-    let log = folder.appendingPathComponent("serve.log")
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = ["serve", "--config", folder.appendingPathComponent("reckon.json").path]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = try FileHandle(forWritingTo: log)
-    try process.run()
+    let serve = try ServeChild.launch(binary, folder: folder)
+    let process = serve.process
     defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-
-    var url: String?
-    _ = await ServerFixture.eventually(within: 20) {
-      let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-      url =
-        text.split(separator: "\n").first { $0.contains(#""event":"listening""#) }
-        .flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] }?[
-          "url"]
-      return url != nil
-    }
-    let endpoint = try #require(url.flatMap { URL(string: $0 + "/apple/notifications") })
+    let port = try #require(await serve.port(within: 20), "reckon serve did not start")
+    let endpoint = try #require(URL(string: "http://127.0.0.1:\(port)/apple/notifications"))
     let atRest = Self.residentMegabytes(process.processIdentifier)
 
     let started = Date()
@@ -59,8 +44,7 @@ import Testing
     let delivered = await ServerFixture.eventually(within: 30) {
       standIn.requests.count >= Self.count
     }
-    kill(process.processIdentifier, SIGTERM)
-    await CrashRecoveryTests.waitForExit(process)
+    await serve.terminate()
     await ServerFixture.offPool { standIn.shutdown() }
 
     latencies.sort()
