@@ -27,7 +27,7 @@ func runSoakBenchmark(arguments: [String]) async throws {
       restBefore, server.anonymousMegabytes()))
 
   let total = Int(minutes * 60 * rate)
-  let rows = try await offPoolSoak {
+  let rows = try await offPool {
     try SoakLoad(port: server.port, authority: workspace.authority, rate: rate).run(
       count: total, sampleSeconds: sample, server: server)
   }
@@ -124,13 +124,5 @@ struct SoakLoad {
       }
     }
     return rows
-  }
-}
-
-private func offPoolSoak<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws
-  -> T
-{
-  try await withCheckedThrowingContinuation { continuation in
-    DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
   }
 }

@@ -25,7 +25,8 @@ enum Stopwatch {
       + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
   }
 
-  private static func threadCPUSeconds() -> Double {
+  /// CPU seconds the calling thread has spent so far.
+  static func threadCPUSeconds() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9

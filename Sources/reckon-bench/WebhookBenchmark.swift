@@ -13,7 +13,7 @@ import ReckonServer
 /// latency from request to 200 at R requests/s (N paced requests or S seconds). First, N
 /// requests through the pipeline alone (no HTTP) give the cost of the work behind the socket.
 func runWebhookBenchmark(arguments: [String]) async throws {
-  let options = WebhookBenchmarkOptions(arguments)
+  let options = BenchmarkOptions(arguments)
   let count = options.int("count", 6_000)
   let seconds = Double(options.int("seconds", 10))
   let connections = options.int("connections", 4)
@@ -42,12 +42,12 @@ func runWebhookBenchmark(arguments: [String]) async throws {
   let port = try server.start()
   defer { server.shutdown() }
 
-  let processBefore = processCPUSeconds()
+  let processBefore = Stopwatch.processCPUSeconds()
   let sustained = try await offPool {
     try sustainedRate(
       port: port, bodies: Array(bodies[..<count]), connections: connections, limit: seconds)
   }
-  let processCPU = processCPUSeconds() - processBefore
+  let processCPU = Stopwatch.processCPUSeconds() - processBefore
   print(
     String(
       format:
@@ -118,9 +118,9 @@ private func sustainedRate(port: Int, bodies: [Data], connections: Int, limit: D
   for _ in 0..<connections {
     group.enter()
     Thread {
-      let cpuBefore = threadCPUSeconds()
+      let cpuBefore = Stopwatch.threadCPUSeconds()
       defer {
-        clientCPU.add(threadCPUSeconds() - cpuBefore)
+        clientCPU.add(Stopwatch.threadCPUSeconds() - cpuBefore)
         group.leave()
       }
       guard let client = try? WebhookBenchmarkClient(port: port) else {
@@ -138,21 +138,6 @@ private func sustainedRate(port: Int, bodies: [Data], connections: Int, limit: D
   let elapsed = Date().timeIntervalSince(started)
   if failures.value > 0 { print("warning: \(failures.value) requests were not answered 200") }
   return (min(next.value, bodies.count), elapsed, clientCPU.value)
-}
-
-/// CPU seconds (user and system) this process has used so far.
-private func processCPUSeconds() -> Double {
-  var usage = rusage()
-  getrusage(RUSAGE_SELF.rawValue, &usage)
-  return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-    + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-}
-
-/// CPU seconds the calling thread has used so far.
-private func threadCPUSeconds() -> Double {
-  var time = timespec()
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-  return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
 /// A thread-safe sum of seconds.
@@ -183,12 +168,6 @@ private func pacedLatencies(port: Int, bodies: [Data], rate: Double, limit: Doub
   return latencies
 }
 
-private func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-  try await withCheckedThrowingContinuation { continuation in
-    DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-  }
-}
-
 /// The app database's answer for every request.
 private struct BenchFacts: FactSource {
   let name = "app-db"
@@ -215,16 +194,4 @@ private final class BenchCounter: @unchecked Sendable {
   }
 
   var value: Int { lock.withLock { count } }
-}
-
-private struct WebhookBenchmarkOptions {
-  var values: [String: String] = [:]
-
-  init(_ arguments: [String]) {
-    for (name, value) in zip(arguments, arguments.dropFirst()) where name.hasPrefix("--") {
-      values[String(name.dropFirst(2))] = value
-    }
-  }
-
-  func int(_ name: String, _ fallback: Int) -> Int { values[name].flatMap(Int.init) ?? fallback }
 }
