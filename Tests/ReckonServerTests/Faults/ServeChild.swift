@@ -5,7 +5,7 @@ import ReckonAppStore
   import Glibc
 #endif
 
-/// One `reckon serve` child process for fault tests: launched on a workspace with its standard
+/// One `reckon serve` child process for the process-level tests (faults, load, serve): launched on a workspace with its standard
 /// error in a log file, its webhook port read from the `listening` line, stopped with SIGKILL or
 /// SIGTERM. Every wait happens off the cooperative pool or in short async sleeps, never by
 /// blocking a cooperative thread (the stand-in the child sends to lives in this process).

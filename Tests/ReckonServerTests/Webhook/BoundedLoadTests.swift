@@ -17,7 +17,7 @@ import Testing
     let binary = try CrashRecoveryTests.reckonBinary()
     let (standIn, standInURL) = try TestKey.standIn()
     let authority = try LocalCertificateAuthority()
-    let folder = try ServeProcessTests.workspace(standInURL, authority)
+    let folder = try ServeChild.workspace(standInURL, authority, name: "load")
     let serve = try ServeChild.launch(binary, folder: folder)
     let process = serve.process
     defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }

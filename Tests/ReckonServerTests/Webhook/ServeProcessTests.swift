@@ -13,7 +13,7 @@ import Testing
     let binary = try CrashRecoveryTests.reckonBinary()
     let (standIn, standInURL) = try TestKey.standIn()
     let authority = try LocalCertificateAuthority()
-    let folder = try Self.workspace(standInURL, authority)
+    let folder = try ServeChild.workspace(standInURL, authority, name: "serve")
     let log = folder.appendingPathComponent("serve.log")
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     let process = Process()
@@ -49,36 +49,5 @@ import Testing
     #expect(process.terminationStatus == 0)
     #expect(logged.contains(#""event":"stopped""#))
     #expect(!logged.contains("PRIVATE KEY"))
-  }
-
-  static func workspace(_ standIn: URL, _ authority: LocalCertificateAuthority) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "reckon-serve-\(UUID())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let key = folder.appendingPathComponent("key.p8")
-    try Data(contentsOf: URL(fileURLWithPath: TestKey.path)).write(to: key)
-    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
-    try authority.write(to: folder.appendingPathComponent("ca").path)
-    try ServerFixture.policy.write(
-      to: folder.appendingPathComponent("p.policy"), atomically: true, encoding: .utf8)
-    let facts = """
-      {"byTransactionId": {"2000000812345678": {"customer.consented": true, "delivery.status": "DELIVERED",
-        "product.sample_offered": false, "usage.consumed": "10%"}}}
-      """
-    try facts.write(
-      to: folder.appendingPathComponent("facts.json"), atomically: true, encoding: .utf8)
-    let config = """
-      {"apps": [{"bundleId": "\(TestKey.bundleId)", "environment": "Sandbox", "policy": "p.policy"}],
-       "factSources": [{"name": "notes", "type": "json", "path": "facts.json"}],
-       "state": {"path": "state.sqlite"},
-       "appStore": {"issuerId": "\(TestKey.issuerId)", "keyId": "\(TestKey.keyId)", "privateKeyPath": "key.p8",
-                    "baseURL": "\(standIn.absoluteString)"},
-       "sender": {"sandboxRequestsPerSecond": 100},
-       "server": {"listen": "127.0.0.1:0"},
-       "trust": {"roots": ["ca/root.pem"]}}
-      """
-    try config.write(
-      to: folder.appendingPathComponent("reckon.json"), atomically: true, encoding: .utf8)
-    return folder
   }
 }
