@@ -43,28 +43,31 @@ final class CurlWorkers: @unchecked Sendable {
 
   private func run() {
     let handle = CurlEasyHandle()
-    while let job = next() {
+    var finished: (job: CurlJob, outcome: CurlJob.Outcome)?
+    while let job = next(answering: finished) {
       guard !job.isCancelled else {
-        job.finish(.failure(.cancelled))
+        finished = (job, .failure(.cancelled))
         continue
       }
       guard let handle else {
-        job.finish(.failure(.failed("curl_easy_init failed")))
+        finished = (job, .failure(.failed("curl_easy_init failed")))
         continue
       }
-      job.finish(handle.perform(job, timeout: timeout, limit: limit))
+      finished = (job, handle.perform(job, timeout: timeout, limit: limit))
     }
   }
 
-  /// The next job, waiting for one; nil once stopped and drained (the thread then ends).
-  private func next() -> CurlJob? {
+  /// Answers the previous job, then waits for the next; nil once stopped and drained (the thread
+  /// then ends). The answer goes out under the lock, after this thread counts as idle: a caller
+  /// whose next request follows at once then finds this thread, and its handle's open
+  /// connection, instead of starting a new thread with a new connection.
+  private func next(answering finished: (job: CurlJob, outcome: CurlJob.Outcome)?) -> CurlJob? {
     condition.lock()
     defer { condition.unlock() }
-    while queue.isEmpty && !stopped {
-      idle += 1
-      condition.wait()
-      idle -= 1
-    }
+    idle += 1
+    if let finished { finished.job.finish(finished.outcome) }
+    while queue.isEmpty && !stopped { condition.wait() }
+    idle -= 1
     guard !queue.isEmpty else {
       threads -= 1
       return nil
