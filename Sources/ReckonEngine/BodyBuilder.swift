@@ -8,7 +8,10 @@ struct BodyBuilder {
   let facts: FactValues
   let actions: [DecidedAction]
   let rule: String
-  let transaction: JWSTransactionDecodedPayload
+  /// The transaction's product and ownership types, for Apple's rules that depend on them.
+  let context: ConsumptionValidationContext
+  /// Where the body's facts are in `facts`; found once per schema by callers deciding many.
+  var slots: BodyFactSlots
   /// Whether to record where each field came from; a dry-run leaves it off, as it shows only
   /// the verdict and the dictionary costs more than the rest of the body.
   var tracksSources = true
@@ -19,10 +22,21 @@ struct BodyBuilder {
     var sources: [String: FieldSource]
   }
 
+  init(
+    facts: FactValues, actions: [DecidedAction], rule: String,
+    context: ConsumptionValidationContext, slots: BodyFactSlots? = nil
+  ) {
+    self.facts = facts
+    self.actions = actions
+    self.rule = rule
+    self.context = context
+    self.slots = slots ?? BodyFactSlots(facts.schema)
+  }
+
   func build() -> Outcome {
     var sources: [String: FieldSource] = [:]
-    guard case .boolean(true) = facts["customer.consented"] else {
-      let said = facts["customer.consented"].map { $0.formatted(as: .boolean) } ?? "missing"
+    guard case .boolean(true) = facts[slots.consented] else {
+      let said = facts[slots.consented].map { $0.formatted(as: .boolean) } ?? "missing"
       return Outcome(action: .skip(.noConsent(said)), body: nil, sources: [:])
     }
     if tracksSources { sources["customerConsented"] = .fact("customer.consented") }
@@ -37,10 +51,9 @@ struct BodyBuilder {
         sources: sources)
     }
     let delivery: DeliveryStatus
-    switch field("deliveryStatus", fact: "delivery.status", &sources) {
+    switch field("deliveryStatus", fact: "delivery.status", slot: slots.deliveryStatus, &sources) {
     case .enumeration(let ordinal)?:
-      delivery =
-        DeliveryStatus(rawValue: FactSchema.deliveryStatus.cases[ordinal]) ?? .undeliveredOther
+      delivery = BodyFactSlots.deliveryStatuses[ordinal]
     default:
       return Outcome(
         action: .skip(.missingRequiredFact(field: "deliveryStatus", fact: "delivery.status")),
@@ -48,7 +61,8 @@ struct BodyBuilder {
     }
     guard
       case .boolean(let sample)? = field(
-        "sampleContentProvided", fact: "product.sample_offered", &sources)
+        "sampleContentProvided", fact: "product.sample_offered", slot: slots.sampleOffered,
+        &sources)
     else {
       return Outcome(
         action: .skip(
@@ -60,7 +74,7 @@ struct BodyBuilder {
       consumptionPercentage: percentage(delivery, &sources),
       refundPreference: refundPreference(&sources))
     let violations = ConsumptionRequestValidator.validate(
-      body, context: ConsumptionValidationContext(transaction: transaction))
+      body, context: context)
     if !violations.isEmpty {
       return Outcome(action: .skip(.violatesAppleRules(violations)), body: body, sources: sources)
     }
@@ -69,13 +83,14 @@ struct BodyBuilder {
   }
 
   /// A required field: the rule's `set` value, else the fact.
-  private func field(_ name: String, fact: String, _ sources: inout [String: FieldSource]) -> Value?
-  {
+  private func field(
+    _ name: String, fact: String, slot: Int, _ sources: inout [String: FieldSource]
+  ) -> Value? {
     if let value = setValue(name) {
       if tracksSources { sources[name] = .rule(rule) }
       return value
     }
-    guard let value = facts[fact] else { return nil }
+    guard let value = facts[slot] else { return nil }
     if tracksSources { sources[name] = .fact(fact) }
     return value
   }
@@ -95,14 +110,14 @@ struct BodyBuilder {
       if tracksSources { sources[name] = .rule(rule) }
       return BodyBuilder.milliunits(percent)
     }
-    if transaction.type == .autoRenewable {
+    if context.productType == .autoRenewable {
       if tracksSources {
         sources[name] = .default(
           "left out: Apple takes no percentage for auto-renewable subscriptions")
       }
       return nil
     }
-    guard case .percent(let percent)? = facts["usage.consumed"] else {
+    guard case .percent(let percent)? = facts[slots.usageConsumed] else {
       if tracksSources { sources[name] = .default("left out: usage.consumed is missing") }
       return nil
     }
@@ -132,5 +147,27 @@ struct BodyBuilder {
     let milli = (percent * 1_000).rounded()
     guard milli.isFinite, abs(milli) < 1e12 else { return percent < 0 ? -1 : 1_000_000_000_000 }
     return Int(milli)
+  }
+}
+
+/// The slots of the facts a body is built from, in one schema.
+struct BodyFactSlots: Sendable {
+  let consented: Int
+  let deliveryStatus: Int
+  let sampleOffered: Int
+  let usageConsumed: Int
+
+  /// Finds the slots; a schema without one of the facts gives a slot no value is ever in.
+  init(_ schema: PolicySchema) {
+    func slot(_ name: String) -> Int { schema.slot(ofFact: name) ?? -1 }
+    consented = slot("customer.consented")
+    deliveryStatus = slot("delivery.status")
+    sampleOffered = slot("product.sample_offered")
+    usageConsumed = slot("usage.consumed")
+  }
+
+  /// Apple's delivery status for each ordinal of the `delivery.status` enumeration.
+  static let deliveryStatuses = FactSchema.deliveryStatus.cases.map {
+    DeliveryStatus(rawValue: $0) ?? .undeliveredOther
   }
 }

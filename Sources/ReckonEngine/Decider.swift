@@ -24,7 +24,8 @@ public struct Decider: Sendable {
     let decided = policy.evaluate(facts.values, trace: trace)
     let rule = policy.ruleName(decided.rule)
     let outcome = BodyBuilder(
-      facts: facts.values, actions: decided.actions, rule: rule, transaction: request.transaction
+      facts: facts.values, actions: decided.actions, rule: rule,
+      context: ConsumptionValidationContext(transaction: request.transaction)
     ).build()
     return Decision(
       action: outcome.action, body: outcome.body, rule: rule, ruleIndex: decided.rule,

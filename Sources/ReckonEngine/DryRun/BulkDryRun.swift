@@ -22,6 +22,8 @@ public struct BulkDryRun: Sendable {
   public var threads: Int
   /// How many first scanned requests are also looked up per request, to check `bulkQuery`.
   public var crossChecks = 200
+  /// The facts either policy's decisions can read; scans leave out the others' columns.
+  public let reading: Set<String>
 
   /// Creates a bulk dry-run.
   public init(
@@ -35,6 +37,8 @@ public struct BulkDryRun: Sendable {
     self.layers = layers
     self.verifier = verifier
     self.threads = max(1, threads)
+    reading = FactGathering.factsRead(by: policy).union(
+      against.map(FactGathering.factsRead(by:)) ?? [])
   }
 
   /// Runs over every line, on its own threads; `control` reports progress and can stop it.

@@ -41,6 +41,7 @@ final class BulkShard: @unchecked Sendable {
   private func decideAll() throws(DryRunError) -> Int {
     try openScans()
     let slots = NotificationFactSlots(schema: plan.schema)
+    let bodySlots = BodyFactSlots(plan.schema.policySchema)
     // One set of values, cleared for each request, so no request allocates its own.
     var values = FactValues(schema: plan.schema.policySchema)
     let slotCount = plan.schema.policySchema.facts.count
@@ -69,9 +70,12 @@ final class BulkShard: @unchecked Sendable {
       slots.fill(&values, from: request)
       supplied.start(values)
       let problem = try addLayers(request, &values, &supplied)
-      let verdict = problem == nil ? VerdictMaker.verdict(plan.policy, values, request) : nil
+      let context = ConsumptionValidationContext(transaction: request.transaction)
+      let verdict =
+        problem == nil ? VerdictMaker.verdict(plan.policy, values, context, bodySlots) : nil
       let against =
-        problem == nil ? plan.against.map { VerdictMaker.verdict($0, values, request) } : nil
+        problem == nil
+        ? plan.against.map { VerdictMaker.verdict($0, values, context, bodySlots) } : nil
       rows.set(
         index, DryRunRow(request: request, verdict: verdict, against: against, problem: problem))
     }
@@ -89,7 +93,8 @@ final class BulkShard: @unchecked Sendable {
       do {
         scans.append(
           try SQLiteBulkFactScan(
-            path: path, sql: sql, schema: plan.schema, lower: lower, upper: upper))
+            path: path, sql: sql, schema: plan.schema, reading: plan.reading, lower: lower,
+            upper: upper))
       } catch {
         throw .factsFailed(error.description)
       }
@@ -137,7 +142,7 @@ final class BulkShard: @unchecked Sendable {
     return true
   }
 
-  /// Checks the bulk query against the per-request queries for one request.
+  /// Checks the bulk query against the per-request queries for one request, on the facts read.
   private func crossCheck(
     _ request: RefundRequest, _ bulk: [SQLiteBulkFactScan.Fact], _ source: SQLiteFactSource
   ) throws(DryRunError) {
@@ -146,8 +151,8 @@ final class BulkShard: @unchecked Sendable {
     let facts = plan.schema.policySchema.facts
     var fromBulk: [String: Value] = [:]
     for fact in bulk { fromBulk[facts[fact.slot].name] = fact.value }
-    for name in Set(single.keys).union(fromBulk.keys).sorted() where single[name] != fromBulk[name]
-    {
+    let compared = Set(single.keys).union(fromBulk.keys).intersection(plan.reading)
+    for name in compared.sorted() where single[name] != fromBulk[name] {
       let type = plan.schema.policySchema.fact(named: name)?.type ?? .text
       throw .bulkQueryDisagrees(
         transactionId: request.transactionId ?? "?", fact: name,

@@ -1,3 +1,4 @@
+import ReckonAppStore
 import ReckonPolicy
 
 /// What a dry-run produced: a row per request decided (in the source's order), what it left out,
@@ -49,13 +50,14 @@ public struct DryRunResult: Sendable {
 /// The decision of one policy on one request's facts, without trace: the same steps as
 /// `Decider.decide`, returning only the verdict.
 enum VerdictMaker {
-  static func verdict(_ policy: CompiledPolicy, _ values: FactValues, _ request: RefundRequest)
-    -> DryRunVerdict
-  {
+  static func verdict(
+    _ policy: CompiledPolicy, _ values: FactValues, _ context: ConsumptionValidationContext,
+    _ slots: BodyFactSlots
+  ) -> DryRunVerdict {
     let decided = policy.evaluate(values)
     var builder = BodyBuilder(
       facts: values, actions: decided.actions, rule: policy.ruleName(decided.rule),
-      transaction: request.transaction)
+      context: context, slots: slots)
     builder.tracksSources = false
     let outcome = builder.build()
     return DryRunVerdict(action: outcome.action, body: outcome.body, ruleIndex: decided.rule)

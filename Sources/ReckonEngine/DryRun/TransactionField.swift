@@ -12,8 +12,20 @@ enum TransactionField: CaseIterable {
   case offerType, offerIdentifier, offerDiscountType, appTransactionId, offerPeriod
   case revocationDate, revocationReason, revocationType, revocationPercentage, billingPlanType
 
-  /// Every field, made once: the synthesized `allCases` builds a new array on each call.
-  static let all = allCases
+  /// The fields by the length of their key: a key is compared only with keys as long as it.
+  private static let byKeyLength: [[TransactionField]] = {
+    var table = [[TransactionField]](repeating: [], count: 32)
+    for field in allCases { table[field.key.utf8CodeUnitCount].append(field) }
+    return table
+  }()
+
+  /// The field whose key is `key`, if the decoder reads it.
+  static func named(_ key: JSONKey) -> TransactionField? {
+    let length = key.bytes.count
+    guard length < byKeyLength.count else { return nil }
+    for field in byKeyLength[length] where key.is(field.key) { return field }
+    return nil
+  }
 
   /// How a member's value is read.
   enum Kind {

@@ -9,11 +9,9 @@ enum TransactionFields {
     _ key: JSONKey, _ scanner: inout JSONLineScanner,
     into transaction: inout JWSTransactionDecodedPayload, strings: inout StringTable
   ) -> Bool {
-    // Found by a linear scan of short keys, then assigned directly: key-path writes cost a
+    // Found among the keys of the same length, then assigned directly: key-path writes cost a
     // generic call and several retains per field, millions of times in a dry-run.
-    guard let field = TransactionField.all.first(where: { key.is($0.key) }) else {
-      return false
-    }
+    guard let field = TransactionField.named(key) else { return false }
     switch field.kind {
     case .text:
       guard let text = strings.read(&scanner) else { return false }

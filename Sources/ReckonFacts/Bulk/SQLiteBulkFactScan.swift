@@ -13,9 +13,15 @@ public final class SQLiteBulkFactScan {
   /// One converted fact: the schema slot and its value.
   public typealias Fact = (slot: Int, value: Value)
 
+  /// The SQL the scan runs: the bulk query, narrowed to the columns read and the bounds given.
+  public let query: String
   private let statement: SQLiteStatement
   private let keyColumn: Int32
-  private let columns: [(index: Int32, fact: FactDescriptor, slot: Int)]
+  // Kept apart rather than as one array of tuples: a row reads the indexes and slots of every
+  // column, and copying a descriptor (strings) per column per row cost more than SQLite's read.
+  private let columnIndexes: [Int32]
+  private let slots: [Int]
+  private let descriptors: [FactDescriptor]
   private var rowKey: [UInt8] = []
   private var exhausted = false
   private var started = false
@@ -27,9 +33,12 @@ public final class SQLiteBulkFactScan {
   private var lastValue: [Value?]
 
   /// Opens `path` read-only and prepares `sql`, limited to transaction ids from `lower` through
-  /// `upper` when given (for running several scans side by side).
+  /// `upper` when given (for running several scans side by side), and to the columns of the
+  /// facts in `reading` when given: SQLite then leaves out the joins and subqueries that only
+  /// the other columns need.
   public init(
-    path: String, sql: String, schema: FactSchema, lower: String? = nil, upper: String? = nil
+    path: String, sql: String, schema: FactSchema, reading: Set<String>? = nil,
+    lower: String? = nil, upper: String? = nil
   ) throws(SQLiteFactSourceError) {
     let database: SQLiteDatabase
     do {
@@ -38,24 +47,19 @@ public final class SQLiteBulkFactScan {
     } catch {
       throw .cannotOpen(path: path, message: error.message)
     }
-    let bounded =
-      lower == nil && upper == nil
-      ? sql
-      : "SELECT * FROM (\(sql)) WHERE transaction_id >= :lower AND transaction_id <= :upper ORDER BY transaction_id"
-    do { statement = try database.prepare(bounded) } catch {
+    // The query as written is vetted whole, read columns or not, so a mistake in a column no
+    // policy reads yet is still reported.
+    let written: SQLiteStatement
+    do { written = try database.prepare(sql) } catch {
       throw .malformedQuery(query: "bulkQuery", message: error.message)
     }
-    guard statement.isReadOnly else { throw .writesData(query: "bulkQuery") }
-    let names = statement.columnNames
-    guard let key = names.firstIndex(of: "transaction_id") else {
+    guard written.isReadOnly else { throw .writesData(query: "bulkQuery") }
+    let names = written.columnNames
+    guard names.contains("transaction_id") else {
       throw .malformedQuery(query: "bulkQuery", message: "it must return a transaction_id column")
     }
-    keyColumn = Int32(key)
-    var columns: [(Int32, FactDescriptor, Int)] = []
-    for (position, name) in names.enumerated() where position != key {
-      guard let fact = schema.policySchema.fact(named: name),
-        let slot = schema.policySchema.slot(ofFact: name)
-      else {
+    for name in names where name != "transaction_id" {
+      guard schema.policySchema.fact(named: name) != nil else {
         let candidates = schema.entries.filter { $0.origin != .notification }.map(\.descriptor.name)
         throw .unknownFact(
           query: "bulkQuery", column: name,
@@ -64,12 +68,32 @@ public final class SQLiteBulkFactScan {
       guard schema.origin(of: name) != .notification else {
         throw .notificationFact(query: "bulkQuery", column: name)
       }
-      columns.append((Int32(position), fact, slot))
     }
-    self.columns = columns
-    lastText = Array(repeating: [], count: columns.count)
-    lastValue = Array(repeating: nil, count: columns.count)
-    if lower != nil || upper != nil {
+    let kept = names.filter { $0 != "transaction_id" && reading?.contains($0) ?? true }
+    let bounded = lower != nil || upper != nil
+    if bounded || kept.count < names.count - 1 {
+      let columns = (["transaction_id"] + kept).map(SQLiteBulkFactScan.quoted)
+      let range = bounded ? " WHERE transaction_id >= :lower AND transaction_id <= :upper" : ""
+      let narrowed =
+        "SELECT \(columns.joined(separator: ", ")) FROM (\(sql))\(range) ORDER BY transaction_id"
+      do { statement = try database.prepare(narrowed) } catch {
+        throw .malformedQuery(query: "bulkQuery", message: error.message)
+      }
+      query = narrowed
+    } else {
+      statement = written
+      query = sql
+    }
+    let used = statement.columnNames
+    let key = used.firstIndex(of: "transaction_id")!
+    keyColumn = Int32(key)
+    let factColumns = used.indices.filter { $0 != key }
+    columnIndexes = factColumns.map { Int32($0) }
+    slots = factColumns.map { schema.policySchema.slot(ofFact: used[$0])! }
+    descriptors = factColumns.map { schema.policySchema.fact(named: used[$0])! }
+    lastText = Array(repeating: [], count: factColumns.count)
+    lastValue = Array(repeating: nil, count: factColumns.count)
+    if bounded {
       do {
         try statement.bind(lower ?? "", at: 1)
         try statement.bind(upper ?? String(repeating: "\u{10FFFF}", count: 4), at: 2)
@@ -77,6 +101,11 @@ public final class SQLiteBulkFactScan {
         throw .queryFailed(query: "bulkQuery", message: error.message)
       }
     }
+  }
+
+  /// `name` as an SQL identifier.
+  private static func quoted(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 
   /// The facts of `transactionId`'s row, or nil when the query has none; ids must not decrease.
@@ -141,27 +170,30 @@ public final class SQLiteBulkFactScan {
   private func convertRow() throws(SQLiteFactSourceError) {
     // Keeps the buffer: the caller has let go of the previous row's facts by now.
     converted.removeAll(keepingCapacity: true)
-    for (position, column) in columns.enumerated() {
-      let type = sqlite3_column_type(statement.handle, column.index)
+    let handle = statement.handle
+    for position in columnIndexes.indices {
+      let index = columnIndexes[position]
+      let type = sqlite3_column_type(handle, index)
       if type == SQLITE_NULL { continue }
-      if type == SQLITE_TEXT, let text = sqlite3_column_text(statement.handle, column.index) {
+      if type == SQLITE_TEXT, let text = sqlite3_column_text(handle, index) {
         let bytes = UnsafeBufferPointer(
-          start: text, count: Int(sqlite3_column_bytes(statement.handle, column.index)))
+          start: text, count: Int(sqlite3_column_bytes(handle, index)))
         if let value = lastValue[position],
           lastText[position].withUnsafeBufferPointer({ BulkKeyOrder.compare($0, bytes) == 0 })
         {
-          converted.append((column.slot, value))
+          converted.append((slots[position], value))
           continue
         }
         // Converted as `SQLiteStatement.column` reads text, so the value is the same.
-        let value = try convert(.text(String(cString: text)), column.fact)
+        let value = try convert(.text(String(cString: text)), descriptors[position])
         lastText[position].removeAll(keepingCapacity: true)
         lastText[position].append(contentsOf: bytes)
         lastValue[position] = value
-        converted.append((column.slot, value))
+        converted.append((slots[position], value))
         continue
       }
-      converted.append((column.slot, try convert(statement.column(column.index), column.fact)))
+      converted.append(
+        (slots[position], try convert(statement.column(index), descriptors[position])))
     }
   }
 

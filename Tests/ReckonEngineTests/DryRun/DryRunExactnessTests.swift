@@ -94,4 +94,45 @@ struct DryRunExactnessTests {
       _ = try await run.run(RequestLines(path: fixture.files.requests))
     }
   }
+
+  @Test func bulkScanReadsOnlyTheFactsThePoliciesCanRead() async throws {
+    let fixture = try DryRunFixture.shared()
+    let run = BulkDryRun(
+      policy: try fixture.policy("targeted"), against: nil, schema: fixture.setup.schema,
+      layers: try fixture.layers())
+    #expect(run.reading.contains("customer.refunds_last_90_days"))
+    #expect(!run.reading.contains("customer.lifetime_spent"))
+    let path = fixture.folder + "/facts.sqlite"
+    let first = try #require(
+      (0..<fixture.generator.count).map { fixture.generator.request($0).transactionId }
+        .min { BulkKeyOrder.compare($0, $1) < 0 })
+    let names = { (facts: [SQLiteBulkFactScan.Fact]) in
+      Set(facts.map { fixture.setup.schema.policySchema.facts[$0.slot].name })
+    }
+    let narrowed = try SQLiteBulkFactScan(
+      path: path, sql: GeneratedDataWriter.bulkQuery, schema: fixture.setup.schema,
+      reading: run.reading)
+    let whole = try SQLiteBulkFactScan(
+      path: path, sql: GeneratedDataWriter.bulkQuery, schema: fixture.setup.schema)
+    let read = names(try #require(try narrowed.facts(for: first)))
+    let all = names(try #require(try whole.facts(for: first)))
+    #expect(!read.isEmpty)
+    #expect(read.isSubset(of: run.reading))
+    #expect(all.contains("customer.lifetime_spent"))
+    let selected = try #require(narrowed.query.components(separatedBy: " FROM (").first)
+    #expect(selected.contains("customer.refunds_last_90_days"))
+    #expect(!selected.contains("lifetime_spent"))
+  }
+
+  @Test func aBulkQueryColumnNoPolicyReadsIsStillChecked() async throws {
+    let fixture = try DryRunFixture.shared()
+    let misspelt = GeneratedDataWriter.bulkQuery.replacingOccurrences(
+      of: "AS \"customer.lifetime_spent\"", with: "AS \"customer.lifetime_spend\"")
+    #expect(misspelt != GeneratedDataWriter.bulkQuery)
+    #expect(throws: SQLiteFactSourceError.self) {
+      _ = try SQLiteBulkFactScan(
+        path: fixture.folder + "/facts.sqlite", sql: misspelt, schema: fixture.setup.schema,
+        reading: ["usage.consumed"])
+    }
+  }
 }
