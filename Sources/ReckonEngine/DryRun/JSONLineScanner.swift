@@ -1,3 +1,5 @@
+import Foundation
+
 /// A small JSON reader over one line's bytes, for the shapes a dry-run reads millions of times.
 /// It reads plain strings (no escapes), whole numbers and skips anything else; whatever it does
 /// not handle makes it give up (`nil`), and the caller takes the general, slower path.
@@ -43,18 +45,31 @@ struct JSONLineScanner {
 
   /// A string without escapes, as its bytes in the line.
   mutating func rawString() -> UnsafeBufferPointer<UInt8>? {
-    guard consume(UInt8(ascii: "\"")) else { return nil }
+    guard consume(UInt8(ascii: "\"")), let base = bytes.baseAddress else { return nil }
     let start = position
-    while position < bytes.count {
-      let byte = bytes[position]
-      if byte == UInt8(ascii: "\"") {
-        position += 1
-        return UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)])
-      }
-      if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
-      position += 1
+    guard let quote = memchr(base + start, Int32(UInt8(ascii: "\"")), bytes.count - start) else {
+      return nil
     }
-    return nil
+    let end = base.distance(to: quote.assumingMemoryBound(to: UInt8.self))
+    // An escape or a control character sends the line to the general decoder. Checked eight
+    // bytes at a time: the high bit of a byte is set below when it is a backslash or under 0x20.
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highBits: UInt64 = 0x8080_8080_8080_8080
+    var index = start
+    while index + 8 <= end {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      let control = (word &- ones &* 0x20) & ~word & highBits
+      let xored = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+      let backslash = (xored &- ones) & ~xored & highBits
+      if control | backslash != 0 { return nil }
+      index += 8
+    }
+    while index < end {
+      if base[index] == UInt8(ascii: "\\") || base[index] < 0x20 { return nil }
+      index += 1
+    }
+    position = end + 1
+    return UnsafeBufferPointer(start: base + start, count: end - start)
   }
 
   /// A whole number (no fraction or exponent), as JSON writes Apple's integers and milliseconds.
@@ -130,7 +145,6 @@ struct JSONKey {
   /// Whether the key is `name`.
   func `is`(_ name: StaticString) -> Bool {
     guard bytes.count == name.utf8CodeUnitCount else { return false }
-    for offset in 0..<bytes.count where bytes[offset] != name.utf8Start[offset] { return false }
-    return true
+    return bytes.count == 0 || memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0
   }
 }

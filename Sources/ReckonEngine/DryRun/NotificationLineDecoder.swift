@@ -12,31 +12,34 @@ struct NotificationLineDecoder {
   mutating func decode(_ line: UnsafeBufferPointer<UInt8>) -> RefundRequest? {
     var scanner = JSONLineScanner(line)
     var notification = ResponseBodyV2DecodedPayload()
-    var transaction: JWSTransactionDecodedPayload?
+    // Filled in place: the payloads are large, and copying them per line showed in profiles.
+    var transaction = JWSTransactionDecodedPayload()
+    var hasTransaction = false
     let read = scanner.object { scanner, key in
       if scanner.null() { return true }
-      if key.is("notificationType") {
+      switch key.bytes.count {
+      case 16 where key.is("notificationType"):
         notification.rawNotificationType = strings.read(&scanner)
-      } else if key.is("notificationUUID") {
+      case 16 where key.is("notificationUUID"):
         notification.notificationUUID = scanner.string()
-      } else if key.is("subtype") {
+      case 7 where key.is("subtype"):
         notification.rawSubtype = strings.read(&scanner)
-      } else if key.is("version") {
+      case 7 where key.is("version"):
         notification.version = strings.read(&scanner)
-      } else if key.is("signedDate") {
+      case 10 where key.is("signedDate"):
         notification.signedDate = scanner.integer().map(NotificationLineDecoder.date)
-      } else if key.is("data") {
-        var data = NotificationData()
-        guard readData(&scanner, into: &data, transaction: &transaction) else { return false }
-        notification.data = data
-        return true
-      } else {
+      case 4 where key.is("data"):
+        notification.data = NotificationData()
+        return readData(
+          &scanner, into: &notification.data!, transaction: &transaction,
+          hasTransaction: &hasTransaction)
+      default:
         return false
       }
       return true
     }
     guard read, scanner.atEnd(), notification.notificationType == .consumptionRequest,
-      let transaction, let receivedAt = notification.signedDate
+      hasTransaction, let receivedAt = notification.signedDate
     else { return nil }
     return RefundRequest(
       notification: notification, transaction: transaction, receivedAt: receivedAt)
@@ -44,36 +47,39 @@ struct NotificationLineDecoder {
 
   private mutating func readData(
     _ scanner: inout JSONLineScanner, into data: inout NotificationData,
-    transaction: inout JWSTransactionDecodedPayload?
+    transaction: inout JWSTransactionDecodedPayload, hasTransaction: inout Bool
   ) -> Bool {
     scanner.object { scanner, key in
       if scanner.null() { return true }
-      if key.is("environment") {
+      switch key.bytes.count {
+      case 11 where key.is("environment"):
         data.rawEnvironment = strings.read(&scanner)
         return data.rawEnvironment != nil
-      } else if key.is("appAppleId") {
+      case 10 where key.is("appAppleId"):
         data.appAppleId = scanner.integer()
         return data.appAppleId != nil
-      } else if key.is("bundleId") {
+      case 8 where key.is("bundleId"):
         data.bundleId = strings.read(&scanner)
         return data.bundleId != nil
-      } else if key.is("bundleVersion") {
+      case 13 where key.is("bundleVersion"):
         data.bundleVersion = strings.read(&scanner)
         return data.bundleVersion != nil
-      } else if key.is("status") {
+      case 6 where key.is("status"):
         data.rawStatus = scanner.integer().map { Int($0) }
         return data.rawStatus != nil
-      } else if key.is("consumptionRequestReason") {
+      case 24 where key.is("consumptionRequestReason"):
         data.rawConsumptionRequestReason = strings.read(&scanner)
         return data.rawConsumptionRequestReason != nil
-      } else if key.is("signedTransactionInfo") || key.is("transactionInfo") {
+      case 21 where key.is("signedTransactionInfo"), 15 where key.is("transactionInfo"):
+        // A second transaction object replaces the first, as a decoder's last key wins.
         guard scanner.atObject() else { return false }
-        var decoded = JWSTransactionDecodedPayload()
-        guard readTransaction(&scanner, into: &decoded) else { return false }
-        transaction = decoded
+        transaction = JWSTransactionDecodedPayload()
+        guard readTransaction(&scanner, into: &transaction) else { return false }
+        hasTransaction = true
         return true
+      default:
+        return false
       }
-      return false
     }
   }
 

@@ -50,6 +50,10 @@ struct NotificationLineEdgeCaseTests {
     ),
     ("unicode escape beyond ASCII", replacing("\"USA\"", "\"U\\u00e9A\"")),
     ("escaped slash in a product id", replacing("coins.pack500", "coins\\/pack500")),
+    // Long strings are checked for escapes eight bytes at a time; these land inside a word.
+    ("an escape deep in a long string", replacing("coins.pack500", "coins.pack5\\u00300")),
+    ("UTF-8 beyond ASCII in a long string", replacing("coins.pack500", "coins.päck500€")),
+    ("a DEL character in a long string", replacing("coins.pack500", "coins.pack\u{7F}500")),
     (
       "fractional milliseconds",
       replacing("\"signedDate\": 1793522400000,", "\"signedDate\": 1793522400000.25,")
@@ -109,6 +113,8 @@ struct NotificationLineEdgeCaseTests {
     ),
     ("an array, not an object", "[" + example + "]"),
     ("a raw control character in a string", replacing("\"USA\"", "\"U\u{01}A\"")),
+    ("a raw tab deep in a long string", replacing("coins.pack500", "coins.pack\t500")),
+    ("a raw unit separator in a long string", replacing("coins.pack500", "coins.pack50\u{1F}0")),
   ])
   func rejectsLikeRequestFile(_ name: String, _ line: String) throws {
     let (fast, general) = try readBoth(line)
