@@ -39,6 +39,8 @@ public struct DryRunSummary: Sendable {
     var others = outcomes
     var rules: [Int: Int] = [:]
     var matrix = [Int](repeating: 0, count: outcomes.count * outcomes.count)
+    var reasons = OutcomeCounts()
+    var productTypes = OutcomeCounts()
     for row in result.rows {
       guard let verdict = row.verdict else {
         undecided += 1
@@ -48,8 +50,8 @@ public struct DryRunSummary: Sendable {
       let outcome = verdict.outcome
       outcomes[outcome.rawValue] += 1
       rules[verdict.ruleIndex ?? -1, default: 0] += 1
-      byReason[row.reason ?? "none", default: [:]][outcome, default: 0] += 1
-      byProductType[row.productType ?? "unknown", default: [:]][outcome, default: 0] += 1
+      reasons.add(row.reason ?? "none", outcome)
+      productTypes.add(row.productType ?? "unknown", outcome)
       guard let against = row.against else { continue }
       let other = against.outcome
       others[other.rawValue] += 1
@@ -67,6 +69,8 @@ public struct DryRunSummary: Sendable {
           matrix[outcome.rawValue * outcomes.count + to.rawValue]
       }
     }
+    byReason = reasons.dictionary
+    byProductType = productTypes.dictionary
     for (index, count) in rules {
       byRule[result.ruleName(index < 0 ? nil : index), default: 0] += count
     }
@@ -90,6 +94,52 @@ public struct DryRunSummary: Sendable {
     var result: [String: Int] = [:]
     for (outcome, count) in counts {
       if let name = key(outcome) { result[name, default: 0] += count }
+    }
+    return result
+  }
+}
+
+/// Outcome counts under a few distinct keys (reasons, product types). Keys are found by
+/// comparison, mostly of one shared string with itself, which costs far less per row than
+/// hashing them into nested dictionaries; many distinct keys fall back to a dictionary index.
+private struct OutcomeCounts {
+  private var keys: [String] = []
+  private var counts: [[Int]] = []
+  private var index: [String: Int] = [:]
+  private var last = -1
+
+  mutating func add(_ key: String, _ outcome: DryRunOutcome) {
+    let position = position(of: key)
+    counts[position][outcome.rawValue] += 1
+    last = position
+  }
+
+  private mutating func position(of key: String) -> Int {
+    if last >= 0, keys[last] == key { return last }
+    if keys.count <= 16 {
+      if let found = keys.firstIndex(of: key) { return found }
+    } else if let found = index[key] {
+      return found
+    }
+    keys.append(key)
+    counts.append(Array(repeating: 0, count: DryRunOutcome.allCases.count))
+    if keys.count == 17 {
+      for (position, key) in keys.enumerated() { index[key] = position }
+    } else if keys.count > 17 {
+      index[key] = keys.count - 1
+    }
+    return keys.count - 1
+  }
+
+  /// The counts as the summary holds them: by key, then outcome, leaving out zeros.
+  var dictionary: [String: [DryRunOutcome: Int]] {
+    var result: [String: [DryRunOutcome: Int]] = [:]
+    for (key, row) in zip(keys, counts) {
+      var byOutcome: [DryRunOutcome: Int] = [:]
+      for outcome in DryRunOutcome.allCases where row[outcome.rawValue] > 0 {
+        byOutcome[outcome] = row[outcome.rawValue]
+      }
+      result[key] = byOutcome
     }
     return result
   }

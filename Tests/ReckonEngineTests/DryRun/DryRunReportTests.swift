@@ -26,6 +26,31 @@ struct DryRunReportTests {
     #expect(Set(summary.byProductType.keys) == ["CONSUMABLE", "NON_CONSUMABLE", "AUTO_RENEWABLE"])
   }
 
+  @Test(arguments: [3, 17, 40])
+  func summaryCountsByReasonLikeADictionaryWhateverTheNumberOfReasons(_ reasons: Int) async throws {
+    var result = try await run("targeted", against: nil)
+    var expected: [String: [DryRunOutcome: Int]] = [:]
+    result.rows = result.rows.enumerated().map { index, row in
+      var data = NotificationData()
+      // Runs of one reason and interleaved ones, so both the last-key and the search paths count.
+      data.rawConsumptionRequestReason = "REASON_\(index < 500 ? 0 : index * 7 % reasons)"
+      var notification = ResponseBodyV2DecodedPayload()
+      notification.notificationUUID = row.notificationUUID
+      notification.data = data
+      let request = RefundRequest(
+        notification: notification, transaction: JWSTransactionDecodedPayload(),
+        receivedAt: row.receivedAt)
+      if let verdict = row.verdict {
+        expected[data.rawConsumptionRequestReason!, default: [:]][verdict.outcome, default: 0] += 1
+      }
+      return DryRunRow(request: request, verdict: row.verdict, against: nil)
+    }
+    let summary = DryRunSummary(result)
+    #expect(summary.byReason.count == reasons)
+    #expect(summary.byReason == expected)
+    #expect(summary.byProductType == ["unknown": summary.byOutcome])
+  }
+
   @Test func againstTheSamePolicyNothingChanges() async throws {
     let summary = DryRunSummary(try await run("targeted", against: "targeted"))
     #expect(summary.changed == 0)
