@@ -82,27 +82,66 @@ public final class RequestLines: @unchecked Sendable {
     withLine(index) { line in RequestLines.findTransactionId(line).map { Array($0) } ?? [] }
   }
 
+  /// Indexes the file in a few parts side by side, each from a line start, then joins them.
   private func index() {
     guard let base else { return }
-    let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: size)
-    var start = 0
-    var number: Int32 = 0
-    while start < size {
-      number += 1
-      var end = start
-      if let found = memchr(base.advanced(by: start), 0x0A, size - start) {
-        end = base.distance(to: found)
-      } else {
-        end = size
+    let parts = size < 1 << 24 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
+    var bounds = [0]
+    for part in 1..<parts {
+      let guess = max(bounds[part - 1], size * part / parts)
+      let newline = memchr(base.advanced(by: guess), 0x0A, size - guess)
+      bounds.append(newline.map { base.distance(to: $0) + 1 } ?? size)
+    }
+    bounds.append(size)
+    let limits = bounds
+    // Each part writes only its own element, and the file is mapped read-only.
+    nonisolated(unsafe) let pieces = UnsafeMutableBufferPointer<LineIndex>.allocate(
+      capacity: parts)
+    nonisolated(unsafe) let mapped = base
+    pieces.initialize(repeating: LineIndex())
+    defer { pieces.deinitialize().deallocate() }
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      pieces[part] = LineIndex(base: mapped, range: limits[part]..<limits[part + 1])
+    }
+    var linesBefore: Int32 = 0
+    for piece in pieces {
+      starts.append(contentsOf: piece.starts)
+      lengths.append(contentsOf: piece.lengths)
+      keys.append(contentsOf: piece.keys)
+      numbers.append(contentsOf: piece.numbers.map { $0 + linesBefore })
+      linesBefore += piece.lines
+    }
+  }
+
+  /// The index of one part of the file; line numbers count from the part's start.
+  private struct LineIndex {
+    var starts: [Int] = []
+    var lengths: [Int32] = []
+    var keys: [(high: UInt64, low: UInt64)] = []
+    var numbers: [Int32] = []
+    var lines: Int32 = 0
+
+    init() {}
+
+    init(base: UnsafeMutableRawPointer, range: Range<Int>) {
+      let bytes = UnsafeBufferPointer(
+        start: base.assumingMemoryBound(to: UInt8.self), count: range.upperBound)
+      var start = range.lowerBound
+      while start < range.upperBound {
+        lines += 1
+        var end = range.upperBound
+        if let found = memchr(base.advanced(by: start), 0x0A, range.upperBound - start) {
+          end = base.distance(to: found)
+        }
+        let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        if line.contains(where: { $0 > 0x20 }) {
+          starts.append(start)
+          lengths.append(Int32(end - start))
+          numbers.append(lines)
+          keys.append(RequestLines.findTransactionId(line).map(RequestLines.pack) ?? (.max, .max))
+        }
+        start = end + 1
       }
-      let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
-      if line.contains(where: { $0 > 0x20 }) {
-        starts.append(start)
-        lengths.append(Int32(end - start))
-        numbers.append(number)
-        keys.append(RequestLines.findTransactionId(line).map(RequestLines.pack) ?? (.max, .max))
-      }
-      start = end + 1
     }
   }
 

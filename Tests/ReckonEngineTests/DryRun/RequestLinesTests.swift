@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+@testable import ReckonEngine
+
+/// A requests file is indexed in parts side by side when it is large; the index must be the one
+/// a plain scan from the first byte gives.
+struct RequestLinesTests {
+  @Test func aLargeFileIndexedInPartsMatchesAPlainScan() throws {
+    var text = ""
+    var expected: [(start: Int, length: Int, number: Int32)] = []
+    var offset = 0
+    let padding = String(repeating: "x", count: 700)
+    for number in 1...24_000 {
+      // Blank and white-space-only lines hold no request but still count for line numbers.
+      let line =
+        number % 997 == 0
+        ? ""
+        : number % 991 == 0
+          ? " \t "
+          : #"{"transactionId":"\#(2_000_000_000_000_000 + number)","pad":"\#(padding)"}"#
+      if !line.isEmpty, line.trimmingCharacters(in: .whitespaces) != "" {
+        expected.append((offset, line.utf8.count, Int32(number)))
+      }
+      let last = number == 24_000
+      text += last ? line : line + "\n"
+      offset += line.utf8.count + 1
+    }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "reckon-lines-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("large.jsonl").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    #expect(text.utf8.count > 1 << 24)
+
+    let lines = try RequestLines(path: path)
+    #expect(lines.count == expected.count)
+    #expect(lines.starts == expected.map(\.start))
+    #expect(lines.lengths == expected.map { Int32($0.length) })
+    #expect(lines.numbers == expected.map(\.number))
+    let ids = (0..<lines.count).map { String(decoding: lines.quickKey($0), as: UTF8.self) }
+    #expect(ids.allSatisfy { $0.count == 16 && $0.hasPrefix("2") })
+    #expect(ids == ids.sorted())
+    #expect(lines.orderedByTransaction() == Array(0..<lines.count))
+  }
+}
