@@ -89,10 +89,11 @@ struct JSONLineScanner {
       position += 1
     }
     guard digits > 0 else { return nil }
-    if position < bytes.count,
-      [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[position])
-    {
-      return nil
+    if position < bytes.count {
+      let next = bytes[position]
+      if next == UInt8(ascii: ".") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
+        return nil
+      }
     }
     return negative ? -value : value
   }
