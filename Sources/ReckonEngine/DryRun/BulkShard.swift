@@ -40,7 +40,7 @@ final class BulkShard: @unchecked Sendable {
 
   private func decideAll() throws(DryRunError) -> Int {
     try openScans()
-    let slots = NotificationFactSlots(schema: plan.schema)
+    var slots = NotificationFactSlots(schema: plan.schema)
     let bodySlots = BodyFactSlots(plan.schema.policySchema)
     // One set of values, cleared for each request, so no request allocates its own.
     var values = FactValues(schema: plan.schema.policySchema)

@@ -9,6 +9,10 @@ struct NotificationFactSlots: Sendable {
   private let purchaseDate, quantity, price, storefront, offer: Int?
   /// The slots only the notification may fill.
   let notificationOnly: [Bool]
+  // Reasons, environments and product types repeat a handful of strings on every line.
+  private var reasons = ParsedStrings<Value?>()
+  private var environments = ParsedStrings<Value?>()
+  private var productTypes = ParsedStrings<Value?>()
 
   init(schema: FactSchema) {
     let policySchema = schema.policySchema
@@ -27,27 +31,40 @@ struct NotificationFactSlots: Sendable {
   }
 
   /// Fills `values` from `request`, as `GatheredFacts(request:schema:)` does.
-  func fill(_ values: inout FactValues, from request: RefundRequest) {
+  mutating func fill(_ values: inout FactValues, from request: RefundRequest) {
     let transaction = request.transaction
     let data = request.notification.data
     put(&values, now, .timestamp(request.receivedAt.timeIntervalSince1970))
-    if let raw = data?.rawConsumptionRequestReason,
-      let reason = ConsumptionRequestReason(rawValue: raw)
-    {
+    if let raw = data?.rawConsumptionRequestReason {
       put(
-        &values, self.reason, FactSchema.reason.ordinal(of: reason.rawValue).map(Value.enumeration))
+        &values, reason,
+        reasons.value(for: raw) {
+          ConsumptionRequestReason(rawValue: $0).flatMap {
+            FactSchema.reason.ordinal(of: $0.rawValue).map(Value.enumeration)
+          }
+        })
     }
-    if let environment = data?.environment ?? transaction.environment {
-      put(
-        &values, self.environment,
-        FactSchema.environment.ordinal(of: NotificationFacts.policyName(of: environment))
-          .map(Value.enumeration))
+    // The notification's environment, else the transaction's, as `GatheredFacts` reads them
+    // (every environment Apple names has a policy name, so a known one always gives a value).
+    let fromNotification = data?.rawEnvironment.flatMap {
+      environments.value(for: $0, parse: NotificationFactSlots.environmentValue)
     }
-    put(&values, productId, transaction.productId.map(Value.text))
     put(
-      &values, productType,
-      transaction.type.flatMap { FactSchema.productType.ordinal(of: $0.policyName) }
-        .map(Value.enumeration))
+      &values, environment,
+      fromNotification
+        ?? transaction.rawEnvironment.flatMap {
+          environments.value(for: $0, parse: NotificationFactSlots.environmentValue)
+        })
+    put(&values, productId, transaction.productId.map(Value.text))
+    if let rawType = transaction.rawType {
+      put(
+        &values, productType,
+        productTypes.value(for: rawType) {
+          ProductType(rawValue: $0).flatMap {
+            FactSchema.productType.ordinal(of: $0.policyName).map(Value.enumeration)
+          }
+        })
+    }
     put(
       &values, purchaseDate, transaction.purchaseDate.map { .timestamp($0.timeIntervalSince1970) })
     put(&values, quantity, transaction.quantity.map { .number(Double($0)) })
@@ -66,6 +83,13 @@ struct NotificationFactSlots: Sendable {
     values.set(slot: slot, to: value)
   }
 
+  private static func environmentValue(_ raw: String) -> Value? {
+    AppStoreEnvironment(rawValue: raw).flatMap {
+      FactSchema.environment.ordinal(of: NotificationFacts.policyName(of: $0)).map(
+        Value.enumeration)
+    }
+  }
+
   private static func name(_ offer: OfferType) -> String {
     switch offer {
     case .introductoryOffer: "INTRODUCTORY"
@@ -73,5 +97,24 @@ struct NotificationFactSlots: Sendable {
     case .offerCode: "OFFER_CODE"
     case .winBackOffer: "WIN_BACK"
     }
+  }
+}
+
+/// Values parsed from a few raw strings that repeat: found again by comparing strings, which for
+/// the decoder's shared strings is a pointer comparison, instead of parsing each time.
+struct ParsedStrings<Parsed: Sendable>: Sendable {
+  private var raws: [String] = []
+  private var parsed: [Parsed] = []
+
+  /// The parsed value of `raw`, parsed by `parse` the first time (and every time once 16
+  /// distinct strings are remembered).
+  mutating func value(for raw: String, parse: (String) -> Parsed) -> Parsed {
+    for index in raws.indices where raws[index] == raw { return parsed[index] }
+    let value = parse(raw)
+    if raws.count < 16 {
+      raws.append(raw)
+      parsed.append(value)
+    }
+    return value
   }
 }

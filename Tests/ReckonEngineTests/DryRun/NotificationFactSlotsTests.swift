@@ -1,0 +1,58 @@
+import Foundation
+import ReckonAppStore
+import ReckonFacts
+import ReckonPolicy
+import Testing
+
+@testable import ReckonEngine
+
+/// The bulk path writes a notification's facts straight into slots, remembering parsed reasons,
+/// environments and product types; it must give what `GatheredFacts` gives for every request,
+/// whatever came before it.
+struct NotificationFactSlotsTests {
+  private static func request(
+    reason: String?, dataEnvironment: String?, transactionEnvironment: String?, type: String?
+  ) -> RefundRequest {
+    var data = NotificationData()
+    data.rawConsumptionRequestReason = reason
+    data.rawEnvironment = dataEnvironment
+    var notification = ResponseBodyV2DecodedPayload()
+    notification.notificationUUID = UUID().uuidString
+    notification.data = data
+    var transaction = JWSTransactionDecodedPayload()
+    transaction.transactionId = "2000000000000001"
+    transaction.rawEnvironment = transactionEnvironment
+    transaction.rawType = type
+    transaction.productId = "com.example.coins.pack100"
+    transaction.price = 990
+    transaction.currency = "GBP"
+    return RefundRequest(
+      notification: notification, transaction: transaction,
+      receivedAt: Date(timeIntervalSince1970: 1_790_000_000))
+  }
+
+  @Test func filledSlotsMatchGatheredFactsRequestAfterRequest() throws {
+    let schema = FactSchema.standard
+    var slots = NotificationFactSlots(schema: schema)
+    var requests: [RefundRequest] = []
+    for reason in ["UNINTENDED_PURCHASE", "LEGAL", "NOT_A_REASON", nil] {
+      for (fromData, fromTransaction) in [
+        ("Production", "Sandbox"), ("Sandbox", nil), ("Moon", "Xcode"), (nil, "LocalTesting"),
+        ("Moon", "Mars"), (nil, nil),
+      ] {
+        for type in ["Consumable", "Auto-Renewable Subscription", "Gadget", nil] {
+          requests.append(
+            Self.request(
+              reason: reason, dataEnvironment: fromData, transactionEnvironment: fromTransaction,
+              type: type))
+        }
+      }
+    }
+    // Twice over, so the second pass reads remembered values.
+    for request in requests + requests {
+      var values = FactValues(schema: schema.policySchema)
+      slots.fill(&values, from: request)
+      #expect(values == GatheredFacts(request: request, schema: schema).values)
+    }
+  }
+}
