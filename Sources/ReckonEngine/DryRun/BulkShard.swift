@@ -42,6 +42,7 @@ final class BulkShard: @unchecked Sendable {
     try openScans()
     var slots = NotificationFactSlots(schema: plan.schema)
     let bodySlots = BodyFactSlots(plan.schema.policySchema)
+    var productTypes = ParsedStrings<String?>()
     // One set of values, cleared for each request, so no request allocates its own.
     var values = FactValues(schema: plan.schema.policySchema)
     let slotCount = plan.schema.policySchema.facts.count
@@ -76,8 +77,14 @@ final class BulkShard: @unchecked Sendable {
       let against =
         problem == nil
         ? plan.against.map { VerdictMaker.verdict($0, values, context, bodySlots) } : nil
+      let productType = request.transaction.rawType.map {
+        productTypes.value(for: $0, parse: DryRunRow.productType)
+      }
       rows.set(
-        index, DryRunRow(request: request, verdict: verdict, against: against, problem: problem))
+        index,
+        DryRunRow(
+          request: request, productType: productType ?? nil, verdict: verdict, against: against,
+          problem: problem))
     }
     control.advance(by: pending)
     return ignored

@@ -26,14 +26,29 @@ public struct DryRunRow: Sendable {
     request: RefundRequest, verdict: DryRunVerdict?, against: DryRunVerdict?,
     problem: String? = nil
   ) {
+    self.init(
+      request: request, productType: DryRunRow.productType(request.transaction.rawType),
+      verdict: verdict, against: against, problem: problem)
+  }
+
+  /// A row whose product type name the caller already has, from `productType(_:)`.
+  init(
+    request: RefundRequest, productType: String?, verdict: DryRunVerdict?,
+    against: DryRunVerdict?, problem: String?
+  ) {
     notificationUUID = request.notification.notificationUUID ?? ""
     transactionId = request.transactionId ?? ""
     receivedAt = request.receivedAt
     reason = request.notification.data?.rawConsumptionRequestReason
-    productType = request.transaction.type?.policyName ?? request.transaction.rawType
+    self.productType = productType
     self.verdict = verdict
     self.against = against
     self.problem = problem
+  }
+
+  /// The product type as rows name it: the policy name of a type Apple names, else as sent.
+  static func productType(_ raw: String?) -> String? {
+    raw.flatMap(ProductType.init(rawValue:))?.policyName ?? raw
   }
 
   /// Whether the `--against` policy would send something different.

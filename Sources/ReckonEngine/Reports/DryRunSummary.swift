@@ -1,3 +1,5 @@
+import Foundation
+
 /// Counts over a dry-run's rows: by outcome (action and preference), by deciding rule, by the
 /// customer's reason and by product type; with `--against`, how the answers would change.
 public struct DryRunSummary: Sendable {
@@ -33,45 +35,44 @@ public struct DryRunSummary: Sendable {
     }
   }
 
-  /// Counts `result`'s rows.
+  /// Counts `result`'s rows; a large result is counted in parts side by side.
   public init(_ result: DryRunResult) {
-    var outcomes = [Int](repeating: 0, count: DryRunOutcome.allCases.count)
-    var others = outcomes
-    var rules: [Int: Int] = [:]
-    var matrix = [Int](repeating: 0, count: outcomes.count * outcomes.count)
-    var reasons = OutcomeCounts()
-    var productTypes = OutcomeCounts()
-    for row in result.rows {
-      guard let verdict = row.verdict else {
-        undecided += 1
-        continue
+    let rows = result.rows
+    let parts = rows.count < 1 << 16 ? 1 : ProcessInfo.processInfo.activeProcessorCount
+    let tallies = UnsafeMutableBufferPointer<Tally>.allocate(capacity: parts)
+    tallies.initialize(repeating: Tally())
+    defer { tallies.deinitialize().deallocate() }
+    // Each part writes only its own tally.
+    nonisolated(unsafe) let shared = tallies
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      var tally = Tally()
+      for index in (rows.count * part / parts)..<(rows.count * (part + 1) / parts) {
+        tally.count(rows[index])
       }
-      decided += 1
-      let outcome = verdict.outcome
-      outcomes[outcome.rawValue] += 1
-      rules[verdict.ruleIndex ?? -1, default: 0] += 1
-      reasons.add(row.reason ?? "none", outcome)
-      productTypes.add(row.productType ?? "unknown", outcome)
-      guard let against = row.against else { continue }
-      let other = against.outcome
-      others[other.rawValue] += 1
-      if verdict.differs(from: against) {
-        changed += 1
-        matrix[outcome.rawValue * outcomes.count + other.rawValue] += 1
-      }
+      shared[part] = tally
     }
+    var total = tallies[0]
+    for part in 1..<parts { total.merge(tallies[part]) }
+    decided = total.decided
+    undecided = total.undecided
+    changed = total.changed
+    let width = DryRunOutcome.allCases.count
     for outcome in DryRunOutcome.allCases {
-      if outcomes[outcome.rawValue] > 0 { byOutcome[outcome] = outcomes[outcome.rawValue] }
-      if others[outcome.rawValue] > 0 { againstByOutcome[outcome] = others[outcome.rawValue] }
+      if total.outcomes[outcome.rawValue] > 0 {
+        byOutcome[outcome] = total.outcomes[outcome.rawValue]
+      }
+      if total.others[outcome.rawValue] > 0 {
+        againstByOutcome[outcome] = total.others[outcome.rawValue]
+      }
       for to in DryRunOutcome.allCases
-      where matrix[outcome.rawValue * outcomes.count + to.rawValue] > 0 {
+      where total.matrix[outcome.rawValue * width + to.rawValue] > 0 {
         transitions[Transition(from: outcome, to: to)] =
-          matrix[outcome.rawValue * outcomes.count + to.rawValue]
+          total.matrix[outcome.rawValue * width + to.rawValue]
       }
     }
-    byReason = reasons.dictionary
-    byProductType = productTypes.dictionary
-    for (index, count) in rules {
+    byReason = total.reasons.dictionary
+    byProductType = total.productTypes.dictionary
+    for (index, count) in total.rules {
       byRule[result.ruleName(index < 0 ? nil : index), default: 0] += count
     }
   }
@@ -96,6 +97,55 @@ public struct DryRunSummary: Sendable {
       if let name = key(outcome) { result[name, default: 0] += count }
     }
     return result
+  }
+}
+
+/// The counts of some rows, in arrays indexed by outcome; parts are merged in order.
+private struct Tally {
+  var decided = 0
+  var undecided = 0
+  var changed = 0
+  var outcomes = [Int](repeating: 0, count: DryRunOutcome.allCases.count)
+  var others = [Int](repeating: 0, count: DryRunOutcome.allCases.count)
+  var matrix = [Int](
+    repeating: 0, count: DryRunOutcome.allCases.count * DryRunOutcome.allCases.count)
+  /// By deciding rule index, -1 for `otherwise`.
+  var rules: [Int: Int] = [:]
+  var reasons = OutcomeCounts()
+  var productTypes = OutcomeCounts()
+
+  mutating func count(_ row: DryRunRow) {
+    guard let verdict = row.verdict else {
+      undecided += 1
+      return
+    }
+    decided += 1
+    let outcome = verdict.outcome
+    outcomes[outcome.rawValue] += 1
+    rules[verdict.ruleIndex ?? -1, default: 0] += 1
+    reasons.add(row.reason ?? "none", outcome)
+    productTypes.add(row.productType ?? "unknown", outcome)
+    guard let against = row.against else { return }
+    let other = against.outcome
+    others[other.rawValue] += 1
+    if verdict.differs(from: against) {
+      changed += 1
+      matrix[outcome.rawValue * outcomes.count + other.rawValue] += 1
+    }
+  }
+
+  mutating func merge(_ other: Tally) {
+    decided += other.decided
+    undecided += other.undecided
+    changed += other.changed
+    for index in outcomes.indices {
+      outcomes[index] += other.outcomes[index]
+      others[index] += other.others[index]
+    }
+    for index in matrix.indices { matrix[index] += other.matrix[index] }
+    rules.merge(other.rules, uniquingKeysWith: +)
+    reasons.merge(other.reasons)
+    productTypes.merge(other.productTypes)
   }
 }
 
@@ -129,6 +179,14 @@ private struct OutcomeCounts {
       index[key] = keys.count - 1
     }
     return keys.count - 1
+  }
+
+  /// Adds `other`'s counts.
+  mutating func merge(_ other: OutcomeCounts) {
+    for (key, row) in zip(other.keys, other.counts) {
+      let position = position(of: key)
+      for index in row.indices { counts[position][index] += row[index] }
+    }
   }
 
   /// The counts as the summary holds them: by key, then outcome, leaving out zeros.

@@ -51,6 +51,25 @@ struct DryRunReportTests {
     #expect(summary.byProductType == ["unknown": summary.byOutcome])
   }
 
+  @Test func aLargeResultCountedInPartsAddsUpLikeItsRows() async throws {
+    let once = try await run("targeted", against: "prefer-refund")
+    var many = once
+    many.rows = Array(repeating: once.rows, count: 25).flatMap { $0 }
+    #expect(many.rows.count >= 1 << 16)
+    let single = DryRunSummary(once)
+    let summary = DryRunSummary(many)
+    func times25<K>(_ counts: [K: Int]) -> [K: Int] { counts.mapValues { $0 * 25 } }
+    #expect(summary.decided == single.decided * 25)
+    #expect(summary.changed == single.changed * 25)
+    #expect(summary.byOutcome == times25(single.byOutcome))
+    #expect(summary.againstByOutcome == times25(single.againstByOutcome))
+    #expect(summary.byRule == times25(single.byRule))
+    #expect(summary.transitions == times25(single.transitions))
+    #expect(summary.byReason == single.byReason.mapValues(times25))
+    #expect(summary.byProductType == single.byProductType.mapValues(times25))
+    #expect(single.changed > 0)
+  }
+
   @Test func againstTheSamePolicyNothingChanges() async throws {
     let summary = DryRunSummary(try await run("targeted", against: "targeted"))
     #expect(summary.changed == 0)
