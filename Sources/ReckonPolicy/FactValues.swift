@@ -36,6 +36,13 @@ public struct FactValues: Sendable, Hashable {
     values[slot] = value
   }
 
+  /// Makes every fact missing, keeping the storage: for bulk paths deciding request after request.
+  public mutating func removeAll() {
+    values.withUnsafeMutableBufferPointer { slots in
+      for slot in slots.indices { slots[slot] = nil }
+    }
+  }
+
   /// Whether the fact called `name` has a value.
   public func has(_ name: String) -> Bool { self[name] != nil }
 

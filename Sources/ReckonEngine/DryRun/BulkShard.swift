@@ -45,7 +45,6 @@ final class BulkShard: @unchecked Sendable {
     var productTypes = ParsedStrings<String?>()
     // One set of values, cleared for each request, so no request allocates its own.
     var values = FactValues(schema: plan.schema.policySchema)
-    let slotCount = plan.schema.policySchema.facts.count
     var supplied = SuppliedFacts(
       schema: plan.schema.policySchema, notificationOnly: slots.notificationOnly)
     var reader = RequestLineReader(path: lines.path, verifier: plan.verifier)
@@ -67,7 +66,7 @@ final class BulkShard: @unchecked Sendable {
         ignored += 1
         continue
       }
-      for slot in 0..<slotCount { values.set(slot: slot, to: nil) }
+      values.removeAll()
       slots.fill(&values, from: request)
       supplied.start(values)
       let problem = try addLayers(request, &values, &supplied)
