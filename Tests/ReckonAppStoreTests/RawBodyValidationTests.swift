@@ -51,13 +51,16 @@ struct RawBodyValidationTests {
     } + [RawBodyCase.field("customerConsented", "false", expect: [.invalidCustomerConsented])]
 
   static let optionalFields: [RawBodyCase] =
-    ["94.5", "\"94000\"", "null", "true", "1e20", "100001", "-1"].map {
+    ["94.5", "\"94000\"", "null", "true", "1e20", "100001", "100001.0", "-1"].map {
       RawBodyCase.field("consumptionPercentage", $0, expect: [.consumptionPercentageOutOfRange])
     }
     + ["null", "\"GRANT\"", "\"grant_full\"", "3"].map {
       RawBodyCase.field("refundPreference", $0, expect: [.invalidRefundPreference])
     } + [
       RawBodyCase.field("consumptionPercentage", "94000", expect: []),
+      // A whole number with a fraction or exponent reads as an integer, as JSONDecoder reads it.
+      RawBodyCase.field("consumptionPercentage", "94000.0", expect: []),
+      RawBodyCase.field("consumptionPercentage", "9.4e4", expect: []),
       RawBodyCase.field("refundPreference", "\"GRANT_FULL\"", expect: []),
       RawBodyCase.field("appAccountToken", "\"not part of v2\"", expect: []),
     ]
