@@ -116,6 +116,12 @@ struct JSONTextWriter {
 
   private mutating func quoted(_ text: String) {
     bytes.append(UInt8(ascii: "\""))
+    // Most text needs no escape: copy it in one run.
+    if !text.utf8.contains(where: { needsEscape($0) }) {
+      bytes.append(contentsOf: text.utf8)
+      bytes.append(UInt8(ascii: "\""))
+      return
+    }
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), byte])
@@ -136,5 +142,10 @@ struct JSONTextWriter {
       }
     }
     bytes.append(UInt8(ascii: "\""))
+  }
+
+  private func needsEscape(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+      || (escapesSlashes && byte == UInt8(ascii: "/"))
   }
 }

@@ -50,6 +50,21 @@ import Testing
         == #"{"a":[{"n":-12,"t":true},[],null],"m":{"b":"2","z":"1"}}"#)
   }
 
+  @Test func webhookAnswerBodiesMatchJSONEncoder() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    for fields in [[:], ["rule": "asked again", "action": "refund", "entry": "12"]]
+      + Self.awkward.map({ ["error": $0, "retry": "a/b"] })
+    {
+      let answer = WebhookAnswer(status: 200, type: nil, verdict: .decided, fields: fields)
+      var expected = fields
+      expected["result"] = "decided"
+      #expect(
+        String(decoding: answer.body, as: UTF8.self)
+          == String(decoding: try encoder.encode(expected), as: UTF8.self))
+    }
+  }
+
   static let scenarios: [Scenario] = [
     Scenario(),
     Scenario().with("usage.consumed", "100%"),
