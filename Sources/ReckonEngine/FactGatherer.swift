@@ -48,12 +48,13 @@ public struct FactGatherer: Sendable {
   public func gather(_ request: RefundRequest, reading needed: Set<String>) async
     -> FactGathering.Outcome
   {
-    async let recordsResult = askRecords(request)
-    async let layerResults = sources.collect(for: request.keys)
+    // Every lookup starts before any is awaited, so they run at once, each within its timeout.
+    let records = startRecords(request)
+    let layers = sources.ask(request.keys)
     var facts = GatheredFacts(request: request, schema: schema)
     var failures: [FactSourceFailure] = []
     var atRisk: Set<String> = []
-    switch await recordsResult {
+    switch await records?.result {
     case .success(let values)?:
       facts.add(
         values.filter { schema.origin(of: $0.key) == .records }, from: "records", schema: schema)
@@ -62,7 +63,8 @@ public struct FactGatherer: Sendable {
       atRisk.formUnion(names(origin: .records))
     case nil: break
     }
-    for (layer, result) in zip(sources.layers, await layerResults) {
+    for (layer, pending) in zip(sources.layers, layers) {
+      let result = await pending.result
       switch result.result {
       case .success(let values): facts.add(values, from: result.source, schema: schema)
       case .failure(let failure):
@@ -80,23 +82,31 @@ public struct FactGatherer: Sendable {
     return .ready(facts)
   }
 
-  private func askRecords(_ request: RefundRequest) async -> Result<
-    [String: Value], FactSourceFailure
-  >? {
+  private func startRecords(_ request: RefundRequest) -> RecordsLookup? {
     guard let records else { return nil }
-    do {
-      return .success(
-        try await Deadline.run(within: recordsTimeout) { try await records.facts(for: request) })
-    } catch is Deadline.Expired {
-      return .failure(
-        FactSourceFailure(source: "records", reason: .timedOut(after: recordsTimeout)))
-    } catch {
-      return .failure(
-        FactSourceFailure(source: "records", reason: .failed(String(describing: error))))
-    }
+    return RecordsLookup(
+      timeout: recordsTimeout,
+      lookup: Deadline.start(within: recordsTimeout) { try await records.facts(for: request) })
   }
 
   private func names(origin: FactSchema.Origin) -> Set<String> {
     Set(schema.entries.filter { $0.origin == origin }.map(\.descriptor.name))
+  }
+}
+
+/// The records lookup under way.
+private struct RecordsLookup {
+  let timeout: Duration
+  let lookup: Deadline.Pending<[String: Value]>
+
+  var result: Result<[String: Value], FactSourceFailure> {
+    get async {
+      do { return .success(try await lookup.value) } catch is Deadline.Expired {
+        return .failure(FactSourceFailure(source: "records", reason: .timedOut(after: timeout)))
+      } catch {
+        return .failure(
+          FactSourceFailure(source: "records", reason: .failed(String(describing: error))))
+      }
+    }
   }
 }

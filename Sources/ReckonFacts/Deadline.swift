@@ -3,44 +3,67 @@ import Foundation
 /// Runs async work with a time limit that holds even when the work ignores cancellation (a
 /// blocked database call, say): at the limit the caller gets `Deadline.Expired` at once, the work
 /// is cancelled and left to finish on its own.
+///
+/// Each run costs one task (the work's) and an entry in one shared clock thread, not a sleeping
+/// task of its own: the webhook runs one per fact source on every request.
 public enum Deadline {
   /// The work did not finish in time.
   public struct Expired: Error, Hashable, Sendable {}
+
+  /// Work started under a time limit, whose result is awaited later with `value`, so several
+  /// can run at once without a task group.
+  public struct Pending<T: Sendable>: Sendable {
+    fileprivate let gate: ResumeGate<T>
+
+    /// The work's result, `Expired` once the limit passed, or `CancellationError` when the
+    /// waiting task is cancelled first.
+    public var value: T {
+      get async throws {
+        let gate = gate
+        return try await withTaskCancellationHandler {
+          try await withCheckedThrowingContinuation { gate.install($0) }
+        } onCancel: {
+          gate.resume(with: .failure(CancellationError()))
+        }
+      }
+    }
+  }
+
+  /// Starts `work` now; its limit counts from now.
+  public static func start<T: Sendable>(
+    within limit: Duration, _ work: @escaping @Sendable () async throws -> T
+  ) -> Pending<T> {
+    let gate = ResumeGate<T>()
+    let alarm = DeadlineClock.shared.schedule(after: limit) {
+      gate.resume(with: .failure(Expired()))
+    }
+    gate.onFinish { DeadlineClock.shared.cancel(alarm) }
+    gate.track(
+      Task {
+        do { gate.resume(with: .success(try await work())) } catch {
+          gate.resume(with: .failure(error))
+        }
+      })
+    return Pending(gate: gate)
+  }
 
   /// The work's result, or `Expired` after `limit`.
   public static func run<T: Sendable>(
     within limit: Duration, _ work: @escaping @Sendable () async throws -> T
   ) async throws -> T {
-    let gate = ResumeGate<T>()
-    return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
-        gate.install(continuation)
-        gate.track(
-          Task {
-            do { gate.resume(with: .success(try await work())) } catch {
-              gate.resume(with: .failure(error))
-            }
-          })
-        gate.track(
-          Task {
-            try? await Task.sleep(for: limit)
-            gate.resume(with: .failure(Expired()))
-          })
-      }
-    } onCancel: {
-      gate.resume(with: .failure(CancellationError()))
-    }
+    try await start(within: limit, work).value
   }
 }
 
-/// Resumes a continuation exactly once, with whichever result comes first, and then cancels the
-/// tasks racing for it.
+/// Resumes a continuation exactly once, with whichever result comes first (kept until a
+/// continuation is installed), and then cancels the work racing for it.
 private final class ResumeGate<T: Sendable>: @unchecked Sendable {
   private let lock = NSLock()
   private var continuation: CheckedContinuation<T, any Error>?
   private var early: Result<T, any Error>?
   private var finished = false
-  private var tasks: [Task<Void, Never>] = []
+  private var task: Task<Void, Never>?
+  private var finish: (@Sendable () -> Void)?
 
   func install(_ continuation: CheckedContinuation<T, any Error>) {
     lock.lock()
@@ -53,10 +76,19 @@ private final class ResumeGate<T: Sendable>: @unchecked Sendable {
     lock.unlock()
   }
 
+  /// Runs `action` once the result is in (at once if it already is).
+  func onFinish(_ action: @escaping @Sendable () -> Void) {
+    lock.lock()
+    let now = finished
+    if !now { finish = action }
+    lock.unlock()
+    if now { action() }
+  }
+
   func track(_ task: Task<Void, Never>) {
     lock.lock()
     let cancelNow = finished
-    if !cancelNow { tasks.append(task) }
+    if !cancelNow { self.task = task }
     lock.unlock()
     if cancelNow { task.cancel() }
   }
@@ -71,10 +103,13 @@ private final class ResumeGate<T: Sendable>: @unchecked Sendable {
     let continuation = self.continuation
     self.continuation = nil
     if continuation == nil { early = result }
-    let racing = tasks
-    tasks = []
+    let racing = task
+    let finish = finish
+    task = nil
+    self.finish = nil
     lock.unlock()
     continuation?.resume(with: result)
-    for task in racing { task.cancel() }
+    finish?()
+    racing?.cancel()
   }
 }

@@ -51,13 +51,44 @@ public struct LayeredFactSource: FactSource {
 
   /// Asks every layer at once and returns each one's result, in layer order.
   public func collect(for keys: RequestKeys) async -> [LayerResult] {
-    await withTaskGroup(of: (Int, LayerResult).self) { group in
-      for (index, layer) in layers.enumerated() {
-        group.addTask { (index, await LayeredFactSource.ask(layer, keys)) }
+    var results: [LayerResult] = []
+    for pending in ask(keys) { results.append(await pending.result) }
+    return results
+  }
+
+  /// A layer's lookup under way: started by `ask(_:)`, its result awaited with `result`.
+  public struct PendingLayer: Sendable {
+    let source: String
+    let timeout: Duration
+    let lookup: Deadline.Pending<[String: Value]>
+
+    /// The layer's facts, or why there are none (a failure, or its timeout).
+    public var result: LayerResult {
+      get async {
+        do {
+          return LayerResult(source: source, result: .success(try await lookup.value))
+        } catch is Deadline.Expired {
+          return LayerResult(
+            source: source,
+            result: .failure(FactSourceFailure(source: source, reason: .timedOut(after: timeout))))
+        } catch {
+          let message = String(describing: error)
+          return LayerResult(
+            source: source,
+            result: .failure(FactSourceFailure(source: source, reason: .failed(message))))
+        }
       }
-      var results = [LayerResult?](repeating: nil, count: layers.count)
-      for await (index, result) in group { results[index] = result }
-      return results.compactMap { $0 }
+    }
+  }
+
+  /// Starts every layer's lookup at once, each within its timeout, in layer order. One task per
+  /// layer and no task group: the webhook asks on every request.
+  public func ask(_ keys: RequestKeys) -> [PendingLayer] {
+    layers.map { layer in
+      let source = layer.source
+      return PendingLayer(
+        source: source.name, timeout: layer.timeout,
+        lookup: Deadline.start(within: layer.timeout) { try await source.facts(for: keys) })
     }
   }
 
@@ -73,25 +104,5 @@ public struct LayeredFactSource: FactSource {
     }
     guard failures.isEmpty else { throw FactSourceFailures(failures) }
     return merged
-  }
-
-  static func ask(_ layer: Layer, _ keys: RequestKeys) async -> LayerResult {
-    let source = layer.source
-    do {
-      let facts = try await Deadline.run(within: layer.timeout) {
-        try await source.facts(for: keys)
-      }
-      return LayerResult(source: source.name, result: .success(facts))
-    } catch is Deadline.Expired {
-      return LayerResult(
-        source: source.name,
-        result: .failure(
-          FactSourceFailure(source: source.name, reason: .timedOut(after: layer.timeout))))
-    } catch {
-      let message = String(describing: error)
-      return LayerResult(
-        source: source.name,
-        result: .failure(FactSourceFailure(source: source.name, reason: .failed(message))))
-    }
   }
 }

@@ -1,0 +1,72 @@
+import Foundation
+import ReckonFacts
+import Testing
+
+/// Waits `seconds` without looking at cancellation, as a blocked database call would.
+private func uncancellableWait(_ seconds: Double) async {
+  await withCheckedContinuation { continuation in
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { continuation.resume() }
+  }
+}
+
+private struct Refused: Error, Equatable {}
+
+struct DeadlineTests {
+  @Test func theWorksResultComesBack() async throws {
+    #expect(try await Deadline.run(within: .seconds(5)) { 42 } == 42)
+    let started = Deadline.start(within: .seconds(5)) { "later" }
+    #expect(try await started.value == "later")
+  }
+
+  @Test func theWorksErrorComesBack() async {
+    await #expect(throws: Refused.self) {
+      try await Deadline.run(within: .seconds(5)) { () async throws -> Int in throw Refused() }
+    }
+  }
+
+  @Test func workThatIgnoresCancellationStillExpiresAtTheLimit() async {
+    // Loose bound: a busy two-core machine can delay any wake-up by seconds.
+    let started = ContinuousClock.now
+    await #expect(throws: Deadline.Expired.self) {
+      try await Deadline.run(within: .milliseconds(50)) { await uncancellableWait(30) }
+    }
+    #expect(ContinuousClock.now - started < .seconds(20))
+  }
+
+  @Test func anEarlierLimitStartedAfterALaterOneIsNotKeptWaiting() async {
+    let long = Deadline.start(within: .seconds(60)) { await uncancellableWait(120) }
+    let started = ContinuousClock.now
+    await #expect(throws: Deadline.Expired.self) {
+      try await Deadline.run(within: .milliseconds(50)) { await uncancellableWait(120) }
+    }
+    #expect(ContinuousClock.now - started < .seconds(20))
+    let waiting = Task { try await long.value }
+    waiting.cancel()
+    await #expect(throws: CancellationError.self) { try await waiting.value }
+  }
+
+  @Test func manyRunsAtOnceEachGetTheirOwnResult() async throws {
+    let results = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+      for index in 0..<200 {
+        group.addTask {
+          (index, try await Deadline.run(within: .seconds(30)) { index * 2 })
+        }
+      }
+      var all: [Int: Int] = [:]
+      for try await (index, value) in group { all[index] = value }
+      return all
+    }
+    #expect(results.count == 200)
+    #expect(results.allSatisfy { $0.value == $0.key * 2 })
+  }
+
+  @Test func cancellingTheWaiterEndsTheWaitAtOnce() async {
+    let waiting = Task {
+      try await Deadline.run(within: .seconds(60)) { await uncancellableWait(120) }
+    }
+    let started = ContinuousClock.now
+    waiting.cancel()
+    await #expect(throws: CancellationError.self) { try await waiting.value }
+    #expect(ContinuousClock.now - started < .seconds(20))
+  }
+}
