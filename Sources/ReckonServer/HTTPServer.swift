@@ -175,6 +175,8 @@ public final class HTTPServer: @unchecked Sendable {
   }
 
   /// Runs the handler from this connection's own thread (never blocking a cooperative-pool thread).
+  /// The task starts on this thread and runs here until it first suspends, so a handler that
+  /// never suspends costs no hand-off to the pool and back.
   private func respond(to request: HTTPRequest) -> HTTPResponse {
     let handler: Handler
     switch responder {
@@ -183,7 +185,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
     let done = DispatchSemaphore(value: 0)
     let box = ResponseBox()
-    Task {
+    Task.immediate {
       box.response = await handler(request)
       done.signal()
     }
