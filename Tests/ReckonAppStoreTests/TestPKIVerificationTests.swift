@@ -125,6 +125,40 @@ struct TestPKIVerificationTests {
     }
   }
 
+  @Test func aHeaderAlreadyReadStillHasItsSignatureAndSigningTimeChecked() throws {
+    let ca = try LocalCertificateAuthority()
+    let verifier = NotificationVerifier(apps: [Self.app], roots: [ca.root])
+    let good = try ca.sign(payload: Self.notification())
+    _ = try verifier.verify(signedPayload: good)
+    // The same header text (alg and x5c) with a payload it did not sign.
+    let parts = good.split(separator: ".")
+    let tampered = parts[0] + "." + Base64URL.encode(Self.notification()) + "." + parts[2]
+    #expect(throws: VerificationFailure.invalidSignature) {
+      try verifier.verify(signedPayload: String(tampered))
+    }
+    // A forger's signature under the trusted chain's header.
+    let forger = try LocalCertificateAuthority(name: "Forger")
+    let forged = try forger.sign(
+      payload: Self.notification(), x5c: [ca.leaf, ca.intermediate, ca.root])
+    #expect(forged.split(separator: ".")[0] == parts[0])
+    #expect(throws: VerificationFailure.invalidSignature) {
+      try verifier.verify(signedPayload: forged)
+    }
+    // Signed by the trusted leaf at a time its certificate does not cover.
+    var late = try #require(
+      JSONSerialization.jsonObject(with: Self.notification()) as? [String: Any])
+    late["signedDate"] = Int64(
+      Date().addingTimeInterval(20 * 365 * 86_400).timeIntervalSince1970 * 1000)
+    #expect {
+      try verifier.verify(
+        signedPayload: try ca.sign(payload: try JSONSerialization.data(withJSONObject: late)))
+    } throws: { error in
+      if case .certificateNotValidAtSigningTime = error as? VerificationFailure { return true }
+      return false
+    }
+    _ = try verifier.verify(signedPayload: try ca.sign(payload: Self.notification()))
+  }
+
   struct IdentityCase: CustomTestStringConvertible, Sendable {
     let name: String
     let notification: Data

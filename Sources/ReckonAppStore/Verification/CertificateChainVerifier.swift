@@ -16,6 +16,16 @@ public final class CertificateChainVerifier: @unchecked Sendable {
   // Guarded by `lock`: chains already verified, by leaf‖intermediate DER, with the window in which
   // the verdict holds (the intersection of both certificates' validity).
   private var verified: [[UInt8]: ClosedRange<Date>] = [:]
+  // Guarded by `lock`: the same verdicts by the certificate objects, which `CertificateCache`
+  // hands out again for the same bytes, so the usual lookup neither joins nor hashes kilobytes of
+  // DER. The entry holds the objects, so their identities cannot be reused while it exists.
+  private var verifiedObjects: [ObjectPair: (pair: [X509Certificate], window: ClosedRange<Date>)] =
+    [:]
+
+  private struct ObjectPair: Hashable {
+    let leaf: ObjectIdentifier
+    let intermediate: ObjectIdentifier
+  }
 
   /// Creates a verifier trusting `roots`.
   public init(roots: [X509Certificate]) {
@@ -26,8 +36,16 @@ public final class CertificateChainVerifier: @unchecked Sendable {
   public func verify(leaf: X509Certificate, intermediate: X509Certificate, at date: Date)
     throws(VerificationFailure)
   {
+    let objects = ObjectPair(
+      leaf: ObjectIdentifier(leaf), intermediate: ObjectIdentifier(intermediate))
+    if let window = lock.withLock({ verifiedObjects[objects]?.window }), window.contains(date) {
+      return
+    }
     let key = leaf.derBytes + intermediate.derBytes
-    if let window = cachedWindow(key), window.contains(date) { return }
+    if let window = cachedWindow(key), window.contains(date) {
+      remember(objects, [leaf, intermediate], window)
+      return
+    }
     guard leaf.hasExtension(oid: Self.leafOID) else {
       throw .missingAppleOID(certificate: "leaf", oid: Self.leafOID)
     }
@@ -35,7 +53,10 @@ public final class CertificateChainVerifier: @unchecked Sendable {
       throw .missingAppleOID(certificate: "intermediate", oid: Self.intermediateOID)
     }
     try verifyWithOpenSSL(leaf: leaf, intermediate: intermediate, at: date)
-    if let window = validity(leaf, intermediate) { remember(key, window) }
+    if let window = validity(leaf, intermediate) {
+      remember(key, window)
+      remember(objects, [leaf, intermediate], window)
+    }
   }
 
   private func verifyWithOpenSSL(
@@ -90,5 +111,14 @@ public final class CertificateChainVerifier: @unchecked Sendable {
     defer { lock.unlock() }
     if verified.count > 64 { verified.removeAll() }  // chains change rarely; keep the cache small
     verified[key] = window
+  }
+
+  private func remember(
+    _ objects: ObjectPair, _ pair: [X509Certificate], _ window: ClosedRange<Date>
+  ) {
+    lock.lock()
+    defer { lock.unlock() }
+    if verifiedObjects.count > 64 { verifiedObjects.removeAll() }
+    verifiedObjects[objects] = (pair, window)
   }
 }

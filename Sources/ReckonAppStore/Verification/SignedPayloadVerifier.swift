@@ -6,6 +6,7 @@ import Foundation
 public struct SignedPayloadVerifier: Sendable {
   private let chains: CertificateChainVerifier
   private let certificates = CertificateCache()
+  private let headers = SignedHeaderCache()
   /// Environments whose payloads are accepted without a chain to the roots (Xcode, LocalTesting),
   /// because Apple signs them with a local key; only when the configuration allows it.
   public let unverifiedEnvironments: Set<AppStoreEnvironment>
@@ -33,11 +34,7 @@ public struct SignedPayloadVerifier: Sendable {
     guard parts.count == 3 else {
       throw .malformed("expected three dot-separated parts, found \(parts.count)")
     }
-    guard let headerData = Base64URL.decode(parts[0]),
-      let header = (try? JSONValue.parse(headerData))?.objectValue
-    else {
-      throw .malformed("the header is not base64url JSON")
-    }
+    let header = try readHeader(String(parts[0]))
     guard let payload = Base64URL.decode(parts[1]), let payloadJSON = try? JSONValue.parse(payload),
       payloadJSON.objectValue != nil
     else { throw .malformed("the payload is not base64url JSON") }
@@ -50,11 +47,7 @@ public struct SignedPayloadVerifier: Sendable {
     {
       return (payload, payloadJSON)
     }
-    guard case .string(let algorithm)? = header["alg"] else {
-      throw .unsupportedAlgorithm("missing")
-    }
-    guard algorithm == "ES256" else { throw .unsupportedAlgorithm(algorithm) }
-    let (leaf, intermediate) = try chainCertificates(header)
+    let (leaf, intermediate) = try signingCertificates(header)
     try chains.verify(leaf: leaf, intermediate: intermediate, at: signedDate(payloadJSON))
     let message = Data(parts[0].utf8) + Data(".".utf8) + Data(parts[1].utf8)
     guard ES256SignatureCheck.isValid(signature: signature, message: message, certificate: leaf)
@@ -85,6 +78,38 @@ public struct SignedPayloadVerifier: Sendable {
     }
     parts.append(Substring(jws.utf8[start...]))
     return parts
+  }
+
+  /// A header read from its text, or found already read.
+  private enum Header {
+    case known(SignedHeaderCache.Entry)
+    case parsed(text: String, fields: [String: JSONValue])
+  }
+
+  private func readHeader(_ text: String) throws(VerificationFailure) -> Header {
+    if let known = headers.entry(for: text) { return .known(known) }
+    guard let data = Base64URL.decode(text), let fields = (try? JSONValue.parse(data))?.objectValue
+    else {
+      throw .malformed("the header is not base64url JSON")
+    }
+    return .parsed(text: text, fields: fields)
+  }
+
+  /// The leaf and intermediate a header names, once its algorithm is ES256; remembers the header.
+  private func signingCertificates(_ header: Header) throws(VerificationFailure) -> (
+    X509Certificate, X509Certificate
+  ) {
+    switch header {
+    case .known(let entry): return (entry.leaf, entry.intermediate)
+    case .parsed(let text, let fields):
+      guard case .string(let algorithm)? = fields["alg"] else {
+        throw .unsupportedAlgorithm("missing")
+      }
+      guard algorithm == "ES256" else { throw .unsupportedAlgorithm(algorithm) }
+      let (leaf, intermediate) = try chainCertificates(fields)
+      headers.store(.init(text: text, leaf: leaf, intermediate: intermediate))
+      return (leaf, intermediate)
+    }
   }
 
   private func chainCertificates(_ header: [String: JSONValue]) throws(VerificationFailure) -> (
