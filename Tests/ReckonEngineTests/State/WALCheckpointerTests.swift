@@ -9,7 +9,7 @@ import Testing
     let path = TestState.temporaryPath()
     let store = try StateStore(path: path, backgroundCheckpoints: true)
     let checkpointer = try #require(store.checkpointer)
-    for index in 0..<300 {
+    for index in 0..<600 {
       let request = try store.recordNotification(
         TestState.notification(transaction: String(index), at: TestState.start)
       ).requestId
@@ -17,7 +17,7 @@ import Testing
         TestState.decision(), requestId: request,
         enqueue: TestState.enqueue(transaction: String(index)))
     }
-    // 600 commits at one checkpoint per 64: the queue has run several by the time it is drained.
+    // 1,200 commits at one checkpoint per 256: the queue has run several by the time it is drained.
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       checkpointer.afterPending { continuation.resume() }
     }
@@ -26,7 +26,7 @@ import Testing
     let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
     #expect(size > 100_000)
     let reopened = try StateStore(path: path)
-    #expect(try reopened.requestCount(transactionId: "299", before: .distantFuture) == 1)
+    #expect(try reopened.requestCount(transactionId: "599", before: .distantFuture) == 1)
     #expect(try reopened.requestCount(transactionId: "0", before: .distantFuture) == 1)
   }
 
