@@ -30,7 +30,20 @@ public struct HTTPRequest: Hashable, Sendable {
 
   /// The first value of a header, by case-insensitive name.
   public func header(_ name: String) -> String? {
-    headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    headers.first { Self.sameName($0.name, name) }?.value
+  }
+
+  /// Whether two header names are equal ignoring case: byte by byte when both are ASCII (every
+  /// real header name), through Foundation's comparison otherwise, which costs far more.
+  static func sameName(_ one: String, _ other: String) -> Bool {
+    guard one.utf8.allSatisfy({ $0 < 0x80 }), other.utf8.allSatisfy({ $0 < 0x80 }) else {
+      return one.caseInsensitiveCompare(other) == .orderedSame
+    }
+    return one.utf8.elementsEqual(other.utf8) { asciiLowercased($0) == asciiLowercased($1) }
+  }
+
+  private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+    byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
   }
 
   /// Whether the connection stays open after the response (HTTP/1.1 unless `Connection: close`).

@@ -120,12 +120,18 @@ public struct HTTPRequestParser: Sendable {
     return value.trimmingCharacters(in: .whitespaces)
   }
 
+  /// Whether a header name is Content-Length in any case (ASCII names without `lowercased()`).
+  private static func isContentLength(_ name: String) -> Bool {
+    guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return name.lowercased() == "content-length" }
+    return HTTPRequest.sameName(name, "content-length")
+  }
+
   private func bodyLength(of request: HTTPRequest) throws(HTTPParseError) -> Int {
     if request.header("Transfer-Encoding") != nil {
       throw .lengthRequired("Transfer-Encoding is not supported")
     }
     let lengths = Set(
-      request.headers.filter { $0.name.lowercased() == "content-length" }.map(\.value))
+      request.headers.filter { Self.isContentLength($0.name) }.map(\.value))
     guard let text = lengths.first else { return 0 }
     guard lengths.count == 1 else { throw .badContentLength("several different values") }
     guard !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber),

@@ -40,6 +40,19 @@ import Testing
     #expect(requests.map(\.keepAlive) == [true, false])
   }
 
+  @Test func headerNamesMatchInAnyCaseAndOnlyWhole() throws {
+    let request = try #require(
+      try parse(
+        "POST /x HTTP/1.1\r\ncOnTeNt-LeNgTh: 2\r\nX-Été: yes\r\nContent-Lengthy: 9\r\n\r\nok"
+      ).first)
+    #expect(request.body == Data("ok".utf8))
+    #expect(request.header("CONTENT-LENGTH") == "2")
+    #expect(request.header("x-été") == "yes")
+    #expect(request.header("X-ÉTÉ") == "yes")
+    #expect(request.header("Content-Len") == nil)
+    #expect(request.header("content_length") == nil)
+  }
+
   @Test func http10ClosesUnlessAskedToKeepAlive() throws {
     #expect(try parse("GET / HTTP/1.0\r\n\r\n").first?.keepAlive == false)
   }
