@@ -18,8 +18,25 @@ public struct JSONValueDecoder {
 /// One position in the value being decoded.
 private struct JSONValueDecoding: Decoder {
   let value: JSONValue
-  let codingPath: [any CodingKey]
+  // The path is joined only when asked for (an error, or a nested container): a member that is a
+  // string or a number never pays for a new array.
+  private let parentPath: [any CodingKey]
+  private let key: (any CodingKey)?
   var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  init(value: JSONValue, codingPath: [any CodingKey]) {
+    self.value = value
+    self.parentPath = codingPath
+    self.key = nil
+  }
+
+  init(value: JSONValue, parentPath: [any CodingKey], key: any CodingKey) {
+    self.value = value
+    self.parentPath = parentPath
+    self.key = key
+  }
+
+  var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     guard case .object(let members) = value else { throw mismatch([String: JSONValue].self) }
@@ -98,19 +115,51 @@ private struct JSONValueDecoding: Decoder {
       return false
     }
 
+    // One lookup instead of the default's three (contains, decodeNil, decode).
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+      guard let found = members[key.stringValue], found != .null else { return nil }
+      return try JSONValueDecoding(value: found, parentPath: codingPath, key: key).unwrap(type)
+    }
+
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+      guard let found = members[key.stringValue], found != .null else { return nil }
+      return try JSONValueDecoding(value: found, parentPath: codingPath, key: key).string()
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+      guard let found = members[key.stringValue], found != .null else { return nil }
+      return try JSONValueDecoding(value: found, parentPath: codingPath, key: key).bool()
+    }
+
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+      guard let found = members[key.stringValue], found != .null else { return nil }
+      return try JSONValueDecoding(value: found, parentPath: codingPath, key: key).integer(Int.self)
+    }
+
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+      guard let found = members[key.stringValue], found != .null else { return nil }
+      return try JSONValueDecoding(value: found, parentPath: codingPath, key: key).integer(
+        Int64.self)
+    }
+
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+      guard let found = members[key.stringValue], found != .null else { return nil }
+      return try JSONValueDecoding(value: found, parentPath: codingPath, key: key).double()
+    }
+
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-      try JSONValueDecoding(value: try member(key), codingPath: codingPath + [key]).unwrap(type)
+      try JSONValueDecoding(value: try member(key), parentPath: codingPath, key: key).unwrap(type)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
       throws -> KeyedDecodingContainer<NestedKey>
     {
-      try JSONValueDecoding(value: try member(key), codingPath: codingPath + [key]).container(
+      try JSONValueDecoding(value: try member(key), parentPath: codingPath, key: key).container(
         keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-      try JSONValueDecoding(value: try member(key), codingPath: codingPath + [key])
+      try JSONValueDecoding(value: try member(key), parentPath: codingPath, key: key)
         .unkeyedContainer()
     }
 
@@ -119,7 +168,8 @@ private struct JSONValueDecoding: Decoder {
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-      JSONValueDecoding(value: members[key.stringValue] ?? .null, codingPath: codingPath + [key])
+      JSONValueDecoding(
+        value: members[key.stringValue] ?? .null, parentPath: codingPath, key: key)
     }
 
     private func member(_ key: Key) throws -> JSONValue {
@@ -177,7 +227,7 @@ private struct JSONValueDecoding: Decoder {
     }
 
     private func next() throws -> JSONValueDecoding {
-      JSONValueDecoding(value: try element(), codingPath: codingPath + [Index(currentIndex)])
+      JSONValueDecoding(value: try element(), parentPath: codingPath, key: Index(currentIndex))
     }
 
     private func element() throws -> JSONValue {

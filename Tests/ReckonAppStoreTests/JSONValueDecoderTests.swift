@@ -58,4 +58,26 @@ import Testing
       #expect(bytes == value, "\(json)")
     }
   }
+
+  @Test(arguments: [
+    #"{"data": {"appAppleId": "1234"}}"#, #"{"data": {"status": "1"}}"#,
+    #"{"summary": {"failedCount": "one"}}"#, #"{"data": {"environment": 3}}"#,
+  ])
+  func errorsNameTheSamePathAsJSONDecoder(json: String) throws {
+    func path(_ decode: () throws -> ResponseBodyV2DecodedPayload) -> [String]? {
+      do { _ = try decode() } catch let DecodingError.typeMismatch(_, context) {
+        return context.codingPath.map(\.stringValue)
+      } catch { return nil }
+      return nil
+    }
+    let data = Data(json.utf8)
+    let fromBytes = path {
+      try AppStoreJSON.decoder().decode(ResponseBodyV2DecodedPayload.self, from: data)
+    }
+    let fromValue = path {
+      try JSONValueDecoder().decode(ResponseBodyV2DecodedPayload.self, from: JSONValue.parse(data))
+    }
+    #expect(fromBytes != nil)
+    #expect(fromBytes == fromValue)
+  }
 }
