@@ -35,7 +35,10 @@ public enum Deadline {
   ) -> Pending<T> {
     let gate = ResumeGate<T>()
     let alarm = DeadlineClock.shared.schedule(after: limit) {
-      gate.resume(with: .failure(Expired()))
+      // Through the task pool, like the work: when the pool is too busy to have started the work
+      // by the limit, work queued before the expiry still gets its turn first instead of losing a
+      // race it never ran in (a starved pool says nothing about the source being slow).
+      Task { gate.resume(with: .failure(Expired())) }
     }
     gate.onFinish { DeadlineClock.shared.cancel(alarm) }
     gate.track(
