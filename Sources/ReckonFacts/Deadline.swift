@@ -29,20 +29,20 @@ public enum Deadline {
     }
   }
 
-  /// Starts `work` now; its limit counts from now.
+  /// Starts `work` now; its limit counts from when it starts running.
   public static func start<T: Sendable>(
     within limit: Duration, _ work: @escaping @Sendable () async throws -> T
   ) -> Pending<T> {
     let gate = ResumeGate<T>()
-    let alarm = DeadlineClock.shared.schedule(after: limit) {
-      // Through the task pool, like the work: when the pool is too busy to have started the work
-      // by the limit, work queued before the expiry still gets its turn first instead of losing a
-      // race it never ran in (a starved pool says nothing about the source being slow).
-      Task { gate.resume(with: .failure(Expired())) }
-    }
-    gate.onFinish { DeadlineClock.shared.cancel(alarm) }
     gate.track(
       Task {
+        // The limit counts from when the work gets a thread, as a timer task started beside it
+        // would: a pool too busy to start the work says nothing about the source being slow.
+        let alarm = DeadlineClock.shared.schedule(after: limit) {
+          // Through the pool too, so work queued before the expiry still gets its turn first.
+          Task { gate.resume(with: .failure(Expired())) }
+        }
+        gate.onFinish { DeadlineClock.shared.cancel(alarm) }
         do { gate.resume(with: .success(try await work())) } catch {
           gate.resume(with: .failure(error))
         }

@@ -25,21 +25,22 @@ struct DeadlineTests {
   }
 
   @Test func workThatIgnoresCancellationStillExpiresAtTheLimit() async {
-    // Loose bound: a busy two-core machine can delay any wake-up by seconds.
+    // Loose bounds: in a full test run on two busy cores the task pool can be starved for tens of
+    // seconds, and the expiry reaches the caller through it.
     let started = ContinuousClock.now
     await #expect(throws: Deadline.Expired.self) {
-      try await Deadline.run(within: .milliseconds(50)) { await uncancellableWait(30) }
+      try await Deadline.run(within: .milliseconds(50)) { await uncancellableWait(300) }
     }
-    #expect(ContinuousClock.now - started < .seconds(20))
+    #expect(ContinuousClock.now - started < .seconds(60))
   }
 
   @Test func anEarlierLimitStartedAfterALaterOneIsNotKeptWaiting() async {
-    let long = Deadline.start(within: .seconds(60)) { await uncancellableWait(120) }
+    let long = Deadline.start(within: .seconds(600)) { await uncancellableWait(900) }
     let started = ContinuousClock.now
     await #expect(throws: Deadline.Expired.self) {
-      try await Deadline.run(within: .milliseconds(50)) { await uncancellableWait(120) }
+      try await Deadline.run(within: .milliseconds(50)) { await uncancellableWait(300) }
     }
-    #expect(ContinuousClock.now - started < .seconds(20))
+    #expect(ContinuousClock.now - started < .seconds(60))
     let waiting = Task { try await long.value }
     waiting.cancel()
     await #expect(throws: CancellationError.self) { try await waiting.value }
@@ -62,11 +63,11 @@ struct DeadlineTests {
 
   @Test func cancellingTheWaiterEndsTheWaitAtOnce() async {
     let waiting = Task {
-      try await Deadline.run(within: .seconds(60)) { await uncancellableWait(120) }
+      try await Deadline.run(within: .seconds(60)) { await uncancellableWait(300) }
     }
     let started = ContinuousClock.now
     waiting.cancel()
     await #expect(throws: CancellationError.self) { try await waiting.value }
-    #expect(ContinuousClock.now - started < .seconds(20))
+    #expect(ContinuousClock.now - started < .seconds(60))
   }
 }
