@@ -67,7 +67,12 @@ struct JSONParser {
       let key = try parseString()
       skipWhitespace()
       guard consume(UInt8(ascii: ":")) else { throw fail("expected ':'") }
-      members[key] = try parseValue()
+      let keyOffset = offset
+      // A repeated key is refused: parsers disagree on which value wins, and a body or payload
+      // that means different things to Reckon and to Apple must not be acted on.
+      guard members.updateValue(try parseValue(), forKey: key) == nil else {
+        throw JSONParseError(offset: keyOffset, reason: "the key \"\(key)\" appears twice")
+      }
       skipWhitespace()
       if consume(UInt8(ascii: "}")) { return .object(members) }
       guard consume(UInt8(ascii: ",")) else { throw fail("expected ',' or '}'") }
@@ -97,7 +102,7 @@ struct JSONParser {
       let byte = bytes[end]
       if byte == UInt8(ascii: "\"") {
         offset = end + 1
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        return try text(bytes[start..<end])
       }
       if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
       end += 1
@@ -108,13 +113,21 @@ struct JSONParser {
       let byte = bytes[offset]
       offset += 1
       switch byte {
-      case UInt8(ascii: "\""): return String(decoding: scalars, as: UTF8.self)
+      case UInt8(ascii: "\""): return try text(scalars[...])
       case UInt8(ascii: "\\"): try parseEscape(into: &scalars)
       case 0..<0x20: throw fail("control character in a string")
       default: scalars.append(byte)
       }
     }
     throw fail("unterminated string")
+  }
+
+  /// The bytes of a string as text; bytes that are not UTF-8 are refused, not repaired.
+  private func text(_ utf8: ArraySlice<UInt8>) throws(JSONParseError) -> String {
+    guard let text = String(validating: utf8, as: UTF8.self) else {
+      throw fail("a string that is not UTF-8")
+    }
+    return text
   }
 
   private mutating func parseEscape(into scalars: inout [UInt8]) throws(JSONParseError) {

@@ -37,7 +37,11 @@ public enum RequestFile {
   public static func decode(_ data: Data, path: String, now: Date? = nil) throws(Failure)
     -> RefundRequest
   {
-    guard var root = (try? JSONValue.parse(data))?.objectValue else {
+    let parsed: JSONValue
+    do { parsed = try JSONValue.parse(data) } catch {
+      throw .malformed(path: path, reason: "not valid JSON: \(error.description)")
+    }
+    guard var root = parsed.objectValue else {
       throw .malformed(path: path, reason: "expected a JSON object in Apple's notification shape")
     }
     guard var body = root["data"]?.objectValue else {

@@ -154,6 +154,23 @@ struct FactSourceConfigurationTests {
     #expect(error.problem.contains(broken.problem), "\(error)")
   }
 
+  @Test func aConfigurationWithAKeyTwiceIsRefusedNamingTheKey() throws {
+    let folder = try Self.exampleFolder()
+    let path = folder.appendingPathComponent("reckon.json").path
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    let twice = try #require(text.range(of: "{")).upperBound
+    // The first of two "state" members would be silently dropped by a lenient parser.
+    try Data(
+      text.replacingCharacters(in: twice..<twice, with: #""state": {"path": "/tmp/x"},"#).utf8
+    )
+    .write(to: URL(fileURLWithPath: path))
+    let error = try #require(throws: ConfigurationError.self) {
+      try ReckonConfiguration.load(path: path)
+    }
+    #expect(error.description.contains("reckon.json"))
+    #expect(error.description.contains("appears twice"))
+  }
+
   @Test func aLockedDatabaseIsASourceFailureAndTheRequestIsRetried() async throws {
     let folder = try Self.exampleFolder()
     let writer = try SQLiteDatabase(

@@ -28,7 +28,11 @@ public struct ReckonConfiguration: Sendable {
     do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
       throw ConfigurationError(path, "cannot be read: \(error.localizedDescription)")
     }
-    guard let root = (try? JSONValue.parse(data))?.objectValue else {
+    let parsed: JSONValue
+    do { parsed = try JSONValue.parse(data) } catch {
+      throw ConfigurationError(path, "is not valid JSON: \(error.description)")
+    }
+    guard let root = parsed.objectValue else {
       throw ConfigurationError(path, "is not a JSON object")
     }
     let base = URL(fileURLWithPath: path).deletingLastPathComponent().path

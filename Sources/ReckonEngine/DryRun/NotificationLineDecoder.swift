@@ -15,26 +15,32 @@ struct NotificationLineDecoder {
     // Filled in place: the payloads are large, and copying them per line showed in profiles.
     var transaction = JWSTransactionDecodedPayload()
     var hasTransaction = false
+    // A key seen twice sends the line to the general decoder, which refuses it.
+    var seen: UInt32 = 0
     let read = scanner.object { scanner, key in
-      if scanner.null() { return true }
+      let member: Int
       switch key.bytes.count {
-      case 16 where key.is("notificationType"):
-        notification.rawNotificationType = strings.read(&scanner)
-      case 16 where key.is("notificationUUID"):
-        notification.notificationUUID = scanner.string()
-      case 7 where key.is("subtype"):
-        notification.rawSubtype = strings.read(&scanner)
-      case 7 where key.is("version"):
-        notification.version = strings.read(&scanner)
-      case 10 where key.is("signedDate"):
-        notification.signedDate = scanner.integer().map(NotificationLineDecoder.date)
-      case 4 where key.is("data"):
+      case 16 where key.is("notificationType"): member = 0
+      case 16 where key.is("notificationUUID"): member = 1
+      case 7 where key.is("subtype"): member = 2
+      case 7 where key.is("version"): member = 3
+      case 10 where key.is("signedDate"): member = 4
+      case 4 where key.is("data"): member = 5
+      default: return false
+      }
+      guard NotificationLineDecoder.first(member, &seen) else { return false }
+      if scanner.null() { return true }
+      switch member {
+      case 0: notification.rawNotificationType = strings.read(&scanner)
+      case 1: notification.notificationUUID = scanner.string()
+      case 2: notification.rawSubtype = strings.read(&scanner)
+      case 3: notification.version = strings.read(&scanner)
+      case 4: notification.signedDate = scanner.integer().map(NotificationLineDecoder.date)
+      default:
         notification.data = NotificationData()
         return readData(
           &scanner, into: &notification.data!, transaction: &transaction,
           hasTransaction: &hasTransaction)
-      default:
-        return false
       }
       return true
     }
@@ -49,36 +55,48 @@ struct NotificationLineDecoder {
     _ scanner: inout JSONLineScanner, into data: inout NotificationData,
     transaction: inout JWSTransactionDecodedPayload, hasTransaction: inout Bool
   ) -> Bool {
-    scanner.object { scanner, key in
-      if scanner.null() { return true }
+    var seen: UInt32 = 0
+    return scanner.object { scanner, key in
+      let member: Int
       switch key.bytes.count {
-      case 11 where key.is("environment"):
+      case 11 where key.is("environment"): member = 0
+      case 10 where key.is("appAppleId"): member = 1
+      case 8 where key.is("bundleId"): member = 2
+      case 13 where key.is("bundleVersion"): member = 3
+      case 6 where key.is("status"): member = 4
+      case 24 where key.is("consumptionRequestReason"): member = 5
+      // Either name of the decoded transaction counts as one member.
+      case 21 where key.is("signedTransactionInfo"), 15 where key.is("transactionInfo"):
+        member = 6
+      default: return false
+      }
+      guard NotificationLineDecoder.first(member, &seen) else { return false }
+      if scanner.null() { return true }
+      switch member {
+      case 0:
         data.rawEnvironment = strings.read(&scanner)
         return data.rawEnvironment != nil
-      case 10 where key.is("appAppleId"):
+      case 1:
         data.appAppleId = scanner.integer()
         return data.appAppleId != nil
-      case 8 where key.is("bundleId"):
+      case 2:
         data.bundleId = strings.read(&scanner)
         return data.bundleId != nil
-      case 13 where key.is("bundleVersion"):
+      case 3:
         data.bundleVersion = strings.read(&scanner)
         return data.bundleVersion != nil
-      case 6 where key.is("status"):
+      case 4:
         data.rawStatus = scanner.integer().map { Int($0) }
         return data.rawStatus != nil
-      case 24 where key.is("consumptionRequestReason"):
+      case 5:
         data.rawConsumptionRequestReason = strings.read(&scanner)
         return data.rawConsumptionRequestReason != nil
-      case 21 where key.is("signedTransactionInfo"), 15 where key.is("transactionInfo"):
-        // A second transaction object replaces the first, as a decoder's last key wins.
+      default:
         guard scanner.atObject() else { return false }
         transaction = JWSTransactionDecodedPayload()
         guard readTransaction(&scanner, into: &transaction) else { return false }
         hasTransaction = true
         return true
-      default:
-        return false
       }
     }
   }
@@ -86,10 +104,23 @@ struct NotificationLineDecoder {
   private mutating func readTransaction(
     _ scanner: inout JSONLineScanner, into transaction: inout JWSTransactionDecodedPayload
   ) -> Bool {
-    scanner.object { scanner, key in
+    var seen: UInt64 = 0
+    return scanner.object { scanner, key in
+      guard let field = TransactionField.named(key) else { return false }
+      let bit: UInt64 = 1 << field.rawValue
+      guard seen & bit == 0 else { return false }
+      seen |= bit
       if scanner.null() { return true }
-      return TransactionFields.read(key, &scanner, into: &transaction, strings: &strings)
+      return TransactionFields.read(field, &scanner, into: &transaction, strings: &strings)
     }
+  }
+
+  /// Whether `member` is seen for the first time in its object; marks it seen.
+  private static func first(_ member: Int, _ seen: inout UInt32) -> Bool {
+    let bit: UInt32 = 1 << member
+    guard seen & bit == 0 else { return false }
+    seen |= bit
+    return true
   }
 
   /// Apple's UNIX milliseconds as `JSONDecoder`'s `.millisecondsSince1970` reads them.

@@ -37,7 +37,11 @@ struct RequestLineReader {
   {
     if let request = fast.decode(line) { return request }
     let data = Data(line)
-    guard let object = (try? JSONValue.parse(data))?.objectValue else {
+    let parsed: JSONValue
+    do { parsed = try JSONValue.parse(data) } catch {
+      throw .badLine(path: path, line: number, reason: "not valid JSON: \(error.description)")
+    }
+    guard let object = parsed.objectValue else {
       throw .badLine(path: path, line: number, reason: "not a JSON object")
     }
     if case .string(let signed)? = object["signedPayload"] {

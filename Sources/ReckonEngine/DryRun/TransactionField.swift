@@ -3,7 +3,7 @@ import ReckonAppStore
 
 /// A member of a decoded transaction object the fast line decoder reads, with how its value is
 /// read; the same keys and conversions as `JWSTransactionDecodedPayload`'s `Decodable`.
-enum TransactionField: CaseIterable {
+enum TransactionField: Int, CaseIterable {
   // Listed in the order lines usually hold them, so the scan finds common keys early.
   case transactionId, originalTransactionId, bundleId, productId, purchaseDate
   case originalPurchaseDate, quantity, type, appAccountToken, inAppOwnershipType, signedDate

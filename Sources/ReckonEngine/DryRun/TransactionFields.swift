@@ -1,17 +1,16 @@
 import Foundation
 import ReckonAppStore
 
-/// Reads one member of a decoded transaction object into `JWSTransactionDecodedPayload`, by the
+/// Reads one member (found by `TransactionField.named`) of a decoded transaction object into `JWSTransactionDecodedPayload`, by the
 /// same keys and conversions as its `Decodable` conformance; false for a key or value it does
 /// not read plainly.
 enum TransactionFields {
   static func read(
-    _ key: JSONKey, _ scanner: inout JSONLineScanner,
+    _ field: TransactionField, _ scanner: inout JSONLineScanner,
     into transaction: inout JWSTransactionDecodedPayload, strings: inout StringTable
   ) -> Bool {
-    // Found among the keys of the same length, then assigned directly: key-path writes cost a
-    // generic call and several retains per field, millions of times in a dry-run.
-    guard let field = TransactionField.named(key) else { return false }
+    // Assigned directly: key-path writes cost a generic call and several retains per field,
+    // millions of times in a dry-run.
     switch field.kind {
     case .text:
       guard let text = strings.read(&scanner) else { return false }

@@ -114,10 +114,31 @@ struct NotificationLineEdgeCaseTests {
     ("an array, not an object", "[" + example + "]"),
     ("a raw control character in a string", replacing("\"USA\"", "\"U\u{01}A\"")),
     ("a raw tab deep in a long string", replacing("coins.pack500", "coins.pack\t500")),
+    (
+      "a repeated transaction member",
+      replacing("\"quantity\": 1,", "\"quantity\": 1, \"quantity\": 2,")
+    ),
+    (
+      "a repeated member set to null",
+      replacing("\"quantity\": 1,", "\"quantity\": 1, \"quantity\": null,")
+    ),
+    (
+      "a repeated data member",
+      replacing(
+        "\"bundleVersion\": \"3.2.1\",", "\"bundleVersion\": \"3.2.1\", \"bundleVersion\": \"4\",")
+    ),
+    (
+      "a repeated top-level member",
+      replacing("\"version\": \"2.0\",", "\"version\": \"2.0\",\"version\": \"2.0\",")
+    ),
     ("a raw unit separator in a long string", replacing("coins.pack500", "coins.pack50\u{1F}0")),
   ])
   func rejectsLikeRequestFile(_ name: String, _ line: String) throws {
     let (fast, general) = try readBoth(line)
+    if name.hasPrefix("a repeated") {
+      #expect(throws: RequestFile.Failure.self, "\(name)") { try general.get() }
+      #expect(throws: DryRunError.self, "\(name)") { try fast.get() }
+    }
     switch (fast, general) {
     case (.success(let fast), .success(let general)):
       // Both accept it (the general decoder is lenient here too): they must agree.
