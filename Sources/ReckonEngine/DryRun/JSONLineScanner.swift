@@ -33,9 +33,7 @@ struct JSONLineScanner {
   /// Whether the next value is `null`; consumes it if so.
   mutating func null() -> Bool {
     skipSpace()
-    guard position + 4 <= bytes.count, bytes[position] == UInt8(ascii: "n") else { return false }
-    position += 4
-    return true
+    return matches("null")
   }
 
   /// A string without escapes.
@@ -51,25 +49,32 @@ struct JSONLineScanner {
       return nil
     }
     let end = base.distance(to: quote.assumingMemoryBound(to: UInt8.self))
-    // An escape or a control character sends the line to the general decoder. Checked eight
-    // bytes at a time: the high bit of a byte is set below when it is a backslash or under 0x20.
+    // An escape or a control character sends the line to the general decoder, and so does a
+    // string that is not UTF-8. Checked eight bytes at a time: the high bit of a byte is set
+    // below when it is a backslash or under 0x20; a high bit in the word itself means non-ASCII.
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highBits: UInt64 = 0x8080_8080_8080_8080
     var index = start
+    var ascii = true
     while index + 8 <= end {
       let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
       let control = (word &- ones &* 0x20) & ~word & highBits
       let xored = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
       let backslash = (xored &- ones) & ~xored & highBits
       if control | backslash != 0 { return nil }
+      if word & highBits != 0 { ascii = false }
       index += 8
     }
     while index < end {
-      if base[index] == UInt8(ascii: "\\") || base[index] < 0x20 { return nil }
+      let byte = base[index]
+      if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+      if byte >= 0x80 { ascii = false }
       index += 1
     }
+    let text = UnsafeBufferPointer(start: base + start, count: end - start)
+    if !ascii, String(validating: text, as: UTF8.self) == nil { return nil }
     position = end + 1
-    return UnsafeBufferPointer(start: base + start, count: end - start)
+    return text
   }
 
   /// A whole number (no fraction or exponent), as JSON writes Apple's integers and milliseconds.

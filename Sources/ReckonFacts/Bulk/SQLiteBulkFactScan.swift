@@ -74,8 +74,12 @@ public final class SQLiteBulkFactScan {
     if bounded || kept.count < names.count - 1 {
       let columns = (["transaction_id"] + kept).map(SQLiteBulkFactScan.quoted)
       let range = bounded ? " WHERE transaction_id >= :lower AND transaction_id <= :upper" : ""
+      // The statement as SQLite read it (no text after it), without its semicolon, on lines of
+      // its own so a trailing comment cannot swallow the closing parenthesis.
+      var inner = Substring(sqlite3_sql(written.handle).map { String(cString: $0) } ?? sql)
+      while let last = inner.last, last == ";" || last.isWhitespace { inner.removeLast() }
       let narrowed =
-        "SELECT \(columns.joined(separator: ", ")) FROM (\(sql))\(range) ORDER BY transaction_id"
+        "SELECT \(columns.joined(separator: ", ")) FROM (\n\(inner)\n)\(range) ORDER BY transaction_id"
       do { statement = try database.prepare(narrowed) } catch {
         throw .malformedQuery(query: "bulkQuery", message: error.message)
       }

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonEngine
 import ReckonFacts
+import ReckonPolicy
 import Testing
 
 /// The bulk dry-run gives exactly the decisions of gathering facts and deciding each request on
@@ -134,5 +135,28 @@ struct DryRunExactnessTests {
         path: fixture.folder + "/facts.sqlite", sql: misspelt, schema: fixture.setup.schema,
         reading: ["usage.consumed"])
     }
+  }
+
+  @Test(arguments: [";", " ;\n", "\n-- the bulk query", "; -- the bulk query\n", "\n;\n\n"])
+  func aBulkQueryEndingInASemicolonOrACommentIsNarrowedToo(_ ending: String) async throws {
+    let fixture = try DryRunFixture.shared()
+    let path = fixture.folder + "/facts.sqlite"
+    let reading: Set<String> = ["usage.consumed", "customer.consented"]
+    let first = try #require(
+      (0..<fixture.generator.count).map { fixture.generator.request($0).transactionId }
+        .min { BulkKeyOrder.compare($0, $1) < 0 })
+    func facts(_ sql: String) throws -> [String: Value] {
+      let scan = try SQLiteBulkFactScan(
+        path: path, sql: sql, schema: fixture.setup.schema, reading: reading, lower: first,
+        upper: nil)
+      var named: [String: Value] = [:]
+      for fact in try #require(try scan.facts(for: first)) {
+        named[fixture.setup.schema.policySchema.facts[fact.slot].name] = fact.value
+      }
+      return named
+    }
+    let plain = try facts(GeneratedDataWriter.bulkQuery)
+    #expect(Set(plain.keys) == reading)
+    #expect(try facts(GeneratedDataWriter.bulkQuery + ending) == plain)
   }
 }

@@ -27,17 +27,24 @@ struct NotificationLineEdgeCaseTests {
   private func readBoth(_ line: String) throws -> (
     fast: Result<RefundRequest?, DryRunError>, general: Result<RefundRequest, RequestFile.Failure>
   ) {
+    try readBoth(bytes: Array(line.utf8))
+  }
+
+  /// Writes `line`'s bytes (which need not be UTF-8) as line 2 of a file and reads them both ways.
+  private func readBoth(bytes line: [UInt8]) throws -> (
+    fast: Result<RefundRequest?, DryRunError>, general: Result<RefundRequest, RequestFile.Failure>
+  ) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "reckon-edge-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("edge.jsonl").path
-    try Data(("\n" + line + "\n").utf8).write(to: URL(fileURLWithPath: path))
+    try Data([0x0A] + line + [0x0A]).write(to: URL(fileURLWithPath: path))
     let fast = Result { () throws(DryRunError) -> RefundRequest? in
       try DryRunSetup.pastRequests(RequestLines(path: path), verifier: nil).requests.first?.request
     }
     let general = Result { () throws(RequestFile.Failure) -> RefundRequest in
-      try RequestFile.decode(Data(line.utf8), path: path)
+      try RequestFile.decode(Data(line), path: path)
     }
     return (fast, general)
   }
@@ -114,6 +121,7 @@ struct NotificationLineEdgeCaseTests {
     ("an array, not an object", "[" + example + "]"),
     ("a raw control character in a string", replacing("\"USA\"", "\"U\u{01}A\"")),
     ("a raw tab deep in a long string", replacing("coins.pack500", "coins.pack\t500")),
+    ("a word that only starts like null", replacing("\"quantity\": 1,", "\"quantity\": nope,")),
     (
       "a repeated transaction member",
       replacing("\"quantity\": 1,", "\"quantity\": 1, \"quantity\": 2,")
@@ -147,5 +155,23 @@ struct NotificationLineEdgeCaseTests {
       #expect(error.description.contains("edge.jsonl:2"), "\(name): \(error.description)")
     default: Issue.record("\(name): fast \(fast), general \(general)")
     }
+  }
+
+  @Test(arguments: [
+    ("a lone continuation byte in a long string", "coins.pack500", [0x80] as [UInt8]),
+    ("a byte that is never UTF-8", "coins.pack500", [0xFF]),
+    ("a truncated two-byte sequence", "USA", [0xC3]),
+    ("an encoded surrogate", "coins.pack500", [0xED, 0xA0, 0x80]),
+  ])
+  func bytesThatAreNotUTF8AreRefusedLikeRequestFile(
+    _ name: String, _ inside: String, _ bad: [UInt8]
+  ) throws {
+    let text = Self.example
+    let range = try #require(text.range(of: inside))
+    let line =
+      Array(text[..<range.upperBound].utf8) + bad + Array(text[range.upperBound...].utf8)
+    let (fast, general) = try readBoth(bytes: line)
+    #expect(throws: RequestFile.Failure.self, "\(name)") { try general.get() }
+    #expect(throws: DryRunError.self, "\(name)") { try fast.get() }
   }
 }
