@@ -64,10 +64,10 @@ struct JSONParser {
       guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else {
         throw fail("expected a key")
       }
+      let keyOffset = offset
       let key = try parseString()
       skipWhitespace()
       guard consume(UInt8(ascii: ":")) else { throw fail("expected ':'") }
-      let keyOffset = offset
       // A repeated key is refused: parsers disagree on which value wins, and a body or payload
       // that means different things to Reckon and to Apple must not be acted on.
       guard members.updateValue(try parseValue(), forKey: key) == nil else {

@@ -105,7 +105,8 @@ private final class ResumeGate<T: Sendable>: @unchecked Sendable {
     finished = true
     let continuation = self.continuation
     self.continuation = nil
-    if continuation == nil { early = result }
+    // Kept even when a waiter is resumed now, so a later `value` gets it rather than hanging.
+    early = result
     let racing = task
     let finish = finish
     task = nil

@@ -70,4 +70,11 @@ struct DeadlineTests {
     await #expect(throws: CancellationError.self) { try await waiting.value }
     #expect(ContinuousClock.now - started < .seconds(60))
   }
+
+  @Test func aResultAwaitedTwiceComesBackBothTimes() async throws {
+    let pending = Deadline.start(within: .seconds(30)) { 42 }
+    #expect(try await pending.value == 42)
+    // Bounded, so a second wait that was never resumed fails the test instead of hanging it.
+    #expect(try await Deadline.run(within: .seconds(30)) { try await pending.value } == 42)
+  }
 }

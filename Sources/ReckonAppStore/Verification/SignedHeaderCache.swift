@@ -24,10 +24,14 @@ final class SignedHeaderCache: @unchecked Sendable {
 
   /// The entry for a header with exactly this text, if one was stored.
   func entry(for text: String) -> Entry? {
-    lock.withLock { entries.first { $0.text.utf8.count == text.utf8.count && $0.text == text } }
+    // Byte for byte: `==` on strings would also match canonically equivalent text.
+    lock.withLock { entries.first { $0.text.utf8.elementsEqual(text.utf8) } }
   }
 
-  /// Stores a header that was read in full.
+  /// How many headers are remembered.
+  var count: Int { lock.withLock { entries.count } }
+
+  /// Stores a header that was read in full and whose chain verified.
   func store(_ entry: Entry) {
     lock.withLock {
       // Headers change rarely; a full cache means something unusual, so start over.

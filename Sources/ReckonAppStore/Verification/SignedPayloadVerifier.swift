@@ -6,7 +6,8 @@ import Foundation
 public struct SignedPayloadVerifier: Sendable {
   private let chains: CertificateChainVerifier
   private let certificates = CertificateCache()
-  private let headers = SignedHeaderCache()
+  /// Headers already read; internal so tests can see what is remembered.
+  let headers = SignedHeaderCache()
   /// Environments whose payloads are accepted without a chain to the roots (Xcode, LocalTesting),
   /// because Apple signs them with a local key; only when the configuration allows it.
   public let unverifiedEnvironments: Set<AppStoreEnvironment>
@@ -49,6 +50,11 @@ public struct SignedPayloadVerifier: Sendable {
     }
     let (leaf, intermediate) = try signingCertificates(header)
     try chains.verify(leaf: leaf, intermediate: intermediate, at: signedDate(payloadJSON))
+    // Remembered only once its chain verified, so headers that chain to nothing trusted cannot
+    // push the genuine ones out of the small cache.
+    if case .parsed(let text, _) = header {
+      headers.store(.init(text: text, leaf: leaf, intermediate: intermediate))
+    }
     let message = Data(parts[0].utf8) + Data(".".utf8) + Data(parts[1].utf8)
     guard ES256SignatureCheck.isValid(signature: signature, message: message, certificate: leaf)
     else {
@@ -95,20 +101,18 @@ public struct SignedPayloadVerifier: Sendable {
     return .parsed(text: text, fields: fields)
   }
 
-  /// The leaf and intermediate a header names, once its algorithm is ES256; remembers the header.
+  /// The leaf and intermediate a header names, once its algorithm is ES256.
   private func signingCertificates(_ header: Header) throws(VerificationFailure) -> (
     X509Certificate, X509Certificate
   ) {
     switch header {
     case .known(let entry): return (entry.leaf, entry.intermediate)
-    case .parsed(let text, let fields):
+    case .parsed(_, let fields):
       guard case .string(let algorithm)? = fields["alg"] else {
         throw .unsupportedAlgorithm("missing")
       }
       guard algorithm == "ES256" else { throw .unsupportedAlgorithm(algorithm) }
-      let (leaf, intermediate) = try chainCertificates(fields)
-      headers.store(.init(text: text, leaf: leaf, intermediate: intermediate))
-      return (leaf, intermediate)
+      return try chainCertificates(fields)
     }
   }
 
