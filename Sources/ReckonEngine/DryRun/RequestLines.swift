@@ -21,7 +21,12 @@ public final class RequestLines: @unchecked Sendable {
   private(set) var numbers: [Int32] = []
 
   /// Maps and indexes `path`.
-  public init(path: String) throws(DryRunError) {
+  public convenience init(path: String) throws(DryRunError) {
+    try self.init(path: path, parts: nil)
+  }
+
+  /// Maps and indexes `path` in `parts` parts (by default one below 16 MiB, else one per core).
+  init(path: String, parts: Int?) throws(DryRunError) {
     self.path = path
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else {
@@ -43,7 +48,7 @@ public final class RequestLines: @unchecked Sendable {
       madvise(mapped, size, MADV_SEQUENTIAL)
       base = mapped
     }
-    index()
+    index(parts: parts ?? (size < 1 << 24 ? 1 : ProcessInfo.processInfo.activeProcessorCount))
   }
 
   deinit {
@@ -83,9 +88,9 @@ public final class RequestLines: @unchecked Sendable {
   }
 
   /// Indexes the file in a few parts side by side, each from a line start, then joins them.
-  private func index() {
+  private func index(parts: Int) {
     guard let base else { return }
-    let parts = size < 1 << 24 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
+    let parts = max(1, parts)
     var bounds = [0]
     for part in 1..<parts {
       let guess = max(bounds[part - 1], size * part / parts)

@@ -44,4 +44,27 @@ struct RequestLinesTests {
     #expect(ids == ids.sorted())
     #expect(lines.orderedByTransaction() == Array(0..<lines.count))
   }
+
+  @Test(arguments: [1, 2, 3, 7, 64])
+  func anyNumberOfPartsGivesTheIndexOfOnePart(_ parts: Int) throws {
+    // Short lines, blank ones, a long one and no final newline; 64 parts outnumber the lines.
+    let lines = [
+      #"{"transactionId":"2000000000000003"}"#, "", "  ",
+      #"{"transactionId":"2000000000000001","pad":"\#(String(repeating: "y", count: 300))"}"#,
+      #"{"transactionId":"2000000000000002"}"#, "", #"{"no":"id"}"#,
+    ]
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "reckon-lines-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("small.jsonl").path
+    try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
+    let one = try RequestLines(path: path, parts: 1)
+    let split = try RequestLines(path: path, parts: parts)
+    #expect(one.numbers == [1, 4, 5, 7])
+    #expect(split.starts == one.starts)
+    #expect(split.lengths == one.lengths)
+    #expect(split.numbers == one.numbers)
+    #expect(split.orderedByTransaction() == [1, 2, 0, 3])
+  }
 }
