@@ -24,8 +24,19 @@ final class SignedHeaderCache: @unchecked Sendable {
 
   /// The entry for a header with exactly this text, if one was stored.
   func entry(for text: String) -> Entry? {
-    // Byte for byte: `==` on strings would also match canonically equivalent text.
-    lock.withLock { entries.first { $0.text.utf8.elementsEqual(text.utf8) } }
+    lock.withLock { entries.first { SignedHeaderCache.sameBytes($0.text, text) } }
+  }
+
+  /// Byte for byte: `==` on strings would also match canonically equivalent text, and comparing
+  /// the UTF-8 views element by element is slow for kilobytes.
+  private static func sameBytes(_ left: String, _ right: String) -> Bool {
+    var left = left
+    var right = right
+    return left.withUTF8 { a in
+      right.withUTF8 { b in
+        a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+      }
+    }
   }
 
   /// How many headers are remembered.
