@@ -42,7 +42,9 @@ final class BulkShard: @unchecked Sendable {
     try openScans()
     var slots = NotificationFactSlots(schema: plan.schema)
     let bodySlots = BodyFactSlots(plan.schema.policySchema)
-    var productTypes = ParsedStrings<String?>()
+    // Product and ownership types parsed once per distinct string, for the row and Apple's rules.
+    var productTypes = ParsedStrings<ProductType?>()
+    var ownershipTypes = ParsedStrings<InAppOwnershipType?>()
     // One set of values, cleared for each request, so no request allocates its own.
     var values = FactValues(schema: plan.schema.policySchema)
     var supplied = SuppliedFacts(
@@ -70,20 +72,23 @@ final class BulkShard: @unchecked Sendable {
       slots.fill(&values, from: request)
       supplied.start(values)
       let problem = try addLayers(request, &values, &supplied)
-      let context = ConsumptionValidationContext(transaction: request.transaction)
+      let type = request.transaction.rawType.flatMap {
+        productTypes.value(for: $0, parse: ProductType.init(rawValue:))
+      }
+      let context = ConsumptionValidationContext(
+        productType: type,
+        ownershipType: request.transaction.rawInAppOwnershipType.flatMap {
+          ownershipTypes.value(for: $0, parse: InAppOwnershipType.init(rawValue:))
+        })
       let verdict =
         problem == nil ? VerdictMaker.verdict(plan.policy, values, context, bodySlots) : nil
       let against =
         problem == nil
         ? plan.against.map { VerdictMaker.verdict($0, values, context, bodySlots) } : nil
-      let productType = request.transaction.rawType.map {
-        productTypes.value(for: $0, parse: DryRunRow.productType)
-      }
       rows.set(
         index,
         DryRunRow(
-          request: request, productType: productType ?? nil, verdict: verdict, against: against,
-          problem: problem))
+          request: request, type: type, verdict: verdict, against: against, problem: problem))
     }
     control.advance(by: pending)
     return ignored

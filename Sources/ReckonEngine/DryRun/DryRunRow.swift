@@ -27,28 +27,24 @@ public struct DryRunRow: Sendable {
     problem: String? = nil
   ) {
     self.init(
-      request: request, productType: DryRunRow.productType(request.transaction.rawType),
-      verdict: verdict, against: against, problem: problem)
+      request: request, type: request.transaction.type, verdict: verdict, against: against,
+      problem: problem)
   }
 
-  /// A row whose product type name the caller already has, from `productType(_:)`.
+  /// A row for `request` whose product type the caller has already parsed.
   init(
-    request: RefundRequest, productType: String?, verdict: DryRunVerdict?,
+    request: RefundRequest, type: ProductType?, verdict: DryRunVerdict?,
     against: DryRunVerdict?, problem: String?
   ) {
     notificationUUID = request.notification.notificationUUID ?? ""
     transactionId = request.transactionId ?? ""
     receivedAt = request.receivedAt
     reason = request.notification.data?.rawConsumptionRequestReason
-    self.productType = productType
+    // The policy name of a type Apple names, else as sent.
+    productType = type?.policyName ?? request.transaction.rawType
     self.verdict = verdict
     self.against = against
     self.problem = problem
-  }
-
-  /// The product type as rows name it: the policy name of a type Apple names, else as sent.
-  static func productType(_ raw: String?) -> String? {
-    raw.flatMap(ProductType.init(rawValue:))?.policyName ?? raw
   }
 
   /// Whether the `--against` policy would send something different.
