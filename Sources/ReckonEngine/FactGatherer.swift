@@ -6,6 +6,14 @@ import ReckonPolicy
 public protocol RecordsFactProvider: Sendable {
   /// The records facts (origin `.records`) for `request`.
   func facts(for request: RefundRequest) async throws -> [String: Value]
+  /// Whether `facts(for:)` answers at once, without blocking: it is then asked on the caller's
+  /// task, not on a task of its own under `recordsTimeout`.
+  var answersAtOnce: Bool { get }
+}
+
+extension RecordsFactProvider {
+  /// By default a provider may block, so it gets a task and a time limit.
+  public var answersAtOnce: Bool { false }
 }
 
 /// Gathers the facts of one request: the notification's own, Reckon's records, then the fact
@@ -49,12 +57,16 @@ public struct FactGatherer: Sendable {
     -> FactGathering.Outcome
   {
     // Every lookup starts before any is awaited, so they run at once, each within its timeout.
-    let records = startRecords(request)
+    // Records that answer at once are read here, after the sources have started: a task and a
+    // thread hop of their own would cost more than the reads.
+    let inline = records?.answersAtOnce == true
+    let pendingRecords = inline ? nil : startRecords(request)
     let layers = sources.ask(request.keys)
     var facts = GatheredFacts(request: request, schema: schema)
     var failures: [FactSourceFailure] = []
     var atRisk: Set<String> = []
-    switch await records?.result {
+    let recordsResult = inline ? await readRecords(request) : await pendingRecords?.result
+    switch recordsResult {
     case .success(let values)?:
       facts.add(
         values.filter { schema.origin(of: $0.key) == .records }, from: "records", schema: schema)
@@ -87,6 +99,16 @@ public struct FactGatherer: Sendable {
     return RecordsLookup(
       timeout: recordsTimeout,
       lookup: Deadline.start(within: recordsTimeout) { try await records.facts(for: request) })
+  }
+
+  private func readRecords(_ request: RefundRequest) async -> Result<
+    [String: Value], FactSourceFailure
+  >? {
+    guard let records else { return nil }
+    do { return .success(try await records.facts(for: request)) } catch {
+      return .failure(
+        FactSourceFailure(source: "records", reason: .failed(String(describing: error))))
+    }
   }
 
   private func names(origin: FactSchema.Origin) -> Set<String> {

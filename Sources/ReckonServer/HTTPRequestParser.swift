@@ -55,9 +55,14 @@ public struct HTTPRequestParser: Sendable {
       guard end <= limits.maximumHeaderBytes else {
         throw .headersTooLarge("more than \(limits.maximumHeaderBytes) bytes")
       }
-      let text = String(decoding: buffer[..<end], as: UTF8.self)
+      let parsed: (HTTPRequest, Int)
+      if let ascii = try parseASCIIHead(end) {
+        parsed = ascii
+      } else {
+        parsed = try parseHead(String(decoding: buffer[..<end], as: UTF8.self))
+      }
       buffer.removeFirst(end + 4)
-      (head, bodyLength) = try parseHead(text)
+      (head, bodyLength) = parsed
     }
     guard var request = head, buffer.count >= bodyLength else { return nil }
     request.body = Data(buffer[..<bodyLength])
@@ -76,6 +81,55 @@ public struct HTTPRequestParser: Sendable {
       return index
     }
     return nil
+  }
+
+  /// The head in `buffer[..<end]` read straight from its bytes when they are all ASCII (every
+  /// real request), by the same rules as `parseHead`: splitting a `String` of it into lines and
+  /// fields cost more than the rest of the parser. Nil for a head with other bytes.
+  private func parseASCIIHead(_ end: Int) throws(HTTPParseError) -> (HTTPRequest, Int)? {
+    guard !buffer[..<end].contains(where: { $0 >= 0x80 }) else { return nil }
+    var lines: [Range<Int>] = []
+    var start = 0
+    var index = 0
+    while index + 1 < end {
+      if buffer[index] == 13 && buffer[index + 1] == 10 {
+        lines.append(start..<index)
+        index += 2
+        start = index
+      } else {
+        index += 1
+      }
+    }
+    lines.append(start..<end)
+    let requestLine = buffer[lines[0]]
+    let parts = requestLine.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+    guard parts.count == 3, !parts[0].isEmpty,
+      parts[0].allSatisfy({ ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 == 45 }),
+      parts[1].first == UInt8(ascii: "/") || parts[1].elementsEqual("*".utf8),
+      parts[2].elementsEqual("HTTP/1.1".utf8) || parts[2].elementsEqual("HTTP/1.0".utf8)
+    else { throw .badRequestLine(String(decoding: requestLine.prefix(80), as: UTF8.self)) }
+    guard lines.count - 1 <= limits.maximumHeaderCount else {
+      throw .headersTooLarge("\(lines.count - 1) fields, more than \(limits.maximumHeaderCount)")
+    }
+    func blank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == 9 }
+    var headers: [(name: String, value: String)] = []
+    headers.reserveCapacity(lines.count - 1)
+    for line in lines.dropFirst() {
+      let field = buffer[line]
+      guard let colon = field.firstIndex(of: UInt8(ascii: ":")), colon != field.startIndex,
+        !field[..<colon].contains(where: blank)
+      else { throw .badHeader(String(decoding: field.prefix(80), as: UTF8.self)) }
+      var value = field[(colon + 1)...]
+      while let first = value.first, blank(first) { value.removeFirst() }
+      while let last = value.last, blank(last) { value.removeLast() }
+      headers.append(
+        (String(decoding: field[..<colon], as: UTF8.self), String(decoding: value, as: UTF8.self)))
+    }
+    let request = HTTPRequest(
+      method: String(decoding: parts[0], as: UTF8.self),
+      target: String(decoding: parts[1], as: UTF8.self),
+      version: String(decoding: parts[2], as: UTF8.self), headers: headers)
+    return (request, try bodyLength(of: request))
   }
 
   private func parseHead(_ text: String) throws(HTTPParseError) -> (HTTPRequest, Int) {

@@ -168,17 +168,22 @@ struct FactGathererTests {
 
   struct Records: RecordsFactProvider {
     var fail = false
+    var answersAtOnce = false
     func facts(for request: RefundRequest) async throws -> [String: Value] {
       if fail { throw StubSource.Failure(description: "state database is closed") }
       return ["history.earlier_requests": .number(2), "usage.consumed": .percent(1)]
     }
   }
 
-  @Test func recordsGiveHistoryFactsFirstAndOnlyThose() async throws {
+  // Records that answer at once are read on the gathering task, the others on a task of their
+  // own under a time limit: either way the same facts, and the same verdict when they fail.
+  @Test(arguments: [false, true])
+  func recordsGiveHistoryFactsFirstAndOnlyThose(answersAtOnce: Bool) async throws {
     let db = StubSource(
       name: "db",
       values: Self.baseFacts.merging(["history.earlier_requests": .number(9)]) { a, _ in a })
-    let (outcome, _) = try await gather([.init(db)], records: Records())
+    let (outcome, _) = try await gather(
+      [.init(db)], records: Records(answersAtOnce: answersAtOnce))
     guard case .ready(let facts) = outcome else {
       Issue.record("\(outcome)")
       return
@@ -190,7 +195,8 @@ struct FactGathererTests {
     let historyPolicy = Self.usagePolicy.replacingOccurrences(
       of: "usage.consumed >= 80%", with: "history.earlier_requests > 0")
     let (failed, _) = try await gather(
-      [.init(db)], policy: historyPolicy, records: Records(fail: true))
+      [.init(db)], policy: historyPolicy,
+      records: Records(fail: true, answersAtOnce: answersAtOnce))
     guard case .retry(let failure) = failed else {
       Issue.record("\(failed)")
       return

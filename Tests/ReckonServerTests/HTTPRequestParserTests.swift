@@ -101,6 +101,54 @@ import Testing
     #expect(error?.status == 400)
   }
 
+  // All-ASCII heads are read from their bytes, others as text: a non-ASCII field added to each
+  // request must change nothing else about how it is read or refused.
+  @Test(arguments: [
+    "PUT /a?b=c HTTP/1.1\r\nHost:  \t x y \t\r\nContent-Length: 2\r\n\r\nok",
+    "GET * HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", "M-SEARCH / HTTP/1.1\r\n\r\n",
+    "GARBAGE\r\n\r\n", "get / HTTP/1.1\r\n\r\n", "GET  / HTTP/1.1\r\n\r\n",
+    "GET x HTTP/1.1\r\n\r\n",
+    "GET / HTTP/1.1\r\nNoColon\r\n\r\n", "GET / HTTP/1.1\r\n: empty name\r\n\r\n",
+    "GET / HTTP/1.1\r\nBad\tName: x\r\n\r\n", "GET / HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n",
+  ])
+  func asciiAndOtherHeadsAreReadByTheSameRules(text: String) throws {
+    let limits = HTTPRequestParser.Limits(maximumHeaderCount: 3)
+    let marker = "X-Été: ü\r\n"
+    let headEnd = text.range(of: "\r\n\r\n")!
+    let withMarker: String
+    if let firstLineEnd = text.range(of: "\r\n"), firstLineEnd.lowerBound < headEnd.lowerBound {
+      withMarker = text.replacingCharacters(
+        in: firstLineEnd.upperBound..<firstLineEnd.upperBound, with: marker)
+    } else {
+      withMarker = text.replacingCharacters(
+        in: headEnd.lowerBound..<headEnd.lowerBound, with: "\r\n" + marker.dropLast())
+    }
+    let plain = Result { () throws(HTTPParseError) in try parse(text, limits: limits) }
+    let other = Result { () throws(HTTPParseError) in try parse(withMarker, limits: limits) }
+    switch (plain, other) {
+    case (.success(let requests), .success(let marked)):
+      var expected = try #require(requests.first)
+      expected.headers.insert(("X-Été", "ü"), at: 0)
+      #expect(marked.first == expected)
+    case (.failure(let error), .failure(let markedError)):
+      // The marker is one more field, so only the field count may differ.
+      if case .headersTooLarge = error {
+        #expect(markedError.status == 431)
+      } else {
+        #expect(markedError.status == error.status)
+      }
+    default:
+      // The fourth field pushes a three-field request over the limit.
+      #expect(text.hasPrefix("GET / HTTP/1.1\r\nA: 1"), "\(plain) but \(other)")
+    }
+  }
+
+  @Test func fieldValuesLoseOnlySpacesAndTabsAroundThem() throws {
+    let request = try #require(try parse("GET / HTTP/1.1\r\nX:\t a\tb  \t\r\nY:\r\n\r\n").first)
+    #expect(request.header("X") == "a\tb")
+    #expect(request.header("Y") == "")
+  }
+
   @Test func chunkedBodiesAskForALength() {
     let error = #expect(throws: HTTPParseError.self) {
       try parse("PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n")

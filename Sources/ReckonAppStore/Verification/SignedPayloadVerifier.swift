@@ -55,7 +55,8 @@ public struct SignedPayloadVerifier: Sendable {
     if case .parsed(let text, _) = header {
       headers.store(.init(text: text, leaf: leaf, intermediate: intermediate))
     }
-    let message = Data(parts[0].utf8) + Data(".".utf8) + Data(parts[1].utf8)
+    // The signing input, header.payload, is the JWS up to its second dot: one copy, not three.
+    let message = Data(jws.utf8[..<parts[1].endIndex])
     guard ES256SignatureCheck.isValid(signature: signature, message: message, certificate: leaf)
     else {
       throw .invalidSignature

@@ -63,7 +63,7 @@ extension NotificationPipeline {
     let request = RefundRequest(
       notification: verified.payload, transaction: transaction, receivedAt: receivedAt)
     let facts: GatheredFacts
-    switch await gatherer.gather(request, for: entry.policy) {
+    switch await gatherer.gather(request, reading: entry.reads) {
     case .ready(let gathered): facts = gathered
     case .retry(let failure): return .failure(.facts(failure))
     }

@@ -31,6 +31,9 @@ public final class PolicyBook: @unchecked Sendable {
     public let text: String
     /// SHA-256 of `text` as hex, computed once rather than for every decision.
     public let textSHA256: String
+    /// The facts a decision by `policy` reads, found once rather than by walking its rules for
+    /// every request.
+    public let reads: Set<String>
     /// The file's modification time when it was read, for change detection.
     let modified: Date?
   }
@@ -117,7 +120,7 @@ public final class PolicyBook: @unchecked Sendable {
     }
     return Entry(
       source: source, policy: policy, text: text, textSHA256: SHA256Digest.hex(Data(text.utf8)),
-      modified: modified)
+      reads: FactGathering.factsRead(by: policy), modified: modified)
   }
 
   static func modificationDate(_ path: String) -> Date? {

@@ -13,6 +13,9 @@ public struct StateHistoryFacts: RecordsFactProvider {
     self.store = store
   }
 
+  /// Two indexed reads of the database the request was just recorded in: answered at once.
+  public var answersAtOnce: Bool { true }
+
   /// `history.earlier_requests` and `history.earlier_refunds` for `request`.
   public func facts(for request: RefundRequest) async throws -> [String: Value] {
     var facts: [String: Value] = [:]
