@@ -46,6 +46,14 @@ public final class SQLiteDatabase {
     self.path = path
     self.handle = handle
     if busyTimeoutMs > 0 { sqlite3_busy_timeout(handle, busyTimeoutMs) }
+    // A double-quoted word is an identifier only: a mistyped column in a fact query must fail
+    // to prepare, not silently become a text literal.
+    let refused = reckon_sqlite3_refuse_double_quoted_strings(handle)
+    guard refused == SQLITE_OK else {
+      throw SQLiteError(
+        code: refused, message: String(cString: sqlite3_errstr(refused)),
+        context: "configuring \(path)")
+    }
   }
 
   deinit {

@@ -112,6 +112,26 @@ struct SQLiteFactSourceTests {
     #expect(error.description.contains(hint))
   }
 
+  // SQLite by default reads a double-quoted word that names no column as text, so a typo in a
+  // column name would compare with a constant and quietly find nothing.
+  @Test func aDoubleQuotedWordThatNamesNoColumnIsRefusedNotReadAsText() throws {
+    let path = try Fixtures.database(
+      "CREATE TABLE t (id TEXT, status TEXT); INSERT INTO t VALUES ('1', 'active');")
+    func source(_ condition: String) throws(SQLiteFactSourceError) -> SQLiteFactSource {
+      let query =
+        "SELECT 1 AS \"customer.consented\" FROM t WHERE id = :transaction_id AND \(condition)"
+      return try SQLiteFactSource(
+        name: "db", settings: .init(path: path, queries: ["consent": query]), schema: .standard)
+    }
+    let error = try #require(throws: SQLiteFactSourceError.self) {
+      try source("\"statsu\" = 'active'")
+    }
+    #expect(error.description.contains("no such column: statsu"), "\(error)")
+    #expect(
+      try source("\"status\" = 'active'").lookup(Fixtures.keys(transaction: "1"))[
+        "customer.consented"] == .boolean(true))
+  }
+
   @Test func aLockedDatabaseFailsAfterTheBusyTimeout() throws {
     let path = try Fixtures.database(
       "CREATE TABLE t (id TEXT, n INTEGER); INSERT INTO t VALUES ('1', 1);")

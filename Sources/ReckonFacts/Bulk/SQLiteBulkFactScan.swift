@@ -69,6 +69,10 @@ public final class SQLiteBulkFactScan {
         throw .notificationFact(query: "bulkQuery", column: name)
       }
     }
+    // Narrowing selects columns by name, so a repeated one would be dropped without a word.
+    if let repeated = names.firstRepeated() {
+      throw .duplicateFact(column: repeated, queries: ["bulkQuery", "bulkQuery"])
+    }
     let kept = names.filter { $0 != "transaction_id" && reading?.contains($0) ?? true }
     let bounded = lower != nil || upper != nil
     if bounded || kept.count < names.count - 1 {

@@ -137,6 +137,22 @@ struct DryRunExactnessTests {
     }
   }
 
+  // Narrowing keeps one column per name, so a second column for the same fact would be dropped
+  // without a word; the per-request queries refuse the same repeat.
+  @Test(arguments: ["customer.lifetime_spent", "transaction_id"])
+  func aBulkQueryNamingAColumnTwiceIsRefused(_ repeated: String) async throws {
+    let fixture = try DryRunFixture.shared()
+    let twice = GeneratedDataWriter.bulkQuery.replacingOccurrences(
+      of: "c.vip AS \"custom.vip\"", with: "c.vip AS \"custom.vip\", 0 AS \"\(repeated)\"")
+    #expect(twice != GeneratedDataWriter.bulkQuery)
+    let error = try #require(throws: SQLiteFactSourceError.self) {
+      _ = try SQLiteBulkFactScan(
+        path: fixture.folder + "/facts.sqlite", sql: twice, schema: fixture.setup.schema,
+        reading: ["usage.consumed"])
+    }
+    #expect(error == .duplicateFact(column: repeated, queries: ["bulkQuery", "bulkQuery"]))
+  }
+
   @Test(arguments: [";", " ;\n", "\n-- the bulk query", "; -- the bulk query\n", "\n;\n\n"])
   func aBulkQueryEndingInASemicolonOrACommentIsNarrowedToo(_ ending: String) async throws {
     let fixture = try DryRunFixture.shared()
