@@ -34,9 +34,7 @@ func runSenderBenchmark(arguments: [String]) async throws {
 }
 
 private func temporaryStore(_ durability: StateStore.Durability) throws -> StateStore {
-  try StateStore(
-    path: FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID()).sqlite")
-      .path, durability: durability)
+  try StateStore(path: ScratchFiles.database("bench-sender"), durability: durability)
 }
 
 private let benchBody = Data(

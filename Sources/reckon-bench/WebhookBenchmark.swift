@@ -96,9 +96,7 @@ private func makeWebhookServer(_ authority: LocalCertificateAuthority) throws ->
         bundleId: "com.example.coins", appAppleId: 1_234_567_890, environment: .production,
         policy: .text(name: "bench.policy", policy))
     ], factSources: [.init(BenchFacts())],
-    statePath: FileManager.default.temporaryDirectory.appendingPathComponent(
-      "bench-webhook-\(UUID()).sqlite"
-    ).path, roots: [authority.root])
+    statePath: ScratchFiles.database("bench-webhook"), roots: [authority.root])
   let json =
     #"{"apps": [{"bundleId": "b", "environment": "Sandbox", "policy": "p"}], "server": {"listen": "127.0.0.1:0"}}"#
   let root = try JSONValue.parse(Data(json.utf8)).objectValue ?? [:]

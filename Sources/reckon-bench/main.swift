@@ -18,4 +18,10 @@ guard let benchmark = benchmarks[name] else {
     Data("usage: reckon-bench [\(benchmarks.keys.sorted().joined(separator: "|"))]\n".utf8))
   exit(2)
 }
-try await benchmark(Array(arguments.dropFirst()))
+do {
+  try await benchmark(Array(arguments.dropFirst()))
+  ScratchFiles.removeAll()
+} catch {
+  ScratchFiles.removeAll()
+  throw error
+}

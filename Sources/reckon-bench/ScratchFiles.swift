@@ -1,0 +1,31 @@
+import Foundation
+
+/// State databases a benchmark makes in the temporary directory, removed with their WAL and
+/// shared-memory files when it ends: a webhook run leaves about a hundred megabytes, and runs
+/// repeated while tuning had filled gigabytes of `/tmp`.
+enum ScratchFiles {
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var paths: [String] = []
+
+  /// A fresh path for a database named `prefix`-UUID.sqlite, removed by `removeAll()`.
+  static func database(_ prefix: String) -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "\(prefix)-\(UUID().uuidString).sqlite"
+    ).path
+    lock.withLock { paths.append(path) }
+    return path
+  }
+
+  /// Removes every database handed out, and its `-wal` and `-shm` files.
+  static func removeAll() {
+    let removing = lock.withLock {
+      defer { paths.removeAll() }
+      return paths
+    }
+    for path in removing {
+      for suffix in ["", "-wal", "-shm"] {
+        try? FileManager.default.removeItem(atPath: path + suffix)
+      }
+    }
+  }
+}
