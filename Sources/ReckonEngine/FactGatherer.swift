@@ -6,8 +6,9 @@ import ReckonPolicy
 public protocol RecordsFactProvider: Sendable {
   /// The records facts (origin `.records`) for `request`.
   func facts(for request: RefundRequest) async throws -> [String: Value]
-  /// Whether `facts(for:)` answers at once, without blocking: it is then asked on the caller's
-  /// task, not on a task of its own under `recordsTimeout`.
+  /// Whether `facts(for:)` answers at once (a few local reads, waiting at most for a lock held
+  /// as briefly): it is then asked on the caller's task, with no task or `recordsTimeout` of its
+  /// own, which would cost more than the reads.
   var answersAtOnce: Bool { get }
 }
 

@@ -104,7 +104,9 @@ public struct HTTPRequestParser: Sendable {
     let requestLine = buffer[lines[0]]
     let parts = requestLine.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
     guard parts.count == 3, !parts[0].isEmpty,
-      parts[0].allSatisfy({ ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 == 45 }),
+      parts[0].allSatisfy({
+        ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 == UInt8(ascii: "-")
+      }),
       parts[1].first == UInt8(ascii: "/") || parts[1].elementsEqual("*".utf8),
       parts[2].elementsEqual("HTTP/1.1".utf8) || parts[2].elementsEqual("HTTP/1.0".utf8)
     else { throw .badRequestLine(String(decoding: requestLine.prefix(80), as: UTF8.self)) }

@@ -13,7 +13,8 @@ public struct StateHistoryFacts: RecordsFactProvider {
     self.store = store
   }
 
-  /// Two indexed reads of the database the request was just recorded in: answered at once.
+  /// Two indexed reads of the database the request was just recorded in, behind the store's
+  /// lock that writers hold for one short transaction: answered at once.
   public var answersAtOnce: Bool { true }
 
   /// `history.earlier_requests` and `history.earlier_refunds` for `request`.
