@@ -1,4 +1,5 @@
 import Foundation
+import ReckonTestSupport
 
 /// A blocking HTTP/1.1 keep-alive client on one loopback connection, for the webhook benchmark:
 /// it writes one POST and reads exactly one response (by Content-Length).
@@ -11,21 +12,13 @@ final class WebhookBenchmarkClient {
   private var buffer: [UInt8] = []
 
   init(port: Int) throws {
-    descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw Failure(description: "socket() failed") }
+    guard let descriptor = LoopbackSocket.connect(port: port) else {
+      throw Failure(description: "cannot connect to port \(port)")
+    }
+    self.descriptor = descriptor
     var one: Int32 = 1
     setsockopt(
       descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { throw Failure(description: "cannot connect to port \(port)") }
   }
 
   deinit { close(descriptor) }

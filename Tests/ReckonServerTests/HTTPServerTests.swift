@@ -1,5 +1,6 @@
 import Foundation
 import ReckonServer
+import ReckonTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -127,21 +128,7 @@ enum RawSocket {
 
   /// A connected loopback socket; the caller closes it.
   static func connected(port: Int) throws -> Int32 {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw Failure() }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else {
-      close(descriptor)
-      throw Failure()
-    }
+    guard let descriptor = LoopbackSocket.connect(port: port) else { throw Failure() }
     return descriptor
   }
 }
