@@ -14,9 +14,7 @@ final class BulkShard: @unchecked Sendable {
   private let control: DryRunControl
   private let lower: String?
   private let upper: String?
-  private var checks: Int
-  private var scans: [SQLiteBulkFactScan?] = []
-  private var lastKeys: [String?] = []
+  private let checks: Int
 
   init(
     run: BulkDryRun, lines: RequestLines, order: [Int], range: Range<Int>, rows: RowBuffer,
@@ -39,7 +37,7 @@ final class BulkShard: @unchecked Sendable {
   }
 
   private func decideAll() throws(DryRunError) -> Int {
-    try openScans()
+    var scans = try openScans()
     var slots = NotificationFactSlots(schema: plan.schema)
     let bodySlots = BodyFactSlots(plan.schema.policySchema)
     // Product and ownership types parsed once per distinct string, for the row and Apple's rules.
@@ -71,7 +69,7 @@ final class BulkShard: @unchecked Sendable {
       values.removeAll()
       slots.fill(&values, from: request)
       supplied.start(values)
-      let problem = try addLayers(request, &values, &supplied)
+      let problem = try addLayers(request, &values, &supplied, &scans)
       let type = request.transaction.rawType.flatMap {
         productTypes.value(for: $0, parse: ProductType.init(rawValue:))
       }
@@ -94,11 +92,22 @@ final class BulkShard: @unchecked Sendable {
     return ignored
   }
 
-  private func openScans() throws(DryRunError) {
+  /// The shard's own scans and where each stands; kept on the stack rather than in the shard's
+  /// properties, so the per-request loop neither copies layers nor checks exclusive access.
+  private struct Scans {
+    /// Per layer, its scan, nil for a lookup layer.
+    var scans: [SQLiteBulkFactScan?]
+    /// Per layer, the last transaction id asked of its scan.
+    var lastKeys: [String?]
+    /// How many more requests to also look up per request, to check the bulk query.
+    var checks: Int
+  }
+
+  private func openScans() throws(DryRunError) -> Scans {
+    var scans: [SQLiteBulkFactScan?] = []
     for layer in plan.layers {
       guard case .scan(_, let path, let sql, _) = layer else {
         scans.append(nil)
-        lastKeys.append(nil)
         continue
       }
       do {
@@ -109,56 +118,64 @@ final class BulkShard: @unchecked Sendable {
       } catch {
         throw .factsFailed(error.description)
       }
-      lastKeys.append(nil)
     }
+    return Scans(
+      scans: scans, lastKeys: Array(repeating: nil, count: scans.count), checks: checks)
   }
 
   /// Adds each layer's facts; returns why facts are missing when a per-request source failed.
   private func addLayers(
-    _ request: RefundRequest, _ values: inout FactValues, _ supplied: inout SuppliedFacts
+    _ request: RefundRequest, _ values: inout FactValues, _ supplied: inout SuppliedFacts,
+    _ state: inout Scans
   ) throws(DryRunError) -> String? {
-    for (position, layer) in plan.layers.enumerated() {
-      switch layer {
-      case .scan(let name, _, _, let source):
-        if let transactionId = request.transactionId, inOrder(transactionId, position) {
-          let facts: [SQLiteBulkFactScan.Fact]?
-          do { facts = try scans[position]!.facts(for: transactionId) } catch {
-            throw .factsFailed("\(name): \(error.description)")
-          }
-          for fact in facts ?? [] { supplied.add(fact.slot, fact.value, to: &values) }
-          if checks > 0 { try crossCheck(request, facts ?? [], source) }
-        } else {
-          do { supplied.add(try source.lookup(request.keys), to: &values) } catch {
-            return "retry later: \(name): \(error.description)"
-          }
-        }
-      case .lookup(let source):
+    for position in state.scans.indices {
+      guard let scan = state.scans[position] else {
+        guard case .lookup(let source) = plan.layers[position] else { continue }
         do { supplied.add(try source.lookup(request.keys), to: &values) } catch {
           return "retry later: \(source.name): \(error)"
+        }
+        continue
+      }
+      if let transactionId = request.transactionId,
+        BulkShard.inOrder(transactionId, &state.lastKeys[position], lower: lower, upper: upper)
+      {
+        let facts: [SQLiteBulkFactScan.Fact]?
+        do { facts = try scan.facts(for: transactionId) } catch {
+          throw .factsFailed("\(plan.layers[position].name): \(error.description)")
+        }
+        for fact in facts ?? [] { supplied.add(fact.slot, fact.value, to: &values) }
+        if state.checks > 0 {
+          state.checks -= 1
+          try crossCheck(request, facts ?? [], plan.layers[position])
+        }
+      } else {
+        guard case .scan(let name, _, _, let source) = plan.layers[position] else { continue }
+        do { supplied.add(try source.lookup(request.keys), to: &values) } catch {
+          return "retry later: \(name): \(error.description)"
         }
       }
     }
     return nil
   }
 
-  /// Whether `transactionId` can be asked of the scan: not before the last id asked, and within
-  /// the shard's bounds.
-  private func inOrder(_ transactionId: String, _ position: Int) -> Bool {
+  /// Whether `transactionId` can be asked of a scan: not before the last id asked of it
+  /// (`last`, updated), and within the shard's bounds.
+  private static func inOrder(
+    _ transactionId: String, _ last: inout String?, lower: String?, upper: String?
+  ) -> Bool {
     if let lower, BulkKeyOrder.compare(transactionId, lower) < 0 { return false }
     if let upper, BulkKeyOrder.compare(transactionId, upper) > 0 { return false }
-    if let last = lastKeys[position], BulkKeyOrder.compare(transactionId, last) < 0 {
-      return false
-    }
-    lastKeys[position] = transactionId
+    if let last, BulkKeyOrder.compare(transactionId, last) < 0 { return false }
+    last = transactionId
     return true
   }
 
   /// Checks the bulk query against the per-request queries for one request, on the facts read.
   private func crossCheck(
-    _ request: RefundRequest, _ bulk: [SQLiteBulkFactScan.Fact], _ source: SQLiteFactSource
+    _ request: RefundRequest, _ bulk: [SQLiteBulkFactScan.Fact], _ layer: BulkFactLayer
   ) throws(DryRunError) {
-    checks -= 1
-    guard let single = try? source.lookup(request.keys) else { return }
+    guard case .scan(_, _, _, let source) = layer, let single = try? source.lookup(request.keys)
+    else { return }
     let facts = plan.schema.policySchema.facts
     var fromBulk: [String: Value] = [:]
     for fact in bulk { fromBulk[facts[fact.slot].name] = fact.value }

@@ -44,7 +44,9 @@ struct NotificationLineDecoder {
       }
       return true
     }
-    guard read, scanner.atEnd(), notification.notificationType == .consumptionRequest,
+    // Compared as text: the same test as parsing the type, without `init(rawValue:)`'s switch.
+    guard read, scanner.atEnd(),
+      notification.rawNotificationType == NotificationType.consumptionRequest.rawValue,
       hasTransaction, let receivedAt = notification.signedDate
     else { return nil }
     return RefundRequest(

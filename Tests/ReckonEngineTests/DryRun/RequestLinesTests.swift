@@ -67,4 +67,27 @@ struct RequestLinesTests {
     #expect(split.numbers == one.numbers)
     #expect(split.orderedByTransaction() == [1, 2, 0, 3])
   }
+
+  /// The quick key is the text after the first `"transactionId":"`, up to the next quote; a
+  /// quoted key inside a string value is escaped, so it never matches.
+  @Test(
+    arguments: [
+      (#"{"transactionId":"2000000000000001","x":1}"#, "2000000000000001"),
+      (#"{"a":"\"transactionId\":\"9\"","transactionId":"42"}"#, "42"),
+      (#"{"originalTransactionId":"7","transactionId":"8"}"#, "8"),
+      (#"{"data":{"transactionId":"1","transactionId":"2"}}"#, "1"),
+      (#"{"transactionId":""}"#, ""),
+      (#"{"transactionId":"unterminated"#, "unterminated"),
+      (#"{"transactionId":""#, ""),
+      (#"{"transactionId":1}"#, nil),
+      (#""transactionId":""#, nil),
+      ("", nil),
+    ] as [(String, String?)])
+  func theQuickKeyIsTheFirstTransactionIdsText(_ line: String, _ key: String?) {
+    var line = line
+    let found = line.withUTF8 { bytes in
+      RequestLines.findTransactionId(bytes).map { String(decoding: $0, as: UTF8.self) }
+    }
+    #expect(found == key)
+  }
 }
