@@ -28,11 +28,11 @@ let package = Package(
     .executableTarget(name: "reckon", dependencies: ["ReckonEngine", "ReckonServer", "ReckonStandIn"]),
     .executableTarget(name: "reckon-bench", dependencies: ["ReckonEngine", "ReckonStandIn", "ReckonTestSupport"]),
     .testTarget(name: "ReckonPolicyTests", dependencies: ["ReckonPolicy", "ReckonTestSupport"], exclude: ["Snapshots"]),
-    .testTarget(name: "ReckonAppStoreTests", dependencies: ["ReckonAppStore"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "ReckonAppStoreTests", dependencies: ["ReckonAppStore", "ReckonTestSupport"], resources: [.copy("Fixtures")]),
     .testTarget(name: "ReckonEngineTests", dependencies: ["ReckonEngine", "ReckonTestSupport"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "ReckonFactsTests", dependencies: ["ReckonFacts", "ReckonEngine", "ReckonSQLite"]),
+    .testTarget(name: "ReckonFactsTests", dependencies: ["ReckonFacts", "ReckonEngine", "ReckonSQLite", "ReckonTestSupport"]),
     .testTarget(name: "ReckonServerTests", dependencies: ["ReckonServer", "ReckonStandIn", "ReckonSQLite", "ReckonTestSupport"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "ReckonCLITests", dependencies: ["ReckonEngine"], exclude: ["Snapshots", "Fixtures"]),
+    .testTarget(name: "ReckonCLITests", dependencies: ["ReckonEngine", "ReckonTestSupport"], exclude: ["Snapshots", "Fixtures"]),
   ]
 )
 

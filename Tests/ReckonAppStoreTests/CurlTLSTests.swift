@@ -1,4 +1,5 @@
 import Foundation
+import ReckonTestSupport
 import Testing
 
 @testable import ReckonAppStore
@@ -11,7 +12,7 @@ struct CurlTLSTests {
 
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: openssl)))
   func aServerWithAnUntrustedCertificateIsRefused() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let directory = TestScratch.folder.appendingPathComponent(
       "reckon-tls-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonTestSupport
 import Testing
 
 /// `reckon generate`, `reckon dry-run` and `reckon report` as a user runs them: the built binary,
@@ -10,7 +11,7 @@ struct DryRunCommandTests {
 
   /// A generated folder of `count` requests, with a state database.
   static func generated(_ count: Int, state: Bool = false) async throws -> String {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let folder = TestScratch.folder.appendingPathComponent(
       "reckon-cli-\(UUID().uuidString)"
     ).path
     var arguments = ["generate", "--out", folder, "--count", "\(count)", "--seed", "2"]
@@ -127,7 +128,7 @@ struct DryRunCommandTests {
     process.arguments =
       [
         "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-        "--user-data-dir=\(NSTemporaryDirectory())/reckon-chromium-\(UUID().uuidString)",
+        "--user-data-dir=\(TestScratch.folder.path)/reckon-chromium-\(UUID().uuidString)",
       ] + arguments
     let output = Pipe()
     process.standardOutput = output

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonTestSupport
 
 /// Temporary state databases and ready-made records for the tests.
 enum TestState {
@@ -10,7 +11,7 @@ enum TestState {
     #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"#.utf8)
 
   static func temporaryPath() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent(
+    TestScratch.folder.appendingPathComponent(
       "reckon-state-\(UUID().uuidString).sqlite"
     ).path
   }

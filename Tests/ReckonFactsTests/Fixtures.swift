@@ -3,6 +3,7 @@ import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
 import ReckonSQLite
+import ReckonTestSupport
 
 /// Paths and builders the fact tests share: the repository's examples, temp folders, real
 /// SQLite files built from SQL, the example request and small policies.
@@ -16,7 +17,7 @@ enum Fixtures {
 
   /// A fresh temporary folder.
   static func temporaryFolder() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let folder = TestScratch.folder.appendingPathComponent(
       "reckon-facts-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder

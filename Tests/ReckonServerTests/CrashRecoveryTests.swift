@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonStandIn
+import ReckonTestSupport
 import Testing
 
 /// Runs the real `reckon send --once`, kills it with SIGKILL at random points while it sends,
@@ -105,7 +106,7 @@ import Testing
   }
 
   static func workspace(baseURL: URL) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let folder = TestScratch.folder.appendingPathComponent(
       "reckon-crash-\(UUID())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let key = folder.appendingPathComponent("key.p8")

@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonStandIn
+import ReckonTestSupport
 import Testing
 
 /// `reckon import-history` against the stand-in: every window and page fetched with the client's
@@ -49,7 +50,7 @@ struct ImportHistoryTests {
     defer { standIn.shutdown() }
     standIn.history.serve(payloads, pageSize: 1)
     let store = try StateStore(
-      path: FileManager.default.temporaryDirectory.appendingPathComponent(
+      path: TestScratch.folder.appendingPathComponent(
         "reckon-import-\(UUID().uuidString).sqlite"
       ).path)
     let importer = HistoryImporter(

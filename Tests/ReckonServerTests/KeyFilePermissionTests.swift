@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonTestSupport
 import Testing
 
 /// The `.p8` key's file permissions, as every command that loads it from `reckon.json` sees them
@@ -8,7 +9,7 @@ import Testing
 @Suite struct KeyFilePermissionTests {
   /// A folder with `reckon.json` naming a copy of the test key with `mode`; returns the config.
   static func configuration(keyMode: Int) throws -> (ReckonConfiguration, keyPath: String) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let folder = TestScratch.folder.appendingPathComponent(
       "reckon-keymode-\(UUID())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let key = folder.appendingPathComponent("AuthKey.p8")
@@ -56,7 +57,7 @@ import Testing
   }
 
   @Test func aLocalTestCAWritesItsKeyOnlyItsOwnerCanRead() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID())")
+    let folder = TestScratch.folder.appendingPathComponent("ca-\(UUID())")
     try LocalCertificateAuthority().write(to: folder.path)
     let key = folder.appendingPathComponent(LocalCertificateAuthority.FileName.leafKey).path
     let mode = try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonTestSupport
 import Testing
 
 @Suite struct KeySecrecyTests {
@@ -24,7 +25,7 @@ import Testing
     let (standIn, url) = try TestKey.standIn()
     defer { standIn.shutdown() }
     let store = try StateStore(
-      path: FileManager.default.temporaryDirectory.appendingPathComponent(
+      path: TestScratch.folder.appendingPathComponent(
         "secrecy-\(UUID()).sqlite"
       ).path)
     let events = EventLog()
@@ -45,7 +46,7 @@ import Testing
   }
 
   @Test func aKeyFileReadableByOthersGetsAWarning() throws {
-    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("key-\(UUID()).p8")
+    let copy = TestScratch.folder.appendingPathComponent("key-\(UUID()).p8")
       .path
     try Data(contentsOf: URL(fileURLWithPath: TestKey.path)).write(to: URL(fileURLWithPath: copy))
     try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy)

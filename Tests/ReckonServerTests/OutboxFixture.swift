@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonTestSupport
 
 /// Sender settings for tests: the default pacing, short backoff.
 enum SenderSettings {
@@ -26,7 +27,7 @@ enum OutboxFixture {
 
   static func temporaryStore() throws -> StateStore {
     try StateStore(
-      path: FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID()).sqlite")
+      path: TestScratch.folder.appendingPathComponent("outbox-\(UUID()).sqlite")
         .path, durability: .normal)
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonTestSupport
 import Testing
 
 @testable import ReckonEngine
@@ -27,7 +28,7 @@ import Testing
   }
 
   @Test func configuredRootsReplaceApplesRoot() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("roots-\(UUID())")
+    let folder = TestScratch.folder.appendingPathComponent("roots-\(UUID())")
     let authority = try LocalCertificateAuthority()
     try authority.write(to: folder.path)
     let path = folder.appendingPathComponent(LocalCertificateAuthority.FileName.root).path

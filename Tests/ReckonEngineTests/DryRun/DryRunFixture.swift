@@ -2,6 +2,7 @@ import Foundation
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonTestSupport
 
 /// Generated past requests with their facts in a temporary folder, built once per count and seed,
 /// with the shipped policies loaded against the generated configuration's schema.
@@ -31,7 +32,7 @@ final class DryRunFixture: @unchecked Sendable {
 
   init(count: Int, seed: UInt64) throws {
     folder =
-      FileManager.default.temporaryDirectory.appendingPathComponent(
+      TestScratch.folder.appendingPathComponent(
         "reckon-dryrun-\(UUID().uuidString)"
       ).path
     generator = PastRequestGenerator(count: count, seed: seed)

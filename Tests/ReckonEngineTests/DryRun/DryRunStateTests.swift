@@ -2,6 +2,7 @@ import Foundation
 import ReckonEngine
 import ReckonFacts
 import ReckonSQLite
+import ReckonTestSupport
 import Testing
 
 /// Dry-runs over the state database: date ranges, and facts as recorded versus gathered now.
@@ -67,7 +68,7 @@ struct DryRunStateTests {
 
   @Test func requestsNeverDecidedAreReportedNotGuessed() async throws {
     let store = try StateStore(
-      path: FileManager.default.temporaryDirectory.appendingPathComponent(
+      path: TestScratch.folder.appendingPathComponent(
         "reckon-\(UUID().uuidString).sqlite"
       ).path)
     let fixture = try DryRunFixture.shared()

@@ -1,12 +1,13 @@
 import Foundation
 import ReckonEngine
+import ReckonTestSupport
 import Testing
 
 /// The generator gives the same data for the same seed, different data for another, and
 /// requests that read like Apple's.
 struct GeneratorTests {
   private func requestsFile(count: Int, seed: UInt64) throws -> Data {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let path = TestScratch.folder.appendingPathComponent(
       "reckon-gen-\(UUID().uuidString).jsonl"
     ).path
     defer { try? FileManager.default.removeItem(atPath: path) }

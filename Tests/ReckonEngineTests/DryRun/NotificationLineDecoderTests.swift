@@ -1,5 +1,6 @@
 import Foundation
 import ReckonEngine
+import ReckonTestSupport
 import Testing
 
 /// The requests file's fast reader gives what `RequestFile.decode` gives, and takes the general
@@ -10,7 +11,7 @@ struct NotificationLineDecoderTests {
     encoding: .utf8)
 
   private func readBoth(_ text: String) async throws -> (RefundRequest?, RefundRequest) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let folder = TestScratch.folder.appendingPathComponent(
       "reckon-lines-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let path = folder.appendingPathComponent("one.jsonl").path
@@ -54,7 +55,7 @@ struct NotificationLineDecoderTests {
   }
 
   @Test func otherNotificationTypesAreCountedAndLeftOut() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let folder = TestScratch.folder.appendingPathComponent(
       "reckon-lines-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let path = folder.appendingPathComponent("mixed.jsonl").path
@@ -68,7 +69,7 @@ struct NotificationLineDecoderTests {
   }
 
   @Test func aBrokenLineIsAnErrorNamingTheLine() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let folder = TestScratch.folder.appendingPathComponent(
       "reckon-lines-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let path = folder.appendingPathComponent("broken.jsonl").path

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonEngine
+import ReckonTestSupport
 import Testing
 
 /// Lines the fast reader must read exactly like `RequestFile.decode`, or reject with the same
@@ -34,7 +35,7 @@ struct NotificationLineEdgeCaseTests {
   private func readBoth(bytes line: [UInt8]) throws -> (
     fast: Result<RefundRequest?, DryRunError>, general: Result<RefundRequest, RequestFile.Failure>
   ) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let folder = TestScratch.folder.appendingPathComponent(
       "reckon-edge-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonTestSupport
 import Testing
 
 @testable import ReckonEngine
@@ -26,7 +27,7 @@ struct RequestLinesTests {
       text += last ? line : line + "\n"
       offset += line.utf8.count + 1
     }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let folder = TestScratch.folder.appendingPathComponent(
       "reckon-lines-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -53,7 +54,7 @@ struct RequestLinesTests {
       #"{"transactionId":"2000000000000001","pad":"\#(String(repeating: "y", count: 300))"}"#,
       #"{"transactionId":"2000000000000002"}"#, "", #"{"no":"id"}"#,
     ]
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let folder = TestScratch.folder.appendingPathComponent(
       "reckon-lines-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonTestSupport
 import Testing
 
 /// Policies change while the service runs: a version that checks is applied, one that does not
@@ -10,7 +11,7 @@ struct PolicyReloadTests {
     of: "otherwise refund DECLINE", with: "otherwise refund GRANT_FULL")
 
   @Test func aValidChangeIsAppliedAndAnInvalidOneRefused() async throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let path = TestScratch.folder.appendingPathComponent(
       "reload-\(UUID()).policy"
     ).path
     try WebhookFixture.policy.write(toFile: path, atomically: true, encoding: .utf8)

@@ -3,6 +3,7 @@ import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonTestSupport
 
 /// A service over a temporary state database, trusting a local CA, with facts from a source the
 /// test can make fail, and a policy that reads the history facts.
@@ -31,7 +32,7 @@ struct WebhookFixture {
   init(policy: PolicyBook.Source = .text(name: "webhook-test.policy", Self.policy)) throws {
     authority = try LocalCertificateAuthority()
     statePath =
-      FileManager.default.temporaryDirectory.appendingPathComponent(
+      TestScratch.folder.appendingPathComponent(
         "reckon-webhook-\(UUID().uuidString).sqlite"
       ).path
     let events = self.events

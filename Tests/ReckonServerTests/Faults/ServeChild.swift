@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -90,7 +91,7 @@ final class ServeChild: @unchecked Sendable {
   static func workspace(
     _ standIn: URL, _ authority: LocalCertificateAuthority, name: String
   ) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let folder = TestScratch.folder.appendingPathComponent(
       "reckon-\(name)-\(UUID())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let key = folder.appendingPathComponent("key.p8")

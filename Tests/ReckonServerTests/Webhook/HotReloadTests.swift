@@ -1,12 +1,13 @@
 import Foundation
 import ReckonEngine
+import ReckonTestSupport
 import Testing
 
 /// The running server notices a changed policy file: a version that checks goes live, one that
 /// does not is refused (logged with its diagnostics) and the previous one keeps deciding.
 @Suite struct HotReloadTests {
   @Test func aChangedPolicyFileIsAppliedAndABrokenOneRefused() async throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let path = TestScratch.folder.appendingPathComponent(
       "hot-\(UUID()).policy"
     ).path
     try ServerFixture.policy.write(toFile: path, atomically: true, encoding: .utf8)

@@ -5,6 +5,7 @@ import ReckonFacts
 import ReckonPolicy
 import ReckonServer
 import ReckonStandIn
+import ReckonTestSupport
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -43,7 +44,7 @@ final class ServerFixture: @unchecked Sendable {
         .init(bundleId: TestKey.bundleId, appAppleId: nil, environment: .sandbox, policy: policy)
       ],
       factSources: [.init(FixedFacts())],
-      statePath: FileManager.default.temporaryDirectory.appendingPathComponent(
+      statePath: TestScratch.folder.appendingPathComponent(
         "reckon-e2e-\(UUID()).sqlite"
       ).path,
       roots: [authority.root], sender: try TestKey.client(url),
