@@ -55,6 +55,24 @@ struct AuthoringCommandTests {
     Case(
       snapshot: "eval-missing-option", arguments: ["eval", "--policy", "policies/targeted.policy"],
       status: 2),
+    Case(
+      snapshot: "eval-unknown-format",
+      arguments: [
+        "eval", "--policy", "policies/targeted.policy", "--request", "\(fixtures)/request.json",
+        "--facts", "\(fixtures)/facts.json", "--format", "yaml",
+      ], status: 2),
+    Case(
+      snapshot: "eval-config-unknown-format",
+      arguments: [
+        "eval", "--config", "examples/reckon.json", "--request", "\(fixtures)/request.json",
+        "--format", "yaml",
+      ], status: 2),
+    Case(
+      snapshot: "eval-bad-now",
+      arguments: [
+        "eval", "--policy", "policies/targeted.policy", "--request", "\(fixtures)/request.json",
+        "--facts", "\(fixtures)/facts.json", "--now", "yesterday",
+      ], status: 2),
   ]
 
   @Test(arguments: cases)

@@ -58,11 +58,7 @@ final class BulkShard: @unchecked Sendable {
       }
       pending += 1
       let index = order[position]
-      let number = Int(lines.numbers[index])
-      let read = try lines.withLine(index) { line throws(DryRunError) in
-        try reader.read(line, number: number)
-      }
-      guard let request = read else {
+      guard let request = try reader.read(index, of: lines) else {
         ignored += 1
         continue
       }

@@ -56,15 +56,12 @@ public enum DryRunSetup {
     var requests: [PastRequest] = []
     var ignored = 0
     for index in 0..<lines.count {
-      let number = Int(lines.numbers[index])
-      let read = try lines.withLine(index) { line throws(DryRunError) in
-        try reader.read(line, number: number)
-      }
-      guard let request = read else {
+      guard let request = try reader.read(index, of: lines) else {
         ignored += 1
         continue
       }
-      requests.append(PastRequest(request: request, origin: "\(lines.path):\(number)"))
+      requests.append(
+        PastRequest(request: request, origin: "\(lines.path):\(lines.numbers[index])"))
     }
     return (requests, ignored)
   }

@@ -31,6 +31,15 @@ struct RequestLineReader {
     self.verifier = verifier
   }
 
+  /// The request on line `index` of `lines`, nil for a notification that is not a
+  /// CONSUMPTION_REQUEST.
+  mutating func read(_ index: Int, of lines: RequestLines) throws(DryRunError) -> RefundRequest? {
+    let number = Int(lines.numbers[index])
+    return try lines.withLine(index) { line throws(DryRunError) in
+      try read(line, number: number)
+    }
+  }
+
   /// The request on the line, nil for a notification that is not a CONSUMPTION_REQUEST.
   mutating func read(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(DryRunError)
     -> RefundRequest?

@@ -36,28 +36,21 @@ enum EvalCommand: Command {
     let policyPath = try arguments.required("policy")
     let requestPath = try arguments.required("request")
     let factsPath = try arguments.required("facts")
-    let explain = arguments.flag("explain")
-    let format = arguments.option("format") ?? "text"
-    let now = try arguments.option("now").map(parseTime)
-    try arguments.rejectUnknown()
-    guard format == "text" || format == "json" else {
-      throw UsageError("--format must be text or json")
-    }
+    let output = try OutputOptions(&arguments)
 
     let schema = FactSchema.standard
     let loaded = try PolicyFiles.load(policyPath, schema: schema)
     if !loaded.diagnostics.isEmpty { console.error(loaded.renderedDiagnostics()) }
     guard let policy = loaded.policy else { return 1 }
-    let request = try RequestFile.load(path: requestPath, now: now)
+    let request = try RequestFile.load(path: requestPath, now: output.now)
     let document = try FactDocument(contentsOf: URL(fileURLWithPath: factsPath), schema: schema)
     var facts = GatheredFacts(request: request, schema: schema)
     facts.add(
       document.values, from: URL(fileURLWithPath: factsPath).lastPathComponent, schema: schema)
 
     show(
-      Decider(policy: policy, schema: schema).decide(
-        request, facts: facts, trace: explain || format == "json"),
-      policy, explain: explain, format: format, console)
+      Decider(policy: policy, schema: schema).decide(request, facts: facts, trace: output.traces),
+      policy, output, console)
     return 0
   }
 
@@ -68,17 +61,11 @@ enum EvalCommand: Command {
     let requestPath = try arguments.required("request")
     let policyOption = arguments.option("policy")
     let factsPath = arguments.option("facts")
-    let explain = arguments.flag("explain")
-    let format = arguments.option("format") ?? "text"
-    let now = try arguments.option("now").map(parseTime)
-    try arguments.rejectUnknown()
-    guard format == "text" || format == "json" else {
-      throw UsageError("--format must be text or json")
-    }
+    let output = try OutputOptions(&arguments)
 
     let configuration = try ReckonConfiguration.load(path: configPath)
     let setup = try FactSourceSetup(configuration.factSources)
-    let request = try RequestFile.load(path: requestPath, now: now)
+    let request = try RequestFile.load(path: requestPath, now: output.now)
     let bundleId = request.keys.bundleId ?? ""
     guard
       let policyPath = policyOption
@@ -103,8 +90,8 @@ enum EvalCommand: Command {
     switch await setup.gatherer(before: overrides).gather(request, for: policy) {
     case .ready(let facts):
       let decision = Decider(policy: policy, schema: setup.schema).decide(
-        request, facts: facts, trace: explain || format == "json")
-      show(decision, policy, explain: explain, format: format, console)
+        request, facts: facts, trace: output.traces)
+      show(decision, policy, output, console)
       return 0
     case .retry(let failure):
       console.error(failure.description)
@@ -113,22 +100,42 @@ enum EvalCommand: Command {
   }
 
   private static func show(
-    _ decision: Decision, _ policy: CompiledPolicy, explain: Bool, format: String,
-    _ console: Console
+    _ decision: Decision, _ policy: CompiledPolicy, _ output: OutputOptions, _ console: Console
   ) {
-    if format == "json" {
+    if output.format == "json" {
       console.out(DecisionReport(decision, policy: policy).jsonText())
     } else {
-      console.out(DecisionExplainer(policy: policy).render(decision, explain: explain))
+      console.out(DecisionExplainer(policy: policy).render(decision, explain: output.explain))
     }
   }
 
-  private static func parseTime(_ text: String) throws(UsageError) -> Date {
-    let formatter = ISO8601DateFormatter()
-    guard let date = formatter.date(from: text) else {
-      throw UsageError("--now must be an ISO 8601 time such as 2026-11-01T09:30:00Z")
+  /// `--explain`, `--format` and `--now`, read last (they end the options) with or without
+  /// `--config`.
+  private struct OutputOptions {
+    let explain: Bool
+    let format: String
+    let now: Date?
+
+    init(_ arguments: inout Arguments) throws {
+      explain = arguments.flag("explain")
+      format = arguments.option("format") ?? "text"
+      now = try arguments.option("now").map(OutputOptions.parseTime)
+      try arguments.rejectUnknown()
+      guard format == "text" || format == "json" else {
+        throw UsageError("--format must be text or json")
+      }
     }
-    return date
+
+    /// Whether the decision keeps its trace: the explanation and the JSON report show it.
+    var traces: Bool { explain || format == "json" }
+
+    private static func parseTime(_ text: String) throws(UsageError) -> Date {
+      let formatter = ISO8601DateFormatter()
+      guard let date = formatter.date(from: text) else {
+        throw UsageError("--now must be an ISO 8601 time such as 2026-11-01T09:30:00Z")
+      }
+      return date
+    }
   }
 }
 
