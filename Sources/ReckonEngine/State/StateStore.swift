@@ -67,7 +67,7 @@ public final class StateStore: @unchecked Sendable {
           .text(record.environment.rawValue), .date(record.receivedAt), .date(record.deadline),
           .blob(record.rawNotification),
         ])
-      countCommit()
+      checkpointer?.committed()
       return .recorded(requestId: connection.lastInsertRowID)
     }
   }
@@ -84,7 +84,7 @@ public final class StateStore: @unchecked Sendable {
         throw .invalidBody(error.description)
       }
     }
-    defer { countCommit() }
+    defer { checkpointer?.committed() }
     return try locked { () throws(StateDatabaseError) in
       try connection.transaction { () throws(StateDatabaseError) in
         try connection.query(
@@ -180,18 +180,6 @@ public final class StateStore: @unchecked Sendable {
 
   /// Runs `body` holding the connection lock.
   @discardableResult
-  /// Counts a commit for the background checkpointer, and after each of its checkpoints copies
-  /// the pages committed while it ran, so the next commit starts the WAL over (see
-  /// `WALCheckpointer`). A failure leaves it to the next checkpoint or to SQLite's own.
-  private func countCommit() {
-    guard let checkpointer else { return }
-    checkpointer.committed()
-    guard checkpointer.catchUpIsDue() else { return }
-    _ = try? locked { () throws(StateDatabaseError) in
-      try connection.query("PRAGMA wal_checkpoint(PASSIVE)")
-    }
-  }
-
   func locked<T>(_ body: () throws(StateDatabaseError) -> T) throws(StateDatabaseError) -> T {
     lock.lock()
     defer { lock.unlock() }

@@ -30,39 +30,6 @@ import Testing
     #expect(try reopened.requestCount(transactionId: "0", before: .distantFuture) == 1)
   }
 
-  /// Under writes without a pause, a background checkpoint never ends with the whole WAL copied,
-  /// so the WAL never started over and grew until a request's own commit checkpointed
-  /// `fallbackPages` pages. The writer now copies the last few pages once the WAL is large.
-  @Test func theWALStartsOverAfterEachBackgroundCheckpointWhileWritesGoOn() async throws {
-    let path = TestState.temporaryPath()
-    let store = try StateStore(path: path, backgroundCheckpoints: true)
-    let checkpointer = try #require(store.checkpointer)
-    var largest = 0
-    for index in 0..<1_500 {
-      let request = try store.recordNotification(
-        TestState.notification(transaction: String(index), at: TestState.start)
-      ).requestId
-      _ = try store.recordDecision(
-        TestState.decision(), requestId: request,
-        enqueue: TestState.enqueue(transaction: String(index)))
-      largest = max(largest, WALCheckpointerTests.size(of: path + "-wal"))
-    }
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      checkpointer.afterPending { continuation.resume() }
-    }
-    print("WAL: largest \(largest) bytes after \(checkpointer.checkpointsRun) checkpoints")
-    #expect(checkpointer.checkpointsRun >= 4)
-    // The file keeps its largest size: a WAL that starts over is rewritten from its first page.
-    // Without the catch-up it reached the fallback's 8,000 pages (33 MB); now about 10–14 MB.
-    #expect(largest < WALCheckpointer.fallbackPages * 4_096 * 3 / 4)
-    let reopened = try StateStore(path: path)
-    #expect(try reopened.requestCount(transactionId: "1499", before: .distantFuture) == 1)
-  }
-
-  private static func size(of path: String) -> Int {
-    (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-  }
-
   @Test func aPlainStoreHasNoBackgroundCheckpointer() throws {
     #expect(try TestState.store().checkpointer == nil)
   }
