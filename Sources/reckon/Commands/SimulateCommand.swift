@@ -1,10 +1,6 @@
 import Foundation
 import ReckonAppStore
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// `reckon simulate`: a local test CA, and notifications signed by it POSTed to a server.
 enum SimulateCommand: Command {
   static let name = "simulate"
@@ -46,16 +42,15 @@ enum SimulateCommand: Command {
     }
     let notification = try notification(&arguments)
     try arguments.rejectUnknown()
-    var request = URLRequest(url: url)
-    request.httpMethod = "POST"
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.httpBody = try notification.body(signedBy: authority)
-    let (data, response) = try await URLSession.shared.data(for: request)
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    // The client the sender uses: http and https only, certificates checked, no redirects.
+    let response = try await CurlHTTPClient(timeout: 30, maximumConnections: 1).perform(
+      CurlRequest(
+        method: "POST", url: url, headers: [("Content-Type", "application/json")],
+        body: try notification.body(signedBy: authority)))
     console.out(
-      "\(notification.type) \(notification.notificationUUID) for transaction \(notification.transactionId): HTTP \(status) \(String(decoding: data, as: UTF8.self))"
+      "\(notification.type) \(notification.notificationUUID) for transaction \(notification.transactionId): HTTP \(response.status) \(String(decoding: response.body, as: UTF8.self))"
     )
-    return (200..<300).contains(status) ? 0 : 1
+    return (200..<300).contains(response.status) ? 0 : 1
   }
 
   private static func notification(_ arguments: inout Arguments) throws(UsageError)

@@ -1,13 +1,10 @@
 import Foundation
 import ReckonAppStore
+import ReckonTestSupport
 import Testing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
-/// The built `reckon serve` once, end to end: a signed notification in, the reply at the stand-in,
-/// then SIGTERM and a clean exit.
+/// The built `reckon serve` once, end to end: a notification signed and posted by `reckon
+/// simulate`, the reply at the stand-in, then SIGTERM and a clean exit.
 @Suite(.serialized) struct ServeProcessTests {
   @Test func reckonServeAnswersSendsAndStopsCleanlyOnSIGTERM() async throws {
     let binary = try CrashRecoveryTests.reckonBinary()
@@ -33,21 +30,56 @@ import Testing
     let line = try #require(listening, "reckon serve did not start")
     let url = try #require(
       (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])?["url"])
-    var request = URLRequest(url: URL(string: url + "/apple/notifications")!)
-    request.httpMethod = "POST"
-    request.httpBody = try ServerFixture.notification().body(signedBy: authority)
-    let (_, response) = try await URLSession.shared.data(for: request)
+    // The CA the server trusts, and one it does not, made by `reckon simulate --init-ca`.
+    let untrusted = folder.appendingPathComponent("untrusted").path
+    let made = try await Self.run(binary, ["simulate", "--init-ca", untrusted])
+    let app = ["--bundle-id", TestKey.bundleId, "--environment", "Sandbox"]
+    let posted = try await Self.run(
+      binary,
+      [
+        "simulate", "--ca", folder.appendingPathComponent("ca").path, "--url",
+        url + "/apple/notifications",
+      ]
+        + app)
+    let refused = try await Self.run(
+      binary,
+      [
+        "simulate", "--ca", untrusted, "--url", url + "/apple/notifications", "--transaction-id",
+        "7",
+      ]
+        + app)
     let sent = await ServerFixture.eventually { standIn.requests.count == 1 }
 
     kill(process.processIdentifier, SIGTERM)
     await CrashRecoveryTests.waitForExit(process)
     await ServerFixture.offPool { standIn.shutdown() }
     let logged = try String(contentsOf: log, encoding: .utf8)
-    #expect((response as? HTTPURLResponse)?.statusCode == 200)
+    #expect(made.status == 0)
+    #expect(posted.status == 0)
+    #expect(posted.output.contains("CONSUMPTION_REQUEST"))
+    #expect(posted.output.contains("for transaction 2000000812345678: HTTP 200"))
+    #expect(refused.status == 1)
+    #expect(refused.output.contains("for transaction 7: HTTP 403"))
     #expect(sent)
     #expect(standIn.requests.first?.status == 202)
     #expect(process.terminationStatus == 0)
     #expect(logged.contains(#""event":"stopped""#))
     #expect(!logged.contains("PRIVATE KEY"))
+  }
+
+  /// Runs the built `reckon` with `arguments`; its exit status and standard output.
+  static func run(_ binary: URL, _ arguments: [String]) async throws -> (
+    status: Int32, output: String
+  ) {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let output = TestScratch.folder.appendingPathComponent("simulate-\(UUID()).out")
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+    process.standardOutput = try FileHandle(forWritingTo: output)
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    await CrashRecoveryTests.waitForExit(process)
+    return (process.terminationStatus, try String(contentsOf: output, encoding: .utf8))
   }
 }
