@@ -99,46 +99,15 @@ public struct DecisionExplainer: Sendable {
     return lines
   }
 
-  /// Each part of the rule's `and` chain with its value; after a false one the rest was not needed.
+  /// Each part of the rule's `and` chain with its value, as the explanation reads them, up to the
+  /// first false or unknown one (the rest was not needed).
   private func conditionLines(
     _ rule: CheckedRule, _ attempt: PolicyTrace.RuleAttempt, _ decision: Decision
   ) -> [String] {
-    var values: [Int: Value?] = [:]
-    for entry in attempt.conditions { values[entry.node] = entry.value }
-    var lines: [String] = []
-    for part in Self.conjuncts(rule.condition) {
-      let text = policy.checked.source.text(of: part.span)
-      guard let value = values[part.id] else {
-        lines.append("- \(text): not needed")
-        continue
+    ConditionReader(policy: policy, facts: decision.facts.values).conditions(of: rule, in: attempt)
+      .map { condition in
+        "- \(condition.text): \(condition.value)" + (condition.detail.map { " (\($0))" } ?? "")
       }
-      switch value {
-      case .boolean(let flag)?: lines.append("- \(text): \(flag ? "true" : "false")")
-      case nil:
-        lines.append(
-          "- \(text): unknown (\(missingNames(in: part, decision).joined(separator: ", ")) missing)"
-        )
-      case let other?: lines.append("- \(text): \(other.formatted(as: part.type))")
-      }
-      if value == .boolean(false) || value == nil { break }
-    }
-    return lines
-  }
-
-  private func missingNames(in part: ResolvedExpression, _ decision: Decision) -> [String] {
-    let missing = Set(decision.trace?.missingFacts ?? [])
-    var names: [String] = []
-    func walk(_ node: ResolvedExpression) {
-      if case .fact(let slot) = node.kind, missing.contains(slot),
-        !names.contains(policy.schema.facts[slot].name)
-      {
-        names.append(policy.schema.facts[slot].name)
-      }
-      if case .letReference(let index) = node.kind { walk(policy.checked.lets[index].value) }
-      node.children.forEach(walk)
-    }
-    walk(part)
-    return names.isEmpty ? ["a fact"] : names
   }
 
   static func conjuncts(_ expression: ResolvedExpression) -> [ResolvedExpression] {

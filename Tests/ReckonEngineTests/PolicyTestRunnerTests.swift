@@ -85,6 +85,35 @@ struct PolicyTestRunnerTests {
     #expect(report.passed, "\(report.render(explainer: nil))")
   }
 
+  /// A failing test's trace reads each condition as `reckon eval --explain` does: its value, the
+  /// fact it compared, and which fact was missing when it was unknown.
+  @Test(arguments: [
+    (
+      "given usage.consumed is missing",
+      """
+                1. "heavy use" did not match: a fact it needs is missing
+                     - usage.consumed >= 80%: unknown (usage.consumed missing)
+      """
+    ),
+    (
+      "given usage.consumed = 5%",
+      """
+                1. "heavy use" did not match
+                     - usage.consumed >= 80%: false (usage.consumed is 5%)
+      """
+    ),
+  ])
+  func aFailingTestsTraceShowsValuesReadAndFactsMissing(_ given: String, _ trace: String) throws {
+    let report = try Self.run(
+      """
+      test "wrong"
+        \(given)
+        expect refund GRANT_PRORATED
+      """)
+    let text = report.render(explainer: DecisionExplainer(policy: try Self.runner().policy))
+    #expect(text.contains(trace), "\(text)")
+  }
+
   @Test func missingConsentMeansNoReply() throws {
     let report = try Self.run(
       """
