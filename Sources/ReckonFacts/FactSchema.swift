@@ -143,7 +143,8 @@ extension FactSchema {
       "A preference support set for this customer.", optional: true),
     entry(
       "history.earlier_requests", .number, .records,
-      "Earlier CONSUMPTION_REQUESTs for the same transaction."),
+      "Earlier CONSUMPTION_REQUESTs for the same transaction (a repeat of a request still open is not a request of its own)."
+    ),
     entry(
       "history.earlier_refunds", .number, .records, "Refunds already granted to this customer."),
   ]

@@ -38,6 +38,71 @@ import Testing
     #expect(again == .duplicate(requestId: id))
   }
 
+  /// A second CONSUMPTION_REQUEST, `after` seconds after the first, for this transaction, app
+  /// and type, and whether it repeats the first.
+  struct RepeatCase: Sendable, CustomStringConvertible {
+    var after: TimeInterval
+    var transaction = "1000"
+    var bundleId = TestState.app.bundleId
+    var type = "CONSUMPTION_REQUEST"
+    var repeats: Bool
+    var description: String { "\(type) \(transaction) \(bundleId) after \(after) s" }
+  }
+
+  @Test(arguments: [
+    RepeatCase(after: 60, repeats: true),
+    RepeatCase(after: 12 * 3_600 - 1, repeats: true),
+    RepeatCase(after: 12 * 3_600, repeats: false),
+    RepeatCase(after: 2 * 86_400, repeats: false),
+    RepeatCase(after: 60, transaction: "1001", repeats: false),
+    RepeatCase(after: 60, bundleId: "com.example.other", repeats: false),
+    RepeatCase(after: 60, type: "REFUND", repeats: false),
+  ])
+  func aRequestForATransactionWhoseRequestIsStillOpenIsRecordedAsItsRepeat(_ second: RepeatCase)
+    throws
+  {
+    let store = try TestState.store()
+    let first = try store.recordNotification(TestState.notification()).requestId
+    var record = TestState.notification(
+      transaction: second.transaction, at: TestState.start.addingTimeInterval(second.after))
+    record.bundleId = second.bundleId
+    record.notificationType = second.type
+    let result = try store.recordNotification(record)
+    if second.repeats {
+      #expect(result == .repeated(requestId: first + 1, of: first))
+    } else {
+      #expect(result == .recorded(requestId: first + 1))
+    }
+  }
+
+  @Test func aRepeatIsNeitherCountedNorDecidedNorDryRun() throws {
+    let store = try TestState.store()
+    let first = try store.recordNotification(TestState.notification()).requestId
+    let copy = TestState.notification("copy", at: TestState.start.addingTimeInterval(60))
+    #expect(try store.recordNotification(copy) == .repeated(requestId: first + 1, of: first))
+    #expect(try store.recordNotification(copy) == .duplicate(requestId: first + 1))
+    #expect(try store.hasNotification(uuid: "copy"))
+    #expect(try store.requestCount(transactionId: "1000", before: .distantFuture) == 1)
+    let undecided = try store.undecidedRequests(before: .distantFuture, now: TestState.start)
+    #expect(undecided.map(\.requestId) == [first])
+    #expect(try store.storedRequests(since: nil, until: nil).map(\.id) == [first])
+    // An outcome belongs to the request that was decided, not to its copy.
+    let attached = try store.attachOutcome(
+      .refund, notificationUUID: "refund", transactionId: "1000",
+      occurredAt: TestState.start.addingTimeInterval(3_600))
+    #expect(attached == first)
+  }
+
+  @Test func aRequestImportedFromHistoryIsKeptButNeverLeftToDecide() throws {
+    let store = try TestState.store()
+    var imported = TestState.notification()
+    imported.imported = true
+    let id = try store.recordNotification(imported).requestId
+    #expect(try store.undecidedRequests(before: .distantFuture, now: TestState.start).isEmpty)
+    #expect(try store.storedRequests(since: nil, until: nil).map(\.id) == [id])
+    #expect(try store.requestCount(transactionId: "1000", before: .distantFuture) == 1)
+  }
+
   @Test func aDecisionAndItsEntryAreWrittenTogether() throws {
     let store = try TestState.store()
     let entry = try TestState.enqueued(in: store)
@@ -74,14 +139,14 @@ import Testing
 
   @Test func earlierRequestsForATransactionAreCounted() throws {
     let store = try TestState.store()
-    for hour in 0..<3 {
+    for period in 0..<3 {
       _ = try store.recordNotification(
         TestState.notification(
-          transaction: "77", at: TestState.start.addingTimeInterval(Double(hour) * 3_600)))
+          transaction: "77", at: TestState.start.addingTimeInterval(Double(period) * 13 * 3_600)))
     }
     #expect(
-      try store.requestCount(transactionId: "77", before: TestState.start.addingTimeInterval(7_000))
-        == 2)
+      try store.requestCount(
+        transactionId: "77", before: TestState.start.addingTimeInterval(14 * 3_600)) == 2)
     #expect(try store.requestCount(transactionId: "78", before: .distantFuture) == 0)
   }
 

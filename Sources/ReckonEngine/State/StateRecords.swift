@@ -21,6 +21,9 @@ public struct NotificationRecord: Hashable, Sendable {
   public var receivedAt: Date
   /// The request body exactly as received (the signed payload), kept for audit and dry runs.
   public var rawNotification: Data
+  /// Whether it came from Apple's notification history rather than the webhook: kept for
+  /// dry-runs and reports, never decided or answered by the live service.
+  public var imported: Bool
 
   /// Apple's deadline for a consumption reply: 12 hours after receipt.
   public var deadline: Date { receivedAt.addingTimeInterval(12 * 3_600) }
@@ -31,7 +34,7 @@ public struct NotificationRecord: Hashable, Sendable {
     originalTransactionId: String? = nil,
     appAccountToken: String? = nil, bundleId: String, environment: AppStoreEnvironment,
     receivedAt: Date,
-    rawNotification: Data
+    rawNotification: Data, imported: Bool = false
   ) {
     self.notificationUUID = notificationUUID
     self.notificationType = notificationType
@@ -42,6 +45,7 @@ public struct NotificationRecord: Hashable, Sendable {
     self.environment = environment
     self.receivedAt = receivedAt
     self.rawNotification = rawNotification
+    self.imported = imported
   }
 }
 
@@ -51,11 +55,14 @@ public enum RecordResult: Hashable, Sendable {
   case recorded(requestId: Int64)
   /// Already recorded (Apple retried it) under this request id; do not decide again.
   case duplicate(requestId: Int64)
+  /// A new notification for a transaction whose earlier request (`of`) is still open: the same
+  /// refund request sent again. Recorded under `requestId`; the earlier decision answers it.
+  case repeated(requestId: Int64, of: Int64)
 
-  /// The request id either way.
+  /// The id the notification is recorded under.
   public var requestId: Int64 {
     switch self {
-    case .recorded(let id), .duplicate(let id): id
+    case .recorded(let id), .duplicate(let id), .repeated(let id, _): id
     }
   }
 }

@@ -98,6 +98,14 @@ enum StateSchema {
     """
     ALTER TABLE outbox ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
     """,
+    // 4: a CONSUMPTION_REQUEST that repeats one still open for its transaction (Apple sent the
+    // same refund request again under a new UUID) points at it; it is never decided or counted
+    // as a request of its own. Requests imported from Apple's history are kept for dry-runs and
+    // reports and never answered: another system may have answered them.
+    """
+    ALTER TABLE requests ADD COLUMN repeat_of INTEGER REFERENCES requests(id);
+    ALTER TABLE requests ADD COLUMN imported INTEGER NOT NULL DEFAULT 0;
+    """,
   ]
 
   /// Brings the database to the newest version, refusing one written by a newer Reckon.

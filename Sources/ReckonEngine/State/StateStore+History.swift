@@ -67,6 +67,7 @@ extension StateStore {
           (SELECT d.facts_json FROM decisions d WHERE d.request_id = r.id ORDER BY d.id DESC LIMIT 1)
         FROM requests r
         WHERE r.notification_type = 'CONSUMPTION_REQUEST' AND r.received_at >= ? AND r.received_at < ?
+          AND r.repeat_of IS NULL
         ORDER BY r.received_at, r.id
         """, StateStore.range(since, until)
       ).map { row in

@@ -13,7 +13,7 @@ public struct UndecidedRequest: Hashable, Sendable {
 
 extension StateStore {
   /// CONSUMPTION_REQUESTs received before `before` and still before their deadline at `now`
-  /// that have no decision, oldest first.
+  /// that have no decision, oldest first; not repeats, and not requests imported from history.
   public func undecidedRequests(before: Date, now: Date, limit: Int = 100)
     throws(StateDatabaseError) -> [UndecidedRequest]
   {
@@ -22,7 +22,7 @@ extension StateStore {
         """
         SELECT r.id, r.received_at, r.raw_notification FROM requests r
         WHERE r.notification_type = 'CONSUMPTION_REQUEST' AND r.received_at < ? AND r.deadline > ?
-          AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)
+          AND r.repeat_of IS NULL AND r.imported = 0 AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)
         ORDER BY r.received_at LIMIT ?
         """, [.date(before), .date(now), .integer(Int64(limit))]
       ).compactMap { row in

@@ -45,7 +45,9 @@ public final class StateStore: @unchecked Sendable {
     }
   }
 
-  /// Records a notification once: a second call with the same UUID returns `.duplicate`.
+  /// Records a notification once: a second call with the same UUID returns `.duplicate`, and a
+  /// CONSUMPTION_REQUEST for a transaction whose earlier request is still before its deadline
+  /// returns `.repeated`.
   public func recordNotification(_ record: NotificationRecord) throws(StateDatabaseError)
     -> RecordResult
   {
@@ -53,11 +55,13 @@ public final class StateStore: @unchecked Sendable {
       let existing = try connection.query(
         "SELECT id FROM requests WHERE notification_uuid = ?", [.text(record.notificationUUID)])
       if let id = existing.first?.int(0) { return .duplicate(requestId: id) }
+      let original = try openRequest(repeatedBy: record)
       try connection.query(
         """
         INSERT INTO requests (notification_uuid, notification_type, transaction_id, original_transaction_id,
-          app_account_token, bundle_id, environment, received_at, deadline, raw_notification)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          app_account_token, bundle_id, environment, received_at, deadline, raw_notification, repeat_of,
+          imported)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         [
           .text(record.notificationUUID), .text(record.notificationType),
@@ -65,11 +69,36 @@ public final class StateStore: @unchecked Sendable {
           .optional(record.originalTransactionId), .optional(record.appAccountToken),
           .text(record.bundleId),
           .text(record.environment.rawValue), .date(record.receivedAt), .date(record.deadline),
-          .blob(record.rawNotification),
+          .blob(record.rawNotification), original.map { .integer($0) } ?? .null,
+          .integer(record.imported ? 1 : 0),
         ])
       checkpointer?.committed()
-      return .recorded(requestId: connection.lastInsertRowID)
+      let id = connection.lastInsertRowID
+      return original.map { .repeated(requestId: id, of: $0) } ?? .recorded(requestId: id)
     }
+  }
+
+  /// The request `record` repeats: the latest CONSUMPTION_REQUEST of its app and transaction
+  /// received by then and still before its deadline. Apple can send one refund request several
+  /// times under new UUIDs; a request after the deadline is a new one.
+  private func openRequest(repeatedBy record: NotificationRecord) throws(StateDatabaseError)
+    -> Int64?
+  {
+    guard record.notificationType == NotificationType.consumptionRequest.rawValue,
+      let transactionId = record.transactionId
+    else { return nil }
+    return try connection.query(
+      """
+      SELECT id FROM requests WHERE transaction_id = ? AND bundle_id = ? AND environment = ?
+        AND notification_type = 'CONSUMPTION_REQUEST' AND repeat_of IS NULL
+        AND received_at <= ? AND deadline > ?
+      ORDER BY received_at DESC LIMIT 1
+      """,
+      [
+        .text(transactionId), .text(record.bundleId), .text(record.environment.rawValue),
+        .date(record.receivedAt), .date(record.receivedAt),
+      ]
+    ).first?.int(0)
   }
 
   /// Writes a decision and, when given, its outbox entry in one transaction: both or neither.
@@ -109,14 +138,18 @@ public final class StateStore: @unchecked Sendable {
     }
   }
 
-  /// How many requests for `transactionId` were received before `date` (for `history.*` facts).
+  /// How many requests for `transactionId` were received before `date` (for `history.*` facts);
+  /// repeats of an open request are the same request and are not counted.
   public func requestCount(transactionId: String, before date: Date) throws(StateDatabaseError)
     -> Int
   {
     try locked { () throws(StateDatabaseError) in
       Int(
         try connection.query(
-          "SELECT COUNT(*) FROM requests WHERE transaction_id = ? AND received_at < ?",
+          """
+          SELECT COUNT(*) FROM requests
+          WHERE transaction_id = ? AND received_at < ? AND repeat_of IS NULL
+          """,
           [.text(transactionId), .date(date)]
         ).first?.int(0) ?? 0)
     }
@@ -141,7 +174,7 @@ public final class StateStore: @unchecked Sendable {
   }
 
   /// Attaches a REFUND / REFUND_DECLINED / REFUND_REVERSED notification to the latest request for
-  /// its transaction (if any). Returns the request it attached to; a repeated UUID changes nothing.
+  /// its transaction (if any; not a repeat, which has no decision of its own). Returns the request it attached to; a repeated UUID changes nothing.
   @discardableResult
   public func attachOutcome(
     _ type: OutcomeType, notificationUUID: String, transactionId: String,
@@ -150,7 +183,10 @@ public final class StateStore: @unchecked Sendable {
   ) throws(StateDatabaseError) -> Int64? {
     try locked { () throws(StateDatabaseError) in
       let request = try connection.query(
-        "SELECT id FROM requests WHERE transaction_id = ? ORDER BY received_at DESC LIMIT 1",
+        """
+        SELECT id FROM requests WHERE transaction_id = ? AND repeat_of IS NULL
+        ORDER BY received_at DESC LIMIT 1
+        """,
         [.text(transactionId)]
       ).first?.int(0)
       try connection.query(

@@ -44,7 +44,7 @@ public final class NotificationPipeline: Sendable {
     events(
       .answered(
         type: answer.notificationType, verdict: answer.verdict, status: answer.status,
-        detail: answer.verdict == .refused || answer.verdict == .recordingFailed
+        detail: [.refused, .recordingFailed, .repeated].contains(answer.verdict)
           ? String(decoding: answer.body, as: UTF8.self) : nil))
     return answer
   }
@@ -80,8 +80,13 @@ public final class NotificationPipeline: Sendable {
         }
       }
       let result = try store.recordNotification(record(verified, uuid: uuid, at: receivedAt, body))
-      if case .duplicate = result {
+      switch result {
+      case .duplicate:
         return WebhookAnswer(status: 200, type: type, verdict: .duplicate)
+      case .repeated(_, let original):
+        return WebhookAnswer(
+          status: 200, type: type, verdict: .repeated, fields: ["repeatOf": String(original)])
+      case .recorded: break
       }
       guard type == NotificationType.consumptionRequest.rawValue else {
         if outcome != nil, let transaction {

@@ -22,6 +22,9 @@ public struct WebhookAnswer: Hashable, Sendable {
     case deferred
     /// The notification was already recorded (Apple retried it); nothing changed.
     case duplicate
+    /// A CONSUMPTION_REQUEST under a new UUID for a transaction whose earlier request is still
+    /// open: recorded, and answered by the earlier request's decision, not decided again.
+    case repeated
     /// A REFUND, REFUND_DECLINED, REFUND_REVERSED or REVOKE was attached to its request.
     case outcome
     /// Another notification type, recorded and acknowledged.

@@ -47,16 +47,44 @@ struct NotificationPipelineTests {
     #expect(try fixture.store.entries().count == 1)
   }
 
-  @Test func aNewRequestForAnAnsweredTransactionCountsTheEarlierOnes() async throws {
+  @Test func aNewRequestAfterTheEarlierOnesDeadlineCountsTheEarlierOnes() async throws {
     let fixture = try WebhookFixture()
-    var first = SimulatedNotification()
-    first.signedDate = Date().addingTimeInterval(-60)
-    _ = await fixture.service.answer(body: try fixture.body(first))
+    let earlier = NotificationRecord(
+      notificationUUID: UUID().uuidString, notificationType: "CONSUMPTION_REQUEST",
+      transactionId: "2000000812345678", bundleId: "com.example.coins",
+      environment: .production, receivedAt: Date().addingTimeInterval(-13 * 3_600),
+      rawNotification: try fixture.body())
+    _ = try fixture.store.recordNotification(earlier)
     let again = await fixture.service.answer(body: try fixture.body(SimulatedNotification()))
     #expect(again.verdict == .decided)
     #expect(WebhookFixture.fields(again)["rule"] == "asked again")
     #expect(try fixture.recorded() == 2)
-    #expect(try fixture.store.entries().count == 2)
+    #expect(try fixture.store.entries().count == 1)
+  }
+
+  @Test func theSameRequestUnderANewUUIDWhileItIsOpenIsARepeatAndNotDecidedAgain() async throws {
+    let fixture = try WebhookFixture()
+    let first = await fixture.service.answer(body: try fixture.body())
+    #expect(first.verdict == .decided)
+    var answers: [WebhookAnswer] = []
+    for _ in 0..<2 {
+      answers.append(await fixture.service.answer(body: try fixture.body(SimulatedNotification())))
+    }
+    #expect(answers.map(\.status) == [200, 200])
+    #expect(answers.map(\.verdict) == [.repeated, .repeated])
+    #expect(answers.map { WebhookFixture.fields($0)["repeatOf"] } == ["1", "1"])
+    // One reply, from the first decision; the copies are kept for audit but not counted.
+    #expect(try fixture.store.entries().count == 1)
+    #expect(try fixture.store.decisionCount(requestId: 2) == 0)
+    #expect(try fixture.recorded() == 1)
+    #expect(try fixture.store.undecidedRequests(before: .distantFuture, now: Date()).isEmpty)
+    #expect(
+      fixture.events.all.contains {
+        if case .answered(_, .repeated, 200, let detail) = $0 {
+          return detail?.contains(#""repeatOf":"1""#) == true
+        }
+        return false
+      })
   }
 
   @Test func refundOutcomesAttachAndCountAsEarlierRefunds() async throws {

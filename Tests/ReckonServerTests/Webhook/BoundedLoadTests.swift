@@ -31,6 +31,8 @@ import Testing
     for index in 0..<Self.count where Date().timeIntervalSince(started) < Self.timeLimit {
       var notification = ServerFixture.notification()
       notification.notificationUUID = "00000000-0000-4000-8000-\(String(format: "%012d", index))"
+      // A request per transaction: copies for one open transaction would be repeats.
+      notification.transactionId = String(2_000_000_900_000_000 + index)
       var request = URLRequest(url: endpoint)
       request.httpMethod = "POST"
       request.httpBody = try notification.body(signedBy: authority)
