@@ -1,3 +1,5 @@
+import Foundation
+
 /// The server environment a payload belongs to.
 public enum AppStoreEnvironment: String, Codable, Hashable, Sendable, CaseIterable {
   /// Apple's sandbox environment.
@@ -8,4 +10,10 @@ public enum AppStoreEnvironment: String, Codable, Hashable, Sendable, CaseIterab
   case xcode = "Xcode"
   /// Apple's libraries' own local test environment.
   case localTesting = "LocalTesting"
+
+  /// How long after a CONSUMPTION_REQUEST arrives a consumption reply counts: 12 hours, and 5
+  /// minutes in the sandbox, where Apple applies a later reply no more ("Testing refund requests").
+  public var consumptionReplyWindow: TimeInterval {
+    self == .sandbox ? 5 * 60 : 12 * 3_600
+  }
 }

@@ -35,6 +35,9 @@ public struct RefundRequest: Hashable, Sendable {
       bundleId: transaction.bundleId ?? notification.data?.bundleId)
   }
 
-  /// Apple's deadline for the reply: 12 hours after receipt.
-  public var deadline: Date { receivedAt.addingTimeInterval(12 * 3_600) }
+  /// Apple's deadline for the reply: 12 hours after receipt (5 minutes in the sandbox).
+  public var deadline: Date {
+    receivedAt.addingTimeInterval(
+      (notification.data?.environment ?? .production).consumptionReplyWindow)
+  }
 }

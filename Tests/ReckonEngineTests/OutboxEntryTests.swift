@@ -80,6 +80,16 @@ import Testing
     #expect(entry.state == .sent(at: start))
   }
 
+  @Test(arguments: [200, 201, 204])
+  func anotherSuccessCodeIsNotTakenForApplesAcceptanceAndIsRetried(status: Int) {
+    var entry = sending()
+    #expect(
+      entry.delivered(.answered(.init(status: status)), now: start, backoff: backoff)
+        == .retry(at: start.addingTimeInterval(15)))
+    #expect(entry.state == .pending(notBefore: start.addingTimeInterval(15)))
+    #expect(entry.lastError?.contains("Apple answers 202") == true)
+  }
+
   @Test func rateLimitWaitsUntilRetryAfter() {
     var entry = sending()
     let later = start.addingTimeInterval(90)

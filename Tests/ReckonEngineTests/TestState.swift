@@ -6,7 +6,7 @@ import ReckonTestSupport
 /// Temporary state databases and ready-made records for the tests.
 enum TestState {
   static let start = Date(timeIntervalSince1970: 1_800_000_000)
-  static let app = AppStoreApp(bundleId: "com.example", environment: .sandbox)
+  static let app = AppStoreApp(bundleId: "com.example", environment: .production)
   static let validBody = Data(
     #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"#.utf8)
 

@@ -35,13 +35,14 @@ enum OutboxFixture {
   @discardableResult
   static func enqueue(
     in store: StateStore, at date: Date, transaction: String = "2000",
-    bundleId: String = TestKey.bundleId, hold: Bool = false,
-    body: Data = body
+    bundleId: String = TestKey.bundleId, environment: AppStoreEnvironment = .production,
+    hold: Bool = false, body: Data = body
   ) throws -> Int64 {
     let record = NotificationRecord(
       notificationUUID: UUID().uuidString, notificationType: "CONSUMPTION_REQUEST",
       transactionId: transaction,
-      bundleId: bundleId, environment: .sandbox, receivedAt: date, rawNotification: Data("{}".utf8))
+      bundleId: bundleId, environment: environment, receivedAt: date,
+      rawNotification: Data("{}".utf8))
     let request = try store.recordNotification(record).requestId
     let decision = DecisionRecord(
       policyName: "test", policyVersion: nil, policySHA256: SHA256Digest.hex(Data("policy".utf8)),
@@ -49,7 +50,7 @@ enum OutboxFixture {
       factsJSON: Data("[]".utf8),
       explanationJSON: nil, decidedAt: date)
     let enqueue = OutboxEnqueue(
-      app: AppStoreApp(bundleId: bundleId, environment: .sandbox), transactionId: transaction,
+      app: AppStoreApp(bundleId: bundleId, environment: environment), transactionId: transaction,
       context: .init(), body: body,
       deadline: record.deadline, holdUntil: hold ? record.deadline.addingTimeInterval(-3_600) : nil)
     return try store.recordDecision(decision, requestId: request, enqueue: enqueue).entryId!

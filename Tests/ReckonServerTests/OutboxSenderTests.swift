@@ -161,7 +161,8 @@ import Testing
     let h = try harness(sandboxPerSecond: 5)
     defer { h.standIn.shutdown() }
     let ids = try (0..<6).map {
-      try OutboxFixture.enqueue(in: h.store, at: start, transaction: "50\($0)")
+      try OutboxFixture.enqueue(
+        in: h.store, at: start, transaction: "50\($0)", environment: .sandbox)
     }
     _ = try await h.sender.drainDue()
     let starts = try ids.map {

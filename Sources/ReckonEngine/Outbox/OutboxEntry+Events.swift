@@ -64,10 +64,17 @@ extension OutboxEntry {
     lastStatus = answer.status
     let apple = answer.error.map { " \($0.errorCode) \($0.errorMessage)" } ?? ""
     switch answer.status {
-    case 200..<300:
+    case 202:
       state = .sent(at: now)
       lastError = nil
       return .recordSent
+    case 200..<300:
+      // Apple answers Send Consumption Information with 202 only; another success code comes
+      // from something else (a proxy, a wrong `appStore.baseURL`), so the reply is not known
+      // to have reached Apple.
+      return retryWithBackoff(
+        "HTTP \(answer.status): Apple answers 202; is appStore.baseURL Apple's?",
+        status: answer.status, now: now, backoff: backoff)
     case 429:
       let until = max(answer.retryAfter ?? backoff.delay(after: 1, from: now), now)
       guard until < deadline else {

@@ -25,8 +25,8 @@ public struct NotificationRecord: Hashable, Sendable {
   /// dry-runs and reports, never decided or answered by the live service.
   public var imported: Bool
 
-  /// Apple's deadline for a consumption reply: 12 hours after receipt.
-  public var deadline: Date { receivedAt.addingTimeInterval(12 * 3_600) }
+  /// Apple's deadline for a consumption reply: 12 hours after receipt (5 minutes in the sandbox).
+  public var deadline: Date { receivedAt.addingTimeInterval(environment.consumptionReplyWindow) }
 
   /// Creates a record.
   public init(

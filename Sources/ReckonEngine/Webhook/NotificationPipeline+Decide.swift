@@ -94,7 +94,10 @@ extension NotificationPipeline {
     let holdUntil: Date?
     switch decision.action {
     case .respond: holdUntil = nil
-    case .hold: holdUntil = request.deadline.addingTimeInterval(-holdRelease)
+    case .hold:
+      // A fifth of the window at most, so a sandbox hold (5 minutes) still waits for approval.
+      let lead = min(holdRelease, app.environment.consumptionReplyWindow / 5)
+      holdUntil = request.deadline.addingTimeInterval(-lead)
     case .skip: return nil
     }
     guard let body = decision.body.map(DecisionReport.bodyJSON) else { return nil }

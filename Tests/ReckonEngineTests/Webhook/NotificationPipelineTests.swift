@@ -87,6 +87,35 @@ struct NotificationPipelineTests {
       })
   }
 
+  /// The reply window and when a held reply goes out: 12 hours and an hour before the deadline
+  /// in production; Apple applies sandbox replies only within 5 minutes, so a sandbox hold goes
+  /// out a minute before that.
+  @Test(arguments: [
+    (AppStoreEnvironment.production, 12 * 3_600.0, 11 * 3_600.0),
+    (AppStoreEnvironment.sandbox, 300.0, 240.0),
+  ])
+  func aHeldReplyGoesOutBeforeTheEnvironmentsWindowCloses(
+    environment: AppStoreEnvironment, window: TimeInterval, release: TimeInterval
+  ) async throws {
+    let fixture = try WebhookFixture(
+      policy: .text(name: "hold.policy", "otherwise refund DECLINE, hold for review"),
+      environment: environment)
+    var notification = SimulatedNotification()
+    notification.environment = environment.rawValue
+    let before = Date()
+    let answer = await fixture.service.answer(body: try fixture.body(notification))
+    let after = Date()
+    #expect(answer.verdict == .decided)
+    let entry = try #require(try fixture.store.entries().first)
+    let received = (before.timeIntervalSince1970)...(after.timeIntervalSince1970)
+    #expect(received.contains(entry.deadline.timeIntervalSince1970 - window))
+    guard case .held(let releaseAt) = entry.state else {
+      Issue.record("not held: \(entry.state)")
+      return
+    }
+    #expect(received.contains(releaseAt.timeIntervalSince1970 - release))
+  }
+
   @Test func refundOutcomesAttachAndCountAsEarlierRefunds() async throws {
     let fixture = try WebhookFixture()
     _ = await fixture.service.answer(body: try fixture.body())

@@ -29,7 +29,10 @@ struct WebhookFixture {
   let statePath: String
   let events = EventLog()
 
-  init(policy: PolicyBook.Source = .text(name: "webhook-test.policy", Self.policy)) throws {
+  init(
+    policy: PolicyBook.Source = .text(name: "webhook-test.policy", Self.policy),
+    environment: AppStoreEnvironment = .production
+  ) throws {
     authority = try LocalCertificateAuthority()
     statePath =
       TestScratch.folder.appendingPathComponent(
@@ -39,7 +42,7 @@ struct WebhookFixture {
     service = try ReckonService(
       apps: [
         .init(
-          bundleId: "com.example.coins", appAppleId: 1_234_567_890, environment: .production,
+          bundleId: "com.example.coins", appAppleId: 1_234_567_890, environment: environment,
           policy: policy)
       ], factSources: [.init(facts, timeout: .seconds(2))], statePath: statePath,
       roots: [authority.root], events: { events.append($0) })
