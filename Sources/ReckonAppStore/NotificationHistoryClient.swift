@@ -51,6 +51,10 @@ public final class NotificationHistoryClient: @unchecked Sendable {
   private let client: AppStoreAPIClient
   private let app: AppStoreApp
   private let http: CurlHTTPClient
+  /// How many times one page is asked for (429 and 5xx are asked again) before giving up.
+  public var attempts = 6
+  /// The longest `Retry-After` waited out; a longer one ends the import, saying until when.
+  public var maximumWait: TimeInterval = 300
 
   /// A history client for `app` using `client`'s key and base URL.
   public init(client: AppStoreAPIClient, app: AppStoreApp, timeout: TimeInterval = 30) {
@@ -60,7 +64,8 @@ public final class NotificationHistoryClient: @unchecked Sendable {
     http = CurlHTTPClient(timeout: timeout, maximumConnections: 1)
   }
 
-  /// One page of `query`, continuing after `paginationToken`; retries 429 and 5xx a few times.
+  /// One page of `query`, continuing after `paginationToken`. A 429 waits until Apple's
+  /// `Retry-After` (up to `maximumWait`); a 5xx backs off 1, 2, 4 ... seconds; `attempts` in all.
   public func page(_ query: Query, paginationToken: String?) async throws(NotificationHistoryError)
     -> Page
   {
@@ -74,11 +79,15 @@ public final class NotificationHistoryClient: @unchecked Sendable {
         }
       }
       let retryable = status == 429 || status >= 500
-      guard retryable, attempt < 4 else {
+      guard retryable, attempt < attempts else {
         throw .answered(
           status: status, error: try? JSONDecoder().decode(AppStoreAPIErrorBody.self, from: data))
       }
-      let wait = min(10, max(0.05, retryAfter?.timeIntervalSinceNow ?? Double(attempt)))
+      var wait = min(maximumWait, Double(1 << min(attempt - 1, 16)))
+      if status == 429, let retryAfter {
+        wait = max(0.05, retryAfter.timeIntervalSinceNow)
+        guard wait <= maximumWait else { throw .rateLimited(until: retryAfter) }
+      }
       try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
     }
   }
@@ -122,6 +131,8 @@ public enum NotificationHistoryError: Error, Hashable, Sendable, CustomStringCon
   case notSigned(String)
   /// The answer was not a history page.
   case malformed(String)
+  /// Apple asked to wait longer than the client waits (429 with a far `Retry-After`).
+  case rateLimited(until: Date)
 
   /// One sentence.
   public var description: String {
@@ -132,6 +143,8 @@ public enum NotificationHistoryError: Error, Hashable, Sendable, CustomStringCon
     case .network(let why): "Get Notification History failed: \(why)"
     case .notSigned(let why): "no token could be signed: \(why)"
     case .malformed(let why): why
+    case .rateLimited(let until):
+      "Get Notification History is rate limited until \(until.formatted(.iso8601)); run the import again then"
     }
   }
 }

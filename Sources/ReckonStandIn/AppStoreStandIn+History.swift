@@ -10,6 +10,7 @@ public final class StandInHistory: @unchecked Sendable {
   private var payloads: [(signed: String, type: String, date: Int64)] = []
   private var storedPageSize = 20
   private var served: [Data] = []
+  private var throttled: [TimeInterval] = []
 
   /// Nothing to serve yet.
   public init() {}
@@ -31,23 +32,41 @@ public final class StandInHistory: @unchecked Sendable {
     }
   }
 
+  /// Answers the next history requests 429, one per delay given, with a `Retry-After` that many
+  /// seconds later (as Apple writes it, in UNIX milliseconds).
+  public func throttle(_ delays: TimeInterval...) {
+    lock.withLock { throttled.append(contentsOf: delays) }
+  }
+
   /// The bodies of the history requests received, in order.
   public var requestBodies: [Data] { lock.withLock { served } }
 
-  /// The answer to one authorized history request.
-  func answer(body: Data, query: String?) -> (status: Int, body: Data) {
+  /// The answer to one authorized history request, and its `Retry-After` when throttled.
+  func answer(body: Data, query: String?) -> (status: Int, body: Data, retryAfter: String?) {
+    let delay = lock.withLock { () -> TimeInterval? in
+      served.append(body)
+      return throttled.isEmpty ? nil : throttled.removeFirst()
+    }
+    if let delay {
+      let until = Int64(((Date().timeIntervalSince1970 + delay) * 1000).rounded())
+      return (
+        429, Data(#"{"errorCode":4290000,"errorMessage":"Rate limit exceeded."}"#.utf8),
+        String(until)
+      )
+    }
     guard let object = (try? JSONValue.parse(body))?.objectValue,
       case .integer(let start)? = object["startDate"], case .integer(let end)? = object["endDate"],
       start < end
     else {
-      return (400, Data(#"{"errorCode":4000028,"errorMessage":"Invalid start or end date."}"#.utf8))
+      return (
+        400, Data(#"{"errorCode":4000028,"errorMessage":"Invalid start or end date."}"#.utf8), nil
+      )
     }
     let type = object["notificationType"]?.stringValue
     let offset =
       query.flatMap { $0.split(separator: "=").last }.flatMap { Int($0.dropFirst("offset-".count)) }
       ?? 0
     let (page, more, size) = lock.withLock { () -> ([String], Bool, Int) in
-      served.append(body)
       let matching = payloads.filter {
         $0.date >= start && $0.date < end && (type == nil || $0.type == type)
       }
@@ -60,6 +79,6 @@ public final class StandInHistory: @unchecked Sendable {
         page.map { .object(["signedPayload": .string($0), "sendAttempts": .array([])]) }),
     ]
     if more { reply["paginationToken"] = .string("offset-\(offset + size)") }
-    return (200, (try? JSONEncoder().encode(JSONValue.object(reply))) ?? Data())
+    return (200, (try? JSONEncoder().encode(JSONValue.object(reply))) ?? Data(), nil)
   }
 }

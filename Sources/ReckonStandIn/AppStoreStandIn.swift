@@ -122,7 +122,7 @@ public final class AppStoreStandIn: @unchecked Sendable {
     let query = request.target.split(separator: "?", maxSplits: 1).dropFirst().first.map(
       String.init)
     let answer = history.answer(body: request.body, query: query)
-    return (answer.status, [], answer.body)
+    return (answer.status, answer.retryAfter.map { [("Retry-After", $0)] } ?? [], answer.body)
   }
 
   private func nextReply(for record: StandInRequest) -> StandInReply {

@@ -93,6 +93,38 @@ struct ImportHistoryTests {
     }
   }
 
+  @Test func aThrottledPageWaitsOutRetryAfterAndAFarOneEndsSayingUntilWhen() async throws {
+    let ca = try LocalCertificateAuthority(now: Self.now.addingTimeInterval(-120 * 86_400))
+    let (standIn, url) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    standIn.history.serve([try Self.signed(ca, "CONSUMPTION_REQUEST", 1, daysAgo: 1)], pageSize: 10)
+    let client = NotificationHistoryClient(
+      client: try TestKey.client(url),
+      app: AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox))
+    let query = NotificationHistoryClient.Query(
+      startDate: Self.now.addingTimeInterval(-2 * 86_400), endDate: Self.now)
+
+    // Five 429s in a row: each Retry-After is waited out, and the sixth try gets the page.
+    standIn.history.throttle(0.2, 0.2, 0.2, 0.2, 0.2)
+    let started = Date()
+    let page = try await client.page(query, paginationToken: nil)
+    #expect(page.notificationHistory?.count == 1)
+    #expect(Date().timeIntervalSince(started) >= 0.9)
+    #expect(standIn.history.requestBodies.count == 6)
+
+    // A wait longer than the client's limit ends at once, saying when to try again.
+    client.maximumWait = 60
+    standIn.history.throttle(600)
+    let waitStarted = Date()
+    await #expect {
+      _ = try await client.page(query, paginationToken: nil)
+    } throws: { error in
+      guard case .rateLimited(let until) = error as? NotificationHistoryError else { return false }
+      return abs(until.timeIntervalSinceNow - 600) < 5
+    }
+    #expect(Date().timeIntervalSince(waitStarted) < 5)
+  }
+
   @Test func windowsStayWithinAppleLimits() {
     let windows = HistoryImporter.windows(
       since: Self.now.addingTimeInterval(-400 * 86_400), until: nil, now: Self.now)
