@@ -40,6 +40,42 @@ struct DryRunCommandTests {
     #expect(csv.standardOutput.split(separator: "\n").count == 401)
   }
 
+  /// `history.*` facts come from the configured state database when it exists; without one, a
+  /// policy that reads them is warned about instead of silently deciding by other rules.
+  @Test(arguments: [true, false])
+  func historyFactsComeFromTheConfiguredStateDatabaseOrAWarningSaysTheyAreMissing(state: Bool)
+    async throws
+  {
+    let folder = try await Self.generated(200, state: state)
+    let run = try await ReckonBinary.run([
+      "dry-run", "--config", folder + "/reckon.json",
+      "--policy", "policies/decline-first-grant-next.policy",
+      "--requests", folder + "/requests.jsonl", "--format", "csv",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    let firstRequests = run.standardOutput.split(separator: "\n").filter {
+      $0.contains("first request for this purchase")
+    }
+    let warned = run.standardError.contains("the policy reads history.earlier_requests")
+    #expect(warned == !state)
+    #expect(firstRequests.isEmpty == !state)
+  }
+
+  /// On the state database, `history.*` are among the facts recorded by the decisions, or read
+  /// from that database with `--facts current`.
+  @Test(arguments: [["--facts", "recorded"], ["--facts", "current"]])
+  func historyFactsOfAStateDatabaseRunAreRecordedOrReadFromIt(facts: [String]) async throws {
+    let folder = try await Self.generated(200, state: true)
+    let run = try await ReckonBinary.run(
+      [
+        "dry-run", "--config", folder + "/reckon.json", "--state", folder + "/reckon-state.sqlite",
+        "--policy", "policies/decline-first-grant-next.policy", "--format", "csv",
+      ] + facts)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(!run.standardError.contains("warning"))
+    #expect(run.standardOutput.contains("first request for this purchase"))
+  }
+
   @Test(
     .enabled(
       if: chromium != nil, "Chromium is not installed (scripts/install-packages installs it)"))

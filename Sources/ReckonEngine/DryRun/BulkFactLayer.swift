@@ -8,12 +8,15 @@ public enum BulkFactLayer: Sendable {
   case scan(name: String, path: String, sql: String, source: SQLiteFactSource)
   /// A source asked once per request on the calling thread.
   case lookup(any SynchronousFactSource)
+  /// Reckon's records (`history.*`), read from a state database before the request's time.
+  case history(StateHistoryFacts)
 
   /// The source's name, for provenance and messages.
   public var name: String {
     switch self {
     case .scan(let name, _, _, _): name
     case .lookup(let source): source.name
+    case .history: "records"
     }
   }
 }

@@ -126,9 +126,16 @@ final class BulkShard: @unchecked Sendable {
   ) throws(DryRunError) -> String? {
     for position in state.scans.indices {
       guard let scan = state.scans[position] else {
-        guard case .lookup(let source) = plan.layers[position] else { continue }
-        do { supplied.add(try source.lookup(request.keys), to: &values) } catch {
-          return "retry later: \(source.name): \(error)"
+        switch plan.layers[position] {
+        case .lookup(let source):
+          do { supplied.add(try source.lookup(request.keys), to: &values) } catch {
+            return "retry later: \(source.name): \(error)"
+          }
+        case .history(let records):
+          do { supplied.add(try records.history(for: request), to: &values) } catch {
+            return "retry later: records: \(error)"
+          }
+        case .scan: break
         }
         continue
       }

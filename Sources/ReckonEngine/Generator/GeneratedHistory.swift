@@ -26,7 +26,8 @@ public enum GeneratedHistory {
       try? FileManager.default.removeItem(atPath: statePath + suffix)
     }
     let store = try StateStore(path: statePath)
-    let gatherer = setup.gatherer()
+    // As `reckon serve` gathers: with `history.*` from the database being written.
+    let gatherer = setup.gatherer(records: StateHistoryFacts(store: store))
     let decider = Decider(policy: policy, schema: setup.schema)
     var decided = 0
     for index in 0..<generator.count {

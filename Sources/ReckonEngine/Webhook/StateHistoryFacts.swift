@@ -19,6 +19,11 @@ public struct StateHistoryFacts: RecordsFactProvider {
 
   /// `history.earlier_requests` and `history.earlier_refunds` for `request`.
   public func facts(for request: RefundRequest) async throws -> [String: Value] {
+    try history(for: request)
+  }
+
+  /// The same facts, read on the calling thread (for the bulk dry-run).
+  public func history(for request: RefundRequest) throws(StateDatabaseError) -> [String: Value] {
     var facts: [String: Value] = [:]
     if let transactionId = request.transactionId {
       facts["history.earlier_requests"] = .number(

@@ -38,6 +38,7 @@ enum DryRunCommand: Command {
     guard let policy = try load(options.policyPath, schema, console),
       let against = try options.againstPath.map({ try load($0, schema, console) }) ?? .some(nil)
     else { return 1 }
+    warnAboutMissingHistory(policy, against, schema, options, console)
     let control = DryRunControl(
       pace: ProcessInfo.processInfo.environment["RECKON_DRY_RUN_PACE"].flatMap(Double.init))
     let interrupt = InterruptHandler { control.stop() }
@@ -55,6 +56,24 @@ enum DryRunCommand: Command {
       try Data(HTMLReport.dryRun(result, summary).utf8).write(to: URL(fileURLWithPath: html))
     }
     return result.stopped ? 130 : 0
+  }
+
+  /// `history.*` facts come from Reckon's state database; a policy reading them over requests
+  /// with no database to read them from would silently fall to rules that do not need them.
+  private static func warnAboutMissingHistory(
+    _ policy: CompiledPolicy, _ against: CompiledPolicy?, _ schema: FactSchema,
+    _ options: DryRunOptions, _ console: Console
+  ) {
+    let recorded = options.statePath != nil && options.facts != "current"
+    guard !recorded, options.historySource() == nil else { return }
+    let read = FactGathering.factsRead(by: policy).union(
+      against.map(FactGathering.factsRead(by:)) ?? [])
+    let history = read.filter { schema.origin(of: $0) == .records }.sorted()
+    guard !history.isEmpty else { return }
+    console.error(
+      "warning: the policy reads \(history.joined(separator: ", ")), which comes from Reckon's "
+        + "state database; with none to read (--config naming an existing state.path, or --state "
+        + "with --facts current) it is missing for every request")
   }
 
   private static func load(_ path: String, _ schema: FactSchema, _ console: Console) throws

@@ -74,18 +74,37 @@ struct DryRunOptions {
     } else {
       layers = nil
     }
+    let records = try configuredRecords()
     if let layers {
       return try await BulkDryRun(
-        policy: policy, against: against, schema: schema, layers: layers, verifier: verifier
+        policy: policy, against: against, schema: schema,
+        layers: (records.map { [.history($0)] } ?? []) + layers, verifier: verifier
       )
       .run(lines, control: control)
     }
     let setup = try FactSourceSetup(configuration!.factSources)
     let read = try DryRunSetup.pastRequests(lines, verifier: verifier)
     return await SequentialDryRun(
-      policy: policy, against: against, schema: schema, facts: .current(setup.gatherer())
+      policy: policy, against: against, schema: schema,
+      facts: .current(setup.gatherer(records: records))
     )
     .run(read.requests, ignored: read.ignored, control: control)
+  }
+
+  /// Where `history.*` facts come from when they are gathered now: the `--state` database, or
+  /// for `--requests` the configured one if it exists; nil when there is none, or the facts
+  /// are the recorded ones.
+  func historySource() -> String? {
+    if statePath != nil { return facts == "current" ? statePath : nil }
+    guard let path = configuration?.statePath, FileManager.default.fileExists(atPath: path) else {
+      return nil
+    }
+    return path
+  }
+
+  /// Reckon's records in the configured state database, for `--requests`.
+  private func configuredRecords() throws -> StateHistoryFacts? {
+    try historySource().map { StateHistoryFacts(store: try StateStore(path: $0)) }
   }
 
   private func runState(
@@ -103,7 +122,10 @@ struct DryRunOptions {
     let mode: SequentialDryRun.Facts
     switch facts ?? "recorded" {
     case "recorded": mode = .recorded
-    case "current": mode = .current(try FactSourceSetup(configuration!.factSources).gatherer())
+    case "current":
+      mode = .current(
+        try FactSourceSetup(configuration!.factSources).gatherer(
+          records: StateHistoryFacts(store: store)))
     default: throw UsageError("with --state, --facts is recorded or current")
     }
     return await SequentialDryRun(policy: policy, against: against, schema: schema, facts: mode)
