@@ -68,17 +68,28 @@ public struct BulkDryRun: Sendable {
       }
     }
     var ignored = 0
+    var sameTransactionTwice = false
     for outcome in outcomes {
       switch outcome {
-      case .success(let count): ignored += count
+      case .success(let shard):
+        ignored += shard.ignored
+        sameTransactionTwice = sameTransactionTwice || shard.sameTransactionTwice
       case .failure(let error): throw error
       }
     }
     let decided = rows.collect()
-    return DryRunResult(
+    var result = DryRunResult(
       rows: decided, ignored: ignored, total: order.count - ignored,
       stopped: control.isStopped && decided.count + ignored < order.count, policy: policy,
       against: against)
+    // Copies are of one transaction, which the order puts side by side, unless a shard boundary
+    // falls inside its lines or its lines had no quick key to order by (signed payloads).
+    let straddled = bounds.dropFirst().contains {
+      lines.quickKey(order[$0.lowerBound - 1]) == lines.quickKey(order[$0.lowerBound])
+    }
+    let unordered = order.first.map { lines.quickKey($0).isEmpty } ?? false
+    if sameTransactionTwice || straddled || unordered { result.removeCopies() }
+    return result
   }
 }
 
@@ -118,17 +129,19 @@ final class RowBuffer: @unchecked Sendable {
 /// Waits for every shard and hands back what each returned.
 final class ShardCollector: @unchecked Sendable {
   private let lock = NSLock()
-  private var results: [Result<Int, DryRunError>?]
+  private var results: [Result<BulkShard.Outcome, DryRunError>?]
   private var remaining: Int
-  private let continuation: CheckedContinuation<[Result<Int, DryRunError>], Never>
+  private let continuation: CheckedContinuation<[Result<BulkShard.Outcome, DryRunError>], Never>
 
-  init(count: Int, continuation: CheckedContinuation<[Result<Int, DryRunError>], Never>) {
+  init(
+    count: Int, continuation: CheckedContinuation<[Result<BulkShard.Outcome, DryRunError>], Never>
+  ) {
     results = Array(repeating: nil, count: count)
     remaining = count
     self.continuation = continuation
   }
 
-  func finish(_ shard: Int, _ result: Result<Int, DryRunError>) {
+  func finish(_ shard: Int, _ result: Result<BulkShard.Outcome, DryRunError>) {
     let done = lock.withLock { () -> Bool in
       results[shard] = result
       remaining -= 1

@@ -31,12 +31,21 @@ final class BulkShard: @unchecked Sendable {
     self.checks = checks
   }
 
-  /// Decides the shard's requests; returns how many lines were other notifications.
-  func run() -> Result<Int, DryRunError> {
+  /// What a shard reports besides its rows.
+  struct Outcome {
+    /// How many lines were other notifications.
+    var ignored = 0
+    /// Whether two requests in a row were for one transaction: only then can there be copies
+    /// of a notification or repeats of a request to leave out.
+    var sameTransactionTwice = false
+  }
+
+  /// Decides the shard's requests.
+  func run() -> Result<Outcome, DryRunError> {
     do { return .success(try decideAll()) } catch { return .failure(error) }
   }
 
-  private func decideAll() throws(DryRunError) -> Int {
+  private func decideAll() throws(DryRunError) -> Outcome {
     var scans = try openScans()
     var slots = NotificationFactSlots(schema: plan.schema)
     let bodySlots = BodyFactSlots(plan.schema.policySchema)
@@ -48,7 +57,8 @@ final class BulkShard: @unchecked Sendable {
     var supplied = SuppliedFacts(
       schema: plan.schema.policySchema, notificationOnly: slots.notificationOnly)
     var reader = RequestLineReader(path: lines.path, verifier: plan.verifier)
-    var ignored = 0
+    var outcome = Outcome()
+    var previousTransaction: String? = nil
     var pending = 0
     for position in range {
       if pending == (control.pace == nil ? 256 : 8) {
@@ -59,9 +69,11 @@ final class BulkShard: @unchecked Sendable {
       pending += 1
       let index = order[position]
       guard let request = try reader.read(index, of: lines) else {
-        ignored += 1
+        outcome.ignored += 1
         continue
       }
+      if request.transactionId == previousTransaction { outcome.sameTransactionTwice = true }
+      previousTransaction = request.transactionId
       values.removeAll()
       slots.fill(&values, from: request)
       supplied.start(values)
@@ -85,7 +97,7 @@ final class BulkShard: @unchecked Sendable {
           request: request, type: type, verdict: verdict, against: against, problem: problem))
     }
     control.advance(by: pending)
-    return ignored
+    return outcome
   }
 
   /// The shard's own scans and where each stands; kept on the stack rather than in the shard's

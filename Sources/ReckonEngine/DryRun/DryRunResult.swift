@@ -8,6 +8,11 @@ public struct DryRunResult: Sendable {
   public var rows: [DryRunRow]
   /// Notifications in the source that are not CONSUMPTION_REQUESTs, left out.
   public var ignored: Int
+  /// Copies of a notification already in the source (the same `notificationUUID`), left out.
+  public var duplicates = 0
+  /// Repeats of a request still open for the same transaction, left out as `reckon serve`
+  /// answers them with the first request's decision.
+  public var repeats = 0
   /// How many requests the source held (when stopped early, more than `rows`).
   public var total: Int
   /// Whether the run was stopped (Ctrl-C) before the end.
@@ -20,6 +25,15 @@ public struct DryRunResult: Sendable {
   public var policyName: String
   /// The `--against` policy's name.
   public var againstName: String?
+
+  /// Leaves out the rows `reckon serve` would not have decided (see `NotificationCopies`).
+  mutating func removeCopies() {
+    var copies = NotificationCopies()
+    copies.remove(from: &rows)
+    duplicates = copies.duplicates
+    repeats = copies.repeats
+    total -= duplicates + repeats
+  }
 
   /// A result with rows decided by `policy` (and `against`).
   public init(

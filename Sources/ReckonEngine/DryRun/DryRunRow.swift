@@ -14,6 +14,8 @@ public struct DryRunRow: Sendable {
   public let reason: String?
   /// The product type as policies name it (e.g. `CONSUMABLE`), if known.
   public let productType: String?
+  /// The environment the notification came from, if known.
+  public let environment: AppStoreEnvironment?
   /// The policy's verdict; nil when facts could not be had.
   public let verdict: DryRunVerdict?
   /// The `--against` policy's verdict.
@@ -42,6 +44,7 @@ public struct DryRunRow: Sendable {
     reason = request.notification.data?.rawConsumptionRequestReason
     // The policy name of a type Apple names, else as sent.
     productType = type?.policyName ?? request.transaction.rawType
+    environment = request.notification.data?.environment
     self.verdict = verdict
     self.against = against
     self.problem = problem

@@ -45,9 +45,11 @@ public struct SequentialDryRun: Sendable {
       rows.append(await decide(past, needed: needed))
       control.advance(by: 1)
     }
-    return DryRunResult(
+    var result = DryRunResult(
       rows: rows, ignored: ignored, total: requests.count, stopped: rows.count < requests.count,
       policy: policy, against: against)
+    result.removeCopies()
+    return result
   }
 
   /// The row for one request.

@@ -16,6 +16,16 @@ public enum DryRunText {
       : "\(n(result.total)) requests"
     lines.append("dry-run of policy \"\(result.policyName)\" over \(scope)")
     if result.ignored > 0 { lines.append("\(n(result.ignored)) other notifications ignored") }
+    if result.duplicates > 0 {
+      lines.append(
+        "copies of a notification already read (the same notificationUUID), left out: "
+          + n(result.duplicates))
+    }
+    if result.repeats > 0 {
+      lines.append(
+        "repeats of a request still open (serve answers them by its decision), left out: "
+          + n(result.repeats))
+    }
     if summary.undecided > 0 {
       lines.append("\(n(summary.undecided)) requests not decided (see the rows' problem)")
     }

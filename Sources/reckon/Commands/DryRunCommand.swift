@@ -28,7 +28,9 @@ enum DryRunCommand: Command {
     --quiet           no progress bar (it shows only when standard error is a terminal)
 
     Each request is decided exactly as it would have been when it arrived: its own receive time
-    is `now`. Ctrl-C stops the run and prints the summary of what was decided so far (exit 130).
+    is `now`. As `reckon serve` does, a second copy of a notification (the same
+    notificationUUID) and a repeat of a request still open for its transaction are counted and
+    left out. Ctrl-C stops the run and prints the summary of what was decided so far (exit 130).
     RECKON_DRY_RUN_PACE=N in the environment slows the run to N requests a second (for demos).
     """
 

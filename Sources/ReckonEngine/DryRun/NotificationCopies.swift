@@ -1,0 +1,57 @@
+import Foundation
+import ReckonAppStore
+
+/// The requests of a dry-run that `reckon serve` would not have decided: another copy of a
+/// notification (the same `notificationUUID`: Apple retried it) and a new notification for a
+/// transaction whose earlier request was still open (Apple sent the same refund request again).
+/// Serve records both and answers them with the first decision, so a dry-run leaves them out.
+struct NotificationCopies {
+  /// Rows left out as a notification already seen.
+  private(set) var duplicates = 0
+  /// Rows left out as a repeat of a request still open.
+  private(set) var repeats = 0
+
+  /// Removes the copies from `rows`, counting them; the rows keep their order.
+  mutating func remove(from rows: inout [DryRunRow]) {
+    var first: [String: Int] = Dictionary(minimumCapacity: rows.count)
+    var others: [Int: [Int]] = [:]
+    for index in rows.indices where !rows[index].transactionId.isEmpty {
+      // One hash lookup for the usual new transaction; a second only for a transaction seen.
+      if let head = first.updateValue(index, forKey: rows[index].transactionId) {
+        first[rows[index].transactionId] = head
+        others[head, default: []].append(index)
+      }
+    }
+    guard !others.isEmpty else { return }
+    var dropped = Set<Int>()
+    for (head, rest) in others { dropped.formUnion(copies(in: [head] + rest, of: rows)) }
+    rows = rows.indices.filter { !dropped.contains($0) }.map { rows[$0] }
+  }
+
+  /// The copies among one transaction's rows, taken in the order they were received.
+  private mutating func copies(in group: [Int], of rows: [DryRunRow]) -> [Int] {
+    let ordered = group.sorted { (rows[$0].receivedAt, $0) < (rows[$1].receivedAt, $1) }
+    var seen = Set<String>()
+    var open: DryRunRow? = nil
+    var found: [Int] = []
+    for index in ordered {
+      let row = rows[index]
+      guard seen.insert(row.notificationUUID).inserted else {
+        duplicates += 1
+        found.append(index)
+        continue
+      }
+      if let open, open.environment == row.environment,
+        row.receivedAt
+          < open.receivedAt.addingTimeInterval(
+            (open.environment ?? .production).consumptionReplyWindow)
+      {
+        repeats += 1
+        found.append(index)
+        continue
+      }
+      open = row
+    }
+    return found
+  }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import ReckonEngine
+import Testing
+
+/// A requests file with Apple's retries (the same notificationUUID) and repeats (the same refund
+/// request under a new UUID while the first is open) is decided as `reckon serve` would: once.
+struct NotificationCopiesTests {
+  /// `line` with its notification's UUID (if given) and signedDate moved by `seconds`.
+  static func copy(_ line: Substring, uuid: String?, after seconds: Double) throws -> String {
+    var text = String(line)
+    if let uuid {
+      let range = try #require(
+        text.range(of: #""notificationUUID":"[^"]*""#, options: .regularExpression))
+      text.replaceSubrange(range, with: #""notificationUUID":"\#(uuid)""#)
+    }
+    let date = try #require(text.range(of: #""signedDate":[0-9]+"#, options: .regularExpression))
+    let milliseconds = try #require(Int64(text[date].dropFirst(#""signedDate":"#.count)))
+    text.replaceSubrange(date, with: #""signedDate":\#(milliseconds + Int64(seconds * 1_000))"#)
+    return text
+  }
+
+  @Test(arguments: [false, true])
+  func retriesAndRepeatsOfAnOpenRequestAreLeftOutAndALaterRequestIsDecided(bulk: Bool)
+    async throws
+  {
+    let fixture = try DryRunFixture.shared()
+    let lines = try String(contentsOfFile: fixture.files.requests, encoding: .utf8)
+      .split(separator: "\n").prefix(50)
+    let first = lines[lines.startIndex]
+    let copies = [
+      String(first),  // Apple's retry: the same notification
+      try Self.copy(first, uuid: "copy-1", after: 60),  // the same request again, still open
+      try Self.copy(first, uuid: "copy-2", after: 11 * 3_600),  // still open
+      try Self.copy(first, uuid: "later", after: 13 * 3_600),  // a new request
+      try Self.copy(first, uuid: "later-copy", after: 14 * 3_600),  // repeats the new one
+    ]
+    let path = fixture.folder + "/copies-\(UUID().uuidString).jsonl"
+    try Data(((lines.map(String.init) + copies).joined(separator: "\n") + "\n").utf8).write(
+      to: URL(fileURLWithPath: path))
+    let policy = try fixture.policy("targeted")
+    let result: DryRunResult
+    if bulk {
+      result = try await BulkDryRun(
+        policy: policy, against: nil, schema: fixture.setup.schema, layers: fixture.layers(),
+        threads: 2
+      ).run(RequestLines(path: path))
+    } else {
+      let read = try DryRunSetup.pastRequests(RequestLines(path: path), verifier: nil)
+      result = await SequentialDryRun(
+        policy: policy, against: nil, schema: fixture.setup.schema,
+        facts: .current(fixture.setup.gatherer())
+      ).run(read.requests)
+    }
+    #expect(result.duplicates == 1)
+    #expect(result.repeats == 3)
+    #expect(result.rows.count == 51)
+    #expect(result.total == 51)
+    let uuids = result.rows.map(\.notificationUUID)
+    #expect(uuids.contains("later"))
+    #expect(!uuids.contains("copy-1") && !uuids.contains("later-copy"))
+    #expect(Set(uuids).count == 51)
+    let text = DryRunText.render(result, DryRunSummary(result))
+    #expect(text.contains("copies of a notification already read"))
+    #expect(text.contains("left out: 1\n"))
+    #expect(
+      text.contains(
+        "repeats of a request still open (serve answers them by its decision), left out: 3"))
+  }
+
+  /// The bulk path puts one transaction's lines side by side; a copy whose original falls in
+  /// the other thread's share is still found.
+  @Test func aCopyAcrossTheThreadsBoundaryIsLeftOut() async throws {
+    let fixture = try DryRunFixture.shared()
+    let lines = try String(contentsOfFile: fixture.files.requests, encoding: .utf8)
+      .split(separator: "\n")
+    #expect(lines.count == 3_000)
+    // Sorted by transaction, the copy of line 1,499 is the first line of the second half.
+    let path = fixture.folder + "/straddle-\(UUID().uuidString).jsonl"
+    try Data(((lines + [lines[1_499]]).joined(separator: "\n") + "\n").utf8).write(
+      to: URL(fileURLWithPath: path))
+    let result = try await BulkDryRun(
+      policy: try fixture.policy("targeted"), against: nil, schema: fixture.setup.schema,
+      layers: fixture.layers(), threads: 2
+    ).run(RequestLines(path: path))
+    #expect(result.duplicates == 1)
+    #expect(result.rows.count == 3_000)
+  }
+}
