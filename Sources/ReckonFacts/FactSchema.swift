@@ -36,7 +36,8 @@ public struct FactSchema: Sendable {
       boundedChoice: BoundedChoice(
         choice: "GRANT_PRORATED", boundedFact: "usage.consumed",
         overridingField: "consumptionPercentage",
-        categoryFact: "product.type", exemptCategories: ["AUTO_RENEWABLE"]))
+        categoryFact: "product.type", exemptCategories: ["AUTO_RENEWABLE"],
+        requiredFact: "delivery.status", requiredValue: "DELIVERED"))
   }
 
   /// The origin of the fact called `name`, if there is one.

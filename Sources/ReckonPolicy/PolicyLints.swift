@@ -33,17 +33,24 @@ struct PolicyLints {
 
   func warnings() -> [Diagnostic] {
     var warnings = reachability()
+    // Once a rule has decided every request whose required fact has another value, the rules
+    // after it see only requests that have it.
+    var requiredHolds = false
     for rule in policy.rules {
       warnings += unguardedReads(in: rule)
+      let conditions = conjuncts(of: rule.condition)
       if let warning = unboundedChoice(
-        rule.actions, conditions: conjuncts(of: rule.condition), at: rule.nameSpan,
+        rule.actions, conditions: conditions, requiredHolds: requiredHolds, at: rule.nameSpan,
         what: "rule '\(rule.name)'")
       {
         warnings.append(warning)
       }
+      requiredHolds = requiredHolds || decidesEveryOther(conditions)
     }
     if let span = policy.otherwiseSpan,
-      let warning = unboundedChoice(policy.otherwise, conditions: [], at: span, what: "'otherwise'")
+      let warning = unboundedChoice(
+        policy.otherwise, conditions: [], requiredHolds: requiredHolds, at: span,
+        what: "'otherwise'")
     {
       warnings.append(warning)
     }
@@ -158,7 +165,8 @@ struct PolicyLints {
   // MARK: Bounded refund choice
 
   private func unboundedChoice(
-    _ actions: [CheckedAction], conditions: [ResolvedExpression], at span: SourceSpan, what: String
+    _ actions: [CheckedAction], conditions: [ResolvedExpression], requiredHolds: Bool,
+    at span: SourceSpan, what: String
   )
     -> Diagnostic?
   {
@@ -171,13 +179,51 @@ struct PolicyLints {
       else { return false }
       return percent > 0 && percent < 100
     }
-    if setsField || isExempt(conditions, bounded) || isBounded(conditions, bounded) { return nil }
+    if isExempt(conditions, bounded) { return nil }
+    let inRange = setsField || isBounded(conditions, bounded)
+    let required = requiredHolds || requires(conditions, bounded)
+    if inRange && required { return nil }
+    var missing: [String] = []
+    if !required { missing.append("\(bounded.requiredFact) == \(bounded.requiredValue)") }
+    if !inRange {
+      missing.append("\(bounded.boundedFact) > 0% and \(bounded.boundedFact) < 100%")
+    }
     return warning(
       .proratedWithoutUsageBound,
-      "\(what) prefers \(bounded.choice), which Apple refuses unless \(bounded.boundedFact) is strictly between 0% and 100% "
+      "\(what) prefers \(bounded.choice), which Apple refuses unless \(bounded.requiredFact) is \(bounded.requiredValue) "
+        + "and \(bounded.boundedFact) is strictly between 0% and 100% "
         + "(or \(bounded.categoryFact) is \(bounded.exemptCategories.joined(separator: " or ")))",
       at: span,
-      hint: "add \(bounded.boundedFact) > 0% and \(bounded.boundedFact) < 100% to the condition")
+      hint: "add \(missing.joined(separator: " and ")) to the condition")
+  }
+
+  /// Whether the conditions include `requiredFact == requiredValue`.
+  private func requires(_ conditions: [ResolvedExpression], _ bounded: BoundedChoice) -> Bool {
+    conditions.contains { requiredComparison($0, .equal, bounded) }
+  }
+
+  /// Whether a rule with these conditions decides every request whose required fact has another
+  /// value: its whole condition is `requiredFact != requiredValue`.
+  private func decidesEveryOther(_ conditions: [ResolvedExpression]) -> Bool {
+    guard let bounded = policy.schema.boundedChoice, conditions.count == 1 else { return false }
+    return requiredComparison(conditions[0], .notEqual, bounded)
+  }
+
+  private func requiredComparison(
+    _ condition: ResolvedExpression, _ expected: ComparisonOperator, _ bounded: BoundedChoice
+  ) -> Bool {
+    guard let slot = policy.schema.slot(ofFact: bounded.requiredFact),
+      case .enumeration(let type) = policy.schema.facts[slot].type,
+      let ordinal = type.ordinal(of: bounded.requiredValue),
+      case .compare(let op, let left, let right) = condition.kind, op == expected
+    else { return false }
+    let isFact = { (expression: ResolvedExpression) in
+      self.inlined(expression).kind == .fact(slot: slot)
+    }
+    let isValue = { (expression: ResolvedExpression) in
+      expression.constantValue == .enumeration(ordinal)
+    }
+    return (isFact(left) && isValue(right)) || (isFact(right) && isValue(left))
   }
 
   private func isExempt(_ conditions: [ResolvedExpression], _ bounded: BoundedChoice) -> Bool {

@@ -105,9 +105,10 @@ public struct FieldDescriptor: Hashable, Sendable {
   }
 }
 
-/// A refund choice that is only valid when a percent fact lies strictly between 0% and 100%,
-/// unless another fact puts the request in an exempt category (GRANT_PRORATED, which needs a usage
-/// strictly between 0% and 100% except for auto-renewable subscriptions).
+/// A refund choice that is only valid when a percent fact lies strictly between 0% and 100% and
+/// reaches the body, unless another fact puts the request in an exempt category (GRANT_PRORATED,
+/// which needs a delivered purchase used strictly between 0% and 100%, except for auto-renewable
+/// subscriptions).
 public struct BoundedChoice: Hashable, Sendable {
   /// The refund choice, e.g. `GRANT_PRORATED`.
   public let choice: String
@@ -119,16 +120,23 @@ public struct BoundedChoice: Hashable, Sendable {
   public let categoryFact: String
   /// The values of `categoryFact` that need no bound, e.g. `AUTO_RENEWABLE`.
   public let exemptCategories: [String]
+  /// The enum fact that must have `requiredValue` for the percent to reach the body, e.g.
+  /// `delivery.status` (an undelivered purchase is sent as 0% used).
+  public let requiredFact: String
+  /// The value `requiredFact` must have, e.g. `DELIVERED`.
+  public let requiredValue: String
 
   /// Creates the description of a bounded choice.
   public init(
     choice: String, boundedFact: String, overridingField: String, categoryFact: String,
-    exemptCategories: [String]
+    exemptCategories: [String], requiredFact: String, requiredValue: String
   ) {
     self.choice = choice
     self.boundedFact = boundedFact
     self.overridingField = overridingField
     self.categoryFact = categoryFact
     self.exemptCategories = exemptCategories
+    self.requiredFact = requiredFact
+    self.requiredValue = requiredValue
   }
 }

@@ -135,23 +135,42 @@ struct PolicyLintTests {
         "rule \"a\" when usage.consumed > 0% and usage.consumed <= 100% then refund GRANT_PRORATED",
       warnings: [.proratedWithoutUsageBound, .constantPercentCondition]),
     LintCase(
-      label: "prorated bounded",
+      label: "prorated bounded but maybe undelivered (sent as 0% used)",
       policy:
         "rule \"a\" when usage.consumed > 0% and usage.consumed < 100% then refund GRANT_PRORATED",
+      warnings: [.proratedWithoutUsageBound]),
+    LintCase(
+      label: "prorated bounded and delivered",
+      policy:
+        "rule \"a\" when delivery.status == DELIVERED and usage.consumed > 0% and usage.consumed < 100% then refund GRANT_PRORATED",
       warnings: []),
     LintCase(
       label: "prorated bounded from the other side",
       policy:
-        "rule \"a\" when 5% <= usage.consumed and 95% >= usage.consumed then refund GRANT_PRORATED",
+        "rule \"a\" when DELIVERED == delivery.status and 5% <= usage.consumed and 95% >= usage.consumed then refund GRANT_PRORATED",
       warnings: []),
     LintCase(
       label: "prorated bounded through lets",
       policy: """
         let used = usage.consumed
-        let partly = used > 0% and used < 100%
+        let partly = used > 0% and used < 100% and delivery.status == DELIVERED
         rule "a" when partly then refund GRANT_PRORATED
         """,
       warnings: []),
+    LintCase(
+      label: "prorated bounded after a rule that decides every undelivered purchase",
+      policy: """
+        rule "failed" when delivery.status != DELIVERED then refund GRANT_FULL
+        rule "a" when usage.consumed > 0% and usage.consumed < 100% then refund GRANT_PRORATED
+        """,
+      warnings: []),
+    LintCase(
+      label: "prorated bounded after a rule that decides only some undelivered purchases",
+      policy: """
+        rule "failed" when delivery.status != DELIVERED and reason == OTHER then refund GRANT_FULL
+        rule "a" when usage.consumed > 0% and usage.consumed < 100% then refund GRANT_PRORATED
+        """,
+      warnings: [.proratedWithoutUsageBound]),
     LintCase(
       label: "prorated for subscriptions",
       policy: "rule \"a\" when product.type == AUTO_RENEWABLE then refund GRANT_PRORATED",
@@ -172,8 +191,13 @@ struct PolicyLintTests {
     LintCase(
       label: "prorated with the percentage set",
       policy:
-        "rule \"a\" when reason == OTHER then refund GRANT_PRORATED, set consumptionPercentage = 50%",
+        "rule \"a\" when reason == OTHER and delivery.status == DELIVERED then refund GRANT_PRORATED, set consumptionPercentage = 50%",
       warnings: []),
+    LintCase(
+      label: "prorated with the percentage set but maybe undelivered",
+      policy:
+        "rule \"a\" when reason == OTHER then refund GRANT_PRORATED, set consumptionPercentage = 50%",
+      warnings: [.proratedWithoutUsageBound]),
     LintCase(
       label: "prorated with the percentage set to 100%",
       policy:
@@ -184,7 +208,11 @@ struct PolicyLintTests {
       warnings: [.proratedWithoutUsageBound]),
     LintCase(
       label: "prorated in otherwise with the percentage set",
-      policy: "otherwise refund GRANT_PRORATED, set consumptionPercentage = 50%", warnings: []),
+      policy: """
+        rule "failed" when delivery.status != DELIVERED then refund GRANT_FULL
+        otherwise refund GRANT_PRORATED, set consumptionPercentage = 50%
+        """,
+      warnings: []),
     LintCase(
       label: "other refunds need no bound", policy: "otherwise refund GRANT_FULL", warnings: []),
   ]

@@ -38,7 +38,8 @@ enum TestSchema {
     boundedChoice: BoundedChoice(
       choice: "GRANT_PRORATED", boundedFact: "usage.consumed",
       overridingField: "consumptionPercentage",
-      categoryFact: "product.type", exemptCategories: ["AUTO_RENEWABLE"]))
+      categoryFact: "product.type", exemptCategories: ["AUTO_RENEWABLE"],
+      requiredFact: "delivery.status", requiredValue: "DELIVERED"))
 
   /// Loads policy text against the test schema.
   static func load(_ text: String, path: String = "test.policy") -> PolicyLoader.Result {
