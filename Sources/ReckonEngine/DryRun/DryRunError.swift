@@ -29,7 +29,8 @@ public enum DryRunError: Error, Hashable, Sendable, CustomStringConvertible {
     case .badStoredRequest(let id, let reason): "state database request \(id): \(reason)"
     case .factsFailed(let reason): "facts could not be read: \(reason)"
     case .bulkQueryDisagrees(let transaction, let fact, let bulk, let perRequest):
-      "bulkQuery disagrees with the per-request queries for transaction \(transaction): \(fact) is \(bulk) in bulk, \(perRequest) per request"
+      "bulkQuery disagrees with the per-request queries for transaction \(transaction): \(fact) is \(bulk) in bulk, \(perRequest) per request; "
+        + "make them find the same rows (e.g. the customer through the purchase, not the appAccountToken), or remove bulkQuery to ask each request on its own"
     case .badDate(let text):
       "'\(text)' is not a date; write 2026-11-01 or 2026-11-01T09:30:00Z"
     }
