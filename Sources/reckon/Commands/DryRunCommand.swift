@@ -24,7 +24,9 @@ enum DryRunCommand: Command {
                       ordered scan), trusted roots, custom facts
     --against FILE    a second policy: which answers would change, from what to what, and why
     --format FORMAT   text (summary, default), csv or json (one row per request)
-    --html FILE       also write a self-contained HTML report
+    --html FILE       also write a self-contained HTML report; refused before the run when FILE
+                      is one of the inputs above, exists and is not an HTML report, or its
+                      folder is missing or cannot be written
     --quiet           no progress bar (it shows only when standard error is a terminal)
 
     Each request is decided exactly as it would have been when it arrived: its own receive time
@@ -34,6 +36,9 @@ enum DryRunCommand: Command {
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let options = try DryRunOptions(&arguments)
+    let html = try options.htmlPath.map { path throws(HTMLReportFile.Refusal) in
+      try HTMLReportFile(path, inputs: options.inputFiles)
+    }
     let schema = try options.schema()
     guard let policy = try load(options.policyPath, schema, console),
       let against = try options.againstPath.map({ try load($0, schema, console) }) ?? .some(nil)
@@ -51,9 +56,7 @@ enum DryRunCommand: Command {
     progress?.finish()
     let summary = DryRunSummary(result)
     try write(result, summary, options, console)
-    if let html = options.htmlPath {
-      try Data(HTMLReport.dryRun(result, summary).utf8).write(to: URL(fileURLWithPath: html))
-    }
+    try html?.write(HTMLReport.dryRun(result, summary))
     return result.stopped ? 130 : 0
   }
 

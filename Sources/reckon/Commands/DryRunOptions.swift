@@ -47,6 +47,17 @@ struct DryRunOptions {
     configuration = try configPath.map { try ReckonConfiguration.load(path: $0) }
   }
 
+  /// The files the run reads, by option, which `--html` must not overwrite.
+  var inputFiles: [(option: String, path: String)] {
+    var files: [(option: String, path: String)] = [("--policy", policyPath)]
+    if let againstPath { files.append(("--against", againstPath)) }
+    if let requestsPath { files.append(("--requests", requestsPath)) }
+    if let statePath { files.append(("--state", statePath)) }
+    if let configPath { files.append(("--config", configPath)) }
+    if let facts, facts != "current", facts != "recorded" { files.append(("--facts", facts)) }
+    return files
+  }
+
   /// The fact schema: the configuration's custom facts, or the standard schema.
   func schema() throws -> FactSchema {
     guard let configuration else { return .standard }

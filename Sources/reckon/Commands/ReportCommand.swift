@@ -14,6 +14,9 @@ enum ReportCommand: Command {
     (REFUND with its revocationType, REFUND_DECLINED, REFUND_REVERSED): the refund rate by the
     preference sent, by deciding rule, by the customer's reason and by product type. The rate is
     refunds over decisions whose outcome has arrived.
+
+    --html FILE is refused before anything is read when FILE is the state database, exists and
+    is not an HTML report, or its folder is missing or cannot be written.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
@@ -24,8 +27,11 @@ enum ReportCommand: Command {
     let since = try arguments.option("since").map(DryRunSetup.date)
     let until = try arguments.option("until").map(DryRunSetup.date)
     let format = arguments.option("format") ?? "text"
-    let html = arguments.option("html")
+    let htmlPath = arguments.option("html")
     try arguments.rejectUnknown()
+    let html = try htmlPath.map { path throws(HTMLReportFile.Refusal) in
+      try HTMLReportFile(path, inputs: [("--state", statePath)])
+    }
     guard format == "text" || format == "json" else {
       throw UsageError("--format must be text or json")
     }
@@ -35,7 +41,7 @@ enum ReportCommand: Command {
     let report = OutcomeReport(
       try StateStore(path: statePath).decidedOutcomes(since: since, until: until))
     console.out(format == "json" ? report.json() : report.text())
-    if let html { try Data(report.html().utf8).write(to: URL(fileURLWithPath: html)) }
+    try html?.write(report.html())
     return 0
   }
 }
