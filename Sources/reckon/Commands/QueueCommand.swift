@@ -15,8 +15,13 @@ enum QueueCommand: Command {
            reckon queue retry ID            try a failed or waiting entry again now
            reckon queue drop ID             never send the entry
 
-    States: held, pending, sending, sent, failed, expired, dropped. VALUE is read as true/false,
-    a whole number, or text: reckon queue set 7 refundPreference=DECLINE consumptionPercentage=0
+    States: held, pending, sending, sent, failed, expired, dropped.
+
+    set changes only the fields of Apple's ConsumptionRequest: deliveryStatus and
+    refundPreference (Apple's names, e.g. DELIVERED, DECLINE), sampleContentProvided (true or
+    false) and consumptionPercentage, as a percentage (50%) or in Apple's milli-percent (50000).
+    Any other field is refused. customerConsented cannot be set: no reply is sent without the
+    customer's consent. Example: reckon queue set 7 refundPreference=DECLINE consumptionPercentage=0%
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
@@ -59,9 +64,12 @@ enum QueueCommand: Command {
         try entry.drop(now: now)
       }
     case "set":
-      let changes = try assignments(Array(words.dropFirst()))
+      let edit = try bodyEdit(Array(words.dropFirst()))
       entry = try store.modifyEntry(id: id, now: now) { entry throws(OutboxCommandRefused) in
-        try entry.edit(body: try edited(entry.body, changes), now: now)
+        guard let body = edit.applied(to: entry.body) else {
+          throw OutboxCommandRefused(description: "the stored body is not a JSON object")
+        }
+        try entry.edit(body: body, now: now)
       }
     default: throw UsageError("unknown queue command '\(verb)'")
     }
@@ -77,33 +85,11 @@ enum QueueCommand: Command {
     }
   }
 
-  private static func assignments(_ words: [String]) throws(UsageError) -> [String: JSONValue] {
+  private static func bodyEdit(_ words: [String]) throws(UsageError) -> ConsumptionBodyEdit {
     guard !words.isEmpty else { throw UsageError("set needs at least one FIELD=VALUE") }
-    var changes: [String: JSONValue] = [:]
-    for word in words {
-      guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
-        throw UsageError("'\(word)' is not FIELD=VALUE")
-      }
-      let value = String(word[word.index(after: equals)...])
-      changes[String(word[..<equals])] =
-        value == "true"
-        ? .bool(true)
-        : value == "false" ? .bool(false) : Int(value).map { .integer($0) } ?? .string(value)
+    do { return try ConsumptionBodyEdit(assignments: words) } catch {
+      throw UsageError(error.description)
     }
-    return changes
-  }
-
-  private static func edited(_ body: Data, _ changes: [String: JSONValue])
-    throws(OutboxCommandRefused) -> Data
-  {
-    var fields = (try? JSONValue.parse(body))?.objectValue ?? [:]
-    for (key, value) in changes { fields[key] = value }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    guard let data = try? encoder.encode(JSONValue.object(fields)) else {
-      throw OutboxCommandRefused(description: "the body could not be encoded")
-    }
-    return data
   }
 
   private static func encode(_ value: some Encodable) throws -> String {
