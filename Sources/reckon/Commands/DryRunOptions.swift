@@ -103,10 +103,7 @@ struct DryRunOptions {
     _ path: String, _ policy: CompiledPolicy, _ against: CompiledPolicy?, _ schema: FactSchema,
     _ control: DryRunControl
   ) async throws -> DryRunResult {
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw DryRunError.unreadable(path: path, reason: "no such file")
-    }
-    let store = try StateStore(path: path)
+    let store = try StateStore(path: path, access: .readOnly)
     let stored = try store.storedRequests(since: since, until: until)
     let requests = try stored.map { stored throws(DryRunError) in
       try StoredRequestDecoder.decode(stored, schema: schema)

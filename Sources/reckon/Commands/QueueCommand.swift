@@ -35,7 +35,10 @@ enum QueueCommand: Command {
       throw UsageError("expected list, show, approve, set, retry or drop")
     }
     let verb = words.removeFirst()
-    let store = try StateStore(path: configuration.statePath)
+    // Looking never creates or migrates a database; changing one needs a Reckon database too.
+    let reads = verb == "list" || verb == "show"
+    let store = try StateStore(
+      path: configuration.statePath, access: reads ? .readOnly : .existing)
     if verb == "list" {
       let entries = try store.entries(states: state.map { [$0] } ?? [])
       console.out(json ? try encode(entries.map { EntryReport($0) }) : QueueTable.render(entries))

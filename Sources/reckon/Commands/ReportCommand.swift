@@ -35,11 +35,9 @@ enum ReportCommand: Command {
     guard format == "text" || format == "json" else {
       throw UsageError("--format must be text or json")
     }
-    guard FileManager.default.fileExists(atPath: statePath) else {
-      throw DryRunError.unreadable(path: statePath, reason: "no such file")
-    }
     let report = OutcomeReport(
-      try StateStore(path: statePath).decidedOutcomes(since: since, until: until))
+      try StateStore(path: statePath, access: .readOnly).decidedOutcomes(
+        since: since, until: until))
     console.out(format == "json" ? report.json() : report.text())
     try html?.write(report.html())
     return 0
