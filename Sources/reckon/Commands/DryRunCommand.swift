@@ -40,9 +40,11 @@ enum DryRunCommand: Command {
       try HTMLReportFile(path, inputs: options.inputFiles)
     }
     let schema = try options.schema()
-    guard let policy = try load(options.policyPath, schema, console),
-      let against = try options.againstPath.map({ try load($0, schema, console) }) ?? .some(nil)
-    else { return 1 }
+    // Both policies are loaded so every error is shown at once; a broken --against fails the
+    // run like a broken --policy rather than leaving the comparison out.
+    let policy = try load(options.policyPath, schema, console)
+    let against = try options.againstPath.map { try load($0, schema, console) }
+    guard let policy, against.map({ $0 != nil }) ?? true else { return 1 }
     let control = DryRunControl(
       pace: ProcessInfo.processInfo.environment["RECKON_DRY_RUN_PACE"].flatMap(Double.init))
     let interrupt = InterruptHandler { control.stop() }
@@ -52,7 +54,7 @@ enum DryRunCommand: Command {
       interrupt.cancel()
     }
     let result = try await options.run(
-      policy: policy, against: against, schema: schema, control: control)
+      policy: policy, against: against ?? nil, schema: schema, control: control)
     progress?.finish()
     let summary = DryRunSummary(result)
     try write(result, summary, options, console)
