@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonPolicy
 
 /// `reckon queue list|show|approve|set|retry|drop`: looks at and steers the outbox.
 enum QueueCommand: Command {
@@ -15,7 +16,8 @@ enum QueueCommand: Command {
            reckon queue retry ID            try a failed or waiting entry again now
            reckon queue drop ID             never send the entry
 
-    States: held, pending, sending, sent, failed, expired, dropped.
+    States: held, pending, sending, sent, failed, expired, dropped; --state takes one of them.
+    show gives, for a held entry, when it was held and when it will be sent as decided.
 
     set changes only the fields of Apple's ConsumptionRequest: deliveryStatus and
     refundPreference (Apple's names, e.g. DELIVERED, DECLINE), sampleContentProvided (true or
@@ -28,7 +30,7 @@ enum QueueCommand: Command {
     let configuration = try ReckonConfiguration.load(
       path: arguments.option("config") ?? "reckon.json")
     let json = try format(&arguments)
-    let state = arguments.option("state")
+    let state = try stateName(arguments.option("state"))
     try arguments.rejectUnknown()
     var words = arguments.positionals
     guard !words.isEmpty else {
@@ -88,6 +90,15 @@ enum QueueCommand: Command {
     }
   }
 
+  /// `--state`: one of the states an entry can be in, so a typo is not "the outbox is empty".
+  private static func stateName(_ text: String?) throws(UsageError) -> String? {
+    guard let text, !OutboxState.names.contains(text) else { return text }
+    let suggestion = Suggestions.closest(to: text, among: OutboxState.names)
+    throw UsageError(
+      "unknown state '\(text)'\(suggestion.map { " (did you mean '\($0)'?)" } ?? ""); the states are \(OutboxState.names.joined(separator: ", "))"
+    )
+  }
+
   private static func bodyEdit(_ words: [String]) throws(UsageError) -> ConsumptionBodyEdit {
     guard !words.isEmpty else { throw UsageError("set needs at least one FIELD=VALUE") }
     do { return try ConsumptionBodyEdit(assignments: words) } catch {
@@ -115,7 +126,10 @@ struct EntryReport: Encodable {
 
   let id: Int64
   let state: String
+  /// When the entry entered its state (for a held entry, when it was held).
   let stateAt: Date
+  /// When a held entry goes out as decided, unless approved, edited or dropped first.
+  let releaseAt: Date?
   let reason: String?
   let bundleId: String
   let environment: String
@@ -131,7 +145,14 @@ struct EntryReport: Encodable {
   init(_ entry: OutboxEntry, attempts: [DeliveryAttempt]? = nil) {
     id = entry.id
     state = entry.state.name
-    stateAt = entry.state.time
+    // A held state carries its release time; entries are held only when made.
+    if case .held(let release) = entry.state {
+      stateAt = entry.createdAt ?? release
+      releaseAt = release
+    } else {
+      stateAt = entry.state.time
+      releaseAt = nil
+    }
     reason = entry.state.reason
     bundleId = entry.app.bundleId
     environment = entry.app.environment.rawValue
@@ -150,15 +171,17 @@ struct EntryReport: Encodable {
   }
 
   var text: String {
+    let time = ISO8601DateFormatter()
+    let release = releaseAt.map { ", to be sent as decided at \(time.string(from: $0))" } ?? ""
     var lines = [
-      "entry \(id): \(state) since \(stateAt)\(reason.map { " (\($0))" } ?? "")",
-      "app: \(bundleId) (\(environment)), transaction \(transactionId), deadline \(deadline)",
+      "entry \(id): \(state) since \(time.string(from: stateAt))\(release)\(reason.map { " (\($0))" } ?? "")",
+      "app: \(bundleId) (\(environment)), transaction \(transactionId), deadline \(time.string(from: deadline))",
       "attempts: \(attempts) counted, \(interruptedSends) interrupted; last: \(lastStatus.map(String.init) ?? "-") \(lastError ?? "")",
       "body: " + String(decoding: (try? JSONEncoder().encode(body)) ?? Data(), as: UTF8.self),
     ]
     for attempt in history ?? [] {
       lines.append(
-        "  \(attempt.startedAt) \(attempt.result) HTTP \(attempt.httpStatus.map(String.init) ?? "-") \(attempt.errorCode.map(String.init) ?? "") \(attempt.errorMessage ?? "")"
+        "  \(time.string(from: attempt.startedAt)) \(attempt.result) HTTP \(attempt.httpStatus.map(String.init) ?? "-") \(attempt.errorCode.map(String.init) ?? "") \(attempt.errorMessage ?? "")"
       )
     }
     return lines.joined(separator: "\n")
