@@ -16,7 +16,12 @@ enum DryRunCommand: Command {
     --requests FILE   past notifications, one JSON object a line: decoded payloads (the transaction
                       decoded in place of data.signedTransactionInfo) or webhook bodies
                       {"signedPayload": ...}, verified against the roots in --config
-    --state FILE      the state database; only requests received from --since up to --until
+    --state FILE      the state database
+    --since DATE      with --state only: requests received at or after DATE (2026-11-01 is UTC
+                      midnight, or an ISO 8601 time)
+    --until DATE      with --state only: requests received before DATE (exclusive); it must
+                      come after --since. With --requests both are refused: the file is the
+                      selection
     --facts WHICH     recorded (default with --state): the facts each decision was made on;
                       current: gathered now from the sources in --config;
                       FILE.json: a facts file shaped like the JSON fact source's

@@ -23,8 +23,9 @@ struct DryRunOptions {
     againstPath = arguments.option("against")
     requestsPath = arguments.option("requests")
     statePath = arguments.option("state")
-    since = try arguments.option("since").map(DryRunSetup.date)
-    until = try arguments.option("until").map(DryRunSetup.date)
+    let range = try DateRangeOptions(&arguments)
+    since = range.since
+    until = range.until
     facts = arguments.option("facts")
     configPath = arguments.option("config")
     format = arguments.option("format") ?? "text"
@@ -36,6 +37,12 @@ struct DryRunOptions {
     }
     guard (requestsPath == nil) != (statePath == nil) else {
       throw UsageError("give either --requests FILE.jsonl or --state DATABASE")
+    }
+    // Refused rather than applied: a requests file is the selection the user made.
+    if requestsPath != nil, let option = range.given.first {
+      throw UsageError(
+        "\(option) selects requests in --state by when they were received; with --requests, give a file of only the requests to decide"
+      )
     }
     if requestsPath != nil, configPath == nil,
       facts == nil || facts == "current" || facts == "recorded"

@@ -10,10 +10,11 @@ enum ReportCommand: Command {
     Usage: reckon report outcomes --state reckon-state.sqlite [--since DATE] [--until DATE]
                                   [--format text|json] [--html FILE]
 
-    For requests received from --since up to --until and decided, what Apple did afterwards
-    (REFUND with its revocationType, REFUND_DECLINED, REFUND_REVERSED): the refund rate by the
-    preference sent, by deciding rule, by the customer's reason and by product type. The rate is
-    refunds over decisions whose outcome has arrived.
+    For requests received at or after --since and before --until (exclusive) and decided, what
+    Apple did afterwards (REFUND with its revocationType, REFUND_DECLINED, REFUND_REVERSED): the
+    refund rate by the preference sent, by deciding rule, by the customer's reason and by product
+    type. The rate is refunds over decisions whose outcome has arrived. --since must come before
+    --until.
 
     --html FILE is refused before anything is read when FILE is the state database, exists and
     is not an HTML report, or its folder is missing or cannot be written.
@@ -24,8 +25,7 @@ enum ReportCommand: Command {
       throw UsageError("say which report: reckon report outcomes")
     }
     let statePath = try arguments.required("state")
-    let since = try arguments.option("since").map(DryRunSetup.date)
-    let until = try arguments.option("until").map(DryRunSetup.date)
+    let range = try DateRangeOptions(&arguments)
     let format = arguments.option("format") ?? "text"
     let htmlPath = arguments.option("html")
     try arguments.rejectUnknown()
@@ -37,7 +37,7 @@ enum ReportCommand: Command {
     }
     let report = OutcomeReport(
       try StateStore(path: statePath, access: .readOnly).decidedOutcomes(
-        since: since, until: until))
+        since: range.since, until: range.until))
     console.out(format == "json" ? report.json() : report.text())
     try html?.write(report.html())
     return 0
