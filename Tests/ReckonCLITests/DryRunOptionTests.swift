@@ -50,4 +50,38 @@ struct DryRunOptionTests {
     #expect(help.contains("With --requests both are refused"))
     #expect(!help.contains("up to --until"))
   }
+
+  /// A requests file whose second line has an out-of-range number where a time belongs.
+  @Test(
+    arguments: ["text", "csv", "json"],
+    [
+      (#""signedDate":1793522400000"#, #""signedDate":1e30"#, "signedDate"),
+      (#""signedDate":1793522400000"#, #""signedDate":-1e300"#, "signedDate"),
+      (#""purchaseDate":"#, #""purchaseDate":1e30,"ignored":"#, "purchaseDate"),
+    ])
+  func aTimeOutOfRangeIsABadLine(
+    _ format: String, _ replacement: (original: String, bad: String, field: String)
+  ) async throws {
+    let folder = TestScratch.folder.appendingPathComponent("reckon-dates-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let line = try String(
+      contentsOf: ReckonBinary.packageRoot.appendingPathComponent(
+        "Tests/ReckonCLITests/Fixtures/request.json"), encoding: .utf8
+    ).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined()
+      .replacingOccurrences(of: "\": ", with: "\":")
+    #expect(line.contains(replacement.original))
+    let bad = line.replacingOccurrences(of: replacement.original, with: replacement.bad)
+    let requests = folder.appendingPathComponent("requests.jsonl").path
+    try Data((line + "\n" + bad + "\n").utf8).write(to: URL(fileURLWithPath: requests))
+    let facts = folder.appendingPathComponent("facts.json").path
+    try Data(#"{"byTransactionId": {}}"#.utf8).write(to: URL(fileURLWithPath: facts))
+    let run = try await ReckonBinary.run([
+      "dry-run", "--policy", "policies/targeted.policy", "--requests", requests,
+      "--facts", facts, "--format", format,
+    ])
+    #expect(run.status == 1, "\(run.standardError)")
+    #expect(run.standardError.contains("\(requests):2: "), "\(run.standardError)")
+    #expect(run.standardError.contains(replacement.field), "\(run.standardError)")
+    #expect(!run.standardError.contains("Fatal error"))
+  }
 }
