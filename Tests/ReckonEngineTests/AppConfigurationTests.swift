@@ -33,4 +33,25 @@ struct AppConfigurationTests {
       """)
     #expect(configuration.apps.map(\.environment) == [.sandbox, .production])
   }
+
+  /// A number too large for the setting's whole-number form, at its key.
+  @Test(arguments: [
+    (#"{"apps": [{"bundleId": "b", "appAppleId": 1e30, "policy": "p"}]}"#, "apps[0].appAppleId"),
+    (#"{"apps": [{"bundleId": "b", "appAppleId": 1.5, "policy": "p"}]}"#, "apps[0].appAppleId"),
+    (
+      #"{"apps": [{"bundleId": "b", "environment": "Sandbox", "policy": "p"}], "server": {"maxBodyBytes": 1e30}}"#,
+      "server.maxBodyBytes"
+    ),
+    (
+      #"{"apps": [{"bundleId": "b", "environment": "Sandbox", "policy": "p"}], "sender": {"initialBackoffSeconds": 1e300}}"#,
+      "sender.initialBackoffSeconds"
+    ),
+  ])
+  func aHugeNumberIsAnErrorAtItsKeyNotACrash(_ json: String, _ key: String) throws {
+    let root = try #require(try JSONValue.parse(Data(json.utf8)).objectValue)
+    let error = #expect(throws: ConfigurationError.self) {
+      try ReckonConfiguration(ConfigurationReader(root, path: ""), baseDirectory: "/tmp")
+    }
+    #expect(error?.key == key)
+  }
 }
