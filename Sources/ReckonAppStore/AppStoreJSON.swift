@@ -2,11 +2,52 @@ import Foundation
 
 /// JSON coders configured the way Apple's payloads need them.
 public enum AppStoreJSON {
-  /// A decoder reading dates as UNIX milliseconds; fractional values (Xcode payloads) are accepted.
+  /// A decoder reading dates as UNIX milliseconds; fractional values (Xcode payloads) are
+  /// accepted, and a number that is no time (outside years 1 to 9999) is a decoding error.
   public static func decoder() -> JSONDecoder {
     let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .millisecondsSince1970
+    decoder.dateDecodingStrategy = .custom { decoder in
+      let container = try decoder.singleValueContainer()
+      let milliseconds = try container.decode(Double.self)
+      guard let date = date(milliseconds: milliseconds) else {
+        throw DecodingError.dataCorruptedError(
+          in: container, debugDescription: notATime(milliseconds))
+      }
+      return date
+    }
     return decoder
+  }
+
+  /// The earliest and latest UNIX milliseconds read as a time: years 1 to 9999, which every
+  /// later conversion (to whole milliseconds, to ISO 8601) can hold.
+  public static let millisecondRange: ClosedRange<Double> =
+    -62_135_596_800_000...253_402_300_799_999
+
+  /// The time `milliseconds` after 1970, or nil outside `millisecondRange` (or not finite).
+  public static func date(milliseconds: Double) -> Date? {
+    guard millisecondRange.contains(milliseconds) else { return nil }
+    return Date(timeIntervalSince1970: milliseconds / 1_000)
+  }
+
+  /// Why a number is not a time, for decoding errors.
+  static func notATime(_ milliseconds: Double) -> String {
+    "\(milliseconds) is not a time: Apple's times are UNIX milliseconds, in years 1 to 9999"
+  }
+
+  /// A decoding error as one line: the key path and what is wrong with its value.
+  public static func describe(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return "\(error)" }
+    let (path, message): ([any CodingKey], String)
+    switch error {
+    case .dataCorrupted(let context), .typeMismatch(_, let context),
+      .valueNotFound(_, let context):
+      (path, message) = (context.codingPath, context.debugDescription)
+    case .keyNotFound(let key, let context):
+      (path, message) = (context.codingPath + [key], "is missing")
+    @unknown default: return "\(error)"
+    }
+    let keys = path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+    return keys.isEmpty ? message : keys.joined(separator: ".") + ": " + message
   }
 
   /// An encoder writing dates as UNIX milliseconds and compact JSON with sorted keys, so equal values give equal bytes.

@@ -59,7 +59,12 @@ private struct JSONValueDecoding: Decoder {
   /// `T` from this value, with the primitives and dates handled here.
   func unwrap<T: Decodable>(_ type: T.Type) throws -> T {
     if type == Date.self {
-      return Date(timeIntervalSince1970: try double() / 1_000) as! T
+      let milliseconds = try double()
+      guard let date = AppStoreJSON.date(milliseconds: milliseconds) else {
+        throw DecodingError.dataCorrupted(
+          .init(codingPath: codingPath, debugDescription: AppStoreJSON.notATime(milliseconds)))
+      }
+      return date as! T
     }
     if type == String.self { return try string() as! T }
     if type == Bool.self { return try bool() as! T }

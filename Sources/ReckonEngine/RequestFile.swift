@@ -14,12 +14,21 @@ public enum RequestFile {
     /// A sentence naming the file and the problem.
     public var description: String {
       switch self {
-      case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
-      case .malformed(let path, let reason): "\(path): \(reason)"
-      case .notAConsumptionRequest(let path, let type):
-        "\(path): this is a \(type) notification, not a CONSUMPTION_REQUEST"
-      case .signedTransaction(let path):
-        "\(path): data.signedTransactionInfo is still signed; give the decoded transaction object in its place"
+      case .unreadable(let path, _), .malformed(let path, _), .notAConsumptionRequest(let path, _),
+        .signedTransaction(let path):
+        "\(path): \(problem)"
+      }
+    }
+
+    /// The problem without the file's name, for messages that name the file themselves.
+    public var problem: String {
+      switch self {
+      case .unreadable(_, let reason): "cannot read: \(reason)"
+      case .malformed(_, let reason): reason
+      case .notAConsumptionRequest(_, let type):
+        "this is a \(type) notification, not a CONSUMPTION_REQUEST"
+      case .signedTransaction:
+        "data.signedTransactionInfo is still signed; give the decoded transaction object in its place"
       }
     }
   }
@@ -60,14 +69,24 @@ public enum RequestFile {
     root["data"] = .object(body)
     let notification: ResponseBodyV2DecodedPayload
     let transaction: JWSTransactionDecodedPayload
+    let decoder = AppStoreJSON.decoder()
     do {
-      let decoder = AppStoreJSON.decoder()
       notification = try decoder.decode(
         ResponseBodyV2DecodedPayload.self, from: try JSONEncoder().encode(JSONValue.object(root)))
+    } catch {
+      throw .malformed(
+        path: path,
+        reason: "does not match Apple's notification shape: \(AppStoreJSON.describe(error))")
+    }
+    do {
       transaction = try decoder.decode(
         JWSTransactionDecodedPayload.self, from: try JSONEncoder().encode(transactionJSON))
     } catch {
-      throw .malformed(path: path, reason: "does not match Apple's notification shape: \(error)")
+      throw .malformed(
+        path: path,
+        reason:
+          "does not match Apple's notification shape: data.signedTransactionInfo.\(AppStoreJSON.describe(error))"
+      )
     }
     guard notification.notificationType == .consumptionRequest else {
       throw .notAConsumptionRequest(path: path, type: notification.rawNotificationType ?? "untyped")

@@ -21,10 +21,10 @@ public struct AppConfiguration: Hashable, Sendable {
     }
     self.environment = environment
     if let number = try reader.optionalNumber("appAppleId") {
-      guard number > 0, number == number.rounded() else {
+      guard let id = Int64(exactly: number), id > 0 else {
         throw ConfigurationError(reader.keyPath("appAppleId"), "must be a whole number")
       }
-      appAppleId = Int64(number)
+      appAppleId = id
     } else if environment == .production {
       throw ConfigurationError(reader.keyPath("appAppleId"), "is required in Production")
     }

@@ -45,12 +45,20 @@ public struct ConfigurationReader: Sendable {
     }
   }
 
-  /// An optional number that must be positive.
+  /// The largest number a positive setting takes: every setting (bytes, connections, rates,
+  /// seconds or milliseconds) is far below it, and a setting above it could overflow when
+  /// turned into whole bytes or nanoseconds.
+  public static let largestSetting: Double = 1_000_000_000
+
+  /// An optional number that must be positive, and at most `largestSetting`.
   public func positiveNumber(_ key: String, default fallback: Double) throws(ConfigurationError)
     -> Double
   {
     guard let number = try optionalNumber(key) else { return fallback }
     guard number > 0 else { throw ConfigurationError(keyPath(key), "must be greater than 0") }
+    guard number <= Self.largestSetting else {
+      throw ConfigurationError(keyPath(key), "must be at most 1000000000")
+    }
     return number
   }
 

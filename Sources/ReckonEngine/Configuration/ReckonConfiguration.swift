@@ -49,8 +49,19 @@ public struct ReckonConfiguration: Sendable {
     }
     self.baseDirectory = baseDirectory
     var apps: [AppConfiguration] = []
-    for app in try reader.objects("apps") {
-      apps.append(try AppConfiguration(app, resolve: resolve))
+    for (index, app) in try reader.objects("apps").enumerated() {
+      let configured = try AppConfiguration(app, resolve: resolve)
+      // A request is matched to its app by bundle id and environment: two entries would make
+      // one of them silently unused.
+      if let earlier = apps.firstIndex(where: {
+        $0.bundleId == configured.bundleId && $0.environment == configured.environment
+      }) {
+        throw ConfigurationError(
+          "apps[\(index)]",
+          "bundle id '\(configured.bundleId)' in \(configured.environment.rawValue) is already configured by apps[\(earlier)]; each app and environment may be listed once"
+        )
+      }
+      apps.append(configured)
     }
     guard !apps.isEmpty else { throw ConfigurationError("apps", "must list at least one app") }
     self.apps = apps

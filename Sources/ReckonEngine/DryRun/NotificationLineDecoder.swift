@@ -35,7 +35,12 @@ struct NotificationLineDecoder {
       case 1: notification.notificationUUID = scanner.string()
       case 2: notification.rawSubtype = strings.read(&scanner)
       case 3: notification.version = strings.read(&scanner)
-      case 4: notification.signedDate = scanner.integer().map(NotificationLineDecoder.date)
+      case 4:
+        // Out of range goes to the general decoder, which reports the line.
+        guard let date = scanner.integer().flatMap(NotificationLineDecoder.date) else {
+          return false
+        }
+        notification.signedDate = date
       default:
         notification.data = NotificationData()
         return readData(
@@ -125,9 +130,10 @@ struct NotificationLineDecoder {
     return true
   }
 
-  /// Apple's UNIX milliseconds as `JSONDecoder`'s `.millisecondsSince1970` reads them.
-  static func date(_ milliseconds: Int64) -> Date {
-    Date(timeIntervalSince1970: Double(milliseconds) / 1000.0)
+  /// Apple's UNIX milliseconds as `AppStoreJSON.decoder()` reads them; nil for a number that
+  /// is no time, which that decoder refuses.
+  static func date(_ milliseconds: Int64) -> Date? {
+    AppStoreJSON.date(milliseconds: Double(milliseconds))
   }
 }
 

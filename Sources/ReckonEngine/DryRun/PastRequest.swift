@@ -61,7 +61,7 @@ struct RequestLineReader {
     } catch .notAConsumptionRequest {
       return nil
     } catch {
-      throw .badLine(path: path, line: number, reason: error.description)
+      throw .badLine(path: path, line: number, reason: error.problem)
     }
   }
 

@@ -19,8 +19,10 @@ enum TransactionFields {
       guard let text = scanner.string() else { return false }
       field.setText(text, in: &transaction)
     case .date:
-      guard let milliseconds = scanner.integer() else { return false }
-      field.setDate(NotificationLineDecoder.date(milliseconds), in: &transaction)
+      guard let milliseconds = scanner.integer(),
+        let date = NotificationLineDecoder.date(milliseconds)
+      else { return false }
+      field.setDate(date, in: &transaction)
     case .integer:
       guard let number = scanner.integer() else { return false }
       if field == .price {

@@ -33,13 +33,16 @@ public struct OutboxEntry: Hashable, Sendable {
   public internal(set) var lastError: String?
   /// The stored revision this copy was read at; a save from a stale copy is refused.
   public internal(set) var revision: Int64
+  /// When the entry was made (and, for a held entry, held: entries are held only when made);
+  /// nil for an entry not read from the state database.
+  public let createdAt: Date?
 
   /// A new entry; `hold` keeps it for review until `releaseAt`.
   public init(
     id: Int64, decisionId: Int64, requestId: Int64, app: AppStoreApp, transactionId: String,
     context: ConsumptionValidationContext, body: Data, deadline: Date, state: OutboxState,
     attempts: Int = 0, interruptedSends: Int = 0, lastStatus: Int? = nil, lastError: String? = nil,
-    revision: Int64 = 0
+    revision: Int64 = 0, createdAt: Date? = nil
   ) {
     self.id = id
     self.decisionId = decisionId
@@ -55,6 +58,7 @@ public struct OutboxEntry: Hashable, Sendable {
     self.lastStatus = lastStatus
     self.lastError = lastError
     self.revision = revision
+    self.createdAt = createdAt
   }
 
   /// When the entry next needs attention, or nil when final.

@@ -30,6 +30,11 @@ public enum OutboxState: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// Every state's `name`, in the order of an entry's life.
+  public static let names = [
+    "held", "pending", "sending", "sent", "failed", "expired", "dropped",
+  ]
+
   /// Whether nothing more will happen to the entry.
   public var isFinal: Bool {
     switch self {

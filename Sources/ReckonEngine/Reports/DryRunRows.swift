@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 
 /// A dry-run's rows as CSV or JSON, one request each, written in pieces so a million rows never
 /// sit in one string.
@@ -85,7 +86,11 @@ public enum DryRunRows {
   }
 
   static func timestamp(_ date: Date) -> String {
-    let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+    // Decoding refuses times outside years 1 to 9999; a date from elsewhere that no Int64
+    // holds prints as its number rather than stopping the process.
+    guard let milliseconds = Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()),
+      AppStoreJSON.millisecondRange.contains(Double(milliseconds))
+    else { return "\(date.timeIntervalSince1970)" }
     let seconds = milliseconds / 1000
     var time = time_t(seconds)
     var parts = tm()

@@ -9,23 +9,29 @@ final class SQLiteConnection {
   private let database: SQLiteDatabase
   let path: String
 
-  /// Opens (creating if needed) the database at `path` in WAL mode with a busy timeout.
-  init(path: String, synchronous: String, busyTimeoutMilliseconds: Int32 = 5_000)
-    throws(StateDatabaseError)
-  {
+  /// Opens (creating if needed) the database at `path` in WAL mode with a busy timeout; with
+  /// `readOnly`, opens an existing file for reading only and leaves its journal mode alone.
+  init(
+    path: String, synchronous: String, busyTimeoutMilliseconds: Int32 = 5_000,
+    readOnly: Bool = false
+  ) throws(StateDatabaseError) {
     self.path = path
     // A new database holds customers' transaction ids and account tokens: owner-only, whatever
     // the umask. SQLite gives its -wal and -shm files the database file's permissions.
-    if !FileManager.default.fileExists(atPath: path) {
+    if !readOnly, !FileManager.default.fileExists(atPath: path) {
       let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
       if descriptor >= 0 { close(descriptor) }
     }
     do {
       database = try SQLiteDatabase(
-        path: path, options: [.readWrite, .create, .noMutex], busyTimeoutMs: busyTimeoutMilliseconds
-      )
+        path: path, options: readOnly ? [.readOnly, .noMutex] : [.readWrite, .create, .noMutex],
+        busyTimeoutMs: busyTimeoutMilliseconds)
     } catch {
       throw .cannotOpen(path: path, message: error.message)
+    }
+    if readOnly {
+      try execute("PRAGMA foreign_keys=ON")
+      return
     }
     try execute("PRAGMA journal_mode=WAL")
     try execute("PRAGMA synchronous=\(synchronous)")

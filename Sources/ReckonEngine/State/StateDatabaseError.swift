@@ -6,6 +6,12 @@ public enum StateDatabaseError: Error, Hashable, Sendable, CustomStringConvertib
   case statementFailed(sql: String, message: String)
   /// A uniqueness or foreign-key rule refused a write.
   case constraintViolated(sql: String, message: String)
+  /// A command that needs an existing state database found no file.
+  case noSuchFile(path: String)
+  /// The file is not SQLite, or a SQLite database Reckon did not make; nothing was written to it.
+  case notAStateDatabase(path: String)
+  /// A read-only command found a database an older Reckon wrote, which it would have to migrate.
+  case olderSchema(path: String, found: Int, needed: Int)
   /// The file was written by a newer Reckon whose schema this build does not know.
   case newerSchema(path: String, found: Int, known: Int)
   /// No row has this id.
@@ -26,6 +32,10 @@ public enum StateDatabaseError: Error, Hashable, Sendable, CustomStringConvertib
       "state database statement failed (\(sql)): \(message)"
     case .constraintViolated(let sql, let message):
       "state database refused a write (\(sql)): \(message)"
+    case .noSuchFile(let path): "the state database \(path) does not exist: no such file"
+    case .notAStateDatabase(let path): "\(path) is not a Reckon state database"
+    case .olderSchema(let path, let found, let needed):
+      "the state database \(path) has schema version \(found) from an older Reckon; this one reads version \(needed). reckon serve or reckon send upgrades it"
     case .newerSchema(let path, let found, let known):
       "the state database \(path) has schema version \(found), but this Reckon knows only up to \(known); upgrade Reckon"
     case .notFound(let what, let id): "no \(what) with id \(id)"

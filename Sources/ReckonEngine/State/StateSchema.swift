@@ -108,6 +108,27 @@ enum StateSchema {
     """,
   ]
 
+  /// The schema version of a Reckon state database, read without writing; a file that is not
+  /// SQLite or has no `schema_migrations` table is not a Reckon state database.
+  static func version(_ connection: SQLiteConnection) throws(StateDatabaseError) -> Int {
+    let hasTable: Bool
+    do {
+      hasTable = try !connection.query(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+      ).isEmpty
+    } catch {
+      throw .notAStateDatabase(path: connection.path)
+    }
+    guard hasTable else { throw .notAStateDatabase(path: connection.path) }
+    let version = Int(
+      try connection.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").first?.int(0)
+        ?? 0)
+    guard version <= migrations.count else {
+      throw .newerSchema(path: connection.path, found: version, known: migrations.count)
+    }
+    return version
+  }
+
   /// Brings the database to the newest version, refusing one written by a newer Reckon.
   static func migrate(_ connection: SQLiteConnection, now: Double) throws(StateDatabaseError) {
     try connection.execute(

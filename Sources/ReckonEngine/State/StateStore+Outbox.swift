@@ -5,7 +5,8 @@ import ReckonSQLite
 extension StateStore {
   static let entryColumns = """
     id, decision_id, request_id, bundle_id, environment, transaction_id, product_type, ownership_type, body,
-    state, state_at, state_reason, deadline, attempts, interrupted_sends, last_status, last_error, revision
+    state, state_at, state_reason, deadline, attempts, interrupted_sends, last_status, last_error, revision,
+    created_at
     """
 
   func insertEntry(_ enqueue: OutboxEnqueue, decisionId: Int64, requestId: Int64, now: Date)
@@ -160,6 +161,6 @@ extension StateStore {
       transactionId: transactionId, context: context, body: body, deadline: deadline, state: state,
       attempts: Int(row.int(13) ?? 0), interruptedSends: Int(row.int(14) ?? 0),
       lastStatus: row.int(15).map(Int.init),
-      lastError: row.text(16), revision: row.int(17) ?? 0)
+      lastError: row.text(16), revision: row.int(17) ?? 0, createdAt: row.date(18))
   }
 }

@@ -21,15 +21,42 @@ public final class StateStore: @unchecked Sendable {
   /// Checkpoints the WAL off the request path, when asked for (see `WALCheckpointer`).
   let checkpointer: WALCheckpointer?
 
-  /// Opens (creating and migrating as needed) the database at `path`. With
-  /// `backgroundCheckpoints`, WAL checkpoints run on a queue of their own instead of inside
-  /// whichever commit crosses SQLite's threshold (the webhook uses it to keep latency even).
+  /// What opening may do to the file.
+  public enum Access: Sendable {
+    /// Create the file if it is missing and migrate it to the newest schema (the service).
+    case create
+    /// The file must already be a Reckon state database; it is migrated forward, never created
+    /// (operator commands that write).
+    case existing
+    /// The file must already be a Reckon state database at this build's schema; it is opened
+    /// read-only and nothing is created, migrated or written (dry-runs, reports, listings).
+    case readOnly
+  }
+
+  /// Opens the database at `path` as `access` allows (by default creating and migrating as
+  /// needed). With `backgroundCheckpoints`, WAL checkpoints run on a queue of their own instead
+  /// of inside whichever commit crosses SQLite's threshold (the webhook uses it to keep latency
+  /// even).
   public init(
-    path: String, durability: Durability = .normal, backgroundCheckpoints: Bool = false
+    path: String, durability: Durability = .normal, backgroundCheckpoints: Bool = false,
+    access: Access = .create
   ) throws(StateDatabaseError) {
     self.path = path
-    connection = try SQLiteConnection(path: path, synchronous: durability.rawValue)
-    try StateSchema.migrate(connection, now: Date().timeIntervalSince1970)
+    if access != .create {
+      guard FileManager.default.fileExists(atPath: path) else { throw .noSuchFile(path: path) }
+    }
+    connection = try SQLiteConnection(
+      path: path, synchronous: durability.rawValue, readOnly: access == .readOnly)
+    if access != .create {
+      // Checked before any migration, so another program's database never gets our tables.
+      let version = try StateSchema.version(connection)
+      if access == .readOnly, version < StateSchema.migrations.count {
+        throw .olderSchema(path: path, found: version, needed: StateSchema.migrations.count)
+      }
+    }
+    if access != .readOnly {
+      try StateSchema.migrate(connection, now: Date().timeIntervalSince1970)
+    }
     if backgroundCheckpoints {
       try connection.execute("PRAGMA wal_autocheckpoint=\(WALCheckpointer.fallbackPages)")
       checkpointer = WALCheckpointer(path: path, synchronous: durability.rawValue)

@@ -16,7 +16,12 @@ enum DryRunCommand: Command {
     --requests FILE   past notifications, one JSON object a line: decoded payloads (the transaction
                       decoded in place of data.signedTransactionInfo) or webhook bodies
                       {"signedPayload": ...}, verified against the roots in --config
-    --state FILE      the state database; only requests received from --since up to --until
+    --state FILE      the state database
+    --since DATE      with --state only: requests received at or after DATE (2026-11-01 is UTC
+                      midnight, or an ISO 8601 time)
+    --until DATE      with --state only: requests received before DATE (exclusive); it must
+                      come after --since. With --requests both are refused: the file is the
+                      selection
     --facts WHICH     recorded (default with --state): the facts each decision was made on;
                       current: gathered now from the sources in --config;
                       FILE.json: a facts file shaped like the JSON fact source's
@@ -24,7 +29,9 @@ enum DryRunCommand: Command {
                       ordered scan), trusted roots, custom facts
     --against FILE    a second policy: which answers would change, from what to what, and why
     --format FORMAT   text (summary, default), csv or json (one row per request)
-    --html FILE       also write a self-contained HTML report
+    --html FILE       also write a self-contained HTML report; refused before the run when FILE
+                      is one of the inputs above, exists and is not an HTML report, or its
+                      folder is missing or cannot be written
     --quiet           no progress bar (it shows only when standard error is a terminal)
 
     Each request is decided exactly as it would have been when it arrived: its own receive time
@@ -36,11 +43,16 @@ enum DryRunCommand: Command {
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let options = try DryRunOptions(&arguments)
+    let html = try options.htmlPath.map { path throws(HTMLReportFile.Refusal) in
+      try HTMLReportFile(path, inputs: options.inputFiles)
+    }
     let schema = try options.schema()
-    guard let policy = try load(options.policyPath, schema, console),
-      let against = try options.againstPath.map({ try load($0, schema, console) }) ?? .some(nil)
-    else { return 1 }
-    warnAboutMissingHistory(policy, against, schema, options, console)
+    // Both policies are loaded so every error is shown at once; a broken --against fails the
+    // run like a broken --policy rather than leaving the comparison out.
+    let policy = try load(options.policyPath, schema, console)
+    let against = try options.againstPath.map { try load($0, schema, console) }
+    guard let policy, against.map({ $0 != nil }) ?? true else { return 1 }
+    warnAboutMissingHistory(policy, against ?? nil, schema, options, console)
     let control = DryRunControl(
       pace: ProcessInfo.processInfo.environment["RECKON_DRY_RUN_PACE"].flatMap(Double.init))
     let interrupt = InterruptHandler { control.stop() }
@@ -50,13 +62,11 @@ enum DryRunCommand: Command {
       interrupt.cancel()
     }
     let result = try await options.run(
-      policy: policy, against: against, schema: schema, control: control)
+      policy: policy, against: against ?? nil, schema: schema, control: control)
     progress?.finish()
     let summary = DryRunSummary(result)
     try write(result, summary, options, console)
-    if let html = options.htmlPath {
-      try Data(HTMLReport.dryRun(result, summary).utf8).write(to: URL(fileURLWithPath: html))
-    }
+    try html?.write(HTMLReport.dryRun(result, summary))
     return result.stopped ? 130 : 0
   }
 

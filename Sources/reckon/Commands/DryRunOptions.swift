@@ -23,8 +23,9 @@ struct DryRunOptions {
     againstPath = arguments.option("against")
     requestsPath = arguments.option("requests")
     statePath = arguments.option("state")
-    since = try arguments.option("since").map(DryRunSetup.date)
-    until = try arguments.option("until").map(DryRunSetup.date)
+    let range = try DateRangeOptions(&arguments)
+    since = range.since
+    until = range.until
     facts = arguments.option("facts")
     configPath = arguments.option("config")
     format = arguments.option("format") ?? "text"
@@ -37,6 +38,12 @@ struct DryRunOptions {
     guard (requestsPath == nil) != (statePath == nil) else {
       throw UsageError("give either --requests FILE.jsonl or --state DATABASE")
     }
+    // Refused rather than applied: a requests file is the selection the user made.
+    if requestsPath != nil, let option = range.given.first {
+      throw UsageError(
+        "\(option) selects requests in --state by when they were received; with --requests, give a file of only the requests to decide"
+      )
+    }
     if requestsPath != nil, configPath == nil,
       facts == nil || facts == "current" || facts == "recorded"
     {
@@ -45,6 +52,17 @@ struct DryRunOptions {
     }
     if facts == "current", configPath == nil { throw UsageError("--facts current needs --config") }
     configuration = try configPath.map { try ReckonConfiguration.load(path: $0) }
+  }
+
+  /// The files the run reads, by option, which `--html` must not overwrite.
+  var inputFiles: [(option: String, path: String)] {
+    var files: [(option: String, path: String)] = [("--policy", policyPath)]
+    if let againstPath { files.append(("--against", againstPath)) }
+    if let requestsPath { files.append(("--requests", requestsPath)) }
+    if let statePath { files.append(("--state", statePath)) }
+    if let configPath { files.append(("--config", configPath)) }
+    if let facts, facts != "current", facts != "recorded" { files.append(("--facts", facts)) }
+    return files
   }
 
   /// The fact schema: the configuration's custom facts, or the standard schema.
@@ -104,17 +122,16 @@ struct DryRunOptions {
 
   /// Reckon's records in the configured state database, for `--requests`.
   private func configuredRecords() throws -> StateHistoryFacts? {
-    try historySource().map { StateHistoryFacts(store: try StateStore(path: $0)) }
+    try historySource().map {
+      StateHistoryFacts(store: try StateStore(path: $0, access: .readOnly))
+    }
   }
 
   private func runState(
     _ path: String, _ policy: CompiledPolicy, _ against: CompiledPolicy?, _ schema: FactSchema,
     _ control: DryRunControl
   ) async throws -> DryRunResult {
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw DryRunError.unreadable(path: path, reason: "no such file")
-    }
-    let store = try StateStore(path: path)
+    let store = try StateStore(path: path, access: .readOnly)
     let stored = try store.storedRequests(since: since, until: until)
     let requests = try stored.map { stored throws(DryRunError) in
       try StoredRequestDecoder.decode(stored, schema: schema)

@@ -5,18 +5,25 @@ import ReckonEngine
 enum GenerateCommand: Command {
   static let name = "generate"
   static let summary = "Generate realistic past requests with facts (and a state database)"
-  static let flagNames: Set<String> = []
+  static let flagNames: Set<String> = ["force"]
   static let help = """
-    Usage: reckon generate --out FOLDER [--count N] [--seed N] [--days N] [--policy FILE] [--state]
+    Usage: reckon generate --out FOLDER [--count N] [--seed N] [--days N] [--policy FILE]
+                           [--state yes|no] [--force]
 
     Writes FOLDER/requests.jsonl (CONSUMPTION_REQUESTs in Apple's decoded shape), FOLDER/facts.sqlite
     (the example app's database, examples/facts.sql's schema) and FOLDER/reckon.json (the SQLite
     source with the example queries and their bulkQuery). The same seed gives the same files.
-    --count N     how many requests (default 10000)
-    --days N      spread over this many days (default 90)
-    --policy FILE the app's policy in reckon.json; with --state, the policy the history was decided by
-    --state yes   also write FOLDER/reckon-state.sqlite: each request decided by --policy on the
-                  generated facts, with Apple's outcomes (REFUND, REFUND_DECLINED, REFUND_REVERSED)
+    --count N      how many requests (default 10000)
+    --days N       spread over this many days (default 90)
+    --policy FILE  the app's policy in reckon.json (default policies/targeted.policy); with
+                   --state yes, the policy the history is decided by. It must check.
+    --state yes    also write FOLDER/reckon-state.sqlite: each request decided by --policy on the
+                   generated facts, with Apple's outcomes (REFUND, REFUND_DECLINED, REFUND_REVERSED)
+    --state no     no state database (the default)
+    --force        replace files of these names already in FOLDER (and the databases' -wal and
+                   -shm files); without it, generate refuses and names them
+
+    Every option and the policy are checked before anything is written.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
@@ -25,21 +32,33 @@ enum GenerateCommand: Command {
     let seed = try number(arguments.option("seed"), "seed") ?? 1
     let days = try number(arguments.option("days"), "days") ?? 90
     let policy = arguments.option("policy") ?? "policies/targeted.policy"
-    let state = arguments.option("state")
+    let state = try withState(arguments.option("state"))
+    let force = arguments.flag("force")
     try arguments.rejectUnknown()
+    try GeneratedFiles.checkPolicy(policy)
+    if !force { try GeneratedFiles.checkNothingReplaced(in: folder, state: state) }
     let generator = PastRequestGenerator(count: count, seed: UInt64(seed), days: days)
     let absolute = URL(fileURLWithPath: policy).standardizedFileURL.path
     let files = try GeneratedDataWriter.write(generator, to: folder, policyPath: absolute)
     console.out(
       "wrote \(count) requests to \(files.requests), facts to \(files.facts), \(files.configuration)"
     )
-    if state == "yes" || state == "true" {
+    if state {
       let path = folder + "/reckon-state.sqlite"
       let written = try await GeneratedHistory.write(
         generator, configuration: files.configuration, to: path)
       console.out("wrote \(written) decided requests with outcomes to \(path)")
     }
     return 0
+  }
+
+  /// `--state`: yes or no, nothing else, so a typo never silently means no.
+  private static func withState(_ text: String?) throws(UsageError) -> Bool {
+    switch text {
+    case nil, "no": return false
+    case "yes": return true
+    case let other?: throw UsageError("--state must be yes or no, not '\(other)'")
+    }
   }
 
   private static func number(_ text: String?, _ name: String) throws -> Int? {

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonPolicy
 
 /// `reckon queue list|show|approve|set|retry|drop`: looks at and steers the outbox.
 enum QueueCommand: Command {
@@ -15,22 +16,31 @@ enum QueueCommand: Command {
            reckon queue retry ID            try a failed or waiting entry again now
            reckon queue drop ID             never send the entry
 
-    States: held, pending, sending, sent, failed, expired, dropped. VALUE is read as true/false,
-    a whole number, or text: reckon queue set 7 refundPreference=DECLINE consumptionPercentage=0
+    States: held, pending, sending, sent, failed, expired, dropped; --state takes one of them.
+    show gives, for a held entry, when it was held and when it will be sent as decided.
+
+    set changes only the fields of Apple's ConsumptionRequest: deliveryStatus and
+    refundPreference (Apple's names, e.g. DELIVERED, DECLINE), sampleContentProvided (true or
+    false) and consumptionPercentage, as a percentage (50%) or in Apple's milli-percent (50000).
+    Any other field is refused. customerConsented cannot be set: no reply is sent without the
+    customer's consent. Example: reckon queue set 7 refundPreference=DECLINE consumptionPercentage=0%
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let configuration = try ReckonConfiguration.load(
       path: arguments.option("config") ?? "reckon.json")
     let json = try format(&arguments)
-    let state = arguments.option("state")
+    let state = try stateName(arguments.option("state"))
     try arguments.rejectUnknown()
     var words = arguments.positionals
     guard !words.isEmpty else {
       throw UsageError("expected list, show, approve, set, retry or drop")
     }
     let verb = words.removeFirst()
-    let store = try StateStore(path: configuration.statePath)
+    // Looking never creates or migrates a database; changing one needs a Reckon database too.
+    let reads = verb == "list" || verb == "show"
+    let store = try StateStore(
+      path: configuration.statePath, access: reads ? .readOnly : .existing)
     if verb == "list" {
       let entries = try store.entries(states: state.map { [$0] } ?? [])
       console.out(json ? try encode(entries.map { EntryReport($0) }) : QueueTable.render(entries))
@@ -59,9 +69,12 @@ enum QueueCommand: Command {
         try entry.drop(now: now)
       }
     case "set":
-      let changes = try assignments(Array(words.dropFirst()))
+      let edit = try bodyEdit(Array(words.dropFirst()))
       entry = try store.modifyEntry(id: id, now: now) { entry throws(OutboxCommandRefused) in
-        try entry.edit(body: try edited(entry.body, changes), now: now)
+        guard let body = edit.applied(to: entry.body) else {
+          throw OutboxCommandRefused(description: "the stored body is not a JSON object")
+        }
+        try entry.edit(body: body, now: now)
       }
     default: throw UsageError("unknown queue command '\(verb)'")
     }
@@ -77,33 +90,20 @@ enum QueueCommand: Command {
     }
   }
 
-  private static func assignments(_ words: [String]) throws(UsageError) -> [String: JSONValue] {
-    guard !words.isEmpty else { throw UsageError("set needs at least one FIELD=VALUE") }
-    var changes: [String: JSONValue] = [:]
-    for word in words {
-      guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
-        throw UsageError("'\(word)' is not FIELD=VALUE")
-      }
-      let value = String(word[word.index(after: equals)...])
-      changes[String(word[..<equals])] =
-        value == "true"
-        ? .bool(true)
-        : value == "false" ? .bool(false) : Int(value).map { .integer($0) } ?? .string(value)
-    }
-    return changes
+  /// `--state`: one of the states an entry can be in, so a typo is not "the outbox is empty".
+  private static func stateName(_ text: String?) throws(UsageError) -> String? {
+    guard let text, !OutboxState.names.contains(text) else { return text }
+    let suggestion = Suggestions.closest(to: text, among: OutboxState.names)
+    throw UsageError(
+      "unknown state '\(text)'\(suggestion.map { " (did you mean '\($0)'?)" } ?? ""); the states are \(OutboxState.names.joined(separator: ", "))"
+    )
   }
 
-  private static func edited(_ body: Data, _ changes: [String: JSONValue])
-    throws(OutboxCommandRefused) -> Data
-  {
-    var fields = (try? JSONValue.parse(body))?.objectValue ?? [:]
-    for (key, value) in changes { fields[key] = value }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    guard let data = try? encoder.encode(JSONValue.object(fields)) else {
-      throw OutboxCommandRefused(description: "the body could not be encoded")
+  private static func bodyEdit(_ words: [String]) throws(UsageError) -> ConsumptionBodyEdit {
+    guard !words.isEmpty else { throw UsageError("set needs at least one FIELD=VALUE") }
+    do { return try ConsumptionBodyEdit(assignments: words) } catch {
+      throw UsageError(error.description)
     }
-    return data
   }
 
   private static func encode(_ value: some Encodable) throws -> String {
@@ -126,7 +126,10 @@ struct EntryReport: Encodable {
 
   let id: Int64
   let state: String
+  /// When the entry entered its state (for a held entry, when it was held).
   let stateAt: Date
+  /// When a held entry goes out as decided, unless approved, edited or dropped first.
+  let releaseAt: Date?
   let reason: String?
   let bundleId: String
   let environment: String
@@ -142,7 +145,14 @@ struct EntryReport: Encodable {
   init(_ entry: OutboxEntry, attempts: [DeliveryAttempt]? = nil) {
     id = entry.id
     state = entry.state.name
-    stateAt = entry.state.time
+    // A held state carries its release time; entries are held only when made.
+    if case .held(let release) = entry.state {
+      stateAt = entry.createdAt ?? release
+      releaseAt = release
+    } else {
+      stateAt = entry.state.time
+      releaseAt = nil
+    }
     reason = entry.state.reason
     bundleId = entry.app.bundleId
     environment = entry.app.environment.rawValue
@@ -161,15 +171,17 @@ struct EntryReport: Encodable {
   }
 
   var text: String {
+    let time = ISO8601DateFormatter()
+    let release = releaseAt.map { ", to be sent as decided at \(time.string(from: $0))" } ?? ""
     var lines = [
-      "entry \(id): \(state) since \(stateAt)\(reason.map { " (\($0))" } ?? "")",
-      "app: \(bundleId) (\(environment)), transaction \(transactionId), deadline \(deadline)",
+      "entry \(id): \(state) since \(time.string(from: stateAt))\(release)\(reason.map { " (\($0))" } ?? "")",
+      "app: \(bundleId) (\(environment)), transaction \(transactionId), deadline \(time.string(from: deadline))",
       "attempts: \(attempts) counted, \(interruptedSends) interrupted; last: \(lastStatus.map(String.init) ?? "-") \(lastError ?? "")",
       "body: " + String(decoding: (try? JSONEncoder().encode(body)) ?? Data(), as: UTF8.self),
     ]
     for attempt in history ?? [] {
       lines.append(
-        "  \(attempt.startedAt) \(attempt.result) HTTP \(attempt.httpStatus.map(String.init) ?? "-") \(attempt.errorCode.map(String.init) ?? "") \(attempt.errorMessage ?? "")"
+        "  \(time.string(from: attempt.startedAt)) \(attempt.result) HTTP \(attempt.httpStatus.map(String.init) ?? "-") \(attempt.errorCode.map(String.init) ?? "") \(attempt.errorMessage ?? "")"
       )
     }
     return lines.joined(separator: "\n")

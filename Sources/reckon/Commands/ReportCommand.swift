@@ -10,10 +10,14 @@ enum ReportCommand: Command {
     Usage: reckon report outcomes --state reckon-state.sqlite [--since DATE] [--until DATE]
                                   [--format text|json] [--html FILE]
 
-    For requests received from --since up to --until and decided, what Apple did afterwards
-    (REFUND with its revocationType, REFUND_DECLINED, REFUND_REVERSED): the refund rate by the
-    preference sent, by deciding rule, by the customer's reason and by product type. The rate is
-    refunds over decisions whose outcome has arrived.
+    For requests received at or after --since and before --until (exclusive) and decided, what
+    Apple did afterwards (REFUND with its revocationType, REFUND_DECLINED, REFUND_REVERSED): the
+    refund rate by the preference sent, by deciding rule, by the customer's reason and by product
+    type. The rate is refunds over decisions whose outcome has arrived. --since must come before
+    --until.
+
+    --html FILE is refused before anything is read when FILE is the state database, exists and
+    is not an HTML report, or its folder is missing or cannot be written.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
@@ -21,21 +25,21 @@ enum ReportCommand: Command {
       throw UsageError("say which report: reckon report outcomes")
     }
     let statePath = try arguments.required("state")
-    let since = try arguments.option("since").map(DryRunSetup.date)
-    let until = try arguments.option("until").map(DryRunSetup.date)
+    let range = try DateRangeOptions(&arguments)
     let format = arguments.option("format") ?? "text"
-    let html = arguments.option("html")
+    let htmlPath = arguments.option("html")
     try arguments.rejectUnknown()
+    let html = try htmlPath.map { path throws(HTMLReportFile.Refusal) in
+      try HTMLReportFile(path, inputs: [("--state", statePath)])
+    }
     guard format == "text" || format == "json" else {
       throw UsageError("--format must be text or json")
     }
-    guard FileManager.default.fileExists(atPath: statePath) else {
-      throw DryRunError.unreadable(path: statePath, reason: "no such file")
-    }
     let report = OutcomeReport(
-      try StateStore(path: statePath).decidedOutcomes(since: since, until: until))
+      try StateStore(path: statePath, access: .readOnly).decidedOutcomes(
+        since: range.since, until: range.until))
     console.out(format == "json" ? report.json() : report.text())
-    if let html { try Data(report.html().utf8).write(to: URL(fileURLWithPath: html)) }
+    try html?.write(report.html())
     return 0
   }
 }

@@ -1,0 +1,78 @@
+import Foundation
+import ReckonTestSupport
+import Testing
+
+/// `reckon generate` never replaces a user's files unless told to, and checks every option before
+/// it writes anything.
+struct GenerateCommandTests {
+  static func emptyFolder() throws -> String {
+    let folder = TestScratch.folder.appendingPathComponent("reckon-gen-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
+  /// A file generate writes, already there with the user's own content.
+  @Test(arguments: ["reckon.json", "facts.sqlite", "requests.jsonl", "reckon-state.sqlite"])
+  func anExistingFileIsRefusedByNameAndKept(_ name: String) async throws {
+    let folder = try Self.emptyFolder()
+    let mine = Data("the user's own \(name)\n".utf8)
+    try mine.write(to: URL(fileURLWithPath: folder + "/" + name))
+    try mine.write(to: URL(fileURLWithPath: folder + "/facts.sqlite-wal"))
+    let run = try await ReckonBinary.run([
+      "generate", "--out", folder, "--count", "5", "--state", "yes",
+    ])
+    #expect(run.status != 0)
+    #expect(run.standardError.contains("\(folder)/\(name)"), "\(run.standardError)")
+    #expect(run.standardError.contains("--force"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)) == mine)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/facts.sqlite-wal")) == mine)
+    let written = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    #expect(written == [name, "facts.sqlite-wal"].sorted())
+  }
+
+  @Test func forceReplacesTheFiles() async throws {
+    let folder = try Self.emptyFolder()
+    try Data("old".utf8).write(to: URL(fileURLWithPath: folder + "/reckon.json"))
+    let run = try await ReckonBinary.run([
+      "generate", "--out", folder, "--count", "5", "--state", "yes", "--force",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(
+      try String(contentsOfFile: folder + "/reckon.json", encoding: .utf8).contains("\"apps\""))
+    #expect(FileManager.default.fileExists(atPath: folder + "/reckon-state.sqlite"))
+  }
+
+  @Test(arguments: ["foo", "true", "1", ""])
+  func stateTakesOnlyYesOrNo(_ value: String) async throws {
+    let folder = try Self.emptyFolder()
+    let run = try await ReckonBinary.run([
+      "generate", "--out", folder, "--count", "5", "--state=\(value)",
+    ])
+    #expect(run.status == 2)
+    #expect(
+      run.standardError.contains("--state must be yes or no, not '\(value)'"),
+      "\(run.standardError)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+  }
+
+  @Test func aPolicyThatCannotBeUsedStopsGenerateBeforeItWritesAnything() async throws {
+    let folder = try Self.emptyFolder()
+    for policy in ["Tests/ReckonCLITests/Fixtures/misspelled.policy", "policies/missing.policy"] {
+      let run = try await ReckonBinary.run([
+        "generate", "--out", folder, "--count", "5", "--state", "yes", "--policy", policy,
+      ])
+      #expect(run.status != 0)
+      #expect(run.standardError.contains(policy), "\(run.standardError)")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+  }
+
+  @Test func stateNoWritesNoStateDatabase() async throws {
+    let folder = try Self.emptyFolder()
+    let run = try await ReckonBinary.run([
+      "generate", "--out", folder, "--count", "5", "--state", "no",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: folder + "/reckon-state.sqlite"))
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+import ReckonTestSupport
+
+/// A folder with a `reckon.json` whose state database holds outbox entries, for running
+/// `reckon queue` against.
+struct QueueFixture {
+  /// The folder.
+  let folder: String
+  /// When the entries' requests were received (and the held entry was held).
+  let received: Date
+
+  var configuration: String { folder + "/reckon.json" }
+  var statePath: String { folder + "/reckon-state.sqlite" }
+
+  static let body =
+    #"{"consumptionPercentage":25000,"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":true}"#
+
+  /// Entry 1 held for review, entry 2 pending; `statePath` in the configuration points at
+  /// `state` (relative to the folder) when given.
+  init(state: String? = nil) throws {
+    folder =
+      TestScratch.folder.appendingPathComponent("reckon-queue-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    // Whole seconds, so the times print as they were stored.
+    received = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) - 60)
+    let store = try StateStore(path: folder + "/reckon-state.sqlite")
+    try Self.enqueue(in: store, at: received, transaction: "2001", hold: true)
+    try Self.enqueue(in: store, at: received, transaction: "2002", hold: false)
+    let policy = ReckonBinary.packageRoot.path + "/policies/targeted.policy"
+    let json = """
+      {"apps": [{"bundleId": "com.example", "appAppleId": 1234567890, "environment": "Production", "policy": "\(policy)"}],
+       "state": {"path": "\(state ?? "reckon-state.sqlite")"}}
+      """
+    try Data(json.utf8).write(to: URL(fileURLWithPath: configuration))
+  }
+
+  /// Runs `reckon queue ARGUMENTS --config reckon.json`.
+  func queue(_ arguments: [String]) async throws -> ReckonBinary.Run {
+    try await ReckonBinary.run(["queue"] + arguments + ["--config", configuration])
+  }
+
+  /// The entry's body as stored.
+  func body(_ id: Int64) throws -> String {
+    String(decoding: try StateStore(path: statePath).entry(id: id).body, as: UTF8.self)
+  }
+
+  private static func enqueue(in store: StateStore, at date: Date, transaction: String, hold: Bool)
+    throws
+  {
+    let record = NotificationRecord(
+      notificationUUID: UUID().uuidString, notificationType: "CONSUMPTION_REQUEST",
+      transactionId: transaction, bundleId: "com.example", environment: .production,
+      receivedAt: date, rawNotification: Data("{}".utf8))
+    let request = try store.recordNotification(record).requestId
+    let decision = DecisionRecord(
+      policyName: "test", policyVersion: nil, policySHA256: String(repeating: "a", count: 64),
+      action: hold ? "hold" : "respond", rule: "r", reason: nil, body: Data(body.utf8),
+      factsJSON: Data("[]".utf8), explanationJSON: nil, decidedAt: date)
+    let enqueue = OutboxEnqueue(
+      app: AppStoreApp(bundleId: "com.example", environment: .production),
+      transactionId: transaction, context: .init(), body: Data(body.utf8),
+      deadline: record.deadline,
+      holdUntil: hold ? record.deadline.addingTimeInterval(-3_600) : nil)
+    _ = try store.recordDecision(decision, requestId: request, enqueue: enqueue)
+  }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+/// `reckon queue list --state` and `reckon queue show` say what the entries are.
+struct QueueListShowTests {
+  @Test func listRefusesAnUnknownStateNamingTheValidOnes() async throws {
+    let fixture = try QueueFixture()
+    let run = try await fixture.queue(["list", "--state", "helld"])
+    #expect(run.status == 2)
+    #expect(
+      run.standardError.contains(
+        "unknown state 'helld' (did you mean 'held'?); the states are held, pending, sending, sent, failed, expired, dropped"
+      ), "\(run.standardError)")
+    #expect(run.standardOutput.isEmpty)
+  }
+
+  @Test func listFiltersByAKnownState() async throws {
+    let fixture = try QueueFixture()
+    let run = try await fixture.queue(["list", "--state", "held"])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput.contains("\t2001\t"))
+    #expect(!run.standardOutput.contains("\t2002\t"))
+  }
+
+  @Test func showSaysWhenAnEntryWasHeldAndWhenItWillBeReleased() async throws {
+    let fixture = try QueueFixture()
+    let formatter = ISO8601DateFormatter()
+    let release = fixture.received.addingTimeInterval(11 * 3_600)
+    let text = try await fixture.queue(["show", "1"]).standardOutput
+    #expect(
+      text.hasPrefix(
+        "entry 1: held since \(formatter.string(from: fixture.received)), to be sent as decided at \(formatter.string(from: release))\n"
+      ), "\(text)")
+    let json = try await fixture.queue(["show", "1", "--format", "json"]).standardOutput
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    #expect(object["stateAt"] as? String == formatter.string(from: fixture.received))
+    #expect(object["releaseAt"] as? String == formatter.string(from: release))
+  }
+}

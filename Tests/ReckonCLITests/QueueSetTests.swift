@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// `reckon queue set ID FIELD=VALUE`: only the fields of Apple's ConsumptionRequest, typed as
+/// Apple reads them, and never the customer's consent.
+struct QueueSetTests {
+  /// An assignment that must be refused, and what the refusal must say.
+  struct Refused: CustomTestStringConvertible, Sendable {
+    let assignment: String
+    let says: String
+
+    var testDescription: String { assignment }
+  }
+
+  static let refused: [Refused] = [
+    Refused(assignment: "bogusField=1", says: "'bogusField' is not a field of Apple's"),
+    Refused(
+      assignment: "refundPrefrence=GRANT_FULL", says: "did you mean 'refundPreference'?"),
+    Refused(assignment: "refundPreference=GRANT_FUL", says: "did you mean 'GRANT_FULL'?"),
+    Refused(assignment: "deliveryStatus=delivered", says: "did you mean 'DELIVERED'?"),
+    Refused(assignment: "sampleContentProvided=1", says: "must be true or false"),
+    Refused(assignment: "consumptionPercentage=150%", says: "between 0% and 100%"),
+    Refused(assignment: "consumptionPercentage=half", says: "milli-percent"),
+    Refused(assignment: "customerConsented=true", says: "customer's consent"),
+    Refused(assignment: "customerConsented=false", says: "customer's consent"),
+  ]
+
+  @Test(arguments: refused)
+  func anAssignmentOutsideApplesFieldsIsRefusedAndTheBodyKept(_ case: Refused) async throws {
+    let fixture = try QueueFixture()
+    let run = try await fixture.queue(["set", "1", `case`.assignment])
+    #expect(run.status != 0)
+    #expect(run.standardError.contains(`case`.says), "\(run.standardError)")
+    #expect(try fixture.body(1) == QueueFixture.body)
+    let show = try await fixture.queue(["show", "1"])
+    #expect(show.standardOutput.hasPrefix("entry 1: held"), "\(show.standardOutput)")
+  }
+
+  /// A value as typed, and the body field it must become.
+  struct Accepted: CustomTestStringConvertible, Sendable {
+    let assignment: String
+    let field: String
+
+    var testDescription: String { assignment }
+  }
+
+  static let accepted: [Accepted] = [
+    Accepted(assignment: "consumptionPercentage=50%", field: #""consumptionPercentage":50000"#),
+    Accepted(assignment: "consumptionPercentage=37.5%", field: #""consumptionPercentage":37500"#),
+    Accepted(assignment: "consumptionPercentage=40000", field: #""consumptionPercentage":40000"#),
+    Accepted(assignment: "refundPreference=DECLINE", field: #""refundPreference":"DECLINE""#),
+    Accepted(assignment: "sampleContentProvided=false", field: #""sampleContentProvided":false"#),
+    Accepted(
+      assignment: "deliveryStatus=UNDELIVERED_OTHER consumptionPercentage=0%",
+      field: #""deliveryStatus":"UNDELIVERED_OTHER""#),
+  ]
+
+  @Test(arguments: accepted)
+  func applesFieldsAreSetAsApplesUnits(_ case: Accepted) async throws {
+    let fixture = try QueueFixture()
+    let words = `case`.assignment.split(separator: " ").map(String.init)
+    let run = try await fixture.queue(["set", "1"] + words)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput == "entry 1: pending\n")
+    let body = try fixture.body(1)
+    #expect(body.contains(`case`.field), "\(body)")
+    #expect(body.contains(#""customerConsented":true"#))
+  }
+}

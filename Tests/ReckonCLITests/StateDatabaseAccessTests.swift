@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// Commands open only a Reckon state database that exists: the read-only ones never create or
+/// change a file, and the ones that write never add Reckon's tables to someone else's.
+struct StateDatabaseAccessTests {
+  /// A read-only command, pointed at a file that is not a state database.
+  enum Reader: String, CaseIterable, CustomTestStringConvertible {
+    case dryRun, reportOutcomes, queueList, queueShow
+
+    var testDescription: String { rawValue }
+
+    func run(on path: String, in folder: String) async throws -> ReckonBinary.Run {
+      switch self {
+      case .dryRun:
+        try await ReckonBinary.run([
+          "dry-run", "--policy", "policies/targeted.policy", "--state", path,
+        ])
+      case .reportOutcomes:
+        try await ReckonBinary.run(["report", "outcomes", "--state", path])
+      case .queueList, .queueShow:
+        try await ReckonBinary.run(
+          ["queue"] + (self == .queueList ? ["list"] : ["show", "1"]) + [
+            "--config", try StateDatabaseAccessTests.configuration(statePath: path, in: folder),
+          ])
+      }
+    }
+  }
+
+  /// A `reckon.json` in `folder` whose `state.path` is `statePath`.
+  static func configuration(statePath: String, in folder: String) throws -> String {
+    let path = folder + "/reckon-\(UUID().uuidString).json"
+    let policy = ReckonBinary.packageRoot.path + "/policies/targeted.policy"
+    let json = """
+      {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "\(policy)"}],
+       "state": {"path": "\(statePath)"}}
+      """
+    try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test(arguments: Reader.allCases)
+  func aReaderRefusesAnotherSQLiteFileAndLeavesItAlone(_ reader: Reader) async throws {
+    let folder = try await DryRunCommandTests.generated(20)
+    let facts = folder + "/facts.sqlite"
+    let before = try Data(contentsOf: URL(fileURLWithPath: facts))
+    let run = try await reader.run(on: facts, in: folder)
+    #expect(run.status != 0)
+    #expect(
+      run.standardError.contains("\(facts) is not a Reckon state database"), "\(run.standardError)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: facts)) == before)
+  }
+
+  @Test(arguments: Reader.allCases)
+  func aReaderRefusesAMissingFileWithoutCreatingIt(_ reader: Reader) async throws {
+    let folder = try await DryRunCommandTests.generated(20)
+    let missing = folder + "/reckon-state-typo.sqlite"
+    let run = try await reader.run(on: missing, in: folder)
+    #expect(run.status != 0)
+    #expect(run.standardError.contains("no such file"), "\(run.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: missing))
+  }
+
+  @Test(arguments: ["approve", "retry", "drop"])
+  func aWritingQueueCommandRefusesAnotherSQLiteFile(_ verb: String) async throws {
+    let folder = try await DryRunCommandTests.generated(20)
+    let facts = folder + "/facts.sqlite"
+    let before = try Data(contentsOf: URL(fileURLWithPath: facts))
+    let run = try await ReckonBinary.run([
+      "queue", verb, "1", "--config", try Self.configuration(statePath: facts, in: folder),
+    ])
+    #expect(run.status != 0)
+    #expect(
+      run.standardError.contains("\(facts) is not a Reckon state database"), "\(run.standardError)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: facts)) == before)
+  }
+
+  @Test func readersStillReadAReckonStateDatabase() async throws {
+    let fixture = try QueueFixture()
+    let list = try await fixture.queue(["list"])
+    #expect(list.status == 0, "\(list.standardError)")
+    #expect(list.standardOutput.contains("\t2001\t"))
+    let folder = try await DryRunCommandTests.generated(20, state: true)
+    let report = try await ReckonBinary.run([
+      "report", "outcomes", "--state", folder + "/reckon-state.sqlite",
+    ])
+    #expect(report.status == 0, "\(report.standardError)")
+    #expect(report.standardOutput.hasPrefix("20 decisions"))
+  }
+}
