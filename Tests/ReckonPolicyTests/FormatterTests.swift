@@ -65,6 +65,33 @@ struct FormatterTests {
     #expect(SyntaxShape.of(example.input) == SyntaxShape.of(formatted))
   }
 
+  static let numbers: [(written: String, formatted: String)] = [
+    ("0.00001", "0.00001"),
+    ("0.0000001 days", "0.0000001 days"),
+    ("0.00001%", "0.00001%"),
+    ("1_000_000_000_000_000_000", "1000000000000000000"),
+    ("1000000000000000", "1000000000000000"),
+    ("123456789.125", "123456789.125"),
+    ("0.1234567890123", "0.1234567890123"),
+    ("1" + String(repeating: "0", count: 399), "1" + String(repeating: "0", count: 399)),
+    (
+      "1" + String(repeating: "0", count: 399) + "%", "1" + String(repeating: "0", count: 399) + "%"
+    ),
+  ]
+
+  @Test(arguments: numbers)
+  func numbersAreWrittenInPlainDecimalThatReadsBackTheSame(
+    written: String, formatted: String
+  ) throws {
+    let input =
+      "rule \"a\"\n  when customer.refunds_last_90_days > \(written)\n  then refund DECLINE\n"
+    let output = try PolicyFormatter().format(SourceFile(path: "p.policy", text: input))
+    #expect(output == input.replacingOccurrences(of: written, with: formatted))
+    let (_, diagnostics) = Parser.parse(SourceFile(path: "p.policy", text: output))
+    #expect(diagnostics.isEmpty)
+    #expect(SyntaxShape.of(output) == SyntaxShape.of(input))
+  }
+
   static let policyPaths: [String] = {
     let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
       "../../policies"
