@@ -139,6 +139,24 @@ struct PolicyTestRunnerTests {
     #expect(report.outcomes.isEmpty)
   }
 
+  @Test(arguments: ["99999999999999999999", "2.5", "9223372036854775808"])
+  func aQuantityNoNotificationCanCarryIsAnErrorAtItsValue(_ quantity: String) throws {
+    let report = try Self.run(
+      """
+      test "huge"
+        given purchase.quantity = \(quantity)
+        expect share data only
+      """)
+    let problems = report.problems.joined()
+    #expect(
+      problems.contains(
+        "small.tests:2:29: error: purchase.quantity: '\(quantity)' is not a whole number"),
+      "\(problems)")
+    #expect(problems.contains("  2 |   given purchase.quantity = \(quantity)"))
+    #expect(problems.contains("^"))
+    #expect(report.outcomes.isEmpty)
+  }
+
   @Test func syntaxErrorsAreAllReported() throws {
     let report = try Self.run(
       """
