@@ -157,6 +157,22 @@ struct PolicyTestRunnerTests {
     #expect(report.outcomes.isEmpty)
   }
 
+  @Test func coverageOfRulesWithNamesShorterThanOtherwiseLinesUp() throws {
+    let loaded = PolicyLoader.load(
+      SourceFile(
+        path: "short.policy", text: "rule \"a\"\n  when reason == LEGAL\n  then refund DECLINE\n"),
+      schema: FactSchema.standard.policySchema)
+    let runner = PolicyTestRunner(policy: try #require(loaded.policy))
+    let report = runner.run(
+      SourceFile(path: "short.tests", text: "test \"t\"\n  expect share data only\n"))
+    let lines = try #require(report.coverage).lines()
+    #expect(
+      lines == [
+        "rule \"a\"   never reached", "  - reason == LEGAL: seen false, never true",
+        "otherwise  decided 1 test",
+      ])
+  }
+
   @Test func syntaxErrorsAreAllReported() throws {
     let report = try Self.run(
       """
