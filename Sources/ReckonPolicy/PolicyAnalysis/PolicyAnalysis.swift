@@ -212,10 +212,12 @@ struct PolicyAnalysis {
   }
 
   /// The distinct parts of an `and` chain, looking through boolean `let`s that are chains.
+  /// Parts are told apart by shape, not by node: in `let xN = x(N-1) and customer.consented` each
+  /// let's `customer.consented` is a new node, and keeping them all made N lets cost N² parts.
   private static func conjuncts(
     of expression: ResolvedExpression, policy: CheckedPolicy, letConjuncts: [[ResolvedExpression]]
   ) -> [ResolvedExpression] {
-    var seen: Set<Int> = []
+    var seen: Set<ResolvedExpression.Shape> = []
     var parts: [ResolvedExpression] = []
     func collect(_ node: ResolvedExpression) {
       switch node.kind {
@@ -225,11 +227,13 @@ struct PolicyAnalysis {
       case .letReference(let index)
       where policy.lets[index].value.type == .boolean && letConjuncts.indices.contains(index)
         && { if case .and = policy.lets[index].value.kind { true } else { false } }():
-        for part in letConjuncts[index] where seen.insert(part.id).inserted { parts.append(part) }
+        for part in letConjuncts[index] where seen.insert(part.shape).inserted {
+          parts.append(part)
+        }
       case .constant(.boolean(true)):
         break
       default:
-        if seen.insert(node.id).inserted { parts.append(node) }
+        if seen.insert(node.shape).inserted { parts.append(node) }
       }
     }
     collect(expression)
