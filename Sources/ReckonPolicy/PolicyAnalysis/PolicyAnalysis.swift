@@ -56,7 +56,10 @@ struct PolicyAnalysis {
         warnings.append(warning)
       }
       if let warning = percentageForSubscription(facts) { warnings.append(warning) }
-      if let typeSlot, atoms.count == 1, atoms[0].slot == typeSlot,
+      // Only a rule whose whole condition is the product type decides every request of those
+      // types: a part the analysis cannot read (arithmetic, `starts with`, `or`) narrows the rule,
+      // so dropping it would overstate what the rule takes out of play.
+      if let typeSlot, conjunctAtoms.count == 1, atoms.count == 1, atoms[0].slot == typeSlot,
         case .oneOf(let types) = atoms[0].restriction
       {
         excludedTypes.append((rule, types))
