@@ -4,6 +4,30 @@
 struct ExpressionPrinter {
   /// The text the expressions were parsed from, for literals no canonical spelling can write.
   let source: SourceFile
+  /// Where each comment starts, so wrapping can keep a break a comment sits at.
+  let comments: [Int]
+
+  /// Whether a comment starts strictly between two source offsets.
+  func hasComment(from start: Int, to end: Int) -> Bool {
+    comments.contains { $0 > start && $0 < end }
+  }
+
+  /// The offset of the first token at or after `offset`, skipping blanks, line breaks and comments.
+  func tokenStart(after offset: Int) -> Int {
+    let bytes = source.bytes
+    var position = offset
+    while position < bytes.count {
+      switch bytes[position] {
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"):
+        position += 1
+      case UInt8(ascii: "#"):
+        while position < bytes.count, bytes[position] != UInt8(ascii: "\n") { position += 1 }
+      default:
+        return position
+      }
+    }
+    return position
+  }
 
   /// Binding strength, loosest first, as the parser climbs it.
   enum Precedence: Int, Comparable {

@@ -26,7 +26,7 @@ public struct PolicyFormatter: Sendable {
 
   /// Formats a parsed policy; `source` is the text it was parsed from, for comments and blank lines.
   public func format(_ syntax: PolicySyntax, source: SourceFile) -> String {
-    let printer = ExpressionPrinter(source: source)
+    let printer = ExpressionPrinter(source: source, comments: syntax.comments.map(\.span.start))
     var weaver = CommentWeaver(
       source: source, comments: syntax.comments.sorted { $0.span.start < $1.span.start })
     for declaration in syntax.declarations {
@@ -57,12 +57,18 @@ public struct PolicyFormatter: Sendable {
       var lines = [
         FormattedLine(0, "rule " + ExpressionPrinter.quoted(rule.name.value), rule.span.start)
       ]
-      lines += wrapped(
-        "when ", rule.condition, indent: 2, start: rule.condition.span.start, printer)
+      // The `when` and `then` lines start at their keywords, so a comment written right after a
+      // keyword stays on its line.
+      let when = printer.tokenStart(after: rule.name.span.end)
+      var condition = wrapped("when ", rule.condition, indent: 2, start: when, printer)
+      condition[0] = FormattedLine(
+        2, condition[0].text, when, contentStart: rule.condition.span.start)
+      lines += condition
+      let then = printer.tokenStart(after: rule.condition.span.end)
       lines.append(
         FormattedLine(
-          2, "then " + actions(rule.actions, printer),
-          rule.actions.first?.span.start ?? rule.span.end))
+          2, "then " + actions(rule.actions, printer), then,
+          contentStart: rule.actions.first?.span.start))
       return lines
     case .otherwise(let clause):
       return [FormattedLine(0, "otherwise " + actions(clause.actions, printer), clause.span.start)]
@@ -75,14 +81,22 @@ public struct PolicyFormatter: Sendable {
     _ printer: ExpressionPrinter
   ) -> [FormattedLine] {
     let whole = prefix + printer.print(expression)
-    guard indent + whole.count > width, let chain = printer.chain(expression) else {
+    guard let chain = printer.chain(expression),
+      indent + whole.count > width
+        || printer.hasComment(
+          from: chain.parts[0].start, to: chain.parts[chain.parts.count - 1].start)
+    else {
       return [FormattedLine(indent, whole, start)]
     }
     var lines = [FormattedLine(indent, prefix + chain.parts[0].text, start)]
-    for part in chain.parts.dropFirst() {
+    for (previous, part) in zip(chain.parts, chain.parts.dropFirst()) {
       let last = lines[lines.count - 1]
       let extended = last.text + " \(chain.word) " + part.text
-      if last.indent + extended.count <= width {
+      // A comment between two parts keeps the break the author made there, so the comment stays
+      // beside the part it was written beside.
+      if last.indent + extended.count <= width,
+        !printer.hasComment(from: previous.start, to: part.start)
+      {
         lines[lines.count - 1].text = extended
       } else {
         lines.append(FormattedLine(indent + 2, chain.word + " " + part.text, part.start))
