@@ -124,6 +124,39 @@ struct PolicyTestRunnerTests {
     #expect(report.passed, "\(report.render(explainer: nil))")
   }
 
+  static let silentPolicyText = """
+    rule "legal"
+      when reason == LEGAL
+      then do not respond
+    rule "other"
+      when reason == OTHER
+      then refund DECLINE
+    otherwise do not respond
+    """
+
+  @Test(arguments: [
+    ("reason = LEGAL, customer.consented = false", "expect do not respond, no reply", true),
+    ("reason = LEGAL", "expect do not respond, no reply", true),
+    (
+      "reason = UNSATISFIED_WITH_PURCHASE, customer.consented = false", "expect do not respond",
+      true
+    ),
+    ("reason = OTHER, customer.consented = false", "expect do not respond", false),
+    ("reason = OTHER", "expect do not respond", false),
+  ])
+  func doNotRespondHoldsWhenThePolicySaidSoWhateverTheConsent(
+    _ given: String, _ expect: String, _ holds: Bool
+  ) throws {
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "silent.policy", text: Self.silentPolicyText),
+      schema: FactSchema.standard.policySchema)
+    let runner = PolicyTestRunner(policy: try #require(loaded.policy))
+    let report = runner.run(
+      SourceFile(path: "silent.tests", text: "test \"t\"\n  given \(given)\n  \(expect)\n"))
+    #expect(report.problems.isEmpty, "\(report.problems)")
+    #expect(report.passed == holds, "\(report.render(explainer: nil))")
+  }
+
   @Test func unknownNamesAreReportedWithFileLineAndColumn() throws {
     let report = try Self.run(
       """
