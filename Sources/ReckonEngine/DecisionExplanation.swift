@@ -117,11 +117,15 @@ struct ConditionReader {
 
   private func missingDetail(_ part: ResolvedExpression, _ values: [Int: Value?]) -> String {
     var names: [String] = []
+    // Each let once: `let b = a and a` would otherwise be walked twice per level, 2^N for N lets.
+    var visitedLets: Set<Int> = []
     func walk(_ node: ResolvedExpression) {
       if case .fact(let slot) = node.kind, facts[slot] == nil {
         names.append(policy.schema.facts[slot].name)
       }
-      if case .letReference(let index) = node.kind { walk(policy.checked.lets[index].value) }
+      if case .letReference(let index) = node.kind, visitedLets.insert(index).inserted {
+        walk(policy.checked.lets[index].value)
+      }
       node.children.forEach(walk)
     }
     walk(part)

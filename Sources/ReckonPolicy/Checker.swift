@@ -1,6 +1,11 @@
 /// Checks a syntax tree against a schema: resolves names, types every expression, folds constants,
 /// and reports every problem. Produces a `CheckedPolicy` only when there is no error.
 public struct Checker {
+  /// How deep an expression may nest counting the lets it uses (`expandedDepth`). Evaluation,
+  /// explanation and the lints recurse once per level; this stays well below the depth that
+  /// overflows the smallest thread stack a policy is evaluated on (see docs/language.md).
+  static let maximumExpandedDepth = 1_200
+
   let schema: PolicySchema
   let source: SourceFile
   private(set) var diagnostics: [Diagnostic] = []
@@ -13,6 +18,9 @@ public struct Checker {
   var nodeTypes: [ValueType] = []
   /// How many lets have been checked so far; a let may only use those before it.
   var letsDefined = 0
+  /// Each checked let's depth with the lets it uses expanded (`expandedDepth`), worked out once so
+  /// a chain of lets costs one step per let.
+  var letDepths: [Int] = []
 
   /// Creates a checker for one file.
   public init(schema: PolicySchema, source: SourceFile) {
@@ -99,24 +107,52 @@ public struct Checker {
   private mutating func checkLet(_ declaration: LetDeclaration) -> Bool {
     defer { letsDefined += 1 }
     let value = checkExpression(declaration.value, expected: nil)
-    guard let value else {
+    guard let value,
+      isWithinDepthLimit(value, at: declaration.name.span, what: "'\(declaration.name.value)'")
+    else {
       // Keep the slot so later references resolve, and mark it so they do not report again.
       failedLets.insert(lets.count)
       lets.append(
         CheckedLet(
           name: declaration.name.value,
           value: constant(.boolean(false), .boolean, declaration.span), span: declaration.span))
+      letDepths.append(1)
       return false
     }
     lets.append(CheckedLet(name: declaration.name.value, value: value, span: declaration.span))
+    letDepths.append(expandedDepth(value))
     return true
+  }
+
+  /// How deep an expression nests once every let it uses is replaced by its value. Evaluating,
+  /// explaining and linting recurse that deep, so it is bounded like the parser's nesting.
+  func expandedDepth(_ expression: ResolvedExpression) -> Int {
+    if case .letReference(let index) = expression.kind { return 1 + letDepths[index] }
+    return 1 + (expression.children.lazy.map(expandedDepth).max() ?? 0)
+  }
+
+  /// Reports an expression that nests deeper than `Checker.maximumExpandedDepth` through lets.
+  mutating func isWithinDepthLimit(
+    _ expression: ResolvedExpression, at span: SourceSpan, what: String
+  ) -> Bool {
+    let depth = expandedDepth(expression)
+    guard depth > Checker.maximumExpandedDepth else { return true }
+    report(
+      .nestingTooDeep,
+      "\(what) nests \(depth) levels deep counting the lets it uses, more than \(Checker.maximumExpandedDepth)",
+      at: span,
+      hint: "compute it from fewer lets in a row, e.g. by writing several steps in one let")
+    return false
   }
 
   private mutating func checkRule(_ rule: RuleDeclaration) -> CheckedRule? {
     let condition = checkCondition(
       rule.condition, what: "the condition of rule '\(rule.name.value)'")
     let actions = checkActions(rule.actions, ruleSpan: rule.span)
-    guard let condition, let actions, !rule.actions.isEmpty else { return nil }
+    guard let condition, let actions, !rule.actions.isEmpty,
+      isWithinDepthLimit(
+        condition, at: rule.condition.span, what: "the condition of rule '\(rule.name.value)'")
+    else { return nil }
     return CheckedRule(
       name: rule.name.value, condition: condition, actions: actions, span: rule.span,
       nameSpan: rule.name.span)
@@ -259,6 +295,9 @@ public struct Checker {
     }
     if case .percent(let percent) = value.constantValue, !(0...100).contains(percent) {
       report(.percentOutOfRange, "\(field.name) must be between 0% and 100%", at: expression.span)
+      return nil
+    }
+    guard isWithinDepthLimit(value, at: expression.span, what: "the value of \(field.name)") else {
       return nil
     }
     return .set(field: field, value: value)

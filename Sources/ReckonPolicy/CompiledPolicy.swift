@@ -16,6 +16,8 @@ public struct CompiledPolicy: Sendable {
   struct Program: Sendable {
     let rules: [CompiledRule]
     let otherwise: CompiledActions
+    /// The lets' compiled values, by index, for `EvaluationFrame.letBodies`.
+    let lets: ContiguousArray<CompiledExpression>
   }
 
   /// The checked policy this was compiled from: names, spans, source.
@@ -38,12 +40,16 @@ public struct CompiledPolicy: Sendable {
     let recorder = trace ? TraceRecorder() : nil
     let program = trace ? traced : plain
     return values.withUnsafeBufferPointer { facts in
-      withUnsafeTemporaryAllocation(of: EvaluationFrame.LetState.self, capacity: checked.lets.count)
-      { lets in
-        _ = lets.initialize(repeating: .pending)
-        defer { lets.deinitialize() }
-        var frame = EvaluationFrame(facts: facts, lets: lets, recorder: recorder)
-        return run(program, &frame)
+      program.lets.withUnsafeBufferPointer { bodies in
+        withUnsafeTemporaryAllocation(
+          of: EvaluationFrame.LetState.self, capacity: checked.lets.count
+        ) { lets in
+          _ = lets.initialize(repeating: .pending)
+          defer { lets.deinitialize() }
+          var frame = EvaluationFrame(
+            facts: facts, lets: lets, letBodies: bodies, recorder: recorder)
+          return run(program, &frame)
+        }
       }
     }
   }

@@ -14,7 +14,18 @@ public struct DiagnosticFormatter: Sendable {
 
   /// Renders one diagnostic with its source line and caret.
   public func render(_ diagnostic: Diagnostic, in source: SourceFile) -> String {
-    let start = source.location(of: diagnostic.span.start)
+    render(
+      diagnostic.severity, diagnostic.message, at: diagnostic.span, hint: diagnostic.hint,
+      in: source)
+  }
+
+  /// Renders a problem that is not one of the checker's diagnostics, such as `fmt` refusing its
+  /// own output, the same way.
+  func render(
+    _ severity: Diagnostic.Severity, _ message: String, at span: SourceSpan, hint: String?,
+    in source: SourceFile
+  ) -> String {
+    let start = source.location(of: span.start)
     let lineText = source.lineText(start.line)
     // As in the language contract: the line number right-aligned in five columns, or wider.
     let gutterWidth = max(5, String(start.line).count + 1)
@@ -23,11 +34,11 @@ public struct DiagnosticFormatter: Sendable {
       String(repeating: " ", count: gutterWidth - String(start.line).count)
       + String(start.line)
     var lines = [
-      "\(source.path):\(start.line):\(start.column): \(diagnostic.severity.rawValue): \(diagnostic.message)",
+      "\(source.path):\(start.line):\(start.column): \(severity.rawValue): \(message)",
       "\(number) | \(lineText)",
-      "\(gutter) | \(underline(diagnostic.span, from: start, lineText: lineText, in: source))",
+      "\(gutter) | \(underline(span, from: start, lineText: lineText, in: source))",
     ]
-    if let hint = diagnostic.hint {
+    if let hint {
       lines.append("\(gutter) = \(hint)")
     }
     return lines.joined(separator: "\n") + "\n"

@@ -3,6 +3,10 @@
 struct EvaluationFrame {
   let facts: UnsafeBufferPointer<Value?>
   let lets: UnsafeMutableBufferPointer<LetState>
+  /// Each `let`'s compiled value, called through the frame rather than captured by the closures
+  /// that use it: captured, a chain of lets was a chain of closures whose release recursed once
+  /// per let, and overflowed a small thread stack long before evaluating it would.
+  let letBodies: UnsafeBufferPointer<CompiledExpression>
   let recorder: TraceRecorder?
 
   /// A `let` is computed the first time a rule needs it, then remembered.

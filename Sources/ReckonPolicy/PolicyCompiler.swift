@@ -27,7 +27,8 @@ struct PolicyCompiler {
       CompiledPolicy.CompiledRule(
         condition: compile(rule.condition), actions: compile(rule.actions))
     }
-    return CompiledPolicy.Program(rules: rules, otherwise: compile(policy.otherwise))
+    return CompiledPolicy.Program(
+      rules: rules, otherwise: compile(policy.otherwise), lets: ContiguousArray(compiledLets))
   }
 
   private func compile(_ actions: [CheckedAction]) -> CompiledPolicy.CompiledActions {
@@ -122,10 +123,10 @@ struct PolicyCompiler {
   }
 
   private func compileLetReference(_ index: Int, _ id: Int) -> CompiledExpression {
-    let body = compiledLets[index]
     guard tracing else {
       return { frame in
         if case .done(let known) = frame.lets[index] { return known }
+        let body = frame.letBodies[index]
         let value = body(&frame)
         frame.lets[index] = .done(value)
         return value
@@ -136,6 +137,7 @@ struct PolicyCompiler {
       if case .done(let known) = frame.lets[index] {
         value = known
       } else {
+        let body = frame.letBodies[index]
         value = body(&frame)
         frame.lets[index] = .done(value)
       }

@@ -270,8 +270,7 @@ struct PolicyLints {
 
   /// Follows `let` references to the expression they name.
   private func inlined(_ expression: ResolvedExpression) -> ResolvedExpression {
-    if case .letReference(let index) = expression.kind { return inlined(policy.lets[index].value) }
-    return expression
+    ConditionAtom.inline(expression, policy.lets)
   }
 
   private func warning(

@@ -40,11 +40,33 @@ extension Value {
     }
   }
 
+  /// A number in plain decimal, never with an exponent, in the fewest digits that read back as the
+  /// same value: the policy lexer reads `0.00001`, not `1e-05`. Infinity and NaN, which no literal
+  /// can spell, print as Swift does.
   static func formatNumber(_ number: Double) -> String {
-    if number.isFinite, number == number.rounded(), abs(number) < 1e15 {
-      return String(Int64(number))
+    guard number.isFinite else { return String(number) }
+    if number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
+    // Swift's description is the shortest text that reads back exactly, but it switches to an
+    // exponent below 1e-4 and above 2^53; move the decimal point instead.
+    let shortest = String(number.magnitude).split(separator: "e")
+    let exponent = shortest.count == 2 ? Int(shortest[1]) ?? 0 : 0
+    let mantissa = shortest[0].split(separator: ".", omittingEmptySubsequences: false)
+    let digits = mantissa.joined()
+    let point = mantissa[0].count + exponent
+    var whole: Substring
+    var fraction: Substring
+    if point <= 0 {
+      (whole, fraction) = ("0", Substring(String(repeating: "0", count: -point) + digits))
+    } else if point >= digits.count {
+      (whole, fraction) = (
+        Substring(digits + String(repeating: "0", count: point - digits.count)), ""
+      )
+    } else {
+      (whole, fraction) = (digits.prefix(point), digits.dropFirst(point))
     }
-    return String(number)
+    while whole.count > 1, whole.first == "0" { whole.removeFirst() }
+    while fraction.last == "0" { fraction.removeLast() }
+    return (number < 0 ? "-" : "") + whole + (fraction.isEmpty ? "" : "." + fraction)
   }
 
   static func formatMoney(_ milli: Int64) -> String {

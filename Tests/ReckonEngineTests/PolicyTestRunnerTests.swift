@@ -124,6 +124,39 @@ struct PolicyTestRunnerTests {
     #expect(report.passed, "\(report.render(explainer: nil))")
   }
 
+  static let silentPolicyText = """
+    rule "legal"
+      when reason == LEGAL
+      then do not respond
+    rule "other"
+      when reason == OTHER
+      then refund DECLINE
+    otherwise do not respond
+    """
+
+  @Test(arguments: [
+    ("reason = LEGAL, customer.consented = false", "expect do not respond, no reply", true),
+    ("reason = LEGAL", "expect do not respond, no reply", true),
+    (
+      "reason = UNSATISFIED_WITH_PURCHASE, customer.consented = false", "expect do not respond",
+      true
+    ),
+    ("reason = OTHER, customer.consented = false", "expect do not respond", false),
+    ("reason = OTHER", "expect do not respond", false),
+  ])
+  func doNotRespondHoldsWhenThePolicySaidSoWhateverTheConsent(
+    _ given: String, _ expect: String, _ holds: Bool
+  ) throws {
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "silent.policy", text: Self.silentPolicyText),
+      schema: FactSchema.standard.policySchema)
+    let runner = PolicyTestRunner(policy: try #require(loaded.policy))
+    let report = runner.run(
+      SourceFile(path: "silent.tests", text: "test \"t\"\n  given \(given)\n  \(expect)\n"))
+    #expect(report.problems.isEmpty, "\(report.problems)")
+    #expect(report.passed == holds, "\(report.render(explainer: nil))")
+  }
+
   @Test func unknownNamesAreReportedWithFileLineAndColumn() throws {
     let report = try Self.run(
       """
@@ -137,6 +170,40 @@ struct PolicyTestRunnerTests {
     #expect(
       problems.contains("small.tests:3:15: error: unknown rule in small.policy 'heavy usage'"))
     #expect(report.outcomes.isEmpty)
+  }
+
+  @Test(arguments: ["99999999999999999999", "2.5", "9223372036854775808"])
+  func aQuantityNoNotificationCanCarryIsAnErrorAtItsValue(_ quantity: String) throws {
+    let report = try Self.run(
+      """
+      test "huge"
+        given purchase.quantity = \(quantity)
+        expect share data only
+      """)
+    let problems = report.problems.joined()
+    #expect(
+      problems.contains(
+        "small.tests:2:29: error: purchase.quantity: '\(quantity)' is not a whole number"),
+      "\(problems)")
+    #expect(problems.contains("  2 |   given purchase.quantity = \(quantity)"))
+    #expect(problems.contains("^"))
+    #expect(report.outcomes.isEmpty)
+  }
+
+  @Test func coverageOfRulesWithNamesShorterThanOtherwiseLinesUp() throws {
+    let loaded = PolicyLoader.load(
+      SourceFile(
+        path: "short.policy", text: "rule \"a\"\n  when reason == LEGAL\n  then refund DECLINE\n"),
+      schema: FactSchema.standard.policySchema)
+    let runner = PolicyTestRunner(policy: try #require(loaded.policy))
+    let report = runner.run(
+      SourceFile(path: "short.tests", text: "test \"t\"\n  expect share data only\n"))
+    let lines = try #require(report.coverage).lines()
+    #expect(
+      lines == [
+        "rule \"a\"   never reached", "  - reason == LEGAL: seen false, never true",
+        "otherwise  decided 1 test",
+      ])
   }
 
   @Test func syntaxErrorsAreAllReported() throws {

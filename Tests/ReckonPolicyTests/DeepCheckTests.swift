@@ -83,6 +83,35 @@ struct DeepCheckTests {
         + "rule \"refund consumables\" when product.type == CONSUMABLE and reason == LEGAL then refund GRANT_FULL",
       id: nil, underlined: nil),
     Case(
+      name: "a product type rule with an arithmetic condition does not take the type out",
+      rules: "rule \"consumables bought today\"\n"
+        + "  when product.type == CONSUMABLE and now - purchase.date < 1 day\n"
+        + "  then refund DECLINE\n"
+        + "rule \"accidental consumables\"\n"
+        + "  when product.type == CONSUMABLE and reason == UNINTENDED_PURCHASE\n"
+        + "  then refund GRANT_FULL",
+      id: nil, underlined: nil),
+    Case(
+      name: "a product type rule with a starts-with condition does not take the type out",
+      rules:
+        "rule \"coin packs\" when product.type == CONSUMABLE and product.id starts with \"coins.\" "
+        + "then refund DECLINE\n"
+        + "rule \"accidental\" when product.type == CONSUMABLE and reason == UNINTENDED_PURCHASE "
+        + "then refund GRANT_FULL",
+      id: nil, underlined: nil),
+    Case(
+      name: "a rule with an unreadable condition does not cover a narrower one",
+      rules: "rule \"recent\" when usage.consumed >= 80% and now - purchase.date < 1 day "
+        + "then refund DECLINE\n"
+        + "rule \"very heavy\" when usage.consumed >= 95% then refund DECLINE",
+      id: nil, underlined: nil),
+    Case(
+      name: "a rule with an unreadable condition is still covered by a plain earlier one",
+      rules: "rule \"heavy\" when usage.consumed >= 80% then refund DECLINE\n"
+        + "rule \"very heavy, recent\" when usage.consumed >= 95% and now - purchase.date < 1 day "
+        + "then refund GRANT_FULL",
+      id: .shadowedRule, underlined: "\"very heavy, recent\""),
+    Case(
       name: "a percentage set for subscriptions only",
       rules:
         #"rule "s" when product.type == AUTO_RENEWABLE then refund DECLINE, set consumptionPercentage = 50%"#,

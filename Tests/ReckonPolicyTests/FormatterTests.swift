@@ -54,6 +54,42 @@ struct FormatterTests {
           then refund GRANT_PRORATED
 
         """),
+    Case(
+      name: "blank lines between declarations are kept in a CRLF file",
+      input:
+        "policy \"p\"\r\n\r\n# about a\r\nlet a = 1  # one\r\n\r\n\r\nrule \"r\"\r\n  when a > 0\r\n  then share data only\r\n",
+      expected:
+        "policy \"p\"\n\n# about a\nlet a = 1  # one\n\nrule \"r\"\n  when a > 0\n  then share data only\n"
+    ),
+    Case(
+      name: "comments between continued condition lines stay beside their parts",
+      input: """
+        rule "r"
+          when customer.override is not missing  # first
+            # between
+            and usage.consumed > 0%  # after second
+            and usage.consumed < 100%
+          then refund DECLINE
+
+        """,
+      expected: """
+        rule "r"
+          when customer.override is not missing  # first
+            # between
+            and usage.consumed > 0%  # after second
+            and usage.consumed < 100%
+          then refund DECLINE
+
+        """),
+    Case(
+      name: "a comment after 'when' or 'then' stays on that line",
+      input: "rule \"r\"\n  when # why\n    reason == LEGAL\n  then # act\n  refund DECLINE\n",
+      expected: "rule \"r\"\n  when reason == LEGAL  # why\n  then refund DECLINE  # act\n"),
+    Case(
+      name: "a comment on its own line after 'when' or 'then' goes above that line",
+      input:
+        "rule \"r\"\n  when\n    # why\n    reason == LEGAL\n  then\n    # act\n    refund DECLINE\n",
+      expected: "rule \"r\"\n  # why\n  when reason == LEGAL\n  # act\n  then refund DECLINE\n"),
   ]
 
   @Test(arguments: cases)
@@ -63,6 +99,33 @@ struct FormatterTests {
     #expect(
       try PolicyFormatter().format(SourceFile(path: "p.policy", text: formatted)) == formatted)
     #expect(SyntaxShape.of(example.input) == SyntaxShape.of(formatted))
+  }
+
+  static let numbers: [(written: String, formatted: String)] = [
+    ("0.00001", "0.00001"),
+    ("0.0000001 days", "0.0000001 days"),
+    ("0.00001%", "0.00001%"),
+    ("1_000_000_000_000_000_000", "1000000000000000000"),
+    ("1000000000000000", "1000000000000000"),
+    ("123456789.125", "123456789.125"),
+    ("0.1234567890123", "0.1234567890123"),
+    ("1" + String(repeating: "0", count: 399), "1" + String(repeating: "0", count: 399)),
+    (
+      "1" + String(repeating: "0", count: 399) + "%", "1" + String(repeating: "0", count: 399) + "%"
+    ),
+  ]
+
+  @Test(arguments: numbers)
+  func numbersAreWrittenInPlainDecimalThatReadsBackTheSame(
+    written: String, formatted: String
+  ) throws {
+    let input =
+      "rule \"a\"\n  when customer.refunds_last_90_days > \(written)\n  then refund DECLINE\n"
+    let output = try PolicyFormatter().format(SourceFile(path: "p.policy", text: input))
+    #expect(output == input.replacingOccurrences(of: written, with: formatted))
+    let (_, diagnostics) = Parser.parse(SourceFile(path: "p.policy", text: output))
+    #expect(diagnostics.isEmpty)
+    #expect(SyntaxShape.of(output) == SyntaxShape.of(input))
   }
 
   static let policyPaths: [String] = {

@@ -12,10 +12,18 @@ struct ExpectationCheck {
   let expectation: Expectation
   /// The expected value of a body field, normalised as `ExpectationCheck.fieldText` renders it.
   private(set) var expectedFieldText: String?
+  /// Which deciders say `do not respond`: the rules by index, and whether `otherwise` does. The
+  /// decision only records why nothing was sent, and consent is checked first, so `expect do not
+  /// respond` is read off what the policy decided, not off the decision's skip reason.
+  private let silentRules: Set<Int>
+  private let silentOtherwise: Bool
 
   /// Validates `expectation` against `policy`; returns the problem as a diagnostic on failure.
   init(_ expectation: Expectation, policy: CompiledPolicy) throws(DiagnosticError) {
     self.expectation = expectation
+    let rules = policy.checked.rules
+    silentRules = Set(rules.indices.filter { rules[$0].actions.contains(.doNotRespond) })
+    silentOtherwise = policy.checked.otherwise.contains(.doNotRespond)
     switch expectation.kind {
     case .refund(let choice):
       guard RefundPreference(rawValue: choice.value) != nil else {
@@ -66,7 +74,8 @@ struct ExpectationCheck {
       return decision.body != nil && decision.body?.refundPreference == nil && !decision.isSkip
         ? nil : outcome
     case .doNotRespond:
-      return decision.action == .skip(.policyDoesNotRespond(rule: decision.rule)) ? nil : outcome
+      let said = decision.ruleIndex.map(silentRules.contains) ?? silentOtherwise
+      return said && decision.isSkip ? nil : outcome
     case .holdForReview:
       return decision.action == .hold ? nil : outcome
     case .noReply:

@@ -90,10 +90,12 @@ public struct PolicyCoverage: Sendable, Encodable {
 
   /// Lines for a terminal: each rule reached or not, and conditions not seen both ways.
   public func lines() -> [String] {
-    let width = rules.map { $0.name.count }.max() ?? 0
+    // Labels are `rule "NAME"` and `otherwise`, padded to the longest so the counts line up.
+    let width = max("otherwise".count, (rules.map { $0.name.count }.max() ?? 0) + 7)
+    let padded = { (label: String) in label + String(repeating: " ", count: width - label.count) }
     var lines: [String] = []
     for rule in rules {
-      let label = "rule \"\(rule.name)\"" + String(repeating: " ", count: width - rule.name.count)
+      let label = padded("rule \"\(rule.name)\"")
       let status =
         rule.reached
         ? "decided \(rule.decided) test\(rule.decided == 1 ? "" : "s")" : "never reached"
@@ -103,8 +105,7 @@ public struct PolicyCoverage: Sendable, Encodable {
       }
     }
     lines.append(
-      "otherwise" + String(repeating: " ", count: width + 7 - "otherwise".count)
-        + "  decided \(otherwiseDecided) test\(otherwiseDecided == 1 ? "" : "s")")
+      padded("otherwise") + "  decided \(otherwiseDecided) test\(otherwiseDecided == 1 ? "" : "s")")
     return lines
   }
 

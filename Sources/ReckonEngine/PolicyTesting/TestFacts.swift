@@ -58,13 +58,29 @@ struct TestFacts {
     for (fact, entry) in written.sorted(by: { $0.key < $1.key }) { resolve(fact, entry.0) }
   }
 
+  /// Facts the notification carries as whole numbers: a test's value must be one the notification
+  /// can hold, or the request built from it would carry another.
+  static let wholeNumberFacts: Set<String> = ["purchase.quantity"]
+
   private mutating func resolve(_ fact: String, _ written: TestValue?) {
     guard let written, let descriptor = schema.policySchema.fact(named: fact) else { return }
+    let value: Value
     do {
-      values[fact] = try TestValues.parse(written, as: descriptor.type, now: values["now"])
+      value = try TestValues.parse(written, as: descriptor.type, now: values["now"])
     } catch {
       report(.typeMismatch, "\(fact): \(error.description)", at: written.span)
+      return
     }
+    if TestFacts.wholeNumberFacts.contains(fact), case .number(let number) = value,
+      Int(exactly: number) == nil
+    {
+      report(
+        .typeMismatch,
+        "\(fact): '\(written.text)' is not a whole number the notification can carry",
+        at: written.span, hint: "write a whole number of items, such as 3")
+      return
+    }
+    values[fact] = value
   }
 
   private mutating func report(
@@ -84,7 +100,7 @@ struct TestFacts {
       ProductType.init(policyName:))
     transaction.purchaseDate = date("purchase.date")
     if case .number(let quantity)? = values["purchase.quantity"] {
-      transaction.quantity = Int(quantity)
+      transaction.quantity = Int(exactly: quantity)
     }
     if case .money(let milli, let currency)? = values["purchase.price"] {
       transaction.price = milli

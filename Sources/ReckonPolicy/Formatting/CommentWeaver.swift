@@ -2,13 +2,19 @@
 struct FormattedLine {
   var indent: Int
   var text: String
-  /// The source offset of the line's first token.
+  /// The source offset of the line's first token: a trailing comment after it may join the line.
   let start: Int
+  /// The source offset of what the line is about, after its keyword (`when`'s condition): an
+  /// own-line comment before it is printed above the line.
+  let contentStart: Int
+  /// Whether the line is an own-line comment, which a trailing comment must not join.
+  var isComment = false
 
-  init(_ indent: Int, _ text: String, _ start: Int) {
+  init(_ indent: Int, _ text: String, _ start: Int, contentStart: Int? = nil) {
     self.indent = indent
     self.text = text
     self.start = start
+    self.contentStart = contentStart ?? start
   }
 }
 
@@ -49,11 +55,14 @@ struct CommentWeaver {
       next += 1
       let text = CommentWeaver.text(of: comment)
       if comment.ownLine {
-        let position = lines.firstIndex { $0.start > comment.span.start } ?? lines.count
+        let position = lines.firstIndex { $0.contentStart > comment.span.start } ?? lines.count
         let indent = position < lines.count ? lines[position].indent : 2
-        lines.insert(FormattedLine(indent, text, comment.span.start), at: max(1, position))
+        var line = FormattedLine(indent, text, comment.span.start)
+        line.isComment = true
+        lines.insert(line, at: max(1, position))
       } else {
-        let position = lines.lastIndex { $0.start <= comment.span.start } ?? 0
+        // After the code it followed, never after an own-line comment printed above that code.
+        let position = lines.lastIndex { !$0.isComment && $0.start <= comment.span.start } ?? 0
         lines[position].text += "  " + text
       }
     }
@@ -83,7 +92,9 @@ struct CommentWeaver {
   }
 
   static func hasBlankLine(_ gap: String) -> Bool {
-    let segments = gap.split(separator: "\n", omittingEmptySubsequences: false)
+    // In Swift "\r\n" is one Character, so a CRLF file's line breaks are not "\n".
+    let segments = gap.split(
+      omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
     guard segments.count >= 3 else { return false }
     return segments.dropFirst().dropLast().contains {
       $0.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\r" }

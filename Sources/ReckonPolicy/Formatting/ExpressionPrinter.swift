@@ -1,7 +1,34 @@
 /// Prints expressions in canonical spelling with the fewest parentheses that parse back to the
 /// same tree: operators spaced, literals written one way, a right operand of equal precedence
 /// parenthesised so the tree keeps its shape.
-enum ExpressionPrinter {
+struct ExpressionPrinter {
+  /// The text the expressions were parsed from, for literals no canonical spelling can write.
+  let source: SourceFile
+  /// Where each comment starts, so wrapping can keep a break a comment sits at.
+  let comments: [Int]
+
+  /// Whether a comment starts strictly between two source offsets.
+  func hasComment(from start: Int, to end: Int) -> Bool {
+    comments.contains { $0 > start && $0 < end }
+  }
+
+  /// The offset of the first token at or after `offset`, skipping blanks, line breaks and comments.
+  func tokenStart(after offset: Int) -> Int {
+    let bytes = source.bytes
+    var position = offset
+    while position < bytes.count {
+      switch bytes[position] {
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"):
+        position += 1
+      case UInt8(ascii: "#"):
+        while position < bytes.count, bytes[position] != UInt8(ascii: "\n") { position += 1 }
+      default:
+        return position
+      }
+    }
+    return position
+  }
+
   /// Binding strength, loosest first, as the parser climbs it.
   enum Precedence: Int, Comparable {
     case or = 1
@@ -16,14 +43,14 @@ enum ExpressionPrinter {
     static func < (left: Precedence, right: Precedence) -> Bool { left.rawValue < right.rawValue }
   }
 
-  static func print(_ expression: Expression) -> String {
+  func print(_ expression: Expression) -> String {
     switch expression.kind {
-    case .literal(let literal): return print(literal)
+    case .literal(let literal): return print(literal, at: expression.span)
     case .name(let name): return name
     case .negate(let inner): return "-" + operand(inner, above: .unary, orEqual: false)
     case .not(let inner): return "not " + operand(inner, above: .not, orEqual: false)
     case .binary(let op, let left, let right):
-      let level = precedence(of: expression)
+      let level = Self.precedence(of: expression)
       return operand(left, above: level, orEqual: false) + " \(op.rawValue) "
         + operand(right, above: level, orEqual: true)
     case .compare(let op, let left, let right):
@@ -46,8 +73,8 @@ enum ExpressionPrinter {
   }
 
   /// An operand, parenthesised when it binds looser than its place needs.
-  static func operand(_ expression: Expression, above level: Precedence, orEqual: Bool) -> String {
-    let own = precedence(of: expression)
+  func operand(_ expression: Expression, above level: Precedence, orEqual: Bool) -> String {
+    let own = Self.precedence(of: expression)
     let needsParentheses = own < level || (orEqual && own == level)
     return needsParentheses ? "(" + print(expression) + ")" : print(expression)
   }
@@ -66,16 +93,27 @@ enum ExpressionPrinter {
     }
   }
 
-  static func print(_ literal: Literal) -> String {
+  func print(_ literal: Literal, at span: SourceSpan) -> String {
     switch literal {
     case .boolean(let flag): flag ? "true" : "false"
-    case .number(let number): Value.formatNumber(number)
-    case .percent(let percent): Value.formatNumber(percent) + "%"
+    case .number(let number): numberText(number, at: span)
+    case .percent(let percent): numberText(percent, at: span) + "%"
     case .money(let milli, let currency):
       (milli % 1000 == 0 ? String(milli / 1000) : Value.formatMoney(milli)) + " " + currency
-    case .duration(_, let unit, let count): Value.formatNumber(count) + " " + unit
-    case .text(let text): quoted(text)
+    case .duration(_, let unit, let count): numberText(count, at: span) + " " + unit
+    case .text(let text): Self.quoted(text)
     }
+  }
+
+  /// A number in plain decimal; one too large for a Double (hundreds of digits) has no shorter
+  /// spelling that means the same, so the author's digits are kept.
+  private func numberText(_ number: Double, at span: SourceSpan) -> String {
+    guard number.isFinite else {
+      // The span of a parenthesised literal starts at the parenthesis.
+      let digits = source.text(of: span).drop { !$0.isNumber }
+      return String(digits.prefix { $0.isNumber || $0 == "." || $0 == "_" }.filter { $0 != "_" })
+    }
+    return Value.formatNumber(number)
   }
 
   /// Text between double quotes with `"`, `\`, line breaks and tabs escaped.
@@ -94,11 +132,11 @@ enum ExpressionPrinter {
   }
 
   /// The operands of a top-level `and` (or `or`) chain, each printed, for wrapping long conditions.
-  static func chain(_ expression: Expression) -> (
+  func chain(_ expression: Expression) -> (
     word: String, parts: [(text: String, start: Int)]
   )? {
     guard case .binary(let op, _, _) = expression.kind, op == .and || op == .or else { return nil }
-    let level = precedence(of: expression)
+    let level = Self.precedence(of: expression)
     var parts: [(text: String, start: Int)] = []
     var node = expression
     while case .binary(op, let left, let right) = node.kind {

@@ -12,28 +12,35 @@ public struct PolicyFormatter: Sendable {
     self.width = width
   }
 
-  /// Formats `source`; fails with the syntax errors when it does not parse.
+  /// Formats `source`; fails with the syntax errors when it does not parse, and refuses (rather
+  /// than return text that would change the policy) when the result would not parse back to the
+  /// same declarations.
   public func format(_ source: SourceFile) throws(PolicyFormatError) -> String {
     let (syntax, diagnostics) = Parser.parse(source)
     let errors = diagnostics.filter(\.isError)
     guard errors.isEmpty else { throw PolicyFormatError(source: source, diagnostics: errors) }
-    return format(syntax, source: source)
+    let formatted = format(syntax, source: source)
+    try FormatVerifier(original: syntax, source: source).verify(formatted)
+    return formatted
   }
 
   /// Formats a parsed policy; `source` is the text it was parsed from, for comments and blank lines.
   public func format(_ syntax: PolicySyntax, source: SourceFile) -> String {
-    var printer = CommentWeaver(
+    let printer = ExpressionPrinter(source: source, comments: syntax.comments.map(\.span.start))
+    var weaver = CommentWeaver(
       source: source, comments: syntax.comments.sorted { $0.span.start < $1.span.start })
     for declaration in syntax.declarations {
       let span = declaration.formattingSpan
-      printer.emitComments(before: span.start)
-      printer.emit(lines(for: declaration), span: span)
+      weaver.emitComments(before: span.start)
+      weaver.emit(lines(for: declaration, printer), span: span)
     }
-    printer.emitComments(before: Int.max)
-    return printer.text()
+    weaver.emitComments(before: Int.max)
+    return weaver.text()
   }
 
-  private func lines(for declaration: Declaration) -> [FormattedLine] {
+  private func lines(for declaration: Declaration, _ printer: ExpressionPrinter)
+    -> [FormattedLine]
+  {
     switch declaration {
     case .header(.name(let name)):
       return [FormattedLine(0, "policy " + ExpressionPrinter.quoted(name.value), name.span.start)]
@@ -44,34 +51,52 @@ public struct PolicyFormatter: Sendable {
         FormattedLine(0, "description " + ExpressionPrinter.quoted(text.value), text.span.start)
       ]
     case .let(let value):
-      return wrapped("let \(value.name.value) = ", value.value, indent: 0, start: value.span.start)
+      return wrapped(
+        "let \(value.name.value) = ", value.value, indent: 0, start: value.span.start, printer)
     case .rule(let rule):
       var lines = [
         FormattedLine(0, "rule " + ExpressionPrinter.quoted(rule.name.value), rule.span.start)
       ]
-      lines += wrapped("when ", rule.condition, indent: 2, start: rule.condition.span.start)
+      // The `when` and `then` lines start at their keywords, so a comment written right after a
+      // keyword stays on its line.
+      let when = printer.tokenStart(after: rule.name.span.end)
+      var condition = wrapped("when ", rule.condition, indent: 2, start: when, printer)
+      condition[0] = FormattedLine(
+        2, condition[0].text, when, contentStart: rule.condition.span.start)
+      lines += condition
+      let then = printer.tokenStart(after: rule.condition.span.end)
       lines.append(
         FormattedLine(
-          2, "then " + actions(rule.actions), rule.actions.first?.span.start ?? rule.span.end))
+          2, "then " + actions(rule.actions, printer), then,
+          contentStart: rule.actions.first?.span.start))
       return lines
     case .otherwise(let clause):
-      return [FormattedLine(0, "otherwise " + actions(clause.actions), clause.span.start)]
+      return [FormattedLine(0, "otherwise " + actions(clause.actions, printer), clause.span.start)]
     }
   }
 
   /// `prefix EXPR` on one line if it fits, else filled up to `width` and broken before `and`/`or`.
-  private func wrapped(_ prefix: String, _ expression: Expression, indent: Int, start: Int)
-    -> [FormattedLine]
-  {
-    let whole = prefix + ExpressionPrinter.print(expression)
-    guard indent + whole.count > width, let chain = ExpressionPrinter.chain(expression) else {
+  private func wrapped(
+    _ prefix: String, _ expression: Expression, indent: Int, start: Int,
+    _ printer: ExpressionPrinter
+  ) -> [FormattedLine] {
+    let whole = prefix + printer.print(expression)
+    guard let chain = printer.chain(expression),
+      indent + whole.count > width
+        || printer.hasComment(
+          from: chain.parts[0].start, to: chain.parts[chain.parts.count - 1].start)
+    else {
       return [FormattedLine(indent, whole, start)]
     }
     var lines = [FormattedLine(indent, prefix + chain.parts[0].text, start)]
-    for part in chain.parts.dropFirst() {
+    for (previous, part) in zip(chain.parts, chain.parts.dropFirst()) {
       let last = lines[lines.count - 1]
       let extended = last.text + " \(chain.word) " + part.text
-      if last.indent + extended.count <= width {
+      // A comment between two parts keeps the break the author made there, so the comment stays
+      // beside the part it was written beside.
+      if last.indent + extended.count <= width,
+        !printer.hasComment(from: previous.start, to: part.start)
+      {
         lines[lines.count - 1].text = extended
       } else {
         lines.append(FormattedLine(indent + 2, chain.word + " " + part.text, part.start))
@@ -80,28 +105,53 @@ public struct PolicyFormatter: Sendable {
     return lines
   }
 
-  private func actions(_ actions: [Action]) -> String {
+  private func actions(_ actions: [Action], _ printer: ExpressionPrinter) -> String {
     actions.map { action in
       switch action.kind {
       case .refund(let choice): "refund " + choice.value
       case .shareDataOnly: "share data only"
       case .doNotRespond: "do not respond"
       case .holdForReview: "hold for review"
-      case .set(let field, let value): "set \(field.value) = " + ExpressionPrinter.print(value)
+      case .set(let field, let value): "set \(field.value) = " + printer.print(value)
       }
     }.joined(separator: ", ")
   }
 }
 
-/// A policy that cannot be formatted because it does not parse.
+/// A policy that cannot be formatted: it does not parse, or its formatted text would not read back
+/// as the same policy (a formatter bug, caught before anything is written).
 public struct PolicyFormatError: Error, Sendable {
+  /// Where and why the formatter refused its own output.
+  struct Refusal: Sendable {
+    let message: String
+    let span: SourceSpan
+    let hint: String
+  }
+
   /// The file.
   public let source: SourceFile
-  /// Its syntax errors.
+  /// Its syntax errors; empty when the formatter refused its own output.
   public let diagnostics: [Diagnostic]
+  let refusal: Refusal?
+
+  init(source: SourceFile, diagnostics: [Diagnostic]) {
+    self.source = source
+    self.diagnostics = diagnostics
+    self.refusal = nil
+  }
+
+  init(source: SourceFile, refusal: Refusal) {
+    self.source = source
+    self.diagnostics = []
+    self.refusal = refusal
+  }
 
   /// The errors rendered for a terminal.
-  public func rendered() -> String { DiagnosticFormatter().render(diagnostics, in: source) }
+  public func rendered() -> String {
+    guard let refusal else { return DiagnosticFormatter().render(diagnostics, in: source) }
+    return DiagnosticFormatter().render(
+      .error, refusal.message, at: refusal.span, hint: refusal.hint, in: source)
+  }
 }
 
 extension Declaration {

@@ -83,8 +83,10 @@ struct ConditionAtom {
   }
 
   static func inline(_ expression: ResolvedExpression, _ lets: [CheckedLet]) -> ResolvedExpression {
-    if case .letReference(let index) = expression.kind, lets.indices.contains(index) {
-      return inline(lets[index].value, lets)
+    var expression = expression
+    // A loop, not recursion: a chain of plain aliases can be as long as the let depth limit.
+    while case .letReference(let index) = expression.kind, lets.indices.contains(index) {
+      expression = lets[index].value
     }
     return expression
   }

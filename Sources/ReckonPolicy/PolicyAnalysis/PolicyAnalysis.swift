@@ -56,7 +56,10 @@ struct PolicyAnalysis {
         warnings.append(warning)
       }
       if let warning = percentageForSubscription(facts) { warnings.append(warning) }
-      if let typeSlot, atoms.count == 1, atoms[0].slot == typeSlot,
+      // Only a rule whose whole condition is the product type decides every request of those
+      // types: a part the analysis cannot read (arithmetic, `starts with`, `or`) narrows the rule,
+      // so dropping it would overstate what the rule takes out of play.
+      if let typeSlot, conjunctAtoms.count == 1, atoms.count == 1, atoms[0].slot == typeSlot,
         case .oneOf(let types) = atoms[0].restriction
       {
         excludedTypes.append((rule, types))
@@ -212,10 +215,12 @@ struct PolicyAnalysis {
   }
 
   /// The distinct parts of an `and` chain, looking through boolean `let`s that are chains.
+  /// Parts are told apart by shape, not by node: in `let xN = x(N-1) and customer.consented` each
+  /// let's `customer.consented` is a new node, and keeping them all made N lets cost N² parts.
   private static func conjuncts(
     of expression: ResolvedExpression, policy: CheckedPolicy, letConjuncts: [[ResolvedExpression]]
   ) -> [ResolvedExpression] {
-    var seen: Set<Int> = []
+    var seen: Set<ResolvedExpression.Shape> = []
     var parts: [ResolvedExpression] = []
     func collect(_ node: ResolvedExpression) {
       switch node.kind {
@@ -225,11 +230,13 @@ struct PolicyAnalysis {
       case .letReference(let index)
       where policy.lets[index].value.type == .boolean && letConjuncts.indices.contains(index)
         && { if case .and = policy.lets[index].value.kind { true } else { false } }():
-        for part in letConjuncts[index] where seen.insert(part.id).inserted { parts.append(part) }
+        for part in letConjuncts[index] where seen.insert(part.shape).inserted {
+          parts.append(part)
+        }
       case .constant(.boolean(true)):
         break
       default:
-        if seen.insert(node.id).inserted { parts.append(node) }
+        if seen.insert(node.shape).inserted { parts.append(node) }
       }
     }
     collect(expression)

@@ -19,7 +19,8 @@ enum FmtCommand: Command {
     --check    change nothing; list the files that would change and exit 1 if there are any
     --stdout   print the formatted text instead of writing the files
 
-    A file that does not parse is left alone and its errors are printed (exit 1).
+    A file that does not parse is left alone and its errors are printed (exit 1). So is a file
+    whose formatted text would not parse back to the same policy: fmt never writes one.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
