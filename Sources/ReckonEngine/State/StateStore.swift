@@ -165,8 +165,9 @@ public final class StateStore: @unchecked Sendable {
     }
   }
 
-  /// How many requests for `transactionId` were received before `date` (for `history.*` facts);
-  /// repeats of an open request are the same request and are not counted.
+  /// How many CONSUMPTION_REQUESTs for `transactionId` were received before `date` (for
+  /// `history.*` facts); repeats of an open request are the same request and are not counted,
+  /// nor are the outcome notifications recorded beside them.
   public func requestCount(transactionId: String, before date: Date) throws(StateDatabaseError)
     -> Int
   {
@@ -176,6 +177,7 @@ public final class StateStore: @unchecked Sendable {
           """
           SELECT COUNT(*) FROM requests
           WHERE transaction_id = ? AND received_at < ? AND repeat_of IS NULL
+            AND notification_type = 'CONSUMPTION_REQUEST'
           """,
           [.text(transactionId), .date(date)]
         ).first?.int(0) ?? 0)
@@ -201,7 +203,9 @@ public final class StateStore: @unchecked Sendable {
   }
 
   /// Attaches a REFUND / REFUND_DECLINED / REFUND_REVERSED notification to the latest request for
-  /// its transaction (if any; not a repeat, which has no decision of its own). Returns the request it attached to; a repeated UUID changes nothing.
+  /// its transaction (if any; not a repeat, which has no decision of its own, nor an earlier
+  /// outcome notification). Returns the
+  /// request it attached to; a repeated UUID changes nothing.
   @discardableResult
   public func attachOutcome(
     _ type: OutcomeType, notificationUUID: String, transactionId: String,
@@ -212,6 +216,7 @@ public final class StateStore: @unchecked Sendable {
       let request = try connection.query(
         """
         SELECT id FROM requests WHERE transaction_id = ? AND repeat_of IS NULL
+          AND notification_type = 'CONSUMPTION_REQUEST'
         ORDER BY received_at DESC LIMIT 1
         """,
         [.text(transactionId)]

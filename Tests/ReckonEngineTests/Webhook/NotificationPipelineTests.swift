@@ -62,6 +62,24 @@ struct NotificationPipelineTests {
     #expect(try fixture.store.entries().count == 1)
   }
 
+  /// Outcome notifications are recorded beside requests; they are neither requests to count nor
+  /// the request a later outcome belongs to.
+  @Test func outcomeNotificationsAreNotCountedAsRequestsNorAttachedTo() async throws {
+    let fixture = try WebhookFixture()
+    _ = await fixture.service.answer(body: try fixture.body())
+    for type in ["REFUND", "REFUND_REVERSED"] {
+      var outcome = SimulatedNotification()
+      outcome.type = type
+      outcome.revocationDate = Date().addingTimeInterval(-30)
+      #expect(await fixture.service.answer(body: try fixture.body(outcome)).verdict == .outcome)
+    }
+    #expect(try fixture.store.outcomes(requestId: 1) == [.refund, .refundReversed])
+    #expect(try fixture.recorded() == 3)
+    #expect(
+      try fixture.store.requestCount(transactionId: "2000000812345678", before: .distantFuture)
+        == 1)
+  }
+
   @Test func theSameRequestUnderANewUUIDWhileItIsOpenIsARepeatAndNotDecidedAgain() async throws {
     let fixture = try WebhookFixture()
     let first = await fixture.service.answer(body: try fixture.body())
@@ -76,7 +94,10 @@ struct NotificationPipelineTests {
     // One reply, from the first decision; the copies are kept for audit but not counted.
     #expect(try fixture.store.entries().count == 1)
     #expect(try fixture.store.decisionCount(requestId: 2) == 0)
-    #expect(try fixture.recorded() == 1)
+    #expect(try fixture.recorded() == 3)
+    #expect(
+      try fixture.store.requestCount(transactionId: "2000000812345678", before: .distantFuture)
+        == 1)
     #expect(try fixture.store.undecidedRequests(before: .distantFuture, now: Date()).isEmpty)
     #expect(
       fixture.events.all.contains {
