@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonFacts
 import ReckonPolicy
 
@@ -14,7 +15,7 @@ public enum PolicyFiles {
     public var description: String {
       switch self {
       case .notFound(let path): "\(path): no such file or folder"
-      case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
+      case .unreadable(let path, let reason): "\(path): \(reason)"
       }
     }
   }
@@ -45,8 +46,8 @@ public enum PolicyFiles {
     -> PolicyLoader.Result
   {
     let text: String
-    do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-      throw .unreadable(path: path, reason: error.localizedDescription)
+    do throws(LocalFileError) { text = try LocalFile.text(at: path) } catch {
+      throw .unreadable(path: path, reason: error.reason)
     }
     return PolicyLoader.load(SourceFile(path: path, text: text), schema: schema.policySchema)
   }

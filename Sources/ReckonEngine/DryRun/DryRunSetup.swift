@@ -33,9 +33,13 @@ public enum DryRunSetup {
   {
     var roots: [X509Certificate] = []
     for path in configuration.trust.rootCertificatePaths {
-      guard let data = FileManager.default.contents(atPath: path),
-        let certificate = X509Certificate(pemOrDER: data)
-      else { throw .unreadable(path: path, reason: "not a PEM or DER certificate") }
+      let data: Data
+      do throws(LocalFileError) { data = try LocalFile.data(at: path) } catch {
+        throw .unreadable(path: path, reason: error.reason)
+      }
+      guard let certificate = X509Certificate(pemOrDER: data) else {
+        throw .unreadable(path: path, reason: "is not a PEM or DER certificate")
+      }
       roots.append(certificate)
     }
     if roots.isEmpty { roots = AppleRootCertificates.defaultRoots() }

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonEngine
 import ReckonPolicy
 
@@ -33,8 +34,8 @@ enum FmtCommand: Command {
     var changed: [String] = []
     for path in paths {
       let text: String
-      do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-        throw PolicyFiles.Failure.unreadable(path: path, reason: error.localizedDescription)
+      do throws(LocalFileError) { text = try LocalFile.text(at: path) } catch {
+        throw PolicyFiles.Failure.unreadable(path: path, reason: error.reason)
       }
       let formatted: String
       do { formatted = try PolicyFormatter().format(SourceFile(path: path, text: text)) } catch {
