@@ -15,7 +15,7 @@ enum CheckCommand: Command {
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
-    try arguments.rejectUnknown()
+    try arguments.rejectUnknown(positionals: .max)
     let paths = try PolicyFiles.expand(
       arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
     var errors = 0

@@ -28,7 +28,7 @@ enum FmtCommand: Command {
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let check = arguments.flag("check")
     let toStandardOutput = arguments.flag("stdout")
-    try arguments.rejectUnknown()
+    try arguments.rejectUnknown(positionals: .max)
     let paths = try PolicyFiles.expand(
       arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
     var failed = false

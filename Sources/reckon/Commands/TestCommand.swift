@@ -24,7 +24,7 @@ enum TestCommand: Command {
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let format = arguments.option("format") ?? "text"
     let requireCoverage = arguments.flag("require-coverage")
-    try arguments.rejectUnknown()
+    try arguments.rejectUnknown(positionals: .max)
     guard format == "text" || format == "json" else {
       throw UsageError("--format must be text or json")
     }
