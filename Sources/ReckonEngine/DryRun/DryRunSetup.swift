@@ -52,22 +52,30 @@ public enum DryRunSetup {
     return NotificationVerifier(apps: apps, roots: roots, unverifiedEnvironments: unverified)
   }
 
-  /// Reads every line of `lines` as a past request, for the one-at-a-time dry-run.
-  public static func pastRequests(_ lines: RequestLines, verifier: NotificationVerifier?)
-    throws(DryRunError) -> (requests: [PastRequest], ignored: Int)
+  /// Reads every line of `lines` as a past request, for the one-at-a-time dry-run; with `apps`,
+  /// requests for other apps are counted and left out.
+  public static func pastRequests(
+    _ lines: RequestLines, verifier: NotificationVerifier?, apps: ConfiguredApps? = nil
+  )
+    throws(DryRunError) -> (requests: [PastRequest], ignored: Int, otherApps: Int)
   {
     var reader = RequestLineReader(path: lines.path, verifier: verifier)
     var requests: [PastRequest] = []
     var ignored = 0
+    var otherApps = 0
     for index in 0..<lines.count {
       guard let request = try reader.read(index, of: lines) else {
         ignored += 1
         continue
       }
+      if let apps, !apps.contains(request) {
+        otherApps += 1
+        continue
+      }
       requests.append(
         PastRequest(request: request, origin: "\(lines.path):\(lines.numbers[index])"))
     }
-    return (requests, ignored)
+    return (requests, ignored, otherApps)
   }
 
   /// A date option: `2026-11-01` (UTC midnight) or an ISO 8601 time.

@@ -16,6 +16,9 @@ public enum DryRunText {
       : "\(n(result.total)) requests"
     lines.append("dry-run of policy \"\(result.policyName)\" over \(scope)")
     if result.ignored > 0 { lines.append("\(n(result.ignored)) other notifications ignored") }
+    if result.otherApps > 0 {
+      lines.append("\(n(result.otherApps)) requests for apps not in reckon.json left out")
+    }
     if result.duplicates > 0 {
       lines.append(
         "copies of a notification already read (the same notificationUUID), left out: "

@@ -37,7 +37,8 @@ enum DryRunCommand: Command {
     Each request is decided exactly as it would have been when it arrived: its own receive time
     is `now`. As `reckon serve` does, a second copy of a notification (the same
     notificationUUID) and a repeat of a request still open for its transaction are counted and
-    left out. Ctrl-C stops the run and prints the summary of what was decided so far (exit 130).
+    left out; so are, with --requests and a --config that lists apps, requests for an app or
+    environment it does not list, which serve refuses. Ctrl-C stops the run and prints the summary of what was decided so far (exit 130).
     RECKON_DRY_RUN_PACE=N in the environment slows the run to N requests a second (for demos).
     """
 
