@@ -40,3 +40,30 @@ struct DryRunOtherAppsTests {
     #expect(!run.standardOutput.contains("com.other.app"))
   }
 }
+
+/// A dry-run over a requests file with nothing to decide exits 0, as there is no error, but says
+/// on standard error that nothing was decided and why.
+struct DryRunNothingDecidedTests {
+  @Test(arguments: [
+    (0, "holds no CONSUMPTION_REQUEST"),
+    (2, "holds no CONSUMPTION_REQUEST to decide, only 2 other notifications"),
+  ])
+  func anEmptyRunWarnsOnStandardError(_ otherNotifications: Int, _ why: String) async throws {
+    let folder = try await DryRunCommandTests.generated(5)
+    // Generated requests turned into another notification type.
+    let others = try String(contentsOfFile: folder + "/requests.jsonl", encoding: .utf8)
+      .split(separator: "\n").prefix(otherNotifications).map {
+        $0.replacingOccurrences(of: "CONSUMPTION_REQUEST", with: "REFUND_DECLINED") + "\n"
+      }
+    let requests = folder + "/empty.jsonl"
+    try Data(others.joined().utf8).write(to: URL(fileURLWithPath: requests))
+    let run = try await ReckonBinary.run([
+      "dry-run", "--config", folder + "/reckon.json", "--policy", "policies/targeted.policy",
+      "--requests", requests,
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(
+      run.standardError.contains("warning: nothing was decided: \(requests) \(why)"),
+      "\(run.standardError)")
+  }
+}
