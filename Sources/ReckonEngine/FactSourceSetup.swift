@@ -81,11 +81,11 @@ public struct FactSourceSetup: Sendable {
       }
     }
     try settings.rejectUnknownKeys(common + ["busyTimeoutMs", "queries", "bulkQuery"])
-    let busy = try settings.positiveNumber("busyTimeoutMs", default: 1_000)
+    let busy = try settings.positiveWholeNumber("busyTimeoutMs", default: 1_000)
     let queries = try sqlQueries(settings)
     do {
       let sqlite = SQLiteFactSource.Settings(
-        path: path, queries: queries, busyTimeoutMs: Int32(min(busy, Double(Int32.max))))
+        path: path, queries: queries, busyTimeoutMs: Int32(min(busy, Int(Int32.max))))
       return try SQLiteFactSource(name: configuration.name, settings: sqlite, schema: schema)
     } catch {
       let key =

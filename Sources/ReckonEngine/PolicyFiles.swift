@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonFacts
 import ReckonPolicy
 
@@ -9,17 +10,21 @@ public enum PolicyFiles {
   public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
     case notFound(String)
     case unreadable(path: String, reason: String)
+    /// A folder holds no file with the extension looked for.
+    case emptyFolder(path: String, fileExtension: String)
 
     /// A sentence naming the path.
     public var description: String {
       switch self {
       case .notFound(let path): "\(path): no such file or folder"
-      case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
+      case .unreadable(let path, let reason): "\(path): \(reason)"
+      case .emptyFolder(let path, let fileExtension): "no .\(fileExtension) files in \(path)"
       }
     }
   }
 
-  /// The policy files named by `inputs`, in the order given, folders expanded in name order.
+  /// The policy files named by `inputs`, in the order given, folders expanded in name order; a
+  /// folder without any such file is refused.
   public static func expand(_ inputs: [String], fileExtension: String = "policy") throws(Failure)
     -> [String]
   {
@@ -35,7 +40,11 @@ public enum PolicyFiles {
       }
       let names = (try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []
       let prefix = input.hasSuffix("/") ? input : input + "/"
-      paths += names.filter { $0.hasSuffix("." + fileExtension) }.sorted().map { prefix + $0 }
+      let found = names.filter { $0.hasSuffix("." + fileExtension) }.sorted().map { prefix + $0 }
+      // A folder with nothing to check is a mistyped path far more often than intended; passing
+      // it would let a CI gate succeed while checking nothing.
+      guard !found.isEmpty else { throw .emptyFolder(path: input, fileExtension: fileExtension) }
+      paths += found
     }
     return paths
   }
@@ -45,8 +54,8 @@ public enum PolicyFiles {
     -> PolicyLoader.Result
   {
     let text: String
-    do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-      throw .unreadable(path: path, reason: error.localizedDescription)
+    do throws(LocalFileError) { text = try LocalFile.text(at: path) } catch {
+      throw .unreadable(path: path, reason: error.reason)
     }
     return PolicyLoader.load(SourceFile(path: path, text: text), schema: schema.policySchema)
   }

@@ -23,7 +23,7 @@ public enum RequestFile {
     /// The problem without the file's name, for messages that name the file themselves.
     public var problem: String {
       switch self {
-      case .unreadable(_, let reason): "cannot read: \(reason)"
+      case .unreadable(_, let reason): reason
       case .malformed(_, let reason): reason
       case .notAConsumptionRequest(_, let type):
         "this is a \(type) notification, not a CONSUMPTION_REQUEST"
@@ -36,8 +36,8 @@ public enum RequestFile {
   /// Reads the request at `path`; its receive time is `now`, or else the notification's `signedDate`.
   public static func load(path: String, now: Date? = nil) throws(Failure) -> RefundRequest {
     let data: Data
-    do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-      throw .unreadable(path: path, reason: error.localizedDescription)
+    do throws(LocalFileError) { data = try LocalFile.data(at: path) } catch {
+      throw .unreadable(path: path, reason: error.reason)
     }
     return try decode(data, path: path, now: now)
   }

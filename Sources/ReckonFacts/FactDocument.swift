@@ -28,8 +28,8 @@ public struct FactDocument: Sendable {
   /// Reads a whole file holding one JSON object of facts.
   public init(contentsOf url: URL, schema: FactSchema) throws(FactDocumentError) {
     let data: Data
-    do { data = try Data(contentsOf: url) } catch {
-      throw .unreadable(path: url.path, reason: error.localizedDescription)
+    do throws(LocalFileError) { data = try LocalFile.data(at: url.path) } catch {
+      throw .unreadable(path: url.path, reason: error.reason)
     }
     guard let object = (try? JSONValue.parse(data))?.objectValue else {
       throw .notAnObject(path: url.path)
@@ -90,7 +90,7 @@ public enum FactDocumentError: Error, Hashable, Sendable, CustomStringConvertibl
   /// A sentence naming the file, key and problem.
   public var description: String {
     switch self {
-    case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
+    case .unreadable(let path, let reason): "\(path): \(reason)"
     case .notAnObject(let path): "\(path): expected a JSON object of fact names and values"
     case .unknownFact(let path, let suggestion):
       "\(path): unknown fact" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")

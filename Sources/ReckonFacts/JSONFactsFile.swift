@@ -22,7 +22,7 @@ struct JSONFactsFile: Sendable {
   private var origins: [String: String] = [:]
 
   /// Reads `files` in order; a key may appear in only one of them.
-  init(files: [URL], schema: FactSchema) throws(JSONFileFactSourceError) {
+  init(files: [String], schema: FactSchema) throws(JSONFileFactSourceError) {
     for file in files { try read(file, schema: schema) }
   }
 
@@ -35,11 +35,13 @@ struct JSONFactsFile: Sendable {
     return facts
   }
 
-  private mutating func read(_ file: URL, schema: FactSchema) throws(JSONFileFactSourceError) {
-    let name = file.lastPathComponent
+  /// Errors name `file` as found (with its folder, when a folder was given), so a problem in
+  /// one of many files in a folder can be found.
+  private mutating func read(_ file: String, schema: FactSchema) throws(JSONFileFactSourceError) {
+    let name = file
     let data: Data
-    do { data = try Data(contentsOf: file) } catch {
-      throw .unreadable(path: file.path, reason: error.localizedDescription)
+    do throws(LocalFileError) { data = try LocalFile.data(at: file) } catch {
+      throw .unreadable(path: file, reason: error.reason)
     }
     guard let root = (try? JSONValue.parse(data))?.objectValue else {
       throw .notAnObject(path: name)
@@ -105,7 +107,7 @@ public enum JSONFileFactSourceError: Error, Hashable, Sendable, CustomStringConv
   /// A sentence naming the file, the path and the problem.
   public var description: String {
     switch self {
-    case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
+    case .unreadable(let path, let reason): "\(path): \(reason)"
     case .notAnObject(let path): "\(path): expected a JSON object"
     case .unknownSection(let path, let suggestion):
       "\(path): unknown key; use byTransactionId or byAppAccountToken"

@@ -89,17 +89,17 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
         "reckon: facts file not reloaded, keeping the previous version: \(error)\n".utf8))
   }
 
-  /// The file itself, or the folder's `*.json` files in name order.
-  static func files(at path: String) throws(JSONFileFactSourceError) -> [URL] {
+  /// The file itself, or the folder's `*.json` files in name order, each as the folder's path
+  /// followed by its name.
+  static func files(at path: String) throws(JSONFileFactSourceError) -> [String] {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
       throw .unreadable(path: path, reason: "no such file or folder")
     }
-    guard isFolder.boolValue else { return [URL(fileURLWithPath: path)] }
+    guard isFolder.boolValue else { return [path] }
     let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-    let files = names.filter { $0.hasSuffix(".json") }.sorted().map {
-      URL(fileURLWithPath: path).appendingPathComponent($0)
-    }
+    let prefix = path.hasSuffix("/") ? path : path + "/"
+    let files = names.filter { $0.hasSuffix(".json") }.sorted().map { prefix + $0 }
     guard !files.isEmpty else {
       throw .unreadable(path: path, reason: "the folder has no *.json files")
     }
@@ -115,10 +115,10 @@ struct FileStamp: Hashable {
   let modifiedSeconds: Int
   let modifiedNanoseconds: Int
 
-  init(_ url: URL) {
-    path = url.path
+  init(_ path: String) {
+    self.path = path
     var info = stat()
-    guard stat(url.path, &info) == 0 else {
+    guard stat(path, &info) == 0 else {
       (inode, size, modifiedSeconds, modifiedNanoseconds) = (0, -1, 0, 0)
       return
     }

@@ -64,6 +64,7 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case percentOutOfRange = "percent-out-of-range"
   case conflictingActions = "conflicting-actions"
   case divisionByZero = "division-by-zero"
+  case emptyPolicy = "empty-policy"
   // Warnings
   case unreachableRule = "unreachable-rule"
   case neverMatches = "never-matches"

@@ -24,7 +24,12 @@ public enum PolicyLoader {
     let (syntax, syntaxDiagnostics) = Parser.parse(source)
     let (checked, checkDiagnostics) = Checker.check(syntax, schema: schema, source: source)
     let compiled = checked.map(PolicyCompiler.compile)
-    let diagnostics = (syntaxDiagnostics + checkDiagnostics).sorted {
+    var found = syntaxDiagnostics + checkDiagnostics
+    // Only when nothing else is wrong, so it does not bury the errors an author is fixing.
+    if !found.contains(where: \.isError), let empty = Checker.nothingDecides(syntax) {
+      found.append(empty)
+    }
+    let diagnostics = found.sorted {
       ($0.span.start, $0.span.end) < ($1.span.start, $1.span.end)
     }
     let usable = diagnostics.contains(where: \.isError) ? nil : compiled

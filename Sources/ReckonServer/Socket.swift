@@ -98,6 +98,14 @@ public enum HTTPServerError: Error, Hashable, Sendable, CustomStringConvertible 
   /// The host is not an IPv4 address.
   case badAddress(String)
 
+  /// The system's message alone, for messages that already say what was being done.
+  public var reason: String {
+    switch self {
+    case .socket(_, let code): String(cString: strerror(code))
+    case .badAddress: description
+    }
+  }
+
   /// What failed, with the system's message.
   public var description: String {
     switch self {

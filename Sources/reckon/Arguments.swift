@@ -1,13 +1,20 @@
+import ReckonPolicy
+
 /// The words after a command's name: options (`--name value` or `--name=value`), flags (`--name`)
 /// and positional arguments, with errors that say which word was wrong.
 struct Arguments {
   private(set) var positionals: [String] = []
   private var options: [String: [String]] = [:]
   private var flags: Set<String> = []
+  private let flagNames: Set<String>
   private var consumed: Set<String> = []
+  /// An option written last with no value after it. Whether that is a missing value or a
+  /// mistyped flag is only known once the command has said which options it reads.
+  private var valueless: String?
 
   /// Splits `words`, treating the names in `flagNames` as flags that take no value.
   init(_ words: [String], flagNames: Set<String>) throws(UsageError) {
+    self.flagNames = flagNames
     var index = 0
     while index < words.count {
       let word = words[index]
@@ -23,10 +30,11 @@ struct Arguments {
         options[name, default: []].append(value)
       } else if flagNames.contains(name) {
         flags.insert(name)
-      } else {
-        guard index < words.count else { throw UsageError("--\(name) needs a value") }
+      } else if index < words.count {
         options[name, default: []].append(words[index])
         index += 1
+      } else {
+        valueless = name
       }
     }
   }
@@ -42,14 +50,32 @@ struct Arguments {
   }
 
   mutating func required(_ name: String) throws(UsageError) -> String {
+    if valueless == name, options[name] == nil { throw UsageError("--\(name) needs a value") }
     guard let value = option(name) else { throw UsageError("missing --\(name)") }
     return value
   }
 
-  /// Fails on any option or flag no command asked for, so typos do not pass silently.
-  func rejectUnknown() throws(UsageError) {
-    let unknown = Set(options.keys).union(flags).subtracting(consumed)
-    if let first = unknown.sorted().first { throw UsageError("unknown option --\(first)") }
+  /// Fails on any option or flag no command asked for, so typos do not pass silently, and on
+  /// positional arguments beyond the `positionals` the command takes, so a stray word is not
+  /// silently ignored.
+  func rejectUnknown(positionals allowed: Int = 0) throws(UsageError) {
+    if let valueless, consumed.contains(valueless), options[valueless] == nil {
+      throw UsageError("--\(valueless) needs a value")
+    }
+    let unknown = Set(options.keys).union(flags).union(valueless.map { [$0] } ?? [])
+      .subtracting(consumed)
+    if let first = unknown.sorted().first {
+      let known = consumed.union(flagNames).sorted()
+      let hint = Suggestions.closest(to: first, among: known).map { " (did you mean --\($0)?)" }
+      throw UsageError("unknown option --\(first)" + (hint ?? ""))
+    }
+    if positionals.count > allowed {
+      let stray = positionals[allowed...].map { "'\($0)'" }.joined(separator: " ")
+      throw UsageError(
+        allowed == 0
+          ? "unexpected argument \(stray): this command takes only options"
+          : "unexpected argument \(stray)")
+    }
   }
 }
 

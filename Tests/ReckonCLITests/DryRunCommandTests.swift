@@ -135,7 +135,8 @@ struct DryRunCommandTests {
     kill(process.processIdentifier, SIGINT)
     let text = await Self.readAndWait(process, output)
     #expect(process.terminationStatus == 130)
-    #expect(text.contains("dry-run of policy \"targeted\" over stopped after"))
+    #expect(text.contains("dry-run of policy \"targeted\": stopped after"))
+    #expect(!text.contains("over stopped"))
     #expect(text.contains("of 3,000 requests"))
     #expect(text.contains("By action"))
   }

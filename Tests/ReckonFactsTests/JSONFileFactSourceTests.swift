@@ -55,7 +55,7 @@ struct JSONFileFactSourceTests {
       try await source.facts(for: Fixtures.keys(transaction: "1")) == [
         "usage.consumed": .percent(40)
       ])
-    let expected = "facts.json: byTransactionId.1.usage.consumed: usage.consumed"
+    let expected = "\(file.path): byTransactionId.1.usage.consumed: usage.consumed"
     #expect(reports.withLock { $0.count == 1 && $0[0].hasPrefix(expected) })
     #expect(source.lastReloadError?.description.hasPrefix(expected) == true)
     try Fixtures.write(#"{"byTransactionId": {"1": {"usage.consumed": "50%"}}}"#, to: file)
@@ -124,7 +124,10 @@ struct JSONFileFactSourceTests {
     let error = try #require(throws: JSONFileFactSourceError.self) {
       try JSONFileFactSource(name: "notes", path: file.path, schema: .standard)
     }
-    #expect(error.description.hasPrefix(broken.message), "\(error)")
+    // The message names the file by the path it was given as, folder included.
+    #expect(
+      error.description.hasPrefix(file.path + broken.message.dropFirst("facts.json".count)),
+      "\(error)")
   }
 
   @Test func theSameKeyInTwoFilesIsRefused() throws {
@@ -136,6 +139,8 @@ struct JSONFileFactSourceTests {
     let error = try #require(throws: JSONFileFactSourceError.self) {
       try JSONFileFactSource(name: "n", path: folder.path, schema: .standard)
     }
-    #expect(error.description == "byTransactionId.1 is given by both a.json and b.json")
+    #expect(
+      error.description
+        == "byTransactionId.1 is given by both \(folder.path)/a.json and \(folder.path)/b.json")
   }
 }

@@ -77,6 +77,7 @@ struct DiagnosticSnapshotTests {
     Example(
       id: .divisionByZero,
       policy: "rule \"r\"\n  when customer.refunds_last_90_days / 0 > 1\n  then refund DECLINE"),
+    Example(id: .emptyPolicy, policy: "# refunds: to be written\nlet used = usage.consumed\n"),
     Example(
       id: .unreachableRule,
       policy:

@@ -41,14 +41,25 @@ struct EvaluatorTests {
     #expect(policy.checked.otherwiseSpan == nil)
   }
 
-  @Test func anEmptyPolicySharesDataOnly() throws {
-    let policy = try TestSchema.compile("# nothing yet\n")
+  /// An empty file used to load and share data only for every request; it is now refused, as
+  /// almost surely the wrong or an unfinished file (an explicit `otherwise` still loads).
+  @Test(arguments: ["# nothing yet\n", "policy \"p\"\nversion 3\ndescription \"d\""])
+  func aPolicyWithoutRulesOrOtherwiseDoesNotLoad(_ text: String) throws {
+    let result = TestSchema.load(text)
+    #expect(result.policy == nil)
+    #expect(result.diagnostics.map(\.id) == [.emptyPolicy])
+    #expect(result.diagnostics.first?.span == SourceSpan(start: 0, end: 0))
+  }
+
+  @Test func aPolicyWithOnlyOtherwiseSharesDataOnlyAndIsNamedAfterItsFile() throws {
+    let policy = try TestSchema.compile("# nothing yet\notherwise share data only\n")
     #expect(policy.evaluate(policy.makeFacts()).actions == [.shareDataOnly])
     #expect(policy.checked.name == "test")
   }
 
   @Test func headersAreKeptOnTheCheckedPolicy() throws {
-    let policy = try TestSchema.compile("policy \"p\"\nversion 3\ndescription \"d\"")
+    let policy = try TestSchema.compile(
+      "policy \"p\"\nversion 3\ndescription \"d\"\notherwise share data only")
     #expect(policy.checked.name == "p")
     #expect(policy.checked.version == "3")
     #expect(policy.checked.summary == "d")

@@ -35,3 +35,56 @@ import Testing
     }
   }
 }
+
+/// `server` values that would be accepted and then never work are refused, naming the key.
+struct ServerValueRefusalTests {
+  struct Case: CustomTestStringConvertible, Sendable {
+    let server: String
+    let message: String
+    var testDescription: String { server }
+  }
+
+  @Test(arguments: [
+    Case(server: #"{"webhookPath": "no-slash"}"#, message: "server.webhookPath: must start with /"),
+    Case(server: #"{"maxBodyBytes": 1.5}"#, message: "server.maxBodyBytes: must be a whole number"),
+    Case(
+      server: #"{"maxConnections": 2.5}"#, message: "server.maxConnections: must be a whole number"),
+    Case(
+      server: #"{"listen": "localhost:8080"}"#,
+      message: "server.listen: 'localhost' is not an IPv4 address such as 127.0.0.1 or 0.0.0.0"),
+    Case(
+      server: #"{"listen": "8080"}"#,
+      message: "server.listen: must be HOST:PORT, e.g. 127.0.0.1:8080"),
+  ])
+  func aValueThatCouldNeverWorkIsRefusedAtItsKey(_ example: Case) throws {
+    let json = """
+      {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p.policy"}],
+       "server": \(example.server)}
+      """
+    let root = try #require(try JSONValue.parse(Data(json.utf8)).objectValue)
+    let error = #expect(throws: ConfigurationError.self) {
+      try ReckonConfiguration(ConfigurationReader(root, path: ""), baseDirectory: "/tmp")
+    }
+    #expect(error?.description == example.message)
+  }
+
+  @Test func aWholeNumberWrittenWithAPointIsAccepted() throws {
+    #expect(
+      try ServerLimitsConfigurationTests.load(server: #"{"maxBodyBytes": 1024.0}"#).maximumBodyBytes
+        == 1024)
+  }
+
+  @Test func aFractionalBusyTimeoutIsRefusedAtItsKey() throws {
+    let json = """
+      {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p.policy"}],
+       "factSources": [{"name": "db", "type": "sqlite", "path": "/tmp/none.sqlite", "busyTimeoutMs": 0.5}]}
+      """
+    let root = try #require(try JSONValue.parse(Data(json.utf8)).objectValue)
+    let configuration = try ReckonConfiguration(
+      ConfigurationReader(root, path: ""), baseDirectory: "/tmp")
+    let error = #expect(throws: ConfigurationError.self) {
+      _ = try FactSourceSetup(configuration.factSources)
+    }
+    #expect(error?.description == "factSources[0].busyTimeoutMs: must be a whole number")
+  }
+}

@@ -38,7 +38,8 @@ import Testing
 
   @Test func aRootThatCannotBeReadStopsStartUp() throws {
     let trust = try Self.trust(#", "trust": {"roots": ["/nonexistent/root.pem"]}"#)
-    #expect(throws: ReckonServiceError.root(path: "/nonexistent/root.pem")) {
+    #expect(throws: ReckonServiceError.root(path: "/nonexistent/root.pem", reason: "no such file"))
+    {
       try ReckonService.roots(trust)
     }
   }

@@ -12,10 +12,8 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
   /// Loads the key at `path`.
   public convenience init(path: String) throws(SigningError) {
     let data: Data
-    do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-      throw .keyFileUnreadable(
-        path: path,
-        reason: (error as NSError).localizedFailureReason ?? "no such file or no permission")
+    do throws(LocalFileError) { data = try LocalFile.data(at: path) } catch {
+      throw .keyFileUnreadable(path: path, reason: error.reason)
     }
     try self.init(pem: data, source: path)
   }

@@ -17,7 +17,7 @@ public enum SigningError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .keyFileUnreadable(let path, let reason):
-      "cannot read the App Store key file \(path): \(reason)"
+      "the App Store key file \(path): \(reason)"
     case .keyFileReadableByOthers(let path, let mode):
       "the App Store key file \(path) can be read by any user (mode "
         + String(mode & 0o777, radix: 8) + "); run chmod 600 on it"

@@ -86,17 +86,19 @@ public struct ServerConfiguration: Hashable, Sendable {
   init(_ reader: ConfigurationReader?) throws(ConfigurationError) {
     try reader?.rejectUnknownKeys(["listen", "maxBodyBytes", "webhookPath", "maxConnections"])
     let listen = try reader?.optionalString("listen") ?? "127.0.0.1:8080"
-    guard let colon = listen.lastIndex(of: ":"),
-      let port = Int(listen[listen.index(after: colon)...]), (0...65_535).contains(port)
-    else {
-      throw ConfigurationError(
-        reader?.keyPath("listen") ?? "server.listen", "must be HOST:PORT, e.g. 127.0.0.1:8080")
+    do throws(ListenAddress.Problem) {
+      (host, port) = try ListenAddress.parse(listen)
+    } catch {
+      throw ConfigurationError(reader?.keyPath("listen") ?? "server.listen", error.description)
     }
-    host = String(listen[..<colon])
-    self.port = port
-    maximumBodyBytes = Int(try reader?.positiveNumber("maxBodyBytes", default: 262_144) ?? 262_144)
+    maximumBodyBytes = try reader?.positiveWholeNumber("maxBodyBytes", default: 262_144) ?? 262_144
     webhookPath = try reader?.optionalString("webhookPath") ?? "/apple/notifications"
-    maximumConnections = Int(try reader?.positiveNumber("maxConnections", default: 256) ?? 256)
+    // Request targets always start with '/', so any other path could never match a request.
+    guard webhookPath.hasPrefix("/") else {
+      throw ConfigurationError(
+        reader?.keyPath("webhookPath") ?? "server.webhookPath", "must start with /")
+    }
+    maximumConnections = try reader?.positiveWholeNumber("maxConnections", default: 256) ?? 256
   }
 }
 

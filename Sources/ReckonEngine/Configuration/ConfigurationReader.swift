@@ -62,6 +62,18 @@ public struct ConfigurationReader: Sendable {
     return number
   }
 
+  /// An optional whole number that must be positive, and at most `largestSetting`: for counts,
+  /// bytes and milliseconds, where a fraction would be silently cut off.
+  public func positiveWholeNumber(_ key: String, default fallback: Int) throws(ConfigurationError)
+    -> Int
+  {
+    let number = try positiveNumber(key, default: Double(fallback))
+    guard number.rounded(.towardZero) == number else {
+      throw ConfigurationError(keyPath(key), "must be a whole number")
+    }
+    return Int(number)
+  }
+
   /// An optional boolean.
   public func bool(_ key: String, default fallback: Bool) throws(ConfigurationError) -> Bool {
     switch members[key] {

@@ -25,8 +25,8 @@ public struct ReckonConfiguration: Sendable {
   /// Loads and validates the configuration at `path`.
   public static func load(path: String) throws(ConfigurationError) -> ReckonConfiguration {
     let data: Data
-    do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-      throw ConfigurationError(path, "cannot be read: \(error.localizedDescription)")
+    do throws(LocalFileError) { data = try LocalFile.data(at: path) } catch {
+      throw ConfigurationError(path, error.reason)
     }
     let parsed: JSONValue
     do { parsed = try JSONValue.parse(data) } catch {

@@ -18,6 +18,8 @@ public struct BulkDryRun: Sendable {
   public let layers: [BulkFactLayer]
   /// Verifies `signedPayload` lines; nil refuses them.
   public let verifier: NotificationVerifier?
+  /// The configured apps, whose requests alone are decided; nil decides every request.
+  public let apps: ConfiguredApps?
   /// How many threads share the work.
   public var threads: Int
   /// How many first scanned requests are also looked up per request, to check `bulkQuery`.
@@ -28,9 +30,10 @@ public struct BulkDryRun: Sendable {
   /// Creates a bulk dry-run.
   public init(
     policy: CompiledPolicy, against: CompiledPolicy?, schema: FactSchema, layers: [BulkFactLayer],
-    verifier: NotificationVerifier? = nil,
+    verifier: NotificationVerifier? = nil, apps: ConfiguredApps? = nil,
     threads: Int = ProcessInfo.processInfo.activeProcessorCount
   ) {
+    self.apps = apps
     self.policy = policy
     self.against = against
     self.schema = schema
@@ -68,20 +71,23 @@ public struct BulkDryRun: Sendable {
       }
     }
     var ignored = 0
+    var otherApps = 0
     var sameTransactionTwice = false
     for outcome in outcomes {
       switch outcome {
       case .success(let shard):
         ignored += shard.ignored
+        otherApps += shard.otherApps
         sameTransactionTwice = sameTransactionTwice || shard.sameTransactionTwice
       case .failure(let error): throw error
       }
     }
     let decided = rows.collect()
     var result = DryRunResult(
-      rows: decided, ignored: ignored, total: order.count - ignored,
-      stopped: control.isStopped && decided.count + ignored < order.count, policy: policy,
-      against: against)
+      rows: decided, ignored: ignored, total: order.count - ignored - otherApps,
+      stopped: control.isStopped && decided.count + ignored + otherApps < order.count,
+      policy: policy, against: against)
+    result.otherApps = otherApps
     // Copies are of one transaction, which the order puts side by side, unless a shard boundary
     // falls inside its lines or its lines had no quick key to order by (signed payloads).
     let straddled = bounds.dropFirst().contains {

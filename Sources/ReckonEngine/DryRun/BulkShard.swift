@@ -35,6 +35,8 @@ final class BulkShard: @unchecked Sendable {
   struct Outcome {
     /// How many lines were other notifications.
     var ignored = 0
+    /// How many requests were for apps the configuration does not list.
+    var otherApps = 0
     /// Whether two requests in a row were for one transaction: only then can there be copies
     /// of a notification or repeats of a request to leave out.
     var sameTransactionTwice = false
@@ -70,6 +72,10 @@ final class BulkShard: @unchecked Sendable {
       let index = order[position]
       guard let request = try reader.read(index, of: lines) else {
         outcome.ignored += 1
+        continue
+      }
+      if let apps = plan.apps, !apps.contains(request) {
+        outcome.otherApps += 1
         continue
       }
       if request.transactionId == previousTransaction { outcome.sameTransactionTwice = true }

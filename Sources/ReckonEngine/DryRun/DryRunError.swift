@@ -20,7 +20,7 @@ public enum DryRunError: Error, Hashable, Sendable, CustomStringConvertible {
   /// One sentence saying what and where.
   public var description: String {
     switch self {
-    case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
+    case .unreadable(let path, let reason): "\(path): \(reason)"
     case .badLine(let path, let line, let reason): "\(path):\(line): \(reason)"
     case .unverified(let path, let line, let reason):
       "\(path):\(line): the signed notification does not verify: \(reason)"

@@ -8,6 +8,9 @@ public struct DryRunResult: Sendable {
   public var rows: [DryRunRow]
   /// Notifications in the source that are not CONSUMPTION_REQUESTs, left out.
   public var ignored: Int
+  /// CONSUMPTION_REQUESTs for apps the configuration does not list (another bundle id, or a
+  /// listed app in another environment), left out because `reckon serve` refuses them.
+  public var otherApps = 0
   /// Copies of a notification already in the source (the same `notificationUUID`), left out.
   public var duplicates = 0
   /// Repeats of a request still open for the same transaction, left out as `reckon serve`

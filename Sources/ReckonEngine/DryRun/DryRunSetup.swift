@@ -33,9 +33,13 @@ public enum DryRunSetup {
   {
     var roots: [X509Certificate] = []
     for path in configuration.trust.rootCertificatePaths {
-      guard let data = FileManager.default.contents(atPath: path),
-        let certificate = X509Certificate(pemOrDER: data)
-      else { throw .unreadable(path: path, reason: "not a PEM or DER certificate") }
+      let data: Data
+      do throws(LocalFileError) { data = try LocalFile.data(at: path) } catch {
+        throw .unreadable(path: path, reason: error.reason)
+      }
+      guard let certificate = X509Certificate(pemOrDER: data) else {
+        throw .unreadable(path: path, reason: "is not a PEM or DER certificate")
+      }
       roots.append(certificate)
     }
     if roots.isEmpty { roots = AppleRootCertificates.defaultRoots() }
@@ -48,22 +52,30 @@ public enum DryRunSetup {
     return NotificationVerifier(apps: apps, roots: roots, unverifiedEnvironments: unverified)
   }
 
-  /// Reads every line of `lines` as a past request, for the one-at-a-time dry-run.
-  public static func pastRequests(_ lines: RequestLines, verifier: NotificationVerifier?)
-    throws(DryRunError) -> (requests: [PastRequest], ignored: Int)
+  /// Reads every line of `lines` as a past request, for the one-at-a-time dry-run; with `apps`,
+  /// requests for other apps are counted and left out.
+  public static func pastRequests(
+    _ lines: RequestLines, verifier: NotificationVerifier?, apps: ConfiguredApps? = nil
+  )
+    throws(DryRunError) -> (requests: [PastRequest], ignored: Int, otherApps: Int)
   {
     var reader = RequestLineReader(path: lines.path, verifier: verifier)
     var requests: [PastRequest] = []
     var ignored = 0
+    var otherApps = 0
     for index in 0..<lines.count {
       guard let request = try reader.read(index, of: lines) else {
         ignored += 1
         continue
       }
+      if let apps, !apps.contains(request) {
+        otherApps += 1
+        continue
+      }
       requests.append(
         PastRequest(request: request, origin: "\(lines.path):\(lines.numbers[index])"))
     }
-    return (requests, ignored)
+    return (requests, ignored, otherApps)
   }
 
   /// A date option: `2026-11-01` (UTC midnight) or an ISO 8601 time.

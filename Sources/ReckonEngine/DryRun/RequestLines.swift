@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 
 #if canImport(Glibc)
   import Glibc
@@ -28,22 +29,20 @@ public final class RequestLines: @unchecked Sendable {
   /// Maps and indexes `path` in `parts` parts (by default one below 16 MiB, else one per core).
   init(path: String, parts: Int?) throws(DryRunError) {
     self.path = path
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else {
-      throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+    let opened: (descriptor: Int32, size: Int)
+    do throws(LocalFileError) { opened = try LocalFile.openForReading(path) } catch {
+      throw .unreadable(path: path, reason: error.reason)
     }
+    let descriptor = opened.descriptor
     defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else {
-      throw .unreadable(path: path, reason: String(cString: strerror(errno)))
-    }
-    size = Int(status.st_size)
+    size = opened.size
     if size == 0 {
       base = nil
     } else {
       let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0)
       guard let mapped, mapped != MAP_FAILED else {
-        throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        throw .unreadable(
+          path: path, reason: "cannot be read: \(String(cString: strerror(errno)).lowercased())")
       }
       madvise(mapped, size, MADV_SEQUENTIAL)
       base = mapped

@@ -19,7 +19,7 @@ public enum GeneratedFiles {
       switch self {
       case .wouldReplace(let paths):
         "these files exist and would be replaced: \(paths.joined(separator: ", ")); choose another --out folder, or give --force to replace them"
-      case .policyUnreadable(let path, let reason): "--policy \(path): cannot read: \(reason)"
+      case .policyUnreadable(let path, let reason): "--policy \(path): \(reason)"
       case .policyDoesNotCheck(let path, let diagnostics):
         "--policy \(path) does not check:\n\(diagnostics)"
       }
@@ -67,6 +67,7 @@ public enum GeneratedFiles {
     switch failure {
     case .notFound: "no such file"
     case .unreadable(_, let reason): reason
+    case .emptyFolder(_, let fileExtension): "has no .\(fileExtension) files"
     }
   }
 }

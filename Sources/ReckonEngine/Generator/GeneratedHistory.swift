@@ -18,7 +18,7 @@ public enum GeneratedHistory {
     let configuration = try ReckonConfiguration.load(path: path)
     let setup = try FactSourceSetup(configuration.factSources)
     guard let app = configuration.apps.first else { return 0 }
-    let policyText = try String(contentsOfFile: app.policyPath, encoding: .utf8)
+    let policyText = try LocalFile.text(at: app.policyPath)
     guard let policy = try PolicyFiles.load(app.policyPath, schema: setup.schema).policy else {
       throw DryRunError.badLine(path: app.policyPath, line: 1, reason: "the policy does not check")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonFacts
 import ReckonPolicy
 
@@ -86,10 +87,10 @@ public struct PolicyTestRunner: Sendable {
   }
 
   static func read(_ path: String) throws(PolicyFiles.Failure) -> SourceFile {
-    do {
-      return SourceFile(path: path, text: try String(contentsOfFile: path, encoding: .utf8))
+    do throws(LocalFileError) {
+      return SourceFile(path: path, text: try LocalFile.text(at: path))
     } catch {
-      throw .unreadable(path: path, reason: error.localizedDescription)
+      throw .unreadable(path: path, reason: error.reason)
     }
   }
 }

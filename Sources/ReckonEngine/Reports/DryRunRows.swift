@@ -39,6 +39,7 @@ public enum DryRunRows {
     write("{\"policy\":\(quote(result.policyName)),")
     if let against = result.againstName { write("\"against\":\(quote(against)),") }
     write("\"stopped\":\(result.stopped),\"total\":\(result.total),\"ignored\":\(result.ignored),")
+    write("\"otherApps\":\(result.otherApps),")
     write("\"duplicates\":\(result.duplicates),\"repeats\":\(result.repeats),")
     write("\"summary\":\(DryRunJSONSummary.json(summary)),\"requests\":[")
     var chunk = ""

@@ -10,12 +10,15 @@ public enum DryRunText {
     -> String
   {
     var lines: [String] = []
-    let scope =
+    let heading = "dry-run of policy \"\(result.policyName)\""
+    lines.append(
       result.stopped
-      ? "stopped after \(n(result.rows.count)) of \(n(result.total)) requests"
-      : "\(n(result.total)) requests"
-    lines.append("dry-run of policy \"\(result.policyName)\" over \(scope)")
+        ? "\(heading): stopped after \(n(result.rows.count)) of \(n(result.total)) requests"
+        : "\(heading) over \(n(result.total)) requests")
     if result.ignored > 0 { lines.append("\(n(result.ignored)) other notifications ignored") }
+    if result.otherApps > 0 {
+      lines.append("\(n(result.otherApps)) requests for apps not in reckon.json left out")
+    }
     if result.duplicates > 0 {
       lines.append(
         "copies of a notification already read (the same notificationUUID), left out: "
@@ -38,6 +41,24 @@ public enum DryRunText {
     breakdown(&lines, "By product type", summary.byProductType)
     if result.againstName != nil { comparison(&lines, result, summary, shown: changedShown) }
     return lines.joined(separator: "\n")
+  }
+
+  /// A warning when the run decided nothing, saying why, so an empty or wrong `source` (named
+  /// as given) is not mistaken for a run that went well; nil when something was decided or the
+  /// run was stopped.
+  public static func nothingDecided(_ result: DryRunResult, source: String) -> String? {
+    guard result.rows.isEmpty, !result.stopped else { return nil }
+    var found: [String] = []
+    if result.ignored > 0 { found.append("\(n(result.ignored)) other notifications") }
+    if result.otherApps > 0 {
+      found.append("\(n(result.otherApps)) requests for apps not in reckon.json")
+    }
+    let why =
+      found.isEmpty
+      ? "\(source) holds no CONSUMPTION_REQUEST"
+      : "\(source) holds no CONSUMPTION_REQUEST to decide, only "
+        + found.joined(separator: " and ")
+    return "warning: nothing was decided: \(why)"
   }
 
   private static func comparison(

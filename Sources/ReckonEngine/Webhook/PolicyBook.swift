@@ -108,8 +108,8 @@ public final class PolicyBook: @unchecked Sendable {
     switch source {
     case .file(let path):
       modified = modificationDate(path)
-      do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-        throw Refusal(source: path, diagnostics: "cannot read: \(error.localizedDescription)")
+      do throws(LocalFileError) { text = try LocalFile.text(at: path) } catch {
+        throw Refusal(source: path, diagnostics: error.description)
       }
     case .text(_, let body): text = body
     }

@@ -41,9 +41,13 @@ extension ReckonService {
     guard !trust.rootCertificatePaths.isEmpty else { return AppleRootCertificates.defaultRoots() }
     var roots: [X509Certificate] = []
     for path in trust.rootCertificatePaths {
-      guard let data = FileManager.default.contents(atPath: path),
-        let certificate = X509Certificate(pemOrDER: data)
-      else { throw .root(path: path) }
+      let data: Data
+      do throws(LocalFileError) { data = try LocalFile.data(at: path) } catch {
+        throw .root(path: path, reason: error.reason)
+      }
+      guard let certificate = X509Certificate(pemOrDER: data) else {
+        throw .root(path: path, reason: "is not a PEM or DER certificate")
+      }
       roots.append(certificate)
     }
     return roots
@@ -61,7 +65,7 @@ public enum ReckonServiceError: Error, Hashable, Sendable, CustomStringConvertib
   /// The App Store key cannot be loaded.
   case sender(SenderSetup.Failure)
   /// A trusted root certificate cannot be read.
-  case root(path: String)
+  case root(path: String, reason: String)
 
   /// One sentence (and the diagnostics, for a policy).
   public var description: String {
@@ -70,7 +74,7 @@ public enum ReckonServiceError: Error, Hashable, Sendable, CustomStringConvertib
     case .state(let error): error.description
     case .policy(let refusal): refusal.description
     case .sender(let failure): failure.description
-    case .root(let path): "trust.roots: \(path) is not a readable PEM or DER certificate"
+    case .root(let path, let reason): "trust.roots: \(path): \(reason)"
     }
   }
 }

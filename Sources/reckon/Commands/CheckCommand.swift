@@ -9,12 +9,13 @@ enum CheckCommand: Command {
     Usage: reckon check [PATHS...]
 
     Checks each policy file (a folder means every *.policy file in it; default: policies/) and
-    prints every problem as file:line:column with the source line and a caret.
+    prints every problem as file:line:column with the source line and a caret. A folder with no
+    *.policy file, and a file with no rule and no otherwise, are errors.
     Exits 1 if any file has an error, 0 if there are only warnings or none.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
-    try arguments.rejectUnknown()
+    try arguments.rejectUnknown(positionals: .max)
     let paths = try PolicyFiles.expand(
       arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
     var errors = 0

@@ -37,7 +37,10 @@ enum DryRunCommand: Command {
     Each request is decided exactly as it would have been when it arrived: its own receive time
     is `now`. As `reckon serve` does, a second copy of a notification (the same
     notificationUUID) and a repeat of a request still open for its transaction are counted and
-    left out. Ctrl-C stops the run and prints the summary of what was decided so far (exit 130).
+    left out; so are, with --requests and a --config that lists apps, requests for an app or
+    environment it does not list, which serve refuses. A run that decides nothing (an empty
+    file, or only other notifications) exits 0 with a warning on standard error saying why.
+    Ctrl-C stops the run and prints the summary of what was decided so far (exit 130).
     RECKON_DRY_RUN_PACE=N in the environment slows the run to N requests a second (for demos).
     """
 
@@ -66,6 +69,10 @@ enum DryRunCommand: Command {
     progress?.finish()
     let summary = DryRunSummary(result)
     try write(result, summary, options, console)
+    let source = options.requestsPath ?? options.statePath.map { "the state database \($0)" }
+    if let warning = DryRunText.nothingDecided(result, source: source ?? "the source") {
+      console.error(warning)
+    }
     try html?.write(HTMLReport.dryRun(result, summary))
     return result.stopped ? 130 : 0
   }

@@ -80,6 +80,7 @@ struct DryRunOptions {
     if let statePath { return try await runState(statePath, policy, against, schema, control) }
     let lines = try RequestLines(path: requestsPath!)
     let verifier = try configuration.map(DryRunSetup.verifier)
+    let apps = configuration.flatMap(ConfiguredApps.init)
     let layers: [BulkFactLayer]?
     if let facts, facts != "current", facts != "recorded" {
       layers = [
@@ -96,17 +97,17 @@ struct DryRunOptions {
     if let layers {
       return try await BulkDryRun(
         policy: policy, against: against, schema: schema,
-        layers: (records.map { [.history($0)] } ?? []) + layers, verifier: verifier
+        layers: (records.map { [.history($0)] } ?? []) + layers, verifier: verifier, apps: apps
       )
       .run(lines, control: control)
     }
     let setup = try FactSourceSetup(configuration!.factSources)
-    let read = try DryRunSetup.pastRequests(lines, verifier: verifier)
+    let read = try DryRunSetup.pastRequests(lines, verifier: verifier, apps: apps)
     return await SequentialDryRun(
       policy: policy, against: against, schema: schema,
       facts: .current(setup.gatherer(records: records))
     )
-    .run(read.requests, ignored: read.ignored, control: control)
+    .run(read.requests, ignored: read.ignored, otherApps: read.otherApps, control: control)
   }
 
   /// Where `history.*` facts come from when they are gathered now: the `--state` database, or

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonEngine
 import ReckonPolicy
 
@@ -11,10 +12,11 @@ enum FmtCommand: Command {
   static let help = """
     Usage: reckon fmt [--check | --stdout] [PATHS...]
 
-    Rewrites each policy file (a folder means every *.policy file in it; default: policies/) in
-    the canonical layout: one declaration per line group, two-space indent under 'rule', one
-    spelling for operators and literals, long conditions wrapped before 'and'/'or' at 100
-    columns, blank lines kept (at most one in a row), every comment kept in place.
+    Rewrites each policy file (a folder means every *.policy file in it, and a folder without
+    one is an error; default: policies/) in the canonical layout: one declaration per line
+    group, two-space indent under 'rule', one spelling for operators and literals, long
+    conditions wrapped before 'and'/'or' at 100 columns, blank lines kept (at most one in a
+    row), every comment kept in place.
 
     --check    change nothing; list the files that would change and exit 1 if there are any
     --stdout   print the formatted text instead of writing the files
@@ -26,15 +28,15 @@ enum FmtCommand: Command {
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let check = arguments.flag("check")
     let toStandardOutput = arguments.flag("stdout")
-    try arguments.rejectUnknown()
+    try arguments.rejectUnknown(positionals: .max)
     let paths = try PolicyFiles.expand(
       arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
     var failed = false
     var changed: [String] = []
     for path in paths {
       let text: String
-      do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-        throw PolicyFiles.Failure.unreadable(path: path, reason: error.localizedDescription)
+      do throws(LocalFileError) { text = try LocalFile.text(at: path) } catch {
+        throw PolicyFiles.Failure.unreadable(path: path, reason: error.reason)
       }
       let formatted: String
       do { formatted = try PolicyFormatter().format(SourceFile(path: path, text: text)) } catch {

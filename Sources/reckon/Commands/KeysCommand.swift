@@ -19,7 +19,7 @@ enum KeysCommand: Command {
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let configuration = try ReckonConfiguration.load(
       path: arguments.option("config") ?? "reckon.json")
-    try arguments.rejectUnknown()
+    try arguments.rejectUnknown(positionals: 1)
     guard arguments.positionals == ["check"] else {
       throw UsageError("expected 'reckon keys check'")
     }

@@ -31,7 +31,7 @@ enum QueueCommand: Command {
       path: arguments.option("config") ?? "reckon.json")
     let json = try format(&arguments)
     let state = try stateName(arguments.option("state"))
-    try arguments.rejectUnknown()
+    try arguments.rejectUnknown(positionals: .max)
     var words = arguments.positionals
     guard !words.isEmpty else {
       throw UsageError("expected list, show, approve, set, retry or drop")

@@ -21,14 +21,17 @@ enum ReportCommand: Command {
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
-    guard arguments.positionals.first == "outcomes" else {
+    guard let which = arguments.positionals.first else {
       throw UsageError("say which report: reckon report outcomes")
+    }
+    guard which == "outcomes" else {
+      throw UsageError("unknown report '\(which)'; the reports are: outcomes")
     }
     let statePath = try arguments.required("state")
     let range = try DateRangeOptions(&arguments)
     let format = arguments.option("format") ?? "text"
     let htmlPath = arguments.option("html")
-    try arguments.rejectUnknown()
+    try arguments.rejectUnknown(positionals: 1)
     let html = try htmlPath.map { path throws(HTMLReportFile.Refusal) in
       try HTMLReportFile(path, inputs: [("--state", statePath)])
     }

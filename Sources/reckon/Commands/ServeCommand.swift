@@ -54,7 +54,14 @@ enum ServeCommand: Command {
       })
     let server = WebhookServer(
       service: service, configuration: configuration.server, metrics: metrics, logger: logger)
-    let port = try server.start()
+    let port: Int
+    do throws(HTTPServerError) { port = try server.start() } catch {
+      // Name where the address came from: the operator fixes it there.
+      throw ConfigurationError(
+        listen == nil ? "server.listen" : "--listen",
+        "cannot listen on \(configuration.server.host):\(configuration.server.port): \(error.reason)"
+      )
+    }
     let url = "http://\(configuration.server.host):\(port)"
     logger.log(
       "info", event: "listening", "listening on \(url)\(configuration.server.webhookPath)",
@@ -81,10 +88,10 @@ enum ServeCommand: Command {
   private static func override(_ configuration: inout ReckonConfiguration, listen: String)
     throws(UsageError)
   {
-    guard let colon = listen.lastIndex(of: ":"),
-      let port = Int(listen[listen.index(after: colon)...]), (0...65_535).contains(port)
-    else { throw UsageError("--listen must be HOST:PORT, e.g. 127.0.0.1:0") }
-    configuration.server.host = String(listen[..<colon])
-    configuration.server.port = port
+    do throws(ListenAddress.Problem) {
+      (configuration.server.host, configuration.server.port) = try ListenAddress.parse(listen)
+    } catch {
+      throw UsageError("--listen \(error)")
+    }
   }
 }

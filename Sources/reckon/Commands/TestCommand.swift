@@ -9,11 +9,11 @@ enum TestCommand: Command {
   static let help = """
     Usage: reckon test [PATHS...] [--format text|json] [--require-coverage]
 
-    Runs NAME.tests beside NAME.policy (a folder means every *.tests file in it; a .policy file
-    means the .tests file beside it; default: policies/). Each test gives facts and states what
-    must come out; a failure shows expected against actual, the test's file:line and the trace.
-    Then it reports coverage: each rule reached or never reached, and each condition not seen
-    both true and false.
+    Runs NAME.tests beside NAME.policy (a folder means every *.tests file in it, and a folder
+    without one is an error; a .policy file means the .tests file beside it; default:
+    policies/). Each test gives facts and states what must come out; a failure shows expected
+    against actual, the test's file:line and the trace. Then it reports coverage: each rule
+    reached or never reached, and each condition not seen both true and false.
 
     --format FORMAT      text (default) or json
     --require-coverage   also fail when a rule is never reached
@@ -24,7 +24,7 @@ enum TestCommand: Command {
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let format = arguments.option("format") ?? "text"
     let requireCoverage = arguments.flag("require-coverage")
-    try arguments.rejectUnknown()
+    try arguments.rejectUnknown(positionals: .max)
     guard format == "text" || format == "json" else {
       throw UsageError("--format must be text or json")
     }

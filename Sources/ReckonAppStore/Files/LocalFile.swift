@@ -1,0 +1,105 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reads whole local files for every command and library, so that each failure names the path
+/// and says plainly what is wrong instead of passing on Foundation's `NSCocoaErrorDomain` codes.
+public enum LocalFile {
+  /// The bytes of the regular file at `path`.
+  public static func data(at path: String) throws(LocalFileError) -> Data {
+    let (descriptor, size) = try openForReading(path)
+    defer { close(descriptor) }
+    var data = Data(capacity: max(size, 0))
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count == 0 { return data }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw LocalFileError(path: path, errno: errno)
+      }
+      data.append(contentsOf: chunk[0..<count])
+    }
+  }
+
+  /// The regular file at `path` as UTF-8 text.
+  public static func text(at path: String) throws(LocalFileError) -> String {
+    guard let text = String(data: try data(at: path), encoding: .utf8) else {
+      throw LocalFileError(path: path, problem: .notText)
+    }
+    return text
+  }
+
+  /// Opens the regular file at `path` for reading and returns its descriptor, which the caller
+  /// closes, and its size. A folder is refused here because `open` accepts one and only a later
+  /// `read` or `mmap` fails, with a message ("No such device") that does not say why.
+  public static func openForReading(_ path: String) throws(LocalFileError) -> (
+    descriptor: Int32, size: Int
+  ) {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw LocalFileError(path: path, errno: errno) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      let error = LocalFileError(path: path, errno: errno)
+      close(descriptor)
+      throw error
+    }
+    if (status.st_mode & S_IFMT) == S_IFDIR {
+      close(descriptor)
+      throw LocalFileError(path: path, problem: .isFolder)
+    }
+    return (descriptor, Int(status.st_size))
+  }
+}
+
+/// Why a local file could not be read: the path and the problem in plain words.
+public struct LocalFileError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What is wrong with the file.
+  public enum Problem: Hashable, Sendable {
+    case noSuchFile
+    case isFolder
+    case permissionDenied
+    case notText
+    /// Another system error, with the system's wording.
+    case system(String)
+  }
+
+  /// The path as given.
+  public let path: String
+  /// What is wrong.
+  public let problem: Problem
+
+  /// An error about `path`.
+  public init(path: String, problem: Problem) {
+    self.path = path
+    self.problem = problem
+  }
+
+  init(path: String, errno code: Int32) {
+    let problem: Problem =
+      switch code {
+      // ENOTDIR: a part of the path is a file, so nothing exists at the path.
+      case ENOENT, ENOTDIR: .noSuchFile
+      case EACCES, EPERM: .permissionDenied
+      case EISDIR: .isFolder
+      default: .system(String(cString: strerror(code)).lowercased())
+      }
+    self.init(path: path, problem: problem)
+  }
+
+  /// The problem without the path, for messages that name the path themselves.
+  public var reason: String {
+    switch problem {
+    case .noSuchFile: "no such file"
+    case .isFolder: "is a folder, not a file"
+    case .permissionDenied: "cannot be read: permission denied"
+    case .notText: "is not UTF-8 text"
+    case .system(let message): "cannot be read: \(message)"
+    }
+  }
+
+  /// The path and the problem, e.g. `policies: is a folder, not a file`.
+  public var description: String { "\(path): \(reason)" }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// A command called wrongly says which word was wrong and what was meant, and never ignores a
+/// word it did not use.
+struct ArgumentErrorTests {
+  static let fixtures = "Tests/ReckonCLITests/Fixtures"
+  static let eval = [
+    "eval", "--policy", "policies/targeted.policy", "--request", "\(fixtures)/request.json",
+    "--facts", "\(fixtures)/facts.json",
+  ]
+
+  struct Case: CustomTestStringConvertible, Sendable {
+    let arguments: [String]
+    let message: String
+    var testDescription: String { "reckon " + arguments.joined(separator: " ") }
+  }
+
+  static let cases: [Case] = [
+    Case(
+      arguments: eval + ["--explian"],
+      message: "reckon eval: unknown option --explian (did you mean --explain?)"),
+    Case(
+      arguments: eval + ["--explian", "--format", "json"],
+      message: "reckon eval: unknown option --explian (did you mean --explain?)"),
+    Case(
+      arguments: ["eval", "--policy", "policies/targeted.policy", "--request"],
+      message: "reckon eval: --request needs a value"),
+    Case(
+      arguments: eval + ["--format"],
+      message: "reckon eval: --format needs a value"),
+    Case(
+      arguments: eval + ["extra"],
+      message: "reckon eval: unexpected argument 'extra': this command takes only options"),
+    Case(
+      arguments: [
+        "dry-run", "--policy", "policies/targeted.policy", "--requests",
+        "\(fixtures)/request.json", "--facts", "\(fixtures)/facts.json", "extra",
+      ],
+      message: "reckon dry-run: unexpected argument 'extra': this command takes only options"),
+    Case(
+      arguments: ["report", "foo", "--state", "reckon-state.sqlite"],
+      message: "reckon report: unknown report 'foo'; the reports are: outcomes"),
+    Case(
+      arguments: ["report", "outcomes", "extra", "--state", "reckon-state.sqlite"],
+      message: "reckon report: unexpected argument 'extra'"),
+    Case(
+      arguments: ["keys", "check", "extra", "--config", "examples/reckon.json"],
+      message: "reckon keys: unexpected argument 'extra'"),
+  ]
+
+  @Test(arguments: cases)
+  func aWrongWordIsNamedAsAUsageError(_ example: Case) async throws {
+    let run = try await ReckonBinary.run(example.arguments)
+    #expect(run.status == 2)
+    #expect(run.standardError.hasPrefix(example.message + "\n"), "\(run.standardError)")
+    #expect(run.standardOutput.isEmpty)
+  }
+}

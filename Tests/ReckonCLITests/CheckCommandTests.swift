@@ -1,0 +1,43 @@
+import Foundation
+import ReckonTestSupport
+import Testing
+
+/// `reckon check` fails when it would otherwise pass without having checked a decision, so a CI
+/// gate on a mistyped path or an empty file does not go green.
+struct CheckCommandTests {
+  static func scratchFolder() throws -> URL {
+    let folder = TestScratch.folder.appendingPathComponent("reckon-check-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
+  @Test func aFolderWithoutPolicyFilesIsAnError() async throws {
+    let folder = try Self.scratchFolder()
+    try Data("not a policy".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+    let run = try await ReckonBinary.run(["check", folder.path])
+    #expect(run.status == 1)
+    #expect(
+      run.standardError.contains("no .policy files in \(folder.path)"), "\(run.standardError)")
+    #expect(!run.standardOutput.contains("checked 0 files"))
+  }
+
+  @Test(arguments: ["", "# to be written\n", "policy \"later\"\n# rules to come\n"])
+  func aPolicyThatNeverDecidesIsAnErrorAtItsStart(_ text: String) async throws {
+    let path = try Self.scratchFolder().appendingPathComponent("empty.policy").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let run = try await ReckonBinary.run(["check", path])
+    #expect(run.status == 1)
+    #expect(
+      run.standardError.contains(
+        "\(path):1:1: error: the file has no rules and no otherwise: it would never decide"),
+      "\(run.standardError)")
+    #expect(run.standardOutput.contains("1 error"), "\(run.standardOutput)")
+  }
+
+  @Test func aPolicyWithOnlyOtherwiseStillPasses() async throws {
+    let path = try Self.scratchFolder().appendingPathComponent("plain.policy").path
+    try Data("otherwise share data only\n".utf8).write(to: URL(fileURLWithPath: path))
+    let run = try await ReckonBinary.run(["check", path])
+    #expect(run.status == 0, "\(run.standardError)")
+  }
+}
