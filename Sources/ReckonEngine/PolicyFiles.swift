@@ -44,10 +44,17 @@ public enum PolicyFiles {
   public static func load(_ path: String, schema: FactSchema = .standard) throws(Failure)
     -> PolicyLoader.Result
   {
-    let text: String
-    do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+    PolicyLoader.load(try read(path), schema: schema.policySchema)
+  }
+
+  /// Reads a policy or tests file as bytes; text that is not UTF-8 is left for the lexer to point
+  /// at, with a line and column, rather than refused here without saying where.
+  public static func read(_ path: String) throws(Failure) -> SourceFile {
+    do {
+      let contents = try Data(contentsOf: URL(fileURLWithPath: path))
+      return SourceFile(path: path, contents: Array(contents))
+    } catch {
       throw .unreadable(path: path, reason: error.localizedDescription)
     }
-    return PolicyLoader.load(SourceFile(path: path, text: text), schema: schema.policySchema)
   }
 }

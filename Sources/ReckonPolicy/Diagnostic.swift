@@ -39,6 +39,7 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case unexpectedCharacter = "unexpected-character"
   case unterminatedString = "unterminated-string"
   case invalidNumber = "invalid-number"
+  case invalidEncoding = "invalid-encoding"
   // Syntax
   case expectedToken = "expected-token"
   case expectedExpression = "expected-expression"

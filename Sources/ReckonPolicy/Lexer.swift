@@ -9,6 +9,23 @@ public struct Lexer {
   /// Creates a lexer over a source file.
   public init(_ source: SourceFile) {
     self.bytes = source.bytes
+    // A byte order mark is how some editors say "UTF-8"; it is not part of the policy.
+    if bytes.starts(with: Lexer.byteOrderMark) { offset = Lexer.byteOrderMark.count }
+    if let invalid = source.firstInvalidUTF8Offset {
+      diagnostics.append(Lexer.notUTF8(at: invalid, byte: bytes[invalid]))
+    }
+  }
+
+  static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+  /// One report for the whole file: every later bad byte has the same cause and the same fix.
+  static func notUTF8(at offset: Int, byte: UInt8) -> Diagnostic {
+    let hex = String(byte, radix: 16, uppercase: true)
+    return Diagnostic(
+      .invalidEncoding, .error,
+      "the file is not UTF-8: byte 0x\(hex.count == 1 ? "0" + hex : hex) here",
+      at: SourceSpan(start: offset, end: offset + 1),
+      hint: "save the file as UTF-8 (most editors offer it under 'Save with Encoding')")
   }
 
   /// Lexes the whole file; the last token is always `endOfFile`.
@@ -200,6 +217,8 @@ public struct Lexer {
     // Step over one whole UTF-8 scalar so the message quotes a real character.
     offset += 1
     while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
+    // Bytes that are not UTF-8 were reported once for the whole file when lexing began.
+    guard String(validating: bytes[start..<offset], as: UTF8.self) != nil else { return }
     let character = slice(start, offset)
     let hint: String? =
       switch character {

@@ -171,4 +171,24 @@ struct LexerTests {
     #expect(source.lineText(1) == "let a = 1")
     #expect(source.location(of: lexed.tokens[4].span.start) == SourceLocation(line: 2, column: 1))
   }
+
+  @Test func aFileThatIsNotUTF8IsReportedOnceAtItsFirstBadByteWithLineAndColumn() throws {
+    // Latin-1 "café" twice: the second bad byte has the same cause, so one report is enough.
+    let contents = Array("# ok\nrule \"caf".utf8) + [0xE9] + Array("\" # caf".utf8) + [0xE9]
+    let source = SourceFile(path: "p.policy", contents: contents)
+    let lexed = Lexer.tokenize(source)
+    let diagnostic = try #require(lexed.diagnostics.first)
+    #expect(lexed.diagnostics.count == 1)
+    #expect(diagnostic.id == .invalidEncoding)
+    #expect(diagnostic.message == "the file is not UTF-8: byte 0xE9 here")
+    #expect(source.location(of: diagnostic.span.start) == SourceLocation(line: 2, column: 10))
+  }
+
+  @Test func aByteOrderMarkAtTheStartIsNotAToken() {
+    let source = SourceFile(
+      path: "p.policy", contents: Lexer.byteOrderMark + Array("let a = 1".utf8))
+    let lexed = Lexer.tokenize(source)
+    #expect(lexed.diagnostics.isEmpty)
+    #expect(lexed.tokens.first?.text == "let")
+  }
 }

@@ -86,11 +86,7 @@ public struct PolicyTestRunner: Sendable {
   }
 
   static func read(_ path: String) throws(PolicyFiles.Failure) -> SourceFile {
-    do {
-      return SourceFile(path: path, text: try String(contentsOfFile: path, encoding: .utf8))
-    } catch {
-      throw .unreadable(path: path, reason: error.localizedDescription)
-    }
+    try PolicyFiles.read(path)
   }
 }
 
