@@ -56,7 +56,14 @@ public struct Lexer {
         atLineStart = false
         return token
       }
-      reportUnexpectedCharacter(from: start)
+      if let standIn = reportUnexpectedCharacter(from: start) {
+        // A look-alike such as ≥ stands in for the operator it resembles, so the one mistake
+        // does not also break the parse of the rest of the condition.
+        atLineStart = false
+        return Token(
+          kind: standIn, text: slice(start, offset), span: SourceSpan(start: start, end: offset),
+          startsLine: startsLine)
+      }
     }
   }
 
@@ -213,25 +220,19 @@ public struct Lexer {
     return single
   }
 
-  private mutating func reportUnexpectedCharacter(from start: Int) {
+  /// Reports the character at `start` and returns the token a look-alike stands in for.
+  private mutating func reportUnexpectedCharacter(from start: Int) -> Token.Kind? {
     // Step over one whole UTF-8 scalar so the message quotes a real character.
     offset += 1
     while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
     // Bytes that are not UTF-8 were reported once for the whole file when lexing began.
-    guard String(validating: bytes[start..<offset], as: UTF8.self) != nil else { return }
-    let character = slice(start, offset)
-    let hint: String? =
-      switch character {
-      case "!": "write 'not' for negation, or '!=' for 'is not equal to'"
-      case "&": "write 'and' to combine conditions"
-      case "|": "write 'or' for either condition"
-      case "'", "“", "”": "write text between straight double quotes, like \"com.example.coins\""
-      default: nil
-      }
+    guard String(validating: bytes[start..<offset], as: UTF8.self) != nil else { return nil }
+    let stray = StrayCharacter(character: slice(start, offset))
     diagnostics.append(
       Diagnostic(
-        .unexpectedCharacter, .error, "unexpected character '\(character)'",
-        at: SourceSpan(start: start, end: offset), hint: hint))
+        .unexpectedCharacter, .error, "unexpected character \(stray.described)",
+        at: SourceSpan(start: start, end: offset), hint: stray.hint))
+    return stray.standIn
   }
 
   private func slice(_ start: Int, _ end: Int) -> String {
