@@ -50,6 +50,7 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case chainedComparison = "chained-comparison"
   case listOutsideIn = "list-outside-in"
   case nestingTooDeep = "nesting-too-deep"
+  case unknownUnit = "unknown-unit"
   // Names and types
   case unknownName = "unknown-name"
   case unknownFact = "unknown-fact"

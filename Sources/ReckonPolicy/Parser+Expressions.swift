@@ -264,7 +264,32 @@ extension Parser {
       }
       return Expression(kind: .literal(.money(milli, currency: unit.text)), span: span)
     }
+    if !unit.startsLine, let hint = Parser.unknownUnitHint(unit.text) {
+      // Said here, as what it is, instead of as a number compared with a duration and a
+      // stray word where 'then' was expected.
+      cursor.advance()
+      report(.unknownUnit, "unknown unit '\(unit.text)'", at: unit.span, hint: hint)
+      return Expression(kind: .invalid, span: token.span.merged(with: unit.span))
+    }
     return Expression(kind: .literal(.number(number)), span: token.span)
+  }
+
+  /// The fix for a word after a number that is meant as a unit but is not one, or nil when the
+  /// word does not look like a unit at all.
+  static func unknownUnitHint(_ word: String) -> String? {
+    let units = "the units are seconds, minutes, hours, days and weeks"
+    let lower = word.lowercased()
+    if durationUnits[lower] != nil { return "write the unit in lower case: '\(lower)'" }
+    switch lower {
+    case "month", "months", "mo", "mos":
+      return "a month has no fixed length: write days, as in 30 days; \(units)"
+    case "year", "years", "yr", "yrs", "y":
+      return "a year has no fixed length: write days, as in 365 days; \(units)"
+    case "s", "sec", "secs", "m", "min", "mins", "h", "hr", "hrs", "d", "w", "wk", "wks":
+      return "write the unit in full, as in 12 hours; \(units)"
+    default:
+      return nil
+    }
   }
 
   static func isCurrencyCode(_ text: String) -> Bool {

@@ -32,6 +32,11 @@ struct CheckerNameTests {
       message: "'DELIVERED' is a value, but nothing here says what it is a value of",
       hint: "compare it with a fact, as in delivery.status == DELIVERED"),
     NameCase(
+      label: "bare value of another fact", policy: "rule \"r\" when LEGAL then refund DECLINE",
+      id: .unknownName,
+      message: "'LEGAL' is a value, but nothing here says what it is a value of",
+      hint: "compare it with a fact, as in reason == LEGAL"),
+    NameCase(
       label: "unknown enum value",
       policy: "rule \"r\" when delivery.status != DELIVERD then refund DECLINE",
       id: .unknownEnumValue, message: "unknown value 'DELIVERD' for delivery.status",

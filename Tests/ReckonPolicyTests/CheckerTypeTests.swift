@@ -63,6 +63,32 @@ struct CheckerTypeTests {
     ErrorCase(
       condition: "reason in [LEGAL, 3]", id: .typeMismatch,
       message: "the list holds a number, but reason is a Reason"),
+    ErrorCase(
+      condition: "reason == \"LEGAL\"", id: .typeMismatch,
+      message: "cannot compare a Reason with a text",
+      hint: "drop the quotes: write LEGAL, not \"LEGAL\""),
+    ErrorCase(
+      condition: "\"unintended purchase\" != reason", id: .typeMismatch,
+      message: "cannot compare a text with a Reason",
+      hint: "drop the quotes: write UNINTENDED_PURCHASE, not \"unintended purchase\""),
+    ErrorCase(
+      condition: "reason in [LEGAL, \"OTHER\"]", id: .typeMismatch,
+      message: "the list holds a text, but reason is a Reason",
+      hint: "drop the quotes: write OTHER, not \"OTHER\""),
+    ErrorCase(
+      condition: "customer.account_age < 1 month", id: .unknownUnit,
+      message: "unknown unit 'month'",
+      hint:
+        "a month has no fixed length: write days, as in 30 days; the units are seconds, minutes, hours, days and weeks"
+    ),
+    ErrorCase(
+      condition: "customer.account_age > 30 Days", id: .unknownUnit, message: "unknown unit 'Days'",
+      hint: "write the unit in lower case: 'days'"),
+    ErrorCase(
+      condition: "customer.account_age > 2 hrs", id: .unknownUnit, message: "unknown unit 'hrs'",
+      hint:
+        "write the unit in full, as in 12 hours; the units are seconds, minutes, hours, days and weeks"
+    ),
     ErrorCase(condition: "-true", id: .invalidOperand, message: "a boolean cannot be negated"),
     ErrorCase(
       condition: "round(1, 2) > 0", id: .invalidArguments,

@@ -53,6 +53,9 @@ struct DiagnosticSnapshotTests {
       policy: "rule \"r\"\n  when [LEGAL, OTHER] == reason\n  then refund DECLINE"),
     Example(id: .nestingTooDeep, policy: "let deep = \(deepParentheses)"),
     Example(
+      id: .unknownUnit,
+      policy: "rule \"r\"\n  when customer.account_age < 1 month\n  then refund DECLINE"),
+    Example(
       id: .unknownName,
       policy: "let used = usage.consumed\nrule \"r\"\n  when usd > 50%\n  then refund DECLINE"),
     Example(
