@@ -164,10 +164,24 @@ public struct Checker {
       report(
         .typeMismatch, "\(what) must be true or false, but this is a \(condition.type)",
         at: expression.span,
-        hint: "compare it with something, as in \(source.text(of: expression.span)) > 0")
+        hint: "compare it with something, as in "
+          + Checker.comparisonExample(source.text(of: expression.span), condition.type))
       return nil
     }
     return condition
+  }
+
+  /// A comparison that type-checks for a value of `type`, so the hint can be copied as it is.
+  static func comparisonExample(_ text: String, _ type: ValueType) -> String {
+    switch type {
+    case .percent: "\(text) > 0%"
+    case .money: "\(text) > 4.99 USD"
+    case .duration: "\(text) > 30 days"
+    case .timestamp: "now - \(text) > 30 days"
+    case .text: "\(text) == \"com.example.coins\""
+    case .enumeration(let type): "\(text) == \(type.cases.first ?? "VALUE")"
+    case .boolean, .number, .list: "\(text) > 0"
+    }
   }
 
   // MARK: Actions

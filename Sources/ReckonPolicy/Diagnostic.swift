@@ -51,6 +51,7 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case listOutsideIn = "list-outside-in"
   case nestingTooDeep = "nesting-too-deep"
   case unknownUnit = "unknown-unit"
+  case assignmentInCondition = "assignment-in-condition"
   // Names and types
   case unknownName = "unknown-name"
   case unknownFact = "unknown-fact"

@@ -77,6 +77,16 @@ extension Parser {
       let right = try parseAdditive()
       return Expression(kind: .compare(op, left, right), span: left.span.merged(with: right.span))
     }
+    if cursor.kind == .assign {
+      // Read as the comparison it was meant to be, so the mistake is one error where it was made.
+      let sign = cursor.advance()
+      report(
+        .assignmentInCondition, "'=' gives a value; it does not compare", at: sign.span,
+        hint: "to compare, write ==")
+      let right = try parseAdditive()
+      return Expression(
+        kind: .compare(.equal, left, right), span: left.span.merged(with: right.span))
+    }
     if cursor.isWord("in")
       || (cursor.isWord("not") && cursor.peek().kind == .identifier && cursor.peek().text == "in")
     {

@@ -42,7 +42,7 @@ struct CheckerTypeTests {
     ErrorCase(
       condition: "usage.consumed", id: .typeMismatch,
       message: "the condition of rule 'r' must be true or false, but this is a percent",
-      hint: "compare it with something, as in usage.consumed > 0"),
+      hint: "compare it with something, as in usage.consumed > 0%"),
     ErrorCase(
       condition: "true and 3", id: .typeMismatch,
       message: "the right side of 'and' must be true or false, but this is a number",
@@ -50,7 +50,18 @@ struct CheckerTypeTests {
     ErrorCase(
       condition: "not product.id", id: .typeMismatch,
       message: "the operand of 'not' must be true or false, but this is a text",
-      hint: "compare it with something, as in product.id > 0"),
+      hint: "compare it with something, as in product.id == \"com.example.coins\""),
+    ErrorCase(
+      condition: "delivery.status", id: .typeMismatch,
+      message: "the condition of rule 'r' must be true or false, but this is a DeliveryStatus",
+      hint: "compare it with something, as in delivery.status == DELIVERED"),
+    ErrorCase(
+      condition: "customer.account_age or true", id: .typeMismatch,
+      message: "the left side of 'or' must be true or false, but this is a duration",
+      hint: "compare it with something, as in customer.account_age > 30 days"),
+    ErrorCase(
+      condition: "usage.consumed = 5%", id: .assignmentInCondition,
+      message: "'=' gives a value; it does not compare", hint: "to compare, write =="),
     ErrorCase(
       condition: "delivery.status < DELIVERED", id: .typeMismatch,
       message: "'<' does not apply to a DeliveryStatus"),

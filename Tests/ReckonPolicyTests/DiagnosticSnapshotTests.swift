@@ -56,6 +56,9 @@ struct DiagnosticSnapshotTests {
       id: .unknownUnit,
       policy: "rule \"r\"\n  when customer.account_age < 1 month\n  then refund DECLINE"),
     Example(
+      id: .assignmentInCondition,
+      policy: "rule \"r\"\n  when usage.consumed = 5%\n  then refund DECLINE"),
+    Example(
       id: .unknownName,
       policy: "let used = usage.consumed\nrule \"r\"\n  when usd > 50%\n  then refund DECLINE"),
     Example(
