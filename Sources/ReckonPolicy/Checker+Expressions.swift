@@ -120,13 +120,10 @@ extension Checker {
     }
     let candidates = Array(declaredLets.keys) + schema.facts.map(\.name) + enumCases
     if enumCases.contains(name) {
-      let fact = schema.facts.first { fact in
-        if case .enumeration(let type) = fact.type { return type.cases.contains(name) }
-        return false
-      }
       report(
         .unknownName, "'\(name)' is a value, but nothing here says what it is a value of", at: span,
-        hint: "compare it with a fact, as in \(fact?.name ?? "delivery.status") == \(name)")
+        hint:
+          "compare it with a fact, as in \(factHavingValue(name) ?? "delivery.status") == \(name)")
     } else {
       let hint = Suggestions.closest(to: name, among: candidates).map { "did you mean '\($0)'?" }
       report(.unknownName, "unknown name '\(name)'", at: span, hint: hint)

@@ -94,10 +94,24 @@ public struct Checker {
           .letShadowsFact,
           "'\(name.value)' is already the name of facts, as in \(exampleFact(under: name.value))",
           at: name.span, hint: "use another name")
+      } else if let fact = factHavingValue(name.value) {
+        report(
+          .letShadowsValue,
+          "'\(name.value)' is a value of \(fact), which a let of this name would hide",
+          at: name.span, hint: "use another name, such as '\(name.value.lowercased())'")
       } else {
         declaredLets[name.value] = (index, name.span)
       }
     }
+  }
+
+  /// The first fact with `value` among its enumeration values: a let of that name would turn
+  /// `reason == LEGAL` into a comparison with the let.
+  func factHavingValue(_ value: String) -> String? {
+    schema.facts.first { fact in
+      if case .enumeration(let type) = fact.type { return type.cases.contains(value) }
+      return false
+    }?.name
   }
 
   private func exampleFact(under root: String) -> String {

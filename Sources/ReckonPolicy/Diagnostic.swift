@@ -60,6 +60,7 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case unknownFunction = "unknown-function"
   case duplicateLet = "duplicate-let"
   case letShadowsFact = "let-shadows-fact"
+  case letShadowsValue = "let-shadows-value"
   case duplicateRuleName = "duplicate-rule-name"
   case typeMismatch = "type-mismatch"
   case invalidOperand = "invalid-operand"

@@ -81,6 +81,18 @@ struct CheckerNameTests {
       label: "let shadowing a plain fact", policy: "let now = 1", id: .letShadowsFact,
       message: "'now' is already the name of a fact", hint: "use another name"),
     NameCase(
+      label: "let named like an enumeration value",
+      policy: "let LEGAL = 1\nrule \"r\" when reason == LEGAL then refund DECLINE",
+      id: .letShadowsValue,
+      message: "'LEGAL' is a value of reason, which a let of this name would hide",
+      hint: "use another name, such as 'legal'"),
+    NameCase(
+      label: "let named like a value used in set",
+      policy: "let DELIVERED = true\nrule \"r\" when true then set deliveryStatus = DELIVERED",
+      id: .letShadowsValue,
+      message: "'DELIVERED' is a value of delivery.status, which a let of this name would hide",
+      hint: "use another name, such as 'delivered'"),
+    NameCase(
       label: "duplicate let", policy: "let a = 1\nlet a = 2", id: .duplicateLet,
       message: "'a' is already defined on line 1", hint: "use another name"),
     NameCase(

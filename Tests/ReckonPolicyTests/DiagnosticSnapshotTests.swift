@@ -75,6 +75,10 @@ struct DiagnosticSnapshotTests {
     Example(id: .duplicateLet, policy: "let used = usage.consumed\nlet used = 50%"),
     Example(id: .letShadowsFact, policy: "let usage = usage.consumed"),
     Example(
+      id: .letShadowsValue,
+      policy:
+        "let LEGAL = reason == OTHER\nrule \"r\"\n  when reason == LEGAL\n  then refund DECLINE"),
+    Example(
       id: .duplicateRuleName,
       policy:
         "rule \"legal\"\n  when reason == LEGAL\n  then refund GRANT_FULL\n\nrule \"legal\"\n  when reason == OTHER\n  then refund DECLINE"
