@@ -49,7 +49,8 @@ public struct Checker {
       case .let(let declaration):
         sound = checkLet(declaration) && sound
       case .rule(let rule):
-        if let earlier = ruleNames[rule.name.value], !rule.name.value.isEmpty {
+        // An empty or reserved name is already an error of its own.
+        if let earlier = ruleNames[rule.name.value], Parser.isUsableRuleName(rule.name.value) {
           let line = source.location(of: earlier.start).line
           report(
             .duplicateRuleName,

@@ -52,6 +52,7 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case nestingTooDeep = "nesting-too-deep"
   case unknownUnit = "unknown-unit"
   case assignmentInCondition = "assignment-in-condition"
+  case invalidRuleName = "invalid-rule-name"
   // Names and types
   case unknownName = "unknown-name"
   case unknownFact = "unknown-fact"

@@ -112,6 +112,21 @@ struct CheckerNameTests {
       hint: "give each rule its own name, so decisions say which one decided"),
   ]
 
+  @Test(
+    "a rule without a name, or named like the otherwise clause, is refused at its name",
+    arguments: ["\"\"", "\"  \"", "\"otherwise\"", "\"Otherwise \""])
+  func ruleNameIsRefused(_ name: String) throws {
+    let policy = """
+      rule \(name) when reason == LEGAL then refund DECLINE
+      rule \(name) when reason == OTHER then refund GRANT_FULL
+      """
+    let result = TestSchema.load(policy)
+    #expect(result.policy == nil)
+    #expect(result.diagnostics.map(\.id) == [.invalidRuleName, .invalidRuleName])
+    let first = try #require(result.diagnostics.first)
+    #expect(result.source.text(of: first.span) == name)
+  }
+
   @Test("names are resolved or reported with a suggestion", arguments: cases)
   func unresolvedName(_ testCase: NameCase) throws {
     let result = TestSchema.load(testCase.policy)

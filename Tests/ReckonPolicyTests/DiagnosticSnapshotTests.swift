@@ -59,6 +59,9 @@ struct DiagnosticSnapshotTests {
       id: .assignmentInCondition,
       policy: "rule \"r\"\n  when usage.consumed = 5%\n  then refund DECLINE"),
     Example(
+      id: .invalidRuleName,
+      policy: "rule \"otherwise\"\n  when reason == LEGAL\n  then refund DECLINE"),
+    Example(
       id: .unknownName,
       policy: "let used = usage.consumed\nrule \"r\"\n  when usd > 50%\n  then refund DECLINE"),
     Example(
