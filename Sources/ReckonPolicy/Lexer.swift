@@ -3,6 +3,9 @@ public struct Lexer {
   private let bytes: [UInt8]
   private var offset = 0
   private var atLineStart = true
+  /// Where the last token ended: the end of the file is reported there, on a line the author can
+  /// see, rather than past a final line break on a line that does not exist.
+  private var lastTokenEnd = 0
   private(set) var diagnostics: [Diagnostic] = []
   private(set) var comments: [Comment] = []
 
@@ -11,6 +14,7 @@ public struct Lexer {
     self.bytes = source.bytes
     // A byte order mark is how some editors say "UTF-8"; it is not part of the policy.
     if bytes.starts(with: Lexer.byteOrderMark) { offset = Lexer.byteOrderMark.count }
+    lastTokenEnd = offset
     if let invalid = source.firstInvalidUTF8Offset {
       diagnostics.append(Lexer.notUTF8(at: invalid, byte: bytes[invalid]))
     }
@@ -49,17 +53,20 @@ public struct Lexer {
       let start = offset
       guard offset < bytes.count else {
         return Token(
-          kind: .endOfFile, text: "", span: SourceSpan(start: start, end: start), startsLine: true)
+          kind: .endOfFile, text: "", span: SourceSpan(start: lastTokenEnd, end: lastTokenEnd),
+          startsLine: true)
       }
       let startsLine = atLineStart
       if let token = token(from: start, startsLine: startsLine) {
         atLineStart = false
+        lastTokenEnd = token.span.end
         return token
       }
       if let standIn = reportUnexpectedCharacter(from: start) {
         // A look-alike such as ≥ stands in for the operator it resembles, so the one mistake
         // does not also break the parse of the rest of the condition.
         atLineStart = false
+        lastTokenEnd = offset
         return Token(
           kind: standIn, text: slice(start, offset), span: SourceSpan(start: start, end: offset),
           startsLine: startsLine)
