@@ -27,7 +27,7 @@ extension Parser {
     var links = 0
     defer { leaveNesting(links) }
     while cursor.isWord("or") {
-      try enterNesting(at: cursor.advance().span)
+      try enterNesting(at: cursor.advance().span, chain: ("or", links))
       links += 1
       let right = try parseAnd()
       left = Expression(kind: .binary(.or, left, right), span: left.span.merged(with: right.span))
@@ -40,7 +40,7 @@ extension Parser {
     var links = 0
     defer { leaveNesting(links) }
     while cursor.isWord("and") {
-      try enterNesting(at: cursor.advance().span)
+      try enterNesting(at: cursor.advance().span, chain: ("and", links))
       links += 1
       let right = try parseNot()
       left = Expression(kind: .binary(.and, left, right), span: left.span.merged(with: right.span))
