@@ -100,7 +100,7 @@ public struct DecisionExplainer: Sendable {
   }
 
   /// Each part of the rule's `and` chain with its value, as the explanation reads them, up to the
-  /// first false or unknown one (the rest was not needed).
+  /// first false one (the rest was not needed).
   private func conditionLines(
     _ rule: CheckedRule, _ attempt: PolicyTrace.RuleAttempt, _ decision: Decision
   ) -> [String] {

@@ -22,7 +22,8 @@ public struct DecisionExplanation: Sendable, Encodable {
     public let rule: String
     /// The line the rule starts on.
     public let line: Int
-    /// The first part of its condition that was false or unknown.
+    /// The part of its condition that made it false, or when its result was unknown (a fact it
+    /// needed was missing and nothing else was false), the first unknown part.
     public let failed: Condition?
   }
 
@@ -53,7 +54,12 @@ public struct DecisionExplanation: Sendable, Encodable {
     }
     earlierRules = trace.attempts.filter { $0.rule != decision.ruleIndex }.map { attempt in
       let rule = checked.rules[attempt.rule]
-      let failed = reader.conditions(of: rule, in: attempt).first { $0.value != "true" }
+      let conditions = reader.conditions(of: rule, in: attempt)
+      // Three-valued logic: unknown and false is false, and the false part is the reason.
+      // "Unknown" is the reason only when the rule's result was unknown.
+      let failed =
+        attempt.result == false
+        ? conditions.first { $0.value == "false" } : conditions.first { $0.value == "unknown" }
       return Miss(
         rule: rule.name, line: checked.source.location(of: rule.span.start).line, failed: failed)
     }
@@ -68,7 +74,7 @@ struct ConditionReader {
   let facts: FactValues
 
   /// The parts of the rule's `and` chain that were evaluated, in order, stopping after the first
-  /// false or unknown one.
+  /// false one; an unknown part does not stop evaluation, since a later false part decides.
   func conditions(of rule: CheckedRule, in attempt: PolicyTrace.RuleAttempt) -> [DecisionExplanation
     .Condition]
   {
@@ -89,7 +95,7 @@ struct ConditionReader {
       let value = recorded.map { $0.formatted(as: part.type) } ?? "unknown"
       let detail = recorded == nil ? missingDetail(part, values) : readDetail(part, values)
       result.append(.init(text: text, line: line, value: value, detail: detail))
-      if recorded != .boolean(true) { break }
+      if recorded == .boolean(false) { break }
     }
     return result
   }

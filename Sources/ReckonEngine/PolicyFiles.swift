@@ -53,10 +53,16 @@ public enum PolicyFiles {
   public static func load(_ path: String, schema: FactSchema = .standard) throws(Failure)
     -> PolicyLoader.Result
   {
-    let text: String
-    do throws(LocalFileError) { text = try LocalFile.text(at: path) } catch {
+    PolicyLoader.load(try read(path), schema: schema.policySchema)
+  }
+
+  /// Reads a policy or tests file as bytes; text that is not UTF-8 is left for the lexer to point
+  /// at, with a line and column, rather than refused here without saying where.
+  public static func read(_ path: String) throws(Failure) -> SourceFile {
+    do throws(LocalFileError) {
+      return SourceFile(path: path, contents: Array(try LocalFile.data(at: path)))
+    } catch {
       throw .unreadable(path: path, reason: error.reason)
     }
-    return PolicyLoader.load(SourceFile(path: path, text: text), schema: schema.policySchema)
   }
 }

@@ -20,7 +20,7 @@ extension Checker {
         report(
           .typeMismatch,
           "the list holds a \(member.type), but \(describe(subject, value)) is a \(value.type)",
-          at: element.span)
+          at: element.span, hint: quotedValueHint(element, against: value.type))
         sound = false
       }
       members.append(member)

@@ -122,7 +122,8 @@ extension Checker {
     if enumCases.contains(name) {
       report(
         .unknownName, "'\(name)' is a value, but nothing here says what it is a value of", at: span,
-        hint: "compare it with a fact, as in delivery.status == \(name)")
+        hint:
+          "compare it with a fact, as in \(factHavingValue(name) ?? "delivery.status") == \(name)")
     } else {
       let hint = Suggestions.closest(to: name, among: candidates).map { "did you mean '\($0)'?" }
       report(.unknownName, "unknown name '\(name)'", at: span, hint: hint)
@@ -182,7 +183,8 @@ extension Checker {
     guard comparable(op, lhs.type, rhs.type) else {
       report(
         .typeMismatch, comparisonMessage(op, lhs.type, rhs.type), at: span,
-        hint: comparisonHint(lhs.type, rhs.type))
+        hint: quotedValueHint(right, against: lhs.type) ?? quotedValueHint(left, against: rhs.type)
+          ?? comparisonHint(lhs.type, rhs.type))
       return nil
     }
     if let (a, b) = currencyConflict([lhs, rhs]) {
@@ -231,6 +233,16 @@ extension Checker {
   {
     if left == right { return "'\(op.rawValue)' does not apply to a \(left)" }
     return "cannot compare a \(left) with a \(right)"
+  }
+
+  /// "Drop the quotes" for text that names a value of the enumeration it is compared with, as in
+  /// `reason == "LEGAL"`: a value is written bare, and quotes make it text.
+  func quotedValueHint(_ expression: Expression, against type: ValueType) -> String? {
+    guard case .enumeration(let enumType) = type, case .literal(.text(let text)) = expression.kind
+    else { return nil }
+    let spelled = String(text.uppercased().map { $0 == " " ? "_" : $0 })
+    guard enumType.cases.contains(spelled) else { return nil }
+    return "drop the quotes: write \(spelled), not \"\(text)\""
   }
 
   private func comparisonHint(_ left: ValueType, _ right: ValueType) -> String? {

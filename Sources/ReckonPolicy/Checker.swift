@@ -49,7 +49,8 @@ public struct Checker {
       case .let(let declaration):
         sound = checkLet(declaration) && sound
       case .rule(let rule):
-        if let earlier = ruleNames[rule.name.value], !rule.name.value.isEmpty {
+        // An empty or reserved name is already an error of its own.
+        if let earlier = ruleNames[rule.name.value], Parser.isUsableRuleName(rule.name.value) {
           let line = source.location(of: earlier.start).line
           report(
             .duplicateRuleName,
@@ -107,10 +108,24 @@ public struct Checker {
           .letShadowsFact,
           "'\(name.value)' is already the name of facts, as in \(exampleFact(under: name.value))",
           at: name.span, hint: "use another name")
+      } else if let fact = factHavingValue(name.value) {
+        report(
+          .letShadowsValue,
+          "'\(name.value)' is a value of \(fact), which a let of this name would hide",
+          at: name.span, hint: "use another name, such as '\(name.value.lowercased())'")
       } else {
         declaredLets[name.value] = (index, name.span)
       }
     }
+  }
+
+  /// The first fact with `value` among its enumeration values: a let of that name would turn
+  /// `reason == LEGAL` into a comparison with the let.
+  func factHavingValue(_ value: String) -> String? {
+    schema.facts.first { fact in
+      if case .enumeration(let type) = fact.type { return type.cases.contains(value) }
+      return false
+    }?.name
   }
 
   private func exampleFact(under root: String) -> String {
@@ -177,10 +192,24 @@ public struct Checker {
       report(
         .typeMismatch, "\(what) must be true or false, but this is a \(condition.type)",
         at: expression.span,
-        hint: "compare it with something, as in \(source.text(of: expression.span)) > 0")
+        hint: "compare it with something, as in "
+          + Checker.comparisonExample(source.text(of: expression.span), condition.type))
       return nil
     }
     return condition
+  }
+
+  /// A comparison that type-checks for a value of `type`, so the hint can be copied as it is.
+  static func comparisonExample(_ text: String, _ type: ValueType) -> String {
+    switch type {
+    case .percent: "\(text) > 0%"
+    case .money: "\(text) > 4.99 USD"
+    case .duration: "\(text) > 30 days"
+    case .timestamp: "now - \(text) > 30 days"
+    case .text: "\(text) == \"com.example.coins\""
+    case .enumeration(let type): "\(text) == \(type.cases.first ?? "VALUE")"
+    case .boolean, .number, .list: "\(text) > 0"
+    }
   }
 
   // MARK: Actions

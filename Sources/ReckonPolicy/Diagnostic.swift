@@ -39,6 +39,7 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case unexpectedCharacter = "unexpected-character"
   case unterminatedString = "unterminated-string"
   case invalidNumber = "invalid-number"
+  case invalidEncoding = "invalid-encoding"
   // Syntax
   case expectedToken = "expected-token"
   case expectedExpression = "expected-expression"
@@ -49,6 +50,9 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case chainedComparison = "chained-comparison"
   case listOutsideIn = "list-outside-in"
   case nestingTooDeep = "nesting-too-deep"
+  case unknownUnit = "unknown-unit"
+  case assignmentInCondition = "assignment-in-condition"
+  case invalidRuleName = "invalid-rule-name"
   // Names and types
   case unknownName = "unknown-name"
   case unknownFact = "unknown-fact"
@@ -57,6 +61,7 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case unknownFunction = "unknown-function"
   case duplicateLet = "duplicate-let"
   case letShadowsFact = "let-shadows-fact"
+  case letShadowsValue = "let-shadows-value"
   case duplicateRuleName = "duplicate-rule-name"
   case typeMismatch = "type-mismatch"
   case invalidOperand = "invalid-operand"

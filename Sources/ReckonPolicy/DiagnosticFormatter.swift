@@ -44,14 +44,20 @@ public struct DiagnosticFormatter: Sendable {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// The caret line. Columns count characters, but a terminal gives emoji and East Asian wide
+  /// characters two cells, so the padding and the underline are measured in cells.
   private func underline(
     _ span: SourceSpan, from start: SourceLocation, lineText: String, in source: SourceFile
   ) -> String {
     let end = source.location(of: span.end)
     let lineLength = lineText.count
     let lastColumn = end.line == start.line ? end.column : lineLength + 1
-    let width = max(1, lastColumn - start.column)
-    let indent = lineText.prefix(start.column - 1).map { $0 == "\t" ? "\t" : " " }.joined()
+    let before = lineText.prefix(start.column - 1)
+    let under = lineText.dropFirst(start.column - 1).prefix(max(0, lastColumn - start.column))
+    let indent = before.map {
+      $0 == "\t" ? "\t" : String(repeating: " ", count: $0.terminalWidth)
+    }.joined()
+    let width = max(1, under.reduce(0) { $0 + $1.terminalWidth })
     return indent + "^" + String(repeating: "~", count: width - 1)
   }
 }

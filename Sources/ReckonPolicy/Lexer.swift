@@ -3,12 +3,33 @@ public struct Lexer {
   private let bytes: [UInt8]
   private var offset = 0
   private var atLineStart = true
+  /// Where the last token ended: the end of the file is reported there, on a line the author can
+  /// see, rather than past a final line break on a line that does not exist.
+  private var lastTokenEnd = 0
   private(set) var diagnostics: [Diagnostic] = []
   private(set) var comments: [Comment] = []
 
   /// Creates a lexer over a source file.
   public init(_ source: SourceFile) {
     self.bytes = source.bytes
+    // A byte order mark is how some editors say "UTF-8"; it is not part of the policy.
+    if bytes.starts(with: Lexer.byteOrderMark) { offset = Lexer.byteOrderMark.count }
+    lastTokenEnd = offset
+    if let invalid = source.firstInvalidUTF8Offset {
+      diagnostics.append(Lexer.notUTF8(at: invalid, byte: bytes[invalid]))
+    }
+  }
+
+  static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+  /// One report for the whole file: every later bad byte has the same cause and the same fix.
+  static func notUTF8(at offset: Int, byte: UInt8) -> Diagnostic {
+    let hex = String(byte, radix: 16, uppercase: true)
+    return Diagnostic(
+      .invalidEncoding, .error,
+      "the file is not UTF-8: byte 0x\(hex.count == 1 ? "0" + hex : hex) here",
+      at: SourceSpan(start: offset, end: offset + 1),
+      hint: "save the file as UTF-8 (most editors offer it under 'Save with Encoding')")
   }
 
   /// Lexes the whole file; the last token is always `endOfFile`.
@@ -32,14 +53,24 @@ public struct Lexer {
       let start = offset
       guard offset < bytes.count else {
         return Token(
-          kind: .endOfFile, text: "", span: SourceSpan(start: start, end: start), startsLine: true)
+          kind: .endOfFile, text: "", span: SourceSpan(start: lastTokenEnd, end: lastTokenEnd),
+          startsLine: true)
       }
       let startsLine = atLineStart
       if let token = token(from: start, startsLine: startsLine) {
         atLineStart = false
+        lastTokenEnd = token.span.end
         return token
       }
-      reportUnexpectedCharacter(from: start)
+      if let standIn = reportUnexpectedCharacter(from: start) {
+        // A look-alike such as ≥ stands in for the operator it resembles, so the one mistake
+        // does not also break the parse of the rest of the condition.
+        atLineStart = false
+        lastTokenEnd = offset
+        return Token(
+          kind: standIn, text: slice(start, offset), span: SourceSpan(start: start, end: offset),
+          startsLine: startsLine)
+      }
     }
   }
 
@@ -196,23 +227,19 @@ public struct Lexer {
     return single
   }
 
-  private mutating func reportUnexpectedCharacter(from start: Int) {
+  /// Reports the character at `start` and returns the token a look-alike stands in for.
+  private mutating func reportUnexpectedCharacter(from start: Int) -> Token.Kind? {
     // Step over one whole UTF-8 scalar so the message quotes a real character.
     offset += 1
     while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
-    let character = slice(start, offset)
-    let hint: String? =
-      switch character {
-      case "!": "write 'not' for negation, or '!=' for 'is not equal to'"
-      case "&": "write 'and' to combine conditions"
-      case "|": "write 'or' for either condition"
-      case "'", "“", "”": "write text between straight double quotes, like \"com.example.coins\""
-      default: nil
-      }
+    // Bytes that are not UTF-8 were reported once for the whole file when lexing began.
+    guard String(validating: bytes[start..<offset], as: UTF8.self) != nil else { return nil }
+    let stray = StrayCharacter(character: slice(start, offset))
     diagnostics.append(
       Diagnostic(
-        .unexpectedCharacter, .error, "unexpected character '\(character)'",
-        at: SourceSpan(start: start, end: offset), hint: hint))
+        .unexpectedCharacter, .error, "unexpected character \(stray.described)",
+        at: SourceSpan(start: start, end: offset), hint: stray.hint))
+    return stray.standIn
   }
 
   private func slice(_ start: Int, _ end: Int) -> String {

@@ -27,7 +27,7 @@ extension Parser {
     var links = 0
     defer { leaveNesting(links) }
     while cursor.isWord("or") {
-      try enterNesting(at: cursor.advance().span)
+      try enterNesting(at: cursor.advance().span, chain: ("or", links))
       links += 1
       let right = try parseAnd()
       left = Expression(kind: .binary(.or, left, right), span: left.span.merged(with: right.span))
@@ -40,7 +40,7 @@ extension Parser {
     var links = 0
     defer { leaveNesting(links) }
     while cursor.isWord("and") {
-      try enterNesting(at: cursor.advance().span)
+      try enterNesting(at: cursor.advance().span, chain: ("and", links))
       links += 1
       let right = try parseNot()
       left = Expression(kind: .binary(.and, left, right), span: left.span.merged(with: right.span))
@@ -76,6 +76,16 @@ extension Parser {
       for _ in 0..<length { cursor.advance() }
       let right = try parseAdditive()
       return Expression(kind: .compare(op, left, right), span: left.span.merged(with: right.span))
+    }
+    if cursor.kind == .assign {
+      // Read as the comparison it was meant to be, so the mistake is one error where it was made.
+      let sign = cursor.advance()
+      report(
+        .assignmentInCondition, "'=' gives a value; it does not compare", at: sign.span,
+        hint: "to compare, write ==")
+      let right = try parseAdditive()
+      return Expression(
+        kind: .compare(.equal, left, right), span: left.span.merged(with: right.span))
     }
     if cursor.isWord("in")
       || (cursor.isWord("not") && cursor.peek().kind == .identifier && cursor.peek().text == "in")
@@ -264,7 +274,32 @@ extension Parser {
       }
       return Expression(kind: .literal(.money(milli, currency: unit.text)), span: span)
     }
+    if !unit.startsLine, let hint = Parser.unknownUnitHint(unit.text) {
+      // Said here, as what it is, instead of as a number compared with a duration and a
+      // stray word where 'then' was expected.
+      cursor.advance()
+      report(.unknownUnit, "unknown unit '\(unit.text)'", at: unit.span, hint: hint)
+      return Expression(kind: .invalid, span: token.span.merged(with: unit.span))
+    }
     return Expression(kind: .literal(.number(number)), span: token.span)
+  }
+
+  /// The fix for a word after a number that is meant as a unit but is not one, or nil when the
+  /// word does not look like a unit at all.
+  static func unknownUnitHint(_ word: String) -> String? {
+    let units = "the units are seconds, minutes, hours, days and weeks"
+    let lower = word.lowercased()
+    if durationUnits[lower] != nil { return "write the unit in lower case: '\(lower)'" }
+    switch lower {
+    case "month", "months", "mo", "mos":
+      return "a month has no fixed length: write days, as in 30 days; \(units)"
+    case "year", "years", "yr", "yrs", "y":
+      return "a year has no fixed length: write days, as in 365 days; \(units)"
+    case "s", "sec", "secs", "m", "min", "mins", "h", "hr", "hrs", "d", "w", "wk", "wks":
+      return "write the unit in full, as in 12 hours; \(units)"
+    default:
+      return nil
+    }
   }
 
   static func isCurrencyCode(_ text: String) -> Bool {

@@ -39,13 +39,26 @@ extension Parser {
   }
 
   /// Counts one more level of nesting, or reports that there are too many; a level counted must be
-  /// left with `leaveNesting`.
-  mutating func enterNesting(at span: SourceSpan) throws(ParseAbort) {
+  /// left with `leaveNesting`. `chain` is the `and`/`or` being joined and how many it has joined so
+  /// far, so a long flat list is not described as deep nesting.
+  mutating func enterNesting(
+    at span: SourceSpan, chain: (word: String, links: Int)? = nil
+  ) throws(ParseAbort) {
     guard depth < Parser.maximumNesting else {
-      report(
-        .nestingTooDeep, "this expression nests more than \(Parser.maximumNesting) levels deep",
-        at: span,
-        hint: "split it with 'let'")
+      if let chain, chain.links >= Parser.maximumNesting / 2 {
+        report(
+          .nestingTooDeep,
+          "this condition joins more than \(Parser.maximumNesting) conditions with '\(chain.word)'",
+          at: span,
+          hint:
+            "name groups of them with 'let' and join the names, or list values with 'in', as in reason in [LEGAL, OTHER]"
+        )
+      } else {
+        report(
+          .nestingTooDeep, "this expression nests more than \(Parser.maximumNesting) levels deep",
+          at: span,
+          hint: "split it with 'let'")
+      }
       throw ParseAbort()
     }
     depth += 1

@@ -161,6 +161,7 @@ public struct Parser {
       let nameToken = try expect(
         .string, "the rule's name in double quotes, as in rule \"heavy use\"")
       name = Located(nameToken.text, at: nameToken.span)
+      checkRuleName(name)
       try expectWord("when")
       condition = parseExpressionOrInvalid()
       if condition.kind == .invalid { throw ParseAbort() }
@@ -172,6 +173,29 @@ public struct Parser {
     return RuleDeclaration(
       name: name, condition: condition, actions: actions,
       span: SourceSpan(start: start.start, end: cursor.previousEnd))
+  }
+
+  /// Decisions, traces and tests name the deciding rule by its name and say `otherwise` when no
+  /// rule matched, so a rule needs a name, and not that one.
+  private mutating func checkRuleName(_ name: Located<String>) {
+    let words = name.value.split(whereSeparator: \.isWhitespace)
+    if words.isEmpty {
+      report(
+        .invalidRuleName, "a rule needs a name", at: name.span,
+        hint:
+          "say what the rule is for, as in rule \"heavy use\"; decisions name the rule that decided"
+      )
+    } else if words.joined(separator: " ").lowercased() == "otherwise" {
+      report(
+        .invalidRuleName,
+        "a rule cannot be called 'otherwise': decisions use that name for the otherwise clause",
+        at: name.span, hint: "choose another name, such as \"everything else\"")
+    }
+  }
+
+  static func isUsableRuleName(_ name: String) -> Bool {
+    let words = name.split(whereSeparator: \.isWhitespace)
+    return !words.isEmpty && words.joined(separator: " ").lowercased() != "otherwise"
   }
 
   private mutating func parseOtherwise() -> OtherwiseClause {

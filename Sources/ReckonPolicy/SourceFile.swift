@@ -10,9 +10,19 @@ public struct SourceFile: Sendable {
 
   /// Creates a source file from its path and text.
   public init(path: String, text: String) {
+    self.init(path: path, text: text, bytes: Array(text.utf8))
+  }
+
+  /// Creates a source file from the bytes read from disk, kept as they are even when they are not
+  /// UTF-8, so the lexer can point at the first bad byte instead of the file being refused unseen.
+  public init(path: String, contents: [UInt8]) {
+    self.init(path: path, text: String(decoding: contents, as: UTF8.self), bytes: contents)
+  }
+
+  private init(path: String, text: String, bytes: [UInt8]) {
     self.path = path
     self.text = text
-    self.bytes = Array(text.utf8)
+    self.bytes = bytes
     var starts = [0]
     for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
       starts.append(offset + 1)
@@ -32,6 +42,20 @@ public struct SourceFile: Sendable {
     let lineStart = lineStarts[low]
     let column = String(decoding: bytes[lineStart..<clamped], as: UTF8.self).count + 1
     return SourceLocation(line: low + 1, column: column)
+  }
+
+  /// The offset of the first byte that is not part of valid UTF-8, or nil if the whole file is.
+  public var firstInvalidUTF8Offset: Int? {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let encoded): offset += encoded.count
+      case .error: return offset
+      case .emptyInput: return nil
+      }
+    }
   }
 
   /// The text of a 1-based line, without its line break.

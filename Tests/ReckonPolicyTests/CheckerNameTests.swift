@@ -32,6 +32,11 @@ struct CheckerNameTests {
       message: "'DELIVERED' is a value, but nothing here says what it is a value of",
       hint: "compare it with a fact, as in delivery.status == DELIVERED"),
     NameCase(
+      label: "bare value of another fact", policy: "rule \"r\" when LEGAL then refund DECLINE",
+      id: .unknownName,
+      message: "'LEGAL' is a value, but nothing here says what it is a value of",
+      hint: "compare it with a fact, as in reason == LEGAL"),
+    NameCase(
       label: "unknown enum value",
       policy: "rule \"r\" when delivery.status != DELIVERD then refund DECLINE",
       id: .unknownEnumValue, message: "unknown value 'DELIVERD' for delivery.status",
@@ -76,6 +81,18 @@ struct CheckerNameTests {
       label: "let shadowing a plain fact", policy: "let now = 1", id: .letShadowsFact,
       message: "'now' is already the name of a fact", hint: "use another name"),
     NameCase(
+      label: "let named like an enumeration value",
+      policy: "let LEGAL = 1\nrule \"r\" when reason == LEGAL then refund DECLINE",
+      id: .letShadowsValue,
+      message: "'LEGAL' is a value of reason, which a let of this name would hide",
+      hint: "use another name, such as 'legal'"),
+    NameCase(
+      label: "let named like a value used in set",
+      policy: "let DELIVERED = true\nrule \"r\" when true then set deliveryStatus = DELIVERED",
+      id: .letShadowsValue,
+      message: "'DELIVERED' is a value of delivery.status, which a let of this name would hide",
+      hint: "use another name, such as 'delivered'"),
+    NameCase(
       label: "duplicate let", policy: "let a = 1\nlet a = 2", id: .duplicateLet,
       message: "'a' is already defined on line 1", hint: "use another name"),
     NameCase(
@@ -94,6 +111,21 @@ struct CheckerNameTests {
       id: .duplicateRuleName, message: "another rule is already called 'r' (line 1)",
       hint: "give each rule its own name, so decisions say which one decided"),
   ]
+
+  @Test(
+    "a rule without a name, or named like the otherwise clause, is refused at its name",
+    arguments: ["\"\"", "\"  \"", "\"otherwise\"", "\"Otherwise \""])
+  func ruleNameIsRefused(_ name: String) throws {
+    let policy = """
+      rule \(name) when reason == LEGAL then refund DECLINE
+      rule \(name) when reason == OTHER then refund GRANT_FULL
+      """
+    let result = TestSchema.load(policy)
+    #expect(result.policy == nil)
+    #expect(result.diagnostics.map(\.id) == [.invalidRuleName, .invalidRuleName])
+    let first = try #require(result.diagnostics.first)
+    #expect(result.source.text(of: first.span) == name)
+  }
 
   @Test("names are resolved or reported with a suggestion", arguments: cases)
   func unresolvedName(_ testCase: NameCase) throws {

@@ -42,7 +42,7 @@ struct CheckerTypeTests {
     ErrorCase(
       condition: "usage.consumed", id: .typeMismatch,
       message: "the condition of rule 'r' must be true or false, but this is a percent",
-      hint: "compare it with something, as in usage.consumed > 0"),
+      hint: "compare it with something, as in usage.consumed > 0%"),
     ErrorCase(
       condition: "true and 3", id: .typeMismatch,
       message: "the right side of 'and' must be true or false, but this is a number",
@@ -50,7 +50,18 @@ struct CheckerTypeTests {
     ErrorCase(
       condition: "not product.id", id: .typeMismatch,
       message: "the operand of 'not' must be true or false, but this is a text",
-      hint: "compare it with something, as in product.id > 0"),
+      hint: "compare it with something, as in product.id == \"com.example.coins\""),
+    ErrorCase(
+      condition: "delivery.status", id: .typeMismatch,
+      message: "the condition of rule 'r' must be true or false, but this is a DeliveryStatus",
+      hint: "compare it with something, as in delivery.status == DELIVERED"),
+    ErrorCase(
+      condition: "customer.account_age or true", id: .typeMismatch,
+      message: "the left side of 'or' must be true or false, but this is a duration",
+      hint: "compare it with something, as in customer.account_age > 30 days"),
+    ErrorCase(
+      condition: "usage.consumed = 5%", id: .assignmentInCondition,
+      message: "'=' gives a value; it does not compare", hint: "to compare, write =="),
     ErrorCase(
       condition: "delivery.status < DELIVERED", id: .typeMismatch,
       message: "'<' does not apply to a DeliveryStatus"),
@@ -63,6 +74,32 @@ struct CheckerTypeTests {
     ErrorCase(
       condition: "reason in [LEGAL, 3]", id: .typeMismatch,
       message: "the list holds a number, but reason is a Reason"),
+    ErrorCase(
+      condition: "reason == \"LEGAL\"", id: .typeMismatch,
+      message: "cannot compare a Reason with a text",
+      hint: "drop the quotes: write LEGAL, not \"LEGAL\""),
+    ErrorCase(
+      condition: "\"unintended purchase\" != reason", id: .typeMismatch,
+      message: "cannot compare a text with a Reason",
+      hint: "drop the quotes: write UNINTENDED_PURCHASE, not \"unintended purchase\""),
+    ErrorCase(
+      condition: "reason in [LEGAL, \"OTHER\"]", id: .typeMismatch,
+      message: "the list holds a text, but reason is a Reason",
+      hint: "drop the quotes: write OTHER, not \"OTHER\""),
+    ErrorCase(
+      condition: "customer.account_age < 1 month", id: .unknownUnit,
+      message: "unknown unit 'month'",
+      hint:
+        "a month has no fixed length: write days, as in 30 days; the units are seconds, minutes, hours, days and weeks"
+    ),
+    ErrorCase(
+      condition: "customer.account_age > 30 Days", id: .unknownUnit, message: "unknown unit 'Days'",
+      hint: "write the unit in lower case: 'days'"),
+    ErrorCase(
+      condition: "customer.account_age > 2 hrs", id: .unknownUnit, message: "unknown unit 'hrs'",
+      hint:
+        "write the unit in full, as in 12 hours; the units are seconds, minutes, hours, days and weeks"
+    ),
     ErrorCase(condition: "-true", id: .invalidOperand, message: "a boolean cannot be negated"),
     ErrorCase(
       condition: "round(1, 2) > 0", id: .invalidArguments,

@@ -75,13 +75,43 @@ struct DiagnosticFormatterTests {
     #expect(rendered == "p:123457:1: error: m\n 123457 | x\n        | ^\n")
   }
 
-  @Test func multibyteCharactersBeforeTheSpanCountAsOneColumn() {
+  @Test func multibyteCharactersCountAsOneColumnWhileTheCaretIsPaddedByTerminalCells() {
     let source = SourceFile(path: "p", text: "é ☕️ x")
     let offset = Array("é ☕️ ".utf8).count
     let rendered = DiagnosticFormatter().render(
       Diagnostic(.unknownName, .error, "m", at: SourceSpan(start: offset, end: offset + 1)),
       in: source)
-    #expect(rendered == "p:1:5: error: m\n    1 | é ☕️ x\n      |     ^\n")
+    // Column 5 counts characters; the emoji takes two cells, so the caret needs five spaces.
+    #expect(rendered == "p:1:5: error: m\n    1 | é ☕️ x\n      |      ^\n")
+  }
+
+  struct WideCase: CustomTestStringConvertible, Sendable {
+    let before: String
+    let marked: String
+    let caretLine: String
+    var testDescription: String { before + marked }
+  }
+
+  static let wideCases: [WideCase] = [
+    WideCase(before: "\"日本\" ", marked: "x", caretLine: "       ^"),
+    WideCase(before: "\"한국\" ", marked: "x", caretLine: "       ^"),
+    WideCase(before: "\"カナ\" ", marked: "x", caretLine: "       ^"),
+    WideCase(before: "\"ＡＢ\" ", marked: "x", caretLine: "       ^"),
+    WideCase(before: "\"🙂\" ", marked: "x", caretLine: "     ^"),
+    WideCase(before: "\"é\u{200B}\" ", marked: "x", caretLine: "    ^"),
+    WideCase(before: "a ", marked: "\"日本\"", caretLine: "  ^~~~~~"),
+  ]
+
+  @Test("the caret sits under its character after wide ones", arguments: wideCases)
+  func caretIsPaddedByTerminalCells(_ testCase: WideCase) {
+    let source = SourceFile(path: "p", text: testCase.before + testCase.marked + " y")
+    let start = Array(testCase.before.utf8).count
+    let rendered = DiagnosticFormatter().render(
+      Diagnostic(
+        .unknownName, .error, "m",
+        at: SourceSpan(start: start, end: start + Array(testCase.marked.utf8).count)), in: source)
+    #expect(rendered.split(separator: "\n")[2] == "      | " + testCase.caretLine)
+    #expect(rendered.hasPrefix("p:1:\(testCase.before.count + 1):"))
   }
 
   @Test func severalDiagnosticsAreRenderedInSourceOrderSeparatedByBlankLines() {

@@ -7,7 +7,14 @@ struct DiagnosticSnapshotTests {
   struct Example: CustomTestStringConvertible, Sendable {
     let id: DiagnosticID
     let policy: String
+    /// Raw file contents, for problems a Swift string cannot hold, such as bytes that are not UTF-8.
+    var contents: [UInt8]? = nil
     var testDescription: String { id.rawValue }
+
+    func load(path: String = "test.policy") -> PolicyLoader.Result {
+      contents.map { TestSchema.load(contents: $0, path: path) }
+        ?? TestSchema.load(policy, path: path)
+    }
   }
 
   static let deepParentheses =
@@ -23,6 +30,11 @@ struct DiagnosticSnapshotTests {
     Example(
       id: .invalidNumber,
       policy: "rule \"r\"\n  when customer.account_age < 90days\n  then refund DECLINE"),
+    Example(
+      id: .invalidEncoding, policy: "",
+      contents: Array("rule \"caf".utf8) + [0xE9]
+        + Array("\"\n  when true\n  then refund DECLINE".utf8)
+    ),
     Example(id: .expectedToken, policy: "rule \"r\"\n  when reason == LEGAL\n  refund DECLINE"),
     Example(id: .expectedExpression, policy: "rule \"r\"\n  when reason ==\n  then refund DECLINE"),
     Example(id: .unknownAction, policy: "rule \"r\"\n  when reason == LEGAL\n  then refnd DECLINE"),
@@ -41,6 +53,15 @@ struct DiagnosticSnapshotTests {
       policy: "rule \"r\"\n  when [LEGAL, OTHER] == reason\n  then refund DECLINE"),
     Example(id: .nestingTooDeep, policy: "let deep = \(deepParentheses)"),
     Example(
+      id: .unknownUnit,
+      policy: "rule \"r\"\n  when customer.account_age < 1 month\n  then refund DECLINE"),
+    Example(
+      id: .assignmentInCondition,
+      policy: "rule \"r\"\n  when usage.consumed = 5%\n  then refund DECLINE"),
+    Example(
+      id: .invalidRuleName,
+      policy: "rule \"otherwise\"\n  when reason == LEGAL\n  then refund DECLINE"),
+    Example(
       id: .unknownName,
       policy: "let used = usage.consumed\nrule \"r\"\n  when usd > 50%\n  then refund DECLINE"),
     Example(
@@ -56,6 +77,10 @@ struct DiagnosticSnapshotTests {
       policy: "rule \"r\"\n  when rnd(usage.consumed) > 50%\n  then refund DECLINE"),
     Example(id: .duplicateLet, policy: "let used = usage.consumed\nlet used = 50%"),
     Example(id: .letShadowsFact, policy: "let usage = usage.consumed"),
+    Example(
+      id: .letShadowsValue,
+      policy:
+        "let LEGAL = reason == OTHER\nrule \"r\"\n  when reason == LEGAL\n  then refund DECLINE"),
     Example(
       id: .duplicateRuleName,
       policy:
@@ -114,7 +139,7 @@ struct DiagnosticSnapshotTests {
 
   @Test("each diagnostic renders as its golden file", arguments: examples)
   func rendersAsSnapshot(_ example: Example) {
-    let result = TestSchema.load(example.policy, path: "policies/example.policy")
+    let result = example.load(path: "policies/example.policy")
     #expect(result.diagnostics.map(\.id) == [example.id], "\(result.renderedDiagnostics())")
     Snapshot.expect(result.renderedDiagnostics(), matches: "diagnostic-\(example.id.rawValue)")
   }
@@ -128,7 +153,7 @@ struct DiagnosticSnapshotTests {
 
   @Test func warningsDoNotStopALoadButErrorsDo() {
     for example in Self.examples {
-      let result = TestSchema.load(example.policy)
+      let result = example.load()
       let isWarning = result.diagnostics.allSatisfy { $0.severity == .warning }
       #expect((result.policy != nil) == isWarning, "\(example.id)")
     }

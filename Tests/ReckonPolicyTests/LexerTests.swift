@@ -96,36 +96,82 @@ struct LexerTests {
 
   struct UnexpectedCase: CustomTestStringConvertible, Sendable {
     let character: String
+    let named: String
     let hintContains: String?
-    var testDescription: String { character }
+    /// The operator a look-alike stands in for, so the rest of the line still parses.
+    var standsInFor: Token.Kind? = nil
+    var testDescription: String { named }
   }
 
   static let unexpectedCases: [UnexpectedCase] = [
-    UnexpectedCase(character: "!", hintContains: "'not'"),
-    UnexpectedCase(character: "&", hintContains: "'and'"),
-    UnexpectedCase(character: "|", hintContains: "'or'"),
-    UnexpectedCase(character: "'", hintContains: "double quotes"),
-    UnexpectedCase(character: "“", hintContains: "double quotes"),
-    UnexpectedCase(character: "@", hintContains: nil),
-    UnexpectedCase(character: "é", hintContains: nil),
+    UnexpectedCase(character: "!", named: "'!'", hintContains: "'not'"),
+    UnexpectedCase(character: "&", named: "'&'", hintContains: "'and'"),
+    UnexpectedCase(character: "|", named: "'|'", hintContains: "'or'"),
+    UnexpectedCase(character: "'", named: "'''", hintContains: "double quotes"),
+    UnexpectedCase(
+      character: "“", named: "'“' (U+201C left double quotation mark)",
+      hintContains: "straight double quotes"),
+    UnexpectedCase(
+      character: "”", named: "'”' (U+201D right double quotation mark)",
+      hintContains: "straight double quotes"),
+    UnexpectedCase(
+      character: "‘", named: "'‘' (U+2018 left single quotation mark)",
+      hintContains: "straight double quotes"),
+    UnexpectedCase(
+      character: "’", named: "'’' (U+2019 right single quotation mark)",
+      hintContains: "straight double quotes"),
+    UnexpectedCase(character: "@", named: "'@'", hintContains: nil),
+    UnexpectedCase(
+      character: "é", named: "'é' (U+00E9 latin small letter e with acute)", hintContains: nil),
+    UnexpectedCase(
+      character: "\u{00A0}", named: "U+00A0 no-break space", hintContains: "ordinary space"),
+    UnexpectedCase(character: "\u{0000}", named: "U+0000 null", hintContains: "delete it"),
+    UnexpectedCase(
+      character: "\u{200B}", named: "U+200B zero width space", hintContains: "delete it"),
+    UnexpectedCase(
+      character: "\u{FEFF}", named: "U+FEFF byte order mark", hintContains: "start of a file"),
+    UnexpectedCase(
+      character: "≥", named: "'≥' (U+2265 greater-than or equal to)", hintContains: ">=",
+      standsInFor: .greaterOrEqual),
+    UnexpectedCase(
+      character: "≤", named: "'≤' (U+2264 less-than or equal to)", hintContains: "<=",
+      standsInFor: .lessOrEqual),
+    UnexpectedCase(
+      character: "≠", named: "'≠' (U+2260 not equal to)", hintContains: "!=",
+      standsInFor: .notEqual),
+    UnexpectedCase(
+      character: "–", named: "'–' (U+2013 en dash)", hintContains: "-", standsInFor: .minus),
+    UnexpectedCase(
+      character: "—", named: "'—' (U+2014 em dash)", hintContains: "-", standsInFor: .minus),
   ]
 
   @Test(
-    "an unexpected character is reported with a hint where one helps", arguments: unexpectedCases)
+    "an unexpected character is named, invisible ones by code point, with a hint where one helps",
+    arguments: unexpectedCases)
   func unexpectedCharacter(_ testCase: UnexpectedCase) throws {
     let source = TestSchema.source("a \(testCase.character) b")
     let lexed = Lexer.tokenize(source)
     let diagnostic = try #require(lexed.diagnostics.first)
     #expect(lexed.diagnostics.count == 1)
     #expect(diagnostic.id == .unexpectedCharacter)
-    #expect(diagnostic.message == "unexpected character '\(testCase.character)'")
+    #expect(diagnostic.message == "unexpected character \(testCase.named)")
     #expect(source.text(of: diagnostic.span) == testCase.character)
     if let expected = testCase.hintContains {
       #expect(diagnostic.hint?.contains(expected) == true)
     } else {
       #expect(diagnostic.hint == nil)
     }
-    #expect(lexed.tokens.map(\.text) == ["a", "b", ""])
+    if let standIn = testCase.standsInFor {
+      #expect(lexed.tokens.map(\.kind) == [.identifier, standIn, .identifier, .endOfFile])
+    } else {
+      #expect(lexed.tokens.map(\.text) == ["a", "b", ""])
+    }
+  }
+
+  @Test func aLookAlikeOperatorIsOneErrorAndTheConditionStillChecks() {
+    let result = TestSchema.load(
+      "rule \"r\"\n  when usage.consumed ≥ 80% and reason == LEGAL\n  then refund DECLINE")
+    #expect(result.diagnostics.map(\.id) == [.unexpectedCharacter])
   }
 
   @Test func tokenAfterAStrayCharacterAtLineStartStillStartsTheLine() {
@@ -170,5 +216,25 @@ struct LexerTests {
     #expect(lexed.tokens.count == 9)
     #expect(source.lineText(1) == "let a = 1")
     #expect(source.location(of: lexed.tokens[4].span.start) == SourceLocation(line: 2, column: 1))
+  }
+
+  @Test func aFileThatIsNotUTF8IsReportedOnceAtItsFirstBadByteWithLineAndColumn() throws {
+    // Latin-1 "café" twice: the second bad byte has the same cause, so one report is enough.
+    let contents = Array("# ok\nrule \"caf".utf8) + [0xE9] + Array("\" # caf".utf8) + [0xE9]
+    let source = SourceFile(path: "p.policy", contents: contents)
+    let lexed = Lexer.tokenize(source)
+    let diagnostic = try #require(lexed.diagnostics.first)
+    #expect(lexed.diagnostics.count == 1)
+    #expect(diagnostic.id == .invalidEncoding)
+    #expect(diagnostic.message == "the file is not UTF-8: byte 0xE9 here")
+    #expect(source.location(of: diagnostic.span.start) == SourceLocation(line: 2, column: 10))
+  }
+
+  @Test func aByteOrderMarkAtTheStartIsNotAToken() {
+    let source = SourceFile(
+      path: "p.policy", contents: Lexer.byteOrderMark + Array("let a = 1".utf8))
+    let lexed = Lexer.tokenize(source)
+    #expect(lexed.diagnostics.isEmpty)
+    #expect(lexed.tokens.first?.text == "let")
   }
 }

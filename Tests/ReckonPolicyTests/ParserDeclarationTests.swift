@@ -157,3 +157,39 @@ struct ParserDeclarationTests {
     #expect(syntax.rules.count == 1)
   }
 }
+
+struct EndOfFileErrorTests {
+  struct EndCase: CustomTestStringConvertible, Sendable {
+    let policy: String
+    let location: ReckonPolicy.SourceLocation
+    var testDescription: String { policy.debugDescription }
+  }
+
+  static let cases: [EndCase] = [
+    EndCase(
+      policy: "rule \"r\"\n  when true\n  then refund\n",
+      location: ReckonPolicy.SourceLocation(line: 3, column: 14)),
+    EndCase(policy: "otherwise\n\n", location: ReckonPolicy.SourceLocation(line: 1, column: 10)),
+    EndCase(
+      policy: "rule \"r\"\n  when reason ==  \n# nothing follows\n",
+      location: ReckonPolicy.SourceLocation(line: 2, column: 17)),
+    EndCase(policy: "", location: ReckonPolicy.SourceLocation(line: 1, column: 1)),
+  ]
+
+  @Test(
+    "an error at the end of the file points just after the last token, on its line",
+    arguments: cases)
+  func endOfFileErrorIsOnTheLastTokensLine(_ testCase: EndCase) throws {
+    let source = TestSchema.source(testCase.policy)
+    let (_, diagnostics) = Parser.parse(source)
+    guard !testCase.policy.isEmpty else {
+      #expect(diagnostics.isEmpty)
+      #expect(Lexer.tokenize(source).tokens.last?.span == SourceSpan(start: 0, end: 0))
+      return
+    }
+    let error = try #require(diagnostics.first)
+    #expect(diagnostics.count == 1)
+    #expect(error.message.hasSuffix("found the end of the file"))
+    #expect(source.location(of: error.span.start) == testCase.location)
+  }
+}

@@ -181,4 +181,24 @@ struct ParserExpressionTests {
     let result = TestSchema.load("rule \"r\" when \(text) then refund DECLINE")
     #expect(!result.hasErrors)
   }
+
+  @Test(arguments: ["and", "or"])
+  func aFlatChainOfTooManyConditionsSaysSoRatherThanNesting(_ word: String) throws {
+    let parts = (0...Parser.maximumNesting).map { "customer.refunds_last_90_days != \($0)" }
+    let source = TestSchema.source(
+      "rule \"r\" when \(parts.joined(separator: " \(word) ")) then refund DECLINE")
+    let (_, diagnostics) = Parser.parse(source)
+    let diagnostic = try #require(diagnostics.first)
+    #expect(diagnostics.count == 1)
+    #expect(diagnostic.id == .nestingTooDeep)
+    #expect(diagnostic.message == "this condition joins more than 100 conditions with '\(word)'")
+    #expect(source.text(of: diagnostic.span) == word)
+  }
+
+  @Test func aChainOfExactlyTheLimitLoads() {
+    let parts = (0..<Parser.maximumNesting).map { "customer.refunds_last_90_days != \($0)" }
+    let result = TestSchema.load(
+      "rule \"r\" when \(parts.joined(separator: " and ")) then refund DECLINE")
+    #expect(!result.hasErrors, "\(result.renderedDiagnostics())")
+  }
 }

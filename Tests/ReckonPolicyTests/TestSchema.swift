@@ -46,6 +46,11 @@ enum TestSchema {
     PolicyLoader.load(SourceFile(path: path, text: text), schema: schema)
   }
 
+  /// Loads policy bytes, which need not be UTF-8, against the test schema.
+  static func load(contents: [UInt8], path: String = "test.policy") -> PolicyLoader.Result {
+    PolicyLoader.load(SourceFile(path: path, contents: contents), schema: schema)
+  }
+
   /// Facts built from name/value pairs.
   static func facts(_ pairs: [String: Value]) throws -> FactValues {
     var facts = FactValues(schema: schema)

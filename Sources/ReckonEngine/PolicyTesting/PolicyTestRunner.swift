@@ -87,11 +87,7 @@ public struct PolicyTestRunner: Sendable {
   }
 
   static func read(_ path: String) throws(PolicyFiles.Failure) -> SourceFile {
-    do throws(LocalFileError) {
-      return SourceFile(path: path, text: try LocalFile.text(at: path))
-    } catch {
-      throw .unreadable(path: path, reason: error.reason)
-    }
+    try PolicyFiles.read(path)
   }
 }
 

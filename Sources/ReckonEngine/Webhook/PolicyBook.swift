@@ -103,17 +103,20 @@ public final class PolicyBook: @unchecked Sendable {
   }
 
   private static func load(_ source: Source, schema: FactSchema) throws(Refusal) -> Entry {
-    let text: String
+    let file: SourceFile
     var modified: Date?
     switch source {
     case .file(let path):
       modified = modificationDate(path)
-      do throws(LocalFileError) { text = try LocalFile.text(at: path) } catch {
-        throw Refusal(source: path, diagnostics: error.description)
+      do { file = try PolicyFiles.read(path) } catch {
+        guard case .unreadable(_, let reason) = error else {
+          throw Refusal(source: path, diagnostics: error.description)
+        }
+        throw Refusal(source: path, diagnostics: "cannot read: \(reason)")
       }
-    case .text(_, let body): text = body
+    case .text(let name, let body): file = SourceFile(path: name, text: body)
     }
-    let file = SourceFile(path: source.name, text: text)
+    let text = file.text
     let loaded = PolicyLoader.load(file, schema: schema.policySchema)
     guard let policy = loaded.policy else {
       throw Refusal(source: source.name, diagnostics: loaded.renderedDiagnostics())

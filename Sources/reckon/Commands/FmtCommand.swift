@@ -34,12 +34,10 @@ enum FmtCommand: Command {
     var failed = false
     var changed: [String] = []
     for path in paths {
-      let text: String
-      do throws(LocalFileError) { text = try LocalFile.text(at: path) } catch {
-        throw PolicyFiles.Failure.unreadable(path: path, reason: error.reason)
-      }
+      let source = try PolicyFiles.read(path)
+      let text = source.text
       let formatted: String
-      do { formatted = try PolicyFormatter().format(SourceFile(path: path, text: text)) } catch {
+      do { formatted = try PolicyFormatter().format(source) } catch {
         console.error(error.rendered())
         failed = true
         continue

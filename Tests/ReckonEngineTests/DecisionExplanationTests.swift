@@ -1,0 +1,50 @@
+import ReckonEngine
+import ReckonFacts
+import ReckonPolicy
+import Testing
+
+/// Why an earlier rule did not match, under three-valued logic.
+struct DecisionExplanationTests {
+  struct MissCase: CustomTestStringConvertible, Sendable {
+    let condition: String
+    let usage: String
+    let failedPart: String
+    let failedValue: String
+    var testDescription: String { "\(condition) with usage \(usage)" }
+  }
+
+  static let cases: [MissCase] = [
+    // unknown and false is false: the false part is the reason, not the missing fact.
+    MissCase(
+      condition: "customer.override == DECLINE and usage.consumed < 50%", usage: "100%",
+      failedPart: "usage.consumed < 50%", failedValue: "false"),
+    MissCase(
+      condition: "usage.consumed < 50% and customer.override == DECLINE", usage: "100%",
+      failedPart: "usage.consumed < 50%", failedValue: "false"),
+    // unknown and true is unknown: only then is the missing fact the reason.
+    MissCase(
+      condition: "customer.override == DECLINE and usage.consumed < 50%", usage: "40%",
+      failedPart: "customer.override == DECLINE", failedValue: "unknown"),
+  ]
+
+  @Test("a rule that did not match is explained by the part that made it false", arguments: cases)
+  func missNamesThePartThatDecided(_ testCase: MissCase) throws {
+    let text = """
+      rule "override says decline"
+        when \(testCase.condition)
+        then refund DECLINE
+
+      otherwise share data only
+      """
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "test.policy", text: text), schema: FactSchema.standard.policySchema)
+    let policy = try #require(loaded.policy, "\(loaded.renderedDiagnostics())")
+    let scenario = Scenario().with("usage.consumed", testCase.usage)
+    let decision = Decider(policy: policy, schema: .standard).decide(
+      scenario.request, facts: try scenario.gathered(), trace: true)
+    let explanation = try #require(DecisionExplanation(decision, policy: policy))
+    let failed = try #require(explanation.earlierRules.first?.failed)
+    #expect(failed.text == testCase.failedPart)
+    #expect(failed.value == testCase.failedValue)
+  }
+}
