@@ -120,9 +120,11 @@ struct ImportHistoryTests {
       _ = try await client.page(query, paginationToken: nil)
     } throws: { error in
       guard case .rateLimited(let until) = error as? NotificationHistoryError else { return false }
-      return abs(until.timeIntervalSinceNow - 600) < 5
+      return abs(until.timeIntervalSinceNow - 600) < 20
     }
-    #expect(Date().timeIntervalSince(waitStarted) < 5)
+    // At once, not after waiting (60 s allowed) nor giving up after backing off: margins wide
+    // enough for a loaded machine.
+    #expect(Date().timeIntervalSince(waitStarted) < 20)
   }
 
   @Test func windowsStayWithinAppleLimits() {
