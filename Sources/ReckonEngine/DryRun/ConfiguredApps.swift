@@ -8,12 +8,15 @@ public struct ConfiguredApps: Sendable {
   }
 
   private let keys: Set<Key>
+  /// The one app, when there is one: two string comparisons cost less than hashing both.
+  private let single: Key?
 
   /// The apps of `configuration`; nil when it lists none, so every request is decided.
   public init?(_ configuration: ReckonConfiguration) {
     guard !configuration.apps.isEmpty else { return nil }
     keys = Set(
       configuration.apps.map { Key(bundleId: $0.bundleId, environment: $0.environment.rawValue) })
+    single = keys.count == 1 ? keys.first : nil
   }
 
   /// Whether `request` is for a listed app in its listed environment.
@@ -23,6 +26,7 @@ public struct ConfiguredApps: Sendable {
     guard let data = request.notification.data, let bundleId = data.bundleId,
       let environment = data.rawEnvironment
     else { return false }
+    if let single { return single.bundleId == bundleId && single.environment == environment }
     return keys.contains(Key(bundleId: bundleId, environment: environment))
   }
 }
