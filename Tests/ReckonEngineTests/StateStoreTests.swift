@@ -103,6 +103,25 @@ import Testing
     #expect(try store.requestCount(transactionId: "1000", before: .distantFuture) == 1)
   }
 
+  @Test(arguments: [StateStore.Access.readOnly, .existing])
+  func aFileThatIsNotSQLiteIsNotAStateDatabase(access: StateStore.Access) throws {
+    let path = TestState.temporaryPath()
+    try Data("not a database, just text\n".utf8).write(to: URL(fileURLWithPath: path))
+    let error = #expect(throws: StateDatabaseError.self) {
+      try StateStore(path: path, access: access)
+    }
+    #expect(error == .notAStateDatabase(path: path))
+  }
+
+  @Test func aLiveCopyOfAnImportedRequestIsARequestOfItsOwn() throws {
+    let store = try TestState.store()
+    var imported = TestState.notification()
+    imported.imported = true
+    let first = try store.recordNotification(imported).requestId
+    let live = TestState.notification(at: TestState.start.addingTimeInterval(60))
+    #expect(try store.recordNotification(live) == .recorded(requestId: first + 1))
+  }
+
   @Test func aDecisionAndItsEntryAreWrittenTogether() throws {
     let store = try TestState.store()
     let entry = try TestState.enqueued(in: store)

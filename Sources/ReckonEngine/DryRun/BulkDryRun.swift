@@ -93,7 +93,7 @@ public struct BulkDryRun: Sendable {
     let straddled = bounds.dropFirst().contains {
       lines.quickKey(order[$0.lowerBound - 1]) == lines.quickKey(order[$0.lowerBound])
     }
-    let unordered = order.first.map { lines.quickKey($0).isEmpty } ?? false
+    let unordered = order.last.map { lines.quickKey($0).isEmpty } ?? false
     if sameTransactionTwice || straddled || unordered { result.removeCopies() }
     return result
   }

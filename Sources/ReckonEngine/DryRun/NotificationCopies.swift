@@ -28,29 +28,27 @@ struct NotificationCopies {
     rows = rows.indices.filter { !dropped.contains($0) }.map { rows[$0] }
   }
 
-  /// The copies among one transaction's rows, taken in the order they were received.
+  /// The copies among one transaction's rows, taken in the order they were received; serve
+  /// keeps one open request per environment, and a row without a UUID copies nothing.
   private mutating func copies(in group: [Int], of rows: [DryRunRow]) -> [Int] {
     let ordered = group.sorted { (rows[$0].receivedAt, $0) < (rows[$1].receivedAt, $1) }
     var seen = Set<String>()
-    var open: DryRunRow? = nil
+    var open: [AppStoreEnvironment?: Date] = [:]
     var found: [Int] = []
     for index in ordered {
       let row = rows[index]
-      guard seen.insert(row.notificationUUID).inserted else {
+      if !row.notificationUUID.isEmpty, !seen.insert(row.notificationUUID).inserted {
         duplicates += 1
         found.append(index)
         continue
       }
-      if let open, open.environment == row.environment,
-        row.receivedAt
-          < open.receivedAt.addingTimeInterval(
-            (open.environment ?? .production).consumptionReplyWindow)
-      {
+      let window = (row.environment ?? .production).consumptionReplyWindow
+      if let opened = open[row.environment], row.receivedAt < opened.addingTimeInterval(window) {
         repeats += 1
         found.append(index)
         continue
       }
-      open = row
+      open[row.environment] = row.receivedAt
     }
     return found
   }

@@ -71,7 +71,9 @@ public final class RequestLines: @unchecked Sendable {
   /// Line indices in the order of their transaction ids (lines without a quick key last).
   func orderedByTransaction() -> [Int] {
     var order = Array(0..<count)
-    let sorted = zip(keys, keys.dropFirst()).allSatisfy { $0.0 <= $0.1 }
+    // Strictly increasing only: keys are id prefixes, so two equal keys may be different ids
+    // in the wrong order, which the sort below puts right.
+    let sorted = zip(keys, keys.dropFirst()).allSatisfy { $0.0 < $0.1 }
     guard !sorted else { return order }
     order.sort { left, right in
       let (a, b) = (keys[left], keys[right])

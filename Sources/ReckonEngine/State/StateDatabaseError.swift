@@ -46,3 +46,14 @@ public enum StateDatabaseError: Error, Hashable, Sendable, CustomStringConvertib
     }
   }
 }
+
+extension StateDatabaseError {
+  /// `notAStateDatabase(path)` when SQLite found the file is not a database at all; otherwise
+  /// the error itself (a locked or unreadable database says so).
+  func ifNotADatabase(path: String) -> StateDatabaseError {
+    guard case .statementFailed(_, let message) = self, message.contains("not a database") else {
+      return self
+    }
+    return .notAStateDatabase(path: path)
+  }
+}

@@ -117,7 +117,7 @@ enum StateSchema {
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
       ).isEmpty
     } catch {
-      throw .notAStateDatabase(path: connection.path)
+      throw error.ifNotADatabase(path: connection.path)
     }
     guard hasTable else { throw .notAStateDatabase(path: connection.path) }
     let version = Int(

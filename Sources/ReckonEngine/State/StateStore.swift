@@ -45,8 +45,13 @@ public final class StateStore: @unchecked Sendable {
     if access != .create {
       guard FileManager.default.fileExists(atPath: path) else { throw .noSuchFile(path: path) }
     }
-    connection = try SQLiteConnection(
-      path: path, synchronous: durability.rawValue, readOnly: access == .readOnly)
+    do {
+      connection = try SQLiteConnection(
+        path: path, synchronous: durability.rawValue, readOnly: access == .readOnly)
+    } catch {
+      // Opening sets the journal mode, the first read of the file.
+      throw access == .create ? error : error.ifNotADatabase(path: path)
+    }
     if access != .create {
       // Checked before any migration, so another program's database never gets our tables.
       let version = try StateSchema.version(connection)
@@ -107,7 +112,8 @@ public final class StateStore: @unchecked Sendable {
 
   /// The request `record` repeats: the latest CONSUMPTION_REQUEST of its app and transaction
   /// received by then and still before its deadline. Apple can send one refund request several
-  /// times under new UUIDs; a request after the deadline is a new one.
+  /// times under new UUIDs; a request after the deadline is a new one. An imported request is
+  /// never answered, so a live copy of it is decided as a request of its own.
   private func openRequest(repeatedBy record: NotificationRecord) throws(StateDatabaseError)
     -> Int64?
   {
@@ -117,7 +123,7 @@ public final class StateStore: @unchecked Sendable {
     return try connection.query(
       """
       SELECT id FROM requests WHERE transaction_id = ? AND bundle_id = ? AND environment = ?
-        AND notification_type = 'CONSUMPTION_REQUEST' AND repeat_of IS NULL
+        AND notification_type = 'CONSUMPTION_REQUEST' AND repeat_of IS NULL AND imported = 0
         AND received_at <= ? AND deadline > ?
       ORDER BY received_at DESC LIMIT 1
       """,

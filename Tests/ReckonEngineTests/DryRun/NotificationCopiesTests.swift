@@ -85,4 +85,84 @@ struct NotificationCopiesTests {
     #expect(result.duplicates == 1)
     #expect(result.rows.count == 3_000)
   }
+
+  /// How the copies test below rewrites a line.
+  enum Change: Sendable {
+    case spacedKey
+    case withoutUUID
+    case environment(String)
+  }
+
+  /// `line` changed as `changes` say.
+  static func changed(_ line: String, _ changes: [Change]) throws -> String {
+    var text = line
+    for change in changes {
+      switch change {
+      case .spacedKey:
+        // No quick key: such lines sort last, in file order.
+        text = text.replacingOccurrences(of: #""transactionId":""#, with: #""transactionId": ""#)
+      case .withoutUUID:
+        let range = try #require(
+          text.range(of: #""notificationUUID":"[^"]*","#, options: .regularExpression))
+        text.removeSubrange(range)
+      case .environment(let name):
+        let range = try #require(text.range(of: #""environment":"Production""#))
+        text.replaceSubrange(range, with: #""environment":"\#(name)""#)
+      }
+    }
+    return text
+  }
+
+  /// Copies found whatever the lines look like: without a quick key and apart from each other,
+  /// without a UUID (a request of its own when its window has closed), and across environments
+  /// (serve keeps one open request per environment).
+  @Test(arguments: [false, true])
+  func copiesAreFoundInLinesWithoutKeysUUIDsOrOfAnotherEnvironment(bulk: Bool) async throws {
+    let fixture = try DryRunFixture.shared()
+    let lines = try String(contentsOfFile: fixture.files.requests, encoding: .utf8)
+      .split(separator: "\n").prefix(10).map(String.init)
+    let extra = [
+      // Keyless and not side by side: the same request again an hour later.
+      try Self.changed(lines[1], [.spacedKey]),
+      try Self.changed(lines[2], [.spacedKey]),
+      try Self.changed(
+        try Self.copy(Substring(lines[1]), uuid: "keyless-again", after: 3_600), [.spacedKey]),
+      // No UUIDs: 13 hours apart, two requests; an hour after the second, a repeat.
+      try Self.changed(try Self.copy(Substring(lines[3]), uuid: nil, after: 0), [.withoutUUID]),
+      try Self.changed(
+        try Self.copy(Substring(lines[3]), uuid: nil, after: 13 * 3_600), [.withoutUUID]),
+      try Self.changed(
+        try Self.copy(Substring(lines[3]), uuid: nil, after: 14 * 3_600), [.withoutUUID]),
+      // Production, then Sandbox, then Production again within the window: a repeat.
+      try Self.copy(Substring(lines[4]), uuid: "sandbox", after: 60).replacingOccurrences(
+        of: #""environment":"Production""#, with: #""environment":"Sandbox""#),
+      try Self.copy(Substring(lines[4]), uuid: "production-again", after: 120),
+    ]
+    // The original lines 1 to 3 are left out, so the copies above are what is decided.
+    let kept = lines.enumerated().filter { !(1...3).contains($0.offset) }.map(\.element)
+    let path = fixture.folder + "/mixed-\(UUID().uuidString).jsonl"
+    try Data(((kept + extra).joined(separator: "\n") + "\n").utf8).write(
+      to: URL(fileURLWithPath: path))
+    let policy = try fixture.policy("targeted")
+    let result: DryRunResult
+    if bulk {
+      result = try await BulkDryRun(
+        policy: policy, against: nil, schema: fixture.setup.schema, layers: fixture.layers(),
+        threads: 2
+      ).run(RequestLines(path: path))
+    } else {
+      let read = try DryRunSetup.pastRequests(RequestLines(path: path), verifier: nil)
+      result = await SequentialDryRun(
+        policy: policy, against: nil, schema: fixture.setup.schema,
+        facts: .current(fixture.setup.gatherer())
+      ).run(read.requests)
+    }
+    #expect(result.duplicates == 0)
+    #expect(result.repeats == 3)
+    let uuids = result.rows.map(\.notificationUUID)
+    #expect(!uuids.contains("keyless-again") && !uuids.contains("production-again"))
+    #expect(uuids.contains("sandbox"))
+    #expect(uuids.filter(\.isEmpty).count == 2)
+    #expect(result.rows.count == 7 + 8 - 3)
+  }
 }

@@ -46,6 +46,17 @@ struct RequestLinesTests {
     #expect(lines.orderedByTransaction() == Array(0..<lines.count))
   }
 
+  /// Keys hold an id's first 16 bytes; longer ids that share them are still put side by side.
+  @Test func longIdsThatShareTheirFirstBytesAreOrderedInFull() throws {
+    let ids = ["10000000000000001", "10000000000000002", "10000000000000001"]
+    let path = TestScratch.folder.appendingPathComponent("long-ids-\(UUID().uuidString).jsonl")
+      .path
+    try Data(ids.map { #"{"transactionId":"\#($0)"}"# }.joined(separator: "\n").utf8).write(
+      to: URL(fileURLWithPath: path))
+    let lines = try RequestLines(path: path)
+    #expect(lines.orderedByTransaction() == [0, 2, 1])
+  }
+
   @Test(arguments: [1, 2, 3, 7, 64])
   func anyNumberOfPartsGivesTheIndexOfOnePart(_ parts: Int) throws {
     // Short lines, blank ones, a long one and no final newline; 64 parts outnumber the lines.
