@@ -10,47 +10,41 @@ struct ArgumentErrorTests {
     "--facts", "\(fixtures)/facts.json",
   ]
 
-  struct Case: CustomTestStringConvertible, Sendable {
-    let arguments: [String]
-    let message: String
-    var testDescription: String { "reckon " + arguments.joined(separator: " ") }
-  }
-
-  static let cases: [Case] = [
-    Case(
+  static let cases: [CommandErrorCase] = [
+    CommandErrorCase(
       arguments: eval + ["--explian"],
       message: "reckon eval: unknown option --explian (did you mean --explain?)"),
-    Case(
+    CommandErrorCase(
       arguments: eval + ["--explian", "--format", "json"],
       message: "reckon eval: unknown option --explian (did you mean --explain?)"),
-    Case(
+    CommandErrorCase(
       arguments: ["eval", "--policy", "policies/targeted.policy", "--request"],
       message: "reckon eval: --request needs a value"),
-    Case(
+    CommandErrorCase(
       arguments: eval + ["--format"],
       message: "reckon eval: --format needs a value"),
-    Case(
+    CommandErrorCase(
       arguments: eval + ["extra"],
       message: "reckon eval: unexpected argument 'extra': this command takes only options"),
-    Case(
+    CommandErrorCase(
       arguments: [
         "dry-run", "--policy", "policies/targeted.policy", "--requests",
         "\(fixtures)/request.json", "--facts", "\(fixtures)/facts.json", "extra",
       ],
       message: "reckon dry-run: unexpected argument 'extra': this command takes only options"),
-    Case(
+    CommandErrorCase(
       arguments: ["report", "foo", "--state", "reckon-state.sqlite"],
       message: "reckon report: unknown report 'foo'; the reports are: outcomes"),
-    Case(
+    CommandErrorCase(
       arguments: ["report", "outcomes", "extra", "--state", "reckon-state.sqlite"],
       message: "reckon report: unexpected argument 'extra'"),
-    Case(
+    CommandErrorCase(
       arguments: ["keys", "check", "extra", "--config", "examples/reckon.json"],
       message: "reckon keys: unexpected argument 'extra'"),
   ]
 
   @Test(arguments: cases)
-  func aWrongWordIsNamedAsAUsageError(_ example: Case) async throws {
+  func aWrongWordIsNamedAsAUsageError(_ example: CommandErrorCase) async throws {
     let run = try await ReckonBinary.run(example.arguments)
     #expect(run.status == 2)
     #expect(run.standardError.hasPrefix(example.message + "\n"), "\(run.standardError)")

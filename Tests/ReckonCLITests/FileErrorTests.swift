@@ -10,38 +10,32 @@ struct FileErrorTests {
   static let request = "\(fixtures)/request.json"
   static let facts = "\(fixtures)/facts.json"
 
-  struct Case: CustomTestStringConvertible, Sendable {
-    let arguments: [String]
-    let message: String
-    var testDescription: String { "reckon " + arguments.joined(separator: " ") }
-  }
-
-  static let cases: [Case] = [
-    Case(
+  static let cases: [CommandErrorCase] = [
+    CommandErrorCase(
       arguments: ["eval", "--policy", fixtures, "--request", request, "--facts", facts],
       message: "\(fixtures): is a folder, not a file"),
-    Case(
+    CommandErrorCase(
       arguments: ["eval", "--policy", policy, "--request", fixtures, "--facts", facts],
       message: "\(fixtures): is a folder, not a file"),
-    Case(
+    CommandErrorCase(
       arguments: ["eval", "--policy", policy, "--request", request, "--facts", fixtures],
       message: "\(fixtures): is a folder, not a file"),
-    Case(
+    CommandErrorCase(
       arguments: ["eval", "--policy", "nowhere.policy", "--request", request, "--facts", facts],
       message: "nowhere.policy: no such file"),
-    Case(
+    CommandErrorCase(
       arguments: ["serve", "--config", fixtures],
       message: "\(fixtures): is a folder, not a file"),
-    Case(
+    CommandErrorCase(
       arguments: ["dry-run", "--policy", policy, "--requests", fixtures, "--facts", facts],
       message: "\(fixtures): is a folder, not a file"),
-    Case(
+    CommandErrorCase(
       arguments: ["test", "nowhere.tests"],
       message: "nowhere.tests: no such file"),
   ]
 
   @Test(arguments: cases)
-  func aPathThatCannotBeReadIsNamedWithThePlainProblem(_ example: Case) async throws {
+  func aPathThatCannotBeReadIsNamedWithThePlainProblem(_ example: CommandErrorCase) async throws {
     let run = try await ReckonBinary.run(example.arguments)
     #expect(run.status == 1)
     #expect(run.standardError.contains(example.message), "\(run.standardError)")

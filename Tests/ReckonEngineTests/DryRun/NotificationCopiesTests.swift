@@ -19,6 +19,24 @@ struct NotificationCopiesTests {
     return text
   }
 
+  /// The targeted policy over `path`, on the bulk path or one request at a time.
+  static func dryRun(_ path: String, bulk: Bool, _ fixture: DryRunFixture) async throws
+    -> DryRunResult
+  {
+    let policy = try fixture.policy("targeted")
+    if bulk {
+      return try await BulkDryRun(
+        policy: policy, against: nil, schema: fixture.setup.schema, layers: fixture.layers(),
+        threads: 2
+      ).run(RequestLines(path: path))
+    }
+    let read = try DryRunSetup.pastRequests(RequestLines(path: path), verifier: nil)
+    return await SequentialDryRun(
+      policy: policy, against: nil, schema: fixture.setup.schema,
+      facts: .current(fixture.setup.gatherer())
+    ).run(read.requests)
+  }
+
   @Test(arguments: [false, true])
   func retriesAndRepeatsOfAnOpenRequestAreLeftOutAndALaterRequestIsDecided(bulk: Bool)
     async throws
@@ -37,20 +55,7 @@ struct NotificationCopiesTests {
     let path = fixture.folder + "/copies-\(UUID().uuidString).jsonl"
     try Data(((lines.map(String.init) + copies).joined(separator: "\n") + "\n").utf8).write(
       to: URL(fileURLWithPath: path))
-    let policy = try fixture.policy("targeted")
-    let result: DryRunResult
-    if bulk {
-      result = try await BulkDryRun(
-        policy: policy, against: nil, schema: fixture.setup.schema, layers: fixture.layers(),
-        threads: 2
-      ).run(RequestLines(path: path))
-    } else {
-      let read = try DryRunSetup.pastRequests(RequestLines(path: path), verifier: nil)
-      result = await SequentialDryRun(
-        policy: policy, against: nil, schema: fixture.setup.schema,
-        facts: .current(fixture.setup.gatherer())
-      ).run(read.requests)
-    }
+    let result = try await Self.dryRun(path, bulk: bulk, fixture)
     #expect(result.duplicates == 1)
     #expect(result.repeats == 3)
     #expect(result.rows.count == 51)
@@ -143,20 +148,7 @@ struct NotificationCopiesTests {
     let path = fixture.folder + "/mixed-\(UUID().uuidString).jsonl"
     try Data(((kept + extra).joined(separator: "\n") + "\n").utf8).write(
       to: URL(fileURLWithPath: path))
-    let policy = try fixture.policy("targeted")
-    let result: DryRunResult
-    if bulk {
-      result = try await BulkDryRun(
-        policy: policy, against: nil, schema: fixture.setup.schema, layers: fixture.layers(),
-        threads: 2
-      ).run(RequestLines(path: path))
-    } else {
-      let read = try DryRunSetup.pastRequests(RequestLines(path: path), verifier: nil)
-      result = await SequentialDryRun(
-        policy: policy, against: nil, schema: fixture.setup.schema,
-        facts: .current(fixture.setup.gatherer())
-      ).run(read.requests)
-    }
+    let result = try await Self.dryRun(path, bulk: bulk, fixture)
     #expect(result.duplicates == 0)
     #expect(result.repeats == 3)
     let uuids = result.rows.map(\.notificationUUID)
