@@ -8,7 +8,7 @@ extension OutboxEntry {
     guard !state.isFinal else { return .none }
     if now >= deadline {
       state = .expired(at: now)
-      lastError = "the 12-hour deadline passed before Apple accepted the reply"
+      lastError = "the deadline passed before Apple accepted the reply"
       return .expire
     }
     switch state {

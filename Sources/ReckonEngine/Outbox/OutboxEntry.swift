@@ -19,7 +19,8 @@ public struct OutboxEntry: Hashable, Sendable {
   public let context: ConsumptionValidationContext
   /// The exact bytes to send; validated again before every send.
   public internal(set) var body: Data
-  /// Apple's deadline: received + 12 hours. Nothing is sent at or after it.
+  /// Apple's deadline: received + 12 hours (5 minutes in the sandbox). Nothing is sent at or
+  /// after it.
   public let deadline: Date
   /// Where the entry is.
   public internal(set) var state: OutboxState

@@ -39,7 +39,7 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
       "entry \(entry) will be retried at \(at): \(reason)"
     case .failed(let entry, let reason): "entry \(entry) FAILED and will not be retried: \(reason)"
     case .expired(let entry, let transaction, let deadline):
-      "entry \(entry) EXPIRED unsent: transaction \(transaction) missed Apple's 12-hour deadline \(deadline)"
+      "entry \(entry) EXPIRED unsent: transaction \(transaction) missed Apple's deadline \(deadline)"
     case .credentialsProblem(let app, let reason, let until):
       "CREDENTIALS PROBLEM for \(app): \(reason); its sending is paused until \(until). Check the key, issuer id and bundle id (reckon keys check)"
     case .throttled(let app, let until): "Apple rate-limited \(app) until \(until)"
