@@ -44,7 +44,7 @@ public final class NotificationPipeline: Sendable {
     events(
       .answered(
         type: answer.notificationType, verdict: answer.verdict, status: answer.status,
-        detail: [.refused, .recordingFailed, .repeated].contains(answer.verdict)
+        detail: answer.verdict.explainedInLogs
           ? String(decoding: answer.body, as: UTF8.self) : nil))
     return answer
   }

@@ -33,6 +33,14 @@ public struct WebhookAnswer: Hashable, Sendable {
     case refused
     /// The notification could not be recorded; Apple should retry.
     case recordingFailed = "recording_failed"
+
+    /// Whether the answer's body, which says why, belongs in the log line.
+    var explainedInLogs: Bool {
+      switch self {
+      case .refused, .recordingFailed, .repeated: true
+      case .decided, .deferred, .duplicate, .outcome, .acknowledged: false
+      }
+    }
   }
 
   /// Creates an answer with a JSON body of `fields`.
