@@ -1,22 +1,35 @@
-/// The apps `reckon.json` lists, as bundle id and environment, so a dry-run leaves out the
-/// requests `reckon serve` would refuse (another app, or the app in another environment) instead
-/// of deciding them. Built once; asking costs one lookup in a small set.
+/// The apps `reckon.json` lists, as bundle id, environment and (in Production) Apple ID, so a
+/// dry-run leaves out the requests `reckon serve` would refuse (another app, the app in another
+/// environment, or a Production notification for another Apple ID) instead of deciding them.
+/// Built once; asking costs one lookup in a small dictionary.
 public struct ConfiguredApps: Sendable {
   private struct Key: Hashable {
     let bundleId: String
     let environment: String
   }
 
-  private let keys: Set<Key>
+  /// Per listed app, the Apple ID its Production notifications must carry, if one is known.
+  private let appleIds: [Key: Int64?]
   /// The one app, when there is one: two string comparisons cost less than hashing both.
-  private let single: Key?
+  private let single: (key: Key, appleId: Int64?)?
 
   /// The apps of `configuration`; nil when it lists none, so every request is decided.
   public init?(_ configuration: ReckonConfiguration) {
     guard !configuration.apps.isEmpty else { return nil }
-    keys = Set(
-      configuration.apps.map { Key(bundleId: $0.bundleId, environment: $0.environment.rawValue) })
-    single = keys.count == 1 ? keys.first : nil
+    var appleIds: [Key: Int64?] = [:]
+    for app in configuration.apps {
+      let key = Key(bundleId: app.bundleId, environment: app.environment.rawValue)
+      // As serve checks: the app's own Apple ID, else the first listed for its bundle, and only
+      // in Production (sandbox and Xcode notifications carry none that can be relied on).
+      let expected =
+        app.environment == .production
+        ? app.appAppleId
+          ?? configuration.apps.first(where: { $0.bundleId == app.bundleId })?.appAppleId
+        : nil
+      if appleIds[key] == nil { appleIds[key] = expected }
+    }
+    self.appleIds = appleIds
+    single = appleIds.count == 1 ? appleIds.first.map { ($0.key, $0.value) } : nil
   }
 
   /// Whether `request` is for a listed app in its listed environment.
@@ -26,7 +39,19 @@ public struct ConfiguredApps: Sendable {
     guard let data = request.notification.data, let bundleId = data.bundleId,
       let environment = data.rawEnvironment
     else { return false }
-    if let single { return single.bundleId == bundleId && single.environment == environment }
-    return keys.contains(Key(bundleId: bundleId, environment: environment))
+    let expected: Int64?
+    if let single {
+      guard single.key.bundleId == bundleId, single.key.environment == environment else {
+        return false
+      }
+      expected = single.appleId
+    } else {
+      guard let listed = appleIds[Key(bundleId: bundleId, environment: environment)] else {
+        return false
+      }
+      expected = listed
+    }
+    guard let expected else { return true }
+    return data.appAppleId == expected
   }
 }

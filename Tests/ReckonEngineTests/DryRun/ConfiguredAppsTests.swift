@@ -17,11 +17,14 @@ struct ConfiguredAppsTests {
     return try ReckonConfiguration(ConfigurationReader(root, path: ""), baseDirectory: "/")
   }
 
-  static func request(_ bundleId: String, _ environment: String) -> RefundRequest {
+  static func request(_ bundleId: String, _ environment: String, appAppleId: Int64? = 1_234_567_890)
+    -> RefundRequest
+  {
     var notification = ResponseBodyV2DecodedPayload()
     var data = NotificationData()
     data.bundleId = bundleId
     data.rawEnvironment = environment
+    data.appAppleId = appAppleId
     notification.data = data
     return RefundRequest(
       notification: notification, transaction: JWSTransactionDecodedPayload(),
@@ -48,5 +51,21 @@ struct ConfiguredAppsTests {
     let apps = try #require(
       ConfiguredApps(try Self.configuration([("com.a", "Production"), ("com.b", "Sandbox")])))
     #expect(apps.contains(Self.request(bundleId, environment)) == listed)
+  }
+
+  @Test(
+    arguments: [
+      ("Production", 1_234_567_890, true), ("Production", 987, false), ("Production", nil, false),
+      ("Sandbox", 987, true), ("Sandbox", nil, true),
+    ] as [(String, Int64?, Bool)])
+  func aProductionRequestForAnotherAppleIdIsNotListedAsServeRefusesIt(
+    environment: String, appAppleId: Int64?, listed: Bool
+  ) throws {
+    let one = try #require(ConfiguredApps(try Self.configuration([("com.a", environment)])))
+    let several = try #require(
+      ConfiguredApps(try Self.configuration([("com.a", environment), ("com.b", "Production")])))
+    let request = Self.request("com.a", environment, appAppleId: appAppleId)
+    #expect(one.contains(request) == listed)
+    #expect(several.contains(request) == listed)
   }
 }
