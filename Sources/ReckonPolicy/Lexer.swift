@@ -79,6 +79,9 @@ public struct Lexer {
     if Lexer.isIdentifierStart(byte) { return identifier(from: start, startsLine: startsLine) }
     if Lexer.isDigit(byte) { return number(from: start, startsLine: startsLine) }
     if byte == UInt8(ascii: "\"") { return string(from: start, startsLine: startsLine) }
+    if let quoted = quotedStringInOtherQuotes(from: start, startsLine: startsLine) {
+      return quoted
+    }
     guard let kind = punctuation() else { return nil }
     return Token(
       kind: kind, text: slice(start, offset), span: SourceSpan(start: start, end: offset),
@@ -188,6 +191,49 @@ public struct Lexer {
     return Token(
       kind: .string, text: String(decoding: value, as: UTF8.self),
       span: SourceSpan(start: start, end: offset), startsLine: startsLine)
+  }
+
+  /// Text between typographic quotes (“heavy use”, as word processors and chat apps write it)
+  /// or single ones: one error for the pair, and a text token so the rest of the line still
+  /// parses. An opening quote without a closing one on its line is left to the stray-character
+  /// report.
+  private mutating func quotedStringInOtherQuotes(from start: Int, startsLine: Bool) -> Token? {
+    guard let opening = Lexer.otherQuote(bytes, at: start) else { return nil }
+    var end = start + opening.length
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\n") {
+      let closing =
+        bytes[end] == UInt8(ascii: "\"") && opening.isDouble
+        ? (length: 1, isDouble: true) : Lexer.otherQuote(bytes, at: end)
+      if let closing, closing.isDouble == opening.isDouble {
+        let text = slice(start + opening.length, end)
+        offset = end + closing.length
+        diagnostics.append(
+          Diagnostic(
+            .unexpectedCharacter, .error, "text must be between straight double quotes",
+            at: SourceSpan(start: start, end: offset), hint: "write \"\(text)\""))
+        return Token(
+          kind: .string, text: text, span: SourceSpan(start: start, end: offset),
+          startsLine: startsLine)
+      }
+      end += 1
+    }
+    return nil
+  }
+
+  /// The quote at `index` other than the straight double quote: ' ‘ ’ (single) or “ ” „
+  /// (double), with its UTF-8 length.
+  private static func otherQuote(_ bytes: [UInt8], at index: Int) -> (
+    length: Int, isDouble: Bool
+  )? {
+    if bytes[index] == UInt8(ascii: "'") { return (1, false) }
+    guard index + 2 < bytes.count, bytes[index] == 0xE2, bytes[index + 1] == 0x80 else {
+      return nil
+    }
+    switch bytes[index + 2] {
+    case 0x98, 0x99: return (3, false)
+    case 0x9C, 0x9D, 0x9E: return (3, true)
+    default: return nil
+    }
   }
 
   private mutating func punctuation() -> Token.Kind? {

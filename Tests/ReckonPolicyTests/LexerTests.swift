@@ -168,6 +168,31 @@ struct LexerTests {
     }
   }
 
+  @Test(
+    "text between typographic or single quotes is one error naming the fix, and lexes as text",
+    arguments: [
+      ("“heavy use”", "heavy use"), ("„heavy use“", "heavy use"), ("”heavy use”", "heavy use"),
+      ("“heavy use\"", "heavy use"), ("'heavy use'", "heavy use"), ("‘heavy use’", "heavy use"),
+      ("‘customer“s’", "customer“s"),
+    ])
+  func curlyQuotedTextIsOneError(quoted: String, text: String) throws {
+    let source = TestSchema.source("rule \(quoted) x")
+    let lexed = Lexer.tokenize(source)
+    let diagnostic = try #require(lexed.diagnostics.first)
+    #expect(lexed.diagnostics.count == 1)
+    #expect(diagnostic.message == "text must be between straight double quotes")
+    #expect(diagnostic.hint?.hasPrefix("write \"\(text)\"") == true)
+    #expect(source.text(of: diagnostic.span) == quoted)
+    #expect(lexed.tokens.map(\.kind) == [.identifier, .string, .identifier, .endOfFile])
+    #expect(lexed.tokens[1].text == text)
+  }
+
+  @Test func aRuleNamedInCurlyQuotesIsOneErrorAndTheRuleStillChecks() {
+    let result = TestSchema.load(
+      "rule “heavy use”\n  when usage.consumed >= 80% and reason == LEGAL\n  then refund DECLINE")
+    #expect(result.diagnostics.map(\.id) == [.unexpectedCharacter])
+  }
+
   @Test func aLookAlikeOperatorIsOneErrorAndTheConditionStillChecks() {
     let result = TestSchema.load(
       "rule \"r\"\n  when usage.consumed ≥ 80% and reason == LEGAL\n  then refund DECLINE")
