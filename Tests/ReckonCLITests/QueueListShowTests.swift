@@ -3,6 +3,25 @@ import Testing
 
 /// `reckon queue list --state` and `reckon queue show` say what the entries are.
 struct QueueListShowTests {
+  @Test(
+    "a queue command with words it does not take is refused and changes nothing",
+    arguments: [
+      (["approve", "1", "2"], "unexpected '2': queue approve takes one entry ID"),
+      (["drop", "1", "now"], "unexpected 'now': queue drop takes one entry ID"),
+      (["list", "held"], "unexpected 'held': queue list takes no words"),
+      (["approve", "one"], "'one' is not an entry ID (a number, as queue list shows)"),
+      (["aprove", "1"], "unknown queue command 'aprove' (did you mean 'approve'?)"),
+      (["show", "1", "--state", "held"], "--state is for queue list only"),
+    ])
+  func extraWordsAreRefused(arguments: [String], message: String) async throws {
+    let fixture = try QueueFixture()
+    let run = try await fixture.queue(arguments)
+    #expect(run.status == 2)
+    #expect(run.standardError.contains(message), "\(run.standardError)")
+    let show = try await fixture.queue(["show", "1"]).standardOutput
+    #expect(show.hasPrefix("entry 1: held since"), "\(show)")
+  }
+
   @Test func listRefusesAnUnknownStateNamingTheValidOnes() async throws {
     let fixture = try QueueFixture()
     let run = try await fixture.queue(["list", "--state", "helld"])

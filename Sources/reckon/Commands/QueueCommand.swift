@@ -37,6 +37,7 @@ enum QueueCommand: Command {
       throw UsageError("expected list, show, approve, set, retry or drop")
     }
     let verb = words.removeFirst()
+    try checkWords(verb, words, state: state)
     // Looking never creates or migrates a database; changing one needs a Reckon database too.
     let reads = verb == "list" || verb == "show"
     let store = try StateStore(
@@ -47,7 +48,9 @@ enum QueueCommand: Command {
       return 0
     }
     guard let idText = words.first, let id = Int64(idText) else {
-      throw UsageError("\(verb) needs an entry ID")
+      throw UsageError(
+        words.first.map { "'\($0)' is not an entry ID (a number, as queue list shows)" }
+          ?? "\(verb) needs an entry ID")
     }
     let now = Date()
     let entry: OutboxEntry
@@ -80,6 +83,32 @@ enum QueueCommand: Command {
     }
     console.out(json ? try encode(EntryReport(entry)) : "entry \(id): \(entry.state.name)")
     return 0
+  }
+
+  /// Refuses words a verb does not take, before anything is opened: `approve 3 4` would
+  /// otherwise approve entry 3 and say nothing of 4.
+  private static func checkWords(_ verb: String, _ words: [String], state: String?)
+    throws(UsageError)
+  {
+    let verbs = ["list", "show", "approve", "set", "retry", "drop"]
+    guard verbs.contains(verb) else {
+      let suggestion = Suggestions.closest(to: verb, among: verbs)
+      throw UsageError(
+        "unknown queue command '\(verb)'\(suggestion.map { " (did you mean '\($0)'?)" } ?? "")")
+    }
+    if state != nil, verb != "list" {
+      throw UsageError("--state is for queue list only")
+    }
+    let extra: ArraySlice<String> =
+      switch verb {
+      case "list": words[...]
+      case "set": []
+      default: words.dropFirst()
+      }
+    if let first = extra.first {
+      let what = verb == "list" ? "queue list takes no words" : "queue \(verb) takes one entry ID"
+      throw UsageError("unexpected '\(first)': \(what)")
+    }
   }
 
   private static func format(_ arguments: inout Arguments) throws(UsageError) -> Bool {
