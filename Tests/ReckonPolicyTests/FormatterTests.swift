@@ -90,6 +90,50 @@ struct FormatterTests {
       input:
         "rule \"r\"\n  when\n    # why\n    reason == LEGAL\n  then\n    # act\n    refund DECLINE\n",
       expected: "rule \"r\"\n  # why\n  when reason == LEGAL\n  # act\n  then refund DECLINE\n"),
+    Case(
+      name: "comments between actions keep one action per line, each beside its comment",
+      input: """
+        rule "r"
+          when reason == LEGAL
+          then refund DECLINE,  # why decline
+            # about the sample
+            set sampleContentProvided = true  # why sample
+
+        otherwise share data only,  # first
+          set sampleContentProvided = false
+
+        """,
+      expected: """
+        rule "r"
+          when reason == LEGAL
+          then refund DECLINE,  # why decline
+            # about the sample
+            set sampleContentProvided = true  # why sample
+
+        otherwise share data only,  # first
+          set sampleContentProvided = false
+
+        """),
+    Case(
+      name: "actions wider than the line go one per line",
+      input:
+        "rule \"r\"\n  when reason == LEGAL\n  then refund DECLINE, hold for review, set sampleContentProvided = true, set consumptionPercentage = 50%\n",
+      expected: """
+        rule "r"
+          when reason == LEGAL
+          then refund DECLINE,
+            hold for review,
+            set sampleContentProvided = true,
+            set consumptionPercentage = 50%
+
+        """),
+    Case(
+      name: "actions without comments between them join one line",
+      input:
+        "rule \"r\"\n  when reason == LEGAL\n  then refund DECLINE,\n    set sampleContentProvided = true  # why\n",
+      expected:
+        "rule \"r\"\n  when reason == LEGAL\n  then refund DECLINE, set sampleContentProvided = true  # why\n"
+    ),
   ]
 
   @Test(arguments: cases)

@@ -65,13 +65,31 @@ public struct PolicyFormatter: Sendable {
         2, condition[0].text, when, contentStart: rule.condition.span.start)
       lines += condition
       let then = printer.tokenStart(after: rule.condition.span.end)
-      lines.append(
-        FormattedLine(
-          2, "then " + actions(rule.actions, printer), then,
-          contentStart: rule.actions.first?.span.start))
+      lines += actionLines("then ", rule.actions, indent: 2, start: then, printer)
       return lines
     case .otherwise(let clause):
-      return [FormattedLine(0, "otherwise " + actions(clause.actions, printer), clause.span.start)]
+      return actionLines("otherwise ", clause.actions, indent: 0, start: clause.span.start, printer)
+    }
+  }
+
+  /// `prefix A, B, C` on one line if it fits and no comment sits between the actions; else one
+  /// action per line, so each comment stays beside the action it was written beside.
+  private func actionLines(
+    _ prefix: String, _ actions: [Action], indent: Int, start: Int, _ printer: ExpressionPrinter
+  ) -> [FormattedLine] {
+    let texts = actions.map { action(text: $0, printer) }
+    let whole = prefix + texts.joined(separator: ", ")
+    guard let first = actions.first, let last = actions.last,
+      indent + whole.count > width
+        || printer.hasComment(from: first.span.start, to: last.span.start)
+    else {
+      return [FormattedLine(indent, whole, start, contentStart: actions.first?.span.start)]
+    }
+    return zip(actions, texts).enumerated().map { position, pair in
+      let text = position == texts.count - 1 ? pair.1 : pair.1 + ","
+      return position == 0
+        ? FormattedLine(indent, prefix + text, start, contentStart: pair.0.span.start)
+        : FormattedLine(indent + 2, text, pair.0.span.start)
     }
   }
 
@@ -105,16 +123,14 @@ public struct PolicyFormatter: Sendable {
     return lines
   }
 
-  private func actions(_ actions: [Action], _ printer: ExpressionPrinter) -> String {
-    actions.map { action in
-      switch action.kind {
-      case .refund(let choice): "refund " + choice.value
-      case .shareDataOnly: "share data only"
-      case .doNotRespond: "do not respond"
-      case .holdForReview: "hold for review"
-      case .set(let field, let value): "set \(field.value) = " + printer.print(value)
-      }
-    }.joined(separator: ", ")
+  private func action(text action: Action, _ printer: ExpressionPrinter) -> String {
+    switch action.kind {
+    case .refund(let choice): "refund " + choice.value
+    case .shareDataOnly: "share data only"
+    case .doNotRespond: "do not respond"
+    case .holdForReview: "hold for review"
+    case .set(let field, let value): "set \(field.value) = " + printer.print(value)
+    }
   }
 }
 

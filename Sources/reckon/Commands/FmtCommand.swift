@@ -15,8 +15,9 @@ enum FmtCommand: Command {
     Rewrites each policy file (a folder means every *.policy file in it, and a folder without
     one is an error; default: policies/) in the canonical layout: one declaration per line
     group, two-space indent under 'rule', one spelling for operators and literals, long
-    conditions wrapped before 'and'/'or' at 100 columns, blank lines kept (at most one in a
-    row), every comment kept in place.
+    conditions wrapped before 'and'/'or' at 100 columns, long action lists (or ones with
+    comments between actions) one action per line, blank lines kept (at most one in a row),
+    every comment kept in place.
 
     --check    change nothing; list the files that would change and exit 1 if there are any
     --stdout   print the formatted text instead of writing the files
