@@ -101,6 +101,30 @@ import Testing
     #expect(entry.attempts == 0)
   }
 
+  @Test(arguments: [0.0, -5.0, 0.4])
+  func aRetryAfterOfNowOrThePastWaitsASecondRatherThanRetryingAtOnce(offset: Double) {
+    var entry = sending()
+    let retryAfter = start.addingTimeInterval(offset)
+    let second = start.addingTimeInterval(1)
+    #expect(
+      entry.delivered(
+        .answered(.init(status: 429, retryAfter: retryAfter)), now: start, backoff: backoff)
+        == .throttleApp(until: second))
+    #expect(entry.state == .pending(notBefore: second))
+  }
+
+  @Test func anEntryPostponedForItsAppGoesOutThenAndAFinishedOneIsLeftAlone() {
+    let later = start.addingTimeInterval(300)
+    var pending = sending()
+    _ = pending.delivered(.answered(.init(status: 401)), now: start, backoff: backoff)
+    #expect(pending.postpone(until: later) == .wait(until: later))
+    #expect(pending.state == .pending(notBefore: later))
+    var sent = sending()
+    _ = sent.delivered(.answered(.init(status: 202)), now: start, backoff: backoff)
+    #expect(sent.postpone(until: later) == .none)
+    #expect(sent.state == .sent(at: start))
+  }
+
   @Test(arguments: [500, 502, 503])
   func serverErrorsBackOffExponentially(status: Int) {
     var entry = sending()
@@ -171,7 +195,23 @@ import Testing
     let slots = (0..<3).map { _ in limiter.reserve("slow", now: start) }
     #expect(slots.map { ($0.timeIntervalSince(start) * 1_000).rounded() } == [0, 200, 400])
     #expect(limiter.reserve("fast", now: start) == start)
-    limiter.hold("fast", until: start.addingTimeInterval(5))
+    limiter.hold("fast", until: start.addingTimeInterval(5), now: start)
     #expect(limiter.reserve("fast", now: start) == start.addingTimeInterval(5))
+    #expect(limiter.heldUntil("fast", now: start) == start.addingTimeInterval(5))
+    #expect(limiter.heldUntil("fast", now: start.addingTimeInterval(5)) == nil)
+    #expect(limiter.heldUntil("slow", now: start) == nil)
+  }
+
+  @Test func throttlesInARowHoldAnAppLongerEachTimeUntilAppleAcceptsOne() {
+    let limiter = RateLimiter { _ in 50 }
+    let holds = (0..<8).map { _ in
+      limiter.hold("app", until: start, now: start).timeIntervalSince(start)
+    }
+    #expect(holds == [1, 2, 4, 8, 16, 32, 60, 60])
+    limiter.accepted("app")
+    let later = start.addingTimeInterval(100)
+    #expect(limiter.hold("app", until: later, now: later) == later.addingTimeInterval(1))
+    let appleSays = later.addingTimeInterval(500)
+    #expect(limiter.hold("app", until: appleSays, now: later) == appleSays)
   }
 }

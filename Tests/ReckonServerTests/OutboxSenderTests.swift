@@ -73,6 +73,82 @@ import Testing
     #expect(try h.store.attempts(entryId: id).map(\.result) == ["throttled", "sent"])
   }
 
+  @Test(arguments: [0.0, -5.0])
+  func aRetryAfterOfNowOrThePastIsNotTriedAgainAtOnceAndWaitsLongerEachTimeInARow(
+    offset: Double
+  ) async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    h.standIn.defaultReply = .rateLimited(retryAfter: start.addingTimeInterval(offset))
+    // The drain ends (reckon send --once used to loop here until the deadline).
+    _ = try await h.sender.drainDue()
+    #expect(h.standIn.requests.count == 1)
+    #expect(try h.state(id) == .pending(notBefore: start.addingTimeInterval(1)))
+    h.clock.advance(to: start.addingTimeInterval(1))
+    _ = try await h.sender.drainDue()
+    #expect(h.standIn.requests.count == 2)
+    #expect(try h.state(id) == .pending(notBefore: start.addingTimeInterval(3)))
+    h.standIn.defaultReply = .accepted
+    h.clock.advance(to: start.addingTimeInterval(3))
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id).name == "sent")
+  }
+
+  @Test func aThrottledAppsEntriesWaitInTheDatabaseWhileOtherAppsSend() async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    let throttled = try (0..<3).map {
+      try OutboxFixture.enqueue(in: h.store, at: start, transaction: "70\($0)")
+    }
+    let other = try OutboxFixture.enqueue(
+      in: h.store, at: start, transaction: "800", bundleId: "com.example.other")
+    let retryAt = start.addingTimeInterval(120)
+    h.standIn.enqueue(.rateLimited(retryAfter: retryAt))
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(other).name == "sent")
+    // No send slot slept through the throttle (the simulated clock jumps when one sleeps).
+    #expect(h.clock.now() < start.addingTimeInterval(5))
+    for id in throttled { #expect(try h.state(id) == .pending(notBefore: retryAt)) }
+    #expect(h.standIn.requests.map(\.transactionId) == ["700", "800"])
+    #expect(try h.store.nextWake() == retryAt)
+    h.clock.advance(to: retryAt)
+    _ = try await h.sender.drainDue()
+    for id in throttled { #expect(try h.state(id).name == "sent") }
+  }
+
+  @Test func aPausedAppWithMoreDueEntriesThanADrainTakesNeitherStarvesAnotherAppNorWakesTheSender()
+    async throws
+  {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    let paused = try (0..<520).map {
+      try OutboxFixture.enqueue(in: h.store, at: start, transaction: "9\($0)")
+    }
+    let other = try OutboxFixture.enqueue(
+      in: h.store, at: start, transaction: "800", bundleId: "com.example.other")
+    h.standIn.enqueue(.unauthorized)
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(other).name == "sent")
+    #expect(h.standIn.requests.map(\.transactionId) == ["90", "800"])
+    let resume = start.addingTimeInterval(300)
+    #expect(try h.state(paused[519]) == .pending(notBefore: resume))
+    // The sender sleeps until the pause ends instead of polling every 10 ms.
+    #expect(try h.store.nextWake() == resume)
+  }
+
+  @Test func aStoppedDrainSendsNothingMoreAndLeavesTheRestAsTheyWere() async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    let ids = try (0..<3).map {
+      try OutboxFixture.enqueue(in: h.store, at: start, transaction: "60\($0)")
+    }
+    let standIn = h.standIn
+    _ = try await h.sender.drainDue(isStopped: { !standIn.requests.isEmpty })
+    #expect(h.standIn.requests.count == 1)
+    #expect(try ids.map { try h.state($0).name } == ["sent", "pending", "pending"])
+  }
+
   @Test func serverErrorsRetryWithBackoffUntilAccepted() async throws {
     let h = try harness()
     defer { h.standIn.shutdown() }

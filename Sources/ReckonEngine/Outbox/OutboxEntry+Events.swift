@@ -34,6 +34,18 @@ extension OutboxEntry {
     }
   }
 
+  /// The sender found the entry's app paused or throttled until `until`: it goes out then,
+  /// not now, and waits in the database rather than in a send slot other apps need.
+  public mutating func postpone(until: Date) -> OutboxAction {
+    switch state {
+    case .held, .pending:
+      state = .pending(notBefore: until)
+      return .wait(until: until)
+    case .sending, .sent, .failed, .expired, .dropped:
+      return .none
+    }
+  }
+
   /// The entry was found `sending` at startup: the send may or may not have reached Apple, so it
   /// is sent again (Apple accepts an updated reply within the window), and counted.
   public mutating func recoverInterruptedSend(now: Date) -> OutboxAction {
@@ -76,7 +88,11 @@ extension OutboxEntry {
         "HTTP \(answer.status): Apple answers 202; is appStore.baseURL Apple's?",
         status: answer.status, now: now, backoff: backoff)
     case 429:
-      let until = max(answer.retryAfter ?? backoff.delay(after: 1, from: now), now)
+      // Never sooner than a second: a Retry-After of now or the past (our clock ahead of
+      // Apple's) would otherwise be tried again at once, over and over, until the deadline.
+      let until = max(
+        answer.retryAfter ?? backoff.delay(after: 1, from: now),
+        now.addingTimeInterval(RateLimiter.minimumHold))
       guard until < deadline else {
         return expire(now: now, because: "rate limited past the deadline")
       }

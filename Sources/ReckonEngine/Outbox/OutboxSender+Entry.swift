@@ -2,14 +2,20 @@ import Foundation
 import ReckonAppStore
 
 extension OutboxSender {
-  /// Runs one entry through its state machine: waits for the app's rate slot, polls, persists the
-  /// `sending` state *before* the request, sends, and records the answer with the attempt.
-  func process(_ original: OutboxEntry) async throws -> OutboxAction {
+  /// Runs one entry through its state machine: postpones it while its app is paused or
+  /// throttled, waits for the app's rate slot, polls, persists the `sending` state *before* the
+  /// request, sends, and records the answer with the attempt.
+  func process(_ original: OutboxEntry, isStopped: @Sendable () -> Bool) async throws
+    -> OutboxAction
+  {
     var entry = original
     let key = Self.limiterKey(entry.app)
     if clock.now() < entry.deadline, !entry.state.isFinal {
+      if let action = try postponeIfHeld(&entry, key) { return action }
       try await clock.sleep(until: limiter.reserve(key, now: clock.now()))
-      if paused.contains(entry.app, now: clock.now()) { return .none }
+      if let action = try postponeIfHeld(&entry, key) { return action }
+      // Stopping: an entry not yet sent stays as it is for the next start.
+      if isStopped() { return .none }
     }
     let started = clock.now()
     let action = entry.poll(now: started)
@@ -40,18 +46,36 @@ extension OutboxSender {
     }
   }
 
+  /// Postpones `entry` to the end of its app's pause or throttle, if there is one now; nil when
+  /// the entry may go ahead.
+  private func postponeIfHeld(_ entry: inout OutboxEntry, _ key: String)
+    throws(StateDatabaseError) -> OutboxAction?
+  {
+    let now = clock.now()
+    guard let until = paused.until(entry.app, now: now) ?? limiter.heldUntil(key, now: now) else {
+      return nil
+    }
+    let action = entry.postpone(until: until)
+    do { try store.save(&entry, now: now) } catch .changedConcurrently {
+      return OutboxAction.none  // already postponed with its app, or changed by an operator
+    }
+    return action
+  }
+
   private func report(_ action: OutboxAction, _ entry: OutboxEntry, now: Date)
     throws(StateDatabaseError)
   {
     switch action {
     case .recordSent:
+      limiter.accepted(Self.limiterKey(entry.app))
       if paused.remove(entry.app) { try store.resume(entry.app) }
       events(
         .sent(entry: entry.id, transactionId: entry.transactionId, status: entry.lastStatus ?? 0))
     case .retry(let at):
       events(.retrying(entry: entry.id, at: at, reason: entry.lastError ?? ""))
-    case .throttleApp(let until):
-      limiter.hold(Self.limiterKey(entry.app), until: until)
+    case .throttleApp(let retryAfter):
+      let until = limiter.hold(Self.limiterKey(entry.app), until: retryAfter, now: now)
+      try store.postponePending(entry.app, until: until, now: now)
       events(.throttled(app: entry.app, until: until))
     case .pauseApp(let reason):
       let until = now.addingTimeInterval(credentialsPause)
@@ -59,6 +83,8 @@ extension OutboxSender {
         try store.pause(entry.app, until: until, reason: reason)
         events(.credentialsProblem(app: entry.app, reason: reason, until: until))
       }
+      try store.postponePending(
+        entry.app, until: paused.until(entry.app, now: now) ?? until, now: now)
     case .fail(let reason):
       events(.failed(entry: entry.id, reason: reason))
     case .expire:
@@ -116,9 +142,15 @@ final class PausedApps: @unchecked Sendable {
   }
 
   func contains(_ app: AppStoreApp, now: Date) -> Bool {
+    until(app, now: now) != nil
+  }
+
+  /// When the pause of `app` ends, if it is paused at `now`.
+  func until(_ app: AppStoreApp, now: Date) -> Date? {
     lock.lock()
     defer { lock.unlock() }
-    return (until[app].map { $0 > now }) ?? false
+    guard let end = until[app], end > now else { return nil }
+    return end
   }
 
   /// Returns false when the app was already paused (so the problem is reported once).

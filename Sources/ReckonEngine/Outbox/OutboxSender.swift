@@ -69,17 +69,17 @@ public final class OutboxSender: Sendable {
   }
 
   /// Sends everything due now, pacing per app, and returns when nothing more is due
-  /// (later retries stay queued). `reckon send --once` is this.
-  public func drainDue() async throws -> Summary {
+  /// (later retries stay queued) or, between sends, once `isStopped`. `reckon send --once` is
+  /// this. Entries of a paused or throttled app are postponed to its end rather than waited for.
+  public func drainDue(isStopped: @escaping @Sendable () -> Bool = { false }) async throws
+    -> Summary
+  {
     var summary = Summary()
     try paused.load(from: store, now: clock.now())
-    while true {
-      let now = clock.now()
-      let due = try store.dueEntries(now: now, limit: 512).filter {
-        !paused.contains($0.app, now: now) || now >= $0.deadline
-      }
+    while !isStopped() {
+      let due = try store.dueEntries(now: clock.now(), limit: 512)
       guard !due.isEmpty else { break }
-      let results = try await process(due)
+      let results = try await process(due, isStopped: isStopped)
       for result in results { summary.add(result) }
       if results.allSatisfy({ $0 == .none }) { break }
     }
@@ -100,7 +100,7 @@ public final class OutboxSender: Sendable {
         // `sending`, and nothing else is in flight (a drain ends only when all its sends have).
         if !recovered { try recoverInterrupted() }
         recovered = true
-        _ = try await drainDue()
+        _ = try await drainDue(isStopped: isStopped)
         wake = try store.nextWake() ?? .distantFuture
       } catch let error as StateDatabaseError {
         events(.databaseProblem(reason: error.description))
@@ -113,17 +113,21 @@ public final class OutboxSender: Sendable {
     }
   }
 
-  private func process(_ entries: [OutboxEntry]) async throws -> [OutboxAction] {
+  private func process(_ entries: [OutboxEntry], isStopped: @escaping @Sendable () -> Bool)
+    async throws -> [OutboxAction]
+  {
     try await withThrowingTaskGroup(of: OutboxAction.self) { group in
       var results: [OutboxAction] = []
       var iterator = entries.makeIterator()
       for _ in 0..<maximumConcurrentSends {
         guard let entry = iterator.next() else { break }
-        group.addTask { try await self.process(entry) }
+        group.addTask { try await self.process(entry, isStopped: isStopped) }
       }
       while let result = try await group.next() {
         results.append(result)
-        if let entry = iterator.next() { group.addTask { try await self.process(entry) } }
+        if !isStopped(), let entry = iterator.next() {
+          group.addTask { try await self.process(entry, isStopped: isStopped) }
+        }
       }
       return results
     }

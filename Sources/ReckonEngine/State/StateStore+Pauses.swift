@@ -46,4 +46,20 @@ extension StateStore {
       }
     }
   }
+
+  /// Moves every pending entry of `app` due before `until` to `until`, so that while Apple
+  /// throttles the app or its credentials fail, its entries wait in the database: neither due
+  /// (crowding out other apps' entries) nor waking the sender before then.
+  public func postponePending(_ app: AppStoreApp, until: Date, now: Date)
+    throws(StateDatabaseError)
+  {
+    try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        """
+        UPDATE outbox SET state_at = ?1, updated_at = ?2, revision = revision + 1
+        WHERE state = 'pending' AND bundle_id = ?3 AND environment = ?4 AND state_at < ?1
+        """,
+        [.date(until), .date(now), .text(app.bundleId), .text(app.environment.rawValue)])
+    }
+  }
 }
