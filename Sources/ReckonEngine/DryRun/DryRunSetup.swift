@@ -78,12 +78,8 @@ public enum DryRunSetup {
     return (requests, ignored, otherApps)
   }
 
-  /// A date option: `2026-11-01` (UTC midnight) or an ISO 8601 time.
+  /// A date option: `2026-11-01` (UTC midnight) or an ISO 8601 time with its zone.
   public static func date(_ text: String) throws(DryRunError) -> Date {
-    let formatter = ISO8601DateFormatter()
-    if let date = formatter.date(from: text) { return date }
-    formatter.formatOptions = [.withFullDate]
-    if let date = formatter.date(from: text) { return date }
-    throw .badDate(text)
+    try DateOption.parse(text)
   }
 }

@@ -18,7 +18,7 @@ enum DryRunCommand: Command {
                       {"signedPayload": ...}, verified against the roots in --config
     --state FILE      the state database
     --since DATE      with --state only: requests received at or after DATE (2026-11-01 is UTC
-                      midnight, or an ISO 8601 time)
+                      midnight, or an ISO 8601 time with its zone: 2026-11-01T09:30:00.250Z)
     --until DATE      with --state only: requests received before DATE (exclusive); it must
                       come after --since. With --requests both are refused: the file is the
                       selection
