@@ -21,6 +21,48 @@ import Testing
     #expect(error == .newerSchema(path: path, found: 99, known: StateSchema.migrations.count))
   }
 
+  /// A database as Reckon left it at `version`, made by taking the newer migrations back.
+  static func database(atVersion version: Int) throws -> String {
+    let path = TestState.temporaryPath()
+    let store = try StateStore(path: path)
+    try store.connection.execute(
+      "DROP INDEX outcomes_by_request; DROP INDEX requests_by_received;")
+    try store.connection.query(
+      "DELETE FROM schema_migrations WHERE version > ?", [.integer(Int64(version))])
+    return path
+  }
+
+  @Test func aReadOnlyOpenReadsADatabaseThatLacksOnlyNewerIndexesAndRefusesAnOlderOne() throws {
+    let path = try Self.database(atVersion: StateSchema.oldestReadable)
+    let reader = try StateStore(path: path, access: .readOnly)
+    #expect(try reader.schemaVersion() == StateSchema.oldestReadable)
+    #expect(try reader.decidedOutcomes(since: nil, until: nil).isEmpty)
+    let older = try Self.database(atVersion: StateSchema.oldestReadable - 1)
+    let error = #expect(throws: StateDatabaseError.self) {
+      try StateStore(path: older, access: .readOnly)
+    }
+    #expect(
+      error
+        == .olderSchema(
+          path: older, found: StateSchema.oldestReadable - 1, needed: StateSchema.oldestReadable))
+    let upgraded = try StateStore(path: path)
+    #expect(try upgraded.schemaVersion() == StateSchema.migrations.count)
+  }
+
+  @Test func eachRequestsOutcomesAndARangeOfRequestsAreFoundByIndexNotByScanning() throws {
+    let store = try TestState.store()
+    let plan = { (sql: String) throws -> String in
+      try store.connection.query("EXPLAIN QUERY PLAN " + sql).compactMap { $0.text(3) }
+        .joined(separator: "; ")
+    }
+    let outcomes = try plan(
+      "SELECT type FROM outcomes o WHERE o.request_id = 1 ORDER BY o.occurred_at, o.id")
+    #expect(outcomes.contains("outcomes_by_request"), "\(outcomes)")
+    #expect(!outcomes.contains("TEMP B-TREE"), "\(outcomes)")
+    let range = try plan("SELECT id FROM requests WHERE received_at >= 0 AND received_at < 1")
+    #expect(range.contains("requests_by_received"), "\(range)")
+  }
+
   @Test func databaseUsesWriteAheadLogging() throws {
     let store = try TestState.store()
     let mode = try store.connection.query("PRAGMA journal_mode").first?.text(0)

@@ -55,8 +55,8 @@ public final class StateStore: @unchecked Sendable {
     if access != .create {
       // Checked before any migration, so another program's database never gets our tables.
       let version = try StateSchema.version(connection)
-      if access == .readOnly, version < StateSchema.migrations.count {
-        throw .olderSchema(path: path, found: version, needed: StateSchema.migrations.count)
+      if access == .readOnly, version < StateSchema.oldestReadable {
+        throw .olderSchema(path: path, found: version, needed: StateSchema.oldestReadable)
       }
     }
     if access != .readOnly {
