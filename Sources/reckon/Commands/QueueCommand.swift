@@ -13,7 +13,8 @@ enum QueueCommand: Command {
            reckon queue show ID [--format text|json]
            reckon queue approve ID          send a held entry now, as decided
            reckon queue set ID FIELD=VALUE ...   change body fields (validated) and send now
-           reckon queue retry ID            try a failed or waiting entry again now
+           reckon queue retry ID            try a failed or pending entry again now
+                                            (a held entry: use approve or set)
            reckon queue drop ID             never send the entry
 
     States: held, pending, sending, sent, failed, expired, dropped; --state takes one of them.
