@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonTestSupport
+import Testing
 
 /// A folder with a `reckon.json` whose state database holds outbox entries, for running
 /// `reckon queue` against.
@@ -41,13 +42,30 @@ struct QueueFixture {
     try await ReckonBinary.run(["queue"] + arguments + ["--config", configuration])
   }
 
+  /// Adds entries Apple accepted, one per transaction, received `earlier` seconds before the
+  /// fixture's entries so their deadlines come first.
+  func addSent(transactions: [String], earlier: TimeInterval) throws {
+    let store = try StateStore(path: statePath)
+    let at = received.addingTimeInterval(-earlier)
+    for transaction in transactions {
+      var entry = try store.entry(
+        id: try Self.enqueue(in: store, at: at, transaction: transaction, hold: false))
+      _ = entry.poll(now: at)
+      _ = entry.delivered(
+        .answered(.init(status: 202)), now: at,
+        backoff: Backoff(initial: 30, maximum: 60, random: { 0 }))
+      try store.save(&entry, now: at)
+    }
+  }
+
   /// The entry's body as stored.
   func body(_ id: Int64) throws -> String {
     String(decoding: try StateStore(path: statePath).entry(id: id).body, as: UTF8.self)
   }
 
+  @discardableResult
   private static func enqueue(in store: StateStore, at date: Date, transaction: String, hold: Bool)
-    throws
+    throws -> Int64
   {
     let record = NotificationRecord(
       notificationUUID: UUID().uuidString, notificationType: "CONSUMPTION_REQUEST",
@@ -63,6 +81,7 @@ struct QueueFixture {
       transactionId: transaction, context: .init(), body: Data(body.utf8),
       deadline: record.deadline,
       holdUntil: hold ? record.deadline.addingTimeInterval(-3_600) : nil)
-    _ = try store.recordDecision(decision, requestId: request, enqueue: enqueue)
+    return try #require(
+      try store.recordDecision(decision, requestId: request, enqueue: enqueue).entryId)
   }
 }

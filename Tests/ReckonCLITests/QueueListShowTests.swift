@@ -12,6 +12,7 @@ struct QueueListShowTests {
       (["approve", "one"], "'one' is not an entry ID (a number, as queue list shows)"),
       (["aprove", "1"], "unknown queue command 'aprove' (did you mean 'approve'?)"),
       (["show", "1", "--state", "held"], "--state is for queue list only"),
+      (["approve", "1", "--limit", "5"], "--limit is for queue list only"),
     ])
   func extraWordsAreRefused(arguments: [String], message: String) async throws {
     let fixture = try QueueFixture()

@@ -64,6 +64,26 @@ import Testing
     }
   }
 
+  @Test func retryingAHeldEntryIsRefusedPointingToApproveAndSet() {
+    let held = OutboxState.held(releaseAt: start.addingTimeInterval(11 * 3_600))
+    var entry = entry(state: held)
+    let refusal = #expect(throws: OutboxCommandRefused.self) { try entry.retry(now: start) }
+    #expect(refusal?.description.contains("reckon queue approve 1") == true)
+    #expect(refusal?.description.contains("reckon queue set 1") == true)
+    #expect(entry.state == held)
+    #expect(entry.poll(now: start) == .wait(until: start.addingTimeInterval(11 * 3_600)))
+  }
+
+  @Test(arguments: [
+    OutboxState.failed(at: TestState.start, reason: "400"),
+    .pending(notBefore: TestState.start.addingTimeInterval(600)),
+  ])
+  func retryingAFailedOrPendingEntrySendsItNow(state: OutboxState) throws {
+    var entry = entry(state: state)
+    try entry.retry(now: start.addingTimeInterval(60))
+    #expect(entry.state == .pending(notBefore: start.addingTimeInterval(60)))
+  }
+
   @Test func editingRefusesABodyThatBreaksAppleRules() {
     var entry = entry(state: .held(releaseAt: start.addingTimeInterval(11 * 3_600)))
     let bad = Data(

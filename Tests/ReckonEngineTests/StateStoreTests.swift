@@ -256,6 +256,49 @@ import Testing
       try store.dueEntries(now: TestState.start.addingTimeInterval(11 * 3_600), limit: 10).map(\.id)
         == [entry.id])
   }
+
+  /// Enqueues an entry received `after` seconds after the start (so its deadline is that much
+  /// later) and lets Apple answer `status` to it.
+  func answered(_ status: Int, in store: StateStore, transaction: String, after: TimeInterval)
+    throws -> OutboxEntry
+  {
+    let at = TestState.start.addingTimeInterval(after)
+    var entry = try TestState.enqueued(in: store, transaction: transaction, at: at)
+    _ = entry.poll(now: at)
+    _ = entry.delivered(
+      .answered(.init(status: status)), now: at,
+      backoff: Backoff(initial: 30, maximum: 60, random: { 0 }))
+    try store.save(&entry, now: at)
+    return entry
+  }
+
+  @Test func entriesListUnfinishedOnesBeforeFinishedOnesEachByDeadline() throws {
+    let store = try TestState.store()
+    let sentFirst = try answered(202, in: store, transaction: "1", after: 0)
+    let failed = try answered(400, in: store, transaction: "2", after: 30)
+    let sentSecond = try answered(202, in: store, transaction: "3", after: 60)
+    let held = try TestState.enqueued(
+      in: store, transaction: "4", at: TestState.start.addingTimeInterval(600), hold: true)
+    let pending = try TestState.enqueued(
+      in: store, transaction: "5", at: TestState.start.addingTimeInterval(300))
+    #expect(
+      try store.entries().map(\.id)
+        == [failed.id, pending.id, held.id, sentFirst.id, sentSecond.id])
+    #expect(try store.entries(limit: 2).map(\.id) == [failed.id, pending.id])
+    #expect(try store.entries(states: ["sent"]).map(\.id) == [sentFirst.id, sentSecond.id])
+  }
+
+  @Test func entryCountCountsTheNamedStatesOrAll() throws {
+    let store = try TestState.store()
+    #expect(try store.entryCount() == 0)
+    _ = try answered(202, in: store, transaction: "1", after: 0)
+    _ = try answered(202, in: store, transaction: "2", after: 30)
+    _ = try TestState.enqueued(in: store, transaction: "3", hold: true)
+    #expect(try store.entryCount() == 3)
+    #expect(try store.entryCount(states: ["sent"]) == 2)
+    #expect(try store.entryCount(states: ["held", "pending"]) == 1)
+    #expect(try store.entryCount(states: ["failed"]) == 0)
+  }
 }
 
 /// The state database holds customers' transaction ids and account tokens.

@@ -35,16 +35,22 @@ extension OutboxEntry {
     state = .pending(notBefore: now)
   }
 
-  /// `reckon queue retry`: a failed or waiting entry is tried again now (before its deadline).
+  /// `reckon queue retry`: a failed or pending entry is tried again now (before its deadline).
   public mutating func retry(now: Date) throws(OutboxCommandRefused) {
     guard now < deadline else {
       throw refused("its deadline \(deadline) has passed; Apple no longer expects a reply")
     }
     switch state {
-    case .failed, .pending, .held:
+    case .failed, .pending:
       state = .pending(notBefore: now)
+    case .held:
+      // A held entry waits for a person's review; retry must not become a way round it.
+      throw refused(
+        "it is held for review; retry does not release it. Send it as decided with "
+          + "'reckon queue approve \(id)', or change it and send with "
+          + "'reckon queue set \(id) FIELD=VALUE ...'")
     default:
-      throw refused("only failed, held or pending entries can be retried; it is \(state.name)")
+      throw refused("only failed or pending entries can be retried; it is \(state.name)")
     }
   }
 

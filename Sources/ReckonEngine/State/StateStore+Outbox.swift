@@ -41,18 +41,38 @@ extension StateStore {
     return entry
   }
 
-  /// Entries in the named states (all when empty), oldest deadline first.
+  /// States whose entries still go out or wait on an operator: listed before the rest. A failed
+  /// entry is final for the sender but an operator can still retry or drop it.
+  static let unfinishedStates = ["held", "pending", "sending", "failed"]
+
+  /// Entries in the named states (all when empty): held, pending, sending and failed first, then
+  /// the rest, each group oldest deadline first.
   public func entries(states: [String] = [], limit: Int = 1_000) throws(StateDatabaseError)
     -> [OutboxEntry]
   {
-    let filter =
-      states.isEmpty ? "" : "WHERE state IN (\(states.map { _ in "?" }.joined(separator: ", ")))"
+    let unfinished = Self.unfinishedStates.map { "'\($0)'" }.joined(separator: ", ")
     return try locked { () throws(StateDatabaseError) in
       try connection.query(
-        "SELECT \(Self.entryColumns) FROM outbox \(filter) ORDER BY deadline, id LIMIT ?",
+        """
+        SELECT \(Self.entryColumns) FROM outbox \(Self.stateFilter(states))
+        ORDER BY state NOT IN (\(unfinished)), deadline, id LIMIT ?
+        """,
         states.map { .text($0) } + [.integer(Int64(limit))]
       ).compactMap(Self.entry)
     }
+  }
+
+  /// How many entries are in the named states (all when empty).
+  public func entryCount(states: [String] = []) throws(StateDatabaseError) -> Int {
+    try locked { () throws(StateDatabaseError) in
+      let rows = try connection.query(
+        "SELECT count(*) FROM outbox \(Self.stateFilter(states))", states.map { .text($0) })
+      return Int(rows.first?.int(0) ?? 0)
+    }
+  }
+
+  private static func stateFilter(_ states: [String]) -> String {
+    states.isEmpty ? "" : "WHERE state IN (\(states.map { _ in "?" }.joined(separator: ", ")))"
   }
 
   /// Entries that need attention at `now`: held past release, pending past not-before, or past the deadline.

@@ -9,14 +9,17 @@ enum QueueCommand: Command {
   static let summary = "List, show, approve, edit, retry or drop outbox entries"
   static let flagNames: Set<String> = []
   static let help = """
-    Usage: reckon queue list [--state STATE] [--format text|json] [--config reckon.json]
+    Usage: reckon queue list [--state STATE] [--limit N] [--format text|json] [--config reckon.json]
            reckon queue show ID [--format text|json]
            reckon queue approve ID          send a held entry now, as decided
            reckon queue set ID FIELD=VALUE ...   change body fields (validated) and send now
-           reckon queue retry ID            try a failed or waiting entry again now
+           reckon queue retry ID            try a failed or pending entry again now
+                                            (a held entry: use approve or set)
            reckon queue drop ID             never send the entry
 
     States: held, pending, sending, sent, failed, expired, dropped; --state takes one of them.
+    list shows held, pending, sending and failed entries first, then the others, each by deadline;
+    at most --limit of them (1000 unless given), saying on stderr when more match.
     show gives, for a held entry, when it was held and when it will be sent as decided.
 
     set changes only the fields of Apple's ConsumptionRequest: deliveryStatus and
@@ -31,20 +34,33 @@ enum QueueCommand: Command {
       path: arguments.option("config") ?? "reckon.json")
     let json = try format(&arguments)
     let state = try stateName(arguments.option("state"))
+    let limit = try listLimit(arguments.option("limit"))
     try arguments.rejectUnknown(positionals: .max)
     var words = arguments.positionals
     guard !words.isEmpty else {
       throw UsageError("expected list, show, approve, set, retry or drop")
     }
     let verb = words.removeFirst()
-    try checkWords(verb, words, state: state)
+    let listOptions = (state == nil ? [] : ["--state"]) + (limit == nil ? [] : ["--limit"])
+    try checkWords(verb, words, listOptions: listOptions)
     // Looking never creates or migrates a database; changing one needs a Reckon database too.
     let reads = verb == "list" || verb == "show"
     let store = try StateStore(
       path: configuration.statePath, access: reads ? .readOnly : .existing)
     if verb == "list" {
-      let entries = try store.entries(states: state.map { [$0] } ?? [])
+      let states = state.map { [$0] } ?? []
+      let limit = limit ?? defaultListLimit
+      let entries = try store.entries(states: states, limit: limit)
       console.out(json ? try encode(entries.map { EntryReport($0) }) : QueueTable.render(entries))
+      // Only a full list can leave entries out; the note goes to stderr so stdout stays parsable.
+      if entries.count == limit {
+        let total = try store.entryCount(states: states)
+        if total > entries.count {
+          let which =
+            state.map { "\($0) entries; use --limit" } ?? "entries; use --limit or --state"
+          console.error("showing \(entries.count) of \(total) \(which) to see others")
+        }
+      }
       return 0
     }
     guard let idText = words.first, let id = Int64(idText) else {
@@ -87,7 +103,7 @@ enum QueueCommand: Command {
 
   /// Refuses words a verb does not take, before anything is opened: `approve 3 4` would
   /// otherwise approve entry 3 and say nothing of 4.
-  private static func checkWords(_ verb: String, _ words: [String], state: String?)
+  private static func checkWords(_ verb: String, _ words: [String], listOptions: [String])
     throws(UsageError)
   {
     let verbs = ["list", "show", "approve", "set", "retry", "drop"]
@@ -96,8 +112,8 @@ enum QueueCommand: Command {
       throw UsageError(
         "unknown queue command '\(verb)'\(suggestion.map { " (did you mean '\($0)'?)" } ?? "")")
     }
-    if state != nil, verb != "list" {
-      throw UsageError("--state is for queue list only")
+    if let option = listOptions.first, verb != "list" {
+      throw UsageError("\(option) is for queue list only")
     }
     let extra: ArraySlice<String> =
       switch verb {
@@ -117,6 +133,18 @@ enum QueueCommand: Command {
     case "json": return true
     case let other: throw UsageError("--format must be text or json, not '\(other)'")
     }
+  }
+
+  /// How many entries `queue list` shows without `--limit`.
+  static let defaultListLimit = 1_000
+
+  /// `--limit`: a positive whole number, or nil when not given.
+  private static func listLimit(_ text: String?) throws(UsageError) -> Int? {
+    guard let text else { return nil }
+    guard let limit = Int(text), limit > 0 else {
+      throw UsageError("--limit must be a positive whole number, not '\(text)'")
+    }
+    return limit
   }
 
   /// `--state`: one of the states an entry can be in, so a typo is not "the outbox is empty".
