@@ -64,6 +64,16 @@ import Testing
     }
   }
 
+  @Test func approvingAHeldEntryPastItsDeadlineIsRefusedAndItStaysHeld() {
+    let held = OutboxState.held(releaseAt: start.addingTimeInterval(11 * 3_600))
+    var entry = entry(state: held)
+    let refusal = #expect(throws: OutboxCommandRefused.self) {
+      try entry.approve(now: start.addingTimeInterval(12 * 3_600))
+    }
+    #expect(refusal?.description.contains("has passed") == true)
+    #expect(entry.state == held)
+  }
+
   @Test func retryingAHeldEntryIsRefusedPointingToApproveAndSet() {
     let held = OutboxState.held(releaseAt: start.addingTimeInterval(11 * 3_600))
     var entry = entry(state: held)

@@ -18,6 +18,7 @@ extension OutboxEntry {
     guard case .held = state else {
       throw refused("only held entries can be approved; it is \(state.name)")
     }
+    guard now < deadline else { throw deadlinePassed() }
     state = .pending(notBefore: now)
   }
 
@@ -37,9 +38,7 @@ extension OutboxEntry {
 
   /// `reckon queue retry`: a failed or pending entry is tried again now (before its deadline).
   public mutating func retry(now: Date) throws(OutboxCommandRefused) {
-    guard now < deadline else {
-      throw refused("its deadline \(deadline) has passed; Apple no longer expects a reply")
-    }
+    guard now < deadline else { throw deadlinePassed() }
     switch state {
     case .failed, .pending:
       state = .pending(notBefore: now)
@@ -61,6 +60,10 @@ extension OutboxEntry {
     default:
       throw refused("only held, pending or failed entries can be dropped; it is \(state.name)")
     }
+  }
+
+  private func deadlinePassed() -> OutboxCommandRefused {
+    refused("its deadline \(deadline) has passed; Apple no longer expects a reply")
   }
 
   private func refused(_ why: String) -> OutboxCommandRefused {
