@@ -46,6 +46,14 @@ public final class AppStoreAPIClient: ConsumptionSender, @unchecked Sendable {
   public func send(_ body: ValidatedConsumptionBody, transactionId: String, app: AppStoreApp) async
     -> ConsumptionDelivery
   {
+    await send(body, transactionId: transactionId, app: app, before: .distantFuture)
+  }
+
+  /// Sends the body as `send(_:transactionId:app:)` does; the transfer is cut off at `deadline`
+  /// if it is sooner than the client's timeout.
+  public func send(
+    _ body: ValidatedConsumptionBody, transactionId: String, app: AppStoreApp, before deadline: Date
+  ) async -> ConsumptionDelivery {
     let token: String
     do {
       token = try tokens.token(for: app.bundleId, now: Date()) {
@@ -59,7 +67,7 @@ public final class AppStoreAPIClient: ConsumptionSender, @unchecked Sendable {
       method: "PUT",
       url: consumptionURL(transactionId: transactionId, environment: app.environment),
       headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(token)")],
-      body: body.data)
+      body: body.data, deadline: deadline == .distantFuture ? nil : deadline)
     do {
       let response = try await http.perform(request)
       return .answered(

@@ -5,11 +5,27 @@ import Foundation
 ///
 /// Contract: `send` never throws — every failure is a `ConsumptionDelivery` value; it may be
 /// called concurrently; it sends `body.data` byte for byte and retries nothing itself (retries,
-/// pacing and deadlines belong to the caller's outbox).
+/// pacing and when to start a send belong to the caller's outbox).
 public protocol ConsumptionSender: Sendable {
   /// Sends one body for `transactionId` of `app` and reports what happened.
   func send(_ body: ValidatedConsumptionBody, transactionId: String, app: AppStoreApp) async
     -> ConsumptionDelivery
+
+  /// Sends as `send(_:transactionId:app:)` does, giving the request up (a network error) if it
+  /// is not over by `deadline`, so no reply is in flight after Apple's deadline. By default,
+  /// for senders written before it, the deadline is not passed on.
+  func send(
+    _ body: ValidatedConsumptionBody, transactionId: String, app: AppStoreApp, before deadline: Date
+  ) async -> ConsumptionDelivery
+}
+
+extension ConsumptionSender {
+  /// Sends without passing the deadline on, for senders that do not implement it.
+  public func send(
+    _ body: ValidatedConsumptionBody, transactionId: String, app: AppStoreApp, before deadline: Date
+  ) async -> ConsumptionDelivery {
+    await send(body, transactionId: transactionId, app: app)
+  }
 }
 
 /// An app as the App Store Server API sees it: a bundle in an environment.

@@ -98,6 +98,38 @@ struct CurlHTTPClientTests {
     #expect(Date().timeIntervalSince(start) < 60)
   }
 
+  @Test func aRequestWithADeadlineSoonerThanTheTimeoutIsCutOffAtIt() async throws {
+    let listener = try LoopbackListener { _ in nil }
+    defer { listener.stop() }
+    var reason = ""
+    do {
+      let response = try await CurlHTTPClient(timeout: 30).perform(
+        CurlRequest(
+          method: "PUT", url: url(listener.port), body: Data("{}".utf8),
+          deadline: Date().addingTimeInterval(1)))
+      Issue.record("a silent server answered \(response.status)")
+    } catch {
+      reason = error.description
+    }
+    let after = reason.firstRange(of: /after (\d+) milliseconds/).map {
+      Int(reason[$0].split(separator: " ")[1]) ?? 0
+    }
+    #expect(reason.contains("timed out"), "\(reason)")
+    #expect(after.map { $0 >= 800 && $0 < 3_000 } == true, "\(reason)")
+  }
+
+  @Test func aRequestWhoseDeadlineHasPassedIsNotStarted() async throws {
+    let listener = try LoopbackListener { _ in LoopbackListener.response(status: 202) }
+    defer { listener.stop() }
+    await #expect(throws: HTTPTransportError.failed("not started: its deadline had passed")) {
+      try await CurlHTTPClient(timeout: 5).perform(
+        CurlRequest(
+          method: "PUT", url: url(listener.port), body: Data("{}".utf8),
+          deadline: Date().addingTimeInterval(-1)))
+    }
+    #expect(listener.connectionCount == 0)
+  }
+
   @Test func redirectsAreNotFollowed() async throws {
     let listener = try LoopbackListener { head in
       head.hasPrefix("GET /moved ")

@@ -149,6 +149,40 @@ import Testing
     #expect(try ids.map { try h.state($0).name } == ["sent", "pending", "pending"])
   }
 
+  /// Records the deadline each send was given, and accepts it.
+  final class DeadlineRecorder: ConsumptionSender, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Date] = []
+    var deadlines: [Date] { lock.withLock { stored } }
+
+    func send(_ body: ValidatedConsumptionBody, transactionId: String, app: AppStoreApp) async
+      -> ConsumptionDelivery
+    {
+      Issue.record("sent without its deadline")
+      return .answered(.init(status: 202))
+    }
+
+    func send(
+      _ body: ValidatedConsumptionBody, transactionId: String, app: AppStoreApp,
+      before deadline: Date
+    ) async -> ConsumptionDelivery {
+      lock.withLock { stored.append(deadline) }
+      return .answered(.init(status: 202))
+    }
+  }
+
+  @Test func eachSendIsGivenTheEntrysDeadlineSoNoReplyIsInFlightAfterIt() async throws {
+    let store = try OutboxFixture.temporaryStore()
+    let recorder = DeadlineRecorder()
+    let sender = OutboxSender(
+      store: store, sender: recorder, configuration: try SenderSettings.fast(),
+      clock: SimulatedClock(start: start))
+    let id = try OutboxFixture.enqueue(in: store, at: start)
+    _ = try await sender.drainDue()
+    #expect(try store.entry(id: id).state.name == "sent")
+    #expect(recorder.deadlines == [start.addingTimeInterval(12 * 3_600)])
+  }
+
   @Test func serverErrorsRetryWithBackoffUntilAccepted() async throws {
     let h = try harness()
     defer { h.standIn.shutdown() }

@@ -10,14 +10,19 @@ package struct CurlRequest: Sendable {
   package var headers: [(name: String, value: String)]
   /// The body, sent with a `Content-Length`.
   package var body: Data?
+  /// When the transfer must be over, if sooner than the client's timeout: a reply due by a
+  /// deadline is not left in flight after it.
+  package var deadline: Date?
 
   /// A request.
   package init(
-    method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil
+    method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil,
+    deadline: Date? = nil
   ) {
     self.method = method
     self.url = url
     self.headers = headers
     self.body = body
+    self.deadline = deadline
   }
 }

@@ -53,7 +53,12 @@ final class CurlWorkers: @unchecked Sendable {
         finished = (job, .failure(.failed("curl_easy_init failed")))
         continue
       }
-      finished = (job, handle.perform(job, timeout: timeout, limit: limit))
+      let left = job.request.deadline.map { min(timeout, $0.timeIntervalSinceNow) } ?? timeout
+      guard left > 0 else {
+        finished = (job, .failure(.failed("not started: its deadline had passed")))
+        continue
+      }
+      finished = (job, handle.perform(job, timeout: left, limit: limit))
     }
   }
 

@@ -26,7 +26,8 @@ extension OutboxSender {
       } catch .changedConcurrently {
         return .none  // an operator changed it since it was read; the next drain sees the change
       }
-      let delivery = await sender.send(body, transactionId: entry.transactionId, app: entry.app)
+      let delivery = await sender.send(
+        body, transactionId: entry.transactionId, app: entry.app, before: entry.deadline)
       let finished = clock.now()
       let next = entry.delivered(delivery, now: finished, backoff: backoff)
       try store.save(
