@@ -30,6 +30,19 @@ struct DryRunOptionTests {
       "\(run.standardError)")
   }
 
+  @Test func importHistoryRefusesSinceNotBeforeUntilBeforeFetchingAnything() async throws {
+    let folder = try await DryRunCommandTests.generated(20)
+    let run = try await ReckonBinary.run([
+      "import-history", "--config", folder + "/reckon.json", "--since", "2026-11-02", "--until",
+      "2026-11-01",
+    ])
+    #expect(run.status == 2)
+    #expect(
+      run.standardError.contains("--since 2026-11-02 must be before --until 2026-11-01"),
+      "\(run.standardError)")
+    #expect(run.standardOutput.isEmpty)
+  }
+
   @Test(arguments: ["since", "until"])
   func sinceAndUntilAreRefusedWithRequests(_ option: String) async throws {
     let folder = try await DryRunCommandTests.generated(20)

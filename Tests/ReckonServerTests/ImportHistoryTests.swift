@@ -127,6 +127,16 @@ struct ImportHistoryTests {
     #expect(Date().timeIntervalSince(waitStarted) < 20)
   }
 
+  @Test func aStartFurtherBackThanAppleKeepsIsNamedWithWhereTheImportStarts() throws {
+    let old = Self.now.addingTimeInterval(-200 * 86_400)
+    let note = try #require(HistoryImporter.startNote(since: old, now: Self.now))
+    #expect(note.contains("more than 180 days ago"))
+    #expect(note.hasSuffix(HistoryImporter.earliestStart(now: Self.now).formatted(.iso8601)))
+    #expect(
+      HistoryImporter.startNote(since: Self.now.addingTimeInterval(-179 * 86_400), now: Self.now)
+        == nil)
+  }
+
   @Test func windowsStayWithinAppleLimits() {
     let windows = HistoryImporter.windows(
       since: Self.now.addingTimeInterval(-400 * 86_400), until: nil, now: Self.now)

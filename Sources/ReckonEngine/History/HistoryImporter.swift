@@ -41,10 +41,23 @@ public struct HistoryImporter: Sendable {
     self.store = store
   }
 
+  /// The earliest start Apple accepts at `now` (180 days back, less a minute for the trip).
+  public static func earliestStart(now: Date) -> Date {
+    now.addingTimeInterval(-maximumAge + 60)
+  }
+
+  /// What to tell the user when `since` is further back than Apple keeps history; nil otherwise.
+  public static func startNote(since: Date, now: Date) -> String? {
+    let earliest = earliestStart(now: now)
+    guard since < earliest else { return nil }
+    return
+      "--since \(since.formatted(.iso8601)) is more than 180 days ago; Apple keeps 180 days of history, so the import starts at \(earliest.formatted(.iso8601))"
+  }
+
   /// The windows Apple accepts for `since..<until` at `now`: no earlier than 180 days back, no
   /// later than now, at most 30 days each.
   public static func windows(since: Date, until: Date?, now: Date) -> [Range<Date>] {
-    let start = max(since, now.addingTimeInterval(-maximumAge + 60))
+    let start = max(since, earliestStart(now: now))
     let end = min(until ?? now, now)
     var windows: [Range<Date>] = []
     var lower = start

@@ -19,9 +19,15 @@ enum ImportHistoryCommand: Command {
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let configuration = try ReckonConfiguration.load(path: try arguments.required("config"))
-    let since = try DryRunSetup.date(try arguments.required("since"))
-    let until = try arguments.option("until").map(DryRunSetup.date)
+    _ = try arguments.required("since")
+    let range = try DateRangeOptions(&arguments)
+    guard let since = range.since else { throw UsageError("--since DATE is required") }
+    let until = range.until
     try arguments.rejectUnknown()
+    let now = Date()
+    if let note = HistoryImporter.startNote(since: since, now: now) {
+      console.error("reckon import-history: \(note)")
+    }
     let client = try SenderSetup.client(configuration) { console.error($0) }
     let verifier = try DryRunSetup.verifier(configuration)
     let store = try StateStore(path: configuration.statePath)
@@ -30,7 +36,7 @@ enum ImportHistoryCommand: Command {
       let history = NotificationHistoryClient(
         client: client, app: AppStoreApp(bundleId: app.bundleId, environment: app.environment))
       let summary = try await HistoryImporter(client: history, verifier: verifier, store: store)
-        .run(since: since, until: until)
+        .run(since: since, until: until, now: now)
       console.out(
         "\(app.bundleId) (\(app.environment.rawValue)): \(summary.fetched) notifications in \(summary.pages) pages; stored \(summary.requests) requests and \(summary.outcomes) outcomes; \(summary.duplicates) already stored; \(summary.unverified.count) failed verification"
       )
