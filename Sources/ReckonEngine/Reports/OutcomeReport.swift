@@ -45,7 +45,8 @@ public struct OutcomeReport: Sendable {
 
   /// Every decision in the range.
   public private(set) var all = Counts()
-  /// By the refund preference sent (`none` for data only, `not sent` for skips).
+  /// By the refund preference in the body Apple received (`none` for data only); decisions
+  /// that sent nothing are grouped by why (`not sent (skip)`, `notSent`, `notSentYet`).
   public private(set) var byPreference: [String: Counts] = [:]
   /// By deciding rule (`policy: rule`).
   public private(set) var byRule: [String: Counts] = [:]
@@ -69,12 +70,23 @@ public struct OutcomeReport: Sendable {
     }
   }
 
+  /// The group of decisions queued but never delivered: Apple decided without our answer.
+  public static let notSent = "not sent (expired, failed or dropped)"
+  /// The group of decisions still waiting in the outbox when the report was made.
+  public static let notSentYet = "not sent yet (held, pending or sending)"
+
   private static func preference(_ decision: DecidedOutcome) -> String {
     guard decision.action != "skip" else { return "not sent (skip)" }
-    guard let body = decision.body, let object = (try? JSONValue.parse(body))?.objectValue else {
-      return "none"
+    switch decision.outboxState {
+    case "sent"?:
+      // The body as sent, not as decided: `reckon queue set` may have changed the preference.
+      guard let body = decision.sentBody, let object = (try? JSONValue.parse(body))?.objectValue
+      else { return "none" }
+      return object["refundPreference"]?.stringValue ?? "none"
+    case "expired"?, "failed"?, "dropped"?: return notSent
+    case nil: return "not sent (never queued)"
+    default: return notSentYet
     }
-    return object["refundPreference"]?.stringValue ?? "none"
   }
 
   /// The report as text tables.

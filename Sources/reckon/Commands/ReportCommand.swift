@@ -16,6 +16,11 @@ enum ReportCommand: Command {
     type. The rate is refunds over decisions whose outcome has arrived. --since must come before
     --until.
 
+    "By preference sent" groups by the body Apple received, as `reckon queue set` left it. An
+    answer never delivered is counted under "not sent (expired, failed or dropped)", one still in
+    the outbox under "not sent yet (held, pending or sending)", and a skip or `do not respond`
+    under "not sent (skip)".
+
     --html FILE is refused before anything is read when FILE is the state database, exists and
     is not an HTML report, or its folder is missing or cannot be written.
     """

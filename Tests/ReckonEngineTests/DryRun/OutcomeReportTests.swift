@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonEngine
 import Testing
 
@@ -22,8 +23,9 @@ struct OutcomeReportTests {
   ) -> DecidedOutcome {
     DecidedOutcome(
       receivedAt: Date(timeIntervalSince1970: 1_790_000_000), action: "respond", rule: rule,
-      policyName: "p", body: body(preference), rawNotification: raw, sent: true, outcomes: outcomes,
-      revocationType: revocation, revocationPercentage: percentage)
+      policyName: "p", body: body(preference), rawNotification: raw, outboxState: "sent",
+      sentBody: body(preference), outcomes: outcomes, revocationType: revocation,
+      revocationPercentage: percentage)
   }
 
   @Test func refundRateCountsOnlyDecisionsWhoseOutcomeArrived() {
@@ -51,6 +53,72 @@ struct OutcomeReportTests {
     #expect(report.text().contains("GRANT_FULL"))
     #expect(report.json().contains(#""refundRate":0.6667"#))
     #expect(report.html().contains("<b id=\"with-outcome\">5</b>"))
+  }
+
+  /// Records a decision preferring `preference`, queued unless `skip`; returns the entry's id.
+  private static func decide(
+    _ store: StateStore, transaction: String, _ preference: String, skip: Bool = false
+  ) throws -> Int64? {
+    let request = try store.recordNotification(
+      TestState.notification(transaction: transaction)
+    ).requestId
+    let decision = DecisionRecord(
+      policyName: "p", policyVersion: nil, policySHA256: String(repeating: "a", count: 64),
+      action: skip ? "skip" : "respond", rule: "r", reason: nil, body: body(preference),
+      factsJSON: Data("[]".utf8), explanationJSON: nil, decidedAt: TestState.start)
+    return try store.recordDecision(
+      decision, requestId: request,
+      enqueue: skip ? nil : TestState.enqueue(transaction: transaction, body: body(preference))
+    ).entryId
+  }
+
+  @Test func preferenceSentIsTheBodyDeliveredNotTheBodyDecided() throws {
+    let store = try TestState.store()
+    let start = TestState.start
+    let backoff = Backoff(initial: 30, maximum: 1_800, random: { 0 })
+    // Decided GRANT_FULL, changed to DECLINE by `reckon queue set`, then sent.
+    let changed = try #require(try Self.decide(store, transaction: "1", "GRANT_FULL"))
+    try store.modifyEntry(id: changed, now: start) {
+      (entry: inout OutboxEntry) throws(OutboxCommandRefused) in
+      try entry.edit(body: Self.body("DECLINE"), now: start)
+    }
+    var entry = try store.entry(id: changed)
+    _ = entry.poll(now: start)
+    _ = entry.delivered(.answered(.init(status: 202)), now: start, backoff: backoff)
+    try store.save(&entry, now: start)
+    // Decided GRANT_FULL, never delivered before the deadline.
+    let expired = try #require(try Self.decide(store, transaction: "2", "GRANT_FULL"))
+    var late = try store.entry(id: expired)
+    _ = late.poll(now: start.addingTimeInterval(13 * 3_600))
+    try store.save(&late, now: start)
+    // Decided GRANT_FULL and still waiting.
+    _ = try Self.decide(store, transaction: "3", "GRANT_FULL")
+    _ = try Self.decide(store, transaction: "4", "GRANT_FULL", skip: true)
+    for (index, transaction) in ["1", "2", "3", "4"].enumerated() {
+      try store.attachOutcome(
+        .refund, notificationUUID: "outcome-\(index)", transactionId: transaction,
+        occurredAt: start.addingTimeInterval(86_400))
+    }
+
+    let report = OutcomeReport(try store.decidedOutcomes(since: nil, until: nil))
+    #expect(report.byPreference["DECLINE"]?.decisions == 1)
+    #expect(report.byPreference["GRANT_FULL"] == nil)
+    #expect(report.byPreference[OutcomeReport.notSent]?.refunded == 1)
+    #expect(report.byPreference[OutcomeReport.notSentYet]?.decisions == 1)
+    #expect(report.byPreference["not sent (skip)"]?.decisions == 1)
+    #expect(report.text().contains(OutcomeReport.notSent))
+  }
+
+  @Test func generatedHistoryAnswersAreSentAsDecided() async throws {
+    let fixture = try DryRunFixture(count: 80, seed: 3)
+    let path = fixture.folder + "/reckon-state.sqlite"
+    _ = try await GeneratedHistory.write(
+      fixture.generator, configuration: fixture.files.configuration, to: path)
+    let decided = try StateStore(path: path).decidedOutcomes(since: nil, until: nil)
+    let answered = decided.filter { $0.action != "skip" }
+    #expect(!answered.isEmpty)
+    #expect(answered.allSatisfy { $0.sent && $0.sentBody == $0.body })
+    #expect(decided.filter { $0.action == "skip" }.allSatisfy { $0.outboxState == nil })
   }
 
   @Test func generatedHistoryHasMoreRefundsWhereWeAskedForThem() async throws {
