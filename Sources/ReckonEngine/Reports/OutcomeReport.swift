@@ -16,6 +16,8 @@ public struct OutcomeReport: Sendable {
     public var prorated = 0
     /// Sum of the prorated refunds' revocationPercentage, in milliunits.
     public var proratedMilliunits = 0
+    /// Of the prorated refunds, how many carried a revocationPercentage.
+    public var proratedMeasured = 0
     /// Declined (REFUND_DECLINED).
     public var declined = 0
     /// Refunds reversed later (REFUND_REVERSED).
@@ -23,6 +25,13 @@ public struct OutcomeReport: Sendable {
 
     /// Refunded share of the decisions with an outcome, 0...1.
     public var refundRate: Double { withOutcome == 0 ? 0 : Double(refunded) / Double(withOutcome) }
+
+    /// The average share of the price the prorated refunds gave back, in percent; nil when no
+    /// prorated refund carried a revocationPercentage.
+    public var averageProratedPercentage: Double? {
+      // A prorated refund without a percentage is left out rather than counted as 0%.
+      proratedMeasured == 0 ? nil : Double(proratedMilliunits) / Double(proratedMeasured) / 1_000
+    }
 
     mutating func add(_ decision: DecidedOutcome) {
       decisions += 1
@@ -34,7 +43,10 @@ public struct OutcomeReport: Sendable {
         refunded += 1
         if decision.revocationType == "REFUND_PRORATED" {
           prorated += 1
-          proratedMilliunits += decision.revocationPercentage ?? 0
+          if let percentage = decision.revocationPercentage {
+            proratedMilliunits += percentage
+            proratedMeasured += 1
+          }
         }
         if decision.outcomes.contains(.refundReversed) { reversed += 1 }
       } else {
@@ -93,19 +105,21 @@ public struct OutcomeReport: Sendable {
   public func text() -> String {
     var lines = [
       "\(all.decisions) decisions, \(all.withOutcome) with an outcome, refund rate \(Self.rate(all))",
+      "prorated refunds: \(all.prorated), giving back \(Self.averageProrated(all)) of the price on average",
       "",
     ]
     for (title, groups) in sections {
       lines.append(title)
       lines.append(
         "  " + "".padding(toLength: 44, withPad: " ", startingAt: 0)
-          + "decisions  outcome  refunded  declined  reversed  prorated   rate")
+          + "decisions  outcome  refunded  declined  reversed  prorated  avg prorated    rate")
       for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
         lines.append(
           "  \(name.padding(toLength: 44, withPad: " ", startingAt: 0))"
             + String(
-              format: "%9d  %7d  %8d  %8d  %8d  %8d  %@", counts.decisions, counts.withOutcome,
-              counts.refunded, counts.declined, counts.reversed, counts.prorated, Self.rate(counts))
+              format: "%9d  %7d  %8d  %8d  %8d  %8d  ", counts.decisions, counts.withOutcome,
+              counts.refunded, counts.declined, counts.reversed, counts.prorated)
+            + Self.pad(Self.averageProrated(counts), 12) + "  " + Self.pad(Self.rate(counts), 6)
         )
       }
       lines.append("")
@@ -116,7 +130,7 @@ public struct OutcomeReport: Sendable {
   /// The report as JSON.
   public func json() -> String {
     func object(_ counts: Counts) -> String {
-      "{\"decisions\":\(counts.decisions),\"withOutcome\":\(counts.withOutcome),\"refunded\":\(counts.refunded),\"declined\":\(counts.declined),\"reversed\":\(counts.reversed),\"prorated\":\(counts.prorated),\"refundRate\":\(String(format: "%.4f", counts.refundRate))}"
+      "{\"decisions\":\(counts.decisions),\"withOutcome\":\(counts.withOutcome),\"refunded\":\(counts.refunded),\"declined\":\(counts.declined),\"reversed\":\(counts.reversed),\"prorated\":\(counts.prorated),\"averageProratedPercentage\":\(counts.averageProratedPercentage.map { String(format: "%.2f", $0) } ?? "null"),\"refundRate\":\(String(format: "%.4f", counts.refundRate))}"
     }
     let groups = sections.map { title, groups in
       "\(DryRunRows.quote(Self.key(title))):{"
@@ -130,7 +144,7 @@ public struct OutcomeReport: Sendable {
   /// The report as a self-contained HTML page.
   public func html() -> String {
     var body =
-      "<h1>Refund outcomes</h1><p class=\"totals\">Decisions: <b id=\"decisions\">\(all.decisions)</b> · with an outcome <b id=\"with-outcome\">\(all.withOutcome)</b> · refund rate <b id=\"rate\">\(Self.rate(all))</b></p>"
+      "<h1>Refund outcomes</h1><p class=\"totals\">Decisions: <b id=\"decisions\">\(all.decisions)</b> · with an outcome <b id=\"with-outcome\">\(all.withOutcome)</b> · refund rate <b id=\"rate\">\(Self.rate(all))</b> · prorated refunds <b id=\"prorated\">\(all.prorated)</b>, giving back <b id=\"average-prorated\">\(Self.averageProrated(all))</b> of the price on average</p>"
     for (title, groups) in sections {
       let bars = groups.sorted { $0.key < $1.key }.map {
         ($0.key, Int(($0.value.refundRate * 100).rounded()))
@@ -138,7 +152,7 @@ public struct OutcomeReport: Sendable {
       body +=
         "<h2>\(HTMLText.escape(title))</h2><figure>\(SVGBarChart(title: "Refund rate (%) \(title.lowercased())", bars: bars).render())</figure>"
       body +=
-        "<table><tr><th></th><th class=\"n\">decisions</th><th class=\"n\">with outcome</th><th class=\"n\">refunded</th><th class=\"n\">declined</th><th class=\"n\">reversed</th><th class=\"n\">prorated</th><th class=\"n\">rate</th></tr>"
+        "<table><tr><th></th><th class=\"n\">decisions</th><th class=\"n\">with outcome</th><th class=\"n\">refunded</th><th class=\"n\">declined</th><th class=\"n\">reversed</th><th class=\"n\">prorated</th><th class=\"n\">avg prorated</th><th class=\"n\">rate</th></tr>"
       for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
         body +=
           "<tr><td>\(HTMLText.escape(name))</td>"
@@ -146,7 +160,7 @@ public struct OutcomeReport: Sendable {
             counts.decisions, counts.withOutcome, counts.refunded, counts.declined, counts.reversed,
             counts.prorated,
           ].map { "<td class=\"n\">\($0)</td>" }.joined()
-          + "<td class=\"n\">\(Self.rate(counts))</td></tr>"
+          + "<td class=\"n\">\(Self.averageProrated(counts))</td><td class=\"n\">\(Self.rate(counts))</td></tr>"
       }
       body += "</table>"
     }
@@ -165,6 +179,14 @@ public struct OutcomeReport: Sendable {
       "By preference sent": "byPreference", "By deciding rule": "byRule", "By reason": "byReason",
       "By product type": "byProductType",
     ][title] ?? title
+  }
+
+  static func averageProrated(_ counts: Counts) -> String {
+    counts.averageProratedPercentage.map { String(format: "%.1f%%", $0) } ?? "—"
+  }
+
+  private static func pad(_ text: String, _ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - text.count)) + text
   }
 
   static func rate(_ counts: Counts) -> String {

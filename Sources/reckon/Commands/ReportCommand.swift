@@ -13,8 +13,9 @@ enum ReportCommand: Command {
     For requests received at or after --since and before --until (exclusive) and decided, what
     Apple did afterwards (REFUND with its revocationType, REFUND_DECLINED, REFUND_REVERSED): the
     refund rate by the preference sent, by deciding rule, by the customer's reason and by product
-    type. The rate is refunds over decisions whose outcome has arrived. --since must come before
-    --until.
+    type. The rate is refunds over decisions whose outcome has arrived. "avg prorated" is the
+    average share of the price a prorated refund (REFUND_PRORATED) gave back, from Apple's
+    revocationPercentage. --since must come before --until.
 
     "By preference sent" groups by the body Apple received, as `reckon queue set` left it. An
     answer never delivered is counted under "not sent (expired, failed or dropped)", one still in

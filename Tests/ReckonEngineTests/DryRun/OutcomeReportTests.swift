@@ -55,6 +55,28 @@ struct OutcomeReportTests {
     #expect(report.html().contains("<b id=\"with-outcome\">5</b>"))
   }
 
+  @Test func averageProratedPercentageIsShownInTextJSONAndHTML() {
+    let report = OutcomeReport([
+      Self.decision("GRANT_PRORATED", [.refund], revocation: "REFUND_PRORATED", percentage: 40_000),
+      Self.decision("GRANT_PRORATED", [.refund], revocation: "REFUND_PRORATED", percentage: 60_000),
+      // Without a percentage it counts as prorated but does not pull the average to 0.
+      Self.decision("GRANT_PRORATED", [.refund], revocation: "REFUND_PRORATED"),
+      Self.decision("GRANT_FULL", [.refund], revocation: "REFUND_FULL"),
+    ])
+    let prorated = report.byPreference["GRANT_PRORATED"]
+    #expect(prorated?.prorated == 3)
+    #expect(prorated?.averageProratedPercentage == 50)
+    #expect(report.byPreference["GRANT_FULL"]?.averageProratedPercentage == nil)
+    let text = report.text()
+    #expect(text.contains("prorated refunds: 3, giving back 50.0% of the price on average"))
+    let row = text.split(separator: "\n").first { $0.hasPrefix("  GRANT_PRORATED") }
+    #expect(row?.contains("       50.0%") == true, "\(row ?? "")")
+    #expect(report.json().contains(#""averageProratedPercentage":50.00"#))
+    #expect(report.json().contains(#""averageProratedPercentage":null"#))
+    #expect(report.html().contains(#"<b id="average-prorated">50.0%</b>"#))
+    #expect(report.html().contains(#"<th class="n">avg prorated</th>"#))
+  }
+
   /// Records a decision preferring `preference`, queued unless `skip`; returns the entry's id.
   private static func decide(
     _ store: StateStore, transaction: String, _ preference: String, skip: Bool = false
