@@ -23,8 +23,17 @@ public struct OutcomeReport: Sendable {
     /// Refunds reversed later (REFUND_REVERSED).
     public var reversed = 0
 
-    /// Refunded share of the decisions with an outcome, 0...1.
-    public var refundRate: Double { withOutcome == 0 ? 0 : Double(refunded) / Double(withOutcome) }
+    /// Refunded share of the decisions with an outcome, 0...1, counting a refund Apple reversed
+    /// later as refunded (what Apple decided on our answer); nil when no outcome has arrived.
+    public var refundRate: Double? {
+      withOutcome == 0 ? nil : Double(refunded) / Double(withOutcome)
+    }
+
+    /// As `refundRate`, without the refunds Apple reversed later (the money that stayed
+    /// refunded); nil when no outcome has arrived.
+    public var netRefundRate: Double? {
+      withOutcome == 0 ? nil : Double(refunded - reversed) / Double(withOutcome)
+    }
 
     /// The average share of the price the prorated refunds gave back, in percent; nil when no
     /// prorated refund carried a revocationPercentage.
@@ -104,7 +113,9 @@ public struct OutcomeReport: Sendable {
   /// The report as text tables.
   public func text() -> String {
     var lines = [
-      "\(all.decisions) decisions, \(all.withOutcome) with an outcome, refund rate \(Self.rate(all))",
+      "\(all.decisions) decisions, \(all.withOutcome) with an outcome, refund rate \(Self.rate(all.refundRate))"
+        + " (reversed refunds counted as refunded), net refund rate \(Self.rate(all.netRefundRate))"
+        + " (reversed refunds left out)",
       "prorated refunds: \(all.prorated), giving back \(Self.averageProrated(all)) of the price on average",
       "",
     ]
@@ -112,14 +123,17 @@ public struct OutcomeReport: Sendable {
       lines.append(title)
       lines.append(
         "  " + "".padding(toLength: 44, withPad: " ", startingAt: 0)
-          + "decisions  outcome  refunded  declined  reversed  prorated  avg prorated    rate")
+          + "decisions  outcome  refunded  declined  reversed  prorated  avg prorated    rate  net rate"
+      )
       for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
         lines.append(
           "  \(name.padding(toLength: 44, withPad: " ", startingAt: 0))"
             + String(
               format: "%9d  %7d  %8d  %8d  %8d  %8d  ", counts.decisions, counts.withOutcome,
               counts.refunded, counts.declined, counts.reversed, counts.prorated)
-            + Self.pad(Self.averageProrated(counts), 12) + "  " + Self.pad(Self.rate(counts), 6)
+            + Self.pad(Self.averageProrated(counts), 12) + "  "
+            + Self.pad(Self.rate(counts.refundRate), 6)
+            + "  " + Self.pad(Self.rate(counts.netRefundRate), 8)
         )
       }
       lines.append("")
@@ -130,7 +144,7 @@ public struct OutcomeReport: Sendable {
   /// The report as JSON.
   public func json() -> String {
     func object(_ counts: Counts) -> String {
-      "{\"decisions\":\(counts.decisions),\"withOutcome\":\(counts.withOutcome),\"refunded\":\(counts.refunded),\"declined\":\(counts.declined),\"reversed\":\(counts.reversed),\"prorated\":\(counts.prorated),\"averageProratedPercentage\":\(counts.averageProratedPercentage.map { String(format: "%.2f", $0) } ?? "null"),\"refundRate\":\(String(format: "%.4f", counts.refundRate))}"
+      "{\"decisions\":\(counts.decisions),\"withOutcome\":\(counts.withOutcome),\"refunded\":\(counts.refunded),\"declined\":\(counts.declined),\"reversed\":\(counts.reversed),\"prorated\":\(counts.prorated),\"averageProratedPercentage\":\(counts.averageProratedPercentage.map { String(format: "%.2f", $0) } ?? "null"),\"refundRate\":\(Self.number(counts.refundRate)),\"netRefundRate\":\(Self.number(counts.netRefundRate))}"
     }
     let groups = sections.map { title, groups in
       "\(DryRunRows.quote(Self.key(title))):{"
@@ -144,15 +158,16 @@ public struct OutcomeReport: Sendable {
   /// The report as a self-contained HTML page.
   public func html() -> String {
     var body =
-      "<h1>Refund outcomes</h1><p class=\"totals\">Decisions: <b id=\"decisions\">\(all.decisions)</b> · with an outcome <b id=\"with-outcome\">\(all.withOutcome)</b> · refund rate <b id=\"rate\">\(Self.rate(all))</b> · prorated refunds <b id=\"prorated\">\(all.prorated)</b>, giving back <b id=\"average-prorated\">\(Self.averageProrated(all))</b> of the price on average</p>"
+      "<h1>Refund outcomes</h1><p class=\"totals\">Decisions: <b id=\"decisions\">\(all.decisions)</b> · with an outcome <b id=\"with-outcome\">\(all.withOutcome)</b> · refund rate <b id=\"rate\">\(Self.rate(all.refundRate))</b> (reversed refunds counted as refunded) · net refund rate <b id=\"net-rate\">\(Self.rate(all.netRefundRate))</b> (reversed refunds left out) · prorated refunds <b id=\"prorated\">\(all.prorated)</b>, giving back <b id=\"average-prorated\">\(Self.averageProrated(all))</b> of the price on average</p>"
     for (title, groups) in sections {
-      let bars = groups.sorted { $0.key < $1.key }.map {
-        ($0.key, Int(($0.value.refundRate * 100).rounded()))
+      // A group with no outcome yet has no rate; a 0% bar would say Apple refunded none.
+      let bars = groups.sorted { $0.key < $1.key }.compactMap { name, counts in
+        counts.refundRate.map { (name, Int(($0 * 100).rounded())) }
       }
       body +=
         "<h2>\(HTMLText.escape(title))</h2><figure>\(SVGBarChart(title: "Refund rate (%) \(title.lowercased())", bars: bars).render())</figure>"
       body +=
-        "<table><tr><th></th><th class=\"n\">decisions</th><th class=\"n\">with outcome</th><th class=\"n\">refunded</th><th class=\"n\">declined</th><th class=\"n\">reversed</th><th class=\"n\">prorated</th><th class=\"n\">avg prorated</th><th class=\"n\">rate</th></tr>"
+        "<table><tr><th></th><th class=\"n\">decisions</th><th class=\"n\">with outcome</th><th class=\"n\">refunded</th><th class=\"n\">declined</th><th class=\"n\">reversed</th><th class=\"n\">prorated</th><th class=\"n\">avg prorated</th><th class=\"n\">rate</th><th class=\"n\">net rate</th></tr>"
       for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
         body +=
           "<tr><td>\(HTMLText.escape(name))</td>"
@@ -160,7 +175,7 @@ public struct OutcomeReport: Sendable {
             counts.decisions, counts.withOutcome, counts.refunded, counts.declined, counts.reversed,
             counts.prorated,
           ].map { "<td class=\"n\">\($0)</td>" }.joined()
-          + "<td class=\"n\">\(Self.averageProrated(counts))</td><td class=\"n\">\(Self.rate(counts))</td></tr>"
+          + "<td class=\"n\">\(Self.averageProrated(counts))</td><td class=\"n\">\(Self.rate(counts.refundRate))</td><td class=\"n\">\(Self.rate(counts.netRefundRate))</td></tr>"
       }
       body += "</table>"
     }
@@ -189,7 +204,11 @@ public struct OutcomeReport: Sendable {
     String(repeating: " ", count: max(0, width - text.count)) + text
   }
 
-  static func rate(_ counts: Counts) -> String {
-    counts.withOutcome == 0 ? "—" : String(format: "%.1f%%", counts.refundRate * 100)
+  static func rate(_ rate: Double?) -> String {
+    rate.map { String(format: "%.1f%%", $0 * 100) } ?? "—"
+  }
+
+  private static func number(_ rate: Double?) -> String {
+    rate.map { String(format: "%.4f", $0) } ?? "null"
   }
 }

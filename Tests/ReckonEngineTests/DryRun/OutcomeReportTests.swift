@@ -55,6 +55,39 @@ struct OutcomeReportTests {
     #expect(report.html().contains("<b id=\"with-outcome\">5</b>"))
   }
 
+  @Test func aGroupWithoutOutcomesHasANullRateNotZero() throws {
+    let report = OutcomeReport([
+      Self.decision("DECLINE", [.refundDeclined]), Self.decision("GRANT_FULL", []),
+    ])
+    let waiting = try #require(report.byPreference["GRANT_FULL"])
+    #expect(waiting.refundRate == nil)
+    #expect(report.byPreference["DECLINE"]?.refundRate == 0)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any])
+    let byPreference = try #require(object["byPreference"] as? [String: [String: Any]])
+    #expect(byPreference["GRANT_FULL"]?["refundRate"] is NSNull)
+    #expect(byPreference["GRANT_FULL"]?["netRefundRate"] is NSNull)
+    #expect(byPreference["DECLINE"]?["refundRate"] as? Double == 0)
+    #expect(!report.html().contains(">GRANT_FULL</text>"), "no 0% bar for a group with no rate")
+  }
+
+  @Test func reversedRefundsCountAsRefundedAndTheNetRateLeavesThemOut() {
+    let report = OutcomeReport([
+      Self.decision("GRANT_FULL", [.refund], revocation: "REFUND_FULL"),
+      Self.decision("GRANT_FULL", [.refund, .refundReversed], revocation: "REFUND_FULL"),
+      Self.decision("GRANT_FULL", [.refundDeclined]),
+      Self.decision("GRANT_FULL", [.refundDeclined]),
+    ])
+    #expect(report.all.refundRate == 0.5)
+    #expect(report.all.netRefundRate == 0.25)
+    #expect(
+      report.text().hasPrefix(
+        "4 decisions, 4 with an outcome, refund rate 50.0% (reversed refunds counted as refunded),"
+          + " net refund rate 25.0% (reversed refunds left out)"))
+    #expect(report.json().contains(#""refundRate":0.5000,"netRefundRate":0.2500"#))
+    #expect(report.html().contains(#"<b id="net-rate">25.0%</b>"#))
+  }
+
   @Test func averageProratedPercentageIsShownInTextJSONAndHTML() {
     let report = OutcomeReport([
       Self.decision("GRANT_PRORATED", [.refund], revocation: "REFUND_PRORATED", percentage: 40_000),
@@ -154,6 +187,6 @@ struct OutcomeReportTests {
     let grant = try #require(
       report.byPreference["GRANT_FULL"] ?? report.byPreference["GRANT_PRORATED"])
     let decline = try #require(report.byPreference["DECLINE"])
-    #expect(grant.refundRate > decline.refundRate)
+    #expect(try #require(grant.refundRate) > #require(decline.refundRate))
   }
 }
