@@ -119,15 +119,17 @@ public struct OutcomeReport: Sendable {
       "prorated refunds: \(all.prorated), giving back \(Self.averageProrated(all)) of the price on average",
       "",
     ]
+    // One width for every section, so their numbers line up.
+    let names = TextColumn(sections.flatMap(\.1.keys), minimum: 44, maximum: 60)
     for (title, groups) in sections {
       lines.append(title)
       lines.append(
-        "  " + "".padding(toLength: 44, withPad: " ", startingAt: 0)
+        "  " + names.cell("") + " "
           + "decisions  outcome  refunded  declined  reversed  prorated  avg prorated    rate  net rate"
       )
       for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
         lines.append(
-          "  \(name.padding(toLength: 44, withPad: " ", startingAt: 0))"
+          "  \(names.cell(name)) "
             + String(
               format: "%9d  %7d  %8d  %8d  %8d  %8d  ", counts.decisions, counts.withOutcome,
               counts.refunded, counts.declined, counts.reversed, counts.prorated)

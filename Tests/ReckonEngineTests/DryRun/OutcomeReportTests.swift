@@ -88,6 +88,22 @@ struct OutcomeReportTests {
     #expect(report.html().contains(#"<b id="net-rate">25.0%</b>"#))
   }
 
+  @Test func longRuleNamesAreShownWholeUpToTheCapAndCutWithAnEllipsisBeyond() {
+    let prefix = "customer asked for a refund within the first "
+    let long = prefix + String(repeating: "very ", count: 10) + "long"
+    let report = OutcomeReport([
+      Self.decision("DECLINE", [.refundDeclined], rule: prefix + "hour"),
+      Self.decision("DECLINE", [.refundDeclined], rule: prefix + "day"),
+      Self.decision("DECLINE", [.refundDeclined], rule: long),
+    ])
+    let lines = report.text().split(separator: "\n").map(String.init)
+    #expect(lines.contains { $0.hasPrefix("  p: \(prefix)hour ") })
+    #expect(lines.contains { $0.hasPrefix("  p: \(prefix)day ") })
+    let cut = lines.first { $0.hasPrefix("  p: \(prefix)very") }
+    #expect(cut?.prefix(2 + 60).hasSuffix("…") == true, "\(cut ?? "")")
+    #expect(cut?.contains("long") == false)
+  }
+
   @Test func averageProratedPercentageIsShownInTextJSONAndHTML() {
     let report = OutcomeReport([
       Self.decision("GRANT_PRORATED", [.refund], revocation: "REFUND_PRORATED", percentage: 40_000),
