@@ -5,8 +5,8 @@ import ReckonPolicy
 
 /// A state database as if Reckon had answered the generated requests: each notification
 /// recorded, decided by the configured app's policy on facts gathered from the configured
-/// sources, its answer delivered as decided, and Apple's later outcome attached (more refunds where we asked for one, some
-/// prorated, a few reversed).
+/// sources, its answer delivered as decided, and Apple's later outcome attached (more refunds
+/// where we asked for one, some prorated, a few reversed).
 public enum GeneratedHistory {
   /// Writes the history of `generator`'s requests to a new state database at `path`; returns
   /// how many requests were decided.
