@@ -141,6 +141,38 @@ struct DryRunCommandTests {
     #expect(text.contains("By action"))
   }
 
+  @Test(arguments: ["csv", "json"])
+  func ctrlCDuringRowOutputSaysOnStandardErrorThatItIsPartial(_ format: String) async throws {
+    let folder = try await Self.generated(3_000)
+    let process = Process()
+    process.executableURL = try ReckonBinary.location()
+    process.arguments = [
+      "dry-run", "--config", folder + "/reckon.json", "--policy", "policies/targeted.policy",
+      "--requests", folder + "/requests.jsonl", "--format", format,
+    ]
+    process.currentDirectoryURL = ReckonBinary.packageRoot
+    var environment = ProcessInfo.processInfo.environment
+    environment["RECKON_DRY_RUN_PACE"] = "50"
+    process.environment = environment
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    // Read standard error alongside, so a full pipe never blocks the process.
+    async let errorText = Self.readAndWait(process, errors)
+    try await Task.sleep(nanoseconds: 1_500_000_000)
+    #expect(process.isRunning)
+    kill(process.processIdentifier, SIGINT)
+    _ = await Self.readAndWait(process, output)
+    #expect(process.terminationStatus == 130)
+    let stderr = await errorText
+    #expect(
+      stderr.contains("stopped after ")
+        && stderr.contains(" of 3000 requests: the \(format.uppercased()) output is partial"),
+      "\(stderr)")
+  }
+
   @Test func outcomesReportShowsRefundRates() async throws {
     let folder = try await Self.generated(120, state: true)
     let run = try await ReckonBinary.run([

@@ -5,8 +5,8 @@ import ReckonPolicy
 
 /// A state database as if Reckon had answered the generated requests: each notification
 /// recorded, decided by the configured app's policy on facts gathered from the configured
-/// sources, and Apple's later outcome attached (more refunds where we asked for one, some
-/// prorated, a few reversed).
+/// sources, its answer delivered as decided, and Apple's later outcome attached (more refunds
+/// where we asked for one, some prorated, a few reversed).
 public enum GeneratedHistory {
   /// Writes the history of `generator`'s requests to a new state database at `path`; returns
   /// how many requests were decided.
@@ -29,6 +29,7 @@ public enum GeneratedHistory {
     // As `reckon serve` gathers: with `history.*` from the database being written.
     let gatherer = setup.gatherer(records: StateHistoryFacts(store: store))
     let decider = Decider(policy: policy, schema: setup.schema)
+    let policySHA256 = SHA256Digest.hex(Data(policyText.utf8))
     var decided = 0
     for index in 0..<generator.count {
       let generated = generator.request(index)
@@ -37,13 +38,36 @@ public enum GeneratedHistory {
       let requestId = try store.recordNotification(record(request, raw: Data(line.utf8))).requestId
       guard case .ready(let facts) = await gatherer.gather(request, for: policy) else { continue }
       let decision = decider.decide(request, facts: facts, trace: true)
+      let (enqueue, sentAt) = sent(decision, request)
       _ = try store.recordDecision(
-        DecisionRecord(decision: decision, policy: policy, policyText: policyText),
-        requestId: requestId)
+        DecisionRecord(decision: decision, policy: policy, policySHA256: policySHA256),
+        requestId: requestId, enqueue: enqueue, sentAt: sentAt)
       decided += 1
       try attachOutcome(generator, index, request, decision, store)
     }
     return decided
+  }
+
+  /// The outbox entry of a decision that responds, delivered as decided (a hold as released an
+  /// hour before the deadline), so the outcomes report groups it by the preference sent.
+  private static func sent(_ decision: Decision, _ request: RefundRequest) -> (
+    OutboxEnqueue?, Date?
+  ) {
+    let sentAt: Date
+    switch decision.action {
+    case .respond: sentAt = decision.decidedAt
+    case .hold: sentAt = request.deadline.addingTimeInterval(-3_600)
+    case .skip: return (nil, nil)
+    }
+    guard let body = decision.body.map(DecisionReport.bodyJSON) else { return (nil, nil) }
+    let app = AppStoreApp(
+      bundleId: request.keys.bundleId ?? "",
+      environment: request.notification.data?.environment ?? .production)
+    let enqueue = OutboxEnqueue(
+      app: app, transactionId: request.transactionId ?? "",
+      context: ConsumptionValidationContext(transaction: request.transaction), body: body,
+      deadline: request.deadline, holdUntil: decision.action == .hold ? sentAt : nil)
+    return (enqueue, sentAt)
   }
 
   private static func record(_ request: RefundRequest, raw: Data) -> NotificationRecord {

@@ -33,12 +33,19 @@ public enum DryRunText {
       lines.append("\(n(summary.undecided)) requests not decided (see the rows' problem)")
     }
     lines.append("")
-    section(&lines, "By action", summary.byAction, total: summary.decided)
+    // One width for the three count tables, so their numbers line up.
+    let names = TextColumn(
+      [summary.byAction, summary.byPreference, summary.byRule].flatMap(\.keys), minimum: 40,
+      maximum: 60)
+    section(&lines, "By action", summary.byAction, total: summary.decided, names)
     section(
-      &lines, "By preference (respond and hold)", summary.byPreference, total: summary.decided)
-    section(&lines, "By deciding rule", summary.byRule, total: summary.decided)
-    breakdown(&lines, "By reason", summary.byReason)
-    breakdown(&lines, "By product type", summary.byProductType)
+      &lines, "By preference (respond and hold)", summary.byPreference, total: summary.decided,
+      names)
+    section(&lines, "By deciding rule", summary.byRule, total: summary.decided, names)
+    let groups = TextColumn(
+      [summary.byReason, summary.byProductType].flatMap(\.keys), minimum: 26, maximum: 40)
+    breakdown(&lines, "By reason", summary.byReason, groups)
+    breakdown(&lines, "By product type", summary.byProductType, groups)
     if result.againstName != nil { comparison(&lines, result, summary, shown: changedShown) }
     return lines.joined(separator: "\n")
   }
@@ -99,7 +106,8 @@ public enum DryRunText {
   }
 
   private static func section(
-    _ lines: inout [String], _ title: String, _ counts: [String: Int], total: Int
+    _ lines: inout [String], _ title: String, _ counts: [String: Int], total: Int,
+    _ column: TextColumn
   ) {
     guard !counts.isEmpty else { return }
     lines.append(title)
@@ -107,14 +115,15 @@ public enum DryRunText {
       $0.value > $1.value || $0.value == $1.value && $0.key < $1.key
     }) {
       lines.append(
-        "  \(name.padding(toLength: 40, withPad: " ", startingAt: 0)) \(pad(n(count), 10))  \(percent(count, total))"
+        "  \(column.cell(name)) \(pad(n(count), 10))  \(percent(count, total))"
       )
     }
     lines.append("")
   }
 
   private static func breakdown(
-    _ lines: inout [String], _ title: String, _ groups: [String: [DryRunOutcome: Int]]
+    _ lines: inout [String], _ title: String, _ groups: [String: [DryRunOutcome: Int]],
+    _ column: TextColumn
   ) {
     guard !groups.isEmpty else { return }
     lines.append(title)
@@ -123,7 +132,7 @@ public enum DryRunText {
       let parts = outcomes.sorted { $0.value > $1.value || $0.value == $1.value && $0.key < $1.key }
         .map { "\($0.key) \(n($0.value))" }
       lines.append(
-        "  \(name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(pad(n(total), 10)): \(parts.joined(separator: ", "))"
+        "  \(column.cell(name)) \(pad(n(total), 10)): \(parts.joined(separator: ", "))"
       )
     }
     lines.append("")

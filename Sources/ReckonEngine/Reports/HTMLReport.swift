@@ -21,6 +21,7 @@ public enum HTMLReport {
         " · changed against “\(HTMLText.escape(result.againstName ?? ""))”: <b id=\"changed\">\(summary.changed)</b>"
     }
     body += "</p>"
+    body += leftOut(result)
     body += table("By action", summary.byAction, total: summary.decided)
     let outcomes = DryRunOutcome.allCases.filter {
       (summary.byOutcome[$0] ?? 0) + (summary.againstByOutcome[$0] ?? 0) > 0
@@ -47,6 +48,27 @@ public enum HTMLReport {
     body += breakdown("Outcome by product type", summary.byProductType)
     if result.againstName != nil { body += changes(result, summary, shown: changedShown) }
     return page(title: "Reckon dry-run: \(result.policyName)", body: body)
+  }
+
+  /// What the run left out, as the text summary lists it, so the page's totals are not taken
+  /// for everything the source held.
+  static func leftOut(_ result: DryRunResult) -> String {
+    let counts = [
+      (
+        "duplicates", "copies of a notification already read (the same notificationUUID)",
+        result.duplicates
+      ),
+      (
+        "repeats", "repeats of a request still open (serve answers them by its decision)",
+        result.repeats
+      ),
+      ("other-apps", "requests for apps not in reckon.json", result.otherApps),
+      ("ignored", "other notifications (not CONSUMPTION_REQUEST) ignored", result.ignored),
+    ].filter { $0.2 > 0 }
+    guard !counts.isEmpty else { return "" }
+    return "<p class=\"left-out\">Left out: "
+      + counts.map { id, label, count in "\(label) <b id=\"\(id)\">\(count)</b>" }.joined(
+        separator: " · ") + "</p>"
   }
 
   static func changes(_ result: DryRunResult, _ summary: DryRunSummary, shown: Int) -> String {

@@ -16,13 +16,31 @@ public struct OutcomeReport: Sendable {
     public var prorated = 0
     /// Sum of the prorated refunds' revocationPercentage, in milliunits.
     public var proratedMilliunits = 0
+    /// Of the prorated refunds, how many carried a revocationPercentage.
+    public var proratedMeasured = 0
     /// Declined (REFUND_DECLINED).
     public var declined = 0
     /// Refunds reversed later (REFUND_REVERSED).
     public var reversed = 0
 
-    /// Refunded share of the decisions with an outcome, 0...1.
-    public var refundRate: Double { withOutcome == 0 ? 0 : Double(refunded) / Double(withOutcome) }
+    /// Refunded share of the decisions with an outcome, 0...1, counting a refund Apple reversed
+    /// later as refunded (what Apple decided on our answer); nil when no outcome has arrived.
+    public var refundRate: Double? {
+      withOutcome == 0 ? nil : Double(refunded) / Double(withOutcome)
+    }
+
+    /// As `refundRate`, without the refunds Apple reversed later (the money that stayed
+    /// refunded); nil when no outcome has arrived.
+    public var netRefundRate: Double? {
+      withOutcome == 0 ? nil : Double(refunded - reversed) / Double(withOutcome)
+    }
+
+    /// The average share of the price the prorated refunds gave back, in percent; nil when no
+    /// prorated refund carried a revocationPercentage.
+    public var averageProratedPercentage: Double? {
+      // A prorated refund without a percentage is left out rather than counted as 0%.
+      proratedMeasured == 0 ? nil : Double(proratedMilliunits) / Double(proratedMeasured) / 1_000
+    }
 
     mutating func add(_ decision: DecidedOutcome) {
       decisions += 1
@@ -34,7 +52,10 @@ public struct OutcomeReport: Sendable {
         refunded += 1
         if decision.revocationType == "REFUND_PRORATED" {
           prorated += 1
-          proratedMilliunits += decision.revocationPercentage ?? 0
+          if let percentage = decision.revocationPercentage {
+            proratedMilliunits += percentage
+            proratedMeasured += 1
+          }
         }
         if decision.outcomes.contains(.refundReversed) { reversed += 1 }
       } else {
@@ -45,7 +66,8 @@ public struct OutcomeReport: Sendable {
 
   /// Every decision in the range.
   public private(set) var all = Counts()
-  /// By the refund preference sent (`none` for data only, `not sent` for skips).
+  /// By the refund preference in the body Apple received (`none` for data only); decisions
+  /// that sent nothing are grouped by why (`not sent (skip)`, `notSent`, `notSentYet`).
   public private(set) var byPreference: [String: Counts] = [:]
   /// By deciding rule (`policy: rule`).
   public private(set) var byRule: [String: Counts] = [:]
@@ -69,31 +91,51 @@ public struct OutcomeReport: Sendable {
     }
   }
 
+  /// The group of decisions queued but never delivered: Apple decided without our answer.
+  public static let notSent = "not sent (expired, failed or dropped)"
+  /// The group of decisions still waiting in the outbox when the report was made.
+  public static let notSentYet = "not sent yet (held, pending or sending)"
+
   private static func preference(_ decision: DecidedOutcome) -> String {
     guard decision.action != "skip" else { return "not sent (skip)" }
-    guard let body = decision.body, let object = (try? JSONValue.parse(body))?.objectValue else {
-      return "none"
+    switch decision.outboxState {
+    case "sent"?:
+      // The body as sent, not as decided: `reckon queue set` may have changed the preference.
+      guard let body = decision.sentBody, let object = (try? JSONValue.parse(body))?.objectValue
+      else { return "none" }
+      return object["refundPreference"]?.stringValue ?? "none"
+    case "expired"?, "failed"?, "dropped"?: return notSent
+    case nil: return "not sent (never queued)"
+    default: return notSentYet
     }
-    return object["refundPreference"]?.stringValue ?? "none"
   }
 
   /// The report as text tables.
   public func text() -> String {
     var lines = [
-      "\(all.decisions) decisions, \(all.withOutcome) with an outcome, refund rate \(Self.rate(all))",
+      "\(all.decisions) decisions, \(all.withOutcome) with an outcome, refund rate \(Self.rate(all.refundRate))"
+        + " (reversed refunds counted as refunded), net refund rate \(Self.rate(all.netRefundRate))"
+        + " (reversed refunds left out)",
+      "prorated refunds: \(all.prorated), giving back \(Self.averageProrated(all)) of the price on average",
       "",
     ]
+    // One width for every section, so their numbers line up.
+    let names = TextColumn(sections.flatMap(\.1.keys), minimum: 44, maximum: 60)
     for (title, groups) in sections {
       lines.append(title)
       lines.append(
-        "  " + "".padding(toLength: 44, withPad: " ", startingAt: 0)
-          + "decisions  outcome  refunded  declined  reversed  prorated   rate")
+        "  " + names.cell("") + " "
+          + "decisions  outcome  refunded  declined  reversed  prorated  avg prorated    rate  net rate"
+      )
       for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
         lines.append(
-          "  \(name.padding(toLength: 44, withPad: " ", startingAt: 0))"
+          "  \(names.cell(name)) "
             + String(
-              format: "%9d  %7d  %8d  %8d  %8d  %8d  %@", counts.decisions, counts.withOutcome,
-              counts.refunded, counts.declined, counts.reversed, counts.prorated, Self.rate(counts))
+              format: "%9d  %7d  %8d  %8d  %8d  %8d  ", counts.decisions, counts.withOutcome,
+              counts.refunded, counts.declined, counts.reversed, counts.prorated)
+            + Self.pad(Self.averageProrated(counts), 12) + "  "
+            + Self.pad(Self.rate(counts.refundRate), 6)
+            + "  " + Self.pad(Self.rate(counts.netRefundRate), 8)
         )
       }
       lines.append("")
@@ -104,7 +146,7 @@ public struct OutcomeReport: Sendable {
   /// The report as JSON.
   public func json() -> String {
     func object(_ counts: Counts) -> String {
-      "{\"decisions\":\(counts.decisions),\"withOutcome\":\(counts.withOutcome),\"refunded\":\(counts.refunded),\"declined\":\(counts.declined),\"reversed\":\(counts.reversed),\"prorated\":\(counts.prorated),\"refundRate\":\(String(format: "%.4f", counts.refundRate))}"
+      "{\"decisions\":\(counts.decisions),\"withOutcome\":\(counts.withOutcome),\"refunded\":\(counts.refunded),\"declined\":\(counts.declined),\"reversed\":\(counts.reversed),\"prorated\":\(counts.prorated),\"averageProratedPercentage\":\(counts.averageProratedPercentage.map { String(format: "%.2f", $0) } ?? "null"),\"refundRate\":\(Self.number(counts.refundRate)),\"netRefundRate\":\(Self.number(counts.netRefundRate))}"
     }
     let groups = sections.map { title, groups in
       "\(DryRunRows.quote(Self.key(title))):{"
@@ -118,15 +160,16 @@ public struct OutcomeReport: Sendable {
   /// The report as a self-contained HTML page.
   public func html() -> String {
     var body =
-      "<h1>Refund outcomes</h1><p class=\"totals\">Decisions: <b id=\"decisions\">\(all.decisions)</b> · with an outcome <b id=\"with-outcome\">\(all.withOutcome)</b> · refund rate <b id=\"rate\">\(Self.rate(all))</b></p>"
+      "<h1>Refund outcomes</h1><p class=\"totals\">Decisions: <b id=\"decisions\">\(all.decisions)</b> · with an outcome <b id=\"with-outcome\">\(all.withOutcome)</b> · refund rate <b id=\"rate\">\(Self.rate(all.refundRate))</b> (reversed refunds counted as refunded) · net refund rate <b id=\"net-rate\">\(Self.rate(all.netRefundRate))</b> (reversed refunds left out) · prorated refunds <b id=\"prorated\">\(all.prorated)</b>, giving back <b id=\"average-prorated\">\(Self.averageProrated(all))</b> of the price on average</p>"
     for (title, groups) in sections {
-      let bars = groups.sorted { $0.key < $1.key }.map {
-        ($0.key, Int(($0.value.refundRate * 100).rounded()))
+      // A group with no outcome yet has no rate; a 0% bar would say Apple refunded none.
+      let bars = groups.sorted { $0.key < $1.key }.compactMap { name, counts in
+        counts.refundRate.map { (name, Int(($0 * 100).rounded())) }
       }
       body +=
         "<h2>\(HTMLText.escape(title))</h2><figure>\(SVGBarChart(title: "Refund rate (%) \(title.lowercased())", bars: bars).render())</figure>"
       body +=
-        "<table><tr><th></th><th class=\"n\">decisions</th><th class=\"n\">with outcome</th><th class=\"n\">refunded</th><th class=\"n\">declined</th><th class=\"n\">reversed</th><th class=\"n\">prorated</th><th class=\"n\">rate</th></tr>"
+        "<table><tr><th></th><th class=\"n\">decisions</th><th class=\"n\">with outcome</th><th class=\"n\">refunded</th><th class=\"n\">declined</th><th class=\"n\">reversed</th><th class=\"n\">prorated</th><th class=\"n\">avg prorated</th><th class=\"n\">rate</th><th class=\"n\">net rate</th></tr>"
       for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
         body +=
           "<tr><td>\(HTMLText.escape(name))</td>"
@@ -134,7 +177,7 @@ public struct OutcomeReport: Sendable {
             counts.decisions, counts.withOutcome, counts.refunded, counts.declined, counts.reversed,
             counts.prorated,
           ].map { "<td class=\"n\">\($0)</td>" }.joined()
-          + "<td class=\"n\">\(Self.rate(counts))</td></tr>"
+          + "<td class=\"n\">\(Self.averageProrated(counts))</td><td class=\"n\">\(Self.rate(counts.refundRate))</td><td class=\"n\">\(Self.rate(counts.netRefundRate))</td></tr>"
       }
       body += "</table>"
     }
@@ -155,7 +198,19 @@ public struct OutcomeReport: Sendable {
     ][title] ?? title
   }
 
-  static func rate(_ counts: Counts) -> String {
-    counts.withOutcome == 0 ? "—" : String(format: "%.1f%%", counts.refundRate * 100)
+  static func averageProrated(_ counts: Counts) -> String {
+    counts.averageProratedPercentage.map { String(format: "%.1f%%", $0) } ?? "—"
+  }
+
+  private static func pad(_ text: String, _ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - text.count)) + text
+  }
+
+  static func rate(_ rate: Double?) -> String {
+    rate.map { String(format: "%.1f%%", $0 * 100) } ?? "—"
+  }
+
+  private static func number(_ rate: Double?) -> String {
+    rate.map { String(format: "%.4f", $0) } ?? "null"
   }
 }

@@ -27,8 +27,13 @@ public struct DecidedOutcome: Hashable, Sendable {
   public let body: Data?
   /// The request as received, for its reason and product type.
   public let rawNotification: Data
+  /// The outbox entry's state (`sent`, `expired`, `held`, ...), or nil when nothing was queued.
+  public let outboxState: String?
+  /// The body delivered to Apple, when the entry was sent: `reckon queue set` may have changed it
+  /// after the decision.
+  public let sentBody: Data?
   /// Whether the body was delivered to Apple (the outbox entry reached `sent`).
-  public let sent: Bool
+  public var sent: Bool { outboxState == "sent" }
   /// The outcomes attached, oldest first: REFUND, REFUND_DECLINED, REFUND_REVERSED.
   public let outcomes: [OutcomeType]
   /// How the (first) refund was made: REFUND_FULL, REFUND_PRORATED, ...
@@ -39,8 +44,8 @@ public struct DecidedOutcome: Hashable, Sendable {
   /// Creates a decided request with its outcomes.
   public init(
     receivedAt: Date, action: String, rule: String, policyName: String, body: Data?,
-    rawNotification: Data, sent: Bool, outcomes: [OutcomeType], revocationType: String?,
-    revocationPercentage: Int?
+    rawNotification: Data, outboxState: String?, sentBody: Data?, outcomes: [OutcomeType],
+    revocationType: String?, revocationPercentage: Int?
   ) {
     self.receivedAt = receivedAt
     self.action = action
@@ -48,7 +53,8 @@ public struct DecidedOutcome: Hashable, Sendable {
     self.policyName = policyName
     self.body = body
     self.rawNotification = rawNotification
-    self.sent = sent
+    self.outboxState = outboxState
+    self.sentBody = sentBody
     self.outcomes = outcomes
     self.revocationType = revocationType
     self.revocationPercentage = revocationPercentage
@@ -86,11 +92,12 @@ extension StateStore {
       try connection.query(
         """
         SELECT r.received_at, d.action, d.rule, d.policy_name, d.body, r.raw_notification,
-          EXISTS (SELECT 1 FROM outbox o WHERE o.decision_id = d.id AND o.state = 'sent'),
+          e.state, CASE WHEN e.state = 'sent' THEN e.body END,
           (SELECT group_concat(type, ',') FROM (SELECT type FROM outcomes o WHERE o.request_id = r.id ORDER BY o.occurred_at, o.id)),
           (SELECT o.revocation_type FROM outcomes o WHERE o.request_id = r.id AND o.type = 'REFUND' ORDER BY o.occurred_at, o.id LIMIT 1),
           (SELECT o.revocation_percentage FROM outcomes o WHERE o.request_id = r.id AND o.type = 'REFUND' ORDER BY o.occurred_at, o.id LIMIT 1)
         FROM requests r JOIN decisions d ON d.id = (SELECT max(id) FROM decisions WHERE request_id = r.id)
+          LEFT JOIN outbox e ON e.decision_id = d.id
         WHERE r.received_at >= ? AND r.received_at < ?
         ORDER BY r.received_at, r.id
         """, StateStore.range(since, until)
@@ -98,10 +105,10 @@ extension StateStore {
         DecidedOutcome(
           receivedAt: row.date(0) ?? Date(timeIntervalSince1970: 0), action: row.text(1) ?? "",
           rule: row.text(2) ?? "", policyName: row.text(3) ?? "", body: row.blob(4),
-          rawNotification: row.blob(5) ?? Data(), sent: (row.int(6) ?? 0) != 0,
-          outcomes: (row.text(7) ?? "").split(separator: ",").compactMap {
+          rawNotification: row.blob(5) ?? Data(), outboxState: row.text(6), sentBody: row.blob(7),
+          outcomes: (row.text(8) ?? "").split(separator: ",").compactMap {
             OutcomeType(rawValue: String($0))
-          }, revocationType: row.text(8), revocationPercentage: row.int(9).map { Int($0) })
+          }, revocationType: row.text(9), revocationPercentage: row.int(10).map { Int($0) })
       }
     }
   }

@@ -9,15 +9,17 @@ extension StateStore {
     created_at
     """
 
-  func insertEntry(_ enqueue: OutboxEnqueue, decisionId: Int64, requestId: Int64, now: Date)
-    throws(StateDatabaseError) -> Int64
-  {
+  func insertEntry(
+    _ enqueue: OutboxEnqueue, decisionId: Int64, requestId: Int64, now: Date, sentAt: Date? = nil
+  ) throws(StateDatabaseError) -> Int64 {
     let state: OutboxState =
-      enqueue.holdUntil.map { .held(releaseAt: $0) } ?? .pending(notBefore: now)
+      sentAt.map { .sent(at: $0) } ?? enqueue.holdUntil.map { .held(releaseAt: $0) }
+      ?? .pending(notBefore: now)
     try connection.query(
       """
       INSERT INTO outbox (decision_id, request_id, bundle_id, environment, transaction_id, product_type, ownership_type,
-        body, state, state_at, deadline, release_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        body, state, state_at, deadline, release_at, attempts, last_status, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """,
       [
         .integer(decisionId), .integer(requestId), .text(enqueue.app.bundleId),
@@ -25,7 +27,9 @@ extension StateStore {
         .text(enqueue.transactionId), .optional(enqueue.context.productType?.rawValue),
         .optional(enqueue.context.ownershipType?.rawValue), .blob(enqueue.body), .text(state.name),
         .date(state.time),
-        .date(enqueue.deadline), .date(enqueue.holdUntil ?? now), .date(now), .date(now),
+        .date(enqueue.deadline), .date(enqueue.holdUntil ?? now),
+        .integer(sentAt == nil ? 0 : 1), sentAt == nil ? .null : .integer(200),
+        .date(now), .date(sentAt ?? now),
       ])
     return connection.lastInsertRowID
   }

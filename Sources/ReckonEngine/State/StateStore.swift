@@ -139,6 +139,14 @@ public final class StateStore: @unchecked Sendable {
   public func recordDecision(
     _ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue? = nil
   ) throws(StateDatabaseError) -> DecisionReceipt {
+    try recordDecision(decision, requestId: requestId, enqueue: enqueue, sentAt: nil)
+  }
+
+  /// As `recordDecision(_:requestId:enqueue:)`, with the entry already sent at `sentAt` when
+  /// given: a generated history as if the sender had delivered it, without a second write.
+  func recordDecision(
+    _ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?, sentAt: Date?
+  ) throws(StateDatabaseError) -> DecisionReceipt {
     if let enqueue {
       do {
         _ = try ValidatedConsumptionBody(validating: enqueue.body, context: enqueue.context)
@@ -165,7 +173,8 @@ public final class StateStore: @unchecked Sendable {
         let decisionId = connection.lastInsertRowID
         guard let enqueue else { return DecisionReceipt(decisionId: decisionId, entryId: nil) }
         let entryId = try insertEntry(
-          enqueue, decisionId: decisionId, requestId: requestId, now: decision.decidedAt)
+          enqueue, decisionId: decisionId, requestId: requestId, now: decision.decidedAt,
+          sentAt: sentAt)
         return DecisionReceipt(decisionId: decisionId, entryId: entryId)
       }
     }

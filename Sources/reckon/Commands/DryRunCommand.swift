@@ -40,7 +40,9 @@ enum DryRunCommand: Command {
     left out; so are, with --requests and a --config that lists apps, requests for an app or
     environment it does not list, which serve refuses. A run that decides nothing (an empty
     file, or only other notifications) exits 0 with a warning on standard error saying why.
-    Ctrl-C stops the run and prints the summary of what was decided so far (exit 130).
+    Ctrl-C stops the run and prints the summary of what was decided so far (exit 130); with
+    --format csv or json, the rows decided so far and, on standard error, "stopped after N of M
+    requests: the CSV output is partial".
     RECKON_DRY_RUN_PACE=N in the environment slows the run to N requests a second (for demos).
     """
 
@@ -69,6 +71,12 @@ enum DryRunCommand: Command {
     progress?.finish()
     let summary = DryRunSummary(result)
     try write(result, summary, options, console)
+    if result.stopped, options.format != "text" {
+      // The text summary says it stopped; a cut CSV or JSON stream looks complete on its own.
+      console.error(
+        "stopped after \(result.rows.count) of \(result.total) requests: the "
+          + "\(options.format.uppercased()) output is partial")
+    }
     let source = options.requestsPath ?? options.statePath.map { "the state database \($0)" }
     if let warning = DryRunText.nothingDecided(result, source: source ?? "the source") {
       console.error(warning)

@@ -18,7 +18,8 @@ enum GenerateCommand: Command {
     --policy FILE  the app's policy in reckon.json (default policies/targeted.policy); with
                    --state yes, the policy the history is decided by. It must check.
     --state yes    also write FOLDER/reckon-state.sqlite: each request decided by --policy on the
-                   generated facts, with Apple's outcomes (REFUND, REFUND_DECLINED, REFUND_REVERSED)
+                   generated facts, each answer (respond or hold) in the outbox as sent as decided,
+                   with Apple's outcomes (REFUND, REFUND_DECLINED, REFUND_REVERSED)
     --state no     no state database (the default)
     --force        replace files of these names already in FOLDER (and the databases' -wal and
                    -shm files); without it, generate refuses and names them

@@ -13,8 +13,17 @@ enum ReportCommand: Command {
     For requests received at or after --since and before --until (exclusive) and decided, what
     Apple did afterwards (REFUND with its revocationType, REFUND_DECLINED, REFUND_REVERSED): the
     refund rate by the preference sent, by deciding rule, by the customer's reason and by product
-    type. The rate is refunds over decisions whose outcome has arrived. --since must come before
-    --until.
+    type. The refund rate (the headline's first rate and "rate") is refunds over decisions whose
+    outcome has arrived, a refund Apple reversed later (REFUND_REVERSED) still counted as
+    refunded; the net refund rate ("net rate") leaves reversed refunds out. A group with no
+    outcome yet has no rate: "—" in text and HTML, null in JSON. "avg prorated" is the
+    average share of the price a prorated refund (REFUND_PRORATED) gave back, from Apple's
+    revocationPercentage. --since must come before --until.
+
+    "By preference sent" groups by the body Apple received, as `reckon queue set` left it. An
+    answer never delivered is counted under "not sent (expired, failed or dropped)", one still in
+    the outbox under "not sent yet (held, pending or sending)", and a skip or `do not respond`
+    under "not sent (skip)".
 
     --html FILE is refused before anything is read when FILE is the state database, exists and
     is not an HTML report, or its folder is missing or cannot be written.

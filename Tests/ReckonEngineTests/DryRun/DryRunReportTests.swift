@@ -26,6 +26,46 @@ struct DryRunReportTests {
     #expect(Set(summary.byProductType.keys) == ["CONSUMABLE", "NON_CONSUMABLE", "AUTO_RENEWABLE"])
   }
 
+  @Test func htmlReportListsWhatWasLeftOutLikeTheTextSummary() async throws {
+    var result = try await run("targeted", against: nil)
+    result.duplicates = 3
+    result.repeats = 2
+    result.otherApps = 4
+    result.ignored = 5
+    let html = HTMLReport.dryRun(result, DryRunSummary(result))
+    #expect(html.contains(#"<b id="duplicates">3</b>"#))
+    #expect(html.contains(#"<b id="repeats">2</b>"#))
+    #expect(html.contains(#"<b id="other-apps">4</b>"#))
+    #expect(html.contains(#"<b id="ignored">5</b>"#))
+    result.duplicates = 0
+    result.repeats = 0
+    result.otherApps = 0
+    result.ignored = 0
+    #expect(!HTMLReport.dryRun(result, DryRunSummary(result)).contains("Left out"))
+  }
+
+  @Test func longRuleNamesWidenTheColumnAndACutNameEndsWithAnEllipsis() async throws {
+    var result = try await run("targeted", against: nil)
+    // Rule names alike for their first 44 characters, one of them too long for any column.
+    let prefix = "the customer asked for a refund soon after a "
+    result.ruleNames = result.ruleNames.indices.map {
+      $0 == 0 ? prefix + String(repeating: "very ", count: 10) + "long name" : prefix + "rule \($0)"
+    }
+    let text = DryRunText.render(result, DryRunSummary(result))
+    let lines = text.split(separator: "\n").map(String.init)
+    let whole = result.ruleNames.dropFirst().filter { name in
+      lines.contains { $0.hasPrefix("  " + name + " ") }
+    }
+    #expect(
+      whole.count
+        == Set(DryRunSummary(result).byRule.keys).subtracting(
+          [result.ruleNames[0], "otherwise"]).count)
+    #expect(!whole.isEmpty)
+    let cut = try #require(lines.first { $0.hasPrefix("  " + prefix + "very") })
+    #expect(cut.contains("…"))
+    #expect(cut.prefix(2 + 60).hasSuffix("…"))
+  }
+
   @Test(arguments: [3, 17, 40])
   func summaryCountsByReasonLikeADictionaryWhateverTheNumberOfReasons(_ reasons: Int) async throws {
     var result = try await run("targeted", against: nil)

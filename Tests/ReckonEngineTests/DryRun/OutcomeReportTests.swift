@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonEngine
 import Testing
 
@@ -22,8 +23,9 @@ struct OutcomeReportTests {
   ) -> DecidedOutcome {
     DecidedOutcome(
       receivedAt: Date(timeIntervalSince1970: 1_790_000_000), action: "respond", rule: rule,
-      policyName: "p", body: body(preference), rawNotification: raw, sent: true, outcomes: outcomes,
-      revocationType: revocation, revocationPercentage: percentage)
+      policyName: "p", body: body(preference), rawNotification: raw, outboxState: "sent",
+      sentBody: body(preference), outcomes: outcomes, revocationType: revocation,
+      revocationPercentage: percentage)
   }
 
   @Test func refundRateCountsOnlyDecisionsWhoseOutcomeArrived() {
@@ -53,6 +55,143 @@ struct OutcomeReportTests {
     #expect(report.html().contains("<b id=\"with-outcome\">5</b>"))
   }
 
+  @Test func aGroupWithoutOutcomesHasANullRateNotZero() throws {
+    let report = OutcomeReport([
+      Self.decision("DECLINE", [.refundDeclined]), Self.decision("GRANT_FULL", []),
+    ])
+    let waiting = try #require(report.byPreference["GRANT_FULL"])
+    #expect(waiting.refundRate == nil)
+    #expect(report.byPreference["DECLINE"]?.refundRate == 0)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any])
+    let byPreference = try #require(object["byPreference"] as? [String: [String: Any]])
+    #expect(byPreference["GRANT_FULL"]?["refundRate"] is NSNull)
+    #expect(byPreference["GRANT_FULL"]?["netRefundRate"] is NSNull)
+    #expect(byPreference["DECLINE"]?["refundRate"] as? Double == 0)
+    #expect(!report.html().contains(">GRANT_FULL</text>"), "no 0% bar for a group with no rate")
+  }
+
+  @Test func reversedRefundsCountAsRefundedAndTheNetRateLeavesThemOut() {
+    let report = OutcomeReport([
+      Self.decision("GRANT_FULL", [.refund], revocation: "REFUND_FULL"),
+      Self.decision("GRANT_FULL", [.refund, .refundReversed], revocation: "REFUND_FULL"),
+      Self.decision("GRANT_FULL", [.refundDeclined]),
+      Self.decision("GRANT_FULL", [.refundDeclined]),
+    ])
+    #expect(report.all.refundRate == 0.5)
+    #expect(report.all.netRefundRate == 0.25)
+    #expect(
+      report.text().hasPrefix(
+        "4 decisions, 4 with an outcome, refund rate 50.0% (reversed refunds counted as refunded),"
+          + " net refund rate 25.0% (reversed refunds left out)"))
+    #expect(report.json().contains(#""refundRate":0.5000,"netRefundRate":0.2500"#))
+    #expect(report.html().contains(#"<b id="net-rate">25.0%</b>"#))
+  }
+
+  @Test func longRuleNamesAreShownWholeUpToTheCapAndCutWithAnEllipsisBeyond() {
+    let prefix = "customer asked for a refund within the first "
+    let long = prefix + String(repeating: "very ", count: 10) + "long"
+    let report = OutcomeReport([
+      Self.decision("DECLINE", [.refundDeclined], rule: prefix + "hour"),
+      Self.decision("DECLINE", [.refundDeclined], rule: prefix + "day"),
+      Self.decision("DECLINE", [.refundDeclined], rule: long),
+    ])
+    let lines = report.text().split(separator: "\n").map(String.init)
+    #expect(lines.contains { $0.hasPrefix("  p: \(prefix)hour ") })
+    #expect(lines.contains { $0.hasPrefix("  p: \(prefix)day ") })
+    let cut = lines.first { $0.hasPrefix("  p: \(prefix)very") }
+    #expect(cut?.prefix(2 + 60).hasSuffix("…") == true, "\(cut ?? "")")
+    #expect(cut?.contains("long") == false)
+  }
+
+  @Test func averageProratedPercentageIsShownInTextJSONAndHTML() {
+    let report = OutcomeReport([
+      Self.decision("GRANT_PRORATED", [.refund], revocation: "REFUND_PRORATED", percentage: 40_000),
+      Self.decision("GRANT_PRORATED", [.refund], revocation: "REFUND_PRORATED", percentage: 60_000),
+      // Without a percentage it counts as prorated but does not pull the average to 0.
+      Self.decision("GRANT_PRORATED", [.refund], revocation: "REFUND_PRORATED"),
+      Self.decision("GRANT_FULL", [.refund], revocation: "REFUND_FULL"),
+    ])
+    let prorated = report.byPreference["GRANT_PRORATED"]
+    #expect(prorated?.prorated == 3)
+    #expect(prorated?.averageProratedPercentage == 50)
+    #expect(report.byPreference["GRANT_FULL"]?.averageProratedPercentage == nil)
+    let text = report.text()
+    #expect(text.contains("prorated refunds: 3, giving back 50.0% of the price on average"))
+    let row = text.split(separator: "\n").first { $0.hasPrefix("  GRANT_PRORATED") }
+    #expect(row?.contains("       50.0%") == true, "\(row ?? "")")
+    #expect(report.json().contains(#""averageProratedPercentage":50.00"#))
+    #expect(report.json().contains(#""averageProratedPercentage":null"#))
+    #expect(report.html().contains(#"<b id="average-prorated">50.0%</b>"#))
+    #expect(report.html().contains(#"<th class="n">avg prorated</th>"#))
+  }
+
+  /// Records a decision preferring `preference`, queued unless `skip`; returns the entry's id.
+  private static func decide(
+    _ store: StateStore, transaction: String, _ preference: String, skip: Bool = false
+  ) throws -> Int64? {
+    let request = try store.recordNotification(
+      TestState.notification(transaction: transaction)
+    ).requestId
+    let decision = DecisionRecord(
+      policyName: "p", policyVersion: nil, policySHA256: String(repeating: "a", count: 64),
+      action: skip ? "skip" : "respond", rule: "r", reason: nil, body: body(preference),
+      factsJSON: Data("[]".utf8), explanationJSON: nil, decidedAt: TestState.start)
+    return try store.recordDecision(
+      decision, requestId: request,
+      enqueue: skip ? nil : TestState.enqueue(transaction: transaction, body: body(preference))
+    ).entryId
+  }
+
+  @Test func preferenceSentIsTheBodyDeliveredNotTheBodyDecided() throws {
+    let store = try TestState.store()
+    let start = TestState.start
+    let backoff = Backoff(initial: 30, maximum: 1_800, random: { 0 })
+    // Decided GRANT_FULL, changed to DECLINE by `reckon queue set`, then sent.
+    let changed = try #require(try Self.decide(store, transaction: "1", "GRANT_FULL"))
+    try store.modifyEntry(id: changed, now: start) {
+      (entry: inout OutboxEntry) throws(OutboxCommandRefused) in
+      try entry.edit(body: Self.body("DECLINE"), now: start)
+    }
+    var entry = try store.entry(id: changed)
+    _ = entry.poll(now: start)
+    _ = entry.delivered(.answered(.init(status: 202)), now: start, backoff: backoff)
+    try store.save(&entry, now: start)
+    // Decided GRANT_FULL, never delivered before the deadline.
+    let expired = try #require(try Self.decide(store, transaction: "2", "GRANT_FULL"))
+    var late = try store.entry(id: expired)
+    _ = late.poll(now: start.addingTimeInterval(13 * 3_600))
+    try store.save(&late, now: start)
+    // Decided GRANT_FULL and still waiting.
+    _ = try Self.decide(store, transaction: "3", "GRANT_FULL")
+    _ = try Self.decide(store, transaction: "4", "GRANT_FULL", skip: true)
+    for (index, transaction) in ["1", "2", "3", "4"].enumerated() {
+      try store.attachOutcome(
+        .refund, notificationUUID: "outcome-\(index)", transactionId: transaction,
+        occurredAt: start.addingTimeInterval(86_400))
+    }
+
+    let report = OutcomeReport(try store.decidedOutcomes(since: nil, until: nil))
+    #expect(report.byPreference["DECLINE"]?.decisions == 1)
+    #expect(report.byPreference["GRANT_FULL"] == nil)
+    #expect(report.byPreference[OutcomeReport.notSent]?.refunded == 1)
+    #expect(report.byPreference[OutcomeReport.notSentYet]?.decisions == 1)
+    #expect(report.byPreference["not sent (skip)"]?.decisions == 1)
+    #expect(report.text().contains(OutcomeReport.notSent))
+  }
+
+  @Test func generatedHistoryAnswersAreSentAsDecided() async throws {
+    let fixture = try DryRunFixture(count: 80, seed: 3)
+    let path = fixture.folder + "/reckon-state.sqlite"
+    _ = try await GeneratedHistory.write(
+      fixture.generator, configuration: fixture.files.configuration, to: path)
+    let decided = try StateStore(path: path).decidedOutcomes(since: nil, until: nil)
+    let answered = decided.filter { $0.action != "skip" }
+    #expect(!answered.isEmpty)
+    #expect(answered.allSatisfy { $0.sent && $0.sentBody == $0.body })
+    #expect(decided.filter { $0.action == "skip" }.allSatisfy { $0.outboxState == nil })
+  }
+
   @Test func generatedHistoryHasMoreRefundsWhereWeAskedForThem() async throws {
     let fixture = try DryRunFixture(count: 150, seed: 8)
     let path = fixture.folder + "/reckon-state.sqlite"
@@ -64,6 +203,6 @@ struct OutcomeReportTests {
     let grant = try #require(
       report.byPreference["GRANT_FULL"] ?? report.byPreference["GRANT_PRORATED"])
     let decline = try #require(report.byPreference["DECLINE"])
-    #expect(grant.refundRate > decline.refundRate)
+    #expect(try #require(grant.refundRate) > #require(decline.refundRate))
   }
 }
