@@ -149,6 +149,89 @@ import Testing
     #expect(try ids.map { try h.state($0).name } == ["sent", "pending", "pending"])
   }
 
+  /// Answers every consent check with `result`, counting the checks.
+  final class FixedConsent: ConsentCheck, @unchecked Sendable {
+    let result: ConsentCheckResult
+    private let lock = NSLock()
+    private var count = 0
+    var checks: Int { lock.withLock { count } }
+
+    init(_ result: ConsentCheckResult) { self.result = result }
+
+    func consent(for entry: OutboxEntry) async -> ConsentCheckResult {
+      lock.withLock { count += 1 }
+      return result
+    }
+  }
+
+  func consentHarness(_ result: ConsentCheckResult) throws -> (Harness, FixedConsent, OutboxSender)
+  {
+    let (standIn, baseURL) = try TestKey.standIn()
+    let h = try Harness(start: start, standIn: standIn, baseURL: baseURL)
+    let check = FixedConsent(result)
+    let sender = OutboxSender(
+      store: h.store, sender: try TestKey.client(baseURL),
+      configuration: try SenderSettings.fast(), clock: h.clock, random: { 0 },
+      maximumConcurrentSends: 1, consentCheck: check, consentCheckAge: 60,
+      events: h.events.append)
+    return (h, check, sender)
+  }
+
+  @Test func aReplyDecidedAMinuteAgoOrMoreGoesOnlyOnceConsentIsReadAgainAsGiven() async throws {
+    let (h, check, sender) = try consentHarness(.given)
+    defer { h.standIn.shutdown() }
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    h.clock.advance(by: 60)
+    _ = try await sender.drainDue()
+    #expect(check.checks == 1)
+    #expect(try h.state(id).name == "sent")
+  }
+
+  @Test func aFreshReplyGoesWithoutAskingAgain() async throws {
+    let (h, check, sender) = try consentHarness(.notGiven("would refuse"))
+    defer { h.standIn.shutdown() }
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    h.clock.advance(by: 59)
+    _ = try await sender.drainDue()
+    #expect(check.checks == 0)
+    #expect(try h.state(id).name == "sent")
+  }
+
+  @Test func aHeldReplyWhoseCustomerWithdrewConsentIsNeverSent() async throws {
+    let (h, _, sender) = try consentHarness(.notGiven("customer.consented is now false"))
+    defer { h.standIn.shutdown() }
+    let id = try OutboxFixture.enqueue(in: h.store, at: start, hold: true)
+    h.clock.advance(to: start.addingTimeInterval(11 * 3_600))
+    let summary = try await sender.drainDue()
+    #expect(summary.failed == 1)
+    #expect(h.standIn.requests.isEmpty)
+    guard case .failed(_, let reason) = try h.state(id) else {
+      Issue.record("not failed: \(try h.state(id))")
+      return
+    }
+    #expect(
+      reason == "not sent without the customer's consent: customer.consented is now false")
+    let attempt = try #require(try h.store.attempts(entryId: id).first)
+    #expect(attempt.httpStatus == nil)
+    #expect(attempt.result == "failed")
+    #expect(h.events.lines.contains { $0.contains("not sent without the customer's consent") })
+  }
+
+  @Test func aReplyWhoseConsentCannotBeReadWaitsAndIsTriedAgain() async throws {
+    let (h, check, sender) = try consentHarness(.unknown("app-db timed out"))
+    defer { h.standIn.shutdown() }
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    h.clock.advance(by: 120)
+    _ = try await sender.drainDue()
+    #expect(h.standIn.requests.isEmpty)
+    #expect(try h.state(id) == .pending(notBefore: start.addingTimeInterval(135)))
+    #expect(try h.store.attempts(entryId: id).map(\.result) == ["retry"])
+    h.clock.advance(by: 15)
+    _ = try await sender.drainDue()
+    #expect(check.checks == 2)
+    #expect(h.standIn.requests.isEmpty)
+  }
+
   /// Records the deadline each send was given, and accepts it.
   final class DeadlineRecorder: ConsumptionSender, @unchecked Sendable {
     private let lock = NSLock()

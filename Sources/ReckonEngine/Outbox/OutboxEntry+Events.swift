@@ -34,6 +34,25 @@ extension OutboxEntry {
     }
   }
 
+  /// A consent check just before the send found no consent: the reply is never sent.
+  public mutating func consentNotGiven(_ reason: String, now: Date) -> OutboxAction {
+    guard case .sending = state else { return .none }
+    let why = "not sent without the customer's consent: \(reason)"
+    state = .failed(at: now, reason: why)
+    lastError = why
+    return .fail(reason: why)
+  }
+
+  /// A consent check just before the send could not read consent: the reply waits and the
+  /// check is tried again, with backoff, as after a network error.
+  public mutating func consentUnknown(_ reason: String, now: Date, backoff: Backoff)
+    -> OutboxAction
+  {
+    guard case .sending = state else { return .none }
+    return retryWithBackoff(
+      "consent could not be checked: \(reason)", status: nil, now: now, backoff: backoff)
+  }
+
   /// The sender found the entry's app paused or throttled until `until`: it goes out then,
   /// not now, and waits in the database rather than in a send slot other apps need.
   public mutating func postpone(until: Date) -> OutboxAction {

@@ -21,6 +21,15 @@ extension OutboxSender {
     let action = entry.poll(now: started)
     switch action {
     case .send(let body):
+      if let refused = await checkConsent(&entry, started: started) {
+        do {
+          try store.save(&entry, attempt: refused.attempt, now: clock.now())
+        } catch .changedConcurrently {
+          return .none
+        }
+        try report(refused.action, entry, now: clock.now())
+        return refused.action
+      }
       do {
         try store.save(&entry, now: started)
       } catch .changedConcurrently {
@@ -45,6 +54,32 @@ extension OutboxSender {
     default:
       return .none
     }
+  }
+
+  /// Reads consent again for a reply decided `consentCheckAge` or more ago; nil when it may go,
+  /// else what became of the entry and the attempt to record.
+  private func checkConsent(_ entry: inout OutboxEntry, started: Date) async
+    -> (action: OutboxAction, attempt: DeliveryAttempt)?
+  {
+    guard let consentCheck, let decided = entry.createdAt,
+      started.timeIntervalSince(decided) >= consentCheckAge
+    else { return nil }
+    let action: OutboxAction
+    let reason: String
+    switch await consentCheck.consent(for: entry) {
+    case .given: return nil
+    case .notGiven(let why):
+      reason = why
+      action = entry.consentNotGiven(why, now: clock.now())
+    case .unknown(let why):
+      reason = why
+      action = entry.consentUnknown(why, now: clock.now(), backoff: backoff)
+    }
+    let attempt = DeliveryAttempt(
+      entryId: entry.id, startedAt: started, finishedAt: clock.now(), httpStatus: nil,
+      errorCode: nil, errorMessage: reason,
+      result: Self.resultName(action))
+    return (action, attempt)
   }
 
   /// Postpones `entry` to the end of its app's pause or throttle, if there is one now; nil when
@@ -111,20 +146,23 @@ extension OutboxSender {
     case .networkError(let reason), .notSigned(let reason):
       message = reason
     }
-    let result: String
-    switch next {
-    case .recordSent: result = "sent"
-    case .retry: result = "retry"
-    case .throttleApp: result = "throttled"
-    case .pauseApp: result = "credentials"
-    case .fail: result = "failed"
-    case .expire: result = "expired"
-    case .none, .wait, .send: result = "none"
-    }
     return DeliveryAttempt(
       entryId: entry.id, startedAt: started, finishedAt: finished, httpStatus: status,
       errorCode: code,
-      errorMessage: message, result: result)
+      errorMessage: message, result: Self.resultName(next))
+  }
+
+  /// What an attempt that led to `next` is recorded as.
+  private static func resultName(_ next: OutboxAction) -> String {
+    switch next {
+    case .recordSent: "sent"
+    case .retry: "retry"
+    case .throttleApp: "throttled"
+    case .pauseApp: "credentials"
+    case .fail: "failed"
+    case .expire: "expired"
+    case .none, .wait, .send: "none"
+    }
   }
 }
 

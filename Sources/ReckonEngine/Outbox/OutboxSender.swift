@@ -26,15 +26,22 @@ public final class OutboxSender: Sendable {
   let maximumConcurrentSends: Int
   let events: @Sendable (SenderEvent) -> Void
   let paused = PausedApps()
+  let consentCheck: (any ConsentCheck)?
+  let consentCheckAge: TimeInterval
 
   /// A sender over `store` delivering through `sender`, paced and retried as `configuration` says.
+  /// With `consentCheck`, a reply whose decision is `consentCheckAge` seconds old or more has
+  /// the customer's consent read again before it goes.
   public init(
     store: StateStore, sender: any ConsumptionSender, configuration: SenderConfiguration,
     clock: any OutboxClock = SystemClock(),
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
     credentialsPauseSeconds: TimeInterval = 300, maximumConcurrentSends: Int = 8,
+    consentCheck: (any ConsentCheck)? = nil, consentCheckAge: TimeInterval = 60,
     events: @escaping @Sendable (SenderEvent) -> Void = { _ in }
   ) {
+    self.consentCheck = consentCheck
+    self.consentCheckAge = consentCheckAge
     self.store = store
     self.sender = sender
     self.clock = clock

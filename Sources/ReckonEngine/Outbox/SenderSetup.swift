@@ -38,11 +38,26 @@ public enum SenderSetup {
       baseURL: settings.baseURL.flatMap(URL.init(string:)))
   }
 
-  /// A sender over `store` through `client`, paced and retried as configured.
+  /// A sender over `store` through `client`, paced and retried as configured, reading consent
+  /// again from the configured fact sources before a reply decided a while ago goes out.
   public static func sender(
     _ configuration: ReckonConfiguration, store: StateStore, client: any ConsumptionSender,
     events: @escaping @Sendable (SenderEvent) -> Void
-  ) -> OutboxSender {
-    OutboxSender(store: store, sender: client, configuration: configuration.sender, events: events)
+  ) throws(ReckonServiceError) -> OutboxSender {
+    let setup: FactSourceSetup
+    do { setup = try FactSourceSetup(configuration.factSources) } catch {
+      throw .configuration(error)
+    }
+    let verifier = NotificationVerifier(
+      apps: configuration.apps.map {
+        AcceptedApp(bundleId: $0.bundleId, appAppleId: $0.appAppleId, environment: $0.environment)
+      }, roots: try ReckonService.roots(configuration.trust),
+      unverifiedEnvironments: ReckonService.unverifiedEnvironments(configuration.trust))
+    let consentCheck = GatheredConsentCheck(
+      store: store, verifier: verifier,
+      gatherer: setup.gatherer(records: StateHistoryFacts(store: store)))
+    return OutboxSender(
+      store: store, sender: client, configuration: configuration.sender,
+      consentCheck: consentCheck, events: events)
   }
 }

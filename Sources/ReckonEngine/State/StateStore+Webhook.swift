@@ -11,6 +11,14 @@ public struct UndecidedRequest: Hashable, Sendable {
   public let rawNotification: Data
 }
 
+/// A notification as recorded: when it came and its body exactly as received.
+public struct RecordedNotification: Hashable, Sendable {
+  /// When it was received.
+  public let receivedAt: Date
+  /// The body exactly as received.
+  public let rawNotification: Data
+}
+
 extension StateStore {
   /// CONSUMPTION_REQUESTs received before `before` and still before their deadline at `now`
   /// that have no decision, oldest first; not repeats, and not requests imported from history.
@@ -30,6 +38,20 @@ extension StateStore {
           return nil
         }
         return UndecidedRequest(requestId: id, receivedAt: received, rawNotification: raw)
+      }
+    }
+  }
+
+  /// The recorded notification of a request, as received; nil when there is no such request.
+  public func recordedNotification(requestId: Int64) throws(StateDatabaseError)
+    -> RecordedNotification?
+  {
+    try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        "SELECT received_at, raw_notification FROM requests WHERE id = ?", [.integer(requestId)]
+      ).first.flatMap { row in
+        guard let received = row.date(0), let raw = row.blob(1) else { return nil }
+        return RecordedNotification(receivedAt: received, rawNotification: raw)
       }
     }
   }

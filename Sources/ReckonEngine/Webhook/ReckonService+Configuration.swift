@@ -21,9 +21,7 @@ extension ReckonService {
     } else {
       warn("appStore is not configured: replies are decided and queued but not sent")
     }
-    var unverified: Set<AppStoreEnvironment> = []
-    if configuration.trust.allowXcode { unverified.insert(.xcode) }
-    if configuration.trust.allowLocalTesting { unverified.insert(.localTesting) }
+    let unverified = Self.unverifiedEnvironments(configuration.trust)
     try self.init(
       apps: configuration.apps.map {
         App(
@@ -34,6 +32,14 @@ extension ReckonService {
       statePath: configuration.statePath,
       roots: try Self.roots(configuration.trust), unverifiedEnvironments: unverified,
       sender: client, senderConfiguration: configuration.sender, events: events)
+  }
+
+  /// The environments whose notifications come unsigned (Xcode, local testing) when allowed.
+  static func unverifiedEnvironments(_ trust: TrustConfiguration) -> Set<AppStoreEnvironment> {
+    var unverified: Set<AppStoreEnvironment> = []
+    if trust.allowXcode { unverified.insert(.xcode) }
+    if trust.allowLocalTesting { unverified.insert(.localTesting) }
+    return unverified
   }
 
   /// The configured roots, or Apple Root CA - G3 when none are.

@@ -31,6 +31,8 @@ public final class ReckonService: Sendable {
   public let store: StateStore
   /// The outbox sender, when a `ConsumptionSender` was given or an App Store key configured.
   public let sender: OutboxSender?
+  /// Reads consent again before a reply decided a while ago goes out.
+  public let consentCheck: GatheredConsentCheck
 
   /// The live policies, for reloading.
   public var policies: PolicyBook { pipeline.policies }
@@ -66,10 +68,13 @@ public final class ReckonService: Sendable {
       store: store, policies: policies, gatherer: gatherer,
       holdReleaseBeforeDeadline: senderConfiguration.holdReleaseBeforeDeadlineSeconds,
       events: events)
+    let consentCheck = GatheredConsentCheck(
+      store: store, verifier: pipeline.verifier, gatherer: gatherer)
+    self.consentCheck = consentCheck
     self.sender = sender.map { client in
       OutboxSender(
         store: store, sender: client, configuration: senderConfiguration,
-        events: { events(.sender($0)) })
+        consentCheck: consentCheck, events: { events(.sender($0)) })
     }
   }
 

@@ -34,7 +34,7 @@ enum SendCommand: Command {
     }
     let client = try SenderSetup.client(configuration) { console.error($0) }
     let store = try StateStore(path: configuration.statePath)
-    let sender = SenderSetup.sender(configuration, store: store, client: client) { event in
+    let sender = try SenderSetup.sender(configuration, store: store, client: client) { event in
       console.error(EventLine.json(event))
     }
     try sender.recoverInterrupted()

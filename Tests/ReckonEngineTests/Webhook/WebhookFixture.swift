@@ -77,17 +77,21 @@ final class SwitchableFacts: FactSource, @unchecked Sendable {
   let name = "app-db"
   private let lock = NSLock()
   private var failing = false
+  private var consented: Bool? = true
 
   func fail(_ flag: Bool) { lock.withLock { failing = flag } }
+
+  /// What `customer.consented` says from now on; nil leaves it out.
+  func consent(_ flag: Bool?) { lock.withLock { consented = flag } }
 
   func facts(for keys: RequestKeys) async throws -> [String: Value] {
     if lock.withLock({ failing }) { throw Down() }
     return [
-      "customer.consented": .boolean(true),
+      "customer.consented": lock.withLock { consented }.map(Value.boolean),
       "delivery.status": .enumeration(FactSchema.deliveryStatus.ordinal(of: "DELIVERED") ?? 0),
       "product.sample_offered": .boolean(false),
       "usage.consumed": .percent(10),
-    ]
+    ].compactMapValues { $0 }
   }
 }
 

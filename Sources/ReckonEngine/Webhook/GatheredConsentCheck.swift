@@ -1,0 +1,48 @@
+import Foundation
+import ReckonAppStore
+import ReckonFacts
+
+/// Asks the fact sources for `customer.consented` again, for the request an outbox entry
+/// answers, as the decision asked them: the recorded notification verified again, the same keys.
+public struct GatheredConsentCheck: ConsentCheck {
+  let store: StateStore
+  let verifier: NotificationVerifier
+  let gatherer: FactGatherer
+
+  /// A check reading requests from `store`, verifying them with `verifier` and asking `gatherer`.
+  public init(store: StateStore, verifier: NotificationVerifier, gatherer: FactGatherer) {
+    self.store = store
+    self.verifier = verifier
+    self.gatherer = gatherer
+  }
+
+  /// Whether the customer of `entry`'s request consents now.
+  public func consent(for entry: OutboxEntry) async -> ConsentCheckResult {
+    let recorded: RecordedNotification?
+    do { recorded = try store.recordedNotification(requestId: entry.requestId) } catch {
+      return .unknown("the request could not be read: \(error.description)")
+    }
+    guard let recorded else {
+      return .notGiven("request \(entry.requestId) is not in the state database")
+    }
+    let verified: VerifiedNotification
+    do { verified = try verifier.verify(body: recorded.rawNotification) } catch {
+      return .notGiven("the request no longer verifies: \(error.description)")
+    }
+    guard let transaction = verified.transaction else {
+      return .notGiven("the request has no transaction")
+    }
+    let request = RefundRequest(
+      notification: verified.payload, transaction: transaction, receivedAt: recorded.receivedAt)
+    switch await gatherer.gather(request, reading: ["customer.consented"]) {
+    case .retry(let failure):
+      return .unknown("customer.consented could not be read: \(failure.description)")
+    case .ready(let facts):
+      guard case .boolean(true) = facts.values["customer.consented"] else {
+        let now = facts.values["customer.consented"].map { $0.formatted(as: .boolean) } ?? "missing"
+        return .notGiven("customer.consented is now \(now)")
+      }
+      return .given
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import ReckonAppStore
+import Testing
+
+@testable import ReckonEngine
+
+/// Before a reply decided a while ago goes out, consent is read again from the fact sources for
+/// the request it answers.
+struct GatheredConsentCheckTests {
+  @Test func consentIsReadAgainForTheRequestAnEntryAnswers() async throws {
+    let fixture = try WebhookFixture()
+    #expect(await fixture.service.answer(body: try fixture.body()).status == 200)
+    let entry = try #require(try fixture.store.entries().first)
+    let check = fixture.service.consentCheck
+    #expect(await check.consent(for: entry) == .given)
+    fixture.facts.consent(false)
+    #expect(await check.consent(for: entry) == .notGiven("customer.consented is now false"))
+    fixture.facts.consent(nil)
+    #expect(await check.consent(for: entry) == .notGiven("customer.consented is now missing"))
+    fixture.facts.consent(true)
+    fixture.facts.fail(true)
+    guard case .unknown(let reason) = await check.consent(for: entry) else {
+      Issue.record("a failing source read as an answer")
+      return
+    }
+    #expect(reason.hasPrefix("customer.consented could not be read"))
+  }
+
+  @Test func anEntryWhoseRequestIsNotRecordedIsNeverConsentedTo() async throws {
+    let fixture = try WebhookFixture()
+    #expect(await fixture.service.answer(body: try fixture.body()).status == 200)
+    let recorded = try #require(try fixture.store.entries().first)
+    let stranger = OutboxEntry(
+      id: recorded.id, decisionId: recorded.decisionId, requestId: 9_999, app: recorded.app,
+      transactionId: recorded.transactionId, context: recorded.context, body: recorded.body,
+      deadline: recorded.deadline, state: recorded.state)
+    #expect(
+      await fixture.service.consentCheck.consent(for: stranger)
+        == .notGiven("request 9999 is not in the state database"))
+  }
+}
