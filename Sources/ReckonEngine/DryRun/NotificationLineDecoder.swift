@@ -6,7 +6,14 @@ import ReckonAppStore
 /// `RefundRequest` as `RequestFile.decode`; anything it does not read plainly (escapes,
 /// fractions, unknown keys) returns nil, and the caller decodes the line with `RequestFile`.
 struct NotificationLineDecoder {
-  private var strings = StringTable()
+  private var strings: StringTable
+
+  /// A decoder for many lines, sharing their repeated strings.
+  init() { strings = StringTable() }
+
+  /// A decoder for one notification, sharing nothing: the table would cost more to make than
+  /// it saves.
+  init(sharingStrings: Bool) { strings = StringTable(capacity: sharingStrings ? 4_096 : 0) }
 
   /// The request in `line`, received at its `signedDate`; nil to take the general path.
   mutating func decode(_ line: UnsafeBufferPointer<UInt8>) -> RefundRequest? {
@@ -140,17 +147,22 @@ struct NotificationLineDecoder {
 /// Repeated short strings (bundle ids, product ids, enum names) shared rather than copied.
 /// An open-addressed table of fixed size: no hashing through `Hasher`, no allocation once full.
 struct StringTable {
-  private static let capacity = 4_096
-  private var hashes = [UInt64](repeating: 0, count: StringTable.capacity)
-  private var strings = [String?](repeating: nil, count: StringTable.capacity)
+  private var hashes: [UInt64]
+  private var strings: [String?]
+
+  /// A table of `capacity` slots (a power of two), or one that shares nothing when 0.
+  init(capacity: Int = 4_096) {
+    hashes = [UInt64](repeating: 0, count: capacity)
+    strings = [String?](repeating: nil, count: capacity)
+  }
 
   /// The next value as a string, shared with an equal one read before when it is short.
   mutating func read(_ scanner: inout JSONLineScanner) -> String? {
     guard let raw = scanner.rawString() else { return nil }
-    guard raw.count <= 48 else { return String(decoding: raw, as: UTF8.self) }
+    guard raw.count <= 48, !strings.isEmpty else { return String(decoding: raw, as: UTF8.self) }
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in raw { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    let mask = StringTable.capacity - 1
+    let mask = strings.count - 1
     var slot = Int(truncatingIfNeeded: hash ^ hash >> 29) & mask
     // Probe a few slots; a full neighbourhood just means the string is not shared.
     for _ in 0..<8 {

@@ -15,6 +15,21 @@ struct GeneratorTests {
     return try Data(contentsOf: URL(fileURLWithPath: path))
   }
 
+  @Test func aStoredDecodedNotificationReadsBackAsTheGeneralDecoderReadsItAtItsStoredTime()
+    throws
+  {
+    let text = String(decoding: try requestsFile(count: 200, seed: 11), as: UTF8.self)
+    let stored = Date(timeIntervalSince1970: 1_800_000_000)
+    for line in text.split(separator: "\n") {
+      let raw = Data(line.utf8)
+      let general = try RequestFile.decode(raw, path: "generated")
+      let read = try StoredRequestDecoder.request(raw, receivedAt: stored, id: 1)
+      #expect(read.notification == general.notification)
+      #expect(read.transaction == general.transaction)
+      #expect(read.receivedAt == stored)
+    }
+  }
+
   @Test func sameSeedGivesTheSameRequests() throws {
     #expect(try requestsFile(count: 500, seed: 3) == requestsFile(count: 500, seed: 3))
   }
