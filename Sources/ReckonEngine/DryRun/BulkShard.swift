@@ -37,6 +37,8 @@ final class BulkShard: @unchecked Sendable {
     var ignored = 0
     /// How many requests were for apps the configuration does not list.
     var otherApps = 0
+    /// Lines that could not be read, left out as asked.
+    var unreadable = UnreadableLines()
     /// Whether two requests in a row were for one transaction: only then can there be copies
     /// of a notification or repeats of a request to leave out.
     var sameTransactionTwice = false
@@ -70,7 +72,13 @@ final class BulkShard: @unchecked Sendable {
       }
       pending += 1
       let index = order[position]
-      guard let request = try reader.read(index, of: lines) else {
+      let read: RefundRequest?
+      do { read = try reader.read(index, of: lines) } catch {
+        guard plan.skipBadLines, error.isUnreadableLine else { throw error }
+        outcome.unreadable.add(error)
+        continue
+      }
+      guard let request = read else {
         outcome.ignored += 1
         continue
       }

@@ -64,6 +64,7 @@ public enum HTMLReport {
       ),
       ("other-apps", "requests for apps not in reckon.json", result.otherApps),
       ("ignored", "other notifications (not CONSUMPTION_REQUEST) ignored", result.ignored),
+      ("unreadable", "unreadable lines (--skip-bad-lines)", result.unreadable.count),
     ].filter { $0.2 > 0 }
     guard !counts.isEmpty else { return "" }
     return "<p class=\"left-out\">Left out: "

@@ -8,7 +8,7 @@ import ReckonPolicy
 enum DryRunCommand: Command {
   static let name = "dry-run"
   static let summary = "Decide past requests with a policy (and compare with another)"
-  static let flagNames: Set<String> = ["quiet"]
+  static let flagNames: Set<String> = ["quiet", "skip-bad-lines"]
   static let help = """
     Usage: reckon dry-run --policy FILE --requests FILE.jsonl (--config reckon.json | --facts FILE.json) [options]
            reckon dry-run --policy FILE --state reckon-state.sqlite [--since DATE] [--until DATE] [options]
@@ -32,6 +32,10 @@ enum DryRunCommand: Command {
     --html FILE       also write a self-contained HTML report; refused before the run when FILE
                       is one of the inputs above, exists and is not an HTML report, or its
                       folder is missing or cannot be written
+    --skip-bad-lines  with --requests: leave out lines that cannot be read (not JSON, not a
+                      notification, a signedPayload that does not verify), count them and decide
+                      the rest; the summary shows how many and the first ones. Without it the
+                      first such line stops the run (exit 1), naming file:line
     --quiet           no progress bar (it shows only when standard error is a terminal)
 
     Each request is decided exactly as it would have been when it arrived: its own receive time
@@ -66,11 +70,20 @@ enum DryRunCommand: Command {
       progress?.finish()
       interrupt.cancel()
     }
-    let result = try await options.run(
-      policy: policy, against: against ?? nil, schema: schema, control: control)
+    let result: DryRunResult
+    do {
+      result = try await options.run(
+        policy: policy, against: against ?? nil, schema: schema, control: control)
+    } catch let error as DryRunError where error.isUnreadableLine {
+      throw UnreadableLineError(error: error)
+    }
     progress?.finish()
     let summary = DryRunSummary(result)
     try write(result, summary, options, console)
+    if options.format != "text", let note = DryRunText.unreadableNote(result) {
+      // The text summary lists them; rows on standard output must stay machine-readable.
+      console.error(note)
+    }
     if result.stopped, options.format != "text" {
       // The text summary says it stopped; a cut CSV or JSON stream looks complete on its own.
       console.error(
@@ -121,6 +134,16 @@ enum DryRunCommand: Command {
     default: output.write(DryRunText.render(result, summary) + "\n")
     }
     output.flush()
+  }
+}
+
+/// A line of the requests file that stops the run, with how to go on past such lines.
+struct UnreadableLineError: Error, CustomStringConvertible {
+  let error: DryRunError
+
+  var description: String {
+    "\(error.description); to leave out lines that cannot be read and decide the rest, add "
+      + "--skip-bad-lines"
   }
 }
 
