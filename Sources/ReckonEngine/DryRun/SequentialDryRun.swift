@@ -81,6 +81,7 @@ public struct SequentialDryRun: Sendable {
     let other = against.map {
       DryRunVerdict(Decider(policy: $0, schema: schema).decide(request, facts: gathered))
     }
-    return DryRunRow(request: request, verdict: verdict, against: other)
+    return DryRunRow(
+      request: request, verdict: verdict, against: other, factsFound: gathered.fromFactSources)
   }
 }

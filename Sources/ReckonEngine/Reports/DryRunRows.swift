@@ -134,6 +134,7 @@ enum DryRunJSONSummary {
   static func json(_ summary: DryRunSummary) -> String {
     var parts = [
       "\"decided\":\(summary.decided)", "\"undecided\":\(summary.undecided)",
+      "\"withoutFacts\":\(summary.withoutFacts)",
       "\"byAction\":\(object(summary.byAction))",
       "\"byPreference\":\(object(summary.byPreference))",
       "\"byOutcome\":\(object(names(summary.byOutcome)))", "\"byRule\":\(object(summary.byRule))",

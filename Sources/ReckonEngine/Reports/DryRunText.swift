@@ -33,6 +33,11 @@ public enum DryRunText {
     if summary.undecided > 0 {
       lines.append("\(n(summary.undecided)) requests not decided (see the rows' problem)")
     }
+    if summary.withoutFacts > 0 {
+      lines.append(
+        "no facts found for \(n(summary.withoutFacts)) requests (their transactions are in no "
+          + "fact source): they are decided on the notification alone")
+    }
     lines.append("")
     // One width for the three count tables, so their numbers line up.
     let names = TextColumn(

@@ -42,8 +42,11 @@ enum DryRunCommand: Command {
     is `now`. As `reckon serve` does, a second copy of a notification (the same
     notificationUUID) and a repeat of a request still open for its transaction are counted and
     left out; so are, with --requests and a --config that lists apps, requests for an app or
-    environment it does not list, which serve refuses. A run that decides nothing (an empty
-    file, or only other notifications) exits 0 with a warning on standard error saying why.
+    environment it does not list, which serve refuses. Requests whose transaction is in no fact
+    source are decided on the notification alone, as serve would, and counted apart ("no facts
+    found for N requests"), so missing data is not taken for a customer's answer. A run that
+    decides nothing (an empty file, or only other notifications) exits 0 with a warning on
+    standard error saying why.
     Ctrl-C stops the run and prints the summary of what was decided so far (exit 130); with
     --format csv or json, the rows decided so far and, on standard error, "stopped after N of M
     requests: the CSV output is partial".
