@@ -42,6 +42,11 @@ public struct GatheredFacts: Hashable, Sendable {
     }
   }
 
+  /// Whether a fact source supplied any fact: not only the notification and Reckon's records.
+  var fromFactSources: Bool {
+    provenance.values.contains { $0 != "notification" && $0 != "records" }
+  }
+
   /// Replaces a notification fact; for benchmarks and tests that vary requests without rebuilding them.
   public mutating func overrideForBenchmark(_ name: String, _ value: Value) {
     try? values.set(name, to: value)

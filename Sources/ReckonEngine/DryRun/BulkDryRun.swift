@@ -22,6 +22,9 @@ public struct BulkDryRun: Sendable {
   public let apps: ConfiguredApps?
   /// How many threads share the work.
   public var threads: Int
+  /// Whether lines that cannot be read (`DryRunError.isUnreadableLine`) are counted and left
+  /// out rather than stopping the run.
+  public var skipBadLines = false
   /// How many first scanned requests are also looked up per request, to check `bulkQuery`.
   public var crossChecks = 200
   /// The facts either policy's decisions can read; scans leave out the others' columns.
@@ -72,22 +75,26 @@ public struct BulkDryRun: Sendable {
     }
     var ignored = 0
     var otherApps = 0
+    var unreadable = UnreadableLines()
     var sameTransactionTwice = false
     for outcome in outcomes {
       switch outcome {
       case .success(let shard):
         ignored += shard.ignored
         otherApps += shard.otherApps
+        unreadable.merge(shard.unreadable)
         sameTransactionTwice = sameTransactionTwice || shard.sameTransactionTwice
       case .failure(let error): throw error
       }
     }
     let decided = rows.collect()
+    let leftOut = ignored + otherApps + unreadable.count
     var result = DryRunResult(
-      rows: decided, ignored: ignored, total: order.count - ignored - otherApps,
-      stopped: control.isStopped && decided.count + ignored + otherApps < order.count,
+      rows: decided, ignored: ignored, total: order.count - leftOut,
+      stopped: control.isStopped && decided.count + leftOut < order.count,
       policy: policy, against: against)
     result.otherApps = otherApps
+    result.unreadable = unreadable
     // Copies are of one transaction, which the order puts side by side, unless a shard boundary
     // falls inside its lines or its lines had no quick key to order by (signed payloads).
     let straddled = bounds.dropFirst().contains {

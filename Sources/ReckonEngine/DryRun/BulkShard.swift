@@ -37,6 +37,8 @@ final class BulkShard: @unchecked Sendable {
     var ignored = 0
     /// How many requests were for apps the configuration does not list.
     var otherApps = 0
+    /// Lines that could not be read, left out as asked.
+    var unreadable = UnreadableLines()
     /// Whether two requests in a row were for one transaction: only then can there be copies
     /// of a notification or repeats of a request to leave out.
     var sameTransactionTwice = false
@@ -70,7 +72,13 @@ final class BulkShard: @unchecked Sendable {
       }
       pending += 1
       let index = order[position]
-      guard let request = try reader.read(index, of: lines) else {
+      let read: RefundRequest?
+      do { read = try reader.read(index, of: lines) } catch {
+        guard plan.skipBadLines, error.isUnreadableLine else { throw error }
+        outcome.unreadable.add(error)
+        continue
+      }
+      guard let request = read else {
         outcome.ignored += 1
         continue
       }
@@ -83,7 +91,8 @@ final class BulkShard: @unchecked Sendable {
       values.removeAll()
       slots.fill(&values, from: request)
       supplied.start(values)
-      let problem = try addLayers(request, &values, &supplied, &scans)
+      var found = false
+      let problem = try addLayers(request, &values, &supplied, &scans, found: &found)
       let type = request.transaction.rawType.flatMap {
         productTypes.value(for: $0, parse: ProductType.init(rawValue:))
       }
@@ -100,7 +109,8 @@ final class BulkShard: @unchecked Sendable {
       rows.set(
         index,
         DryRunRow(
-          request: request, type: type, verdict: verdict, against: against, problem: problem))
+          request: request, type: type, verdict: verdict, against: against, problem: problem,
+          factsFound: found))
     }
     control.advance(by: pending)
     return outcome
@@ -138,15 +148,20 @@ final class BulkShard: @unchecked Sendable {
   }
 
   /// Adds each layer's facts; returns why facts are missing when a per-request source failed.
+  /// `found` is set when a fact source (not Reckon's records) had a row or facts for the request.
   private func addLayers(
     _ request: RefundRequest, _ values: inout FactValues, _ supplied: inout SuppliedFacts,
-    _ state: inout Scans
+    _ state: inout Scans, found: inout Bool
   ) throws(DryRunError) -> String? {
     for position in state.scans.indices {
       guard let scan = state.scans[position] else {
         switch plan.layers[position] {
         case .lookup(let source):
-          do { supplied.add(try source.lookup(request.keys), to: &values) } catch {
+          do {
+            let facts = try source.lookup(request.keys)
+            if !facts.isEmpty { found = true }
+            supplied.add(facts, to: &values)
+          } catch {
             return "retry later: \(source.name): \(error)"
           }
         case .history(let records):
@@ -164,6 +179,7 @@ final class BulkShard: @unchecked Sendable {
         do { facts = try scan.facts(for: transactionId) } catch {
           throw .factsFailed("\(plan.layers[position].name): \(error.description)")
         }
+        if facts != nil { found = true }
         for fact in facts ?? [] { supplied.add(fact.slot, fact.value, to: &values) }
         if state.checks > 0 {
           state.checks -= 1
@@ -171,7 +187,11 @@ final class BulkShard: @unchecked Sendable {
         }
       } else {
         guard case .scan(let name, _, _, let source) = plan.layers[position] else { continue }
-        do { supplied.add(try source.lookup(request.keys), to: &values) } catch {
+        do {
+          let facts = try source.lookup(request.keys)
+          if !facts.isEmpty { found = true }
+          supplied.add(facts, to: &values)
+        } catch {
           return "retry later: \(name): \(error.description)"
         }
       }

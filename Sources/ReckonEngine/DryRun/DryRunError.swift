@@ -19,6 +19,25 @@ public enum DryRunError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A date option gave a time of day but no zone, which could be read several ways.
   case dateWithoutTimeZone(String)
 
+  /// Whether the error is about one line of a requests file that cannot be read (not JSON, not a
+  /// notification, a signature that does not verify), which `--skip-bad-lines` leaves out; a
+  /// missing trust configuration or an unreadable file is not, as it would fail every line.
+  public var isUnreadableLine: Bool {
+    switch self {
+    case .badLine, .unverified: true
+    default: false
+    }
+  }
+
+  /// The line the error is about, if it is about one.
+  var line: Int? {
+    switch self {
+    case .badLine(_, let line, _), .unverified(_, let line, _), .signedWithoutTrust(_, let line):
+      line
+    default: nil
+    }
+  }
+
   /// One sentence saying what and where.
   public var description: String {
     switch self {

@@ -11,6 +11,8 @@ public struct DryRunResult: Sendable {
   /// CONSUMPTION_REQUESTs for apps the configuration does not list (another bundle id, or a
   /// listed app in another environment), left out because `reckon serve` refuses them.
   public var otherApps = 0
+  /// Lines that could not be read, left out on request (`--skip-bad-lines`).
+  public var unreadable = UnreadableLines()
   /// Copies of a notification already in the source (the same `notificationUUID`), left out.
   public var duplicates = 0
   /// Repeats of a request still open for the same transaction, left out as `reckon serve`

@@ -22,21 +22,25 @@ public struct DryRunRow: Sendable {
   public let against: DryRunVerdict?
   /// Why the request was not decided, when it was not.
   public let problem: String?
+  /// Whether some configured fact source had anything for the request; when none had, it was
+  /// decided on the notification (and Reckon's records) alone, which a summary tells apart from
+  /// what the facts said.
+  public let factsFound: Bool
 
   /// A decided (or undecidable, with `problem`) row for `request`.
   public init(
     request: RefundRequest, verdict: DryRunVerdict?, against: DryRunVerdict?,
-    problem: String? = nil
+    problem: String? = nil, factsFound: Bool = true
   ) {
     self.init(
       request: request, type: request.transaction.type, verdict: verdict, against: against,
-      problem: problem)
+      problem: problem, factsFound: factsFound)
   }
 
   /// A row for `request` whose product type the caller has already parsed.
   init(
     request: RefundRequest, type: ProductType?, verdict: DryRunVerdict?,
-    against: DryRunVerdict?, problem: String?
+    against: DryRunVerdict?, problem: String?, factsFound: Bool
   ) {
     notificationUUID = request.notification.notificationUUID ?? ""
     transactionId = request.transactionId ?? ""
@@ -48,6 +52,7 @@ public struct DryRunRow: Sendable {
     self.verdict = verdict
     self.against = against
     self.problem = problem
+    self.factsFound = factsFound
   }
 
   /// Whether the `--against` policy would send something different.

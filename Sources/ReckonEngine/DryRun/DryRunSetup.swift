@@ -53,18 +53,29 @@ public enum DryRunSetup {
   }
 
   /// Reads every line of `lines` as a past request, for the one-at-a-time dry-run; with `apps`,
-  /// requests for other apps are counted and left out.
+  /// requests for other apps are counted and left out; with `skipBadLines`, so are lines that
+  /// cannot be read (`DryRunError.isUnreadableLine`), which otherwise stop the reading.
   public static func pastRequests(
-    _ lines: RequestLines, verifier: NotificationVerifier?, apps: ConfiguredApps? = nil
+    _ lines: RequestLines, verifier: NotificationVerifier?, apps: ConfiguredApps? = nil,
+    skipBadLines: Bool = false
   )
-    throws(DryRunError) -> (requests: [PastRequest], ignored: Int, otherApps: Int)
+    throws(DryRunError) -> (
+      requests: [PastRequest], ignored: Int, otherApps: Int, unreadable: UnreadableLines
+    )
   {
     var reader = RequestLineReader(path: lines.path, verifier: verifier)
     var requests: [PastRequest] = []
     var ignored = 0
     var otherApps = 0
+    var unreadable = UnreadableLines()
     for index in 0..<lines.count {
-      guard let request = try reader.read(index, of: lines) else {
+      let read: RefundRequest?
+      do { read = try reader.read(index, of: lines) } catch {
+        guard skipBadLines, error.isUnreadableLine else { throw error }
+        unreadable.add(error)
+        continue
+      }
+      guard let request = read else {
         ignored += 1
         continue
       }
@@ -75,7 +86,7 @@ public enum DryRunSetup {
       requests.append(
         PastRequest(request: request, origin: "\(lines.path):\(lines.numbers[index])"))
     }
-    return (requests, ignored, otherApps)
+    return (requests, ignored, otherApps, unreadable)
   }
 
   /// A date option: `2026-11-01` (UTC midnight) or an ISO 8601 time with its zone.

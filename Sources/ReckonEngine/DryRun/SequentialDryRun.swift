@@ -31,11 +31,12 @@ public struct SequentialDryRun: Sendable {
     self.facts = facts
   }
 
-  /// Decides `requests` in order; `ignored` other notifications and `otherApps` requests for
-  /// unlisted apps were left out before; `control` reports progress and can stop the run.
+  /// Decides `requests` in order; `ignored` other notifications, `otherApps` requests for
+  /// unlisted apps and `unreadable` lines were left out before; `control` reports progress and
+  /// can stop the run.
   public func run(
     _ requests: [PastRequest], ignored: Int = 0, otherApps: Int = 0,
-    control: DryRunControl = DryRunControl()
+    unreadable: UnreadableLines = UnreadableLines(), control: DryRunControl = DryRunControl()
   ) async -> DryRunResult {
     control.expect(requests.count)
     let needed = FactGathering.factsRead(by: policy).union(
@@ -51,6 +52,7 @@ public struct SequentialDryRun: Sendable {
       rows: rows, ignored: ignored, total: requests.count, stopped: rows.count < requests.count,
       policy: policy, against: against)
     result.otherApps = otherApps
+    result.unreadable = unreadable
     result.removeCopies()
     return result
   }
@@ -79,6 +81,7 @@ public struct SequentialDryRun: Sendable {
     let other = against.map {
       DryRunVerdict(Decider(policy: $0, schema: schema).decide(request, facts: gathered))
     }
-    return DryRunRow(request: request, verdict: verdict, against: other)
+    return DryRunRow(
+      request: request, verdict: verdict, against: other, factsFound: gathered.fromFactSources)
   }
 }

@@ -40,6 +40,10 @@ public enum DryRunRows {
     if let against = result.againstName { write("\"against\":\(quote(against)),") }
     write("\"stopped\":\(result.stopped),\"total\":\(result.total),\"ignored\":\(result.ignored),")
     write("\"otherApps\":\(result.otherApps),")
+    let unreadable = result.unreadable.first.map { quote($0.description) }
+    write(
+      "\"unreadable\":\(result.unreadable.count),"
+        + "\"unreadableLines\":[\(unreadable.joined(separator: ","))],")
     write("\"duplicates\":\(result.duplicates),\"repeats\":\(result.repeats),")
     write("\"summary\":\(DryRunJSONSummary.json(summary)),\"requests\":[")
     var chunk = ""
@@ -130,6 +134,7 @@ enum DryRunJSONSummary {
   static func json(_ summary: DryRunSummary) -> String {
     var parts = [
       "\"decided\":\(summary.decided)", "\"undecided\":\(summary.undecided)",
+      "\"withoutFacts\":\(summary.withoutFacts)",
       "\"byAction\":\(object(summary.byAction))",
       "\"byPreference\":\(object(summary.byPreference))",
       "\"byOutcome\":\(object(names(summary.byOutcome)))", "\"byRule\":\(object(summary.byRule))",

@@ -7,6 +7,9 @@ public struct DryRunSummary: Sendable {
   public private(set) var decided = 0
   /// Requests that could not be decided (no recorded facts, or a source failed).
   public private(set) var undecided = 0
+  /// Decided requests for which no fact source had anything (their transactions are in none):
+  /// decided on the notification alone, so e.g. a missing consent is no data, not a refusal.
+  public private(set) var withoutFacts = 0
   /// Decided requests by outcome.
   public private(set) var byOutcome: [DryRunOutcome: Int] = [:]
   /// Decided requests by deciding rule name.
@@ -55,6 +58,7 @@ public struct DryRunSummary: Sendable {
     for part in 1..<parts { total.merge(tallies[part]) }
     decided = total.decided
     undecided = total.undecided
+    withoutFacts = total.withoutFacts
     changed = total.changed
     let width = DryRunOutcome.allCases.count
     for outcome in DryRunOutcome.allCases {
@@ -104,6 +108,7 @@ public struct DryRunSummary: Sendable {
 private struct Tally {
   var decided = 0
   var undecided = 0
+  var withoutFacts = 0
   var changed = 0
   var outcomes = [Int](repeating: 0, count: DryRunOutcome.allCases.count)
   var others = [Int](repeating: 0, count: DryRunOutcome.allCases.count)
@@ -120,6 +125,7 @@ private struct Tally {
       return
     }
     decided += 1
+    if !row.factsFound { withoutFacts += 1 }
     let outcome = verdict.outcome
     outcomes[outcome.rawValue] += 1
     rules[verdict.ruleIndex ?? -1, default: 0] += 1
@@ -137,6 +143,7 @@ private struct Tally {
   mutating func merge(_ other: Tally) {
     decided += other.decided
     undecided += other.undecided
+    withoutFacts += other.withoutFacts
     changed += other.changed
     for index in outcomes.indices {
       outcomes[index] += other.outcomes[index]

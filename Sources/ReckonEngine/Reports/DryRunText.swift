@@ -19,6 +19,7 @@ public enum DryRunText {
     if result.otherApps > 0 {
       lines.append("\(n(result.otherApps)) requests for apps not in reckon.json left out")
     }
+    if let unreadable = unreadableNote(result) { lines.append(unreadable) }
     if result.duplicates > 0 {
       lines.append(
         "copies of a notification already read (the same notificationUUID), left out: "
@@ -31,6 +32,11 @@ public enum DryRunText {
     }
     if summary.undecided > 0 {
       lines.append("\(n(summary.undecided)) requests not decided (see the rows' problem)")
+    }
+    if summary.withoutFacts > 0 {
+      lines.append(
+        "no facts found for \(n(summary.withoutFacts)) requests (their transactions are in no "
+          + "fact source): they are decided on the notification alone")
     }
     lines.append("")
     // One width for the three count tables, so their numbers line up.
@@ -50,6 +56,16 @@ public enum DryRunText {
     return lines.joined(separator: "\n")
   }
 
+  /// How many lines `--skip-bad-lines` left out, with the problems of the first `examples` by
+  /// line number; nil when none were.
+  public static func unreadableNote(_ result: DryRunResult, examples: Int = 3) -> String? {
+    let unreadable = result.unreadable
+    guard unreadable.count > 0 else { return nil }
+    var shown = unreadable.first.prefix(examples).map(\.description)
+    if unreadable.count > shown.count { shown.append("…") }
+    return "unreadable lines left out: \(n(unreadable.count)) (\(shown.joined(separator: "; ")))"
+  }
+
   /// A warning when the run decided nothing, saying why, so an empty or wrong `source` (named
   /// as given) is not mistaken for a run that went well; nil when something was decided or the
   /// run was stopped.
@@ -59,6 +75,9 @@ public enum DryRunText {
     if result.ignored > 0 { found.append("\(n(result.ignored)) other notifications") }
     if result.otherApps > 0 {
       found.append("\(n(result.otherApps)) requests for apps not in reckon.json")
+    }
+    if result.unreadable.count > 0 {
+      found.append("\(n(result.unreadable.count)) unreadable lines")
     }
     let why =
       found.isEmpty

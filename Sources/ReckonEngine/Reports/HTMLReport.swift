@@ -21,6 +21,12 @@ public enum HTMLReport {
         " · changed against “\(HTMLText.escape(result.againstName ?? ""))”: <b id=\"changed\">\(summary.changed)</b>"
     }
     body += "</p>"
+    if summary.withoutFacts > 0 {
+      body +=
+        "<p class=\"without-facts\">No facts found for <b id=\"without-facts\">\(summary.withoutFacts)</b> "
+        + "requests (their transactions are in no fact source): they are decided on the "
+        + "notification alone.</p>"
+    }
     body += leftOut(result)
     body += table("By action", summary.byAction, total: summary.decided)
     let outcomes = DryRunOutcome.allCases.filter {
@@ -64,6 +70,7 @@ public enum HTMLReport {
       ),
       ("other-apps", "requests for apps not in reckon.json", result.otherApps),
       ("ignored", "other notifications (not CONSUMPTION_REQUEST) ignored", result.ignored),
+      ("unreadable", "unreadable lines (--skip-bad-lines)", result.unreadable.count),
     ].filter { $0.2 > 0 }
     guard !counts.isEmpty else { return "" }
     return "<p class=\"left-out\">Left out: "

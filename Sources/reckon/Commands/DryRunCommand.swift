@@ -8,7 +8,7 @@ import ReckonPolicy
 enum DryRunCommand: Command {
   static let name = "dry-run"
   static let summary = "Decide past requests with a policy (and compare with another)"
-  static let flagNames: Set<String> = ["quiet"]
+  static let flagNames: Set<String> = ["quiet", "skip-bad-lines"]
   static let help = """
     Usage: reckon dry-run --policy FILE --requests FILE.jsonl (--config reckon.json | --facts FILE.json) [options]
            reckon dry-run --policy FILE --state reckon-state.sqlite [--since DATE] [--until DATE] [options]
@@ -32,14 +32,21 @@ enum DryRunCommand: Command {
     --html FILE       also write a self-contained HTML report; refused before the run when FILE
                       is one of the inputs above, exists and is not an HTML report, or its
                       folder is missing or cannot be written
+    --skip-bad-lines  with --requests: leave out lines that cannot be read (not JSON, not a
+                      notification, a signedPayload that does not verify), count them and decide
+                      the rest; the summary shows how many and the first ones. Without it the
+                      first such line stops the run (exit 1), naming file:line
     --quiet           no progress bar (it shows only when standard error is a terminal)
 
     Each request is decided exactly as it would have been when it arrived: its own receive time
     is `now`. As `reckon serve` does, a second copy of a notification (the same
     notificationUUID) and a repeat of a request still open for its transaction are counted and
     left out; so are, with --requests and a --config that lists apps, requests for an app or
-    environment it does not list, which serve refuses. A run that decides nothing (an empty
-    file, or only other notifications) exits 0 with a warning on standard error saying why.
+    environment it does not list, which serve refuses. Requests whose transaction is in no fact
+    source are decided on the notification alone, as serve would, and counted apart ("no facts
+    found for N requests"), so missing data is not taken for a customer's answer. A run that
+    decides nothing (an empty file, or only other notifications) exits 0 with a warning on
+    standard error saying why.
     Ctrl-C stops the run and prints the summary of what was decided so far (exit 130); with
     --format csv or json, the rows decided so far and, on standard error, "stopped after N of M
     requests: the CSV output is partial".
@@ -66,11 +73,20 @@ enum DryRunCommand: Command {
       progress?.finish()
       interrupt.cancel()
     }
-    let result = try await options.run(
-      policy: policy, against: against ?? nil, schema: schema, control: control)
+    let result: DryRunResult
+    do {
+      result = try await options.run(
+        policy: policy, against: against ?? nil, schema: schema, control: control)
+    } catch let error as DryRunError where error.isUnreadableLine {
+      throw UnreadableLineError(error: error)
+    }
     progress?.finish()
     let summary = DryRunSummary(result)
     try write(result, summary, options, console)
+    if options.format != "text", let note = DryRunText.unreadableNote(result) {
+      // The text summary lists them; rows on standard output must stay machine-readable.
+      console.error(note)
+    }
     if result.stopped, options.format != "text" {
       // The text summary says it stopped; a cut CSV or JSON stream looks complete on its own.
       console.error(
@@ -121,6 +137,16 @@ enum DryRunCommand: Command {
     default: output.write(DryRunText.render(result, summary) + "\n")
     }
     output.flush()
+  }
+}
+
+/// A line of the requests file that stops the run, with how to go on past such lines.
+struct UnreadableLineError: Error, CustomStringConvertible {
+  let error: DryRunError
+
+  var description: String {
+    "\(error.description); to leave out lines that cannot be read and decide the rest, add "
+      + "--skip-bad-lines"
   }
 }
 

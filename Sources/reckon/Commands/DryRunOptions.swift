@@ -16,6 +16,7 @@ struct DryRunOptions {
   let format: String
   let htmlPath: String?
   let quiet: Bool
+  let skipBadLines: Bool
   private let configuration: ReckonConfiguration?
 
   init(_ arguments: inout Arguments) throws {
@@ -31,6 +32,7 @@ struct DryRunOptions {
     format = arguments.option("format") ?? "text"
     htmlPath = arguments.option("html")
     quiet = arguments.flag("quiet")
+    skipBadLines = arguments.flag("skip-bad-lines")
     try arguments.rejectUnknown()
     guard ["text", "csv", "json"].contains(format) else {
       throw UsageError("--format must be text, csv or json")
@@ -43,6 +45,10 @@ struct DryRunOptions {
       throw UsageError(
         "\(option) selects requests in --state by when they were received; with --requests, give a file of only the requests to decide"
       )
+    }
+    // Stored requests are not lines; one that cannot be read back is a damaged database.
+    if statePath != nil, skipBadLines {
+      throw UsageError("--skip-bad-lines is for the lines of --requests, not --state")
     }
     if requestsPath != nil, configPath == nil,
       facts == nil || facts == "current" || facts == "recorded"
@@ -95,19 +101,22 @@ struct DryRunOptions {
     }
     let records = try configuredRecords()
     if let layers {
-      return try await BulkDryRun(
+      var bulk = BulkDryRun(
         policy: policy, against: against, schema: schema,
-        layers: (records.map { [.history($0)] } ?? []) + layers, verifier: verifier, apps: apps
-      )
-      .run(lines, control: control)
+        layers: (records.map { [.history($0)] } ?? []) + layers, verifier: verifier, apps: apps)
+      bulk.skipBadLines = skipBadLines
+      return try await bulk.run(lines, control: control)
     }
     let setup = try FactSourceSetup(configuration!.factSources)
-    let read = try DryRunSetup.pastRequests(lines, verifier: verifier, apps: apps)
+    let read = try DryRunSetup.pastRequests(
+      lines, verifier: verifier, apps: apps, skipBadLines: skipBadLines)
     return await SequentialDryRun(
       policy: policy, against: against, schema: schema,
       facts: .current(setup.gatherer(records: records))
     )
-    .run(read.requests, ignored: read.ignored, otherApps: read.otherApps, control: control)
+    .run(
+      read.requests, ignored: read.ignored, otherApps: read.otherApps,
+      unreadable: read.unreadable, control: control)
   }
 
   /// Where `history.*` facts come from when they are gathered now: the `--state` database, or
