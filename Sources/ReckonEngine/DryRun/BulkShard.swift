@@ -148,7 +148,8 @@ final class BulkShard: @unchecked Sendable {
   }
 
   /// Adds each layer's facts; returns why facts are missing when a per-request source failed.
-  /// `found` is set when a fact source (not Reckon's records) had a row or facts for the request.
+  /// `found` is set when a fact source (not Reckon's records) supplied a fact for the request,
+  /// as the general path counts it from provenance.
   private func addLayers(
     _ request: RefundRequest, _ values: inout FactValues, _ supplied: inout SuppliedFacts,
     _ state: inout Scans, found: inout Bool
@@ -179,7 +180,7 @@ final class BulkShard: @unchecked Sendable {
         do { facts = try scan.facts(for: transactionId) } catch {
           throw .factsFailed("\(plan.layers[position].name): \(error.description)")
         }
-        if facts != nil { found = true }
+        if let facts, !facts.isEmpty { found = true }
         for fact in facts ?? [] { supplied.add(fact.slot, fact.value, to: &values) }
         if state.checks > 0 {
           state.checks -= 1
