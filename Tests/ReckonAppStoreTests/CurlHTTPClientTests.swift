@@ -9,6 +9,24 @@ struct CurlHTTPClientTests {
     URL(string: "http://127.0.0.1:\(port)\(path)")!
   }
 
+  /// Why `request` to a server that never answers failed, and after how many milliseconds by
+  /// curl's own clock (e.g. "Operation timed out after 1001 milliseconds with 0 bytes
+  /// received"): the wall clock also counts waiting for a cooperative thread to resume the
+  /// test, which other suites running in parallel can delay.
+  private func failure(_ client: CurlHTTPClient, _ request: CurlRequest) async -> (String, Int?) {
+    do {
+      let response = try await client.perform(request)
+      Issue.record("a silent server answered \(response.status)")
+      return ("", nil)
+    } catch {
+      let reason = error.description
+      let after = reason.firstRange(of: /after (\d+) milliseconds/).map {
+        Int(reason[$0].split(separator: " ")[1]) ?? 0
+      }
+      return (reason, after)
+    }
+  }
+
   @Test func putsTheBodyAndReadsStatusHeadersAndBody() async throws {
     let listener = try LoopbackListener { head in
       head.hasPrefix("PUT /x ") && head.contains("Content-Type: application/json")
@@ -78,20 +96,9 @@ struct CurlHTTPClientTests {
     let listener = try LoopbackListener { _ in nil }
     defer { listener.stop() }
     let start = Date()
-    var reason = ""
-    do {
-      let response = try await CurlHTTPClient(timeout: 1).perform(
-        CurlRequest(method: "PUT", url: url(listener.port), body: Data("{}".utf8)))
-      Issue.record("a silent server answered \(response.status)")
-    } catch {
-      reason = error.description
-    }
-    // curl's own clock, e.g. "Operation timed out after 1001 milliseconds with 0 bytes
-    // received": the wall clock also counts waiting for a cooperative thread to resume this
-    // test, which other suites running in parallel can delay.
-    let after = reason.firstRange(of: /after (\d+) milliseconds/).map {
-      Int(reason[$0].split(separator: " ")[1]) ?? 0
-    }
+    let (reason, after) = await failure(
+      CurlHTTPClient(timeout: 1),
+      CurlRequest(method: "PUT", url: url(listener.port), body: Data("{}".utf8)))
     #expect(reason.contains("timed out"), "\(reason)")
     #expect(after.map { $0 >= 900 && $0 < 3_000 } == true, "\(reason)")
     #expect(Date().timeIntervalSince(start) >= 0.9)
@@ -101,19 +108,11 @@ struct CurlHTTPClientTests {
   @Test func aRequestWithADeadlineSoonerThanTheTimeoutIsCutOffAtIt() async throws {
     let listener = try LoopbackListener { _ in nil }
     defer { listener.stop() }
-    var reason = ""
-    do {
-      let response = try await CurlHTTPClient(timeout: 30).perform(
-        CurlRequest(
-          method: "PUT", url: url(listener.port), body: Data("{}".utf8),
-          deadline: Date().addingTimeInterval(1)))
-      Issue.record("a silent server answered \(response.status)")
-    } catch {
-      reason = error.description
-    }
-    let after = reason.firstRange(of: /after (\d+) milliseconds/).map {
-      Int(reason[$0].split(separator: " ")[1]) ?? 0
-    }
+    let (reason, after) = await failure(
+      CurlHTTPClient(timeout: 30),
+      CurlRequest(
+        method: "PUT", url: url(listener.port), body: Data("{}".utf8),
+        deadline: Date().addingTimeInterval(1)))
     #expect(reason.contains("timed out"), "\(reason)")
     #expect(after.map { $0 >= 800 && $0 < 3_000 } == true, "\(reason)")
   }
