@@ -401,6 +401,28 @@ import Testing
     #expect(try h.store.attempts(entryId: id).map(\.result) == ["interrupted", "sent"])
   }
 
+  @Test func aSendInterruptedByACrashThatOutlivesTheDeadlineIsNotCalledUnsent() async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    var entry = try h.store.entry(id: id)
+    guard case .send = entry.poll(now: start) else {
+      Issue.record("not sendable")
+      return
+    }
+    try h.store.save(&entry, now: start)  // dies after persisting `sending`, restarts too late
+    h.clock.advance(to: start.addingTimeInterval(12 * 3_600))
+    #expect(try h.sender.recoverInterrupted() == 1)
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id).name == "expired")
+    #expect(h.standIn.requests.isEmpty)
+    #expect(
+      h.events.lines.contains {
+        $0.hasPrefix("error: entry \(id) EXPIRED:") && $0.contains("may have reached Apple")
+      }, "\(h.events.lines)")
+    #expect(!h.events.lines.contains { $0.contains("EXPIRED unsent") })
+  }
+
   @Test func aStoredBodyThatNoLongerValidatesIsNeverSent() async throws {
     let h = try harness()
     defer { h.standIn.shutdown() }

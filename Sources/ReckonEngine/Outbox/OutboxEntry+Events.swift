@@ -8,7 +8,10 @@ extension OutboxEntry {
     guard !state.isFinal else { return .none }
     if now >= deadline {
       state = .expired(at: now)
-      lastError = "the deadline passed before Apple accepted the reply"
+      lastError =
+        interruptedSends > 0
+        ? "the deadline passed with no send confirmed; a send interrupted by a crash may have reached Apple"
+        : "the deadline passed before Apple accepted the reply"
       return .expire
     }
     switch state {

@@ -125,7 +125,9 @@ extension OutboxSender {
       events(.failed(entry: entry.id, reason: reason))
     case .expire:
       events(
-        .expired(entry: entry.id, transactionId: entry.transactionId, deadline: entry.deadline))
+        .expired(
+          entry: entry.id, transactionId: entry.transactionId, deadline: entry.deadline,
+          maybeSent: entry.interruptedSends > 0))
     case .none, .wait, .send:
       break
     }

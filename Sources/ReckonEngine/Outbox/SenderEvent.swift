@@ -10,8 +10,9 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
   case retrying(entry: Int64, at: Date, reason: String)
   /// Apple refused an entry for good, or its body no longer validates.
   case failed(entry: Int64, reason: String)
-  /// An entry's deadline passed unsent.
-  case expired(entry: Int64, transactionId: String, deadline: Date)
+  /// An entry's deadline passed with no send accepted; `maybeSent` when a send interrupted by a
+  /// crash may have reached Apple all the same.
+  case expired(entry: Int64, transactionId: String, deadline: Date, maybeSent: Bool)
   /// An app's sending is paused: its key, issuer or bundle is wrong.
   case credentialsProblem(app: AppStoreApp, reason: String, until: Date)
   /// Apple said to slow down.
@@ -38,8 +39,10 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
     case .retrying(let entry, let at, let reason):
       "entry \(entry) will be retried at \(at): \(reason)"
     case .failed(let entry, let reason): "entry \(entry) FAILED and will not be retried: \(reason)"
-    case .expired(let entry, let transaction, let deadline):
+    case .expired(let entry, let transaction, let deadline, false):
       "entry \(entry) EXPIRED unsent: transaction \(transaction) missed Apple's deadline \(deadline)"
+    case .expired(let entry, let transaction, let deadline, true):
+      "entry \(entry) EXPIRED: transaction \(transaction) passed Apple's deadline \(deadline) with no send confirmed; a send interrupted by a crash may have reached Apple"
     case .credentialsProblem(let app, let reason, let until):
       "CREDENTIALS PROBLEM for \(app): \(reason); its sending is paused until \(until). Check the key, issuer id and bundle id (reckon keys check)"
     case .throttled(let app, let until): "Apple rate-limited \(app) until \(until)"
