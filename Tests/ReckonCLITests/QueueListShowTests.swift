@@ -34,6 +34,25 @@ struct QueueListShowTests {
     #expect(run.standardOutput.isEmpty)
   }
 
+  @Test func eachOperatorCommandIsInTheEntrysHistoryWithWhoGaveIt() async throws {
+    let fixture = try QueueFixture()
+    let approve = try await fixture.queue(["approve", "1"])
+    #expect(approve.status == 0, "\(approve.standardError)")
+    let set = try await fixture.queue(["set", "1", "refundPreference=GRANT_FULL"])
+    #expect(set.status == 0, "\(set.standardError)")
+    let user = ProcessInfo.processInfo.userName
+    let show = try await fixture.queue(["show", "1"]).standardOutput
+    #expect(show.contains("operator HTTP -  approved with reckon queue by \(user)"), "\(show)")
+    #expect(
+      show.contains(
+        "operator HTTP -  set refundPreference=GRANT_FULL with reckon queue by \(user)"),
+      "\(show)")
+    let refused = try await fixture.queue(["approve", "1"])
+    #expect(refused.status == 1)
+    let again = try await fixture.queue(["show", "1"]).standardOutput
+    #expect(again.components(separatedBy: "operator HTTP").count == 3, "\(again)")
+  }
+
   @Test func listFiltersByAKnownState() async throws {
     let fixture = try QueueFixture()
     let run = try await fixture.queue(["list", "--state", "held"])

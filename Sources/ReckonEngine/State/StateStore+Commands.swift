@@ -1,12 +1,15 @@
 import Foundation
 
 extension StateStore {
-  /// Applies an operator command to an entry and saves it. The save is refused if the entry
-  /// changed after it was read (a sender in another process claimed it, say); then the command
-  /// is judged again against the entry as it now is. Returns the entry as saved.
+  /// Applies an operator command to an entry and saves it, with `note` (who did what) in its
+  /// attempts as an `operator` row, so `reckon queue show` tells how the entry got where it is.
+  /// The save is refused if the entry changed after it was read (a sender in another process
+  /// claimed it, say); then the command is judged again against the entry as it now is.
+  /// Returns the entry as saved.
   @discardableResult
   public func modifyEntry(
-    id: Int64, now: Date, _ command: (inout OutboxEntry) throws(OutboxCommandRefused) -> Void
+    id: Int64, now: Date, note: String? = nil,
+    _ command: (inout OutboxEntry) throws(OutboxCommandRefused) -> Void
   ) throws -> OutboxEntry {
     var tries = 0
     while true {
@@ -14,7 +17,12 @@ extension StateStore {
         return try lockedThrowing {
           var entry = try entry(id: id)
           try command(&entry)
-          try save(&entry, now: now)
+          let record = note.map {
+            DeliveryAttempt(
+              entryId: id, startedAt: now, finishedAt: now, httpStatus: nil, errorCode: nil,
+              errorMessage: $0, result: "operator")
+          }
+          try save(&entry, attempt: record, now: now)
           return entry
         }
       } catch StateDatabaseError.changedConcurrently where tries < 3 {

@@ -76,20 +76,23 @@ enum QueueCommand: Command {
       console.out(json ? try encode(report) : report.text)
       return 0
     case "approve":
-      entry = try store.modifyEntry(id: id, now: now) { entry throws(OutboxCommandRefused) in
-        try entry.approve(now: now)
+      entry = try store.modifyEntry(id: id, now: now, note: note("approved")) {
+        entry throws(OutboxCommandRefused) in try entry.approve(now: now)
       }
     case "retry":
-      entry = try store.modifyEntry(id: id, now: now) { entry throws(OutboxCommandRefused) in
-        try entry.retry(now: now)
+      entry = try store.modifyEntry(id: id, now: now, note: note("retried")) {
+        entry throws(OutboxCommandRefused) in try entry.retry(now: now)
       }
     case "drop":
-      entry = try store.modifyEntry(id: id, now: now) { entry throws(OutboxCommandRefused) in
-        try entry.drop(now: now)
+      entry = try store.modifyEntry(id: id, now: now, note: note("dropped")) {
+        entry throws(OutboxCommandRefused) in try entry.drop(now: now)
       }
     case "set":
-      let edit = try bodyEdit(Array(words.dropFirst()))
-      entry = try store.modifyEntry(id: id, now: now) { entry throws(OutboxCommandRefused) in
+      let assignments = Array(words.dropFirst())
+      let edit = try bodyEdit(assignments)
+      entry = try store.modifyEntry(
+        id: id, now: now, note: note("set \(assignments.joined(separator: " "))")
+      ) { entry throws(OutboxCommandRefused) in
         guard let body = edit.applied(to: entry.body) else {
           throw OutboxCommandRefused(description: "the stored body is not a JSON object")
         }
@@ -99,6 +102,11 @@ enum QueueCommand: Command {
     }
     console.out(json ? try encode(EntryReport(entry)) : "entry \(id): \(entry.state.name)")
     return 0
+  }
+
+  /// What the entry's history records of a command: what was done, with `reckon queue`, by whom.
+  private static func note(_ done: String) -> String {
+    "\(done) with reckon queue by \(ProcessInfo.processInfo.userName)"
   }
 
   /// Refuses words a verb does not take, before anything is opened: `approve 3 4` would
