@@ -42,6 +42,8 @@ extension FactSchema {
         + FactSchema.customFactTypes.keys.sorted()
         .joined(separator: ", ") + "),",
       "e.g. `\"customFacts\": {\"custom.vip\": \"boolean\"}`. They come from adapters and are optional.",
+      "`reckon check`, `reckon test` and `reckon eval` know them when given that configuration:",
+      "`reckon check --config reckon.json policies/`.",
       "",
     ]
     return lines.joined(separator: "\n")

@@ -11,6 +11,20 @@ struct CheckCommandTests {
     return folder
   }
 
+  @Test func aCustomFactChecksAndTestsWithTheConfigThatDeclaresIt() async throws {
+    let policy = "Tests/ReckonCLITests/Fixtures/custom-vip.policy"
+    let bare = try await ReckonBinary.run(["check", policy])
+    #expect(bare.status == 1)
+    #expect(bare.standardError.contains("unknown fact 'custom.vip'"), "\(bare.standardError)")
+    let checked = try await ReckonBinary.run(["check", "--config", "examples/reckon.json", policy])
+    #expect(checked.status == 0, "\(checked.standardError)")
+    #expect(checked.standardOutput.contains("0 errors"))
+    let tested = try await ReckonBinary.run(["test", "--config", "examples/reckon.json", policy])
+    #expect(tested.status == 0, "\(tested.standardOutput)\(tested.standardError)")
+    #expect(
+      tested.standardOutput.contains("2 tests: 2 passed, 0 failed"), "\(tested.standardOutput)")
+  }
+
   @Test func aFolderWithoutPolicyFilesIsAnError() async throws {
     let folder = try Self.scratchFolder()
     try Data("not a policy".utf8).write(to: folder.appendingPathComponent("notes.txt"))

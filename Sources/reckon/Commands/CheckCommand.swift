@@ -6,22 +6,25 @@ enum CheckCommand: Command {
   static let summary = "Check policy files and report every error and warning"
   static let flagNames: Set<String> = []
   static let help = """
-    Usage: reckon check [PATHS...]
+    Usage: reckon check [PATHS...] [--config reckon.json]
 
     Checks each policy file (a folder means every *.policy file in it; default: policies/) and
     prints every problem as file:line:column with the source line and a caret. A folder with no
     *.policy file, and a file with no rule and no otherwise, are errors.
     Exits 1 if any file has an error, 0 if there are only warnings or none.
+
+    --config FILE    also know the custom facts (custom.*) its fact sources declare
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    let schema = try CustomFactsOption.schema(&arguments)
     try arguments.rejectUnknown(positionals: .max)
     let paths = try PolicyFiles.expand(
       arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
     var errors = 0
     var warnings = 0
     for path in paths {
-      let result = try PolicyFiles.load(path)
+      let result = try PolicyFiles.load(path, schema: schema)
       if !result.diagnostics.isEmpty { console.error(result.renderedDiagnostics()) }
       errors += result.diagnostics.filter(\.isError).count
       warnings += result.diagnostics.count - result.diagnostics.filter(\.isError).count

@@ -7,7 +7,7 @@ enum TestCommand: Command {
   static let summary = "Run the tests beside each policy and report rule coverage"
   static let flagNames: Set<String> = ["require-coverage"]
   static let help = """
-    Usage: reckon test [PATHS...] [--format text|json] [--require-coverage]
+    Usage: reckon test [PATHS...] [--format text|json] [--require-coverage] [--config reckon.json]
 
     Runs NAME.tests beside NAME.policy (a folder means every *.tests file in it, and a folder
     without one is an error; a .policy file means the .tests file beside it; default:
@@ -17,6 +17,7 @@ enum TestCommand: Command {
 
     --format FORMAT      text (default) or json
     --require-coverage   also fail when a rule is never reached
+    --config FILE        also know the custom facts (custom.*) its fact sources declare
 
     Exits 0 when every test passes, 1 when a test fails or a file does not check.
     """
@@ -24,20 +25,22 @@ enum TestCommand: Command {
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let format = arguments.option("format") ?? "text"
     let requireCoverage = arguments.flag("require-coverage")
+    let schema = try CustomFactsOption.schema(&arguments)
     try arguments.rejectUnknown(positionals: .max)
     guard format == "text" || format == "json" else {
       throw UsageError("--format must be text or json")
     }
     let paths = try testsPaths(arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
     let reports = try paths.map { path throws(PolicyFiles.Failure) in
-      try PolicyTestRunner.run(testsPath: path)
+      try PolicyTestRunner.run(testsPath: path, schema: schema)
     }
     let unreached = reports.contains { !($0.coverage?.unreachedRules.isEmpty ?? true) }
     if format == "json" {
       console.out(PolicyTestJSONReport(reports).jsonText())
     } else {
       for report in reports {
-        let explainer = try? PolicyFiles.load(report.policyPath).policy.map(DecisionExplainer.init)
+        let explainer = try? PolicyFiles.load(report.policyPath, schema: schema).policy.map(
+          DecisionExplainer.init)
         console.out(report.render(explainer: explainer ?? nil))
       }
       console.out(summary(reports))
