@@ -12,7 +12,7 @@ public struct DryRunSummary: Sendable {
   public private(set) var withoutFacts = 0
   /// Decided requests by outcome.
   public private(set) var byOutcome: [DryRunOutcome: Int] = [:]
-  /// Decided requests by deciding rule name.
+  /// Decided requests by deciding rule name; every rule of the policy, 0 when it decided none.
   public private(set) var byRule: [String: Int] = [:]
   /// Decided requests by reason, then outcome.
   public private(set) var byReason: [String: [DryRunOutcome: Int]] = [:]
@@ -78,6 +78,11 @@ public struct DryRunSummary: Sendable {
     byProductType = total.productTypes.dictionary
     for (index, count) in total.rules {
       byRule[result.ruleName(index < 0 ? nil : index), default: 0] += count
+    }
+    // A rule that decided nothing is listed at 0: that it never fires is often the news (a
+    // threshold set wrong), and a missing line is easy to miss.
+    if decided > 0 {
+      for name in result.ruleNames + ["otherwise"] where byRule[name] == nil { byRule[name] = 0 }
     }
   }
 

@@ -26,6 +26,34 @@ struct DryRunReportTests {
     #expect(Set(summary.byProductType.keys) == ["CONSUMABLE", "NON_CONSUMABLE", "AUTO_RENEWABLE"])
   }
 
+  @Test func aRuleThatDecidedNothingIsListedAtZero() async throws {
+    let fixture = try DryRunFixture.shared()
+    let policy = try fixture.policy(
+      source: """
+        rule "expensive in Germany"
+          when purchase.price is not missing and purchase.price > 1000 EUR
+          then hold for review
+
+        rule "used up"
+          when usage.consumed is not missing and usage.consumed >= 80%
+          then refund DECLINE
+
+        otherwise share data only
+        """, named: "never-fires")
+    let result = try await BulkDryRun(
+      policy: policy, against: nil, schema: fixture.setup.schema, layers: try fixture.layers()
+    ).run(RequestLines(path: fixture.files.requests))
+    let summary = DryRunSummary(result)
+    #expect(summary.byRule["expensive in Germany"] == 0)
+    #expect(summary.byRule.values.reduce(0, +) == 3_000)
+    let text = DryRunText.render(result, summary)
+    #expect(
+      text.split(separator: "\n").contains {
+        $0.hasPrefix("  expensive in Germany ")
+          && $0.split(separator: " ").suffix(2) == ["0", "0.0%"]
+      }, "\(text)")
+  }
+
   @Test func htmlReportListsWhatWasLeftOutLikeTheTextSummary() async throws {
     var result = try await run("targeted", against: nil)
     result.duplicates = 3
