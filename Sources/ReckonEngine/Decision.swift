@@ -66,8 +66,9 @@ public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
     case .setReadsMissingFact(let field, let rule):
       "no reply: rule '\(rule)' sets \(field) from a fact that is missing"
     case .violatesAppleRules(let violations):
+      // Apple's rule in words first, for the person reading; the error name for searching.
       "no reply: the body would break Apple's rules: "
-        + violations.map(\.errorName).joined(separator: ", ")
+        + violations.map { "\($0.message) (\($0.errorName))" }.joined(separator: " ")
     }
   }
 }

@@ -103,6 +103,10 @@ struct SafetyGateTests {
         return
       }
       #expect(violations.contains(violation))
+      // Said in words a product owner can act on, with Apple's name for searching.
+      #expect(
+        SkipReason.violatesAppleRules(violations).description.contains(
+          "\(violation.message) (\(violation.errorName))"))
     } else {
       #expect(decision.action == .respond)
     }
