@@ -135,6 +135,28 @@ import Testing
     #expect(attached == first)
   }
 
+  @Test func anOutcomeAttachesToTheRequestOfItsOwnAppAndEnvironment() throws {
+    let store = try TestState.store()
+    let production = try store.recordNotification(TestState.notification()).requestId
+    var sandbox = TestState.notification(at: TestState.start.addingTimeInterval(60))
+    sandbox.environment = .sandbox
+    let sandboxRequest = try store.recordNotification(sandbox).requestId
+    #expect(sandboxRequest != production)
+    let attached = try store.attachOutcome(
+      .refund, notificationUUID: "refund", transactionId: "1000", app: TestState.app,
+      occurredAt: TestState.start.addingTimeInterval(3_600))
+    #expect(attached == production)
+    let other = try store.attachOutcome(
+      .refund, notificationUUID: "other-app", transactionId: "1000",
+      app: AppStoreApp(bundleId: "com.example.other", environment: .production),
+      occurredAt: TestState.start.addingTimeInterval(3_600))
+    #expect(other == nil)
+    // Nor does a Sandbox request count as an earlier request of a Production one.
+    let later = TestState.start.addingTimeInterval(7_200)
+    #expect(try store.requestCount(transactionId: "1000", app: TestState.app, before: later) == 1)
+    #expect(try store.requestCount(transactionId: "1000", before: later) == 2)
+  }
+
   @Test func aRequestImportedFromHistoryIsKeptButNeverLeftToDecide() throws {
     let store = try TestState.store()
     var imported = TestState.notification()

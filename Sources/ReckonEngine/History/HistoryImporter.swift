@@ -128,6 +128,7 @@ public struct HistoryImporter: Sendable {
       else { return }
       try store.attachOutcome(
         type, notificationUUID: uuid, transactionId: transactionId,
+        app: AppStoreApp(bundleId: verified.app.bundleId, environment: verified.app.environment),
         originalTransactionId: transaction.originalTransactionId,
         appAccountToken: transaction.appAccountToken?.uuidString, occurredAt: signedDate)
       if type == .refund {

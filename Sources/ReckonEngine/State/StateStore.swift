@@ -180,21 +180,26 @@ public final class StateStore: @unchecked Sendable {
     }
   }
 
-  /// How many CONSUMPTION_REQUESTs for `transactionId` were received before `date` (for
+  /// How many CONSUMPTION_REQUESTs for `transactionId` (of `app` when given: a Sandbox test of
+  /// the same transaction id is not a Production request) were received before `date` (for
   /// `history.*` facts); repeats of an open request are the same request and are not counted,
   /// nor are the outcome notifications recorded beside them.
-  public func requestCount(transactionId: String, before date: Date) throws(StateDatabaseError)
-    -> Int
+  public func requestCount(transactionId: String, app: AppStoreApp? = nil, before date: Date)
+    throws(StateDatabaseError) -> Int
   {
     try locked { () throws(StateDatabaseError) in
       Int(
         try connection.query(
           """
           SELECT COUNT(*) FROM requests
-          WHERE transaction_id = ? AND received_at < ? AND repeat_of IS NULL
+          WHERE transaction_id = ?1 AND received_at < ?2 AND repeat_of IS NULL
             AND notification_type = 'CONSUMPTION_REQUEST'
+            AND (?3 IS NULL OR (bundle_id = ?3 AND environment = ?4))
           """,
-          [.text(transactionId), .date(date)]
+          [
+            .text(transactionId), .date(date), .optional(app?.bundleId),
+            .optional(app?.environment.rawValue),
+          ]
         ).first?.int(0) ?? 0)
     }
   }
@@ -219,22 +224,27 @@ public final class StateStore: @unchecked Sendable {
 
   /// Attaches a REFUND / REFUND_DECLINED / REFUND_REVERSED notification to the latest request for
   /// its transaction (if any; not a repeat, which has no decision of its own, nor an earlier
-  /// outcome notification). Returns the
-  /// request it attached to; a repeated UUID changes nothing.
+  /// outcome notification), of `app` when given: a Production refund is never credited to a
+  /// Sandbox request that shares its transaction id. Returns the request it attached to; a
+  /// repeated UUID changes nothing.
   @discardableResult
   public func attachOutcome(
     _ type: OutcomeType, notificationUUID: String, transactionId: String,
-    originalTransactionId: String? = nil,
+    app: AppStoreApp? = nil, originalTransactionId: String? = nil,
     appAccountToken: String? = nil, occurredAt: Date
   ) throws(StateDatabaseError) -> Int64? {
     try locked { () throws(StateDatabaseError) in
       let request = try connection.query(
         """
-        SELECT id FROM requests WHERE transaction_id = ? AND repeat_of IS NULL
+        SELECT id FROM requests WHERE transaction_id = ?1 AND repeat_of IS NULL
           AND notification_type = 'CONSUMPTION_REQUEST'
+          AND (?2 IS NULL OR (bundle_id = ?2 AND environment = ?3))
         ORDER BY received_at DESC LIMIT 1
         """,
-        [.text(transactionId)]
+        [
+          .text(transactionId), .optional(app?.bundleId),
+          .optional(app?.environment.rawValue),
+        ]
       ).first?.int(0)
       try connection.query(
         """

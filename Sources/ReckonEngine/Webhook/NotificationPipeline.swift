@@ -108,6 +108,7 @@ public final class NotificationPipeline: Sendable {
     let transaction = verified.transaction
     return try store.attachOutcome(
       outcome, notificationUUID: uuid, transactionId: transactionId,
+      app: AppStoreApp(bundleId: verified.app.bundleId, environment: verified.app.environment),
       originalTransactionId: transaction?.originalTransactionId,
       appAccountToken: transaction?.appAccountToken?.uuidString,
       occurredAt: transaction?.revocationDate ?? verified.payload.signedDate ?? now())

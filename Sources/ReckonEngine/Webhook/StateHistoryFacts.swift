@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonFacts
 import ReckonPolicy
 
@@ -26,8 +27,15 @@ public struct StateHistoryFacts: RecordsFactProvider {
   public func history(for request: RefundRequest) throws(StateDatabaseError) -> [String: Value] {
     var facts: [String: Value] = [:]
     if let transactionId = request.transactionId {
+      let app = request.notification.data.flatMap { data in
+        data.bundleId.flatMap { bundleId in
+          data.environment.map { AppStoreApp(bundleId: bundleId, environment: $0) }
+        }
+      }
       facts["history.earlier_requests"] = .number(
-        Double(try store.requestCount(transactionId: transactionId, before: request.receivedAt)))
+        Double(
+          try store.requestCount(
+            transactionId: transactionId, app: app, before: request.receivedAt)))
     }
     let keys = request.keys
     let customer: CustomerKey? =
