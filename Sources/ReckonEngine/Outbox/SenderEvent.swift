@@ -40,7 +40,7 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
       "entry \(entry) will be retried at \(at): \(reason)"
     case .failed(let entry, let reason): "entry \(entry) FAILED and will not be retried: \(reason)"
     case .expired(let entry, let transaction, let deadline, false):
-      "entry \(entry) EXPIRED unsent: transaction \(transaction) missed Apple's deadline \(deadline)"
+      "entry \(entry) EXPIRED unsent: transaction \(transaction) could not be delivered before Apple's deadline \(deadline)"
     case .expired(let entry, let transaction, let deadline, true):
       "entry \(entry) EXPIRED: transaction \(transaction) passed Apple's deadline \(deadline) with no send confirmed; a send interrupted by a crash may have reached Apple"
     case .credentialsProblem(let app, let reason, let until):
