@@ -37,7 +37,12 @@ struct CurlTLSTests {
     server.standardOutput = FileHandle.nullDevice
     server.standardError = FileHandle.nullDevice
     try server.run()
-    defer { server.terminate() }
+    // SIGKILL, and reaped: the child inherits the test process's signal mask, in which SIGTERM
+    // is blocked, so `terminate()` left one s_server running per test run.
+    defer {
+      kill(server.processIdentifier, SIGKILL)
+      server.waitUntilExit()
+    }
 
     let client = CurlHTTPClient(timeout: 5)
     let request = CurlRequest(method: "GET", url: URL(string: "https://127.0.0.1:\(port)/")!)
