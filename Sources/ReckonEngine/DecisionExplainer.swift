@@ -88,7 +88,12 @@ public struct DecisionExplainer: Sendable {
       switch attempt.result {
       case true?: verdict = "matched"
       case false?: verdict = "did not match"
-      case nil: verdict = "did not match: a fact it needs is missing"
+      case nil:
+        let reader = ConditionReader(policy: policy, facts: decision.facts.values)
+        let cause =
+          reader.missingFacts(in: rule.condition).isEmpty
+          ? reader.currencyMismatch(in: rule.condition) : nil
+        verdict = "did not match: " + (cause ?? "a fact it needs is missing")
       }
       lines.append("  \(attempt.rule + 1). \"\(rule.name)\" \(verdict)")
       lines += conditionLines(rule, attempt, decision).map { "       " + $0 }

@@ -122,21 +122,70 @@ struct ConditionReader {
   }
 
   private func missingDetail(_ part: ResolvedExpression, _ values: [Int: Value?]) -> String {
+    let names = missingFacts(in: part)
+    guard names.isEmpty else { return names.joined(separator: ", ") + " missing" }
+    return currencyMismatch(in: part) ?? "a fact it needs is missing"
+  }
+
+  /// The facts `expression` reads, directly or through lets, that the request does not have.
+  func missingFacts(in expression: ResolvedExpression) -> [String] {
     var names: [String] = []
     // Each let once: `let b = a and a` would otherwise be walked twice per level, 2^N for N lets.
     var visitedLets: Set<Int> = []
     func walk(_ node: ResolvedExpression) {
       if case .fact(let slot) = node.kind, facts[slot] == nil {
-        names.append(policy.schema.facts[slot].name)
+        let name = policy.schema.facts[slot].name
+        if !names.contains(name) { names.append(name) }
       }
       if case .letReference(let index) = node.kind, visitedLets.insert(index).inserted {
         walk(policy.checked.lets[index].value)
       }
       node.children.forEach(walk)
     }
-    walk(part)
-    let unique = names.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-    return unique.isEmpty
-      ? "a fact it needs is missing" : unique.joined(separator: ", ") + " missing"
+    walk(expression)
+    return names
+  }
+
+  /// Why `expression` is unknown when no fact it reads is missing: two amounts of money in
+  /// different currencies, which the language neither compares nor adds. Nil when it is not that.
+  func currencyMismatch(in expression: ResolvedExpression) -> String? {
+    var visitedLets: Set<Int> = []
+    func find(_ node: ResolvedExpression) -> String? {
+      if case .letReference(let index) = node.kind {
+        return visitedLets.insert(index).inserted ? find(policy.checked.lets[index].value) : nil
+      }
+      let verb: String
+      switch node.kind {
+      case .compare, .membership: verb = "cannot be compared with"
+      case .arithmetic, .call: verb = "cannot be combined with"
+      default: verb = ""
+      }
+      if !verb.isEmpty {
+        let amounts = node.children.filter { $0.type == .money }.compactMap { child in
+          policy.value(of: child, facts: facts).map { (child, $0) }
+        }
+        for (index, (firstNode, first)) in amounts.enumerated() {
+          guard case .money(_, let currency) = first else { continue }
+          for (otherNode, other) in amounts[(index + 1)...] {
+            guard case .money(_, let otherCurrency) = other, otherCurrency != currency else {
+              continue
+            }
+            return "\(written(firstNode, first)) \(verb) \(written(otherNode, other)): "
+              + "different currencies"
+          }
+        }
+      }
+      for child in node.children {
+        if let found = find(child) { return found }
+      }
+      return nil
+    }
+    return find(expression)
+  }
+
+  /// A constant as the policy writes it (`20 EUR`), anything else as its value (`25.00 USD`).
+  private func written(_ node: ResolvedExpression, _ value: Value) -> String {
+    node.constantValue != nil
+      ? policy.checked.source.text(of: node.span) : value.formatted(as: node.type)
   }
 }

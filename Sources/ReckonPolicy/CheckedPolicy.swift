@@ -24,6 +24,35 @@ public struct CheckedPolicy: Sendable {
   public let nodeTypes: [ValueType]
 }
 
+extension CheckedPolicy {
+  /// The index of the `let` called `name`, if there is one.
+  public func letIndex(named name: String) -> Int? {
+    lets.firstIndex { $0.name == name }
+  }
+
+  /// The names of the facts the `let` at `index` reads, directly or through other lets, in the
+  /// order they are written.
+  public func factsRead(byLet index: Int) -> [String] {
+    var names: [String] = []
+    // Each let once: lets built from the same let would otherwise be walked once per use.
+    var visited: Set<Int> = []
+    func walk(_ node: ResolvedExpression) {
+      switch node.kind {
+      case .fact(let slot):
+        let name = schema.facts[slot].name
+        if !names.contains(name) { names.append(name) }
+      case .letReference(let other):
+        if visited.insert(other).inserted { walk(lets[other].value) }
+      default:
+        node.children.forEach(walk)
+      }
+    }
+    visited.insert(index)
+    walk(lets[index].value)
+    return names
+  }
+}
+
 /// A checked `let`.
 public struct CheckedLet: Sendable {
   /// The name.

@@ -87,6 +87,8 @@ extension Checker {
     if let slot = schema.slot(ofFact: name) {
       return node(.fact(slot: slot), schema.facts[slot].type, span)
     }
+    // The lexer already said a name with letters outside ASCII cannot be read.
+    guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
     if name.contains(".") {
       let hint =
         Suggestions.closest(to: name, among: schema.facts.map(\.name)).map {
@@ -101,9 +103,13 @@ extension Checker {
       if let ordinal = enumType.ordinal(of: name) {
         return constant(.enumeration(ordinal), expected!, span)
       }
-      let hint =
+      var hint =
         Suggestions.closest(to: name, among: enumType.cases).map { "did you mean '\($0)'?" }
         ?? "expected one of \(enumType.cases.joined(separator: ", "))"
+      if let other = factHavingValue(name) {
+        // The value is right but the fact is not: `reason == DELIVERED` meant delivery.status.
+        hint = "\(name) is a value of \(other); " + hint
+      }
       report(
         .unknownEnumValue, "unknown value '\(name)' for \(context ?? enumType.name)", at: span,
         hint: hint)

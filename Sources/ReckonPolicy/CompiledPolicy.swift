@@ -39,7 +39,25 @@ public struct CompiledPolicy: Sendable {
     }
     let recorder = trace ? TraceRecorder() : nil
     let program = trace ? traced : plain
-    return values.withUnsafeBufferPointer { facts in
+    return withFrame(values, program, recorder) { frame in run(program, &frame) }
+  }
+
+  /// The value `expression`, a node of this policy, has for `facts`; nil when it is unknown.
+  public func value(of expression: ResolvedExpression, facts: FactValues) -> Value? {
+    // Compiled on demand: tests and explanations ask for a few values, not for every decision.
+    let body = PolicyCompiler(policy: checked, tracing: false).compile(expression)
+    var values = facts.values
+    if values.count != checked.schema.factCount {
+      values = ContiguousArray((0..<checked.schema.factCount).map { facts[$0] })
+    }
+    return withFrame(values, plain, nil) { frame in body(&frame) }
+  }
+
+  private func withFrame<Result>(
+    _ values: ContiguousArray<Value?>, _ program: Program, _ recorder: TraceRecorder?,
+    _ body: (inout EvaluationFrame) -> Result
+  ) -> Result {
+    values.withUnsafeBufferPointer { facts in
       program.lets.withUnsafeBufferPointer { bodies in
         withUnsafeTemporaryAllocation(
           of: EvaluationFrame.LetState.self, capacity: checked.lets.count
@@ -48,7 +66,7 @@ public struct CompiledPolicy: Sendable {
           defer { lets.deinitialize() }
           var frame = EvaluationFrame(
             facts: facts, lets: lets, letBodies: bodies, recorder: recorder)
-          return run(program, &frame)
+          return body(&frame)
         }
       }
     }

@@ -8,6 +8,8 @@ public struct Lexer {
   private var lastTokenEnd = 0
   private(set) var diagnostics: [Diagnostic] = []
   private(set) var comments: [Comment] = []
+  /// A token already lexed, returned by the next call: the currency code `$5` stands in for.
+  private var pending: Token?
 
   /// Creates a lexer over a source file.
   public init(_ source: SourceFile) {
@@ -48,6 +50,10 @@ public struct Lexer {
 
   /// The next token; characters the language does not use are reported and skipped.
   public mutating func next() -> Token {
+    if let pending {
+      self.pending = nil
+      return pending
+    }
     while true {
       skipTrivia()
       let start = offset
@@ -61,6 +67,11 @@ public struct Lexer {
         atLineStart = false
         lastTokenEnd = token.span.end
         return token
+      }
+      if let amount = currencySymbolAmount(from: start, startsLine: startsLine) {
+        atLineStart = false
+        lastTokenEnd = offset
+        return amount
       }
       if let standIn = reportUnexpectedCharacter(from: start) {
         // A look-alike such as ≥ stands in for the operator it resembles, so the one mistake
@@ -76,7 +87,9 @@ public struct Lexer {
 
   private mutating func token(from start: Int, startsLine: Bool) -> Token? {
     let byte = bytes[offset]
-    if Lexer.isIdentifierStart(byte) { return identifier(from: start, startsLine: startsLine) }
+    if Lexer.isIdentifierStart(byte) || nonASCIILetterLength(at: offset) != nil {
+      return identifier(from: start, startsLine: startsLine)
+    }
     if Lexer.isDigit(byte) { return number(from: start, startsLine: startsLine) }
     if byte == UInt8(ascii: "\"") { return string(from: start, startsLine: startsLine) }
     if let quoted = quotedStringInOtherQuotes(from: start, startsLine: startsLine) {
@@ -110,19 +123,80 @@ public struct Lexer {
   }
 
   private mutating func identifier(from start: Int, startsLine: Bool) -> Token {
+    var hasNonASCII = false
     while offset < bytes.count {
       if Lexer.isIdentifierPart(bytes[offset]) {
         offset += 1
+      } else if let length = nonASCIILetterLength(at: offset) {
+        // Read as part of the name, so 'größe' is one mistake with one message, not three.
+        hasNonASCII = true
+        offset += length
       } else if bytes[offset] == UInt8(ascii: "."), offset + 1 < bytes.count,
-        Lexer.isIdentifierPart(bytes[offset + 1])
+        Lexer.isIdentifierPart(bytes[offset + 1]) || nonASCIILetterLength(at: offset + 1) != nil
       {
         offset += 1  // a dotted name such as usage.consumed is one token
       } else {
         break
       }
     }
+    let text = slice(start, offset)
+    if hasNonASCII {
+      diagnostics.append(
+        Diagnostic(
+          .unexpectedCharacter, .error,
+          "'\(text)' is not a name the language can read: names use a–z, A–Z, 0–9 and _",
+          at: SourceSpan(start: start, end: offset),
+          hint: "write the name with those letters only, e.g. without accents"))
+    }
     return Token(
-      kind: .identifier, text: slice(start, offset), span: SourceSpan(start: start, end: offset),
+      kind: .identifier, text: text, span: SourceSpan(start: start, end: offset),
+      startsLine: startsLine)
+  }
+
+  /// The UTF-8 length of the letter at `index` when it is a letter outside ASCII (ö, ß, é), which a
+  /// name may not use; nil otherwise.
+  private func nonASCIILetterLength(at index: Int) -> Int? {
+    let lead = bytes[index]
+    guard lead >= 0xC0 else { return nil }
+    let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+    guard index + length <= bytes.count,
+      let scalar = String(validating: bytes[index..<index + length], as: UTF8.self)?
+        .unicodeScalars.first
+    else { return nil }
+    switch scalar.properties.generalCategory {
+    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+      .nonspacingMark, .spacingMark:
+      return length
+    default:
+      return nil
+    }
+  }
+
+  /// `$5` or `€4.99`: one error saying how the language writes money, then the amount and the
+  /// currency code it stands for, so the rest of the condition checks as money.
+  private mutating func currencySymbolAmount(from start: Int, startsLine: Bool) -> Token? {
+    let symbols: [(symbol: String, code: String)] = [
+      ("$", "USD"), ("€", "EUR"), ("£", "GBP"), ("¥", "JPY"),
+    ]
+    guard
+      let (symbol, code) = symbols.first(where: {
+        bytes[start...].starts(with: Array($0.symbol.utf8))
+      }),
+      start + symbol.utf8.count < bytes.count, Lexer.isDigit(bytes[start + symbol.utf8.count])
+    else { return nil }
+    offset = start + symbol.utf8.count
+    let amount = number(from: offset, startsLine: false)
+    guard !amount.text.isEmpty else { return amount }
+    diagnostics.append(
+      Diagnostic(
+        .unexpectedCharacter, .error, "money is written as an amount and a currency code",
+        at: SourceSpan(start: start, end: offset),
+        hint: "write \(slice(start + symbol.utf8.count, offset)) \(code)"))
+    pending = Token(
+      kind: .identifier, text: code, span: SourceSpan(start: offset, end: offset),
+      startsLine: false)
+    return Token(
+      kind: .number, text: amount.text, span: SourceSpan(start: start, end: offset),
       startsLine: startsLine)
   }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Expressions, from lowest to highest precedence: `or`, `and`, `not`, comparisons, `+ -`, `* /`,
 /// unary minus, then literals, names, calls, lists and parentheses.
 extension Parser {
@@ -274,6 +276,14 @@ extension Parser {
       }
       return Expression(kind: .literal(.money(milli, currency: unit.text)), span: span)
     }
+    if !unit.startsLine, let code = Parser.upperCaseCurrency(unit.text) {
+      cursor.advance()
+      let span = token.span.merged(with: unit.span)
+      report(
+        .unknownUnit, "currency codes are upper case: \(code)", at: unit.span,
+        hint: "write \(token.text) \(code)")
+      return Expression(kind: .invalid, span: span)
+    }
     if !unit.startsLine, let hint = Parser.unknownUnitHint(unit.text) {
       // Said here, as what it is, instead of as a number compared with a duration and a
       // stray word where 'then' was expected.
@@ -300,6 +310,16 @@ extension Parser {
     default:
       return nil
     }
+  }
+
+  /// The currency code a word not in upper case means (`usd` is USD), or nil when the word is not
+  /// a known currency in another case.
+  static func upperCaseCurrency(_ word: String) -> String? {
+    let upper = word.uppercased()
+    guard upper != word, isCurrencyCode(upper), !reservedWords.contains(word.lowercased()),
+      Locale.commonISOCurrencyCodes.contains(upper)
+    else { return nil }
+    return upper
   }
 
   static func isCurrencyCode(_ text: String) -> Bool {

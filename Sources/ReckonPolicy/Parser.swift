@@ -165,6 +165,17 @@ public struct Parser {
       try expectWord("when")
       condition = parseExpressionOrInvalid()
       if condition.kind == .invalid { throw ParseAbort() }
+      if cursor.kind == .endOfFile
+        || (cursor.current.startsLine && cursor.kind == .identifier
+          && Parser.declarationWords.contains(cursor.current.text))
+      {
+        // Said where the 'then' belongs, not at the next rule, which is not what is wrong.
+        report(
+          .expectedToken, "this rule has no 'then'",
+          at: SourceSpan(start: condition.span.end, end: condition.span.end),
+          hint: "say what the rule does, as in: then refund DECLINE")
+        throw ParseAbort()
+      }
       try expectWord("then")
       actions = try parseActions()
     } catch {

@@ -10,6 +10,18 @@ struct PolicyLints {
     let reads: [Int]
     /// The slots of the facts it tests with `is missing` or `is not missing`.
     let guards: Set<Int>
+    /// The slots of the facts it reads only beside an `or`, where a missing one leaves the let to
+    /// the other side (`Read.besideOr`).
+    let readsBesideOr: Set<Int>
+  }
+
+  /// One fact read by a condition, with the span to point at and whether it is read only in a
+  /// part the rule can do without: under an `or` (or an `and` under `not`), a missing fact makes
+  /// that part unknown, and the other side can still make the rule match.
+  struct Read {
+    let slot: Int
+    let span: SourceSpan
+    let besideOr: Bool
   }
 
   let policy: CheckedPolicy
@@ -18,7 +30,7 @@ struct PolicyLints {
   init(policy: CheckedPolicy) {
     self.policy = policy
     for checked in policy.lets {
-      var reads: [(slot: Int, span: SourceSpan)] = []
+      var reads: [Read] = []
       collectReads(checked.value, at: nil, into: &reads)
       var guards: Set<Int> = []
       collectGuards(checked.value, into: &guards)
@@ -26,7 +38,7 @@ struct PolicyLints {
       let summary = LetSummary(
         conjuncts: conjuncts(of: checked.value),
         reads: reads.map(\.slot).filter { seen.insert($0).inserted },
-        guards: guards)
+        guards: guards, readsBesideOr: Self.onlyBesideOr(reads))
       lets.append(summary)
     }
   }
@@ -116,9 +128,10 @@ struct PolicyLints {
   // MARK: Optional facts
 
   private func unguardedReads(in rule: CheckedRule) -> [Diagnostic] {
-    var reads: [(slot: Int, span: SourceSpan)] = []
+    var reads: [Read] = []
     collectReads(rule.condition, at: nil, into: &reads)
     for case .set(_, let value) in rule.actions { collectReads(value, at: nil, into: &reads) }
+    let besideOr = Self.onlyBesideOr(reads)
     var guarded: Set<Int> = []
     collectGuards(rule.condition, into: &guarded)
     var warned: Set<Int> = []
@@ -127,10 +140,16 @@ struct PolicyLints {
     where policy.schema.facts[read.slot].isOptional && !guarded.contains(read.slot) {
       guard warned.insert(read.slot).inserted else { continue }
       let name = policy.schema.facts[read.slot].name
+      // Three-valued logic: `missing > 5 USD or reason == OTHER` is unknown or true, so the rule
+      // still matches when the other side holds.
+      let effect =
+        besideOr.contains(read.slot)
+        ? "when it is missing, this part is unknown and the rule matches only if the other side of the 'or' holds"
+        : "when it is missing the rule does not match"
       warnings.append(
         warning(
           .unguardedOptionalFact,
-          "rule '\(rule.name)' reads \(name), which a request may not have; when it is missing the rule does not match",
+          "rule '\(rule.name)' reads \(name), which a request may not have; \(effect)",
           at: read.span,
           hint: "say what should happen without it, e.g. \(name) is not missing and ..."))
     }
@@ -138,22 +157,46 @@ struct PolicyLints {
   }
 
   /// Every fact read, with the span to point at: the fact itself, or the `let` it was read through.
+  /// `besideOr` and `negated` say where the expression sits: below an `or`, and below a `not`
+  /// (which turns an `and` into an `or` and back).
   private func collectReads(
-    _ expression: ResolvedExpression, at outer: SourceSpan?,
-    into reads: inout [(slot: Int, span: SourceSpan)]
+    _ expression: ResolvedExpression, at outer: SourceSpan?, into reads: inout [Read],
+    besideOr: Bool = false, negated: Bool = false
   ) {
     switch expression.kind {
-    case .fact(let slot): reads.append((slot, outer ?? expression.span))
-    case .letReference(let index): reads += lets[index].reads.map { ($0, outer ?? expression.span) }
+    case .fact(let slot):
+      reads.append(Read(slot: slot, span: outer ?? expression.span, besideOr: besideOr))
+    case .letReference(let index):
+      let summary = lets[index]
+      reads += summary.reads.map {
+        Read(
+          slot: $0, span: outer ?? expression.span,
+          besideOr: besideOr || summary.readsBesideOr.contains($0))
+      }
     case .missingTest: return
+    case .not(let operand):
+      collectReads(operand, at: outer, into: &reads, besideOr: besideOr, negated: !negated)
+    case .or(let left, let right), .and(let left, let right):
+      let isOr = { if case .or = expression.kind { true } else { false } }()
+      let beside = besideOr || (isOr != negated)
+      collectReads(left, at: outer, into: &reads, besideOr: beside, negated: negated)
+      collectReads(right, at: outer, into: &reads, besideOr: beside, negated: negated)
     default:
-      for child in expression.children { collectReads(child, at: outer, into: &reads) }
+      for child in expression.children {
+        collectReads(child, at: outer, into: &reads, besideOr: besideOr, negated: negated)
+      }
     }
+  }
+
+  /// The slots every read of which is beside an `or`.
+  private static func onlyBesideOr(_ reads: [Read]) -> Set<Int> {
+    let outside = Set(reads.filter { !$0.besideOr }.map(\.slot))
+    return Set(reads.filter(\.besideOr).map(\.slot)).subtracting(outside)
   }
 
   private func collectGuards(_ expression: ResolvedExpression, into guarded: inout Set<Int>) {
     if case .missingTest(_, let subject) = expression.kind {
-      var reads: [(slot: Int, span: SourceSpan)] = []
+      var reads: [Read] = []
       collectReads(subject, at: nil, into: &reads)
       for read in reads { guarded.insert(read.slot) }
       return

@@ -52,6 +52,9 @@ public enum ValueParser {
   {
     let parts = text.split(separator: " ", omittingEmptySubsequences: true)
     guard parts.count == 2, Parser.isCurrencyCode(String(parts[1])) else {
+      if parts.count == 2, let code = Parser.upperCaseCurrency(String(parts[1])) {
+        throw .init(original, .money, hint: "currency codes are upper case: \(parts[0]) \(code)")
+      }
       throw .init(original, .money, hint: "write an amount and a currency, such as 4.99 USD")
     }
     let amount = String(parts[0])

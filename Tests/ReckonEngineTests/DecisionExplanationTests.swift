@@ -47,4 +47,27 @@ struct DecisionExplanationTests {
     #expect(failed.text == testCase.failedPart)
     #expect(failed.value == testCase.failedValue)
   }
+
+  /// Money in different currencies is unknown without any fact missing: the explanation says so
+  /// instead of blaming a missing fact.
+  @Test func anUnknownFromDifferentCurrenciesSaysSo() throws {
+    let text = """
+      let pricey = purchase.price is not missing and purchase.price > 2 EUR
+      rule "pricey"
+        when pricey
+        then refund DECLINE
+      otherwise share data only
+      """
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "test.policy", text: text), schema: FactSchema.standard.policySchema)
+    let policy = try #require(loaded.policy, "\(loaded.renderedDiagnostics())")
+    let scenario = Scenario()
+    let decision = Decider(policy: policy, schema: .standard).decide(
+      scenario.request, facts: try scenario.gathered(), trace: true)
+    let explainer = DecisionExplainer(policy: policy)
+    let rendered = explainer.render(decision, explain: true)
+    let reason = "4.99 USD cannot be compared with 2 EUR: different currencies"
+    #expect(rendered.contains("\"pricey\" (line 2): pricey is unknown (\(reason))"), "\(rendered)")
+    #expect(!rendered.contains("a fact it needs is missing"), "\(rendered)")
+  }
 }

@@ -114,6 +114,31 @@ struct PolicyTestRunnerTests {
     #expect(text.contains(trace), "\(text)")
   }
 
+  /// A condition unknown because it compares money in different currencies says that in the
+  /// trace, not that a fact is missing.
+  @Test func aFailingTestsTraceSaysWhenCurrenciesDiffer() throws {
+    let loaded = PolicyLoader.load(
+      SourceFile(
+        path: "money.policy",
+        text: """
+          let pricey = purchase.price is not missing and purchase.price > 20 EUR
+          rule "pricey" when pricey then refund DECLINE
+          """), schema: FactSchema.standard.policySchema)
+    let policy = try #require(loaded.policy)
+    let report = PolicyTestRunner(policy: policy).run(
+      SourceFile(
+        path: "money.tests",
+        text: """
+          test "pricey"
+            given purchase.price = 25 USD
+            expect refund DECLINE
+          """))
+    let text = report.render(explainer: DecisionExplainer(policy: policy))
+    let reason = "25.00 USD cannot be compared with 20 EUR: different currencies"
+    #expect(text.contains("1. \"pricey\" did not match: \(reason)"), "\(text)")
+    #expect(text.contains("- pricey: unknown (\(reason))"), "\(text)")
+  }
+
   @Test func missingConsentMeansNoReply() throws {
     let report = try Self.run(
       """

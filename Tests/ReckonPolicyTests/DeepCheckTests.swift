@@ -32,9 +32,44 @@ struct DeepCheckTests {
       rules: #"rule "x" when usage.consumed > 80% and usage.consumed < 50% then refund DECLINE"#,
       id: .neverMatches, underlined: "usage.consumed > 80% and usage.consumed < 50%"),
     Case(
-      name: "a missing fact compared never matches",
+      name: "a missing money fact compared never matches",
       rules:
         #"rule "x" when purchase.price is missing and purchase.price > 5 USD then refund DECLINE"#,
+      id: .neverMatches, underlined: "purchase.price is missing and purchase.price > 5 USD"),
+    Case(
+      name: "a missing duration fact compared never matches",
+      rules:
+        #"rule "x" when customer.account_age is missing and customer.account_age > 30 days then refund DECLINE"#,
+      id: .neverMatches, underlined: nil),
+    Case(
+      name: "a missing percent fact compared never matches",
+      rules:
+        #"rule "x" when usage.consumed is missing and usage.consumed > 30% then refund DECLINE"#,
+      id: .neverMatches, underlined: nil),
+    Case(
+      name: "disjoint money ranges never match",
+      rules:
+        #"rule "x" when purchase.price > 5 USD and purchase.price < 2 USD then refund DECLINE"#,
+      id: .neverMatches, underlined: nil),
+    Case(
+      name: "money in two currencies never matches",
+      rules:
+        #"rule "x" when purchase.price > 5 USD and purchase.price < 9 EUR then refund DECLINE"#,
+      id: .neverMatches, underlined: nil),
+    Case(
+      name: "overlapping money ranges are fine",
+      rules:
+        #"rule "x" when purchase.price > 5 USD and purchase.price < 9 USD then refund DECLINE"#,
+      id: nil, underlined: nil),
+    Case(
+      name: "a narrower money range after a wider one is covered",
+      rules: "rule \"a\" when purchase.price > 3 USD then refund DECLINE\n"
+        + "rule \"b\" when purchase.price > 5 USD and reason != LEGAL then refund DECLINE",
+      id: .shadowedRule, underlined: "\"b\""),
+    Case(
+      name: "a money range in another currency is not covered",
+      rules: "rule \"a\" when purchase.price > 3 EUR then refund DECLINE\n"
+        + "rule \"b\" when purchase.price > 5 USD and reason != LEGAL then refund DECLINE",
       id: nil, underlined: nil),
     Case(
       name: "contradiction through lets",

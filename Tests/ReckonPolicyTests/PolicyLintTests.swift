@@ -239,6 +239,32 @@ struct PolicyLintTests {
     #expect(result.diagnostics.map(\.id) == testCase.warnings, "\(result.renderedDiagnostics())")
   }
 
+  /// Three-valued logic: a missing fact beside an `or` leaves that part unknown, and the rule still
+  /// matches when the other side holds, so the warning must not say the rule does not match.
+  @Test(arguments: [
+    ("purchase.price > 5 USD or reason == OTHER", true),
+    ("reason == LEGAL and (purchase.price > 5 USD or reason == OTHER)", true),
+    ("not (purchase.price > 5 USD and reason == OTHER)", true),
+    ("pricey", true),
+    ("purchase.price > 5 USD", false),
+    ("not (purchase.price > 5 USD or reason == OTHER)", false),
+    ("(purchase.price > 5 USD or reason == OTHER) and purchase.price < 9 USD", false),
+  ])
+  func anOptionalFactBesideOrIsSaidToLeaveTheOtherSideToDecide(
+    _ condition: String, _ besideOr: Bool
+  ) throws {
+    let result = TestSchema.load(
+      """
+      let pricey = purchase.price > 20 USD or reason == OTHER
+      rule "a" when \(condition) then refund DECLINE
+      """)
+    let warning = try #require(result.diagnostics.first { $0.id == .unguardedOptionalFact })
+    let orEffect =
+      "when it is missing, this part is unknown and the rule matches only if the other side of the 'or' holds"
+    let andEffect = "when it is missing the rule does not match"
+    #expect(warning.message.hasSuffix(besideOr ? orEffect : andEffect), "\(warning.message)")
+  }
+
   @Test func warningsPointAtWhatTheyAreAbout() throws {
     let result = TestSchema.load(
       """

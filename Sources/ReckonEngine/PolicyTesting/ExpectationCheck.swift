@@ -17,9 +17,14 @@ struct ExpectationCheck {
   /// respond` is read off what the policy decided, not off the decision's skip reason.
   private let silentRules: Set<Int>
   private let silentOtherwise: Bool
+  /// For `expect LET = VALUE`: the let's index, and the policy that computes it.
+  private var checkedLet: (index: Int, policy: CompiledPolicy)?
 
   /// Validates `expectation` against `policy`; returns the problem as a diagnostic on failure.
-  init(_ expectation: Expectation, policy: CompiledPolicy) throws(DiagnosticError) {
+  /// `now` is the test's `now`, which a let's expected time such as `3 days ago` counts back from.
+  init(_ expectation: Expectation, policy: CompiledPolicy, now: Value? = nil)
+    throws(DiagnosticError)
+  {
     self.expectation = expectation
     let rules = policy.checked.rules
     silentRules = Set(rules.indices.filter { rules[$0].actions.contains(.doNotRespond) })
@@ -37,8 +42,25 @@ struct ExpectationCheck {
           what: "rule in \(policy.checked.source.path)")
       }
     case .field(let field, let value):
+      if !Self.fields.contains(field.value), let index = policy.checked.letIndex(named: field.value)
+      {
+        checkedLet = (index, policy)
+        let type = policy.checked.lets[index].value.type
+        expectedFieldText = try value.map { value throws(DiagnosticError) in
+          do throws(TestValues.Failure) {
+            return try TestValues.parse(value, as: type, now: now).formatted(as: type)
+          } catch {
+            throw DiagnosticError(
+              Diagnostic(
+                .typeMismatch, .error, "\(field.value): \(error.description)", at: value.span))
+          }
+        }
+        return
+      }
       guard Self.fields.contains(field.value) else {
-        throw Self.unknown(field, among: Self.fields, what: "body field")
+        throw Self.unknown(
+          field, among: Self.fields + policy.checked.lets.map(\.name),
+          what: "body field or let in \(policy.checked.source.path)")
       }
       expectedFieldText = try value.map { value throws(DiagnosticError) in
         try Self.normalise(value, for: field.value)
@@ -59,7 +81,8 @@ struct ExpectationCheck {
     case .rule(let name): "decided by rule \"\(name.value)\""
     case .otherwise: "decided by otherwise"
     case .field(let field, _):
-      "\(field.value) " + (expectedFieldText.map { "= \($0)" } ?? "is missing")
+      "\(field.value) "
+        + (expectedFieldText.map { "= \($0)" } ?? (checkedLet == nil ? "is missing" : "is unknown"))
     }
   }
 
@@ -84,6 +107,15 @@ struct ExpectationCheck {
       return decision.ruleIndex != nil && decision.rule == name.value ? nil : Self.decider(decision)
     case .otherwise:
       return decision.ruleIndex == nil ? nil : Self.decider(decision)
+    case .field(let field, _) where checkedLet != nil:
+      // A let is worked out from the request's facts whatever the decision, even when no rule
+      // needed it, so a test can check the building blocks of a condition on their own.
+      guard let (index, policy) = checkedLet else { return nil }
+      let type = policy.checked.lets[index].value.type
+      let actual = policy.value(of: policy.checked.lets[index].value, facts: decision.facts.values)
+        .map { $0.formatted(as: type) }
+      return actual == expectedFieldText
+        ? nil : "\(field.value) " + (actual.map { "= \($0)" } ?? "is unknown")
     case .field(let field, _):
       guard let body = decision.body, !decision.isSkip else { return outcome }
       let actual = Self.fieldText(field.value, body)

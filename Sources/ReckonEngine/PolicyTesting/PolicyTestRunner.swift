@@ -42,11 +42,15 @@ public struct PolicyTestRunner: Sendable {
     var diagnostics = syntaxDiagnostics
     var prepared: [(test: PolicyTestCase, facts: TestFacts, checks: [ExpectationCheck])] = []
     for test in file.tests {
-      let facts = TestFacts(schema: schema, layers: [file.defaults, test.givens])
+      let facts = TestFacts(
+        schema: schema, layers: [file.defaults, test.givens], policy: policy.checked)
       diagnostics += facts.diagnostics
       var checks: [ExpectationCheck] = []
       for expectation in test.expectations {
-        do { checks.append(try ExpectationCheck(expectation, policy: policy)) } catch {
+        do {
+          checks.append(
+            try ExpectationCheck(expectation, policy: policy, now: facts.values["now"]))
+        } catch {
           diagnostics.append(error.diagnostic)
         }
       }

@@ -33,7 +33,8 @@ struct TestFacts {
   private(set) var diagnostics: [Diagnostic] = []
 
   /// Resolves the defaults, then each list of assignments in turn; later assignments win.
-  init(schema: FactSchema, layers: [[FactAssignment]]) {
+  /// `policy` is the policy under test, whose lets a test cannot give.
+  init(schema: FactSchema, layers: [[FactAssignment]], policy: CheckedPolicy? = nil) {
     self.schema = schema
     var written: [String: (TestValue?, SourceSpan?)] = [:]
     for (fact, text) in TestFacts.defaults {
@@ -45,6 +46,10 @@ struct TestFacts {
     }
     for assignment in layers.joined() {
       guard schema.policySchema.fact(named: assignment.fact.value) != nil else {
+        if let policy, let index = policy.letIndex(named: assignment.fact.value) {
+          reportGivenLet(assignment, policy, index)
+          continue
+        }
         let hint = Suggestions.closest(
           to: assignment.fact.value, among: schema.policySchema.facts.map(\.name))
         report(
@@ -81,6 +86,25 @@ struct TestFacts {
       return
     }
     values[fact] = value
+  }
+
+  /// A let is computed from facts on every decision, so giving it would test a request that
+  /// cannot happen: the test gives the facts it is computed from instead.
+  private mutating func reportGivenLet(
+    _ assignment: FactAssignment, _ policy: CheckedPolicy, _ index: Int
+  ) {
+    let name = assignment.fact.value
+    let facts = policy.factsRead(byLet: index)
+    let message =
+      facts.isEmpty
+      ? "'\(name)' is a let in \(policy.source.path), which reads no facts; a test cannot give it"
+      : "'\(name)' is a let in \(policy.source.path), computed from \(facts.joined(separator: ", ")); "
+        + "give \(facts.count == 1 ? "that fact" : "those facts")"
+    let value =
+      assignment.value.map { "= \($0.isQuoted ? "\"\($0.text)\"" : $0.text)" } ?? "is missing"
+    report(
+      .unknownFact, message, at: assignment.fact.span,
+      hint: "to check its value, write: expect \(name) \(value)")
   }
 
   private mutating func report(

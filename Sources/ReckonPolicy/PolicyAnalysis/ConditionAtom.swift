@@ -17,6 +17,9 @@ struct ConditionAtom {
   let slot: Int
   let restriction: Restriction
   let span: SourceSpan
+  /// For a money fact, the currency the range is in: amounts in different currencies are not
+  /// comparable, so a range says nothing about a price in another currency.
+  var currency: String? = nil
 
   /// The atom a condition is, if it is one; `let`s are looked through.
   static func from(_ condition: ResolvedExpression, lets: [CheckedLet]) -> ConditionAtom? {
@@ -69,6 +72,8 @@ struct ConditionAtom {
       }
     }
     guard let number = numeric(constant) else { return nil }
+    var currency: String?
+    if case .money(_, let code) = constant { currency = code }
     let restriction: Restriction
     switch op {
     case .equal: restriction = .within(NumericRange(lower: number, upper: number))
@@ -79,7 +84,7 @@ struct ConditionAtom {
     case .greaterOrEqual: restriction = .within(NumericRange(lower: number))
     default: return nil
     }
-    return ConditionAtom(slot: slot, restriction: restriction, span: span)
+    return ConditionAtom(slot: slot, restriction: restriction, span: span, currency: currency)
   }
 
   static func inline(_ expression: ResolvedExpression, _ lets: [CheckedLet]) -> ResolvedExpression {
@@ -110,6 +115,7 @@ struct ConditionAtom {
   private static func numeric(_ value: Value) -> Double? {
     switch value {
     case .number(let number), .percent(let number), .duration(let number): number
+    case .money(let milli, _): Double(milli)
     default: nil
     }
   }

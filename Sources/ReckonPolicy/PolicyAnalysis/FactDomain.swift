@@ -7,13 +7,21 @@ struct FactDomain {
   var ordinals: Set<Int>?
   var range = NumericRange()
   var excluded: Set<Double> = []
+  /// For a money fact, the currency its conditions compare it in, if any; a price has one
+  /// currency, so conditions in two currencies cannot all hold.
+  var currency: String?
+  var mixedCurrencies = false
 
   /// The domain of a fact before any condition; a percent fact is 0% to 100%.
   init(type: ValueType) {
     if type == .percent { range = NumericRange(lower: 0, upper: 100) }
   }
 
-  mutating func apply(_ restriction: ConditionAtom.Restriction) {
+  mutating func apply(_ restriction: ConditionAtom.Restriction, currency: String? = nil) {
+    if let currency {
+      if self.currency == nil { self.currency = currency }
+      if self.currency != currency { mixedCurrencies = true }
+    }
     switch restriction {
     case .missing:
       mayBePresent = false
@@ -29,14 +37,18 @@ struct FactDomain {
   /// Whether no value (present or missing) satisfies every condition.
   var isEmpty: Bool {
     let noPresentValue =
-      !mayBePresent || ordinals?.isEmpty == true || range.isEmpty
+      !mayBePresent || ordinals?.isEmpty == true || range.isEmpty || mixedCurrencies
       || (range.lower == range.upper && excluded.contains(range.lower))
     return noPresentValue && !mayBeMissing
   }
 
   /// Whether every value this domain allows satisfies `restriction`.
-  func implies(_ restriction: ConditionAtom.Restriction, caseCount: Int?) -> Bool {
+  func implies(_ restriction: ConditionAtom.Restriction, caseCount: Int?, currency: String? = nil)
+    -> Bool
+  {
     if isEmpty { return true }
+    // A range of amounts in one currency says nothing about amounts in another.
+    if let currency, self.currency != currency { return false }
     switch restriction {
     case .missing: return !mayBePresent
     case .present: return !mayBeMissing

@@ -96,7 +96,8 @@ struct PolicyAnalysis {
       if later.shapeSet.contains(earlier.shapes[index]) { return true }
       guard let atom = earlier.conjunctAtoms[index] else { return false }
       let domain = later.domains[atom.slot] ?? FactDomain(type: policy.schema.facts[atom.slot].type)
-      return domain.implies(atom.restriction, caseCount: caseCount(atom.slot))
+      return domain.implies(
+        atom.restriction, caseCount: caseCount(atom.slot), currency: atom.currency)
     }
   }
 
@@ -197,7 +198,7 @@ struct PolicyAnalysis {
     var domains: [Int: FactDomain] = [:]
     for atom in atoms {
       domains[atom.slot, default: FactDomain(type: policy.schema.facts[atom.slot].type)].apply(
-        atom.restriction)
+        atom.restriction, currency: atom.currency)
     }
     return domains
   }
