@@ -95,7 +95,8 @@ extension Checker {
           "did you mean '\($0)'?"
         }
         ?? (name.hasPrefix("custom.")
-          ? "declare custom facts in the fact source's configuration" : nil)
+          ? "declare it under customFacts of a fact source in reckon.json; reckon check and reckon test know it with --config reckon.json"
+          : nil)
       report(.unknownFact, "unknown fact '\(name)'", at: span, hint: hint)
       return nil
     }

@@ -21,7 +21,9 @@ struct CheckerNameTests {
       label: "unknown custom fact",
       policy: "rule \"r\" when custom.vip_level_zz == 3 then refund DECLINE",
       id: .unknownFact, message: "unknown fact 'custom.vip_level_zz'",
-      hint: "declare custom facts in the fact source's configuration"),
+      hint:
+        "declare it under customFacts of a fact source in reckon.json; reckon check and reckon test know it with --config reckon.json"
+    ),
     NameCase(
       label: "unknown name",
       policy: "let used = usage.consumed\nrule \"r\" when usd > 0% then refund DECLINE",
