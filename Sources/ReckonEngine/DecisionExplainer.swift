@@ -22,10 +22,13 @@ public struct DecisionExplainer: Sendable {
       lines.append("")
       lines += whyLines(explanation)
       lines.append("")
-      lines.append(
-        "Missing facts: "
-          + (explanation.missingFacts.isEmpty
-            ? "none" : explanation.missingFacts.joined(separator: ", ")))
+      // The body's own facts count too: a reply without consent or a delivery status is
+      // skipped for them, though no rule read them.
+      let forBody = Self.bodyFacts.filter {
+        decision.facts.values[$0] == nil && !explanation.missingFacts.contains($0)
+      }.map { "\($0) (the body needs it)" }
+      let missing = explanation.missingFacts + forBody
+      lines.append("Missing facts: " + (missing.isEmpty ? "none" : missing.joined(separator: ", ")))
     }
     lines.append("")
     lines += factLines(decision)
@@ -33,6 +36,9 @@ public struct DecisionExplainer: Sendable {
     lines += fieldLines(decision)
     return lines.joined(separator: "\n") + "\n"
   }
+
+  /// The facts every reply's body is built from, whatever the policy reads.
+  static let bodyFacts = ["customer.consented", "delivery.status", "product.sample_offered"]
 
   /// One line saying what will happen.
   public func headline(_ decision: Decision) -> String {

@@ -70,4 +70,22 @@ struct DecisionExplanationTests {
     #expect(rendered.contains("\"pricey\" (line 2): pricey is unknown (\(reason))"), "\(rendered)")
     #expect(!rendered.contains("a fact it needs is missing"), "\(rendered)")
   }
+
+  @Test func aMissingFactTheBodyNeedsIsListedThoughNoRuleReadIt() throws {
+    let text = "rule \"always\"\n  when true\n  then refund GRANT_FULL\n"
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "test.policy", text: text), schema: FactSchema.standard.policySchema)
+    let policy = try #require(loaded.policy, "\(loaded.renderedDiagnostics())")
+    let scenario = Scenario().with("customer.consented", nil)
+    let decision = Decider(policy: policy, schema: .standard).decide(
+      scenario.request, facts: try scenario.gathered(), trace: true)
+    let rendered = DecisionExplainer(policy: policy).render(decision, explain: true)
+    #expect(
+      rendered.contains("Missing facts: customer.consented (the body needs it)"), "\(rendered)")
+    let consenting = Decider(policy: policy, schema: .standard).decide(
+      Scenario().request, facts: try Scenario().gathered(), trace: true)
+    #expect(
+      DecisionExplainer(policy: policy).render(consenting, explain: true).contains(
+        "Missing facts: none"))
+  }
 }
