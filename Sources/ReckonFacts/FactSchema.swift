@@ -37,7 +37,8 @@ public struct FactSchema: Sendable {
         choice: "GRANT_PRORATED", boundedFact: "usage.consumed",
         overridingField: "consumptionPercentage",
         categoryFact: "product.type", exemptCategories: ["AUTO_RENEWABLE"],
-        requiredFact: "delivery.status", requiredValue: "DELIVERED"))
+        requiredFact: "delivery.status", requiredValue: "DELIVERED"),
+      consentFact: "customer.consented")
   }
 
   /// The origin of the fact called `name`, if there is one.

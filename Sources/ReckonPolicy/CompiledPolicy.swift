@@ -62,7 +62,7 @@ public struct CompiledPolicy: Sendable {
         withUnsafeTemporaryAllocation(
           of: EvaluationFrame.LetState.self, capacity: checked.lets.count
         ) { lets in
-          _ = lets.initialize(repeating: .pending)
+          lets.initialize(repeating: .pending)
           defer { lets.deinitialize() }
           var frame = EvaluationFrame(
             facts: facts, lets: lets, letBodies: bodies, recorder: recorder)

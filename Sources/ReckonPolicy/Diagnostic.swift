@@ -78,4 +78,5 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case proratedWithoutUsageBound = "prorated-without-usage-bound"
   case refundForExcludedProduct = "refund-for-excluded-product"
   case constantPercentCondition = "constant-percent-condition"
+  case answersWithoutConsent = "answers-without-consent"
 }

@@ -51,6 +51,7 @@ struct PolicyLints {
     for rule in policy.rules {
       warnings += unguardedReads(in: rule)
       let conditions = conjuncts(of: rule.condition)
+      if let warning = answersWithoutConsent(rule, conditions) { warnings.append(warning) }
       if let warning = unboundedChoice(
         rule.actions, conditions: conditions, requiredHolds: requiredHolds, at: rule.nameSpan,
         what: "rule '\(rule.name)'")
@@ -309,6 +310,46 @@ struct PolicyLints {
       }
     }
     return above && below
+  }
+
+  // MARK: Consent
+
+  /// A rule that answers (not `do not respond`) but matches only when consent is false or
+  /// missing: no reply ever goes without consent, so the rule can never send what it says.
+  private func answersWithoutConsent(_ rule: CheckedRule, _ conditions: [ResolvedExpression])
+    -> Diagnostic?
+  {
+    guard let name = policy.schema.consentFact, let slot = policy.schema.slot(ofFact: name),
+      !rule.actions.contains(.doNotRespond),
+      conditions.contains(where: { excludesConsent($0, slot: slot) })
+    else { return nil }
+    return warning(
+      .answersWithoutConsent,
+      "rule '\(rule.name)' never sends a reply: it matches only when \(name) is not true, and no reply is sent without the customer's consent",
+      at: rule.nameSpan, hint: "say so with 'then do not respond', or remove the rule")
+  }
+
+  /// Whether `condition` holds only when the consent fact is false or missing.
+  private func excludesConsent(_ condition: ResolvedExpression, slot: Int) -> Bool {
+    let isConsent = { (expression: ResolvedExpression) in
+      self.inlined(expression).kind == .fact(slot: slot)
+    }
+    switch condition.kind {
+    case .compare(let op, let left, let right):
+      let value: Value?
+      if isConsent(left) {
+        value = right.constantValue
+      } else if isConsent(right) {
+        value = left.constantValue
+      } else {
+        return false
+      }
+      return (op == .equal && value == .boolean(false))
+        || (op == .notEqual && value == .boolean(true))
+    case .not(let inner): return isConsent(inner)
+    case .missingTest(negated: false, let inner): return isConsent(inner)
+    default: return false
+    }
   }
 
   /// Follows `let` references to the expression they name.

@@ -10,16 +10,18 @@ public struct PolicySchema: Sendable {
     let refundChoices: EnumType
     let settableFields: [FieldDescriptor]
     let boundedChoice: BoundedChoice?
+    let consentFact: String?
     let factIndex: [String: Int]
 
     init(
       _ facts: [FactDescriptor], _ refundChoices: EnumType, _ settableFields: [FieldDescriptor],
-      _ boundedChoice: BoundedChoice?
+      _ boundedChoice: BoundedChoice?, _ consentFact: String?
     ) {
       self.facts = facts
       self.refundChoices = refundChoices
       self.settableFields = settableFields
       self.boundedChoice = boundedChoice
+      self.consentFact = consentFact
       var index: [String: Int] = [:]
       for (position, fact) in facts.enumerated() where index[fact.name] == nil {
         index[fact.name] = position
@@ -38,13 +40,16 @@ public struct PolicySchema: Sendable {
   public var settableFields: [FieldDescriptor] { storage.settableFields }
   /// A refund choice that needs a usage fact strictly inside its range, for the checker's warning.
   public var boundedChoice: BoundedChoice? { storage.boundedChoice }
+  /// The boolean fact that must be true for any reply to go (the customer's consent), for the
+  /// checker's warning on a rule that answers only when it is not.
+  public var consentFact: String? { storage.consentFact }
 
   /// Creates a schema; fact names must be unique.
   public init(
     facts: [FactDescriptor], refundChoices: EnumType, settableFields: [FieldDescriptor],
-    boundedChoice: BoundedChoice? = nil
+    boundedChoice: BoundedChoice? = nil, consentFact: String? = nil
   ) {
-    storage = Storage(facts, refundChoices, settableFields, boundedChoice)
+    storage = Storage(facts, refundChoices, settableFields, boundedChoice, consentFact)
   }
 
   /// The number of facts, which is the number of slots.

@@ -135,6 +135,9 @@ struct DiagnosticSnapshotTests {
       id: .constantPercentCondition,
       policy:
         "rule \"any use\"\n  when usage.consumed >= 0% and reason == LEGAL\n  then refund DECLINE"),
+    Example(
+      id: .answersWithoutConsent,
+      policy: "rule \"goodwill\"\n  when customer.consented == false\n  then refund GRANT_FULL"),
   ]
 
   @Test("each diagnostic renders as its golden file", arguments: examples)

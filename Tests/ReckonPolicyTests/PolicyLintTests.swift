@@ -217,6 +217,43 @@ struct PolicyLintTests {
       label: "other refunds need no bound", policy: "otherwise refund GRANT_FULL", warnings: []),
   ]
 
+  static let consent: [LintCase] = [
+    LintCase(
+      label: "refunding only without consent sends nothing",
+      policy: "rule \"a\" when customer.consented == false then refund GRANT_FULL",
+      warnings: [.answersWithoutConsent]),
+    LintCase(
+      label: "not true, written either way round",
+      policy: "rule \"a\" when true != customer.consented then share data only",
+      warnings: [.answersWithoutConsent]),
+    LintCase(
+      label: "negated, through a let",
+      policy: "let refused = not customer.consented\nrule \"a\" when refused then refund DECLINE",
+      warnings: [.answersWithoutConsent]),
+    LintCase(
+      label: "beside another condition",
+      policy:
+        "rule \"a\" when reason == LEGAL and customer.consented is missing then refund DECLINE",
+      warnings: [.answersWithoutConsent]),
+    LintCase(
+      label: "saying so is fine",
+      policy: "rule \"a\" when customer.consented == false then do not respond",
+      warnings: []),
+    LintCase(
+      label: "with consent is fine",
+      policy: "rule \"a\" when customer.consented == true then refund GRANT_FULL", warnings: []),
+    LintCase(
+      label: "either way (or) is fine",
+      policy:
+        "rule \"a\" when customer.consented == false or reason == LEGAL then refund GRANT_FULL",
+      warnings: []),
+  ]
+
+  @Test("a rule that answers only without consent is warned about", arguments: consent)
+  func consentWarnings(_ testCase: LintCase) {
+    expectWarnings(testCase)
+  }
+
   @Test("rules that can never decide are warned about", arguments: reachability)
   func reachabilityWarnings(_ testCase: LintCase) {
     expectWarnings(testCase)
