@@ -18,17 +18,17 @@ struct QueueFixture {
   static let body =
     #"{"consumptionPercentage":25000,"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":true}"#
 
-  /// Entry 1 held for review, entry 2 pending; `statePath` in the configuration points at
-  /// `state` (relative to the folder) when given.
-  init(state: String? = nil) throws {
+  /// Entry 1 held for review, entry 2 pending, both with `body`; `statePath` in the
+  /// configuration points at `state` (relative to the folder) when given.
+  init(state: String? = nil, body: String = Self.body) throws {
     folder =
       TestScratch.folder.appendingPathComponent("reckon-queue-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     // Whole seconds, so the times print as they were stored.
     received = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) - 60)
     let store = try StateStore(path: folder + "/reckon-state.sqlite")
-    try Self.enqueue(in: store, at: received, transaction: "2001", hold: true)
-    try Self.enqueue(in: store, at: received, transaction: "2002", hold: false)
+    try Self.enqueue(in: store, at: received, transaction: "2001", hold: true, body: body)
+    try Self.enqueue(in: store, at: received, transaction: "2002", hold: false, body: body)
     let policy = ReckonBinary.packageRoot.path + "/policies/targeted.policy"
     let json = """
       {"apps": [{"bundleId": "com.example", "appAppleId": 1234567890, "environment": "Production", "policy": "\(policy)"}],
@@ -64,9 +64,9 @@ struct QueueFixture {
   }
 
   @discardableResult
-  private static func enqueue(in store: StateStore, at date: Date, transaction: String, hold: Bool)
-    throws -> Int64
-  {
+  private static func enqueue(
+    in store: StateStore, at date: Date, transaction: String, hold: Bool, body: String = body
+  ) throws -> Int64 {
     let record = NotificationRecord(
       notificationUUID: UUID().uuidString, notificationType: "CONSUMPTION_REQUEST",
       transactionId: transaction, bundleId: "com.example", environment: .production,

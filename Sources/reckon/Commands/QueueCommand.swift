@@ -204,8 +204,17 @@ struct EntryReport: Encodable {
   let interruptedSends: Int
   let lastStatus: Int?
   let lastError: String?
+  /// The body as a JSON value, for `--format json` (whose encoder sorts its keys).
   let body: JSONValue?
   let history: [Attempt]?
+  /// The body exactly as stored and sent, for the text form: re-encoding it would reorder its
+  /// keys from run to run and could show bytes Apple never received.
+  let storedBody: Data
+
+  private enum CodingKeys: String, CodingKey {
+    case id, state, stateAt, releaseAt, reason, bundleId, environment, transactionId, deadline
+    case attempts, interruptedSends, lastStatus, lastError, body, history
+  }
 
   init(_ entry: OutboxEntry, attempts: [DeliveryAttempt]? = nil) {
     id = entry.id
@@ -228,6 +237,7 @@ struct EntryReport: Encodable {
     lastStatus = entry.lastStatus
     lastError = entry.lastError
     body = try? JSONValue.parse(entry.body)
+    storedBody = entry.body
     history = attempts?.map {
       Attempt(
         startedAt: $0.startedAt, httpStatus: $0.httpStatus, errorCode: $0.errorCode,
@@ -242,7 +252,7 @@ struct EntryReport: Encodable {
       "entry \(id): \(state) since \(time.string(from: stateAt))\(release)\(reason.map { " (\($0))" } ?? "")",
       "app: \(bundleId) (\(environment)), transaction \(transactionId), deadline \(time.string(from: deadline))",
       "attempts: \(attempts) counted, \(interruptedSends) interrupted; last: \(lastStatus.map(String.init) ?? "-") \(lastError ?? "")",
-      "body: " + String(decoding: (try? JSONEncoder().encode(body)) ?? Data(), as: UTF8.self),
+      "body: " + String(decoding: storedBody, as: UTF8.self),
     ]
     for attempt in history ?? [] {
       lines.append(
