@@ -58,6 +58,13 @@ struct QueueFixture {
     }
   }
 
+  /// Pauses the fixture's app as the sender does after a credentials problem.
+  func pauseApp(until: Date, reason: String) throws {
+    try StateStore(path: statePath).pause(
+      AppStoreApp(bundleId: "com.example", environment: .production), until: until,
+      reason: reason)
+  }
+
   /// The entry's body as stored.
   func body(_ id: Int64) throws -> String {
     String(decoding: try StateStore(path: statePath).entry(id: id).body, as: UTF8.self)

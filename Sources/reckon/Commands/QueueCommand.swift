@@ -101,7 +101,22 @@ enum QueueCommand: Command {
     default: throw UsageError("unknown queue command '\(verb)'")
     }
     console.out(json ? try encode(EntryReport(entry)) : "entry \(id): \(entry.state.name)")
+    if let note = pauseNote(entry, store: store, now: now) { console.error(note) }
     return 0
+  }
+
+  /// When the entry's app is paused after a credentials problem, says so: the command took
+  /// effect, but nothing of the app goes out before the pause ends, and "pending" alone would
+  /// suggest the entry is on its way. On stderr, so `--format json` stays parsable; a pause that
+  /// cannot be read costs the note, not the exit status of a command that took effect.
+  private static func pauseNote(_ entry: OutboxEntry, store: StateStore, now: Date) -> String? {
+    guard case .pending = entry.state,
+      let pause = (try? store.pauses())?.first(where: { $0.app == entry.app && $0.until > now })
+    else { return nil }
+    let until = ISO8601DateFormatter().string(from: pause.until)
+    return "note: sending for \(entry.app) is paused "
+      + "until \(until) after a credentials problem: \(pause.reason); entry \(entry.id) goes out "
+      + "then (run reckon keys check to see the token Reckon makes)"
   }
 
   /// What the entry's history records of a command: what was done, with `reckon queue`, by whom.
