@@ -58,6 +58,20 @@ struct QueueFixture {
     }
   }
 
+  /// Adds a pending entry for `transaction` in the Sandbox, beside the Production ones.
+  @discardableResult
+  func addSandbox(transaction: String) throws -> Int64 {
+    try Self.enqueue(
+      in: try StateStore(path: statePath), at: received, transaction: transaction, hold: false,
+      environment: .sandbox)
+  }
+
+  /// Postpones the pending entries to `until`, as the sender does during a 429 or a pause.
+  func postponePending(until: Date) throws {
+    try StateStore(path: statePath).postponePending(
+      AppStoreApp(bundleId: "com.example", environment: .production), until: until, now: Date())
+  }
+
   /// Pauses the fixture's app as the sender does after a credentials problem.
   func pauseApp(until: Date, reason: String) throws {
     try StateStore(path: statePath).pause(
@@ -72,11 +86,12 @@ struct QueueFixture {
 
   @discardableResult
   private static func enqueue(
-    in store: StateStore, at date: Date, transaction: String, hold: Bool, body: String = body
+    in store: StateStore, at date: Date, transaction: String, hold: Bool, body: String = body,
+    environment: AppStoreEnvironment = .production
   ) throws -> Int64 {
     let record = NotificationRecord(
       notificationUUID: UUID().uuidString, notificationType: "CONSUMPTION_REQUEST",
-      transactionId: transaction, bundleId: "com.example", environment: .production,
+      transactionId: transaction, bundleId: "com.example", environment: environment,
       receivedAt: date, rawNotification: Data("{}".utf8))
     let request = try store.recordNotification(record).requestId
     let decision = DecisionRecord(
@@ -84,7 +99,7 @@ struct QueueFixture {
       action: hold ? "hold" : "respond", rule: "r", reason: nil, body: Data(body.utf8),
       factsJSON: Data("[]".utf8), explanationJSON: nil, decidedAt: date)
     let enqueue = OutboxEnqueue(
-      app: AppStoreApp(bundleId: "com.example", environment: .production),
+      app: AppStoreApp(bundleId: "com.example", environment: environment),
       transactionId: transaction, context: .init(), body: Data(body.utf8),
       deadline: record.deadline,
       holdUntil: hold ? record.deadline.addingTimeInterval(-3_600) : nil)

@@ -206,8 +206,12 @@ struct EntryReport: Encodable {
 
   let id: Int64
   let state: String
-  /// When the entry entered its state (for a held entry, when it was held).
+  /// When the entry entered its state (for a held entry, when it was held; for a pending one,
+  /// when it became or becomes due).
   let stateAt: Date
+  /// When a pending entry waiting to retry (after a failure, a 429 or a pause) is tried next;
+  /// nil when it is due now or not pending.
+  let nextTryAt: Date?
   /// When a held entry goes out as decided, unless approved, edited or dropped first.
   let releaseAt: Date?
   let reason: String?
@@ -227,11 +231,12 @@ struct EntryReport: Encodable {
   let storedBody: Data
 
   private enum CodingKeys: String, CodingKey {
-    case id, state, stateAt, releaseAt, reason, bundleId, environment, transactionId, deadline
+    case id, state, stateAt, nextTryAt, releaseAt, reason, bundleId, environment, transactionId,
+      deadline
     case attempts, interruptedSends, lastStatus, lastError, body, history
   }
 
-  init(_ entry: OutboxEntry, attempts: [DeliveryAttempt]? = nil) {
+  init(_ entry: OutboxEntry, attempts: [DeliveryAttempt]? = nil, now: Date = Date()) {
     id = entry.id
     state = entry.state.name
     // A held state carries its release time; entries are held only when made.
@@ -241,6 +246,12 @@ struct EntryReport: Encodable {
     } else {
       stateAt = entry.state.time
       releaseAt = nil
+    }
+    // A pending entry's time is when it may go; in the future it is a next try, not a "since".
+    if case .pending(let notBefore) = entry.state, notBefore > now {
+      nextTryAt = notBefore
+    } else {
+      nextTryAt = nil
     }
     reason = entry.state.reason
     bundleId = entry.app.bundleId
@@ -263,8 +274,11 @@ struct EntryReport: Encodable {
   var text: String {
     let time = ISO8601DateFormatter()
     let release = releaseAt.map { ", to be sent as decided at \(time.string(from: $0))" } ?? ""
+    let when =
+      nextTryAt.map { ", next try at \(time.string(from: $0))" }
+      ?? " since \(time.string(from: stateAt))"
     var lines = [
-      "entry \(id): \(state) since \(time.string(from: stateAt))\(release)\(reason.map { " (\($0))" } ?? "")",
+      "entry \(id): \(state)\(when)\(release)\(reason.map { " (\($0))" } ?? "")",
       "app: \(bundleId) (\(environment)), transaction \(transactionId), deadline \(time.string(from: deadline))",
       "attempts: \(attempts) counted, \(interruptedSends) interrupted; last: \(lastStatus.map(String.init) ?? "-") \(lastError ?? "")",
       "body: " + String(decoding: storedBody, as: UTF8.self),
@@ -283,10 +297,11 @@ enum QueueTable {
   static func render(_ entries: [OutboxEntry]) -> String {
     guard !entries.isEmpty else { return "the outbox is empty" }
     let formatter = ISO8601DateFormatter()
-    var lines = ["ID\tSTATE\tTRANSACTION\tAPP\tDEADLINE\tATTEMPTS\tLAST ERROR"]
+    // ENV tells a transaction's Production and Sandbox entries apart.
+    var lines = ["ID\tSTATE\tTRANSACTION\tAPP\tENV\tDEADLINE\tATTEMPTS\tLAST ERROR"]
     for entry in entries {
       lines.append(
-        "\(entry.id)\t\(entry.state.name)\t\(entry.transactionId)\t\(entry.app.bundleId)\t\(formatter.string(from: entry.deadline))\t\(entry.attempts)\t\(entry.lastError ?? "")"
+        "\(entry.id)\t\(entry.state.name)\t\(entry.transactionId)\t\(entry.app.bundleId)\t\(entry.app.environment.rawValue)\t\(formatter.string(from: entry.deadline))\t\(entry.attempts)\t\(entry.lastError ?? "")"
       )
     }
     return lines.joined(separator: "\n")
