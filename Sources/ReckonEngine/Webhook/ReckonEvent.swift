@@ -19,13 +19,16 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   case policyRefused(path: String, diagnostics: String)
   /// Something the sender reported.
   case sender(SenderEvent)
+  /// A JSON facts file (or folder) of fact source `source` changed and no longer reads; the
+  /// previous version stays in use.
+  case factsReloadRefused(source: String, path: String, problem: String)
 
   /// `error`, `warning` or `info`.
   public var level: String {
     switch self {
     case .answered(_, let verdict, _, _):
       verdict == .recordingFailed ? "error" : verdict == .refused ? "warning" : "info"
-    case .deferred, .policyRefused: "warning"
+    case .deferred, .policyRefused, .factsReloadRefused: "warning"
     case .decided, .outcome, .policyApplied: "info"
     case .sender(let event): event.level
     }
@@ -41,6 +44,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .policyApplied: "policy_applied"
     case .policyRefused: "policy_refused"
     case .sender: "sender"
+    case .factsReloadRefused: "facts_reload_refused"
     }
   }
 
@@ -63,6 +67,18 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
       "policy \(path) does not check and was refused; the previous version stays live\n"
         + diagnostics
     case .sender(let event): event.description
+    case .factsReloadRefused(let source, let path, let problem):
+      "facts file \(path) of fact source '\(source)' not reloaded, keeping the previous version: "
+        + problem
+    }
+  }
+
+  /// Fields a log line carries besides the message, for a pipeline to filter on.
+  public var fields: [String: String] {
+    switch self {
+    case .factsReloadRefused(let source, let path, let problem):
+      ["source": source, "path": path, "problem": problem]
+    default: [:]
     }
   }
 }

@@ -110,6 +110,13 @@ final class ServerFixture: @unchecked Sendable {
     return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
   }
 
+  /// GETs `path` from a server on loopback `port`; the body.
+  static func get(port: Int, _ path: String) async throws -> String {
+    let (data, _) = try await URLSession.shared.data(
+      from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+    return String(decoding: data, as: UTF8.self)
+  }
+
   /// Waits (up to `seconds`) until `condition` holds; returns whether it did.
   static func eventually(within seconds: Double = 10, _ condition: () throws -> Bool) async rethrows
     -> Bool
