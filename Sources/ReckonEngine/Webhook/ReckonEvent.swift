@@ -6,9 +6,11 @@ import ReckonAppStore
 public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   /// A notification was answered.
   case answered(type: String?, verdict: WebhookAnswer.Verdict, status: Int, detail: String?)
-  /// A request was decided.
+  /// A request was decided; `reason` says why a skip sends nothing (the deciding rule may be
+  /// one that grants a refund, overruled by a safety gate such as missing consent).
   case decided(
-    requestId: Int64, transactionId: String, action: String, rule: String, entryId: Int64?)
+    requestId: Int64, transactionId: String, action: String, rule: String, reason: String?,
+    entryId: Int64?)
   /// A recorded request could not be decided now and will be retried.
   case deferred(requestId: Int64, reason: String)
   /// An outcome was attached to the request it answers (nil when no request matched).
@@ -54,9 +56,9 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .answered(let type, let verdict, let status, let detail):
       "\(type ?? "unreadable notification") answered \(status) (\(verdict.rawValue))"
         + (detail.map { ": \($0)" } ?? "")
-    case .decided(let request, let transaction, let action, let rule, let entry):
+    case .decided(let request, let transaction, let action, let rule, let reason, let entry):
       "request \(request) for transaction \(transaction) decided \(action) by rule '\(rule)'"
-        + (entry.map { ", outbox entry \($0)" } ?? "")
+        + (reason.map { " (\($0))" } ?? "") + (entry.map { ", outbox entry \($0)" } ?? "")
     case .deferred(let request, let reason):
       "request \(request) kept undecided and will be retried: \(reason)"
     case .outcome(let type, let transaction, let request):
@@ -78,6 +80,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .factsReloadRefused(let source, let path, let problem):
       ["source": source, "path": path, "problem": problem]
+    case .decided(_, _, _, _, let reason?, _): ["reason": reason]
     default: [:]
     }
   }

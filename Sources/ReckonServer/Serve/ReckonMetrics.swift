@@ -29,7 +29,7 @@ public final class ReckonMetrics: @unchecked Sendable {
       switch event {
       case .answered(let type, let verdict, let status, _):
         requests[[type ?? "unknown", verdict.rawValue, String(status)], default: 0] += 1
-      case .decided(_, _, let action, let rule, _): decisions[[action, rule], default: 0] += 1
+      case .decided(_, _, let action, let rule, _, _): decisions[[action, rule], default: 0] += 1
       case .policyApplied: reloads[["applied"], default: 0] += 1
       case .policyRefused: reloads[["refused"], default: 0] += 1
       case .sender(let sent): sends[[Self.result(of: sent)], default: 0] += 1
