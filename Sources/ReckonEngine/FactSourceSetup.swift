@@ -11,8 +11,12 @@ public struct FactSourceSetup: Sendable {
   /// The sources with their timeouts, highest precedence first.
   public let layers: [LayeredFactSource.Layer]
 
-  /// Opens and checks every configured source.
-  public init(_ configurations: [FactSourceConfiguration]) throws(ConfigurationError) {
+  /// Opens and checks every configured source. A JSON facts file that changes and no longer
+  /// reads is reported to `events` as `factsReloadRefused` when given, else on standard error.
+  public init(
+    _ configurations: [FactSourceConfiguration],
+    events: (@Sendable (ReckonEvent) -> Void)? = nil
+  ) throws(ConfigurationError) {
     var custom: [FactDescriptor] = []
     for configuration in configurations {
       for fact in try FactSourceSetup.customFacts(configuration) {
@@ -30,7 +34,7 @@ public struct FactSourceSetup: Sendable {
     let schema = FactSchema(customFacts: custom)
     var layers: [LayeredFactSource.Layer] = []
     for configuration in configurations {
-      let source = try FactSourceSetup.open(configuration, schema: schema)
+      let source = try FactSourceSetup.open(configuration, schema: schema, events: events)
       layers.append(
         LayeredFactSource.Layer(
           source, timeout: .milliseconds(Int64((configuration.timeoutSeconds * 1_000).rounded()))))
@@ -66,16 +70,25 @@ public struct FactSourceSetup: Sendable {
     return facts
   }
 
-  private static func open(_ configuration: FactSourceConfiguration, schema: FactSchema)
-    throws(ConfigurationError) -> any FactSource
-  {
+  private static func open(
+    _ configuration: FactSourceConfiguration, schema: FactSchema,
+    events: (@Sendable (ReckonEvent) -> Void)?
+  ) throws(ConfigurationError) -> any FactSource {
     let settings = configuration.settings
     let common = ["name", "type", "timeoutMs", "path", "customFacts"]
     let path = configuration.resolvePath(try settings.string("path"))
     if configuration.type == "json" {
       try settings.rejectUnknownKeys(common)
+      // A server logs JSON lines: a plain-text line on stderr would break its log pipeline.
+      let name = configuration.name
+      var report = JSONFileFactSource.reportToStandardError
+      if let events {
+        report = { error in
+          events(.factsReloadRefused(source: name, path: path, problem: error.description))
+        }
+      }
       do {
-        return try JSONFileFactSource(name: configuration.name, path: path, schema: schema)
+        return try JSONFileFactSource(name: name, path: path, schema: schema, report: report)
       } catch {
         throw ConfigurationError(settings.keyPath("path"), error.description)
       }

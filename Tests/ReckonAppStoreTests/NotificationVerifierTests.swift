@@ -34,6 +34,28 @@ struct AppleVectorVerificationTests {
     }
   }
 
+  @Test func anotherAppsNotificationNamesABundleConfiguredForTwoEnvironmentsOnceAndKeepsItsType()
+    throws
+  {
+    let apps = [
+      Self.exampleApp,
+      AcceptedApp(bundleId: "com.example", appAppleId: 1234, environment: .production),
+    ]
+    let verifier = NotificationVerifier(apps: apps, roots: try Self.testCARoot())
+    let signed = String(decoding: try Fixture.data("wrongBundleId"), as: UTF8.self)
+    do {
+      _ = try verifier.verifyNamingType(signedPayload: signed)
+      Issue.record("another app's notification was accepted")
+    } catch {
+      guard case .wrongBundleId(let expected, _) = error.failure else {
+        Issue.record("expected wrongBundleId, got \(error.failure)")
+        return
+      }
+      #expect(expected == "com.example")
+      #expect(error.notificationType != nil)
+    }
+  }
+
   @Test func applesMissingX5CVectorIsMalformed() throws {
     let verifier = NotificationVerifier(apps: [Self.exampleApp], roots: try Self.testCARoot())
     let signed = String(decoding: try Fixture.data("missingX5CHeaderClaim"), as: UTF8.self)

@@ -18,17 +18,17 @@ struct QueueFixture {
   static let body =
     #"{"consumptionPercentage":25000,"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":true}"#
 
-  /// Entry 1 held for review, entry 2 pending; `statePath` in the configuration points at
-  /// `state` (relative to the folder) when given.
-  init(state: String? = nil) throws {
+  /// Entry 1 held for review, entry 2 pending, both with `body`; `statePath` in the
+  /// configuration points at `state` (relative to the folder) when given.
+  init(state: String? = nil, body: String = Self.body) throws {
     folder =
       TestScratch.folder.appendingPathComponent("reckon-queue-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     // Whole seconds, so the times print as they were stored.
     received = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) - 60)
     let store = try StateStore(path: folder + "/reckon-state.sqlite")
-    try Self.enqueue(in: store, at: received, transaction: "2001", hold: true)
-    try Self.enqueue(in: store, at: received, transaction: "2002", hold: false)
+    try Self.enqueue(in: store, at: received, transaction: "2001", hold: true, body: body)
+    try Self.enqueue(in: store, at: received, transaction: "2002", hold: false, body: body)
     let policy = ReckonBinary.packageRoot.path + "/policies/targeted.policy"
     let json = """
       {"apps": [{"bundleId": "com.example", "appAppleId": 1234567890, "environment": "Production", "policy": "\(policy)"}],
@@ -58,18 +58,40 @@ struct QueueFixture {
     }
   }
 
+  /// Adds a pending entry for `transaction` in the Sandbox, beside the Production ones.
+  @discardableResult
+  func addSandbox(transaction: String) throws -> Int64 {
+    try Self.enqueue(
+      in: try StateStore(path: statePath), at: received, transaction: transaction, hold: false,
+      environment: .sandbox)
+  }
+
+  /// Postpones the pending entries to `until`, as the sender does during a 429 or a pause.
+  func postponePending(until: Date) throws {
+    try StateStore(path: statePath).postponePending(
+      AppStoreApp(bundleId: "com.example", environment: .production), until: until, now: Date())
+  }
+
+  /// Pauses the fixture's app as the sender does after a credentials problem.
+  func pauseApp(until: Date, reason: String) throws {
+    try StateStore(path: statePath).pause(
+      AppStoreApp(bundleId: "com.example", environment: .production), until: until,
+      reason: reason)
+  }
+
   /// The entry's body as stored.
   func body(_ id: Int64) throws -> String {
     String(decoding: try StateStore(path: statePath).entry(id: id).body, as: UTF8.self)
   }
 
   @discardableResult
-  private static func enqueue(in store: StateStore, at date: Date, transaction: String, hold: Bool)
-    throws -> Int64
-  {
+  private static func enqueue(
+    in store: StateStore, at date: Date, transaction: String, hold: Bool, body: String = body,
+    environment: AppStoreEnvironment = .production
+  ) throws -> Int64 {
     let record = NotificationRecord(
       notificationUUID: UUID().uuidString, notificationType: "CONSUMPTION_REQUEST",
-      transactionId: transaction, bundleId: "com.example", environment: .production,
+      transactionId: transaction, bundleId: "com.example", environment: environment,
       receivedAt: date, rawNotification: Data("{}".utf8))
     let request = try store.recordNotification(record).requestId
     let decision = DecisionRecord(
@@ -77,7 +99,7 @@ struct QueueFixture {
       action: hold ? "hold" : "respond", rule: "r", reason: nil, body: Data(body.utf8),
       factsJSON: Data("[]".utf8), explanationJSON: nil, decidedAt: date)
     let enqueue = OutboxEnqueue(
-      app: AppStoreApp(bundleId: "com.example", environment: .production),
+      app: AppStoreApp(bundleId: "com.example", environment: environment),
       transactionId: transaction, context: .init(), body: Data(body.utf8),
       deadline: record.deadline,
       holdUntil: hold ? record.deadline.addingTimeInterval(-3_600) : nil)

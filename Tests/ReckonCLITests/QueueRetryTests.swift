@@ -22,3 +22,32 @@ struct QueueRetryTests {
     #expect(run.standardOutput == "entry 2: pending\n")
   }
 }
+
+/// `reckon queue retry`, `approve` and `set` while the entry's app is paused after a credentials
+/// problem: the command takes effect, and stderr says the entry waits for the pause to end.
+struct QueuePausedAppTests {
+  static let reason = "Apple answered 401: the token was refused"
+
+  @Test(arguments: [["retry", "2"], ["approve", "1"], ["set", "1", "refundPreference=DECLINE"]])
+  func aCommandOnAPausedAppsEntrySaysUntilWhenAndWhy(arguments: [String]) async throws {
+    let fixture = try QueueFixture()
+    let until = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) + 300)
+    try fixture.pauseApp(until: until, reason: Self.reason)
+    let run = try await fixture.queue(arguments)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput == "entry \(arguments[1]): pending\n")
+    let stamp = ISO8601DateFormatter().string(from: until)
+    #expect(
+      run.standardError
+        == "note: sending for com.example (Production) is paused until \(stamp) after a credentials problem: \(Self.reason); entry \(arguments[1]) goes out then (run reckon keys check to see the token Reckon makes)\n"
+    )
+  }
+
+  @Test func aPauseThatHasEndedIsNotMentioned() async throws {
+    let fixture = try QueueFixture()
+    try fixture.pauseApp(until: Date().addingTimeInterval(-60), reason: Self.reason)
+    let run = try await fixture.queue(["retry", "2"])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardError.isEmpty, "\(run.standardError)")
+  }
+}

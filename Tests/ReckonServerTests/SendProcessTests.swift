@@ -36,7 +36,48 @@ import Testing
     #expect(process.terminationStatus == 0)
     #expect(logged.contains("stopping after the sends in flight"))
     #expect(logged.contains(#""message":"stopped""#))
+    let events = logged.split(separator: "\n").compactMap(Self.event)
+    #expect(events.contains("stopping") && events.contains("stopped"), "\(logged)")
     #expect(entries.allSatisfy { $0.state.name != "sending" })
     #expect(entries.filter { $0.state.name == "sent" }.count == standIn.requests.count)
+  }
+
+  @Test func everyLineSendLogsCarriesAnEventNameAsServesLinesDo() async throws {
+    let binary = try CrashRecoveryTests.reckonBinary()
+    let (standIn, url) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    let folder = try CrashRecoveryTests.workspace(baseURL: url)
+    let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    for index in 0..<3 {
+      try OutboxFixture.enqueue(in: store, at: Date(), transaction: "9\(index)")
+    }
+    let error = Pipe()
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = [
+      "send", "--once", "--config", folder.appendingPathComponent("reckon.json").path,
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = error
+    try process.run()
+    let logged = String(
+      decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    await CrashRecoveryTests.waitForExit(process)
+
+    #expect(process.terminationStatus == 0, "\(logged)")
+    let lines = logged.split(separator: "\n")
+    #expect(lines.count >= 3, "\(logged)")
+    for line in lines {
+      #expect(Self.event(line) == "sender", "\(line)")
+    }
+  }
+
+  /// The `event` field of a JSON log line that also has `time`, `level` and `message`.
+  static func event(_ line: Substring) -> String? {
+    guard
+      let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
+      object["time"] != nil, object["level"] != nil, object["message"] != nil
+    else { return nil }
+    return object["event"]
   }
 }

@@ -28,6 +28,15 @@ public struct VerifiedNotification: Hashable, Sendable {
   public let app: AcceptedApp
 }
 
+/// A notification refused, with its type when the payload was read and verified before it was
+/// refused (for an app that is not configured, say), so logs and metrics can name it.
+public struct RefusedNotification: Error, Hashable, Sendable {
+  /// Why it was refused.
+  public let failure: VerificationFailure
+  /// The verified payload's `notificationType`; nil when the payload could not be read or trusted.
+  public let notificationType: String?
+}
+
 /// Verifies an App Store Server Notification V2 `signedPayload` and its nested transaction, then
 /// checks bundle id, App Apple ID and environment against the configured apps.
 public struct NotificationVerifier: Sendable {
@@ -46,15 +55,43 @@ public struct NotificationVerifier: Sendable {
 
   /// Verifies the body Apple POSTs: `{"signedPayload": "..."}`.
   public func verify(body: Data) throws(VerificationFailure) -> VerifiedNotification {
-    guard case .string(let signed)? = (try? JSONValue.parse(body))?.objectValue?["signedPayload"]
-    else {
-      throw .malformed("the body has no signedPayload")
-    }
-    return try verify(signedPayload: signed)
+    do { return try verifyNamingType(body: body) } catch { throw error.failure }
   }
 
   /// Verifies a `signedPayload` JWS.
   public func verify(signedPayload: String) throws(VerificationFailure) -> VerifiedNotification {
+    do { return try verifyNamingType(signedPayload: signedPayload) } catch { throw error.failure }
+  }
+
+  /// `verify(body:)`, whose refusal carries the notification type once the signed payload
+  /// itself verified.
+  public func verifyNamingType(body: Data) throws(RefusedNotification) -> VerifiedNotification {
+    guard case .string(let signed)? = (try? JSONValue.parse(body))?.objectValue?["signedPayload"]
+    else {
+      throw RefusedNotification(
+        failure: .malformed("the body has no signedPayload"), notificationType: nil)
+    }
+    return try verifyNamingType(signedPayload: signed)
+  }
+
+  /// `verify(signedPayload:)`, whose refusal carries the notification type once the signed
+  /// payload itself verified.
+  public func verifyNamingType(signedPayload: String) throws(RefusedNotification)
+    -> VerifiedNotification
+  {
+    let payload: ResponseBodyV2DecodedPayload
+    do { payload = try verifiedPayload(signedPayload) } catch {
+      throw RefusedNotification(failure: error, notificationType: nil)
+    }
+    // Signed by Apple and readable: a refusal from here on is about whose it is, not what it is.
+    do { return try accepted(payload) } catch {
+      throw RefusedNotification(failure: error, notificationType: payload.rawNotificationType)
+    }
+  }
+
+  private func verifiedPayload(_ signedPayload: String) throws(VerificationFailure)
+    -> ResponseBodyV2DecodedPayload
+  {
     let payloadJSON = try verifier.verifiedPayload(signedPayload) {
       $0.objectValue?["data"]?.objectValue?["environment"]?.stringValue
     }.json
@@ -65,6 +102,13 @@ public struct NotificationVerifier: Sendable {
     } catch {
       throw .malformed("the notification payload does not decode: \(error)")
     }
+    return payload
+  }
+
+  /// Checks the verified payload's app and its signed transaction.
+  private func accepted(_ payload: ResponseBodyV2DecodedPayload) throws(VerificationFailure)
+    -> VerifiedNotification
+  {
     let data = payload.data
     let app = try acceptedApp(
       bundleId: data?.bundleId, appAppleId: data?.appAppleId, environment: data?.rawEnvironment)
@@ -95,8 +139,10 @@ public struct NotificationVerifier: Sendable {
   {
     let sameBundle = apps.filter { $0.bundleId == bundleId }
     guard let first = sameBundle.first else {
-      throw .wrongBundleId(
-        expected: apps.map(\.bundleId).joined(separator: " or "), found: bundleId)
+      // A bundle configured for two environments is one accepted bundle: name it once.
+      var named: Set<String> = []
+      let bundles = apps.map(\.bundleId).filter { named.insert($0).inserted }
+      throw .wrongBundleId(expected: bundles.joined(separator: " or "), found: bundleId)
     }
     guard let app = sameBundle.first(where: { $0.environment.rawValue == environment }) else {
       throw .wrongEnvironment(

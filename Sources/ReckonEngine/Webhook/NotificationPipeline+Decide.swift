@@ -82,8 +82,11 @@ extension NotificationPipeline {
     events(
       .decided(
         requestId: requestId, transactionId: transactionId, action: record.action,
-        rule: record.rule, entryId: receipt.entryId))
+        rule: record.rule, reason: record.reason, entryId: receipt.entryId))
     var fields = ["action": record.action, "rule": record.rule]
+    // A skip's rule may be one that grants a refund, overruled (no consent, say): without the
+    // reason the answer would look like the wrong decision.
+    if let reason = record.reason { fields["reason"] = reason }
     if let entryId = receipt.entryId { fields["entry"] = String(entryId) }
     return .success(fields)
   }

@@ -52,8 +52,8 @@ public final class NotificationPipeline: Sendable {
   private func process(body: Data) async -> WebhookAnswer {
     let receivedAt = now()
     let verified: VerifiedNotification
-    do { verified = try verifier.verify(body: body) } catch {
-      return Self.refusal(error)
+    do { verified = try verifier.verifyNamingType(body: body) } catch {
+      return Self.refusal(error.failure, type: error.notificationType)
     }
     let payload = verified.payload
     let type = payload.rawNotificationType
@@ -126,13 +126,15 @@ public final class NotificationPipeline: Sendable {
       environment: verified.app.environment, receivedAt: receivedAt, rawNotification: body)
   }
 
-  static func refusal(_ failure: VerificationFailure) -> WebhookAnswer {
+  /// The answer to a refused notification; `type` when the payload was verified before the
+  /// refusal (another app's notification is not "unreadable" in logs and metrics).
+  static func refusal(_ failure: VerificationFailure, type: String? = nil) -> WebhookAnswer {
     let status: Int
     switch failure {
     case .malformed, .invalidCertificateList, .unsupportedAlgorithm: status = 400
     default: status = 403
     }
     return WebhookAnswer(
-      status: status, type: nil, verdict: .refused, fields: ["error": failure.description])
+      status: status, type: type, verdict: .refused, fields: ["error": failure.description])
   }
 }

@@ -6,9 +6,11 @@ import ReckonAppStore
 public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   /// A notification was answered.
   case answered(type: String?, verdict: WebhookAnswer.Verdict, status: Int, detail: String?)
-  /// A request was decided.
+  /// A request was decided; `reason` says why a skip sends nothing (the deciding rule may be
+  /// one that grants a refund, overruled by a safety gate such as missing consent).
   case decided(
-    requestId: Int64, transactionId: String, action: String, rule: String, entryId: Int64?)
+    requestId: Int64, transactionId: String, action: String, rule: String, reason: String?,
+    entryId: Int64?)
   /// A recorded request could not be decided now and will be retried.
   case deferred(requestId: Int64, reason: String)
   /// An outcome was attached to the request it answers (nil when no request matched).
@@ -19,13 +21,16 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   case policyRefused(path: String, diagnostics: String)
   /// Something the sender reported.
   case sender(SenderEvent)
+  /// A JSON facts file (or folder) of fact source `source` changed and no longer reads; the
+  /// previous version stays in use.
+  case factsReloadRefused(source: String, path: String, problem: String)
 
   /// `error`, `warning` or `info`.
   public var level: String {
     switch self {
     case .answered(_, let verdict, _, _):
       verdict == .recordingFailed ? "error" : verdict == .refused ? "warning" : "info"
-    case .deferred, .policyRefused: "warning"
+    case .deferred, .policyRefused, .factsReloadRefused: "warning"
     case .decided, .outcome, .policyApplied: "info"
     case .sender(let event): event.level
     }
@@ -41,6 +46,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .policyApplied: "policy_applied"
     case .policyRefused: "policy_refused"
     case .sender: "sender"
+    case .factsReloadRefused: "facts_reload_refused"
     }
   }
 
@@ -50,9 +56,9 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .answered(let type, let verdict, let status, let detail):
       "\(type ?? "unreadable notification") answered \(status) (\(verdict.rawValue))"
         + (detail.map { ": \($0)" } ?? "")
-    case .decided(let request, let transaction, let action, let rule, let entry):
+    case .decided(let request, let transaction, let action, let rule, let reason, let entry):
       "request \(request) for transaction \(transaction) decided \(action) by rule '\(rule)'"
-        + (entry.map { ", outbox entry \($0)" } ?? "")
+        + (reason.map { " (\($0))" } ?? "") + (entry.map { ", outbox entry \($0)" } ?? "")
     case .deferred(let request, let reason):
       "request \(request) kept undecided and will be retried: \(reason)"
     case .outcome(let type, let transaction, let request):
@@ -63,6 +69,19 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
       "policy \(path) does not check and was refused; the previous version stays live\n"
         + diagnostics
     case .sender(let event): event.description
+    case .factsReloadRefused(let source, let path, let problem):
+      "facts file \(path) of fact source '\(source)' not reloaded, keeping the previous version: "
+        + problem
+    }
+  }
+
+  /// Fields a log line carries besides the message, for a pipeline to filter on.
+  public var fields: [String: String] {
+    switch self {
+    case .factsReloadRefused(let source, let path, let problem):
+      ["source": source, "path": path, "problem": problem]
+    case .decided(_, _, _, _, let reason?, _): ["reason": reason]
+    default: [:]
     }
   }
 }

@@ -10,7 +10,7 @@ extension ReckonService {
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) throws(ReckonServiceError) {
     let setup: FactSourceSetup
-    do { setup = try FactSourceSetup(configuration.factSources) } catch {
+    do { setup = try FactSourceSetup(configuration.factSources, events: events) } catch {
       throw .configuration(error)
     }
     var client: (any ConsumptionSender)?

@@ -20,7 +20,7 @@ public struct JSONLogger: Sendable {
 
   /// Logs one event.
   public func log(_ event: ReckonEvent) {
-    log(event.level, event: event.name, event.description)
+    log(event.level, event: event.name, event.description, fields: event.fields)
   }
 
   /// Logs a message with extra fields.

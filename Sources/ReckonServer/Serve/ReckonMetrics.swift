@@ -2,8 +2,9 @@ import Foundation
 import ReckonEngine
 
 /// The counters `/metrics` shows, in Prometheus text format: requests by notification type and
-/// verdict, decisions by action and rule, send results, policy reloads, outbox depth by state,
-/// and the webhook's latency from request to answer as a histogram.
+/// verdict, decisions by action and rule, send results, policy reloads, refused facts file
+/// reloads, outbox depth by state, and the webhook's latency from request to answer as a
+/// histogram.
 public final class ReckonMetrics: @unchecked Sendable {
   /// The latency histogram's upper bounds, in seconds.
   public static let latencyBuckets: [Double] = [
@@ -14,6 +15,7 @@ public final class ReckonMetrics: @unchecked Sendable {
   private var decisions: [[String]: Int] = [:]
   private var sends: [[String]: Int] = [:]
   private var reloads: [[String]: Int] = [:]
+  private var factsRefusals: [[String]: Int] = [:]
   private var latencyCounts = [Int](repeating: 0, count: latencyBuckets.count)
   private var latencyCount = 0
   private var latencySum = 0.0
@@ -27,10 +29,11 @@ public final class ReckonMetrics: @unchecked Sendable {
       switch event {
       case .answered(let type, let verdict, let status, _):
         requests[[type ?? "unknown", verdict.rawValue, String(status)], default: 0] += 1
-      case .decided(_, _, let action, let rule, _): decisions[[action, rule], default: 0] += 1
+      case .decided(_, _, let action, let rule, _, _): decisions[[action, rule], default: 0] += 1
       case .policyApplied: reloads[["applied"], default: 0] += 1
       case .policyRefused: reloads[["refused"], default: 0] += 1
       case .sender(let sent): sends[[Self.result(of: sent)], default: 0] += 1
+      case .factsReloadRefused(let source, _, _): factsRefusals[[source], default: 0] += 1
       case .deferred, .outcome: break
       }
     }
@@ -65,6 +68,10 @@ public final class ReckonMetrics: @unchecked Sendable {
         &text, "reckon_policy_reloads_total", "counter",
         "Policy reloads applied or refused (a refused policy keeps the previous one live).",
         ["result"], reloads)
+      family(
+        &text, "reckon_facts_reloads_refused_total", "counter",
+        "Changed JSON facts files that did not read, by fact source (the previous version stays in use).",
+        ["source"], factsRefusals)
       var depth: [[String]: Int] = [:]
       for state in OutboxDepthStates.all { depth[[state]] = outboxDepth[state] ?? 0 }
       family(

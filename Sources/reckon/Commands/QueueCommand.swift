@@ -101,7 +101,22 @@ enum QueueCommand: Command {
     default: throw UsageError("unknown queue command '\(verb)'")
     }
     console.out(json ? try encode(EntryReport(entry)) : "entry \(id): \(entry.state.name)")
+    if let note = pauseNote(entry, store: store, now: now) { console.error(note) }
     return 0
+  }
+
+  /// When the entry's app is paused after a credentials problem, says so: the command took
+  /// effect, but nothing of the app goes out before the pause ends, and "pending" alone would
+  /// suggest the entry is on its way. On stderr, so `--format json` stays parsable; a pause that
+  /// cannot be read costs the note, not the exit status of a command that took effect.
+  private static func pauseNote(_ entry: OutboxEntry, store: StateStore, now: Date) -> String? {
+    guard case .pending = entry.state,
+      let pause = (try? store.pauses())?.first(where: { $0.app == entry.app && $0.until > now })
+    else { return nil }
+    let until = ISO8601DateFormatter().string(from: pause.until)
+    return "note: sending for \(entry.app) is paused "
+      + "until \(until) after a credentials problem: \(pause.reason); entry \(entry.id) goes out "
+      + "then (run reckon keys check to see the token Reckon makes)"
   }
 
   /// What the entry's history records of a command: what was done, with `reckon queue`, by whom.
@@ -191,8 +206,12 @@ struct EntryReport: Encodable {
 
   let id: Int64
   let state: String
-  /// When the entry entered its state (for a held entry, when it was held).
+  /// When the entry entered its state (for a held entry, when it was held; for a pending one,
+  /// when it became or becomes due).
   let stateAt: Date
+  /// When a pending entry waiting to retry (after a failure, a 429 or a pause) is tried next;
+  /// nil when it is due now or not pending.
+  let nextTryAt: Date?
   /// When a held entry goes out as decided, unless approved, edited or dropped first.
   let releaseAt: Date?
   let reason: String?
@@ -204,10 +223,20 @@ struct EntryReport: Encodable {
   let interruptedSends: Int
   let lastStatus: Int?
   let lastError: String?
+  /// The body as a JSON value, for `--format json` (whose encoder sorts its keys).
   let body: JSONValue?
   let history: [Attempt]?
+  /// The body exactly as stored and sent, for the text form: re-encoding it would reorder its
+  /// keys from run to run and could show bytes Apple never received.
+  let storedBody: Data
 
-  init(_ entry: OutboxEntry, attempts: [DeliveryAttempt]? = nil) {
+  private enum CodingKeys: String, CodingKey {
+    case id, state, stateAt, nextTryAt, releaseAt, reason, bundleId, environment, transactionId,
+      deadline
+    case attempts, interruptedSends, lastStatus, lastError, body, history
+  }
+
+  init(_ entry: OutboxEntry, attempts: [DeliveryAttempt]? = nil, now: Date = Date()) {
     id = entry.id
     state = entry.state.name
     // A held state carries its release time; entries are held only when made.
@@ -217,6 +246,12 @@ struct EntryReport: Encodable {
     } else {
       stateAt = entry.state.time
       releaseAt = nil
+    }
+    // A pending entry's time is when it may go; in the future it is a next try, not a "since".
+    if case .pending(let notBefore) = entry.state, notBefore > now {
+      nextTryAt = notBefore
+    } else {
+      nextTryAt = nil
     }
     reason = entry.state.reason
     bundleId = entry.app.bundleId
@@ -228,6 +263,7 @@ struct EntryReport: Encodable {
     lastStatus = entry.lastStatus
     lastError = entry.lastError
     body = try? JSONValue.parse(entry.body)
+    storedBody = entry.body
     history = attempts?.map {
       Attempt(
         startedAt: $0.startedAt, httpStatus: $0.httpStatus, errorCode: $0.errorCode,
@@ -238,11 +274,14 @@ struct EntryReport: Encodable {
   var text: String {
     let time = ISO8601DateFormatter()
     let release = releaseAt.map { ", to be sent as decided at \(time.string(from: $0))" } ?? ""
+    let when =
+      nextTryAt.map { ", next try at \(time.string(from: $0))" }
+      ?? " since \(time.string(from: stateAt))"
     var lines = [
-      "entry \(id): \(state) since \(time.string(from: stateAt))\(release)\(reason.map { " (\($0))" } ?? "")",
+      "entry \(id): \(state)\(when)\(release)\(reason.map { " (\($0))" } ?? "")",
       "app: \(bundleId) (\(environment)), transaction \(transactionId), deadline \(time.string(from: deadline))",
       "attempts: \(attempts) counted, \(interruptedSends) interrupted; last: \(lastStatus.map(String.init) ?? "-") \(lastError ?? "")",
-      "body: " + String(decoding: (try? JSONEncoder().encode(body)) ?? Data(), as: UTF8.self),
+      "body: " + String(decoding: storedBody, as: UTF8.self),
     ]
     for attempt in history ?? [] {
       lines.append(
@@ -258,10 +297,11 @@ enum QueueTable {
   static func render(_ entries: [OutboxEntry]) -> String {
     guard !entries.isEmpty else { return "the outbox is empty" }
     let formatter = ISO8601DateFormatter()
-    var lines = ["ID\tSTATE\tTRANSACTION\tAPP\tDEADLINE\tATTEMPTS\tLAST ERROR"]
+    // ENV tells a transaction's Production and Sandbox entries apart.
+    var lines = ["ID\tSTATE\tTRANSACTION\tAPP\tENV\tDEADLINE\tATTEMPTS\tLAST ERROR"]
     for entry in entries {
       lines.append(
-        "\(entry.id)\t\(entry.state.name)\t\(entry.transactionId)\t\(entry.app.bundleId)\t\(formatter.string(from: entry.deadline))\t\(entry.attempts)\t\(entry.lastError ?? "")"
+        "\(entry.id)\t\(entry.state.name)\t\(entry.transactionId)\t\(entry.app.bundleId)\t\(entry.app.environment.rawValue)\t\(formatter.string(from: entry.deadline))\t\(entry.attempts)\t\(entry.lastError ?? "")"
       )
     }
     return lines.joined(separator: "\n")

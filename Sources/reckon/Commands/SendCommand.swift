@@ -1,5 +1,6 @@
 import Foundation
 import ReckonEngine
+import ReckonServer
 
 #if canImport(Glibc)
   import Glibc
@@ -32,19 +33,23 @@ enum SendCommand: Command {
       )
       return 1
     }
-    let client = try SenderSetup.client(configuration) { console.error($0) }
+    // serve's logger, so one log pipeline reads both: the same fields, `event` included.
+    let logger = JSONLogger(write: { console.error($0) })
+    let client = try SenderSetup.client(configuration) {
+      logger.log("warning", event: "startup", $0)
+    }
     let store = try StateStore(path: configuration.statePath)
     let sender = try SenderSetup.sender(configuration, store: store, client: client) { event in
-      console.error(EventLine.json(event))
+      logger.log(.sender(event))
     }
     try sender.recoverInterrupted()
     guard once else {
       // In-flight sends finish and are recorded; the loop then sees the flag within a second.
       let signals = StopSignals(onStop: {
-        console.error(EventLine.json(level: "info", message: "stopping after the sends in flight"))
+        logger.log("info", event: "stopping", "stopping after the sends in flight")
       })
       try await sender.run(pollInterval: 1) { signals.isStopped }
-      console.error(EventLine.json(level: "info", message: "stopped"))
+      logger.log("info", event: "stopped", "stopped")
       return 0
     }
     let summary = try await sender.drainDue()
@@ -52,22 +57,6 @@ enum SendCommand: Command {
       "sent \(summary.sent), retrying later \(summary.retrying), failed \(summary.failed), expired \(summary.expired)"
     )
     return summary.failed + summary.expired > 0 ? 1 : 0
-  }
-}
-
-/// A sender event as one JSON line.
-enum EventLine {
-  static func json(_ event: SenderEvent) -> String {
-    json(level: event.level, message: event.description)
-  }
-
-  static func json(level: String, message: String) -> String {
-    let object: [String: String] = [
-      "time": ISO8601DateFormatter().string(from: Date()), "level": level, "message": message,
-    ]
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: (try? encoder.encode(object)) ?? Data(), as: UTF8.self)
   }
 }
 

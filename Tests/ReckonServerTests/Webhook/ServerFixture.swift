@@ -32,7 +32,8 @@ final class ServerFixture: @unchecked Sendable {
 
   init(
     policy: PolicyBook.Source = .text(name: "e2e.policy", ServerFixture.policy),
-    maximumBodyBytes: Int = 262_144, readTimeout: Double = 10
+    facts: any FactSource = FixedFacts(), maximumBodyBytes: Int = 262_144,
+    readTimeout: Double = 10
   ) throws {
     authority = try LocalCertificateAuthority()
     let (standIn, url) = try TestKey.standIn()
@@ -43,7 +44,7 @@ final class ServerFixture: @unchecked Sendable {
       apps: [
         .init(bundleId: TestKey.bundleId, appAppleId: nil, environment: .sandbox, policy: policy)
       ],
-      factSources: [.init(FixedFacts())],
+      factSources: [.init(facts)],
       statePath: TestScratch.folder.appendingPathComponent(
         "reckon-e2e-\(UUID()).sqlite"
       ).path,
@@ -110,6 +111,13 @@ final class ServerFixture: @unchecked Sendable {
     return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
   }
 
+  /// GETs `path` from a server on loopback `port`; the body.
+  static func get(port: Int, _ path: String) async throws -> String {
+    let (data, _) = try await URLSession.shared.data(
+      from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+    return String(decoding: data, as: UTF8.self)
+  }
+
   /// Waits (up to `seconds`) until `condition` holds; returns whether it did.
   static func eventually(within seconds: Double = 10, _ condition: () throws -> Bool) async rethrows
     -> Bool
@@ -133,13 +141,14 @@ final class ServerFixture: @unchecked Sendable {
   }
 }
 
-/// Facts every request gets: consented, delivered, 10% used, no sample.
+/// Facts every request gets: consented (unless told otherwise), delivered, 10% used, no sample.
 struct FixedFacts: FactSource {
   let name = "app-db"
+  var consented = true
 
   func facts(for keys: RequestKeys) async throws -> [String: Value] {
     [
-      "customer.consented": .boolean(true),
+      "customer.consented": .boolean(consented),
       "delivery.status": .enumeration(FactSchema.deliveryStatus.ordinal(of: "DELIVERED") ?? 0),
       "product.sample_offered": .boolean(false),
       "usage.consumed": .percent(10),

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// `reckon queue show` says when a waiting entry is tried next, and `reckon queue list` tells a
+/// transaction's Production and Sandbox entries apart.
+struct QueueShowStateTests {
+  @Test func showSaysWhenAPendingEntryWaitingToRetryIsTriedNext() async throws {
+    let fixture = try QueueFixture()
+    let next = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) + 600)
+    try fixture.postponePending(until: next)
+    let stamp = ISO8601DateFormatter().string(from: next)
+    let text = try await fixture.queue(["show", "2"]).standardOutput
+    #expect(text.hasPrefix("entry 2: pending, next try at \(stamp)\n"), "\(text)")
+    let json = try await fixture.queue(["show", "2", "--format", "json"]).standardOutput
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    #expect(object["nextTryAt"] as? String == stamp, "\(json)")
+  }
+
+  @Test func showSaysSinceForAPendingEntryThatIsDueNow() async throws {
+    let fixture = try QueueFixture()
+    let text = try await fixture.queue(["show", "2"]).standardOutput
+    let since = ISO8601DateFormatter().string(from: fixture.received)
+    #expect(text.hasPrefix("entry 2: pending since \(since)\n"), "\(text)")
+  }
+
+  @Test func listHasAnEnvironmentColumnTellingProductionFromSandbox() async throws {
+    let fixture = try QueueFixture()
+    try fixture.addSandbox(transaction: "2002")
+    let run = try await fixture.queue(["list"])
+    #expect(run.status == 0, "\(run.standardError)")
+    let rows = run.standardOutput.split(separator: "\n").map {
+      $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+    }
+    #expect(rows.first?.prefix(5) == ["ID", "STATE", "TRANSACTION", "APP", "ENV"], "\(rows)")
+    let transaction2002 = rows.dropFirst().filter { $0.count > 4 && $0[2] == "2002" }
+    #expect(Set(transaction2002.map { $0[4] }) == ["Production", "Sandbox"], "\(rows)")
+  }
+}
