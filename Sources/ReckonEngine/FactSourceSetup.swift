@@ -17,6 +17,23 @@ public struct FactSourceSetup: Sendable {
     _ configurations: [FactSourceConfiguration],
     events: (@Sendable (ReckonEvent) -> Void)? = nil
   ) throws(ConfigurationError) {
+    let schema = try FactSourceSetup.schema(configurations)
+    var layers: [LayeredFactSource.Layer] = []
+    for configuration in configurations {
+      let source = try FactSourceSetup.open(configuration, schema: schema, events: events)
+      layers.append(
+        LayeredFactSource.Layer(
+          source, timeout: .milliseconds(Int64((configuration.timeoutSeconds * 1_000).rounded()))))
+    }
+    self.schema = schema
+    self.layers = layers
+  }
+
+  /// Reckon's standard facts plus every source's `customFacts`, read from the configuration
+  /// alone: no source is opened, so a policy checks before its facts database exists.
+  public static func schema(_ configurations: [FactSourceConfiguration])
+    throws(ConfigurationError) -> FactSchema
+  {
     var custom: [FactDescriptor] = []
     for configuration in configurations {
       for fact in try FactSourceSetup.customFacts(configuration) {
@@ -31,16 +48,7 @@ public struct FactSourceSetup: Sendable {
         custom.append(fact)
       }
     }
-    let schema = FactSchema(customFacts: custom)
-    var layers: [LayeredFactSource.Layer] = []
-    for configuration in configurations {
-      let source = try FactSourceSetup.open(configuration, schema: schema, events: events)
-      layers.append(
-        LayeredFactSource.Layer(
-          source, timeout: .milliseconds(Int64((configuration.timeoutSeconds * 1_000).rounded()))))
-    }
-    self.schema = schema
-    self.layers = layers
+    return FactSchema(customFacts: custom)
   }
 
   /// A gatherer over these sources; `extra` layers (e.g. a `--facts` file) come first.
