@@ -72,6 +72,30 @@ import Testing
     }
   }
 
+  @Test func aConfigurationThatCannotSendLeavesNoLockFileBehind() async throws {
+    let binary = try CrashRecoveryTests.reckonBinary()
+    let folder = try CrashRecoveryTests.workspace(baseURL: URL(string: "http://127.0.0.1:1")!)
+    let config = folder.appendingPathComponent("reckon.json")
+    var object = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: config)) as? [String: Any])
+    object["appStore"] = nil
+    try JSONSerialization.data(withJSONObject: object).write(to: config)
+    let error = Pipe()
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["send", "--once", "--config", config.path]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = error
+    try process.run()
+    let logged = String(
+      decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    await CrashRecoveryTests.waitForExit(process)
+    #expect(process.terminationStatus != 0)
+    #expect(logged.contains("appStore: is required"), "\(logged)")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    #expect(!files.contains { $0.hasSuffix(".send.lock") }, "\(files)")
+  }
+
   /// The `event` field of a JSON log line that also has `time`, `level` and `message`.
   static func event(_ line: Substring) -> String? {
     guard

@@ -27,16 +27,17 @@ enum SendCommand: Command {
     let configuration = try ReckonConfiguration.load(
       path: arguments.option("config") ?? "reckon.json")
     try arguments.rejectUnknown()
+    // serve's logger, so one log pipeline reads both: the same fields, `event` included.
+    let logger = JSONLogger(write: { console.error($0) })
+    // The key first: a configuration that cannot send leaves no lock file behind.
+    let client = try SenderSetup.client(configuration) {
+      logger.log("warning", event: "startup", $0)
+    }
     guard SenderLock.acquire(configuration.statePath + ".send.lock") else {
       console.error(
         "reckon send: another sender is using \(configuration.statePath); not starting a second one"
       )
       return 1
-    }
-    // serve's logger, so one log pipeline reads both: the same fields, `event` included.
-    let logger = JSONLogger(write: { console.error($0) })
-    let client = try SenderSetup.client(configuration) {
-      logger.log("warning", event: "startup", $0)
     }
     let store = try StateStore(path: configuration.statePath)
     let sender = try SenderSetup.sender(configuration, store: store, client: client) { event in
