@@ -39,7 +39,21 @@ public struct CompiledPolicy: Sendable {
     }
     let recorder = trace ? TraceRecorder() : nil
     let program = trace ? traced : plain
-    return withFrame(values, program, recorder) { frame in run(program, &frame) }
+    // The frame is set up here, not through `withFrame`, so the per-request path does not rely
+    // on the optimiser to inline a generic helper and its closure.
+    return values.withUnsafeBufferPointer { facts in
+      program.lets.withUnsafeBufferPointer { bodies in
+        withUnsafeTemporaryAllocation(
+          of: EvaluationFrame.LetState.self, capacity: checked.lets.count
+        ) { lets in
+          lets.initialize(repeating: .pending)
+          defer { lets.deinitialize() }
+          var frame = EvaluationFrame(
+            facts: facts, lets: lets, letBodies: bodies, recorder: recorder)
+          return run(program, &frame)
+        }
+      }
+    }
   }
 
   /// The value `expression`, a node of this policy, has for `facts`; nil when it is unknown.
