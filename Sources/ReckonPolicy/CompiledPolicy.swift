@@ -39,8 +39,9 @@ public struct CompiledPolicy: Sendable {
     }
     let recorder = trace ? TraceRecorder() : nil
     let program = trace ? traced : plain
-    // The frame is set up here, not through `withFrame`, so the per-request path does not rely
-    // on the optimiser to inline a generic helper and its closure.
+    // The frame is set up here, not through `withFrame`: with the generic helper and a closure
+    // an untraced evaluation took 1.0-1.5 µs against 0.74-1.06 µs (reckon-bench decision,
+    // alternating runs).
     return values.withUnsafeBufferPointer { facts in
       program.lets.withUnsafeBufferPointer { bodies in
         withUnsafeTemporaryAllocation(
