@@ -51,20 +51,10 @@ import Testing
     for index in 0..<3 {
       try OutboxFixture.enqueue(in: store, at: Date(), transaction: "9\(index)")
     }
-    let error = Pipe()
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = [
-      "send", "--once", "--config", folder.appendingPathComponent("reckon.json").path,
-    ]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = error
-    try process.run()
-    let logged = String(
-      decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    await CrashRecoveryTests.waitForExit(process)
+    let (status, logged) = try await Self.sendOnce(
+      binary, config: folder.appendingPathComponent("reckon.json"))
 
-    #expect(process.terminationStatus == 0, "\(logged)")
+    #expect(status == 0, "\(logged)")
     let lines = logged.split(separator: "\n")
     #expect(lines.count >= 3, "\(logged)")
     for line in lines {
@@ -80,6 +70,15 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(contentsOf: config)) as? [String: Any])
     object["appStore"] = nil
     try JSONSerialization.data(withJSONObject: object).write(to: config)
+    let (status, logged) = try await Self.sendOnce(binary, config: config)
+    #expect(status != 0)
+    #expect(logged.contains("appStore: is required"), "\(logged)")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    #expect(!files.contains { $0.hasSuffix(".send.lock") }, "\(files)")
+  }
+
+  /// Runs `reckon send --once` with `config` to its end: its exit status and standard error.
+  static func sendOnce(_ binary: URL, config: URL) async throws -> (Int32, String) {
     let error = Pipe()
     let process = Process()
     process.executableURL = binary
@@ -90,10 +89,7 @@ import Testing
     let logged = String(
       decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     await CrashRecoveryTests.waitForExit(process)
-    #expect(process.terminationStatus != 0)
-    #expect(logged.contains("appStore: is required"), "\(logged)")
-    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-    #expect(!files.contains { $0.hasSuffix(".send.lock") }, "\(files)")
+    return (process.terminationStatus, logged)
   }
 
   /// The `event` field of a JSON log line that also has `time`, `level` and `message`.
