@@ -55,6 +55,9 @@ struct ServerValueRefusalTests {
     Case(
       server: #"{"listen": "8080"}"#,
       message: "server.listen: must be HOST:PORT, e.g. 127.0.0.1:8080"),
+    Case(
+      server: #"{"listen": "127.0.0.1:99999"}"#,
+      message: "server.listen: port 99999 is out of range: use 1-65535 (0 lets the system pick)"),
   ])
   func aValueThatCouldNeverWorkIsRefusedAtItsKey(_ example: Case) throws {
     let json = """
