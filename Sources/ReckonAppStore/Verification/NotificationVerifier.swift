@@ -85,7 +85,10 @@ public struct NotificationVerifier: Sendable {
     }
     // Signed by Apple and readable: a refusal from here on is about whose it is, not what it is.
     do { return try accepted(payload) } catch {
-      throw RefusedNotification(failure: error, notificationType: payload.rawNotificationType)
+      // Only a type Apple defines: the payload may be an unsigned Xcode one, whose text is
+      // anybody's.
+      throw RefusedNotification(
+        failure: error, notificationType: payload.notificationType?.rawValue)
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonEngine
 
 /// The counters `/metrics` shows, in Prometheus text format: requests by notification type and
@@ -28,7 +29,7 @@ public final class ReckonMetrics: @unchecked Sendable {
     lock.withLock {
       switch event {
       case .answered(let type, let verdict, let status, _):
-        requests[[type ?? "unknown", verdict.rawValue, String(status)], default: 0] += 1
+        requests[[Self.typeLabel(type), verdict.rawValue, String(status)], default: 0] += 1
       case .decided(_, _, let action, let rule, _, _): decisions[[action, rule], default: 0] += 1
       case .policyApplied: reloads[["applied"], default: 0] += 1
       case .policyRefused: reloads[["refused"], default: 0] += 1
@@ -37,6 +38,14 @@ public final class ReckonMetrics: @unchecked Sendable {
       case .deferred, .outcome: break
       }
     }
+  }
+
+  /// A notification type as a label: one of Apple's, else `other` (or `unknown` when none was
+  /// read). Whoever can POST can put any text there (an unsigned Xcode payload, a refused one),
+  /// and each distinct label would be a new series kept for the life of the process.
+  static func typeLabel(_ type: String?) -> String {
+    guard let type else { return "unknown" }
+    return NotificationType(rawValue: type) == nil ? "other" : type
   }
 
   /// Adds one webhook latency, in seconds.
