@@ -177,6 +177,39 @@ import Testing
     return (h, check, sender)
   }
 
+  /// Answers "given", but only once the clock has passed `until`, as a slow fact source would.
+  final class SlowConsent: ConsentCheck, @unchecked Sendable {
+    let clock: SimulatedClock
+    let until: Date
+    init(clock: SimulatedClock, until: Date) {
+      self.clock = clock
+      self.until = until
+    }
+    func consent(for entry: OutboxEntry) async -> ConsentCheckResult {
+      clock.advance(to: until)
+      return .given
+    }
+  }
+
+  @Test func aReplyWhoseConsentIsConfirmedOnlyAfterTheDeadlineIsNotSent() async throws {
+    let (standIn, baseURL) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    let h = try Harness(start: start, standIn: standIn, baseURL: baseURL)
+    let deadline = start.addingTimeInterval(12 * 3_600)
+    let sender = OutboxSender(
+      store: h.store, sender: try TestKey.client(baseURL),
+      configuration: try SenderSettings.fast(), clock: h.clock, random: { 0 },
+      maximumConcurrentSends: 1,
+      consentCheck: SlowConsent(clock: h.clock, until: deadline.addingTimeInterval(1)),
+      consentCheckAge: 60, events: h.events.append)
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    h.clock.advance(to: deadline.addingTimeInterval(-30))
+    let summary = try await sender.drainDue()
+    #expect(summary.expired == 1)
+    #expect(standIn.requests.isEmpty)
+    #expect(try h.state(id).name == "expired")
+  }
+
   @Test func aReplyDecidedAMinuteAgoOrMoreGoesOnlyOnceConsentIsReadAgainAsGiven() async throws {
     let (h, check, sender) = try consentHarness(.given)
     defer { h.standIn.shutdown() }

@@ -67,7 +67,13 @@ extension OutboxSender {
     let action: OutboxAction
     let reason: String
     switch await consentCheck.consent(for: entry) {
-    case .given: return nil
+    case .given:
+      // Reading consent can take a fact source's timeout: the deadline is checked again, so
+      // no sender, ours or an embedder's, is handed a reply after it.
+      let now = clock.now()
+      guard now >= entry.deadline else { return nil }
+      reason = "consent was confirmed only after the deadline"
+      action = entry.poll(now: now)
     case .notGiven(let why):
       reason = why
       action = entry.consentNotGiven(why, now: clock.now())
