@@ -39,13 +39,15 @@ public enum SenderSetup {
   }
 
   /// A sender over `store` through `client`, paced and retried as configured, reading consent
-  /// again from the configured fact sources before a reply decided a while ago goes out.
+  /// again from the configured fact sources before a reply decided a while ago goes out; those
+  /// sources report to `facts` (a facts file that fails to reload).
   public static func sender(
     _ configuration: ReckonConfiguration, store: StateStore, client: any ConsumptionSender,
+    facts: (@Sendable (ReckonEvent) -> Void)? = nil,
     events: @escaping @Sendable (SenderEvent) -> Void
   ) throws(ReckonServiceError) -> OutboxSender {
     let setup: FactSourceSetup
-    do { setup = try FactSourceSetup(configuration.factSources) } catch {
+    do { setup = try FactSourceSetup(configuration.factSources, events: facts) } catch {
       throw .configuration(error)
     }
     let verifier = NotificationVerifier(

@@ -28,7 +28,7 @@ extension StateStore {
         .optional(enqueue.context.ownershipType?.rawValue), .blob(enqueue.body), .text(state.name),
         .date(state.time),
         .date(enqueue.deadline), .date(enqueue.holdUntil ?? now),
-        .integer(sentAt == nil ? 0 : 1), sentAt == nil ? .null : .integer(200),
+        .integer(0), sentAt == nil ? .null : .integer(202),
         .date(now), .date(sentAt ?? now),
       ])
     return connection.lastInsertRowID

@@ -29,19 +29,22 @@ enum SendCommand: Command {
     try arguments.rejectUnknown()
     // serve's logger, so one log pipeline reads both: the same fields, `event` included.
     let logger = JSONLogger(write: { console.error($0) })
-    // The key first: a configuration that cannot send leaves no lock file behind.
+    // Everything that can refuse the configuration first (the key, the state database, the fact
+    // sources the consent re-check asks), so a configuration that cannot send leaves no lock.
     let client = try SenderSetup.client(configuration) {
       logger.log("warning", event: "startup", $0)
+    }
+    let store = try StateStore(path: configuration.statePath)
+    let sender = try SenderSetup.sender(
+      configuration, store: store, client: client, facts: { logger.log($0) }
+    ) { event in
+      logger.log(.sender(event))
     }
     guard SenderLock.acquire(configuration.statePath + ".send.lock") else {
       console.error(
         "reckon send: another sender is using \(configuration.statePath); not starting a second one"
       )
       return 1
-    }
-    let store = try StateStore(path: configuration.statePath)
-    let sender = try SenderSetup.sender(configuration, store: store, client: client) { event in
-      logger.log(.sender(event))
     }
     try sender.recoverInterrupted()
     guard once else {

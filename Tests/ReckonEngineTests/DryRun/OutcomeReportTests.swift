@@ -190,6 +190,10 @@ struct OutcomeReportTests {
     #expect(!answered.isEmpty)
     #expect(answered.allSatisfy { $0.sent && $0.sentBody == $0.body })
     #expect(decided.filter { $0.action == "skip" }.allSatisfy { $0.outboxState == nil })
+    // Recorded as the sender records an accepted reply: Apple's 202, no failed attempt.
+    let sent = try StateStore(path: path).entries(states: ["sent"])
+    #expect(!sent.isEmpty)
+    #expect(sent.allSatisfy { $0.lastStatus == 202 && $0.attempts == 0 })
   }
 
   @Test func generatedHistoryHasMoreRefundsWhereWeAskedForThem() async throws {
