@@ -36,10 +36,8 @@ enum SendCommand: Command {
     }
     let store = try StateStore(path: configuration.statePath)
     let sender = try SenderSetup.sender(
-      configuration, store: store, client: client, facts: { logger.log($0) }
-    ) { event in
-      logger.log(.sender(event))
-    }
+      configuration, store: store, client: client, facts: { logger.log($0) },
+      events: { logger.log(.sender($0)) })
     guard SenderLock.acquire(configuration.statePath + ".send.lock") else {
       console.error(
         "reckon send: another sender is using \(configuration.statePath); not starting a second one"
