@@ -21,6 +21,14 @@ extension ReckonService {
     } else {
       warn("appStore is not configured: replies are decided and queued but not sent")
     }
+    // A policy file that cannot be read is named by its key, like every other start-up problem
+    // in reckon.json; one that reads but does not check gets check's diagnostics below.
+    for (index, app) in configuration.apps.enumerated() {
+      do throws(LocalFileError) { _ = try LocalFile.data(at: app.policyPath) } catch {
+        throw .configuration(
+          ConfigurationError("apps[\(index)].policy", "\(app.policyPath): \(error.reason)"))
+      }
+    }
     let unverified = Self.unverifiedEnvironments(configuration.trust)
     try self.init(
       apps: configuration.apps.map {
