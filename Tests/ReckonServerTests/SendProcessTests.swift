@@ -86,10 +86,16 @@ import Testing
     process.standardOutput = FileHandle.nullDevice
     process.standardError = error
     try process.run()
-    let logged = String(
-      decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    await CrashRecoveryTests.waitForExit(process)
-    return (process.terminationStatus, logged)
+    // Read and waited for on a GCD thread: a blocking read on one of the cooperative pool's two
+    // threads stalled the in-process servers other suites were answering on.
+    return await withCheckedContinuation { continuation in
+      DispatchQueue.global().async {
+        let logged = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        continuation.resume(
+          returning: (process.terminationStatus, String(decoding: logged, as: UTF8.self)))
+      }
+    }
   }
 
   /// The `event` field of a JSON log line that also has `time`, `level` and `message`.
