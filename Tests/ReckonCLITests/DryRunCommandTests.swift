@@ -133,7 +133,7 @@ struct DryRunCommandTests {
     try await Task.sleep(nanoseconds: 1_500_000_000)
     #expect(process.isRunning)
     kill(process.processIdentifier, SIGINT)
-    let text = await Self.readAndWait(process, output)
+    let text = await ProcessOutput.readToEnd(process, output).text
     #expect(process.terminationStatus == 130)
     #expect(text.contains("dry-run of policy \"targeted\": stopped after"))
     #expect(!text.contains("over stopped"))
@@ -160,11 +160,11 @@ struct DryRunCommandTests {
     process.standardError = errors
     try process.run()
     // Read standard error alongside, so a full pipe never blocks the process.
-    async let errorText = Self.readAndWait(process, errors)
+    async let errorText = ProcessOutput.readToEnd(process, errors).text
     try await Task.sleep(nanoseconds: 1_500_000_000)
     #expect(process.isRunning)
     kill(process.processIdentifier, SIGINT)
-    _ = await Self.readAndWait(process, output)
+    _ = await ProcessOutput.readToEnd(process, output).text
     #expect(process.terminationStatus == 130)
     let stderr = await errorText
     #expect(
@@ -203,18 +203,7 @@ struct DryRunCommandTests {
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()
-    return await readAndWait(process, output)
-  }
-
-  /// Reads `pipe` to its end and waits for `process`, on a GCD thread.
-  static func readAndWait(_ process: Process, _ pipe: Pipe) async -> String {
-    await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        continuation.resume(returning: String(decoding: data, as: UTF8.self))
-      }
-    }
+    return await ProcessOutput.readToEnd(process, output).text
   }
 
   /// Width and height from a PNG's IHDR chunk.

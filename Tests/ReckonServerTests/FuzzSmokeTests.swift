@@ -1,5 +1,5 @@
-import Dispatch
 import Foundation
+import ReckonTestSupport
 import Testing
 
 /// CI's short fuzz run: `Fuzz/smoke.sh` builds the three libFuzzer targets into `.build/fuzz`
@@ -39,14 +39,7 @@ import Testing
     process.standardOutput = pipe
     process.standardError = pipe
     try process.run()
-    return await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        continuation.resume(
-          returning: Run(
-            status: process.terminationStatus, output: String(decoding: output, as: UTF8.self)))
-      }
-    }
+    let (status, output) = await ProcessOutput.readToEnd(process, pipe)
+    return Run(status: status, output: output)
   }
 }

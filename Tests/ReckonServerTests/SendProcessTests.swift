@@ -1,5 +1,6 @@
 import Foundation
 import ReckonEngine
+import ReckonTestSupport
 import Testing
 
 /// The built `reckon send` (without --once) stops cleanly on SIGTERM: the sends in flight finish
@@ -86,16 +87,7 @@ import Testing
     process.standardOutput = FileHandle.nullDevice
     process.standardError = error
     try process.run()
-    // Read and waited for on a GCD thread: a blocking read on one of the cooperative pool's two
-    // threads stalled the in-process servers other suites were answering on.
-    return await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
-        let logged = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        continuation.resume(
-          returning: (process.terminationStatus, String(decoding: logged, as: UTF8.self)))
-      }
-    }
+    return await ProcessOutput.readToEnd(process, error)
   }
 
   /// The `event` field of a JSON log line that also has `time`, `level` and `message`.

@@ -188,10 +188,6 @@ final class PausedApps: @unchecked Sendable {
     }
   }
 
-  func contains(_ app: AppStoreApp, now: Date) -> Bool {
-    until(app, now: now) != nil
-  }
-
   /// When the pause of `app` ends, if it is paused at `now`.
   func until(_ app: AppStoreApp, now: Date) -> Date? {
     lock.lock()
