@@ -36,4 +36,21 @@ struct QueueShowStateTests {
     let transaction2002 = rows.dropFirst().filter { $0.count > 4 && $0[2] == "2002" }
     #expect(Set(transaction2002.map { $0[4] }) == ["Production", "Sandbox"], "\(rows)")
   }
+
+  @Test func showOfASentEntryCountsFailedTriesAndNamesApplesLastAnswer() async throws {
+    let fixture = try QueueFixture()
+    try fixture.addSent(transactions: ["2003"], earlier: 10)
+    let text = try await fixture.queue(["show", "3"]).standardOutput
+    #expect(
+      text.contains("\nfailed tries: 0, sends interrupted by a crash: 0; last answer: HTTP 202\n"),
+      "\(text)")
+    let padded = text.split(separator: "\n").filter { $0.last == " " }
+    #expect(padded.isEmpty, "lines ending in a space: \(padded)")
+  }
+
+  @Test func listHeadsTheFailedTriesColumnAsSuch() async throws {
+    let run = try await QueueFixture().queue(["list"])
+    let header = run.standardOutput.split(separator: "\n").first.map(String.init) ?? ""
+    #expect(header.split(separator: "\t").contains("FAILED TRIES"), "\(header)")
+  }
 }

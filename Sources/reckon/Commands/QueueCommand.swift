@@ -280,13 +280,19 @@ struct EntryReport: Encodable {
     var lines = [
       "entry \(id): \(state)\(when)\(release)\(reason.map { " (\($0))" } ?? "")",
       "app: \(bundleId) (\(environment)), transaction \(transactionId), deadline \(time.string(from: deadline))",
-      "attempts: \(attempts) counted, \(interruptedSends) interrupted; last: \(lastStatus.map(String.init) ?? "-") \(lastError ?? "")",
+      // `attempts` counts only the failed tries that set the backoff, so it is named as such:
+      // "attempts: 0" beside a 202 read as if nothing had been sent.
+      "failed tries: \(attempts), sends interrupted by a crash: \(interruptedSends); last answer: "
+        + (lastStatus.map { "HTTP \($0)" } ?? "none") + (lastError.map { " (\($0))" } ?? ""),
       "body: " + String(decoding: storedBody, as: UTF8.self),
     ]
     for attempt in history ?? [] {
-      lines.append(
-        "  \(time.string(from: attempt.startedAt)) \(attempt.result) HTTP \(attempt.httpStatus.map(String.init) ?? "-") \(attempt.errorCode.map(String.init) ?? "") \(attempt.errorMessage ?? "")"
-      )
+      let parts = [
+        time.string(from: attempt.startedAt), attempt.result,
+        "HTTP " + (attempt.httpStatus.map(String.init) ?? "-"),
+        attempt.errorCode.map(String.init), attempt.errorMessage,
+      ]
+      lines.append("  " + parts.compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " "))
     }
     return lines.joined(separator: "\n")
   }
@@ -298,7 +304,7 @@ enum QueueTable {
     guard !entries.isEmpty else { return "the outbox is empty" }
     let formatter = ISO8601DateFormatter()
     // ENV tells a transaction's Production and Sandbox entries apart.
-    var lines = ["ID\tSTATE\tTRANSACTION\tAPP\tENV\tDEADLINE\tATTEMPTS\tLAST ERROR"]
+    var lines = ["ID\tSTATE\tTRANSACTION\tAPP\tENV\tDEADLINE\tFAILED TRIES\tLAST ERROR"]
     for entry in entries {
       lines.append(
         "\(entry.id)\t\(entry.state.name)\t\(entry.transactionId)\t\(entry.app.bundleId)\t\(entry.app.environment.rawValue)\t\(formatter.string(from: entry.deadline))\t\(entry.attempts)\t\(entry.lastError ?? "")"
