@@ -288,8 +288,9 @@ struct EntryReport: Encodable {
     ]
     for attempt in history ?? [] {
       let parts = [
+        // No status for an operator's command or a try that got no answer: nothing to print.
         time.string(from: attempt.startedAt), attempt.result,
-        "HTTP " + (attempt.httpStatus.map(String.init) ?? "-"),
+        attempt.httpStatus.map { "HTTP \($0)" },
         attempt.errorCode.map(String.init), attempt.errorMessage,
       ]
       lines.append("  " + parts.compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " "))
