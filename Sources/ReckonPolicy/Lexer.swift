@@ -175,11 +175,13 @@ public struct Lexer {
   /// `$5` or `€4.99`: one error saying how the language writes money, then the amount and the
   /// currency code it stands for, so the rest of the condition checks as money.
   private mutating func currencySymbolAmount(from start: Int, startsLine: Bool) -> Token? {
-    let symbols: [(symbol: String, code: String)] = [
-      ("$", "USD"), ("€", "EUR"), ("£", "GBP"), ("¥", "JPY"),
+    // `$` and `¥` stand for more than one currency: the hint names the likeliest and the others.
+    let symbols: [(symbol: String, code: String, others: String)] = [
+      ("$", "USD", " (or CAD, AUD … for another dollar)"), ("€", "EUR", ""), ("£", "GBP", ""),
+      ("¥", "JPY", " (or CNY for yuan)"),
     ]
     guard
-      let (symbol, code) = symbols.first(where: {
+      let (symbol, code, others) = symbols.first(where: {
         bytes[start...].starts(with: Array($0.symbol.utf8))
       }),
       start + symbol.utf8.count < bytes.count, Lexer.isDigit(bytes[start + symbol.utf8.count])
@@ -191,7 +193,7 @@ public struct Lexer {
       Diagnostic(
         .unexpectedCharacter, .error, "money is written as an amount and a currency code",
         at: SourceSpan(start: start, end: offset),
-        hint: "write \(slice(start + symbol.utf8.count, offset)) \(code)"))
+        hint: "write \(slice(start + symbol.utf8.count, offset)) \(code)\(others)"))
     pending = Token(
       kind: .identifier, text: code, span: SourceSpan(start: offset, end: offset),
       startsLine: false)

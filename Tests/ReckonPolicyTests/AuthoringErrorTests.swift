@@ -40,7 +40,10 @@ struct AuthoringErrorTests {
     }
   }
 
-  @Test(arguments: [("$5", "write 5 USD"), ("€4.99", "write 4.99 EUR")])
+  @Test(arguments: [
+    ("$5", "write 5 USD (or CAD, AUD … for another dollar)"), ("€4.99", "write 4.99 EUR"),
+    ("¥500", "write 500 JPY (or CNY for yuan)"),
+  ])
   func moneyWithACurrencySymbolHintsTheAmountAndCode(_ written: String, _ hint: String) {
     let (diagnostics, rendered) = errors(
       "rule \"a\" when purchase.price > \(written) then refund DECLINE")
