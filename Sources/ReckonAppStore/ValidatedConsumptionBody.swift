@@ -18,9 +18,14 @@ public struct ValidatedConsumptionBody: Hashable, Sendable {
     /// Every violation, in validation order.
     public let violations: [AppleRuleViolation]
 
-    /// The violated rules by Apple's error names.
+    /// The violated rules in words, each with Apple's error name where Apple publishes one
+    /// (Reckon's own names would send a reader searching Apple's documentation in vain).
     public var description: String {
-      "the body breaks Apple's rules: " + violations.map(\.errorName).joined(separator: ", ")
+      let rules = violations.map { violation in
+        violation.isNamedByApple
+          ? "\(violation.message) (\(violation.errorName))" : violation.message
+      }
+      return "the body breaks Apple's rules: " + rules.joined(separator: " ")
     }
   }
 }

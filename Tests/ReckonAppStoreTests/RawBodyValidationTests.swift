@@ -140,4 +140,28 @@ struct RawBodyValidationTests {
       #"{"customerConsented":true,"consumptionStatus":1,"platform":2,"sampleContentProvided":false,"deliveryStatus":3}"#
     #expect(ConsumptionRequestValidator.validate(body: Data(v1.utf8)) == [.invalidDeliveryStatus])
   }
+
+  @Test(arguments: [
+    (
+      #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false,"refundPreference":"GRANT_PRORATED","consumptionPercentage":0}"#,
+      AppleRuleViolation.grantProratedConsumptionPercentage
+    ),
+    (
+      #"{"customerConsented":true,"deliveryStatus":"UNDELIVERED_SERVER_OUTAGE","sampleContentProvided":false,"consumptionPercentage":5}"#,
+      AppleRuleViolation.undeliveredConsumptionPercentageNonZero
+    ),
+  ])
+  func aRefusedBodySaysWhatIsWrongInWordsWithApplesNameOnlyWhereAppleHasOne(
+    _ body: String, _ violation: AppleRuleViolation
+  ) {
+    do {
+      _ = try ValidatedConsumptionBody(
+        validating: Data(body.utf8), context: .init(productType: .consumable))
+      Issue.record("the body was accepted")
+    } catch {
+      let text = error.description
+      #expect(text.contains(violation.message), "\(text)")
+      #expect(text.contains(violation.errorName) == violation.isNamedByApple, "\(text)")
+    }
+  }
 }
