@@ -53,4 +53,21 @@ struct QueueShowStateTests {
     let header = run.standardOutput.split(separator: "\n").first.map(String.init) ?? ""
     #expect(header.split(separator: "\t").contains("FAILED TRIES"), "\(header)")
   }
+
+  @Test func showSaysWhichDecisionAnEntryCameFromAndTheFactsItRead() async throws {
+    let fixture = try QueueFixture()
+    let text = try await fixture.queue(["show", "1"]).standardOutput
+    let decided = ISO8601DateFormatter().string(from: fixture.received)
+    #expect(
+      text.contains("\ndecided at \(decided): hold by rule 'r' of test (sha256 aaaaaaaaaaaa)\n"),
+      "\(text)")
+    #expect(text.contains("\nfacts: none read\n"), "\(text)")
+    let json = try await fixture.queue(["show", "1", "--format", "json"]).standardOutput
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    let decision = try #require(object["decision"] as? [String: Any], "\(json)")
+    #expect(decision["rule"] as? String == "r")
+    #expect(decision["action"] as? String == "hold")
+    #expect(decision["facts"] as? [Any] != nil, "\(json)")
+  }
 }

@@ -37,15 +37,21 @@ extension StateStore {
     return try result.get()
   }
 
-  /// The decision's policy, rule and action for an entry, for `reckon queue show`.
-  public func decisionSummary(id: Int64) throws(StateDatabaseError) -> (
-    policy: String, rule: String, action: String
-  )? {
+  /// The decision an outbox entry was made from (`OutboxEntry.decisionId`), as stored, so
+  /// `reckon queue show` can say why a held entry was held and on which facts.
+  public func decision(id: Int64) throws(StateDatabaseError) -> DecisionRecord? {
     try locked { () throws(StateDatabaseError) in
       try connection.query(
-        "SELECT policy_name, rule, action FROM decisions WHERE id = ?", [.integer(id)]
+        """
+        SELECT policy_name, policy_version, policy_sha256, action, rule, reason, body,
+          facts_json, explanation_json, decided_at FROM decisions WHERE id = ?
+        """, [.integer(id)]
       ).first.map {
-        ($0.text(0) ?? "", $0.text(1) ?? "", $0.text(2) ?? "")
+        DecisionRecord(
+          policyName: $0.text(0) ?? "", policyVersion: $0.text(1), policySHA256: $0.text(2) ?? "",
+          action: $0.text(3) ?? "", rule: $0.text(4) ?? "", reason: $0.text(5), body: $0.blob(6),
+          factsJSON: $0.blob(7) ?? Data(), explanationJSON: $0.blob(8),
+          decidedAt: $0.date(9) ?? .distantPast)
       }
     }
   }

@@ -72,7 +72,10 @@ enum QueueCommand: Command {
     let entry: OutboxEntry
     switch verb {
     case "show":
-      let report = EntryReport(try store.entry(id: id), attempts: try store.attempts(entryId: id))
+      let shown = try store.entry(id: id)
+      let report = EntryReport(
+        shown, attempts: try store.attempts(entryId: id),
+        decision: try store.decision(id: shown.decisionId))
       console.out(json ? try encode(report) : report.text)
       return 0
     case "approve":
@@ -204,6 +207,59 @@ struct EntryReport: Encodable {
     let result: String
   }
 
+  /// Why the entry holds what it holds: the stored decision it was made from.
+  struct Decision: Encodable {
+    let decidedAt: Date
+    let policy: String
+    let policyVersion: String?
+    let policySHA256: String
+    let action: String
+    let rule: String
+    let reason: String?
+    /// The facts the decision read, with where each came from, as stored.
+    let facts: JSONValue?
+    /// The stored facts exactly, for the text form.
+    let storedFacts: Data
+
+    private enum CodingKeys: String, CodingKey {
+      case decidedAt, policy, policyVersion, policySHA256, action, rule, reason, facts
+    }
+
+    init(_ record: DecisionRecord) {
+      decidedAt = record.decidedAt
+      policy = record.policyName
+      policyVersion = record.policyVersion
+      policySHA256 = record.policySHA256
+      action = record.action
+      rule = record.rule
+      reason = record.reason
+      facts = try? JSONValue.parse(record.factsJSON)
+      storedFacts = record.factsJSON
+    }
+
+    /// The decision line, then one line per fact read (`name = value (source)`); the stored
+    /// JSON as it is when it is not the list Reckon writes.
+    func lines(_ time: ISO8601DateFormatter) -> [String] {
+      let version = policyVersion.map { "version \($0), " } ?? ""
+      var lines = [
+        "decided at \(time.string(from: decidedAt)): \(action) by rule '\(rule)' of \(policy)"
+          + " (\(version)sha256 \(policySHA256.prefix(12)))" + (reason.map { ": \($0)" } ?? "")
+      ]
+      guard case .array(let list)? = facts else {
+        return lines + ["facts: " + String(decoding: storedFacts, as: UTF8.self)]
+      }
+      lines.append(list.isEmpty ? "facts: none read" : "facts:")
+      for case .object(let fact) in list {
+        guard case .string(let name)? = fact["name"] else { continue }
+        let value: String = if case .string(let text)? = fact["value"] { text } else { "missing" }
+        let source: String =
+          if case .string(let from)? = fact["source"] { " (\(from))" } else { "" }
+        lines.append("  \(name) = \(value)\(source)")
+      }
+      return lines
+    }
+  }
+
   let id: Int64
   let state: String
   /// When the entry entered its state (for a held entry, when it was held; for a pending one,
@@ -226,6 +282,7 @@ struct EntryReport: Encodable {
   /// The body as a JSON value, for `--format json` (whose encoder sorts its keys).
   let body: JSONValue?
   let history: [Attempt]?
+  let decision: Decision?
   /// The body exactly as stored and sent, for the text form: re-encoding it would reorder its
   /// keys from run to run and could show bytes Apple never received.
   let storedBody: Data
@@ -233,10 +290,14 @@ struct EntryReport: Encodable {
   private enum CodingKeys: String, CodingKey {
     case id, state, stateAt, nextTryAt, releaseAt, reason, bundleId, environment, transactionId,
       deadline
-    case attempts, interruptedSends, lastStatus, lastError, body, history
+    case attempts, interruptedSends, lastStatus, lastError, body, history, decision
   }
 
-  init(_ entry: OutboxEntry, attempts: [DeliveryAttempt]? = nil, now: Date = Date()) {
+  init(
+    _ entry: OutboxEntry, attempts: [DeliveryAttempt]? = nil, decision: DecisionRecord? = nil,
+    now: Date = Date()
+  ) {
+    self.decision = decision.map(Decision.init)
     id = entry.id
     state = entry.state.name
     // A held state carries its release time; entries are held only when made.
@@ -284,8 +345,9 @@ struct EntryReport: Encodable {
       // "attempts: 0" beside a 202 read as if nothing had been sent.
       "failed tries: \(attempts), sends interrupted by a crash: \(interruptedSends); last answer: "
         + (lastStatus.map { "HTTP \($0)" } ?? "none") + (lastError.map { " (\($0))" } ?? ""),
-      "body: " + String(decoding: storedBody, as: UTF8.self),
     ]
+    lines += decision?.lines(time) ?? []
+    lines.append("body: " + String(decoding: storedBody, as: UTF8.self))
     for attempt in history ?? [] {
       let parts = [
         // No status for an operator's command or a try that got no answer: nothing to print.
