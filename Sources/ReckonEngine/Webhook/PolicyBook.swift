@@ -34,6 +34,8 @@ public final class PolicyBook: @unchecked Sendable {
     /// The facts a decision by `policy` reads, found once rather than by walking its rules for
     /// every request.
     public let reads: Set<String>
+    /// `check`'s warnings about it, each rendered as `reckon check` prints it.
+    public let warnings: [String]
     /// The file's modification time when it was read, for change detection.
     let modified: Date?
   }
@@ -71,6 +73,13 @@ public final class PolicyBook: @unchecked Sendable {
     lock.withLock { entries[app] }
   }
 
+  /// Every app's live policy, by app, for the log at start-up.
+  public func live() -> [ReckonEvent] {
+    lock.withLock { entries }.sorted { $0.key.description < $1.key.description }.map {
+      .policyLive(LivePolicy($0.value, app: $0.key))
+    }
+  }
+
   /// Re-reads every policy file whose modification time changed (or all of them with `force`);
   /// applies those that check, refuses the others and keeps their previous version live.
   public func reload(force: Bool = false) -> [ReckonEvent] {
@@ -94,9 +103,15 @@ public final class PolicyBook: @unchecked Sendable {
         }
       }
       guard case .success(let fresh) = result else { continue }
-      lock.withLock { entries[app] = fresh }
-      if fresh.text != entry.text {
-        events.append(.policyApplied(path: path, app: app.description))
+      // A refused edit taken back (the file restored as it was) is said too: the log's last
+      // word on the file would otherwise stay "refused" while the live version decides.
+      let restored = refusedVersions[path] != nil
+      lock.withLock {
+        entries[app] = fresh
+        refused[path] = nil
+      }
+      if fresh.text != entry.text || restored {
+        events.append(.policyApplied(LivePolicy(fresh, app: app)))
       }
     }
     return events
@@ -121,9 +136,12 @@ public final class PolicyBook: @unchecked Sendable {
     guard let policy = loaded.policy else {
       throw Refusal(source: source.name, diagnostics: loaded.renderedDiagnostics())
     }
+    let formatter = DiagnosticFormatter()
     return Entry(
       source: source, policy: policy, text: text, textSHA256: SHA256Digest.hex(Data(text.utf8)),
-      reads: FactGathering.factsRead(by: policy), modified: modified)
+      reads: FactGathering.factsRead(by: policy),
+      warnings: loaded.diagnostics.map { formatter.render($0, in: loaded.source) },
+      modified: modified)
   }
 
   static func modificationDate(_ path: String) -> Date? {

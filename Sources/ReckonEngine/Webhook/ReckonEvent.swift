@@ -15,8 +15,11 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   case deferred(requestId: Int64, reason: String)
   /// An outcome was attached to the request it answers (nil when no request matched).
   case outcome(type: String, transactionId: String, requestId: Int64?)
-  /// An app's policy was replaced by a new version that checks.
-  case policyApplied(path: String, app: String)
+  /// The policy deciding for an app when the service started.
+  case policyLive(LivePolicy)
+  /// An app's policy was replaced by a new version that checks (or a refused edit was taken
+  /// back, so the live version is in force again).
+  case policyApplied(LivePolicy)
   /// A changed policy failed `check` and was refused; the previous one stays live.
   case policyRefused(path: String, diagnostics: String)
   /// Something the sender reported.
@@ -31,7 +34,10 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .answered(_, let verdict, _, _):
       verdict == .recordingFailed ? "error" : verdict == .refused ? "warning" : "info"
     case .deferred, .policyRefused, .factsReloadRefused: "warning"
-    case .decided, .outcome, .policyApplied: "info"
+    case .decided, .outcome: "info"
+    // A version that goes live with warnings is worth a look, as `check` says.
+    case .policyLive(let policy), .policyApplied(let policy):
+      policy.warnings.isEmpty ? "info" : "warning"
     case .sender(let event): event.level
     }
   }
@@ -43,6 +49,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .decided: "decided"
     case .deferred: "deferred"
     case .outcome: "outcome"
+    case .policyLive: "policy_live"
     case .policyApplied: "policy_applied"
     case .policyRefused: "policy_refused"
     case .sender: "sender"
@@ -64,7 +71,10 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .outcome(let type, let transaction, let request):
       "\(type) for transaction \(transaction) "
         + (request.map { "attached to request \($0)" } ?? "recorded (no request for it)")
-    case .policyApplied(let path, let app): "policy \(path) is now live for \(app)"
+    case .policyLive(let policy):
+      "policy \(policy.named) decides for \(policy.app)" + policy.warningNote
+    case .policyApplied(let policy):
+      "policy \(policy.named) is now live for \(policy.app)" + policy.warningNote
     case .policyRefused(let path, let diagnostics):
       "policy \(path) does not check and was refused; the previous version stays live\n"
         + diagnostics
@@ -81,6 +91,9 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .factsReloadRefused(let source, let path, let problem):
       ["source": source, "path": path, "problem": problem]
     case .decided(_, _, _, _, let reason?, _): ["reason": reason]
+    case .policyLive(let policy), .policyApplied(let policy):
+      ["path": policy.path, "app": policy.app, "sha256": policy.sha256]
+        .merging(policy.version.map { ["version": $0] } ?? [:]) { first, _ in first }
     default: [:]
     }
   }

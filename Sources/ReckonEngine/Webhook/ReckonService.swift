@@ -59,6 +59,7 @@ public final class ReckonService: Sendable {
     }
     let policies: PolicyBook
     do { policies = try PolicyBook(sources, schema: schema) } catch { throw .policy(error) }
+    policies.live().forEach(events)
     let gatherer = FactGatherer(
       schema: schema, layers: factSources, records: StateHistoryFacts(store: store))
     self.store = store

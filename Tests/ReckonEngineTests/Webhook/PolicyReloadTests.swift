@@ -51,4 +51,44 @@ struct PolicyReloadTests {
       try WebhookFixture(policy: .text(name: "bad.policy", "rule \"x\" when then"))
     }
   }
+
+  @Test func startingSaysWhichPolicyVersionDecidesForEachApp() throws {
+    let fixture = try WebhookFixture()
+    let live = fixture.events.all.filter { $0.name == "policy_live" }
+    #expect(live.count == 1, "\(fixture.events.all)")
+    let sha = SHA256Digest.hex(Data(WebhookFixture.policy.utf8))
+    #expect(live.first?.fields["sha256"] == sha)
+    #expect(live.first?.fields["version"] == "1")
+    #expect(
+      live.first?.description.hasPrefix(
+        "policy webhook-test.policy (version 1, sha256 \(sha.prefix(12))) decides for com.example.coins"
+      )
+        == true, "\(live)")
+  }
+
+  @Test func aPolicyThatGoesLiveWithWarningsLogsThemAsAWarning() throws {
+    // The same condition as "asked again", so this rule is shadowed: a warning, not an error.
+    let warned = WebhookFixture.policy.replacingOccurrences(
+      of: "otherwise refund DECLINE",
+      with:
+        "rule \"again\"\n  when history.earlier_requests >= 1\n  then refund DECLINE\n\notherwise refund DECLINE"
+    )
+    let fixture = try WebhookFixture(policy: .text(name: "warned.policy", warned))
+    let live = try #require(fixture.events.all.first { $0.name == "policy_live" })
+    #expect(live.level == "warning")
+    #expect(live.description.contains("reckon check gives it"), "\(live)")
+    #expect(live.description.contains("warned.policy:"), "\(live)")
+  }
+
+  @Test func restoringTheLiveVersionAfterARefusedEditSaysItIsLiveAgain() throws {
+    let path = TestScratch.folder.appendingPathComponent("restore-\(UUID()).policy").path
+    try WebhookFixture.policy.write(toFile: path, atomically: true, encoding: .utf8)
+    let fixture = try WebhookFixture(policy: .file(path))
+    try "rule \"x\" when then".write(toFile: path, atomically: true, encoding: .utf8)
+    #expect(fixture.service.reloadPolicies(force: true).map(\.name) == ["policy_refused"])
+    try WebhookFixture.policy.write(toFile: path, atomically: true, encoding: .utf8)
+    let restored = fixture.service.reloadPolicies(force: true)
+    #expect(restored.map(\.name) == ["policy_applied"], "\(restored)")
+    #expect(fixture.service.reloadPolicies(force: true).isEmpty)
+  }
 }
