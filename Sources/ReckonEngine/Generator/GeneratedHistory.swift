@@ -45,6 +45,7 @@ public enum GeneratedHistory {
       decided += 1
       try attachOutcome(generator, index, request, decision, store)
     }
+    try store.checkpoint()
     return decided
   }
 

@@ -43,6 +43,7 @@ enum ImportHistoryCommand: Command {
       for problem in summary.unverified.prefix(5) { console.error("  not stored: \(problem)") }
       failed = failed || !summary.unverified.isEmpty
     }
+    try store.checkpoint()
     return failed ? 1 : 0
   }
 }

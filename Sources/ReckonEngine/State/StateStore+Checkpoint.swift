@@ -1,0 +1,17 @@
+import Foundation
+
+extension StateStore {
+  /// Copies every committed page from the write-ahead log into the database file and empties
+  /// the log, so the file alone holds the whole database: a plain copy of it is then complete.
+  /// Writers call it when they finish (`generate`, `import-history`, a stopping sender or
+  /// server), since a connection still open at exit leaves everything since the last automatic
+  /// checkpoint in the `-wal` file. Returns false when a reader in another process kept part of
+  /// the log from being copied.
+  @discardableResult
+  public func checkpoint() throws(StateDatabaseError) -> Bool {
+    try locked { () throws(StateDatabaseError) in
+      // The first column is 1 when the checkpoint could not finish.
+      try connection.query("PRAGMA wal_checkpoint(TRUNCATE)").first?.int(0) == 0
+    }
+  }
+}
