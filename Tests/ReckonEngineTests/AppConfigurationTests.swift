@@ -25,6 +25,25 @@ struct AppConfigurationTests {
     )
   }
 
+  @Test(arguments: [("Xcode", "allowXcode"), ("LocalTesting", "allowLocalTesting")])
+  func anAppInAnUnsignedEnvironmentNeedsTrustToLetItsNotificationsIn(
+    _ environment: String, _ key: String
+  ) throws {
+    let app =
+      #"[{"bundleId": "com.example", "environment": "\#(environment)", "policy": "a.policy"}]"#
+    let error = #expect(throws: ConfigurationError.self) { try Self.load(app) }
+    #expect(
+      error?.description.hasPrefix("apps[0].environment: ") == true, "\(String(describing: error))")
+    #expect(error?.description.contains("trust.\(key)") == true)
+    let root =
+      (try? JSONValue.parse(Data(#"{"apps": \#(app), "trust": {"\#(key)": true}}"#.utf8))
+        .objectValue)
+      ?? [:]
+    let allowed = try ReckonConfiguration(
+      ConfigurationReader(root, path: ""), baseDirectory: "/tmp")
+    #expect(allowed.apps.count == 1)
+  }
+
   @Test func oneBundleInTwoEnvironmentsIsTwoApps() throws {
     let configuration = try Self.load(
       """

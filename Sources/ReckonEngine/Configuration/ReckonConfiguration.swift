@@ -84,6 +84,28 @@ public struct ReckonConfiguration: Sendable {
     self.sender = try SenderConfiguration(reader.object("sender"))
     self.server = try ServerConfiguration(reader.object("server"))
     self.trust = try TrustConfiguration(reader.object("trust"), resolve: resolve)
+    try Self.checkUnsignedEnvironments(apps, trust)
+  }
+
+  /// An app in Xcode or LocalTesting can only ever receive unsigned notifications, which are
+  /// refused unless `trust` lets them in: such an app would load and never answer anything.
+  private static func checkUnsignedEnvironments(
+    _ apps: [AppConfiguration], _ trust: TrustConfiguration
+  ) throws(ConfigurationError) {
+    for (index, app) in apps.enumerated() {
+      let (allowed, key): (Bool, String) =
+        switch app.environment {
+        case .xcode: (trust.allowXcode, "allowXcode")
+        case .localTesting: (trust.allowLocalTesting, "allowLocalTesting")
+        default: (true, "")
+        }
+      guard allowed else {
+        throw ConfigurationError(
+          "apps[\(index)].environment",
+          "\(app.environment.rawValue) notifications come unsigned and are refused unless trust.\(key) is true; set it to answer them, or use Production or Sandbox"
+        )
+      }
+    }
   }
 
   /// The app with this bundle id and environment, if configured.
