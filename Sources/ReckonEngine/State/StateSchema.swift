@@ -140,8 +140,11 @@ enum StateSchema {
     return version
   }
 
-  /// Brings the database to the newest version, refusing one written by a newer Reckon.
-  static func migrate(_ connection: SQLiteConnection, now: Double) throws(StateDatabaseError) {
+  /// Brings the database to the newest version (to `target` when given: a file as an older
+  /// Reckon left it, for tests), refusing one written by a newer Reckon.
+  static func migrate(
+    _ connection: SQLiteConnection, now: Double, to target: Int = StateSchema.migrations.count
+  ) throws(StateDatabaseError) {
     try connection.execute(
       "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
     )
@@ -151,7 +154,7 @@ enum StateSchema {
     guard current <= migrations.count else {
       throw .newerSchema(path: connection.path, found: current, known: migrations.count)
     }
-    for version in (current + 1)..<(migrations.count + 1) {
+    for version in (current + 1)..<(max(target, current) + 1) {
       try connection.transaction { () throws(StateDatabaseError) in
         try connection.execute(migrations[version - 1])
         try connection.query(
