@@ -60,6 +60,15 @@ import Testing
     #expect(range.contains("requests_by_received"), "\(range)")
   }
 
+  @Test func theQueueListingReadsEntriesInOrderOffAnIndexInsteadOfSortingTheOutbox() throws {
+    let store = try TestState.store()
+    let plan = try store.connection.query(
+      "EXPLAIN QUERY PLAN " + StateStore.listing(states: []), [.integer(1_000)]
+    ).compactMap { $0.text(3) }.joined(separator: "; ")
+    #expect(plan.contains("outbox_by_listing"), "\(plan)")
+    #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+  }
+
   @Test func databaseUsesWriteAheadLogging() throws {
     let store = try TestState.store()
     let mode = try store.connection.query("PRAGMA journal_mode").first?.text(0)

@@ -120,6 +120,9 @@ enum StateSchema {
     // request it attached to. A row with neither (an outcome imported from Apple's history for
     // a transaction with no request here) keeps NULL in both: its app is unknown, and it counts
     // for every app and environment, as every outcome did before.
+    // And `reckon queue list`'s order (unfinished entries first, then by deadline) as an index,
+    // so a listing reads its first `--limit` entries in order instead of sorting the whole
+    // outbox; the states must be `StateStore.unfinishedStates` as the listing writes them.
     """
     ALTER TABLE outcomes ADD COLUMN bundle_id TEXT;
     ALTER TABLE outcomes ADD COLUMN environment TEXT;
@@ -129,6 +132,8 @@ enum StateSchema {
     UPDATE outcomes SET (bundle_id, environment) = (
       SELECT r.bundle_id, r.environment FROM requests r WHERE r.id = outcomes.request_id)
     WHERE environment IS NULL;
+    CREATE INDEX outbox_by_listing
+      ON outbox(state NOT IN ('held', 'pending', 'sending', 'failed'), deadline);
     """,
   ]
 
