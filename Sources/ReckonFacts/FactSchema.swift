@@ -148,7 +148,9 @@ extension FactSchema {
       "Earlier CONSUMPTION_REQUESTs for the same transaction (a repeat of a request still open is not a request of its own)."
     ),
     entry(
-      "history.earlier_refunds", .number, .records, "Refunds already granted to this customer."),
+      "history.earlier_refunds", .number, .records,
+      "Refunds already granted to this customer in the request's own app and environment (a Sandbox refund does not count for a Production request)."
+    ),
   ]
 
   private static func entry(

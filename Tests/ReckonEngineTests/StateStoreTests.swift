@@ -21,18 +21,15 @@ import Testing
     #expect(error == .newerSchema(path: path, found: 99, known: StateSchema.migrations.count))
   }
 
-  /// A database as Reckon left it at `version`, made by taking the newer migrations back.
+  /// A database as Reckon left it at `version`: its first `version` migrations and no newer.
   static func database(atVersion version: Int) throws -> String {
     let path = TestState.temporaryPath()
-    let store = try StateStore(path: path)
-    try store.connection.execute(
-      "DROP INDEX outcomes_by_request; DROP INDEX requests_by_received;")
-    try store.connection.query(
-      "DELETE FROM schema_migrations WHERE version > ?", [.integer(Int64(version))])
+    let connection = try SQLiteConnection(path: path, synchronous: "NORMAL")
+    try StateSchema.migrate(connection, now: 0, to: version)
     return path
   }
 
-  @Test func aReadOnlyOpenReadsADatabaseThatLacksOnlyNewerIndexesAndRefusesAnOlderOne() throws {
+  @Test func aReadOnlyOpenReadsADatabaseAtTheOldestReadableVersionAndRefusesAnOlderOne() throws {
     let path = try Self.database(atVersion: StateSchema.oldestReadable)
     let reader = try StateStore(path: path, access: .readOnly)
     #expect(try reader.schemaVersion() == StateSchema.oldestReadable)
@@ -61,6 +58,15 @@ import Testing
     #expect(!outcomes.contains("TEMP B-TREE"), "\(outcomes)")
     let range = try plan("SELECT id FROM requests WHERE received_at >= 0 AND received_at < 1")
     #expect(range.contains("requests_by_received"), "\(range)")
+  }
+
+  @Test func theQueueListingReadsEntriesInOrderOffAnIndexInsteadOfSortingTheOutbox() throws {
+    let store = try TestState.store()
+    let plan = try store.connection.query(
+      "EXPLAIN QUERY PLAN " + StateStore.listing(states: []), [.integer(1_000)]
+    ).compactMap { $0.text(3) }.joined(separator: "; ")
+    #expect(plan.contains("outbox_by_listing"), "\(plan)")
+    #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
   }
 
   @Test func databaseUsesWriteAheadLogging() throws {

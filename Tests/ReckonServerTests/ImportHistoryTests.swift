@@ -93,6 +93,34 @@ struct ImportHistoryTests {
     }
   }
 
+  /// A refund imported for a transaction with no request here keeps the environment it was
+  /// imported from, so it is no earlier refund of the customer's requests in the other one.
+  @Test func anImportedRefundCountsOnlyForItsOwnEnvironment() async throws {
+    let ca = try LocalCertificateAuthority(now: Self.now.addingTimeInterval(-120 * 86_400))
+    let (standIn, url) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    standIn.history.serve(
+      [try Self.signed(ca, "REFUND", 8, daysAgo: 5, revocation: "REFUND_FULL")], pageSize: 10)
+    let store = try StateStore(
+      path: TestScratch.folder.appendingPathComponent(
+        "reckon-import-\(UUID().uuidString).sqlite"
+      ).path)
+    let sandbox = AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox)
+    let importer = HistoryImporter(
+      client: NotificationHistoryClient(client: try TestKey.client(url), app: sandbox),
+      verifier: NotificationVerifier(apps: [Self.app], roots: [ca.root]), store: store)
+    let summary = try await importer.run(
+      since: Self.now.addingTimeInterval(-30 * 86_400), until: nil, now: Self.now)
+    #expect(summary.outcomes == 1)
+    let production = AppStoreApp(bundleId: TestKey.bundleId, environment: .production)
+    #expect(
+      try store.refundCount(customer: .originalTransactionId("8"), app: sandbox, before: Self.now)
+        == 1)
+    #expect(
+      try store.refundCount(
+        customer: .originalTransactionId("8"), app: production, before: Self.now) == 0)
+  }
+
   @Test func aThrottledPageWaitsOutRetryAfterAndAFarOneEndsSayingUntilWhen() async throws {
     let ca = try LocalCertificateAuthority(now: Self.now.addingTimeInterval(-120 * 86_400))
     let (standIn, url) = try TestKey.standIn()

@@ -61,14 +61,18 @@ public enum GeneratedHistory {
     case .skip: return (nil, nil)
     }
     guard let body = decision.body.map(DecisionReport.bodyJSON) else { return (nil, nil) }
-    let app = AppStoreApp(
-      bundleId: request.keys.bundleId ?? "",
-      environment: request.notification.data?.environment ?? .production)
     let enqueue = OutboxEnqueue(
-      app: app, transactionId: request.transactionId ?? "",
+      app: app(request), transactionId: request.transactionId ?? "",
       context: ConsumptionValidationContext(transaction: request.transaction), body: body,
       deadline: request.deadline, holdUntil: decision.action == .hold ? sentAt : nil)
     return (enqueue, sentAt)
+  }
+
+  /// The app a generated request is of, as recorded with it.
+  private static func app(_ request: RefundRequest) -> AppStoreApp {
+    AppStoreApp(
+      bundleId: request.keys.bundleId ?? "",
+      environment: request.notification.data?.environment ?? .production)
   }
 
   private static func record(_ request: RefundRequest, raw: Data) -> NotificationRecord {
@@ -76,9 +80,8 @@ public enum GeneratedHistory {
       notificationUUID: request.notification.notificationUUID ?? UUID().uuidString,
       notificationType: "CONSUMPTION_REQUEST", transactionId: request.transactionId,
       originalTransactionId: request.transaction.originalTransactionId,
-      appAccountToken: request.keys.appAccountToken, bundleId: request.keys.bundleId ?? "",
-      environment: request.notification.data?.environment ?? .production,
-      receivedAt: request.receivedAt, rawNotification: raw)
+      appAccountToken: request.keys.appAccountToken, bundleId: app(request).bundleId,
+      environment: app(request).environment, receivedAt: request.receivedAt, rawNotification: raw)
   }
 
   private static func attachOutcome(
@@ -99,7 +102,7 @@ public enum GeneratedHistory {
     let at = request.receivedAt.addingTimeInterval(Double(3_600 + random.below(2 * 86_400)))
     try store.attachOutcome(
       refunded ? .refund : .refundDeclined, notificationUUID: uuid,
-      transactionId: request.transactionId ?? "", occurredAt: at)
+      transactionId: request.transactionId ?? "", app: app(request), occurredAt: at)
     guard refunded else { return }
     let prorated = decision.body?.refundPreference == .grantProrated && random.below(100) < 60
     try store.recordRevocation(
@@ -108,7 +111,8 @@ public enum GeneratedHistory {
     if random.below(100) < 4 {
       try store.attachOutcome(
         .refundReversed, notificationUUID: generator.uuid(7, UInt64(index)),
-        transactionId: request.transactionId ?? "", occurredAt: at.addingTimeInterval(20 * 86_400))
+        transactionId: request.transactionId ?? "", app: app(request),
+        occurredAt: at.addingTimeInterval(20 * 86_400))
     }
   }
 }

@@ -113,11 +113,38 @@ enum StateSchema {
     CREATE INDEX outcomes_by_request ON outcomes(request_id, occurred_at, id);
     CREATE INDEX requests_by_received ON requests(received_at);
     """,
+    // 6: each outcome's app (bundle id and environment), so `history.earlier_refunds` counts
+    // only refunds of the request's own app and environment, as `history.earlier_requests`
+    // counts requests: a Sandbox refund is not a Production one. Earlier rows take the app of
+    // the outcome's own notification where the webhook recorded it in `requests`, else of the
+    // request it attached to. A row with neither (an outcome imported from Apple's history for
+    // a transaction with no request here) keeps NULL in both: its app is unknown, and it counts
+    // for every app and environment, as every outcome did before.
+    // And `reckon queue list`'s order (unfinished entries first, then by deadline) as an index,
+    // so a listing reads its first `--limit` entries in order instead of sorting the whole
+    // outbox; the states must be `StateStore.unfinishedStates` as the listing writes them.
+    """
+    ALTER TABLE outcomes ADD COLUMN bundle_id TEXT;
+    ALTER TABLE outcomes ADD COLUMN environment TEXT;
+    UPDATE outcomes SET (bundle_id, environment) = (
+      SELECT r.bundle_id, r.environment FROM requests r
+      WHERE r.notification_uuid = outcomes.notification_uuid);
+    UPDATE outcomes SET (bundle_id, environment) = (
+      SELECT r.bundle_id, r.environment FROM requests r WHERE r.id = outcomes.request_id)
+    WHERE environment IS NULL;
+    CREATE INDEX outbox_by_listing
+      ON outbox(state NOT IN ('held', 'pending', 'sending', 'failed'), deadline);
+    """,
   ]
 
-  /// The oldest version a read-only open accepts: the migrations after it only add indexes, so
-  /// dry-runs and reports read an older file as it is (slower) rather than refuse it.
+  /// The oldest version a read-only open accepts: the migrations after it add indexes, and
+  /// outcomes' app columns that a read of an older file derives as migration 6 backfills them
+  /// (see `StateStore.outcomesWithApps`), so dry-runs and reports read an older file as it is
+  /// (slower) rather than refuse it.
   static let oldestReadable = 4
+
+  /// The first version whose outcomes carry their app (`bundle_id`, `environment`).
+  static let outcomeApps = 6
 
   /// The schema version of a Reckon state database, read without writing; a file that is not
   /// SQLite or has no `schema_migrations` table is not a Reckon state database.
@@ -140,8 +167,11 @@ enum StateSchema {
     return version
   }
 
-  /// Brings the database to the newest version, refusing one written by a newer Reckon.
-  static func migrate(_ connection: SQLiteConnection, now: Double) throws(StateDatabaseError) {
+  /// Brings the database to the newest version (to `target` when given: a file as an older
+  /// Reckon left it, for tests), refusing one written by a newer Reckon.
+  static func migrate(
+    _ connection: SQLiteConnection, now: Double, to target: Int = StateSchema.migrations.count
+  ) throws(StateDatabaseError) {
     try connection.execute(
       "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
     )
@@ -151,7 +181,7 @@ enum StateSchema {
     guard current <= migrations.count else {
       throw .newerSchema(path: connection.path, found: current, known: migrations.count)
     }
-    for version in (current + 1)..<(migrations.count + 1) {
+    for version in (current + 1)..<(max(target, current) + 1) {
       try connection.transaction { () throws(StateDatabaseError) in
         try connection.execute(migrations[version - 1])
         try connection.query(

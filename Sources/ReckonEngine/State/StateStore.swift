@@ -20,6 +20,9 @@ public final class StateStore: @unchecked Sendable {
   private let lock = NSRecursiveLock()
   /// Checkpoints the WAL off the request path, when asked for (see `WALCheckpointer`).
   let checkpointer: WALCheckpointer?
+  /// The schema version the store reads: the newest once migrated; a read-only open reads an
+  /// older file as it is.
+  let readVersion: Int
 
   /// What opening may do to the file.
   public enum Access: Sendable {
@@ -52,16 +55,19 @@ public final class StateStore: @unchecked Sendable {
       // Opening sets the journal mode, the first read of the file.
       throw access == .create ? error : error.ifNotADatabase(path: path)
     }
+    var version = StateSchema.migrations.count
     if access != .create {
       // Checked before any migration, so another program's database never gets our tables.
-      let version = try StateSchema.version(connection)
+      version = try StateSchema.version(connection)
       if access == .readOnly, version < StateSchema.oldestReadable {
         throw .olderSchema(path: path, found: version, needed: StateSchema.oldestReadable)
       }
     }
     if access != .readOnly {
       try StateSchema.migrate(connection, now: Date().timeIntervalSince1970)
+      version = StateSchema.migrations.count
     }
+    readVersion = version
     if backgroundCheckpoints {
       try connection.execute("PRAGMA wal_autocheckpoint=\(WALCheckpointer.fallbackPages)")
       checkpointer = WALCheckpointer(path: path, synchronous: durability.rawValue)
@@ -204,9 +210,11 @@ public final class StateStore: @unchecked Sendable {
     }
   }
 
-  /// How many refunds Apple reported for `customer` before `date` (for `history.*` facts).
-  public func refundCount(customer: CustomerKey, before date: Date) throws(StateDatabaseError)
-    -> Int
+  /// How many refunds Apple reported for `customer` before `date` (for `history.*` facts), of
+  /// `app` when given: a Sandbox refund is not a Production one. A refund whose app is unknown
+  /// (recorded before Reckon kept it, with nothing to tell it from) counts for every app.
+  public func refundCount(customer: CustomerKey, app: AppStoreApp? = nil, before date: Date)
+    throws(StateDatabaseError) -> Int
   {
     let (column, value): (String, String)
     switch customer {
@@ -216,17 +224,39 @@ public final class StateStore: @unchecked Sendable {
     return try locked { () throws(StateDatabaseError) in
       Int(
         try connection.query(
-          "SELECT COUNT(*) FROM outcomes WHERE \(column) = ? AND type = 'REFUND' AND occurred_at < ?",
-          [.text(value), .date(date)]
+          """
+          SELECT COUNT(*) FROM \(outcomesWithApps)
+          WHERE \(column) = ?1 AND type = 'REFUND' AND occurred_at < ?2
+            AND (?3 IS NULL OR environment IS NULL OR (bundle_id = ?3 AND environment = ?4))
+          """,
+          [
+            .text(value), .date(date), .optional(app?.bundleId),
+            .optional(app?.environment.rawValue),
+          ]
         ).first?.int(0) ?? 0)
     }
+  }
+
+  /// `outcomes` with each row's `bundle_id` and `environment`: its own columns, or in a file
+  /// older than `StateSchema.outcomeApps` (read-only, as it is) derived as that migration
+  /// backfills them, from the outcome's own notification, else from the request it attached to.
+  private var outcomesWithApps: String {
+    guard readVersion < StateSchema.outcomeApps else { return "outcomes" }
+    return """
+      (SELECT o.type, o.app_account_token, o.original_transaction_id, o.occurred_at,
+        COALESCE(own.bundle_id, r.bundle_id) AS bundle_id,
+        COALESCE(own.environment, r.environment) AS environment
+      FROM outcomes o LEFT JOIN requests own ON own.notification_uuid = o.notification_uuid
+        LEFT JOIN requests r ON r.id = o.request_id)
+      """
   }
 
   /// Attaches a REFUND / REFUND_DECLINED / REFUND_REVERSED notification to the latest request for
   /// its transaction (if any; not a repeat, which has no decision of its own, nor an earlier
   /// outcome notification), of `app` when given: a Production refund is never credited to a
-  /// Sandbox request that shares its transaction id. Returns the request it attached to; a
-  /// repeated UUID changes nothing.
+  /// Sandbox request that shares its transaction id. The outcome keeps `app`, or without it the
+  /// app of the request it attached to, for `refundCount`. Returns the request it attached to;
+  /// a repeated UUID changes nothing.
   @discardableResult
   public func attachOutcome(
     _ type: OutcomeType, notificationUUID: String, transactionId: String,
@@ -236,8 +266,8 @@ public final class StateStore: @unchecked Sendable {
     try locked { () throws(StateDatabaseError) in
       let request = try connection.query(
         """
-        SELECT id FROM requests WHERE transaction_id = ?1 AND repeat_of IS NULL
-          AND notification_type = 'CONSUMPTION_REQUEST'
+        SELECT id, bundle_id, environment FROM requests WHERE transaction_id = ?1
+          AND repeat_of IS NULL AND notification_type = 'CONSUMPTION_REQUEST'
           AND (?2 IS NULL OR (bundle_id = ?2 AND environment = ?3))
         ORDER BY received_at DESC LIMIT 1
         """,
@@ -245,19 +275,21 @@ public final class StateStore: @unchecked Sendable {
           .text(transactionId), .optional(app?.bundleId),
           .optional(app?.environment.rawValue),
         ]
-      ).first?.int(0)
+      ).first
+      let requestId = request?.int(0)
       try connection.query(
         """
         INSERT OR IGNORE INTO outcomes (notification_uuid, request_id, type, transaction_id, original_transaction_id,
-          app_account_token, occurred_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+          app_account_token, occurred_at, bundle_id, environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         [
-          .text(notificationUUID), request.map { .integer($0) } ?? .null, .text(type.rawValue),
+          .text(notificationUUID), requestId.map { .integer($0) } ?? .null, .text(type.rawValue),
           .text(transactionId),
           .optional(originalTransactionId), .optional(appAccountToken?.lowercased()),
-          .date(occurredAt),
+          .date(occurredAt), .optional(app?.bundleId ?? request?.text(1)),
+          .optional(app?.environment.rawValue ?? request?.text(2)),
         ])
-      return request
+      return requestId
     }
   }
 

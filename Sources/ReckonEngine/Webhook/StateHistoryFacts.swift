@@ -4,7 +4,8 @@ import ReckonFacts
 import ReckonPolicy
 
 /// The `history.*` facts from Reckon's own state database: earlier requests for the same
-/// transaction, and refunds Apple reported for the same customer, both before this request.
+/// transaction, and refunds Apple reported for the same customer, both before this request and
+/// of its own app and environment (a Sandbox test is not a Production request or refund).
 public struct StateHistoryFacts: RecordsFactProvider {
   /// The state database.
   public let store: StateStore
@@ -26,12 +27,12 @@ public struct StateHistoryFacts: RecordsFactProvider {
   /// The same facts, read on the calling thread (for the bulk dry-run).
   public func history(for request: RefundRequest) throws(StateDatabaseError) -> [String: Value] {
     var facts: [String: Value] = [:]
-    if let transactionId = request.transactionId {
-      let app = request.notification.data.flatMap { data in
-        data.bundleId.flatMap { bundleId in
-          data.environment.map { AppStoreApp(bundleId: bundleId, environment: $0) }
-        }
+    let app = request.notification.data.flatMap { data in
+      data.bundleId.flatMap { bundleId in
+        data.environment.map { AppStoreApp(bundleId: bundleId, environment: $0) }
       }
+    }
+    if let transactionId = request.transactionId {
       facts["history.earlier_requests"] = .number(
         Double(
           try store.requestCount(
@@ -42,7 +43,7 @@ public struct StateHistoryFacts: RecordsFactProvider {
       keys.appAccountToken.map(CustomerKey.appAccountToken)
       ?? keys.originalTransactionId.map(CustomerKey.originalTransactionId)
     let refunds = try customer.map { customer throws(StateDatabaseError) in
-      try store.refundCount(customer: customer, before: request.receivedAt)
+      try store.refundCount(customer: customer, app: app, before: request.receivedAt)
     }
     facts["history.earlier_refunds"] = .number(Double(refunds ?? 0))
     return facts

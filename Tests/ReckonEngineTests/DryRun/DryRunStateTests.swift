@@ -37,6 +37,13 @@ struct DryRunStateTests {
     #expect(some.allSatisfy { $0.request.receivedAt >= since && $0.request.receivedAt < until })
   }
 
+  @Test func generatedOutcomesKeepTheAppAndEnvironmentOfTheirRequests() async throws {
+    let (_, path) = try await Self.history()
+    let apps = try SQLiteDatabase(path: path).query(
+      "SELECT DISTINCT bundle_id, environment FROM outcomes")
+    #expect(apps.map { [$0.text(0), $0.text(1)] } == [["com.example.coins", "Production"]])
+  }
+
   @Test func recordedFactsGiveTheRecordedDecisionsEvenAfterTheFactsChange() async throws {
     let (fixture, path) = try await Self.history()
     let store = try StateStore(path: path)

@@ -120,7 +120,7 @@ struct NotificationPipelineTests {
   ) async throws {
     let fixture = try WebhookFixture(
       policy: .text(name: "hold.policy", "otherwise refund DECLINE, hold for review"),
-      environment: environment)
+      environments: [environment])
     var notification = SimulatedNotification()
     notification.environment = environment.rawValue
     let before = Date()
@@ -151,6 +151,34 @@ struct NotificationPipelineTests {
     other.transactionId = "2000000812340001"
     let next = await fixture.service.answer(body: try fixture.body(other))
     #expect(WebhookFixture.fields(next)["rule"] == "refunded before")
+  }
+
+  /// A refund the webhook recorded in one environment, then a request from the same customer in
+  /// the other environment (not refunded before) and in its own (refunded before).
+  @Test(arguments: [
+    (AppStoreEnvironment.sandbox, AppStoreEnvironment.production),
+    (AppStoreEnvironment.production, AppStoreEnvironment.sandbox),
+  ])
+  func aRefundIsAnEarlierRefundOnlyInItsOwnEnvironment(
+    refundIn: AppStoreEnvironment, other: AppStoreEnvironment
+  ) async throws {
+    let fixture = try WebhookFixture(environments: [.production, .sandbox])
+    var refund = SimulatedNotification()
+    refund.type = "REFUND"
+    refund.environment = refundIn.rawValue
+    refund.revocationDate = Date().addingTimeInterval(-30)
+    #expect(await fixture.service.answer(body: try fixture.body(refund)).verdict == .outcome)
+    var elsewhere = SimulatedNotification()
+    elsewhere.environment = other.rawValue
+    elsewhere.transactionId = "2000000812340001"
+    let notRefunded = await fixture.service.answer(body: try fixture.body(elsewhere))
+    #expect(notRefunded.verdict == .decided)
+    #expect(WebhookFixture.fields(notRefunded)["rule"] == "otherwise")
+    var sameEnvironment = SimulatedNotification()
+    sameEnvironment.environment = refundIn.rawValue
+    sameEnvironment.transactionId = "2000000812340002"
+    let refunded = await fixture.service.answer(body: try fixture.body(sameEnvironment))
+    #expect(WebhookFixture.fields(refunded)["rule"] == "refunded before")
   }
 
   @Test(arguments: ["REFUND_DECLINED", "REFUND_REVERSED", "REVOKE"])

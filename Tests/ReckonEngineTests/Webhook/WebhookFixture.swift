@@ -30,9 +30,10 @@ struct WebhookFixture {
   let statePath: String
   let events = EventLog()
 
+  /// A service for com.example.coins in each of `environments`, all with `policy`.
   init(
     policy: PolicyBook.Source = .text(name: "webhook-test.policy", Self.policy),
-    environment: AppStoreEnvironment = .production
+    environments: [AppStoreEnvironment] = [.production]
   ) throws {
     authority = try LocalCertificateAuthority()
     statePath =
@@ -41,11 +42,11 @@ struct WebhookFixture {
       ).path
     let events = self.events
     service = try ReckonService(
-      apps: [
+      apps: environments.map {
         .init(
-          bundleId: "com.example.coins", appAppleId: 1_234_567_890, environment: environment,
+          bundleId: "com.example.coins", appAppleId: 1_234_567_890, environment: $0,
           policy: policy)
-      ], factSources: [.init(facts, timeout: .seconds(2))], statePath: statePath,
+      }, factSources: [.init(facts, timeout: .seconds(2))], statePath: statePath,
       roots: [authority.root], events: { events.append($0) })
   }
 
