@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 
 /// The dry-run summary as text for a terminal: counts by action, preference, rule, reason and
 /// product type; with `--against`, what would change and the first changed requests.
@@ -15,6 +16,13 @@ public enum DryRunText {
       result.stopped
         ? "\(heading): stopped after \(n(result.rows.count)) of \(n(result.total)) requests"
         : "\(heading) over \(n(result.total)) requests")
+    // First, as it is a defect of the policy: requests it meant to answer get nothing.
+    if let note = appleRulesNote(result, summary) {
+      lines.append(note)
+      for (violation, count) in appleRulesBroken(summary) {
+        lines.append("  \(n(count)): \(violation.message) (\(violation.errorName))")
+      }
+    }
     if result.ignored > 0 { lines.append("\(n(result.ignored)) other notifications ignored") }
     if result.otherApps > 0 {
       lines.append("\(n(result.otherApps)) requests for apps not in reckon.json left out")
@@ -54,6 +62,41 @@ public enum DryRunText {
     breakdown(&lines, "By product type", summary.byProductType, groups)
     if result.againstName != nil { comparison(&lines, result, summary, shown: changedShown) }
     return lines.joined(separator: "\n")
+  }
+
+  /// How many requests would get no reply because the body breaks Apple's rules, and the rules
+  /// that decided them, e.g. `337 requests would get no reply: the body breaks Apple's rules
+  /// (rule 'prorate everything')`; nil when none would.
+  public static func appleRulesNote(_ result: DryRunResult, _ summary: DryRunSummary) -> String? {
+    let total = summary.breaksAppleRules.values.reduce(0, +)
+    guard total > 0 else { return nil }
+    let order = ruleOrder(result)
+    let rules = summary.breaksAppleRules.sorted {
+      $0.value > $1.value || $0.value == $1.value && order($0.key) < order($1.key)
+    }
+    let names = rules.map { name, count in
+      (name == "otherwise" ? "otherwise" : "rule '\(name)'")
+        + (rules.count > 1 ? " \(n(count))" : "")
+    }
+    return "\(n(total)) \(total == 1 ? "request" : "requests") would get no reply: the body breaks "
+      + "Apple's rules (\(names.joined(separator: ", ")))"
+  }
+
+  /// The Apple rules the skipped bodies break, most often broken first.
+  static func appleRulesBroken(_ summary: DryRunSummary) -> [(AppleRuleViolation, Int)] {
+    summary.breaksAppleRule.sorted {
+      $0.value > $1.value
+        || $0.value == $1.value
+          && AppleRuleViolation.allCases.firstIndex(of: $0.key)!
+            < AppleRuleViolation.allCases.firstIndex(of: $1.key)!
+    }.map { ($0.key, $0.value) }
+  }
+
+  /// A rule name's place in the policy, `otherwise` (and an unknown name) last.
+  static func ruleOrder(_ result: DryRunResult) -> (String) -> Int {
+    let positions = Dictionary(
+      result.ruleNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    return { positions[$0] ?? result.ruleNames.count }
   }
 
   /// How many lines `--skip-bad-lines` left out, with the problems of the first `examples` by

@@ -21,6 +21,7 @@ public enum HTMLReport {
         " · changed against “\(HTMLText.escape(result.againstName ?? ""))”: <b id=\"changed\">\(summary.changed)</b>"
     }
     body += "</p>"
+    body += appleRules(result, summary)
     if summary.withoutFacts > 0 {
       body +=
         "<p class=\"without-facts\">No facts found for <b id=\"without-facts\">\(summary.withoutFacts)</b> "
@@ -54,6 +55,23 @@ public enum HTMLReport {
     body += breakdown("Outcome by product type", summary.byProductType)
     if result.againstName != nil { body += changes(result, summary, shown: changedShown) }
     return page(title: "Reckon dry-run: \(result.policyName)", body: body)
+  }
+
+  /// The requests that would get no reply because the body breaks Apple's rules, as the text
+  /// summary's headline says it, with the rules broken; empty when there are none.
+  static func appleRules(_ result: DryRunResult, _ summary: DryRunSummary) -> String {
+    guard let note = DryRunText.appleRulesNote(result, summary) else { return "" }
+    let total = summary.breaksAppleRules.values.reduce(0, +)
+    let count = DryRunText.n(total)
+    // The count in the sentence is marked up, so a test can read it without parsing words.
+    let sentence = HTMLText.escape(String(note.dropFirst(count.count)))
+    var html =
+      "<div class=\"apple-rules\"><p><b id=\"breaks-apple-rules\">\(count)</b>\(sentence)</p><ul>"
+    for (violation, broken) in DryRunText.appleRulesBroken(summary) {
+      html +=
+        "<li>\(DryRunText.n(broken)): \(HTMLText.escape(violation.message)) (\(violation.errorName))</li>"
+    }
+    return html + "</ul></div>"
   }
 
   /// What the run left out, as the text summary lists it, so the page's totals are not taken
@@ -149,6 +167,7 @@ public enum HTMLReport {
     .n { text-align: right; font-variant-numeric: tabular-nums; } .totals { font-size: 1.1em; background: #eef3f8; padding: .7em 1em; }
     svg text { font: 13px system-ui, sans-serif; fill: #1d232b; } svg .chart-title { font-weight: 600; font-size: 14px; } svg .small { font-size: 11px; }
     figure { margin: 1em 0; } .key { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; } .key.a { background: #3b6ea5; } .key.b { background: #d08a2c; }
+    .apple-rules { background: #fdecea; border-left: 4px solid #b3261e; padding: .5em 1em; } .apple-rules p { margin: .2em 0; font-weight: 600; }
     </style></head><body>
     \(body)
     <p class="small">Made by Reckon.</p>
