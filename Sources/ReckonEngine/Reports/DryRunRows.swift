@@ -156,7 +156,7 @@ enum DryRunJSONSummary {
       parts.append("\"changed\":\(summary.changed)")
       parts.append("\"againstByOutcome\":\(object(names(summary.againstByOutcome)))")
       let transitions = summary.transitions.sorted { $0.key < $1.key }.map {
-        "{\"from\":\(DryRunRows.quote($0.key.from.description)),\"to\":\(DryRunRows.quote($0.key.to.description)),\"count\":\($0.value)}"
+        "{\"from\":\(DryRunRows.quote($0.key.from.jsonName)),\"to\":\(DryRunRows.quote($0.key.to.jsonName)),\"count\":\($0.value)}"
       }
       parts.append("\"changes\":[\(transitions.joined(separator: ","))]")
     }
@@ -174,7 +174,7 @@ enum DryRunJSONSummary {
   }
 
   private static func names(_ counts: [DryRunOutcome: Int]) -> [String: Int] {
-    Dictionary(uniqueKeysWithValues: counts.map { ($0.key.description, $0.value) })
+    Dictionary(uniqueKeysWithValues: counts.map { ($0.key.jsonName, $0.value) })
   }
 
   private static func object(_ counts: [String: Int]) -> String {

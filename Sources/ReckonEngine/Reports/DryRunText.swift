@@ -47,14 +47,17 @@ public enum DryRunText {
           + "fact source): they are decided on the notification alone")
     }
     lines.append("")
+    let preferences = Dictionary(
+      uniqueKeysWithValues: summary.byPreference.map {
+        (DryRunOutcome.preferenceLabel($0.key), $0.value)
+      })
     // One width for the three count tables, so their numbers line up.
     let names = TextColumn(
-      [summary.byAction, summary.byPreference, summary.byRule].flatMap(\.keys), minimum: 40,
+      [summary.byAction, preferences, summary.byRule].flatMap(\.keys), minimum: 40,
       maximum: 60)
     section(&lines, "By action", summary.byAction, total: summary.decided, names)
     section(
-      &lines, "By preference (respond and hold)", summary.byPreference, total: summary.decided,
-      names)
+      &lines, "By preference (respond and hold)", preferences, total: summary.decided, names)
     section(&lines, "By deciding rule", summary.byRule, total: summary.decided, names)
     let groups = TextColumn(
       [summary.byReason, summary.byProductType].flatMap(\.keys), minimum: 26, maximum: 40)
@@ -145,7 +148,7 @@ public enum DryRunText {
       lines.append("  \(pad(n(count), 10))  \(transition.from) → \(to)")
     }
     lines.append("")
-    lines.append("  outcome                         this policy    against    change")
+    lines.append("  answer                          this policy    against    change")
     for outcome in DryRunOutcome.allCases {
       let mine = summary.byOutcome[outcome] ?? 0
       let theirs = summary.againstByOutcome[outcome] ?? 0

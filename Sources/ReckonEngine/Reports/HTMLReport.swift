@@ -3,8 +3,9 @@ import Foundation
 /// Reports as one self-contained HTML file for a product owner's browser: inline CSS and SVG
 /// charts, no scripts, nothing fetched from elsewhere.
 public enum HTMLReport {
-  /// The dry-run report: totals, charts by outcome, rule, reason and product type, and with
-  /// `--against` the changes and the changed requests (the first `changedShown`).
+  /// The dry-run report: totals, charts by answer (action and preference), rule, reason and
+  /// product type, and with `--against` the changes and the changed requests (the first
+  /// `changedShown`).
   public static func dryRun(
     _ result: DryRunResult, _ summary: DryRunSummary, changedShown: Int = 500
   )
@@ -34,7 +35,7 @@ public enum HTMLReport {
       (summary.byOutcome[$0] ?? 0) + (summary.againstByOutcome[$0] ?? 0) > 0
     }
     var chart = SVGBarChart(
-      title: "Answers by outcome",
+      title: "Answers by action",
       bars: outcomes.map { ($0.description, summary.byOutcome[$0] ?? 0) })
     if result.againstName != nil {
       chart.secondary = outcomes.map { summary.againstByOutcome[$0] ?? 0 }
@@ -51,8 +52,8 @@ public enum HTMLReport {
       "<figure>\(SVGBarChart(title: "Requests by reason", bars: sorted(summary.byReason.mapValues { $0.values.reduce(0, +) })).render())</figure>"
     body +=
       "<figure>\(SVGBarChart(title: "Requests by product type", bars: sorted(summary.byProductType.mapValues { $0.values.reduce(0, +) })).render())</figure>"
-    body += breakdown("Outcome by reason", summary.byReason)
-    body += breakdown("Outcome by product type", summary.byProductType)
+    body += breakdown("Answers by reason", summary.byReason)
+    body += breakdown("Answers by product type", summary.byProductType)
     if result.againstName != nil { body += changes(result, summary, shown: changedShown) }
     return page(title: "Reckon dry-run: \(result.policyName)", body: body)
   }

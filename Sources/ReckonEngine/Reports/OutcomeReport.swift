@@ -66,7 +66,8 @@ public struct OutcomeReport: Sendable {
 
   /// Every decision in the range.
   public private(set) var all = Counts()
-  /// By the refund preference in the body Apple received (`none` for data only); decisions
+  /// By the refund preference in the body Apple received (`none` for data only, which text and
+  /// HTML call `no preference (share data only)`); decisions
   /// that sent nothing are grouped by why (`not sent (skip)`, `notSent`, `notSentYet`).
   public private(set) var byPreference: [String: Counts] = [:]
   /// By deciding rule (`policy: rule`).
@@ -120,8 +121,8 @@ public struct OutcomeReport: Sendable {
       "",
     ]
     // One width for every section, so their numbers line up.
-    let names = TextColumn(sections.flatMap(\.1.keys), minimum: 44, maximum: 60)
-    for (title, groups) in sections {
+    let names = TextColumn(labelledSections.flatMap(\.1.keys), minimum: 44, maximum: 60)
+    for (title, groups) in labelledSections {
       lines.append(title)
       lines.append(
         "  " + names.cell("") + " "
@@ -161,7 +162,7 @@ public struct OutcomeReport: Sendable {
   public func html() -> String {
     var body =
       "<h1>Refund outcomes</h1><p class=\"totals\">Decisions: <b id=\"decisions\">\(all.decisions)</b> · with an outcome <b id=\"with-outcome\">\(all.withOutcome)</b> · refund rate <b id=\"rate\">\(Self.rate(all.refundRate))</b> (reversed refunds counted as refunded) · net refund rate <b id=\"net-rate\">\(Self.rate(all.netRefundRate))</b> (reversed refunds left out) · prorated refunds <b id=\"prorated\">\(all.prorated)</b>, giving back <b id=\"average-prorated\">\(Self.averageProrated(all))</b> of the price on average</p>"
-    for (title, groups) in sections {
+    for (title, groups) in labelledSections {
       // A group with no outcome yet has no rate; a 0% bar would say Apple refunded none.
       let bars = groups.sorted { $0.key < $1.key }.compactMap { name, counts in
         counts.refundRate.map { (name, Int(($0 * 100).rounded())) }
@@ -189,6 +190,18 @@ public struct OutcomeReport: Sendable {
       ("By preference sent", byPreference), ("By deciding rule", byRule), ("By reason", byReason),
       ("By product type", byProductType),
     ]
+  }
+
+  /// The sections as people read them: preferences in the policy language's words.
+  private var labelledSections: [(String, [String: Counts])] {
+    sections.map { title, groups in
+      guard title == "By preference sent" else { return (title, groups) }
+      return (
+        title,
+        Dictionary(
+          uniqueKeysWithValues: groups.map { (DryRunOutcome.preferenceLabel($0.key), $0.value) })
+      )
+    }
   }
 
   private static func key(_ title: String) -> String {

@@ -20,12 +20,12 @@ struct AppleRulesSkipTests {
     }.joined()
   }
 
-  private func run(_ source: String = Self.source, named name: String = "prorate-everything")
-    async throws -> DryRunResult
-  {
+  private func run() async throws -> DryRunResult {
     let fixture = try DryRunFixture.shared()
+    // A file of its own per test: tests run side by side in one fixture folder.
     return try await BulkDryRun(
-      policy: try fixture.policy(source: source, named: name), against: nil,
+      policy: try fixture.policy(
+        source: Self.source, named: "prorate-everything-\(UUID().uuidString)"), against: nil,
       schema: fixture.setup.schema, layers: try fixture.layers()
     ).run(RequestLines(path: fixture.files.requests))
   }
