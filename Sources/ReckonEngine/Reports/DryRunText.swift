@@ -58,7 +58,9 @@ public enum DryRunText {
     section(&lines, "By action", summary.byAction, total: summary.decided, names)
     section(
       &lines, "By preference (respond and hold)", preferences, total: summary.decided, names)
-    section(&lines, "By deciding rule", summary.byRule, total: summary.decided, names)
+    section(
+      &lines, "By deciding rule", summary.byRule, total: summary.decided, names,
+      order: ruleOrder(result))
     let groups = TextColumn(
       [summary.byReason, summary.byProductType].flatMap(\.keys), minimum: 26, maximum: 40)
     breakdown(&lines, "By reason", summary.byReason, groups)
@@ -170,18 +172,16 @@ public enum DryRunText {
     }
   }
 
+  /// A table of counts, most first (equal counts by `order`), with their shares of `total`.
   private static func section(
     _ lines: inout [String], _ title: String, _ counts: [String: Int], total: Int,
-    _ column: TextColumn
+    _ column: TextColumn, order: (String) -> Int = { _ in 0 }
   ) {
     guard !counts.isEmpty else { return }
     lines.append(title)
-    for (name, count) in counts.sorted(by: {
-      $0.value > $1.value || $0.value == $1.value && $0.key < $1.key
-    }) {
-      lines.append(
-        "  \(column.cell(name)) \(pad(n(count), 10))  \(percent(count, total))"
-      )
+    let rows = CountTable.sorted(counts, order: order)
+    for (row, share) in zip(rows, CountTable.shares(rows.map(\.value), of: total)) {
+      lines.append("  \(column.cell(row.label)) \(pad(n(row.value), 10))  \(share)")
     }
     lines.append("")
   }
@@ -212,10 +212,6 @@ public enum DryRunText {
       grouped.append(character)
     }
     return (value < 0 ? "-" : "") + grouped
-  }
-
-  static func percent(_ count: Int, _ total: Int) -> String {
-    String(format: "%5.1f%%", total == 0 ? 0 : 100 * Double(count) / Double(total))
   }
 
   private static func pad(_ text: String, _ width: Int) -> String {

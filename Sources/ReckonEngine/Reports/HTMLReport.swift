@@ -47,11 +47,11 @@ public enum HTMLReport {
     }
     body += "</figure>"
     body +=
-      "<figure>\(SVGBarChart(title: "Deciding rule", bars: sorted(summary.byRule)).render())</figure>"
+      "<figure>\(SVGBarChart(title: "Deciding rule", bars: CountTable.sorted(summary.byRule, order: DryRunText.ruleOrder(result))).render())</figure>"
     body +=
-      "<figure>\(SVGBarChart(title: "Requests by reason", bars: sorted(summary.byReason.mapValues { $0.values.reduce(0, +) })).render())</figure>"
+      "<figure>\(SVGBarChart(title: "Requests by reason", bars: CountTable.sorted(summary.byReason.mapValues { $0.values.reduce(0, +) })).render())</figure>"
     body +=
-      "<figure>\(SVGBarChart(title: "Requests by product type", bars: sorted(summary.byProductType.mapValues { $0.values.reduce(0, +) })).render())</figure>"
+      "<figure>\(SVGBarChart(title: "Requests by product type", bars: CountTable.sorted(summary.byProductType.mapValues { $0.values.reduce(0, +) })).render())</figure>"
     body += breakdown("Answers by reason", summary.byReason)
     body += breakdown("Answers by product type", summary.byProductType)
     if result.againstName != nil { body += changes(result, summary, shown: changedShown) }
@@ -129,9 +129,10 @@ public enum HTMLReport {
 
   static func table(_ title: String, _ counts: [String: Int], total: Int) -> String {
     var html = "<h2>\(HTMLText.escape(title))</h2><table>"
-    for (name, count) in sorted(counts) {
+    let rows = CountTable.sorted(counts)
+    for (row, share) in zip(rows, CountTable.shares(rows.map(\.value), of: total)) {
       html +=
-        "<tr><td>\(HTMLText.escape(name))</td><td class=\"n\">\(count)</td><td class=\"n\">\(DryRunText.percent(count, total))</td></tr>"
+        "<tr><td>\(HTMLText.escape(row.label))</td><td class=\"n\">\(row.value)</td><td class=\"n\">\(share)</td></tr>"
     }
     return html + "</table>"
   }
@@ -149,12 +150,6 @@ public enum HTMLReport {
         + columns.map { "<td class=\"n\">\(counts[$0] ?? 0)</td>" }.joined() + "</tr>"
     }
     return html + "</table>"
-  }
-
-  static func sorted(_ counts: [String: Int]) -> [(label: String, value: Int)] {
-    counts.sorted { $0.value > $1.value || $0.value == $1.value && $0.key < $1.key }.map {
-      ($0.key, $0.value)
-    }
   }
 
   static func page(title: String, body: String) -> String {

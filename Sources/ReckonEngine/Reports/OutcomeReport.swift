@@ -114,10 +114,10 @@ public struct OutcomeReport: Sendable {
   /// The report as text tables.
   public func text() -> String {
     var lines = [
-      "\(all.decisions) decisions, \(all.withOutcome) with an outcome, refund rate \(Self.rate(all.refundRate))"
+      "\(DryRunText.n(all.decisions)) decisions, \(DryRunText.n(all.withOutcome)) with an outcome, refund rate \(Self.rate(all.refundRate))"
         + " (reversed refunds counted as refunded), net refund rate \(Self.rate(all.netRefundRate))"
         + " (reversed refunds left out)",
-      "prorated refunds: \(all.prorated), giving back \(Self.averageProrated(all)) of the price on average",
+      "prorated refunds: \(DryRunText.n(all.prorated)), giving back \(Self.averageProrated(all)) of the price on average",
       "",
     ]
     // One width for every section, so their numbers line up.
@@ -129,11 +129,15 @@ public struct OutcomeReport: Sendable {
           + "decisions  outcome  refunded  declined  reversed  prorated  avg prorated    rate  net rate"
       )
       for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
+        // Counts with thousands separators, as the dry-run prints them.
+        let columns = zip(
+          [
+            counts.decisions, counts.withOutcome, counts.refunded, counts.declined,
+            counts.reversed, counts.prorated,
+          ], [9, 7, 8, 8, 8, 8]
+        ).map { Self.pad(DryRunText.n($0), $1) + "  " }
         lines.append(
-          "  \(names.cell(name)) "
-            + String(
-              format: "%9d  %7d  %8d  %8d  %8d  %8d  ", counts.decisions, counts.withOutcome,
-              counts.refunded, counts.declined, counts.reversed, counts.prorated)
+          "  \(names.cell(name)) " + columns.joined()
             + Self.pad(Self.averageProrated(counts), 12) + "  "
             + Self.pad(Self.rate(counts.refundRate), 6)
             + "  " + Self.pad(Self.rate(counts.netRefundRate), 8)
