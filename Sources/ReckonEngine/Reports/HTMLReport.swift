@@ -13,19 +13,19 @@ public enum HTMLReport {
   {
     var body = "<h1>Dry-run of “\(HTMLText.escape(result.policyName))”</h1>"
     body +=
-      "<p class=\"totals\">Requests: <b id=\"total\">\(summary.decided + summary.undecided)</b>"
-    body += " · decided <b id=\"decided\">\(summary.decided)</b>"
-    if summary.undecided > 0 { body += " · not decided <b>\(summary.undecided)</b>" }
+      "<p class=\"totals\">Requests: <b id=\"total\">\(DryRunText.n(summary.decided + summary.undecided))</b>"
+    body += " · decided <b id=\"decided\">\(DryRunText.n(summary.decided))</b>"
+    if summary.undecided > 0 { body += " · not decided <b>\(DryRunText.n(summary.undecided))</b>" }
     if result.stopped { body += " · <b>stopped early</b> (partial)" }
     if result.againstName != nil {
       body +=
-        " · changed against “\(HTMLText.escape(result.againstName ?? ""))”: <b id=\"changed\">\(summary.changed)</b>"
+        " · changed against “\(HTMLText.escape(result.againstName ?? ""))”: <b id=\"changed\">\(DryRunText.n(summary.changed))</b>"
     }
     body += "</p>"
     body += appleRules(result, summary)
     if summary.withoutFacts > 0 {
       body +=
-        "<p class=\"without-facts\">No facts found for <b id=\"without-facts\">\(summary.withoutFacts)</b> "
+        "<p class=\"without-facts\">No facts found for <b id=\"without-facts\">\(DryRunText.n(summary.withoutFacts))</b> "
         + "requests (their transactions are in no fact source): they are decided on the "
         + "notification alone.</p>"
     }
@@ -93,7 +93,8 @@ public enum HTMLReport {
     ].filter { $0.2 > 0 }
     guard !counts.isEmpty else { return "" }
     return "<p class=\"left-out\">Left out: "
-      + counts.map { id, label, count in "\(label) <b id=\"\(id)\">\(count)</b>" }.joined(
+      + counts.map { id, label, count in "\(label) <b id=\"\(id)\">\(DryRunText.n(count))</b>" }
+      .joined(
         separator: " · ") + "</p>"
   }
 
@@ -107,7 +108,7 @@ public enum HTMLReport {
         transition.from == transition.to
         ? "\(transition.to) (body differs)" : transition.to.description
       html +=
-        "<tr><td>\(HTMLText.escape(transition.from.description))</td><td>\(HTMLText.escape(to))</td><td class=\"n\">\(count)</td></tr>"
+        "<tr><td>\(HTMLText.escape(transition.from.description))</td><td>\(HTMLText.escape(to))</td><td class=\"n\">\(DryRunText.n(count))</td></tr>"
     }
     html +=
       "</table><h2>Changed requests</h2><table><tr><th>transaction</th><th>received</th><th>reason</th><th>now</th><th>rule</th><th>against</th><th>rule</th></tr>"
@@ -122,7 +123,7 @@ public enum HTMLReport {
     }
     if summary.changed > shown {
       html +=
-        "<tr><td colspan=\"7\">… and \(summary.changed - shown) more (see --format csv)</td></tr>"
+        "<tr><td colspan=\"7\">… and \(DryRunText.n(summary.changed - shown)) more (see --format csv)</td></tr>"
     }
     return html + "</table>"
   }
@@ -132,7 +133,7 @@ public enum HTMLReport {
     let rows = CountTable.sorted(counts)
     for (row, share) in zip(rows, CountTable.shares(rows.map(\.value), of: total)) {
       html +=
-        "<tr><td>\(HTMLText.escape(row.label))</td><td class=\"n\">\(row.value)</td><td class=\"n\">\(share)</td></tr>"
+        "<tr><td>\(HTMLText.escape(row.label))</td><td class=\"n\">\(DryRunText.n(row.value))</td><td class=\"n\">\(share)</td></tr>"
     }
     return html + "</table>"
   }
@@ -147,7 +148,7 @@ public enum HTMLReport {
     for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
       html +=
         "<tr><td>\(HTMLText.escape(name))</td>"
-        + columns.map { "<td class=\"n\">\(counts[$0] ?? 0)</td>" }.joined() + "</tr>"
+        + columns.map { "<td class=\"n\">\(DryRunText.n(counts[$0] ?? 0))</td>" }.joined() + "</tr>"
     }
     return html + "</table>"
   }

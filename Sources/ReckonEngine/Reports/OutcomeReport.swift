@@ -165,7 +165,7 @@ public struct OutcomeReport: Sendable {
   /// The report as a self-contained HTML page.
   public func html() -> String {
     var body =
-      "<h1>Refund outcomes</h1><p class=\"totals\">Decisions: <b id=\"decisions\">\(all.decisions)</b> · with an outcome <b id=\"with-outcome\">\(all.withOutcome)</b> · refund rate <b id=\"rate\">\(Self.rate(all.refundRate))</b> (reversed refunds counted as refunded) · net refund rate <b id=\"net-rate\">\(Self.rate(all.netRefundRate))</b> (reversed refunds left out) · prorated refunds <b id=\"prorated\">\(all.prorated)</b>, giving back <b id=\"average-prorated\">\(Self.averageProrated(all))</b> of the price on average</p>"
+      "<h1>Refund outcomes</h1><p class=\"totals\">Decisions: <b id=\"decisions\">\(DryRunText.n(all.decisions))</b> · with an outcome <b id=\"with-outcome\">\(DryRunText.n(all.withOutcome))</b> · refund rate <b id=\"rate\">\(Self.rate(all.refundRate))</b> (reversed refunds counted as refunded) · net refund rate <b id=\"net-rate\">\(Self.rate(all.netRefundRate))</b> (reversed refunds left out) · prorated refunds <b id=\"prorated\">\(DryRunText.n(all.prorated))</b>, giving back <b id=\"average-prorated\">\(Self.averageProrated(all))</b> of the price on average</p>"
     for (title, groups) in labelledSections {
       // A group with no outcome yet has no rate; a 0% bar would say Apple refunded none.
       let bars = groups.sorted { $0.key < $1.key }.compactMap { name, counts in
@@ -181,7 +181,7 @@ public struct OutcomeReport: Sendable {
           + [
             counts.decisions, counts.withOutcome, counts.refunded, counts.declined, counts.reversed,
             counts.prorated,
-          ].map { "<td class=\"n\">\($0)</td>" }.joined()
+          ].map { "<td class=\"n\">\(DryRunText.n($0))</td>" }.joined()
           + "<td class=\"n\">\(Self.averageProrated(counts))</td><td class=\"n\">\(Self.rate(counts.refundRate))</td><td class=\"n\">\(Self.rate(counts.netRefundRate))</td></tr>"
       }
       body += "</table>"
