@@ -15,7 +15,9 @@ public struct DecisionExplainer: Sendable {
   public func render(_ decision: Decision, explain: Bool) -> String {
     var lines = [headline(decision)]
     if let body = decision.body, let json = try? body.jsonData() {
-      lines.append("body: " + String(decoding: json, as: UTF8.self))
+      // A skip can still have built a body (one that breaks Apple's rules); it is never sent.
+      let label = if case .skip = decision.action { "body (not sent): " } else { "body: " }
+      lines.append(label + String(decoding: json, as: UTF8.self))
     }
     guard explain else { return lines.joined(separator: "\n") + "\n" }
     if let explanation = DecisionExplanation(decision, policy: policy) {

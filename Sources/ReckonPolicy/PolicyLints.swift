@@ -234,9 +234,12 @@ struct PolicyLints {
     }
     return warning(
       .proratedWithoutUsageBound,
-      "\(what) prefers \(bounded.choice), which Apple refuses unless \(bounded.requiredFact) is \(bounded.requiredValue) "
-        + "and \(bounded.boundedFact) is strictly between 0% and 100% "
-        + "(or \(bounded.categoryFact) is \(bounded.exemptCategories.joined(separator: " or ")))",
+      // The consequence first: the body is built, Apple's rules refuse it, and nothing is sent.
+      "\(what) prefers \(bounded.choice), but Reckon sends no reply to a request it decides "
+        + "unless \(bounded.requiredFact) is \(bounded.requiredValue) and \(bounded.boundedFact) "
+        + "is strictly between 0% and 100% (or \(bounded.categoryFact) is "
+        + "\(bounded.exemptCategories.joined(separator: " or "))): Apple refuses \(bounded.choice) "
+        + "otherwise",
       at: span,
       hint: "add \(missing.joined(separator: " and ")) to the condition")
   }

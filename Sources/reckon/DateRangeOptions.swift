@@ -11,10 +11,13 @@ struct DateRangeOptions {
   var isGiven: Bool { since != nil || until != nil }
   /// The option names given, for messages.
   let given: [String]
+  /// The dates as written, for messages.
+  let sinceText: String?
+  let untilText: String?
 
   init(_ arguments: inout Arguments) throws {
-    let sinceText = arguments.option("since")
-    let untilText = arguments.option("until")
+    sinceText = arguments.option("since")
+    untilText = arguments.option("until")
     since = try sinceText.map(DryRunSetup.date)
     until = try untilText.map(DryRunSetup.date)
     given = [sinceText.map { _ in "--since" }, untilText.map { _ in "--until" }].compactMap { $0 }
@@ -22,5 +25,16 @@ struct DateRangeOptions {
       throw UsageError(
         "--since \(sinceText) must be before --until \(untilText) (--until is exclusive)")
     }
+  }
+
+  /// Why a run over `store` found nothing when the database holds requests outside the window
+  /// (`decided`: decided ones), saying how many it holds and when they were received; nil when
+  /// no window was given or the database holds none at all.
+  func emptyWindowNote(_ store: StateStore, decided: Bool) throws -> String? {
+    guard isGiven else { return nil }
+    let span = try store.requestSpan(decided: decided)
+    guard span.count > 0 else { return nil }
+    return span.emptyWindow(
+      since: sinceText, until: untilText, kind: decided ? "decided request" : "request")
   }
 }

@@ -38,6 +38,13 @@ struct AuthoringCommandTests {
         "--facts",
         "\(fixtures)/facts-light-use.json", "--explain",
       ], status: 0),
+    // A body that breaks Apple's rules is shown, labelled as never sent.
+    Case(
+      snapshot: "eval-breaks-apple-rules",
+      arguments: [
+        "eval", "--policy", "\(fixtures)/prorate-everything.policy", "--request",
+        "\(fixtures)/request.json", "--facts", "\(fixtures)/facts.json",
+      ], status: 0),
     Case(
       snapshot: "check-deep", arguments: ["check", "\(fixtures)/deep-checks.policy"], status: 0),
     Case(

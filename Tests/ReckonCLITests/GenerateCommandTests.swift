@@ -75,4 +75,59 @@ struct GenerateCommandTests {
     #expect(run.status == 0, "\(run.standardError)")
     #expect(!FileManager.default.fileExists(atPath: folder + "/reckon-state.sqlite"))
   }
+
+  /// `--out` naming a file, or a path below one, or where no folder can be made, is refused
+  /// with the path and the reason, never Foundation's error codes, and nothing is written.
+  @Test(arguments: [
+    ("policies/targeted.policy", "--out policies/targeted.policy is a file, not a folder"),
+    (
+      "policies/targeted.policy/generated",
+      "--out policies/targeted.policy/generated: policies/targeted.policy is a file, not a folder"
+    ),
+    ("/proc/nope", "--out /proc/nope: cannot write the generated files there: "),
+  ])
+  func anOutThatCannotBeAFolderIsRefusedInASentence(_ out: String, _ message: String)
+    async throws
+  {
+    let before = try Data(
+      contentsOf: ReckonBinary.packageRoot.appendingPathComponent("policies/targeted.policy"))
+    let run = try await ReckonBinary.run(["generate", "--out", out, "--count", "5"])
+    #expect(run.status == 1)
+    #expect(run.standardError.contains(message), "\(run.standardError)")
+    #expect(!run.standardError.contains("Error Domain"), "\(run.standardError)")
+    #expect(
+      try Data(
+        contentsOf: ReckonBinary.packageRoot.appendingPathComponent("policies/targeted.policy"))
+        == before)
+  }
+
+  @Test func withoutPolicyOutsideReckonsFolderItSaysTheDefaultIsMissing() async throws {
+    let elsewhere = try Self.emptyFolder()
+    let out = elsewhere + "/generated"
+    let run = try await ReckonBinary.run(
+      ["generate", "--out", out, "--count", "5"], in: URL(fileURLWithPath: elsewhere))
+    #expect(run.status == 2)
+    #expect(
+      run.standardError.contains(
+        "no --policy given, and the default policies/targeted.policy is not in "),
+      "\(run.standardError)")
+    #expect(run.standardError.contains("pass --policy FILE"), "\(run.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: out))
+    // Given, it is used from anywhere.
+    let policy = ReckonBinary.packageRoot.appendingPathComponent("policies/targeted.policy").path
+    let given = try await ReckonBinary.run(
+      ["generate", "--out", out, "--count", "5", "--policy", policy],
+      in: URL(fileURLWithPath: elsewhere))
+    #expect(given.status == 0, "\(given.standardError)")
+  }
+
+  @Test(arguments: ["count", "days"])
+  func zeroRequestsOrDaysIsAUsageError(_ option: String) async throws {
+    let folder = try Self.emptyFolder()
+    let run = try await ReckonBinary.run(["generate", "--out", folder, "--\(option)", "0"])
+    #expect(run.status == 2)
+    #expect(
+      run.standardError.contains("--\(option) must be at least 1, not 0"), "\(run.standardError)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+  }
 }

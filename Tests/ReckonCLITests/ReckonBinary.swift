@@ -56,13 +56,13 @@ enum ReckonBinary {
     return found
   }
 
-  /// Runs `reckon ARGUMENTS` in the package root, waiting on a GCD thread so a blocked
-  /// cooperative pool cannot starve the other tests' servers.
-  static func run(_ arguments: [String]) async throws -> Run {
+  /// Runs `reckon ARGUMENTS` in `folder` (by default the package root), waiting on a GCD thread
+  /// so a blocked cooperative pool cannot starve the other tests' servers.
+  static func run(_ arguments: [String], in folder: URL = packageRoot) async throws -> Run {
     let process = Process()
     process.executableURL = try location()
     process.arguments = arguments
-    process.currentDirectoryURL = packageRoot
+    process.currentDirectoryURL = folder
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output

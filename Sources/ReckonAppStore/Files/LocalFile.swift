@@ -77,7 +77,9 @@ public struct LocalFileError: Error, Hashable, Sendable, CustomStringConvertible
     self.problem = problem
   }
 
-  init(path: String, errno code: Int32) {
+  /// An error about `path` from the system's error number (`errno`), in the same plain terms,
+  /// for code that meets a file error other than by reading.
+  public init(path: String, errno code: Int32) {
     let problem: Problem =
       switch code {
       // ENOTDIR: a part of the path is a file, so nothing exists at the path.

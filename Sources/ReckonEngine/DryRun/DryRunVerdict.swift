@@ -94,11 +94,25 @@ public enum DryRunOutcome: Int, CaseIterable, Hashable, Sendable, Comparable,
     }
   }
 
-  /// A short label, e.g. `respond GRANT_FULL`, `hold data only`, `skip (no consent)`.
-  public var description: String {
+  /// A short label in the policy language's words, e.g. `respond GRANT_FULL`,
+  /// `hold share data only`, `skip (no consent)`.
+  public var description: String { label(dataOnly: "share data only") }
+
+  /// The label JSON output uses as a key, unchanged since it was first written
+  /// (`respond data only` where the text says `respond share data only`), so that readers of
+  /// the JSON keep working.
+  public var jsonName: String { label(dataOnly: "data only") }
+
+  private func label(dataOnly: String) -> String {
     if let skipKind { return "skip (\(skipKind))" }
-    let preference = preference == "none" ? "data only" : preference ?? ""
+    let preference = preference == "none" ? dataOnly : preference ?? ""
     return "\(action) \(preference)"
+  }
+
+  /// A preference as text outputs name it: `none` (a body with no refundPreference, as the JSON
+  /// and CSV name it) in the policy language's words.
+  public static func preferenceLabel(_ preference: String) -> String {
+    preference == "none" ? "no preference (share data only)" : preference
   }
 
   /// Ordered as declared.

@@ -73,8 +73,18 @@ public enum DryRunRows {
     guard let verdict else { return ["", "", "", ""] }
     let outcome = verdict.outcome
     return [
-      outcome.action, outcome.preference ?? "", outcome.skipKind ?? "", rule(verdict.ruleIndex),
+      outcome.action, outcome.preference ?? "", skipReason(verdict), rule(verdict.ruleIndex),
     ]
+  }
+
+  /// The skip's kind; for a body that breaks Apple's rules, with each rule in words, so the row
+  /// says why no reply goes (as the JSON row's `reason` does).
+  private static func skipReason(_ verdict: DryRunVerdict) -> String {
+    guard case .skip(.violatesAppleRules(let violations)) = verdict.action else {
+      return verdict.outcome.skipKind ?? ""
+    }
+    return "\(verdict.outcome.skipKind ?? ""): "
+      + violations.map { "\($0.message) (\($0.errorName))" }.joined(separator: " ")
   }
 
   private static func verdictJSON(_ verdict: DryRunVerdict, _ rule: (Int?) -> String) -> String {
@@ -140,20 +150,31 @@ enum DryRunJSONSummary {
       "\"byOutcome\":\(object(names(summary.byOutcome)))", "\"byRule\":\(object(summary.byRule))",
       "\"byReason\":\(nested(summary.byReason))",
       "\"byProductType\":\(nested(summary.byProductType))",
+      "\"breaksAppleRules\":\(appleRules(summary))",
     ]
     if !summary.againstByOutcome.isEmpty {
       parts.append("\"changed\":\(summary.changed)")
       parts.append("\"againstByOutcome\":\(object(names(summary.againstByOutcome)))")
       let transitions = summary.transitions.sorted { $0.key < $1.key }.map {
-        "{\"from\":\(DryRunRows.quote($0.key.from.description)),\"to\":\(DryRunRows.quote($0.key.to.description)),\"count\":\($0.value)}"
+        "{\"from\":\(DryRunRows.quote($0.key.from.jsonName)),\"to\":\(DryRunRows.quote($0.key.to.jsonName)),\"count\":\($0.value)}"
       }
       parts.append("\"changes\":[\(transitions.joined(separator: ","))]")
     }
     return "{" + parts.joined(separator: ",") + "}"
   }
 
+  /// `{"requests": N, "byRule": {...}, "byAppleRule": {...}}`: the requests that get no reply
+  /// because the body breaks Apple's rules.
+  private static func appleRules(_ summary: DryRunSummary) -> String {
+    let total = summary.breaksAppleRules.values.reduce(0, +)
+    let broken = Dictionary(
+      uniqueKeysWithValues: summary.breaksAppleRule.map { ($0.key.errorName, $0.value) })
+    return "{\"requests\":\(total),\"byRule\":\(object(summary.breaksAppleRules)),"
+      + "\"byAppleRule\":\(object(broken))}"
+  }
+
   private static func names(_ counts: [DryRunOutcome: Int]) -> [String: Int] {
-    Dictionary(uniqueKeysWithValues: counts.map { ($0.key.description, $0.value) })
+    Dictionary(uniqueKeysWithValues: counts.map { ($0.key.jsonName, $0.value) })
   }
 
   private static func object(_ counts: [String: Int]) -> String {

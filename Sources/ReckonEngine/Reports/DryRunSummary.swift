@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 
 /// Counts over a dry-run's rows: by outcome (action and preference), by deciding rule, by the
 /// customer's reason and by product type; with `--against`, how the answers would change.
@@ -18,6 +19,11 @@ public struct DryRunSummary: Sendable {
   public private(set) var byReason: [String: [DryRunOutcome: Int]] = [:]
   /// Decided requests by product type, then outcome.
   public private(set) var byProductType: [String: [DryRunOutcome: Int]] = [:]
+  /// Decided requests that get no reply because the body would break Apple's rules, by deciding
+  /// rule: a policy defect that the skip count alone would hide.
+  public private(set) var breaksAppleRules: [String: Int] = [:]
+  /// The same requests by the Apple rule broken (a body may break several).
+  public private(set) var breaksAppleRule: [AppleRuleViolation: Int] = [:]
   /// With `--against`: the other policy's outcomes.
   public private(set) var againstByOutcome: [DryRunOutcome: Int] = [:]
   /// With `--against`: requests whose answer would change.
@@ -74,6 +80,10 @@ public struct DryRunSummary: Sendable {
           total.matrix[outcome.rawValue * width + to.rawValue]
       }
     }
+    for (index, count) in total.appleRules {
+      breaksAppleRules[result.ruleName(index < 0 ? nil : index), default: 0] += count
+    }
+    breaksAppleRule = total.violations
     byReason = total.reasons.dictionary
     byProductType = total.productTypes.dictionary
     for (index, count) in total.rules {
@@ -121,6 +131,9 @@ private struct Tally {
     repeating: 0, count: DryRunOutcome.allCases.count * DryRunOutcome.allCases.count)
   /// By deciding rule index, -1 for `otherwise`.
   var rules: [Int: Int] = [:]
+  /// The skips for Apple's rules, by deciding rule index (-1 for `otherwise`) and by rule broken.
+  var appleRules: [Int: Int] = [:]
+  var violations: [AppleRuleViolation: Int] = [:]
   var reasons = OutcomeCounts()
   var productTypes = OutcomeCounts()
 
@@ -134,6 +147,10 @@ private struct Tally {
     let outcome = verdict.outcome
     outcomes[outcome.rawValue] += 1
     rules[verdict.ruleIndex ?? -1, default: 0] += 1
+    if case .skip(.violatesAppleRules(let broken)) = verdict.action {
+      appleRules[verdict.ruleIndex ?? -1, default: 0] += 1
+      for violation in broken { violations[violation, default: 0] += 1 }
+    }
     reasons.add(row.reason ?? "none", outcome)
     productTypes.add(row.productType ?? "unknown", outcome)
     guard let against = row.against else { return }
@@ -156,6 +173,8 @@ private struct Tally {
     }
     for index in matrix.indices { matrix[index] += other.matrix[index] }
     rules.merge(other.rules, uniquingKeysWith: +)
+    appleRules.merge(other.appleRules, uniquingKeysWith: +)
+    violations.merge(other.violations, uniquingKeysWith: +)
     reasons.merge(other.reasons)
     productTypes.merge(other.productTypes)
   }

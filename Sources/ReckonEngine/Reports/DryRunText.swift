@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 
 /// The dry-run summary as text for a terminal: counts by action, preference, rule, reason and
 /// product type; with `--against`, what would change and the first changed requests.
@@ -15,6 +16,13 @@ public enum DryRunText {
       result.stopped
         ? "\(heading): stopped after \(n(result.rows.count)) of \(n(result.total)) requests"
         : "\(heading) over \(n(result.total)) requests")
+    // First, as it is a defect of the policy: requests it meant to answer get nothing.
+    if let note = appleRulesNote(result, summary) {
+      lines.append(note)
+      for (violation, count) in appleRulesBroken(summary) {
+        lines.append("  \(n(count)): \(violation.message) (\(violation.errorName))")
+      }
+    }
     if result.ignored > 0 { lines.append("\(n(result.ignored)) other notifications ignored") }
     if result.otherApps > 0 {
       lines.append("\(n(result.otherApps)) requests for apps not in reckon.json left out")
@@ -39,21 +47,61 @@ public enum DryRunText {
           + "fact source): they are decided on the notification alone")
     }
     lines.append("")
+    let preferences = Dictionary(
+      uniqueKeysWithValues: summary.byPreference.map {
+        (DryRunOutcome.preferenceLabel($0.key), $0.value)
+      })
     // One width for the three count tables, so their numbers line up.
     let names = TextColumn(
-      [summary.byAction, summary.byPreference, summary.byRule].flatMap(\.keys), minimum: 40,
+      [summary.byAction, preferences, summary.byRule].flatMap(\.keys), minimum: 40,
       maximum: 60)
     section(&lines, "By action", summary.byAction, total: summary.decided, names)
     section(
-      &lines, "By preference (respond and hold)", summary.byPreference, total: summary.decided,
-      names)
-    section(&lines, "By deciding rule", summary.byRule, total: summary.decided, names)
+      &lines, "By preference (respond and hold)", preferences, total: summary.decided, names)
+    section(
+      &lines, "By deciding rule", summary.byRule, total: summary.decided, names,
+      order: ruleOrder(result))
     let groups = TextColumn(
       [summary.byReason, summary.byProductType].flatMap(\.keys), minimum: 26, maximum: 40)
     breakdown(&lines, "By reason", summary.byReason, groups)
     breakdown(&lines, "By product type", summary.byProductType, groups)
     if result.againstName != nil { comparison(&lines, result, summary, shown: changedShown) }
     return lines.joined(separator: "\n")
+  }
+
+  /// How many requests would get no reply because the body breaks Apple's rules, and the rules
+  /// that decided them, e.g. `337 requests would get no reply: the body breaks Apple's rules
+  /// (rule 'prorate everything')`; nil when none would.
+  public static func appleRulesNote(_ result: DryRunResult, _ summary: DryRunSummary) -> String? {
+    let total = summary.breaksAppleRules.values.reduce(0, +)
+    guard total > 0 else { return nil }
+    let order = ruleOrder(result)
+    let rules = summary.breaksAppleRules.sorted {
+      $0.value > $1.value || $0.value == $1.value && order($0.key) < order($1.key)
+    }
+    let names = rules.map { name, count in
+      (name == "otherwise" ? "otherwise" : "rule '\(name)'")
+        + (rules.count > 1 ? " \(n(count))" : "")
+    }
+    return "\(n(total)) \(total == 1 ? "request" : "requests") would get no reply: the body breaks "
+      + "Apple's rules (\(names.joined(separator: ", ")))"
+  }
+
+  /// The Apple rules the skipped bodies break, most often broken first.
+  static func appleRulesBroken(_ summary: DryRunSummary) -> [(AppleRuleViolation, Int)] {
+    summary.breaksAppleRule.sorted {
+      $0.value > $1.value
+        || $0.value == $1.value
+          && AppleRuleViolation.allCases.firstIndex(of: $0.key)!
+            < AppleRuleViolation.allCases.firstIndex(of: $1.key)!
+    }.map { ($0.key, $0.value) }
+  }
+
+  /// A rule name's place in the policy, `otherwise` (and an unknown name) last.
+  static func ruleOrder(_ result: DryRunResult) -> (String) -> Int {
+    let positions = Dictionary(
+      result.ruleNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    return { positions[$0] ?? result.ruleNames.count }
   }
 
   /// How many lines `--skip-bad-lines` left out, with the problems of the first `examples` by
@@ -102,7 +150,7 @@ public enum DryRunText {
       lines.append("  \(pad(n(count), 10))  \(transition.from) → \(to)")
     }
     lines.append("")
-    lines.append("  outcome                         this policy    against    change")
+    lines.append("  answer                          this policy    against    change")
     for outcome in DryRunOutcome.allCases {
       let mine = summary.byOutcome[outcome] ?? 0
       let theirs = summary.againstByOutcome[outcome] ?? 0
@@ -124,18 +172,16 @@ public enum DryRunText {
     }
   }
 
+  /// A table of counts, most first (equal counts by `order`), with their shares of `total`.
   private static func section(
     _ lines: inout [String], _ title: String, _ counts: [String: Int], total: Int,
-    _ column: TextColumn
+    _ column: TextColumn, order: (String) -> Int = { _ in 0 }
   ) {
     guard !counts.isEmpty else { return }
     lines.append(title)
-    for (name, count) in counts.sorted(by: {
-      $0.value > $1.value || $0.value == $1.value && $0.key < $1.key
-    }) {
-      lines.append(
-        "  \(column.cell(name)) \(pad(n(count), 10))  \(percent(count, total))"
-      )
+    let rows = CountTable.sorted(counts, order: order)
+    for (row, share) in zip(rows, CountTable.shares(rows.map(\.value), of: total)) {
+      lines.append("  \(column.cell(row.label)) \(pad(n(row.value), 10))  \(share)")
     }
     lines.append("")
   }
@@ -166,10 +212,6 @@ public enum DryRunText {
       grouped.append(character)
     }
     return (value < 0 ? "-" : "") + grouped
-  }
-
-  static func percent(_ count: Int, _ total: Int) -> String {
-    String(format: "%5.1f%%", total == 0 ? 0 : 100 * Double(count) / Double(total))
   }
 
   private static func pad(_ text: String, _ width: Int) -> String {

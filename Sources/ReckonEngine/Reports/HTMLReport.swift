@@ -3,8 +3,9 @@ import Foundation
 /// Reports as one self-contained HTML file for a product owner's browser: inline CSS and SVG
 /// charts, no scripts, nothing fetched from elsewhere.
 public enum HTMLReport {
-  /// The dry-run report: totals, charts by outcome, rule, reason and product type, and with
-  /// `--against` the changes and the changed requests (the first `changedShown`).
+  /// The dry-run report: totals, charts by answer (action and preference), rule, reason and
+  /// product type, and with `--against` the changes and the changed requests (the first
+  /// `changedShown`).
   public static func dryRun(
     _ result: DryRunResult, _ summary: DryRunSummary, changedShown: Int = 500
   )
@@ -12,18 +13,19 @@ public enum HTMLReport {
   {
     var body = "<h1>Dry-run of “\(HTMLText.escape(result.policyName))”</h1>"
     body +=
-      "<p class=\"totals\">Requests: <b id=\"total\">\(summary.decided + summary.undecided)</b>"
-    body += " · decided <b id=\"decided\">\(summary.decided)</b>"
-    if summary.undecided > 0 { body += " · not decided <b>\(summary.undecided)</b>" }
+      "<p class=\"totals\">Requests: <b id=\"total\">\(DryRunText.n(summary.decided + summary.undecided))</b>"
+    body += " · decided <b id=\"decided\">\(DryRunText.n(summary.decided))</b>"
+    if summary.undecided > 0 { body += " · not decided <b>\(DryRunText.n(summary.undecided))</b>" }
     if result.stopped { body += " · <b>stopped early</b> (partial)" }
     if result.againstName != nil {
       body +=
-        " · changed against “\(HTMLText.escape(result.againstName ?? ""))”: <b id=\"changed\">\(summary.changed)</b>"
+        " · changed against “\(HTMLText.escape(result.againstName ?? ""))”: <b id=\"changed\">\(DryRunText.n(summary.changed))</b>"
     }
     body += "</p>"
+    body += appleRules(result, summary)
     if summary.withoutFacts > 0 {
       body +=
-        "<p class=\"without-facts\">No facts found for <b id=\"without-facts\">\(summary.withoutFacts)</b> "
+        "<p class=\"without-facts\">No facts found for <b id=\"without-facts\">\(DryRunText.n(summary.withoutFacts))</b> "
         + "requests (their transactions are in no fact source): they are decided on the "
         + "notification alone.</p>"
     }
@@ -33,7 +35,7 @@ public enum HTMLReport {
       (summary.byOutcome[$0] ?? 0) + (summary.againstByOutcome[$0] ?? 0) > 0
     }
     var chart = SVGBarChart(
-      title: "Answers by outcome",
+      title: "Answers by action",
       bars: outcomes.map { ($0.description, summary.byOutcome[$0] ?? 0) })
     if result.againstName != nil {
       chart.secondary = outcomes.map { summary.againstByOutcome[$0] ?? 0 }
@@ -45,15 +47,32 @@ public enum HTMLReport {
     }
     body += "</figure>"
     body +=
-      "<figure>\(SVGBarChart(title: "Deciding rule", bars: sorted(summary.byRule)).render())</figure>"
+      "<figure>\(SVGBarChart(title: "Deciding rule", bars: CountTable.sorted(summary.byRule, order: DryRunText.ruleOrder(result))).render())</figure>"
     body +=
-      "<figure>\(SVGBarChart(title: "Requests by reason", bars: sorted(summary.byReason.mapValues { $0.values.reduce(0, +) })).render())</figure>"
+      "<figure>\(SVGBarChart(title: "Requests by reason", bars: CountTable.sorted(summary.byReason.mapValues { $0.values.reduce(0, +) })).render())</figure>"
     body +=
-      "<figure>\(SVGBarChart(title: "Requests by product type", bars: sorted(summary.byProductType.mapValues { $0.values.reduce(0, +) })).render())</figure>"
-    body += breakdown("Outcome by reason", summary.byReason)
-    body += breakdown("Outcome by product type", summary.byProductType)
+      "<figure>\(SVGBarChart(title: "Requests by product type", bars: CountTable.sorted(summary.byProductType.mapValues { $0.values.reduce(0, +) })).render())</figure>"
+    body += breakdown("Answers by reason", summary.byReason)
+    body += breakdown("Answers by product type", summary.byProductType)
     if result.againstName != nil { body += changes(result, summary, shown: changedShown) }
     return page(title: "Reckon dry-run: \(result.policyName)", body: body)
+  }
+
+  /// The requests that would get no reply because the body breaks Apple's rules, as the text
+  /// summary's headline says it, with the rules broken; empty when there are none.
+  static func appleRules(_ result: DryRunResult, _ summary: DryRunSummary) -> String {
+    guard let note = DryRunText.appleRulesNote(result, summary) else { return "" }
+    let total = summary.breaksAppleRules.values.reduce(0, +)
+    let count = DryRunText.n(total)
+    // The count in the sentence is marked up, so a test can read it without parsing words.
+    let sentence = HTMLText.escape(String(note.dropFirst(count.count)))
+    var html =
+      "<div class=\"apple-rules\"><p><b id=\"breaks-apple-rules\">\(count)</b>\(sentence)</p><ul>"
+    for (violation, broken) in DryRunText.appleRulesBroken(summary) {
+      html +=
+        "<li>\(DryRunText.n(broken)): \(HTMLText.escape(violation.message)) (\(violation.errorName))</li>"
+    }
+    return html + "</ul></div>"
   }
 
   /// What the run left out, as the text summary lists it, so the page's totals are not taken
@@ -74,7 +93,8 @@ public enum HTMLReport {
     ].filter { $0.2 > 0 }
     guard !counts.isEmpty else { return "" }
     return "<p class=\"left-out\">Left out: "
-      + counts.map { id, label, count in "\(label) <b id=\"\(id)\">\(count)</b>" }.joined(
+      + counts.map { id, label, count in "\(label) <b id=\"\(id)\">\(DryRunText.n(count))</b>" }
+      .joined(
         separator: " · ") + "</p>"
   }
 
@@ -88,7 +108,7 @@ public enum HTMLReport {
         transition.from == transition.to
         ? "\(transition.to) (body differs)" : transition.to.description
       html +=
-        "<tr><td>\(HTMLText.escape(transition.from.description))</td><td>\(HTMLText.escape(to))</td><td class=\"n\">\(count)</td></tr>"
+        "<tr><td>\(HTMLText.escape(transition.from.description))</td><td>\(HTMLText.escape(to))</td><td class=\"n\">\(DryRunText.n(count))</td></tr>"
     }
     html +=
       "</table><h2>Changed requests</h2><table><tr><th>transaction</th><th>received</th><th>reason</th><th>now</th><th>rule</th><th>against</th><th>rule</th></tr>"
@@ -103,16 +123,17 @@ public enum HTMLReport {
     }
     if summary.changed > shown {
       html +=
-        "<tr><td colspan=\"7\">… and \(summary.changed - shown) more (see --format csv)</td></tr>"
+        "<tr><td colspan=\"7\">… and \(DryRunText.n(summary.changed - shown)) more (see --format csv)</td></tr>"
     }
     return html + "</table>"
   }
 
   static func table(_ title: String, _ counts: [String: Int], total: Int) -> String {
     var html = "<h2>\(HTMLText.escape(title))</h2><table>"
-    for (name, count) in sorted(counts) {
+    let rows = CountTable.sorted(counts)
+    for (row, share) in zip(rows, CountTable.shares(rows.map(\.value), of: total)) {
       html +=
-        "<tr><td>\(HTMLText.escape(name))</td><td class=\"n\">\(count)</td><td class=\"n\">\(DryRunText.percent(count, total))</td></tr>"
+        "<tr><td>\(HTMLText.escape(row.label))</td><td class=\"n\">\(DryRunText.n(row.value))</td><td class=\"n\">\(share)</td></tr>"
     }
     return html + "</table>"
   }
@@ -127,15 +148,9 @@ public enum HTMLReport {
     for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
       html +=
         "<tr><td>\(HTMLText.escape(name))</td>"
-        + columns.map { "<td class=\"n\">\(counts[$0] ?? 0)</td>" }.joined() + "</tr>"
+        + columns.map { "<td class=\"n\">\(DryRunText.n(counts[$0] ?? 0))</td>" }.joined() + "</tr>"
     }
     return html + "</table>"
-  }
-
-  static func sorted(_ counts: [String: Int]) -> [(label: String, value: Int)] {
-    counts.sorted { $0.value > $1.value || $0.value == $1.value && $0.key < $1.key }.map {
-      ($0.key, $0.value)
-    }
   }
 
   static func page(title: String, body: String) -> String {
@@ -149,6 +164,7 @@ public enum HTMLReport {
     .n { text-align: right; font-variant-numeric: tabular-nums; } .totals { font-size: 1.1em; background: #eef3f8; padding: .7em 1em; }
     svg text { font: 13px system-ui, sans-serif; fill: #1d232b; } svg .chart-title { font-weight: 600; font-size: 14px; } svg .small { font-size: 11px; }
     figure { margin: 1em 0; } .key { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; } .key.a { background: #3b6ea5; } .key.b { background: #d08a2c; }
+    .apple-rules { background: #fdecea; border-left: 4px solid #b3261e; padding: .5em 1em; } .apple-rules p { margin: .2em 0; font-weight: 600; }
     </style></head><body>
     \(body)
     <p class="small">Made by Reckon.</p>

@@ -66,7 +66,8 @@ public struct OutcomeReport: Sendable {
 
   /// Every decision in the range.
   public private(set) var all = Counts()
-  /// By the refund preference in the body Apple received (`none` for data only); decisions
+  /// By the refund preference in the body Apple received (`none` for data only, which text and
+  /// HTML call `no preference (share data only)`); decisions
   /// that sent nothing are grouped by why (`not sent (skip)`, `notSent`, `notSentYet`).
   public private(set) var byPreference: [String: Counts] = [:]
   /// By deciding rule (`policy: rule`).
@@ -113,26 +114,30 @@ public struct OutcomeReport: Sendable {
   /// The report as text tables.
   public func text() -> String {
     var lines = [
-      "\(all.decisions) decisions, \(all.withOutcome) with an outcome, refund rate \(Self.rate(all.refundRate))"
+      "\(DryRunText.n(all.decisions)) decisions, \(DryRunText.n(all.withOutcome)) with an outcome, refund rate \(Self.rate(all.refundRate))"
         + " (reversed refunds counted as refunded), net refund rate \(Self.rate(all.netRefundRate))"
         + " (reversed refunds left out)",
-      "prorated refunds: \(all.prorated), giving back \(Self.averageProrated(all)) of the price on average",
+      "prorated refunds: \(DryRunText.n(all.prorated)), giving back \(Self.averageProrated(all)) of the price on average",
       "",
     ]
     // One width for every section, so their numbers line up.
-    let names = TextColumn(sections.flatMap(\.1.keys), minimum: 44, maximum: 60)
-    for (title, groups) in sections {
+    let names = TextColumn(labelledSections.flatMap(\.1.keys), minimum: 44, maximum: 60)
+    for (title, groups) in labelledSections {
       lines.append(title)
       lines.append(
         "  " + names.cell("") + " "
           + "decisions  outcome  refunded  declined  reversed  prorated  avg prorated    rate  net rate"
       )
       for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
+        // Counts with thousands separators, as the dry-run prints them.
+        let columns = zip(
+          [
+            counts.decisions, counts.withOutcome, counts.refunded, counts.declined,
+            counts.reversed, counts.prorated,
+          ], [9, 7, 8, 8, 8, 8]
+        ).map { Self.pad(DryRunText.n($0), $1) + "  " }
         lines.append(
-          "  \(names.cell(name)) "
-            + String(
-              format: "%9d  %7d  %8d  %8d  %8d  %8d  ", counts.decisions, counts.withOutcome,
-              counts.refunded, counts.declined, counts.reversed, counts.prorated)
+          "  \(names.cell(name)) " + columns.joined()
             + Self.pad(Self.averageProrated(counts), 12) + "  "
             + Self.pad(Self.rate(counts.refundRate), 6)
             + "  " + Self.pad(Self.rate(counts.netRefundRate), 8)
@@ -160,8 +165,8 @@ public struct OutcomeReport: Sendable {
   /// The report as a self-contained HTML page.
   public func html() -> String {
     var body =
-      "<h1>Refund outcomes</h1><p class=\"totals\">Decisions: <b id=\"decisions\">\(all.decisions)</b> · with an outcome <b id=\"with-outcome\">\(all.withOutcome)</b> · refund rate <b id=\"rate\">\(Self.rate(all.refundRate))</b> (reversed refunds counted as refunded) · net refund rate <b id=\"net-rate\">\(Self.rate(all.netRefundRate))</b> (reversed refunds left out) · prorated refunds <b id=\"prorated\">\(all.prorated)</b>, giving back <b id=\"average-prorated\">\(Self.averageProrated(all))</b> of the price on average</p>"
-    for (title, groups) in sections {
+      "<h1>Refund outcomes</h1><p class=\"totals\">Decisions: <b id=\"decisions\">\(DryRunText.n(all.decisions))</b> · with an outcome <b id=\"with-outcome\">\(DryRunText.n(all.withOutcome))</b> · refund rate <b id=\"rate\">\(Self.rate(all.refundRate))</b> (reversed refunds counted as refunded) · net refund rate <b id=\"net-rate\">\(Self.rate(all.netRefundRate))</b> (reversed refunds left out) · prorated refunds <b id=\"prorated\">\(DryRunText.n(all.prorated))</b>, giving back <b id=\"average-prorated\">\(Self.averageProrated(all))</b> of the price on average</p>"
+    for (title, groups) in labelledSections {
       // A group with no outcome yet has no rate; a 0% bar would say Apple refunded none.
       let bars = groups.sorted { $0.key < $1.key }.compactMap { name, counts in
         counts.refundRate.map { (name, Int(($0 * 100).rounded())) }
@@ -176,7 +181,7 @@ public struct OutcomeReport: Sendable {
           + [
             counts.decisions, counts.withOutcome, counts.refunded, counts.declined, counts.reversed,
             counts.prorated,
-          ].map { "<td class=\"n\">\($0)</td>" }.joined()
+          ].map { "<td class=\"n\">\(DryRunText.n($0))</td>" }.joined()
           + "<td class=\"n\">\(Self.averageProrated(counts))</td><td class=\"n\">\(Self.rate(counts.refundRate))</td><td class=\"n\">\(Self.rate(counts.netRefundRate))</td></tr>"
       }
       body += "</table>"
@@ -189,6 +194,18 @@ public struct OutcomeReport: Sendable {
       ("By preference sent", byPreference), ("By deciding rule", byRule), ("By reason", byReason),
       ("By product type", byProductType),
     ]
+  }
+
+  /// The sections as people read them: preferences in the policy language's words.
+  private var labelledSections: [(String, [String: Counts])] {
+    sections.map { title, groups in
+      guard title == "By preference sent" else { return (title, groups) }
+      return (
+        title,
+        Dictionary(
+          uniqueKeysWithValues: groups.map { (DryRunOutcome.preferenceLabel($0.key), $0.value) })
+      )
+    }
   }
 
   private static func key(_ title: String) -> String {

@@ -7,9 +7,38 @@ struct SVGBarChart {
   var color = "#3b6ea5"
   var secondaryColor = "#d08a2c"
 
+  /// The widest label column, in pixels; a label wider than this is cut with "…", its whole
+  /// text in a tooltip (`<title>`).
+  static let widestLabel = 440.0
+
+  /// The label column's width: enough for the widest label shown, at least 120 pixels.
+  var labelWidth: Int {
+    let widest = bars.map { min(Self.width(of: $0.label), Self.widestLabel) }.max() ?? 0
+    return max(120, Int(widest.rounded(.up)) + 16)
+  }
+
+  /// A generous width of `text` in a 13px label, in pixels: each character counted at least as
+  /// wide as in DejaVu Sans, the widest of the common sans-serif fonts a browser picks for
+  /// system-ui, so a label is never wider than the room made for it.
+  static func width(of text: some StringProtocol) -> Double {
+    text.reduce(0) { $0 + width(of: $1) }
+  }
+
+  private static func width(of character: Character) -> Double {
+    switch character {
+    case "M", "W", "m", "w", "@", "%": 13.5
+    case " ", ".", ",", ":", ";", "'", "|", "!", "i", "j", "l", "I", "f", "t", "r", "(", ")", "-":
+      6
+    case _ where character.isUppercase || character.isNumber: 10.5
+    case _ where character.isASCII: 8.5
+    // Other scripts and symbols, wide ones included.
+    default: 14
+    }
+  }
+
   func render() -> String {
     let rowHeight = secondary == nil ? 24 : 34
-    let labelWidth = 260
+    let labelWidth = labelWidth
     let barWidth = 420
     let height = bars.count * rowHeight + 36
     let maximum = max(1, (bars.map(\.value) + (secondary ?? [])).max() ?? 1)
@@ -20,20 +49,30 @@ struct SVGBarChart {
       let y = 30 + index * rowHeight
       let width = max(1, bar.value * barWidth / maximum)
       svg +=
-        "<text x=\"\(labelWidth - 8)\" y=\"\(y + 15)\" text-anchor=\"end\">\(HTMLText.escape(bar.label))</text>"
+        "<text x=\"\(labelWidth - 8)\" y=\"\(y + 15)\" text-anchor=\"end\">\(Self.label(bar.label))</text>"
       svg +=
         "<rect x=\"\(labelWidth)\" y=\"\(y + 2)\" width=\"\(width)\" height=\"16\" fill=\"\(color)\"/>"
-      svg += "<text x=\"\(labelWidth + width + 6)\" y=\"\(y + 15)\">\(bar.value)</text>"
+      svg +=
+        "<text x=\"\(labelWidth + width + 6)\" y=\"\(y + 15)\">\(DryRunText.n(bar.value))</text>"
       if let secondary {
         let other = secondary[index]
         let otherWidth = max(1, other * barWidth / maximum)
         svg +=
           "<rect x=\"\(labelWidth)\" y=\"\(y + 19)\" width=\"\(otherWidth)\" height=\"10\" fill=\"\(secondaryColor)\"/>"
         svg +=
-          "<text x=\"\(labelWidth + otherWidth + 6)\" y=\"\(y + 28)\" class=\"small\">\(other)</text>"
+          "<text x=\"\(labelWidth + otherWidth + 6)\" y=\"\(y + 28)\" class=\"small\">\(DryRunText.n(other))</text>"
       }
     }
     return svg + "</svg>"
+  }
+
+  /// A label's text, escaped; when wider than `widestLabel`, cut to fit with "…" and the whole
+  /// text as a tooltip.
+  static func label(_ text: String) -> String {
+    guard width(of: text) > widestLabel else { return HTMLText.escape(text) }
+    var shown = Substring(text)
+    while !shown.isEmpty, width(of: shown) + width(of: "…") > widestLabel { shown.removeLast() }
+    return "<title>\(HTMLText.escape(text))</title>" + HTMLText.escape(shown + "…")
   }
 }
 

@@ -45,8 +45,9 @@ enum DryRunCommand: Command {
     environment it does not list, which serve refuses. Requests whose transaction is in no fact
     source are decided on the notification alone, as serve would, and counted apart ("no facts
     found for N requests"), so missing data is not taken for a customer's answer. A run that
-    decides nothing (an empty file, or only other notifications) exits 0 with a warning on
-    standard error saying why.
+    decides nothing (an empty file, only other notifications, or a --since/--until window with
+    none of the database's requests, whose count and first and last times it gives) exits 0
+    with a warning on standard error saying why.
     Ctrl-C stops the run and prints the summary of what was decided so far (exit 130); with
     --format csv or json, the rows decided so far and, on standard error, "stopped after N of M
     requests: the CSV output is partial".
@@ -93,10 +94,7 @@ enum DryRunCommand: Command {
         "stopped after \(result.rows.count) of \(result.total) requests: the "
           + "\(options.format.uppercased()) output is partial")
     }
-    let source = options.requestsPath ?? options.statePath.map { "the state database \($0)" }
-    if let warning = DryRunText.nothingDecided(result, source: source ?? "the source") {
-      console.error(warning)
-    }
+    if let warning = try options.nothingDecided(result) { console.error(warning) }
     try html?.write(HTMLReport.dryRun(result, summary))
     return result.stopped ? 130 : 0
   }

@@ -11,6 +11,8 @@ struct DryRunOptions {
   let statePath: String?
   let since: Date?
   let until: Date?
+  /// `--since` and `--until` as given.
+  let range: DateRangeOptions
   let facts: String?
   let configPath: String?
   let format: String
@@ -24,7 +26,7 @@ struct DryRunOptions {
     againstPath = arguments.option("against")
     requestsPath = arguments.option("requests")
     statePath = arguments.option("state")
-    let range = try DateRangeOptions(&arguments)
+    range = try DateRangeOptions(&arguments)
     since = range.since
     until = range.until
     facts = arguments.option("facts")
@@ -117,6 +119,21 @@ struct DryRunOptions {
     .run(
       read.requests, ignored: read.ignored, otherApps: read.otherApps,
       unreadable: read.unreadable, control: control)
+  }
+
+  /// Why the run decided nothing, as a warning, or nil when it decided something or was
+  /// stopped: for `--state` with a window that holds none of the database's requests, how many
+  /// it has and when they were received, so the window is not taken for an empty database.
+  func nothingDecided(_ result: DryRunResult) throws -> String? {
+    guard result.rows.isEmpty, !result.stopped else { return nil }
+    if let statePath,
+      let note = try range.emptyWindowNote(
+        StateStore(path: statePath, access: .readOnly), decided: false)
+    {
+      return "warning: nothing was decided: \(note)"
+    }
+    let source = requestsPath ?? statePath.map { "the state database \($0)" }
+    return DryRunText.nothingDecided(result, source: source ?? "the source")
   }
 
   /// Where `history.*` facts come from when they are gathered now: the `--state` database, or

@@ -13,10 +13,11 @@ enum GenerateCommand: Command {
     Writes FOLDER/requests.jsonl (CONSUMPTION_REQUESTs in Apple's decoded shape), FOLDER/facts.sqlite
     (the example app's database, examples/facts.sql's schema) and FOLDER/reckon.json (the SQLite
     source with the example queries and their bulkQuery). The same seed gives the same files.
-    --count N      how many requests (default 10000)
-    --days N       spread over this many days (default 90)
-    --policy FILE  the app's policy in reckon.json (default policies/targeted.policy); with
-                   --state yes, the policy the history is decided by. It must check.
+    --count N      how many requests, at least 1 (default 10000)
+    --days N       spread over this many days, at least 1 (default 90)
+    --policy FILE  the app's policy in reckon.json (default policies/targeted.policy, found when
+                   generate runs in Reckon's folder); with --state yes, the policy the history is
+                   decided by. It must check.
     --state yes    also write FOLDER/reckon-state.sqlite: each request decided by --policy on the
                    generated facts, each answer (respond or hold) in the outbox as sent as decided,
                    with Apple's outcomes (REFUND, REFUND_DECLINED, REFUND_REVERSED)
@@ -24,23 +25,30 @@ enum GenerateCommand: Command {
     --force        replace files of these names already in FOLDER (and the databases' -wal and
                    -shm files); without it, generate refuses and names them
 
-    Every option and the policy are checked before anything is written.
+    Every option, the policy and FOLDER (it must be a folder, or a path one can be created at,
+    that can be written to) are checked before anything is written.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let folder = try arguments.required("out")
-    let count = try number(arguments.option("count"), "count") ?? 10_000
+    let count = try number(arguments.option("count"), "count", atLeast: 1) ?? 10_000
     let seed = try number(arguments.option("seed"), "seed") ?? 1
-    let days = try number(arguments.option("days"), "days") ?? 90
-    let policy = arguments.option("policy") ?? "policies/targeted.policy"
+    let days = try number(arguments.option("days"), "days", atLeast: 1) ?? 90
+    let policy = arguments.option("policy")
     let state = try withState(arguments.option("state"))
     let force = arguments.flag("force")
     try arguments.rejectUnknown()
-    try GeneratedFiles.checkPolicy(policy)
+    try OutputFolder.check(folder)
+    try checkPolicy(policy)
     if !force { try GeneratedFiles.checkNothingReplaced(in: folder, state: state) }
     let generator = PastRequestGenerator(count: count, seed: UInt64(seed), days: days)
-    let absolute = URL(fileURLWithPath: policy).standardizedFileURL.path
-    let files = try GeneratedDataWriter.write(generator, to: folder, policyPath: absolute)
+    let absolute = URL(fileURLWithPath: policy ?? defaultPolicy).standardizedFileURL.path
+    let files: GeneratedDataWriter.Files
+    do {
+      files = try GeneratedDataWriter.write(generator, to: folder, policyPath: absolute)
+    } catch {
+      throw OutputFolder.failure(folder, error)
+    }
     console.out(
       "wrote \(count) requests to \(files.requests), facts to \(files.facts), \(files.configuration)"
     )
@@ -53,6 +61,24 @@ enum GenerateCommand: Command {
     return 0
   }
 
+  /// The policy when `--policy` is not given, found from the folder generate runs in.
+  static let defaultPolicy = "policies/targeted.policy"
+
+  /// Checks `--policy`, or that the default is where it is looked for: outside Reckon's
+  /// repository there is none, which is a missing option rather than a missing file.
+  private static func checkPolicy(_ path: String?) throws {
+    guard let path else {
+      guard FileManager.default.fileExists(atPath: defaultPolicy) else {
+        throw UsageError(
+          "no --policy given, and the default \(defaultPolicy) is not in "
+            + "\(FileManager.default.currentDirectoryPath) (it is found when generate runs in "
+            + "Reckon's folder); pass --policy FILE, the policy the generated reckon.json names")
+      }
+      return try GeneratedFiles.checkPolicy(defaultPolicy)
+    }
+    try GeneratedFiles.checkPolicy(path)
+  }
+
   /// `--state`: yes or no, nothing else, so a typo never silently means no.
   private static func withState(_ text: String?) throws(UsageError) -> Bool {
     switch text {
@@ -62,10 +88,16 @@ enum GenerateCommand: Command {
     }
   }
 
-  private static func number(_ text: String?, _ name: String) throws -> Int? {
+  private static func number(_ text: String?, _ name: String, atLeast minimum: Int = 0) throws
+    -> Int?
+  {
     guard let text else { return nil }
     guard let value = Int(text), value >= 0 else {
       throw UsageError("--\(name) must be a whole number")
+    }
+    // 0 requests, or 0 days to spread them over, would write files with nothing in them.
+    guard value >= minimum else {
+      throw UsageError("--\(name) must be at least \(minimum), not \(text)")
     }
     return value
   }

@@ -25,6 +25,10 @@ enum ReportCommand: Command {
     the outbox under "not sent yet (held, pending or sending)", and a skip or `do not respond`
     under "not sent (skip)".
 
+    When nothing is reported, a warning on standard error says why: the database holds no
+    decided request, or none received in the --since/--until window (with how many it holds and
+    when they were received).
+
     --html FILE is refused before anything is read when FILE is the state database, exists and
     is not an HTML report, or its folder is missing or cannot be written.
     """
@@ -47,10 +51,16 @@ enum ReportCommand: Command {
     guard format == "text" || format == "json" else {
       throw UsageError("--format must be text or json")
     }
-    let report = OutcomeReport(
-      try StateStore(path: statePath, access: .readOnly).decidedOutcomes(
-        since: range.since, until: range.until))
+    let store = try StateStore(path: statePath, access: .readOnly)
+    let report = OutcomeReport(try store.decidedOutcomes(since: range.since, until: range.until))
     console.out(format == "json" ? report.json() : report.text())
+    if report.all.decisions == 0 {
+      // Empty tables alone would look like a database with nothing in it.
+      let why =
+        try range.emptyWindowNote(store, decided: true)
+        ?? "the state database \(statePath) holds no decided request"
+      console.error("warning: nothing to report: \(why)")
+    }
     try html?.write(report.html())
     return 0
   }

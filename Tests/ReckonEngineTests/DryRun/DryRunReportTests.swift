@@ -203,8 +203,9 @@ struct DryRunReportTests {
     let result = try await run("targeted", against: "prefer-refund")
     let summary = DryRunSummary(result)
     let html = HTMLReport.dryRun(result, summary)
-    #expect(html.contains("<b id=\"total\">3000</b>"))
-    #expect(html.contains("<b id=\"changed\">\(summary.changed)</b>"))
+    #expect(html.contains("<b id=\"total\">3,000</b>"))
+    #expect(
+      html.contains("<b id=\"changed\">\(AppleRulesSkipTests.thousands(summary.changed))</b>"))
     #expect(html.contains("<svg"))
     #expect(!html.contains("<script"))
     #expect(!html.contains("http://") || !html.contains("src=\"http"))

@@ -1,0 +1,56 @@
+import Foundation
+import ReckonSQLite
+
+/// How many requests a state database holds and when the first and last were received, so a
+/// report over a date window that found none can say what the database does hold instead of
+/// looking like a report of an empty database.
+public struct StoredRequestSpan: Hashable, Sendable {
+  /// The requests held.
+  public let count: Int
+  /// When the first was received; nil when there is none.
+  public let first: Date?
+  /// When the last was received; nil when there is none.
+  public let last: Date?
+
+  /// A span from its parts.
+  public init(count: Int, first: Date?, last: Date?) {
+    self.count = count
+    self.first = first
+    self.last = last
+  }
+
+  /// Why the window `since..<until` (as the user wrote them) found nothing, e.g. `no request
+  /// received at or after 2030-01-01 (the database has 2,000, received from … to …)`; `kind`
+  /// names what was looked for (`request`, `decided request`).
+  public func emptyWindow(since: String?, until: String?, kind: String) -> String {
+    var window: [String] = []
+    if let since { window.append("at or after \(since)") }
+    if let until { window.append("before \(until)") }
+    var note = "no \(kind) received \(window.joined(separator: " and "))"
+    if let first, let last {
+      note +=
+        " (the database has \(DryRunText.n(count)) \(count == 1 ? kind : kind + "s"), received from \(DryRunRows.timestamp(first)) "
+        + "to \(DryRunRows.timestamp(last)))"
+    }
+    return note
+  }
+}
+
+extension StateStore {
+  /// The CONSUMPTION_REQUESTs a dry-run over the database reads when given no window; with
+  /// `decided`, the decided requests the outcomes report reads.
+  public func requestSpan(decided: Bool) throws(StateDatabaseError) -> StoredRequestSpan {
+    // The same selections as `storedRequests` and `decidedOutcomes`, without their window.
+    let selection =
+      decided
+      ? "EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)"
+      : "r.notification_type = 'CONSUMPTION_REQUEST' AND r.repeat_of IS NULL"
+    let row = try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        "SELECT count(*), min(r.received_at), max(r.received_at) FROM requests r WHERE \(selection)"
+      ).first
+    }
+    return StoredRequestSpan(
+      count: Int(row?.int(0) ?? 0), first: row?.date(1), last: row?.date(2))
+  }
+}
