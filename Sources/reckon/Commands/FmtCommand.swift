@@ -17,7 +17,9 @@ enum FmtCommand: Command {
     group, two-space indent under 'rule', one spelling for operators and literals, long
     conditions wrapped before 'and'/'or' at 100 columns, long action lists (or ones with
     comments between actions) one action per line, blank lines kept (at most one in a row),
-    every comment kept in place.
+    every comment kept in place. A file is replaced at once, never left half written; a
+    symbolic link is followed (the file it points to is rewritten and the link kept), and the
+    file keeps its permissions.
 
     --check    change nothing; list the files that would change and exit 1 if there are any
     --stdout   print the formatted text instead of writing the files
@@ -47,7 +49,7 @@ enum FmtCommand: Command {
         console.out(formatted)
       } else if formatted != text {
         changed.append(path)
-        if !check { try formatted.write(toFile: path, atomically: true, encoding: .utf8) }
+        if !check { try LocalFile.replaceContents(at: path, with: Data(formatted.utf8)) }
       }
     }
     if !toStandardOutput {

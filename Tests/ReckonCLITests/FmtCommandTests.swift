@@ -1,0 +1,48 @@
+import Foundation
+import ReckonTestSupport
+import Testing
+
+/// `reckon fmt` rewrites the file a user means, as they left it apart from its layout, and its
+/// summary counts only the files it could read.
+struct FmtCommandTests {
+  static let messy = ReckonBinary.packageRoot.appendingPathComponent(
+    "Tests/ReckonCLITests/Fixtures/messy.policy")
+
+  /// A fresh folder holding a copy of messy.policy as `name`.
+  static func messyCopy(named name: String = "messy.policy") throws -> URL {
+    let folder = TestScratch.folder.appendingPathComponent("reckon-fmt-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent(name)
+    try FileManager.default.copyItem(at: messy, to: file)
+    return file
+  }
+
+  static func permissions(_ path: String) throws -> Int {
+    try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+  }
+
+  @Test func aSymbolicLinkIsFollowedAndKept() async throws {
+    let real = try Self.messyCopy(named: "real.policy")
+    let link = real.deletingLastPathComponent().appendingPathComponent("link.policy")
+    try FileManager.default.createSymbolicLink(
+      atPath: link.path, withDestinationPath: "real.policy")
+    let run = try await ReckonBinary.run(["fmt", link.path])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(
+      try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "real.policy")
+    let formatted = try await ReckonBinary.run(["fmt", "--check", real.path])
+    #expect(formatted.status == 0, "\(formatted.standardOutput)")
+  }
+
+  @Test func theFileKeepsItsPermissions() async throws {
+    let file = try Self.messyCopy()
+    try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: file.path)
+    let run = try await ReckonBinary.run(["fmt", file.path])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput == "reformatted \(file.path)\n")
+    #expect(try Self.permissions(file.path) == 0o640)
+    let leftovers = try FileManager.default.contentsOfDirectory(
+      atPath: file.deletingLastPathComponent().path)
+    #expect(leftovers == ["messy.policy"])
+  }
+}
