@@ -45,4 +45,30 @@ struct FmtCommandTests {
       atPath: file.deletingLastPathComponent().path)
     #expect(leftovers == ["messy.policy"])
   }
+
+  @Test func aFileThatDoesNotParseIsNotCountedAsFormatted() async throws {
+    let folder = try Self.messyCopy().deletingLastPathComponent()
+    let broken = folder.appendingPathComponent("broken.policy")
+    try Data("rule \"half\"\n  when\n".utf8).write(to: broken)
+    let alone = try await ReckonBinary.run(["fmt", broken.path])
+    #expect(alone.status == 1)
+    #expect(alone.standardOutput == "1 file not formatted: it has errors\n")
+    #expect(alone.standardError.contains("\(broken.path):"), "\(alone.standardError)")
+
+    let formatted = folder.appendingPathComponent("plain.policy")
+    try Data("otherwise share data only\n".utf8).write(to: formatted)
+    let both = try await ReckonBinary.run(["fmt", formatted.path, broken.path])
+    #expect(both.status == 1)
+    #expect(
+      both.standardOutput == "1 file already formatted\n1 file not formatted: it has errors\n")
+  }
+
+  @Test func checkAndStdoutTogetherAreRefused() async throws {
+    let run = try await ReckonBinary.run(["fmt", "--check", "--stdout", Self.messy.path])
+    #expect(run.status == 2)
+    #expect(
+      run.standardError.hasPrefix("reckon fmt: --check and --stdout cannot be used together"),
+      "\(run.standardError)")
+    #expect(run.standardOutput.isEmpty)
+  }
 }
