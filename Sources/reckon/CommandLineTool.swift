@@ -26,6 +26,10 @@ struct CommandLineTool {
       console.out(command.help)
       return 0
     }
+    if rest.isEmpty, command.requiresArguments {
+      console.error(command.help)
+      return 2
+    }
     do {
       var arguments = try Arguments(rest, flagNames: command.flagNames)
       return try await command.run(&arguments, console)

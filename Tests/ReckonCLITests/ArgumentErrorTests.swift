@@ -50,6 +50,9 @@ struct ArgumentErrorTests {
     CommandErrorCase(
       arguments: ["eval", "--policy", "policies/targeted.policy", "--reqest"],
       message: "reckon eval: unknown option --reqest (did you mean --request?)"),
+    CommandErrorCase(
+      arguments: ["keys", "chek"],
+      message: "reckon keys: unknown keys command 'chek' (did you mean 'check'?)"),
   ]
 
   @Test(arguments: cases)

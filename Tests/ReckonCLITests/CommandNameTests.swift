@@ -44,4 +44,14 @@ struct CommandNameTests {
       lines.dropFirst().first?.hasPrefix("state database schema \(written) (reads ") == true,
       "\(long.standardOutput)")
   }
+
+  @Test(arguments: ["queue", "keys"])
+  func aCommandThatNeedsASubcommandPrintsItsUsageWhenCalledBare(_ name: String) async throws {
+    // The package root has no reckon.json: the usage must come before looking for one.
+    let run = try await ReckonBinary.run([name])
+    #expect(run.status == 2)
+    #expect(run.standardError.hasPrefix("Usage: reckon \(name) "), "\(run.standardError)")
+    #expect(!run.standardError.contains("reckon.json: "), "\(run.standardError)")
+    #expect(run.standardOutput.isEmpty)
+  }
 }
