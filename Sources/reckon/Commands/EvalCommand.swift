@@ -22,7 +22,8 @@ enum EvalCommand: Command {
     --config FILE    gather facts through the fact sources configured in reckon.json
     --explain        say in plain words which rule decided and why, and where each field came from
     --format FORMAT  text (default) or json
-    --now TIME       the receive time (ISO 8601); default: the notification's signedDate
+    --now TIME       the receive time: 2026-11-01 (midnight UTC) or an ISO 8601 time with its
+                     zone, 2026-11-01T09:30:00Z; default: the notification's signedDate
 
     Exits 0 when a decision was made (whatever it is), 1 when the policy or an input is invalid,
     3 when a fact source failed or timed out and the policy reads facts it could have supplied
@@ -129,12 +130,9 @@ enum EvalCommand: Command {
     /// Whether the decision keeps its trace: the explanation and the JSON report show it.
     var traces: Bool { explain || format == "json" }
 
+    /// As `dry-run --since` reads it: a whole UTC day, or a time with its zone.
     private static func parseTime(_ text: String) throws(UsageError) -> Date {
-      let formatter = ISO8601DateFormatter()
-      guard let date = formatter.date(from: text) else {
-        throw UsageError("--now must be an ISO 8601 time such as 2026-11-01T09:30:00Z")
-      }
-      return date
+      do { return try DryRunSetup.date(text) } catch { throw UsageError("--now: \(error)") }
     }
   }
 }
