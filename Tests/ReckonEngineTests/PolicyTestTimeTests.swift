@@ -43,4 +43,17 @@ struct PolicyTestTimeTests {
       report.problems.joined().contains("'2026-01-10T09:30' has no time zone"),
       "\(report.problems)")
   }
+
+  @Test(arguments: ["purchase.date = 3 months ago", "customer.account_age = 3 months"])
+  func aMonthGetsTheHintAPolicyGets(_ given: String) throws {
+    let report = try Self.run(
+      """
+      test "months"
+        given \(given)
+        expect otherwise
+      """)
+    #expect(
+      report.problems.joined().contains("a month has no fixed length: write days, as in 30 days"),
+      "\(report.problems)")
+  }
 }

@@ -17,9 +17,11 @@ enum TestValues {
       guard case .duration(let seconds)? = try? ValueParser.parse(duration, as: .duration),
         case .timestamp(let reference)? = now
       else {
-        throw Failure(
-          description:
-            "'\(written.text)' is not a time: write, e.g., 3 days ago or \"2026-01-15T12:00:00Z\"")
+        let unit = duration.split(separator: " ").last.map(String.init)
+        let hint =
+          unit.flatMap(Parser.unknownUnitHint)
+          ?? "write, e.g., 3 days ago or \"2026-01-15T12:00:00Z\""
+        throw Failure(description: "'\(written.text)' is not a time: \(hint)")
       }
       return .timestamp(reference - seconds)
     }
