@@ -35,3 +35,37 @@ struct EvalCommandTests {
       "\(run.standardError)")
   }
 }
+
+extension EvalCommandTests {
+  /// A facts file in a fresh folder.
+  static func factsFile(_ json: String) throws -> String {
+    let folder = TestScratch.folder.appendingPathComponent("reckon-eval-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let path = folder.appendingPathComponent("badfacts.json").path
+    try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test func everyBadFactIsNamedWithItsFile() async throws {
+    let path = try Self.factsFile(
+      #"{"customer.consented": "yes", "usage.consumed": "140%", "delivery.status": "DELIVERED"}"#)
+    let run = try await ReckonBinary.run(Self.eval + ["--facts", path])
+    #expect(run.status == 1)
+    #expect(
+      run.standardError == """
+        reckon eval: \(path): customer.consented: 'yes' is not a boolean: write true or false
+        \(path): usage.consumed: '140%' is not a percent: write a percentage from 0% to 100%, such as 37.5%
+
+        """)
+  }
+
+  @Test func aRequestGivenAsFactsIsNamedAsARequest() async throws {
+    let request = "\(Self.fixtures)/request.json"
+    let run = try await ReckonBinary.run(Self.eval + ["--facts", request])
+    #expect(run.status == 1)
+    #expect(
+      run.standardError
+        == "reckon eval: \(request): this looks like a request (an App Store notification), not facts; pass it with --request\n"
+    )
+  }
+}

@@ -44,7 +44,7 @@ enum EvalCommand: Command {
     if !loaded.diagnostics.isEmpty { console.error(loaded.renderedDiagnostics()) }
     guard let policy = loaded.policy else { return 1 }
     let request = try RequestFile.load(path: requestPath, now: output.now)
-    let document = try FactDocument(contentsOf: URL(fileURLWithPath: factsPath), schema: schema)
+    let document = try FactDocument(path: factsPath, schema: schema)
     var facts = GatheredFacts(request: request, schema: schema)
     facts.add(
       document.values, from: URL(fileURLWithPath: factsPath).lastPathComponent, schema: schema)
@@ -81,8 +81,7 @@ enum EvalCommand: Command {
     guard let policy = loaded.policy else { return 1 }
     var overrides: [LayeredFactSource.Layer] = []
     if let factsPath {
-      let document = try FactDocument(
-        contentsOf: URL(fileURLWithPath: factsPath), schema: setup.schema)
+      let document = try FactDocument(path: factsPath, schema: setup.schema)
       overrides.append(
         LayeredFactSource.Layer(
           FixedFactSource(
