@@ -68,4 +68,20 @@ extension EvalCommandTests {
         == "reckon eval: \(request): this looks like a request (an App Store notification), not facts; pass it with --request\n"
     )
   }
+
+  @Test(arguments: [false, true])
+  func aFactOnlyTheRequestGivesIsWarnedAboutNotDropped(_ explain: Bool) async throws {
+    let facts = try String(
+      contentsOfFile: "\(ReckonBinary.packageRoot.path)/\(Self.fixtures)/facts.json",
+      encoding: .utf8)
+    let path = try Self.factsFile(
+      facts.replacingOccurrences(of: "{", with: #"{"reason": "LEGAL", "#))
+    let run = try await ReckonBinary.run(
+      Self.eval + ["--facts", path] + (explain ? ["--explain"] : []))
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(
+      run.standardError.contains(
+        "warning: \(path): reason is ignored: only the request (the signed notification) gives it"),
+      "\(run.standardError)")
+  }
 }

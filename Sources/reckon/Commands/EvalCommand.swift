@@ -18,7 +18,8 @@ enum EvalCommand: Command {
     --facts FILE     a JSON object of fact names and values written as in the language,
                      e.g. {"usage.consumed": "37.5%", "customer.account_age": "400 days"};
                      with --config it is optional and overrides the configured sources
-                     (it is layered first, so "what if" values win)
+                     (it is layered first, so "what if" values win); a fact the request
+                     gives (reason, purchase.date, now ...) is ignored, with a warning
     --config FILE    gather facts through the fact sources configured in reckon.json
     --explain        say in plain words which rule decided and why, and where each field came from
     --format FORMAT  text (default) or json
@@ -45,6 +46,7 @@ enum EvalCommand: Command {
     guard let policy = loaded.policy else { return 1 }
     let request = try RequestFile.load(path: requestPath, now: output.now)
     let document = try FactDocument(path: factsPath, schema: schema)
+    warnAboutNotificationFacts(in: document, at: factsPath, schema: schema, console)
     var facts = GatheredFacts(request: request, schema: schema)
     facts.add(
       document.values, from: URL(fileURLWithPath: factsPath).lastPathComponent, schema: schema)
@@ -82,6 +84,7 @@ enum EvalCommand: Command {
     var overrides: [LayeredFactSource.Layer] = []
     if let factsPath {
       let document = try FactDocument(path: factsPath, schema: setup.schema)
+      warnAboutNotificationFacts(in: document, at: factsPath, schema: setup.schema, console)
       overrides.append(
         LayeredFactSource.Layer(
           FixedFactSource(
@@ -96,6 +99,20 @@ enum EvalCommand: Command {
     case .retry(let failure):
       console.error(failure.description)
       return 3
+    }
+  }
+
+  /// Says on stderr, with or without --explain, that a fact only the request gives is not taken
+  /// from --facts: otherwise the file's value would seem to have been used.
+  private static func warnAboutNotificationFacts(
+    in document: FactDocument, at path: String, schema: FactSchema, _ console: Console
+  ) {
+    for name in document.values.keys.sorted() where schema.origin(of: name) == .notification {
+      let why =
+        name == "now"
+        ? "it is when the request was received; give it with --now"
+        : "only the request (the signed notification) gives it; change it in the --request file"
+      console.error("warning: \(path): \(name) is ignored: \(why)")
     }
   }
 
