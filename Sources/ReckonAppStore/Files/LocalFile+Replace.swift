@@ -18,7 +18,7 @@ extension LocalFile {
     var template = Array("\(folder)/.\(name).XXXXXX".utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else { throw writeError(path) }
-    let temporary = String(cString: template)
+    let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     do throws(LocalFileError) {
       defer { close(descriptor) }
       // mkstemp makes the file 0600; the old file's bits are what its owner chose.
