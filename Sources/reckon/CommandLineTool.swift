@@ -45,7 +45,7 @@ struct CommandLineTool {
   /// `reckon help [COMMAND]`: the overview, or the command's help; a name that is no command is
   /// a usage mistake, not a request for the overview.
   private func help(_ words: [String]) -> Int32 {
-    guard let name = words.first else {
+    guard let name = words.first, name != "--help", name != "-h" else {
       console.out(overview())
       return 0
     }

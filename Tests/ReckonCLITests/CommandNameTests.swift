@@ -30,6 +30,13 @@ struct CommandNameTests {
       "\(mistyped.standardError)")
   }
 
+  @Test(arguments: [["help"], ["help", "--help"], ["--help"]])
+  func helpWithoutACommandPrintsTheOverview(_ words: [String]) async throws {
+    let run = try await ReckonBinary.run(words)
+    #expect(run.status == 0)
+    #expect(run.standardOutput.hasPrefix("reckon: answers App Store refund requests"))
+  }
+
   @Test func versionNamesTheReleaseAndTheSchemaANewDatabaseGets() async throws {
     let long = try await ReckonBinary.run(["--version"])
     let word = try await ReckonBinary.run(["version"])
