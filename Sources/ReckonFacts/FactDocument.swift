@@ -8,42 +8,65 @@ public struct FactDocument: Sendable {
   /// The facts read, by name.
   public let values: [String: Value]
 
-  /// Reads a JSON object; `path` names the object in errors (e.g. `facts.json` or `$.1234`).
+  /// Reads a JSON object; `path` names the object in errors (e.g. `facts.json` or
+  /// `facts.json: byTransactionId.1`). Every fact that cannot be read is reported, not only the
+  /// first.
   public init(object: [String: JSONValue], schema: FactSchema, path: String)
     throws(FactDocumentError)
   {
     var values: [String: Value] = [:]
+    var problems: [FactDocumentError.Problem] = []
     for (name, raw) in object.sorted(by: { $0.key < $1.key }) {
-      let location = "\(path).\(name)"
       guard let fact = schema.policySchema.fact(named: name) else {
         let hint = Suggestions.closest(to: name, among: schema.policySchema.facts.map(\.name))
-        throw .unknownFact(path: location, suggestion: hint)
+        problems.append(
+          .init(
+            fact: name, detail: "unknown fact" + (hint.map { " (did you mean '\($0)'?)" } ?? "")))
+        continue
       }
       if raw == .null { continue }
-      values[name] = try FactDocument.value(raw, for: fact, at: location)
+      do throws(FactDocumentError.Problem) {
+        values[name] = try FactDocument.value(raw, for: fact)
+      } catch {
+        problems.append(error)
+      }
     }
+    guard problems.isEmpty else { throw .invalidFacts(path: path, problems: problems) }
     self.values = values
   }
 
-  /// Reads a whole file holding one JSON object of facts.
-  public init(contentsOf url: URL, schema: FactSchema) throws(FactDocumentError) {
+  /// Reads a whole file holding one JSON object of facts; errors name the file by `path` as
+  /// given. A file shaped as an App Store notification is refused as what it is, a request.
+  public init(path: String, schema: FactSchema) throws(FactDocumentError) {
     let data: Data
-    do throws(LocalFileError) { data = try LocalFile.data(at: url.path) } catch {
-      throw .unreadable(path: url.path, reason: error.reason)
+    do throws(LocalFileError) { data = try LocalFile.data(at: path) } catch {
+      throw .unreadable(path: path, reason: error.reason)
     }
-    guard let object = (try? JSONValue.parse(data))?.objectValue else {
-      throw .notAnObject(path: url.path)
+    let parsed: JSONValue
+    do { parsed = try JSONValue.parse(data) } catch {
+      throw .notJSON(
+        place: error.place(in: data, path: path), reason: error.reason,
+        excerpt: error.excerpt(in: data))
     }
-    try self.init(object: object, schema: schema, path: url.lastPathComponent)
+    guard let object = parsed.objectValue else { throw .notAnObject(path: path) }
+    if FactDocument.isNotification(object) { throw .requestFile(path: path) }
+    try self.init(object: object, schema: schema, path: path)
   }
 
-  static func value(_ raw: JSONValue, for fact: FactDescriptor, at path: String)
-    throws(FactDocumentError) -> Value
+  /// Whether an object has the keys of an App Store notification (decoded, or as Apple posts
+  /// it), none of which is a fact name.
+  static func isNotification(_ object: [String: JSONValue]) -> Bool {
+    object["notificationType"] != nil || object["signedPayload"] != nil
+      || object["data"]?.objectValue != nil
+  }
+
+  static func value(_ raw: JSONValue, for fact: FactDescriptor)
+    throws(FactDocumentError.Problem) -> Value
   {
     switch raw {
     case .bool(let flag):
       guard fact.type == .boolean else {
-        throw .wrongType(path: path, message: "\(fact.name) is a \(fact.type), not true/false")
+        throw .init(fact: fact.name, detail: "is a \(fact.type), not true/false")
       }
       return .boolean(flag)
     case .integer(let number) where fact.type == .number || fact.type == .timestamp:
@@ -52,19 +75,17 @@ public struct FactDocument: Sendable {
       // A timestamp given as a number is in Apple's UNIX milliseconds.
       return fact.type == .number ? .number(number) : .timestamp(number / 1000)
     case .integer, .number:
-      throw .wrongType(
-        path: path,
-        message:
-          "\(fact.name) is a \(fact.type); write it as text, e.g. \(FactDocument.example(fact.type))"
-      )
+      throw .init(
+        fact: fact.name,
+        detail: "is a \(fact.type); write it as text, e.g. \(FactDocument.example(fact.type))")
     case .string(let text):
       do {
         return try ValueParser.parse(text, as: fact.type)
       } catch {
-        throw .wrongType(path: path, message: "\(fact.name): \(error.description)")
+        throw .init(fact: fact.name, detail: error.description)
       }
     case .null, .array, .object:
-      throw .wrongType(path: path, message: "\(fact.name) must be text, a number or true/false")
+      throw .init(fact: fact.name, detail: "must be text, a number or true/false")
     }
   }
 
@@ -80,21 +101,48 @@ public struct FactDocument: Sendable {
   }
 }
 
-/// Why a facts document could not be read; each case names the JSON path.
+/// Why a facts document could not be read; each case names the file, and a fact's problem the
+/// fact.
 public enum FactDocumentError: Error, Hashable, Sendable, CustomStringConvertible {
-  case unreadable(path: String, reason: String)
-  case notAnObject(path: String)
-  case unknownFact(path: String, suggestion: String?)
-  case wrongType(path: String, message: String)
+  /// One fact that could not be read: which, and what is wrong with it.
+  public struct Problem: Error, Hashable, Sendable {
+    /// The fact's name as written.
+    public let fact: String
+    /// What is wrong, without the fact's name, e.g. `'yes' is not a boolean: write true or false`.
+    public let detail: String
+  }
 
-  /// A sentence naming the file, key and problem.
+  /// How many problems a message lists before saying how many more there are.
+  static let problemsListed = 10
+
+  case unreadable(path: String, reason: String)
+  case notJSON(place: String, reason: String, excerpt: String?)
+  case notAnObject(path: String)
+  /// The file is an App Store notification, a request, not facts.
+  case requestFile(path: String)
+  /// Facts that are unknown or whose values are not of their type, every one of them.
+  case invalidFacts(path: String, problems: [Problem])
+
+  /// Sentences naming the file, the fact and the problem, one a line.
   public var description: String {
     switch self {
     case .unreadable(let path, let reason): "\(path): \(reason)"
+    case .notJSON(let place, let reason, let excerpt):
+      "\(place): is not valid JSON: \(reason)" + (excerpt.map { "\n" + $0 } ?? "")
     case .notAnObject(let path): "\(path): expected a JSON object of fact names and values"
-    case .unknownFact(let path, let suggestion):
-      "\(path): unknown fact" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
-    case .wrongType(let path, let message): "\(path): \(message)"
+    case .requestFile(let path):
+      "\(path): this looks like a request (an App Store notification), not facts; "
+        + "pass it with --request"
+    case .invalidFacts(let path, let problems):
+      Self.lines(path, problems)
     }
+  }
+
+  private static func lines(_ path: String, _ problems: [Problem]) -> String {
+    var lines = problems.prefix(problemsListed).map { "\(path): \($0.fact): \($0.detail)" }
+    if problems.count > problemsListed {
+      lines.append("\(path): and \(problems.count - problemsListed) more facts that cannot be read")
+    }
+    return lines.joined(separator: "\n")
   }
 }

@@ -79,7 +79,7 @@ struct JSONFactsFile: Sendable {
       throw .invalidFact(error)
     }
     for name in document.values.keys.sorted() where schema.origin(of: name) == .notification {
-      throw .notificationFact(path: "\(path).\(name)")
+      throw .notificationFact(path: "\(path): \(name)")
     }
     if section == "byTransactionId" {
       byTransactionId[key] = document.values

@@ -53,6 +53,7 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case unknownUnit = "unknown-unit"
   case assignmentInCondition = "assignment-in-condition"
   case invalidRuleName = "invalid-rule-name"
+  case notAPolicy = "not-a-policy"
   // Names and types
   case unknownName = "unknown-name"
   case unknownFact = "unknown-fact"

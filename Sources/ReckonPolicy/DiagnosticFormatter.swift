@@ -26,22 +26,30 @@ public struct DiagnosticFormatter: Sendable {
     in source: SourceFile
   ) -> String {
     let start = source.location(of: span.start)
-    let lineText = source.lineText(start.line)
-    // As in the language contract: the line number right-aligned in five columns, or wider.
-    let gutterWidth = max(5, String(start.line).count + 1)
-    let gutter = String(repeating: " ", count: gutterWidth)
-    let number =
-      String(repeating: " ", count: gutterWidth - String(start.line).count)
-      + String(start.line)
     var lines = [
       "\(source.path):\(start.line):\(start.column): \(severity.rawValue): \(message)",
-      "\(number) | \(lineText)",
-      "\(gutter) | \(underline(span, from: start, lineText: lineText, in: source))",
+      excerpt(at: span, in: source),
     ]
     if let hint {
-      lines.append("\(gutter) = \(hint)")
+      lines.append("\(gutter(line: start.line)) = \(hint)")
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The source line a span starts on, numbered, and a caret line under the span, without a
+  /// trailing line break: for problems in other files a user writes, such as JSON.
+  public func excerpt(at span: SourceSpan, in source: SourceFile) -> String {
+    let start = source.location(of: span.start)
+    let lineText = source.lineText(start.line)
+    let gutter = gutter(line: start.line)
+    let number = String(repeating: " ", count: gutter.count - String(start.line).count)
+    return "\(number)\(start.line) | \(lineText)\n"
+      + "\(gutter) | \(underline(span, from: start, lineText: lineText, in: source))"
+  }
+
+  /// As in the language contract: the line number right-aligned in five columns, or wider.
+  private func gutter(line: Int) -> String {
+    String(repeating: " ", count: max(5, String(line).count + 1))
   }
 
   /// The caret line. Columns count characters, but a terminal gives emoji and East Asian wide

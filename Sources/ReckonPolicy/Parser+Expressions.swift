@@ -296,7 +296,7 @@ extension Parser {
 
   /// The fix for a word after a number that is meant as a unit but is not one, or nil when the
   /// word does not look like a unit at all.
-  static func unknownUnitHint(_ word: String) -> String? {
+  public static func unknownUnitHint(_ word: String) -> String? {
     let units = "the units are seconds, minutes, hours, days and weeks"
     let lower = word.lowercased()
     if durationUnits[lower] != nil { return "write the unit in lower case: '\(lower)'" }

@@ -32,6 +32,9 @@ public struct Parser {
   public static func parse(_ source: SourceFile) -> (
     syntax: PolicySyntax, diagnostics: [Diagnostic]
   ) {
+    if let foreign = Parser.otherKindOfFile(source) {
+      return (PolicySyntax(declarations: [], comments: []), [foreign])
+    }
     var parser = Parser(source)
     let syntax = parser.parseFile()
     return (syntax, parser.diagnostics)

@@ -73,8 +73,11 @@ public enum ValueParser {
     guard parts.count == 2, let count = Double(parts[0]), count.isFinite,
       let unit = Parser.durationUnits[String(parts[1])]
     else {
+      // The hint a policy gets for the same words: `3 months` is told a month has no fixed length.
+      let unitHint = parts.count == 2 ? Parser.unknownUnitHint(String(parts[1])) : nil
       throw .init(
-        original, .duration, hint: "write a count and a unit, such as 90 days or 12 hours")
+        original, .duration,
+        hint: unitHint ?? "write a count and a unit, such as 90 days or 12 hours")
     }
     return .duration(count * unit)
   }

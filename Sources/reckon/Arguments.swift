@@ -49,9 +49,20 @@ struct Arguments {
     return options[name]?.last
   }
 
+  /// The value of an option the command cannot run without. When it is missing because it was
+  /// mistyped (`--polcy`), the unknown option is named, as it is the cause.
   mutating func required(_ name: String) throws(UsageError) -> String {
     if valueless == name, options[name] == nil { throw UsageError("--\(name) needs a value") }
-    guard let value = option(name) else { throw UsageError("missing --\(name)") }
+    guard let value = option(name) else {
+      let given = Set(options.keys).union(flags).union(valueless.map { [$0] } ?? [])
+        .subtracting(consumed).subtracting(flagNames)
+      if let typo = given.sorted().first(where: {
+        Suggestions.closest(to: $0, among: [name]) != nil
+      }) {
+        throw UsageError("unknown option --\(typo) (did you mean --\(name)?)")
+      }
+      throw UsageError("missing --\(name)")
+    }
     return value
   }
 

@@ -10,8 +10,16 @@ protocol Command {
   /// Option names that take no value.
   static var flagNames: Set<String> { get }
 
+  /// Whether the command needs words after its name (a subcommand): called bare, it prints its
+  /// usage and exits 2 before reading any file.
+  static var requiresArguments: Bool { get }
+
   /// Runs the command; returns the process exit code.
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32
+}
+
+extension Command {
+  static var requiresArguments: Bool { false }
 }
 
 /// Standard output and error.

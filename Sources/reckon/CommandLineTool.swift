@@ -1,3 +1,5 @@
+import ReckonPolicy
+
 /// Finds the verb, handles `--help`, runs it and turns errors into messages and exit codes:
 /// 0 success, 1 the command's own failure (a policy error, a failed test), 2 a usage mistake.
 struct CommandLineTool {
@@ -5,22 +7,28 @@ struct CommandLineTool {
   let console = Console()
 
   func run(_ words: [String]) async -> Int32 {
-    guard let verb = words.first, verb != "--help", verb != "-h", verb != "help" else {
-      if words.count >= 2, words[0] == "help", let command = find(words[1]) {
-        console.out(command.help)
-        return 0
-      }
+    guard let verb = words.first else {
       console.out(overview())
-      return words.isEmpty ? 2 : 0
+      return 2
+    }
+    switch verb {
+    case "--help", "-h": return help(Array(words.dropFirst()))
+    case "help": return help(Array(words.dropFirst()))
+    case "--version": return await run(["version"] + words.dropFirst())
+    default: break
     }
     guard let command = find(verb) else {
-      console.error("reckon: unknown command '\(verb)'\n\n" + overview())
+      console.error("reckon: unknown command '\(verb)'\(suggestion(for: verb))\n\n" + overview())
       return 2
     }
     let rest = Array(words.dropFirst())
     if rest.contains("--help") || rest.contains("-h") {
       console.out(command.help)
       return 0
+    }
+    if rest.isEmpty, command.requiresArguments {
+      console.error(command.help)
+      return 2
     }
     do {
       var arguments = try Arguments(rest, flagNames: command.flagNames)
@@ -32,6 +40,30 @@ struct CommandLineTool {
       console.error("reckon \(verb): \(error)")
       return 1
     }
+  }
+
+  /// `reckon help [COMMAND]`: the overview, or the command's help; a name that is no command is
+  /// a usage mistake, not a request for the overview.
+  private func help(_ words: [String]) -> Int32 {
+    guard let name = words.first, name != "--help", name != "-h" else {
+      console.out(overview())
+      return 0
+    }
+    guard let command = find(name) else {
+      console.error(
+        "reckon help: unknown command '\(name)'\(suggestion(for: name))\n\n" + overview())
+      return 2
+    }
+    console.out(command.help)
+    return 0
+  }
+
+  /// ` (did you mean 'check'?)` for a mistyped command name, or nothing.
+  private func suggestion(for name: String) -> String {
+    Suggestions.closest(to: name, among: commands.map { $0.name }).map {
+      " (did you mean '\($0)'?)"
+    }
+      ?? ""
   }
 
   private func find(_ name: String) -> (any Command.Type)? {

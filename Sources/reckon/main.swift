@@ -16,6 +16,7 @@ let commands: [any Command.Type] = [
   GenerateCommand.self,
   ReportCommand.self,
   ImportHistoryCommand.self,
+  VersionCommand.self,
 ]
 
 let code = await CommandLineTool(commands: commands).run(Array(CommandLine.arguments.dropFirst()))

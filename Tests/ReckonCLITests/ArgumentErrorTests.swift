@@ -41,6 +41,18 @@ struct ArgumentErrorTests {
     CommandErrorCase(
       arguments: ["keys", "check", "extra", "--config", "examples/reckon.json"],
       message: "reckon keys: unexpected argument 'extra'"),
+    CommandErrorCase(
+      arguments: [
+        "eval", "--polcy", "policies/targeted.policy", "--request", "\(fixtures)/request.json",
+        "--facts", "\(fixtures)/facts.json",
+      ],
+      message: "reckon eval: unknown option --polcy (did you mean --policy?)"),
+    CommandErrorCase(
+      arguments: ["eval", "--policy", "policies/targeted.policy", "--reqest"],
+      message: "reckon eval: unknown option --reqest (did you mean --request?)"),
+    CommandErrorCase(
+      arguments: ["keys", "chek"],
+      message: "reckon keys: unknown keys command 'chek' (did you mean 'check'?)"),
   ]
 
   @Test(arguments: cases)

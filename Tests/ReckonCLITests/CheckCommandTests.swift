@@ -48,6 +48,27 @@ struct CheckCommandTests {
     #expect(run.standardOutput.contains("1 error"), "\(run.standardOutput)")
   }
 
+  @Test(arguments: [
+    (
+      "examples/reckon.json",
+      "examples/reckon.json:1:1: error: this is JSON, not a policy",
+      "configuration is read with --config"
+    ),
+    (
+      "policies/targeted.tests",
+      "policies/targeted.tests:", "run its tests with: reckon test policies/targeted.tests"
+    ),
+  ])
+  func aFileOfAnotherKindGetsOneErrorSayingWhatItIs(
+    _ path: String, _ error: String, _ hint: String
+  ) async throws {
+    let run = try await ReckonBinary.run(["check", path])
+    #expect(run.status == 1)
+    #expect(run.standardError.hasPrefix(error), "\(run.standardError)")
+    #expect(run.standardError.contains(hint), "\(run.standardError)")
+    #expect(run.standardOutput == "checked 1 file: 1 error, 0 warnings\n")
+  }
+
   @Test func aPolicyWithOnlyOtherwiseStillPasses() async throws {
     let path = try Self.scratchFolder().appendingPathComponent("plain.policy").path
     try Data("otherwise share data only\n".utf8).write(to: URL(fileURLWithPath: path))

@@ -55,7 +55,7 @@ struct JSONFileFactSourceTests {
       try await source.facts(for: Fixtures.keys(transaction: "1")) == [
         "usage.consumed": .percent(40)
       ])
-    let expected = "\(file.path): byTransactionId.1.usage.consumed: usage.consumed"
+    let expected = "\(file.path): byTransactionId.1: usage.consumed: '140%' is not a percent"
     #expect(reports.withLock { $0.count == 1 && $0[0].hasPrefix(expected) })
     #expect(source.lastReloadError?.description.hasPrefix(expected) == true)
     try Fixtures.write(#"{"byTransactionId": {"1": {"usage.consumed": "50%"}}}"#, to: file)
@@ -97,12 +97,12 @@ struct JSONFileFactSourceTests {
     Broken(
       json: #"{"byTransactionId": {"1": {"usage.consumd": "4%"}}}"#,
       message:
-        "facts.json: byTransactionId.1.usage.consumd: unknown fact (did you mean 'usage.consumed'?)"
+        "facts.json: byTransactionId.1: usage.consumd: unknown fact (did you mean 'usage.consumed'?)"
     ),
     Broken(
       json: #"{"byTransactionId": {"1": {"reason": "LEGAL"}}}"#,
       message:
-        "facts.json: byTransactionId.1.reason: only the signed notification may give this fact"),
+        "facts.json: byTransactionId.1: reason: only the signed notification may give this fact"),
     Broken(
       json: #"{"byTransactionIds": {}}"#,
       message:
@@ -115,7 +115,7 @@ struct JSONFileFactSourceTests {
     Broken(
       json: #"{"byTransactionId": {"1": {"usage.consumed": 40}}}"#,
       message:
-        "facts.json: byTransactionId.1.usage.consumed: usage.consumed is a percent; write it as text"
+        "facts.json: byTransactionId.1: usage.consumed: is a percent; write it as text"
     ),
   ])
   func aBadFileIsRefusedWithTheJSONPath(_ broken: Broken) throws {

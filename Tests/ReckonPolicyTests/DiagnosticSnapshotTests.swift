@@ -52,6 +52,7 @@ struct DiagnosticSnapshotTests {
       id: .listOutsideIn,
       policy: "rule \"r\"\n  when [LEGAL, OTHER] == reason\n  then refund DECLINE"),
     Example(id: .nestingTooDeep, policy: "let deep = \(deepParentheses)"),
+    Example(id: .notAPolicy, policy: "{\n  \"apps\": []\n}\n"),
     Example(
       id: .unknownUnit,
       policy: "rule \"r\"\n  when customer.account_age < 1 month\n  then refund DECLINE"),

@@ -64,6 +64,8 @@ public struct LocalFileError: Error, Hashable, Sendable, CustomStringConvertible
     case notText
     /// Another system error, with the system's wording.
     case system(String)
+    /// The file could not be written, with the system's wording.
+    case notWritable(String)
   }
 
   /// The path as given.
@@ -99,6 +101,7 @@ public struct LocalFileError: Error, Hashable, Sendable, CustomStringConvertible
     case .permissionDenied: "cannot be read: permission denied"
     case .notText: "is not UTF-8 text"
     case .system(let message): "cannot be read: \(message)"
+    case .notWritable(let message): "cannot be written: \(message)"
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonFacts
 
 /// Everything `reckon.json` configures: the apps and their policies, fact sources, the state
 /// database, the App Store key, the sender, the listener and the trusted roots. Relative paths
@@ -30,7 +31,9 @@ public struct ReckonConfiguration: Sendable {
     }
     let parsed: JSONValue
     do { parsed = try JSONValue.parse(data) } catch {
-      throw ConfigurationError(path, "is not valid JSON: \(error.description)")
+      throw ConfigurationError(
+        error.place(in: data, path: path),
+        "is not valid JSON: \(error.reason)" + (error.excerpt(in: data).map { "\n" + $0 } ?? ""))
     }
     guard let root = parsed.objectValue else {
       throw ConfigurationError(path, "is not a JSON object")

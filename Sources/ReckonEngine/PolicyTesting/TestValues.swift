@@ -1,7 +1,9 @@
 import ReckonPolicy
 
 /// Reads values written in tests files: everything `ValueParser` reads, plus `N UNIT ago` for
-/// timestamps (counted back from the test's `now`) and quoted times and text.
+/// timestamps (counted back from the test's `now`), quoted times and text, and for timestamps
+/// every form `eval --now` and `dry-run --since` take, such as a whole UTC day (`"2026-01-10"`,
+/// midnight UTC).
 enum TestValues {
   /// Why a value in a tests file could not be read.
   struct Failure: Error, CustomStringConvertible {
@@ -15,11 +17,16 @@ enum TestValues {
       guard case .duration(let seconds)? = try? ValueParser.parse(duration, as: .duration),
         case .timestamp(let reference)? = now
       else {
-        throw Failure(
-          description:
-            "'\(written.text)' is not a time: write, e.g., 3 days ago or \"2026-01-15T12:00:00Z\"")
+        let unit = duration.split(separator: " ").last.map(String.init)
+        let hint =
+          unit.flatMap(Parser.unknownUnitHint)
+          ?? "write, e.g., 3 days ago or \"2026-01-15T12:00:00Z\""
+        throw Failure(description: "'\(written.text)' is not a time: \(hint)")
       }
       return .timestamp(reference - seconds)
+    }
+    if type == .timestamp, written.isQuoted {
+      return try timestamp(written.text)
     }
     if type == .text, !written.isQuoted {
       throw Failure(description: "write text between double quotes, as in \"\(written.text)\"")
@@ -28,6 +35,21 @@ enum TestValues {
       return try ValueParser.parse(written.text, as: type)
     } catch {
       throw Failure(description: error.description)
+    }
+  }
+
+  /// A quoted time: ISO 8601 with its zone, or what the date options take (a whole UTC day).
+  private static func timestamp(_ text: String) throws(Failure) -> Value {
+    if let value = try? ValueParser.parse(text, as: .timestamp) { return value }
+    do {
+      return .timestamp(try DateOption.parse(text).timeIntervalSince1970)
+    } catch .dateWithoutTimeZone {
+      throw Failure(description: DryRunError.dateWithoutTimeZone(text).description)
+    } catch {
+      throw Failure(
+        description:
+          "'\(text)' is not a timestamp: write a time with its zone, as in \"2026-01-15T12:00:00Z\", "
+          + "a whole UTC day, as in \"2026-01-15\", or a time before now, as in 3 days ago")
     }
   }
 }

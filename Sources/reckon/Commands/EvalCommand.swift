@@ -18,11 +18,13 @@ enum EvalCommand: Command {
     --facts FILE     a JSON object of fact names and values written as in the language,
                      e.g. {"usage.consumed": "37.5%", "customer.account_age": "400 days"};
                      with --config it is optional and overrides the configured sources
-                     (it is layered first, so "what if" values win)
+                     (it is layered first, so "what if" values win); a fact the request
+                     gives (reason, purchase.date, now ...) is ignored, with a warning
     --config FILE    gather facts through the fact sources configured in reckon.json
     --explain        say in plain words which rule decided and why, and where each field came from
     --format FORMAT  text (default) or json
-    --now TIME       the receive time (ISO 8601); default: the notification's signedDate
+    --now TIME       the receive time: 2026-11-01 (midnight UTC) or an ISO 8601 time with its
+                     zone, 2026-11-01T09:30:00Z; default: the notification's signedDate
 
     Exits 0 when a decision was made (whatever it is), 1 when the policy or an input is invalid,
     3 when a fact source failed or timed out and the policy reads facts it could have supplied
@@ -43,7 +45,8 @@ enum EvalCommand: Command {
     if !loaded.diagnostics.isEmpty { console.error(loaded.renderedDiagnostics()) }
     guard let policy = loaded.policy else { return 1 }
     let request = try RequestFile.load(path: requestPath, now: output.now)
-    let document = try FactDocument(contentsOf: URL(fileURLWithPath: factsPath), schema: schema)
+    let document = try FactDocument(path: factsPath, schema: schema)
+    warnAboutNotificationFacts(in: document, at: factsPath, schema: schema, console)
     var facts = GatheredFacts(request: request, schema: schema)
     facts.add(
       document.values, from: URL(fileURLWithPath: factsPath).lastPathComponent, schema: schema)
@@ -80,8 +83,8 @@ enum EvalCommand: Command {
     guard let policy = loaded.policy else { return 1 }
     var overrides: [LayeredFactSource.Layer] = []
     if let factsPath {
-      let document = try FactDocument(
-        contentsOf: URL(fileURLWithPath: factsPath), schema: setup.schema)
+      let document = try FactDocument(path: factsPath, schema: setup.schema)
+      warnAboutNotificationFacts(in: document, at: factsPath, schema: setup.schema, console)
       overrides.append(
         LayeredFactSource.Layer(
           FixedFactSource(
@@ -96,6 +99,20 @@ enum EvalCommand: Command {
     case .retry(let failure):
       console.error(failure.description)
       return 3
+    }
+  }
+
+  /// Says on stderr, with or without --explain, that a fact only the request gives is not taken
+  /// from --facts: otherwise the file's value would seem to have been used.
+  private static func warnAboutNotificationFacts(
+    in document: FactDocument, at path: String, schema: FactSchema, _ console: Console
+  ) {
+    for name in document.values.keys.sorted() where schema.origin(of: name) == .notification {
+      let why =
+        name == "now"
+        ? "it is when the request was received; give it with --now"
+        : "only the request (the signed notification) gives it; change it in the --request file"
+      console.error("warning: \(path): \(name) is ignored: \(why)")
     }
   }
 
@@ -129,12 +146,9 @@ enum EvalCommand: Command {
     /// Whether the decision keeps its trace: the explanation and the JSON report show it.
     var traces: Bool { explain || format == "json" }
 
+    /// As `dry-run --since` reads it: a whole UTC day, or a time with its zone.
     private static func parseTime(_ text: String) throws(UsageError) -> Date {
-      let formatter = ISO8601DateFormatter()
-      guard let date = formatter.date(from: text) else {
-        throw UsageError("--now must be an ISO 8601 time such as 2026-11-01T09:30:00Z")
-      }
-      return date
+      do { return try DryRunSetup.date(text) } catch { throw UsageError("--now: \(error)") }
     }
   }
 }

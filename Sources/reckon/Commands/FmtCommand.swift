@@ -17,46 +17,61 @@ enum FmtCommand: Command {
     group, two-space indent under 'rule', one spelling for operators and literals, long
     conditions wrapped before 'and'/'or' at 100 columns, long action lists (or ones with
     comments between actions) one action per line, blank lines kept (at most one in a row),
-    every comment kept in place.
+    every comment kept in place. A file is replaced at once, never left half written; a
+    symbolic link is followed (the file it points to is rewritten and the link kept), and the
+    file keeps its permissions.
 
     --check    change nothing; list the files that would change and exit 1 if there are any
     --stdout   print the formatted text instead of writing the files
 
-    A file that does not parse is left alone and its errors are printed (exit 1). So is a file
-    whose formatted text would not parse back to the same policy: fmt never writes one.
+    A file that does not parse is left alone, its errors are printed and it is counted as not
+    formatted (exit 1). So is a file whose formatted text would not parse back to the same
+    policy: fmt never writes one.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let check = arguments.flag("check")
     let toStandardOutput = arguments.flag("stdout")
     try arguments.rejectUnknown(positionals: .max)
+    if check, toStandardOutput {
+      throw UsageError(
+        "--check and --stdout cannot be used together: --check lists the files that would "
+          + "change, --stdout prints the formatted text")
+    }
     let paths = try PolicyFiles.expand(
       arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
-    var failed = false
+    var failed = 0
     var changed: [String] = []
     for path in paths {
       let source = try PolicyFiles.read(path)
-      let text = source.text
       let formatted: String
       do { formatted = try PolicyFormatter().format(source) } catch {
         console.error(error.rendered())
-        failed = true
+        failed += 1
         continue
       }
       if toStandardOutput {
         console.out(formatted)
-      } else if formatted != text {
+      } else if formatted != source.text {
         changed.append(path)
-        if !check { try formatted.write(toFile: path, atomically: true, encoding: .utf8) }
+        if !check { try LocalFile.replaceContents(at: path, with: Data(formatted.utf8)) }
       }
     }
     if !toStandardOutput {
       for path in changed { console.out(check ? "would reformat \(path)" : "reformatted \(path)") }
-      if changed.isEmpty {
+      let unchanged = paths.count - changed.count - failed
+      if changed.isEmpty, unchanged > 0 {
         console.out(
-          paths.count == 1 ? "1 file already formatted" : "\(paths.count) files already formatted")
+          unchanged == 1 ? "1 file already formatted" : "\(unchanged) files already formatted")
       }
     }
-    return failed || (check && !changed.isEmpty) ? 1 : 0
+    if failed > 0 {
+      let note =
+        failed == 1
+        ? "1 file not formatted: it has errors" : "\(failed) files not formatted: they have errors"
+      // With --stdout, standard output is the formatted text alone.
+      if toStandardOutput { console.error(note) } else { console.out(note) }
+    }
+    return failed > 0 || (check && !changed.isEmpty) ? 1 : 0
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonPolicy
 
 /// `reckon keys check`: loads the App Store key and shows the token it makes, never the key.
 enum KeysCommand: Command {
@@ -16,13 +17,21 @@ enum KeysCommand: Command {
     any user can read and warns when its group can.
     """
 
+  static let requiresArguments = true
+
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
-    let configuration = try ReckonConfiguration.load(
-      path: arguments.option("config") ?? "reckon.json")
+    let configPath = arguments.option("config") ?? "reckon.json"
     try arguments.rejectUnknown(positionals: 1)
+    // The words are checked before the configuration is read: a mistyped subcommand is the
+    // mistake to name, not a reckon.json missing from this folder.
     guard arguments.positionals == ["check"] else {
-      throw UsageError("expected 'reckon keys check'")
+      guard let word = arguments.positionals.first else {
+        throw UsageError("expected 'reckon keys check'")
+      }
+      let hint = Suggestions.closest(to: word, among: ["check"]).map { " (did you mean '\($0)'?)" }
+      throw UsageError("unknown keys command '\(word)'" + (hint ?? "; the only one is check"))
     }
+    let configuration = try ReckonConfiguration.load(path: configPath)
     let client = try SenderSetup.client(configuration) { console.error($0) }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

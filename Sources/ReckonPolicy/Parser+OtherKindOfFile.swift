@@ -1,0 +1,48 @@
+extension Parser {
+  /// One error for a file that is plainly not a policy, JSON (a configuration, request or facts
+  /// file) or a tests file, given where a policy was expected: what it is and what to do with it,
+  /// instead of a screen of syntax errors about `{` or `test`. Only the first character or word
+  /// that is not a blank or a comment is looked at.
+  static func otherKindOfFile(_ source: SourceFile) -> Diagnostic? {
+    let bytes = source.bytes
+    var offset = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while offset < bytes.count {
+      switch bytes[offset] {
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+        offset += 1
+      case UInt8(ascii: "#"):
+        while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") { offset += 1 }
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        return Diagnostic(
+          .notAPolicy, .error, "this is JSON, not a policy",
+          at: SourceSpan(start: offset, end: offset + 1),
+          hint:
+            "a policy is written in Reckon's policy language (docs/language.md); configuration "
+            + "is read with --config, a request with --request and facts with --facts")
+      default:
+        return testsFileStart(source, at: offset)
+      }
+    }
+    return nil
+  }
+
+  /// The error for a tests file, whose first clause is `test "NAME"` or a file-wide `given`.
+  private static func testsFileStart(_ source: SourceFile, at offset: Int) -> Diagnostic? {
+    let bytes = source.bytes
+    var end = offset
+    while end < bytes.count, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[end]) {
+      end += 1
+    }
+    let word = String(decoding: bytes[offset..<end], as: UTF8.self)
+    let next = end < bytes.count ? bytes[end] : 0
+    let separated = next == UInt8(ascii: " ") || next == UInt8(ascii: "\t")
+    guard
+      (word == "test" && (separated || next == UInt8(ascii: "\"")))
+        || (word == "given" && separated)
+    else { return nil }
+    return Diagnostic(
+      .notAPolicy, .error, "this is a policy tests file, not a policy",
+      at: SourceSpan(start: offset, end: end),
+      hint: "run its tests with: reckon test \(source.path)")
+  }
+}

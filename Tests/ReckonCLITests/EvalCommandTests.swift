@@ -1,0 +1,87 @@
+import Foundation
+import ReckonTestSupport
+import Testing
+
+/// `reckon eval`'s inputs: `--now` read as the other date options are, and a `--facts` file
+/// whose problems are all named, with its file and fact, and never dropped silently.
+struct EvalCommandTests {
+  static let fixtures = "Tests/ReckonCLITests/Fixtures"
+  static let eval = [
+    "eval", "--policy", "policies/targeted.policy", "--request", "\(fixtures)/request.json",
+  ]
+
+  /// The value of the fact `name` in `eval --format json`'s output.
+  static func fact(_ name: String, in run: ReckonBinary.Run) throws -> String? {
+    let report = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8))
+    let facts = try #require((report as? [String: Any])?["facts"] as? [[String: Any]])
+    return facts.first { $0["name"] as? String == name }?["value"] as? String
+  }
+
+  @Test func nowTakesAWholeDayAsDryRunSinceDoes() async throws {
+    let run = try await ReckonBinary.run(
+      Self.eval + [
+        "--facts", "\(Self.fixtures)/facts.json", "--now", "2026-11-01", "--format", "json",
+      ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(try Self.fact("now", in: run) == "2026-11-01T00:00:00Z")
+  }
+
+  @Test func nowWithATimeButNoZoneIsRefused() async throws {
+    let run = try await ReckonBinary.run(
+      Self.eval + ["--facts", "\(Self.fixtures)/facts.json", "--now", "2026-11-01T09:30"])
+    #expect(run.status == 2)
+    #expect(
+      run.standardError.hasPrefix("reckon eval: --now: '2026-11-01T09:30' has no time zone"),
+      "\(run.standardError)")
+  }
+}
+
+extension EvalCommandTests {
+  /// A facts file in a fresh folder.
+  static func factsFile(_ json: String) throws -> String {
+    let folder = TestScratch.folder.appendingPathComponent("reckon-eval-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let path = folder.appendingPathComponent("badfacts.json").path
+    try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test func everyBadFactIsNamedWithItsFile() async throws {
+    let path = try Self.factsFile(
+      #"{"customer.consented": "yes", "usage.consumed": "140%", "delivery.status": "DELIVERED"}"#)
+    let run = try await ReckonBinary.run(Self.eval + ["--facts", path])
+    #expect(run.status == 1)
+    #expect(
+      run.standardError == """
+        reckon eval: \(path): customer.consented: 'yes' is not a boolean: write true or false
+        \(path): usage.consumed: '140%' is not a percent: write a percentage from 0% to 100%, such as 37.5%
+
+        """)
+  }
+
+  @Test func aRequestGivenAsFactsIsNamedAsARequest() async throws {
+    let request = "\(Self.fixtures)/request.json"
+    let run = try await ReckonBinary.run(Self.eval + ["--facts", request])
+    #expect(run.status == 1)
+    #expect(
+      run.standardError
+        == "reckon eval: \(request): this looks like a request (an App Store notification), not facts; pass it with --request\n"
+    )
+  }
+
+  @Test(arguments: [false, true])
+  func aFactOnlyTheRequestGivesIsWarnedAboutNotDropped(_ explain: Bool) async throws {
+    let facts = try String(
+      contentsOfFile: "\(ReckonBinary.packageRoot.path)/\(Self.fixtures)/facts.json",
+      encoding: .utf8)
+    let path = try Self.factsFile(
+      facts.replacingOccurrences(of: "{", with: #"{"reason": "LEGAL", "#))
+    let run = try await ReckonBinary.run(
+      Self.eval + ["--facts", path] + (explain ? ["--explain"] : []))
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(
+      run.standardError.contains(
+        "warning: \(path): reason is ignored: only the request (the signed notification) gives it"),
+      "\(run.standardError)")
+  }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import ReckonAppStore
+import ReckonFacts
+import Testing
+
+/// A facts document reports every fact it cannot read, by file and fact, and says what a file
+/// that is not a facts object is.
+struct FactDocumentTests {
+  static func file(_ text: String) throws -> String {
+    let path = try Fixtures.temporaryFolder().appendingPathComponent("facts.json").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test func manyBadFactsAreListedUpToTenThenCounted() throws {
+    let names = (1...12).map { "custom.unknown\($0)" }
+    let object = Dictionary(uniqueKeysWithValues: names.map { ($0, JSONValue.bool(true)) })
+    let error = try #require(throws: FactDocumentError.self) {
+      try FactDocument(object: object, schema: .standard, path: "facts.json")
+    }
+    let lines = error.description.split(separator: "\n")
+    #expect(lines.count == 11, "\(error)")
+    #expect(lines.first == "facts.json: custom.unknown1: unknown fact")
+    #expect(lines.last == "facts.json: and 2 more facts that cannot be read")
+  }
+
+  @Test func aSyntaxErrorIsPlacedAtItsLineAndColumn() throws {
+    let path = try Self.file("{\n  \"usage.consumed\": 40%\n}\n")
+    let error = try #require(throws: FactDocumentError.self) {
+      try FactDocument(path: path, schema: .standard)
+    }
+    #expect(
+      error.description == """
+        \(path):2:23: is not valid JSON: expected ',' or '}'
+            2 |   "usage.consumed": 40%
+              |                       ^
+        """)
+  }
+
+  @Test(arguments: [
+    #"{"notificationType": "CONSUMPTION_REQUEST"}"#, #"{"signedPayload": "eyJ"}"#,
+    #"{"data": {"bundleId": "com.example"}}"#,
+  ])
+  func aNotificationIsNamedAsARequest(_ json: String) throws {
+    let path = try Self.file(json)
+    let error = try #require(throws: FactDocumentError.self) {
+      try FactDocument(path: path, schema: .standard)
+    }
+    #expect(error == .requestFile(path: path))
+  }
+}

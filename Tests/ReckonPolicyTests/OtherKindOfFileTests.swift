@@ -1,0 +1,57 @@
+import Testing
+
+@testable import ReckonPolicy
+
+/// A JSON or tests file given where a policy is expected gets one error that says what it is,
+/// not a syntax error for every brace and key; a policy is never mistaken for one.
+struct OtherKindOfFileTests {
+  struct Case: CustomTestStringConvertible, Sendable {
+    let label: String
+    let text: String
+    let message: String?
+    var testDescription: String { label }
+  }
+
+  static let cases: [Case] = [
+    Case(
+      label: "a JSON object", text: "{\n  \"apps\": [{\"bundleId\": \"com.example\"}]\n}\n",
+      message: "this is JSON, not a policy"),
+    Case(
+      label: "a JSON array after blank lines", text: "\n  \n[1, 2]\n",
+      message: "this is JSON, not a policy"),
+    Case(
+      label: "a tests file after a comment",
+      text:
+        "# the tests\ntest \"heavy use\"\n  given usage.consumed = 94%\n  expect refund DECLINE\n",
+      message: "this is a policy tests file, not a policy"),
+    Case(
+      label: "a tests file with file-wide facts",
+      text: "given reason = LEGAL\n\ntest \"legal\"\n  expect refund GRANT_FULL\n",
+      message: "this is a policy tests file, not a policy"),
+    Case(
+      label: "a policy whose comment starts with a brace",
+      text: "# {draft} test \"x\"\notherwise share data only\n", message: nil),
+    Case(
+      label: "a policy with a let named like a clause",
+      text: "let tests = usage.consumed\notherwise share data only\n", message: nil),
+  ]
+
+  @Test(arguments: cases)
+  func isNamedForWhatItIs(_ example: Case) {
+    let result = TestSchema.load(example.text, path: "wrong.policy")
+    if let message = example.message {
+      #expect(result.diagnostics.map(\.id) == [.notAPolicy], "\(result.renderedDiagnostics())")
+      #expect(result.diagnostics.first?.message == message)
+    } else {
+      #expect(!result.diagnostics.contains { $0.id == .notAPolicy })
+    }
+  }
+
+  @Test func aTestsFileHintNamesTheCommandToRunIt() {
+    let result = TestSchema.load("test \"a\"\n  expect otherwise\n", path: "policies/a.tests")
+    #expect(result.diagnostics.first?.hint == "run its tests with: reckon test policies/a.tests")
+    #expect(
+      result.renderedDiagnostics().hasPrefix(
+        "policies/a.tests:1:1: error: this is a policy tests file, not a policy\n"))
+  }
+}
