@@ -71,7 +71,7 @@ extension LocalFileError {
       case .isFolder: "is a folder, not a file"
       case .permissionDenied: "permission denied"
       case .notText: "is not UTF-8 text"
-      case .system(let message): message
+      case .system(let message), .notWritable(let message): message
       }
     return path == folder ? words : "\(path): \(words)"
   }
