@@ -2,10 +2,6 @@ import Foundation
 import ReckonEngine
 import ReckonServer
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// `reckon send [--once]`: delivers due outbox entries to Apple.
 enum SendCommand: Command {
   static let name = "send"
@@ -38,12 +34,13 @@ enum SendCommand: Command {
     let sender = try SenderSetup.sender(
       configuration, store: store, client: client, facts: { logger.log($0) },
       events: { logger.log(.sender($0)) })
-    guard SenderLock.acquire(configuration.statePath + ".send.lock") else {
-      console.error(
-        "reckon send: another sender is using \(configuration.statePath); not starting a second one"
-      )
+    // Held until this function returns; the kernel releases it if the process dies.
+    let lock: SenderLock
+    do throws(SenderLockError) { lock = try SenderLock(statePath: configuration.statePath) } catch {
+      console.error("reckon send: \(error)")
       return 1
     }
+    defer { lock.release() }
     try sender.recoverInterrupted()
     guard once else {
       // In-flight sends finish and are recorded; the loop then sees the flag within a second.
@@ -59,15 +56,5 @@ enum SendCommand: Command {
       "sent \(summary.sent), retrying later \(summary.retrying), failed \(summary.failed), expired \(summary.expired)"
     )
     return summary.failed + summary.expired > 0 ? 1 : 0
-  }
-}
-
-/// An advisory lock file (flock) held for the life of the process.
-enum SenderLock {
-  static func acquire(_ path: String) -> Bool {
-    let descriptor = open(path, O_CREAT | O_RDWR, 0o600)
-    guard descriptor >= 0 else { return false }
-    // The kernel releases the lock when the process ends, however it ends.
-    return flock(descriptor, LOCK_EX | LOCK_NB) == 0
   }
 }

@@ -38,11 +38,16 @@ enum ServeCommand: Command {
     // A write past a file-size limit (RLIMIT_FSIZE) must fail like a full disk, with an error
     // the webhook answers 500 to, instead of SIGXFSZ killing the server.
     signal(SIGXFSZ, SIG_IGN)
-    if configuration.appStoreKey != nil,
-      !SenderLock.acquire(configuration.statePath + ".send.lock")
-    {
-      console.error("reckon serve: another sender is using \(configuration.statePath)")
-      return 1
+    // Taken before anything else starts, so a second server refuses to start instead of running
+    // without a sender; the sender releases it when it stops.
+    var senderLock: SenderLock?
+    if configuration.appStoreKey != nil {
+      do throws(SenderLockError) {
+        senderLock = try SenderLock(statePath: configuration.statePath)
+      } catch {
+        console.error("reckon serve: \(error)")
+        return 1
+      }
     }
     let metrics = ReckonMetrics()
     let service = try ReckonService(
@@ -55,7 +60,7 @@ enum ServeCommand: Command {
     let server = WebhookServer(
       service: service, configuration: configuration.server, metrics: metrics, logger: logger)
     let port: Int
-    do throws(HTTPServerError) { port = try server.start() } catch {
+    do throws(HTTPServerError) { port = try server.start(senderLock: senderLock) } catch {
       // Name where the address came from: the operator fixes it there.
       throw ConfigurationError(
         listen == nil ? "server.listen" : "--listen",

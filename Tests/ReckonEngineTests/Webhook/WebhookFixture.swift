@@ -32,11 +32,13 @@ struct WebhookFixture {
 
   init(
     policy: PolicyBook.Source = .text(name: "webhook-test.policy", Self.policy),
-    environment: AppStoreEnvironment = .production
+    environment: AppStoreEnvironment = .production, statePath: String? = nil,
+    sender: (any ConsumptionSender)? = nil
   ) throws {
     authority = try LocalCertificateAuthority()
-    statePath =
-      TestScratch.folder.appendingPathComponent(
+    self.statePath =
+      statePath
+      ?? TestScratch.folder.appendingPathComponent(
         "reckon-webhook-\(UUID().uuidString).sqlite"
       ).path
     let events = self.events
@@ -45,8 +47,8 @@ struct WebhookFixture {
         .init(
           bundleId: "com.example.coins", appAppleId: 1_234_567_890, environment: environment,
           policy: policy)
-      ], factSources: [.init(facts, timeout: .seconds(2))], statePath: statePath,
-      roots: [authority.root], events: { events.append($0) })
+      ], factSources: [.init(facts, timeout: .seconds(2))], statePath: self.statePath,
+      roots: [authority.root], sender: sender, events: { events.append($0) })
   }
 
   var store: StateStore { service.store }
