@@ -16,6 +16,9 @@ enum SendCommand: Command {
     errors. With --once it drains what is due now and exits (0, or 1 if anything failed or
     expired); without it, it keeps running until SIGTERM or SIGINT, when the sends in flight
     finish and are recorded before it exits 0. Only one sender may use a state database at a time.
+    A fact source whose file cannot be read at start-up (missing, locked) is a warning, not a
+    refusal: replies decided a minute or more ago, whose consent is read again, wait with backoff
+    until it opens; the others go out.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
@@ -26,13 +29,14 @@ enum SendCommand: Command {
     // serve's logger, so one log pipeline reads both: the same fields, `event` included.
     let logger = JSONLogger(write: { console.error($0) })
     // Everything that can refuse the configuration first (the key, the state database, the fact
-    // sources the consent re-check asks), so a configuration that cannot send leaves no lock.
-    let client = try SenderSetup.client(configuration) {
-      logger.log("warning", event: "startup", $0)
-    }
+    // sources the consent re-check asks), so a configuration that cannot send leaves no lock. A
+    // fact source whose file cannot be read now is a warning: fresh replies need no consent
+    // re-check, and the others wait until it opens.
+    let warn = { logger.log("warning", event: "startup", $0) }
+    let client = try SenderSetup.client(configuration, warn: warn)
     let store = try StateStore(path: configuration.statePath)
     let sender = try SenderSetup.sender(
-      configuration, store: store, client: client, facts: { logger.log($0) },
+      configuration, store: store, client: client, warn: warn, facts: { logger.log($0) },
       events: { logger.log(.sender($0)) })
     // Held until this function returns; the kernel releases it if the process dies.
     let lock: SenderLock

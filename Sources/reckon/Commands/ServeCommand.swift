@@ -22,7 +22,8 @@ enum ServeCommand: Command {
       GET  /healthz             200 when the state database answers
       GET  /metrics             Prometheus text: requests, decisions, sends, outbox depth, latency
     The sender runs in the same process (when appStore is configured); requests a fact source
-    failed on are retried every 30 s. Policies are re-read when their file changes and on
+    failed on are retried every 30 s, also when its file could not be read at start-up (a
+    warning, not a refusal). Policies are re-read when their file changes and on
     SIGHUP; a policy that fails `check` is refused and the previous one stays live. SIGTERM or
     SIGINT stops accepting, finishes in-flight requests and exits 0. Logs are JSON lines on
     standard error.
