@@ -89,19 +89,21 @@ import Testing
     let folder = try CrashRecoveryTests.workspace(baseURL: url)
     let statePath = folder.appendingPathComponent("state.sqlite").path
     let store = try StateStore(path: statePath)
-    try OutboxFixture.enqueue(in: store, at: Date(), transaction: "71")
+    let entry = try OutboxFixture.enqueue(in: store, at: Date(), transaction: "71")
     let config = folder.appendingPathComponent("reckon.json")
 
     let lock = try SenderLock(statePath: statePath)
     let (refusedStatus, refused) = try await Self.sendOnce(binary, config: config)
+    let triedWhileLocked = try store.attempts(entryId: entry).count
     lock.release()
     let (status, logged) = try await Self.sendOnce(binary, config: config)
 
     #expect(refusedStatus == 1)
     #expect(
       refused.contains("reckon send: another sender holds \(statePath).send.lock"), "\(refused)")
+    #expect(triedWhileLocked == 0)
     #expect(status == 0, "\(logged)")
-    #expect(standIn.requests.count == 1)
+    #expect(try store.attempts(entryId: entry).count == 1)
   }
 
   @Test func reckonServeRefusesToStartWhileAnotherSenderHoldsTheLock() async throws {
