@@ -113,8 +113,10 @@ import Testing
       URL(string: "http://127.0.0.1:1")!, authority, name: "serve-lock")
     let lock = try SenderLock(statePath: folder.appendingPathComponent("state.sqlite").path)
     let child = try ServeChild.launch(binary, folder: folder)
-    await CrashRecoveryTests.waitForExit(child.process)
+    let exited = await ServerFixture.eventually(within: 20) { !child.process.isRunning }
+    await child.kill()
     lock.release()
+    #expect(exited, "\(child.logText)")
     #expect(child.process.terminationStatus == 1)
     #expect(child.logText.contains("reckon serve: another sender holds"), "\(child.logText)")
   }
