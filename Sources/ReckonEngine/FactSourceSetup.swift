@@ -5,28 +5,71 @@ import ReckonPolicy
 /// The fact sources a configuration describes, opened and checked: the schema with every declared
 /// custom fact, and the sources as layers in configured order. A query typo, an unknown fact or a
 /// bad facts file is a `ConfigurationError` naming the key, at start-up.
+///
+/// Where the line falls between a source configured wrongly and one that cannot be opened now:
+/// what `reckon.json` alone says (type, keys, queries given as text, custom facts) and what a
+/// file that can be read says (a query that does not compile against its tables, a column that is
+/// not a fact, a JSON file that does not check) is configured wrongly and always stops start-up.
+/// A file that cannot be read at all — missing, not readable, a SQLite database locked past its
+/// busy timeout, a folder without `*.json` files — may come back by itself: with `.openLater`
+/// the source starts unopened and is opened again at each lookup.
 public struct FactSourceSetup: Sendable {
+  /// What to do with a source whose file cannot be read now.
+  public enum Unavailable: Sendable {
+    /// Stop with a `ConfigurationError`: a one-off command (eval, dry-run) has nothing to wait for.
+    case refuse
+    /// Start without it and open it at a later lookup (`reckon serve`, `reckon send`); until then
+    /// its lookups fail, so nothing its facts could change is decided or sent.
+    case openLater
+  }
+
+  /// A source that could not be opened at start-up, and why; it is tried again at each lookup.
+  public struct Unopened: Hashable, Sendable, CustomStringConvertible {
+    /// The source's name.
+    public let source: String
+    /// Why it cannot be opened, under its key (`factSources[1].path: cannot open ...`).
+    public let problem: ConfigurationError
+
+    /// A warning for the start-up log, naming the source and the problem.
+    public var description: String {
+      "fact source '\(source)' cannot be opened now (\(problem)); requests and replies that need "
+        + "its facts wait, and it is opened again at each lookup"
+    }
+  }
+
   /// Reckon's standard facts plus every source's `customFacts`.
   public let schema: FactSchema
   /// The sources with their timeouts, highest precedence first.
   public let layers: [LayeredFactSource.Layer]
+  /// The sources that could not be opened now (only with `.openLater`), in configured order.
+  public let unopened: [Unopened]
 
-  /// Opens and checks every configured source. A JSON facts file that changes and no longer
-  /// reads is reported to `events` as `factsReloadRefused` when given, else on standard error.
+  /// Opens and checks every configured source; one whose file cannot be read now is refused or
+  /// opened later, as `unavailable` says. A JSON facts file that changes and no longer reads is
+  /// reported to `events` as `factsReloadRefused` when given, else on standard error.
   public init(
     _ configurations: [FactSourceConfiguration],
-    events: (@Sendable (ReckonEvent) -> Void)? = nil
+    events: (@Sendable (ReckonEvent) -> Void)? = nil, unavailable: Unavailable = .refuse
   ) throws(ConfigurationError) {
     let schema = try FactSourceSetup.schema(configurations)
     var layers: [LayeredFactSource.Layer] = []
+    var unopened: [Unopened] = []
     for configuration in configurations {
-      let source = try FactSourceSetup.open(configuration, schema: schema, events: events)
+      let opener = try FactSourceSetup.opener(configuration, schema: schema, events: events)
+      let source: any FactSource
+      do { source = try opener() } catch {
+        guard case .openLater = unavailable, error.isUnavailable else { throw error.problem }
+        unopened.append(Unopened(source: configuration.name, problem: error.problem))
+        source = DeferredOpenFactSource(
+          name: configuration.name, problem: error.problem, open: opener)
+      }
       layers.append(
         LayeredFactSource.Layer(
           source, timeout: .milliseconds(Int64((configuration.timeoutSeconds * 1_000).rounded()))))
     }
     self.schema = schema
     self.layers = layers
+    self.unopened = unopened
   }
 
   /// Reckon's standard facts plus every source's `customFacts`, read from the configuration
@@ -78,41 +121,61 @@ public struct FactSourceSetup: Sendable {
     return facts
   }
 
-  private static func open(
+  /// Why a source could not be opened: the problem under its key, and whether it may pass.
+  struct OpenFailure: Error {
+    let problem: ConfigurationError
+    let isUnavailable: Bool
+  }
+
+  /// Opens one configured source.
+  typealias Opener = @Sendable () throws(OpenFailure) -> any FactSource
+
+  /// Checks what the configuration alone says about a source (throwing at once), and returns
+  /// what opens it, which may fail now and succeed later.
+  private static func opener(
     _ configuration: FactSourceConfiguration, schema: FactSchema,
     events: (@Sendable (ReckonEvent) -> Void)?
-  ) throws(ConfigurationError) -> any FactSource {
+  ) throws(ConfigurationError) -> Opener {
     let settings = configuration.settings
     let common = ["name", "type", "timeoutMs", "path", "customFacts"]
     let path = configuration.resolvePath(try settings.string("path"))
+    let name = configuration.name
     if configuration.type == "json" {
       try settings.rejectUnknownKeys(common)
       // A server logs JSON lines: a plain-text line on stderr would break its log pipeline.
-      let name = configuration.name
       var report = JSONFileFactSource.reportToStandardError
       if let events {
         report = { error in
           events(.factsReloadRefused(source: name, path: path, problem: error.description))
         }
       }
-      do {
-        return try JSONFileFactSource(name: name, path: path, schema: schema, report: report)
-      } catch {
-        throw ConfigurationError(settings.keyPath("path"), error.description)
+      return { [report] () throws(OpenFailure) in
+        do throws(JSONFileFactSourceError) {
+          return try JSONFileFactSource(name: name, path: path, schema: schema, report: report)
+        } catch {
+          throw OpenFailure(
+            problem: ConfigurationError(settings.keyPath("path"), error.description),
+            isUnavailable: error.isUnavailable)
+        }
       }
     }
     try settings.rejectUnknownKeys(common + ["busyTimeoutMs", "queries", "bulkQuery"])
     let busy = try settings.positiveWholeNumber("busyTimeoutMs", default: 1_000)
     let queries = try sqlQueries(settings)
-    do {
-      let sqlite = SQLiteFactSource.Settings(
-        path: path, queries: queries, busyTimeoutMs: Int32(min(busy, Int(Int32.max))))
-      return try SQLiteFactSource(name: configuration.name, settings: sqlite, schema: schema)
-    } catch {
-      let key =
-        error.query.map { settings.keyPath("queries.\($0)") }
-        ?? settings.keyPath(error == .noQueries ? "queries" : "path")
-      throw ConfigurationError(key, error.description)
+    // Read by dry-runs only, but text or nothing in every command.
+    _ = try settings.optionalString("bulkQuery")
+    let sqlite = SQLiteFactSource.Settings(
+      path: path, queries: queries, busyTimeoutMs: Int32(min(busy, Int(Int32.max))))
+    return { () throws(OpenFailure) in
+      do throws(SQLiteFactSourceError) {
+        return try SQLiteFactSource(name: name, settings: sqlite, schema: schema)
+      } catch {
+        let key =
+          error.query.map { settings.keyPath("queries.\($0)") }
+          ?? settings.keyPath(error == .noQueries ? "queries" : "path")
+        throw OpenFailure(
+          problem: ConfigurationError(key, error.description), isUnavailable: error.isUnavailable)
+      }
     }
   }
 

@@ -104,6 +104,12 @@ public enum JSONFileFactSourceError: Error, Hashable, Sendable, CustomStringConv
   /// A fact only the signed notification may give.
   case notificationFact(path: String)
 
+  /// Whether the file or folder could not be read (`unreadable`: missing, no permission, no
+  /// `*.json` files), a state that may pass by itself, unlike contents that do not check.
+  public var isUnavailable: Bool {
+    if case .unreadable = self { true } else { false }
+  }
+
   /// A sentence naming the file, the path and the problem.
   public var description: String {
     switch self {

@@ -1,3 +1,4 @@
+import CSQLite
 import ReckonPolicy
 import ReckonSQLite
 
@@ -14,6 +15,11 @@ struct SQLiteFactQuery {
     throws(SQLiteFactSourceError)
   {
     do { statement = try database.prepare(sql) } catch {
+      // Preparing reads the schema: a database locked past the busy timeout, or one that cannot
+      // be read now, is not the query's fault.
+      if Self.cannotReadNow(error) {
+        throw .cannotOpen(path: database.path, message: error.message)
+      }
       throw .malformedQuery(query: name, message: error.message)
     }
     guard statement.isReadOnly else { throw .writesData(query: name) }
@@ -34,6 +40,12 @@ struct SQLiteFactQuery {
       throw .duplicateFact(column: repeated, queries: [name, name])
     }
     self.columns = columns
+  }
+
+  /// Whether `error` says the file cannot be read now (locked, an I/O or open failure) rather
+  /// than that the SQL or the database's contents are wrong.
+  static func cannotReadNow(_ error: SQLiteError) -> Bool {
+    error.isBusy || [SQLITE_CANTOPEN, SQLITE_IOERR].contains(error.code & 0xff)
   }
 
   private static func fact(for column: String, in query: String, schema: FactSchema)

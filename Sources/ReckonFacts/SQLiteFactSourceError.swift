@@ -1,7 +1,8 @@
 /// Why the SQLite adapter could not start or could not answer; each case names the query and,
 /// where one is at fault, the column.
 public enum SQLiteFactSourceError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// The database file could not be opened.
+  /// The database file could not be opened or read now: missing, not readable, or locked past
+  /// the busy timeout.
   case cannotOpen(path: String, message: String)
   /// The configuration gives no query.
   case noQueries
@@ -21,6 +22,12 @@ public enum SQLiteFactSourceError: Error, Hashable, Sendable, CustomStringConver
   case queryFailed(query: String, message: String)
   /// A value in a column is not of its fact's type.
   case wrongType(query: String, column: String, message: String)
+
+  /// Whether the file could not be opened or read now (`cannotOpen`), a state that may pass by
+  /// itself, unlike SQL, columns or values at fault.
+  public var isUnavailable: Bool {
+    if case .cannotOpen = self { true } else { false }
+  }
 
   /// The configured query at fault, if one is.
   public var query: String? {

@@ -17,12 +17,14 @@ struct FactSourceConfigurationTests {
     return folder
   }
 
-  static func load(_ root: [String: Any], in folder: URL) throws -> FactSourceSetup {
+  static func load(
+    _ root: [String: Any], in folder: URL, unavailable: FactSourceSetup.Unavailable = .refuse
+  ) throws -> FactSourceSetup {
     let data = try JSONSerialization.data(withJSONObject: root)
     let object = try #require(try JSONValue.parse(data).objectValue)
     let configuration = try ReckonConfiguration(
       ConfigurationReader(object, path: ""), baseDirectory: folder.path)
-    return try FactSourceSetup(configuration.factSources)
+    return try FactSourceSetup(configuration.factSources, unavailable: unavailable)
   }
 
   static func exampleRoot(in folder: URL) throws -> [String: Any] {
@@ -97,6 +99,9 @@ struct FactSourceConfigurationTests {
     Broken(
       name: "sqlite file missing", change: editSource(1) { $0["path"] = "missing.sqlite" },
       key: "factSources[1].path", problem: "cannot open"),
+    Broken(
+      name: "bulk query not text", change: editSource(1) { $0["bulkQuery"] = 3 },
+      key: "factSources[1].bulkQuery", problem: "must be text"),
     Broken(
       name: "no queries", change: editSource(1) { $0["queries"] = nil },
       key: "factSources[1].queries", problem: "is required"),

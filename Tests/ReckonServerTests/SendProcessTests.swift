@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonEngine
 import ReckonTestSupport
 import Testing
@@ -76,6 +77,48 @@ import Testing
     #expect(logged.contains("appStore: is required"), "\(logged)")
     let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
     #expect(!files.contains { $0.hasSuffix(".send.lock") }, "\(files)")
+  }
+
+  /// The CLI and the library take the same lock: while a `SenderLock` (as `ReckonService.runSender`
+  /// holds) is taken in this process, `reckon send` refuses to start and sends nothing; once it is
+  /// released, the same command sends.
+  @Test func reckonSendRefusesToStartWhileALibrarySenderHoldsTheLock() async throws {
+    let binary = try CrashRecoveryTests.reckonBinary()
+    let (standIn, url) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    let folder = try CrashRecoveryTests.workspace(baseURL: url)
+    let statePath = folder.appendingPathComponent("state.sqlite").path
+    let store = try StateStore(path: statePath)
+    let entry = try OutboxFixture.enqueue(in: store, at: Date(), transaction: "71")
+    let config = folder.appendingPathComponent("reckon.json")
+
+    let lock = try SenderLock(statePath: statePath)
+    let (refusedStatus, refused) = try await Self.sendOnce(binary, config: config)
+    let triedWhileLocked = try store.attempts(entryId: entry).count
+    lock.release()
+    let (status, logged) = try await Self.sendOnce(binary, config: config)
+
+    #expect(refusedStatus == 1)
+    #expect(
+      refused.contains("reckon send: another sender holds \(statePath).send.lock"), "\(refused)")
+    #expect(triedWhileLocked == 0)
+    #expect(status == 0, "\(logged)")
+    #expect(try store.attempts(entryId: entry).count == 1)
+  }
+
+  @Test func reckonServeRefusesToStartWhileAnotherSenderHoldsTheLock() async throws {
+    let binary = try CrashRecoveryTests.reckonBinary()
+    let authority = try LocalCertificateAuthority()
+    let folder = try ServeChild.workspace(
+      URL(string: "http://127.0.0.1:1")!, authority, name: "serve-lock")
+    let lock = try SenderLock(statePath: folder.appendingPathComponent("state.sqlite").path)
+    let child = try ServeChild.launch(binary, folder: folder)
+    let exited = await ServerFixture.eventually(within: 20) { !child.process.isRunning }
+    await child.kill()
+    lock.release()
+    #expect(exited, "\(child.logText)")
+    #expect(child.process.terminationStatus == 1)
+    #expect(child.logText.contains("reckon serve: another sender holds"), "\(child.logText)")
   }
 
   /// Runs `reckon send --once` with `config` to its end: its exit status and standard error.

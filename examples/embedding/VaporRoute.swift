@@ -16,8 +16,17 @@ func routes(_ app: Application) throws {
     warn: { app.logger.warning("\($0)") },
     events: { app.logger.info("\($0)") })
 
-  // The sender delivers queued replies to Apple, paced and retried until each deadline.
-  Task { try await reckon.runSender { false } }
+  // The sender delivers queued replies to Apple, paced and retried until each deadline. One
+  // sender per state database: where another process (or `reckon send`) already sends,
+  // `runSender` throws SenderLockError and this one stands by, taking over if that one stops.
+  Task {
+    while true {
+      do { try await reckon.runSender { false } } catch let error as SenderLockError {
+        app.logger.info("\(error); trying again in 30 s")
+        try await Task.sleep(for: .seconds(30))
+      }
+    }
+  }
   // Requests a fact source failed on are kept; decide them later.
   Task {
     while true {

@@ -3,7 +3,9 @@ import ReckonAppStore
 
 /// The I/O side of the outbox: takes due entries from the state database, paces them per app,
 /// runs each entry's state machine, does what its actions say (persist, send, pause, report)
-/// and records every attempt. One sender per database at a time.
+/// and records every attempt. One sender per database at a time: whoever runs it holds the
+/// database's `SenderLock` (`ReckonService.runSender`, `reckon serve` and `reckon send` do); the
+/// sender itself takes none.
 public final class OutboxSender: Sendable {
   /// What one drain did.
   public struct Summary: Hashable, Sendable {

@@ -40,16 +40,22 @@ public enum SenderSetup {
 
   /// A sender over `store` through `client`, paced and retried as configured, reading consent
   /// again from the configured fact sources before a reply decided a while ago goes out; those
-  /// sources report to `facts` (a facts file that fails to reload).
+  /// sources report to `facts` (a facts file that fails to reload). A source configured wrongly
+  /// throws; one whose file cannot be read now is named through `warn` and opened again at each
+  /// consent re-check, and until it opens the replies that need one wait with backoff (fresh
+  /// replies, which need none, go out).
   public static func sender(
     _ configuration: ReckonConfiguration, store: StateStore, client: any ConsumptionSender,
-    facts: (@Sendable (ReckonEvent) -> Void)? = nil,
+    warn: (String) -> Void = { _ in }, facts: (@Sendable (ReckonEvent) -> Void)? = nil,
     events: @escaping @Sendable (SenderEvent) -> Void
   ) throws(ReckonServiceError) -> OutboxSender {
     let setup: FactSourceSetup
-    do { setup = try FactSourceSetup(configuration.factSources, events: facts) } catch {
+    do {
+      setup = try FactSourceSetup(configuration.factSources, events: facts, unavailable: .openLater)
+    } catch {
       throw .configuration(error)
     }
+    for source in setup.unopened { warn(source.description) }
     let verifier = NotificationVerifier(
       apps: configuration.apps.map {
         AcceptedApp(bundleId: $0.bundleId, appAppleId: $0.appAppleId, environment: $0.environment)

@@ -4,15 +4,21 @@ import ReckonFacts
 
 extension ReckonService {
   /// The service `reckon.json` describes: its apps and policies (loaded and checked now), fact
-  /// sources, state database, trusted roots and, when `appStore` is configured, the sender.
+  /// sources, state database, trusted roots and, when `appStore` is configured, the sender. A
+  /// fact source configured wrongly throws; one whose file cannot be read now is named through
+  /// `warn` and opened again at each lookup, its requests kept for `retryUndecided` meanwhile.
   public convenience init(
     configuration: ReckonConfiguration, warn: (String) -> Void = { _ in },
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) throws(ReckonServiceError) {
     let setup: FactSourceSetup
-    do { setup = try FactSourceSetup(configuration.factSources, events: events) } catch {
+    do {
+      setup = try FactSourceSetup(
+        configuration.factSources, events: events, unavailable: .openLater)
+    } catch {
       throw .configuration(error)
     }
+    for source in setup.unopened { warn(source.description) }
     var client: (any ConsumptionSender)?
     if configuration.appStoreKey != nil {
       do { client = try SenderSetup.client(configuration, warn: warn) } catch {

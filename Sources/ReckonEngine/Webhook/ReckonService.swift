@@ -91,13 +91,32 @@ public final class ReckonService: Sendable {
   }
 
   /// Delivers queued replies until `isStopped` (a no-op without a sender), checking for new
-  /// entries every `pollInterval` seconds.
+  /// entries every `pollInterval` seconds, holding the state database's `SenderLock` throughout.
+  ///
+  /// When another sender holds the lock (another process, another service on the same state
+  /// database, `reckon send`), it throws `SenderLockError.heldByAnotherSender` at once and sends
+  /// nothing. It does not wait for the lock: a sender that silently waits looks healthy while it
+  /// never sends, which hides a second sender configured by mistake (a cron `reckon send` beside
+  /// an embedded one); `reckon serve` and `reckon send` refuse to start in the same case. A
+  /// process meant as a standby catches the error and calls again later. `lock`, when given, is
+  /// one already taken for this state database (as `reckon serve` takes it at start-up); either
+  /// way the lock is released when the run ends, by `isStopped` or by an error.
   public func runSender(
-    pollInterval: TimeInterval = 0.25, isStopped: @escaping @Sendable () -> Bool
+    pollInterval: TimeInterval = 0.25, holding lock: SenderLock? = nil,
+    isStopped: @escaping @Sendable () -> Bool
   )
     async throws
   {
-    try await sender?.run(pollInterval: pollInterval, isStopped: isStopped)
+    guard let sender else {
+      lock?.release()
+      return
+    }
+    precondition(
+      lock.map { $0.path == SenderLock.path(forState: store.path) } ?? true,
+      "runSender was handed the sender lock of another state database")
+    let held = try lock ?? SenderLock(statePath: store.path)
+    defer { held.release() }
+    try await sender.run(pollInterval: pollInterval, isStopped: isStopped)
   }
 
   /// Decides requests left undecided by a failed fact source or a stop, received more than

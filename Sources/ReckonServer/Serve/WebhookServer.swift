@@ -53,12 +53,18 @@ public final class WebhookServer: @unchecked Sendable {
   public var isStopped: Bool { lock.withLock { stopped } }
 
   /// Listens, then starts the sender, the retry loop and the policy watcher; returns the port.
+  /// The sender runs holding `senderLock` (taken at start-up, so a second server refuses to
+  /// start) or, without one, takes the lock itself and logs `loop_failed` if another holds it.
   @discardableResult
-  public func start(intervals: Intervals = Intervals()) throws(HTTPServerError) -> Int {
+  public func start(intervals: Intervals = Intervals(), senderLock: SenderLock? = nil)
+    throws(HTTPServerError) -> Int
+  {
     let started = Date()
     let port = try http.start()
     background("sender") { [self] in
-      try await service.runSender(pollInterval: intervals.senderPoll) { [self] in isStopped }
+      try await service.runSender(pollInterval: intervals.senderPoll, holding: senderLock) {
+        [self] in isStopped
+      }
     }
     background("retry") { [self] in
       // Requests an earlier process recorded but never decided (it was killed in between) are

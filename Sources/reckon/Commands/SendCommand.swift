@@ -2,10 +2,6 @@ import Foundation
 import ReckonEngine
 import ReckonServer
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// `reckon send [--once]`: delivers due outbox entries to Apple.
 enum SendCommand: Command {
   static let name = "send"
@@ -20,6 +16,9 @@ enum SendCommand: Command {
     errors. With --once it drains what is due now and exits (0, or 1 if anything failed or
     expired); without it, it keeps running until SIGTERM or SIGINT, when the sends in flight
     finish and are recorded before it exits 0. Only one sender may use a state database at a time.
+    A fact source whose file cannot be read at start-up (missing, locked) is a warning, not a
+    refusal: replies decided a minute or more ago, whose consent is read again, wait with backoff
+    until it opens; the others go out.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
@@ -30,20 +29,22 @@ enum SendCommand: Command {
     // serve's logger, so one log pipeline reads both: the same fields, `event` included.
     let logger = JSONLogger(write: { console.error($0) })
     // Everything that can refuse the configuration first (the key, the state database, the fact
-    // sources the consent re-check asks), so a configuration that cannot send leaves no lock.
-    let client = try SenderSetup.client(configuration) {
-      logger.log("warning", event: "startup", $0)
-    }
+    // sources the consent re-check asks), so a configuration that cannot send leaves no lock. A
+    // fact source whose file cannot be read now is a warning: fresh replies need no consent
+    // re-check, and the others wait until it opens.
+    let warn = { logger.log("warning", event: "startup", $0) }
+    let client = try SenderSetup.client(configuration, warn: warn)
     let store = try StateStore(path: configuration.statePath)
     let sender = try SenderSetup.sender(
-      configuration, store: store, client: client, facts: { logger.log($0) },
+      configuration, store: store, client: client, warn: warn, facts: { logger.log($0) },
       events: { logger.log(.sender($0)) })
-    guard SenderLock.acquire(configuration.statePath + ".send.lock") else {
-      console.error(
-        "reckon send: another sender is using \(configuration.statePath); not starting a second one"
-      )
+    // Held until this function returns; the kernel releases it if the process dies.
+    let lock: SenderLock
+    do throws(SenderLockError) { lock = try SenderLock(statePath: configuration.statePath) } catch {
+      console.error("reckon send: \(error)")
       return 1
     }
+    defer { lock.release() }
     try sender.recoverInterrupted()
     guard once else {
       // In-flight sends finish and are recorded; the loop then sees the flag within a second.
@@ -59,15 +60,5 @@ enum SendCommand: Command {
       "sent \(summary.sent), retrying later \(summary.retrying), failed \(summary.failed), expired \(summary.expired)"
     )
     return summary.failed + summary.expired > 0 ? 1 : 0
-  }
-}
-
-/// An advisory lock file (flock) held for the life of the process.
-enum SenderLock {
-  static func acquire(_ path: String) -> Bool {
-    let descriptor = open(path, O_CREAT | O_RDWR, 0o600)
-    guard descriptor >= 0 else { return false }
-    // The kernel releases the lock when the process ends, however it ends.
-    return flock(descriptor, LOCK_EX | LOCK_NB) == 0
   }
 }

@@ -22,7 +22,8 @@ enum ServeCommand: Command {
       GET  /healthz             200 when the state database answers
       GET  /metrics             Prometheus text: requests, decisions, sends, outbox depth, latency
     The sender runs in the same process (when appStore is configured); requests a fact source
-    failed on are retried every 30 s. Policies are re-read when their file changes and on
+    failed on are retried every 30 s, also when its file could not be read at start-up (a
+    warning, not a refusal). Policies are re-read when their file changes and on
     SIGHUP; a policy that fails `check` is refused and the previous one stays live. SIGTERM or
     SIGINT stops accepting, finishes in-flight requests and exits 0. Logs are JSON lines on
     standard error.
@@ -38,11 +39,16 @@ enum ServeCommand: Command {
     // A write past a file-size limit (RLIMIT_FSIZE) must fail like a full disk, with an error
     // the webhook answers 500 to, instead of SIGXFSZ killing the server.
     signal(SIGXFSZ, SIG_IGN)
-    if configuration.appStoreKey != nil,
-      !SenderLock.acquire(configuration.statePath + ".send.lock")
-    {
-      console.error("reckon serve: another sender is using \(configuration.statePath)")
-      return 1
+    // Taken before anything else starts, so a second server refuses to start instead of running
+    // without a sender; the sender releases it when it stops.
+    var senderLock: SenderLock?
+    if configuration.appStoreKey != nil {
+      do throws(SenderLockError) {
+        senderLock = try SenderLock(statePath: configuration.statePath)
+      } catch {
+        console.error("reckon serve: \(error)")
+        return 1
+      }
     }
     let metrics = ReckonMetrics()
     let service = try ReckonService(
@@ -55,7 +61,7 @@ enum ServeCommand: Command {
     let server = WebhookServer(
       service: service, configuration: configuration.server, metrics: metrics, logger: logger)
     let port: Int
-    do throws(HTTPServerError) { port = try server.start() } catch {
+    do throws(HTTPServerError) { port = try server.start(senderLock: senderLock) } catch {
       // Name where the address came from: the operator fixes it there.
       throw ConfigurationError(
         listen == nil ? "server.listen" : "--listen",

@@ -33,11 +33,13 @@ struct WebhookFixture {
   /// A service for com.example.coins in each of `environments`, all with `policy`.
   init(
     policy: PolicyBook.Source = .text(name: "webhook-test.policy", Self.policy),
-    environments: [AppStoreEnvironment] = [.production]
+    environments: [AppStoreEnvironment] = [.production], statePath: String? = nil,
+    sender: (any ConsumptionSender)? = nil
   ) throws {
     authority = try LocalCertificateAuthority()
-    statePath =
-      TestScratch.folder.appendingPathComponent(
+    self.statePath =
+      statePath
+      ?? TestScratch.folder.appendingPathComponent(
         "reckon-webhook-\(UUID().uuidString).sqlite"
       ).path
     let events = self.events
@@ -46,8 +48,8 @@ struct WebhookFixture {
         .init(
           bundleId: "com.example.coins", appAppleId: 1_234_567_890, environment: $0,
           policy: policy)
-      }, factSources: [.init(facts, timeout: .seconds(2))], statePath: statePath,
-      roots: [authority.root], events: { events.append($0) })
+      }, factSources: [.init(facts, timeout: .seconds(2))], statePath: self.statePath,
+      roots: [authority.root], sender: sender, events: { events.append($0) })
   }
 
   var store: StateStore { service.store }

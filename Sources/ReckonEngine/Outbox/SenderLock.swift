@@ -1,0 +1,72 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The advisory lock (flock on `STATE.send.lock`) that lets one sender at a time use a state
+/// database: `reckon serve`, `reckon send` and `ReckonService.runSender` each hold it while they
+/// send. Held until `release()` or deinit; the kernel releases it when the process ends, however
+/// it ends. flock locks belong to an open file description, so two holders in one process
+/// conflict just as two processes do.
+public final class SenderLock: @unchecked Sendable {
+  /// The lock file.
+  public let path: String
+  private let lock = NSLock()
+  private var descriptor: Int32
+
+  /// The lock file of the state database at `statePath`.
+  public static func path(forState statePath: String) -> String { statePath + ".send.lock" }
+
+  /// Takes the lock for the state database at `statePath` without waiting; throws when another
+  /// sender holds it or the lock file cannot be opened.
+  public init(statePath: String) throws(SenderLockError) {
+    path = Self.path(forState: statePath)
+    // Close-on-exec, so no child process keeps the lock after this one has released it.
+    let opened = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+    guard opened >= 0 else {
+      throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+    }
+    guard flock(opened, LOCK_EX | LOCK_NB) == 0 else {
+      let code = errno
+      close(opened)
+      guard code == EWOULDBLOCK else {
+        throw .cannotOpen(path: path, reason: String(cString: strerror(code)))
+      }
+      throw .heldByAnotherSender(path: path)
+    }
+    descriptor = opened
+  }
+
+  deinit { release() }
+
+  /// Whether this lock is still held (not yet released).
+  public var isHeld: Bool { lock.withLock { descriptor >= 0 } }
+
+  /// Releases the lock (closing the file releases the flock); later calls do nothing.
+  public func release() {
+    let held = lock.withLock {
+      defer { descriptor = -1 }
+      return descriptor
+    }
+    if held >= 0 { close(held) }
+  }
+}
+
+/// Why a `SenderLock` was not taken.
+public enum SenderLockError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// Another sender (another process, another `ReckonService` on the same state database, or
+  /// `reckon send`) holds the lock.
+  case heldByAnotherSender(path: String)
+  /// The lock file could not be created or locked (a read-only folder, no permission).
+  case cannotOpen(path: String, reason: String)
+
+  /// One sentence naming the lock file.
+  public var description: String {
+    switch self {
+    case .heldByAnotherSender(let path):
+      "another sender holds \(path): only one sender may use a state database at a time"
+    case .cannotOpen(let path, let reason): "cannot take the sender lock \(path): \(reason)"
+    }
+  }
+}
