@@ -32,6 +32,10 @@ import Testing
     await CrashRecoveryTests.waitForExit(process)
 
     let logged = try String(contentsOf: log, encoding: .utf8)
+    // The stopped sender left every send it recorded in the state file itself.
+    let wal = folder.appendingPathComponent("state.sqlite-wal").path
+    let walBytes = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+    #expect(walBytes == 0, "state.sqlite-wal holds \(walBytes) bytes after the stop")
     let entries = try store.entries(limit: 100)
     #expect(started)
     #expect(process.terminationReason == .exit)

@@ -95,6 +95,9 @@ public final class WebhookServer: @unchecked Sendable {
     http.shutdown(timeout: timeout)
     lock.withLock { stopped = true }
     _ = loops.wait(timeout: .now() + timeout)
+    // Every request answered and send recorded is then in the state file itself, so a copy of
+    // the file alone is complete after a clean stop.
+    _ = try? service.store.checkpoint()
   }
 
   /// `shutdown(timeout:)` from async code: the waiting happens on a GCD thread, so no

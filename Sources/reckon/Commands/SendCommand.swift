@@ -45,6 +45,9 @@ enum SendCommand: Command {
       return 1
     }
     defer { lock.release() }
+    // However it ends, the state file alone then holds every send recorded (a copy of it is
+    // complete); a reader in another process may keep part of the log, which is no loss.
+    defer { _ = try? store.checkpoint() }
     try sender.recoverInterrupted()
     guard once else {
       // In-flight sends finish and are recorded; the loop then sees the flag within a second.

@@ -68,17 +68,20 @@ enum ServeCommand: Command {
         "cannot listen on \(configuration.server.host):\(configuration.server.port): \(error.reason)"
       )
     }
+    // Handled before `listening` is logged: a supervisor that stops the server as soon as it
+    // says it listens must find SIGTERM handled, not ignored or fatal.
+    let signals = stopSignals(server, logger)
     let url = "http://\(configuration.server.host):\(port)"
     logger.log(
       "info", event: "listening", "listening on \(url)\(configuration.server.webhookPath)",
       fields: ["url": url, "webhook": configuration.server.webhookPath])
-    await waitForStop(server, logger)
+    await signals.wait()
     return 0
   }
 
-  /// Returns once SIGTERM or SIGINT has stopped the server; SIGHUP reloads the policies.
-  private static func waitForStop(_ server: WebhookServer, _ logger: JSONLogger) async {
-    let signals = StopSignals(
+  /// SIGTERM or SIGINT stops the server; SIGHUP reloads the policies.
+  private static func stopSignals(_ server: WebhookServer, _ logger: JSONLogger) -> StopSignals {
+    StopSignals(
       onStop: {
         logger.log("info", event: "stopping", "finishing in-flight requests, then stopping")
         server.shutdown()
@@ -88,7 +91,6 @@ enum ServeCommand: Command {
         logger.log("info", event: "reload", "SIGHUP: re-reading the policies")
         server.reloadPolicies()
       })
-    await signals.wait()
   }
 
   private static func override(_ configuration: inout ReckonConfiguration, listen: String)

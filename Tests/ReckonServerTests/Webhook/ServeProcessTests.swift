@@ -65,6 +65,10 @@ import Testing
     #expect(process.terminationStatus == 0)
     #expect(logged.contains(#""event":"stopped""#))
     #expect(!logged.contains("PRIVATE KEY"))
+    // A clean stop leaves everything in the state file itself: its log is empty or gone.
+    let wal = folder.appendingPathComponent("state.sqlite-wal").path
+    let walBytes = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+    #expect(walBytes == 0, "state.sqlite-wal holds \(walBytes) bytes after the stop")
   }
 
   /// Runs the built `reckon` with `arguments`; its exit status and standard output.
