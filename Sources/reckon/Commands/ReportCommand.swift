@@ -7,8 +7,11 @@ enum ReportCommand: Command {
   static let summary = "Report refund outcomes of past decisions (reckon report outcomes)"
   static let flagNames: Set<String> = []
   static let help = """
-    Usage: reckon report outcomes --state reckon-state.sqlite [--since DATE] [--until DATE]
-                                  [--format text|json] [--html FILE]
+    Usage: reckon report outcomes [--state reckon-state.sqlite | --config reckon.json]
+                                  [--since DATE] [--until DATE] [--format text|json] [--html FILE]
+
+    The state database is --state, or else the one reckon.json names (state.path; --config, or
+    ./reckon.json), as reckon queue finds it.
 
     For requests received at or after --since and before --until (exclusive) and decided, what
     Apple did afterwards (REFUND with its revocationType, REFUND_DECLINED, REFUND_REVERSED): the
@@ -33,6 +36,18 @@ enum ReportCommand: Command {
     is not an HTML report, or its folder is missing or cannot be written.
     """
 
+  /// `--state`, else `state.path` of `--config` (or of ./reckon.json when there is one).
+  private static func statePath(_ arguments: inout Arguments) throws -> String {
+    let configuration = arguments.option("config")
+    if let given = arguments.option("state") { return given }
+    guard configuration != nil || FileManager.default.fileExists(atPath: "reckon.json") else {
+      throw UsageError(
+        "missing --state FILE (the state database), or --config reckon.json whose state.path names it"
+      )
+    }
+    return try ReckonConfiguration.load(path: configuration ?? "reckon.json").statePath
+  }
+
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     guard let which = arguments.positionals.first else {
       throw UsageError("say which report: reckon report outcomes")
@@ -40,7 +55,7 @@ enum ReportCommand: Command {
     guard which == "outcomes" else {
       throw UsageError("unknown report '\(which)'; the reports are: outcomes")
     }
-    let statePath = try arguments.required("state")
+    let statePath = try statePath(&arguments)
     let range = try DateRangeOptions(&arguments)
     let format = arguments.option("format") ?? "text"
     let htmlPath = arguments.option("html")
