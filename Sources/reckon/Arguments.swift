@@ -7,14 +7,19 @@ struct Arguments {
   private var options: [String: [String]] = [:]
   private var flags: Set<String> = []
   private let flagNames: Set<String>
+  /// The options the command's help names: never taken for a typo of another option, though the
+  /// command may read them only after the one that is missing.
+  private let documented: Set<String>
   private var consumed: Set<String> = []
   /// An option written last with no value after it. Whether that is a missing value or a
   /// mistyped flag is only known once the command has said which options it reads.
   private var valueless: String?
 
-  /// Splits `words`, treating the names in `flagNames` as flags that take no value.
-  init(_ words: [String], flagNames: Set<String>) throws(UsageError) {
+  /// Splits `words`, treating the names in `flagNames` as flags that take no value;
+  /// `documented` are the options the command's help names.
+  init(_ words: [String], flagNames: Set<String>, documented: Set<String> = []) throws(UsageError) {
     self.flagNames = flagNames
+    self.documented = documented
     var index = 0
     while index < words.count {
       let word = words[index]
@@ -55,7 +60,7 @@ struct Arguments {
     if valueless == name, options[name] == nil { throw UsageError("--\(name) needs a value") }
     guard let value = option(name) else {
       let given = Set(options.keys).union(flags).union(valueless.map { [$0] } ?? [])
-        .subtracting(consumed).subtracting(flagNames)
+        .subtracting(consumed).subtracting(flagNames).subtracting(documented)
       if let typo = given.sorted().first(where: {
         Suggestions.closest(to: $0, among: [name]) != nil
       }) {
@@ -64,6 +69,18 @@ struct Arguments {
       throw UsageError("missing --\(name)")
     }
     return value
+  }
+
+  /// The `--name`s a help text mentions.
+  static func optionNames(in help: String) -> Set<String> {
+    var names: Set<String> = []
+    var rest = help[...]
+    while let start = rest.range(of: "--") {
+      let name = rest[start.upperBound...].prefix { $0.isLetter || $0 == "-" }
+      if let first = name.first, first.isLetter { names.insert(String(name)) }
+      rest = rest[start.upperBound...]
+    }
+    return names
   }
 
   /// Fails on any option or flag no command asked for, so typos do not pass silently, and on

@@ -31,7 +31,8 @@ struct CommandLineTool {
       return 2
     }
     do {
-      var arguments = try Arguments(rest, flagNames: command.flagNames)
+      var arguments = try Arguments(
+        rest, flagNames: command.flagNames, documented: Arguments.optionNames(in: command.help))
       return try await command.run(&arguments, console)
     } catch let error as UsageError {
       console.error("reckon \(verb): \(error.description)\nRun 'reckon \(verb) --help' for usage.")

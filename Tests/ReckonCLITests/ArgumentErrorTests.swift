@@ -50,6 +50,10 @@ struct ArgumentErrorTests {
     CommandErrorCase(
       arguments: ["eval", "--policy", "policies/targeted.policy", "--reqest"],
       message: "reckon eval: unknown option --reqest (did you mean --request?)"),
+    // --count is generate's own option, read after --out: not a typo of it.
+    CommandErrorCase(
+      arguments: ["generate", "--count", "5"],
+      message: "reckon generate: missing --out"),
     CommandErrorCase(
       arguments: ["keys", "chek"],
       message: "reckon keys: unknown keys command 'chek' (did you mean 'check'?)"),
