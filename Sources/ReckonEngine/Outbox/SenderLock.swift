@@ -60,6 +60,9 @@ public enum SenderLockError: Error, Hashable, Sendable, CustomStringConvertible 
   case heldByAnotherSender(path: String)
   /// The lock file could not be created or locked (a read-only folder, no permission).
   case cannotOpen(path: String, reason: String)
+  /// A lock handed to `runSender` was already released, or is the lock of another state
+  /// database, so it does not keep other senders away.
+  case notHeld(path: String)
 
   /// One sentence naming the lock file.
   public var description: String {
@@ -67,6 +70,8 @@ public enum SenderLockError: Error, Hashable, Sendable, CustomStringConvertible 
     case .heldByAnotherSender(let path):
       "another sender holds \(path): only one sender may use a state database at a time"
     case .cannotOpen(let path, let reason): "cannot take the sender lock \(path): \(reason)"
+    case .notHeld(let path):
+      "the sender lock \(path) handed to the sender is released or is another state database's"
     }
   }
 }

@@ -99,8 +99,9 @@ public final class ReckonService: Sendable {
   /// never sends, which hides a second sender configured by mistake (a cron `reckon send` beside
   /// an embedded one); `reckon serve` and `reckon send` refuse to start in the same case. A
   /// process meant as a standby catches the error and calls again later. `lock`, when given, is
-  /// one already taken for this state database (as `reckon serve` takes it at start-up); either
-  /// way the lock is released when the run ends, by `isStopped` or by an error.
+  /// one already taken for this state database (as `reckon serve` takes it at start-up); one
+  /// already released or taken for another database is refused (`SenderLockError.notHeld`).
+  /// Either way the lock is released when the run ends, by `isStopped` or by an error.
   public func runSender(
     pollInterval: TimeInterval = 0.25, holding lock: SenderLock? = nil,
     isStopped: @escaping @Sendable () -> Bool
@@ -111,9 +112,13 @@ public final class ReckonService: Sendable {
       lock?.release()
       return
     }
-    precondition(
-      lock.map { $0.path == SenderLock.path(forState: store.path) } ?? true,
-      "runSender was handed the sender lock of another state database")
+    if let lock {
+      // A released lock (a second run handed the same one) or another database's keeps no
+      // other sender away: refused rather than sending unguarded.
+      let standard = { URL(fileURLWithPath: $0).standardizedFileURL.path }
+      guard lock.isHeld, standard(lock.path) == standard(SenderLock.path(forState: store.path))
+      else { throw SenderLockError.notHeld(path: lock.path) }
+    }
     let held = try lock ?? SenderLock(statePath: store.path)
     defer { held.release() }
     try await sender.run(pollInterval: pollInterval, isStopped: isStopped)

@@ -65,7 +65,11 @@ import Testing
     var third = SimulatedNotification()
     third.transactionId = "2000000877777777"
     #expect(await second.service.answer(body: try second.body(third)).verdict == .decided)
-    try await second.service.runSender(pollInterval: 0.02) { secondSends.count == 1 }
+    // Bounded, so a regression fails here instead of hanging the run.
+    let until = Date().addingTimeInterval(10)
+    try await second.service.runSender(pollInterval: 0.02) {
+      secondSends.count == 1 || Date() > until
+    }
     #expect(secondSends.count == 1)
     #expect(firstSends.count == 2)
   }
@@ -100,8 +104,28 @@ import Testing
     let path = Self.statePath()
     let fixture = try WebhookFixture(statePath: path)
     let other = try SenderLock(statePath: path)
+    // Returns at once without throwing: it did not try to take the lock `other` holds.
     try await fixture.service.runSender { false }
-    #expect(other.isHeld)
+    #expect(throws: SenderLockError.self) { try SenderLock(statePath: path) }
+    other.release()
+  }
+
+  @Test func aReleasedLockOrAnotherDatabasesIsRefusedRatherThanSentUnder() async throws {
+    let path = Self.statePath()
+    let sends = CountingSender()
+    let fixture = try WebhookFixture(statePath: path, sender: sends)
+    #expect(await fixture.service.answer(body: try fixture.body()).verdict == .decided)
+    let released = try SenderLock(statePath: path)
+    released.release()
+    let stale = await #expect(throws: SenderLockError.self) {
+      try await fixture.service.runSender(pollInterval: 0.02, holding: released) { false }
+    }
+    #expect(stale == .notHeld(path: path + ".send.lock"))
+    let elsewhere = try SenderLock(statePath: Self.statePath())
+    await #expect(throws: SenderLockError.self) {
+      try await fixture.service.runSender(pollInterval: 0.02, holding: elsewhere) { false }
+    }
+    #expect(sends.count == 0)
   }
 
   static func eventually(within seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
