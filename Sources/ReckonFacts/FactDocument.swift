@@ -115,8 +115,11 @@ public enum FactDocumentError: Error, Hashable, Sendable, CustomStringConvertibl
   /// How many problems a message lists before saying how many more there are.
   static let problemsListed = 10
 
+  /// The file could not be read.
   case unreadable(path: String, reason: String)
+  /// The file is not valid JSON: where (`FILE:LINE:COLUMN`), why, and the line with a caret.
   case notJSON(place: String, reason: String, excerpt: String?)
+  /// The JSON is not an object of facts.
   case notAnObject(path: String)
   /// The file is an App Store notification, a request, not facts.
   case requestFile(path: String)

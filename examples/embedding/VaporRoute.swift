@@ -19,11 +19,18 @@ func routes(_ app: Application) throws {
   // The sender delivers queued replies to Apple, paced and retried until each deadline. One
   // sender per state database: where another process (or `reckon send`) already sends,
   // `runSender` throws SenderLockError and this one stands by, taking over if that one stops.
+  // runSender returns at once when appStore is not configured (no sender), so the loop ends
+  // there; only another sender holding the lock is worth waiting out, any other error is logged.
   Task {
     while true {
-      do { try await reckon.runSender { false } } catch let error as SenderLockError {
-        app.logger.info("\(error); trying again in 30 s")
+      do {
+        try await reckon.runSender { false }
+        return
+      } catch SenderLockError.heldByAnotherSender {
         try await Task.sleep(for: .seconds(30))
+      } catch {
+        app.logger.error("the sender stopped: \(error)")
+        return
       }
     }
   }
