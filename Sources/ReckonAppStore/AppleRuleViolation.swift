@@ -68,6 +68,11 @@ public enum AppleRuleViolation: Error, Hashable, Sendable, CaseIterable {
     }
   }
 
+  /// `message`, with Apple's error name after it where Apple publishes one: the form every
+  /// report and error uses, since Reckon's own names would send a reader searching Apple's
+  /// documentation in vain.
+  public var inWords: String { isNamedByApple ? "\(message) (\(errorName))" : message }
+
   /// One sentence saying what is wrong and what Apple expects.
   public var message: String {
     switch self {

@@ -21,11 +21,7 @@ public struct ValidatedConsumptionBody: Hashable, Sendable {
     /// The violated rules in words, each with Apple's error name where Apple publishes one
     /// (Reckon's own names would send a reader searching Apple's documentation in vain).
     public var description: String {
-      let rules = violations.map { violation in
-        violation.isNamedByApple
-          ? "\(violation.message) (\(violation.errorName))" : violation.message
-      }
-      return "the body breaks Apple's rules: " + rules.joined(separator: " ")
+      "the body breaks Apple's rules: " + violations.map(\.inWords).joined(separator: " ")
     }
   }
 }

@@ -68,7 +68,7 @@ public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
     case .violatesAppleRules(let violations):
       // Apple's rule in words first, for the person reading; the error name for searching.
       "no reply: the body would break Apple's rules: "
-        + violations.map { "\($0.message) (\($0.errorName))" }.joined(separator: " ")
+        + violations.map(\.inWords).joined(separator: " ")
     }
   }
 }

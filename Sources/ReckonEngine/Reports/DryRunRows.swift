@@ -84,7 +84,7 @@ public enum DryRunRows {
       return verdict.outcome.skipKind ?? ""
     }
     return "\(verdict.outcome.skipKind ?? ""): "
-      + violations.map { "\($0.message) (\($0.errorName))" }.joined(separator: " ")
+      + violations.map(\.inWords).joined(separator: " ")
   }
 
   private static func verdictJSON(_ verdict: DryRunVerdict, _ rule: (Int?) -> String) -> String {

@@ -20,7 +20,7 @@ public enum DryRunText {
     if let note = appleRulesNote(result, summary) {
       lines.append(note)
       for (violation, count) in appleRulesBroken(summary) {
-        lines.append("  \(n(count)): \(violation.message) (\(violation.errorName))")
+        lines.append("  \(n(count)): \(violation.inWords)")
       }
     }
     if result.ignored > 0 { lines.append("\(n(result.ignored)) other notifications ignored") }

@@ -70,7 +70,7 @@ public enum HTMLReport {
       "<div class=\"apple-rules\"><p><b id=\"breaks-apple-rules\">\(count)</b>\(sentence)</p><ul>"
     for (violation, broken) in DryRunText.appleRulesBroken(summary) {
       html +=
-        "<li>\(DryRunText.n(broken)): \(HTMLText.escape(violation.message)) (\(violation.errorName))</li>"
+        "<li>\(DryRunText.n(broken)): \(HTMLText.escape(violation.inWords))</li>"
     }
     return html + "</ul></div>"
   }
