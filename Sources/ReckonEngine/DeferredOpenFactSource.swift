@@ -10,6 +10,9 @@ import ReckonPolicy
 final class DeferredOpenFactSource: FactSource, @unchecked Sendable {
   let name: String
   private let open: FactSourceSetup.Opener
+  /// Where open attempts run: a serial queue of its own, which GCD gives a thread outside the
+  /// Swift concurrency pool. One attempt at a time is all it ever holds.
+  private let queue: DispatchQueue
   private let lock = NSLock()
   private var opened: (any FactSource)?
   private var opening = false
@@ -20,6 +23,7 @@ final class DeferredOpenFactSource: FactSource, @unchecked Sendable {
     self.name = name
     self.problem = problem
     self.open = open
+    queue = DispatchQueue(label: "reckon.fact-source.open.\(name)")
   }
 
   /// The opened source's facts, nil (any adapter fact) until it opens.
@@ -34,8 +38,10 @@ final class DeferredOpenFactSource: FactSource, @unchecked Sendable {
 
   /// The opened source, opening it now; throws why it cannot be. One lookup at a time tries to
   /// open it (a locked file can take the busy timeout): the others fail at once with the last
-  /// problem rather than each blocking a thread.
-  func source() throws(ConfigurationError) -> any FactSource {
+  /// problem rather than each waiting. The attempt runs on `opening`'s own thread, not on the
+  /// cooperative pool, so an open that waits out a long busy timeout holds none of its few
+  /// threads: the layer's timeout answers the lookup, and other work goes on meanwhile.
+  func source() async throws(ConfigurationError) -> any FactSource {
     let state: (source: (any FactSource)?, tryNow: Bool, problem: ConfigurationError) =
       lock.withLock {
         if let opened { return (opened, false, problem) }
@@ -45,7 +51,7 @@ final class DeferredOpenFactSource: FactSource, @unchecked Sendable {
       }
     if let source = state.source { return source }
     guard state.tryNow else { throw state.problem }
-    let result = Result { () throws(FactSourceSetup.OpenFailure) in try open() }
+    let result = await attempt()
     lock.withLock {
       opening = false
       switch result {
@@ -54,5 +60,15 @@ final class DeferredOpenFactSource: FactSource, @unchecked Sendable {
       }
     }
     do { return try result.get() } catch { throw error.problem }
+  }
+
+  /// One open attempt, run on `queue` and awaited without blocking the caller's thread.
+  private func attempt() async -> Result<any FactSource, FactSourceSetup.OpenFailure> {
+    await withCheckedContinuation { continuation in
+      queue.async { [open] in
+        continuation.resume(
+          returning: Result { () throws(FactSourceSetup.OpenFailure) in try open() })
+      }
+    }
   }
 }

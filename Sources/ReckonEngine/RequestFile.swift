@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonFacts
 
 /// Reads a CONSUMPTION_REQUEST from a JSON file in Apple's decoded-notification shape, with the
 /// transaction decoded in place of `signedTransactionInfo`, as `reckon eval` and dry-runs take it.
@@ -7,6 +8,8 @@ public enum RequestFile {
   /// Why a request file could not be used.
   public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
+    /// The whole file is not JSON; `place` is `PATH:LINE:COLUMN`, `excerpt` its line with a caret.
+    case notJSON(place: String, reason: String, excerpt: String?)
     case malformed(path: String, reason: String)
     case notAConsumptionRequest(path: String, type: String)
     case signedTransaction(path: String)
@@ -14,6 +17,8 @@ public enum RequestFile {
     /// A sentence naming the file and the problem.
     public var description: String {
       switch self {
+      case .notJSON(let place, let reason, let excerpt):
+        JSONParseError.sentence(place: place, reason: reason, excerpt: excerpt)
       case .unreadable(let path, _), .malformed(let path, _), .notAConsumptionRequest(let path, _),
         .signedTransaction(let path):
         "\(path): \(problem)"
@@ -24,6 +29,7 @@ public enum RequestFile {
     public var problem: String {
       switch self {
       case .unreadable(_, let reason): reason
+      case .notJSON(_, let reason, _): "is not valid JSON: \(reason)"
       case .malformed(_, let reason): reason
       case .notAConsumptionRequest(_, let type):
         "this is a \(type) notification, not a CONSUMPTION_REQUEST"
@@ -39,7 +45,15 @@ public enum RequestFile {
     do throws(LocalFileError) { data = try LocalFile.data(at: path) } catch {
       throw .unreadable(path: path, reason: error.reason)
     }
-    return try decode(data, path: path, now: now)
+    // A whole file is placed at its line and column, as reckon.json and facts files are; a line
+    // of a requests file (`decode`) is named by its line already.
+    let parsed: JSONValue
+    do { parsed = try JSONValue.parse(data) } catch {
+      throw .notJSON(
+        place: error.place(in: data, path: path), reason: error.reason,
+        excerpt: error.excerpt(in: data))
+    }
+    return try decode(parsed, path: path, now: now)
   }
 
   /// Decodes a request from JSON bytes; `path` names it in errors.
@@ -50,6 +64,13 @@ public enum RequestFile {
     do { parsed = try JSONValue.parse(data) } catch {
       throw .malformed(path: path, reason: "not valid JSON: \(error.description)")
     }
+    return try decode(parsed, path: path, now: now)
+  }
+
+  /// Decodes a request from parsed JSON; `path` names it in errors.
+  private static func decode(_ parsed: JSONValue, path: String, now: Date?) throws(Failure)
+    -> RefundRequest
+  {
     guard var root = parsed.objectValue else {
       throw .malformed(path: path, reason: "expected a JSON object in Apple's notification shape")
     }

@@ -131,7 +131,7 @@ public enum FactDocumentError: Error, Hashable, Sendable, CustomStringConvertibl
     switch self {
     case .unreadable(let path, let reason): "\(path): \(reason)"
     case .notJSON(let place, let reason, let excerpt):
-      "\(place): is not valid JSON: \(reason)" + (excerpt.map { "\n" + $0 } ?? "")
+      JSONParseError.sentence(place: place, reason: reason, excerpt: excerpt)
     case .notAnObject(let path): "\(path): expected a JSON object of fact names and values"
     case .requestFile(let path):
       "\(path): this looks like a request (an App Store notification), not facts; "

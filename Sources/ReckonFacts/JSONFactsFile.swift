@@ -43,9 +43,13 @@ struct JSONFactsFile: Sendable {
     do throws(LocalFileError) { data = try LocalFile.data(at: file) } catch {
       throw .unreadable(path: file, reason: error.reason)
     }
-    guard let root = (try? JSONValue.parse(data))?.objectValue else {
-      throw .notAnObject(path: name)
+    let parsed: JSONValue
+    do { parsed = try JSONValue.parse(data) } catch {
+      throw .notJSON(
+        place: error.place(in: data, path: file), reason: error.reason,
+        excerpt: error.excerpt(in: data))
     }
+    guard let root = parsed.objectValue else { throw .notAnObject(path: name) }
     for key in root.keys.sorted() where !JSONFactsFile.sections.contains(key) {
       throw .unknownSection(
         path: "\(name): \(key)",
@@ -93,6 +97,8 @@ struct JSONFactsFile: Sendable {
 public enum JSONFileFactSourceError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The file or folder cannot be read.
   case unreadable(path: String, reason: String)
+  /// The file is not JSON; `place` is `PATH:LINE:COLUMN`, `excerpt` its line with a caret.
+  case notJSON(place: String, reason: String, excerpt: String?)
   /// Where an object was expected, something else was found.
   case notAnObject(path: String)
   /// A top-level key is neither `byTransactionId` nor `byAppAccountToken`.
@@ -114,6 +120,8 @@ public enum JSONFileFactSourceError: Error, Hashable, Sendable, CustomStringConv
   public var description: String {
     switch self {
     case .unreadable(let path, let reason): "\(path): \(reason)"
+    case .notJSON(let place, let reason, let excerpt):
+      JSONParseError.sentence(place: place, reason: reason, excerpt: excerpt)
     case .notAnObject(let path): "\(path): expected a JSON object"
     case .unknownSection(let path, let suggestion):
       "\(path): unknown key; use byTransactionId or byAppAccountToken"

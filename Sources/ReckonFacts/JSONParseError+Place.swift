@@ -22,4 +22,10 @@ extension JSONParseError {
     guard source.lineText(line).count <= Self.longestExcerptLine else { return nil }
     return DiagnosticFormatter().excerpt(at: SourceSpan(start: offset, end: offset + 1), in: source)
   }
+
+  /// How a file that is not JSON is reported, as `reckon.json`, facts files and request files
+  /// all say it: `PATH:LINE:COLUMN: is not valid JSON: REASON`, then the excerpt, if any.
+  public static func sentence(place: String, reason: String, excerpt: String?) -> String {
+    "\(place): is not valid JSON: \(reason)" + (excerpt.map { "\n" + $0 } ?? "")
+  }
 }

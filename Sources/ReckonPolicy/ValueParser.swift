@@ -29,10 +29,15 @@ public enum ValueParser {
     case .duration:
       return try parseDuration(trimmed, original: text)
     case .timestamp:
-      guard let seconds = parseTimestamp(trimmed) else {
-        throw .init(text, type, hint: "write a UTC time such as 2026-11-01T09:30:00Z")
+      do { return .timestamp(try TimestampText.seconds(text)) } catch .noTimeZone {
+        throw .init(
+          text, type, hint: "add a time zone, as in \(trimmed)Z (UTC) or \(trimmed)+01:00")
+      } catch {
+        throw .init(
+          text, type,
+          hint: "write a time with its zone, such as 2026-11-01T09:30:00Z, or a whole UTC day, "
+            + "such as 2026-11-01")
       }
-      return .timestamp(seconds)
     case .text:
       return .text(text)
     case .enumeration(let enumType):
@@ -80,15 +85,6 @@ public enum ValueParser {
         hint: unitHint ?? "write a count and a unit, such as 90 days or 12 hours")
     }
     return .duration(count * unit)
-  }
-
-  /// Seconds since 1970 for an ISO 8601 time with a zone, with or without fractional seconds.
-  static func parseTimestamp(_ text: String) -> Double? {
-    let plain = ISO8601DateFormatter()
-    if let date = plain.date(from: text) { return date.timeIntervalSince1970 }
-    let fractional = ISO8601DateFormatter()
-    fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return fractional.date(from: text)?.timeIntervalSince1970
   }
 }
 

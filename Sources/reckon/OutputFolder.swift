@@ -35,7 +35,7 @@ enum OutputFolder {
         guard access(probe, W_OK) == 0 else {
           throw .cannotWrite(
             path: path,
-            reason: LocalFileError(path: probe, errno: errno).words(besides: path))
+            reason: reason(LocalFileError(path: probe, errno: errno, writing: true), path))
         }
         return
       }
@@ -57,22 +57,12 @@ enum OutputFolder {
     let file = bridged.userInfo[NSFilePathErrorKey] as? String ?? path
     return Refusal.cannotWrite(
       path: path,
-      reason: LocalFileError(path: file, errno: Int32(posix.code)).words(besides: path))
+      reason: reason(LocalFileError(path: file, errno: Int32(posix.code), writing: true), path))
   }
-}
 
-extension LocalFileError {
-  /// The problem in a few words for a message about writing into `folder`, naming the file
-  /// when it is another: `no such file or folder`, `FILE: permission denied`.
-  fileprivate func words(besides folder: String) -> String {
-    let words =
-      switch problem {
-      case .noSuchFile: "no such file or folder"
-      case .isFolder: "is a folder, not a file"
-      case .permissionDenied: "permission denied"
-      case .notText: "is not UTF-8 text"
-      case .system(let message), .notWritable(let message): message
-      }
-    return path == folder ? words : "\(path): \(words)"
+  /// The problem in `LocalFileError`'s words, naming the file when it is not `folder` itself:
+  /// `permission denied`, `FILE: no such file or folder`.
+  private static func reason(_ error: LocalFileError, _ folder: String) -> String {
+    error.path == folder ? error.words : "\(error.path): \(error.words)"
   }
 }

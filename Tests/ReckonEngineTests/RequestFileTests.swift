@@ -48,4 +48,23 @@ struct RequestFileTests {
       "\(error)".contains(file.expected) && "\(error)".hasPrefix("r.json")
     }
   }
+
+  /// A request file (`reckon eval --request`) that is not JSON is placed at its line and
+  /// column with the line and a caret, as `reckon.json` and `--facts` are.
+  @Test func aSyntaxErrorInARequestFileIsPlacedAtItsLineAndColumn() throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("request-\(UUID().uuidString).json").path
+    try Data("{\n  \"notificationType\": CONSUMPTION_REQUEST\n}\n".utf8)
+      .write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let error = try #require(throws: RequestFile.Failure.self) {
+      try RequestFile.load(path: path)
+    }
+    #expect(
+      error.description == """
+        \(path):2:23: is not valid JSON: unexpected character
+            2 |   "notificationType": CONSUMPTION_REQUEST
+              |                       ^
+        """)
+  }
 }

@@ -130,6 +130,24 @@ struct JSONFileFactSourceTests {
       "\(error)")
   }
 
+  /// A syntax error is placed at its line and column with the line and a caret, as in
+  /// `reckon.json` and `--facts`, rather than said to be "not a JSON object".
+  @Test func aSyntaxErrorIsPlacedAtItsLineAndColumn() throws {
+    let file = try Fixtures.temporaryFolder().appendingPathComponent("facts.json")
+    try Fixtures.write(
+      "{\n  \"byTransactionId\": {\"1\": {\"usage.consumed\": 40%}}\n}\n", to: file)
+    let error = try #require(throws: JSONFileFactSourceError.self) {
+      try JSONFileFactSource(name: "notes", path: file.path, schema: .standard)
+    }
+    #expect(
+      error.description == """
+        \(file.path):2:49: is not valid JSON: expected ',' or '}'
+            2 |   "byTransactionId": {"1": {"usage.consumed": 40%}}
+              |                                                 ^
+        """)
+    #expect(!error.isUnavailable)
+  }
+
   @Test func theSameKeyInTwoFilesIsRefused() throws {
     let folder = try Fixtures.temporaryFolder()
     try Fixtures.write(

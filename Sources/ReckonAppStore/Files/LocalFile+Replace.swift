@@ -12,7 +12,7 @@ extension LocalFile {
   public static func replaceContents(at path: String, with data: Data) throws(LocalFileError) {
     let target = try resolved(path)
     var status = stat()
-    guard stat(target, &status) == 0 else { throw LocalFileError(path: path, errno: errno) }
+    guard stat(target, &status) == 0 else { throw writeError(path) }
     let folder = URL(fileURLWithPath: target).deletingLastPathComponent().path
     let name = URL(fileURLWithPath: target).lastPathComponent
     var template = Array("\(folder)/.\(name).XXXXXX".utf8CString)
@@ -41,7 +41,7 @@ extension LocalFile {
 
   /// The path with every symbolic link resolved, so the file itself is replaced, not the link.
   private static func resolved(_ path: String) throws(LocalFileError) -> String {
-    guard let real = realpath(path, nil) else { throw LocalFileError(path: path, errno: errno) }
+    guard let real = realpath(path, nil) else { throw writeError(path) }
     defer { free(real) }
     return String(cString: real)
   }
@@ -62,7 +62,8 @@ extension LocalFile {
     }
   }
 
+  /// The error `errno` says, about replacing the file at `path`.
   private static func writeError(_ path: String) -> LocalFileError {
-    LocalFileError(path: path, problem: .notWritable(String(cString: strerror(errno)).lowercased()))
+    LocalFileError(path: path, errno: errno, writing: true)
   }
 }

@@ -54,7 +54,7 @@ public enum LocalFile {
   }
 }
 
-/// Why a local file could not be read: the path and the problem in plain words.
+/// Why a local file could not be read or written: the path and the problem in plain words.
 public struct LocalFileError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What is wrong with the file.
   public enum Problem: Hashable, Sendable {
@@ -64,24 +64,25 @@ public struct LocalFileError: Error, Hashable, Sendable, CustomStringConvertible
     case notText
     /// Another system error, with the system's wording.
     case system(String)
-    /// The file could not be written, with the system's wording.
-    case notWritable(String)
   }
 
   /// The path as given.
   public let path: String
   /// What is wrong.
   public let problem: Problem
+  /// Whether the file was being written (created, replaced, locked) rather than read.
+  public let writing: Bool
 
-  /// An error about `path`.
-  public init(path: String, problem: Problem) {
+  /// An error about `path`, met while reading it unless `writing`.
+  public init(path: String, problem: Problem, writing: Bool = false) {
     self.path = path
     self.problem = problem
+    self.writing = writing
   }
 
   /// An error about `path` from the system's error number (`errno`), in the same plain terms,
-  /// for code that meets a file error other than by reading.
-  public init(path: String, errno code: Int32) {
+  /// met while reading it unless `writing`.
+  public init(path: String, errno code: Int32, writing: Bool = false) {
     let problem: Problem =
       switch code {
       // ENOTDIR: a part of the path is a file, so nothing exists at the path.
@@ -90,18 +91,27 @@ public struct LocalFileError: Error, Hashable, Sendable, CustomStringConvertible
       case EISDIR: .isFolder
       default: .system(String(cString: strerror(code)).lowercased())
       }
-    self.init(path: path, problem: problem)
+    self.init(path: path, problem: problem, writing: writing)
   }
 
-  /// The problem without the path, for messages that name the path themselves.
+  /// The problem alone, for a sentence that says itself what was being done: `permission
+  /// denied`, `no such file` (`no such file or folder` when writing, as the folder may be missing).
+  public var words: String {
+    switch problem {
+    case .noSuchFile: writing ? "no such file or folder" : "no such file"
+    case .isFolder: "is a folder, not a file"
+    case .permissionDenied: "permission denied"
+    case .notText: "is not UTF-8 text"
+    case .system(let message): message
+    }
+  }
+
+  /// The problem without the path, for messages that name the path themselves: `no such file`,
+  /// `cannot be read: permission denied`, `cannot be written: no space left on device`.
   public var reason: String {
     switch problem {
-    case .noSuchFile: "no such file"
-    case .isFolder: "is a folder, not a file"
-    case .permissionDenied: "cannot be read: permission denied"
-    case .notText: "is not UTF-8 text"
-    case .system(let message): "cannot be read: \(message)"
-    case .notWritable(let message): "cannot be written: \(message)"
+    case .noSuchFile, .isFolder, .notText: words
+    case .permissionDenied, .system: (writing ? "cannot be written: " : "cannot be read: ") + words
     }
   }
 

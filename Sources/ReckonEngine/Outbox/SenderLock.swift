@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 
 #if canImport(Glibc)
   import Glibc
@@ -25,13 +26,15 @@ public final class SenderLock: @unchecked Sendable {
     // Close-on-exec, so no child process keeps the lock after this one has released it.
     let opened = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
     guard opened >= 0 else {
-      throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+      throw .cannotOpen(
+        path: path, reason: LocalFileError(path: path, errno: errno, writing: true).reason)
     }
     guard flock(opened, LOCK_EX | LOCK_NB) == 0 else {
       let code = errno
       close(opened)
       guard code == EWOULDBLOCK else {
-        throw .cannotOpen(path: path, reason: String(cString: strerror(code)))
+        throw .cannotOpen(
+          path: path, reason: LocalFileError(path: path, errno: code, writing: true).reason)
       }
       throw .heldByAnotherSender(path: path)
     }

@@ -1,9 +1,8 @@
 import ReckonPolicy
 
 /// Reads values written in tests files: everything `ValueParser` reads, plus `N UNIT ago` for
-/// timestamps (counted back from the test's `now`), quoted times and text, and for timestamps
-/// every form `eval --now` and `dry-run --since` take, such as a whole UTC day (`"2026-01-10"`,
-/// midnight UTC).
+/// timestamps (counted back from the test's `now`), and quoted times and text. A time is read as
+/// everywhere else (`TimestampText`), so a whole UTC day (`"2026-01-10"`) is midnight UTC.
 enum TestValues {
   /// Why a value in a tests file could not be read.
   struct Failure: Error, CustomStringConvertible {
@@ -38,12 +37,10 @@ enum TestValues {
     }
   }
 
-  /// A quoted time: ISO 8601 with its zone, or what the date options take (a whole UTC day).
+  /// A quoted time, read as facts files and the date options read one (`TimestampText`), with
+  /// the date options' words for a time without a zone.
   private static func timestamp(_ text: String) throws(Failure) -> Value {
-    if let value = try? ValueParser.parse(text, as: .timestamp) { return value }
-    do {
-      return .timestamp(try DateOption.parse(text).timeIntervalSince1970)
-    } catch .dateWithoutTimeZone {
+    do { return .timestamp(try TimestampText.seconds(text)) } catch .noTimeZone {
       throw Failure(description: DryRunError.dateWithoutTimeZone(text).description)
     } catch {
       throw Failure(
