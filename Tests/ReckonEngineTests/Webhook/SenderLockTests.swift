@@ -34,7 +34,7 @@ import Testing
   @Test func aLockFileThatCannotBeCreatedSaysWhy() throws {
     let path = "/nonexistent-\(UUID())/state.sqlite"
     let error = try #require(throws: SenderLockError.self) { try SenderLock(statePath: path) }
-    #expect(error == .cannotOpen(path: path + ".send.lock", reason: "No such file or directory"))
+    #expect(error == .cannotOpen(path: path + ".send.lock", reason: "no such file or folder"))
   }
 
   @Test func aSecondServiceOnTheSameDatabaseSendsNothingWhileTheFirstSends() async throws {
