@@ -5,25 +5,17 @@ extension Parser {
   /// that is not a blank or a comment is looked at.
   static func otherKindOfFile(_ source: SourceFile) -> Diagnostic? {
     let bytes = source.bytes
-    var offset = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-    while offset < bytes.count {
-      switch bytes[offset] {
-      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-        offset += 1
-      case UInt8(ascii: "#"):
-        while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") { offset += 1 }
-      case UInt8(ascii: "{"), UInt8(ascii: "["):
-        return Diagnostic(
-          .notAPolicy, .error, "this is JSON, not a policy",
-          at: SourceSpan(start: offset, end: offset + 1),
-          hint:
-            "a policy is written in Reckon's policy language (docs/language.md); configuration "
-            + "is read with --config, a request with --request and facts with --facts")
-      default:
-        return testsFileStart(source, at: offset)
-      }
+    let offset = source.tokenStart(after: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+    guard offset < bytes.count else { return nil }
+    guard bytes[offset] == UInt8(ascii: "{") || bytes[offset] == UInt8(ascii: "[") else {
+      return testsFileStart(source, at: offset)
     }
-    return nil
+    return Diagnostic(
+      .notAPolicy, .error, "this is JSON, not a policy",
+      at: SourceSpan(start: offset, end: offset + 1),
+      hint:
+        "a policy is written in Reckon's policy language (docs/language.md); configuration "
+        + "is read with --config, a request with --request and facts with --facts")
   }
 
   /// The error for a tests file, whose first clause is `test "NAME"` or a file-wide `given`.

@@ -104,3 +104,22 @@ public struct SourceSpan: Hashable, Sendable {
     SourceSpan(start: min(start, other.start), end: max(end, other.end))
   }
 }
+
+extension SourceFile {
+  /// The offset of the first token at or after `offset`, skipping blanks, line breaks and
+  /// comments; `bytes.count` when there is none.
+  func tokenStart(after offset: Int) -> Int {
+    var position = offset
+    while position < bytes.count {
+      switch bytes[position] {
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"):
+        position += 1
+      case UInt8(ascii: "#"):
+        while position < bytes.count, bytes[position] != UInt8(ascii: "\n") { position += 1 }
+      default:
+        return position
+      }
+    }
+    return position
+  }
+}

@@ -13,21 +13,7 @@ struct ExpressionPrinter {
   }
 
   /// The offset of the first token at or after `offset`, skipping blanks, line breaks and comments.
-  func tokenStart(after offset: Int) -> Int {
-    let bytes = source.bytes
-    var position = offset
-    while position < bytes.count {
-      switch bytes[position] {
-      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"):
-        position += 1
-      case UInt8(ascii: "#"):
-        while position < bytes.count, bytes[position] != UInt8(ascii: "\n") { position += 1 }
-      default:
-        return position
-      }
-    }
-    return position
-  }
+  func tokenStart(after offset: Int) -> Int { source.tokenStart(after: offset) }
 
   /// Binding strength, loosest first, as the parser climbs it.
   enum Precedence: Int, Comparable {
