@@ -18,13 +18,18 @@ struct DateRangeOptions {
   init(_ arguments: inout Arguments) throws {
     sinceText = arguments.option("since")
     untilText = arguments.option("until")
-    since = try sinceText.map(DryRunSetup.date)
-    until = try untilText.map(DryRunSetup.date)
+    since = try sinceText.map { text throws(UsageError) in try Self.date(text, "--since") }
+    until = try untilText.map { text throws(UsageError) in try Self.date(text, "--until") }
     given = [sinceText.map { _ in "--since" }, untilText.map { _ in "--until" }].compactMap { $0 }
     if let since, let until, let sinceText, let untilText, since >= until {
       throw UsageError(
         "--since \(sinceText) must be before --until \(untilText) (--until is exclusive)")
     }
+  }
+
+  /// A date option's value; one that is no date is a usage error (exit 2), as `eval --now`'s is.
+  private static func date(_ text: String, _ option: String) throws(UsageError) -> Date {
+    do { return try DryRunSetup.date(text) } catch { throw UsageError("\(option): \(error)") }
   }
 
   /// Why a run over `store` found nothing when the database holds requests outside the window

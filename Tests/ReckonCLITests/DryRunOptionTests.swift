@@ -17,6 +17,18 @@ struct DryRunOptionTests {
     #expect(run.standardOutput.isEmpty)
   }
 
+  /// A date that is no date is a usage error naming its option, in each command that takes one.
+  @Test(arguments: [
+    ["dry-run", "--policy", "policies/targeted.policy", "--state", "reckon-state.sqlite"],
+    ["report", "outcomes", "--state", "reckon-state.sqlite"],
+  ])
+  func aSinceThatIsNoDateIsAUsageErrorNamingTheOption(_ command: [String]) async throws {
+    let run = try await ReckonBinary.run(command + ["--since", "2026-13-01"])
+    #expect(run.status == 2, "\(run.standardError)")
+    #expect(
+      run.standardError.contains("--since: '2026-13-01' is not a date"), "\(run.standardError)")
+  }
+
   @Test(arguments: [("2026-10-02", "2026-10-01"), ("2026-10-01", "2026-10-01")])
   func sinceNotBeforeUntilIsRefused(_ since: String, _ until: String) async throws {
     let folder = try await DryRunCommandTests.generated(20, state: true)

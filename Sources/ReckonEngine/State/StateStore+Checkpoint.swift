@@ -15,3 +15,14 @@ extension StateStore {
     }
   }
 }
+
+extension StateStore {
+  /// Throws when the folder a new state database would be made in does not exist, naming it:
+  /// SQLite (and the sender lock beside the file) would only say "unable to open database file".
+  public static func checkFolder(of path: String) throws(StateDatabaseError) {
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue
+    else { throw .cannotOpen(path: path, message: "its folder \(folder) does not exist") }
+  }
+}

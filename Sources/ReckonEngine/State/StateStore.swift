@@ -47,6 +47,8 @@ public final class StateStore: @unchecked Sendable {
     self.path = path
     if access != .create {
       guard FileManager.default.fileExists(atPath: path) else { throw .noSuchFile(path: path) }
+    } else {
+      try Self.checkFolder(of: path)
     }
     do {
       connection = try SQLiteConnection(
