@@ -169,7 +169,7 @@ struct DryRunCommandTests {
     let stderr = await errorText
     #expect(
       stderr.contains("stopped after ")
-        && stderr.contains(" of 3000 requests: the \(format.uppercased()) output is partial"),
+        && stderr.contains(" of 3,000 requests: the \(format.uppercased()) output is partial"),
       "\(stderr)")
   }
 

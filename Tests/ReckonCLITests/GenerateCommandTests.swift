@@ -30,6 +30,15 @@ struct GenerateCommandTests {
     #expect(written == [name, "facts.sqlite-wal"].sorted())
   }
 
+  @Test func theCountItWroteIsGroupedInThousandsAsTheReportsAre() async throws {
+    let folder = try Self.emptyFolder()
+    let run = try await ReckonBinary.run([
+      "generate", "--out", folder, "--count", "1000", "--state", "no", "--force",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput.hasPrefix("wrote 1,000 requests to "), "\(run.standardOutput)")
+  }
+
   @Test func forceReplacesTheFiles() async throws {
     let folder = try Self.emptyFolder()
     try Data("old".utf8).write(to: URL(fileURLWithPath: folder + "/reckon.json"))

@@ -203,8 +203,8 @@ public enum DryRunText {
     lines.append("")
   }
 
-  /// A count with thousands separators.
-  static func n(_ value: Int) -> String {
+  /// A count with thousands separators, as every report and summary prints counts.
+  public static func n(_ value: Int) -> String {
     let digits = String(value.magnitude)
     var grouped = ""
     for (offset, character) in digits.enumerated() {

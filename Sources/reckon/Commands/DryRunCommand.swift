@@ -91,7 +91,7 @@ enum DryRunCommand: Command {
     if result.stopped, options.format != "text" {
       // The text summary says it stopped; a cut CSV or JSON stream looks complete on its own.
       console.error(
-        "stopped after \(result.rows.count) of \(result.total) requests: the "
+        "stopped after \(DryRunText.n(result.rows.count)) of \(DryRunText.n(result.total)) requests: the "
           + "\(options.format.uppercased()) output is partial")
     }
     if let warning = try options.nothingDecided(result) { console.error(warning) }

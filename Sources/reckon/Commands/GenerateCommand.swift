@@ -50,13 +50,13 @@ enum GenerateCommand: Command {
       throw OutputFolder.failure(folder, error)
     }
     console.out(
-      "wrote \(count) requests to \(files.requests), facts to \(files.facts), \(files.configuration)"
+      "wrote \(DryRunText.n(count)) requests to \(files.requests), facts to \(files.facts), \(files.configuration)"
     )
     if state {
       let path = folder + "/reckon-state.sqlite"
       let written = try await GeneratedHistory.write(
         generator, configuration: files.configuration, to: path)
-      console.out("wrote \(written) decided requests with outcomes to \(path)")
+      console.out("wrote \(DryRunText.n(written)) decided requests with outcomes to \(path)")
     }
     return 0
   }
