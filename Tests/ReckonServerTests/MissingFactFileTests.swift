@@ -14,28 +14,12 @@ import Testing
   /// A workspace whose one fact source, `app-db`, reads `facts.sqlite`, not yet there; notifications
   /// signed by `authority` verify, replies go to `standIn`, retries back off 0.2 s to 1 s.
   static func workspace(_ standIn: URL, _ authority: LocalCertificateAuthority) throws -> URL {
-    let folder = TestScratch.folder.appendingPathComponent("reckon-missing-facts-\(UUID())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let key = folder.appendingPathComponent("key.p8")
-    try Data(contentsOf: URL(fileURLWithPath: TestKey.path)).write(to: key)
-    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
-    try authority.write(to: folder.appendingPathComponent("ca").path)
-    try "policy \"missing facts\"\notherwise refund DECLINE\n".write(
-      to: folder.appendingPathComponent("p.policy"), atomically: true, encoding: .utf8)
-    let config = """
-      {"apps": [{"bundleId": "\(TestKey.bundleId)", "environment": "Sandbox", "policy": "p.policy"}],
-       "factSources": [{"name": "app-db", "type": "sqlite", "path": "facts.sqlite", "busyTimeoutMs": 50,
-         "queries": {"customer": "SELECT consented AS \\"customer.consented\\" FROM customers WHERE account_token = :app_account_token"}}],
-       "state": {"path": "state.sqlite"},
-       "appStore": {"issuerId": "\(TestKey.issuerId)", "keyId": "\(TestKey.keyId)", "privateKeyPath": "key.p8",
-                    "baseURL": "\(standIn.absoluteString)"},
-       "sender": {"sandboxRequestsPerSecond": 200, "initialBackoffSeconds": 0.2, "maximumBackoffSeconds": 1},
-       "server": {"listen": "127.0.0.1:0"},
-       "trust": {"roots": ["ca/root.pem"]}}
-      """
-    try config.write(
-      to: folder.appendingPathComponent("reckon.json"), atomically: true, encoding: .utf8)
-    return folder
+    try ServeChild.workspace(
+      standIn, authority, name: "missing-facts",
+      factSource: """
+        {"name": "app-db", "type": "sqlite", "path": "facts.sqlite", "busyTimeoutMs": 50,
+         "queries": {"customer": "SELECT consented AS \\"customer.consented\\" FROM customers WHERE account_token = :app_account_token"}}
+        """)
   }
 
   /// Writes `facts.sqlite` (the customer consents) beside it, then moves it in whole.

@@ -88,8 +88,10 @@ final class ServeChild: @unchecked Sendable {
   /// A workspace for `reckon serve`: the test key, a local CA in `ca/`, a policy that declines
   /// every request, facts for the default app account token, and a config that listens on a port
   /// the system picks and sends to `standIn` (fast backoff so retries happen within a test).
+  /// `factSource`, when given, is the JSON of the one fact source instead of those facts.
   static func workspace(
-    _ standIn: URL, _ authority: LocalCertificateAuthority, name: String
+    _ standIn: URL, _ authority: LocalCertificateAuthority, name: String,
+    factSource: String? = nil
   ) throws -> URL {
     let folder = TestScratch.folder.appendingPathComponent(
       "reckon-\(name)-\(UUID())")
@@ -100,16 +102,19 @@ final class ServeChild: @unchecked Sendable {
     try authority.write(to: folder.appendingPathComponent("ca").path)
     try "policy \"faults\"\notherwise refund DECLINE\n".write(
       to: folder.appendingPathComponent("p.policy"), atomically: true, encoding: .utf8)
-    let token = SimulatedNotification().appAccountToken ?? ""
-    let facts = """
-      {"byAppAccountToken": {"\(token)": {"customer.consented": true, "delivery.status": "DELIVERED",
-        "product.sample_offered": false, "usage.consumed": "10%"}}}
-      """
-    try facts.write(
-      to: folder.appendingPathComponent("facts.json"), atomically: true, encoding: .utf8)
+    if factSource == nil {
+      let token = SimulatedNotification().appAccountToken ?? ""
+      let facts = """
+        {"byAppAccountToken": {"\(token)": {"customer.consented": true, "delivery.status": "DELIVERED",
+          "product.sample_offered": false, "usage.consumed": "10%"}}}
+        """
+      try facts.write(
+        to: folder.appendingPathComponent("facts.json"), atomically: true, encoding: .utf8)
+    }
+    let source = factSource ?? #"{"name": "notes", "type": "json", "path": "facts.json"}"#
     let config = """
       {"apps": [{"bundleId": "\(TestKey.bundleId)", "environment": "Sandbox", "policy": "p.policy"}],
-       "factSources": [{"name": "notes", "type": "json", "path": "facts.json"}],
+       "factSources": [\(source)],
        "state": {"path": "state.sqlite"},
        "appStore": {"issuerId": "\(TestKey.issuerId)", "keyId": "\(TestKey.keyId)", "privateKeyPath": "key.p8",
                     "baseURL": "\(standIn.absoluteString)"},
