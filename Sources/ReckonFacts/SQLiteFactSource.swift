@@ -9,6 +9,11 @@ import ReckonSQLite
 /// source is created, so a typo fails at start-up. Prepared statements are reused: each
 /// connection holds its own, and concurrent lookups each take a connection from a small pool
 /// (one per thread that needs one at the same time), so no connection is ever shared.
+///
+/// Asked through `facts(for:)`, a lookup runs on a thread of the source's own, off the Swift
+/// concurrency pool, a few at a time: a file locked by the app's writer makes a lookup wait up to
+/// the busy timeout, and on the pool that wait would hold one of its few threads from the
+/// webhook and the sender. `lookup` runs on the calling thread, for callers that own theirs.
 public final class SQLiteFactSource: FactSource, @unchecked Sendable {
   /// What the configuration says about a SQLite source.
   public struct Settings: Hashable, Sendable {
@@ -36,6 +41,10 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
   private let schema: FactSchema
   private let lock = NSLock()
   private var idle: [Connection]
+  private let lookups: BlockingWorkQueue
+
+  /// How many lookups through `facts(for:)` run at once; more wait their turn.
+  static let concurrentLookups = 4
 
   /// Opens the database, prepares every query and checks its parameters and columns.
   public init(name: String, settings: Settings, schema: FactSchema) throws(SQLiteFactSourceError) {
@@ -55,12 +64,17 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
     }
     self.suppliableFacts = Set(owners.keys)
     self.idle = [first]
+    lookups = BlockingWorkQueue(
+      label: "reckon.fact-source.\(name)", width: SQLiteFactSource.concurrentLookups)
   }
 
-  /// The facts the queries find for `keys`.
+  /// The facts the queries find for `keys`, looked up off the concurrency pool.
   public func facts(for keys: RequestKeys) async throws -> [String: Value] {
-    try lookup(keys)
+    try await lookups.run { [self] in try lookup(keys) }
   }
+
+  /// How many lookups through `facts(for:)` are running now (for tests).
+  var runningLookups: Int { lookups.runningCount }
 
   /// The facts the queries find for `keys`, synchronously on the calling thread.
   public func lookup(_ keys: RequestKeys) throws(SQLiteFactSourceError) -> [String: Value] {
