@@ -16,4 +16,11 @@ public enum AppStoreEnvironment: String, Codable, Hashable, Sendable, CaseIterab
   public var consumptionReplyWindow: TimeInterval {
     self == .sandbox ? 5 * 60 : 12 * 3_600
   }
+
+  /// When a consumption reply to a request is due: the window counted from when Apple first sent
+  /// the request (its `signedDate`, which Apple's retries keep), or from its receipt when that is
+  /// earlier (a clock running ahead of Apple's).
+  public func replyDeadline(receivedAt: Date, signedDate: Date?) -> Date {
+    min(receivedAt, signedDate ?? receivedAt).addingTimeInterval(consumptionReplyWindow)
+  }
 }

@@ -35,9 +35,10 @@ public struct RefundRequest: Hashable, Sendable {
       bundleId: transaction.bundleId ?? notification.data?.bundleId)
   }
 
-  /// Apple's deadline for the reply: 12 hours after receipt (5 minutes in the sandbox).
+  /// Apple's deadline for the reply: 12 hours (5 minutes in the sandbox) after Apple first sent
+  /// the notification (its `signedDate`, which retries keep), or after receipt if that was earlier.
   public var deadline: Date {
-    receivedAt.addingTimeInterval(
-      (notification.data?.environment ?? .production).consumptionReplyWindow)
+    (notification.data?.environment ?? .production).replyDeadline(
+      receivedAt: receivedAt, signedDate: notification.signedDate)
   }
 }

@@ -192,6 +192,44 @@ import Testing
     #expect(try store.recordNotification(live) == .recorded(requestId: first + 1))
   }
 
+  /// Apple delivers again a request it had no 200 for; an import that found it in the history
+  /// first must not make the webhook take that delivery for a copy already handled.
+  @Test func aLiveDeliveryOfAnImportedRequestIsRecordedLiveAndLeftToDecide() throws {
+    let store = try TestState.store()
+    var imported = TestState.notification("retried")
+    imported.imported = true
+    let id = try store.recordNotification(imported).requestId
+    let live = TestState.notification("retried", at: TestState.start.addingTimeInterval(3_600))
+    #expect(try store.recordNotification(live) == .recorded(requestId: id))
+    let undecided = try store.undecidedRequests(
+      before: .distantFuture, now: TestState.start.addingTimeInterval(3_600))
+    #expect(undecided.map(\.requestId) == [id])
+    #expect(try store.recordNotification(live) == .duplicate(requestId: id))
+  }
+
+  @Test func anImportedOutcomeDeliveredLiveIsADuplicate() throws {
+    let store = try TestState.store()
+    var imported = TestState.notification("refund")
+    imported.notificationType = "REFUND"
+    imported.imported = true
+    let id = try store.recordNotification(imported).requestId
+    var live = imported
+    live.imported = false
+    #expect(try store.recordNotification(live) == .duplicate(requestId: id))
+  }
+
+  /// Apple's retries resend the first delivery's payload, so a late delivery has less time left;
+  /// a receipt earlier than the signature (a clock ahead of Apple's) counts from the receipt.
+  @Test(arguments: [(-3 * 3_600.0, -3 * 3_600.0), (0, 0), (120, 0)])
+  func theReplyWindowCountsFromTheEarlierOfSigningAndReceipt(
+    signedOffset: TimeInterval, windowStartOffset: TimeInterval
+  ) {
+    var record = TestState.notification()
+    record.signedDate = TestState.start.addingTimeInterval(signedOffset)
+    #expect(
+      record.deadline == TestState.start.addingTimeInterval(windowStartOffset + 12 * 3_600))
+  }
+
   @Test func aDecisionAndItsEntryAreWrittenTogether() throws {
     let store = try TestState.store()
     let entry = try TestState.enqueued(in: store)

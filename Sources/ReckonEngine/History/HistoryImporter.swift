@@ -119,7 +119,8 @@ public struct HistoryImporter: Sendable {
           transactionId: transaction.transactionId,
           originalTransactionId: transaction.originalTransactionId,
           appAccountToken: transaction.appAccountToken?.uuidString, bundleId: verified.app.bundleId,
-          environment: verified.app.environment, receivedAt: signedDate, rawNotification: body,
+          environment: verified.app.environment, receivedAt: signedDate, signedDate: signedDate,
+          rawNotification: body,
           imported: true))
       summary.requests += 1
     default:

@@ -19,21 +19,27 @@ public struct NotificationRecord: Hashable, Sendable {
   public var environment: AppStoreEnvironment
   /// When Reckon received it.
   public var receivedAt: Date
+  /// When Apple signed it: Apple's retries resend the first delivery's payload, so this is when
+  /// Apple first sent it, and its reply window counts from then.
+  public var signedDate: Date?
   /// The request body exactly as received (the signed payload), kept for audit and dry runs.
   public var rawNotification: Data
   /// Whether it came from Apple's notification history rather than the webhook: kept for
   /// dry-runs and reports, never decided or answered by the live service.
   public var imported: Bool
 
-  /// Apple's deadline for a consumption reply: 12 hours after receipt (5 minutes in the sandbox).
-  public var deadline: Date { receivedAt.addingTimeInterval(environment.consumptionReplyWindow) }
+  /// Apple's deadline for a consumption reply: 12 hours (5 minutes in the sandbox) after Apple
+  /// first sent the notification, or after Reckon received it if that was earlier (a clock ahead).
+  public var deadline: Date {
+    environment.replyDeadline(receivedAt: receivedAt, signedDate: signedDate)
+  }
 
   /// Creates a record.
   public init(
     notificationUUID: String, notificationType: String, transactionId: String?,
     originalTransactionId: String? = nil,
     appAccountToken: String? = nil, bundleId: String, environment: AppStoreEnvironment,
-    receivedAt: Date,
+    receivedAt: Date, signedDate: Date? = nil,
     rawNotification: Data, imported: Bool = false
   ) {
     self.notificationUUID = notificationUUID
@@ -44,6 +50,7 @@ public struct NotificationRecord: Hashable, Sendable {
     self.bundleId = bundleId
     self.environment = environment
     self.receivedAt = receivedAt
+    self.signedDate = signedDate
     self.rawNotification = rawNotification
     self.imported = imported
   }

@@ -5,7 +5,7 @@ import Foundation
 public struct UndecidedRequest: Hashable, Sendable {
   /// The request's id.
   public let requestId: Int64
-  /// When it was received; the decision's `now` and the deadline count from here.
+  /// When it was received: the decision's `now`.
   public let receivedAt: Date
   /// The body exactly as received, to verify and decide again.
   public let rawNotification: Data

@@ -87,14 +87,23 @@ public final class StateStore: @unchecked Sendable {
 
   /// Records a notification once: a second call with the same UUID returns `.duplicate`, and a
   /// CONSUMPTION_REQUEST for a transaction whose earlier request is still before its deadline
-  /// returns `.repeated`.
+  /// returns `.repeated`. A live CONSUMPTION_REQUEST already imported from Apple's history is
+  /// recorded as live now (`.recorded` or `.repeated` under the imported id): Apple delivers
+  /// again a request it has had no 200 for, and an import that found it first must not make
+  /// the webhook ignore it.
   public func recordNotification(_ record: NotificationRecord) throws(StateDatabaseError)
     -> RecordResult
   {
     try locked { () throws(StateDatabaseError) in
       let existing = try connection.query(
-        "SELECT id FROM requests WHERE notification_uuid = ?", [.text(record.notificationUUID)])
-      if let id = existing.first?.int(0) { return .duplicate(requestId: id) }
+        "SELECT id, imported FROM requests WHERE notification_uuid = ?",
+        [.text(record.notificationUUID)])
+      if let row = existing.first, let id = row.int(0) {
+        guard row.int(1) == 1, !record.imported,
+          record.notificationType == NotificationType.consumptionRequest.rawValue
+        else { return .duplicate(requestId: id) }
+        return try takeLive(importedId: id, record)
+      }
       let original = try openRequest(repeatedBy: record)
       try connection.query(
         """
@@ -116,6 +125,26 @@ public final class StateStore: @unchecked Sendable {
       let id = connection.lastInsertRowID
       return original.map { .repeated(requestId: id, of: $0) } ?? .recorded(requestId: id)
     }
+  }
+
+  /// Makes the imported request `id` the live `record` Apple delivered: received now, with the
+  /// deadline counted as for any live request, and a repeat if an open request precedes it.
+  private func takeLive(importedId id: Int64, _ record: NotificationRecord)
+    throws(StateDatabaseError) -> RecordResult
+  {
+    let original = try openRequest(repeatedBy: record)
+    try connection.query(
+      """
+      UPDATE requests SET imported = 0, received_at = ?, deadline = ?, raw_notification = ?,
+        repeat_of = ?
+      WHERE id = ?
+      """,
+      [
+        .date(record.receivedAt), .date(record.deadline), .blob(record.rawNotification),
+        original.map { .integer($0) } ?? .null, .integer(id),
+      ])
+    checkpointer?.committed()
+    return original.map { .repeated(requestId: id, of: $0) } ?? .recorded(requestId: id)
   }
 
   /// The request `record` repeats: the latest CONSUMPTION_REQUEST of its app and transaction

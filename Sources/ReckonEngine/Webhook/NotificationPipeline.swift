@@ -123,7 +123,8 @@ public final class NotificationPipeline: Sendable {
       transactionId: transaction?.transactionId,
       originalTransactionId: transaction?.originalTransactionId,
       appAccountToken: transaction?.appAccountToken?.uuidString, bundleId: verified.app.bundleId,
-      environment: verified.app.environment, receivedAt: receivedAt, rawNotification: body)
+      environment: verified.app.environment, receivedAt: receivedAt,
+      signedDate: verified.payload.signedDate, rawNotification: body)
   }
 
   /// The answer to a refused notification; `type` when the payload was verified before the

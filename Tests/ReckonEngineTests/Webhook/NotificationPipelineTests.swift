@@ -137,6 +137,35 @@ struct NotificationPipelineTests {
     #expect(received.contains(releaseAt.timeIntervalSince1970 - release))
   }
 
+  /// `reckon import-history` found the request before Apple's retry of it arrived: the retry
+  /// is decided and answered, not taken for a copy already handled.
+  @Test func aRetryOfARequestImportedFromHistoryIsDecided() async throws {
+    let fixture = try WebhookFixture()
+    let notification = SimulatedNotification()
+    _ = try fixture.store.recordNotification(
+      NotificationRecord(
+        notificationUUID: notification.notificationUUID, notificationType: notification.type,
+        transactionId: notification.transactionId, bundleId: notification.bundleId,
+        environment: .production, receivedAt: notification.signedDate,
+        signedDate: notification.signedDate, rawNotification: Data(), imported: true))
+    let answer = await fixture.service.answer(body: try fixture.body(notification))
+    #expect(answer.verdict == .decided)
+    #expect(try fixture.store.entries().count == 1)
+  }
+
+  /// A delivery three hours after Apple first sent the request (a retry after an outage) has
+  /// nine hours left, not twelve.
+  @Test func aLateDeliveryKeepsTheDeadlineOfApplesFirstSend() async throws {
+    let fixture = try WebhookFixture()
+    var notification = SimulatedNotification()
+    notification.signedDate = Date().addingTimeInterval(-3 * 3_600)
+    let answer = await fixture.service.answer(body: try fixture.body(notification))
+    #expect(answer.verdict == .decided)
+    let entry = try #require(try fixture.store.entries().first)
+    #expect(
+      abs(entry.deadline.timeIntervalSince(notification.signedDate) - 12 * 3_600) < 0.001)
+  }
+
   @Test func refundOutcomesAttachAndCountAsEarlierRefunds() async throws {
     let fixture = try WebhookFixture()
     _ = await fixture.service.answer(body: try fixture.body())
