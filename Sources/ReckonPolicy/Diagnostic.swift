@@ -40,6 +40,7 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case unterminatedString = "unterminated-string"
   case invalidNumber = "invalid-number"
   case invalidEncoding = "invalid-encoding"
+  case unsupportedLineBreak = "unsupported-line-break"
   // Syntax
   case expectedToken = "expected-token"
   case expectedExpression = "expected-expression"

@@ -40,11 +40,29 @@ public struct DiagnosticFormatter: Sendable {
   /// trailing line break: for problems in other files a user writes, such as JSON.
   public func excerpt(at span: SourceSpan, in source: SourceFile) -> String {
     let start = source.location(of: span.start)
-    let lineText = source.lineText(start.line)
+    let lineText = DiagnosticFormatter.printable(source.lineText(start.line))
     let gutter = gutter(line: start.line)
     let number = String(repeating: " ", count: gutter.count - String(start.line).count)
     return "\(number)\(start.line) | \(lineText)\n"
       + "\(gutter) | \(underline(span, from: start, lineText: lineText, in: source))"
+  }
+
+  /// `line` with control characters other than tabs, and line and paragraph separators, shown
+  /// as spaces: printed as they are, a carriage return would send the rest of the line over its
+  /// start, and the caret would point at the wrong text.
+  static func printable(_ line: String) -> String {
+    guard line.unicodeScalars.contains(where: isUnprintable) else { return line }
+    var shown = String.UnicodeScalarView()
+    for scalar in line.unicodeScalars {
+      shown.append(isUnprintable(scalar) ? " " : scalar)
+    }
+    return String(shown)
+  }
+
+  private static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
+    scalar != "\t"
+      && (scalar.properties.generalCategory == .control || scalar == "\u{2028}"
+        || scalar == "\u{2029}")
   }
 
   /// As in the language contract: the line number right-aligned in five columns, or wider.

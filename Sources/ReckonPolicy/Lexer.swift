@@ -10,6 +10,8 @@ public struct Lexer {
   private(set) var comments: [Comment] = []
   /// A token already lexed, returned by the next call: the currency code `$5` stands in for.
   private var pending: Token?
+  /// Whether a line break Reckon does not read was reported: one report says what to fix.
+  private var reportedLineBreak = false
 
   /// Creates a lexer over a source file.
   public init(_ source: SourceFile) {
@@ -20,6 +22,50 @@ public struct Lexer {
     if let invalid = source.firstInvalidUTF8Offset {
       diagnostics.append(Lexer.notUTF8(at: invalid, byte: bytes[invalid]))
     }
+  }
+
+  /// A character some editors show as a line break where Reckon reads none: its offset, length
+  /// and name.
+  typealias UnsupportedLineBreak = (offset: Int, length: Int, name: String)
+
+  /// The line break other than `\n` or `\r\n` at `offset`, if there is one there. Editors and
+  /// viewers break the line at it, Reckon does not: a rule after one inside a comment would be
+  /// shown but never run. (Outside comments all but the lone CR are unexpected characters.)
+  static func unsupportedLineBreak(at offset: Int, in bytes: [UInt8]) -> UnsupportedLineBreak? {
+    switch bytes[offset] {
+    case 0x0D where offset + 1 >= bytes.count || bytes[offset + 1] != 0x0A:
+      return (offset, 1, "a carriage return (CR) without a line feed")
+    case 0x0B: return (offset, 1, "a vertical tab (VT)")
+    case 0x0C: return (offset, 1, "a form feed (FF)")
+    case 0xC2 where offset + 1 < bytes.count && bytes[offset + 1] == 0x85:
+      return (offset, 2, "U+0085 NEXT LINE")
+    case 0xE2
+    where offset + 2 < bytes.count && bytes[offset + 1] == 0x80
+      && (bytes[offset + 2] == 0xA8 || bytes[offset + 2] == 0xA9):
+      return (
+        offset, 3,
+        bytes[offset + 2] == 0xA8 ? "U+2028 LINE SEPARATOR" : "U+2029 PARAGRAPH SEPARATOR"
+      )
+    default: return nil
+    }
+  }
+
+  /// Reports the line break at `offset`, if it is one Reckon does not read, once per file.
+  private mutating func checkLineBreak(at offset: Int) {
+    guard !reportedLineBreak, let lineBreak = Lexer.unsupportedLineBreak(at: offset, in: bytes)
+    else { return }
+    reportedLineBreak = true
+    diagnostics.append(Lexer.unsupportedLineBreak(lineBreak))
+  }
+
+  /// One report for the whole file: the others have the same cause and the same fix.
+  static func unsupportedLineBreak(_ lineBreak: UnsupportedLineBreak) -> Diagnostic {
+    Diagnostic(
+      .unsupportedLineBreak, .error,
+      "\(lineBreak.name) here: some editors break the line at it, Reckon does not",
+      at: SourceSpan(start: lineBreak.offset, end: lineBreak.offset + lineBreak.length),
+      hint:
+        "end lines with a line feed (LF) or CR LF; most editors offer it under 'Line Endings'")
   }
 
   static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
@@ -107,11 +153,17 @@ public struct Lexer {
       case UInt8(ascii: "\n"):
         atLineStart = true
         offset += 1
-      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+      case UInt8(ascii: " "), UInt8(ascii: "\t"):
+        offset += 1
+      case UInt8(ascii: "\r"):
+        checkLineBreak(at: offset)
         offset += 1
       case UInt8(ascii: "#"):
         let start = offset
-        while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") { offset += 1 }
+        while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") {
+          checkLineBreak(at: offset)
+          offset += 1
+        }
         comments.append(
           Comment(
             text: slice(start + 1, offset), span: SourceSpan(start: start, end: offset),

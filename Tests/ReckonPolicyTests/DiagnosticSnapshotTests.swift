@@ -35,6 +35,11 @@ struct DiagnosticSnapshotTests {
       contents: Array("rule \"caf".utf8) + [0xE9]
         + Array("\"\n  when true\n  then refund DECLINE".utf8)
     ),
+    Example(
+      id: .unsupportedLineBreak,
+      policy:
+        "rule \"r\" when reason == LEGAL then refund DECLINE # legal\rrule \"s\" when true then refund GRANT_FULL\n"
+    ),
     Example(id: .expectedToken, policy: "rule \"r\"\n  when reason == LEGAL\n  refund DECLINE"),
     Example(id: .expectedExpression, policy: "rule \"r\"\n  when reason ==\n  then refund DECLINE"),
     Example(id: .unknownAction, policy: "rule \"r\"\n  when reason == LEGAL\n  then refnd DECLINE"),

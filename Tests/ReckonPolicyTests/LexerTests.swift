@@ -243,6 +243,40 @@ struct LexerTests {
     #expect(source.location(of: lexed.tokens[4].span.start) == SourceLocation(line: 2, column: 1))
   }
 
+  /// A viewer breaks the line at these, Reckon does not: the rule after one in a comment would
+  /// be shown to a reviewer but never run, so the file is refused, once, at the first of them.
+  @Test(arguments: [
+    ("\r", "a carriage return (CR) without a line feed"), ("\u{0B}", "a vertical tab (VT)"),
+    ("\u{0C}", "a form feed (FF)"), ("\u{85}", "U+0085 NEXT LINE"),
+    ("\u{2028}", "U+2028 LINE SEPARATOR"), ("\u{2029}", "U+2029 PARAGRAPH SEPARATOR"),
+  ])
+  func aLineBreakReckonDoesNotReadInACommentIsAnError(lineBreak: String, name: String) throws {
+    let text =
+      "rule \"x\" when reason == LEGAL then refund DECLINE # note\(lineBreak)"
+      + "rule \"y\" when true then refund GRANT_FULL # again\(lineBreak)\n"
+    let source = TestSchema.source(text)
+    let lexed = Lexer.tokenize(source)
+    let diagnostic = try #require(lexed.diagnostics.first)
+    #expect(lexed.diagnostics.count == 1)
+    #expect(diagnostic.id == .unsupportedLineBreak)
+    #expect(
+      diagnostic.message == "\(name) here: some editors break the line at it, Reckon does not")
+    #expect(source.location(of: diagnostic.span.start) == SourceLocation(line: 1, column: 57))
+  }
+
+  @Test func oldMacLineEndsAreAnErrorAtTheFirst() throws {
+    let source = TestSchema.source("let a = 1\rlet b = 2\r")
+    let lexed = Lexer.tokenize(source)
+    #expect(lexed.diagnostics.map(\.id) == [.unsupportedLineBreak])
+    #expect(lexed.diagnostics.first?.span.start == 9)
+  }
+
+  /// Outside a comment a vertical tab is an unexpected character, reported as such, once.
+  @Test func aVerticalTabInCodeIsOneUnexpectedCharacter() {
+    let lexed = Lexer.tokenize(TestSchema.source("let a = 1\u{0B}\nlet b = 2\n"))
+    #expect(lexed.diagnostics.map(\.id) == [.unexpectedCharacter])
+  }
+
   @Test func aFileThatIsNotUTF8IsReportedOnceAtItsFirstBadByteWithLineAndColumn() throws {
     // Latin-1 "café" twice: the second bad byte has the same cause, so one report is enough.
     let contents = Array("# ok\nrule \"caf".utf8) + [0xE9] + Array("\" # caf".utf8) + [0xE9]
