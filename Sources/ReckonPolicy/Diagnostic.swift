@@ -38,6 +38,7 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   // Lexical
   case unexpectedCharacter = "unexpected-character"
   case unterminatedString = "unterminated-string"
+  case unknownEscape = "unknown-escape"
   case invalidNumber = "invalid-number"
   case invalidEncoding = "invalid-encoding"
   case unsupportedLineBreak = "unsupported-line-break"

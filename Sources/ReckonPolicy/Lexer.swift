@@ -205,13 +205,19 @@ public struct Lexer {
       startsLine: startsLine)
   }
 
+  /// The UTF-8 length of the scalar whose lead byte is at `index`, within the file.
+  static func scalarLength(at index: Int, in bytes: [UInt8]) -> Int {
+    let lead = bytes[index]
+    let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+    return min(length, bytes.count - index)
+  }
+
   /// The UTF-8 length of the letter at `index` when it is a letter outside ASCII (ö, ß, é), which a
   /// name may not use; nil otherwise.
   private func nonASCIILetterLength(at index: Int) -> Int? {
-    let lead = bytes[index]
-    guard lead >= 0xC0 else { return nil }
-    let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-    guard index + length <= bytes.count,
+    guard bytes[index] >= 0xC0 else { return nil }
+    let length = Lexer.scalarLength(at: index, in: bytes)
+    guard length > 1,
       let scalar = String(validating: bytes[index..<index + length], as: UTF8.self)?
         .unicodeScalars.first
     else { return nil }
@@ -300,7 +306,22 @@ public struct Lexer {
         switch bytes[offset] {
         case UInt8(ascii: "n"): value.append(UInt8(ascii: "\n"))
         case UInt8(ascii: "t"): value.append(UInt8(ascii: "\t"))
-        default: value.append(bytes[offset])
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): value.append(bytes[offset])
+        default:
+          // Dropping the backslash would change the text without a word ("\u00e9" read as
+          // "u00e9"); kept as written, and reported.
+          let length = Lexer.scalarLength(at: offset, in: bytes)
+          let escape = slice(offset - 1, offset + length)
+          diagnostics.append(
+            Diagnostic(
+              .unknownEscape, .error, "'\(escape)' is no escape Reckon knows",
+              at: SourceSpan(start: offset - 1, end: offset + length),
+              hint:
+                "text knows \\\" (a quote), \\\\ (a backslash), \\n and \\t; write any other character as itself"
+            ))
+          value.append(UInt8(ascii: "\\"))
+          value.append(contentsOf: bytes[offset..<(offset + length)])
+          offset += length - 1
         }
       } else {
         value.append(bytes[offset])

@@ -36,6 +36,9 @@ struct DiagnosticSnapshotTests {
         + Array("\"\n  when true\n  then refund DECLINE".utf8)
     ),
     Example(
+      id: .unknownEscape,
+      policy: "rule \"caf\\u00e9\"\n  when true\n  then refund DECLINE"),
+    Example(
       id: .unsupportedLineBreak,
       policy:
         "rule \"r\" when reason == LEGAL then refund DECLINE # legal\rrule \"s\" when true then refund GRANT_FULL\n"

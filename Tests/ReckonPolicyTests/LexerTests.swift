@@ -264,6 +264,27 @@ struct LexerTests {
     #expect(source.location(of: diagnostic.span.start) == SourceLocation(line: 1, column: 57))
   }
 
+  @Test func textKnowsFourEscapes() {
+    let lexed = Lexer.tokenize(TestSchema.source(#"let a = "q\" b\\ n\n t\t""#))
+    #expect(lexed.diagnostics.isEmpty)
+    #expect(lexed.tokens[3].text == "q\" b\\ n\n t\t")
+  }
+
+  /// Dropping the backslash of an escape it does not know changed the text without a word.
+  @Test func anUnknownEscapeIsAnErrorAndKeptAsWritten() throws {
+    let source = TestSchema.source(#"let a = "caf\u00e9 \é""#)
+    let lexed = Lexer.tokenize(source)
+    #expect(
+      lexed.diagnostics.map(\.message) == [
+        #"'\u' is no escape Reckon knows"#, #"'\é' is no escape Reckon knows"#,
+      ])
+    #expect(
+      lexed.diagnostics.map(\.span) == [
+        SourceSpan(start: 12, end: 14), SourceSpan(start: 19, end: 22),
+      ])
+    #expect(lexed.tokens[3].text == #"caf\u00e9 \é"#)
+  }
+
   @Test func oldMacLineEndsAreAnErrorAtTheFirst() throws {
     let source = TestSchema.source("let a = 1\rlet b = 2\r")
     let lexed = Lexer.tokenize(source)
