@@ -16,6 +16,9 @@ struct AuthoringCommandTests {
     Case(snapshot: "test-targeted", arguments: ["test", "policies/targeted.policy"], status: 0),
     Case(snapshot: "test-failing", arguments: ["test", "\(fixtures)/broken.tests"], status: 1),
     Case(
+      snapshot: "test-require-coverage",
+      arguments: ["test", "--require-coverage", "\(fixtures)/partly-covered.tests"], status: 1),
+    Case(
       snapshot: "test-failing-json",
       arguments: ["test", "--format", "json", "\(fixtures)/broken.tests"], status: 1),
     Case(

@@ -44,6 +44,8 @@ enum TestCommand: Command {
         console.out(report.render(explainer: explainer ?? nil))
       }
       console.out(summary(reports))
+      // Otherwise a run whose tests all pass would exit 1 with no word of why.
+      if requireCoverage, unreached { console.out(uncovered(reports)) }
     }
     let failed = reports.contains { !$0.passed } || (requireCoverage && unreached)
     return failed ? 1 : 0
@@ -62,6 +64,19 @@ enum TestCommand: Command {
       }
     }
     return paths
+  }
+
+  /// Why `--require-coverage` fails the run: each policy's rules no test reaches.
+  private static func uncovered(_ reports: [PolicyTestFileReport]) -> String {
+    let lines = reports.compactMap { report -> String? in
+      guard let rules = report.coverage?.unreachedRules, !rules.isEmpty else { return nil }
+      let names = rules.map { "\"\($0)\"" }.joined(separator: ", ")
+      return "  \(report.policyPath): \(names)"
+    }
+    let count = reports.map { $0.coverage?.unreachedRules.count ?? 0 }.reduce(0, +)
+    return
+      "--require-coverage: \(count) rule\(count == 1 ? " is" : "s are") never reached by a test:\n"
+      + lines.joined(separator: "\n")
   }
 
   private static func summary(_ reports: [PolicyTestFileReport]) -> String {
