@@ -4,13 +4,25 @@ public enum Suggestions {
   public static func closest(to word: String, among candidates: [String]) -> String? {
     let limit = max(2, word.count / 3)
     var best: (candidate: String, distance: Int)?
+    let lowered = word.lowercased()
     for candidate in candidates where abs(candidate.count - word.count) <= limit {
-      let distance = editDistance(word.lowercased(), candidate.lowercased())
+      let other = candidate.lowercased()
+      // Close in spelling, opposite in meaning: UNDELIVERED is no typo of DELIVERED.
+      if negates(lowered, other) || negates(other, lowered) { continue }
+      let distance = editDistance(lowered, other)
       if distance <= limit, distance < (best?.distance ?? Int.max) {
         best = (candidate, distance)
       }
     }
     return best?.candidate
+  }
+
+  /// Prefixes that turn a word into its opposite.
+  private static let negations = ["un", "non_", "non", "not_", "no_", "in", "dis"]
+
+  /// Whether `word` is `other` with a negating prefix (both lower-cased).
+  private static func negates(_ word: String, _ other: String) -> Bool {
+    negations.contains { word.count == other.count + $0.count && word == $0 + other }
   }
 
   /// The Levenshtein distance between two strings, by characters.

@@ -54,6 +54,11 @@ struct CheckerNameTests {
       id: .unknownEnumValue, message: "unknown value 'LEGL' for reason",
       hint: "did you mean 'LEGAL'?"),
     NameCase(
+      label: "a value whose near miss means the opposite",
+      policy: "rule \"r\" when delivery.status == UNDELIVERED then refund GRANT_FULL",
+      id: .unknownEnumValue, message: "unknown value 'UNDELIVERED' for delivery.status",
+      hint: "expected one of DELIVERED, UNDELIVERED_QUALITY_ISSUE, UNDELIVERED_OTHER"),
+    NameCase(
       label: "unknown enum value without a near miss",
       policy: "rule \"r\" when reason == ZZZZZZZZ then refund DECLINE",
       id: .unknownEnumValue, message: "unknown value 'ZZZZZZZZ' for reason",
