@@ -2,8 +2,9 @@ import Foundation
 
 /// The decoded payload of an App Store Server Notification V2 (the middle of `signedPayload`).
 ///
-/// `externalPurchaseToken` and `appData` are not modelled yet: Reckon acts on refund
-/// notifications, and unknown keys are ignored rather than rejected.
+/// Apple sends exactly one of `data`, `summary`, `externalPurchaseToken` and `appData`; each
+/// names the app and environment the notification is for. Unknown keys are ignored rather than
+/// rejected.
 public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable {
   /// The notification type as Apple sent it.
   public var rawNotificationType: String?
@@ -11,10 +12,15 @@ public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable {
   public var rawSubtype: String?
   /// The notification's unique identifier; retries of one notification keep it.
   public var notificationUUID: String?
-  /// The app and transaction data; absent on summary notifications.
+  /// The app and transaction data; absent on the notifications that carry one of the others.
   public var data: NotificationData?
   /// The mass-extension summary; present instead of `data` on RENEWAL_EXTENSION / SUMMARY.
   public var summary: NotificationSummary?
+  /// The external purchase token; present instead of `data` on EXTERNAL_PURCHASE_TOKEN.
+  public var externalPurchaseToken: ExternalPurchaseToken?
+  /// The app metadata; present instead of `data` on notifications about the app rather than a
+  /// purchase, such as RESCIND_CONSENT.
+  public var appData: NotificationAppData?
   /// The notification format version, "2.0".
   public var version: String?
   /// When Apple signed the notification.
@@ -38,6 +44,6 @@ public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable {
   enum CodingKeys: String, CodingKey {
     case rawNotificationType = "notificationType"
     case rawSubtype = "subtype"
-    case notificationUUID, data, summary, version, signedDate
+    case notificationUUID, data, summary, externalPurchaseToken, appData, version, signedDate
   }
 }

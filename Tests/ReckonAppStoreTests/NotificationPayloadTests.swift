@@ -50,6 +50,43 @@ struct NotificationPayloadTests {
     #expect(summary.failedCount == 2)
   }
 
+  @Test func externalPurchaseTokenNotificationCarriesTheTokenInsteadOfData() throws {
+    let payload = try Fixture.decode(
+      ResponseBodyV2DecodedPayload.self, "signedExternalPurchaseTokenNotification.json")
+    #expect(payload.notificationType == .externalPurchaseToken)
+    #expect(payload.subtype == .unreported)
+    #expect(payload.data == nil)
+    let token = try #require(payload.externalPurchaseToken)
+    #expect(token.externalPurchaseId == "b2158121-7af9-49d4-9561-1f588205523e")
+    #expect(token.tokenCreationDate == Date(timeIntervalSince1970: 1_698_148_950))
+    #expect(token.appAppleId == 55555)
+    #expect(token.bundleId == "com.example")
+    #expect(token.environment == .production)
+  }
+
+  @Test func aSandboxExternalPurchaseTokenIsInTheSandbox() throws {
+    let payload = try Fixture.decode(
+      ResponseBodyV2DecodedPayload.self, "signedExternalPurchaseTokenSandboxNotification.json")
+    let token = try #require(payload.externalPurchaseToken)
+    #expect(token.externalPurchaseId == "SANDBOX_b2158121-7af9-49d4-9561-1f588205523e")
+    #expect(token.environment == .sandbox)
+    #expect(ExternalPurchaseToken().environment == nil)
+  }
+
+  @Test func rescindConsentNotificationCarriesAppDataInsteadOfData() throws {
+    let payload = try Fixture.decode(
+      ResponseBodyV2DecodedPayload.self, "signedRescindConsentNotification.json")
+    #expect(payload.notificationType == .rescindConsent)
+    #expect(payload.subtype == nil)
+    #expect(payload.data == nil)
+    let appData = try #require(payload.appData)
+    #expect(appData.environment == .localTesting)
+    #expect(appData.rawEnvironment == "LocalTesting")
+    #expect(appData.appAppleId == 41234)
+    #expect(appData.bundleId == "com.example")
+    #expect(appData.signedAppTransactionInfo == "signed_app_transaction_info_value")
+  }
+
   @Test func unknownEnumValuesDecodeAndAreKeptRaw() throws {
     let json = String(
       decoding: try Fixture.data("signedConsumptionRequestNotification.json"), as: UTF8.self

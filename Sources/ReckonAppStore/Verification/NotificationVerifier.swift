@@ -108,14 +108,15 @@ public struct NotificationVerifier: Sendable {
     return payload
   }
 
-  /// Checks the verified payload's app and its signed transaction.
+  /// Checks the verified payload's app (from `data`, `summary`, `externalPurchaseToken` or
+  /// `appData`, whichever it carries) and its signed transaction.
   private func accepted(_ payload: ResponseBodyV2DecodedPayload) throws(VerificationFailure)
     -> VerifiedNotification
   {
-    let data = payload.data
+    guard let claimed = ClaimedApp(payload) else { throw .noApp }
     let app = try acceptedApp(
-      bundleId: data?.bundleId, appAppleId: data?.appAppleId, environment: data?.rawEnvironment)
-    guard let signedTransaction = data?.signedTransactionInfo else {
+      bundleId: claimed.bundleId, appAppleId: claimed.appAppleId, environment: claimed.environment)
+    guard let signedTransaction = payload.data?.signedTransactionInfo else {
       return VerifiedNotification(payload: payload, transaction: nil, app: app)
     }
     let transactionJSON = try verifier.verifiedPayload(signedTransaction) {

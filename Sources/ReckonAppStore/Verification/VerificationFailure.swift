@@ -20,6 +20,9 @@ public enum VerificationFailure: Error, Hashable, Sendable, CustomStringConverti
   case wrongAppAppleId(expected: Int64, found: Int64?)
   /// The payload is from an environment this configuration does not accept.
   case wrongEnvironment(expected: String, found: String?)
+  /// The payload carries none of `data`, `summary`, `externalPurchaseToken` or `appData`, so it
+  /// names no app.
+  case noApp
 
   /// One sentence for logs and the webhook's answer.
   public var description: String {
@@ -40,6 +43,8 @@ public enum VerificationFailure: Error, Hashable, Sendable, CustomStringConverti
       "appAppleId \(found.map(String.init) ?? "missing") is not \(expected)"
     case .wrongEnvironment(let expected, let found):
       "environment \(found ?? "missing") is not \(expected)"
+    case .noApp:
+      "the notification carries none of data, summary, externalPurchaseToken or appData, so it names no app"
     }
   }
 }

@@ -132,7 +132,7 @@ public final class NotificationPipeline: Sendable {
   static func refusal(_ failure: VerificationFailure, type: String? = nil) -> WebhookAnswer {
     let status: Int
     switch failure {
-    case .malformed, .invalidCertificateList, .unsupportedAlgorithm: status = 400
+    case .malformed, .invalidCertificateList, .unsupportedAlgorithm, .noApp: status = 400
     default: status = 403
     }
     return WebhookAnswer(
