@@ -117,15 +117,17 @@ struct BodyBuilder {
       }
       return nil
     }
-    guard case .percent(let percent)? = facts[slots.usageConsumed] else {
-      if tracksSources { sources[name] = .default("left out: usage.consumed is missing") }
-      return nil
-    }
+    // Apple refuses anything but 0 for a purchase not delivered, and 0 is true of it whatever the
+    // usage facts say or whether they are there at all.
     if delivery != .delivered {
       if tracksSources {
         sources[name] = .default("0: the purchase was not delivered, so nothing of it was used")
       }
       return 0
+    }
+    guard case .percent(let percent)? = facts[slots.usageConsumed] else {
+      if tracksSources { sources[name] = .default("left out: usage.consumed is missing") }
+      return nil
     }
     if tracksSources { sources[name] = .fact("usage.consumed") }
     return BodyBuilder.milliunits(percent)
