@@ -145,9 +145,16 @@ struct BodyBuilder {
   }
 
   /// A percentage in Apple's milliunits (40% is 40000); values far out of range stay out of range.
+  ///
+  /// A share strictly between 0% and 100% stays strictly between 0 and 100000 (99.9996% is 99999,
+  /// 0.0004% is 1): rounding never turns part of a purchase into none or all of it, which Apple
+  /// would refuse with GRANT_PRORATED. Exactly 0% and 100% are 0 and 100000.
   static func milliunits(_ percent: Double) -> Int {
     let milli = (percent * 1_000).rounded()
     guard milli.isFinite, abs(milli) < 1e12 else { return percent < 0 ? -1 : 1_000_000_000_000 }
+    if percent > 0, percent < 100 {
+      return min(max(Int(milli), 1), ConsumptionRequestValidator.fullConsumption - 1)
+    }
     return Int(milli)
   }
 }

@@ -95,6 +95,27 @@ struct BodyDerivationTests {
     #expect(decision.body?.consumptionPercentage == 12_500)
   }
 
+  /// A usage strictly between 0% and 100%, as the rule checked, is sent strictly between 0 and
+  /// 100000 however it rounds, so Apple's GRANT_PRORATED rule holds.
+  @Test(arguments: [("99.9996%", 99_999), ("0.0004%", 1), ("99.9994%", 99_999), ("0.0006%", 1)])
+  func aPartialUsageNeverRoundsToNoneOrAll(usage: String, milliunits: Int) throws {
+    let decision = try Scenario().with("usage.consumed", usage).decide(
+      """
+      rule "partly used" when usage.consumed > 0% and usage.consumed < 100% then refund GRANT_PRORATED
+      """)
+    #expect(decision.rule == "partly used")
+    #expect(decision.action == .respond)
+    #expect(decision.body?.consumptionPercentage == milliunits)
+  }
+
+  @Test(arguments: [("0%", 0), ("100%", 100_000)])
+  func noneOrAllSetWithGrantProratedIsStillRefused(percent: String, milliunits: Int) throws {
+    let decision = try Scenario().decide(
+      #"rule "r" when true then refund GRANT_PRORATED, set consumptionPercentage = \#(percent)"#)
+    #expect(decision.action == .skip(.violatesAppleRules([.grantProratedConsumptionPercentage])))
+    #expect(decision.body?.consumptionPercentage == milliunits)
+  }
+
   @Test func holdForReviewKeepsTheBodyButHolds() throws {
     let decision = try Scenario().decide(
       #"rule "big" when purchase.price > 1 USD then refund DECLINE, hold for review"#)
