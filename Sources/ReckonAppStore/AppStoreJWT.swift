@@ -1,12 +1,17 @@
 import Foundation
 
 /// The ES256 JWT that authorizes App Store Server API calls: header `alg` ES256, `kid`, `typ` JWT;
-/// claims `iss`, `iat`, `exp` (5 minutes after `iat`), `aud` appstoreconnect-v1, `bid`.
+/// claims `iss`, `iat` (a minute before the local clock), `exp` (5 minutes after the local clock,
+/// so 6 after `iat`), `aud` appstoreconnect-v1, `bid`.
 public struct AppStoreJWT: Sendable {
   /// The audience Apple requires.
   public static let audience = "appstoreconnect-v1"
-  /// How long a token is valid; Apple refuses more than 60 minutes.
+  /// How long a token is valid from when it is made; `exp` is this long after the local clock.
   public static let lifetime: TimeInterval = 300
+  /// How far `iat` is set before the local clock, so a clock a little ahead of Apple's does not
+  /// make the token look issued in the future (Apple answers 401). `exp - iat` is
+  /// `lifetime + backdate`, well under Apple's 60 minutes.
+  public static let backdate: TimeInterval = 60
 
   /// The issuer ID from App Store Connect.
   public let issuerId: String
@@ -24,12 +29,14 @@ public struct AppStoreJWT: Sendable {
     self.signer = ES256Signer(key: key)
   }
 
-  /// A signed compact token issued at `now`.
+  /// A signed compact token made at `now`: issued `backdate` before it, expiring `lifetime` after.
   public func token(now: Date) throws(SigningError) -> String {
-    let issued = Int(now.timeIntervalSince1970)
+    let seconds = Int(now.timeIntervalSince1970)
+    let issued = seconds - Int(Self.backdate)
+    let expires = seconds + Int(Self.lifetime)
     let header = #"{"alg":"ES256","kid":\#(Self.quoted(keyId)),"typ":"JWT"}"#
     let claims =
-      #"{"aud":"\#(Self.audience)","bid":\#(Self.quoted(bundleId)),"exp":\#(issued + Int(Self.lifetime)),"#
+      #"{"aud":"\#(Self.audience)","bid":\#(Self.quoted(bundleId)),"exp":\#(expires),"#
       + #""iat":\#(issued),"iss":\#(Self.quoted(issuerId))}"#
     let input = Base64URL.encode(Data(header.utf8)) + "." + Base64URL.encode(Data(claims.utf8))
     let signature = try signer.sign(Data(input.utf8))

@@ -48,6 +48,9 @@ public final class NotificationHistoryClient: @unchecked Sendable {
     }
   }
 
+  /// How far back Apple accepts a startDate, reckoned when each request arrives.
+  public static let maximumAge: TimeInterval = 180 * 86_400
+
   private let client: AppStoreAPIClient
   private let app: AppStoreApp
   private let http: CurlHTTPClient
@@ -55,6 +58,8 @@ public final class NotificationHistoryClient: @unchecked Sendable {
   public var attempts = 6
   /// The longest `Retry-After` waited out; a longer one ends the import, saying until when.
   public var maximumWait: TimeInterval = 300
+  /// The clock Apple's 180 days are reckoned by: the wall clock unless a test sets another.
+  public var now: @Sendable () -> Date = { Date() }
 
   /// A history client for `app` using `client`'s key and base URL.
   public init(client: AppStoreAPIClient, app: AppStoreApp, timeout: TimeInterval = 30) {
@@ -64,15 +69,30 @@ public final class NotificationHistoryClient: @unchecked Sendable {
     http = CurlHTTPClient(timeout: timeout, maximumConnections: 1)
   }
 
+  /// The earliest startDate Apple accepts at `now` (180 days back, less a minute for the trip).
+  public static func earliestStart(now: Date) -> Date {
+    now.addingTimeInterval(-maximumAge + 60)
+  }
+
   /// One page of `query`, continuing after `paginationToken`. A 429 waits until Apple's
   /// `Retry-After` (up to `maximumWait`); a 5xx backs off 1, 2, 4 ... seconds; `attempts` in all.
+  ///
+  /// Apple refuses a startDate more than 180 days before the request arrives, and a query may be
+  /// asked minutes or hours after it was planned (earlier pages, `Retry-After` waits): each
+  /// attempt moves the start up to the earliest Apple accepts at that moment. A window wholly
+  /// older than that is an empty page, without asking.
   public func page(_ query: Query, paginationToken: String?) async throws(NotificationHistoryError)
     -> Page
   {
     var attempt = 0
     while true {
       attempt += 1
-      let (status, data, retryAfter) = try await send(query, paginationToken: paginationToken)
+      var asked = query
+      asked.startDate = max(query.startDate, Self.earliestStart(now: now()))
+      guard asked.startDate < asked.endDate else {
+        return Page(paginationToken: nil, hasMore: false, notificationHistory: [])
+      }
+      let (status, data, retryAfter) = try await send(asked, paginationToken: paginationToken)
       if status == 200 {
         do { return try JSONDecoder().decode(Page.self, from: data) } catch {
           throw .malformed("the history page does not decode: \(error)")

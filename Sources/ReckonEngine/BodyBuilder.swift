@@ -117,15 +117,17 @@ struct BodyBuilder {
       }
       return nil
     }
-    guard case .percent(let percent)? = facts[slots.usageConsumed] else {
-      if tracksSources { sources[name] = .default("left out: usage.consumed is missing") }
-      return nil
-    }
+    // Apple refuses anything but 0 for a purchase not delivered, and 0 is true of it whatever the
+    // usage facts say or whether they are there at all.
     if delivery != .delivered {
       if tracksSources {
         sources[name] = .default("0: the purchase was not delivered, so nothing of it was used")
       }
       return 0
+    }
+    guard case .percent(let percent)? = facts[slots.usageConsumed] else {
+      if tracksSources { sources[name] = .default("left out: usage.consumed is missing") }
+      return nil
     }
     if tracksSources { sources[name] = .fact("usage.consumed") }
     return BodyBuilder.milliunits(percent)
@@ -143,9 +145,16 @@ struct BodyBuilder {
   }
 
   /// A percentage in Apple's milliunits (40% is 40000); values far out of range stay out of range.
+  ///
+  /// A share strictly between 0% and 100% stays strictly between 0 and 100000 (99.9996% is 99999,
+  /// 0.0004% is 1): rounding never turns part of a purchase into none or all of it, which Apple
+  /// would refuse with GRANT_PRORATED. Exactly 0% and 100% are 0 and 100000.
   static func milliunits(_ percent: Double) -> Int {
     let milli = (percent * 1_000).rounded()
     guard milli.isFinite, abs(milli) < 1e12 else { return percent < 0 ? -1 : 1_000_000_000_000 }
+    if percent > 0, percent < 100 {
+      return min(max(Int(milli), 1), ConsumptionRequestValidator.fullConsumption - 1)
+    }
     return Int(milli)
   }
 }

@@ -4,13 +4,15 @@ import ReckonServer
 
 /// The stand-in's Get Notification History: signed payloads it was given, filtered by the
 /// request's dates and notification type like Apple's, served `pageSize` at a time with
-/// pagination tokens. Every history request is recorded with its body.
+/// pagination tokens. A startDate more than 180 days before the request arrives is refused, as
+/// Apple refuses it. Every history request is recorded with its body.
 public final class StandInHistory: @unchecked Sendable {
   private let lock = NSLock()
   private var payloads: [(signed: String, type: String, date: Int64)] = []
   private var storedPageSize = 20
   private var served: [Data] = []
   private var throttled: [TimeInterval] = []
+  private var clock: @Sendable () -> Date = { Date() }
 
   /// Nothing to serve yet.
   public init() {}
@@ -38,15 +40,21 @@ public final class StandInHistory: @unchecked Sendable {
     lock.withLock { throttled.append(contentsOf: delays) }
   }
 
+  /// Reckons the 180 days by `now`, read once as each request arrives, instead of the wall clock.
+  public func useClock(_ now: @escaping @Sendable () -> Date) {
+    lock.withLock { clock = now }
+  }
+
   /// The bodies of the history requests received, in order.
   public var requestBodies: [Data] { lock.withLock { served } }
 
   /// The answer to one authorized history request, and its `Retry-After` when throttled.
   func answer(body: Data, query: String?) -> (status: Int, body: Data, retryAfter: String?) {
-    let delay = lock.withLock { () -> TimeInterval? in
+    let (delay, clock) = lock.withLock { () -> (TimeInterval?, @Sendable () -> Date) in
       served.append(body)
-      return throttled.isEmpty ? nil : throttled.removeFirst()
+      return (throttled.isEmpty ? nil : throttled.removeFirst(), self.clock)
     }
+    let arrived = clock()
     if let delay {
       let until = Int64(((Date().timeIntervalSince1970 + delay) * 1000).rounded())
       return (
@@ -60,6 +68,15 @@ public final class StandInHistory: @unchecked Sendable {
     else {
       return (
         400, Data(#"{"errorCode":4000028,"errorMessage":"Invalid start or end date."}"#.utf8), nil
+      )
+    }
+    let earliest = (arrived.timeIntervalSince1970 - NotificationHistoryClient.maximumAge) * 1000
+    guard Double(start) >= earliest else {
+      return (
+        400,
+        Data(
+          #"{"errorCode":4000012,"errorMessage":"The start date is more than 180 days ago."}"#.utf8),
+        nil
       )
     }
     let type = object["notificationType"]?.stringValue

@@ -39,7 +39,48 @@ import Testing
       Issue.record("iat/exp are not integers")
       return
     }
-    #expect(exp - iat == 300)
+    let seconds = Int(now.timeIntervalSince1970)
+    #expect(iat == seconds - 60)
+    #expect(exp == seconds + 300)
+    #expect(exp - iat <= 3_600)
+  }
+
+  /// Apple answers 401 to a token issued in its future; a local clock up to a minute ahead of
+  /// Apple's still makes a token issued in Apple's past, which the stand-in accepts.
+  @Test func aClockAheadOfApplesStillIssuesTokensInApplesPast() throws {
+    let ahead = try token(at: now.addingTimeInterval(59))
+    let claims = try #require(AppStoreJWT.decodeUnverified(ahead)?.claims.objectValue)
+    guard case .integer(let iat) = claims["iat"] else {
+      Issue.record("iat is not an integer")
+      return
+    }
+    #expect(iat <= Int(now.timeIntervalSince1970))
+    #expect(
+      try verifier().problem(with: try token(at: now.addingTimeInterval(90)), now: now) == nil)
+  }
+
+  /// The stand-in checks as Apple does: a token expired or valid for over 60 minutes is refused.
+  @Test func theStandInRefusesAnExpiredOrTooLongToken() throws {
+    let seconds = Int(now.timeIntervalSince1970)
+    func signed(iat: Int, exp: Int) throws -> String {
+      let header = Base64URL.encode(
+        Data(#"{"alg":"ES256","kid":"\#(TestKey.keyId)","typ":"JWT"}"#.utf8))
+      let claims = Base64URL.encode(
+        Data(
+          #"{"aud":"appstoreconnect-v1","bid":"\#(TestKey.bundleId)","exp":\#(exp),"iat":\#(iat),"iss":"\#(TestKey.issuerId)"}"#
+            .utf8))
+      let signature = try ES256Signer(key: try TestKey.key()).sign(Data("\(header).\(claims)".utf8))
+      return "\(header).\(claims).\(Base64URL.encode(signature))"
+    }
+    let verifier = try verifier()
+    #expect(
+      verifier.problem(with: try signed(iat: seconds - 60, exp: seconds + 3_540), now: now) == nil)
+    #expect(
+      verifier.problem(with: try signed(iat: seconds - 60, exp: seconds + 3_541), now: now)
+        == "exp is more than 60 minutes after iat")
+    #expect(
+      verifier.problem(with: try signed(iat: seconds - 400, exp: seconds), now: now)
+        == "the token has expired")
   }
 
   @Test func aTamperedTokenFailsVerification() throws {

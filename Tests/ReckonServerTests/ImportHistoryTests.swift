@@ -155,6 +155,72 @@ struct ImportHistoryTests {
     #expect(Date().timeIntervalSince(waitStarted) < 20)
   }
 
+  /// Apple reckons the 180 days when each request arrives. Here every request, 429s included,
+  /// is answered half an hour after the one before (as a run of `Retry-After` waits would make
+  /// it), so by the later requests the start planned when the run began is too old: each must
+  /// be moved up to what Apple accepts then, or the stand-in refuses it and the import stops.
+  @Test func everyRequestStartsWithinTheHundredAndEightyDaysWhenItIsMade() async throws {
+    let ca = try LocalCertificateAuthority(now: Self.now.addingTimeInterval(-120 * 86_400))
+    let (standIn, url) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    standIn.history.serve(
+      [
+        try Self.signed(ca, "CONSUMPTION_REQUEST", 1, daysAgo: 100),
+        try Self.signed(ca, "REFUND", 1, daysAgo: 99, revocation: "REFUND_FULL"),
+      ], pageSize: 10)
+    let clock = SimulatedClock(start: Self.now)
+    standIn.history.useClock {
+      defer { clock.advance(by: 1_800) }
+      return clock.now()
+    }
+    standIn.history.throttle(0.05, 0.05, 0.05)
+    let history = NotificationHistoryClient(
+      client: try TestKey.client(url),
+      app: AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox))
+    history.now = { clock.now() }
+    let store = try StateStore(
+      path: TestScratch.folder.appendingPathComponent(
+        "reckon-import-\(UUID().uuidString).sqlite"
+      ).path)
+    let importer = HistoryImporter(
+      client: history, verifier: NotificationVerifier(apps: [Self.app], roots: [ca.root]),
+      store: store)
+
+    let summary = try await importer.run(
+      since: Self.now.addingTimeInterval(-200 * 86_400), until: nil, now: Self.now)
+    #expect(summary.requests == 1 && summary.outcomes == 1)
+    let bodies = standIn.history.requestBodies
+    #expect(bodies.count >= 3 + 4 * 6)
+    #expect(standIn.requests.allSatisfy { $0.status == 200 || $0.status == 429 })
+    // Request i arrived i half-hours after the run began; its start allowed the minute of slack.
+    for (index, body) in bodies.enumerated() {
+      guard case .integer(let start)? = try JSONValue.parse(body).objectValue?["startDate"] else {
+        Issue.record("no startDate")
+        continue
+      }
+      let arrived = Self.now.addingTimeInterval(Double(index) * 1_800)
+      #expect(
+        Double(start) / 1000 >= HistoryImporter.earliestStart(now: arrived).timeIntervalSince1970
+          - 0.001, "request \(index)")
+    }
+  }
+
+  @Test func aWindowWhollyOlderThanAppleKeepsIsAnEmptyPageWithoutAsking() async throws {
+    let (standIn, url) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    let client = NotificationHistoryClient(
+      client: try TestKey.client(url),
+      app: AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox))
+    client.now = { Self.now.addingTimeInterval(2 * 86_400) }
+    let page = try await client.page(
+      .init(
+        startDate: Self.now.addingTimeInterval(-180 * 86_400),
+        endDate: Self.now.addingTimeInterval(-179 * 86_400)),
+      paginationToken: nil)
+    #expect(page.notificationHistory?.isEmpty == true && page.hasMore == false)
+    #expect(standIn.history.requestBodies.isEmpty)
+  }
+
   @Test func aStartFurtherBackThanAppleKeepsIsNamedWithWhereTheImportStarts() throws {
     let old = Self.now.addingTimeInterval(-200 * 86_400)
     let note = try #require(HistoryImporter.startNote(since: old, now: Self.now))

@@ -23,7 +23,7 @@ public struct HistoryImporter: Sendable {
   }
 
   /// How far back Apple keeps history.
-  public static let maximumAge: TimeInterval = 180 * 86_400
+  public static let maximumAge = NotificationHistoryClient.maximumAge
   /// The longest window asked for at once.
   public static let window: TimeInterval = 30 * 86_400
   /// The types imported, in order.
@@ -43,7 +43,7 @@ public struct HistoryImporter: Sendable {
 
   /// The earliest start Apple accepts at `now` (180 days back, less a minute for the trip).
   public static func earliestStart(now: Date) -> Date {
-    now.addingTimeInterval(-maximumAge + 60)
+    NotificationHistoryClient.earliestStart(now: now)
   }
 
   /// What to tell the user when `since` is further back than Apple keeps history; nil otherwise.
@@ -55,7 +55,8 @@ public struct HistoryImporter: Sendable {
   }
 
   /// The windows Apple accepts for `since..<until` at `now`: no earlier than 180 days back, no
-  /// later than now, at most 30 days each.
+  /// later than now, at most 30 days each. They are planned once, at the start of a run; as the
+  /// run goes on, the client moves each request's start up to what Apple accepts at that moment.
   public static func windows(since: Date, until: Date?, now: Date) -> [Range<Date>] {
     let start = max(since, earliestStart(now: now))
     let end = min(until ?? now, now)
@@ -69,7 +70,10 @@ public struct HistoryImporter: Sendable {
     return windows
   }
 
-  /// Imports everything from `since` to `until` (default now).
+  /// Imports everything from `since` to `until` (default now). The types are asked for one after
+  /// another, each perhaps minutes after `now`; every request's start is reckoned afresh by the
+  /// client's clock (`NotificationHistoryClient.now`), so a later one is not refused as older than
+  /// 180 days.
   public func run(since: Date, until: Date?, now: Date = Date()) async throws -> Summary {
     var summary = Summary()
     for type in Self.types {
