@@ -27,7 +27,10 @@ struct BlockingWorkQueueTests {
       return try await group.reduce(into: []) { $0.append($1) }
     }
     #expect(results.sorted() == Array(0..<24))
-    #expect(counts.most.load(ordering: .sequentiallyConsistent) == 3)
+    // Never more than the width; more than one, or the queue would not run them side by side.
+    #expect((2...3).contains(counts.most.load(ordering: .sequentiallyConsistent)))
+    // A lane is freed just after its last result is handed back, so this may take a moment.
+    await Self.waitOffPool { queue.runningCount == 0 }
     #expect(queue.runningCount == 0)
   }
 
