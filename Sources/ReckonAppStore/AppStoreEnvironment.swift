@@ -11,6 +11,10 @@ public enum AppStoreEnvironment: String, Codable, Hashable, Sendable, CaseIterab
   /// Apple's libraries' own local test environment.
   case localTesting = "LocalTesting"
 
+  /// Whether the App Store Server API answers for this environment's transactions: Production
+  /// and Sandbox do; Xcode's and LocalTesting's exist only on the developer's machine.
+  public var hasServerAPI: Bool { self == .production || self == .sandbox }
+
   /// How long after a CONSUMPTION_REQUEST arrives a consumption reply counts: 12 hours, and 5
   /// minutes in the sandbox, where Apple applies a later reply no more ("Testing refund requests").
   public var consumptionReplyWindow: TimeInterval {

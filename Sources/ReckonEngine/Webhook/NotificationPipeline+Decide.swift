@@ -103,6 +103,10 @@ extension NotificationPipeline {
       holdUntil = request.deadline.addingTimeInterval(-lead)
     case .skip: return nil
     }
+    // Xcode's and LocalTesting's transactions live on no Apple server: a reply could only fail
+    // (or, sent to the sandbox, reach a transaction that is not this one). Decided and recorded,
+    // so a developer sees what the policy does, and never queued.
+    guard app.environment.hasServerAPI else { return nil }
     guard let body = decision.body.map(DecisionReport.bodyJSON) else { return nil }
     return OutboxEnqueue(
       app: app, transactionId: transactionId,

@@ -123,7 +123,9 @@ struct NotificationPipelineTests {
       environments: [environment])
     var notification = SimulatedNotification()
     notification.environment = environment.rawValue
-    let before = Date()
+    // The window counts from Apple's signature when that is earlier than receipt, and the
+    // signature's date is in whole milliseconds.
+    let before = notification.signedDate.addingTimeInterval(-0.001)
     let answer = await fixture.service.answer(body: try fixture.body(notification))
     let after = Date()
     #expect(answer.verdict == .decided)
@@ -135,6 +137,21 @@ struct NotificationPipelineTests {
       return
     }
     #expect(received.contains(releaseAt.timeIntervalSince1970 - release))
+  }
+
+  /// Xcode's and LocalTesting's transactions are on no Apple server: decided, never queued.
+  @Test(arguments: [AppStoreEnvironment.xcode, .localTesting])
+  func aLocalEnvironmentsRequestIsDecidedButNoReplyIsQueued(
+    environment: AppStoreEnvironment
+  ) async throws {
+    let fixture = try WebhookFixture(environments: [environment])
+    var notification = SimulatedNotification()
+    notification.environment = environment.rawValue
+    let answer = await fixture.service.answer(body: try fixture.body(notification))
+    #expect(answer.verdict == .decided)
+    #expect(WebhookFixture.fields(answer)["entry"] == nil)
+    #expect(try fixture.store.decisionCount(requestId: 1) == 1)
+    #expect(try fixture.store.entries().isEmpty)
   }
 
   /// `reckon import-history` found the request before Apple's retry of it arrived: the retry
