@@ -1,3 +1,5 @@
+import Foundation
+
 /// The meaning of every operator on values, shared by constant folding and evaluation.
 ///
 /// Every function is total: an operation that has no sensible result (division by zero, money
@@ -71,8 +73,20 @@ enum ValueOperations {
     }
   }
 
-  private static func finite(_ number: Double) -> Double? {
-    number.isFinite ? number : nil
+  /// `number` rounded to 15 significant digits, or nil when it is not finite. Binary floating
+  /// point holds few decimals exactly, and a product owner reads `0.1 + 0.2 == 0.3` and
+  /// `33.3% * 3 >= 99.9%` as true; 15 digits is all a double keeps of any decimal, so the
+  /// rounding gives the value the decimal arithmetic would, and loses nothing a policy writes.
+  static func finite(_ number: Double) -> Double? {
+    guard number.isFinite else { return nil }
+    guard number != 0 else { return 0 }
+    let digits = 15 - Int(log10(abs(number)).rounded(.up))
+    // Beyond these a double has no digits after the 15th to drop, or the scale overflows.
+    guard digits > 0, digits < 300 else { return number }
+    let scale = pow(10, Double(digits))
+    let scaled = (number * scale).rounded()
+    guard scaled.isFinite else { return number }
+    return scaled / scale
   }
 
   private static func moneyArithmetic(

@@ -123,6 +123,29 @@ struct EvaluationArithmeticTests {
     #expect(decision.rule == (testCase.expected == nil ? nil : 0))
   }
 
+  /// A product owner reads numbers and percents as decimals; binary floating point made
+  /// `33.3% * 3` 99.89999999999999%, below 99.9%.
+  @Test(arguments: [
+    ("usage.consumed * 3 == 99.9%", 33.3), ("usage.consumed * 3 >= 99.9%", 33.3),
+    ("usage.consumed + 0.2% == 0.3%", 0.1),
+    ("usage.consumed - 0.3% < 0%", 0.1),
+  ])
+  func arithmeticReadsAsDecimal(_ condition: String, _ consumed: Double) throws {
+    let policy = try TestSchema.compile("rule \"r\" when \(condition) then refund DECLINE")
+    let facts = try TestSchema.baseFacts(["usage.consumed": .percent(consumed)])
+    #expect(policy.evaluate(facts, trace: false).rule == 0)
+  }
+
+  static let roundings: [(computed: Double, expected: Double)] = [
+    (0.1 + 0.2, 0.3), (33.3 * 3, 99.9), (1.0 / 3, 0.333_333_333_333_333), (1e20 + 1, 1e20),
+    (1e-310, 1e-310), (-2.675 * 10, -26.75), (123_456_789.123_456_78, 123_456_789.123_457),
+  ]
+
+  @Test(arguments: roundings)
+  func resultsKeepFifteenSignificantDigits(_ computed: Double, _ expected: Double) {
+    #expect(ValueOperations.finite(computed) == expected)
+  }
+
   @Test func moneyInTwoCurrenciesComparesAsUnknown() throws {
     let policy = try TestSchema.compile(
       """
