@@ -28,7 +28,13 @@ struct FormatterTests {
       input:
         "let a = ((x + 1)) * 2 - (3 - y)\nlet b = (p and q) or (r and (s or t))\nlet c = not (a > 1)\n",
       expected:
-        "let a = (x + 1) * 2 - (3 - y)\nlet b = p and q or r and (s or t)\nlet c = not a > 1\n"),
+        "let a = (x + 1) * 2 - (3 - y)\nlet b = p and q or r and (s or t)\nlet c = not (a > 1)\n"),
+    Case(
+      name: "a comparison after not keeps its parentheses",
+      input:
+        "let c = not a > 1\nlet d = not (x is missing)\nlet e = not (p)\nlet f = not (p and q)\n",
+      expected:
+        "let c = not (a > 1)\nlet d = not (x is missing)\nlet e = not p\nlet f = not (p and q)\n"),
     Case(
       name: "literals are spelled one way",
       input:

@@ -34,7 +34,11 @@ struct ExpressionPrinter {
     case .literal(let literal): return print(literal, at: expression.span)
     case .name(let name): return name
     case .negate(let inner): return "-" + operand(inner, above: .unary, orEqual: false)
-    case .not(let inner): return "not " + operand(inner, above: .not, orEqual: false)
+    case .not(let inner):
+      // `not reason == LEGAL` parses as `not (reason == LEGAL)`, but reads to many as
+      // `(not reason) == LEGAL`: a comparison after `not` keeps its parentheses.
+      let shown = operand(inner, above: .not, orEqual: false)
+      return Self.precedence(of: inner) == .comparison ? "not (" + shown + ")" : "not " + shown
     case .binary(let op, let left, let right):
       let level = Self.precedence(of: expression)
       return operand(left, above: level, orEqual: false) + " \(op.rawValue) "
