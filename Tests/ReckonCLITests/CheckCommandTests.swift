@@ -32,7 +32,28 @@ struct CheckCommandTests {
     #expect(run.status == 1)
     #expect(
       run.standardError.contains("no .policy files in \(folder.path)"), "\(run.standardError)")
-    #expect(!run.standardOutput.contains("checked 0 files"))
+    #expect(run.standardOutput.contains("checked 0 files: 1 error"), "\(run.standardOutput)")
+  }
+
+  /// One run reports every problem: a path that is not there is one of them, not the end.
+  @Test func aMissingPathIsReportedAndTheOtherPathsAreStillChecked() async throws {
+    let missing = try Self.scratchFolder().appendingPathComponent("nope.policy").path
+    let misspelled = "Tests/ReckonCLITests/Fixtures/misspelled.policy"
+    let run = try await ReckonBinary.run(["check", missing, misspelled])
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("reckon check: \(missing): no such file or folder"))
+    #expect(run.standardError.contains("\(misspelled):"), "\(run.standardError)")
+    #expect(run.standardOutput.contains("checked 1 file:"), "\(run.standardOutput)")
+  }
+
+  @Test func aMissingTestsFileIsReportedAndTheOthersStillRun() async throws {
+    let missing = try Self.scratchFolder().appendingPathComponent("nope.tests").path
+    let run = try await ReckonBinary.run(["test", missing, "policies/targeted.tests"])
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("reckon test: \(missing): no such file or folder"))
+    #expect(
+      run.standardOutput.contains("0 failed, 1 path not found or not readable"),
+      "\(run.standardOutput)")
   }
 
   @Test(arguments: ["", "# to be written\n", "policy \"later\"\n# rules to come\n"])

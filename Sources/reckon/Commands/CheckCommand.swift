@@ -1,4 +1,5 @@
 import ReckonEngine
+import ReckonPolicy
 
 /// `reckon check [PATHS]`: loads policies and prints every diagnostic.
 enum CheckCommand: Command {
@@ -19,17 +20,32 @@ enum CheckCommand: Command {
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let schema = try CustomFactsOption.schema(&arguments)
     try arguments.rejectUnknown(positionals: .max)
-    let paths = try PolicyFiles.expand(
-      arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
     var errors = 0
     var warnings = 0
-    for path in paths {
-      let result = try PolicyFiles.load(path, schema: schema)
-      if !result.diagnostics.isEmpty { console.error(result.renderedDiagnostics()) }
-      errors += result.diagnostics.filter(\.isError).count
-      warnings += result.diagnostics.count - result.diagnostics.filter(\.isError).count
+    var checked = 0
+    // A path that cannot be read is one error among the others: the rest are still checked, so
+    // one run reports every problem.
+    for input in arguments.positionals.isEmpty ? ["policies"] : arguments.positionals {
+      let paths: [String]
+      do { paths = try PolicyFiles.expand([input]) } catch {
+        console.error("reckon check: \(error)")
+        errors += 1
+        continue
+      }
+      for path in paths {
+        let result: PolicyLoader.Result
+        do { result = try PolicyFiles.load(path, schema: schema) } catch {
+          console.error("reckon check: \(error)")
+          errors += 1
+          continue
+        }
+        checked += 1
+        if !result.diagnostics.isEmpty { console.error(result.renderedDiagnostics()) }
+        errors += result.diagnostics.filter(\.isError).count
+        warnings += result.diagnostics.count - result.diagnostics.filter(\.isError).count
+      }
     }
-    let files = paths.count == 1 ? "1 file" : "\(paths.count) files"
+    let files = checked == 1 ? "1 file" : "\(checked) files"
     console.out(
       "checked \(files): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
     )

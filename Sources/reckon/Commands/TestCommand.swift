@@ -30,9 +30,19 @@ enum TestCommand: Command {
     guard format == "text" || format == "json" else {
       throw UsageError("--format must be text or json")
     }
-    let paths = try testsPaths(arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
-    let reports = try paths.map { path throws(PolicyFiles.Failure) in
-      try PolicyTestRunner.run(testsPath: path, schema: schema)
+    // A path that cannot be read is reported and the others still run, so one run reports
+    // every problem.
+    var unreadable = 0
+    var reports: [PolicyTestFileReport] = []
+    for input in arguments.positionals.isEmpty ? ["policies"] : arguments.positionals {
+      do {
+        for path in try testsPaths([input]) {
+          reports.append(try PolicyTestRunner.run(testsPath: path, schema: schema))
+        }
+      } catch {
+        console.error("reckon test: \(error)")
+        unreadable += 1
+      }
     }
     let unreached = reports.contains { !($0.coverage?.unreachedRules.isEmpty ?? true) }
     if format == "json" {
@@ -43,11 +53,12 @@ enum TestCommand: Command {
           DecisionExplainer.init)
         console.out(report.render(explainer: explainer ?? nil))
       }
-      console.out(summary(reports))
+      console.out(summary(reports, unreadable: unreadable))
       // Otherwise a run whose tests all pass would exit 1 with no word of why.
       if requireCoverage, unreached { console.out(uncovered(reports)) }
     }
-    let failed = reports.contains { !$0.passed } || (requireCoverage && unreached)
+    let failed =
+      unreadable > 0 || reports.contains { !$0.passed } || (requireCoverage && unreached)
     return failed ? 1 : 0
   }
 
@@ -79,7 +90,7 @@ enum TestCommand: Command {
       + lines.joined(separator: "\n")
   }
 
-  private static func summary(_ reports: [PolicyTestFileReport]) -> String {
+  private static func summary(_ reports: [PolicyTestFileReport], unreadable: Int) -> String {
     let tests = reports.map(\.outcomes.count).reduce(0, +)
     let failed = reports.map(\.failedCount).reduce(0, +)
     let broken = reports.filter { !$0.problems.isEmpty }.count
@@ -87,6 +98,9 @@ enum TestCommand: Command {
     var line =
       "\(files), \(tests) test\(tests == 1 ? "" : "s"): \(tests - failed) passed, \(failed) failed"
     if broken > 0 { line += ", \(broken) file\(broken == 1 ? "" : "s") could not run" }
+    if unreadable > 0 {
+      line += ", \(unreadable) path\(unreadable == 1 ? "" : "s") not found or not readable"
+    }
     return line
   }
 }
