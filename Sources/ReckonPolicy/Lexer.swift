@@ -141,6 +141,9 @@ public struct Lexer {
     if let quoted = quotedStringInOtherQuotes(from: start, startsLine: startsLine) {
       return quoted
     }
+    if let standIn = otherLanguagesOperator(from: start, startsLine: startsLine) {
+      return standIn
+    }
     guard let kind = punctuation() else { return nil }
     return Token(
       kind: kind, text: slice(start, offset), span: SourceSpan(start: start, end: offset),
@@ -383,6 +386,32 @@ public struct Lexer {
     case 0x9C, 0x9D, 0x9E: return (3, true)
     default: return nil
     }
+  }
+
+  /// Operators other languages spell differently (`&&`, `||`, `<>`, `=>`, `=<`): one error
+  /// saying how this language writes it, and that operator in its place, so the rest of the
+  /// condition still parses (`&&` was two errors and a parse error after them).
+  private mutating func otherLanguagesOperator(from start: Int, startsLine: Bool) -> Token? {
+    guard start + 1 < bytes.count else { return nil }
+    let pair = (bytes[start], bytes[start + 1])
+    let meant: (kind: Token.Kind, text: String)
+    switch pair {
+    case (UInt8(ascii: "&"), UInt8(ascii: "&")): meant = (.identifier, "and")
+    case (UInt8(ascii: "|"), UInt8(ascii: "|")): meant = (.identifier, "or")
+    case (UInt8(ascii: "<"), UInt8(ascii: ">")): meant = (.notEqual, "!=")
+    case (UInt8(ascii: "="), UInt8(ascii: ">")): meant = (.greaterOrEqual, ">=")
+    case (UInt8(ascii: "="), UInt8(ascii: "<")): meant = (.lessOrEqual, "<=")
+    default: return nil
+    }
+    offset = start + 2
+    let written = slice(start, offset)
+    diagnostics.append(
+      Diagnostic(
+        .unexpectedCharacter, .error, "'\(written)' is not an operator here",
+        at: SourceSpan(start: start, end: offset), hint: "write '\(meant.text)'"))
+    return Token(
+      kind: meant.kind, text: meant.text, span: SourceSpan(start: start, end: offset),
+      startsLine: startsLine)
   }
 
   private mutating func punctuation() -> Token.Kind? {

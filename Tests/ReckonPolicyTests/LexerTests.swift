@@ -264,6 +264,29 @@ struct LexerTests {
     #expect(source.location(of: diagnostic.span.start) == SourceLocation(line: 1, column: 57))
   }
 
+  /// `&&` was two errors, then a parse error at what followed: one error now, and the
+  /// operator meant in its place so the condition still parses.
+  @Test(arguments: [
+    ("usage.consumed > 5% && reason == LEGAL", "&&", "and"),
+    ("usage.consumed > 5% || reason == LEGAL", "||", "or"),
+    ("usage.consumed <> 5%", "<>", "!="), ("usage.consumed => 5%", "=>", ">="),
+    ("usage.consumed =< 5%", "=<", "<="),
+  ])
+  func anOperatorFromAnotherLanguageIsOneErrorAndReadAsMeant(
+    condition: String, written: String, meant: String
+  ) throws {
+    let text = "rule \"r\" when \(condition) then refund DECLINE"
+    let result = TestSchema.load(text)
+    let diagnostic = try #require(result.diagnostics.first)
+    #expect(result.diagnostics.count == 1, "\(result.diagnostics)")
+    #expect(diagnostic.message == "'\(written)' is not an operator here")
+    #expect(diagnostic.hint == "write '\(meant)'")
+    let column = text.distance(from: text.startIndex, to: text.range(of: written)!.lowerBound) + 1
+    #expect(
+      TestSchema.source(text).location(of: diagnostic.span.start)
+        == SourceLocation(line: 1, column: column))
+  }
+
   @Test func textKnowsFourEscapes() {
     let lexed = Lexer.tokenize(TestSchema.source(#"let a = "q\" b\\ n\n t\t""#))
     #expect(lexed.diagnostics.isEmpty)
