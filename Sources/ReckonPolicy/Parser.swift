@@ -101,7 +101,14 @@ public struct Parser {
     }
     do {
       switch token.text {
-      case "policy": return .header(.name(try parseHeaderText()))
+      case "policy":
+        let name = try parseHeaderText()
+        if name.value.allSatisfy(\.isWhitespace) {
+          report(
+            .expectedToken, "a policy's name cannot be empty", at: name.span,
+            hint: "name it, or leave the policy line out: the file's name is used then")
+        }
+        return .header(.name(name))
       case "description": return .header(.description(try parseHeaderText()))
       case "version": return .header(.version(try parseVersion()))
       case "let": return .let(parseLet())

@@ -100,6 +100,17 @@ struct ParserDeclarationTests {
     #expect(syntax.name?.value == "a")
   }
 
+  /// Decisions record the policy's name; an empty one named nothing.
+  @Test(arguments: ["\"\"", "\"   \""])
+  func anEmptyPolicyNameIsAnError(_ name: String) throws {
+    let source = TestSchema.source("policy \(name)\notherwise share data only")
+    let (_, diagnostics) = Parser.parse(source)
+    let diagnostic = try #require(diagnostics.first)
+    #expect(diagnostics.count == 1)
+    #expect(diagnostic.message == "a policy's name cannot be empty")
+    #expect(source.text(of: diagnostic.span) == name)
+  }
+
   @Test func ruleAndLetAfterOtherwiseAreErrors() {
     let source =
       "otherwise share data only\nrule \"late\" when true then refund DECLINE\nlet x = 1\notherwise do not respond"
