@@ -86,6 +86,18 @@ struct TestPKIVerificationTests {
     }
   }
 
+  /// OpenSSL would build leaf ▶ root itself; Apple's chain is the one sent, through the
+  /// intermediate whose OID was checked.
+  @Test func aLeafNotIssuedByTheIntermediateSentWithItIsRefused() throws {
+    let ca = try LocalCertificateAuthority(flaws: .init(leafSignedByRoot: true))
+    #expect(
+      throws: VerificationFailure.untrustedChain(
+        "the leaf is not issued by the intermediate sent with it")
+    ) {
+      try verify(try ca.sign(payload: Self.notification()), trusting: ca)
+    }
+  }
+
   @Test func aChainOfTwoCertificatesIsRefused() throws {
     let ca = try LocalCertificateAuthority()
     let signed = try ca.sign(payload: Self.notification(), x5c: [ca.leaf, ca.intermediate])

@@ -89,6 +89,14 @@ public final class CertificateChainVerifier: @unchecked Sendable {
       }
       throw .untrustedChain(reason)
     }
+    // OpenSSL builds a path of its own from what it has; Apple's is the chain as sent: the leaf,
+    // the intermediate whose OID was checked, then a configured root.
+    guard let chain = X509_STORE_CTX_get0_chain(context), OPENSSL_sk_num(chain) == 3,
+      let issuer = OPENSSL_sk_value(chain, 1),
+      X509_cmp(OpaquePointer(issuer), intermediate.pointer) == 0
+    else {
+      throw .untrustedChain("the leaf is not issued by the intermediate sent with it")
+    }
   }
 
   private func validity(_ leaf: X509Certificate, _ intermediate: X509Certificate) -> ClosedRange<

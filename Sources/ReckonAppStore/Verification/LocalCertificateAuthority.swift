@@ -20,14 +20,18 @@ public struct LocalCertificateAuthority: Sendable {
     public var intermediateWithoutOID = false
     /// Make the leaf expire before `now`.
     public var expiredLeaf = false
+    /// Have the root sign the leaf itself, so the intermediate sent beside it is not its issuer.
+    public var leafSignedByRoot = false
 
     /// No flaws.
     public init(
-      leafWithoutOID: Bool = false, intermediateWithoutOID: Bool = false, expiredLeaf: Bool = false
+      leafWithoutOID: Bool = false, intermediateWithoutOID: Bool = false, expiredLeaf: Bool = false,
+      leafSignedByRoot: Bool = false
     ) {
       self.leafWithoutOID = leafWithoutOID
       self.intermediateWithoutOID = intermediateWithoutOID
       self.expiredLeaf = expiredLeaf
+      self.leafSignedByRoot = leafSignedByRoot
     }
   }
 
@@ -52,7 +56,9 @@ public struct LocalCertificateAuthority: Sendable {
       serial: 2
     ).build()
     leaf = try CertificateBuilder(
-      subject: "\(name) Signing", key: leafKey, issuer: ("\(name) Intermediate", intermediateKey),
+      subject: "\(name) Signing", key: leafKey,
+      issuer: flaws.leafSignedByRoot
+        ? ("\(name) Root CA", rootKey) : ("\(name) Intermediate", intermediateKey),
       validity: flaws.expiredLeaf ? expired : valid, isAuthority: false,
       markerOIDs: flaws.leafWithoutOID ? [] : [CertificateChainVerifier.leafOID], serial: 3
     ).build()
