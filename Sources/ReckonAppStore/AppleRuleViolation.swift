@@ -29,6 +29,8 @@ public enum AppleRuleViolation: Error, Hashable, Sendable, CaseIterable {
   case familyTransactionNotSupported
   /// An organization or group assigned the transaction, which the endpoint does not support.
   case invalidAssignedTransactionNotSupported
+  /// The purchase was made through the Advanced Commerce API, which the endpoint does not support.
+  case advancedCommerceTransactionNotSupported
 
   /// Apple's error object name, or Reckon's own where Apple publishes none (see `isNamedByApple`).
   public var errorName: String {
@@ -45,6 +47,7 @@ public enum AppleRuleViolation: Error, Hashable, Sendable, CaseIterable {
     case .grantProratedConsumptionPercentage: "GrantProratedConsumptionPercentageError"
     case .familyTransactionNotSupported: "FamilyTransactionNotSupportedError"
     case .invalidAssignedTransactionNotSupported: "InvalidAssignedTransactionNotSupportedError"
+    case .advancedCommerceTransactionNotSupported: "AdvancedCommerceTransactionNotSupportedError"
     }
   }
 
@@ -62,8 +65,9 @@ public enum AppleRuleViolation: Error, Hashable, Sendable, CaseIterable {
     case .familyTransactionNotSupported: 4_000_185
     case .consumptionPercentageAutoRenewableSubscription: 4_000_209
     case .invalidAssignedTransactionNotSupported: 4_000_227
+    // Apple names the Advanced Commerce error on the endpoint's page without a number.
     case .consumptionPercentageOutOfRange, .undeliveredConsumptionPercentageNonZero,
-      .grantProratedConsumptionPercentage:
+      .grantProratedConsumptionPercentage, .advancedCommerceTransactionNotSupported:
       nil
     }
   }
@@ -98,6 +102,8 @@ public enum AppleRuleViolation: Error, Hashable, Sendable, CaseIterable {
       "Family Sharing transactions can't be answered with Send Consumption Information."
     case .invalidAssignedTransactionNotSupported:
       "Transactions assigned by an organization or group can't be answered with Send Consumption Information."
+    case .advancedCommerceTransactionNotSupported:
+      "Advanced Commerce API transactions can't be answered with Send Consumption Information."
     }
   }
 }

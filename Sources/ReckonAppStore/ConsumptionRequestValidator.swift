@@ -79,6 +79,7 @@ public enum ConsumptionRequestValidator {
     case .assigned: found.insert(.invalidAssignedTransactionNotSupported)
     case .purchased, nil: break
     }
+    if context.isAdvancedCommerce { found.insert(.advancedCommerceTransactionNotSupported) }
     return found
   }
 

@@ -3,7 +3,8 @@ import Foundation
 /// A decoded signed transaction (the middle of `signedTransactionInfo`).
 ///
 /// Enum-valued fields keep Apple's raw value beside the typed view so that values Apple adds
-/// later decode and are kept. `advancedCommerceInfo` is not modelled.
+/// later decode and are kept. `advancedCommerceInfo` is kept as JSON: only its presence matters
+/// here (Apple takes no consumption information for Advanced Commerce transactions).
 public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
   /// The original transaction identifier of the purchase.
   public var originalTransactionId: String?
@@ -127,6 +128,13 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
     set { rawBillingPlanType = newValue?.rawValue }
   }
 
+  /// The Advanced Commerce API's details of the transaction, as Apple sent them; present only
+  /// for a purchase made through that API.
+  public var advancedCommerceInfo: JSONValue?
+
+  /// Whether the purchase was made through the Advanced Commerce API.
+  public var isAdvancedCommerce: Bool { advancedCommerceInfo != nil }
+
   enum CodingKeys: String, CodingKey {
     case originalTransactionId, transactionId, webOrderLineItemId, bundleId, productId
     case subscriptionGroupIdentifier, purchaseDate, originalPurchaseDate, expiresDate, quantity
@@ -148,5 +156,6 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
     case revocationPercentage
     case rawBillingPlanType = "billingPlanType"
     case commitmentInfo
+    case advancedCommerceInfo
   }
 }

@@ -60,6 +60,20 @@ struct ConsumptionRuleTests {
   }
 }
 
+/// Apple's own transaction example carries `advancedCommerceInfo`: such a purchase is not
+/// answered, whatever the body.
+@Test func anAdvancedCommerceTransactionIsRefusedWhateverTheBody() throws {
+  let transaction = try Fixture.decode(JWSTransactionDecodedPayload.self, "signedTransaction.json")
+  var context = ConsumptionValidationContext(transaction: transaction)
+  context.productType = .consumable
+  let request = ConsumptionRequest(
+    customerConsented: true, deliveryStatus: .delivered, sampleContentProvided: false)
+  #expect(
+    ConsumptionRequestValidator.validate(request, context: context) == [
+      .advancedCommerceTransactionNotSupported
+    ])
+}
+
 @Suite("AppleRuleViolation names, codes and messages")
 struct AppleRuleViolationTests {
   @Test func publishedCodesAreApples() {
@@ -74,6 +88,7 @@ struct AppleRuleViolationTests {
     #expect(codes["InvalidAssignedTransactionNotSupportedError"] == 4_000_227)
     #expect(codes["ConsumptionPercentageOutOfRangeError"] == .some(nil))
     #expect(codes["UndeliveredConsumptionPercentageNonZeroError"] == .some(nil))
+    #expect(codes["AdvancedCommerceTransactionNotSupportedError"] == .some(nil))
   }
 
   @Test func onlyTheProratedRuleCarriesAReckonName() {

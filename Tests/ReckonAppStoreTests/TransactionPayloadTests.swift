@@ -38,6 +38,7 @@ struct TransactionPayloadTests {
     #expect(tx.offerDiscountType == .payAsYouGo)
     #expect(tx.appTransactionId == "71134")
     #expect(tx.offerPeriod == "P1Y")
+    #expect(tx.isAdvancedCommerce)
     #expect(tx.billingPlanType == .monthly)
     let commitment = try #require(tx.commitmentInfo)
     #expect(commitment.billingPeriodNumber == 3)

@@ -119,4 +119,13 @@ struct SafetyGateTests {
     let decision = try scenario.decide("otherwise refund DECLINE")
     #expect(decision.action == .skip(.violatesAppleRules([.familyTransactionNotSupported])))
   }
+
+  /// Apple answers 400 AdvancedCommerceTransactionNotSupportedError for these.
+  @Test func advancedCommerceTransactionsAreNotAnswered() throws {
+    var scenario = Scenario()
+    scenario.advancedCommerceInfo = .object(["estimatedTax": .integer(1_500)])
+    let decision = try scenario.decide("otherwise refund DECLINE")
+    #expect(
+      decision.action == .skip(.violatesAppleRules([.advancedCommerceTransactionNotSupported])))
+  }
 }

@@ -9,6 +9,8 @@ struct Scenario {
   var productType: ProductType = .consumable
   var reason: ConsumptionRequestReason = .unsatisfiedWithPurchase
   var ownership: InAppOwnershipType = .purchased
+  /// The Advanced Commerce API's details, for a purchase made through it.
+  var advancedCommerceInfo: JSONValue? = nil
   var purchasedAt = Date(timeIntervalSince1970: 1_790_000_000)
   var receivedAt = Date(timeIntervalSince1970: 1_790_086_400)
   /// Adapter facts written as in the language; a nil value leaves the fact missing.
@@ -39,6 +41,7 @@ struct Scenario {
     transaction.quantity = 1
     transaction.price = 4_990
     transaction.currency = "USD"
+    transaction.advancedCommerceInfo = advancedCommerceInfo
     return RefundRequest(
       notification: notification, transaction: transaction, receivedAt: receivedAt)
   }

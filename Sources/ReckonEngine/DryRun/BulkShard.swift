@@ -100,7 +100,7 @@ final class BulkShard: @unchecked Sendable {
         productType: type,
         ownershipType: request.transaction.rawInAppOwnershipType.flatMap {
           ownershipTypes.value(for: $0, parse: InAppOwnershipType.init(rawValue:))
-        })
+        }, isAdvancedCommerce: request.transaction.isAdvancedCommerce)
       let verdict =
         problem == nil ? VerdictMaker.verdict(plan.policy, values, context, bodySlots) : nil
       let against =
