@@ -58,7 +58,8 @@ public struct Checker {
             at: rule.name.span,
             hint: "give each rule its own name, so decisions say which one decided")
         }
-        ruleNames[rule.name.value] = rule.name.span
+        // The first definition is the one to cite, however many copies follow it.
+        if ruleNames[rule.name.value] == nil { ruleNames[rule.name.value] = rule.name.span }
         if let checked = checkRule(rule) { rules.append(checked) } else { sound = false }
       case .otherwise:
         continue
