@@ -56,6 +56,14 @@ struct PolicyLintTests {
         """,
       warnings: [.shadowedRule]),
     LintCase(
+      label: "shadowed by a rule whose condition is a let: one warning",
+      policy: """
+        let big = customer.refunds_last_90_days > 5
+        rule "a" when big then refund DECLINE
+        rule "b" when reason == LEGAL and customer.refunds_last_90_days > 5 then refund GRANT_FULL
+        """,
+      warnings: [.shadowedRule]),
+    LintCase(
       label: "a later rule that is broader is not shadowed",
       policy: """
         rule "legal and heavy" when usage.consumed > 80% and reason == LEGAL then refund DECLINE

@@ -49,9 +49,7 @@ struct PolicyAnalysis {
         continue
       }
       if let covering = earlier.first(where: { covers($0, facts) }) {
-        if !shapesShadow(covering, facts) {
-          warnings.append(covered(facts.rule, by: covering.rule))
-        }
+        warnings.append(covered(facts.rule, by: covering.rule))
       } else if let warning = excludedRefund(facts, excludedTypes) {
         warnings.append(warning)
       }
@@ -99,11 +97,6 @@ struct PolicyAnalysis {
       return domain.implies(
         atom.restriction, caseCount: caseCount(atom.slot), currency: atom.currency)
     }
-  }
-
-  /// Whether the existing shadowed-rule warning (conditions a subset by shape) already says it.
-  private func shapesShadow(_ earlier: RuleFacts, _ later: RuleFacts) -> Bool {
-    earlier.shapeSet.isSubset(of: later.shapeSet)
   }
 
   private func covered(_ rule: CheckedRule, by earlier: CheckedRule) -> Diagnostic {
