@@ -155,6 +155,21 @@ struct DiagnosticSnapshotTests {
     #expect(Self.examples.count == DiagnosticID.allCases.count)
   }
 
+  /// docs/language.md: warnings come from analysing a policy that checks, so a file with errors
+  /// shows its errors only, here a syntax error beside rules that would draw warnings.
+  @Test func aFileWithErrorsShowsItsErrorsOnly() {
+    let result = TestSchema.load(
+      """
+      rule "x" when true then refund DECLINE
+      otherwise refund DECLINE
+      rule "y" when true then refund DECLINE
+      otherwise share data only
+      """)
+    #expect(
+      result.diagnostics.map(\.id) == [.declarationAfterOtherwise, .duplicateOtherwise],
+      "\(result.renderedDiagnostics())")
+  }
+
   @Test func warningsDoNotStopALoadButErrorsDo() {
     for example in Self.examples {
       let result = example.load()
