@@ -60,6 +60,7 @@ struct PolicyLints {
       }
       requiredHolds = requiredHolds || decidesEveryOther(conditions)
     }
+    warnings += unguardedReadsInOtherwise()
     if let span = policy.otherwiseSpan,
       let warning = unboundedChoice(
         policy.otherwise, conditions: [], requiredHolds: requiredHolds, at: span,
@@ -131,8 +132,10 @@ struct PolicyLints {
   private func unguardedReads(in rule: CheckedRule) -> [Diagnostic] {
     var reads: [Read] = []
     collectReads(rule.condition, at: nil, into: &reads)
+    let inCondition = reads.count
     for case .set(_, let value) in rule.actions { collectReads(value, at: nil, into: &reads) }
-    let besideOr = Self.onlyBesideOr(reads)
+    let besideOr = Self.onlyBesideOr(Array(reads[..<inCondition]))
+    let readBySet = Set(reads[inCondition...].map(\.slot))
     var guarded: Set<Int> = []
     collectGuards(rule.condition, into: &guarded)
     var warned: Set<Int> = []
@@ -141,18 +144,53 @@ struct PolicyLints {
     where policy.schema.facts[read.slot].isOptional && !guarded.contains(read.slot) {
       guard warned.insert(read.slot).inserted else { continue }
       let name = policy.schema.facts[read.slot].name
-      // Three-valued logic: `missing > 5 USD or reason == OTHER` is unknown or true, so the rule
-      // still matches when the other side holds.
-      let effect =
-        besideOr.contains(read.slot)
-        ? "when it is missing, this part is unknown and the rule matches only if the other side of the 'or' holds"
-        : "when it is missing the rule does not match"
+      let effect: String
+      if besideOr.contains(read.slot) && !readBySet.contains(read.slot) {
+        // Three-valued logic: `missing > 5 USD or reason == OTHER` is unknown or true, so the
+        // rule still matches when the other side holds.
+        effect =
+          "when it is missing, this part is unknown and the rule matches only if the other side of the 'or' holds"
+      } else if readBySet.contains(read.slot) && !readOutsideOr(read.slot, reads[..<inCondition]) {
+        // Read by a `set`: the rule decides, and the field has no value to send.
+        effect = "when it is missing, the rule still decides and no reply is sent"
+      } else {
+        effect = "when it is missing the rule does not match"
+      }
       warnings.append(
         warning(
           .unguardedOptionalFact,
           "rule '\(rule.name)' reads \(name), which a request may not have; \(effect)",
           at: read.span,
           hint: "say what should happen without it, e.g. \(name) is not missing and ..."))
+    }
+    return warnings
+  }
+
+  /// Whether the condition reads `slot` outside any `or`, so a missing value stops the rule.
+  private func readOutsideOr(_ slot: Int, _ conditionReads: ArraySlice<Read>) -> Bool {
+    conditionReads.contains { $0.slot == slot && !$0.besideOr }
+  }
+
+  /// `otherwise`'s `set` actions reading an optional fact: when it is missing, `otherwise` still
+  /// decides and no reply is sent. `otherwise` has no condition to guard with, so the hint is a
+  /// rule above it.
+  private func unguardedReadsInOtherwise() -> [Diagnostic] {
+    guard policy.otherwiseSpan != nil else { return [] }
+    var reads: [Read] = []
+    for case .set(_, let value) in policy.otherwise { collectReads(value, at: nil, into: &reads) }
+    var warned: Set<Int> = []
+    var warnings: [Diagnostic] = []
+    for read in reads where policy.schema.facts[read.slot].isOptional {
+      guard warned.insert(read.slot).inserted else { continue }
+      let name = policy.schema.facts[read.slot].name
+      warnings.append(
+        warning(
+          .unguardedOptionalFact,
+          "'otherwise' reads \(name), which a request may not have; when it is missing, "
+            + "'otherwise' still decides and no reply is sent",
+          at: read.span,
+          hint: "decide requests without it in a rule above 'otherwise', e.g. when \(name) is missing then ..."
+        ))
     }
     return warnings
   }

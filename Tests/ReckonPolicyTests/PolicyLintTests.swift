@@ -310,6 +310,46 @@ struct PolicyLintTests {
     #expect(warning.message.hasSuffix(besideOr ? orEffect : andEffect), "\(warning.message)")
   }
 
+  /// A `set` that reads a missing fact does not stop the rule from matching: the rule decides
+  /// and the field has no value, so no reply is sent. A guard in the condition is still heeded.
+  @Test(arguments: [
+    ("reason == LEGAL", "when it is missing, the rule still decides and no reply is sent"),
+    (
+      "reason == LEGAL or purchase.price < 1 USD",
+      "when it is missing, the rule still decides and no reply is sent"
+    ),
+    ("purchase.price < 100 USD", "when it is missing the rule does not match"),
+  ])
+  func anOptionalFactReadBySetIsSaidToLeaveNoReply(_ condition: String, _ effect: String) throws {
+    let result = TestSchema.load(
+      "rule \"a\" when \(condition) then refund DECLINE, set sampleContentProvided = purchase.price > 5 USD"
+    )
+    let warning = try #require(result.diagnostics.first { $0.id == .unguardedOptionalFact })
+    #expect(warning.message == "rule 'a' reads purchase.price, which a request may not have; \(effect)")
+    let guarded = TestSchema.load(
+      "rule \"a\" when purchase.price is not missing then refund DECLINE, set sampleContentProvided = purchase.price > 5 USD"
+    )
+    #expect(guarded.diagnostics.isEmpty, "\(guarded.renderedDiagnostics())")
+  }
+
+  /// `otherwise` has no condition, so its `set` reading an optional fact is warned about with a
+  /// rule above it as the fix.
+  @Test func anOptionalFactReadBySetInOtherwiseIsWarnedAbout() throws {
+    let result = TestSchema.load(
+      "otherwise refund GRANT_FULL, set sampleContentProvided = purchase.price > 5 USD")
+    let warning = try #require(result.diagnostics.first)
+    #expect(result.diagnostics.map(\.id) == [.unguardedOptionalFact])
+    #expect(
+      warning.message
+        == "'otherwise' reads purchase.price, which a request may not have; when it is missing, 'otherwise' still decides and no reply is sent"
+    )
+    #expect(
+      warning.hint
+        == "decide requests without it in a rule above 'otherwise', e.g. when purchase.price is missing then ..."
+    )
+    #expect(result.source.text(of: warning.span) == "purchase.price")
+  }
+
   @Test func warningsPointAtWhatTheyAreAbout() throws {
     let result = TestSchema.load(
       """
