@@ -202,11 +202,6 @@ struct PolicyLintTests {
         "rule \"a\" when reason == OTHER and delivery.status == DELIVERED then refund GRANT_PRORATED, set consumptionPercentage = 50%",
       warnings: []),
     LintCase(
-      label: "prorated with the percentage set but maybe undelivered",
-      policy:
-        "rule \"a\" when reason == OTHER then refund GRANT_PRORATED, set consumptionPercentage = 50%",
-      warnings: [.proratedWithoutUsageBound]),
-    LintCase(
       label: "prorated with the percentage set to 100%",
       policy:
         "rule \"a\" when reason == OTHER then refund GRANT_PRORATED, set consumptionPercentage = 100%",
@@ -325,7 +320,8 @@ struct PolicyLintTests {
       "rule \"a\" when \(condition) then refund DECLINE, set sampleContentProvided = purchase.price > 5 USD"
     )
     let warning = try #require(result.diagnostics.first { $0.id == .unguardedOptionalFact })
-    #expect(warning.message == "rule 'a' reads purchase.price, which a request may not have; \(effect)")
+    #expect(
+      warning.message == "rule 'a' reads purchase.price, which a request may not have; \(effect)")
     let guarded = TestSchema.load(
       "rule \"a\" when purchase.price is not missing then refund DECLINE, set sampleContentProvided = purchase.price > 5 USD"
     )

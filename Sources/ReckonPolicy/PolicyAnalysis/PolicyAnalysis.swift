@@ -1,7 +1,8 @@
 /// The deeper checks of `reckon check`, over each rule's `and` chain reduced to restrictions on single
 /// facts: a rule whose conditions contradict each other, a rule every case of which an earlier rule
 /// already decides, a refund for a product type earlier rules have taken out of play, and a
-/// condition on a percent fact that is the same for every value from 0% to 100%. All are warnings.
+/// condition on a percent fact that is the same for every value from 0% to 100%; then the rules
+/// whose body Apple refuses for some requests (`NoReplyCheck`). All are warnings.
 struct PolicyAnalysis {
   let policy: CheckedPolicy
   /// The parts of each boolean `let`'s `and` chain, computed once in order, so lets built from
@@ -65,6 +66,7 @@ struct PolicyAnalysis {
       earlier.append(facts)
     }
     return warnings
+      + (NoReplyCheck(policy: policy)?.warnings() ?? [])
   }
 
   // MARK: Never matches
