@@ -129,9 +129,19 @@ struct DiagnosticSnapshotTests {
       policy: "rule \"partly\"\n  when product.type == CONSUMABLE\n  then refund GRANT_PRORATED"),
     Example(
       id: .refundForExcludedProduct,
-      policy:
-        "rule \"subscriptions\"\n  when product.type == AUTO_RENEWABLE\n  then refund DECLINE, set consumptionPercentage = 50%"
-    ),
+      policy: """
+        rule "subscriptions are not ours to judge"
+          when product.type == AUTO_RENEWABLE
+          then share data only
+
+        rule "non-consumables are final"
+          when product.type == NON_CONSUMABLE
+          then do not respond
+
+        rule "refund accidental purchases"
+          when product.type in [AUTO_RENEWABLE, NON_CONSUMABLE] and reason == UNINTENDED_PURCHASE
+          then refund GRANT_FULL
+        """),
     Example(
       id: .constantPercentCondition,
       policy:
@@ -139,6 +149,11 @@ struct DiagnosticSnapshotTests {
     Example(
       id: .answersWithoutConsent,
       policy: "rule \"goodwill\"\n  when customer.consented == false\n  then refund GRANT_FULL"),
+    Example(
+      id: .percentageAppleRefuses,
+      policy:
+        "rule \"subscriptions\"\n  when product.type == AUTO_RENEWABLE\n  then refund DECLINE, set consumptionPercentage = 50%"
+    ),
   ]
 
   @Test("each diagnostic renders as its golden file", arguments: examples)

@@ -3,8 +3,9 @@ import Testing
 @testable import ReckonPolicy
 
 /// The warnings for rules whose body Apple refuses for some requests they decide, so that no reply
-/// is sent: GRANT_PRORATED without a percentage strictly between 0% and 100%. They read `and`,
-/// `or`, `not` and lets, and never warn about a rule that cannot send such a body.
+/// is sent: GRANT_PRORATED without a percentage strictly between 0% and 100%, and a `set` of
+/// consumptionPercentage for a subscription or, other than 0%, for a purchase not delivered. They
+/// read `and`, `or`, `not` and lets, and never warn about a rule that cannot send such a body.
 struct NoReplyCheckTests {
   struct Case: CustomTestStringConvertible, Sendable {
     let label: String
@@ -119,6 +120,34 @@ struct NoReplyCheckTests {
       message:
         "rule 'a' prefers GRANT_PRORATED but sets deliveryStatus to UNDELIVERED_OTHER, so Reckon sends no reply to a request it decides unless product.type is AUTO_RENEWABLE: a purchase not DELIVERED is sent with consumptionPercentage 0%, and Apple refuses GRANT_PRORATED unless consumptionPercentage is strictly between 0% and 100%",
       hint: "prefer another refund for a purchase not DELIVERED, or remove the set"),
+    Message(
+      label: "a percentage set where subscriptions and undelivered purchases reach it",
+      policy:
+        "rule \"a\" when reason == LEGAL then refund DECLINE, set consumptionPercentage = 50%",
+      id: .percentageAppleRefuses,
+      message:
+        "rule 'a' sets consumptionPercentage to 50%, so Reckon sends no reply when it decides a request whose product.type is AUTO_RENEWABLE (Apple takes no consumptionPercentage then) or whose delivery.status is not DELIVERED (Apple takes only 0% then)",
+      hint:
+        "add product.type != AUTO_RENEWABLE and delivery.status == DELIVERED to the condition, or decide those requests in a rule above it"
+    ),
+    Message(
+      label: "a percentage set in otherwise",
+      policy: undeliveredFirst
+        + "otherwise refund GRANT_FULL, set consumptionPercentage = usage.consumed",
+      id: .percentageAppleRefuses,
+      message:
+        "'otherwise' sets consumptionPercentage, so Reckon sends no reply when it decides a request whose product.type is AUTO_RENEWABLE (Apple takes no consumptionPercentage then)",
+      hint:
+        "put a rule above 'otherwise' for requests where product.type == AUTO_RENEWABLE, or remove the set"
+    ),
+    Message(
+      label: "a percentage set beside an undelivered status",
+      policy:
+        "rule \"a\" when product.type == CONSUMABLE then refund DECLINE, set deliveryStatus = UNDELIVERED_OTHER, set consumptionPercentage = 50%",
+      id: .percentageAppleRefuses,
+      message:
+        "rule 'a' sets deliveryStatus to UNDELIVERED_OTHER and consumptionPercentage to 50%, so Reckon never sends a reply for it: Apple takes only 0% for a purchase not DELIVERED, and no consumptionPercentage for AUTO_RENEWABLE products",
+      hint: "remove the set of consumptionPercentage: Reckon sends 0% for a purchase not DELIVERED"),
   ]
 
   @Test("each no-reply warning says the consequence and a fix that fits", arguments: messages)
@@ -129,6 +158,20 @@ struct NoReplyCheckTests {
     let warning = try #require(warnings.first)
     #expect(warning.message == example.message)
     #expect(warning.hint == example.hint)
+  }
+
+  /// Rules that set the percentage where Apple takes it draw no warning.
+  @Test(arguments: [
+    "rule \"a\" when product.type != AUTO_RENEWABLE and delivery.status == DELIVERED then refund DECLINE, set consumptionPercentage = 50%",
+    "rule \"a\" when product.type != AUTO_RENEWABLE then refund DECLINE, set deliveryStatus = DELIVERED, set consumptionPercentage = 50%",
+    "rule \"a\" when product.type != AUTO_RENEWABLE then refund DECLINE, set consumptionPercentage = 0%",
+    "rule \"subscriptions\" when product.type == AUTO_RENEWABLE then share data only\n"
+      + undeliveredFirst
+      + "otherwise refund GRANT_PRORATED, set consumptionPercentage = 50%",
+  ])
+  func aPercentageWhereAppleTakesItIsFine(_ policy: String) {
+    let result = TestSchema.load(policy)
+    #expect(result.diagnostics.isEmpty, "\(result.renderedDiagnostics())")
   }
 
   /// A policy of many rules that each could prefer GRANT_PRORATED is checked in bounded time.

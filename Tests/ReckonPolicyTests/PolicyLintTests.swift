@@ -197,10 +197,20 @@ struct PolicyLintTests {
         "rule \"a\" when product.type in [AUTO_RENEWABLE, CONSUMABLE] then refund GRANT_PRORATED",
       warnings: [.proratedWithoutUsageBound]),
     LintCase(
-      label: "prorated with the percentage set",
+      label: "prorated with the percentage set, delivered, not a subscription",
+      policy:
+        "rule \"a\" when reason == OTHER and delivery.status == DELIVERED and product.type != AUTO_RENEWABLE then refund GRANT_PRORATED, set consumptionPercentage = 50%",
+      warnings: []),
+    LintCase(
+      label: "prorated with the percentage set, maybe for a subscription (which takes none)",
       policy:
         "rule \"a\" when reason == OTHER and delivery.status == DELIVERED then refund GRANT_PRORATED, set consumptionPercentage = 50%",
-      warnings: []),
+      warnings: [.percentageAppleRefuses]),
+    LintCase(
+      label: "prorated with the percentage set but maybe undelivered (which takes only 0%)",
+      policy:
+        "rule \"a\" when reason == OTHER then refund GRANT_PRORATED, set consumptionPercentage = 50%",
+      warnings: [.percentageAppleRefuses]),
     LintCase(
       label: "prorated with the percentage set to 100%",
       policy:
@@ -210,9 +220,17 @@ struct PolicyLintTests {
       label: "prorated in otherwise", policy: "otherwise refund GRANT_PRORATED",
       warnings: [.proratedWithoutUsageBound]),
     LintCase(
-      label: "prorated in otherwise with the percentage set",
+      label: "prorated in otherwise with the percentage set, subscriptions reaching it",
       policy: """
         rule "failed" when delivery.status != DELIVERED then refund GRANT_FULL
+        otherwise refund GRANT_PRORATED, set consumptionPercentage = 50%
+        """,
+      warnings: [.percentageAppleRefuses]),
+    LintCase(
+      label: "prorated in otherwise with the percentage set, after rules for the rest",
+      policy: """
+        rule "failed" when delivery.status != DELIVERED then refund GRANT_FULL
+        rule "subscriptions" when product.type == AUTO_RENEWABLE then share data only
         otherwise refund GRANT_PRORATED, set consumptionPercentage = 50%
         """,
       warnings: []),

@@ -3,6 +3,18 @@
 extension NoReplyCheck {
   private var exemptNames: String { bounded.exemptCategories.joined(separator: " or ") }
 
+  private var notExempt: String {
+    bounded.exemptCategories.count == 1
+      ? "\(bounded.categoryFact) != \(bounded.exemptCategories[0])"
+      : "\(bounded.categoryFact) not in [\(bounded.exemptCategories.joined(separator: ", "))]"
+  }
+
+  private var isExempt: String {
+    bounded.exemptCategories.count == 1
+      ? "\(bounded.categoryFact) == \(bounded.exemptCategories[0])"
+      : "\(bounded.categoryFact) in [\(bounded.exemptCategories.joined(separator: ", "))]"
+  }
+
   private var field: String { bounded.overridingField }
   private var deliveryField: String { bounded.requiredField ?? bounded.requiredFact }
 
@@ -61,5 +73,66 @@ extension NoReplyCheck {
         + "\(bounded.boundedFact) is strictly between 0% and 100% (or \(bounded.categoryFact) is "
         + "\(exemptNames)): Apple refuses \(bounded.choice) otherwise",
       at: subject.span, hint: hint)
+  }
+
+  /// A `set` of the percentage reachable for an exempt category, or other than 0% for a purchase
+  /// not delivered.
+  func percentRefused(_ reply: Reply, _ subject: Subject, forExempt: Bool, undelivered: Bool)
+    -> Diagnostic
+  {
+    let span = reply.percentSpan ?? subject.span
+    if forExempt && subject.onlyExempt {
+      return Diagnostic(
+        .percentageAppleRefuses, .warning,
+        "\(subject.what) sets \(field) for \(exemptNames) products only, so Reckon never sends "
+          + "a reply for it: Apple takes no \(field) for them",
+        at: span, hint: "remove the set; without it Reckon leaves the field out for these products")
+    }
+    var value = ""
+    if case .constant(let percent) = reply.percent {
+      value = " to " + Value.percent(percent).formatted(as: .percent)
+    }
+    if undelivered, case .other(let delivery) = reply.delivery {
+      // The rule's own `set` makes the purchase undelivered: a condition cannot help.
+      let when =
+        value == ""
+        ? "sends no reply when \(bounded.boundedFact) is above 0%" : "never sends a reply for it"
+      return Diagnostic(
+        .percentageAppleRefuses, .warning,
+        "\(subject.what) sets \(deliveryField) to \(delivery) and \(field)\(value), so Reckon "
+          + "\(when): Apple takes only 0% for a purchase not \(bounded.requiredValue), and no "
+          + "\(field) for \(exemptNames) products",
+        at: span,
+        hint: "remove the set of \(field): Reckon sends 0% for a purchase not "
+          + bounded.requiredValue)
+    }
+    var cases: [String] = []
+    if forExempt {
+      cases.append("\(bounded.categoryFact) is \(exemptNames) (Apple takes no \(field) then)")
+    }
+    if undelivered {
+      cases.append(
+        "\(bounded.requiredFact) is not \(bounded.requiredValue) (Apple takes only 0% then)")
+    }
+    return Diagnostic(
+      .percentageAppleRefuses, .warning,
+      "\(subject.what) sets \(field)\(value), so Reckon sends no reply when it decides a "
+        + "request whose " + cases.joined(separator: " or whose "),
+      at: span, hint: percentHint(subject, forExempt: forExempt, undelivered: undelivered))
+  }
+
+  private func percentHint(_ subject: Subject, forExempt: Bool, undelivered: Bool) -> String {
+    if subject.isOtherwise {
+      var cases: [String] = []
+      if forExempt { cases.append(isExempt) }
+      if undelivered { cases.append("\(bounded.requiredFact) != \(bounded.requiredValue)") }
+      return "put a rule above 'otherwise' for requests where "
+        + "\(cases.joined(separator: " or ")), or remove the set"
+    }
+    var parts: [String] = []
+    if forExempt { parts.append(notExempt) }
+    if undelivered { parts.append("\(bounded.requiredFact) == \(bounded.requiredValue)") }
+    return "add \(parts.joined(separator: " and ")) to the condition, or decide those requests "
+      + "in a rule above it"
   }
 }

@@ -1,6 +1,7 @@
 /// The warnings for a rule (or `otherwise`) that decides some requests with a body Apple's rules
 /// refuse, so that no reply is sent: the bounded refund choice (GRANT_PRORATED) without a
-/// percentage strictly between 0% and 100%.
+/// percentage strictly between 0% and 100%, and a `set` of the percentage for an exempt category
+/// (auto-renewable subscriptions) or, other than 0%, for a purchase not delivered.
 ///
 /// A warning is given only when `ConditionRegions` shows such a request: one the rule matches, no
 /// rule above it matches, and whose body Apple refuses. Regions leave out what they cannot read,
@@ -43,7 +44,11 @@ struct NoReplyCheck {
   let others: Set<Int>
   let requiredOrdinal: Int
   let otherDeliveries: Set<Int>
-  init?(policy: CheckedPolicy) {
+  /// For each rule, the values its `and` chain leaves the category fact: every request the rule
+  /// matches has one of them (nil when the chain does not restrict it).
+  let categoryDomains: [FactDomain?]
+
+  init?(policy: CheckedPolicy, categoryDomains: [FactDomain?]) {
     let schema = policy.schema
     guard let bounded = schema.boundedChoice,
       let category = schema.slot(ofFact: bounded.categoryFact),
@@ -61,6 +66,7 @@ struct NoReplyCheck {
     others = Set(0..<categories.cases.count).subtracting(exempt)
     self.requiredOrdinal = requiredOrdinal
     otherDeliveries = Set(0..<deliveries.cases.count).subtracting([requiredOrdinal])
+    self.categoryDomains = categoryDomains
   }
 
   func warnings() -> [Diagnostic] {
@@ -73,14 +79,16 @@ struct NoReplyCheck {
     for (index, rule) in policy.rules.enumerated() {
       let condition = regions.regions(of: rule.condition)
       if isChecked(replies[index]) {
-        let subject = Subject(what: "rule '\(rule.name)'", span: rule.nameSpan, isOtherwise: false)
+        let subject = Subject(
+          what: "rule '\(rule.name)'", span: rule.nameSpan, isOtherwise: false,
+          onlyExempt: onlyExempt(categoryDomains[index]))
         warnings += check(
           replies[index], subject, matched: condition.whenTrue, notTrue, &regions.work)
       }
       notTrue.append(condition.whenNotTrue)
     }
     if let span = policy.otherwiseSpan, isChecked(otherwise) {
-      let subject = Subject(what: "'otherwise'", span: span, isOtherwise: true)
+      let subject = Subject(what: "'otherwise'", span: span, isOtherwise: true, onlyExempt: false)
       warnings += check(otherwise, subject, matched: .everything, notTrue, &regions.work)
     }
     return warnings
@@ -91,6 +99,8 @@ struct NoReplyCheck {
     let what: String
     let span: SourceSpan
     let isOtherwise: Bool
+    /// Whether every request it matches has an exempt category.
+    let onlyExempt: Bool
   }
 
   // MARK: The requests without a reply
@@ -126,6 +136,13 @@ struct NoReplyCheck {
         }
       }
     }
+    guard reply.percent != .fromFacts else { return warnings }
+    let forExempt = reached(region([(category, .oneOf(exempt))] + deliveryKnown(reply)))
+    let undelivered = percentUndeliveredRegion(reply).map(reached) ?? false
+    if forExempt || undelivered {
+      warnings.append(
+        percentRefused(reply, subject, forExempt: forExempt, undelivered: undelivered))
+    }
     return warnings
   }
 
@@ -158,11 +175,27 @@ struct NoReplyCheck {
     return (undelivered, unbounded)
   }
 
+  /// The requests sent a percentage other than 0% though not delivered; nil when none can be shown.
+  private func percentUndeliveredRegion(_ reply: Reply) -> RequestRegion? {
+    var parts: [(Int, ConditionAtom.Restriction)] = [(category, .oneOf(others))]
+    switch reply.percent {
+    case .constant(let percent) where percent != 0: break
+    case .boundedFact: parts.append((usage, .within(NumericRange(lower: 0, lowerOpen: true))))
+    default: return nil
+    }
+    switch reply.delivery {
+    case .fromFacts: parts.append((required, .oneOf(otherDeliveries)))
+    case .other: break
+    case .required, .computed: return nil
+    }
+    return region(parts)
+  }
+
   // MARK: Helpers
 
   /// Whether the actions answer with something this check looks at.
   private func isChecked(_ reply: Reply) -> Bool {
-    reply.answers && reply.prefersChoice
+    reply.answers && (reply.prefersChoice || reply.percent != .fromFacts)
   }
 
   private func reply(_ actions: [CheckedAction]) -> Reply {
@@ -214,5 +247,10 @@ struct NoReplyCheck {
       result = result.intersected(with: RequestRegion(slot: slot, domain: domain), work: &unused)
     }
     return result
+  }
+
+  private func onlyExempt(_ domain: FactDomain?) -> Bool {
+    guard let domain, !domain.mayBeMissing, let ordinals = domain.ordinals else { return false }
+    return !ordinals.isEmpty && ordinals.isSubset(of: exempt)
   }
 }
