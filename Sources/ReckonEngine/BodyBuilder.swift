@@ -8,6 +8,10 @@ struct BodyBuilder {
   let facts: FactValues
   let actions: [DecidedAction]
   let rule: String
+  /// The policy and the index of the rule that decided (nil for `otherwise`), to say why a `set`
+  /// has no value.
+  let policy: CompiledPolicy
+  let ruleIndex: Int?
   /// The transaction's product and ownership types, for Apple's rules that depend on them.
   let context: ConsumptionValidationContext
   /// Where the body's facts are in `facts`; found once per schema by callers deciding many.
@@ -23,12 +27,14 @@ struct BodyBuilder {
   }
 
   init(
-    facts: FactValues, actions: [DecidedAction], rule: String,
+    facts: FactValues, decided: PolicyDecision, policy: CompiledPolicy,
     context: ConsumptionValidationContext, slots: BodyFactSlots? = nil
   ) {
     self.facts = facts
-    self.actions = actions
-    self.rule = rule
+    self.actions = decided.actions
+    self.rule = policy.ruleName(decided.rule)
+    self.policy = policy
+    self.ruleIndex = decided.rule
     self.context = context
     self.slots = slots ?? BodyFactSlots(facts.schema)
   }
@@ -47,8 +53,9 @@ struct BodyBuilder {
       case .set(let field, _) = unset
     {
       return Outcome(
-        action: .skip(.setReadsMissingFact(field: field.name, rule: rule)), body: nil,
-        sources: sources)
+        action: .skip(
+          .setReadsMissingFact(field: field.name, rule: rule, because: whyUnset(field))),
+        body: nil, sources: sources)
     }
     let delivery: DeliveryStatus
     switch field("deliveryStatus", fact: "delivery.status", slot: slots.deliveryStatus, &sources) {
@@ -80,6 +87,21 @@ struct BodyBuilder {
     }
     return Outcome(
       action: actions.contains(.holdForReview) ? .hold : .respond, body: body, sources: sources)
+  }
+
+  /// Why the deciding rule's `set` of `field` has no value: the missing facts it reads, by name,
+  /// or the division by zero or the currencies that made it unknown.
+  private func whyUnset(_ field: FieldDescriptor) -> String {
+    let written = ruleIndex.map { policy.checked.rules[$0].actions } ?? policy.checked.otherwise
+    for case .set(let descriptor, let value) in written where descriptor.name == field.name {
+      let reader = ConditionReader(policy: policy, facts: facts)
+      let missing = reader.missingFacts(in: value)
+      if !missing.isEmpty {
+        return missing.joined(separator: ", ") + (missing.count == 1 ? " is" : " are") + " missing"
+      }
+      if let cause = reader.unknownCause(in: value) { return cause }
+    }
+    return "its value cannot be worked out from the facts"
   }
 
   /// A required field: the rule's `set` value, else the fact.

@@ -24,7 +24,7 @@ public struct Decider: Sendable {
     let decided = policy.evaluate(facts.values, trace: trace)
     let rule = policy.ruleName(decided.rule)
     let outcome = BodyBuilder(
-      facts: facts.values, actions: decided.actions, rule: rule,
+      facts: facts.values, decided: decided, policy: policy,
       context: ConsumptionValidationContext(transaction: request.transaction)
     ).build()
     return Decision(

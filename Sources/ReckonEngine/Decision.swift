@@ -50,8 +50,9 @@ public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
   case policyDoesNotRespond(rule: String)
   /// A required body field has no fact and no rule setting it.
   case missingRequiredFact(field: String, fact: String)
-  /// A `set` action read a missing fact, so the field has no value.
-  case setReadsMissingFact(field: String, rule: String)
+  /// A `set` action read a missing fact (or divided by zero), so the field has no value;
+  /// `because` says which fact, e.g. `usage.consumed is missing`.
+  case setReadsMissingFact(field: String, rule: String, because: String)
   /// The body would break Apple's rules.
   case violatesAppleRules([AppleRuleViolation])
 
@@ -63,8 +64,8 @@ public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
     case .policyDoesNotRespond(let rule): "no reply: rule '\(rule)' says do not respond"
     case .missingRequiredFact(let field, let fact):
       "no reply: \(field) is required, but \(fact) is missing and no rule sets it"
-    case .setReadsMissingFact(let field, let rule):
-      "no reply: rule '\(rule)' sets \(field) from a fact that is missing"
+    case .setReadsMissingFact(let field, let rule, let because):
+      "no reply: \(rule == "otherwise" ? "'otherwise'" : "rule '\(rule)'") cannot set \(field): \(because)"
     case .violatesAppleRules(let violations):
       // Apple's rule in words first, for the person reading; the error name for searching.
       "no reply: the body would break Apple's rules: "

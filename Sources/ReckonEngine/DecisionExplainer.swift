@@ -100,7 +100,7 @@ public struct DecisionExplainer: Sendable {
         let reader = ConditionReader(policy: policy, facts: decision.facts.values)
         let cause =
           reader.missingFacts(in: rule.condition).isEmpty
-          ? reader.currencyMismatch(in: rule.condition) : nil
+          ? reader.unknownCause(in: rule.condition) : nil
         verdict = "did not match: " + (cause ?? "a fact it needs is missing")
       }
       lines.append("  \(attempt.rule + 1). \"\(rule.name)\" \(verdict)")

@@ -122,9 +122,15 @@ struct ConditionReader {
   }
 
   private func missingDetail(_ part: ResolvedExpression, _ values: [Int: Value?]) -> String {
-    let names = missingFacts(in: part)
+    whyUnknown(part) ?? "a fact it needs is missing"
+  }
+
+  /// Why `expression` has no value, in words: the missing facts it reads, else money in two
+  /// currencies or a division by zero; nil when none of these is the reason.
+  func whyUnknown(_ expression: ResolvedExpression) -> String? {
+    let names = missingFacts(in: expression)
     guard names.isEmpty else { return names.joined(separator: ", ") + " missing" }
-    return currencyMismatch(in: part) ?? "a fact it needs is missing"
+    return unknownCause(in: expression)
   }
 
   /// The facts `expression` reads, directly or through lets, that the request does not have.
@@ -146,41 +152,74 @@ struct ConditionReader {
     return names
   }
 
-  /// Why `expression` is unknown when no fact it reads is missing: two amounts of money in
-  /// different currencies, which the language neither compares nor adds. Nil when it is not that.
-  func currencyMismatch(in expression: ResolvedExpression) -> String? {
+  /// Why `expression` is unknown when no fact it reads is missing, through lets: two amounts of
+  /// money in different currencies, which the language neither compares nor adds, or a division
+  /// by zero, which has no value. Nil when it is neither.
+  func unknownCause(in expression: ResolvedExpression) -> String? {
     var visitedLets: Set<Int> = []
     func find(_ node: ResolvedExpression) -> String? {
       if case .letReference(let index) = node.kind {
         return visitedLets.insert(index).inserted ? find(policy.checked.lets[index].value) : nil
       }
-      let verb: String
-      switch node.kind {
-      case .compare, .membership: verb = "cannot be compared with"
-      case .arithmetic, .call: verb = "cannot be combined with"
-      default: verb = ""
-      }
-      if !verb.isEmpty {
-        let amounts = node.children.filter { $0.type == .money }.compactMap { child in
-          policy.value(of: child, facts: facts).map { (child, $0) }
-        }
-        for (index, (firstNode, first)) in amounts.enumerated() {
-          guard case .money(_, let currency) = first else { continue }
-          for (otherNode, other) in amounts[(index + 1)...] {
-            guard case .money(_, let otherCurrency) = other, otherCurrency != currency else {
-              continue
-            }
-            return "\(written(firstNode, first)) \(verb) \(written(otherNode, other)): "
-              + "different currencies"
-          }
-        }
-      }
+      if let found = currencyMismatch(at: node) ?? divisionByZero(at: node) { return found }
       for child in node.children {
         if let found = find(child) { return found }
       }
       return nil
     }
     return find(expression)
+  }
+
+  /// `25.00 USD cannot be compared with 20 EUR: different currencies` when `node` itself
+  /// compares or combines amounts in two currencies.
+  private func currencyMismatch(at node: ResolvedExpression) -> String? {
+    let verb: String
+    switch node.kind {
+    case .compare, .membership: verb = "cannot be compared with"
+    case .arithmetic, .call: verb = "cannot be combined with"
+    default: return nil
+    }
+    let amounts = node.children.filter { $0.type == .money }.compactMap { child in
+      policy.value(of: child, facts: facts).map { (child, $0) }
+    }
+    for (index, (firstNode, first)) in amounts.enumerated() {
+      guard case .money(_, let currency) = first else { continue }
+      for (otherNode, other) in amounts[(index + 1)...] {
+        guard case .money(_, let otherCurrency) = other, otherCurrency != currency else {
+          continue
+        }
+        return "\(written(firstNode, first)) \(verb) \(written(otherNode, other)): "
+          + "different currencies"
+      }
+    }
+    return nil
+  }
+
+  /// `'a / b' on line 1 divides by zero: b is 0.00 USD` when `node` divides by a value that is
+  /// zero; the line is where the division is written, which for a let is not the rule's.
+  private func divisionByZero(at node: ResolvedExpression) -> String? {
+    guard case .arithmetic(.divide, let dividend, let divisor) = node.kind,
+      policy.value(of: dividend, facts: facts) != nil,
+      let value = policy.value(of: divisor, facts: facts), Self.isZero(value)
+    else { return nil }
+    let source = policy.checked.source
+    let divisorText = source.text(of: divisor.span)
+    let what: String
+    switch divisor.kind {
+    case .fact, .letReference: what = "\(divisorText) is \(value.formatted(as: divisor.type))"
+    case .constant: what = "the divisor is \(divisorText)"
+    default: what = "'\(divisorText)' is \(value.formatted(as: divisor.type))"
+    }
+    let line = source.location(of: node.span.start).line
+    return "'\(source.text(of: node.span))' on line \(line) divides by zero: \(what)"
+  }
+
+  private static func isZero(_ value: Value) -> Bool {
+    switch value {
+    case .number(let n), .percent(let n), .duration(let n): n == 0
+    case .money(let milli, _): milli == 0
+    default: false
+    }
   }
 
   /// A constant as the policy writes it (`20 EUR`), anything else as its value (`25.00 USD`).

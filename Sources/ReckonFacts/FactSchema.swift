@@ -37,7 +37,8 @@ public struct FactSchema: Sendable {
         choice: "GRANT_PRORATED", boundedFact: "usage.consumed",
         overridingField: "consumptionPercentage",
         categoryFact: "product.type", exemptCategories: ["AUTO_RENEWABLE"],
-        requiredFact: "delivery.status", requiredValue: "DELIVERED"),
+        requiredFact: "delivery.status", requiredValue: "DELIVERED",
+        requiredField: "deliveryStatus"),
       consentFact: "customer.consented")
   }
 

@@ -58,7 +58,8 @@ public struct Checker {
             at: rule.name.span,
             hint: "give each rule its own name, so decisions say which one decided")
         }
-        ruleNames[rule.name.value] = rule.name.span
+        // The first definition is the one to cite, however many copies follow it.
+        if ruleNames[rule.name.value] == nil { ruleNames[rule.name.value] = rule.name.span }
         if let checked = checkRule(rule) { rules.append(checked) } else { sound = false }
       case .otherwise:
         continue
@@ -72,9 +73,20 @@ public struct Checker {
       summary: syntax.summary?.value, lets: lets, rules: rules, otherwise: otherwise,
       otherwiseSpan: syntax.otherwise?.span, schema: schema, source: source, nodeSpans: nodeSpans,
       nodeTypes: nodeTypes)
-    diagnostics +=
-      PolicyLints(policy: policy).warnings() + PolicyAnalysis(policy: policy).warnings()
+    diagnostics += Self.warnings(policy)
     return policy
+  }
+
+  /// The warnings of a policy that checked. The lints and the deeper analysis can both find a
+  /// rule that never decides (by the same conditions, or by narrower ranges, through lets they
+  /// read differently); a rule gets one such warning, the lints'.
+  static func warnings(_ policy: CheckedPolicy) -> [Diagnostic] {
+    let lints = PolicyLints(policy: policy).warnings()
+    let shadowed = Set(lints.filter { $0.id == .shadowedRule }.map(\.span))
+    return lints
+      + PolicyAnalysis(policy: policy).warnings().filter {
+        $0.id != .shadowedRule || !shadowed.contains($0.span)
+      }
   }
 
   /// The error for a file with no rule and no `otherwise` (empty, or only comments, headers and

@@ -82,4 +82,5 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case refundForExcludedProduct = "refund-for-excluded-product"
   case constantPercentCondition = "constant-percent-condition"
   case answersWithoutConsent = "answers-without-consent"
+  case percentageAppleRefuses = "percentage-apple-refuses"
 }

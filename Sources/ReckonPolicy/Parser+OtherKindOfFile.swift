@@ -34,7 +34,17 @@ extension Parser {
     else { return nil }
     return Diagnostic(
       .notAPolicy, .error, "this is a policy tests file, not a policy",
-      at: SourceSpan(start: offset, end: end),
-      hint: "run its tests with: reckon test \(source.path)")
+      at: SourceSpan(start: offset, end: end), hint: testsFileHint(source.path))
+  }
+
+  /// How to run a tests file found at `path`. `reckon test` runs NAME.tests against the NAME.policy
+  /// beside it, so a tests file saved under another name (`tests.policy`) must be renamed first:
+  /// `reckon test tests.policy` would look for `tests.tests`.
+  private static func testsFileHint(_ path: String) -> String {
+    guard path.hasSuffix(".tests") else {
+      return "save it as NAME.tests beside the policy NAME.policy it tests, then run its tests "
+        + "with: reckon test NAME.tests"
+    }
+    return "run its tests with: reckon test \(path)"
   }
 }

@@ -1,5 +1,5 @@
 /// The warnings of a checked policy: rules that can never decide, optional facts read without a
-/// guard, and a bounded refund choice reachable without its bound. Warnings never stop a load.
+/// guard, and rules that answer only without consent. Warnings never stop a load.
 struct PolicyLints {
   /// What the lints need to know about one `let`, worked out once: a let only uses earlier lets, so
   /// looking through lets never expands one twice (lets built from each other stay linear).
@@ -45,29 +45,13 @@ struct PolicyLints {
 
   func warnings() -> [Diagnostic] {
     var warnings = reachability()
-    // Once a rule has decided every request whose required fact has another value, the rules
-    // after it see only requests that have it.
-    var requiredHolds = false
     for rule in policy.rules {
       warnings += unguardedReads(in: rule)
-      let conditions = conjuncts(of: rule.condition)
-      if let warning = answersWithoutConsent(rule, conditions) { warnings.append(warning) }
-      if let warning = unboundedChoice(
-        rule.actions, conditions: conditions, requiredHolds: requiredHolds, at: rule.nameSpan,
-        what: "rule '\(rule.name)'")
-      {
+      if let warning = answersWithoutConsent(rule, conjuncts(of: rule.condition)) {
         warnings.append(warning)
       }
-      requiredHolds = requiredHolds || decidesEveryOther(conditions)
     }
-    if let span = policy.otherwiseSpan,
-      let warning = unboundedChoice(
-        policy.otherwise, conditions: [], requiredHolds: requiredHolds, at: span,
-        what: "'otherwise'")
-    {
-      warnings.append(warning)
-    }
-    return warnings
+    return warnings + unguardedReadsInOtherwise()
   }
 
   // MARK: Reachability
@@ -131,8 +115,10 @@ struct PolicyLints {
   private func unguardedReads(in rule: CheckedRule) -> [Diagnostic] {
     var reads: [Read] = []
     collectReads(rule.condition, at: nil, into: &reads)
+    let inCondition = reads.count
     for case .set(_, let value) in rule.actions { collectReads(value, at: nil, into: &reads) }
-    let besideOr = Self.onlyBesideOr(reads)
+    let besideOr = Self.onlyBesideOr(Array(reads[..<inCondition]))
+    let readBySet = Set(reads[inCondition...].map(\.slot))
     var guarded: Set<Int> = []
     collectGuards(rule.condition, into: &guarded)
     var warned: Set<Int> = []
@@ -141,18 +127,54 @@ struct PolicyLints {
     where policy.schema.facts[read.slot].isOptional && !guarded.contains(read.slot) {
       guard warned.insert(read.slot).inserted else { continue }
       let name = policy.schema.facts[read.slot].name
-      // Three-valued logic: `missing > 5 USD or reason == OTHER` is unknown or true, so the rule
-      // still matches when the other side holds.
-      let effect =
-        besideOr.contains(read.slot)
-        ? "when it is missing, this part is unknown and the rule matches only if the other side of the 'or' holds"
-        : "when it is missing the rule does not match"
+      let effect: String
+      if besideOr.contains(read.slot) && !readBySet.contains(read.slot) {
+        // Three-valued logic: `missing > 5 USD or reason == OTHER` is unknown or true, so the
+        // rule still matches when the other side holds.
+        effect =
+          "when it is missing, this part is unknown and the rule matches only if the other side of the 'or' holds"
+      } else if readBySet.contains(read.slot) && !readOutsideOr(read.slot, reads[..<inCondition]) {
+        // Read by a `set`: the rule decides, and the field has no value to send.
+        effect = "when it is missing, the rule still decides and no reply is sent"
+      } else {
+        effect = "when it is missing the rule does not match"
+      }
       warnings.append(
         warning(
           .unguardedOptionalFact,
           "rule '\(rule.name)' reads \(name), which a request may not have; \(effect)",
           at: read.span,
           hint: "say what should happen without it, e.g. \(name) is not missing and ..."))
+    }
+    return warnings
+  }
+
+  /// Whether the condition reads `slot` outside any `or`, so a missing value stops the rule.
+  private func readOutsideOr(_ slot: Int, _ conditionReads: ArraySlice<Read>) -> Bool {
+    conditionReads.contains { $0.slot == slot && !$0.besideOr }
+  }
+
+  /// `otherwise`'s `set` actions reading an optional fact: when it is missing, `otherwise` still
+  /// decides and no reply is sent. `otherwise` has no condition to guard with, so the hint is a
+  /// rule above it.
+  private func unguardedReadsInOtherwise() -> [Diagnostic] {
+    guard policy.otherwiseSpan != nil else { return [] }
+    var reads: [Read] = []
+    for case .set(_, let value) in policy.otherwise { collectReads(value, at: nil, into: &reads) }
+    var warned: Set<Int> = []
+    var warnings: [Diagnostic] = []
+    for read in reads where policy.schema.facts[read.slot].isOptional {
+      guard warned.insert(read.slot).inserted else { continue }
+      let name = policy.schema.facts[read.slot].name
+      warnings.append(
+        warning(
+          .unguardedOptionalFact,
+          "'otherwise' reads \(name), which a request may not have; when it is missing, "
+            + "'otherwise' still decides and no reply is sent",
+          at: read.span,
+          hint:
+            "decide requests without it in a rule above 'otherwise', e.g. when \(name) is missing then ..."
+        ))
     }
     return warnings
   }
@@ -204,115 +226,6 @@ struct PolicyLints {
     }
     if case .letReference(let index) = expression.kind { guarded.formUnion(lets[index].guards) }
     for child in expression.children { collectGuards(child, into: &guarded) }
-  }
-
-  // MARK: Bounded refund choice
-
-  private func unboundedChoice(
-    _ actions: [CheckedAction], conditions: [ResolvedExpression], requiredHolds: Bool,
-    at span: SourceSpan, what: String
-  )
-    -> Diagnostic?
-  {
-    guard let bounded = policy.schema.boundedChoice,
-      actions.contains(where: { if case .refund(_, bounded.choice) = $0 { true } else { false } })
-    else { return nil }
-    let setsField = actions.contains { action in
-      guard case .set(let field, let value) = action, field.name == bounded.overridingField,
-        case .percent(let percent) = value.constantValue
-      else { return false }
-      return percent > 0 && percent < 100
-    }
-    if isExempt(conditions, bounded) { return nil }
-    let inRange = setsField || isBounded(conditions, bounded)
-    let required = requiredHolds || requires(conditions, bounded)
-    if inRange && required { return nil }
-    var missing: [String] = []
-    if !required { missing.append("\(bounded.requiredFact) == \(bounded.requiredValue)") }
-    if !inRange {
-      missing.append("\(bounded.boundedFact) > 0% and \(bounded.boundedFact) < 100%")
-    }
-    return warning(
-      .proratedWithoutUsageBound,
-      // The consequence first: the body is built, Apple's rules refuse it, and nothing is sent.
-      "\(what) prefers \(bounded.choice), but Reckon sends no reply to a request it decides "
-        + "unless \(bounded.requiredFact) is \(bounded.requiredValue) and \(bounded.boundedFact) "
-        + "is strictly between 0% and 100% (or \(bounded.categoryFact) is "
-        + "\(bounded.exemptCategories.joined(separator: " or "))): Apple refuses \(bounded.choice) "
-        + "otherwise",
-      at: span,
-      hint: "add \(missing.joined(separator: " and ")) to the condition")
-  }
-
-  /// Whether the conditions include `requiredFact == requiredValue`.
-  private func requires(_ conditions: [ResolvedExpression], _ bounded: BoundedChoice) -> Bool {
-    conditions.contains { requiredComparison($0, .equal, bounded) }
-  }
-
-  /// Whether a rule with these conditions decides every request whose required fact has another
-  /// value: its whole condition is `requiredFact != requiredValue`.
-  private func decidesEveryOther(_ conditions: [ResolvedExpression]) -> Bool {
-    guard let bounded = policy.schema.boundedChoice, conditions.count == 1 else { return false }
-    return requiredComparison(conditions[0], .notEqual, bounded)
-  }
-
-  private func requiredComparison(
-    _ condition: ResolvedExpression, _ expected: ComparisonOperator, _ bounded: BoundedChoice
-  ) -> Bool {
-    guard let slot = policy.schema.slot(ofFact: bounded.requiredFact),
-      case .enumeration(let type) = policy.schema.facts[slot].type,
-      let ordinal = type.ordinal(of: bounded.requiredValue),
-      case .compare(let op, let left, let right) = condition.kind, op == expected
-    else { return false }
-    let isFact = { (expression: ResolvedExpression) in
-      self.inlined(expression).kind == .fact(slot: slot)
-    }
-    let isValue = { (expression: ResolvedExpression) in
-      expression.constantValue == .enumeration(ordinal)
-    }
-    return (isFact(left) && isValue(right)) || (isFact(right) && isValue(left))
-  }
-
-  private func isExempt(_ conditions: [ResolvedExpression], _ bounded: BoundedChoice) -> Bool {
-    guard let slot = policy.schema.slot(ofFact: bounded.categoryFact),
-      case .enumeration(let type) = policy.schema.facts[slot].type
-    else { return false }
-    let exempt = Set(bounded.exemptCategories.compactMap(type.ordinal(of:)).map(Value.enumeration))
-    let isCategory = { (expression: ResolvedExpression) in
-      self.inlined(expression).kind == .fact(slot: slot)
-    }
-    let isExempt = { (expression: ResolvedExpression) in
-      expression.constantValue.map(exempt.contains) == true
-    }
-    return conditions.contains { condition in
-      switch condition.kind {
-      case .compare(.equal, let left, let right):
-        return (isCategory(left) && isExempt(right)) || (isCategory(right) && isExempt(left))
-      case .membership(false, let subject, let members):
-        return isCategory(subject) && members.allSatisfy(isExempt)
-      default:
-        return false
-      }
-    }
-  }
-
-  private func isBounded(_ conditions: [ResolvedExpression], _ bounded: BoundedChoice) -> Bool {
-    guard let slot = policy.schema.slot(ofFact: bounded.boundedFact) else { return false }
-    var above = false
-    var below = false
-    for condition in conditions {
-      guard case .compare(let op, let left, let right) = condition.kind else { continue }
-      let (factOnLeft, constant) = (inlined(left).kind == .fact(slot: slot), right.constantValue)
-      let (factOnRight, other) = (inlined(right).kind == .fact(slot: slot), left.constantValue)
-      if factOnLeft, case .percent(let limit) = constant {
-        above = above || (op == .greater && limit >= 0) || (op == .greaterOrEqual && limit > 0)
-        below = below || (op == .less && limit <= 100) || (op == .lessOrEqual && limit < 100)
-      } else if factOnRight, case .percent(let limit) = other {
-        above = above || (op == .less && limit >= 0) || (op == .lessOrEqual && limit > 0)
-        below = below || (op == .greater && limit <= 100) || (op == .greaterOrEqual && limit < 100)
-      }
-    }
-    return above && below
   }
 
   // MARK: Consent

@@ -29,6 +29,10 @@ public enum PolicyLoader {
     if !found.contains(where: \.isError), let empty = Checker.nothingDecides(syntax) {
       found.append(empty)
     }
+    // Warnings come from analysing a policy that checks. A syntax error leaves the checker a
+    // tree with parts dropped or misplaced (a rule after a second 'otherwise'), whose warnings
+    // would be about a policy the author did not write: a file with errors shows its errors.
+    if found.contains(where: \.isError) { found.removeAll { !$0.isError } }
     let diagnostics = found.sorted {
       ($0.span.start, $0.span.end) < ($1.span.start, $1.span.end)
     }

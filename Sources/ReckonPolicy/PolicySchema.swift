@@ -113,7 +113,9 @@ public struct FieldDescriptor: Hashable, Sendable {
 /// A refund choice that is only valid when a percent fact lies strictly between 0% and 100% and
 /// reaches the body, unless another fact puts the request in an exempt category (GRANT_PRORATED,
 /// which needs a delivered purchase used strictly between 0% and 100%, except for auto-renewable
-/// subscriptions).
+/// subscriptions). The body field that carries the percent is refused for an exempt category, and
+/// refused unless 0 when the required fact lacks its value (a purchase not delivered); a rule's
+/// `set` of it is sent as set, so the checker warns where that means no reply.
 public struct BoundedChoice: Hashable, Sendable {
   /// The refund choice, e.g. `GRANT_PRORATED`.
   public let choice: String
@@ -130,12 +132,16 @@ public struct BoundedChoice: Hashable, Sendable {
   public let requiredFact: String
   /// The value `requiredFact` must have, e.g. `DELIVERED`.
   public let requiredValue: String
+  /// The body field a rule may set in place of `requiredFact`, e.g. `deliveryStatus`.
+  public let requiredField: String?
 
   /// Creates the description of a bounded choice.
   public init(
     choice: String, boundedFact: String, overridingField: String, categoryFact: String,
-    exemptCategories: [String], requiredFact: String, requiredValue: String
+    exemptCategories: [String], requiredFact: String, requiredValue: String,
+    requiredField: String? = nil
   ) {
+    self.requiredField = requiredField
     self.choice = choice
     self.boundedFact = boundedFact
     self.overridingField = overridingField

@@ -71,6 +71,34 @@ struct DecisionExplanationTests {
     #expect(!rendered.contains("a fact it needs is missing"), "\(rendered)")
   }
 
+  /// A division by zero is unknown without any fact missing: the explanation names the division,
+  /// the line it is written on (here in a let) and the divisor's value, and says no fact is missing.
+  @Test func anUnknownFromADivisionByZeroSaysWhichDivisionAndWhere() throws {
+    let text = """
+      let ratio = customer.lifetime_refunded / customer.lifetime_spent
+      rule "refund heavy"
+        when ratio > 0.5
+        then refund DECLINE
+      otherwise share data only
+      """
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "test.policy", text: text), schema: FactSchema.standard.policySchema)
+    let policy = try #require(loaded.policy, "\(loaded.renderedDiagnostics())")
+    let scenario = Scenario().with("customer.lifetime_spent", "0 USD").with(
+      "customer.lifetime_refunded", "0 USD")
+    let decision = Decider(policy: policy, schema: .standard).decide(
+      scenario.request, facts: try scenario.gathered(), trace: true)
+    let rendered = DecisionExplainer(policy: policy).render(decision, explain: true)
+    let reason =
+      "'customer.lifetime_refunded / customer.lifetime_spent' on line 1 divides by zero: "
+      + "customer.lifetime_spent is 0.00 USD"
+    #expect(
+      rendered.contains("\"refund heavy\" (line 2): ratio > 0.5 is unknown (\(reason))"),
+      "\(rendered)")
+    #expect(!rendered.contains("a fact it needs is missing"), "\(rendered)")
+    #expect(rendered.contains("Missing facts: none"), "\(rendered)")
+  }
+
   @Test func aMissingFactTheBodyNeedsIsListedThoughNoRuleReadIt() throws {
     let text = "rule \"always\"\n  when true\n  then refund GRANT_FULL\n"
     let loaded = PolicyLoader.load(

@@ -139,6 +139,35 @@ struct PolicyTestRunnerTests {
     #expect(text.contains("- pricey: unknown (\(reason))"), "\(text)")
   }
 
+  /// A division by zero makes a condition and a let unknown with no fact missing: the trace and
+  /// the let's expectation say which division, on which line, and what the divisor was.
+  @Test func aFailingTestsTraceSaysWhereItDividedByZero() throws {
+    let loaded = PolicyLoader.load(
+      SourceFile(
+        path: "ratio.policy",
+        text: """
+          let ratio = customer.lifetime_refunded / customer.lifetime_spent
+          rule "refund heavy" when ratio > 0.5 then refund DECLINE
+          otherwise share data only
+          """), schema: FactSchema.standard.policySchema)
+    let policy = try #require(loaded.policy)
+    let report = PolicyTestRunner(policy: policy).run(
+      SourceFile(
+        path: "ratio.tests",
+        text: """
+          test "new customer"
+            given customer.lifetime_spent = 0 USD
+            expect refund DECLINE, ratio = 0
+          """))
+    let text = report.render(explainer: DecisionExplainer(policy: policy))
+    let reason =
+      "'customer.lifetime_refunded / customer.lifetime_spent' on line 1 divides by zero: "
+      + "customer.lifetime_spent is 0.00 USD"
+    #expect(text.contains("1. \"refund heavy\" did not match: \(reason)"), "\(text)")
+    #expect(text.contains("- ratio > 0.5: unknown (\(reason))"), "\(text)")
+    #expect(text.contains("actual   ratio is unknown (\(reason))"), "\(text)")
+  }
+
   @Test func missingConsentMeansNoReply() throws {
     let report = try Self.run(
       """

@@ -39,7 +39,24 @@ struct SafetyGateTests {
         #"rule "r" when true then refund DECLINE, set consumptionPercentage = usage.consumed + (now - usage.last_used) / 1 day * 1%"#
       )
     #expect(
-      decision.action == .skip(.setReadsMissingFact(field: "consumptionPercentage", rule: "r")))
+      decision.action
+        == .skip(
+          .setReadsMissingFact(
+            field: "consumptionPercentage", rule: "r", because: "usage.last_used is missing")))
+  }
+
+  /// The contract: a reply that is not sent for want of a fact is recorded with the fact's name.
+  @Test func aSetThatReadsAMissingFactNamesIt() throws {
+    let decision = try Scenario().with("usage.consumed", nil)
+      .decide(
+        #"rule "r" when true then refund DECLINE, set consumptionPercentage = usage.consumed"#)
+    guard case .skip(let reason) = decision.action else {
+      Issue.record("expected no reply, got \(decision.action)")
+      return
+    }
+    #expect(
+      reason.description
+        == "no reply: rule 'r' cannot set consumptionPercentage: usage.consumed is missing")
   }
 
   struct AppleRuleCase: CustomTestStringConvertible, Sendable {

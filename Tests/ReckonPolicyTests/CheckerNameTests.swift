@@ -119,6 +119,22 @@ struct CheckerNameTests {
       hint: "give each rule its own name, so decisions say which one decided"),
   ]
 
+  /// A third rule of the same name is told where the name was first used, not about the copy
+  /// before it.
+  @Test func everyDuplicateRuleNameCitesTheFirstDefinition() {
+    let result = TestSchema.load(
+      """
+      rule "r" when reason == LEGAL then refund DECLINE
+      rule "r" when reason == OTHER then refund GRANT_FULL
+      rule "r" when reason == FULFILLMENT_ISSUE then refund GRANT_FULL
+      """)
+    let errors = result.diagnostics.filter { $0.id == .duplicateRuleName }
+    #expect(
+      errors.map(\.message)
+        == Array(
+          repeating: "another rule is already called 'r' (line 1)", count: 2))
+  }
+
   @Test(
     "a rule without a name, or named like the otherwise clause, is refused at its name",
     arguments: ["\"\"", "\"  \"", "\"otherwise\"", "\"Otherwise \""])

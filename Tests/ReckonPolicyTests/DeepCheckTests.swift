@@ -150,11 +150,11 @@ struct DeepCheckTests {
       name: "a percentage set for subscriptions only",
       rules:
         #"rule "s" when product.type == AUTO_RENEWABLE then refund DECLINE, set consumptionPercentage = 50%"#,
-      id: .refundForExcludedProduct, underlined: "50%"),
+      id: .percentageAppleRefuses, underlined: "50%"),
     Case(
-      name: "a percentage set for consumables",
+      name: "a percentage set for delivered consumables",
       rules:
-        #"rule "s" when product.type == CONSUMABLE then refund DECLINE, set consumptionPercentage = 50%"#,
+        #"rule "s" when product.type == CONSUMABLE and delivery.status == DELIVERED then refund DECLINE, set consumptionPercentage = 50%"#,
       id: nil, underlined: nil),
     Case(
       name: "at least 0% is always true",
@@ -180,6 +180,7 @@ struct DeepCheckTests {
 
   static let deeperIDs: Set<DiagnosticID> = [
     .neverMatches, .shadowedRule, .refundForExcludedProduct, .constantPercentCondition,
+    .percentageAppleRefuses,
   ]
 
   @Test(arguments: cases)

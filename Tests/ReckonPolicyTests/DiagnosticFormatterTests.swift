@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ReckonPolicy
@@ -36,6 +37,21 @@ struct DiagnosticFormatterTests {
               = did you mean 'DELIVERED'?
 
         """)
+  }
+
+  /// The error example in docs/language.md is what `reckon check` prints for that line, column
+  /// included, on line 14 of a policy.
+  @Test func theLanguageDocsErrorExampleIsTheCheckersOutput() throws {
+    let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("docs/language.md")
+    let blocks = try String(contentsOf: docs, encoding: .utf8).components(separatedBy: "```\n")
+    let example = try #require(blocks.first { $0.hasPrefix("policies/targeted.policy:14:") })
+    let text =
+      (1...12).map { _ in "# filler" }.joined(separator: "\n")
+      + "\nrule \"r\"\n  when delivery.status != DELIVERD\n  then refund DECLINE\n"
+    let result = TestSchema.load(text, path: "policies/targeted.policy")
+    #expect(result.renderedDiagnostics() == example)
   }
 
   @Test func aDiagnosticWithoutHintHasNoHintLine() {

@@ -137,9 +137,19 @@ struct DiagnosticSnapshotTests {
       policy: "rule \"partly\"\n  when product.type == CONSUMABLE\n  then refund GRANT_PRORATED"),
     Example(
       id: .refundForExcludedProduct,
-      policy:
-        "rule \"subscriptions\"\n  when product.type == AUTO_RENEWABLE\n  then refund DECLINE, set consumptionPercentage = 50%"
-    ),
+      policy: """
+        rule "subscriptions are not ours to judge"
+          when product.type == AUTO_RENEWABLE
+          then share data only
+
+        rule "non-consumables are final"
+          when product.type == NON_CONSUMABLE
+          then do not respond
+
+        rule "refund accidental purchases"
+          when product.type in [AUTO_RENEWABLE, NON_CONSUMABLE] and reason == UNINTENDED_PURCHASE
+          then refund GRANT_FULL
+        """),
     Example(
       id: .constantPercentCondition,
       policy:
@@ -147,6 +157,11 @@ struct DiagnosticSnapshotTests {
     Example(
       id: .answersWithoutConsent,
       policy: "rule \"goodwill\"\n  when customer.consented == false\n  then refund GRANT_FULL"),
+    Example(
+      id: .percentageAppleRefuses,
+      policy:
+        "rule \"subscriptions\"\n  when product.type == AUTO_RENEWABLE\n  then refund DECLINE, set consumptionPercentage = 50%"
+    ),
   ]
 
   @Test("each diagnostic renders as its golden file", arguments: examples)
@@ -161,6 +176,21 @@ struct DiagnosticSnapshotTests {
     let missing = DiagnosticID.allCases.filter { !covered.contains($0) }
     #expect(missing.isEmpty)
     #expect(Self.examples.count == DiagnosticID.allCases.count)
+  }
+
+  /// docs/language.md: warnings come from analysing a policy that checks, so a file with errors
+  /// shows its errors only, here a syntax error beside rules that would draw warnings.
+  @Test func aFileWithErrorsShowsItsErrorsOnly() {
+    let result = TestSchema.load(
+      """
+      rule "x" when true then refund DECLINE
+      otherwise refund DECLINE
+      rule "y" when true then refund DECLINE
+      otherwise share data only
+      """)
+    #expect(
+      result.diagnostics.map(\.id) == [.declarationAfterOtherwise, .duplicateOtherwise],
+      "\(result.renderedDiagnostics())")
   }
 
   @Test func warningsDoNotStopALoadButErrorsDo() {

@@ -54,4 +54,16 @@ struct OtherKindOfFileTests {
       result.renderedDiagnostics().hasPrefix(
         "policies/a.tests:1:1: error: this is a policy tests file, not a policy\n"))
   }
+
+  /// `reckon test tests.policy` would look for tests.tests beside it, so a tests file saved with
+  /// another extension is told to be renamed rather than given a command that fails.
+  @Test(arguments: ["tests.policy", "policies/refunds.txt"])
+  func aTestsFileSavedUnderAnotherExtensionIsToldToRenameIt(_ path: String) throws {
+    let result = TestSchema.load("test \"a\"\n  expect otherwise\n", path: path)
+    let hint = try #require(result.diagnostics.first?.hint)
+    #expect(
+      hint
+        == "save it as NAME.tests beside the policy NAME.policy it tests, then run its tests with: reckon test NAME.tests"
+    )
+  }
 }

@@ -56,6 +56,14 @@ struct PolicyLintTests {
         """,
       warnings: [.shadowedRule]),
     LintCase(
+      label: "shadowed by a rule whose condition is a let: one warning",
+      policy: """
+        let big = customer.refunds_last_90_days > 5
+        rule "a" when big then refund DECLINE
+        rule "b" when reason == LEGAL and customer.refunds_last_90_days > 5 then refund GRANT_FULL
+        """,
+      warnings: [.shadowedRule]),
+    LintCase(
       label: "a later rule that is broader is not shadowed",
       policy: """
         rule "legal and heavy" when usage.consumed > 80% and reason == LEGAL then refund DECLINE
@@ -189,15 +197,20 @@ struct PolicyLintTests {
         "rule \"a\" when product.type in [AUTO_RENEWABLE, CONSUMABLE] then refund GRANT_PRORATED",
       warnings: [.proratedWithoutUsageBound]),
     LintCase(
-      label: "prorated with the percentage set",
+      label: "prorated with the percentage set, delivered, not a subscription",
       policy:
-        "rule \"a\" when reason == OTHER and delivery.status == DELIVERED then refund GRANT_PRORATED, set consumptionPercentage = 50%",
+        "rule \"a\" when reason == OTHER and delivery.status == DELIVERED and product.type != AUTO_RENEWABLE then refund GRANT_PRORATED, set consumptionPercentage = 50%",
       warnings: []),
     LintCase(
-      label: "prorated with the percentage set but maybe undelivered",
+      label: "prorated with the percentage set, maybe for a subscription (which takes none)",
+      policy:
+        "rule \"a\" when reason == OTHER and delivery.status == DELIVERED then refund GRANT_PRORATED, set consumptionPercentage = 50%",
+      warnings: [.percentageAppleRefuses]),
+    LintCase(
+      label: "prorated with the percentage set but maybe undelivered (which takes only 0%)",
       policy:
         "rule \"a\" when reason == OTHER then refund GRANT_PRORATED, set consumptionPercentage = 50%",
-      warnings: [.proratedWithoutUsageBound]),
+      warnings: [.percentageAppleRefuses]),
     LintCase(
       label: "prorated with the percentage set to 100%",
       policy:
@@ -207,9 +220,17 @@ struct PolicyLintTests {
       label: "prorated in otherwise", policy: "otherwise refund GRANT_PRORATED",
       warnings: [.proratedWithoutUsageBound]),
     LintCase(
-      label: "prorated in otherwise with the percentage set",
+      label: "prorated in otherwise with the percentage set, subscriptions reaching it",
       policy: """
         rule "failed" when delivery.status != DELIVERED then refund GRANT_FULL
+        otherwise refund GRANT_PRORATED, set consumptionPercentage = 50%
+        """,
+      warnings: [.percentageAppleRefuses]),
+    LintCase(
+      label: "prorated in otherwise with the percentage set, after rules for the rest",
+      policy: """
+        rule "failed" when delivery.status != DELIVERED then refund GRANT_FULL
+        rule "subscriptions" when product.type == AUTO_RENEWABLE then share data only
         otherwise refund GRANT_PRORATED, set consumptionPercentage = 50%
         """,
       warnings: []),
@@ -300,6 +321,47 @@ struct PolicyLintTests {
       "when it is missing, this part is unknown and the rule matches only if the other side of the 'or' holds"
     let andEffect = "when it is missing the rule does not match"
     #expect(warning.message.hasSuffix(besideOr ? orEffect : andEffect), "\(warning.message)")
+  }
+
+  /// A `set` that reads a missing fact does not stop the rule from matching: the rule decides
+  /// and the field has no value, so no reply is sent. A guard in the condition is still heeded.
+  @Test(arguments: [
+    ("reason == LEGAL", "when it is missing, the rule still decides and no reply is sent"),
+    (
+      "reason == LEGAL or purchase.price < 1 USD",
+      "when it is missing, the rule still decides and no reply is sent"
+    ),
+    ("purchase.price < 100 USD", "when it is missing the rule does not match"),
+  ])
+  func anOptionalFactReadBySetIsSaidToLeaveNoReply(_ condition: String, _ effect: String) throws {
+    let result = TestSchema.load(
+      "rule \"a\" when \(condition) then refund DECLINE, set sampleContentProvided = purchase.price > 5 USD"
+    )
+    let warning = try #require(result.diagnostics.first { $0.id == .unguardedOptionalFact })
+    #expect(
+      warning.message == "rule 'a' reads purchase.price, which a request may not have; \(effect)")
+    let guarded = TestSchema.load(
+      "rule \"a\" when purchase.price is not missing then refund DECLINE, set sampleContentProvided = purchase.price > 5 USD"
+    )
+    #expect(guarded.diagnostics.isEmpty, "\(guarded.renderedDiagnostics())")
+  }
+
+  /// `otherwise` has no condition, so its `set` reading an optional fact is warned about with a
+  /// rule above it as the fix.
+  @Test func anOptionalFactReadBySetInOtherwiseIsWarnedAbout() throws {
+    let result = TestSchema.load(
+      "otherwise refund GRANT_FULL, set sampleContentProvided = purchase.price > 5 USD")
+    let warning = try #require(result.diagnostics.first)
+    #expect(result.diagnostics.map(\.id) == [.unguardedOptionalFact])
+    #expect(
+      warning.message
+        == "'otherwise' reads purchase.price, which a request may not have; when it is missing, 'otherwise' still decides and no reply is sent"
+    )
+    #expect(
+      warning.hint
+        == "decide requests without it in a rule above 'otherwise', e.g. when purchase.price is missing then ..."
+    )
+    #expect(result.source.text(of: warning.span) == "purchase.price")
   }
 
   @Test func warningsPointAtWhatTheyAreAbout() throws {

@@ -39,7 +39,8 @@ enum TestSchema {
       choice: "GRANT_PRORATED", boundedFact: "usage.consumed",
       overridingField: "consumptionPercentage",
       categoryFact: "product.type", exemptCategories: ["AUTO_RENEWABLE"],
-      requiredFact: "delivery.status", requiredValue: "DELIVERED"),
+      requiredFact: "delivery.status", requiredValue: "DELIVERED",
+      requiredField: "deliveryStatus"),
     consentFact: "customer.consented")
 
   /// Loads policy text against the test schema.

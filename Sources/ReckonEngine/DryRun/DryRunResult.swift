@@ -75,8 +75,7 @@ enum VerdictMaker {
   ) -> DryRunVerdict {
     let decided = policy.evaluate(values)
     var builder = BodyBuilder(
-      facts: values, actions: decided.actions, rule: policy.ruleName(decided.rule),
-      context: context, slots: slots)
+      facts: values, decided: decided, policy: policy, context: context, slots: slots)
     builder.tracksSources = false
     let outcome = builder.build()
     return DryRunVerdict(action: outcome.action, body: outcome.body, ruleIndex: decided.rule)

@@ -111,11 +111,14 @@ struct ExpectationCheck {
       // A let is worked out from the request's facts whatever the decision, even when no rule
       // needed it, so a test can check the building blocks of a condition on their own.
       guard let (index, policy) = checkedLet else { return nil }
-      let type = policy.checked.lets[index].value.type
-      let actual = policy.value(of: policy.checked.lets[index].value, facts: decision.facts.values)
-        .map { $0.formatted(as: type) }
-      return actual == expectedFieldText
-        ? nil : "\(field.value) " + (actual.map { "= \($0)" } ?? "is unknown")
+      let value = policy.checked.lets[index].value
+      let actual = policy.value(of: value, facts: decision.facts.values)
+        .map { $0.formatted(as: value.type) }
+      guard actual != expectedFieldText else { return nil }
+      if let actual { return "\(field.value) = \(actual)" }
+      // Why it has no value: a missing fact, or a division by zero, which is not one.
+      let why = ConditionReader(policy: policy, facts: decision.facts.values).whyUnknown(value)
+      return "\(field.value) is unknown" + (why.map { " (\($0))" } ?? "")
     case .field(let field, _):
       guard let body = decision.body, !decision.isSkip else { return outcome }
       let actual = Self.fieldText(field.value, body)

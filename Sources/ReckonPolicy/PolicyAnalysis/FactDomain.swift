@@ -1,6 +1,6 @@
 /// The values a rule's conditions leave possible for one fact: whether it may be missing, and which
 /// values it may have when present.
-struct FactDomain {
+struct FactDomain: Equatable {
   var mayBeMissing = true
   var mayBePresent = true
   /// For enum and boolean facts, the ordinals still possible; nil means all.
@@ -32,6 +32,24 @@ struct FactDomain {
     case .other(let value): excluded.insert(value)
     }
     mayBeMissing = false  // any comparison holds only for a present value
+  }
+
+  /// The values both domains allow.
+  func intersected(with other: FactDomain) -> FactDomain {
+    var result = self
+    result.mayBeMissing = mayBeMissing && other.mayBeMissing
+    result.mayBePresent = mayBePresent && other.mayBePresent
+    if let allowed = other.ordinals {
+      result.ordinals = ordinals.map { $0.intersection(allowed) } ?? allowed
+    }
+    result.range = range.intersected(with: other.range)
+    result.excluded.formUnion(other.excluded)
+    if let currency = other.currency {
+      if result.currency == nil { result.currency = currency }
+      if result.currency != currency { result.mixedCurrencies = true }
+    }
+    result.mixedCurrencies = result.mixedCurrencies || other.mixedCurrencies
+    return result
   }
 
   /// Whether no value (present or missing) satisfies every condition.

@@ -1,7 +1,8 @@
 /// The deeper checks of `reckon check`, over each rule's `and` chain reduced to restrictions on single
 /// facts: a rule whose conditions contradict each other, a rule every case of which an earlier rule
 /// already decides, a refund for a product type earlier rules have taken out of play, and a
-/// condition on a percent fact that is the same for every value from 0% to 100%. All are warnings.
+/// condition on a percent fact that is the same for every value from 0% to 100%; then the rules
+/// whose body Apple refuses for some requests (`NoReplyCheck`). All are warnings.
 struct PolicyAnalysis {
   let policy: CheckedPolicy
   /// The parts of each boolean `let`'s `and` chain, computed once in order, so lets built from
@@ -34,6 +35,7 @@ struct PolicyAnalysis {
     var warnings: [Diagnostic] = []
     var earlier: [RuleFacts] = []
     var excludedTypes: [(rule: CheckedRule, ordinals: Set<Int>)] = []
+    var typeDomains: [FactDomain?] = []
     for rule in policy.rules {
       let conjuncts = conjuncts(of: rule.condition)
       let conjunctAtoms = conjuncts.map { ConditionAtom.from($0, lets: policy.lets) }
@@ -44,18 +46,16 @@ struct PolicyAnalysis {
       let facts = RuleFacts(
         rule: rule, conjuncts: conjuncts, atoms: atoms, domains: domains(of: atoms),
         shapes: shapes, shapeSet: Set(shapes), conjunctAtoms: conjunctAtoms)
+      typeDomains.append(typeSlot.flatMap { facts.domains[$0] })
       if let contradiction = contradiction(facts) {
         if percentWarnings.isEmpty { warnings.append(contradiction) }
         continue
       }
       if let covering = earlier.first(where: { covers($0, facts) }) {
-        if !shapesShadow(covering, facts) {
-          warnings.append(covered(facts.rule, by: covering.rule))
-        }
+        warnings.append(covered(facts.rule, by: covering.rule))
       } else if let warning = excludedRefund(facts, excludedTypes) {
         warnings.append(warning)
       }
-      if let warning = percentageForSubscription(facts) { warnings.append(warning) }
       // Only a rule whose whole condition is the product type decides every request of those
       // types: a part the analysis cannot read (arithmetic, `starts with`, `or`) narrows the rule,
       // so dropping it would overstate what the rule takes out of play.
@@ -67,6 +67,7 @@ struct PolicyAnalysis {
       earlier.append(facts)
     }
     return warnings
+      + (NoReplyCheck(policy: policy, categoryDomains: typeDomains)?.warnings() ?? [])
   }
 
   // MARK: Never matches
@@ -99,11 +100,6 @@ struct PolicyAnalysis {
       return domain.implies(
         atom.restriction, caseCount: caseCount(atom.slot), currency: atom.currency)
     }
-  }
-
-  /// Whether the existing shadowed-rule warning (conditions a subset by shape) already says it.
-  private func shapesShadow(_ earlier: RuleFacts, _ later: RuleFacts) -> Bool {
-    earlier.shapeSet.isSubset(of: later.shapeSet)
   }
 
   private func covered(_ rule: CheckedRule, by earlier: CheckedRule) -> Diagnostic {
@@ -147,25 +143,6 @@ struct PolicyAnalysis {
         + "every such request",
       at: facts.rule.nameSpan,
       hint: "this refund is never asked for; move the rule above \(rules) or remove it")
-  }
-
-  /// `set consumptionPercentage` in a rule only for auto-renewable subscriptions, which Apple takes no percentage for.
-  private func percentageForSubscription(_ facts: RuleFacts) -> Diagnostic? {
-    guard let bounded = policy.schema.boundedChoice, let typeSlot,
-      case .enumeration(let type) = policy.schema.facts[typeSlot].type,
-      let domain = facts.domains[typeSlot], !domain.mayBeMissing, let ordinals = domain.ordinals,
-      !ordinals.isEmpty,
-      ordinals.allSatisfy({ bounded.exemptCategories.contains(type.cases[$0]) })
-    else { return nil }
-    for case .set(let field, let value) in facts.rule.actions
-    where field.name == bounded.overridingField {
-      return warning(
-        .refundForExcludedProduct,
-        "rule '\(facts.rule.name)' sets \(field.name) for \(bounded.exemptCategories.joined(separator: ", ")) purchases only, "
-          + "which Apple takes no \(field.name) for", at: value.span,
-        hint: "remove the set; Reckon leaves the field out for these purchases")
-    }
-    return nil
   }
 
   // MARK: Percent conditions that never change
