@@ -46,6 +46,29 @@ struct CheckCommandTests {
     #expect(run.standardOutput.contains("checked 1 file:"), "\(run.standardOutput)")
   }
 
+  /// In a folder too: one tests file that cannot be read does not keep the others from running,
+  /// and the JSON report says the run did not pass, and why.
+  @Test func anUnreadableTestsFileInAFolderLeavesTheOthersRunning() async throws {
+    let folder = try Self.scratchFolder()
+    for name in ["targeted.policy", "targeted.tests"] {
+      try FileManager.default.copyItem(
+        at: ReckonBinary.packageRoot.appendingPathComponent("policies/\(name)"),
+        to: folder.appendingPathComponent(name))
+    }
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.appendingPathComponent("0.tests").path, withDestinationPath: "nowhere")
+    let run = try await ReckonBinary.run(["test", folder.path])
+    #expect(run.status == 1)
+    #expect(run.standardOutput.contains("1 file, 19 tests: 19 passed"), "\(run.standardOutput)")
+    #expect(run.standardOutput.contains("1 path not found or not readable"))
+    let json = try await ReckonBinary.run(["test", "--format", "json", folder.path])
+    #expect(json.status == 1)
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+    #expect(report["passed"] as? Bool == false)
+    #expect((report["unreadable"] as? [String])?.count == 1)
+  }
+
   @Test func aMissingTestsFileIsReportedAndTheOthersStillRun() async throws {
     let missing = try Self.scratchFolder().appendingPathComponent("nope.tests").path
     let run = try await ReckonBinary.run(["test", missing, "policies/targeted.tests"])

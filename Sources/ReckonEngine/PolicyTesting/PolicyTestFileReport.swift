@@ -94,10 +94,16 @@ public struct PolicyTestJSONReport: Encodable {
 
   let passed: Bool
   let files: [File]
+  /// Paths given that could not be read, each with why.
+  let unreadable: [String]
 
-  /// Builds the JSON report of `reports`.
-  public init(_ reports: [PolicyTestFileReport]) {
-    passed = reports.allSatisfy(\.passed)
+  /// Builds the JSON report of `reports`; `unreadable` names the paths that could not be read,
+  /// and `failsCoverage` says a required coverage was not reached, either of which fails the run.
+  public init(
+    _ reports: [PolicyTestFileReport], unreadable: [String] = [], failsCoverage: Bool = false
+  ) {
+    passed = reports.allSatisfy(\.passed) && unreadable.isEmpty && !failsCoverage
+    self.unreadable = unreadable
     files = reports.map { report in
       File(
         tests: report.testsSource.path, policy: report.policyPath, passed: report.passed,

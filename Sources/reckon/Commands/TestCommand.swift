@@ -19,7 +19,9 @@ enum TestCommand: Command {
     --require-coverage   also fail when a rule is never reached
     --config FILE        also know the custom facts (custom.*) its fact sources declare
 
-    Exits 0 when every test passes, 1 when a test fails or a file does not check.
+    A path that cannot be read is reported and the others still run.
+    Exits 0 when every test passes, 1 when a test fails, a file does not check, a path cannot be
+    read, or (with --require-coverage) a rule is never reached, which it names.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
@@ -32,33 +34,39 @@ enum TestCommand: Command {
     }
     // A path that cannot be read is reported and the others still run, so one run reports
     // every problem.
-    var unreadable = 0
+    var unreadable: [String] = []
     var reports: [PolicyTestFileReport] = []
     for input in arguments.positionals.isEmpty ? ["policies"] : arguments.positionals {
-      do {
-        for path in try testsPaths([input]) {
-          reports.append(try PolicyTestRunner.run(testsPath: path, schema: schema))
+      let paths: [String]
+      do { paths = try testsPaths([input]) } catch {
+        unreadable.append(error.description)
+        continue
+      }
+      for path in paths {
+        do { reports.append(try PolicyTestRunner.run(testsPath: path, schema: schema)) } catch {
+          unreadable.append(error.description)
         }
-      } catch {
-        console.error("reckon test: \(error)")
-        unreadable += 1
       }
     }
+    for problem in unreadable { console.error("reckon test: \(problem)") }
     let unreached = reports.contains { !($0.coverage?.unreachedRules.isEmpty ?? true) }
     if format == "json" {
-      console.out(PolicyTestJSONReport(reports).jsonText())
+      console.out(
+        PolicyTestJSONReport(
+          reports, unreadable: unreadable, failsCoverage: requireCoverage && unreached
+        ).jsonText())
     } else {
       for report in reports {
         let explainer = try? PolicyFiles.load(report.policyPath, schema: schema).policy.map(
           DecisionExplainer.init)
         console.out(report.render(explainer: explainer ?? nil))
       }
-      console.out(summary(reports, unreadable: unreadable))
+      console.out(summary(reports, unreadable: unreadable.count))
       // Otherwise a run whose tests all pass would exit 1 with no word of why.
       if requireCoverage, unreached { console.out(uncovered(reports)) }
     }
     let failed =
-      unreadable > 0 || reports.contains { !$0.passed } || (requireCoverage && unreached)
+      !unreadable.isEmpty || reports.contains { !$0.passed } || (requireCoverage && unreached)
     return failed ? 1 : 0
   }
 
