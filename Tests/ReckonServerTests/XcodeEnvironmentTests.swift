@@ -15,6 +15,16 @@ import Testing
     return header + "." + payload + "."
   }
 
+  /// An unsigned payload whose app is named by `block` (`summary` or `appData`), not `data`.
+  static func unsigned(block: String, type: String, environment: String) -> String {
+    let header = Base64URL.encode(Data(#"{"alg":"none"}"#.utf8))
+    let payload = Base64URL.encode(
+      Data(
+        #"{"notificationType":"\#(type)","notificationUUID":"u","\#(block)":{"bundleId":"com.example","environment":"\#(environment)"}}"#
+          .utf8))
+    return header + "." + payload + "."
+  }
+
   static let verifier = NotificationVerifier(
     apps: [AcceptedApp(bundleId: "com.example", appAppleId: nil, environment: .sandbox)],
     roots: AppleRootCertificates.defaultRoots(), unverifiedEnvironments: [.xcode, .localTesting])
@@ -29,6 +39,24 @@ import Testing
   @Test func anUnsignedPayloadClaimingSandboxIsRefusedEvenWhenXcodeIsAllowed() {
     #expect(throws: VerificationFailure.unsupportedAlgorithm("none")) {
       try Self.verifier.verify(signedPayload: Self.unsigned(environment: "Sandbox"))
+    }
+  }
+
+  /// Whether a payload may come unsigned is judged on the environment of the block that names
+  /// its app: Apple's LocalTesting summary and consent notifications carry no `data`.
+  @Test(arguments: [("summary", "RENEWAL_EXTENSION"), ("appData", "RESCIND_CONSENT")])
+  func anUnsignedLocalPayloadWithoutDataIsAcceptedForItsLocalApp(block: String, type: String)
+    throws
+  {
+    let local = NotificationVerifier(
+      apps: [AcceptedApp(bundleId: "com.example", appAppleId: nil, environment: .localTesting)],
+      roots: AppleRootCertificates.defaultRoots(), unverifiedEnvironments: [.localTesting])
+    let verified = try local.verify(
+      signedPayload: Self.unsigned(block: block, type: type, environment: "LocalTesting"))
+    #expect(verified.app.environment == .localTesting)
+    #expect(throws: VerificationFailure.unsupportedAlgorithm("none")) {
+      try local.verify(
+        signedPayload: Self.unsigned(block: block, type: type, environment: "Sandbox"))
     }
   }
 }

@@ -95,9 +95,9 @@ public struct NotificationVerifier: Sendable {
   private func verifiedPayload(_ signedPayload: String) throws(VerificationFailure)
     -> ResponseBodyV2DecodedPayload
   {
-    let payloadJSON = try verifier.verifiedPayload(signedPayload) {
-      $0.objectValue?["data"]?.objectValue?["environment"]?.stringValue
-    }.json
+    let payloadJSON = try verifier.verifiedPayload(
+      signedPayload, environment: NotificationVerifier.claimedEnvironment
+    ).json
     let payload: ResponseBodyV2DecodedPayload
     do {
       // From the value verification parsed, not the bytes again (see `JSONValueDecoder`).
@@ -106,6 +106,17 @@ public struct NotificationVerifier: Sendable {
       throw .malformed("the notification payload does not decode: \(error)")
     }
     return payload
+  }
+
+  /// The environment an unverified payload claims, read from the block `ClaimedApp` takes the
+  /// app from (`data`, then `summary`, then `appData`; an external purchase token names none),
+  /// so that whether it may come unsigned and whose it is are judged on the same claim.
+  static func claimedEnvironment(_ payload: JSONValue) -> String? {
+    guard let object = payload.objectValue else { return nil }
+    for block in ["data", "summary", "externalPurchaseToken", "appData"] {
+      if let found = object[block]?.objectValue { return found["environment"]?.stringValue }
+    }
+    return nil
   }
 
   /// Checks the verified payload's app (from `data`, `summary`, `externalPurchaseToken` or
