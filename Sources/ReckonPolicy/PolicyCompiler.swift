@@ -238,14 +238,7 @@ struct PolicyCompiler {
     else { return nil }
     return { frame in
       guard let actual = frame.facts[slot]?.orderedNumber else { return nil }
-      switch op {
-      case .equal: return .boolean(actual == limit)
-      case .notEqual: return .boolean(actual != limit)
-      case .less: return .boolean(actual < limit)
-      case .lessOrEqual: return .boolean(actual <= limit)
-      case .greater: return .boolean(actual > limit)
-      default: return .boolean(actual >= limit)
-      }
+      return .boolean(ValueOperations.compareNumbers(op, actual, limit))
     }
   }
 

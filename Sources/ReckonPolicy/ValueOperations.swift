@@ -73,13 +73,17 @@ enum ValueOperations {
     }
   }
 
-  /// `number` rounded to 15 significant digits, or nil when it is not finite. Binary floating
-  /// point holds few decimals exactly, and a product owner reads `0.1 + 0.2 == 0.3` and
-  /// `33.3% * 3 >= 99.9%` as true; 15 digits is all a double keeps of any decimal, so the
-  /// rounding gives the value the decimal arithmetic would, and loses nothing a policy writes.
-  static func finite(_ number: Double) -> Double? {
-    guard number.isFinite else { return nil }
-    guard number != 0 else { return 0 }
+  private static func finite(_ number: Double) -> Double? {
+    number.isFinite ? number : nil
+  }
+
+  /// `number` to 15 significant digits: what a product owner means by it. Binary floating point
+  /// holds few decimals exactly (`0.1 + 0.2` is `0.30000000000000004`, `33.3 * 3` is
+  /// `99.89999999999999`); 15 digits is all a double keeps of any decimal, so comparisons made on
+  /// these agree with decimal arithmetic. Arithmetic itself keeps full precision, so `1 / 3 * 3`
+  /// is still exactly 1.
+  static func decimal(_ number: Double) -> Double {
+    guard number.isFinite, number != 0 else { return number }
     let digits = 15 - Int(log10(abs(number)).rounded(.up))
     // Beyond these a double has no digits after the 15th to drop, or the scale overflows.
     guard digits > 0, digits < 300 else { return number }
@@ -87,6 +91,13 @@ enum ValueOperations {
     let scaled = (number * scale).rounded()
     guard scaled.isFinite else { return number }
     return scaled / scale
+  }
+
+  /// `a` and `b` compared as decimals of 15 significant digits; cheap unless they are so close
+  /// that the rounding decides.
+  private static func decimalOrder(_ a: Double, _ b: Double) -> (Double, Double) {
+    if a == b || abs(a - b) > 1e-13 * max(abs(a), abs(b)) { return (a, b) }
+    return (decimal(a), decimal(b))
   }
 
   private static func moneyArithmetic(
@@ -140,6 +151,7 @@ enum ValueOperations {
       if case .money(_, let currency) = left, case .money(_, let other) = right, currency != other {
         return nil
       }
+      if let (a, b) = decimalPair(left, right) { return (a == b) == (op == .equal) }
       return (left == right) == (op == .equal)
     case .less, .lessOrEqual, .greater, .greaterOrEqual:
       guard let (a, b) = orderedPair(left, right) else { return nil }
@@ -166,12 +178,34 @@ enum ValueOperations {
     return unknown ? nil : false
   }
 
-  private static func orderedPair(_ left: Value, _ right: Value) -> (Double, Double)? {
+  /// Whether `a op b` holds for two numbers of one kind, compared as decimals (see `decimal`).
+  static func compareNumbers(_ op: ComparisonOperator, _ a: Double, _ b: Double) -> Bool {
+    let (a, b) = decimalOrder(a, b)
+    switch op {
+    case .equal: return a == b
+    case .notEqual: return a != b
+    case .less: return a < b
+    case .lessOrEqual: return a <= b
+    case .greater: return a > b
+    default: return a >= b
+    }
+  }
+
+  /// Two values of one kind held as doubles, as decimals (see `decimal`); nil for other pairs.
+  private static func decimalPair(_ left: Value, _ right: Value) -> (Double, Double)? {
     switch (left, right) {
     case (.number(let a), .number(let b)), (.percent(let a), .percent(let b)),
       (.duration(let a), .duration(let b)),
       (.timestamp(let a), .timestamp(let b)):
-      return (a, b)
+      return decimalOrder(a, b)
+    default:
+      return nil
+    }
+  }
+
+  private static func orderedPair(_ left: Value, _ right: Value) -> (Double, Double)? {
+    if let pair = decimalPair(left, right) { return pair }
+    switch (left, right) {
     case (.money(let a, let currency), .money(let b, let other)) where currency == other:
       return (Double(a), Double(b))
     default:

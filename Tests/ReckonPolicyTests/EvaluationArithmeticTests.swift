@@ -124,16 +124,33 @@ struct EvaluationArithmeticTests {
   }
 
   /// A product owner reads numbers and percents as decimals; binary floating point made
-  /// `33.3% * 3` 99.89999999999999%, below 99.9%.
-  @Test(arguments: [
+  /// `33.3% * 3` 99.89999999999999%, below 99.9%. Arithmetic keeps full precision, so
+  /// `x / 3 * 3` is still `x`.
+  static let decimalComparisons: [(condition: String, consumed: Double)] = [
     ("usage.consumed * 3 == 99.9%", 33.3), ("usage.consumed * 3 >= 99.9%", 33.3),
-    ("usage.consumed + 0.2% == 0.3%", 0.1),
-    ("usage.consumed - 0.3% < 0%", 0.1),
-  ])
-  func arithmeticReadsAsDecimal(_ condition: String, _ consumed: Double) throws {
+    ("usage.consumed + 0.2% == 0.3%", 0.1), ("usage.consumed - 0.3% < 0%", 0.1),
+    ("usage.consumed / 3 * 3 == usage.consumed", 1), ("usage.consumed / 3 * 3 == 1%", 1),
+    ("usage.consumed == 33.3%", 100.0 * 333 / 1_000),
+    ("usage.consumed <= 33.3%", 33.300_000_000_000_004),
+    ("customer.account_age + 0.1 days == 1.1 days", 0),
+  ]
+
+  @Test(arguments: decimalComparisons)
+  func comparisonsReadAsDecimal(_ condition: String, _ consumed: Double) throws {
     let policy = try TestSchema.compile("rule \"r\" when \(condition) then refund DECLINE")
-    let facts = try TestSchema.baseFacts(["usage.consumed": .percent(consumed)])
+    let facts = try TestSchema.baseFacts([
+      "usage.consumed": .percent(consumed), "customer.account_age": .duration(86_400),
+    ])
     #expect(policy.evaluate(facts, trace: false).rule == 0)
+  }
+
+  /// Close values that differ as decimals still differ.
+  @Test(arguments: ["usage.consumed == 33.3%", "usage.consumed > 33.3%"])
+  func valuesApartInTheFifteenthDigitStayApart(_ condition: String) throws {
+    let policy = try TestSchema.compile("rule \"r\" when \(condition) then refund DECLINE")
+    let facts = try TestSchema.baseFacts(["usage.consumed": .percent(33.300_000_000_001)])
+    let matches = policy.evaluate(facts, trace: false).rule == 0
+    #expect(matches == (condition.contains(">")))
   }
 
   static let roundings: [(computed: Double, expected: Double)] = [
@@ -142,8 +159,8 @@ struct EvaluationArithmeticTests {
   ]
 
   @Test(arguments: roundings)
-  func resultsKeepFifteenSignificantDigits(_ computed: Double, _ expected: Double) {
-    #expect(ValueOperations.finite(computed) == expected)
+  func decimalsKeepFifteenSignificantDigits(_ computed: Double, _ expected: Double) {
+    #expect(ValueOperations.decimal(computed) == expected)
   }
 
   @Test func moneyInTwoCurrenciesComparesAsUnknown() throws {
