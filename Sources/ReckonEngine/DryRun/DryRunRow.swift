@@ -10,6 +10,9 @@ public struct DryRunRow: Sendable {
   public let transactionId: String
   /// When the request was received: the decision's `now`.
   public let receivedAt: Date
+  /// Apple's deadline for the reply (see `RefundRequest.deadline`): until then a new request for
+  /// the transaction is the same one sent again.
+  public let deadline: Date
   /// The customer's stated reason (Apple's name), if given.
   public let reason: String?
   /// The product type as policies name it (e.g. `CONSUMABLE`), if known.
@@ -45,6 +48,7 @@ public struct DryRunRow: Sendable {
     notificationUUID = request.notification.notificationUUID ?? ""
     transactionId = request.transactionId ?? ""
     receivedAt = request.receivedAt
+    deadline = request.deadline
     reason = request.notification.data?.rawConsumptionRequestReason
     // The policy name of a type Apple names, else as sent.
     productType = type?.policyName ?? request.transaction.rawType

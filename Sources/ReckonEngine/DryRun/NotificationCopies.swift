@@ -33,6 +33,7 @@ struct NotificationCopies {
   private mutating func copies(in group: [Int], of rows: [DryRunRow]) -> [Int] {
     let ordered = group.sorted { (rows[$0].receivedAt, $0) < (rows[$1].receivedAt, $1) }
     var seen = Set<String>()
+    // Per environment, the deadline of the request still open.
     var open: [AppStoreEnvironment?: Date] = [:]
     var found: [Int] = []
     for index in ordered {
@@ -42,13 +43,14 @@ struct NotificationCopies {
         found.append(index)
         continue
       }
-      let window = (row.environment ?? .production).consumptionReplyWindow
-      if let opened = open[row.environment], row.receivedAt < opened.addingTimeInterval(window) {
+      // As serve decides it: received before the open request's deadline, which counts from
+      // Apple's first send.
+      if let deadline = open[row.environment], row.receivedAt < deadline {
         repeats += 1
         found.append(index)
         continue
       }
-      open[row.environment] = row.receivedAt
+      open[row.environment] = row.deadline
     }
     return found
   }

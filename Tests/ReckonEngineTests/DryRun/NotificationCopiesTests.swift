@@ -1,6 +1,7 @@
 import Foundation
-import ReckonEngine
 import Testing
+
+@testable import ReckonEngine
 
 /// A requests file with Apple's retries (the same notificationUUID) and repeats (the same refund
 /// request under a new UUID while the first is open) is decided as `reckon serve` would: once.
@@ -156,5 +157,36 @@ struct NotificationCopiesTests {
     #expect(uuids.contains("sandbox"))
     #expect(uuids.filter(\.isEmpty).count == 2)
     #expect(result.rows.count == 7 + 8 - 3)
+  }
+}
+
+/// A recorded request's window counts from Apple's first send, as serve counts it: a request
+/// received after that window closed is a new one even if its receipt was later.
+struct NotificationCopiesWindowTests {
+  static func row(uuid: String, signed: Date, received: Date) -> DryRunRow {
+    let base = Scenario().request
+    var notification = base.notification
+    notification.notificationUUID = uuid
+    notification.signedDate = signed
+    return DryRunRow(
+      request: RefundRequest(
+        notification: notification, transaction: base.transaction, receivedAt: received),
+      verdict: nil, against: nil)
+  }
+
+  @Test func aRequestAfterTheFirstSendsWindowIsNoRepeat() {
+    let start = Date(timeIntervalSince1970: 1_790_000_000)
+    var rows = [
+      // Received three hours after Apple first sent it: nine hours left.
+      Self.row(uuid: "late", signed: start, received: start.addingTimeInterval(3 * 3_600)),
+      Self.row(
+        uuid: "next", signed: start.addingTimeInterval(13 * 3_600),
+        received: start.addingTimeInterval(13 * 3_600)),
+    ]
+    #expect(rows[0].deadline == start.addingTimeInterval(12 * 3_600))
+    var copies = NotificationCopies()
+    copies.remove(from: &rows)
+    #expect(copies.repeats == 0)
+    #expect(rows.map(\.notificationUUID) == ["late", "next"])
   }
 }
