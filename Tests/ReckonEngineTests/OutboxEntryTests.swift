@@ -39,6 +39,19 @@ import Testing
     #expect(entry.state.name == "failed")
   }
 
+  /// Queued by a build from before such entries were kept out of the queue: never sent.
+  @Test(arguments: [AppStoreEnvironment.xcode, .localTesting])
+  func anEntryOfALocalEnvironmentFailsInsteadOfBeingSent(environment: AppStoreEnvironment) {
+    var entry = OutboxEntry(
+      id: 1, decisionId: 1, requestId: 1,
+      app: AppStoreApp(bundleId: TestState.app.bundleId, environment: environment),
+      transactionId: "1000", context: .init(), body: TestState.validBody,
+      deadline: start.addingTimeInterval(12 * 3_600), state: .pending(notBefore: start))
+    let reason = "the \(environment.rawValue) environment has no App Store Server API to answer"
+    #expect(entry.poll(now: start) == .fail(reason: reason))
+    #expect(entry.state == .failed(at: start, reason: reason))
+  }
+
   @Test func nothingIsSentAtOrAfterTheDeadline() {
     var entry = entry()
     #expect(entry.poll(now: start.addingTimeInterval(12 * 3_600)) == .expire)

@@ -21,6 +21,15 @@ extension OutboxEntry {
       return poll(now: now)
     case .pending(let notBefore):
       guard now >= notBefore else { return .wait(until: notBefore) }
+      // Queued by an older build, or by hand: Xcode's and LocalTesting's transactions are on
+      // no Apple server, and a reply would go to the sandbox's.
+      guard app.environment.hasServerAPI else {
+        let reason =
+          "the \(app.environment.rawValue) environment has no App Store Server API to answer"
+        state = .failed(at: now, reason: reason)
+        lastError = reason
+        return .fail(reason: reason)
+      }
       do {
         let validated = try ValidatedConsumptionBody(validating: body, context: context)
         state = .sending(since: now)
