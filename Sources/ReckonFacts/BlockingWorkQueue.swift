@@ -35,6 +35,9 @@ final class BlockingWorkQueue: @unchecked Sendable {
   /// How many pieces of work are running now (for tests).
   var runningCount: Int { lock.withLock { width - freeLanes.count } }
 
+  /// How many pieces of work wait for a turn (for tests).
+  var waitingCount: Int { lock.withLock { waiting.count - waitingStart } }
+
   /// `work`'s result, once it has run on one of the queue's threads; `CancellationError` if the
   /// task is cancelled before the work started.
   func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {

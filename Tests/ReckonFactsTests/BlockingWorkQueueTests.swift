@@ -50,6 +50,9 @@ struct BlockingWorkQueueTests {
     let waiter = Task.detached {
       try await queue.run { counts.ran.store(true, ordering: .sequentiallyConsistent) }
     }
+    // Cancelled once queued, so the test is of the queue dropping it, not of a check on entry.
+    await Self.waitOffPool { queue.waitingCount == 1 }
+    #expect(queue.waitingCount == 1)
     waiter.cancel()
     release.signal()
     try await blocker.value
