@@ -15,7 +15,7 @@ public enum AppStoreEnvironment: String, Codable, Hashable, Sendable, CaseIterab
   /// and Sandbox do; Xcode's and LocalTesting's exist only on the developer's machine.
   public var hasServerAPI: Bool { self == .production || self == .sandbox }
 
-  /// How long after a CONSUMPTION_REQUEST arrives a consumption reply counts: 12 hours, and 5
+  /// How long after Apple sends a CONSUMPTION_REQUEST a consumption reply counts: 12 hours, and 5
   /// minutes in the sandbox, where Apple applies a later reply no more ("Testing refund requests").
   public var consumptionReplyWindow: TimeInterval {
     self == .sandbox ? 5 * 60 : 12 * 3_600
@@ -23,7 +23,7 @@ public enum AppStoreEnvironment: String, Codable, Hashable, Sendable, CaseIterab
 
   /// When a consumption reply to a request is due: the window counted from when Apple first sent
   /// the request (its `signedDate`, which Apple's retries keep), or from its receipt when that is
-  /// earlier (a clock running ahead of Apple's).
+  /// earlier (Reckon's clock behind Apple's).
   public func replyDeadline(receivedAt: Date, signedDate: Date?) -> Date {
     min(receivedAt, signedDate ?? receivedAt).addingTimeInterval(consumptionReplyWindow)
   }

@@ -9,7 +9,7 @@ public struct RefundRequest: Hashable, Sendable {
   public let notification: ResponseBodyV2DecodedPayload
   /// The transaction the customer wants refunded.
   public let transaction: JWSTransactionDecodedPayload
-  /// When the notification was received; the deadline counts from here.
+  /// When the notification was received: the decision's `now`.
   public let receivedAt: Date
 
   /// Creates a request from its decoded parts.

@@ -208,11 +208,15 @@ public struct Lexer {
       startsLine: startsLine)
   }
 
-  /// The UTF-8 length of the scalar whose lead byte is at `index`, within the file.
+  /// The UTF-8 length of the scalar whose lead byte is at `index`, within the file; 1 for a
+  /// byte that does not start a valid scalar (reported once as not UTF-8), so a bad byte never
+  /// swallows the text after it.
   static func scalarLength(at index: Int, in bytes: [UInt8]) -> Int {
     let lead = bytes[index]
-    let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
-    return min(length, bytes.count - index)
+    let length = min(
+      lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1, bytes.count - index)
+    guard length > 1 else { return 1 }
+    return String(validating: bytes[index..<index + length], as: UTF8.self) == nil ? 1 : length
   }
 
   /// The UTF-8 length of the letter at `index` when it is a letter outside ASCII (ö, ß, é), which a
@@ -302,6 +306,8 @@ public struct Lexer {
     while offset < bytes.count, bytes[offset] != UInt8(ascii: "\""),
       bytes[offset] != UInt8(ascii: "\n")
     {
+      // An editor breaks the line here, and the text would not be what it shows.
+      checkLineBreak(at: offset)
       if bytes[offset] == UInt8(ascii: "\\"), offset + 1 < bytes.count,
         bytes[offset + 1] != UInt8(ascii: "\n")
       {
@@ -315,13 +321,16 @@ public struct Lexer {
           // "u00e9"); kept as written, and reported.
           let length = Lexer.scalarLength(at: offset, in: bytes)
           let escape = slice(offset - 1, offset + length)
-          diagnostics.append(
-            Diagnostic(
-              .unknownEscape, .error, "'\(escape)' is no escape Reckon knows",
-              at: SourceSpan(start: offset - 1, end: offset + length),
-              hint:
-                "text knows \\\" (a quote), \\\\ (a backslash), \\n and \\t; write any other character as itself"
-            ))
+          // A byte that is not UTF-8 was reported once for the whole file.
+          if length > 1 || bytes[offset] < 0x80 {
+            diagnostics.append(
+              Diagnostic(
+                .unknownEscape, .error, "'\(escape)' is no escape Reckon knows",
+                at: SourceSpan(start: offset - 1, end: offset + length),
+                hint:
+                  "text knows \\\" (a quote), \\\\ (a backslash), \\n and \\t; write any other character as itself"
+              ))
+          }
           value.append(UInt8(ascii: "\\"))
           value.append(contentsOf: bytes[offset..<(offset + length)])
           offset += length - 1

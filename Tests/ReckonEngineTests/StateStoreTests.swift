@@ -219,7 +219,7 @@ import Testing
   }
 
   /// Apple's retries resend the first delivery's payload, so a late delivery has less time left;
-  /// a receipt earlier than the signature (a clock ahead of Apple's) counts from the receipt.
+  /// a receipt earlier than the signature (Reckon's clock behind Apple's) counts from the receipt.
   @Test(arguments: [(-3 * 3_600.0, -3 * 3_600.0), (0, 0), (120, 0)])
   func theReplyWindowCountsFromTheEarlierOfSigningAndReceipt(
     signedOffset: TimeInterval, windowStartOffset: TimeInterval

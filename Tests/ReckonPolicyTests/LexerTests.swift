@@ -308,6 +308,23 @@ struct LexerTests {
     #expect(lexed.tokens[3].text == #"caf\u00e9 \é"#)
   }
 
+  @Test(arguments: ["\r", "\u{2028}"])
+  func aLineBreakReckonDoesNotReadInTextIsAnError(lineBreak: String) {
+    let lexed = Lexer.tokenize(
+      TestSchema.source("rule \"r\(lineBreak)rule x\" when true then refund DECLINE\n"))
+    #expect(lexed.diagnostics.map(\.id) == [.unsupportedLineBreak])
+  }
+
+  /// A byte that is not UTF-8 after a backslash is the file's one encoding error: the escape
+  /// does not swallow the closing quote after it.
+  @Test func aBadByteAfterABackslashIsOnlyTheEncodingError() throws {
+    let contents = Array("let a = \"ab\\".utf8) + [0xE9] + Array("\" or true\n".utf8)
+    let lexed = Lexer.tokenize(SourceFile(path: "p.policy", contents: contents))
+    #expect(lexed.diagnostics.map(\.id) == [.invalidEncoding])
+    #expect(lexed.tokens.map(\.kind).contains(.string))
+    #expect(lexed.tokens.map(\.text).contains("or"))
+  }
+
   @Test func oldMacLineEndsAreAnErrorAtTheFirst() throws {
     let source = TestSchema.source("let a = 1\rlet b = 2\r")
     let lexed = Lexer.tokenize(source)

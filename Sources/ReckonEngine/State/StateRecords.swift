@@ -29,7 +29,7 @@ public struct NotificationRecord: Hashable, Sendable {
   public var imported: Bool
 
   /// Apple's deadline for a consumption reply: 12 hours (5 minutes in the sandbox) after Apple
-  /// first sent the notification, or after Reckon received it if that was earlier (a clock ahead).
+  /// first sent the notification, or after Reckon received it if that was earlier (Reckon's clock behind Apple's).
   public var deadline: Date {
     environment.replyDeadline(receivedAt: receivedAt, signedDate: signedDate)
   }
