@@ -48,8 +48,17 @@ public final class NotificationHistoryClient: @unchecked Sendable {
     }
   }
 
-  /// How far back Apple accepts a startDate, reckoned when each request arrives.
+  /// How far back Apple accepts a startDate in production, reckoned when each request arrives.
   public static let maximumAge: TimeInterval = 180 * 86_400
+
+  /// How far back Apple keeps history in `environment`: 180 days in production, 30 in the
+  /// sandbox ("Get Notification History").
+  public static func maximumAge(in environment: AppStoreEnvironment) -> TimeInterval {
+    environment == .sandbox ? 30 * 86_400 : maximumAge
+  }
+
+  /// The environment whose history the client asks for.
+  public var environment: AppStoreEnvironment { app.environment }
 
   private let client: AppStoreAPIClient
   private let app: AppStoreApp
@@ -69,15 +78,19 @@ public final class NotificationHistoryClient: @unchecked Sendable {
     http = CurlHTTPClient(timeout: timeout, maximumConnections: 1)
   }
 
-  /// The earliest startDate Apple accepts at `now` (180 days back, less a minute for the trip).
-  public static func earliestStart(now: Date) -> Date {
-    now.addingTimeInterval(-maximumAge + 60)
+  /// The earliest startDate Apple accepts at `now` in `environment` (180 days back, 30 in the
+  /// sandbox, less a minute for the trip).
+  public static func earliestStart(now: Date, environment: AppStoreEnvironment = .production)
+    -> Date
+  {
+    now.addingTimeInterval(-maximumAge(in: environment) + 60)
   }
 
   /// One page of `query`, continuing after `paginationToken`. A 429 waits until Apple's
   /// `Retry-After` (up to `maximumWait`); a 5xx backs off 1, 2, 4 ... seconds; `attempts` in all.
   ///
-  /// Apple refuses a startDate more than 180 days before the request arrives, and a query may be
+  /// Apple refuses a startDate more than 180 days (30 in the sandbox) before the request
+  /// arrives, and a query may be
   /// asked minutes or hours after it was planned (earlier pages, `Retry-After` waits): each
   /// attempt moves the start up to the earliest Apple accepts at that moment. A window wholly
   /// older than that is an empty page, without asking.
@@ -88,7 +101,8 @@ public final class NotificationHistoryClient: @unchecked Sendable {
     while true {
       attempt += 1
       var asked = query
-      asked.startDate = max(query.startDate, Self.earliestStart(now: now()))
+      asked.startDate = max(
+        query.startDate, Self.earliestStart(now: now(), environment: app.environment))
       guard asked.startDate < asked.endDate else {
         return Page(paginationToken: nil, hasMore: false, notificationHistory: [])
       }

@@ -10,15 +10,18 @@ import Testing
 struct ImportHistoryTests {
   static let now = Date()
   static let app = AcceptedApp(bundleId: TestKey.bundleId, appAppleId: nil, environment: .sandbox)
+  /// The same app in production, whose history goes back 180 days (the sandbox's, 30).
+  static let productionApp = AcceptedApp(
+    bundleId: TestKey.bundleId, appAppleId: nil, environment: .production)
 
   /// A notification of `type` about transaction `transaction`, signed `daysAgo` days ago.
   static func signed(
     _ ca: LocalCertificateAuthority, _ type: String, _ transaction: Int, daysAgo: Double,
-    revocation: String? = nil
+    revocation: String? = nil, environment: String = "Sandbox"
   ) throws -> String {
     let date = Int64(now.addingTimeInterval(-daysAgo * 86_400).timeIntervalSince1970 * 1000)
     var transactionJSON =
-      #"{"transactionId":"\#(transaction)","originalTransactionId":"\#(transaction)","bundleId":"\#(TestKey.bundleId)","productId":"com.example.coins","purchaseDate":\#(date - 86_400_000),"quantity":1,"type":"Consumable","inAppOwnershipType":"PURCHASED","signedDate":\#(date),"environment":"Sandbox","price":990,"currency":"USD""#
+      #"{"transactionId":"\#(transaction)","originalTransactionId":"\#(transaction)","bundleId":"\#(TestKey.bundleId)","productId":"com.example.coins","purchaseDate":\#(date - 86_400_000),"quantity":1,"type":"Consumable","inAppOwnershipType":"PURCHASED","signedDate":\#(date),"environment":"\#(environment)","price":990,"currency":"USD""#
     if let revocation {
       transactionJSON +=
         #","revocationDate":\#(date),"revocationReason":0,"revocationType":"\#(revocation)","revocationPercentage":40000"#
@@ -27,7 +30,7 @@ struct ImportHistoryTests {
     let reason =
       type == "CONSUMPTION_REQUEST" ? #","consumptionRequestReason":"UNINTENDED_PURCHASE""# : ""
     let notification =
-      #"{"notificationType":"\#(type)","notificationUUID":"\#(UUID().uuidString.lowercased())","version":"2.0","signedDate":\#(date),"data":{"environment":"Sandbox","bundleId":"\#(TestKey.bundleId)","signedTransactionInfo":"\#(signedTransaction)"\#(reason)}}"#
+      #"{"notificationType":"\#(type)","notificationUUID":"\#(UUID().uuidString.lowercased())","version":"2.0","signedDate":\#(date),"data":{"environment":"\#(environment)","bundleId":"\#(TestKey.bundleId)","signedTransactionInfo":"\#(signedTransaction)"\#(reason)}}"#
     return try ca.sign(payload: Data(notification.utf8))
   }
 
@@ -38,14 +41,23 @@ struct ImportHistoryTests {
     var payloads: [String] = []
     for transaction in 1...5 {
       payloads.append(
-        try Self.signed(ca, "CONSUMPTION_REQUEST", transaction, daysAgo: Double(transaction * 11)))
+        try Self.signed(
+          ca, "CONSUMPTION_REQUEST", transaction, daysAgo: Double(transaction * 11),
+          environment: "Production"))
     }
-    payloads.append(try Self.signed(ca, "REFUND", 1, daysAgo: 9, revocation: "REFUND_FULL"))
-    payloads.append(try Self.signed(ca, "REFUND", 2, daysAgo: 20, revocation: "REFUND_PRORATED"))
-    payloads.append(try Self.signed(ca, "REFUND_DECLINED", 3, daysAgo: 30))
-    payloads.append(try Self.signed(ca, "REFUND_REVERSED", 1, daysAgo: 2))
-    payloads.append(try Self.signed(stranger, "CONSUMPTION_REQUEST", 6, daysAgo: 3))
-    payloads.append(try Self.signed(ca, "DID_RENEW", 7, daysAgo: 3))
+    payloads.append(
+      try Self.signed(
+        ca, "REFUND", 1, daysAgo: 9, revocation: "REFUND_FULL", environment: "Production"))
+    payloads.append(
+      try Self.signed(
+        ca, "REFUND", 2, daysAgo: 20, revocation: "REFUND_PRORATED", environment: "Production"))
+    payloads.append(
+      try Self.signed(ca, "REFUND_DECLINED", 3, daysAgo: 30, environment: "Production"))
+    payloads.append(
+      try Self.signed(ca, "REFUND_REVERSED", 1, daysAgo: 2, environment: "Production"))
+    payloads.append(
+      try Self.signed(stranger, "CONSUMPTION_REQUEST", 6, daysAgo: 3, environment: "Production"))
+    payloads.append(try Self.signed(ca, "DID_RENEW", 7, daysAgo: 3, environment: "Production"))
     let (standIn, url) = try TestKey.standIn()
     defer { standIn.shutdown() }
     standIn.history.serve(payloads, pageSize: 1)
@@ -56,8 +68,8 @@ struct ImportHistoryTests {
     let importer = HistoryImporter(
       client: NotificationHistoryClient(
         client: try TestKey.client(url),
-        app: AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox)),
-      verifier: NotificationVerifier(apps: [Self.app], roots: [ca.root]), store: store)
+        app: AppStoreApp(bundleId: TestKey.bundleId, environment: .production)),
+      verifier: NotificationVerifier(apps: [Self.productionApp], roots: [ca.root]), store: store)
 
     let first = try await importer.run(
       since: Self.now.addingTimeInterval(-90 * 86_400), until: nil, now: Self.now)
@@ -165,8 +177,9 @@ struct ImportHistoryTests {
     defer { standIn.shutdown() }
     standIn.history.serve(
       [
-        try Self.signed(ca, "CONSUMPTION_REQUEST", 1, daysAgo: 100),
-        try Self.signed(ca, "REFUND", 1, daysAgo: 99, revocation: "REFUND_FULL"),
+        try Self.signed(ca, "CONSUMPTION_REQUEST", 1, daysAgo: 100, environment: "Production"),
+        try Self.signed(
+          ca, "REFUND", 1, daysAgo: 99, revocation: "REFUND_FULL", environment: "Production"),
       ], pageSize: 10)
     let clock = SimulatedClock(start: Self.now)
     standIn.history.useClock {
@@ -176,14 +189,14 @@ struct ImportHistoryTests {
     standIn.history.throttle(0.05, 0.05, 0.05)
     let history = NotificationHistoryClient(
       client: try TestKey.client(url),
-      app: AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox))
+      app: AppStoreApp(bundleId: TestKey.bundleId, environment: .production))
     history.now = { clock.now() }
     let store = try StateStore(
       path: TestScratch.folder.appendingPathComponent(
         "reckon-import-\(UUID().uuidString).sqlite"
       ).path)
     let importer = HistoryImporter(
-      client: history, verifier: NotificationVerifier(apps: [Self.app], roots: [ca.root]),
+      client: history, verifier: NotificationVerifier(apps: [Self.productionApp], roots: [ca.root]),
       store: store)
 
     let summary = try await importer.run(
@@ -229,6 +242,40 @@ struct ImportHistoryTests {
     #expect(
       HistoryImporter.startNote(since: Self.now.addingTimeInterval(-179 * 86_400), now: Self.now)
         == nil)
+  }
+
+  /// The sandbox keeps 30 days of history, not 180: its windows, its note and the start each
+  /// request asks for follow that.
+  @Test func theSandboxKeepsThirtyDays() async throws {
+    let windows = HistoryImporter.windows(
+      since: Self.now.addingTimeInterval(-100 * 86_400), until: nil, now: Self.now,
+      environment: .sandbox)
+    #expect(windows.first!.lowerBound >= Self.now.addingTimeInterval(-30 * 86_400))
+    let note = try #require(
+      HistoryImporter.startNote(
+        since: Self.now.addingTimeInterval(-40 * 86_400), now: Self.now, environment: .sandbox))
+    #expect(note.contains("more than 30 days ago; the sandbox keeps 30 days of history"))
+    #expect(
+      HistoryImporter.startNote(since: Self.now.addingTimeInterval(-40 * 86_400), now: Self.now)
+        == nil)
+
+    let (standIn, url) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    let client = NotificationHistoryClient(
+      client: try TestKey.client(url),
+      app: AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox))
+    client.now = { Self.now }
+    _ = try await client.page(
+      .init(startDate: Self.now.addingTimeInterval(-60 * 86_400), endDate: Self.now),
+      paginationToken: nil)
+    let body = try #require(standIn.history.requestBodies.first)
+    guard case .integer(let start)? = try JSONValue.parse(body).objectValue?["startDate"] else {
+      Issue.record("no startDate")
+      return
+    }
+    #expect(
+      Double(start) / 1000
+        >= Self.now.addingTimeInterval(-30 * 86_400).timeIntervalSince1970 - 0.001)
   }
 
   @Test func windowsStayWithinAppleLimits() {

@@ -41,24 +41,34 @@ public struct HistoryImporter: Sendable {
     self.store = store
   }
 
-  /// The earliest start Apple accepts at `now` (180 days back, less a minute for the trip).
-  public static func earliestStart(now: Date) -> Date {
-    NotificationHistoryClient.earliestStart(now: now)
+  /// The earliest start Apple accepts at `now` in `environment` (180 days back, 30 in the
+  /// sandbox, less a minute for the trip).
+  public static func earliestStart(now: Date, environment: AppStoreEnvironment = .production)
+    -> Date
+  {
+    NotificationHistoryClient.earliestStart(now: now, environment: environment)
   }
 
-  /// What to tell the user when `since` is further back than Apple keeps history; nil otherwise.
-  public static func startNote(since: Date, now: Date) -> String? {
-    let earliest = earliestStart(now: now)
+  /// What to tell the user when `since` is further back than Apple keeps history in
+  /// `environment`; nil otherwise.
+  public static func startNote(
+    since: Date, now: Date, environment: AppStoreEnvironment = .production
+  ) -> String? {
+    let earliest = earliestStart(now: now, environment: environment)
     guard since < earliest else { return nil }
+    let days = Int(NotificationHistoryClient.maximumAge(in: environment) / 86_400)
+    let kept = environment == .sandbox ? "the sandbox keeps \(days)" : "Apple keeps \(days)"
     return
-      "--since \(since.formatted(.iso8601)) is more than 180 days ago; Apple keeps 180 days of history, so the import starts at \(earliest.formatted(.iso8601))"
+      "--since \(since.formatted(.iso8601)) is more than \(days) days ago; \(kept) days of history, so the import starts at \(earliest.formatted(.iso8601))"
   }
 
   /// The windows Apple accepts for `since..<until` at `now`: no earlier than 180 days back, no
   /// later than now, at most 30 days each. They are planned once, at the start of a run; as the
   /// run goes on, the client moves each request's start up to what Apple accepts at that moment.
-  public static func windows(since: Date, until: Date?, now: Date) -> [Range<Date>] {
-    let start = max(since, earliestStart(now: now))
+  public static func windows(
+    since: Date, until: Date?, now: Date, environment: AppStoreEnvironment = .production
+  ) -> [Range<Date>] {
+    let start = max(since, earliestStart(now: now, environment: environment))
     let end = min(until ?? now, now)
     var windows: [Range<Date>] = []
     var lower = start
@@ -77,7 +87,9 @@ public struct HistoryImporter: Sendable {
   public func run(since: Date, until: Date?, now: Date = Date()) async throws -> Summary {
     var summary = Summary()
     for type in Self.types {
-      for window in Self.windows(since: since, until: until, now: now) {
+      for window in Self.windows(
+        since: since, until: until, now: now, environment: client.environment)
+      {
         var token: String?
         repeat {
           let page = try await client.page(

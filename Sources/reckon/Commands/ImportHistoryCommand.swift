@@ -25,14 +25,16 @@ enum ImportHistoryCommand: Command {
     let until = range.until
     try arguments.rejectUnknown()
     let now = Date()
-    if let note = HistoryImporter.startNote(since: since, now: now) {
-      console.error("reckon import-history: \(note)")
-    }
     let client = try SenderSetup.client(configuration) { console.error($0) }
     let verifier = try DryRunSetup.verifier(configuration)
     let store = try StateStore(path: configuration.statePath)
     var failed = false
     for app in configuration.apps {
+      if let note = HistoryImporter.startNote(since: since, now: now, environment: app.environment)
+      {
+        console.error(
+          "reckon import-history: \(app.bundleId) (\(app.environment.rawValue)): \(note)")
+      }
       let history = NotificationHistoryClient(
         client: client, app: AppStoreApp(bundleId: app.bundleId, environment: app.environment))
       let summary = try await HistoryImporter(client: history, verifier: verifier, store: store)
