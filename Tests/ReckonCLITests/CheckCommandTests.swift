@@ -69,6 +69,14 @@ struct CheckCommandTests {
     #expect((report["unreadable"] as? [String])?.count == 1)
   }
 
+  @Test func fmtReportsAMissingPathAndStillChecksTheOthers() async throws {
+    let missing = try Self.scratchFolder().appendingPathComponent("nope.policy").path
+    let run = try await ReckonBinary.run(["fmt", "--check", missing, "policies/targeted.policy"])
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("reckon fmt: \(missing): no such file or folder"))
+    #expect(run.standardOutput.contains("1 file already formatted"), "\(run.standardOutput)")
+  }
+
   @Test func aMissingTestsFileIsReportedAndTheOthersStillRun() async throws {
     let missing = try Self.scratchFolder().appendingPathComponent("nope.tests").path
     let run = try await ReckonBinary.run(["test", missing, "policies/targeted.tests"])

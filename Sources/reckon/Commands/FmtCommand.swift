@@ -38,12 +38,27 @@ enum FmtCommand: Command {
         "--check and --stdout cannot be used together: --check lists the files that would "
           + "change, --stdout prints the formatted text")
     }
-    let paths = try PolicyFiles.expand(
-      arguments.positionals.isEmpty ? ["policies"] : arguments.positionals)
+    // A path that cannot be read is reported and the others are still formatted, as check and
+    // test do.
+    var paths: [String] = []
+    var unreadable = 0
+    for input in arguments.positionals.isEmpty ? ["policies"] : arguments.positionals {
+      do { paths += try PolicyFiles.expand([input]) } catch {
+        console.error("reckon fmt: \(error)")
+        unreadable += 1
+      }
+    }
     var failed = 0
+    var unreadFiles = 0
     var changed: [String] = []
     for path in paths {
-      let source = try PolicyFiles.read(path)
+      let source: SourceFile
+      do { source = try PolicyFiles.read(path) } catch {
+        console.error("reckon fmt: \(error)")
+        unreadable += 1
+        unreadFiles += 1
+        continue
+      }
       let formatted: String
       do { formatted = try PolicyFormatter().format(source) } catch {
         console.error(error.rendered())
@@ -59,7 +74,7 @@ enum FmtCommand: Command {
     }
     if !toStandardOutput {
       for path in changed { console.out(check ? "would reformat \(path)" : "reformatted \(path)") }
-      let unchanged = paths.count - changed.count - failed
+      let unchanged = paths.count - changed.count - failed - unreadFiles
       if changed.isEmpty, unchanged > 0 {
         console.out(
           unchanged == 1 ? "1 file already formatted" : "\(unchanged) files already formatted")
@@ -72,6 +87,6 @@ enum FmtCommand: Command {
       // With --stdout, standard output is the formatted text alone.
       if toStandardOutput { console.error(note) } else { console.out(note) }
     }
-    return failed > 0 || (check && !changed.isEmpty) ? 1 : 0
+    return failed > 0 || unreadable > 0 || (check && !changed.isEmpty) ? 1 : 0
   }
 }
