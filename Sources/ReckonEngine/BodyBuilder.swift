@@ -8,9 +8,7 @@ struct BodyBuilder {
   let facts: FactValues
   let actions: [DecidedAction]
   let rule: String
-  /// The policy and the index of the rule that decided (nil for `otherwise`), to say why a `set`
-  /// has no value.
-  let policy: CompiledPolicy
+  /// The index of the rule that decided (nil for `otherwise`), to say why a `set` has no value.
   let ruleIndex: Int?
   /// The transaction's product and ownership types, for Apple's rules that depend on them.
   let context: ConsumptionValidationContext
@@ -26,20 +24,23 @@ struct BodyBuilder {
     var sources: [String: FieldSource]
   }
 
+  /// A builder for the decision `decided` of the rule named `rule`.
   init(
-    facts: FactValues, decided: PolicyDecision, policy: CompiledPolicy,
+    facts: FactValues, decided: PolicyDecision, rule: String,
     context: ConsumptionValidationContext, slots: BodyFactSlots? = nil
   ) {
     self.facts = facts
     self.actions = decided.actions
-    self.rule = policy.ruleName(decided.rule)
-    self.policy = policy
+    self.rule = rule
     self.ruleIndex = decided.rule
     self.context = context
     self.slots = slots ?? BodyFactSlots(facts.schema)
   }
 
-  func build() -> Outcome {
+  /// The body and what to do with it. `policy`, the one that decided, is read only to say why a
+  /// `set` has no value; it is a parameter rather than a property because copying it into each
+  /// builder (a request in a dry-run) retained every part of it.
+  func build(policy: CompiledPolicy) -> Outcome {
     var sources: [String: FieldSource] = [:]
     guard case .boolean(true) = facts[slots.consented] else {
       let said = facts[slots.consented].map { $0.formatted(as: .boolean) } ?? "missing"
@@ -54,7 +55,8 @@ struct BodyBuilder {
     {
       return Outcome(
         action: .skip(
-          .setReadsMissingFact(field: field.name, rule: rule, because: whyUnset(field))),
+          .setReadsMissingFact(
+            field: field.name, rule: rule, because: whyUnset(field, policy: policy))),
         body: nil, sources: sources)
     }
     let delivery: DeliveryStatus
@@ -91,7 +93,7 @@ struct BodyBuilder {
 
   /// Why the deciding rule's `set` of `field` has no value: the missing facts it reads, by name,
   /// or the division by zero or the currencies that made it unknown.
-  private func whyUnset(_ field: FieldDescriptor) -> String {
+  private func whyUnset(_ field: FieldDescriptor, policy: CompiledPolicy) -> String {
     let written = ruleIndex.map { policy.checked.rules[$0].actions } ?? policy.checked.otherwise
     for case .set(let descriptor, let value) in written where descriptor.name == field.name {
       let reader = ConditionReader(policy: policy, facts: facts)

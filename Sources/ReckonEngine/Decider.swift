@@ -24,9 +24,9 @@ public struct Decider: Sendable {
     let decided = policy.evaluate(facts.values, trace: trace)
     let rule = policy.ruleName(decided.rule)
     let outcome = BodyBuilder(
-      facts: facts.values, decided: decided, policy: policy,
+      facts: facts.values, decided: decided, rule: rule,
       context: ConsumptionValidationContext(transaction: request.transaction)
-    ).build()
+    ).build(policy: policy)
     return Decision(
       action: outcome.action, body: outcome.body, rule: rule, ruleIndex: decided.rule,
       fieldSources: outcome.sources,

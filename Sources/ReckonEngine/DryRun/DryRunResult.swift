@@ -75,9 +75,10 @@ enum VerdictMaker {
   ) -> DryRunVerdict {
     let decided = policy.evaluate(values)
     var builder = BodyBuilder(
-      facts: values, decided: decided, policy: policy, context: context, slots: slots)
+      facts: values, decided: decided, rule: policy.ruleName(decided.rule), context: context,
+      slots: slots)
     builder.tracksSources = false
-    let outcome = builder.build()
+    let outcome = builder.build(policy: policy)
     return DryRunVerdict(action: outcome.action, body: outcome.body, ruleIndex: decided.rule)
   }
 }

@@ -48,11 +48,13 @@ public struct DryRunRow: Sendable {
     notificationUUID = request.notification.notificationUUID ?? ""
     transactionId = request.transactionId ?? ""
     receivedAt = request.receivedAt
-    deadline = request.deadline
     reason = request.notification.data?.rawConsumptionRequestReason
     // The policy name of a type Apple names, else as sent.
     productType = type?.policyName ?? request.transaction.rawType
     environment = request.notification.data?.environment
+    // As `RefundRequest.deadline`, from the environment just read rather than read again.
+    deadline = (environment ?? .production).replyDeadline(
+      receivedAt: request.receivedAt, signedDate: request.notification.signedDate)
     self.verdict = verdict
     self.against = against
     self.problem = problem
