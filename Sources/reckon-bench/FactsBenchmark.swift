@@ -34,8 +34,21 @@ func runFactsBenchmark(arguments: [String]) async throws {
       try measure(keys, runs: runs, raw.run), runs: runs))
   guard !options.flag("adapter-only") else { return }
 
-  let layered = LayeredFactSource(layers: [.init(source)])
   let sample = Array(keys.prefix(20_000))
+  // What serve's lookups cost: `facts(for:)` hands each to the source's own threads, off the
+  // concurrency pool, and back.
+  var queued: [Double] = []
+  for key in sample {
+    let begin = ContinuousClock.now
+    _ = try await source.facts(for: key)
+    queued.append(microseconds(ContinuousClock.now - begin))
+  }
+  print(
+    report(
+      "through facts(for:) (the source's own threads)",
+      (median(queued), queued.reduce(0, +) / Double(queued.count)), runs: 1))
+
+  let layered = LayeredFactSource(layers: [.init(source)])
   var timings: [Double] = []
   for key in sample {
     let begin = ContinuousClock.now

@@ -95,6 +95,26 @@ struct BlockingWorkQueueTests {
     for lookup in lookups {
       #expect(try await lookup.value == ["usage.consumed_units": .number(2)])
     }
+    // Those that started before the lock was released found it held and went off the pool.
+    #expect(source.offPoolLookups >= SQLiteFactSource.concurrentLookups)
+  }
+
+  /// A file nobody has locked is read on the calling thread: handing each lookup to another
+  /// thread and back cost more than the lookup.
+  @Test func lookupsOfAnUnlockedDatabaseStayOnTheCallersThread() async throws {
+    let path = try Fixtures.database(
+      "PRAGMA journal_mode = DELETE; CREATE TABLE t (id TEXT, n INTEGER); INSERT INTO t VALUES ('1', 1);"
+    )
+    let query = #"SELECT n AS "usage.consumed_units" FROM t WHERE id = :transaction_id"#
+    let source = try SQLiteFactSource(
+      name: "db", settings: .init(path: path, queries: ["q": query], busyTimeoutMs: 30_000),
+      schema: .standard)
+    for _ in 0..<10 {
+      #expect(
+        try await source.facts(for: Fixtures.keys(transaction: "1"))
+          == ["usage.consumed_units": .number(1)])
+    }
+    #expect(source.offPoolLookups == 0)
   }
 
   /// Polls `condition` on a thread of its own until it holds or 25 s pass, so a busy pool does
