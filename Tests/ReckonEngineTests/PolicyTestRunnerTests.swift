@@ -226,6 +226,25 @@ struct PolicyTestRunnerTests {
     #expect(report.outcomes.isEmpty)
   }
 
+  /// A failure names its test; two tests of one name would leave the reader guessing which.
+  @Test func twoTestsOfOneNameAreAnErrorCitingTheFirst() throws {
+    let report = try Self.run(
+      """
+      test "light use"
+        given usage.consumed = 10%
+        expect otherwise
+
+      test "light use"
+        given usage.consumed = 20%
+        expect otherwise
+      """)
+    #expect(
+      report.problems.joined().contains(
+        "small.tests:5:6: error: another test is already called 'light use' (line 1)"),
+      "\(report.problems)")
+    #expect(report.outcomes.isEmpty)
+  }
+
   @Test(arguments: ["99999999999999999999", "2.5", "9223372036854775808"])
   func aQuantityNoNotificationCanCarryIsAnErrorAtItsValue(_ quantity: String) throws {
     let report = try Self.run(

@@ -43,7 +43,14 @@ public struct PolicyTestParser {
           file.defaults += try parseGiven()
           try expectClauseEnd()
         } else if cursor.isWord("test") {
-          file.tests.append(try parseTest())
+          let test = try parseTest()
+          // A failure names its test: two of one name would leave the reader guessing which.
+          if let earlier = file.tests.first(where: { $0.name.value == test.name.value }) {
+            report(
+              "another test is already called '\(test.name.value)' (line \(line(of: earlier.name.span.start)))",
+              at: test.name.span, hint: "give each test its own name, so a failure says which one")
+          }
+          file.tests.append(test)
         } else {
           let hint =
             cursor.isWord("given") ? "file-wide 'given' lines come before the first test" : nil
@@ -235,6 +242,11 @@ public struct PolicyTestParser {
       }
       cursor.advance()
     }
+  }
+
+  /// The line `offset` is on, counting from 1.
+  private func line(of offset: Int) -> Int {
+    bytes[..<min(offset, bytes.count)].reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
   }
 
   private mutating func report(_ message: String, at span: SourceSpan, hint: String? = nil) {
