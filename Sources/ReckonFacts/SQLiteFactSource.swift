@@ -95,32 +95,19 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
     defer { checkIn(connection) }
     connection.waitsForLocks(false)
     defer { connection.waitsForLocks(true) }
-    var facts: [String: Value] = [:]
-    facts.reserveCapacity(connection.columnCount)
-    do { try connection.beginRead() } catch {
-      if connection.isLockedOut { return nil }
+    var lockedOut = false
+    do { return try connection.read(keys, lockedOut: &lockedOut) } catch {
+      if lockedOut { return nil }
       throw error
     }
-    defer { connection.endRead() }
-    for query in connection.queries {
-      do { try query.run(keys, into: &facts) } catch {
-        if connection.isLockedOut { return nil }
-        throw error
-      }
-    }
-    return facts
   }
 
   /// The facts the queries find for `keys`, synchronously on the calling thread.
   public func lookup(_ keys: RequestKeys) throws(SQLiteFactSourceError) -> [String: Value] {
     let connection = try checkOut()
     defer { checkIn(connection) }
-    var facts: [String: Value] = [:]
-    facts.reserveCapacity(connection.columnCount)
-    try connection.beginRead()
-    defer { connection.endRead() }
-    for query in connection.queries { try query.run(keys, into: &facts) }
-    return facts
+    var lockedOut = false
+    return try connection.read(keys, lockedOut: &lockedOut)
   }
 
   private func checkOut() throws(SQLiteFactSourceError) -> Connection {
@@ -170,6 +157,24 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
       } catch {
         throw .cannotOpen(path: settings.path, message: error.message)
       }
+    }
+
+    /// Every query's facts for `keys`, in one read transaction; `lockedOut` says whether a
+    /// failure was another connection's lock (read before the transaction's end clears it).
+    func read(_ keys: RequestKeys, lockedOut: inout Bool) throws(SQLiteFactSourceError)
+      -> [String: Value]
+    {
+      var facts: [String: Value] = [:]
+      facts.reserveCapacity(columnCount)
+      try beginRead()
+      defer { endRead() }
+      do {
+        for query in queries { try query.run(keys, into: &facts) }
+      } catch {
+        lockedOut = isLockedOut
+        throw error
+      }
+      return facts
     }
 
     /// Starts one read transaction for all of a request's queries: one snapshot, one lock.
