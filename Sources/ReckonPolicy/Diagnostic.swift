@@ -56,6 +56,8 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case assignmentInCondition = "assignment-in-condition"
   case invalidRuleName = "invalid-rule-name"
   case notAPolicy = "not-a-policy"
+  case duplicateGiven = "duplicate-given"
+  case conflictingExpectations = "conflicting-expectations"
   // Names and types
   case unknownName = "unknown-name"
   case unknownFact = "unknown-fact"

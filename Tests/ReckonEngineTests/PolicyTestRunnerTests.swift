@@ -245,6 +245,80 @@ struct PolicyTestRunnerTests {
     #expect(report.outcomes.isEmpty)
   }
 
+  /// Expectations no decision can meet together would fail whatever the policy says; a repeated
+  /// field or fact hides one of its two values. Each is an error at the later clause.
+  @Test(
+    arguments: [
+      (
+        "expect refund DECLINE\n  expect refund GRANT_FULL",
+        "small.tests:4:10: error: this test already expects refund DECLINE, which rules out refund GRANT_FULL (line 3)"
+      ),
+      (
+        "expect refund DECLINE, share data only",
+        "small.tests:3:26: error: this test already expects refund DECLINE, which rules out share data only (line 3)"
+      ),
+      (
+        "expect hold for review, no reply",
+        "small.tests:3:27: error: this test already expects hold for review, which rules out no reply (line 3)"
+      ),
+      (
+        "expect do not respond\n  expect share data only",
+        "small.tests:4:10: error: this test already expects do not respond, which rules out share data only (line 3)"
+      ),
+      (
+        "expect rule \"heavy use\", rule \"recent\"",
+        "small.tests:3:28: error: this test already expects rule \"heavy use\" to decide (line 3)"
+      ),
+      (
+        "expect otherwise, rule \"recent\"",
+        "small.tests:3:21: error: this test expects both a rule and otherwise to decide (line 3)"
+      ),
+      (
+        "expect consumptionPercentage = 40000, consumptionPercentage = 40%",
+        "small.tests:3:41: error: consumptionPercentage is already expected in this test (line 3)"
+      ),
+      (
+        "given usage.consumed = 10%\n  expect otherwise",
+        "small.tests:3:9: error: usage.consumed is already given in this test (line 2)"
+      ),
+    ])
+  func clashingClausesInOneTestAreAnErrorCitingTheFirst(_ clauses: String, _ error: String)
+    throws
+  {
+    let report = try Self.run("test \"clash\"\n  given usage.consumed = 40%\n  \(clauses)")
+    #expect(report.problems.joined().contains(error), "\(report.problems)")
+    #expect(report.outcomes.isEmpty)
+  }
+
+  @Test func factsGivenTwiceBeforeTheFirstTestAreAnError() throws {
+    let report = try Self.run(
+      """
+      given reason = LEGAL
+      given reason = OTHER
+      test "light use"
+        expect otherwise
+      """)
+    #expect(
+      report.problems.joined().contains(
+        "small.tests:2:7: error: reason is already given before the first test (line 1)"),
+      "\(report.problems)")
+  }
+
+  /// What the language allows beside each other still runs: a test's own facts over the file's,
+  /// a held refund, `do not respond` with `no reply`, a rule with a field.
+  @Test func compatibleClausesStillRun() throws {
+    let report = try Self.run(
+      """
+      given usage.consumed = 90%
+      test "heavy use"
+        given usage.consumed = 94%
+        expect refund DECLINE, rule "heavy use", rule "heavy use", consumptionPercentage = 94000
+        expect refund DECLINE
+      """)
+    #expect(report.problems.isEmpty, "\(report.problems)")
+    #expect(report.passed)
+  }
+
   @Test(arguments: ["99999999999999999999", "2.5", "9223372036854775808"])
   func aQuantityNoNotificationCanCarryIsAnErrorAtItsValue(_ quantity: String) throws {
     let report = try Self.run(

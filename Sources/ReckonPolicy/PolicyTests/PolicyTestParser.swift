@@ -64,7 +64,19 @@ public struct PolicyTestParser {
         synchronize(to: ["test"])
       }
     }
+    reportClashes(
+      PolicyTestConsistency.repeatedGivens(file.defaults, scope: "before the first test"))
     return file
+  }
+
+  /// Reports each clash at its later clause, citing the line of the earlier one.
+  private mutating func reportClashes(_ clashes: [PolicyTestConsistency.Clash]) {
+    for clash in clashes {
+      diagnostics.append(
+        Diagnostic(
+          clash.id, .error, clash.message + " (line \(line(of: clash.earlier.start)))",
+          at: clash.span, hint: clash.hint))
+    }
   }
 
   private mutating func parseTest() throws(ParseAbort) -> PolicyTestCase {
@@ -86,6 +98,8 @@ public struct PolicyTestParser {
         synchronize()
       }
     }
+    reportClashes(PolicyTestConsistency.repeatedGivens(test.givens, scope: "in this test"))
+    reportClashes(PolicyTestConsistency.clashingExpectations(test.expectations))
     if test.expectations.isEmpty {
       report(
         "test \"\(name.text)\" expects nothing", at: name.span,

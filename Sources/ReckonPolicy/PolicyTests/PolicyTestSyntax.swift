@@ -10,7 +10,7 @@ public struct PolicyTestFile: Hashable, Sendable {
 public struct PolicyTestCase: Hashable, Sendable {
   /// The test's name, shown when it fails.
   public var name: Located<String>
-  /// The facts the test gives, in order; a later one for the same fact wins.
+  /// The facts the test gives, in order, each fact once; they win over the file-wide ones.
   public var givens: [FactAssignment]
   /// What must come out, in order.
   public var expectations: [Expectation]
