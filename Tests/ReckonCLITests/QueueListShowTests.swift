@@ -34,6 +34,19 @@ struct QueueListShowTests {
     #expect(run.standardOutput.isEmpty)
   }
 
+  /// dry-run and report take `--state FILE`; queue's `--state` is an entry state, and its
+  /// database comes from the configuration, so a path there is explained rather than "unknown state".
+  @Test(arguments: ["reckon-state.sqlite", "./state/reckon-state.sqlite", "state.db"])
+  func listGivenADatabaseAsItsStateSaysWhereTheDatabaseComesFrom(_ path: String) async throws {
+    let fixture = try QueueFixture()
+    let run = try await fixture.queue(["list", "--state", path])
+    #expect(run.status == 2)
+    #expect(
+      run.standardError.contains(
+        "'\(path)' looks like a state database, but queue's --state picks entries by their state (held, pending, sending, sent, failed, expired, dropped); queue finds the database through --config, from reckon.json's state.path"
+      ), "\(run.standardError)")
+  }
+
   @Test func eachOperatorCommandIsInTheEntrysHistoryWithWhoGaveIt() async throws {
     let fixture = try QueueFixture()
     let approve = try await fixture.queue(["approve", "1"])

@@ -178,6 +178,13 @@ enum QueueCommand: Command {
   /// `--state`: one of the states an entry can be in, so a typo is not "the outbox is empty".
   private static func stateName(_ text: String?) throws(UsageError) -> String? {
     guard let text, !OutboxState.names.contains(text) else { return text }
+    // dry-run and report take --state FILE; here it picks entries, and the file comes from --config.
+    if text.contains("/") || text.hasSuffix(".sqlite") || text.hasSuffix(".db") {
+      throw UsageError(
+        "'\(text)' looks like a state database, but queue's --state picks entries by their state "
+          + "(\(OutboxState.names.joined(separator: ", "))); queue finds the database through "
+          + "--config, from reckon.json's state.path")
+    }
     let suggestion = Suggestions.closest(to: text, among: OutboxState.names)
     throw UsageError(
       "unknown state '\(text)'\(suggestion.map { " (did you mean '\($0)'?)" } ?? ""); the states are \(OutboxState.names.joined(separator: ", "))"
