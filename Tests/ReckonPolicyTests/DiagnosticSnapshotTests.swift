@@ -9,7 +9,17 @@ struct DiagnosticSnapshotTests {
     let policy: String
     /// Raw file contents, for problems a Swift string cannot hold, such as bytes that are not UTF-8.
     var contents: [UInt8]? = nil
+    /// A tests file, for the problems only a tests file can have; `policy` is then unused.
+    var tests: String? = nil
     var testDescription: String { id.rawValue }
+
+    /// The tests file's diagnostics and their rendering.
+    func parseTests(path: String) -> (ids: [DiagnosticID], rendered: String)? {
+      guard let tests else { return nil }
+      let source = SourceFile(path: path, text: tests)
+      let diagnostics = PolicyTestParser.parse(source).diagnostics
+      return (diagnostics.map(\.id), DiagnosticFormatter().render(diagnostics, in: source))
+    }
 
     func load(path: String = "test.policy") -> PolicyLoader.Result {
       contents.map { TestSchema.load(contents: $0, path: path) }
@@ -162,10 +172,30 @@ struct DiagnosticSnapshotTests {
       policy:
         "rule \"subscriptions\"\n  when product.type == AUTO_RENEWABLE\n  then refund DECLINE, set consumptionPercentage = 50%"
     ),
+    Example(
+      id: .duplicateGiven, policy: "",
+      tests: """
+        test "heavy use"
+          given usage.consumed = 94%
+          given usage.consumed = 40%
+          expect refund DECLINE
+        """),
+    Example(
+      id: .conflictingExpectations, policy: "",
+      tests: """
+        test "heavy use"
+          given usage.consumed = 94%
+          expect refund DECLINE, share data only
+        """),
   ]
 
   @Test("each diagnostic renders as its golden file", arguments: examples)
   func rendersAsSnapshot(_ example: Example) {
+    if let (ids, rendered) = example.parseTests(path: "policies/example.tests") {
+      #expect(ids == [example.id], "\(rendered)")
+      Snapshot.expect(rendered, matches: "diagnostic-\(example.id.rawValue)")
+      return
+    }
     let result = example.load(path: "policies/example.policy")
     #expect(result.diagnostics.map(\.id) == [example.id], "\(result.renderedDiagnostics())")
     Snapshot.expect(result.renderedDiagnostics(), matches: "diagnostic-\(example.id.rawValue)")
@@ -194,7 +224,7 @@ struct DiagnosticSnapshotTests {
   }
 
   @Test func warningsDoNotStopALoadButErrorsDo() {
-    for example in Self.examples {
+    for example in Self.examples where example.tests == nil {
       let result = example.load()
       let isWarning = result.diagnostics.allSatisfy { $0.severity == .warning }
       #expect((result.policy != nil) == isWarning, "\(example.id)")
