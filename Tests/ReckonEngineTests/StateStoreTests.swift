@@ -60,10 +60,22 @@ import Testing
     #expect(range.contains("requests_by_received"), "\(range)")
   }
 
-  @Test func theQueueListingReadsEntriesInOrderOffAnIndexInsteadOfSortingTheOutbox() throws {
+  @Test(arguments: [false, true], [[], ["sent"], ["held", "pending"]])
+  func theQueueListingReadsEntriesInOrderOffAnIndexInsteadOfSortingTheOutbox(
+    finished: Bool, states: [String]
+  ) throws {
     let store = try TestState.store()
+    // Statistics of a long history, under which the planner would rather scan for a state filter.
+    try store.connection.execute(
+      """
+      ANALYZE; DELETE FROM sqlite_stat1 WHERE tbl = 'outbox';
+      INSERT INTO sqlite_stat1 (tbl, idx, stat)
+      VALUES ('outbox', 'outbox_by_listing', '200000 100000 1'), ('outbox', NULL, '200000')
+      """)
+    try store.connection.execute("ANALYZE sqlite_schema")
     let plan = try store.connection.query(
-      "EXPLAIN QUERY PLAN " + StateStore.listing(states: []), [.integer(1_000)]
+      "EXPLAIN QUERY PLAN " + StateStore.listing(finished: finished, states: states),
+      states.map { .text($0) } + [.integer(1_000)]
     ).compactMap { $0.text(3) }.joined(separator: "; ")
     #expect(plan.contains("outbox_by_listing"), "\(plan)")
     #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
@@ -338,7 +350,7 @@ import Testing
     return entry
   }
 
-  @Test func entriesListUnfinishedOnesBeforeFinishedOnesEachByDeadline() throws {
+  @Test func entriesListUnfinishedOnesMostUrgentFirstThenFinishedOnesLatestFirst() throws {
     let store = try TestState.store()
     let sentFirst = try answered(202, in: store, transaction: "1", after: 0)
     let failed = try answered(400, in: store, transaction: "2", after: 30)
@@ -349,9 +361,16 @@ import Testing
       in: store, transaction: "5", at: TestState.start.addingTimeInterval(300))
     #expect(
       try store.entries().map(\.id)
-        == [failed.id, pending.id, held.id, sentFirst.id, sentSecond.id])
+        == [failed.id, pending.id, held.id, sentSecond.id, sentFirst.id])
     #expect(try store.entries(limit: 2).map(\.id) == [failed.id, pending.id])
-    #expect(try store.entries(states: ["sent"]).map(\.id) == [sentFirst.id, sentSecond.id])
+    #expect(
+      try store.entries(limit: 4).map(\.id) == [failed.id, pending.id, held.id, sentSecond.id])
+    #expect(try store.entries(states: ["sent"]).map(\.id) == [sentSecond.id, sentFirst.id])
+    #expect(try store.entries(states: ["sent"], limit: 1).map(\.id) == [sentSecond.id])
+    #expect(
+      try store.entries(states: ["held", "sent"]).map(\.id) == [
+        held.id, sentSecond.id, sentFirst.id,
+      ])
   }
 
   @Test func entryCountCountsTheNamedStatesOrAll() throws {

@@ -50,25 +50,40 @@ extension StateStore {
   /// `outbox_by_listing` (migration 6) names the same states: a change here needs a new index.
   static let unfinishedStates = ["held", "pending", "sending", "failed"]
 
-  /// Entries in the named states (all when empty): held, pending, sending and failed first, then
-  /// the rest, each group oldest deadline first.
+  /// Entries in the named states (all when empty): held, pending, sending and failed first, most
+  /// urgent (oldest deadline) first; then the finished ones, latest deadline first, so a long
+  /// history does not push what happened lately past the limit.
   public func entries(states: [String] = [], limit: Int = 1_000) throws(StateDatabaseError)
     -> [OutboxEntry]
   {
     try locked { () throws(StateDatabaseError) in
-      try connection.query(
-        Self.listing(states: states), states.map { .text($0) } + [.integer(Int64(limit))]
-      ).compactMap(Self.entry)
+      var found: [OutboxEntry] = []
+      for finished in [false, true] {
+        let wanted =
+          states.isEmpty
+          ? [] : states.filter { Self.unfinishedStates.contains($0) != finished }
+        guard found.count < limit, states.isEmpty || !wanted.isEmpty else { continue }
+        found += try connection.query(
+          Self.listing(finished: finished, states: wanted),
+          wanted.map { .text($0) } + [.integer(Int64(limit - found.count))]
+        ).compactMap(Self.entry)
+      }
+      return found
     }
   }
 
-  /// The query of `entries`: in the order of `outbox_by_listing`, so without states SQLite
-  /// reads the first `limit` entries off the index instead of sorting the whole outbox.
-  static func listing(states: [String]) -> String {
+  /// The query of one group of `entries`: it names the expression `outbox_by_listing` indexes, so
+  /// SQLite reads the first `limit` entries off the index instead of sorting the outbox. The state
+  /// filter is written `+state` so the planner does not trade that index for a scan.
+  static func listing(finished: Bool, states: [String]) -> String {
     let unfinished = unfinishedStates.map { "'\($0)'" }.joined(separator: ", ")
+    let filter =
+      states.isEmpty ? "" : " AND +state IN (\(states.map { _ in "?" }.joined(separator: ", ")))"
+    let order = finished ? "deadline DESC, id DESC" : "deadline, id"
     return """
-      SELECT \(entryColumns) FROM outbox \(stateFilter(states))
-      ORDER BY state NOT IN (\(unfinished)), deadline, id LIMIT ?
+      SELECT \(entryColumns) FROM outbox
+      WHERE (state NOT IN (\(unfinished))) = \(finished ? 1 : 0)\(filter)
+      ORDER BY \(order) LIMIT ?
       """
   }
 

@@ -20,7 +20,8 @@ enum QueueCommand: Command {
            reckon queue drop ID             never send the entry
 
     States: held, pending, sending, sent, failed, expired, dropped; --state takes one of them.
-    list shows held, pending, sending and failed entries first, then the others, each by deadline;
+    list shows held, pending, sending and failed entries first, earliest deadline first, then
+    sent, expired and dropped ones, latest deadline first;
     at most --limit of them (1000 unless given), saying on stderr when more match.
     show gives, for a held entry, when it was held and when it will be sent as decided.
 
