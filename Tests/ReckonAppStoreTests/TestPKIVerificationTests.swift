@@ -76,6 +76,28 @@ struct TestPKIVerificationTests {
     }
   }
 
+  /// The signing time is read before the signature is checked, from a payload anyone can make:
+  /// one no certificate can hold is refused as malformed, from an untrusted chain too, and never
+  /// reaches OpenSSL's `time_t` (a `1e30` there stopped the process).
+  @Test(arguments: [
+    "1e30", "-1e30", "253402300800000", "\"2026-11-30\"", "true",
+  ])
+  func aSigningTimeNoCertificateCanHoldIsRefusedBeforeTheChain(_ signedDate: String) throws {
+    let forger = try LocalCertificateAuthority(name: "Forger")
+    let trusted = try LocalCertificateAuthority()
+    let payload = Data(
+      #"{"notificationType":"CONSUMPTION_REQUEST","notificationUUID":"u","signedDate":\#(signedDate),"data":{"bundleId":"com.example.coins","appAppleId":1234567890,"environment":"Production"}}"#
+        .utf8)
+    for authority in [forger, trusted] {
+      #expect {
+        try verify(try authority.sign(payload: payload), trusting: trusted)
+      } throws: { error in
+        guard case .malformed(let detail) = error as? VerificationFailure else { return false }
+        return detail.hasPrefix("signedDate")
+      }
+    }
+  }
+
   @Test func aLeafExpiredWhenThePayloadWasSignedIsRefused() throws {
     let ca = try LocalCertificateAuthority(flaws: .init(expiredLeaf: true))
     #expect {

@@ -79,8 +79,10 @@ public final class CertificateChainVerifier: @unchecked Sendable {
     guard X509_STORE_CTX_init(context, store, leaf.pointer, untrusted) == 1 else {
       throw .untrustedChain("cannot start verification")
     }
-    X509_VERIFY_PARAM_set_time(
-      X509_STORE_CTX_get0_param(context), time_t(date.timeIntervalSince1970))
+    guard let seconds = time_t(exactly: date.timeIntervalSince1970.rounded(.down)) else {
+      throw .untrustedChain("the signing time \(date.timeIntervalSince1970) s is out of range")
+    }
+    X509_VERIFY_PARAM_set_time(X509_STORE_CTX_get0_param(context), seconds)
     guard X509_verify_cert(context) == 1 else {
       let code = X509_STORE_CTX_get_error(context)
       let reason = String(cString: X509_verify_cert_error_string(Int(code)))

@@ -137,11 +137,19 @@ public struct SignedPayloadVerifier: Sendable {
   }
 
   /// Apple judges certificate validity at the payload's signing time when online checks are off.
-  private func signedDate(_ payload: JSONValue) -> Date {
+  /// It is read before the signature is checked, so a time no certificate can hold (a forger's
+  /// `1e30`) is refused here rather than reach OpenSSL's `time_t`.
+  private func signedDate(_ payload: JSONValue) throws(VerificationFailure) -> Date {
+    let milliseconds: Double
     switch payload.objectValue?["signedDate"] {
-    case .integer(let milliseconds)?: Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-    case .number(let milliseconds)?: Date(timeIntervalSince1970: milliseconds / 1000)
-    default: Date()
+    case nil: return Date()
+    case .integer(let value)?: milliseconds = Double(value)
+    case .number(let value)?: milliseconds = value
+    default: throw .malformed("signedDate is not a number")
     }
+    guard let date = AppStoreJSON.date(milliseconds: milliseconds) else {
+      throw .malformed("signedDate " + AppStoreJSON.notATime(milliseconds))
+    }
+    return date
   }
 }
