@@ -16,6 +16,8 @@ public final class HTTPServer: @unchecked Sendable {
     public var limits: HTTPRequestParser.Limits
     /// How long a connection may sit without completing a request before it is closed.
     public var readTimeout: Double
+    /// How long a client may take to take in a response before its connection is closed.
+    public var writeTimeout: Double
     /// Open connections served at once (a thread each); beyond it a connection is answered 503
     /// and closed, so a flood cannot exhaust threads or memory.
     public var maximumConnections: Int
@@ -23,12 +25,13 @@ public final class HTTPServer: @unchecked Sendable {
     /// A configuration; defaults to 127.0.0.1 on a port the system picks.
     public init(
       host: String = "127.0.0.1", port: Int = 0, limits: HTTPRequestParser.Limits = .init(),
-      readTimeout: Double = 10, maximumConnections: Int = 256
+      readTimeout: Double = 10, writeTimeout: Double = 10, maximumConnections: Int = 256
     ) {
       self.host = host
       self.port = port
       self.limits = limits
       self.readTimeout = readTimeout
+      self.writeTimeout = writeTimeout
       self.maximumConnections = maximumConnections
     }
   }
@@ -106,7 +109,8 @@ public final class HTTPServer: @unchecked Sendable {
         let client = Socket.accept(descriptor)
       else { continue }
       guard admit() else {
-        _ = Socket.write(client, Array(Self.tooManyConnections))
+        // A new connection's buffer takes this small answer at once; the acceptor never waits.
+        _ = Socket.write(client, Array(Self.tooManyConnections), timeout: 0)
         Socket.close(client)
         continue
       }
@@ -148,13 +152,17 @@ public final class HTTPServer: @unchecked Sendable {
         _ = Socket.write(
           client,
           Array(
-            HTTPResponse.text(error.status, error.description + "\n").serialized(keepAlive: false)))
+            HTTPResponse.text(error.status, error.description + "\n").serialized(keepAlive: false)),
+          timeout: configuration.writeTimeout)
         return
       }
       if let request {
         let keepAlive = request.keepAlive && !isStopping
         let response = respond(to: request)
-        guard Socket.write(client, Array(response.serialized(keepAlive: keepAlive))), keepAlive
+        guard
+          Socket.write(
+            client, Array(response.serialized(keepAlive: keepAlive)),
+            timeout: configuration.writeTimeout), keepAlive
         else { return }
         idleSince = Date()
         continue
@@ -164,7 +172,8 @@ public final class HTTPServer: @unchecked Sendable {
         if parser.hasPartialRequest {
           _ = Socket.write(
             client,
-            Array(HTTPResponse.text(408, "request timed out\n").serialized(keepAlive: false)))
+            Array(HTTPResponse.text(408, "request timed out\n").serialized(keepAlive: false)),
+            timeout: configuration.writeTimeout)
         }
         return
       }

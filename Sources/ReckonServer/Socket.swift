@@ -72,16 +72,28 @@ enum Socket {
     return chunk
   }
 
-  /// Writes all of `bytes`; false if the peer went away.
-  static func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+  /// Writes all of `bytes` within `timeout` seconds in all; false if the peer went away or did
+  /// not take them in time. A client that stops reading would otherwise hold its connection's
+  /// thread (and a connection slot) in `send` for as long as it liked.
+  static func write(_ descriptor: Int32, _ bytes: [UInt8], timeout: Double) -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(timeout * 1_000)))
     var offset = 0
     while offset < bytes.count {
       let written = bytes[offset...].withUnsafeBytes {
-        send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
       }
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { return false }
-      offset += written
+      if written > 0 {
+        offset += written
+        continue
+      }
+      guard written < 0 else { return false }
+      if errno == EINTR { continue }
+      guard errno == EAGAIN || errno == EWOULDBLOCK else { return false }
+      let left = ContinuousClock.now.duration(to: deadline).components
+      let milliseconds = left.seconds * 1_000 + left.attoseconds / 1_000_000_000_000_000
+      guard milliseconds > 0 else { return false }
+      var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+      _ = poll(&entry, 1, Int32(clamping: milliseconds))
     }
     return true
   }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import ReckonServer
 import ReckonTestSupport
@@ -46,7 +47,9 @@ import Testing
   }
 
   @Test func shutdownLetsAnInFlightRequestFinish() async throws {
+    let started = DispatchSemaphore(value: 0)
     let server = HTTPServer { _ in
+      started.signal()
       try? await Task.sleep(nanoseconds: 300_000_000)
       return .text(200, "finished")
     }
@@ -54,8 +57,12 @@ import Testing
     let pending = Task {
       try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/slow")!)
     }
-    try await Task.sleep(nanoseconds: 100_000_000)
-    await Task.detached { server.shutdown() }.value
+    // Shut down once the request is in the handler: a fixed sleep raced a slow connect, and a
+    // request that arrives after shutdown began is, rightly, not served.
+    await Task.detached {
+      started.wait()
+      server.shutdown()
+    }.value
     let (data, _) = try await pending.value
     #expect(String(decoding: data, as: UTF8.self) == "finished")
   }
@@ -88,6 +95,32 @@ import Testing
       served = try RawSocket.exchange(port: port, request, wait: 5)
     }
     #expect(served.hasPrefix("HTTP/1.1 200"))
+  }
+
+  /// A client that pipelines requests and never reads their answers used to hold its thread in
+  /// `send`, and its connection slot, for as long as it liked; now it is closed at the write
+  /// timeout and the slot serves others.
+  @Test func aClientThatStopsReadingIsClosedAtTheWriteTimeoutFreeingItsSlot() throws {
+    let big = String(repeating: "x", count: 256 * 1_024)
+    let server = HTTPServer(
+      configuration: .init(readTimeout: 30, writeTimeout: 0.5, maximumConnections: 1),
+      synchronousHandler: { _ in .text(200, big) })
+    let port = try server.start()
+    defer { server.shutdown(timeout: 1) }
+    let stalled = try RawSocket.connected(port: port)
+    defer { close(stalled) }
+    let pipelined = Array(String(repeating: "GET / HTTP/1.1\r\nHost: x\r\n\r\n", count: 100).utf8)
+    _ = pipelined.withUnsafeBytes {
+      send(stalled, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+    }
+    let request = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    var served = ""
+    let started = Date()
+    while !served.hasPrefix("HTTP/1.1 200"), Date().timeIntervalSince(started) < 15 {
+      usleep(200_000)
+      served = try RawSocket.exchange(port: port, request, wait: 5)
+    }
+    #expect(served.hasPrefix("HTTP/1.1 200"), "\(served.prefix(40))")
   }
 
   @Test func anIdleConnectionIsClosedAfterTheReadTimeout() throws {
