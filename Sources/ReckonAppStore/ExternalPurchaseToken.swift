@@ -19,7 +19,12 @@ public struct ExternalPurchaseToken: Codable, Hashable, Sendable {
   /// `externalPurchaseId` starts with `SANDBOX`, Production otherwise, as Apple's libraries read
   /// it; nil when the token has no `externalPurchaseId`.
   public var environment: AppStoreEnvironment? {
-    guard let externalPurchaseId else { return nil }
-    return externalPurchaseId.hasPrefix("SANDBOX") ? .sandbox : .production
+    externalPurchaseId.map(Self.environment(ofId:))
+  }
+
+  /// The environment a token of this `externalPurchaseId` belongs to: never Xcode or
+  /// LocalTesting, so such a notification always needs Apple's signature.
+  static func environment(ofId externalPurchaseId: String) -> AppStoreEnvironment {
+    externalPurchaseId.hasPrefix("SANDBOX") ? .sandbox : .production
   }
 }

@@ -59,4 +59,26 @@ import Testing
         signedPayload: Self.unsigned(block: block, type: type, environment: "Sandbox"))
     }
   }
+
+  /// An external purchase token is never an Xcode or LocalTesting one: its environment comes from
+  /// its id, so an `environment` written into it cannot let it in unsigned (it was recorded as the
+  /// Production app's).
+  @Test(arguments: ["Xcode", "LocalTesting"])
+  func anUnsignedExternalPurchaseTokenIsRefusedWhateverEnvironmentItWrites(environment: String) {
+    let header = Base64URL.encode(Data(#"{"alg":"none"}"#.utf8))
+    let payload = Base64URL.encode(
+      Data(
+        #"{"notificationType":"EXTERNAL_PURCHASE_TOKEN","notificationUUID":"u","externalPurchaseToken":{"environment":"\#(environment)","externalPurchaseId":"abc","bundleId":"com.example","appAppleId":1}}"#
+          .utf8))
+    let verifier = NotificationVerifier(
+      apps: [
+        AcceptedApp(bundleId: "com.example", appAppleId: 1, environment: .production),
+        AcceptedApp(bundleId: "com.example", appAppleId: nil, environment: .xcode),
+        AcceptedApp(bundleId: "com.example", appAppleId: nil, environment: .localTesting),
+      ],
+      roots: AppleRootCertificates.defaultRoots(), unverifiedEnvironments: [.xcode, .localTesting])
+    #expect(throws: VerificationFailure.unsupportedAlgorithm("none")) {
+      try verifier.verify(signedPayload: header + "." + payload + ".")
+    }
+  }
 }

@@ -108,13 +108,18 @@ public struct NotificationVerifier: Sendable {
     return payload
   }
 
-  /// The environment an unverified payload claims, read from the block `ClaimedApp` takes the
-  /// app from (`data`, then `summary`, then `appData`; an external purchase token names none),
-  /// so that whether it may come unsigned and whose it is are judged on the same claim.
+  /// The environment an unverified payload claims, read as `ClaimedApp` reads it (from `data`,
+  /// `summary`, `externalPurchaseToken` or `appData`, the first there), so that whether it may
+  /// come unsigned and whose it is are judged on the same claim. A token has no `environment`
+  /// field (one written there is ignored, as `ClaimedApp` ignores it): its id says which.
   static func claimedEnvironment(_ payload: JSONValue) -> String? {
     guard let object = payload.objectValue else { return nil }
     for block in ["data", "summary", "externalPurchaseToken", "appData"] {
-      if let found = object[block]?.objectValue { return found["environment"]?.stringValue }
+      guard let found = object[block]?.objectValue else { continue }
+      guard block == "externalPurchaseToken" else { return found["environment"]?.stringValue }
+      return found["externalPurchaseId"]?.stringValue.map {
+        ExternalPurchaseToken.environment(ofId: $0).rawValue
+      }
     }
     return nil
   }
