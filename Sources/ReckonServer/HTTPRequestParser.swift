@@ -38,6 +38,15 @@ public struct HTTPRequestParser: Sendable {
   /// Whether bytes of an unfinished request are buffered.
   public var hasPartialRequest: Bool { !buffer.isEmpty || head != nil }
 
+  /// Whether the request read so far has its head and waits for a body its client will send
+  /// only once told to go on (`Expect: 100-continue`); the head passed every limit.
+  public var awaitsContinue: Bool {
+    guard let head, buffer.count < bodyLength, let expect = head.header("Expect") else {
+      return false
+    }
+    return HTTPRequest.sameName(expect, "100-continue")
+  }
+
   /// Appends received bytes.
   public mutating func feed(_ bytes: some Sequence<UInt8>) {
     buffer.append(contentsOf: bytes)
@@ -108,6 +117,7 @@ public struct HTTPRequestParser: Sendable {
         ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 == UInt8(ascii: "-")
       }),
       parts[1].first == UInt8(ascii: "/") || parts[1].elementsEqual("*".utf8),
+      parts[1].allSatisfy({ $0 > 0x20 && $0 != 0x7F }),
       parts[2].elementsEqual("HTTP/1.1".utf8) || parts[2].elementsEqual("HTTP/1.0".utf8)
     else { throw .badRequestLine(String(decoding: requestLine.prefix(80), as: UTF8.self)) }
     guard lines.count - 1 <= limits.maximumHeaderCount else {
@@ -119,7 +129,8 @@ public struct HTTPRequestParser: Sendable {
     for line in lines.dropFirst() {
       let field = buffer[line]
       guard let colon = field.firstIndex(of: UInt8(ascii: ":")), colon != field.startIndex,
-        !field[..<colon].contains(where: blank)
+        field[..<colon].allSatisfy(Self.isTokenByte),
+        field[(colon + 1)...].allSatisfy(Self.isFieldValueByte)
       else { throw .badHeader(String(decoding: field.prefix(80), as: UTF8.self)) }
       var value = field[(colon + 1)...]
       while let first = value.first, blank(first) { value.removeFirst() }
@@ -140,7 +151,9 @@ public struct HTTPRequestParser: Sendable {
     let lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
     let parts = lines[0].split(separator: " ", omittingEmptySubsequences: false)
     guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy({ $0.isUppercase || $0 == "-" }),
-      parts[1].hasPrefix("/") || parts[1] == "*", parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0"
+      parts[1].hasPrefix("/") || parts[1] == "*",
+      parts[1].utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }),
+      parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0"
     else { throw .badRequestLine(String(lines[0].prefix(80))) }
     let fields = lines.dropFirst()
     guard fields.count <= limits.maximumHeaderCount else {
@@ -149,7 +162,8 @@ public struct HTTPRequestParser: Sendable {
     var headers: [(name: String, value: String)] = []
     for line in fields {
       guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
-        !line[..<colon].contains(where: { $0 == " " || $0 == "\t" })
+        line[..<colon].utf8.allSatisfy(Self.isTokenByte),
+        line[line.index(after: colon)...].utf8.allSatisfy(Self.isFieldValueByte)
       else { throw .badHeader(String(line.prefix(80))) }
       headers.append(
         (
@@ -161,6 +175,23 @@ public struct HTTPRequestParser: Sendable {
       method: String(parts[0]), target: String(parts[1]), version: String(parts[2]),
       headers: headers)
     return (request, try bodyLength(of: request))
+  }
+
+  /// A byte of a field name (RFC 9110's `token`): letters, digits and ``!#$%&'*+-.^_`|~``.
+  private static func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
+      true
+    default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+    }
+  }
+
+  /// A byte a field value may hold (RFC 9110 §5.5): visible characters, space, tab and bytes
+  /// from 0x80. A CR, LF or NUL inside a value is refused: a proxy that ends lines at a bare LF
+  /// would read another header, or another request, where Reckon reads one value.
+  private static func isFieldValueByte(_ byte: UInt8) -> Bool {
+    byte == 9 || (byte >= 0x20 && byte != 0x7F)
   }
 
   /// `value` without leading and trailing `.whitespaces`. Spaces and tabs (all a header value

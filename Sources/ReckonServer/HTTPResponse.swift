@@ -28,8 +28,9 @@ public struct HTTPResponse: Sendable {
       body: Data(text.utf8))
   }
 
-  /// The bytes to write: status line, headers (with Content-Length and Connection), body.
-  public func serialized(keepAlive: Bool) -> Data {
+  /// The bytes to write: status line, headers (with Content-Length and Connection), and the body
+  /// unless it answers a HEAD request.
+  public func serialized(keepAlive: Bool, headOnly: Bool = false) -> Data {
     var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
     for (name, value) in headers
     where !["content-length", "connection"].contains(name.lowercased()) {
@@ -37,7 +38,9 @@ public struct HTTPResponse: Sendable {
     }
     head +=
       "Content-Length: \(body.count)\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n\r\n"
-    return Data(head.utf8) + body
+    // A HEAD answer says the length a GET would have, and sends no body: one would be read as
+    // the start of the next response on a kept-alive connection.
+    return headOnly ? Data(head.utf8) : Data(head.utf8) + body
   }
 
   /// The standard reason phrase.

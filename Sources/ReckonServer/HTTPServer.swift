@@ -146,6 +146,7 @@ public final class HTTPServer: @unchecked Sendable {
   private func serve(_ client: Int32) {
     var parser = HTTPRequestParser(limits: configuration.limits)
     var idleSince = Date()
+    var toldToContinue = false
     while true {
       let request: HTTPRequest?
       do { request = try parser.next() } catch {
@@ -157,15 +158,26 @@ public final class HTTPServer: @unchecked Sendable {
         return
       }
       if let request {
+        toldToContinue = false
         let keepAlive = request.keepAlive && !isStopping
         let response = respond(to: request)
         guard
           Socket.write(
-            client, Array(response.serialized(keepAlive: keepAlive)),
+            client,
+            Array(response.serialized(keepAlive: keepAlive, headOnly: request.method == "HEAD")),
             timeout: configuration.writeTimeout), keepAlive
         else { return }
         idleSince = Date()
         continue
+      }
+      if parser.awaitsContinue && !toldToContinue {
+        // Otherwise such a client (curl, for a large body) waits a second before sending it.
+        toldToContinue = true
+        guard
+          Socket.write(
+            client, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8),
+            timeout: configuration.writeTimeout)
+        else { return }
       }
       if isStopping && !parser.hasPartialRequest { return }
       if Date().timeIntervalSince(idleSince) > configuration.readTimeout {

@@ -43,14 +43,27 @@ import Testing
   @Test func headerNamesMatchInAnyCaseAndOnlyWhole() throws {
     let request = try #require(
       try parse(
-        "POST /x HTTP/1.1\r\ncOnTeNt-LeNgTh: 2\r\nX-Été: yes\r\nContent-Lengthy: 9\r\n\r\nok"
+        "POST /x HTTP/1.1\r\ncOnTeNt-LeNgTh: 2\r\nX-Accent: yes\r\nContent-Lengthy: 9\r\n\r\nok"
       ).first)
     #expect(request.body == Data("ok".utf8))
     #expect(request.header("CONTENT-LENGTH") == "2")
-    #expect(request.header("x-été") == "yes")
-    #expect(request.header("X-ÉTÉ") == "yes")
+    #expect(request.header("x-accent") == "yes")
+    #expect(request.header("X-ACCENT") == "yes")
     #expect(request.header("Content-Len") == nil)
     #expect(request.header("content_length") == nil)
+  }
+
+  @Test func aHeadExpectingContinueAwaitsItUntilItsBodyArrives() throws {
+    var parser = HTTPRequestParser()
+    parser.feed(Array("PUT / HTTP/1.1\r\nExpect: 100-Continue\r\nContent-Length: 2\r\n\r\n".utf8))
+    #expect(try parser.next() == nil)
+    #expect(parser.awaitsContinue)
+    parser.feed(Array("ok".utf8))
+    #expect(try parser.next()?.body == Data("ok".utf8))
+    #expect(!parser.awaitsContinue)
+    parser.feed(Array("PUT / HTTP/1.1\r\nContent-Length: 2\r\n\r\n".utf8))
+    #expect(try parser.next() == nil)
+    #expect(!parser.awaitsContinue)
   }
 
   @Test func http10ClosesUnlessAskedToKeepAlive() throws {
@@ -95,6 +108,12 @@ import Testing
     "GET / HTTP/1.1\r\nNoColon\r\n\r\n",
     "GET / HTTP/1.1\r\nBad Name: x\r\n\r\n", "PUT / HTTP/1.1\r\nContent-Length: -1\r\n\r\n",
     "PUT / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab",
+    // A CR, LF or NUL in a value, a name that is no token, a target with a control character:
+    // a proxy ending lines at a bare LF would frame these bytes otherwise than Reckon.
+    "POST / HTTP/1.1\r\nX-A: a\nContent-Length: 42\r\n\r\n",
+    "POST / HTTP/1.1\r\nX-A: a\rb\r\n\r\n", "GET / HTTP/1.1\r\nX-A: a\u{0}b\r\n\r\n",
+    "GET / HTTP/1.1\r\nX-A: é\nHost: x\r\n\r\n", "GET / HTTP/1.1\r\nX(A): b\r\n\r\n",
+    "GET / HTTP/1.1\r\nÉtat: b\r\n\r\n", "GET /a\u{1}b HTTP/1.1\r\n\r\n",
   ])
   func malformedRequestsAre400(text: String) {
     let error = #expect(throws: HTTPParseError.self) { try parse(text) }
@@ -113,7 +132,7 @@ import Testing
   ])
   func asciiAndOtherHeadsAreReadByTheSameRules(text: String) throws {
     let limits = HTTPRequestParser.Limits(maximumHeaderCount: 3)
-    let marker = "X-Été: ü\r\n"
+    let marker = "X-Accent: é ü\r\n"
     let headEnd = text.range(of: "\r\n\r\n")!
     let withMarker: String
     if let firstLineEnd = text.range(of: "\r\n"), firstLineEnd.lowerBound < headEnd.lowerBound {
@@ -128,7 +147,7 @@ import Testing
     switch (plain, other) {
     case (.success(let requests), .success(let marked)):
       var expected = try #require(requests.first)
-      expected.headers.insert(("X-Été", "ü"), at: 0)
+      expected.headers.insert(("X-Accent", "é ü"), at: 0)
       #expect(marked.first == expected)
     case (.failure(let error), .failure(let markedError)):
       // The marker is one more field, so only the field count may differ.

@@ -123,6 +123,55 @@ import Testing
     #expect(served.hasPrefix("HTTP/1.1 200"), "\(served.prefix(40))")
   }
 
+  /// A HEAD answer carries the GET's length and no body; a body there was read as the start of
+  /// the next response on the connection.
+  @Test func aHeadAnswerHasNoBodySoTheNextAnswerOnTheConnectionIsReadWhole() throws {
+    let server = HTTPServer(synchronousHandler: { _ in .text(200, "hello") })
+    let port = try server.start()
+    defer { server.shutdown(timeout: 1) }
+    let reply = try RawSocket.exchange(
+      port: port,
+      "HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+      wait: 5)
+    let answers = reply.components(separatedBy: "HTTP/1.1 200 OK\r\n")
+    #expect(answers.count == 3, "\(reply)")
+    #expect(answers[1].contains("Content-Length: 5\r\n"))
+    #expect(answers[1].hasSuffix("\r\n\r\n"), "\(answers[1])")
+    #expect(answers[2].hasSuffix("\r\n\r\nhello"), "\(answers[2])")
+  }
+
+  /// A client that asks before sending its body is told to go on, once; curl otherwise waits a
+  /// second for each such request.
+  @Test func aClientExpectingContinueIsToldToGoOnBeforeItSendsTheBody() throws {
+    let server = HTTPServer(synchronousHandler: {
+      .text(200, String(decoding: $0.body, as: UTF8.self))
+    })
+    let port = try server.start()
+    defer { server.shutdown(timeout: 1) }
+    let socket = try RawSocket.connected(port: port)
+    defer { close(socket) }
+    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    func send(_ text: String) {
+      _ = Array(text.utf8).withUnsafeBytes {
+        Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+    }
+    func receive() -> String {
+      var buffer = [UInt8](repeating: 0, count: 4_096)
+      let count = recv(socket, &buffer, buffer.count, 0)
+      return String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
+    }
+    send(
+      "POST /x HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n"
+    )
+    #expect(receive() == "HTTP/1.1 100 Continue\r\n\r\n")
+    send("ok")
+    let answer = receive()
+    #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(answer)")
+    #expect(answer.hasSuffix("\r\n\r\nok"), "\(answer)")
+  }
+
   @Test func anIdleConnectionIsClosedAfterTheReadTimeout() throws {
     let server = HTTPServer(configuration: .init(readTimeout: 0.3)) { _ in .text(200, "never") }
     let port = try server.start()
