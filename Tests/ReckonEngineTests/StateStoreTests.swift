@@ -46,6 +46,18 @@ import Testing
     #expect(try upgraded.schemaVersion() == StateSchema.migrations.count)
   }
 
+  /// Two processes opening one older file at once (serve starting while cron runs send) both
+  /// read its old version; the one that migrates second finds each migration done and skips it,
+  /// rather than fail with "duplicate column".
+  @Test func aMigrationAnotherProcessAppliedMeanwhileIsSkipped() throws {
+    let path = try Self.database(atVersion: 1)
+    let first = try SQLiteConnection(path: path, synchronous: "NORMAL")
+    let second = try SQLiteConnection(path: path, synchronous: "NORMAL")
+    try StateSchema.migrate(first, now: 0)
+    try StateSchema.apply(second, after: 1, upTo: StateSchema.migrations.count, now: 0)
+    #expect(try StateStore(path: path).schemaVersion() == StateSchema.migrations.count)
+  }
+
   @Test func eachRequestsOutcomesAndARangeOfRequestsAreFoundByIndexNotByScanning() throws {
     let store = try TestState.store()
     let plan = { (sql: String) throws -> String in

@@ -181,8 +181,21 @@ enum StateSchema {
     guard current <= migrations.count else {
       throw .newerSchema(path: connection.path, found: current, known: migrations.count)
     }
+    try apply(connection, after: current, upTo: target, now: now)
+  }
+
+  /// Applies each migration after version `current` up to `target` that the file does not
+  /// have yet. `current` may be stale: another process opening the same older file at the same
+  /// moment (serve starting while cron runs send) may have applied some meanwhile.
+  static func apply(
+    _ connection: SQLiteConnection, after current: Int, upTo target: Int, now: Double
+  ) throws(StateDatabaseError) {
     for version in (current + 1)..<(max(target, current) + 1) {
       try connection.transaction { () throws(StateDatabaseError) in
+        // Read again under the write lock, which keeps it from changing until the commit.
+        let applied = try connection.query(
+          "SELECT 1 FROM schema_migrations WHERE version >= ?", [.integer(Int64(version))])
+        guard applied.isEmpty else { return }
         try connection.execute(migrations[version - 1])
         try connection.query(
           "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
