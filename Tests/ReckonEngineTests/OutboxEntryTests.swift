@@ -107,6 +107,20 @@ import Testing
     #expect(entry.state == .pending(notBefore: start.addingTimeInterval(60)))
   }
 
+  /// As approve and retry do: the sender would only expire it, so "pending" would mislead.
+  @Test(arguments: [
+    OutboxState.held(releaseAt: TestState.start.addingTimeInterval(11 * 3_600)),
+    .pending(notBefore: TestState.start),
+  ])
+  func editingAnEntryPastItsDeadlineIsRefusedAndItStaysAsItWas(state: OutboxState) {
+    var entry = entry(state: state)
+    let refusal = #expect(throws: OutboxCommandRefused.self) {
+      try entry.edit(body: TestState.validBody, now: start.addingTimeInterval(12 * 3_600 + 100))
+    }
+    #expect(refusal?.description.contains("has passed") == true)
+    #expect(entry.state == state)
+  }
+
   @Test func editingRefusesABodyThatBreaksAppleRules() {
     var entry = entry(state: .held(releaseAt: start.addingTimeInterval(11 * 3_600)))
     let bad = Data(

@@ -29,6 +29,7 @@ extension OutboxEntry {
     case .held, .pending: break
     default: throw refused("only held or pending entries can be changed; it is \(state.name)")
     }
+    guard now < deadline else { throw deadlinePassed() }
     do { _ = try ValidatedConsumptionBody(validating: newBody, context: context) } catch {
       throw refused(error.description)
     }
