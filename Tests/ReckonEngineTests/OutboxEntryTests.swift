@@ -261,14 +261,45 @@ import Testing
 
   @Test func throttlesInARowHoldAnAppLongerEachTimeUntilAppleAcceptsOne() {
     let limiter = RateLimiter { _ in 50 }
+    var now = start
     let holds = (0..<8).map { _ in
-      limiter.hold("app", until: start, now: start).timeIntervalSince(start)
+      let end = limiter.hold("app", until: now, now: now)
+      defer { now = end }
+      return end.timeIntervalSince(now)
     }
     #expect(holds == [1, 2, 4, 8, 16, 32, 60, 60])
     limiter.accepted("app")
-    let later = start.addingTimeInterval(100)
+    let later = now.addingTimeInterval(100)
     #expect(limiter.hold("app", until: later, now: later) == later.addingTimeInterval(1))
     let appleSays = later.addingTimeInterval(500)
     #expect(limiter.hold("app", until: appleSays, now: later) == appleSays)
+  }
+
+  /// 429s for sends already in flight when the first came are one throttle, not several in a
+  /// row: eight parallel sends built a minute's hold out of Apple's one second.
+  @Test func throttlesArrivingDuringAHoldDoNotLengthenTheFloor() {
+    let limiter = RateLimiter { _ in 50 }
+    #expect(limiter.hold("app", until: start, now: start) == start.addingTimeInterval(1))
+    var end = start
+    for offset in [0.1, 0.2, 0.3] {
+      let now = start.addingTimeInterval(offset)
+      end = limiter.hold("app", until: start, now: now)
+      #expect(end == now.addingTimeInterval(1), "the floor stays a second")
+    }
+    // The next throttle after the hold ended is the second in a row.
+    #expect(limiter.hold("app", until: end, now: end) == end.addingTimeInterval(2))
+  }
+
+  /// A clock stepped back (NTP, an operator) moves the pacing slots back with it: the next
+  /// slot was as far ahead as the step, and a send slept that long in it.
+  @Test func aClockSteppedBackDoesNotPushTheNextSlotAsFarIntoTheFuture() {
+    let limiter = RateLimiter { _ in 5 }
+    for _ in 0..<3 { _ = limiter.reserve("app", now: start) }
+    let stepped = start.addingTimeInterval(-600)
+    let slot = limiter.reserve("app", now: stepped)
+    #expect(slot.timeIntervalSince(stepped) < 1, "\(slot.timeIntervalSince(stepped)) s ahead")
+    // A clock read a moment apart by another send is no step.
+    let next = limiter.reserve("app", now: slot.addingTimeInterval(-0.5))
+    #expect(abs(next.timeIntervalSince(slot) - 0.2) < 0.001)
   }
 }

@@ -95,6 +95,45 @@ import Testing
     #expect(try h.state(id).name == "sent")
   }
 
+  /// Apple's `Retry-After` outlives the sender: a restarted one (or the next `send --once` from
+  /// cron) keeps to it rather than send a new entry into the limit.
+  @Test func aThrottleOutlastsTheSenderThatWasToldIt() async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    try OutboxFixture.enqueue(in: h.store, at: start, transaction: "701")
+    let retryAt = start.addingTimeInterval(600)
+    h.standIn.enqueue(.rateLimited(retryAfter: retryAt))
+    _ = try await h.sender.drainDue()
+    let restarted = OutboxSender(
+      store: h.store, sender: h.sender.sender,
+      configuration: try SenderSettings.fast(), clock: h.clock, random: { 0 },
+      maximumConcurrentSends: 1, events: h.events.append)
+    let later = try OutboxFixture.enqueue(in: h.store, at: start, transaction: "702")
+    h.clock.advance(to: start.addingTimeInterval(3))
+    _ = try await restarted.drainDue()
+    #expect(h.standIn.requests.map(\.transactionId) == ["701"])
+    #expect(try h.state(later) == .pending(notBefore: retryAt))
+    h.clock.advance(to: retryAt)
+    _ = try await restarted.drainDue()
+    #expect(try h.state(later).name == "sent")
+  }
+
+  /// A 429 whose `Retry-After` lies past one entry's deadline expires that entry, and still
+  /// holds the app: the next entry waited for nothing and went straight into the limit.
+  @Test func aThrottlePastOneEntrysDeadlineStillHoldsTheApp() async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    let closing = try OutboxFixture.enqueue(
+      in: h.store, at: start.addingTimeInterval(-12 * 3_600 + 360), transaction: "711")
+    let next = try OutboxFixture.enqueue(in: h.store, at: start, transaction: "712")
+    let retryAt = start.addingTimeInterval(600)
+    h.standIn.enqueue(.rateLimited(retryAfter: retryAt))
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(closing).name == "expired")
+    #expect(h.standIn.requests.map(\.transactionId) == ["711"])
+    #expect(try h.state(next) == .pending(notBefore: retryAt))
+  }
+
   @Test func aThrottledAppsEntriesWaitInTheDatabaseWhileOtherAppsSend() async throws {
     let h = try harness()
     defer { h.standIn.shutdown() }

@@ -41,6 +41,7 @@ extension OutboxSender {
       let next = entry.delivered(delivery, now: finished, backoff: backoff)
       try store.save(
         &entry, attempt: attempt(entry, delivery, next, started, finished), now: finished)
+      try holdIfExpiredByThrottle(next, delivery, entry.app, now: finished)
       try report(next, entry, now: finished)
       return next
     case .expire, .fail:
@@ -116,9 +117,7 @@ extension OutboxSender {
     case .retry(let at):
       events(.retrying(entry: entry.id, at: at, reason: entry.lastError ?? ""))
     case .throttleApp(let retryAfter):
-      let until = limiter.hold(Self.limiterKey(entry.app), until: retryAfter, now: now)
-      try store.postponePending(entry.app, until: until, now: now)
-      events(.throttled(app: entry.app, until: until))
+      _ = try holdApp(entry.app, until: retryAfter, now: now)
     case .pauseApp(let reason):
       let until = now.addingTimeInterval(credentialsPause)
       if paused.insert(entry.app, until: until, now: now) {
@@ -137,6 +136,29 @@ extension OutboxSender {
     case .none, .wait, .send:
       break
     }
+  }
+
+  /// A 429 whose `Retry-After` lies past the entry's deadline expires the entry; Apple's limit
+  /// still holds for the app's other entries.
+  private func holdIfExpiredByThrottle(
+    _ next: OutboxAction, _ delivery: ConsumptionDelivery, _ app: AppStoreApp, now: Date
+  ) throws(StateDatabaseError) {
+    guard next == .expire, case .answered(let answer) = delivery, answer.status == 429 else {
+      return
+    }
+    _ = try holdApp(app, until: answer.retryAfter ?? now, now: now)
+  }
+
+  /// Holds every send for `app` after a 429, here and (recorded) for the next run, and moves
+  /// its pending entries to the hold's end; returns when it ends.
+  private func holdApp(_ app: AppStoreApp, until retryAfter: Date, now: Date)
+    throws(StateDatabaseError) -> Date
+  {
+    let until = limiter.hold(Self.limiterKey(app), until: retryAfter, now: now)
+    try store.throttle(app, until: until, now: now)
+    try store.postponePending(app, until: until, now: now)
+    events(.throttled(app: app, until: until))
+    return until
   }
 
   private func attempt(

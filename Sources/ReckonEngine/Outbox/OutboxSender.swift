@@ -85,6 +85,9 @@ public final class OutboxSender: Sendable {
   {
     var summary = Summary()
     try paused.load(from: store, now: clock.now())
+    for (app, until) in try store.throttles(now: clock.now()) {
+      limiter.restore(Self.limiterKey(app), until: until, now: clock.now())
+    }
     while !isStopped() {
       let due = try store.dueEntries(now: clock.now(), limit: 512)
       guard !due.isEmpty else { break }

@@ -135,6 +135,16 @@ enum StateSchema {
     CREATE INDEX outbox_by_listing
       ON outbox(state NOT IN ('held', 'pending', 'sending', 'failed'), deadline);
     """,
+    // 7: how long Apple rate-limited each app (a 429's Retry-After), so a restarted sender or
+    // the next `reckon send --once` keeps to it instead of sending into the limit.
+    """
+    CREATE TABLE app_throttles (
+      bundle_id TEXT NOT NULL,
+      environment TEXT NOT NULL,
+      held_until REAL NOT NULL,
+      PRIMARY KEY (bundle_id, environment)
+    );
+    """,
   ]
 
   /// The oldest version a read-only open accepts: the migrations after it add indexes, and

@@ -47,6 +47,41 @@ extension StateStore {
     }
   }
 
+  /// Records that Apple holds `app` until `until` (a 429), keeping the later of this and a hold
+  /// already recorded, and forgetting holds that ended before `now`.
+  public func throttle(_ app: AppStoreApp, until: Date, now: Date) throws(StateDatabaseError) {
+    try locked { () throws(StateDatabaseError) in
+      try connection.transaction { () throws(StateDatabaseError) in
+        try connection.query("DELETE FROM app_throttles WHERE held_until <= ?", [.date(now)])
+        try connection.query(
+          """
+          INSERT INTO app_throttles (bundle_id, environment, held_until) VALUES (?1, ?2, ?3)
+          ON CONFLICT (bundle_id, environment)
+          DO UPDATE SET held_until = max(held_until, excluded.held_until)
+          """,
+          [.text(app.bundleId), .text(app.environment.rawValue), .date(until)])
+      }
+    }
+  }
+
+  /// The apps Apple still holds at `now`, with when each hold ends.
+  public func throttles(now: Date) throws(StateDatabaseError) -> [AppStoreApp: Date] {
+    try locked { () throws(StateDatabaseError) in
+      var held: [AppStoreApp: Date] = [:]
+      for row in try connection.query(
+        "SELECT bundle_id, environment, held_until FROM app_throttles WHERE held_until > ?",
+        [.date(now)])
+      {
+        guard let bundle = row.text(0),
+          let environment = row.text(1).flatMap(AppStoreEnvironment.init(rawValue:)),
+          let until = row.date(2)
+        else { continue }
+        held[AppStoreApp(bundleId: bundle, environment: environment)] = until
+      }
+      return held
+    }
+  }
+
   /// Moves every pending entry of `app` due before `until` to `until`, so that while Apple
   /// throttles the app or its credentials fail, its entries wait in the database: neither due
   /// (crowding out other apps' entries) nor waking the sender before then.
