@@ -21,6 +21,11 @@ struct QueueSetTests {
     Refused(assignment: "sampleContentProvided=1", says: "must be true or false"),
     Refused(assignment: "consumptionPercentage=150%", says: "between 0% and 100%"),
     Refused(assignment: "consumptionPercentage=half", says: "milli-percent"),
+    // Apple's usual out-of-range mistake, 94 for 94000: a bare 1 to 100 asks which was meant.
+    Refused(
+      assignment: "consumptionPercentage=94",
+      says: "a bare 94 is Apple's milli-percent, 0.094%; write 94% (or 94000) for 94 percent"),
+    Refused(assignment: "consumptionPercentage=100", says: "write 100% (or 100000)"),
     Refused(assignment: "customerConsented=true", says: "customer's consent"),
     Refused(assignment: "customerConsented=false", says: "customer's consent"),
   ]
@@ -48,6 +53,8 @@ struct QueueSetTests {
     Accepted(assignment: "consumptionPercentage=50%", field: #""consumptionPercentage":50000"#),
     Accepted(assignment: "consumptionPercentage=37.5%", field: #""consumptionPercentage":37500"#),
     Accepted(assignment: "consumptionPercentage=40000", field: #""consumptionPercentage":40000"#),
+    Accepted(assignment: "consumptionPercentage=0.094%", field: #""consumptionPercentage":94"#),
+    Accepted(assignment: "consumptionPercentage=101", field: #""consumptionPercentage":101"#),
     Accepted(assignment: "refundPreference=DECLINE", field: #""refundPreference":"DECLINE""#),
     Accepted(assignment: "sampleContentProvided=false", field: #""sampleContentProvided":false"#),
     Accepted(

@@ -118,6 +118,16 @@ public struct ConsumptionBodyEdit: Hashable, Sendable {
     guard (0...100_000).contains(milli) else {
       throw .badValue(field: field, value: text, expected: range)
     }
+    // 94 for 94000 is the mistake Apple's ConsumptionPercentageOutOfRangeError usually means;
+    // a bare 1 to 100 is far likelier a percentage than a share under a tenth of a percent.
+    guard !(1...100).contains(milli) else {
+      throw .badValue(
+        field: field, value: text,
+        expected:
+          "a bare \(milli) is Apple's milli-percent, \(Double(milli) / 1_000)%; write \(milli)% "
+          + "(or \(milli * 1_000)) for \(milli) percent, or \(Double(milli) / 1_000)% if that is meant"
+      )
+    }
     return milli
   }
 }

@@ -27,7 +27,8 @@ enum QueueCommand: Command {
 
     set changes only the fields of Apple's ConsumptionRequest: deliveryStatus and
     refundPreference (Apple's names, e.g. DELIVERED, DECLINE), sampleContentProvided (true or
-    false) and consumptionPercentage, as a percentage (50%) or in Apple's milli-percent (50000).
+    false) and consumptionPercentage, as a percentage (50%) or in Apple's milli-percent (50000;
+    a bare 1 to 100 is refused as ambiguous: write 94%, or 0.094% if that is meant).
     Any other field is refused. customerConsented cannot be set: no reply is sent without the
     customer's consent. Example: reckon queue set 7 refundPreference=DECLINE consumptionPercentage=0%
     """
