@@ -16,8 +16,14 @@ public final class SenderLock: @unchecked Sendable {
   private let lock = NSLock()
   private var descriptor: Int32
 
-  /// The lock file of the state database at `statePath`.
-  public static func path(forState statePath: String) -> String { statePath + ".send.lock" }
+  /// The lock file of the state database at `statePath`, beside the file a symbolic link in
+  /// the path leads to: two configurations reaching one database through a link and its target
+  /// must take one lock, not one each.
+  public static func path(forState statePath: String) -> String {
+    let given = URL(fileURLWithPath: statePath)
+    let resolved = given.resolvingSymlinksInPath().path
+    return (resolved == given.standardizedFileURL.path ? statePath : resolved) + ".send.lock"
+  }
 
   /// Takes the lock for the state database at `statePath` without waiting; throws when another
   /// sender holds it or the lock file cannot be opened.

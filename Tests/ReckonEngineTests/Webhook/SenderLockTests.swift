@@ -25,6 +25,32 @@ import Testing
     #expect(second.isHeld)
   }
 
+  /// A second configuration reaching the database through a symbolic link (to its folder or to
+  /// the file) takes the same lock, so it cannot start a second sender.
+  @Test(arguments: [true, false])
+  func aStateDatabaseReachedThroughASymbolicLinkHasTheSameLock(linkTheFolder: Bool) throws {
+    let folder = TestScratch.folder.appendingPathComponent("lock-\(UUID().uuidString)")
+    let real = folder.appendingPathComponent("real")
+    try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+    let path = real.appendingPathComponent("reckon-state.sqlite").path
+    FileManager.default.createFile(atPath: path, contents: Data())
+    let linked: String
+    if linkTheFolder {
+      let link = folder.appendingPathComponent("linked")
+      try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+      linked = link.appendingPathComponent("reckon-state.sqlite").path
+    } else {
+      linked = folder.appendingPathComponent("link.sqlite").path
+      try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: path)
+    }
+    let first = try SenderLock(statePath: path)
+    defer { first.release() }
+    #expect(SenderLock.path(forState: linked) == first.path)
+    #expect(throws: SenderLockError.heldByAnotherSender(path: first.path)) {
+      try SenderLock(statePath: linked)
+    }
+  }
+
   @Test func aLockThatIsNoLongerReferencedIsReleased() throws {
     let path = Self.statePath()
     do { _ = try SenderLock(statePath: path) }
