@@ -1,7 +1,8 @@
 import Foundation
 
 /// Counts that share one total, as the reports list them: most first, equal counts in a given
-/// order, each with its share of the total rounded so that the shares add up to exactly 100.0%.
+/// order, each with its share of the total rounded so that the shares add up to 100.0% (just
+/// under when equal counts cannot all round up alike).
 enum CountTable {
   /// `counts` most first; equal counts by `order` (a rule's place in the policy, say), then by
   /// name.
@@ -20,22 +21,25 @@ enum CountTable {
 
   /// Each count's share of `total` in tenths of a percent, by largest remainder: every share is
   /// its exact value rounded down, and the tenths still missing from 1000 go to the largest
-  /// remainders (the earlier on a tie). When the counts do not cover the total, the rest takes
-  /// part as one more share, so the counts' shares add up to what they are of the whole.
+  /// remainders. Equal counts always show equal shares: the counts of one size take a tenth each
+  /// or none, so when they cannot all have one the shares add up to a little under 100%
+  /// (three thirds are 33.3% each). When the counts do not cover the total, the rest takes part
+  /// as one more share, so the counts' shares add up to what they are of the whole.
   static func tenths(_ counts: [Int], of total: Int) -> [Int] {
     guard total > 0 else { return counts.map { _ in 0 } }
     var parts = counts
     let rest = total - counts.reduce(0, +)
     if rest > 0 { parts.append(rest) }
     var tenths = parts.map { $0 * 1000 / total }
-    let remainders = parts.map { $0 * 1000 % total }
     var missing = 1000 - tenths.reduce(0, +)
-    let byRemainder = parts.indices.sorted {
-      remainders[$0] > remainders[$1] || remainders[$0] == remainders[$1] && $0 < $1
+    let sizes = Set(parts).filter { $0 * 1000 % total > 0 }.sorted {
+      $0 * 1000 % total > $1 * 1000 % total || ($0 * 1000 % total == $1 * 1000 % total && $0 > $1)
     }
-    for index in byRemainder where missing > 0 && remainders[index] > 0 {
-      tenths[index] += 1
-      missing -= 1
+    for size in sizes {
+      let alike = parts.indices.filter { parts[$0] == size }
+      guard alike.count <= missing else { break }
+      for index in alike { tenths[index] += 1 }
+      missing -= alike.count
     }
     return Array(tenths.prefix(counts.count))
   }

@@ -118,7 +118,10 @@ public enum DryRunRows {
   }
 
   static func escape(_ field: String) -> String {
-    guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return field }
+    // By scalar: "\r\n" is one Character, equal to neither "\n" nor "\r".
+    guard
+      field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+    else { return field }
     return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 

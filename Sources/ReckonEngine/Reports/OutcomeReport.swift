@@ -23,6 +23,20 @@ public struct OutcomeReport: Sendable {
     /// Refunds reversed later (REFUND_REVERSED).
     public var reversed = 0
 
+    /// These counts and `other`'s together.
+    func adding(_ other: Counts) -> Counts {
+      var sum = self
+      sum.decisions += other.decisions
+      sum.withOutcome += other.withOutcome
+      sum.refunded += other.refunded
+      sum.prorated += other.prorated
+      sum.proratedMilliunits += other.proratedMilliunits
+      sum.proratedMeasured += other.proratedMeasured
+      sum.declined += other.declined
+      sum.reversed += other.reversed
+      return sum
+    }
+
     /// Refunded share of the decisions with an outcome, 0...1, counting a refund Apple reversed
     /// later as refunded (what Apple decided on our answer); nil when no outcome has arrived.
     public var refundRate: Double? {
@@ -202,8 +216,11 @@ public struct OutcomeReport: Sendable {
       guard title == "By preference sent" else { return (title, groups) }
       return (
         title,
+        // A stored preference may already read as a label (a hand-edited database): merged,
+        // not a crash on the duplicate key.
         Dictionary(
-          uniqueKeysWithValues: groups.map { (DryRunOutcome.preferenceLabel($0.key), $0.value) })
+          groups.map { (DryRunOutcome.preferenceLabel($0.key), $0.value) },
+          uniquingKeysWith: { $0.adding($1) })
       )
     }
   }

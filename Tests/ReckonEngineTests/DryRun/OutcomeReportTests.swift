@@ -55,6 +55,17 @@ struct OutcomeReportTests {
     #expect(report.html().contains("<b id=\"with-outcome\">5</b>"))
   }
 
+  /// A stored preference that already reads as the label "none" gets (a hand-edited database)
+  /// is counted with it: building the labelled groups stopped the process on the duplicate key.
+  @Test func aPreferenceStoredAsItsLabelIsMergedNotACrash() {
+    let report = OutcomeReport([
+      Self.decision(nil, [.refundDeclined]),
+      Self.decision("no preference (share data only)", [.refund], revocation: "REFUND_FULL"),
+    ])
+    #expect(report.text().contains("no preference (share data only)"))
+    #expect(report.json().contains(#""decisions":2"#))
+  }
+
   @Test func aGroupWithoutOutcomesHasANullRateNotZero() throws {
     let report = OutcomeReport([
       Self.decision("DECLINE", [.refundDeclined]), Self.decision("GRANT_FULL", []),

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ReckonEngine
 
-/// Numbers in the reports: shares of one total add up to 100.0%, rules that tie are listed in
+/// Numbers in the reports: shares of one total add up to 100.0% (equal counts alike), rules that tie are listed in
 /// the policy's order, and every count has thousands separators.
 struct ReportNumberTests {
   struct SharesCase: CustomTestStringConvertible, Sendable {
@@ -16,10 +16,13 @@ struct ReportNumberTests {
   static let sharesCases = [
     // Rounded one by one: 83.8% + 16.1% = 99.9%.
     SharesCase(counts: [1_677, 323], total: 2_000, tenths: [839, 161]),
-    SharesCase(counts: [1, 1, 1], total: 3, tenths: [334, 333, 333]),
-    SharesCase(counts: [2, 2, 2, 0], total: 6, tenths: [334, 333, 333, 0]),
+    // Equal counts show equal shares, even when the shares then fall short of 100.0%.
+    SharesCase(counts: [1, 1, 1], total: 3, tenths: [333, 333, 333]),
+    SharesCase(counts: [2, 2, 2, 0], total: 6, tenths: [333, 333, 333, 0]),
+    SharesCase(counts: [1_950, 11, 11, 28], total: 2_000, tenths: [975, 5, 5, 14]),
+    SharesCase(counts: [7, 7, 1], total: 15, tenths: [467, 467, 66]),
     // The counts cover part of the total: the rest rounds with them, and keeps its part.
-    SharesCase(counts: [1, 1], total: 3, tenths: [334, 333]),
+    SharesCase(counts: [1, 1], total: 3, tenths: [333, 333]),
     SharesCase(counts: [531, 469, 454, 223], total: 2_000, tenths: [266, 235, 227, 111]),
     SharesCase(counts: [0, 0], total: 0, tenths: [0, 0]),
   ]
@@ -29,11 +32,29 @@ struct ReportNumberTests {
     let tenths = CountTable.tenths(example.counts, of: example.total)
     #expect(tenths == example.tenths)
     if example.counts.reduce(0, +) == example.total, example.total > 0 {
-      #expect(tenths.reduce(0, +) == 1000)
+      #expect((1000 - example.counts.count + 1...1000).contains(tenths.reduce(0, +)))
+      if Set(example.counts).count == example.counts.count {
+        #expect(tenths.reduce(0, +) == 1000, "distinct counts add up exactly")
+      }
+    }
+    for (one, other) in zip(example.counts, tenths) {
+      for (count, share) in zip(example.counts, tenths) where count == one {
+        #expect(share == other, "equal counts, equal shares")
+      }
     }
     for (count, share) in zip(example.counts, tenths) where example.total > 0 {
       #expect(abs(Double(share) - 1000 * Double(count) / Double(example.total)) < 1)
     }
+  }
+
+  /// A CSV field holding a separator, a quote or any line break is quoted; "\r\n" is one
+  /// Character in Swift, equal to neither "\n" nor "\r", and went out bare, splitting the row.
+  @Test(arguments: [
+    ("plain", "plain"), ("a,b", "\"a,b\""), ("say \"x\"", "\"say \"\"x\"\"\""),
+    ("X\r\nY", "\"X\r\nY\""), ("X\rY", "\"X\rY\""), ("X\nY", "\"X\nY\""),
+  ])
+  func csvFieldsWithSeparatorsQuotesOrLineBreaksAreQuoted(_ field: String, _ written: String) {
+    #expect(DryRunRows.escape(field) == written)
   }
 
   /// The text summary of the shipped targeted policy over the 2,000 requests `reckon generate
@@ -56,15 +77,27 @@ struct ReportNumberTests {
     return sections
   }
 
-  @Test func theSharesOfActionsAndOfRulesAddUpTo100() async throws {
+  /// Over the generated requests two rules decide 11 each: they read alike (both 0.5%), and
+  /// the shares then add up to a tenth under 100.0%.
+  @Test func theSharesOfActionsAndOfRulesAddUpTo100WithEqualCountsAlike() async throws {
     let sections = try await sections()
     for title in ["By action", "By deciding rule"] {
       let lines = try #require(sections[title])
-      let tenths = lines.map { line in
-        let share = line.split(separator: " ").last!.dropLast()
-        return Int(share.replacingOccurrences(of: ".", with: ""))!
+      let rows = lines.map { line in
+        let words = line.split(separator: " ")
+        let share = words.last!.dropLast().replacingOccurrences(of: ".", with: "")
+        let count = words[words.count - 2].replacingOccurrences(of: ",", with: "")
+        return (count: Int(count)!, tenths: Int(share)!)
       }
-      #expect(tenths.reduce(0, +) == 1000, "\(title): \(lines)")
+      let sum = rows.map(\.tenths).reduce(0, +)
+      #expect((1000 - rows.count...1000).contains(sum), "\(title): \(lines)")
+      if Set(rows.map(\.count)).count == rows.count {
+        #expect(sum == 1000, "\(title): \(lines)")
+      }
+      for row in rows {
+        #expect(
+          rows.allSatisfy { $0.count != row.count || $0.tenths == row.tenths }, "\(lines)")
+      }
     }
   }
 
