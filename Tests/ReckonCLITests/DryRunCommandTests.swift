@@ -137,7 +137,8 @@ struct DryRunCommandTests {
     #expect(process.terminationStatus == 130)
     #expect(text.contains("dry-run of policy \"targeted\": stopped after"))
     #expect(!text.contains("over stopped"))
-    #expect(text.contains("of 3,000 requests"))
+    #expect(text.contains("of at most 3,000 requests ("), "\(text)")
+    #expect(text.contains(" of 3,000 lines read)"), "\(text)")
     #expect(text.contains("By action"))
   }
 
@@ -169,7 +170,7 @@ struct DryRunCommandTests {
     let stderr = await errorText
     #expect(
       stderr.contains("stopped after ")
-        && stderr.contains(" of 3,000 requests: the \(format.uppercased()) output is partial"),
+        && stderr.contains(" of 3,000 lines read): the \(format.uppercased()) output is partial"),
       "\(stderr)")
   }
 

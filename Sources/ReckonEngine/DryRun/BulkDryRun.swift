@@ -89,10 +89,16 @@ public struct BulkDryRun: Sendable {
     }
     let decided = rows.collect()
     let leftOut = ignored + otherApps + unreadable.count
+    let linesRead = decided.count + leftOut
+    let stopped = control.isStopped && linesRead < order.count
+    // Unread lines may hold other notifications: counted as requests, the total is an upper bound.
     var result = DryRunResult(
       rows: decided, ignored: ignored, total: order.count - leftOut,
-      stopped: control.isStopped && decided.count + leftOut < order.count,
-      policy: policy, against: against)
+      stopped: stopped, policy: policy, against: against)
+    if stopped {
+      result.linesRead = linesRead
+      result.lines = order.count
+    }
     result.otherApps = otherApps
     result.unreadable = unreadable
     // Copies are of one transaction, which the order puts side by side, unless a shard boundary

@@ -18,8 +18,13 @@ public struct DryRunResult: Sendable {
   /// Repeats of a request still open for the same transaction, left out as `reckon serve`
   /// answers them with the first request's decision.
   public var repeats = 0
-  /// How many requests the source held (when stopped early, more than `rows`).
+  /// How many requests the source held (when stopped early, more than `rows`). A requests file
+  /// stopped early counts its unread lines as requests, so this is then at most what it holds.
   public var total: Int
+  /// For a requests file stopped early: how many of its `lines` were read; nil otherwise.
+  public var linesRead: Int?
+  /// For a requests file stopped early: how many lines it has; nil otherwise.
+  public var lines: Int?
   /// Whether the run was stopped (Ctrl-C) before the end.
   public var stopped: Bool
   /// The policy's rule names, by index.

@@ -39,6 +39,9 @@ public enum DryRunRows {
     write("{\"policy\":\(quote(result.policyName)),")
     if let against = result.againstName { write("\"against\":\(quote(against)),") }
     write("\"stopped\":\(result.stopped),\"total\":\(result.total),\"ignored\":\(result.ignored),")
+    if let read = result.linesRead, let lines = result.lines {
+      write("\"linesRead\":\(read),\"lines\":\(lines),")
+    }
     write("\"otherApps\":\(result.otherApps),")
     let unreadable = result.unreadable.first.map { quote($0.description) }
     write(

@@ -14,7 +14,7 @@ public enum DryRunText {
     let heading = "dry-run of policy \"\(result.policyName)\""
     lines.append(
       result.stopped
-        ? "\(heading): stopped after \(n(result.rows.count)) of \(n(result.total)) requests"
+        ? "\(heading): stopped after \(stoppedAfter(result))"
         : "\(heading) over \(n(result.total)) requests")
     // First, as it is a defect of the policy: requests it meant to answer get nothing.
     if let note = appleRulesNote(result, summary) {
@@ -173,6 +173,16 @@ public enum DryRunText {
   }
 
   /// A table of counts, most first (equal counts by `order`), with their shares of `total`.
+  /// How far a stopped run got: `304 of 2,000 requests`, or for a requests file, whose unread
+  /// lines may not all be requests, `304 of at most 3,696 requests (608 of 4,000 lines read)`.
+  public static func stoppedAfter(_ result: DryRunResult) -> String {
+    guard let read = result.linesRead, let lines = result.lines else {
+      return "\(n(result.rows.count)) of \(n(result.total)) requests"
+    }
+    return "\(n(result.rows.count)) of at most \(n(result.total)) requests "
+      + "(\(n(read)) of \(n(lines)) lines read)"
+  }
+
   private static func section(
     _ lines: inout [String], _ title: String, _ counts: [String: Int], total: Int,
     _ column: TextColumn, order: (String) -> Int = { _ in 0 }

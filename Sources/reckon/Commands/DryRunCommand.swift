@@ -50,7 +50,10 @@ enum DryRunCommand: Command {
     with a warning on standard error saying why.
     Ctrl-C stops the run and prints the summary of what was decided so far (exit 130); with
     --format csv or json, the rows decided so far and, on standard error, "stopped after N of M
-    requests: the CSV output is partial".
+    requests: the CSV output is partial". A large requests file is decided in parts side by side
+    (one per core, each a stretch of transactions), so what a stopped run decided is the start of
+    each part, not the file's first N lines; and as the unread lines may hold other
+    notifications, it gives M as "at most" and says how many lines it read.
     RECKON_DRY_RUN_PACE=N in the environment slows the run to N requests a second (for demos).
     """
 
@@ -91,7 +94,7 @@ enum DryRunCommand: Command {
     if result.stopped, options.format != "text" {
       // The text summary says it stopped; a cut CSV or JSON stream looks complete on its own.
       console.error(
-        "stopped after \(DryRunText.n(result.rows.count)) of \(DryRunText.n(result.total)) requests: the "
+        "stopped after \(DryRunText.stoppedAfter(result)): the "
           + "\(options.format.uppercased()) output is partial")
     }
     if let warning = try options.nothingDecided(result) { console.error(warning) }

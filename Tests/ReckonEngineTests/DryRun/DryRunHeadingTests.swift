@@ -23,6 +23,19 @@ struct DryRunHeadingTests {
     #expect(heading == #"dry-run of policy "targeted": stopped after 184 of 2,000 requests"#)
   }
 
+  /// The unread lines of a requests file may hold other notifications: the total is an upper
+  /// bound, and the lines read say how far it got (it said 304 of 3,704 for 2,000 requests).
+  @Test func aStoppedRunOverAFileSaysHowManyOfItsLinesItRead() throws {
+    var result = try Self.result(rows: 184, total: 3_632, stopped: true)
+    result.linesRead = 368
+    result.lines = 4_000
+    let heading = DryRunText.render(result, DryRunSummary(result)).split(separator: "\n").first
+    #expect(
+      heading
+        == #"dry-run of policy "targeted": stopped after 184 of at most 3,632 requests (368 of 4,000 lines read)"#
+    )
+  }
+
   @Test func aFinishedRunSaysHowManyRequests() throws {
     let result = try Self.result(rows: 5, total: 5, stopped: false)
     let heading = DryRunText.render(result, DryRunSummary(result)).split(separator: "\n").first
