@@ -24,6 +24,15 @@ public enum VerificationFailure: Error, Hashable, Sendable, CustomStringConverti
   /// names no app.
   case noApp
 
+  /// Whether the payload verified but names an app, App Apple ID or environment that is not
+  /// among the accepted ones: it is whose that is wrong, not the payload.
+  public var isAnotherApp: Bool {
+    switch self {
+    case .wrongBundleId, .wrongAppAppleId, .wrongEnvironment: true
+    default: false
+    }
+  }
+
   /// One sentence for logs and the webhook's answer.
   public var description: String {
     switch self {

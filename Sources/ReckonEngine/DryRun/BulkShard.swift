@@ -72,14 +72,20 @@ final class BulkShard: @unchecked Sendable {
       }
       pending += 1
       let index = order[position]
-      let read: RefundRequest?
+      let read: RequestLine
       do { read = try reader.read(index, of: lines) } catch {
         guard plan.skipBadLines, error.isUnreadableLine else { throw error }
         outcome.unreadable.add(error)
         continue
       }
-      guard let request = read else {
+      let request: RefundRequest
+      switch read {
+      case .request(let found): request = found
+      case .otherNotification:
         outcome.ignored += 1
+        continue
+      case .otherApp:
+        outcome.otherApps += 1
         continue
       }
       if let apps = plan.apps, !apps.contains(request) {

@@ -69,14 +69,20 @@ public enum DryRunSetup {
     var otherApps = 0
     var unreadable = UnreadableLines()
     for index in 0..<lines.count {
-      let read: RefundRequest?
+      let read: RequestLine
       do { read = try reader.read(index, of: lines) } catch {
         guard skipBadLines, error.isUnreadableLine else { throw error }
         unreadable.add(error)
         continue
       }
-      guard let request = read else {
+      let request: RefundRequest
+      switch read {
+      case .request(let found): request = found
+      case .otherNotification:
         ignored += 1
+        continue
+      case .otherApp:
+        otherApps += 1
         continue
       }
       if let apps, !apps.contains(request) {

@@ -19,6 +19,16 @@ public struct PastRequest: Sendable {
   }
 }
 
+/// What one line of a requests file holds.
+enum RequestLine {
+  /// A CONSUMPTION_REQUEST.
+  case request(RefundRequest)
+  /// Another notification, left out.
+  case otherNotification
+  /// A signed notification that verified but names an app the configuration does not list.
+  case otherApp
+}
+
 /// Reads one line of a requests file: a decoded notification (fast path, else `RequestFile`), or
 /// a raw webhook body `{"signedPayload": …}` verified against the configured roots.
 struct RequestLineReader {
@@ -31,20 +41,19 @@ struct RequestLineReader {
     self.verifier = verifier
   }
 
-  /// The request on line `index` of `lines`, nil for a notification that is not a
-  /// CONSUMPTION_REQUEST.
-  mutating func read(_ index: Int, of lines: RequestLines) throws(DryRunError) -> RefundRequest? {
+  /// What line `index` of `lines` holds.
+  mutating func read(_ index: Int, of lines: RequestLines) throws(DryRunError) -> RequestLine {
     let number = Int(lines.numbers[index])
     return try lines.withLine(index) { line throws(DryRunError) in
       try read(line, number: number)
     }
   }
 
-  /// The request on the line, nil for a notification that is not a CONSUMPTION_REQUEST.
+  /// What the line holds.
   mutating func read(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(DryRunError)
-    -> RefundRequest?
+    -> RequestLine
   {
-    if let request = fast.decode(line) { return request }
+    if let request = fast.decode(line) { return .request(request) }
     let data = Data(line)
     let parsed: JSONValue
     do { parsed = try JSONValue.parse(data) } catch {
@@ -57,27 +66,33 @@ struct RequestLineReader {
       return try verify(signed, number: number)
     }
     do {
-      return try RequestFile.decode(data, path: "\(path):\(number)")
+      return .request(try RequestFile.decode(data, path: "\(path):\(number)"))
     } catch .notAConsumptionRequest {
-      return nil
+      return .otherNotification
     } catch {
       throw .badLine(path: path, line: number, reason: error.problem)
     }
   }
 
-  private func verify(_ signed: String, number: Int) throws(DryRunError) -> RefundRequest? {
+  private func verify(_ signed: String, number: Int) throws(DryRunError) -> RequestLine {
     guard let verifier else { throw .signedWithoutTrust(path: path, line: number) }
     let verified: VerifiedNotification
-    do { verified = try verifier.verify(signedPayload: signed) } catch {
-      throw .unverified(path: path, line: number, reason: error.description)
+    do { verified = try verifier.verifyNamingType(signedPayload: signed) } catch {
+      // Signed and readable, but another app's (an archive several apps share): left out and
+      // counted, as serve refuses it, not a line that cannot be read.
+      if error.failure.isAnotherApp { return .otherApp }
+      throw .unverified(path: path, line: number, reason: error.failure.description)
     }
-    guard verified.payload.notificationType == .consumptionRequest else { return nil }
+    guard verified.payload.notificationType == .consumptionRequest else {
+      return .otherNotification
+    }
     guard let transaction = verified.transaction, let receivedAt = verified.payload.signedDate
     else {
       throw .badLine(
         path: path, line: number, reason: "the notification has no transaction or signedDate")
     }
-    return RefundRequest(
-      notification: verified.payload, transaction: transaction, receivedAt: receivedAt)
+    return .request(
+      RefundRequest(
+        notification: verified.payload, transaction: transaction, receivedAt: receivedAt))
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonEngine
 import Testing
 
@@ -142,5 +143,40 @@ struct UnreadableLinesTests {
     #expect(result.unreadable.count == 2)
     #expect(
       DryRunText.nothingDecided(result, source: "f")?.hasSuffix("only 2 unreadable lines") == true)
+  }
+
+  /// A signed notification that verifies but is another app's (an archive several apps share)
+  /// is left out and counted as serve refuses it, on both paths; it stopped the run as a line
+  /// that does not verify.
+  @Test(arguments: Path.allCases)
+  func aSignedLineForAnotherAppIsCountedNotAnError(_ path: Path) async throws {
+    let ca = try LocalCertificateAuthority()
+    let now = Int64(Date().timeIntervalSince1970 * 1000)
+    let transaction = try ca.sign(
+      payload: Data(
+        #"{"transactionId":"9","bundleId":"com.other.app","environment":"Production","type":"Consumable","signedDate":\#(now)}"#
+          .utf8))
+    let notification = try ca.sign(
+      payload: Data(
+        #"{"notificationType":"CONSUMPTION_REQUEST","notificationUUID":"\#(UUID())","signedDate":\#(now),"data":{"bundleId":"com.other.app","appAppleId":1,"environment":"Production","consumptionRequestReason":"OTHER","signedTransactionInfo":"\#(transaction)"}}"#
+          .utf8))
+    let file = try Self.requests(badAfter: [3], bad: #"{"signedPayload":"\#(notification)"}"#)
+    let verifier = NotificationVerifier(
+      apps: [AcceptedApp(bundleId: "com.example.coins", appAppleId: nil, environment: .production)],
+      roots: [ca.root])
+    let fixture = try DryRunFixture.shared()
+    let policy = try fixture.policy("targeted")
+    let lines = try RequestLines(path: file)
+    let otherApps: Int
+    switch path {
+    case .bulk:
+      otherApps = try await BulkDryRun(
+        policy: policy, against: nil, schema: fixture.setup.schema, layers: try fixture.layers(),
+        verifier: verifier, threads: 2
+      ).run(lines).otherApps
+    case .sequential:
+      otherApps = try DryRunSetup.pastRequests(lines, verifier: verifier).otherApps
+    }
+    #expect(otherApps == 1)
   }
 }
