@@ -84,7 +84,8 @@ struct EmptyWindowTests {
     let report = try await ReckonBinary.run(["report", "outcomes", "--state", state] + window)
     #expect(
       report.standardError.contains(
-        "warning: nothing to report: the state database \(state) holds no decided request"),
+        "warning: nothing to report: the state database \(state) holds no decided or imported request"
+      ),
       "\(report.standardError)")
   }
 }

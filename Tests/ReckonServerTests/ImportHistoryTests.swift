@@ -91,6 +91,15 @@ struct ImportHistoryTests {
       stored[0].rawNotification, receivedAt: stored[0].receivedAt, id: stored[0].id)
     #expect(request.notification.data?.consumptionRequestReason == .unintendedPurchase)
     #expect(try store.outcomes(requestId: stored.last!.id) == [.refund, .refundReversed])
+    // A new install reports on history at once: what Apple decided for the imported requests.
+    let report = OutcomeReport(try store.decidedOutcomes(since: nil, until: nil))
+    let imported = try #require(report.byPreference[OutcomeReport.importedHistory])
+    #expect(imported.decisions == 5)
+    #expect(imported.withOutcome == 3)
+    #expect(imported.refunded == 2 && imported.declined == 1 && imported.reversed == 1)
+    #expect(report.byRule[OutcomeReport.importedHistory]?.decisions == 5)
+    #expect(report.text().contains(OutcomeReport.importedHistory))
+    #expect(try store.requestSpan(decided: true).count == 5)
     for body in standIn.history.requestBodies {
       let object = try #require(try JSONValue.parse(body).objectValue)
       guard case .integer(let start)? = object["startDate"],

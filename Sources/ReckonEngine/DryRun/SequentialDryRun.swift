@@ -66,7 +66,9 @@ public struct SequentialDryRun: Sendable {
       guard let recorded = past.recordedFacts else {
         return DryRunRow(
           request: request, verdict: nil, against: nil,
-          problem: "no facts were recorded (never decided); use --facts current")
+          problem:
+            "no facts were recorded (imported from Apple's history, or never decided); "
+            + "use --facts current to decide it on today's facts")
       }
       gathered = recorded
     case .current(let gatherer):

@@ -39,7 +39,14 @@ public enum DryRunText {
           + n(result.repeats))
     }
     if summary.undecided > 0 {
-      lines.append("\(n(summary.undecided)) requests not decided (see the rows' problem)")
+      // Why, as the rows say it: the text format has no rows to look in.
+      var why: [String: Int] = [:]
+      for row in result.rows where row.verdict == nil { why[row.problem ?? "", default: 0] += 1 }
+      lines.append("\(n(summary.undecided)) requests not decided:")
+      for (problem, count) in CountTable.sorted(why).prefix(3) {
+        lines.append("  \(n(count)): \(problem)")
+      }
+      if why.count > 3 { lines.append("  … and \(why.count - 3) other problems (see the rows)") }
     }
     if summary.withoutFacts > 0 {
       lines.append(

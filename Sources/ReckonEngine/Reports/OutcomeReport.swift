@@ -96,7 +96,10 @@ public struct OutcomeReport: Sendable {
     for decision in decisions {
       all.add(decision)
       byPreference[Self.preference(decision), default: Counts()].add(decision)
-      byRule["\(decision.policyName): \(decision.rule)", default: Counts()].add(decision)
+      let rule =
+        decision.action == DecidedOutcome.imported
+        ? Self.importedHistory : "\(decision.policyName): \(decision.rule)"
+      byRule[rule, default: Counts()].add(decision)
       let request = try? StoredRequestDecoder.request(
         decision.rawNotification, receivedAt: decision.receivedAt, id: 0)
       byReason[request?.notification.data?.rawConsumptionRequestReason ?? "none", default: Counts()]
@@ -106,12 +109,16 @@ public struct OutcomeReport: Sendable {
     }
   }
 
+  /// The group of requests imported from Apple's history and never decided by Reckon: what
+  /// Apple decided before Reckon answered, by reason and product type too.
+  public static let importedHistory = "imported history (not answered by Reckon)"
   /// The group of decisions queued but never delivered: Apple decided without our answer.
   public static let notSent = "not sent (expired, failed or dropped)"
   /// The group of decisions still waiting in the outbox when the report was made.
   public static let notSentYet = "not sent yet (held, pending or sending)"
 
   private static func preference(_ decision: DecidedOutcome) -> String {
+    guard decision.action != DecidedOutcome.imported else { return importedHistory }
     guard decision.action != "skip" else { return "not sent (skip)" }
     switch decision.outboxState {
     case "sent"?:

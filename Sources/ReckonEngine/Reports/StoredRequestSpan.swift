@@ -38,16 +38,20 @@ public struct StoredRequestSpan: Hashable, Sendable {
 
 extension StateStore {
   /// The CONSUMPTION_REQUESTs a dry-run over the database reads when given no window; with
-  /// `decided`, the decided requests the outcomes report reads.
+  /// `decided`, the requests the outcomes report reads (decided, or imported).
   public func requestSpan(decided: Bool) throws(StateDatabaseError) -> StoredRequestSpan {
     // The same selections as `storedRequests` and `decidedOutcomes`, without their window.
     let selection =
       decided
-      ? "EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)"
+      ? Self.reportedRequest
       : "r.notification_type = 'CONSUMPTION_REQUEST' AND r.repeat_of IS NULL"
     let row = try locked { () throws(StateDatabaseError) in
       try connection.query(
-        "SELECT count(*), min(r.received_at), max(r.received_at) FROM requests r WHERE \(selection)"
+        """
+        SELECT count(*), min(r.received_at), max(r.received_at) FROM requests r
+          LEFT JOIN decisions d ON d.id = (SELECT max(id) FROM decisions WHERE request_id = r.id)
+        WHERE \(selection)
+        """
       ).first
     }
     return StoredRequestSpan(

@@ -15,9 +15,12 @@ public struct StoredRequest: Hashable, Sendable {
 
 /// A decided request with its refund outcomes, for the outcomes report.
 public struct DecidedOutcome: Hashable, Sendable {
+  /// The action of a request imported from Apple's history and never decided by Reckon.
+  public static let imported = "imported"
+
   /// When the request was received.
   public let receivedAt: Date
-  /// `respond`, `hold` or `skip`.
+  /// `respond`, `hold` or `skip`; `imported` for a request imported and never decided.
   public let action: String
   /// The deciding rule.
   public let rule: String
@@ -84,7 +87,9 @@ extension StateStore {
     }
   }
 
-  /// Decided requests received in `since..<until` with the outcomes Apple reported for them.
+  /// Decided requests received in `since..<until`, and CONSUMPTION_REQUESTs imported from
+  /// Apple's history that Reckon never decided (action `imported`), with the outcomes Apple
+  /// reported for them.
   public func decidedOutcomes(since: Date?, until: Date?) throws(StateDatabaseError)
     -> [DecidedOutcome]
   {
@@ -96,14 +101,15 @@ extension StateStore {
           (SELECT group_concat(type, ',') FROM (SELECT type FROM outcomes o WHERE o.request_id = r.id ORDER BY o.occurred_at, o.id)),
           (SELECT o.revocation_type FROM outcomes o WHERE o.request_id = r.id AND o.type = 'REFUND' ORDER BY o.occurred_at, o.id LIMIT 1),
           (SELECT o.revocation_percentage FROM outcomes o WHERE o.request_id = r.id AND o.type = 'REFUND' ORDER BY o.occurred_at, o.id LIMIT 1)
-        FROM requests r JOIN decisions d ON d.id = (SELECT max(id) FROM decisions WHERE request_id = r.id)
+        FROM requests r LEFT JOIN decisions d ON d.id = (SELECT max(id) FROM decisions WHERE request_id = r.id)
           LEFT JOIN outbox e ON e.decision_id = d.id
-        WHERE r.received_at >= ? AND r.received_at < ?
+        WHERE r.received_at >= ? AND r.received_at < ? AND \(Self.reportedRequest)
         ORDER BY r.received_at, r.id
         """, StateStore.range(since, until)
       ).map { row in
         DecidedOutcome(
-          receivedAt: row.date(0) ?? Date(timeIntervalSince1970: 0), action: row.text(1) ?? "",
+          receivedAt: row.date(0) ?? Date(timeIntervalSince1970: 0),
+          action: row.text(1) ?? DecidedOutcome.imported,
           rule: row.text(2) ?? "", policyName: row.text(3) ?? "", body: row.blob(4),
           rawNotification: row.blob(5) ?? Data(), outboxState: row.text(6), sentBody: row.blob(7),
           outcomes: (row.text(8) ?? "").split(separator: ",").compactMap {
@@ -112,6 +118,12 @@ extension StateStore {
       }
     }
   }
+
+  /// The requests the outcomes report reads (`r` the request, `d` its latest decision): the
+  /// decided ones, and the CONSUMPTION_REQUESTs imported from history and never decided.
+  static let reportedRequest = """
+    (d.id IS NOT NULL OR (r.imported = 1 AND r.notification_type = 'CONSUMPTION_REQUEST' AND r.repeat_of IS NULL))
+    """
 
   /// Whether a notification with this UUID is stored, as a request or an outcome.
   public func hasNotification(uuid: String) throws(StateDatabaseError) -> Bool {

@@ -13,8 +13,12 @@ enum ImportHistoryCommand: Command {
     Fetches CONSUMPTION_REQUEST, REFUND, REFUND_DECLINED and REFUND_REVERSED notifications from
     Apple's Get Notification History (at most 180 days back, asked in 30-day windows, every page),
     verifies each against the configured roots, and stores them in the configured state database,
-    each once (by notificationUUID), so `reckon dry-run --state` and `reckon report outcomes` can
-    work on history at once. Each configured app is imported with the configured App Store key.
+    each once (by notificationUUID), so a new install can work on history at once:
+    `reckon dry-run --state … --facts current` decides the imported requests on today's facts
+    (none were recorded for them), and `reckon report outcomes` shows what Apple decided for
+    them, as "imported history (not answered by Reckon)", by reason and product type. Imported
+    requests are never answered. Each configured app is imported with the configured App Store
+    key.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {

@@ -13,7 +13,8 @@ enum ReportCommand: Command {
     The state database is --state, or else the one reckon.json names (state.path; --config, or
     ./reckon.json), as reckon queue finds it.
 
-    For requests received at or after --since and before --until (exclusive) and decided, what
+    For requests received at or after --since and before --until (exclusive), decided or
+    imported from Apple's history (reckon import-history), what
     Apple did afterwards (REFUND with its revocationType, REFUND_DECLINED, REFUND_REVERSED): the
     refund rate by the preference sent, by deciding rule, by the customer's reason and by product
     type. The refund rate (the headline's first rate and "rate") is refunds over decisions whose
@@ -25,11 +26,14 @@ enum ReportCommand: Command {
 
     "By preference sent" groups by the body Apple received, as `reckon queue set` left it. An
     answer never delivered is counted under "not sent (expired, failed or dropped)", one still in
-    the outbox under "not sent yet (held, pending or sending)", and a skip or `do not respond`
-    under "not sent (skip)".
+    the outbox under "not sent yet (held, pending or sending)", a skip or `do not respond`
+    under "not sent (skip)", a decision never queued (an Xcode or LocalTesting request, which
+    has no server API) under "not sent (never queued)", and a request imported from Apple's
+    history and never decided by Reckon under "imported history (not answered by Reckon)",
+    there and under "By deciding rule": how Apple decided before Reckon answered.
 
     When nothing is reported, a warning on standard error says why: the database holds no
-    decided request, or none received in the --since/--until window (with how many it holds and
+    decided or imported request, or none received in the --since/--until window (with how many it holds and
     when they were received).
 
     --html FILE is refused before anything is read when FILE is the state database, exists and
@@ -73,7 +77,7 @@ enum ReportCommand: Command {
       // Empty tables alone would look like a database with nothing in it.
       let why =
         try range.emptyWindowNote(store, decided: true)
-        ?? "the state database \(statePath) holds no decided request"
+        ?? "the state database \(statePath) holds no decided or imported request"
       console.error("warning: nothing to report: \(why)")
     }
     try html?.write(report.html())

@@ -36,6 +36,13 @@ struct DryRunHeadingTests {
     )
   }
 
+  /// The text format has no rows to look in, so it says why requests were not decided.
+  @Test func undecidedRequestsAreCountedByWhy() throws {
+    let result = try Self.result(rows: 5, total: 5, stopped: false)
+    let text = DryRunText.render(result, DryRunSummary(result))
+    #expect(text.contains("5 requests not decided:\n  5: not decided here\n"), "\(text)")
+  }
+
   @Test func aFinishedRunSaysHowManyRequests() throws {
     let result = try Self.result(rows: 5, total: 5, stopped: false)
     let heading = DryRunText.render(result, DryRunSummary(result)).split(separator: "\n").first
