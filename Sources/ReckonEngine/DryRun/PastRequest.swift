@@ -50,9 +50,13 @@ struct RequestLineReader {
   }
 
   /// What the line holds.
-  mutating func read(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(DryRunError)
+  mutating func read(_ given: UnsafeBufferPointer<UInt8>, number: Int) throws(DryRunError)
     -> RequestLine
   {
+    // A file saved "with BOM" (as some Windows editors do) starts with one; it is no JSON.
+    let line =
+      number == 1 && given.starts(with: [0xEF, 0xBB, 0xBF])
+      ? UnsafeBufferPointer(rebasing: given[3...]) : given
     if let request = fast.decode(line) { return .request(request) }
     let data = Data(line)
     let parsed: JSONValue

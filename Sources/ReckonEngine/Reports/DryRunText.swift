@@ -44,7 +44,7 @@ public enum DryRunText {
       for row in result.rows where row.verdict == nil { why[row.problem ?? "", default: 0] += 1 }
       lines.append("\(n(summary.undecided)) requests not decided:")
       for (problem, count) in CountTable.sorted(why).prefix(3) {
-        lines.append("  \(n(count)): \(problem)")
+        lines.append("  \(n(count)): \(TerminalSafeText.shown(problem, oneLine: true))")
       }
       if why.count > 3 { lines.append("  … and \(why.count - 3) other problems (see the rows)") }
     }
@@ -73,7 +73,7 @@ public enum DryRunText {
     breakdown(&lines, "By reason", summary.byReason, groups)
     breakdown(&lines, "By product type", summary.byProductType, groups)
     if result.againstName != nil { comparison(&lines, result, summary, shown: changedShown) }
-    return lines.joined(separator: "\n")
+    return TerminalSafeText.shown(lines.joined(separator: "\n"))
   }
 
   /// How many requests would get no reply because the body breaks Apple's rules, and the rules
@@ -174,12 +174,11 @@ public enum DryRunText {
     for row in changed {
       guard let verdict = row.verdict, let against = row.against else { continue }
       lines.append(
-        "  \(row.transactionId)  \(verdict.outcome) [\(result.ruleName(verdict.ruleIndex))] → \(against.outcome) [\(result.againstRuleName(against.ruleIndex))]"
+        "  \(TerminalSafeText.shown(row.transactionId, oneLine: true))  \(verdict.outcome) [\(result.ruleName(verdict.ruleIndex))] → \(against.outcome) [\(result.againstRuleName(against.ruleIndex))]"
       )
     }
   }
 
-  /// A table of counts, most first (equal counts by `order`), with their shares of `total`.
   /// How far a stopped run got: `304 of 2,000 requests`, or for a requests file, whose unread
   /// lines may not all be requests, `304 of at most 3,696 requests (608 of 4,000 lines read)`.
   public static func stoppedAfter(_ result: DryRunResult) -> String {
@@ -190,6 +189,7 @@ public enum DryRunText {
       + "(\(n(read)) of \(n(lines)) lines read)"
   }
 
+  /// A table of counts, most first (equal counts by `order`), with their shares of `total`.
   private static func section(
     _ lines: inout [String], _ title: String, _ counts: [String: Int], total: Int,
     _ column: TextColumn, order: (String) -> Int = { _ in 0 }

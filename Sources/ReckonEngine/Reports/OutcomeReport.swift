@@ -166,7 +166,7 @@ public struct OutcomeReport: Sendable {
       }
       lines.append("")
     }
-    return lines.joined(separator: "\n")
+    return TerminalSafeText.shown(lines.joined(separator: "\n"))
   }
 
   /// The report as JSON.

@@ -8,11 +8,15 @@ struct TextColumn {
 
   /// A column for `names`: the longest name's width, but at least `minimum` and at most `maximum`.
   init(_ names: some Sequence<String>, minimum: Int, maximum: Int) {
-    width = min(maximum, max(minimum, names.map(\.count).max() ?? 0))
+    width = min(
+      maximum,
+      max(minimum, names.map { TerminalSafeText.shown($0, oneLine: true).count }.max() ?? 0))
   }
 
-  /// `name` padded with spaces to the width, or cut to it with a final "…".
-  func cell(_ name: String) -> String {
+  /// `name` padded with spaces to the width, or cut to it with a final "…"; a control
+  /// character or line break in it written out, so it stays one cell.
+  func cell(_ given: String) -> String {
+    let name = TerminalSafeText.shown(given, oneLine: true)
     guard name.count > width else {
       return name + String(repeating: " ", count: width - name.count)
     }

@@ -57,6 +57,23 @@ struct ReportNumberTests {
     #expect(DryRunRows.escape(field) == written)
   }
 
+  /// A value from a requests file or a state database cannot retitle or colour the terminal,
+  /// or forge a line of the report: its control characters are written out.
+  @Test func controlCharactersInReportTextAreWrittenOut() {
+    #expect(
+      TerminalSafeText.shown("a\u{1B}]0;pwned\u{07}b\rc\u{9B}d\ne")
+        == "a\\u{1B}]0;pwned\\u{7}b\\u{D}c\\u{9B}d\ne")
+    #expect(TerminalSafeText.shown("plain, é 100%\n") == "plain, é 100%\n")
+    let hostile = DecidedOutcome(
+      receivedAt: Date(timeIntervalSince1970: 1_790_000_000), action: "respond",
+      rule: "r\u{1B}[31mRED\nFAKE LINE", policyName: "p", body: nil, rawNotification: Data(),
+      outboxState: nil, sentBody: nil, outcomes: [], revocationType: nil,
+      revocationPercentage: nil)
+    let text = OutcomeReport([hostile]).text()
+    #expect(!text.contains("\u{1B}"))
+    #expect(text.contains("\\u{1B}[31mRED\\u{A}FAKE LINE"), "one line, not two")
+  }
+
   /// The text summary of the shipped targeted policy over the 2,000 requests `reckon generate
   /// --count 2000` writes, by section title.
   private func sections() async throws -> [String: [String]] {

@@ -145,6 +145,21 @@ struct UnreadableLinesTests {
       DryRunText.nothingDecided(result, source: "f")?.hasSuffix("only 2 unreadable lines") == true)
   }
 
+  /// A file saved with a byte-order mark (as some editors do) reads as without it.
+  @Test(arguments: Path.allCases)
+  func aByteOrderMarkBeforeTheFirstLineIsSkipped(_ path: Path) async throws {
+    let fixture = try DryRunFixture.shared()
+    let marked = fixture.folder + "/bom-\(UUID().uuidString).jsonl"
+    try Data(
+      [0xEF, 0xBB, 0xBF] + Array(try Data(contentsOf: URL(fileURLWithPath: fixture.files.requests)))
+    )
+    .write(to: URL(fileURLWithPath: marked))
+    let clean = try await Self.run(path, fixture.files.requests, skipBadLines: false)
+    let read = try await Self.run(path, marked, skipBadLines: false)
+    #expect(read.total == clean.total)
+    #expect(read.rows.count == clean.rows.count)
+  }
+
   /// A signed notification that verifies but is another app's (an archive several apps share)
   /// is left out and counted as serve refuses it, on both paths; it stopped the run as a line
   /// that does not verify.
