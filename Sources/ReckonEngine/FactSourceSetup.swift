@@ -165,7 +165,8 @@ public struct FactSourceSetup: Sendable {
     // Read by dry-runs only, but text or nothing in every command.
     _ = try settings.optionalString("bulkQuery")
     let sqlite = SQLiteFactSource.Settings(
-      path: path, queries: queries, busyTimeoutMs: Int32(min(busy, Int(Int32.max))))
+      path: path, queries: queries, busyTimeoutMs: Int32(min(busy, Int(Int32.max))),
+      lookupTimeoutMs: Int32(min(configuration.timeoutSeconds * 1_000, Double(Int32.max))))
     return { () throws(OpenFailure) in
       do throws(SQLiteFactSourceError) {
         return try SQLiteFactSource(name: name, settings: sqlite, schema: schema)

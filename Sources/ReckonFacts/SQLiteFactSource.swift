@@ -25,12 +25,21 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
     public var queries: [String: String]
     /// How long a query waits for another connection's lock before failing.
     public var busyTimeoutMs: Int32
+    /// How long a lookup's queries may run in all before SQLite is told to stop them (the
+    /// source's `timeoutMs`); nil for no limit. The caller stops waiting at its own deadline,
+    /// but without this a slow query would go on holding its thread (often one of the Swift
+    /// pool's few) and burning CPU for a request already given up on.
+    public var lookupTimeoutMs: Int32?
 
     /// Creates settings.
-    public init(path: String, queries: [String: String], busyTimeoutMs: Int32 = 1_000) {
+    public init(
+      path: String, queries: [String: String], busyTimeoutMs: Int32 = 1_000,
+      lookupTimeoutMs: Int32? = nil
+    ) {
       self.path = path
       self.queries = queries
       self.busyTimeoutMs = busyTimeoutMs
+      self.lookupTimeoutMs = lookupTimeoutMs
     }
   }
 
@@ -134,6 +143,8 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
     private let begin: SQLiteStatement
     private let end: SQLiteStatement
     private let busyTimeoutMs: Int32
+    private let lookupTimeoutMs: Int32?
+    private let watch = QueryWatch()
 
     init(settings: Settings, schema: FactSchema) throws(SQLiteFactSourceError) {
       do {
@@ -151,6 +162,17 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
       self.queries = queries
       columnCount = queries.reduce(0) { $0 + $1.columns.count }
       busyTimeoutMs = settings.busyTimeoutMs
+      lookupTimeoutMs = settings.lookupTimeoutMs
+      if settings.lookupTimeoutMs != nil {
+        // Asked every thousand virtual-machine steps, on the thread running the statement.
+        sqlite3_progress_handler(
+          database.handle, 1_000,
+          { context in
+            guard let context else { return 0 }
+            return Unmanaged<QueryWatch>.fromOpaque(context).takeUnretainedValue().isOverdue
+              ? 1 : 0
+          }, Unmanaged.passUnretained(watch).toOpaque())
+      }
       do {
         begin = try database.prepare("BEGIN")
         end = try database.prepare("COMMIT")
@@ -166,12 +188,17 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
     {
       var facts: [String: Value] = [:]
       facts.reserveCapacity(columnCount)
+      if let lookupTimeoutMs { watch.start(limitMs: lookupTimeoutMs) }
+      defer { watch.stop() }
       try beginRead()
       defer { endRead() }
       do {
         for query in queries { try query.run(keys, into: &facts) }
       } catch {
         lockedOut = isLockedOut
+        if watch.isOverdue, let lookupTimeoutMs {
+          throw .timedOut(query: error.query ?? "", limitMs: Int(lookupTimeoutMs))
+        }
         throw error
       }
       return facts
@@ -203,4 +230,21 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
       end.reset()
     }
   }
+}
+
+/// The deadline of the lookup a connection is running, which SQLite's progress handler reads
+/// on the same thread: a connection serves one lookup at a time, so it needs no lock.
+final class QueryWatch {
+  private var deadline: UInt64 = 0
+
+  /// Starts timing a lookup allowed `limitMs` milliseconds.
+  func start(limitMs: Int32) {
+    deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, limitMs)) * 1_000_000
+  }
+
+  /// Ends the timing: nothing is overdue between lookups.
+  func stop() { deadline = 0 }
+
+  /// Whether the lookup has run past its limit.
+  var isOverdue: Bool { deadline != 0 && DispatchTime.now().uptimeNanoseconds >= deadline }
 }

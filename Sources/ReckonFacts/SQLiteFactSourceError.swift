@@ -22,6 +22,8 @@ public enum SQLiteFactSourceError: Error, Hashable, Sendable, CustomStringConver
   case queryFailed(query: String, message: String)
   /// A value in a column is not of its fact's type.
   case wrongType(query: String, column: String, message: String)
+  /// A lookup's queries ran past the source's time limit and SQLite was told to stop them.
+  case timedOut(query: String, limitMs: Int)
 
   /// Whether the file could not be opened or read now (`cannotOpen`), a state that may pass by
   /// itself, unlike SQL, columns or values at fault.
@@ -36,7 +38,7 @@ public enum SQLiteFactSourceError: Error, Hashable, Sendable, CustomStringConver
     case .duplicateFact(_, let queries): queries.last
     case .malformedQuery(let query, _), .writesData(let query), .unknownParameter(let query, _),
       .unknownFact(let query, _, _), .notificationFact(let query, _), .queryFailed(let query, _),
-      .wrongType(let query, _, _):
+      .wrongType(let query, _, _), .timedOut(let query, _):
       query
     }
   }
@@ -64,6 +66,9 @@ public enum SQLiteFactSourceError: Error, Hashable, Sendable, CustomStringConver
     case .queryFailed(let query, let message): "query '\(query)' failed: \(message)"
     case .wrongType(let query, let column, let message):
       "query '\(query)', column \"\(column)\": \(message)"
+    case .timedOut(let query, let limit):
+      "query '\(query)' was stopped after the source's \(limit) ms (timeoutMs): it needs an index, "
+        + "or a longer timeoutMs"
     }
   }
 }

@@ -44,6 +44,38 @@ struct SQLiteFactSourceTests {
       try source.lookup(Fixtures.keys(transaction: "1")) == ["usage.consumed_units": .number(3)])
   }
 
+  /// A query slower than the source's timeout is stopped by SQLite at the timeout, on the thread
+  /// running it (often one of the Swift pool's few), rather than run on for as long as it takes
+  /// after the request gave up on it; the connection then serves the next lookup.
+  @Test(arguments: [true, false])
+  func aLookupSlowerThanTheTimeoutIsStoppedAtIt(throughFacts: Bool) async throws {
+    let path = try Fixtures.database("CREATE TABLE t (id TEXT); INSERT INTO t VALUES ('1');")
+    let slow = """
+      WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 500000000)
+      SELECT count(*) > 0 AS "custom.vip" FROM c WHERE :transaction_id IS NOT NULL
+      """
+    let quick = #"SELECT 3 AS "usage.consumed_units" FROM t WHERE id = :transaction_id"#
+    let schema = Fixtures.schema
+    let source = try SQLiteFactSource(
+      name: "db", settings: .init(path: path, queries: ["slow": slow], lookupTimeoutMs: 200),
+      schema: schema)
+    let started = ContinuousClock.now
+    let error = await #expect(throws: SQLiteFactSourceError.self) {
+      if throughFacts {
+        _ = try await source.facts(for: Fixtures.keys(transaction: "1"))
+      } else {
+        _ = try source.lookup(Fixtures.keys(transaction: "1"))
+      }
+    }
+    #expect(error == .timedOut(query: "slow", limitMs: 200))
+    #expect(ContinuousClock.now - started < .seconds(10), "the query alone runs for minutes")
+    let next = try SQLiteFactSource(
+      name: "db", settings: .init(path: path, queries: ["q": quick], lookupTimeoutMs: 200),
+      schema: schema)
+    #expect(
+      try next.lookup(Fixtures.keys(transaction: "1")) == ["usage.consumed_units": .number(3)])
+  }
+
   @Test func severalRowsUseTheFirst() throws {
     let path = try Fixtures.database(
       "CREATE TABLE t (id TEXT, n INTEGER); INSERT INTO t VALUES ('1', 7), ('1', 9);")
