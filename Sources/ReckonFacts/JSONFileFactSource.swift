@@ -38,15 +38,21 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
     contents = try JSONFactsFile(files: files, schema: schema)
   }
 
-  /// Why the last re-read failed, while the previous good version stays in use; nil when current.
+  /// Why the last re-read failed, while lookups through `facts(for:)` fail with it; nil when
+  /// current.
   public var lastReloadError: JSONFileFactSourceError? {
     lock.withLock { failure }
   }
 
-  /// The facts the files give for `keys`, re-reading them first if they changed.
+  /// The facts the files give for `keys`, re-reading them first if they changed. While an edit
+  /// does not read, this throws its problem: the request waits and is tried again, rather than
+  /// be decided for good on a version someone has just replaced (the entry they were adding
+  /// missing from it, say).
   public func facts(for keys: RequestKeys) async throws -> [String: Value] {
     reloadIfChanged()
-    return lock.withLock { contents }.facts(for: keys)
+    let (current, failure) = lock.withLock { (contents, self.failure) }
+    if let failure { throw failure }
+    return current.facts(for: keys)
   }
 
   /// The facts the files give for `keys` as last read, synchronously and without re-reading.
@@ -54,7 +60,8 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
     lock.withLock { contents }.facts(for: keys)
   }
 
-  /// Re-reads the files when they changed since the last read; keeps the old contents on error.
+  /// Re-reads the files when they changed since the last read; on error keeps the old contents
+  /// (which `lookup` still answers from) and remembers the problem.
   public func reloadIfChanged() {
     let files = (try? JSONFileFactSource.files(at: path)) ?? []
     let stamps = files.map(FileStamp.init)
@@ -86,7 +93,8 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
   public static let reportToStandardError: @Sendable (JSONFileFactSourceError) -> Void = { error in
     try? FileHandle.standardError.write(
       contentsOf: Data(
-        "reckon: facts file not reloaded, keeping the previous version: \(error)\n".utf8))
+        "reckon: facts file does not read since it changed; requests that read it wait until it is fixed: \(error)\n"
+          .utf8))
   }
 
   /// The file itself, or the folder's `*.json` files in name order, each as the folder's path

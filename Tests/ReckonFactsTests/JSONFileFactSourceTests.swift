@@ -38,7 +38,9 @@ struct JSONFileFactSourceTests {
       ])
   }
 
-  @Test func aBrokenEditKeepsTheLastGoodVersionAndIsReported() async throws {
+  /// A broken edit is reported once, and until it is fixed the source fails, so requests wait
+  /// and are tried again rather than be decided for good on the version it replaced.
+  @Test func aBrokenEditFailsTheSourceUntilFixedAndIsReportedOnce() async throws {
     let file = try Fixtures.temporaryFolder().appendingPathComponent("facts.json")
     try Fixtures.write(#"{"byTransactionId": {"1": {"usage.consumed": "40%"}}}"#, to: file)
     let reports = Mutex<[String]>([])
@@ -47,14 +49,12 @@ struct JSONFileFactSourceTests {
       reports.withLock { $0.append(error.description) }
     }
     try Fixtures.write(#"{"byTransactionId": {"1": {"usage.consumed": "140%"}}}"#, to: file)
-    #expect(
-      try await source.facts(for: Fixtures.keys(transaction: "1")) == [
-        "usage.consumed": .percent(40)
-      ])
-    #expect(
-      try await source.facts(for: Fixtures.keys(transaction: "1")) == [
-        "usage.consumed": .percent(40)
-      ])
+    for _ in 0..<2 {
+      await #expect(throws: JSONFileFactSourceError.self) {
+        _ = try await source.facts(for: Fixtures.keys(transaction: "1"))
+      }
+    }
+    #expect(source.lookup(Fixtures.keys(transaction: "1")) == ["usage.consumed": .percent(40)])
     let expected = "\(file.path): byTransactionId.1: usage.consumed: '140%' is not a percent"
     #expect(reports.withLock { $0.count == 1 && $0[0].hasPrefix(expected) })
     #expect(source.lastReloadError?.description.hasPrefix(expected) == true)

@@ -25,7 +25,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   /// Something the sender reported.
   case sender(SenderEvent)
   /// A JSON facts file (or folder) of fact source `source` changed and no longer reads; the
-  /// previous version stays in use.
+  /// requests that read the source wait until it is fixed.
   case factsReloadRefused(source: String, path: String, problem: String)
 
   /// `error`, `warning` or `info`.
@@ -80,8 +80,8 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
         + diagnostics
     case .sender(let event): event.description
     case .factsReloadRefused(let source, let path, let problem):
-      "facts file \(path) of fact source '\(source)' not reloaded, keeping the previous version: "
-        + problem
+      "facts file \(path) of fact source '\(source)' does not read since it changed; requests "
+        + "that read the source wait until it is fixed: " + problem
     }
   }
 

@@ -79,7 +79,7 @@ public final class ReckonMetrics: @unchecked Sendable {
         ["result"], reloads)
       family(
         &text, "reckon_facts_reloads_refused_total", "counter",
-        "Changed JSON facts files that did not read, by fact source (the previous version stays in use).",
+        "Changed JSON facts files that did not read, by fact source (requests reading it wait until it is fixed).",
         ["source"], factsRefusals)
       var depth: [[String]: Int] = [:]
       for state in OutboxDepthStates.all { depth[[state]] = outboxDepth[state] ?? 0 }
