@@ -60,17 +60,41 @@ public final class SQLiteDatabase {
     sqlite3_close_v2(handle)
   }
 
-  /// Compiles one SQL statement, to be run many times.
+  /// Compiles one SQL statement, to be run many times. Text after it other than spaces and
+  /// comments (a second statement) is refused: SQLite would compile the first and drop the rest
+  /// without a word.
   public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    let bytes = Array(sql.utf8CString)
     var statement: OpaquePointer?
-    let code = sqlite3_prepare_v3(
-      handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+    var rest = 0
+    let code = bytes.withUnsafeBufferPointer { text in
+      var tail: UnsafePointer<CChar>?
+      defer { rest = tail.map { $0 - text.baseAddress! } ?? bytes.count - 1 }
+      return sqlite3_prepare_v3(
+        handle, text.baseAddress, Int32(bytes.count), UInt32(SQLITE_PREPARE_PERSISTENT),
+        &statement, &tail)
+    }
     guard code == SQLITE_OK else { throw error(code, context: "preparing the query") }
     guard let statement else {
       throw SQLiteError(
         code: SQLITE_MISUSE, message: "the query is empty", context: "preparing the query")
     }
-    return SQLiteStatement(statement, database: self)
+    let prepared = SQLiteStatement(statement, database: self)
+    if rest < bytes.count - 1 {
+      var next: OpaquePointer?
+      let tailCode = bytes.withUnsafeBufferPointer {
+        sqlite3_prepare_v2(handle, $0.baseAddress! + rest, Int32(bytes.count - rest), &next, nil)
+      }
+      if let next { sqlite3_finalize(next) }
+      guard tailCode != SQLITE_OK || next == nil else {
+        throw SQLiteError(
+          code: SQLITE_MISUSE,
+          message: "only one statement may be given; more follows the first",
+          context: "preparing the query")
+      }
+      guard tailCode == SQLITE_OK else { throw error(tailCode, context: "preparing the query") }
+    }
+    return prepared
   }
 
   /// Runs SQL text, possibly several statements, ignoring any rows (schema scripts, pragmas).

@@ -39,6 +39,16 @@ struct SQLiteFactSourceLoadTests {
       query: #"SELECT n AS "usage.consumed_units" FROM t WHERE id = ?"#,
       message: "unknown parameter ?"),
     Case(name: "a write", query: "DELETE FROM t", message: "query 'q' would change the database"),
+    // SQLite compiles the first and drops the rest without a word: the second fact was never read.
+    Case(
+      name: "two statements",
+      query: #"SELECT n AS "usage.consumed_units" FROM t; SELECT 'x' AS "custom.note""#,
+      message: "query 'q' does not compile: only one statement may be given; more follows the first"
+    ),
+    Case(
+      name: "a write after a read",
+      query: #"SELECT n AS "usage.consumed_units" FROM t; DELETE FROM t"#,
+      message: "only one statement may be given"),
     Case(
       name: "same fact twice",
       query: #"SELECT n AS "usage.consumed_units", n AS "usage.consumed_units" FROM t"#,
@@ -51,6 +61,15 @@ struct SQLiteFactSourceLoadTests {
         name: "db", settings: .init(path: path, queries: ["q": bad.query]), schema: .standard)
     }
     #expect(error.description.contains(bad.message), "\(error)")
+  }
+
+  /// A closing semicolon, spaces and comments after the one statement are fine.
+  @Test(arguments: [";", ";  \n", "; -- the end", " /* done */ ;"])
+  func aQueryMayEndWithASemicolonOrAComment(_ ending: String) throws {
+    let path = try Fixtures.database("CREATE TABLE t (id TEXT, n INTEGER);")
+    let query = #"SELECT n AS "usage.consumed_units" FROM t WHERE id = :transaction_id"# + ending
+    _ = try SQLiteFactSource(
+      name: "db", settings: .init(path: path, queries: ["q": query]), schema: .standard)
   }
 
   @Test func theSameFactFromTwoQueriesIsRefused() throws {
