@@ -84,19 +84,28 @@ struct SQLiteFactQuery {
     }
   }
 
-  /// Converts a column value to a fact's type: see docs/configuration.md for the table.
+  /// Converts a column value to a fact's type: see docs/configuration.md for the table. A value
+  /// no fact can hold (`1e999`, a time past year 9999) is refused as a wrong type is.
   static func value(_ raw: SQLiteValue, for fact: FactDescriptor) throws(ConversionError) -> Value {
+    let value = try converted(raw, for: fact)
+    if let problem = value.outOfBounds { throw ConversionError("\(fact.name): \(problem)") }
+    return value
+  }
+
+  private static func converted(_ raw: SQLiteValue, for fact: FactDescriptor)
+    throws(ConversionError) -> Value
+  {
     switch (raw, fact.type) {
     case (.text(let text), _):
       if let plain = PlainValueReader.read(text, as: fact.type) { return plain }
       do { return try ValueParser.parse(text, as: fact.type) } catch {
         throw ConversionError(error.description)
       }
-    case (.integer(let number), .boolean):
-      guard number == 0 || number == 1 else {
-        throw ConversionError("\(fact.name) is a boolean; expected 0 or 1, got \(number)")
+    case (.integer, .boolean), (.real, .boolean):
+      guard raw.double == 0 || raw.double == 1 else {
+        throw ConversionError("\(fact.name) is a boolean; expected 0 or 1, got \(raw.double)")
       }
-      return .boolean(number == 1)
+      return .boolean(raw.double == 1)
     case (.integer, .number), (.real, .number): return .number(raw.double)
     case (.integer, .percent), (.real, .percent):
       guard (0...100).contains(raw.double) else {

@@ -27,6 +27,9 @@ public struct FactValues: Sendable, Hashable {
     if let value {
       let type = schema.facts[slot].type
       guard value.fits(type) else { throw .wrongType(fact: name, expected: type, value: value) }
+      if let problem = value.outOfBounds {
+        throw .outOfBounds(fact: name, problem: problem)
+      }
     }
     values[slot] = value
   }
@@ -59,6 +62,9 @@ public enum FactValueError: Error, Hashable, Sendable, CustomStringConvertible {
   case unknownFact(String)
   /// The value is not of the fact's type.
   case wrongType(fact: String, expected: ValueType, value: Value)
+  /// The value is of the fact's type but no fact can hold it (a percentage over 100, a number
+  /// that is not finite, a money amount without a currency code).
+  case outOfBounds(fact: String, problem: String)
 
   /// A sentence for the person who supplied the fact.
   public var description: String {
@@ -66,11 +72,32 @@ public enum FactValueError: Error, Hashable, Sendable, CustomStringConvertible {
     case .unknownFact(let name): "unknown fact '\(name)'"
     case .wrongType(let fact, let expected, let value):
       "\(fact) must be a \(expected), not \(value.formatted(as: expected))"
+    case .outOfBounds(let fact, let problem): "\(fact): \(problem)"
     }
   }
 }
 
 extension Value {
+  /// The earliest and latest times a fact may hold, in seconds since 1970: years 1 to 9999,
+  /// which every later conversion (to milliseconds, to ISO 8601) can hold.
+  public static let timestampRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799.999
+
+  /// Why no fact can hold this value, whatever source gave it; nil when one can. The adapters
+  /// read their text to the same bounds; an embedder's own source is held to them here.
+  public var outOfBounds: String? {
+    switch self {
+    case .number(let number) where !number.isFinite: "\(number) is not a finite number"
+    case .duration(let seconds) where !seconds.isFinite: "\(seconds) s is not a finite duration"
+    case .percent(let percent) where !(0...100).contains(percent):
+      "\(percent)% is not a percentage from 0% to 100%"
+    case .timestamp(let seconds) where !Value.timestampRange.contains(seconds):
+      "\(seconds) s after 1970 is not a time in years 1 to 9999"
+    case .money(_, let currency) where !Parser.isCurrencyCode(currency):
+      "'\(currency)' is not a currency code such as USD"
+    default: nil
+    }
+  }
+
   /// Whether the value is of `type` (for an enum, a valid ordinal).
   public func fits(_ type: ValueType) -> Bool {
     switch (self, type) {

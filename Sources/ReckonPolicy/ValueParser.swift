@@ -3,8 +3,14 @@ import Foundation
 /// Reads a value written as in the language (`"37.5%"`, `"400 days"`, `"20 USD"`, `"DELIVERED"`)
 /// for a fact of a known type, as facts files and adapters supply them.
 public enum ValueParser {
-  /// Parses `text` as a value of `type`.
+  /// Parses `text` as a value of `type`; one no fact can hold (`1e308 weeks`) is refused.
   public static func parse(_ text: String, as type: ValueType) throws(ValueParseError) -> Value {
+    let value = try read(text, as: type)
+    if let problem = value.outOfBounds { throw .init(text, type, hint: problem) }
+    return value
+  }
+
+  private static func read(_ text: String, as type: ValueType) throws(ValueParseError) -> Value {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     switch type {
     case .boolean:

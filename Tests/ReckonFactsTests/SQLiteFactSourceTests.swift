@@ -98,6 +98,8 @@ struct SQLiteFactSourceTests {
     Conversion(column: "'37.5%'", fact: "usage.consumed", expected: .percent(37.5)),
     Conversion(column: "37.5", fact: "usage.consumed", expected: .percent(37.5)),
     Conversion(column: "1", fact: "customer.consented", expected: .boolean(true)),
+    Conversion(column: "1.0", fact: "customer.consented", expected: .boolean(true)),
+    Conversion(column: "0.0", fact: "customer.consented", expected: .boolean(false)),
     Conversion(column: "'false'", fact: "customer.consented", expected: .boolean(false)),
     Conversion(
       column: "'4.99 USD'", fact: "customer.lifetime_spent",
@@ -127,6 +129,11 @@ struct SQLiteFactSourceTests {
     ("4.99", "customer.lifetime_spent", "select text such as '4.99 USD'"),
     ("150", "usage.consumed", "from 0 to 100"),
     ("x'00'", "usage.consumed_units", "cannot come from BLOB"),
+    // Values no fact can hold, as REAL or as text: they compared as infinities.
+    ("1e999", "usage.consumed_units", "is not a finite number"),
+    ("'1e308 weeks'", "customer.account_age", "is not a finite duration"),
+    ("99999999999999999", "usage.last_used", "is not a time in years 1 to 9999"),
+    ("0.5", "customer.consented", "expected 0 or 1"),
   ])
   func wrongTypesNameTheQueryAndColumn(column: String, fact: String, hint: String) throws {
     let path = try Fixtures.database("CREATE TABLE t (id TEXT); INSERT INTO t VALUES ('1');")

@@ -1,0 +1,25 @@
+/// Text for a terminal from values anyone could have written (a reason or product type in a
+/// requests file, a rule name in a state database): control characters other than the line
+/// breaks the report itself writes are shown as `\u{1B}`, so a value cannot retitle the
+/// terminal, colour it, or forge a line of the report.
+enum TerminalSafeText {
+  /// `text` with each control character (C0 other than a line feed, DEL, C1) written out; a
+  /// line feed too when `oneLine`, for a value shown within a line.
+  static func shown(_ text: String, oneLine: Bool = false) -> String {
+    let control = { (scalar: Unicode.Scalar) in isControl(scalar) || (oneLine && scalar == "\n") }
+    guard text.unicodeScalars.contains(where: control) else { return text }
+    var shown = ""
+    for scalar in text.unicodeScalars {
+      if control(scalar) {
+        shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      } else {
+        shown.unicodeScalars.append(scalar)
+      }
+    }
+    return shown
+  }
+
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    (scalar.value < 0x20 && scalar != "\n") || (0x7F...0x9F).contains(scalar.value)
+  }
+}
