@@ -23,6 +23,7 @@ extension DecisionReport {
     writer.field("policy", policy)
     writer.field("policyVersion", policyVersion)
     writer.field("reason", reason)
+    writer.field("refusedFacts", refusedFacts)
     writer.field("rule", rule)
     if let trace {
       writer.key("trace")
@@ -30,6 +31,7 @@ extension DecisionReport {
       for attempt in trace { Self.write(attempt, into: &writer) }
       writer.endArray()
     }
+    writer.field("unavailableSources", unavailableSources)
     writer.field("violations", violations)
     writer.endObject()
     return writer.data

@@ -33,6 +33,10 @@ public struct DecisionReport: Encodable, Sendable {
   let fieldSources: [String: String]
   let facts: [Fact]
   let missingFacts: [String]?
+  /// Facts a source offered that were refused, with why; nil when none were.
+  let refusedFacts: [String]?
+  /// Fact sources that failed or timed out for this request, with why; nil when none did.
+  let unavailableSources: [String]?
   let trace: [Attempt]?
   let explanation: DecisionExplanation?
 
@@ -64,6 +68,9 @@ public struct DecisionReport: Encodable, Sendable {
         source: decision.facts.provenance[fact.name])
     }
     missingFacts = decision.trace.map { $0.missingFacts.map { schema.facts[$0].name } }
+    refusedFacts = decision.facts.refused.isEmpty ? nil : decision.facts.refused
+    unavailableSources =
+      decision.facts.failures.isEmpty ? nil : decision.facts.failures.map(\.description)
     explanation = DecisionExplanation(decision, policy: policy)
     trace = decision.trace.map { trace in
       trace.attempts.map { attempt in

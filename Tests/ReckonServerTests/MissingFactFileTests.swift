@@ -206,7 +206,7 @@ import Testing
     let service = try ReckonService(
       configuration: configuration, warn: warnings.append,
       events: { event in
-        if case .decided(_, let transaction, let action, _, _, _) = event {
+        if case .decided(_, let transaction, let action, _, _, _, _) = event {
           decided.append("\(transaction) \(action)")
         }
       })

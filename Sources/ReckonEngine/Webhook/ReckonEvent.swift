@@ -10,7 +10,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   /// one that grants a refund, overruled by a safety gate such as missing consent).
   case decided(
     requestId: Int64, transactionId: String, action: String, rule: String, reason: String?,
-    entryId: Int64?)
+    entryId: Int64?, factProblems: [String] = [])
   /// A recorded request could not be decided now and will be retried.
   case deferred(requestId: Int64, reason: String)
   /// An outcome was attached to the request it answers (nil when no request matched).
@@ -34,7 +34,9 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .answered(_, let verdict, _, _):
       verdict == .recordingFailed ? "error" : verdict == .refused ? "warning" : "info"
     case .deferred, .policyRefused, .factsReloadRefused: "warning"
-    case .decided, .outcome: "info"
+    // A source that failed or a fact refused may have changed the decision: worth a look.
+    case .decided(_, _, _, _, _, _, let problems): problems.isEmpty ? "info" : "warning"
+    case .outcome: "info"
     // A version that goes live with warnings is worth a look, as `check` says.
     case .policyLive(let policy), .policyApplied(let policy):
       policy.warnings.isEmpty ? "info" : "warning"
@@ -63,9 +65,11 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .answered(let type, let verdict, let status, let detail):
       "\(type ?? "unreadable notification") answered \(status) (\(verdict.rawValue))"
         + (detail.map { ": \($0)" } ?? "")
-    case .decided(let request, let transaction, let action, let rule, let reason, let entry):
+    case .decided(
+      let request, let transaction, let action, let rule, let reason, let entry, let problems):
       "request \(request) for transaction \(transaction) decided \(action) by rule '\(rule)'"
         + (reason.map { " (\($0))" } ?? "") + (entry.map { ", outbox entry \($0)" } ?? "")
+        + (problems.isEmpty ? "" : "; facts: " + problems.joined(separator: "; "))
     case .deferred(let request, let reason):
       "request \(request) kept undecided and will be retried: \(reason)"
     case .outcome(let type, let transaction, let request):
@@ -90,7 +94,9 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .factsReloadRefused(let source, let path, let problem):
       ["source": source, "path": path, "problem": problem]
-    case .decided(_, _, _, _, let reason?, _): ["reason": reason]
+    case .decided(_, _, _, _, let reason, _, let problems):
+      (reason.map { ["reason": $0] } ?? [:])
+        .merging(problems.isEmpty ? [:] : ["facts": problems.joined(separator: "; ")]) { $1 }
     case .policyLive(let policy), .policyApplied(let policy):
       ["path": policy.path, "app": policy.app, "sha256": policy.sha256]
         .merging(policy.version.map { ["version": $0] } ?? [:]) { first, _ in first }

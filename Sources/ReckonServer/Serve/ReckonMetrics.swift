@@ -30,7 +30,8 @@ public final class ReckonMetrics: @unchecked Sendable {
       switch event {
       case .answered(let type, let verdict, let status, _):
         requests[[Self.typeLabel(type), verdict.rawValue, String(status)], default: 0] += 1
-      case .decided(_, _, let action, let rule, _, _): decisions[[action, rule], default: 0] += 1
+      case .decided(_, _, let action, let rule, _, _, _):
+        decisions[[action, rule], default: 0] += 1
       case .policyApplied: reloads[["applied"], default: 0] += 1
       case .policyRefused: reloads[["refused"], default: 0] += 1
       case .sender(let sent): sends[[Self.result(of: sent)], default: 0] += 1

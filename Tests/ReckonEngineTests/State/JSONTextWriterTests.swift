@@ -104,4 +104,37 @@ import Testing
     }
     #expect(compared >= 20)
   }
+
+  /// A source that failed and a fact refused are kept with the decision, not only in `eval`'s
+  /// text: a source failing on every request was otherwise invisible in operation.
+  @Test func aDecisionRecordKeepsUnavailableSourcesAndRefusedFacts() throws {
+    let text =
+      "rule \"r\"\n  when usage.consumed >= 80%\n  then refund DECLINE\notherwise share data only"
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "p.policy", text: text), schema: FactSchema.standard.policySchema)
+    let policy = try #require(loaded.policy)
+    let scenario = Scenario()
+    var facts = try scenario.gathered()
+    facts.add(["reason": .enumeration(0)], from: "db", schema: .standard)
+    facts.failures = [
+      FactSourceFailure(source: "notes", reason: .timedOut(after: .milliseconds(500)))
+    ]
+    let decision = Decider(policy: policy, schema: .standard).decide(
+      scenario.request, facts: facts, trace: true)
+    let record = DecisionRecord(decision: decision, policy: policy, policyText: text)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    #expect(
+      record.explanationJSON == (try encoder.encode(DecisionReport(decision, policy: policy))))
+    let json = String(decoding: record.explanationJSON ?? Data(), as: UTF8.self)
+    #expect(
+      json.contains(
+        #""refusedFacts":["db supplied reason, which only the signed notification may give"]"#))
+    #expect(json.contains(#""unavailableSources":["notes"#), "\(json)")
+    let event = ReckonEvent.decided(
+      requestId: 1, transactionId: "t", action: "respond", rule: "r", reason: nil, entryId: 1,
+      factProblems: ["unavailable: notes timed out"])
+    #expect(event.level == "warning")
+    #expect(event.fields["facts"] == "unavailable: notes timed out")
+  }
 }
