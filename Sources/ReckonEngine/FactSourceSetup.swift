@@ -79,6 +79,8 @@ public struct FactSourceSetup: Sendable {
   {
     var custom: [FactDescriptor] = []
     for configuration in configurations {
+      // A misspelt key is as wrong for `reckon check --config` as for serve.
+      try checkKeys(configuration)
       for fact in try FactSourceSetup.customFacts(configuration) {
         if let other = custom.first(where: { $0.name == fact.name }) {
           guard other.type == fact.type else {
@@ -127,6 +129,16 @@ public struct FactSourceSetup: Sendable {
     let isUnavailable: Bool
   }
 
+  /// Refuses a key the source's type does not take, with a suggestion.
+  private static func checkKeys(_ configuration: FactSourceConfiguration)
+    throws(ConfigurationError)
+  {
+    let common = ["name", "type", "timeoutMs", "path", "customFacts"]
+    let sqlite = ["busyTimeoutMs", "queries", "bulkQuery"]
+    try configuration.settings.rejectUnknownKeys(
+      configuration.type == "json" ? common : common + sqlite)
+  }
+
   /// Opens one configured source.
   typealias Opener = @Sendable () throws(OpenFailure) -> any FactSource
 
@@ -137,11 +149,10 @@ public struct FactSourceSetup: Sendable {
     events: (@Sendable (ReckonEvent) -> Void)?
   ) throws(ConfigurationError) -> Opener {
     let settings = configuration.settings
-    let common = ["name", "type", "timeoutMs", "path", "customFacts"]
+    try checkKeys(configuration)
     let path = configuration.resolvePath(try settings.string("path"))
     let name = configuration.name
     if configuration.type == "json" {
-      try settings.rejectUnknownKeys(common)
       // A server logs JSON lines: a plain-text line on stderr would break its log pipeline.
       var report = JSONFileFactSource.reportToStandardError
       if let events {
@@ -159,7 +170,6 @@ public struct FactSourceSetup: Sendable {
         }
       }
     }
-    try settings.rejectUnknownKeys(common + ["busyTimeoutMs", "queries", "bulkQuery"])
     let busy = try settings.positiveWholeNumber("busyTimeoutMs", default: 1_000)
     let queries = try sqlQueries(settings)
     // Read by dry-runs only, but text or nothing in every command.

@@ -15,9 +15,10 @@ extension FactSchema {
     -> FactDescriptor
   {
     let rest = name.hasPrefix("custom.") ? name.dropFirst("custom.".count) : ""
+    // ASCII, as the policy language's names are: custom.café would load here and fail in check.
     let isWord =
-      rest.first.map { $0.isLetter } == true
-      && rest.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+      rest.first.map { $0.isASCII && $0.isLetter } == true
+      && rest.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
     guard isWord else { throw .badName(name) }
     guard let type = customFactTypes[typeName] else {
       throw .unknownType(name: name, type: typeName)
@@ -40,7 +41,7 @@ public enum CustomFactError: Error, Hashable, Sendable, CustomStringConvertible 
   public var description: String {
     switch self {
     case .badName(let name):
-      "'\(name)' must be named custom.NAME, NAME a word of letters, digits and _"
+      "'\(name)' must be named custom.NAME, NAME a word of ASCII letters, digits and _"
     case .unknownType(let name, let type):
       "\(name): unknown type '\(type)'; use "
         + FactSchema.customFactTypes.keys.sorted().joined(separator: ", ")

@@ -107,7 +107,10 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
     guard isFolder.boolValue else { return [path] }
     let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
     let prefix = path.hasSuffix("/") ? path : path + "/"
-    let files = names.filter { $0.hasSuffix(".json") }.sorted().map { prefix + $0 }
+    // Hidden files are an editor's (emacs keeps `.#notes.json` as a lock while editing), not facts.
+    let files = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted().map {
+      prefix + $0
+    }
     guard !files.isEmpty else {
       throw .unreadable(path: path, reason: "the folder has no *.json files")
     }

@@ -129,6 +129,15 @@ struct FactSourceConfigurationTests {
       change: editSource(1) { $0["customFacts"] = ["vip": "boolean"] },
       key: "factSources[1].customFacts.vip", problem: "must be named custom.NAME"),
     Broken(
+      name: "custom fact name not ASCII",
+      change: editSource(1) {
+        $0["customFacts"] = ["custom.vip": "boolean", "custom.café": "text"]
+      },
+      key: "factSources[1].customFacts.custom.café", problem: "a word of ASCII letters"),
+    Broken(
+      name: "timeout under a millisecond", change: editSource(0) { $0["timeoutMs"] = 0.4 },
+      key: "factSources[0].timeoutMs", problem: "whole number"),
+    Broken(
       name: "custom fact of unknown type",
       change: editSource(1) { $0["customFacts"] = ["custom.vip": "bool"] },
       key: "factSources[1].customFacts.custom.vip", problem: "unknown type 'bool'"),
@@ -157,6 +166,26 @@ struct FactSourceConfigurationTests {
     let error = try #require(throws: ConfigurationError.self) { try Self.load(root, in: folder) }
     #expect(error.key == broken.key, "\(error)")
     #expect(error.problem.contains(broken.problem), "\(error)")
+  }
+
+  /// `reckon check --config` reads the sources' schema without opening them, and a misspelt key
+  /// is as wrong there as for serve.
+  @Test(arguments: [
+    (0, "timeot", "factSources[0].timeot"), (1, "customFact", "factSources[1].customFact"),
+  ])
+  func theSchemaAloneRefusesAMisspeltKey(_ index: Int, _ key: String, _ path: String) throws {
+    let folder = try Self.exampleFolder()
+    var root = try Self.exampleRoot(in: folder)
+    Self.editSource(index) { $0[key] = 5 }(&root)
+    let data = try JSONSerialization.data(withJSONObject: root)
+    let object = try #require(try JSONValue.parse(data).objectValue)
+    let configuration = try ReckonConfiguration(
+      ConfigurationReader(object, path: ""), baseDirectory: folder.path)
+    let error = try #require(throws: ConfigurationError.self) {
+      try FactSourceSetup.schema(configuration.factSources)
+    }
+    #expect(error.key == path, "\(error)")
+    #expect(error.problem.contains("is not a known key"), "\(error)")
   }
 
   @Test func aConfigurationWithAKeyTwiceIsRefusedNamingTheKey() throws {

@@ -66,6 +66,23 @@ struct JSONFileFactSourceTests {
     #expect(source.lastReloadError == nil)
   }
 
+  /// An editor's hidden file in the folder (emacs's `.#notes.json` lock, a dangling link) is
+  /// not read: it stopped start-up with "no such file".
+  @Test func hiddenFilesInTheFolderAreNotRead() async throws {
+    let folder = try Fixtures.temporaryFolder()
+    try Fixtures.write(
+      #"{"byTransactionId": {"1": {"usage.consumed": "40%"}}}"#,
+      to: folder.appendingPathComponent("notes.json"))
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.appendingPathComponent(".#notes.json").path,
+      withDestinationPath: "user@host.1234:1700000000")
+    let source = try JSONFileFactSource(name: "notes", path: folder.path, schema: .standard)
+    #expect(
+      try await source.facts(for: Fixtures.keys(transaction: "1")) == [
+        "usage.consumed": .percent(40)
+      ])
+  }
+
   @Test func aFolderOfFilesIsReadInNameOrder() async throws {
     let folder = try Fixtures.temporaryFolder()
     try Fixtures.write(

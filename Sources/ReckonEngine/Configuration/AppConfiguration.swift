@@ -53,7 +53,8 @@ public struct FactSourceConfiguration: Sendable {
     guard ["sqlite", "json"].contains(type) else {
       throw ConfigurationError(reader.keyPath("type"), "must be sqlite or json")
     }
-    timeoutSeconds = try reader.positiveNumber("timeoutMs", default: 2_000) / 1_000
+    // Whole milliseconds, as busyTimeoutMs: 0.4 was taken, and became a limit of 0 ms.
+    timeoutSeconds = Double(try reader.positiveWholeNumber("timeoutMs", default: 2_000)) / 1_000
     settings = reader
     resolvePath = resolve
   }
