@@ -95,6 +95,22 @@ import Testing
     #expect(try h.state(id).name == "sent")
   }
 
+  /// A send waiting for its app's next slot (far ahead at a low sandbox rate) stops with the
+  /// sender rather than keep SIGTERM waiting; the entry stays pending for the next start.
+  @Test func aStopIsNotKeptWaitingForASlotFarAhead() async throws {
+    let h = try harness(sandboxPerSecond: 0.01)
+    defer { h.standIn.shutdown() }
+    try OutboxFixture.enqueue(in: h.store, at: start, transaction: "721", environment: .sandbox)
+    let waiting = try OutboxFixture.enqueue(
+      in: h.store, at: start, transaction: "722", environment: .sandbox)
+    let start = self.start
+    let clock = h.clock
+    _ = try await h.sender.drainDue(isStopped: { clock.now() > start.addingTimeInterval(2) })
+    #expect(h.standIn.requests.map(\.transactionId) == ["721"])
+    #expect(h.clock.now() < start.addingTimeInterval(10), "it waited out the slot, 100 s ahead")
+    #expect(try h.state(waiting).name == "pending")
+  }
+
   /// Apple's `Retry-After` outlives the sender: a restarted one (or the next `send --once` from
   /// cron) keeps to it rather than send a new entry into the limit.
   @Test func aThrottleOutlastsTheSenderThatWasToldIt() async throws {

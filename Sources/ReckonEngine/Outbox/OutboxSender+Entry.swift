@@ -12,7 +12,13 @@ extension OutboxSender {
     let key = Self.limiterKey(entry.app)
     if clock.now() < entry.deadline, !entry.state.isFinal {
       if let action = try postponeIfHeld(&entry, key) { return action }
-      try await clock.sleep(until: limiter.reserve(key, now: clock.now()))
+      // In short steps, so a stop (SIGTERM to `reckon send`) is not kept waiting for a slot far
+      // ahead (a low sandbox rate); the entry, not yet sent, stays as it is.
+      let slot = limiter.reserve(key, now: clock.now())
+      while clock.now() < slot {
+        if isStopped() { return .none }
+        try await clock.sleep(until: min(slot, clock.now().addingTimeInterval(0.5)))
+      }
       if let action = try postponeIfHeld(&entry, key) { return action }
       // Stopping: an entry not yet sent stays as it is for the next start.
       if isStopped() { return .none }
