@@ -9,8 +9,9 @@ import ReckonPolicy
 /// appAccountToken (see `docs/configuration.md` for the shape).
 ///
 /// The files are checked on every lookup and re-read when one changes (size, modification time or
-/// identity), so support staff can edit them while Reckon runs. A changed file that does not read
-/// keeps the last good version in use; the problem is reported once and kept in `lastReloadError`.
+/// identity), so support staff can edit them while Reckon runs. While a changed file does not
+/// read, `facts(for:)` fails with its problem (reported once and kept in `lastReloadError`), so
+/// requests wait for the fix; `lookup` answers from the last good version.
 public final class JSONFileFactSource: FactSource, @unchecked Sendable {
   /// The provenance name of its facts.
   public let name: String

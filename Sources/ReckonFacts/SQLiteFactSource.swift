@@ -189,9 +189,14 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
       var facts: [String: Value] = [:]
       facts.reserveCapacity(columnCount)
       if let lookupTimeoutMs { watch.start(limitMs: lookupTimeoutMs) }
-      defer { watch.stop() }
-      try beginRead()
+      do { try beginRead() } catch {
+        watch.stop()
+        throw error
+      }
+      // The watch stops before the transaction ends: the handler, still overdue, would
+      // interrupt the COMMIT too and leave the connection inside its read transaction for good.
       defer { endRead() }
+      defer { watch.stop() }
       do {
         for query in queries { try query.run(keys, into: &facts) }
       } catch {
@@ -224,10 +229,12 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
       return code == SQLITE_BUSY || code == SQLITE_LOCKED
     }
 
-    /// Ends the read transaction, releasing the lock.
+    /// Ends the read transaction, releasing the lock; rolls it back if the COMMIT did not end
+    /// it, so the connection never goes back to the pool inside a transaction.
     func endRead() {
       _ = try? end.step()
       end.reset()
+      if sqlite3_get_autocommit(database.handle) == 0 { try? database.execute("ROLLBACK") }
     }
   }
 }
