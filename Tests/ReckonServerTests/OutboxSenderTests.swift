@@ -111,6 +111,47 @@ import Testing
     #expect(try h.state(waiting).name == "pending")
   }
 
+  /// A clock that steps back 100 s the first time something sleeps, as NTP might, and counts
+  /// the time slept.
+  final class SteppingBackClock: OutboxClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+    private var stepped = false
+    private(set) var slept: TimeInterval = 0
+    init(start: Date) { current = start }
+    func now() -> Date { lock.withLock { current } }
+    func sleep(until date: Date) async throws {
+      lock.withLock {
+        let seconds = max(0, date.timeIntervalSince(current))
+        slept += seconds
+        current = current.addingTimeInterval(seconds - (stepped ? 0 : 100))
+        stepped = true
+      }
+    }
+  }
+
+  /// A send waiting for its slot sleeps off the wait it was given: a clock stepped back while
+  /// it waits does not make it wait the step too (it re-read the wall clock every half second).
+  @Test func aClockSteppedBackDuringASlotWaitDoesNotLengthenIt() async throws {
+    let (standIn, url) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    let store = try OutboxFixture.temporaryStore()
+    let clock = SteppingBackClock(start: start)
+    let sender = OutboxSender(
+      store: store, sender: try TestKey.client(url),
+      configuration: try SenderSettings.fast(sandboxPerSecond: 0.5), clock: clock, random: { 0 },
+      maximumConcurrentSends: 1, events: { _ in })
+    // Received 200 s ago: due, and still before the sandbox deadline after the step back.
+    for transaction in ["731", "732"] {
+      try OutboxFixture.enqueue(
+        in: store, at: start.addingTimeInterval(-200), transaction: transaction,
+        environment: .sandbox)
+    }
+    _ = try await sender.drainDue()
+    #expect(standIn.requests.map(\.transactionId) == ["731", "732"])
+    #expect(clock.slept < 5, "slept \(clock.slept) s for a 2 s slot")
+  }
+
   /// Apple's `Retry-After` outlives the sender: a restarted one (or the next `send --once` from
   /// cron) keeps to it rather than send a new entry into the limit.
   @Test func aThrottleOutlastsTheSenderThatWasToldIt() async throws {

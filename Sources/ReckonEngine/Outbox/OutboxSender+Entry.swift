@@ -14,10 +14,15 @@ extension OutboxSender {
       if let action = try postponeIfHeld(&entry, key) { return action }
       // In short steps, so a stop (SIGTERM to `reckon send`) is not kept waiting for a slot far
       // ahead (a low sandbox rate); the entry, not yet sent, stays as it is.
-      let slot = limiter.reserve(key, now: clock.now())
-      while clock.now() < slot {
+      // The wait is measured once and slept off in steps, not read again off the wall clock,
+      // which a step back (NTP) would lengthen by as much.
+      let reservedAt = clock.now()
+      var wait = limiter.reserve(key, now: reservedAt).timeIntervalSince(reservedAt)
+      while wait > 0 {
         if isStopped() { return .none }
-        try await clock.sleep(until: min(slot, clock.now().addingTimeInterval(0.5)))
+        let step = min(wait, 0.5)
+        try await clock.sleep(until: clock.now().addingTimeInterval(step))
+        wait -= step
       }
       if let action = try postponeIfHeld(&entry, key) { return action }
       // Stopping: an entry not yet sent stays as it is for the next start.
