@@ -99,6 +99,13 @@ struct ImportHistoryTests {
     #expect(imported.refunded == 2 && imported.declined == 1 && imported.reversed == 1)
     #expect(report.byRule[OutcomeReport.importedHistory]?.decisions == 5)
     #expect(report.text().contains(OutcomeReport.importedHistory))
+    // Apart from the headline, which says how Apple followed Reckon's own answers.
+    #expect(report.all.decisions == 0)
+    #expect(report.importedHistory.decisions == 5)
+    #expect(
+      report.text().contains(
+        "imported history (not answered by Reckon, not in the totals above): 5 requests"))
+    #expect(report.json().contains(#""importedHistory":{"#))
     #expect(try store.requestSpan(decided: true).count == 5)
     for body in standIn.history.requestBodies {
       let object = try #require(try JSONValue.parse(body).objectValue)

@@ -78,8 +78,11 @@ public struct OutcomeReport: Sendable {
     }
   }
 
-  /// Every decision in the range.
+  /// Every decision in the range: Reckon's own, so the headline says how Apple followed them.
   public private(set) var all = Counts()
+  /// The requests imported from Apple's history and never decided by Reckon, apart from `all`:
+  /// months of what Apple decided before Reckon would otherwise swamp the headline.
+  public private(set) var importedHistory = Counts()
   /// By the refund preference in the body Apple received (`none` for data only, which text and
   /// HTML call `no preference (share data only)`); decisions
   /// that sent nothing are grouped by why (`not sent (skip)`, `notSent`, `notSentYet`).
@@ -94,7 +97,11 @@ public struct OutcomeReport: Sendable {
   /// The report over `decisions`.
   public init(_ decisions: [DecidedOutcome]) {
     for decision in decisions {
-      all.add(decision)
+      if decision.action == DecidedOutcome.imported {
+        importedHistory.add(decision)
+      } else {
+        all.add(decision)
+      }
       byPreference[Self.preference(decision), default: Counts()].add(decision)
       let rule =
         decision.action == DecidedOutcome.imported
@@ -139,8 +146,15 @@ public struct OutcomeReport: Sendable {
         + " (reversed refunds counted as refunded), net refund rate \(Self.rate(all.netRefundRate))"
         + " (reversed refunds left out)",
       "prorated refunds: \(DryRunText.n(all.prorated)), giving back \(Self.averageProrated(all)) of the price on average",
-      "",
     ]
+    if importedHistory.decisions > 0 {
+      lines.append(
+        "imported history (not answered by Reckon, not in the totals above): "
+          + "\(DryRunText.n(importedHistory.decisions)) requests, "
+          + "\(DryRunText.n(importedHistory.withOutcome)) with an outcome, refund rate "
+          + Self.rate(importedHistory.refundRate))
+    }
+    lines.append("")
     // One width for every section, so their numbers line up.
     let names = TextColumn(labelledSections.flatMap(\.1.keys), minimum: 44, maximum: 60)
     for (title, groups) in labelledSections {
@@ -180,13 +194,19 @@ public struct OutcomeReport: Sendable {
           "\(DryRunRows.quote($0.key)):\(object($0.value))"
         }.joined(separator: ",") + "}"
     }
-    return "{\"all\":\(object(all)),\(groups.joined(separator: ","))}\n"
+    let imported =
+      importedHistory.decisions > 0 ? "\"importedHistory\":\(object(importedHistory))," : ""
+    return "{\"all\":\(object(all)),\(imported)\(groups.joined(separator: ","))}\n"
   }
 
   /// The report as a self-contained HTML page.
   public func html() -> String {
     var body =
       "<h1>Refund outcomes</h1><p class=\"totals\">Decisions: <b id=\"decisions\">\(DryRunText.n(all.decisions))</b> · with an outcome <b id=\"with-outcome\">\(DryRunText.n(all.withOutcome))</b> · refund rate <b id=\"rate\">\(Self.rate(all.refundRate))</b> (reversed refunds counted as refunded) · net refund rate <b id=\"net-rate\">\(Self.rate(all.netRefundRate))</b> (reversed refunds left out) · prorated refunds <b id=\"prorated\">\(DryRunText.n(all.prorated))</b>, giving back <b id=\"average-prorated\">\(Self.averageProrated(all))</b> of the price on average</p>"
+    if importedHistory.decisions > 0 {
+      body +=
+        "<p class=\"totals\">Imported history (not answered by Reckon, not in the totals above): <b id=\"imported\">\(DryRunText.n(importedHistory.decisions))</b> requests · with an outcome <b id=\"imported-with-outcome\">\(DryRunText.n(importedHistory.withOutcome))</b> · refund rate <b id=\"imported-rate\">\(Self.rate(importedHistory.refundRate))</b></p>"
+    }
     for (title, groups) in labelledSections {
       // A group with no outcome yet has no rate; a 0% bar would say Apple refunded none.
       let bars = groups.sorted { $0.key < $1.key }.compactMap { name, counts in

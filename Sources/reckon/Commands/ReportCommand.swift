@@ -30,7 +30,9 @@ enum ReportCommand: Command {
     under "not sent (skip)", a decision never queued (an Xcode or LocalTesting request, which
     has no server API) under "not sent (never queued)", and a request imported from Apple's
     history and never decided by Reckon under "imported history (not answered by Reckon)",
-    there and under "By deciding rule": how Apple decided before Reckon answered.
+    there and under "By deciding rule": how Apple decided before Reckon answered. Imported
+    requests are left out of the headline totals, which say how Apple followed Reckon's answers,
+    and counted on a line of their own.
 
     When nothing is reported, a warning on standard error says why: the database holds no
     decided or imported request, or none received in the --since/--until window (with how many it holds and
@@ -73,7 +75,7 @@ enum ReportCommand: Command {
     let store = try StateStore(path: statePath, access: .readOnly)
     let report = OutcomeReport(try store.decidedOutcomes(since: range.since, until: range.until))
     console.out(format == "json" ? report.json() : report.text())
-    if report.all.decisions == 0 {
+    if report.all.decisions + report.importedHistory.decisions == 0 {
       // Empty tables alone would look like a database with nothing in it.
       let why =
         try range.emptyWindowNote(store, decided: true)
