@@ -16,13 +16,19 @@ public struct GatheredFacts: Hashable, Sendable {
   public init(request: RefundRequest, schema: FactSchema) {
     var values = FactValues(schema: schema.policySchema)
     var provenance: [String: String] = [:]
+    var refused: [String] = []
     for (name, value) in NotificationFacts.extract(from: request, schema: schema) {
-      try? values.set(name, to: value)
-      provenance[name] = "notification"
+      do {
+        try values.set(name, to: value)
+        provenance[name] = "notification"
+      } catch {
+        // An unsigned (Xcode) payload can carry what no fact holds, a currency `usd` say: said.
+        refused.append("notification: \(error.description)")
+      }
     }
     self.values = values
     self.provenance = provenance
-    self.refused = []
+    self.refused = refused
   }
 
   /// Adds facts from one source; earlier sources win, and notification facts can never be replaced.

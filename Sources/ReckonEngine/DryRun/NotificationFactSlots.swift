@@ -78,8 +78,10 @@ struct NotificationFactSlots: Sendable {
         .map(Value.enumeration))
   }
 
+  /// Sets `value` unless no fact can hold it (a price in `usd`), as `GatheredFacts` does, so
+  /// the bulk path and serve decide such a payload alike.
   private func put(_ values: inout FactValues, _ slot: Int?, _ value: Value?) {
-    guard let slot, let value else { return }
+    guard let slot, let value, value.outOfBounds == nil else { return }
     values.set(slot: slot, to: value)
   }
 

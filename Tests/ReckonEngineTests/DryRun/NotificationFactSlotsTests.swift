@@ -11,7 +11,8 @@ import Testing
 /// whatever came before it.
 struct NotificationFactSlotsTests {
   private static func request(
-    reason: String?, dataEnvironment: String?, transactionEnvironment: String?, type: String?
+    reason: String?, dataEnvironment: String?, transactionEnvironment: String?, type: String?,
+    currency: String = "GBP"
   ) -> RefundRequest {
     var data = NotificationData()
     data.rawConsumptionRequestReason = reason
@@ -25,7 +26,7 @@ struct NotificationFactSlotsTests {
     transaction.rawType = type
     transaction.productId = "com.example.coins.pack100"
     transaction.price = 990
-    transaction.currency = "GBP"
+    transaction.currency = currency
     return RefundRequest(
       notification: notification, transaction: transaction,
       receivedAt: Date(timeIntervalSince1970: 1_790_000_000))
@@ -48,11 +49,27 @@ struct NotificationFactSlotsTests {
         }
       }
     }
+    // A price no fact can hold (an unsigned payload may carry any currency) is left out by both.
+    for currency in ["usd", "", "EURO"] {
+      requests.append(
+        Self.request(
+          reason: "OTHER", dataEnvironment: "Xcode", transactionEnvironment: "Xcode",
+          type: "Consumable", currency: currency))
+    }
     // Twice over, so the second pass reads remembered values.
     for request in requests + requests {
       var values = FactValues(schema: schema.policySchema)
       slots.fill(&values, from: request)
       #expect(values == GatheredFacts(request: request, schema: schema).values)
     }
+  }
+
+  @Test func aNotificationFactNoFactCanHoldIsLeftOutAndSaid() {
+    let request = Self.request(
+      reason: "OTHER", dataEnvironment: "Xcode", transactionEnvironment: "Xcode",
+      type: "Consumable", currency: "usd")
+    let gathered = GatheredFacts(request: request, schema: .standard)
+    #expect(gathered.values["purchase.price"] == nil)
+    #expect(gathered.refused.contains { $0.hasPrefix("notification: purchase.price: 'usd'") })
   }
 }
