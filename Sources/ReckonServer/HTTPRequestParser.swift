@@ -39,9 +39,12 @@ public struct HTTPRequestParser: Sendable {
   public var hasPartialRequest: Bool { !buffer.isEmpty || head != nil }
 
   /// Whether the request read so far has its head and waits for a body its client will send
-  /// only once told to go on (`Expect: 100-continue`); the head passed every limit.
+  /// only once told to go on (`Expect: 100-continue`); the head passed every limit. An HTTP/1.0
+  /// client's expectation is ignored, as RFC 9110 requires.
   public var awaitsContinue: Bool {
-    guard let head, buffer.count < bodyLength, let expect = head.header("Expect") else {
+    guard let head, head.version == "HTTP/1.1", buffer.count < bodyLength,
+      let expect = head.header("Expect")
+    else {
       return false
     }
     return HTTPRequest.sameName(expect, "100-continue")

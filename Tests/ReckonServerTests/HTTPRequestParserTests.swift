@@ -66,6 +66,14 @@ import Testing
     #expect(!parser.awaitsContinue)
   }
 
+  @Test func anHTTP10ExpectationIsIgnored() throws {
+    var parser = HTTPRequestParser()
+    parser.feed(
+      Array("PUT / HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n".utf8))
+    #expect(try parser.next() == nil)
+    #expect(!parser.awaitsContinue)
+  }
+
   @Test func http10ClosesUnlessAskedToKeepAlive() throws {
     #expect(try parse("GET / HTTP/1.0\r\n\r\n").first?.keepAlive == false)
   }
