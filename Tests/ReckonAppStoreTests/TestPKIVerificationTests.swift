@@ -221,6 +221,21 @@ struct TestPKIVerificationTests {
     }
   }
 
+  /// A signed transaction that disagrees with its own notification is that payload's fault,
+  /// not another app's: a dry-run stops on it rather than count it with other apps.
+  @Test func aTransactionForAnotherBundleThanItsNotificationIsAMismatchNotAnotherApp() throws {
+    let ca = try LocalCertificateAuthority()
+    let inner = try ca.sign(payload: Self.transaction(bundleId: "com.evil.app"))
+    let error = try #require(throws: VerificationFailure.self) {
+      try verify(try ca.sign(payload: Self.notification(transaction: inner)), trusting: ca)
+    }
+    #expect(
+      error
+        == .transactionMismatch(
+          field: "bundle id", notification: "com.example.coins", transaction: "com.evil.app"))
+    #expect(!error.isAnotherApp)
+  }
+
   @Test func aBodyWithoutSignedPayloadIsMalformed() throws {
     let ca = try LocalCertificateAuthority()
     let verifier = NotificationVerifier(apps: [Self.app], roots: [ca.root])

@@ -146,10 +146,13 @@ public struct NotificationVerifier: Sendable {
       throw .malformed("the transaction payload does not decode: \(error)")
     }
     guard transaction.bundleId == app.bundleId else {
-      throw .wrongBundleId(expected: app.bundleId, found: transaction.bundleId)
+      throw .transactionMismatch(
+        field: "bundle id", notification: app.bundleId, transaction: transaction.bundleId)
     }
     guard transaction.rawEnvironment == app.environment.rawValue else {
-      throw .wrongEnvironment(expected: app.environment.rawValue, found: transaction.rawEnvironment)
+      throw .transactionMismatch(
+        field: "environment", notification: app.environment.rawValue,
+        transaction: transaction.rawEnvironment)
     }
     return VerifiedNotification(payload: payload, transaction: transaction, app: app)
   }

@@ -23,9 +23,12 @@ public enum VerificationFailure: Error, Hashable, Sendable, CustomStringConverti
   /// The payload carries none of `data`, `summary`, `externalPurchaseToken` or `appData`, so it
   /// names no app.
   case noApp
+  /// The signed transaction names another bundle or environment than its own notification.
+  case transactionMismatch(field: String, notification: String, transaction: String?)
 
   /// Whether the payload verified but names an app, App Apple ID or environment that is not
-  /// among the accepted ones: it is whose that is wrong, not the payload.
+  /// among the accepted ones: it is whose that is wrong, not the payload (a transaction that
+  /// disagrees with its own notification is the payload's fault, `transactionMismatch`).
   public var isAnotherApp: Bool {
     switch self {
     case .wrongBundleId, .wrongAppAppleId, .wrongEnvironment: true
@@ -54,6 +57,8 @@ public enum VerificationFailure: Error, Hashable, Sendable, CustomStringConverti
       "environment \(found ?? "missing") is not \(expected)"
     case .noApp:
       "the notification carries none of data, summary, externalPurchaseToken or appData, so it names no app"
+    case .transactionMismatch(let field, let notification, let transaction):
+      "the signed transaction's \(field) \(transaction ?? "missing") is not its notification's \(notification)"
     }
   }
 }
