@@ -58,6 +58,51 @@ import Testing
     #expect(try StateStore(path: path).schemaVersion() == StateSchema.migrations.count)
   }
 
+  /// Two services on one database (a standby retrying undecided requests beside the webhook)
+  /// decide a request once: the second decision is not written and queues no second reply.
+  @Test func aRequestAlreadyDecidedByAnotherStoreIsNotDecidedAgain() throws {
+    let path = TestState.temporaryPath()
+    let first = try StateStore(path: path)
+    let second = try StateStore(path: path)
+    let request = try first.recordNotification(TestState.notification()).requestId
+    let one = try first.recordDecision(
+      TestState.decision(), requestId: request, enqueue: TestState.enqueue())
+    let two = try second.recordDecision(
+      TestState.decision(), requestId: request, enqueue: TestState.enqueue())
+    #expect(!one.alreadyDecided)
+    #expect(two.alreadyDecided)
+    #expect(two.decisionId == one.decisionId && two.entryId == one.entryId)
+    #expect(try first.entryCount() == 1)
+    let decisions = try first.connection.query("SELECT count(*) FROM decisions").first?.int(0)
+    #expect(decisions == 1)
+  }
+
+  /// The same notification delivered to two services on one database at once is recorded once.
+  @Test func aNotificationRecordedByTwoStoresAtOnceIsRecordedOnce() throws {
+    for _ in 0..<20 {
+      let path = TestState.temporaryPath()
+      let stores = [try StateStore(path: path), try StateStore(path: path)]
+      let record = TestState.notification()
+      let results = Results()
+      DispatchQueue.concurrentPerform(iterations: 2) { index in
+        results.add(Result { try stores[index].recordNotification(record) })
+      }
+      let recorded = results.all.compactMap { try? $0.get() }.filter {
+        if case .recorded = $0 { true } else { false }
+      }
+      #expect(recorded.count == 1, "\(results.all)")
+      // The other finds it recorded, rather than fail on the unique UUID it raced for.
+      #expect(results.all.allSatisfy { (try? $0.get()) != nil }, "\(results.all)")
+    }
+  }
+
+  private final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var found: [Result<RecordResult, any Error>] = []
+    func add(_ result: Result<RecordResult, any Error>) { lock.withLock { found.append(result) } }
+    var all: [Result<RecordResult, any Error>] { lock.withLock { found } }
+  }
+
   @Test func eachRequestsOutcomesAndARangeOfRequestsAreFoundByIndexNotByScanning() throws {
     let store = try TestState.store()
     let plan = { (sql: String) throws -> String in

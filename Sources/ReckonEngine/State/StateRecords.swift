@@ -152,6 +152,10 @@ public struct DecisionReceipt: Hashable, Sendable {
   public let decisionId: Int64
   /// The outbox entry's id, when one was enqueued.
   public let entryId: Int64?
+  /// Whether the request had been decided already (by another service on the same database, a
+  /// standby retrying it say): this decision was not written, and `decisionId` and `entryId`
+  /// are the first decision's.
+  public var alreadyDecided = false
 }
 
 /// A refund outcome Apple reported later.

@@ -94,37 +94,46 @@ public final class StateStore: @unchecked Sendable {
   public func recordNotification(_ record: NotificationRecord) throws(StateDatabaseError)
     -> RecordResult
   {
-    try locked { () throws(StateDatabaseError) in
-      let existing = try connection.query(
-        "SELECT id, imported FROM requests WHERE notification_uuid = ?",
-        [.text(record.notificationUUID)])
-      if let row = existing.first, let id = row.int(0) {
-        guard row.int(1) == 1, !record.imported,
-          record.notificationType == NotificationType.consumptionRequest.rawValue
-        else { return .duplicate(requestId: id) }
-        return try takeLive(importedId: id, record)
-      }
-      let original = try openRequest(repeatedBy: record)
-      try connection.query(
-        """
-        INSERT INTO requests (notification_uuid, notification_type, transaction_id, original_transaction_id,
-          app_account_token, bundle_id, environment, received_at, deadline, raw_notification, repeat_of,
-          imported)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """,
-        [
-          .text(record.notificationUUID), .text(record.notificationType),
-          .optional(record.transactionId),
-          .optional(record.originalTransactionId), .optional(record.appAccountToken),
-          .text(record.bundleId),
-          .text(record.environment.rawValue), .date(record.receivedAt), .date(record.deadline),
-          .blob(record.rawNotification), original.map { .integer($0) } ?? .null,
-          .integer(record.imported ? 1 : 0),
-        ])
-      checkpointer?.committed()
-      let id = connection.lastInsertRowID
-      return original.map { .repeated(requestId: id, of: $0) } ?? .recorded(requestId: id)
+    // One write transaction from the look to the insert: two processes on one database (two
+    // webhook instances) receiving copies at once must not both record them as new.
+    let result = try locked { () throws(StateDatabaseError) in
+      try connection.transaction { () throws(StateDatabaseError) in try recordOnce(record) }
     }
+    checkpointer?.committed()
+    return result
+  }
+
+  private func recordOnce(_ record: NotificationRecord) throws(StateDatabaseError)
+    -> RecordResult
+  {
+    let existing = try connection.query(
+      "SELECT id, imported FROM requests WHERE notification_uuid = ?",
+      [.text(record.notificationUUID)])
+    if let row = existing.first, let id = row.int(0) {
+      guard row.int(1) == 1, !record.imported,
+        record.notificationType == NotificationType.consumptionRequest.rawValue
+      else { return .duplicate(requestId: id) }
+      return try takeLive(importedId: id, record)
+    }
+    let original = try openRequest(repeatedBy: record)
+    try connection.query(
+      """
+      INSERT INTO requests (notification_uuid, notification_type, transaction_id, original_transaction_id,
+        app_account_token, bundle_id, environment, received_at, deadline, raw_notification, repeat_of,
+        imported)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      [
+        .text(record.notificationUUID), .text(record.notificationType),
+        .optional(record.transactionId),
+        .optional(record.originalTransactionId), .optional(record.appAccountToken),
+        .text(record.bundleId),
+        .text(record.environment.rawValue), .date(record.receivedAt), .date(record.deadline),
+        .blob(record.rawNotification), original.map { .integer($0) } ?? .null,
+        .integer(record.imported ? 1 : 0),
+      ])
+    let id = connection.lastInsertRowID
+    return original.map { .repeated(requestId: id, of: $0) } ?? .recorded(requestId: id)
   }
 
   /// Makes the imported request `id` the live `record` Apple delivered: received now, with the
@@ -143,7 +152,6 @@ public final class StateStore: @unchecked Sendable {
         .date(record.receivedAt), .date(record.deadline), .blob(record.rawNotification),
         original.map { .integer($0) } ?? .null, .integer(id),
       ])
-    checkpointer?.committed()
     return original.map { .repeated(requestId: id, of: $0) } ?? .recorded(requestId: id)
   }
 
@@ -194,6 +202,17 @@ public final class StateStore: @unchecked Sendable {
     defer { checkpointer?.committed() }
     return try locked { () throws(StateDatabaseError) in
       try connection.transaction { () throws(StateDatabaseError) in
+        // One decision per request, checked in the write transaction: a second service on the
+        // database (a standby retrying undecided requests) must not queue a second reply.
+        if let first = try connection.query(
+          """
+          SELECT d.id, (SELECT e.id FROM outbox e WHERE e.decision_id = d.id)
+          FROM decisions d WHERE d.request_id = ? ORDER BY d.id LIMIT 1
+          """, [.integer(requestId)]
+        ).first, let decisionId = first.int(0) {
+          return DecisionReceipt(
+            decisionId: decisionId, entryId: first.int(1), alreadyDecided: true)
+        }
         try connection.query(
           """
           INSERT INTO decisions (request_id, decided_at, policy_name, policy_version, policy_sha256, action, rule,

@@ -79,6 +79,13 @@ extension NotificationPipeline {
     } catch {
       return .failure(.notStored(error))
     }
+    // Another service on the database decided it meanwhile: its decision and reply stand.
+    if receipt.alreadyDecided {
+      return .success(
+        ["decided": "already", "entry": receipt.entryId.map(String.init) ?? ""].filter {
+          !$0.value.isEmpty
+        })
+    }
     events(
       .decided(
         requestId: requestId, transactionId: transactionId, action: record.action,
