@@ -1,6 +1,7 @@
 // The smallest embedding that needs nothing outside this package: a ReckonService built from
-// parts (a policy as text, the embedder's own FactSource, a state database path), handed the raw
-// POST body. Not a target of this package: paste it into an executable or library target that
+// parts (a policy file, the embedder's own FactSource, a state database path) once, at start-up,
+// then handed each raw POST body. Build it once: each build opens the database and announces
+// the live policies again. Not a target of this package: paste it into an executable or library target that
 // depends on ReckonEngine. The same calls are compiled and run by Tests/ReckonEngineTests/Webhook
 // (WebhookFixture) on every `swift test`.
 
@@ -24,14 +25,21 @@ struct MyAppFacts: FactSource {
   }
 }
 
-func minimalEmbedding(postBody: Data) async throws -> (status: Int, body: Data) {
-  let reckon = try ReckonService(
+/// Built once when the server starts; trusts Apple Root CA - G3; no sender: replies are queued.
+func makeReckon() throws -> ReckonService {
+  try ReckonService(
     apps: [
       .init(
         bundleId: "com.example.coins", appAppleId: 1_234_567_890, environment: .production,
         policy: .file("policies/targeted.policy"))
     ],
     factSources: [.init(MyAppFacts(), timeout: .milliseconds(500))],
-    statePath: "reckon-state.sqlite")  // trusts Apple Root CA - G3; no sender: replies are queued
-  return await reckon.handleNotification(body: postBody)
+    statePath: "reckon-state.sqlite")
+}
+
+/// The route: the same service for every POST.
+func handleAppleNotification(_ reckon: ReckonService, postBody: Data) async -> (
+  status: Int, body: Data
+) {
+  await reckon.handleNotification(body: postBody)
 }
