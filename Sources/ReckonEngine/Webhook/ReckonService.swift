@@ -48,14 +48,26 @@ public final class ReckonService: Sendable {
     senderConfiguration: SenderConfiguration = .standard,
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) throws(ReckonServiceError) {
+    // What reckon.json refuses is refused from parts too.
+    var sources: [AppStoreApp: PolicyBook.Source] = [:]
+    for (index, app) in apps.enumerated() {
+      let key = AppStoreApp(bundleId: app.accepted.bundleId, environment: app.accepted.environment)
+      guard sources[key] == nil else {
+        throw .configuration(
+          ConfigurationError(
+            "apps[\(index)]", "\(key) is listed twice; give each app and environment one policy"))
+      }
+      guard app.accepted.environment != .production || app.accepted.appAppleId != nil else {
+        throw .configuration(
+          ConfigurationError(
+            "apps[\(index)].appAppleId",
+            "is required in Production: Apple's notifications carry it, and it is checked"))
+      }
+      sources[key] = app.policy
+    }
     let store: StateStore
     do { store = try StateStore(path: statePath, backgroundCheckpoints: true) } catch {
       throw .state(error)
-    }
-    var sources: [AppStoreApp: PolicyBook.Source] = [:]
-    for app in apps {
-      sources[AppStoreApp(bundleId: app.accepted.bundleId, environment: app.accepted.environment)] =
-        app.policy
     }
     let policies: PolicyBook
     do { policies = try PolicyBook(sources, schema: schema) } catch { throw .policy(error) }

@@ -29,4 +29,44 @@ struct ServiceConfigurationTests {
     #expect(problem.key == "apps[0].policy")
     #expect(problem.problem.hasSuffix("missing.policy: no such file"), "\(problem.problem)")
   }
+
+  /// A service from parts refuses what reckon.json refuses: a Production app without its App
+  /// Apple ID (whose check was then skipped) and an app listed twice (whose first policy was
+  /// silently dropped). Nothing is opened before.
+  @Test(arguments: [
+    (
+      [
+        ReckonService.App(
+          bundleId: "com.example", appAppleId: nil, environment: .production,
+          policy: .text(name: "p", "otherwise share data only"))
+      ],
+      "apps[0].appAppleId"
+    ),
+    (
+      [
+        ReckonService.App(
+          bundleId: "com.example", appAppleId: nil, environment: .sandbox,
+          policy: .text(name: "p", "otherwise share data only")),
+        ReckonService.App(
+          bundleId: "com.example", appAppleId: nil, environment: .sandbox,
+          policy: .text(name: "q", "otherwise share data only")),
+      ],
+      "apps[1]"
+    ),
+  ])
+  func aServiceFromPartsRefusesWhatTheConfigurationRefuses(
+    _ apps: [ReckonService.App], _ key: String
+  ) {
+    let statePath = TestScratch.folder.appendingPathComponent("svc-\(UUID().uuidString).sqlite")
+      .path
+    let error = #expect(throws: ReckonServiceError.self) {
+      try ReckonService(apps: apps, factSources: [], statePath: statePath)
+    }
+    guard case .configuration(let problem)? = error else {
+      Issue.record("expected a configuration error, got \(String(describing: error))")
+      return
+    }
+    #expect(problem.key == key, "\(problem)")
+    #expect(!FileManager.default.fileExists(atPath: statePath))
+  }
 }
