@@ -30,9 +30,14 @@ extension NotificationPipeline {
   @discardableResult
   public func retryUndecided(olderThan age: TimeInterval = 1) async -> Int {
     let at = now()
-    guard
-      let waiting = try? store.undecidedRequests(before: at.addingTimeInterval(-age), now: at)
-    else { return 0 }
+    let waiting: [UndecidedRequest]
+    do {
+      waiting = try store.undecidedRequests(before: at.addingTimeInterval(-age), now: at)
+    } catch {
+      // Said, so a database that cannot be read does not pass for nothing to retry.
+      events(.retryFailed(reason: error.description))
+      return 0
+    }
     var decided = 0
     for request in waiting where claims.claim(request.requestId) {
       defer { claims.release(request.requestId) }

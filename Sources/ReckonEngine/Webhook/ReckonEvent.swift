@@ -13,6 +13,9 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     entryId: Int64?, factProblems: [String] = [])
   /// A recorded request could not be decided now and will be retried.
   case deferred(requestId: Int64, reason: String)
+  /// The undecided requests could not be read from the state database; they are tried again
+  /// at the next retry.
+  case retryFailed(reason: String)
   /// An outcome was attached to the request it answers (nil when no request matched).
   case outcome(type: String, transactionId: String, requestId: Int64?)
   /// The policy deciding for an app when the service started.
@@ -34,6 +37,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .answered(_, let verdict, _, _):
       verdict == .recordingFailed ? "error" : verdict == .refused ? "warning" : "info"
     case .deferred, .policyRefused, .factsReloadRefused: "warning"
+    case .retryFailed: "error"
     // A source that failed or a fact refused may have changed the decision: worth a look.
     case .decided(_, _, _, _, _, _, let problems): problems.isEmpty ? "info" : "warning"
     case .outcome: "info"
@@ -50,6 +54,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .answered: "answered"
     case .decided: "decided"
     case .deferred: "deferred"
+    case .retryFailed: "retry_failed"
     case .outcome: "outcome"
     case .policyLive: "policy_live"
     case .policyApplied: "policy_applied"
@@ -72,6 +77,8 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
         + (problems.isEmpty ? "" : "; facts: " + problems.joined(separator: "; "))
     case .deferred(let request, let reason):
       "request \(request) kept undecided and will be retried: \(reason)"
+    case .retryFailed(let reason):
+      "undecided requests could not be read, to be tried again: \(reason)"
     case .outcome(let type, let transaction, let request):
       "\(type) for transaction \(transaction) "
         + (request.map { "attached to request \($0)" } ?? "recorded (no request for it)")

@@ -276,4 +276,18 @@ struct NotificationPipelineTests {
     #expect(answer.verdict == .recordingFailed)
     #expect(try fixture.recorded() == 0)
   }
+
+  /// A state database whose undecided requests cannot be read is said, as an error event,
+  /// rather than pass for nothing to retry.
+  @Test func aRetryThatCannotReadTheStateDatabaseSaysSo() async throws {
+    let fixture = try WebhookFixture()
+    try fixture.store.connection.execute(
+      "DROP TABLE outbox; DROP TABLE decisions; DROP TABLE requests")
+    #expect(await fixture.service.retryUndecided(olderThan: 0) == 0)
+    let failed = fixture.events.all.compactMap { event -> String? in
+      if case .retryFailed(let reason) = event { reason } else { nil }
+    }
+    #expect(failed.count == 1, "\(fixture.events.all)")
+    #expect(ReckonEvent.retryFailed(reason: "x").level == "error")
+  }
 }
