@@ -7,8 +7,12 @@ extension ReckonService {
   /// sources, state database, trusted roots and, when `appStore` is configured, the sender. A
   /// fact source configured wrongly throws; one whose file cannot be read now is named through
   /// `warn` and opened again at each lookup, its requests kept for `retryUndecided` meanwhile.
+  /// `factSources` of your own are asked before the configured ones (the first that supplies a
+  /// fact wins; a custom fact they supply must be declared in `reckon.json`), and a `sender` of
+  /// your own replaces the one `appStore` would configure.
   public convenience init(
-    configuration: ReckonConfiguration, warn: (String) -> Void = { _ in },
+    configuration: ReckonConfiguration, factSources own: [LayeredFactSource.Layer] = [],
+    sender ownSender: (any ConsumptionSender)? = nil, warn: (String) -> Void = { _ in },
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) throws(ReckonServiceError) {
     let setup: FactSourceSetup
@@ -19,8 +23,10 @@ extension ReckonService {
       throw .configuration(error)
     }
     for source in setup.unopened { warn(source.description) }
-    var client: (any ConsumptionSender)?
-    if configuration.appStoreKey != nil {
+    var client: (any ConsumptionSender)? = ownSender
+    if ownSender != nil {
+      // Yours: the configured key, if any, is not loaded.
+    } else if configuration.appStoreKey != nil {
       do { client = try SenderSetup.client(configuration, warn: warn) } catch {
         throw .sender(error)
       }
@@ -42,7 +48,7 @@ extension ReckonService {
           bundleId: $0.bundleId, appAppleId: $0.appAppleId, environment: $0.environment,
           policy: .file($0.policyPath))
       },
-      factSources: setup.layers, schema: setup.schema,
+      factSources: own + setup.layers, schema: setup.schema,
       statePath: configuration.statePath,
       roots: try Self.roots(configuration.trust), unverifiedEnvironments: unverified,
       sender: client, senderConfiguration: configuration.sender, events: events)

@@ -1,4 +1,7 @@
 import Foundation
+import ReckonAppStore
+import ReckonFacts
+import ReckonPolicy
 import ReckonTestSupport
 import Testing
 
@@ -68,5 +71,41 @@ struct ServiceConfigurationTests {
     }
     #expect(problem.key == key, "\(problem)")
     #expect(!FileManager.default.fileExists(atPath: statePath))
+  }
+
+  /// An embedder can use reckon.json and still bring a fact source and a sender of its own:
+  /// its source is asked first, and its sender replaces the (here unconfigured) App Store one.
+  @Test func aServiceFromTheConfigurationTakesYourOwnFactSourceAndSender() throws {
+    struct Mine: FactSource {
+      let name = "mine"
+      func facts(for keys: RequestKeys) async throws -> [String: Value] { [:] }
+    }
+    struct Quiet: ConsumptionSender {
+      func send(_ body: ValidatedConsumptionBody, transactionId: String, app: AppStoreApp) async
+        -> ConsumptionDelivery
+      { .networkError("not sent in tests") }
+    }
+    let folder = TestScratch.folder.appendingPathComponent("reckon-svc-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data("otherwise share data only\n".utf8).write(
+      to: folder.appendingPathComponent("p.policy"))
+    let config = folder.appendingPathComponent("reckon.json")
+    try Data(
+      #"""
+      {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p.policy"}],
+       "factSources": [{"name": "notes", "type": "json", "path": "notes.json"}],
+       "state": {"path": "state.sqlite"}}
+      """#.utf8
+    ).write(to: config)
+    try Data("{}".utf8).write(to: folder.appendingPathComponent("notes.json"))
+    var warnings: [String] = []
+    let service = try ReckonService(
+      configuration: try ReckonConfiguration.load(path: config.path),
+      factSources: [.init(Mine(), timeout: .seconds(1))], sender: Quiet(),
+      warn: { warnings.append($0) })
+    #expect(service.pipeline.gatherer.sources.layers.map(\.source.name) == ["mine", "notes"])
+    #expect(service.sender != nil)
+    #expect(warnings.isEmpty, "\(warnings)")
   }
 }
