@@ -1,4 +1,5 @@
 import Foundation
+import ReckonTestSupport
 import Testing
 
 /// `reckon queue list --state` and `reckon queue show` say what the entries are.
@@ -45,6 +46,25 @@ struct QueueListShowTests {
       run.standardError.contains(
         "'\(path)' looks like a state database, but queue's --state picks entries by their state (held, pending, sending, sent, failed, expired, dropped); queue finds the database through --config, from reckon.json's state.path"
       ), "\(run.standardError)")
+  }
+
+  /// A state with no entries says so, not that the whole outbox is empty.
+  @Test func listOfAStateWithNoEntriesSaysHowManyAreInOthers() async throws {
+    let fixture = try QueueFixture()
+    let run = try await fixture.queue(["list", "--state", "sent"])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(
+      run.standardOutput.hasPrefix("no sent entries (2 in other states)"), "\(run.standardOutput)")
+  }
+
+  /// The path is explained before the configuration is read: there may be none to read.
+  @Test func aDatabaseGivenAsStateIsExplainedWithoutAConfiguration() async throws {
+    let folder = TestScratch.folder.appendingPathComponent("no-config-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let run = try await ReckonBinary.run(
+      ["queue", "list", "--state", "reckon-state.sqlite"], in: folder)
+    #expect(run.status == 2)
+    #expect(run.standardError.contains("looks like a state database"), "\(run.standardError)")
   }
 
   @Test func eachOperatorCommandIsInTheEntrysHistoryWithWhoGaveIt() async throws {

@@ -16,9 +16,10 @@ enum ImportHistoryCommand: Command {
     each once (by notificationUUID), so a new install can work on history at once:
     `reckon dry-run --state … --facts current` decides the imported requests on today's facts
     (none were recorded for them), and `reckon report outcomes` shows what Apple decided for
-    them, as "imported history (not answered by Reckon)", by reason and product type. Imported
-    requests are never answered. Each configured app is imported with the configured App Store
-    key.
+    them, as "imported history (not answered by Reckon)", by reason and product type. An
+    imported request is not answered, unless Apple delivers it to the webhook again (Apple
+    retries only what got no 200): that delivery is decided and answered like any other. Each
+    configured app is imported with the configured App Store key.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {

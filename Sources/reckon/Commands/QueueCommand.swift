@@ -34,10 +34,11 @@ enum QueueCommand: Command {
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    // The options first: a state database given as --state is explained even without a config.
+    let state = try stateName(arguments.option("state"))
     let configuration = try ReckonConfiguration.load(
       path: arguments.option("config") ?? "reckon.json")
     let json = try format(&arguments)
-    let state = try stateName(arguments.option("state"))
     let limit = try listLimit(arguments.option("limit"))
     try arguments.rejectUnknown(positionals: .max)
     var words = arguments.positionals
@@ -55,7 +56,13 @@ enum QueueCommand: Command {
       let states = state.map { [$0] } ?? []
       let limit = limit ?? defaultListLimit
       let entries = try store.entries(states: states, limit: limit)
-      console.out(json ? try encode(entries.map { EntryReport($0) }) : QueueTable.render(entries))
+      var table = QueueTable.render(entries)
+      if entries.isEmpty, let state {
+        // "The outbox is empty" beside a thousand sent entries would mislead.
+        let others = try store.entryCount()
+        table = "no \(state) entries" + (others > 0 ? " (\(others) in other states)" : "")
+      }
+      console.out(json ? try encode(entries.map { EntryReport($0) }) : table)
       // Only a full list can leave entries out; the note goes to stderr so stdout stays parsable.
       if entries.count == limit {
         let total = try store.entryCount(states: states)
