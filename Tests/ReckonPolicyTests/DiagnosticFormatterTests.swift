@@ -46,11 +46,11 @@ struct DiagnosticFormatterTests {
       .deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("docs/language.md")
     let blocks = try String(contentsOf: docs, encoding: .utf8).components(separatedBy: "```\n")
-    let example = try #require(blocks.first { $0.hasPrefix("policies/targeted.policy:10:") })
+    let example = try #require(blocks.first { $0.hasPrefix("short.policy:10:") })
     let text =
       (1...8).map { _ in "# filler" }.joined(separator: "\n")
       + "\nrule \"r\"\n  when delivery.status != DELIVERD\n  then refund DECLINE\n"
-    let result = TestSchema.load(text, path: "policies/targeted.policy")
+    let result = TestSchema.load(text, path: "short.policy")
     #expect(result.renderedDiagnostics() == example)
   }
 

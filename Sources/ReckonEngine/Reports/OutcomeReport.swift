@@ -194,9 +194,9 @@ public struct OutcomeReport: Sendable {
           "\(DryRunRows.quote($0.key)):\(object($0.value))"
         }.joined(separator: ",") + "}"
     }
-    let imported =
-      importedHistory.decisions > 0 ? "\"importedHistory\":\(object(importedHistory))," : ""
-    return "{\"all\":\(object(all)),\(imported)\(groups.joined(separator: ","))}\n"
+    // Always there, zeros when nothing was imported, so the JSON has one shape.
+    return
+      "{\"all\":\(object(all)),\"importedHistory\":\(object(importedHistory)),\(groups.joined(separator: ","))}\n"
   }
 
   /// The report as a self-contained HTML page.

@@ -3,6 +3,9 @@ import ReckonAppStore
 import ReckonFacts
 
 extension NotificationPipeline {
+  /// The answer's field naming the decision another service on the database made first.
+  static let decidedElsewhere = "decidedBefore"
+
   /// Decides a recorded CONSUMPTION_REQUEST and stores the decision with its outbox entry. The
   /// request is already recorded, so whatever happens here the answer is 200; a request that
   /// cannot be decided now stays undecided for `retryUndecided()`.
@@ -15,6 +18,9 @@ extension NotificationPipeline {
     }
     defer { claims.release(requestId) }
     switch await decideClaimed(verified, requestId: requestId, receivedAt: receivedAt) {
+    case .success(let fields) where fields[Self.decidedElsewhere] != nil:
+      // Another service on the database decided it first: nothing new here.
+      return WebhookAnswer(status: 200, type: type, verdict: .duplicate, fields: fields)
     case .success(let fields):
       return WebhookAnswer(status: 200, type: type, verdict: .decided, fields: fields)
     case .failure(let reason):
@@ -50,6 +56,7 @@ extension NotificationPipeline {
       switch await decideClaimed(
         verified, requestId: request.requestId, receivedAt: request.receivedAt)
       {
+      case .success(let fields) where fields[Self.decidedElsewhere] != nil: continue
       case .success: decided += 1
       case .failure(let reason):
         events(.deferred(requestId: request.requestId, reason: reason.description))
@@ -84,12 +91,13 @@ extension NotificationPipeline {
     } catch {
       return .failure(.notStored(error))
     }
-    // Another service on the database decided it meanwhile: its decision and reply stand.
+    // Another service on the database decided it meanwhile: its decision and reply stand, and
+    // this one, not written, is said as such.
     if receipt.alreadyDecided {
-      return .success(
-        ["decided": "already", "entry": receipt.entryId.map(String.init) ?? ""].filter {
-          !$0.value.isEmpty
-        })
+      events(
+        .decidedElsewhere(
+          requestId: requestId, transactionId: transactionId, decisionId: receipt.decisionId))
+      return .success([Self.decidedElsewhere: String(receipt.decisionId)])
     }
     events(
       .decided(

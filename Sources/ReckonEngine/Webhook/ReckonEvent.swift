@@ -16,6 +16,9 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   /// The undecided requests could not be read from the state database; they are tried again
   /// at the next retry.
   case retryFailed(reason: String)
+  /// A request was decided here, but another service on the same state database had decided
+  /// it first: that decision (`decisionId`) and its reply stand, this one was not written.
+  case decidedElsewhere(requestId: Int64, transactionId: String, decisionId: Int64)
   /// An outcome was attached to the request it answers (nil when no request matched).
   case outcome(type: String, transactionId: String, requestId: Int64?)
   /// The policy deciding for an app when the service started.
@@ -38,6 +41,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
       verdict == .recordingFailed ? "error" : verdict == .refused ? "warning" : "info"
     case .deferred, .policyRefused, .factsReloadRefused: "warning"
     case .retryFailed: "error"
+    case .decidedElsewhere: "info"
     // A source that failed or a fact refused may have changed the decision: worth a look.
     case .decided(_, _, _, _, _, _, let problems): problems.isEmpty ? "info" : "warning"
     case .outcome: "info"
@@ -55,6 +59,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .decided: "decided"
     case .deferred: "deferred"
     case .retryFailed: "retry_failed"
+    case .decidedElsewhere: "decided_elsewhere"
     case .outcome: "outcome"
     case .policyLive: "policy_live"
     case .policyApplied: "policy_applied"
@@ -79,6 +84,9 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
       "request \(request) kept undecided and will be retried: \(reason)"
     case .retryFailed(let reason):
       "undecided requests could not be read, to be tried again: \(reason)"
+    case .decidedElsewhere(let request, let transaction, let decision):
+      "request \(request) for transaction \(transaction) was decided first by another service "
+        + "on the state database (decision \(decision)); this decision was not written"
     case .outcome(let type, let transaction, let request):
       "\(type) for transaction \(transaction) "
         + (request.map { "attached to request \($0)" } ?? "recorded (no request for it)")

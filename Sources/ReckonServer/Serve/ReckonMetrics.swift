@@ -36,7 +36,7 @@ public final class ReckonMetrics: @unchecked Sendable {
       case .policyRefused: reloads[["refused"], default: 0] += 1
       case .sender(let sent): sends[[Self.result(of: sent)], default: 0] += 1
       case .factsReloadRefused(let source, _, _): factsRefusals[[source], default: 0] += 1
-      case .deferred, .outcome, .policyLive, .retryFailed: break
+      case .deferred, .outcome, .policyLive, .retryFailed, .decidedElsewhere: break
       }
     }
   }

@@ -290,4 +290,25 @@ struct NotificationPipelineTests {
     #expect(failed.count == 1, "\(fixture.events.all)")
     #expect(ReckonEvent.retryFailed(reason: "x").level == "error")
   }
+
+  /// Two services on one database retrying one undecided request: the one that records second
+  /// finds the first decision, writes nothing, says so, and does not count it as decided.
+  @Test func aRequestDecidedFirstByAnotherServiceIsNotCountedOrWrittenAgain() async throws {
+    let first = try WebhookFixture()
+    let second = try WebhookFixture(statePath: first.statePath, authority: first.authority)
+    first.facts.fail(true)
+    _ = await first.service.handleNotification(body: try first.body())
+    first.facts.fail(false)
+    // While the second service gathers its facts, the first decides the request.
+    second.facts.beforeAnswering {
+      _ = await first.service.retryUndecided(olderThan: 0)
+    }
+    #expect(await second.service.retryUndecided(olderThan: 0) == 0)
+    let elsewhere = second.events.all.filter {
+      if case .decidedElsewhere = $0 { true } else { false }
+    }
+    #expect(elsewhere.count == 1, "\(second.events.all)")
+    #expect(!second.events.all.contains { if case .decided = $0 { true } else { false } })
+    #expect(try first.store.entryCount() == 1)
+  }
 }

@@ -34,9 +34,9 @@ struct WebhookFixture {
   init(
     policy: PolicyBook.Source = .text(name: "webhook-test.policy", Self.policy),
     environments: [AppStoreEnvironment] = [.production], statePath: String? = nil,
-    sender: (any ConsumptionSender)? = nil
+    sender: (any ConsumptionSender)? = nil, authority: LocalCertificateAuthority? = nil
   ) throws {
-    authority = try LocalCertificateAuthority()
+    self.authority = try authority ?? LocalCertificateAuthority()
     self.statePath =
       statePath
       ?? TestScratch.folder.appendingPathComponent(
@@ -49,7 +49,7 @@ struct WebhookFixture {
           bundleId: "com.example.coins", appAppleId: 1_234_567_890, environment: $0,
           policy: policy)
       }, factSources: [.init(facts, timeout: .seconds(2))], statePath: self.statePath,
-      roots: [authority.root], sender: sender, events: { events.append($0) })
+      roots: [self.authority.root], sender: sender, events: { events.append($0) })
   }
 
   var store: StateStore { service.store }
@@ -84,10 +84,22 @@ final class SwitchableFacts: FactSource, @unchecked Sendable {
 
   func fail(_ flag: Bool) { lock.withLock { failing = flag } }
 
+  private var hook: (@Sendable () async -> Void)?
+
+  /// Runs `hook` once, the next time facts are asked, before answering.
+  func beforeAnswering(_ hook: @escaping @Sendable () async -> Void) {
+    lock.withLock { self.hook = hook }
+  }
+
   /// What `customer.consented` says from now on; nil leaves it out.
   func consent(_ flag: Bool?) { lock.withLock { consented = flag } }
 
   func facts(for keys: RequestKeys) async throws -> [String: Value] {
+    let hook = lock.withLock { () -> (@Sendable () async -> Void)? in
+      defer { self.hook = nil }
+      return self.hook
+    }
+    if let hook { await hook() }
     if lock.withLock({ failing }) { throw Down() }
     return [
       "customer.consented": lock.withLock { consented }.map(Value.boolean),
