@@ -39,9 +39,15 @@ enum OutputFolder {
         }
         return
       }
-      // As written, so a message names the path the user gave.
-      let parent = (probe as NSString).deletingLastPathComponent
-      guard parent != probe, !parent.isEmpty else { return }
+      // As written, so a message names the path the user gave. Not NSString's
+      // deletingLastPathComponent: on Linux it stops the process for a one-word path ("g").
+      guard let slash = probe.lastIndex(of: "/") else {
+        guard probe != "." else { return }
+        probe = "."
+        continue
+      }
+      let parent = slash == probe.startIndex ? "/" : String(probe[..<slash])
+      guard parent != probe else { return }
       probe = parent
     }
   }

@@ -30,6 +30,26 @@ struct GenerateCommandTests {
     #expect(written == [name, "facts.sqlite-wal"].sorted())
   }
 
+  /// A one-word folder relative to where generate runs (`--out g`): the check of where it may
+  /// write stopped the process (Foundation's deletingLastPathComponent on Linux).
+  @Test(arguments: ["g", "g/", "./g", "out/g"])
+  func aRelativeOutputFolderIsWrittenInTheWorkingFolder(_ out: String) async throws {
+    let folder = try Self.emptyFolder()
+    if out.hasPrefix("out/") {
+      try FileManager.default.createDirectory(
+        atPath: folder + "/out", withIntermediateDirectories: true)
+    }
+    let run = try await ReckonBinary.run(
+      [
+        "generate", "--out", out, "--count", "5", "--state", "no", "--policy",
+        ReckonBinary.packageRoot.appendingPathComponent("policies/targeted.policy").path,
+      ], in: URL(fileURLWithPath: folder))
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(
+      FileManager.default.fileExists(atPath: folder + "/" + out + "/requests.jsonl"),
+      "\(run.standardOutput)")
+  }
+
   @Test func theCountItWroteIsGroupedInThousandsAsTheReportsAre() async throws {
     let folder = try Self.emptyFolder()
     let run = try await ReckonBinary.run([
