@@ -12,10 +12,9 @@ extension OutboxSender {
     let key = Self.limiterKey(entry.app)
     if clock.now() < entry.deadline, !entry.state.isFinal {
       if let action = try postponeIfHeld(&entry, key) { return action }
-      // In short steps, so a stop (SIGTERM to `reckon send`) is not kept waiting for a slot far
-      // ahead (a low sandbox rate); the entry, not yet sent, stays as it is.
-      // The wait is measured once and slept off in steps, not read again off the wall clock,
-      // which a step back (NTP) would lengthen by as much.
+      // The wait for the slot is measured once and slept off in half-second steps: a stop
+      // (SIGTERM to `reckon send`) is not kept waiting for a slot far ahead (a low sandbox rate),
+      // the entry staying as it is, and a wall clock stepped back (NTP) does not lengthen it.
       let reservedAt = clock.now()
       var wait = limiter.reserve(key, now: reservedAt).timeIntervalSince(reservedAt)
       while wait > 0 {

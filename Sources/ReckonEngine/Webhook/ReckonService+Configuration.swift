@@ -23,14 +23,13 @@ extension ReckonService {
       throw .configuration(error)
     }
     for source in setup.unopened { warn(source.description) }
-    var client: (any ConsumptionSender)? = ownSender
-    if ownSender != nil {
-      // Yours: the configured key, if any, is not loaded.
-    } else if configuration.appStoreKey != nil {
+    // Your own sender, if given, replaces the configured one, whose key is then not loaded.
+    var client = ownSender
+    if client == nil, configuration.appStoreKey != nil {
       do { client = try SenderSetup.client(configuration, warn: warn) } catch {
         throw .sender(error)
       }
-    } else {
+    } else if client == nil {
       warn("appStore is not configured: replies are decided and queued but not sent")
     }
     // A policy file that cannot be read is named by its key, like every other start-up problem
