@@ -69,11 +69,12 @@ public struct FactDocument: Sendable {
         throw .init(fact: fact.name, detail: "is a \(fact.type), not true/false")
       }
       return .boolean(flag)
-    case .integer(let number) where fact.type == .number || fact.type == .timestamp:
-      return fact.type == .number ? .number(Double(number)) : .timestamp(Double(number) / 1000)
-    case .number(let number) where fact.type == .number || fact.type == .timestamp:
-      // A timestamp given as a number is in Apple's UNIX milliseconds.
-      return fact.type == .number ? .number(number) : .timestamp(number / 1000)
+    case .integer(let number) where fact.type == .number: return .number(Double(number))
+    case .number(let number) where fact.type == .number: return .number(number)
+    case .integer(let number) where fact.type == .timestamp:
+      return try timestamp(Double(number), fact)
+    case .number(let number) where fact.type == .timestamp:
+      return try timestamp(number, fact)
     case .integer, .number:
       throw .init(
         fact: fact.name,
@@ -86,6 +87,16 @@ public struct FactDocument: Sendable {
       }
     case .null, .array, .object:
       throw .init(fact: fact.name, detail: "must be text, a number or true/false")
+    }
+  }
+
+  /// A timestamp given as a number, in Apple's UNIX milliseconds.
+  private static func timestamp(_ milliseconds: Double, _ fact: FactDescriptor)
+    throws(FactDocumentError.Problem) -> Value
+  {
+    switch MillisecondTimestamp.value(milliseconds) {
+    case .success(let time): return time
+    case .failure(let mistake): throw .init(fact: fact.name, detail: mistake.description)
     }
   }
 

@@ -113,7 +113,13 @@ struct SQLiteFactQuery {
       }
       return .percent(raw.double)
     case (.integer, .duration), (.real, .duration): return .duration(raw.double)
-    case (.integer, .timestamp), (.real, .timestamp): return .timestamp(raw.double / 1000)
+    case (.integer, .timestamp), (.real, .timestamp):
+      switch MillisecondTimestamp.value(raw.double) {
+      case .success(let time): return time
+      case .failure(let mistake):
+        throw ConversionError(
+          "\(fact.name) \(mistake.description), as in unixepoch(...) * 1000")
+      }
     default:
       throw ConversionError(
         "\(fact.name) is a \(fact.type) and cannot come from \(raw.storageClass); \(hint(fact.type))"

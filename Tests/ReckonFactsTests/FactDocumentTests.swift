@@ -48,4 +48,22 @@ struct FactDocumentTests {
     }
     #expect(error == .requestFile(path: path))
   }
+
+  /// A timestamp given as a number is in milliseconds; seconds there (1793350000) read as a day
+  /// in January 1970 and are refused saying so, as a SQLite column's are.
+  @Test func aTimestampInSecondsIsRefusedAsSuch() throws {
+    let error = try #require(throws: FactDocumentError.self) {
+      try FactDocument(
+        object: ["usage.last_used": .integer(1_793_350_000)], schema: .standard,
+        path: "facts.json")
+    }
+    #expect(
+      error.description.contains(
+        "usage.last_used: is a timestamp in UNIX milliseconds; 1793350000 looks like seconds"),
+      "\(error)")
+    let document = try FactDocument(
+      object: ["usage.last_used": .integer(1_793_350_000_000)], schema: .standard,
+      path: "facts.json")
+    #expect(document.values["usage.last_used"] == .timestamp(1_793_350_000))
+  }
 }

@@ -149,6 +149,8 @@ struct SQLiteFactSourceTests {
     ("1e999", "usage.consumed_units", "is not a finite number"),
     ("'1e308 weeks'", "customer.account_age", "is not a finite duration"),
     ("99999999999999999", "usage.last_used", "is not a time in years 1 to 9999"),
+    // Seconds where milliseconds belong: it read as 21 January 1970.
+    ("1793350000", "usage.last_used", "1793350000 looks like seconds"),
     ("0.5", "customer.consented", "expected 0 or 1"),
   ])
   func wrongTypesNameTheQueryAndColumn(column: String, fact: String, hint: String) throws {
