@@ -99,7 +99,8 @@ public final class StateStore: @unchecked Sendable {
     let result = try locked { () throws(StateDatabaseError) in
       try connection.transaction { () throws(StateDatabaseError) in try recordOnce(record) }
     }
-    checkpointer?.committed()
+    // A duplicate wrote nothing: no commit to count toward the next checkpoint, as before.
+    if case .duplicate = result {} else { checkpointer?.committed() }
     return result
   }
 
