@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonSQLite
 import Testing
 
 @testable import ReckonEngine
@@ -262,6 +263,37 @@ import Testing
       try StateStore(path: path, access: access)
     }
     #expect(error == .notAStateDatabase(path: path))
+  }
+
+  /// `state.path` naming the app's own database (an easy slip) must not give it Reckon's tables,
+  /// nor switch it to WAL, whichever command opens it.
+  @Test(arguments: [StateStore.Access.create, .existing, .readOnly])
+  func anotherProgramsDatabaseIsRefusedAndLeftAsItWas(access: StateStore.Access) throws {
+    let path = TestState.temporaryPath()
+    let app = try SQLiteDatabase(path: path, options: [.readWrite, .create])
+    try app.execute("CREATE TABLE purchases (transaction_id TEXT PRIMARY KEY)")
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let error = #expect(throws: StateDatabaseError.self) {
+      try StateStore(path: path, access: access)
+    }
+    #expect(error == .notAStateDatabase(path: path))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    #expect(try app.query("PRAGMA journal_mode").first?.text(0) == "delete")
+    #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+  }
+
+  /// An empty file is a database with no tables: the service may make it its own, but an
+  /// operator command expecting one already in use must neither accept nor write to it.
+  @Test func anEmptyFileIsTakenOnlyByTheService() throws {
+    let path = TestState.temporaryPath()
+    FileManager.default.createFile(atPath: path, contents: Data())
+    let error = #expect(throws: StateDatabaseError.self) {
+      try StateStore(path: path, access: .existing)
+    }
+    #expect(error == .notAStateDatabase(path: path))
+    #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0)
+    let store = try StateStore(path: path, access: .create)
+    #expect(try store.schemaVersion() == StateSchema.migrations.count)
   }
 
   @Test func aLiveCopyOfAnImportedRequestIsARequestOfItsOwn() throws {

@@ -11,9 +11,11 @@ final class SQLiteConnection {
 
   /// Opens (creating if needed) the database at `path` in WAL mode with a busy timeout; with
   /// `readOnly`, opens an existing file for reading only and leaves its journal mode alone.
+  /// Without `setUpForWriting`, a writable file is opened and nothing written to it until
+  /// `setUpForWriting(synchronous:)`, so its contents can be checked first.
   init(
     path: String, synchronous: String, busyTimeoutMilliseconds: Int32 = 5_000,
-    readOnly: Bool = false
+    readOnly: Bool = false, setUpForWriting: Bool = true
   ) throws(StateDatabaseError) {
     self.path = path
     // A new database holds customers' transaction ids and account tokens: owner-only, whatever
@@ -29,13 +31,15 @@ final class SQLiteConnection {
     } catch {
       throw .cannotOpen(path: path, message: error.message)
     }
-    if readOnly {
-      try execute("PRAGMA foreign_keys=ON")
-      return
-    }
+    try execute("PRAGMA foreign_keys=ON")
+    if !readOnly, setUpForWriting { try self.setUpForWriting(synchronous: synchronous) }
+  }
+
+  /// Switches the file to WAL mode (a write, so only once it is known to be ours) and sets how
+  /// hard commits are synced.
+  func setUpForWriting(synchronous: String) throws(StateDatabaseError) {
     try execute("PRAGMA journal_mode=WAL")
     try execute("PRAGMA synchronous=\(synchronous)")
-    try execute("PRAGMA foreign_keys=ON")
   }
 
   /// Runs SQL that returns no rows we need (several statements allowed).

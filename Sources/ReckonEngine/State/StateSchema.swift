@@ -158,6 +158,16 @@ enum StateSchema {
 
   /// The schema version of a Reckon state database, read without writing; a file that is not
   /// SQLite or has no `schema_migrations` table is not a Reckon state database.
+  /// Whether the file holds no tables at all: a new file, which Reckon may make its own.
+  static func isEmpty(_ connection: SQLiteConnection) throws(StateDatabaseError) -> Bool {
+    do {
+      return try connection.query("SELECT 1 FROM sqlite_master WHERE type = 'table' LIMIT 1")
+        .isEmpty
+    } catch {
+      throw error.ifNotADatabase(path: connection.path)
+    }
+  }
+
   static func version(_ connection: SQLiteConnection) throws(StateDatabaseError) -> Int {
     let hasTable: Bool
     do {

@@ -50,22 +50,21 @@ public final class StateStore: @unchecked Sendable {
     } else {
       try Self.checkFolder(of: path)
     }
-    do {
-      connection = try SQLiteConnection(
-        path: path, synchronous: durability.rawValue, readOnly: access == .readOnly)
-    } catch {
-      // Opening sets the journal mode, the first read of the file.
-      throw access == .create ? error : error.ifNotADatabase(path: path)
-    }
+    connection = try SQLiteConnection(
+      path: path, synchronous: durability.rawValue, readOnly: access == .readOnly,
+      setUpForWriting: false)
     var version = StateSchema.migrations.count
-    if access != .create {
-      // Checked before any migration, so another program's database never gets our tables.
+    // Checked before anything is written (the journal mode too), so another program's database
+    // (`state.path` naming the app's own facts file, say) never gets our tables.
+    let isNew = access == .create ? try StateSchema.isEmpty(connection) : false
+    if !isNew {
       version = try StateSchema.version(connection)
       if access == .readOnly, version < StateSchema.oldestReadable {
         throw .olderSchema(path: path, found: version, needed: StateSchema.oldestReadable)
       }
     }
     if access != .readOnly {
+      try connection.setUpForWriting(synchronous: durability.rawValue)
       try StateSchema.migrate(connection, now: Date().timeIntervalSince1970)
       version = StateSchema.migrations.count
     }
