@@ -26,8 +26,13 @@ public struct GatheredConsentCheck: ConsentCheck {
       return .notGiven("request \(entry.requestId) is not in the state database")
     }
     let verified: VerifiedNotification
+    // It verified when it arrived: failing now means the trust settings changed (a new root, an
+    // app's settings), which an operator can put right before the deadline. Consent stays
+    // unread, so the reply waits rather than failing for good as if the customer had said no.
     do { verified = try verifier.verify(body: recorded.rawNotification) } catch {
-      return .notGiven("the request no longer verifies: \(error.description)")
+      return .unknown(
+        "the recorded request no longer verifies with the trust settings in use: \(error.description)"
+      )
     }
     guard let transaction = verified.transaction else {
       return .notGiven("the request has no transaction")

@@ -5,9 +5,9 @@ import ReckonAppStore
 enum SimulateCommand: Command {
   static let name = "simulate"
   static let summary = "Create a local test CA, or POST a notification signed by it to a server"
-  static let flagNames: Set<String> = []
+  static let flagNames: Set<String> = ["force"]
   static let help = """
-    Usage: reckon simulate --init-ca DIR
+    Usage: reckon simulate --init-ca DIR [--force]
            reckon simulate --ca DIR --url URL [--type TYPE] [--reason REASON]
                   [--product-type TYPE] [--transaction-id ID] [--bundle-id ID]
                   [--app-apple-id N] [--environment ENV] [--app-account-token UUID]
@@ -15,7 +15,8 @@ enum SimulateCommand: Command {
 
     --init-ca DIR   writes a local CA shaped like Apple's: root.pem (list it in trust.roots of
                     the server's reckon.json), intermediate.pem, leaf.pem and leaf-key.pem (0600).
-                    For tests and demos only; never trust it in production.
+                    For tests and demos only; never trust it in production. A CA already in
+                    DIR is kept (servers trust it, replies may wait on it) unless --force.
     --ca DIR        signs with the CA in DIR and POSTs {"signedPayload": ...} to --url, then
                     prints the HTTP status and the answer. Defaults describe the bundled example:
                     CONSUMPTION_REQUEST, reason UNINTENDED_PURCHASE, CONSUMABLE, transaction
@@ -28,7 +29,20 @@ enum SimulateCommand: Command {
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     if let directory = arguments.option("init-ca") {
+      let force = arguments.flag("force")
       try arguments.rejectUnknown()
+      let names = [
+        LocalCertificateAuthority.FileName.root, LocalCertificateAuthority.FileName.intermediate,
+        LocalCertificateAuthority.FileName.leaf, LocalCertificateAuthority.FileName.leafKey,
+      ]
+      let existing = names.map { URL(fileURLWithPath: directory).appendingPathComponent($0).path }
+        .filter { FileManager.default.fileExists(atPath: $0) }
+      // A server trusting the old root would refuse every notification the new one signs.
+      guard force || existing.isEmpty else {
+        throw UsageError(
+          "these files exist and would be replaced: \(existing.joined(separator: ", ")); choose another folder, or give --force to replace the CA (servers trusting the old root then refuse what the new one signs)"
+        )
+      }
       let authority = try LocalCertificateAuthority(name: "Reckon Simulate")
       try authority.write(to: directory)
       console.out(

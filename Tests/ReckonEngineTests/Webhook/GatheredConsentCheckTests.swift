@@ -26,6 +26,21 @@ struct GatheredConsentCheckTests {
     #expect(reason.hasPrefix("customer.consented could not be read"))
   }
 
+  /// A root replaced while replies are queued: the customer's consent was never withdrawn, so
+  /// the reply waits (and expires at its deadline) rather than failing as if it had been.
+  @Test func aRequestThatNoLongerVerifiesWaitsForTheTrustSettingsToBePutRight() async throws {
+    let fixture = try WebhookFixture()
+    #expect(await fixture.service.answer(body: try fixture.body()).status == 200)
+    let entry = try #require(try fixture.store.entries().first)
+    let otherRoot = try WebhookFixture(statePath: fixture.statePath)
+    guard case .unknown(let reason) = await otherRoot.service.consentCheck.consent(for: entry)
+    else {
+      Issue.record("a request that no longer verifies was read as an answer on consent")
+      return
+    }
+    #expect(reason.hasPrefix("the recorded request no longer verifies with the trust settings"))
+  }
+
   @Test func anEntryWhoseRequestIsNotRecordedIsNeverConsentedTo() async throws {
     let fixture = try WebhookFixture()
     #expect(await fixture.service.answer(body: try fixture.body()).status == 200)
