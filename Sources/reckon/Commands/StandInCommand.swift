@@ -48,10 +48,13 @@ enum StandInCommand: Command {
       expected: .init(
         issuerId: settings.issuerId, keyId: settings.keyId,
         bundleIds: Set(configuration.apps.map(\.bundleId))))
+    // Opened before listening: a file that cannot be written is refused, not silently skipped.
+    let recorder = try record.map { path throws(UsageError) in
+      try RequestRecorder(path: path, standIn: standIn, console: console)
+    }
     let url = try standIn.start(port: port)
     // Written unbuffered: a script waits for this line to learn the port.
     FileHandle.standardOutput.write(Data("listening on \(url.absoluteString)\n".utf8))
-    let recorder = record.map { RequestRecorder(path: $0, standIn: standIn) }
     await waitForSignal { recorder?.flush() }
     standIn.shutdown()
     recorder?.flush()
@@ -68,29 +71,55 @@ enum StandInCommand: Command {
   }
 }
 
-/// Appends the stand-in's new requests to a file, one JSON object per line.
+/// Appends the stand-in's new requests to a file, one JSON object per line, after whatever the
+/// file already holds (it may be something else given by mistake: nothing is truncated).
 private final class RequestRecorder: @unchecked Sendable {
   let path: String
   let standIn: AppStoreStandIn
+  private let console: Console
+  private let descriptor: Int32
   private let lock = NSLock()
   private var written = 0
+  private var failed = false
 
-  init(path: String, standIn: AppStoreStandIn) {
+  init(path: String, standIn: AppStoreStandIn, console: Console) throws(UsageError) {
     self.path = path
     self.standIn = standIn
-    _ = FileManager.default.createFile(atPath: path, contents: Data())
+    self.console = console
+    descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw UsageError("--record \(path): \(String(cString: strerror(errno)))")
+    }
   }
+
+  deinit { close(descriptor) }
 
   func flush() {
     lock.withLock {
       let requests = standIn.requests
-      guard requests.count > written, let handle = FileHandle(forWritingAtPath: path) else {
-        return
-      }
-      defer { try? handle.close() }
-      handle.seekToEndOfFile()
-      for request in requests[written...] { handle.write(Self.line(request)) }
+      guard requests.count > written else { return }
+      var lines = Data()
+      for request in requests[written...] { lines.append(Self.line(request)) }
       written = requests.count
+      if !failed, !Self.writeAll(lines, to: descriptor) {
+        failed = true
+        console.error(
+          "reckon standin: --record \(path): \(String(cString: strerror(errno))); requests are no longer recorded"
+        )
+      }
+    }
+  }
+
+  private static func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
+    data.withUnsafeBytes { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let wrote = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if wrote < 0, errno == EINTR { continue }
+        guard wrote > 0 else { return false }
+        offset += wrote
+      }
+      return true
     }
   }
 
