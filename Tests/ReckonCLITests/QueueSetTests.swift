@@ -28,12 +28,21 @@ struct QueueSetTests {
     Refused(assignment: "consumptionPercentage=100", says: "write 100% (or 100000)"),
     Refused(assignment: "customerConsented=true", says: "customer's consent"),
     Refused(assignment: "customerConsented=false", says: "customer's consent"),
+    // Which of two values was meant cannot be told; the last one used to win silently.
+    Refused(
+      assignment: "refundPreference=DECLINE refundPreference=GRANT_FULL",
+      says: "refundPreference is given more than once"),
+    // Apple requires these two: they cannot be left out.
+    Refused(assignment: "deliveryStatus=none", says: "must be one of DELIVERED"),
+    Refused(assignment: "sampleContentProvided=none", says: "must be true or false"),
+    Refused(assignment: "refundPreference=", says: "or none to send none (share data only)"),
   ]
 
   @Test(arguments: refused)
   func anAssignmentOutsideApplesFieldsIsRefusedAndTheBodyKept(_ case: Refused) async throws {
     let fixture = try QueueFixture()
-    let run = try await fixture.queue(["set", "1", `case`.assignment])
+    let words = `case`.assignment.split(separator: " ").map(String.init)
+    let run = try await fixture.queue(["set", "1"] + words)
     #expect(run.status != 0)
     #expect(run.standardError.contains(`case`.says), "\(run.standardError)")
     #expect(try fixture.body(1) == QueueFixture.body)
@@ -71,6 +80,16 @@ struct QueueSetTests {
     #expect(run.standardOutput == "entry 1: pending\n")
     let body = try fixture.body(1)
     #expect(body.contains(`case`.field), "\(body)")
+    #expect(body.contains(#""customerConsented":true"#))
+  }
+
+  /// `none` leaves an optional field out: a held DECLINE can become a reply sharing data only.
+  @Test func noneLeavesAnOptionalFieldOutOfTheBody() async throws {
+    let fixture = try QueueFixture()
+    let run = try await fixture.queue(["set", "1", "refundPreference=none"])
+    #expect(run.status == 0, "\(run.standardError)")
+    let body = try fixture.body(1)
+    #expect(!body.contains("refundPreference"), "\(body)")
     #expect(body.contains(#""customerConsented":true"#))
   }
 }

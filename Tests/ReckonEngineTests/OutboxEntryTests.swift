@@ -121,6 +121,30 @@ import Testing
     #expect(entry.state == state)
   }
 
+  /// A body Apple refused with 400 is put right by editing it: retry alone sends the same bytes.
+  @Test func editingAFailedEntrySendsTheNewBodyNow() throws {
+    var entry = entry(state: .failed(at: start, reason: "HTTP 400"))
+    let edited = Data(
+      #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"#
+        .utf8)
+    try entry.edit(body: edited, now: start.addingTimeInterval(60))
+    #expect(entry.state == .pending(notBefore: start.addingTimeInterval(60)))
+    #expect(entry.body == edited)
+  }
+
+  @Test(arguments: [
+    OutboxState.sent(at: TestState.start), .expired(at: TestState.start),
+    .dropped(at: TestState.start),
+  ])
+  func aFinishedEntryCannotBeEdited(state: OutboxState) {
+    var entry = entry(state: state)
+    let refusal = #expect(throws: OutboxCommandRefused.self) {
+      try entry.edit(body: TestState.validBody, now: start)
+    }
+    #expect(refusal?.description.contains("held, pending or failed") == true)
+    #expect(entry.state == state)
+  }
+
   @Test func editingRefusesABodyThatBreaksAppleRules() {
     var entry = entry(state: .held(releaseAt: start.addingTimeInterval(11 * 3_600)))
     let bad = Data(

@@ -14,6 +14,8 @@ public struct ConsumptionBodyEdit: Hashable, Sendable {
     case unknownField(String, suggestion: String?)
     /// `customerConsented`, which only the customer gives.
     case consentIsTheCustomers
+    /// The field was named more than once: which value was meant cannot be told.
+    case repeatedField(String)
     /// The value does not have the field's type; `expected` says what does.
     case badValue(field: String, value: String, expected: String)
 
@@ -28,6 +30,8 @@ public struct ConsumptionBodyEdit: Hashable, Sendable {
       case .consentIsTheCustomers:
         "customerConsented cannot be set: it is the customer's consent, given to Apple, and no reply is sent without it"
       case .badValue(let field, let value, let expected): "\(field)=\(value): \(expected)"
+      case .repeatedField(let field):
+        "\(field) is given more than once; give each field once"
       }
     }
   }
@@ -37,18 +41,24 @@ public struct ConsumptionBodyEdit: Hashable, Sendable {
     "consumptionPercentage", "deliveryStatus", "refundPreference", "sampleContentProvided",
   ]
 
-  /// The new value of each field named.
-  public let changes: [String: JSONValue]
+  /// The word that leaves an optional field out of the body, as the dry-run's outputs name a
+  /// reply without a preference.
+  public static let absent = "none"
 
-  /// Reads `FIELD=VALUE` words; a field named twice takes the last value.
+  /// The new value of each field named; nil leaves the field out of the body.
+  public let changes: [String: JSONValue?]
+
+  /// Reads `FIELD=VALUE` words; `refundPreference=none` and `consumptionPercentage=none` leave
+  /// those optional fields out.
   public init(assignments: [String]) throws(Failure) {
-    var changes: [String: JSONValue] = [:]
+    var changes: [String: JSONValue?] = [:]
     for word in assignments {
       guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
         throw .notAnAssignment(word)
       }
       let field = String(word[..<equals])
-      changes[field] = try Self.value(of: field, String(word[word.index(after: equals)...]))
+      let value = try Self.value(of: field, String(word[word.index(after: equals)...]))
+      guard changes.updateValue(value, forKey: field) == nil else { throw .repeatedField(field) }
     }
     self.changes = changes
   }
@@ -62,12 +72,14 @@ public struct ConsumptionBodyEdit: Hashable, Sendable {
     return try? encoder.encode(JSONValue.object(fields))
   }
 
-  private static func value(of field: String, _ text: String) throws(Failure) -> JSONValue {
+  private static func value(of field: String, _ text: String) throws(Failure) -> JSONValue? {
     switch field {
     case "customerConsented": throw .consentIsTheCustomers
     case "deliveryStatus": return try name(field, text, DeliveryStatus.allCases.map(\.rawValue))
     case "refundPreference":
-      return try name(field, text, RefundPreference.allCases.map(\.rawValue))
+      if text == absent { return nil }
+      return try name(field, text, RefundPreference.allCases.map(\.rawValue), orAbsent: true)
+    case "consumptionPercentage" where text == absent: return nil
     case "sampleContentProvided":
       guard let flag = ["true": true, "false": false][text] else {
         throw .badValue(field: field, value: text, expected: "must be true or false")
@@ -79,13 +91,16 @@ public struct ConsumptionBodyEdit: Hashable, Sendable {
     }
   }
 
-  private static func name(_ field: String, _ text: String, _ names: [String]) throws(Failure)
-    -> JSONValue
-  {
+  private static func name(
+    _ field: String, _ text: String, _ names: [String], orAbsent: Bool = false
+  ) throws(Failure) -> JSONValue {
     guard names.contains(text) else {
       let hint =
-        Suggestions.closest(to: text, among: names).map { "did you mean '\($0)'?" }
+        Suggestions.closest(to: text, among: names + (orAbsent ? [absent] : [])).map {
+          "did you mean '\($0)'?"
+        }
         ?? "must be one of \(names.joined(separator: ", "))"
+        + (orAbsent ? ", or \(absent) to send none (share data only)" : "")
       throw .badValue(field: field, value: text, expected: hint)
     }
     return .string(text)
@@ -113,7 +128,9 @@ public struct ConsumptionBodyEdit: Hashable, Sendable {
     guard let milli = Int(text) else {
       throw .badValue(
         field: field, value: text,
-        expected: "write a percentage (50%) or Apple's milli-percent (50000 for 50%)")
+        expected:
+          "write a percentage (50%) or Apple's milli-percent (50000 for 50%), or \(absent) to send none"
+      )
     }
     guard (0...100_000).contains(milli) else {
       throw .badValue(field: field, value: text, expected: range)

@@ -22,12 +22,14 @@ extension OutboxEntry {
     state = .pending(notBefore: now)
   }
 
-  /// `reckon queue set`: replaces the body of a held or pending entry with one that validates,
-  /// and sends it now.
+  /// `reckon queue set`: replaces the body of a held, pending or failed entry with one that
+  /// validates, and sends it now. A failed one is how a body Apple refused (400) is put right:
+  /// Apple takes an updated reply within the window.
   public mutating func edit(body newBody: Data, now: Date) throws(OutboxCommandRefused) {
     switch state {
-    case .held, .pending: break
-    default: throw refused("only held or pending entries can be changed; it is \(state.name)")
+    case .held, .pending, .failed: break
+    default:
+      throw refused("only held, pending or failed entries can be changed; it is \(state.name)")
     }
     guard now < deadline else { throw deadlinePassed() }
     do { _ = try ValidatedConsumptionBody(validating: newBody, context: context) } catch {

@@ -15,6 +15,7 @@ enum QueueCommand: Command {
            reckon queue show ID [--format text|json]
            reckon queue approve ID          send a held entry now, as decided
            reckon queue set ID FIELD=VALUE ...   change body fields (validated) and send now
+                                            (a held, pending or failed entry)
            reckon queue retry ID            try a failed or pending entry again now
                                             (a held entry: use approve or set)
            reckon queue drop ID             never send the entry
@@ -29,7 +30,8 @@ enum QueueCommand: Command {
     refundPreference (Apple's names, e.g. DELIVERED, DECLINE), sampleContentProvided (true or
     false) and consumptionPercentage, as a percentage (50%) or in Apple's milli-percent (50000;
     a bare 1 to 100 is refused as ambiguous: write 94%, or 0.094% if that is meant).
-    Any other field is refused. customerConsented cannot be set: no reply is sent without the
+    refundPreference=none and consumptionPercentage=none leave those fields out (share data
+    only). Each field may be given once. Any other field is refused. customerConsented cannot be set: no reply is sent without the
     customer's consent. Example: reckon queue set 7 refundPreference=DECLINE consumptionPercentage=0%
     """
 
