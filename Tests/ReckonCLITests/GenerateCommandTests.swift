@@ -159,4 +159,58 @@ struct GenerateCommandTests {
       run.standardError.contains("--\(option) must be at least 1, not 0"), "\(run.standardError)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
   }
+
+  /// The history is past: it ends at `--until` (by default midnight UTC today, where it used to
+  /// end weeks after the day it was made), over `--days` days.
+  @Test func theHistoryEndsAtUntil() async throws {
+    let folder = try Self.emptyFolder()
+    let run = try await ReckonBinary.run([
+      "generate", "--out", folder, "--count", "200", "--days", "30", "--until", "2026-06-01",
+      "--force",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    let end = 1_780_272_000_000.0  // 2026-06-01T00:00:00Z in milliseconds
+    let signed = try String(contentsOfFile: folder + "/requests.jsonl", encoding: .utf8)
+      .split(separator: "\n").map { line in
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        return try #require(object?["signedDate"] as? Double)
+      }
+    #expect(signed.count == 200)
+    #expect(signed.allSatisfy { $0 < end && $0 >= end - 30 * 86_400_000 })
+    #expect(signed.contains { $0 >= end - 2 * 86_400_000 })
+  }
+
+  /// Stopped part way, generate leaves the folder as it was: no partial database that reads
+  /// like a whole history, and the files --force would have replaced kept.
+  @Test func aStoppedRunLeavesTheFolderAsItWas() async throws {
+    let folder = try Self.emptyFolder()
+    let mine = Data("the user's own requests\n".utf8)
+    try mine.write(to: URL(fileURLWithPath: folder + "/requests.jsonl"))
+    let process = Process()
+    process.executableURL = try ReckonBinary.location()
+    process.arguments = [
+      "generate", "--out", folder, "--count", "2000000", "--state", "yes", "--force",
+      "--policy", ReckonBinary.packageRoot.appendingPathComponent("policies/targeted.policy").path,
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // Stopped once it has begun writing its files.
+    let started = Date()
+    while process.isRunning, Date().timeIntervalSince(started) < 20 {
+      let hidden = try FileManager.default.contentsOfDirectory(atPath: folder)
+        .filter { $0.hasPrefix(".") }
+      if let partial = hidden.first,
+        try !FileManager.default.contentsOfDirectory(atPath: folder + "/" + partial).isEmpty
+      {
+        break
+      }
+      try await Task.sleep(nanoseconds: 20_000_000)
+    }
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 130)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["requests.jsonl"])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/requests.jsonl")) == mine)
+  }
 }

@@ -29,12 +29,15 @@ public enum GeneratedFiles {
   /// The files generating into `folder` writes, or deletes beside a database it replaces
   /// (SQLite's -wal and -shm), with `state` the state database too.
   public static func paths(in folder: String, state: Bool) -> [String] {
+    names(state: state).map { folder + "/" + $0 }
+  }
+
+  /// The names of the files `paths(in:state:)` lists.
+  public static func names(state: Bool) -> [String] {
     var databases = ["facts.sqlite"]
     if state { databases.append("reckon-state.sqlite") }
-    let names =
-      ["requests.jsonl", "reckon.json"]
+    return ["requests.jsonl", "reckon.json"]
       + databases.flatMap { name in ["", "-wal", "-shm"].map { name + $0 } }
-    return names.map { folder + "/" + $0 }
   }
 
   /// Refuses when any file generating would write or delete already exists.

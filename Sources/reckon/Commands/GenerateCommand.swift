@@ -7,14 +7,17 @@ enum GenerateCommand: Command {
   static let summary = "Generate realistic past requests with facts (and a state database)"
   static let flagNames: Set<String> = ["force"]
   static let help = """
-    Usage: reckon generate --out FOLDER [--count N] [--seed N] [--days N] [--policy FILE]
-                           [--state yes|no] [--force]
+    Usage: reckon generate --out FOLDER [--count N] [--seed N] [--days N] [--until DATE]
+                           [--policy FILE] [--state yes|no] [--force]
 
     Writes FOLDER/requests.jsonl (CONSUMPTION_REQUESTs in Apple's decoded shape), FOLDER/facts.sqlite
     (the example app's database, examples/facts.sql's schema) and FOLDER/reckon.json (the SQLite
-    source with the example queries and their bulkQuery). The same seed gives the same files.
+    source with the example queries and their bulkQuery). The same seed and --until give the
+    same files.
     --count N      how many requests, at least 1 (default 10000)
     --days N       spread over this many days, at least 1 (default 90)
+    --until DATE   the history ends at this time: 2026-11-01 (midnight UTC) or an ISO 8601 time
+                   with its zone (default: midnight UTC today, so the history is past)
     --policy FILE  the app's policy in reckon.json (default policies/targeted.policy, found when
                    generate runs in Reckon's folder); with --state yes, the policy the history is
                    decided by. It must check.
@@ -26,7 +29,9 @@ enum GenerateCommand: Command {
                    -shm files); without it, generate refuses and names them
 
     Every option, the policy and FOLDER (it must be a folder, or a path one can be created at,
-    that can be written to) are checked before anything is written.
+    that can be written to) are checked before anything is written. The files are made in a
+    hidden folder inside FOLDER and moved into place once all are complete: stopped (Ctrl-C) or
+    failed part way, generate leaves FOLDER as it was.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
@@ -34,6 +39,9 @@ enum GenerateCommand: Command {
     let count = try number(arguments.option("count"), "count", atLeast: 1) ?? 10_000
     let seed = try number(arguments.option("seed"), "seed") ?? 1
     let days = try number(arguments.option("days"), "days", atLeast: 1) ?? 90
+    let until = try arguments.option("until").map { text throws(UsageError) in
+      do { return try DryRunSetup.date(text) } catch { throw UsageError("--until: \(error)") }
+    }
     let policy = arguments.option("policy")
     let state = try withState(arguments.option("state"))
     let force = arguments.flag("force")
@@ -41,24 +49,48 @@ enum GenerateCommand: Command {
     try OutputFolder.check(folder)
     try checkPolicy(policy)
     if !force { try GeneratedFiles.checkNothingReplaced(in: folder, state: state) }
-    let generator = PastRequestGenerator(count: count, seed: UInt64(seed), days: days)
+    let end = until ?? Self.startOfToday()
+    let generator = PastRequestGenerator(
+      count: count, seed: UInt64(seed), start: end.addingTimeInterval(-Double(days) * 86_400),
+      days: days)
     let absolute = URL(fileURLWithPath: policy ?? defaultPolicy).standardizedFileURL.path
+    let staging: StagingFolder
+    do { staging = try StagingFolder(in: folder, console: console) } catch {
+      throw OutputFolder.failure(folder, error)
+    }
+    defer { staging.remove() }
+    let signals = StopSignals(onStop: { staging.abandon() })
+    defer { withExtendedLifetime(signals) {} }
     let files: GeneratedDataWriter.Files
     do {
-      files = try GeneratedDataWriter.write(generator, to: folder, policyPath: absolute)
+      files = try GeneratedDataWriter.write(generator, to: staging.path, policyPath: absolute)
     } catch {
       throw OutputFolder.failure(folder, error)
     }
-    console.out(
-      "wrote \(DryRunText.n(count)) requests to \(files.requests), facts to \(files.facts), \(files.configuration)"
-    )
+    var written: Int?
     if state {
-      let path = folder + "/reckon-state.sqlite"
-      let written = try await GeneratedHistory.write(
-        generator, configuration: files.configuration, to: path)
-      console.out("wrote \(DryRunText.n(written)) decided requests with outcomes to \(path)")
+      written = try await GeneratedHistory.write(
+        generator, configuration: files.configuration,
+        to: staging.path + "/reckon-state.sqlite")
+    }
+    do { try staging.moveIntoPlace(GeneratedFiles.names(state: state)) } catch {
+      throw OutputFolder.failure(folder, error)
+    }
+    console.out(
+      "wrote \(DryRunText.n(count)) requests to \(folder)/requests.jsonl, facts to \(folder)/facts.sqlite, \(folder)/reckon.json"
+    )
+    if let written {
+      console.out(
+        "wrote \(DryRunText.n(written)) decided requests with outcomes to \(folder)/reckon-state.sqlite"
+      )
     }
     return 0
+  }
+
+  /// Midnight UTC at the start of the current day.
+  private static func startOfToday() -> Date {
+    let now = Date().timeIntervalSince1970
+    return Date(timeIntervalSince1970: now - now.truncatingRemainder(dividingBy: 86_400))
   }
 
   /// The policy when `--policy` is not given, found from the folder generate runs in.
