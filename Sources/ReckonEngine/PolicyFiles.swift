@@ -49,6 +49,15 @@ public enum PolicyFiles {
     return paths
   }
 
+  /// `paths` without those naming a file already in `seen` (the same file given twice, as
+  /// itself and in its folder, or through a link), which are added to it; order kept.
+  public static func dropRepeats(_ paths: [String], seen: inout Set<String>) -> [String] {
+    paths.filter {
+      seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path)
+        .inserted
+    }
+  }
+
   /// Reads and loads one policy file against `schema`.
   public static func load(_ path: String, schema: FactSchema = .standard) throws(Failure)
     -> PolicyLoader.Result

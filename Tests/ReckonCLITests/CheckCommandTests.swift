@@ -25,6 +25,34 @@ struct CheckCommandTests {
       tested.standardOutput.contains("2 tests: 2 passed, 0 failed"), "\(tested.standardOutput)")
   }
 
+  /// A file named twice, alone and in its folder or through `./`, is checked (tested,
+  /// formatted) once: the output is the same as with the folder alone.
+  @Test(arguments: [
+    (["check", "policies"], "./policies/heavy-use.policy"),
+    (["test", "policies"], "policies/heavy-use.policy"),
+    (["test", "policies/heavy-use.policy"], "policies/heavy-use.tests"),
+    (["fmt", "--check", "policies"], "policies/heavy-use.policy"),
+  ])
+  func aFileNamedTwiceCountsOnce(_ arguments: [String], _ again: String) async throws {
+    let once = try await ReckonBinary.run(arguments)
+    let twice = try await ReckonBinary.run(arguments + [again])
+    #expect(once.status == 0, "\(once.standardError)")
+    #expect(twice.status == 0, "\(twice.standardError)")
+    #expect(twice.standardOutput == once.standardOutput)
+  }
+
+  /// `fmt --stdout` of several files says which file each text is, as `head` does.
+  @Test func formattedFilesOnStandardOutputAreHeadedByTheirPaths() async throws {
+    let run = try await ReckonBinary.run([
+      "fmt", "--stdout", "policies/heavy-use.policy", "policies/targeted.policy",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    let headers = run.standardOutput.split(separator: "\n").filter { $0.hasPrefix("==> ") }
+    #expect(headers == ["==> policies/heavy-use.policy <==", "==> policies/targeted.policy <=="])
+    let alone = try await ReckonBinary.run(["fmt", "--stdout", "policies/heavy-use.policy"])
+    #expect(!alone.standardOutput.contains("==>"))
+  }
+
   @Test func aFolderWithoutPolicyFilesIsAnError() async throws {
     let folder = try Self.scratchFolder()
     try Data("not a policy".utf8).write(to: folder.appendingPathComponent("notes.txt"))

@@ -63,8 +63,10 @@ public enum DryRunText {
       [summary.byAction, preferences, summary.byRule].flatMap(\.keys), minimum: 40,
       maximum: 60)
     section(&lines, "By action", summary.byAction, total: summary.decided, names)
+    // Shares of the answers that carry a preference (or none): skips have none to count.
     section(
-      &lines, "By preference (respond and hold)", preferences, total: summary.decided, names)
+      &lines, "By preference (respond and hold)", preferences,
+      total: preferences.values.reduce(0, +), names)
     section(
       &lines, "By deciding rule", summary.byRule, total: summary.decided, names,
       order: ruleOrder(result))

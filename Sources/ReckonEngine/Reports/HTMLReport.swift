@@ -111,7 +111,7 @@ public enum HTMLReport {
         "<tr><td>\(HTMLText.escape(transition.from.description))</td><td>\(HTMLText.escape(to))</td><td class=\"n\">\(DryRunText.n(count))</td></tr>"
     }
     html +=
-      "</table><h2>Changed requests</h2><table><tr><th>transaction</th><th>received</th><th>reason</th><th>now</th><th>rule</th><th>against</th><th>rule</th></tr>"
+      "</table><h2>Changed requests</h2><table><tr><th>transaction</th><th>received (UTC)</th><th>reason</th><th>now</th><th>rule</th><th>against</th><th>rule</th></tr>"
     for row in result.rows.lazy.filter(\.changed).prefix(shown) {
       guard let verdict = row.verdict, let against = row.against else { continue }
       html +=

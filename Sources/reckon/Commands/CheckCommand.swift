@@ -25,9 +25,11 @@ enum CheckCommand: Command {
     var checked = 0
     // A path that cannot be read is one error among the others: the rest are still checked, so
     // one run reports every problem.
+    // A file named twice (itself and in its folder) is checked once, so counts are of files.
+    var seen: Set<String> = []
     for input in arguments.positionals.isEmpty ? ["policies"] : arguments.positionals {
       let paths: [String]
-      do { paths = try PolicyFiles.expand([input]) } catch {
+      do { paths = PolicyFiles.dropRepeats(try PolicyFiles.expand([input]), seen: &seen) } catch {
         console.error("reckon check: \(error)")
         errors += 1
         continue

@@ -42,8 +42,9 @@ enum FmtCommand: Command {
     // test do.
     var paths: [String] = []
     var unreadable = 0
+    var seen: Set<String> = []
     for input in arguments.positionals.isEmpty ? ["policies"] : arguments.positionals {
-      do { paths += try PolicyFiles.expand([input]) } catch {
+      do { paths += PolicyFiles.dropRepeats(try PolicyFiles.expand([input]), seen: &seen) } catch {
         console.error("reckon fmt: \(error)")
         unreadable += 1
       }
@@ -66,6 +67,8 @@ enum FmtCommand: Command {
         continue
       }
       if toStandardOutput {
+        // Several files are told apart as `head` tells them apart.
+        if paths.count > 1 { console.out("==> \(path) <==") }
         console.out(formatted)
       } else if formatted != source.text {
         changed.append(path)

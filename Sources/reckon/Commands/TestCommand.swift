@@ -36,9 +36,11 @@ enum TestCommand: Command {
     // every problem.
     var unreadable: [String] = []
     var reports: [PolicyTestFileReport] = []
+    // A file named twice (a policy and its tests file, or in its folder too) runs once.
+    var seen: Set<String> = []
     for input in arguments.positionals.isEmpty ? ["policies"] : arguments.positionals {
       let paths: [String]
-      do { paths = try testsPaths([input]) } catch {
+      do { paths = PolicyFiles.dropRepeats(try testsPaths([input]), seen: &seen) } catch {
         unreadable.append(error.description)
         continue
       }

@@ -34,6 +34,27 @@ struct ReportWordingTests {
     #expect(!lines.contains { $0.hasPrefix("  none ") }, "\(text)")
   }
 
+  /// The preference section counts answers only (skips carry no preference), so its shares are
+  /// of those answers and add up to 100%, not to the share of requests answered.
+  @Test func preferenceSharesAreOfTheAnswersAndAddUpToAHundred() async throws {
+    let fixture = try DryRunFixture.shared()
+    let result = try await BulkDryRun(
+      policy: try fixture.policy("targeted"), against: nil, schema: fixture.setup.schema,
+      layers: try fixture.layers()
+    ).run(RequestLines(path: fixture.files.requests))
+    let summary = DryRunSummary(result)
+    #expect(summary.byPreference.values.reduce(0, +) < summary.decided, "no skips to leave out")
+    let lines = DryRunText.render(result, summary).split(
+      separator: "\n", omittingEmptySubsequences: false)
+    let start = try #require(lines.firstIndex { $0.hasPrefix("By preference") })
+    let rows = lines[(start + 1)...].prefix { !$0.isEmpty }
+    let shares = rows.compactMap { row in
+      row.split(separator: " ").last.flatMap { Double($0.dropLast()) }
+    }
+    #expect(shares.count == rows.count && !shares.isEmpty, "\(rows)")
+    #expect(abs(shares.reduce(0, +) - 100) < 0.5, "\(rows)")
+  }
+
   @Test func dryRunJSONKeepsItsKeys() async throws {
     let result = try await run(against: "targeted")
     var json = ""
