@@ -55,6 +55,13 @@ struct ReportWordingTests {
     #expect(abs(shares.reduce(0, +) - 100) < 0.5, "\(rows)")
   }
 
+  /// The changed requests' times are cut to the minute, so the heading names their zone.
+  @Test func theChangedRequestsTableSaysItsTimesAreUTC() async throws {
+    let result = try await run(against: "targeted")
+    let html = HTMLReport.dryRun(result, DryRunSummary(result))
+    #expect(html.contains("<th>received (UTC)</th>"))
+  }
+
   @Test func dryRunJSONKeepsItsKeys() async throws {
     let result = try await run(against: "targeted")
     var json = ""
