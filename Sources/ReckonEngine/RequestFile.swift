@@ -13,6 +13,10 @@ public enum RequestFile {
     case malformed(path: String, reason: String)
     case notAConsumptionRequest(path: String, type: String)
     case signedTransaction(path: String)
+    /// A webhook body `{"signedPayload": …}`, with nothing given to verify it.
+    case signedWithoutTrust(path: String)
+    /// A webhook body that does not verify.
+    case unverified(path: String, reason: String)
 
     /// A sentence naming the file and the problem.
     public var description: String {
@@ -20,7 +24,7 @@ public enum RequestFile {
       case .notJSON(let place, let reason, let excerpt):
         JSONParseError.sentence(place: place, reason: reason, excerpt: excerpt)
       case .unreadable(let path, _), .malformed(let path, _), .notAConsumptionRequest(let path, _),
-        .signedTransaction(let path):
+        .signedTransaction(let path), .signedWithoutTrust(let path), .unverified(let path, _):
         "\(path): \(problem)"
       }
     }
@@ -35,12 +39,20 @@ public enum RequestFile {
         "this is a \(type) notification, not a CONSUMPTION_REQUEST"
       case .signedTransaction:
         "data.signedTransactionInfo is still signed; give the decoded transaction object in its place"
+      case .signedWithoutTrust:
+        "this is a signed notification body ({\"signedPayload\": …}) as Apple posts it; give --config so it is verified against the configured roots, or give the decoded payload"
+      case .unverified(_, let reason): "the signed notification does not verify: \(reason)"
       }
     }
   }
 
-  /// Reads the request at `path`; its receive time is `now`, or else the notification's `signedDate`.
-  public static func load(path: String, now: Date? = nil) throws(Failure) -> RefundRequest {
+  /// Reads the request at `path`; its receive time is `now`, or else the notification's
+  /// `signedDate`. A webhook body `{"signedPayload": …}` is verified by the verifier `verifier`
+  /// makes (asked for only then), and refused without one.
+  public static func load(
+    path: String, now: Date? = nil,
+    verifier: (() throws(Failure) -> NotificationVerifier)? = nil
+  ) throws(Failure) -> RefundRequest {
     let data: Data
     do throws(LocalFileError) { data = try LocalFile.data(at: path) } catch {
       throw .unreadable(path: path, reason: error.reason)
@@ -53,7 +65,31 @@ public enum RequestFile {
         place: error.place(in: data, path: path), reason: error.reason,
         excerpt: error.excerpt(in: data))
     }
+    if case .string(let signed)? = parsed.objectValue?["signedPayload"] {
+      guard let verifier else { throw .signedWithoutTrust(path: path) }
+      return try verify(signed, with: try verifier(), path: path, now: now)
+    }
     return try decode(parsed, path: path, now: now)
+  }
+
+  private static func verify(
+    _ signed: String, with verifier: NotificationVerifier, path: String, now: Date?
+  ) throws(Failure) -> RefundRequest {
+    let verified: VerifiedNotification
+    do { verified = try verifier.verifyNamingType(signedPayload: signed) } catch {
+      throw .unverified(path: path, reason: error.failure.description)
+    }
+    guard verified.payload.notificationType == .consumptionRequest else {
+      throw .notAConsumptionRequest(
+        path: path, type: verified.payload.rawNotificationType ?? "unnamed")
+    }
+    guard let transaction = verified.transaction,
+      let receivedAt = now ?? verified.payload.signedDate
+    else {
+      throw .malformed(path: path, reason: "the notification has no transaction or signedDate")
+    }
+    return RefundRequest(
+      notification: verified.payload, transaction: transaction, receivedAt: receivedAt)
   }
 
   /// Decodes a request from JSON bytes; `path` names it in errors.

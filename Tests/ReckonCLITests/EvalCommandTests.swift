@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonTestSupport
 import Testing
 
@@ -83,5 +84,63 @@ extension EvalCommandTests {
       run.standardError.contains(
         "warning: \(path): reason is ignored: only the request (the signed notification) gives it"),
       "\(run.standardError)")
+  }
+}
+
+/// `reckon eval --request` takes the body Apple posts, verified as `reckon serve` verifies it,
+/// when a configuration says what to trust; without one it says what to give instead.
+struct EvalSignedRequestTests {
+  /// A folder with a signed body, a configuration trusting its CA, and the example facts.
+  static func workspace() throws -> (folder: String, configuration: String) {
+    let folder = TestScratch.folder.appendingPathComponent("reckon-eval-\(UUID().uuidString)")
+      .path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let authority = try LocalCertificateAuthority()
+    try authority.write(to: folder + "/ca")
+    try SimulatedNotification().body(signedBy: authority).write(
+      to: URL(fileURLWithPath: folder + "/signed.json"))
+    let configuration = """
+      {
+        "apps": [{ "bundleId": "com.example.coins", "appAppleId": 1234567890, "environment": "Production", "policy": "\(ReckonBinary.packageRoot.path)/policies/targeted.policy" }],
+        "trust": { "roots": ["\(folder)/ca/root.pem"] }
+      }
+      """
+    try Data(configuration.utf8).write(to: URL(fileURLWithPath: folder + "/reckon.json"))
+    return (folder, folder + "/reckon.json")
+  }
+
+  @Test func aSignedBodyIsVerifiedAndDecidedWithAConfiguration() async throws {
+    let (folder, configuration) = try Self.workspace()
+    let run = try await ReckonBinary.run([
+      "eval", "--config", configuration, "--request", folder + "/signed.json", "--facts",
+      "examples/eval/facts.json",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput.contains("decided by rule"), "\(run.standardOutput)")
+  }
+
+  @Test func aSignedBodyFromAnUntrustedCAIsRefused() async throws {
+    let (folder, configuration) = try Self.workspace()
+    let other = try LocalCertificateAuthority()
+    try SimulatedNotification().body(signedBy: other).write(
+      to: URL(fileURLWithPath: folder + "/forged.json"))
+    let run = try await ReckonBinary.run([
+      "eval", "--config", configuration, "--request", folder + "/forged.json", "--facts",
+      "examples/eval/facts.json",
+    ])
+    #expect(run.status != 0)
+    #expect(
+      run.standardError.contains("the signed notification does not verify"), "\(run.standardError)")
+  }
+
+  @Test func aSignedBodyWithoutAConfigurationSaysWhatToGive() async throws {
+    let (folder, _) = try Self.workspace()
+    let run = try await ReckonBinary.run([
+      "eval", "--policy", "policies/targeted.policy", "--request", folder + "/signed.json",
+      "--facts", "examples/eval/facts.json",
+    ])
+    #expect(run.status != 0)
+    #expect(run.standardError.contains("give --config"), "\(run.standardError)")
+    #expect(!run.standardError.contains("no 'data' object"), "\(run.standardError)")
   }
 }

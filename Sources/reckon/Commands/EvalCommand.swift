@@ -14,7 +14,8 @@ enum EvalCommand: Command {
 
     --policy FILE    the policy to decide with (with --config: default the request's app's policy)
     --request FILE   a CONSUMPTION_REQUEST in Apple's JSON shape, its transaction decoded in
-                     place of data.signedTransactionInfo
+                     place of data.signedTransactionInfo; with --config also the body Apple
+                     posts, {"signedPayload": ...}, verified against the configured roots
     --facts FILE     a JSON object of fact names and values written as in the language,
                      e.g. {"usage.consumed": "37.5%", "customer.account_age": "400 days"};
                      with --config it is optional and overrides the configured sources
@@ -68,7 +69,13 @@ enum EvalCommand: Command {
 
     let configuration = try ReckonConfiguration.load(path: configPath)
     let setup = try FactSourceSetup(configuration.factSources)
-    let request = try RequestFile.load(path: requestPath, now: output.now)
+    // A webhook body as Apple posts it is verified as `reckon serve` would.
+    let request = try RequestFile.load(path: requestPath, now: output.now) {
+      () throws(RequestFile.Failure) in
+      do { return try DryRunSetup.verifier(configuration) } catch {
+        throw .unreadable(path: requestPath, reason: "cannot be verified: \(error)")
+      }
+    }
     let bundleId = request.keys.bundleId ?? ""
     guard
       let policyPath = policyOption
