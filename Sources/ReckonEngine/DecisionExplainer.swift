@@ -133,13 +133,18 @@ public struct DecisionExplainer: Sendable {
   private func factLines(_ decision: Decision) -> [String] {
     guard let trace = decision.trace else { return [] }
     var lines = ["Facts read:"]
-    for slot in trace.factsRead {
+    // The body's own facts (consent, sample) are read too, after the rules' facts.
+    var slots = trace.factsRead
+    for case .fact(let name) in decision.fieldSources.values.sorted(by: { "\($0)" < "\($1)" }) {
+      if let slot = policy.schema.slot(ofFact: name), !slots.contains(slot) { slots.append(slot) }
+    }
+    for slot in slots {
       let fact = policy.schema.facts[slot]
       let value = decision.facts.values[slot].map { $0.formatted(as: fact.type) } ?? "missing"
       let source = decision.facts.provenance[fact.name].map { " (from \($0))" } ?? ""
       lines.append("  \(fact.name) = \(value)\(source)")
     }
-    if trace.factsRead.isEmpty { lines.append("  none") }
+    if slots.isEmpty { lines.append("  none") }
     for refusal in decision.facts.refused { lines.append("  refused: \(refusal)") }
     for failure in decision.facts.failures { lines.append("  unavailable: \(failure)") }
     return lines
