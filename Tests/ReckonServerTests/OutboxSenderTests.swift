@@ -479,6 +479,23 @@ import Testing
     #expect(try h.store.pauses().isEmpty)
   }
 
+  /// A Sandbox reply has five minutes: a 401 pauses its app for a minute, not the five that
+  /// would expire every reply queued for it.
+  @Test func unauthorizedPausesASandboxAppForAMinuteOnly() async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    let ids = try (0..<2).map {
+      try OutboxFixture.enqueue(
+        in: h.store, at: start, transaction: "35\($0)", environment: .sandbox)
+    }
+    h.standIn.enqueue(.unauthorized)
+    _ = try await h.sender.drainDue()
+    #expect(try h.store.pauses().map(\.until) == [start.addingTimeInterval(60)])
+    h.clock.advance(by: 60)
+    _ = try await h.sender.drainDue()
+    for id in ids { #expect(try h.state(id).name == "sent") }
+  }
+
   @Test func sendsArePacedPerAppByTheConfiguredRate() async throws {
     let h = try harness(sandboxPerSecond: 5)
     defer { h.standIn.shutdown() }

@@ -129,7 +129,7 @@ extension OutboxSender {
     case .throttleApp(let retryAfter):
       _ = try holdApp(entry.app, until: retryAfter, now: now)
     case .pauseApp(let reason):
-      let until = now.addingTimeInterval(credentialsPause)
+      let until = now.addingTimeInterval(credentialsPause(for: entry.app))
       if paused.insert(entry.app, until: until, now: now) {
         try store.pause(entry.app, until: until, reason: reason)
         events(.credentialsProblem(app: entry.app, reason: reason, until: until))

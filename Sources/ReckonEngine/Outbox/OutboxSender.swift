@@ -125,6 +125,16 @@ public final class OutboxSender: Sendable {
     }
   }
 
+  /// How long an app is paused after a 401 or 403. A Sandbox reply has five minutes in all, so
+  /// its app is paused for a minute at most: the full pause would expire every reply queued.
+  func credentialsPause(for app: AppStoreApp) -> TimeInterval {
+    app.environment == .sandbox
+      ? min(credentialsPause, Self.longestSandboxCredentialsPause) : credentialsPause
+  }
+
+  /// The longest pause of a Sandbox app after a 401 or 403.
+  static let longestSandboxCredentialsPause: TimeInterval = 60
+
   private func process(_ entries: [OutboxEntry], isStopped: @escaping @Sendable () -> Bool)
     async throws -> [OutboxAction]
   {
