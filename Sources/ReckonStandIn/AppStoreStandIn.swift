@@ -14,6 +14,9 @@ public final class AppStoreStandIn: @unchecked Sendable {
   private var responder: (@Sendable (StandInRequest) -> StandInReply?)?
   private var recorded: [StandInRequest] = []
   private var server: HTTPServer?
+  /// What Apple knows of each transaction registered (its product and ownership type), for the
+  /// rules that depend on them.
+  private var transactions: [String: ConsumptionValidationContext] = [:]
   /// What to answer when the script is empty and no responder answers.
   public var defaultReply: StandInReply {
     get { lock.withLock { storedDefault } }
@@ -45,6 +48,14 @@ public final class AppStoreStandIn: @unchecked Sendable {
   /// Stops the listener after in-flight requests finish.
   public func shutdown() {
     lock.withLock { server }?.shutdown()
+  }
+
+  /// Tells the stand-in what Apple knows of `transactionId` (product and ownership type), so
+  /// its bodies are held to the rules that depend on them, as Apple holds them: a percentage
+  /// for an auto-renewable, a prorated grant without one for a consumable. Bodies for
+  /// transactions not registered are checked by the other rules only.
+  public func register(_ transactionId: String, _ context: ConsumptionValidationContext) {
+    lock.withLock { transactions[transactionId] = context }
   }
 
   /// Queues replies for the next valid requests, in order.
@@ -100,7 +111,9 @@ public final class AppStoreStandIn: @unchecked Sendable {
       record.problem = problem
       return StandInReply.unauthorized.response
     }
-    let violations = ConsumptionRequestValidator.validate(body: request.body)
+    let context = lock.withLock { record.transactionId.flatMap { transactions[$0] } }
+    let violations = ConsumptionRequestValidator.validate(
+      body: request.body, context: context ?? .init())
     if let first = violations.first {
       record.problem = violations.map(\.errorName).joined(separator: ", ")
       return StandInReply.badRequest(
