@@ -114,7 +114,7 @@ private func measureSender(count: Int, rate: Double, keyPath: String, options: B
     maximumConnections: options.int("connections", 16))
   let sender = OutboxSender(
     store: store, sender: client, configuration: configuration.sender,
-    maximumConcurrentSends: options.int("concurrency", 64))
+    maximumConcurrentSends: options.int("concurrency", 64), consentCheck: nil)
   let summary = try await sender.drainDue()
   let times = standIn.requests.map(\.receivedAt).sorted()
   guard let first = times.first, let last = times.last, times.count > 1 else {

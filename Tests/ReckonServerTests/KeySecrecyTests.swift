@@ -31,7 +31,7 @@ import Testing
     let events = EventLog()
     let sender = OutboxSender(
       store: store, sender: try TestKey.client(url), configuration: try SenderSettings.fast(),
-      events: events.append)
+      consentCheck: nil, events: events.append)
     let entry = try OutboxFixture.enqueue(in: store, at: Date())
     standIn.enqueue(.unauthorized)
     _ = try await sender.drainDue()

@@ -27,7 +27,7 @@ import Testing
         store: store, sender: try TestKey.client(url ?? baseURL),
         configuration: try SenderSettings.fast(sandboxPerSecond: sandboxPerSecond), clock: clock,
         random: { 0 },
-        maximumConcurrentSends: 1, events: events.append)
+        maximumConcurrentSends: 1, consentCheck: nil, events: events.append)
     }
 
     func state(_ id: Int64) throws -> OutboxState { try store.entry(id: id).state }
@@ -140,7 +140,7 @@ import Testing
     let sender = OutboxSender(
       store: store, sender: try TestKey.client(url),
       configuration: try SenderSettings.fast(sandboxPerSecond: 0.5), clock: clock, random: { 0 },
-      maximumConcurrentSends: 1, events: { _ in })
+      maximumConcurrentSends: 1, consentCheck: nil, events: { _ in })
     // Received 200 s ago: due, and still before the sandbox deadline after the step back.
     for transaction in ["731", "732"] {
       try OutboxFixture.enqueue(
@@ -164,7 +164,7 @@ import Testing
     let restarted = OutboxSender(
       store: h.store, sender: h.sender.sender,
       configuration: try SenderSettings.fast(), clock: h.clock, random: { 0 },
-      maximumConcurrentSends: 1, events: h.events.append)
+      maximumConcurrentSends: 1, consentCheck: nil, events: h.events.append)
     let later = try OutboxFixture.enqueue(in: h.store, at: start, transaction: "702")
     h.clock.advance(to: start.addingTimeInterval(3))
     _ = try await restarted.drainDue()
@@ -388,7 +388,7 @@ import Testing
     let recorder = DeadlineRecorder()
     let sender = OutboxSender(
       store: store, sender: recorder, configuration: try SenderSettings.fast(),
-      clock: SimulatedClock(start: start))
+      clock: SimulatedClock(start: start), consentCheck: nil)
     let id = try OutboxFixture.enqueue(in: store, at: start)
     _ = try await sender.drainDue()
     #expect(try store.entry(id: id).state.name == "sent")

@@ -33,13 +33,14 @@ public final class OutboxSender: Sendable {
 
   /// A sender over `store` delivering through `sender`, paced and retried as `configuration` says.
   /// With `consentCheck`, a reply whose decision is `consentCheckAge` seconds old or more has
-  /// the customer's consent read again before it goes.
+  /// the customer's consent read again before it goes; it has no default, so a sender without
+  /// one (`nil`) is chosen, never an oversight.
   public init(
     store: StateStore, sender: any ConsumptionSender, configuration: SenderConfiguration,
     clock: any OutboxClock = SystemClock(),
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
     credentialsPauseSeconds: TimeInterval = 300, maximumConcurrentSends: Int = 8,
-    consentCheck: (any ConsentCheck)? = nil, consentCheckAge: TimeInterval = 60,
+    consentCheck: (any ConsentCheck)?, consentCheckAge: TimeInterval = 60,
     events: @escaping @Sendable (SenderEvent) -> Void = { _ in }
   ) {
     self.consentCheck = consentCheck

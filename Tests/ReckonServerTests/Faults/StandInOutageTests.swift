@@ -33,7 +33,8 @@ import Testing
     let sender = OutboxSender(
       store: store, sender: try TestKey.client(url),
       configuration: try SenderSettings.fast(sandboxPerSecond: 5, initialBackoff: 30),
-      clock: clock, random: { random.unit() }, maximumConcurrentSends: 1, events: events.append)
+      clock: clock, random: { random.unit() }, maximumConcurrentSends: 1, consentCheck: nil,
+      events: events.append)
     let arrivals = ArrivalLog()
     standIn.respond { request in
       let now = clock.now()
