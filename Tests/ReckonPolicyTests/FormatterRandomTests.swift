@@ -17,10 +17,9 @@ struct FormatterRandomTests {
     #expect(
       SyntaxShape.of(once) == SyntaxShape.of(text),
       "tree changed for:\n\(text)\n--- formatted:\n\(once)")
-    let comments = text.split(separator: "\n").filter { $0.contains("#") }.count
     #expect(
-      once.split(separator: "\n").filter { $0.contains("#") }.count == comments,
-      "a comment was lost:\n\(text)")
+      FormatterCommentTests.comments(in: once) == FormatterCommentTests.comments(in: text),
+      "a comment was lost:\n\(text)\n--- formatted:\n\(once)")
   }
 }
 
@@ -47,6 +46,15 @@ struct RandomPolicy {
   private mutating func comment() -> String {
     below(4) == 0 ? space() + "# note \(below(100))" : ""
   }
+  /// Mostly a space; sometimes a line break inside the code, with a comment before it or on a
+  /// line of its own.
+  private mutating func gap() -> String {
+    switch below(12) {
+    case 0: "\n    # inside \(below(100))\n    "
+    case 1: "  # after \(below(100))\n    "
+    default: space()
+    }
+  }
 
   mutating func policy() -> String {
     var lines: [String] = []
@@ -71,7 +79,9 @@ struct RandomPolicy {
 
   private mutating func actions() -> String {
     var list = [pick(["refund DECLINE", "refund GRANT_FULL", "share data only", "do not respond"])]
-    if below(3) == 0 { list.append("set consumptionPercentage\(space())=\(space())\(below(101))%") }
+    if below(3) == 0 {
+      list.append("set consumptionPercentage\(space())=\(space())max(\(below(101))%,\(gap())x)")
+    }
     if below(4) == 0 { list.append("hold for review") }
     return list.joined(separator: "," + space())
   }
@@ -79,8 +89,8 @@ struct RandomPolicy {
   private mutating func expression(depth: Int) -> String {
     guard depth > 0, below(3) != 0 else { return operand() }
     switch below(7) {
-    case 0: return expression(depth: depth - 1) + " and " + expression(depth: depth - 1)
-    case 1: return expression(depth: depth - 1) + " or " + expression(depth: depth - 1)
+    case 0: return expression(depth: depth - 1) + " and" + gap() + expression(depth: depth - 1)
+    case 1: return expression(depth: depth - 1) + " or" + gap() + expression(depth: depth - 1)
     case 2: return "not " + parenthesised(depth - 1)
     case 3:
       return arithmetic(depth - 1) + space() + pick(["==", "!=", "<", "<=", ">", ">="]) + space()
@@ -101,14 +111,16 @@ struct RandomPolicy {
     let op = pick(["+", "-", "*", "/"])
     let left = arithmetic(depth - 1)
     let right = arithmetic(depth - 1)
-    return below(2) == 0 ? "(\(left) \(op) \(right))" : "\(left)\(space())\(op)\(space())\(right)"
+    return below(2) == 0
+      ? "(\(left) \(op)\(gap())\(right))" : "\(left)\(space())\(op)\(gap())\(right)"
   }
 
   private mutating func operand() -> String {
     pick([
       "usage.consumed", "\(below(101))%", "\(below(1000))", "\(below(100)).\(below(10) + 1)",
       "\(below(90)) days",
-      "\(below(100)).\(below(100)) USD", "true", "\"text \(below(9))\"", "min(\(below(9)), x)",
+      "\(below(100)).\(below(100)) USD", "true", "\"text \(below(9))\"",
+      "min(\(below(9)),\(gap())x)",
       "-\(below(9))",
       "customer.refunds_last_90_days", "now - purchase.date",
     ])

@@ -4,23 +4,29 @@ struct FormattedLine {
   var text: String
   /// The source offset of the line's first token: a trailing comment after it may join the line.
   let start: Int
-  /// The source offset of what the line is about, after its keyword (`when`'s condition): an
-  /// own-line comment before it is printed above the line.
+  /// The source offset of what the line is about, after its keyword (`when`'s condition): a
+  /// trailing comment between the keyword and it joins the line.
   let contentStart: Int
+  /// The source offset where the line's code ends. A comment written before it, inside code the
+  /// printer joins on this line, is printed on its own line above, where a second pass finds it
+  /// again.
+  let end: Int
   /// Whether the line is an own-line comment, which a trailing comment must not join.
   var isComment = false
 
-  init(_ indent: Int, _ text: String, _ start: Int, contentStart: Int? = nil) {
+  init(_ indent: Int, _ text: String, _ start: Int, contentStart: Int? = nil, end: Int = Int.max) {
     self.indent = indent
     self.text = text
     self.start = start
     self.contentStart = contentStart ?? start
+    self.end = end
   }
 }
 
 /// Puts printed declarations and the source's comments back together: own-line comments before
-/// the line that followed them, trailing comments after the line they followed, and one blank
-/// line wherever the source had one or more between top-level items.
+/// the line that followed them or that they were written inside of, trailing comments after the
+/// line they followed, and one blank line wherever the source had one or more between top-level
+/// items.
 struct CommentWeaver {
   let source: SourceFile
   let comments: [Comment]
@@ -54,21 +60,39 @@ struct CommentWeaver {
       let comment = comments[next]
       next += 1
       let text = CommentWeaver.text(of: comment)
-      if comment.ownLine {
-        let position = lines.firstIndex { $0.contentStart > comment.span.start } ?? lines.count
-        let indent = position < lines.count ? lines[position].indent : 2
-        var line = FormattedLine(indent, text, comment.span.start)
+      if let position = CommentWeaver.lineAbove(comment, in: lines) {
+        var line = FormattedLine(lines[position].indent, text, comment.span.start)
         line.isComment = true
-        lines.insert(line, at: max(1, position))
+        lines.insert(line, at: position)
       } else {
         // After the code it followed, never after an own-line comment printed above that code.
-        let position = lines.lastIndex { !$0.isComment && $0.start <= comment.span.start } ?? 0
+        let position =
+          lines.lastIndex { !$0.isComment && $0.start <= comment.span.start }
+          ?? lines.firstIndex { !$0.isComment } ?? 0
         lines[position].text += "  " + text
       }
     }
     guard let first = lines.first else { return }
     appendTopLevel(first.text, start: span.start, end: span.end)
     output += lines.dropFirst().map { String(repeating: " ", count: $0.indent) + $0.text }
+  }
+
+  /// The line a comment is printed on its own line above, or nil when it trails its line.
+  ///
+  /// An own-line comment goes above the first line whose code does not end before it: the line
+  /// after it, or the line it was written inside of (never below the last line, where the next
+  /// pass would read it as a top-level comment). A trailing comment written inside code the
+  /// printer joins on one line goes above that line too, so it does not join another trailing
+  /// comment on it.
+  static func lineAbove(_ comment: Comment, in lines: [FormattedLine]) -> Int? {
+    let offset = comment.span.start
+    if comment.ownLine {
+      return lines.firstIndex { !$0.isComment && $0.end > offset } ?? lines.count - 1
+    }
+    guard let position = lines.lastIndex(where: { !$0.isComment && $0.start <= offset }),
+      lines[position].contentStart < offset, offset < lines[position].end
+    else { return nil }
+    return position
   }
 
   private mutating func appendTopLevel(_ text: String, start: Int, end: Int) {

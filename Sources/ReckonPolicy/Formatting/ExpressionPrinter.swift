@@ -123,17 +123,19 @@ struct ExpressionPrinter {
 
   /// The operands of a top-level `and` (or `or`) chain, each printed, for wrapping long conditions.
   func chain(_ expression: Expression) -> (
-    word: String, parts: [(text: String, start: Int)]
+    word: String, parts: [(text: String, start: Int, end: Int)]
   )? {
     guard case .binary(let op, _, _) = expression.kind, op == .and || op == .or else { return nil }
     let level = Self.precedence(of: expression)
-    var parts: [(text: String, start: Int)] = []
+    var parts: [(text: String, start: Int, end: Int)] = []
     var node = expression
     while case .binary(op, let left, let right) = node.kind {
-      parts.insert((operand(right, above: level, orEqual: true), right.span.start), at: 0)
+      parts.insert(
+        (operand(right, above: level, orEqual: true), right.span.start, right.span.end), at: 0)
       node = left
     }
-    parts.insert((operand(node, above: level, orEqual: false), node.span.start), at: 0)
+    parts.insert(
+      (operand(node, above: level, orEqual: false), node.span.start, node.span.end), at: 0)
     return (op.rawValue, parts)
   }
 }

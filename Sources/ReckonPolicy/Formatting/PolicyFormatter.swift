@@ -55,14 +55,16 @@ public struct PolicyFormatter: Sendable {
         "let \(value.name.value) = ", value.value, indent: 0, start: value.span.start, printer)
     case .rule(let rule):
       var lines = [
-        FormattedLine(0, "rule " + ExpressionPrinter.quoted(rule.name.value), rule.span.start)
+        FormattedLine(
+          0, "rule " + ExpressionPrinter.quoted(rule.name.value), rule.span.start,
+          end: rule.name.span.end)
       ]
       // The `when` and `then` lines start at their keywords, so a comment written right after a
       // keyword stays on its line.
       let when = printer.tokenStart(after: rule.name.span.end)
       var condition = wrapped("when ", rule.condition, indent: 2, start: when, printer)
       condition[0] = FormattedLine(
-        2, condition[0].text, when, contentStart: rule.condition.span.start)
+        2, condition[0].text, when, contentStart: rule.condition.span.start, end: condition[0].end)
       lines += condition
       let then = printer.tokenStart(after: rule.condition.span.end)
       lines += actionLines("then ", rule.actions, indent: 2, start: then, printer)
@@ -79,17 +81,22 @@ public struct PolicyFormatter: Sendable {
   ) -> [FormattedLine] {
     let texts = actions.map { action(text: $0, printer) }
     let whole = prefix + texts.joined(separator: ", ")
-    guard let first = actions.first, let last = actions.last,
-      indent + whole.count > width
-        || printer.hasComment(from: first.span.start, to: last.span.start)
-    else {
-      return [FormattedLine(indent, whole, start, contentStart: actions.first?.span.start)]
+    let commentBetween = zip(actions, actions.dropFirst()).contains {
+      printer.hasComment(from: $0.span.end, to: $1.span.start)
+    }
+    guard indent + whole.count > width || commentBetween else {
+      return [
+        FormattedLine(
+          indent, whole, start, contentStart: actions.first?.span.start,
+          end: actions.last?.span.end ?? start)
+      ]
     }
     return zip(actions, texts).enumerated().map { position, pair in
       let text = position == texts.count - 1 ? pair.1 : pair.1 + ","
       return position == 0
-        ? FormattedLine(indent, prefix + text, start, contentStart: pair.0.span.start)
-        : FormattedLine(indent + 2, text, pair.0.span.start)
+        ? FormattedLine(
+          indent, prefix + text, start, contentStart: pair.0.span.start, end: pair.0.span.end)
+        : FormattedLine(indent + 2, text, pair.0.span.start, end: pair.0.span.end)
     }
   }
 
@@ -101,23 +108,27 @@ public struct PolicyFormatter: Sendable {
     let whole = prefix + printer.print(expression)
     guard let chain = printer.chain(expression),
       indent + whole.count > width
-        || printer.hasComment(
-          from: chain.parts[0].start, to: chain.parts[chain.parts.count - 1].start)
+        || zip(chain.parts, chain.parts.dropFirst()).contains(where: {
+          printer.hasComment(from: $0.end, to: $1.start)
+        })
     else {
-      return [FormattedLine(indent, whole, start)]
+      return [FormattedLine(indent, whole, start, end: expression.span.end)]
     }
-    var lines = [FormattedLine(indent, prefix + chain.parts[0].text, start)]
+    var lines = [
+      FormattedLine(indent, prefix + chain.parts[0].text, start, end: chain.parts[0].end)
+    ]
     for (previous, part) in zip(chain.parts, chain.parts.dropFirst()) {
       let last = lines[lines.count - 1]
       let extended = last.text + " \(chain.word) " + part.text
       // A comment between two parts keeps the break the author made there, so the comment stays
-      // beside the part it was written beside.
+      // beside the part it was written beside. One inside a part goes above its line.
       if last.indent + extended.count <= width,
-        !printer.hasComment(from: previous.start, to: part.start)
+        !printer.hasComment(from: previous.end, to: part.start)
       {
-        lines[lines.count - 1].text = extended
+        lines[lines.count - 1] = FormattedLine(last.indent, extended, last.start, end: part.end)
       } else {
-        lines.append(FormattedLine(indent + 2, chain.word + " " + part.text, part.start))
+        lines.append(
+          FormattedLine(indent + 2, chain.word + " " + part.text, part.start, end: part.end))
       }
     }
     return lines
