@@ -112,9 +112,13 @@ struct ConditionAtom {
     }
   }
 
+  /// A constant as the evaluator compares it: numbers, percents and durations as decimals of 15
+  /// significant digits (so `33.3% * 3` is 99.9%, as `usage.consumed >= 33.3% * 3` holds at
+  /// 99.9%), money exactly.
   private static func numeric(_ value: Value) -> Double? {
     switch value {
-    case .number(let number), .percent(let number), .duration(let number): number
+    case .number(let number), .percent(let number), .duration(let number):
+      ValueOperations.decimal(number)
     case .money(let milli, _): Double(milli)
     default: nil
     }
