@@ -244,7 +244,42 @@ extension Parser {
     let token = cursor.advance()
     let literal = try parseNumberWithUnit(token)
     // The lexer already reported a malformed number (empty text); stand in for it without a value.
-    return token.text.isEmpty ? Expression(kind: .invalid, span: literal.span) : literal
+    if token.text.isEmpty { return Expression(kind: .invalid, span: literal.span) }
+    guard case .literal(let value) = literal.kind,
+      let problem = Parser.unrepresentable(value, written: token.text)
+    else { return literal }
+    report(
+      .invalidNumber, problem.message, at: problem.wholeLiteral ? literal.span : token.span,
+      hint: problem.hint)
+    return Expression(kind: .invalid, span: literal.span)
+  }
+
+  /// Why a number literal has no value a double can hold (too large: it would be infinite; too
+  /// small: its nonzero digits would read as 0), or nil when it has one.
+  static func unrepresentable(_ literal: Literal, written text: String) -> (
+    message: String, hint: String, wholeLiteral: Bool
+  )? {
+    let range = "numbers other than 0 range from about 4.9 × 10^-324 to 1.8 × 10^308 in size"
+    let count: Double
+    switch literal {
+    case .number(let number), .percent(let number): count = number
+    case .duration(let seconds, _, let written):
+      if written.isFinite, !seconds.isFinite {
+        return (
+          "this duration is too long to be represented", "write it in a smaller number; \(range)",
+          true
+        )
+      }
+      count = written
+    default: return nil
+    }
+    if !count.isFinite {
+      return ("this number is too large to be represented", range, false)
+    }
+    if count == 0, text.contains(where: { $0 >= "1" && $0 <= "9" }) {
+      return ("this number is too small to be represented: it would read as 0", range, false)
+    }
+    return nil
   }
 
   private mutating func parseNumberWithUnit(_ token: Token) throws(ParseAbort) -> Expression {

@@ -95,15 +95,10 @@ struct ExpressionPrinter {
     }
   }
 
-  /// A number in plain decimal; one too large for a Double (hundreds of digits) has no shorter
-  /// spelling that means the same, so the author's digits are kept.
+  /// A number in plain decimal. (The parser refuses a literal too large or too small for a
+  /// double, so every number here has a finite value.)
   private func numberText(_ number: Double, at span: SourceSpan) -> String {
-    guard number.isFinite else {
-      // The span of a parenthesised literal starts at the parenthesis.
-      let digits = source.text(of: span).drop { !$0.isNumber }
-      return String(digits.prefix { $0.isNumber || $0 == "." || $0 == "_" }.filter { $0 != "_" })
-    }
-    return Value.formatNumber(number)
+    Value.formatNumber(number)
   }
 
   /// Text between double quotes with `"`, `\`, line breaks and tabs escaped.
