@@ -26,6 +26,7 @@ extension Checker {
       members.append(member)
     }
     guard sound else { return nil }
+    for operand in [value] + members { checkPercentRange(operand) }
     return fold(node(.membership(negated: negated, value, members), .boolean, span))
   }
 
@@ -71,6 +72,7 @@ extension Checker {
         hint: "write both amounts in the same currency")
       return nil
     }
+    for value in values { checkPercentRange(value) }
     return fold(node(.call(builtin, values), type, span))
   }
 

@@ -81,7 +81,11 @@ extension Checker {
       }
       guard !failedLets.contains(declared.index) else { return nil }
       let value = lets[declared.index].value
-      if let known = value.constantValue { return constant(known, value.type, span) }
+      if let known = value.constantValue {
+        let inlined = constant(known, value.type, span)
+        letConstants.insert(inlined.id)
+        return inlined
+      }
       return node(.letReference(index: declared.index), value.type, span)
     }
     if let slot = schema.slot(ofFact: name) {
@@ -168,6 +172,11 @@ extension Checker {
       report(.divisionByZero, "division by zero", at: right.span)
       return nil
     }
+    // Two constants fold into one, which is checked where it is used.
+    if lhs.constantValue == nil || rhs.constantValue == nil {
+      checkPercentRange(lhs)
+      checkPercentRange(rhs)
+    }
     return fold(node(.arithmetic(arithmetic, lhs, rhs), type, span))
   }
 
@@ -200,6 +209,8 @@ extension Checker {
         hint: "compare amounts in the same currency")
       return nil
     }
+    checkPercentRange(lhs)
+    checkPercentRange(rhs)
     return fold(node(.compare(op, lhs, rhs), .boolean, span))
   }
 

@@ -36,6 +36,20 @@ extension Checker {
       kind: .constant(folded), type: expression.type, span: expression.span, id: expression.id)
   }
 
+  /// Reports a percent worked out from constants (`50% + 60%`, `-5%`) that is outside 0% to 100%,
+  /// as a literal outside it is. Called where a value is used as a percent: compared, passed to a
+  /// built-in, combined with a value known only at run time, or named by a let. Values computed
+  /// from facts are only known at run time.
+  mutating func checkPercentRange(_ operand: ResolvedExpression) {
+    guard case .percent(let percent) = operand.constantValue, !(0...100).contains(percent),
+      !letConstants.contains(operand.id)
+    else { return }
+    report(
+      .percentOutOfRange,
+      "a percentage is between 0% and 100%, but this comes to "
+        + Value.percent(percent).formatted(as: .percent), at: operand.span)
+  }
+
   /// `and` folds when either side is false (`decisive` false), `or` when either is true.
   private func foldLogic(_ left: Value?, _ right: Value?, decisive: Bool) -> Value? {
     if left == .boolean(decisive) || right == .boolean(decisive) { return .boolean(decisive) }

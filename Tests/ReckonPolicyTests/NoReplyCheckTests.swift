@@ -55,7 +55,7 @@ struct NoReplyCheckTests {
     Case(
       label: "a part it cannot read about the usage may be a bound: no warning",
       policy:
-        "rule \"a\" when usage.consumed * 2 > 10% and usage.consumed * 2 < 190 * 1% then refund GRANT_PRORATED",
+        "rule \"a\" when usage.consumed * 2 > 10% and usage.consumed / 2 < 47.5% then refund GRANT_PRORATED",
       warns: false),
     Case(
       label: "otherwise after rules that decide 0%, 100% and a missing usage",
