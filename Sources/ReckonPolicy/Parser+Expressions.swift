@@ -362,10 +362,13 @@ extension Parser {
       && text.utf8.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
   }
 
-  /// An exact decimal amount in thousandths, or nil if it has more than three decimals or overflows.
+  /// An exact decimal amount in thousandths, or nil if it is not digits with at most one point,
+  /// has more than three decimals or overflows. No sign: `Int64` would read `5.-5` as 5 and -5.
   static func thousandths(of decimal: String) -> Int64? {
     let parts = decimal.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count <= 2, let whole = Int64(parts[0]) else { return nil }
+    guard parts.count <= 2, parts.allSatisfy({ $0.utf8.allSatisfy(Lexer.isDigit) }),
+      let whole = Int64(parts[0])
+    else { return nil }
     var fraction = parts.count == 2 ? String(parts[1]) : ""
     guard fraction.count <= 3 else { return nil }
     while fraction.count < 3 { fraction += "0" }

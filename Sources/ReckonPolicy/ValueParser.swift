@@ -70,9 +70,14 @@ public enum ValueParser {
     }
     let amount = String(parts[0])
     let negative = amount.hasPrefix("-")
-    guard let milli = Parser.thousandths(of: negative ? String(amount.dropFirst()) : amount) else {
-      throw .init(
-        original, .money, hint: "write an amount with at most three decimals, such as 4.99 USD")
+    let digits = negative ? amount.dropFirst() : Substring(amount)
+    guard let milli = Parser.thousandths(of: String(digits)) else {
+      let hint =
+        digits.utf8.allSatisfy { Lexer.isDigit($0) || $0 == UInt8(ascii: ".") }
+        ? "write an amount with at most three decimals, such as 4.99 USD"
+        : "write the amount in digits, with at most one point and one leading minus, such as "
+          + "4.99 USD or -4.99 USD"
+      throw .init(original, .money, hint: hint)
     }
     return .money(negative ? -milli : milli, currency: String(parts[1]))
   }
