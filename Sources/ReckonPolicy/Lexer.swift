@@ -335,6 +335,10 @@ public struct Lexer {
           value.append(contentsOf: bytes[offset..<(offset + length)])
           offset += length - 1
         }
+      } else if let length = Lexer.controlCharacterLength(at: offset, in: bytes) {
+        reportControlCharacter(at: offset, length: length)
+        value.append(contentsOf: bytes[offset..<(offset + length)])
+        offset += length - 1
       } else {
         value.append(bytes[offset])
       }
@@ -352,6 +356,42 @@ public struct Lexer {
     return Token(
       kind: .string, text: String(decoding: value, as: UTF8.self),
       span: SourceSpan(start: start, end: offset), startsLine: startsLine)
+  }
+
+  /// The UTF-8 length of the control character at `offset` (C0 but a line break, DEL, or C1 but
+  /// U+0085), which text may not hold: it is invisible, and a terminal showing a message or a
+  /// decision with it would act on it. Nil for any other character. The line breaks are reported
+  /// as such.
+  static func controlCharacterLength(at offset: Int, in bytes: [UInt8]) -> Int? {
+    let byte = bytes[offset]
+    switch byte {
+    case 0x0A, 0x0B, 0x0C, 0x0D: return nil
+    case 0x00..<0x20, 0x7F: return 1
+    case 0xC2:
+      guard offset + 1 < bytes.count, (0x80...0x9F).contains(bytes[offset + 1]),
+        bytes[offset + 1] != 0x85
+      else { return nil }
+      return 2
+    default: return nil
+    }
+  }
+
+  private mutating func reportControlCharacter(at offset: Int, length: Int) {
+    let span = SourceSpan(start: offset, end: offset + length)
+    let isTab = bytes[offset] == UInt8(ascii: "\t")
+    let character = StrayCharacter(
+      character: String(decoding: bytes[span.start..<span.end], as: UTF8.self))
+    diagnostics.append(
+      Diagnostic(
+        .unexpectedCharacter, .error,
+        isTab
+          ? "a tab cannot be written inside text"
+          : "\(character.described) cannot be written inside text",
+        at: span,
+        hint: isTab
+          ? "write \\t for a tab, or a space"
+          : "delete it: it is invisible in most editors, and a terminal showing the text would act on it"
+      ))
   }
 
   /// Text between typographic quotes (“heavy use”, as word processors and chat apps write it)

@@ -51,6 +51,9 @@ struct StrayCharacter {
   private static func name(of scalar: Unicode.Scalar) -> String {
     switch scalar.value {
     case 0x00: return "null"
+    case 0x07: return "bell"
+    case 0x08: return "backspace"
+    case 0x1B: return "escape"
     case 0x0B: return "vertical tab"
     case 0x0C: return "form feed"
     case 0x7F: return "delete"
