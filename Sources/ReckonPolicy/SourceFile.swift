@@ -23,7 +23,8 @@ public struct SourceFile: Sendable {
     self.path = path
     self.text = text
     self.bytes = bytes
-    var starts = [0]
+    // A byte order mark is not part of the first line: its columns count from after it.
+    var starts = [bytes.starts(with: Lexer.byteOrderMark) ? Lexer.byteOrderMark.count : 0]
     for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
       starts.append(offset + 1)
     }
@@ -40,7 +41,8 @@ public struct SourceFile: Sendable {
       if lineStarts[middle] <= clamped { low = middle } else { high = middle - 1 }
     }
     let lineStart = lineStarts[low]
-    let column = String(decoding: bytes[lineStart..<clamped], as: UTF8.self).count + 1
+    let column =
+      String(decoding: bytes[lineStart..<max(lineStart, clamped)], as: UTF8.self).count + 1
     return SourceLocation(line: low + 1, column: column)
   }
 

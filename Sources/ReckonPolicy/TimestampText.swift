@@ -5,7 +5,8 @@ import Foundation
 /// an exact ISO 8601 time with its zone (`2026-11-01T09:30:00Z`, `…T09:30:00.125+02:00`; seconds
 /// optional, `T` or a space between the day and the time). Anything else is refused rather than
 /// read in part: a time cut to midnight, or read in the machine's zone, would be quietly wrong.
-/// Spaces around the text are ignored, as around every fact value.
+/// Spaces around the text are ignored, as around every fact value. A time outside years 1 to 9999
+/// (in UTC) is refused too: no fact can hold it.
 public enum TimestampText {
   /// Why a text is not a time.
   public enum Refusal: Error, Hashable, Sendable {
@@ -19,7 +20,7 @@ public enum TimestampText {
   public static func seconds(_ text: String) throws(Refusal) -> Double {
     var reader = Reader(bytes: Array(text.trimmingCharacters(in: .whitespaces).utf8))
     let seconds = try reader.read()
-    guard reader.atEnd else { throw .notATime }
+    guard reader.atEnd, Value.timestampRange.contains(seconds) else { throw .notATime }
     return seconds
   }
 

@@ -90,7 +90,7 @@ extension Value {
 
   static func formatTimestamp(_ seconds: Double) -> String {
     // Years outside 0001...9999 have no ISO 8601 form without extensions; show the number.
-    guard seconds.isFinite, seconds > -62_135_596_800, seconds < 253_402_300_800 else {
+    guard seconds.isFinite, Value.timestampRange.contains(seconds) else {
       return formatNumber(seconds)
     }
     return UTCTime(secondsSince1970: Int64(seconds.rounded(.down))).iso8601
