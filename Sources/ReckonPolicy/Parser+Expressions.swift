@@ -334,7 +334,10 @@ extension Parser {
   public static func unknownUnitHint(_ word: String) -> String? {
     let units = "the units are seconds, minutes, hours, days and weeks"
     let lower = word.lowercased()
-    if durationUnits[lower] != nil { return "write the unit in lower case: '\(lower)'" }
+    if durationUnits[lower] != nil {
+      // A unit already in lower case is not what is wrong (`x days`: the count is).
+      return lower == word ? nil : "write the unit in lower case: '\(lower)'"
+    }
     switch lower {
     case "month", "months", "mo", "mos":
       return "a month has no fixed length: write days, as in 30 days; \(units)"

@@ -233,3 +233,11 @@ enum ValueOperations {
     }
   }
 }
+
+extension Value {
+  /// Whether `self == other` holds as a policy's `==` says: numbers, percents, durations and
+  /// times as decimals of 15 significant digits, money exactly and only in one currency.
+  public func isEqual(asTheLanguageCompares other: Value) -> Bool {
+    ValueOperations.compare(.equal, self, other) == true
+  }
+}

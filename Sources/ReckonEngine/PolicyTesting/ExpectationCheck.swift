@@ -19,6 +19,9 @@ struct ExpectationCheck {
   private let silentOtherwise: Bool
   /// For `expect LET = VALUE`: the let's index, and the policy that computes it.
   private var checkedLet: (index: Int, policy: CompiledPolicy)?
+  /// For `expect LET = VALUE`: the value, compared as the language compares (`0.3` is what
+  /// `0.1 + 0.2` comes to); nil for `expect LET is missing`.
+  private var expectedLetValue: Value?
 
   /// Validates `expectation` against `policy`; returns the problem as a diagnostic on failure.
   /// `now` is the test's `now`, which a let's expected time such as `3 days ago` counts back from.
@@ -46,15 +49,16 @@ struct ExpectationCheck {
       {
         checkedLet = (index, policy)
         let type = policy.checked.lets[index].value.type
-        expectedFieldText = try value.map { value throws(DiagnosticError) in
+        expectedLetValue = try value.map { value throws(DiagnosticError) in
           do throws(TestValues.Failure) {
-            return try TestValues.parse(value, as: type, now: now).formatted(as: type)
+            return try TestValues.parse(value, as: type, now: now)
           } catch {
             throw DiagnosticError(
               Diagnostic(
                 .typeMismatch, .error, "\(field.value): \(error.description)", at: value.span))
           }
         }
+        expectedFieldText = expectedLetValue?.formatted(as: type)
         return
       }
       guard Self.fields.contains(field.value) else {
@@ -113,9 +117,13 @@ struct ExpectationCheck {
       guard let (index, policy) = checkedLet else { return nil }
       let value = policy.checked.lets[index].value
       let actual = policy.value(of: value, facts: decision.facts.values)
-        .map { $0.formatted(as: value.type) }
-      guard actual != expectedFieldText else { return nil }
-      if let actual { return "\(field.value) = \(actual)" }
+      switch (actual, expectedLetValue) {
+      case (nil, nil): return nil
+      case (let actual?, let expected?) where actual.isEqual(asTheLanguageCompares: expected):
+        return nil
+      default: break
+      }
+      if let actual { return "\(field.value) = \(actual.formatted(as: value.type))" }
       // Why it has no value: a missing fact, or a division by zero, which is not one.
       let why = ConditionReader(policy: policy, facts: decision.facts.values).whyUnknown(value)
       return "\(field.value) is unknown" + (why.map { " (\($0))" } ?? "")

@@ -31,6 +31,8 @@ struct TestFacts {
   let schema: FactSchema
   private(set) var values: [String: Value] = [:]
   private(set) var diagnostics: [Diagnostic] = []
+  /// Whether the test gives a `now` that could not be read (and was reported).
+  private var nowUnreadable = false
 
   /// Resolves the defaults, then each list of assignments in turn; later assignments win.
   /// `policy` is the policy under test, whose lets a test cannot give.
@@ -59,20 +61,29 @@ struct TestFacts {
       }
       written[assignment.fact.value] = (assignment.value, assignment.span)
     }
-    if let now = written.removeValue(forKey: "now") { resolve("now", now.0) }
-    for (fact, entry) in written.sorted(by: { $0.key < $1.key }) { resolve(fact, entry.0) }
+    if let now = written.removeValue(forKey: "now") {
+      resolve("now", now.0, isDefault: now.1 == nil)
+      nowUnreadable = now.0 != nil && values["now"] == nil
+    }
+    for (fact, entry) in written.sorted(by: { $0.key < $1.key }) {
+      resolve(fact, entry.0, isDefault: entry.1 == nil)
+    }
   }
 
   /// Facts the notification carries as whole numbers: a test's value must be one the notification
   /// can hold, or the request built from it would carry another.
   static let wholeNumberFacts: Set<String> = ["purchase.quantity"]
 
-  private mutating func resolve(_ fact: String, _ written: TestValue?) {
+  /// Reads one fact's value. One counted back from a `now` the test has not got is left missing
+  /// without a word when it is a default (`purchase.date` is 2 days ago) or when `now` itself
+  /// could not be read, which has its own error: one mistake, one message.
+  private mutating func resolve(_ fact: String, _ written: TestValue?, isDefault: Bool) {
     guard let written, let descriptor = schema.policySchema.fact(named: fact) else { return }
     let value: Value
     do {
       value = try TestValues.parse(written, as: descriptor.type, now: values["now"])
     } catch {
+      if error.needsNow, isDefault || nowUnreadable { return }
       report(.typeMismatch, "\(fact): \(error.description)", at: written.span)
       return
     }

@@ -7,22 +7,14 @@ enum TestValues {
   /// Why a value in a tests file could not be read.
   struct Failure: Error, CustomStringConvertible {
     let description: String
+    /// Whether the value counts back from `now` (`3 days ago`) and the test has no `now`.
+    var needsNow = false
   }
 
   static func parse(_ written: TestValue, as type: ValueType, now: Value?) throws(Failure) -> Value
   {
     if type == .timestamp, !written.isQuoted, written.text.hasSuffix(" ago") {
-      let duration = String(written.text.dropLast(4))
-      guard case .duration(let seconds)? = try? ValueParser.parse(duration, as: .duration),
-        case .timestamp(let reference)? = now
-      else {
-        let unit = duration.split(separator: " ").last.map(String.init)
-        let hint =
-          unit.flatMap(Parser.unknownUnitHint)
-          ?? "write, e.g., 3 days ago or \"2026-01-15T12:00:00Z\""
-        throw Failure(description: "'\(written.text)' is not a time: \(hint)")
-      }
-      return .timestamp(reference - seconds)
+      return try timeAgo(written.text, now: now)
     }
     if type == .timestamp, written.isQuoted {
       return try timestamp(written.text)
@@ -35,6 +27,28 @@ enum TestValues {
     } catch {
       throw Failure(description: error.description)
     }
+  }
+
+  /// `N UNIT ago`, counted back from `now`; a time outside years 1 to 9999 is refused, as a
+  /// written one is.
+  private static func timeAgo(_ text: String, now: Value?) throws(Failure) -> Value {
+    let example = "write, e.g., 3 days ago or \"2026-01-15T12:00:00Z\""
+    let duration = String(text.dropLast(4))
+    guard case .duration(let seconds)? = try? ValueParser.parse(duration, as: .duration) else {
+      let unit = duration.split(separator: " ").last.map(String.init)
+      let hint = unit.flatMap(Parser.unknownUnitHint) ?? example
+      throw Failure(description: "'\(text)' is not a time: \(hint)")
+    }
+    guard case .timestamp(let reference)? = now else {
+      throw Failure(
+        description: "'\(text)' counts back from now, which this test has not got: \(example)",
+        needsNow: true)
+    }
+    let time = reference - seconds
+    guard Value.timestampRange.contains(time) else {
+      throw Failure(description: "'\(text)' is not a time in years 1 to 9999: \(example)")
+    }
+    return .timestamp(time)
   }
 
   /// A quoted time, read as facts files and the date options read one (`TimestampText`), with

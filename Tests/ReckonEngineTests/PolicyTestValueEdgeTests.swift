@@ -1,0 +1,102 @@
+import ReckonEngine
+import ReckonFacts
+import ReckonPolicy
+import Testing
+
+/// Values in tests files at their edges: a time counted back past year 1 is an error at its
+/// line, a `now` that cannot be read is one error (not one more for the default purchase date),
+/// and a let's expected number is compared as the language compares numbers.
+struct PolicyTestValueEdgeTests {
+  static let policyText = """
+    let s = customer.refunds_last_90_days / 10 + 0.2
+    rule "three tenths"
+      when s == 0.3
+      then refund DECLINE
+    rule "recent"
+      when purchase.date is not missing and now - purchase.date < 1 day
+      then refund GRANT_FULL
+    otherwise share data only
+    """
+
+  static func run(_ tests: String) throws -> PolicyTestFileReport {
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "edge.policy", text: policyText), schema: FactSchema.standard.policySchema)
+    let runner = PolicyTestRunner(policy: try #require(loaded.policy))
+    return runner.run(SourceFile(path: "edge.tests", text: tests))
+  }
+
+  @Test func aTimeCountedBackPastYearOneIsAnErrorAtItsLine() throws {
+    let report = try Self.run(
+      """
+      test "long ago"
+        given purchase.date = 99999999999 days ago
+        expect otherwise
+      """)
+    #expect(report.problems.count == 1, "\(report.problems)")
+    #expect(
+      report.problems.joined().contains(
+        "edge.tests:2:25: error: purchase.date: '99999999999 days ago' is not a time in years 1 to 9999"
+      ), "\(report.problems)")
+    #expect(!report.passed)
+  }
+
+  @Test(arguments: ["\"yesterday\"", "\"0000-01-01\""])
+  func aNowThatCannotBeReadIsOneError(_ now: String) throws {
+    let report = try Self.run(
+      """
+      test "bad now"
+        given now = \(now)
+        expect otherwise
+      """)
+    #expect(report.problems.count == 1, "\(report.problems)")
+    #expect(
+      report.problems.joined().contains("edge.tests:2:15: error: now: "), "\(report.problems)")
+    #expect(!report.problems.joined().contains("lower case"), "\(report.problems)")
+  }
+
+  @Test func aTimeCountedBackFromAMissingNowSaysSo() throws {
+    let report = try Self.run(
+      """
+      test "no now"
+        given now is missing, purchase.date = 3 days ago
+        expect otherwise
+      """)
+    #expect(report.problems.count == 1, "\(report.problems)")
+    #expect(
+      report.problems.joined().contains("'3 days ago' counts back from now"), "\(report.problems)")
+  }
+
+  @Test func aCountThatIsNotANumberIsNotToldToWriteTheUnitInLowerCase() throws {
+    let report = try Self.run(
+      """
+      test "no count"
+        given purchase.date = many days ago
+        expect otherwise
+      """)
+    #expect(!report.problems.joined().contains("lower case"), "\(report.problems)")
+    #expect(report.problems.joined().contains("'many days ago' is not a time"))
+  }
+
+  @Test func aLetsNumberIsComparedAsTheLanguageComparesNumbers() throws {
+    let report = try Self.run(
+      """
+      test "a tenth and two tenths"
+        given customer.refunds_last_90_days = 1
+        expect s = 0.3, rule "three tenths"
+      """)
+    #expect(report.problems.isEmpty, "\(report.problems)")
+    #expect(report.passed, "\(report.render(explainer: nil))")
+  }
+
+  @Test func aLetsNumberThatDiffersStillFails() throws {
+    let report = try Self.run(
+      """
+      test "not three tenths"
+        given customer.refunds_last_90_days = 2
+        expect s = 0.3
+      """)
+    let failure = try #require(report.outcomes.first?.failures.first)
+    #expect(failure.expected == "s = 0.3")
+    #expect(failure.actual == "s = 0.4")
+  }
+}
