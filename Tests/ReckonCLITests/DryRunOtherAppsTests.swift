@@ -67,3 +67,29 @@ struct DryRunNothingDecidedTests {
       "\(run.standardError)")
   }
 }
+
+/// A dry-run whose per-request queries fail says so: it decided from the bulk query, but
+/// `reckon serve` would fail to gather facts.
+struct DryRunUncheckedBulkQueryTests {
+  @Test func aFailingPerRequestQueryIsWarnedAboutOnStandardError() async throws {
+    let folder = try await DryRunCommandTests.generated(20)
+    let configuration = folder + "/reckon.json"
+    let text = try String(contentsOfFile: configuration, encoding: .utf8)
+    let lookup = "WHERE p.transaction_id = :transaction_id"
+    #expect(text.contains(lookup))
+    try Data(
+      text.replacingOccurrences(
+        of: lookup, with: lookup + " AND abs(-9223372036854775807 - 1) > 0"
+      ).utf8
+    ).write(to: URL(fileURLWithPath: configuration))
+    let run = try await ReckonBinary.run([
+      "dry-run", "--config", configuration, "--policy", "policies/targeted.policy",
+      "--requests", folder + "/requests.jsonl",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(
+      run.standardError.contains(
+        "warning: app-db's bulkQuery was not checked against its per-request queries"),
+      "\(run.standardError)")
+  }
+}

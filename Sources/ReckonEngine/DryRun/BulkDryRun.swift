@@ -77,6 +77,7 @@ public struct BulkDryRun: Sendable {
     var otherApps = 0
     var unreadable = UnreadableLines()
     var sameTransactionTwice = false
+    var uncheckedBulkQueries: [String: String] = [:]
     for outcome in outcomes {
       switch outcome {
       case .success(let shard):
@@ -84,6 +85,7 @@ public struct BulkDryRun: Sendable {
         otherApps += shard.otherApps
         unreadable.merge(shard.unreadable)
         sameTransactionTwice = sameTransactionTwice || shard.sameTransactionTwice
+        uncheckedBulkQueries.merge(shard.uncheckedBulkQueries) { first, _ in first }
       case .failure(let error): throw error
       }
     }
@@ -101,6 +103,7 @@ public struct BulkDryRun: Sendable {
     }
     result.otherApps = otherApps
     result.unreadable = unreadable
+    result.uncheckedBulkQueries = uncheckedBulkQueries
     // Copies are of one transaction, which the order puts side by side, unless a shard boundary
     // falls inside its lines or its lines had no quick key to order by (signed payloads).
     let straddled = bounds.dropFirst().contains {

@@ -42,6 +42,8 @@ final class BulkShard: @unchecked Sendable {
     /// Whether two requests in a row were for one transaction: only then can there be copies
     /// of a notification or repeats of a request to leave out.
     var sameTransactionTwice = false
+    /// Per fact source, why its bulk query could not be checked against its per-request queries.
+    var uncheckedBulkQueries: [String: String] = [:]
   }
 
   /// Decides the shard's requests.
@@ -119,6 +121,7 @@ final class BulkShard: @unchecked Sendable {
           factsFound: found))
     }
     control.advance(by: pending)
+    outcome.uncheckedBulkQueries = scans.unchecked
     return outcome
   }
 
@@ -131,6 +134,8 @@ final class BulkShard: @unchecked Sendable {
     var lastKeys: [String?]
     /// How many more requests to also look up per request, to check the bulk query.
     var checks: Int
+    /// Per layer name, why a per-request lookup made to check its bulk query failed.
+    var unchecked: [String: String] = [:]
   }
 
   private func openScans() throws(DryRunError) -> Scans {
@@ -190,7 +195,7 @@ final class BulkShard: @unchecked Sendable {
         for fact in facts ?? [] { supplied.add(fact.slot, fact.value, to: &values) }
         if state.checks > 0 {
           state.checks -= 1
-          try crossCheck(request, facts ?? [], plan.layers[position])
+          try crossCheck(request, facts ?? [], plan.layers[position], &state.unchecked)
         }
       } else {
         guard case .scan(let name, _, _, let source) = plan.layers[position] else { continue }
@@ -219,11 +224,18 @@ final class BulkShard: @unchecked Sendable {
   }
 
   /// Checks the bulk query against the per-request queries for one request, on the facts read.
+  /// A per-request lookup that fails is noted in `unchecked` (the first reason per source):
+  /// `reckon serve` would fail the same way, which the dry-run must not hide.
   private func crossCheck(
-    _ request: RefundRequest, _ bulk: [SQLiteBulkFactScan.Fact], _ layer: BulkFactLayer
+    _ request: RefundRequest, _ bulk: [SQLiteBulkFactScan.Fact], _ layer: BulkFactLayer,
+    _ unchecked: inout [String: String]
   ) throws(DryRunError) {
-    guard case .scan(_, _, _, let source) = layer, let single = try? source.lookup(request.keys)
-    else { return }
+    guard case .scan(let name, _, _, let source) = layer else { return }
+    let single: [String: Value]
+    do { single = try source.lookup(request.keys) } catch {
+      if unchecked[name] == nil { unchecked[name] = "\(error)" }
+      return
+    }
     let facts = plan.schema.policySchema.facts
     var fromBulk: [String: Value] = [:]
     for fact in bulk { fromBulk[facts[fact.slot].name] = fact.value }

@@ -25,6 +25,9 @@ public struct DryRunResult: Sendable {
   public var linesRead: Int?
   /// For a requests file stopped early: how many lines it has; nil otherwise.
   public var lines: Int?
+  /// Per fact source, why its `bulkQuery` could not be checked against its per-request queries
+  /// (a lookup failed: `reckon serve` would fail the same way); empty when every check ran.
+  public var uncheckedBulkQueries: [String: String] = [:]
   /// Whether the run was stopped (Ctrl-C) before the end.
   public var stopped: Bool
   /// The policy's rule names, by index.

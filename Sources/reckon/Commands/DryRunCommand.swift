@@ -98,6 +98,11 @@ enum DryRunCommand: Command {
           + "\(options.format.uppercased()) output is partial")
     }
     if let warning = try options.nothingDecided(result) { console.error(warning) }
+    for (source, reason) in result.uncheckedBulkQueries.sorted(by: { $0.key < $1.key }) {
+      console.error(
+        "warning: \(source)'s bulkQuery was not checked against its per-request queries, as a "
+          + "lookup failed (reckon serve would fail the same way): \(reason)")
+    }
     try html?.write(HTMLReport.dryRun(result, summary))
     return result.stopped ? 130 : 0
   }

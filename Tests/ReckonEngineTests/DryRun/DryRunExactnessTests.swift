@@ -129,6 +129,36 @@ struct DryRunExactnessTests {
     #expect(error?.description.contains("or remove bulkQuery") == true)
   }
 
+  /// The per-request queries fail at run time (as `reckon serve`'s lookups then would): the
+  /// dry-run still decides from the bulk query, but says its check could not run, and why.
+  @Test func aBulkQueryThatCouldNotBeCheckedIsNamedWithTheReason() async throws {
+    let fixture = try DryRunFixture.shared()
+    let failing = try SQLiteFactSource(
+      name: "app-db",
+      settings: .init(
+        path: fixture.folder + "/facts.sqlite",
+        queries: [
+          "purchase":
+            "SELECT p.sample_offered AS \"product.sample_offered\" FROM purchases p WHERE p.transaction_id = :transaction_id AND abs(-9223372036854775807 - 1) > 0"
+        ]), schema: fixture.setup.schema)
+    let layers = try fixture.layers().map { layer -> BulkFactLayer in
+      guard case .scan(let name, let path, let sql, _) = layer else { return layer }
+      return .scan(name: name, path: path, sql: sql, source: failing)
+    }
+    let result = try await BulkDryRun(
+      policy: try fixture.policy("targeted"), against: nil, schema: fixture.setup.schema,
+      layers: layers
+    ).run(RequestLines(path: fixture.files.requests))
+    #expect(!result.rows.isEmpty)
+    let reason = try #require(result.uncheckedBulkQueries["app-db"])
+    #expect(reason.contains("integer overflow"), "\(reason)")
+    let checked = try await BulkDryRun(
+      policy: try fixture.policy("targeted"), against: nil, schema: fixture.setup.schema,
+      layers: try fixture.layers()
+    ).run(RequestLines(path: fixture.files.requests))
+    #expect(checked.uncheckedBulkQueries.isEmpty)
+  }
+
   @Test func bulkScanReadsOnlyTheFactsThePoliciesCanRead() async throws {
     let fixture = try DryRunFixture.shared()
     let run = BulkDryRun(
