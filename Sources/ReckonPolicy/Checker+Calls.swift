@@ -26,7 +26,7 @@ extension Checker {
       members.append(member)
     }
     guard sound else { return nil }
-    for operand in [value] + members { checkPercentRange(operand) }
+    checkPercentRanges([value] + members)
     return fold(node(.membership(negated: negated, value, members), .boolean, span))
   }
 
@@ -72,7 +72,7 @@ extension Checker {
         hint: "write both amounts in the same currency")
       return nil
     }
-    for value in values { checkPercentRange(value) }
+    checkPercentRanges(values)
     return fold(node(.call(builtin, values), type, span))
   }
 

@@ -81,11 +81,7 @@ extension Checker {
       }
       guard !failedLets.contains(declared.index) else { return nil }
       let value = lets[declared.index].value
-      if let known = value.constantValue {
-        let inlined = constant(known, value.type, span)
-        letConstants.insert(inlined.id)
-        return inlined
-      }
+      if let known = value.constantValue { return constant(known, value.type, span) }
       return node(.letReference(index: declared.index), value.type, span)
     }
     if let slot = schema.slot(ofFact: name) {
@@ -172,11 +168,6 @@ extension Checker {
       report(.divisionByZero, "division by zero", at: right.span)
       return nil
     }
-    // Two constants fold into one, which is checked where it is used.
-    if lhs.constantValue == nil || rhs.constantValue == nil {
-      checkPercentRange(lhs)
-      checkPercentRange(rhs)
-    }
     return fold(node(.arithmetic(arithmetic, lhs, rhs), type, span))
   }
 
@@ -209,8 +200,7 @@ extension Checker {
         hint: "compare amounts in the same currency")
       return nil
     }
-    checkPercentRange(lhs)
-    checkPercentRange(rhs)
+    checkPercentRanges([lhs, rhs])
     return fold(node(.compare(op, lhs, rhs), .boolean, span))
   }
 

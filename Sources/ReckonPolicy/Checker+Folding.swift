@@ -37,12 +37,27 @@ extension Checker {
   }
 
   /// Reports a percent worked out from constants (`50% + 60%`, `-5%`) that is outside 0% to 100%,
-  /// as a literal outside it is. Called where a value is used as a percent: compared, passed to a
-  /// built-in, combined with a value known only at run time, or named by a let. Values computed
-  /// from facts are only known at run time.
-  mutating func checkPercentRange(_ operand: ResolvedExpression) {
-    guard case .percent(let percent) = operand.constantValue, !(0...100).contains(percent),
-      !letConstants.contains(operand.id)
+  /// as a literal outside it is, where it meets shares: compared with, listed against or passed
+  /// with values that are shares themselves (facts, lets of them, other constants). Beside a
+  /// difference or other arithmetic (`usage.consumed - 50% > -10%`) a negative or large constant
+  /// is sound arithmetic, and values computed from facts are only known at run time.
+  mutating func checkPercentRanges(_ operands: [ResolvedExpression]) {
+    guard operands.allSatisfy(standsForAShare) else { return }
+    for operand in operands { checkPercentRange(operand) }
+  }
+
+  /// Whether `expression` gives a share rather than the result of arithmetic on shares.
+  private func standsForAShare(_ expression: ResolvedExpression) -> Bool {
+    switch expression.kind {
+    case .arithmetic, .negate: false
+    case .letReference(let index): standsForAShare(lets[index].value)
+    case .call(_, let arguments): arguments.allSatisfy(standsForAShare)
+    default: true
+    }
+  }
+
+  private mutating func checkPercentRange(_ operand: ResolvedExpression) {
+    guard case .percent(let percent) = operand.constantValue, !(0...100).contains(percent)
     else { return }
     report(
       .percentOutOfRange,

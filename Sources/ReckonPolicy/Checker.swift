@@ -14,9 +14,6 @@ public struct Checker {
   var declaredLets: [String: (index: Int, span: SourceSpan)] = [:]
   /// The lets whose value had an error: uses of them are not reported again.
   var failedLets: Set<Int> = []
-  /// The nodes that stand for a constant let's value where the let is named: its range was
-  /// checked at the let.
-  var letConstants: Set<Int> = []
   var nodeSpans: [SourceSpan] = []
   var nodeTypes: [ValueType] = []
   /// How many lets have been checked so far; a let may only use those before it.
@@ -162,7 +159,6 @@ public struct Checker {
       letDepths.append(1)
       return false
     }
-    checkPercentRange(value)
     lets.append(CheckedLet(name: declaration.name.value, value: value, span: declaration.span))
     letDepths.append(expandedDepth(value))
     return true
