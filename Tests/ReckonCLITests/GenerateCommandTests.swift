@@ -182,14 +182,19 @@ struct GenerateCommandTests {
 
   /// Stopped part way, generate leaves the folder as it was: no partial database that reads
   /// like a whole history, and the files --force would have replaced kept.
-  @Test func aStoppedRunLeavesTheFolderAsItWas() async throws {
+  /// Stopped part way, generate leaves the folder as it was: no partial database that reads
+  /// like a whole history, the files --force would have replaced kept, and the folders it made
+  /// for the run removed.
+  @Test(arguments: ["", "/made/for/it"])
+  func aStoppedRunLeavesTheFolderAsItWas(_ below: String) async throws {
     let folder = try Self.emptyFolder()
     let mine = Data("the user's own requests\n".utf8)
     try mine.write(to: URL(fileURLWithPath: folder + "/requests.jsonl"))
+    let out = folder + below
     let process = Process()
     process.executableURL = try ReckonBinary.location()
     process.arguments = [
-      "generate", "--out", folder, "--count", "2000000", "--state", "yes", "--force",
+      "generate", "--out", out, "--count", "2000000", "--state", "yes", "--force",
       "--policy", ReckonBinary.packageRoot.appendingPathComponent("policies/targeted.policy").path,
     ]
     process.standardOutput = FileHandle.nullDevice
@@ -198,10 +203,10 @@ struct GenerateCommandTests {
     // Stopped once it has begun writing its files.
     let started = Date()
     while process.isRunning, Date().timeIntervalSince(started) < 20 {
-      let hidden = try FileManager.default.contentsOfDirectory(atPath: folder)
+      let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [])
         .filter { $0.hasPrefix(".") }
       if let partial = hidden.first,
-        try !FileManager.default.contentsOfDirectory(atPath: folder + "/" + partial).isEmpty
+        try !FileManager.default.contentsOfDirectory(atPath: out + "/" + partial).isEmpty
       {
         break
       }
@@ -212,5 +217,53 @@ struct GenerateCommandTests {
     #expect(process.terminationStatus == 130)
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["requests.jsonl"])
     #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/requests.jsonl")) == mine)
+  }
+
+  /// A file that cannot be replaced (a folder of that name) is found before anything is moved:
+  /// the user's other files are kept.
+  @Test func aTargetThatCannotBeReplacedLeavesEveryFileAsItWas() async throws {
+    let folder = try Self.emptyFolder()
+    try FileManager.default.createDirectory(
+      atPath: folder + "/reckon.json", withIntermediateDirectories: true)
+    let mine = Data("the user's own requests\n".utf8)
+    try mine.write(to: URL(fileURLWithPath: folder + "/requests.jsonl"))
+    let run = try await ReckonBinary.run([
+      "generate", "--out", folder, "--count", "5", "--force",
+    ])
+    #expect(run.status != 0)
+    #expect(run.standardError.contains("reckon.json"), "\(run.standardError)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/requests.jsonl")) == mine)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        == ["reckon.json", "requests.jsonl"])
+  }
+
+  /// A run killed outright cannot clean up; the next run into the folder removes what it left,
+  /// and never the folder of a run still going.
+  @Test func aFolderLeftByAKilledRunIsRemovedByTheNext() async throws {
+    let folder = try Self.emptyFolder()
+    let gone = folder + "/.reckon-partial-999999999-left"
+    let running = folder + "/.reckon-partial-\(getpid())-running"
+    for path in [gone, running] {
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    let run = try await ReckonBinary.run([
+      "generate", "--out", folder, "--count", "5", "--force",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: gone))
+    #expect(FileManager.default.fileExists(atPath: running))
+  }
+
+  /// A history reaching back before 1975 would hold times the facts reader refuses.
+  @Test(arguments: [["--until", "1975-02-01"], ["--days", "30000"]])
+  func aHistoryStartingBefore1975IsRefusedBeforeAnythingIsWritten(_ options: [String])
+    async throws
+  {
+    let folder = try Self.emptyFolder()
+    let run = try await ReckonBinary.run(["generate", "--out", folder, "--count", "5"] + options)
+    #expect(run.status == 2, "\(run.standardError)")
+    #expect(run.standardError.contains("before 1975"), "\(run.standardError)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
   }
 }

@@ -30,8 +30,9 @@ enum GenerateCommand: Command {
 
     Every option, the policy and FOLDER (it must be a folder, or a path one can be created at,
     that can be written to) are checked before anything is written. The files are made in a
-    hidden folder inside FOLDER and moved into place once all are complete: stopped (Ctrl-C) or
-    failed part way, generate leaves FOLDER as it was.
+    hidden folder inside FOLDER (.reckon-partial-PID-…) and moved into place once all are
+    complete: stopped (Ctrl-C) or failed part way, generate leaves FOLDER as it was. One left by
+    a run that was killed outright is removed by the next run into FOLDER.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
@@ -46,10 +47,11 @@ enum GenerateCommand: Command {
     let state = try withState(arguments.option("state"))
     let force = arguments.flag("force")
     try arguments.rejectUnknown()
+    let end = until ?? Self.startOfToday()
+    try checkSpan(end: end, days: days, until: arguments.option("until"))
     try OutputFolder.check(folder)
     try checkPolicy(policy)
     if !force { try GeneratedFiles.checkNothingReplaced(in: folder, state: state) }
-    let end = until ?? Self.startOfToday()
     let generator = PastRequestGenerator(
       count: count, seed: UInt64(seed), start: end.addingTimeInterval(-Double(days) * 86_400),
       days: days)
@@ -85,6 +87,23 @@ enum GenerateCommand: Command {
       )
     }
     return 0
+  }
+
+  /// The earliest start of a history: its purchases and customers reach up to a year before
+  /// it, and a time before March 1973 in milliseconds is refused as seconds given by mistake.
+  static let earliestStart = Date(timeIntervalSince1970: 157_766_400)  // 1975-01-01
+
+  /// Refuses a history that would start before `earliestStart` or end after year 9998.
+  private static func checkSpan(end: Date, days: Int, until: String?) throws(UsageError) {
+    let latest = Date(timeIntervalSince1970: 253_370_764_800)  // 9999-01-01
+    guard end <= latest else {
+      throw UsageError("--until \(until ?? ""): the history must end before 9999")
+    }
+    guard end.timeIntervalSince(earliestStart) >= Double(days) * 86_400 else {
+      throw UsageError(
+        "--days \(days) before \(until.map { "--until \($0)" } ?? "today") starts the history before 1975; give fewer days or a later --until"
+      )
+    }
   }
 
   /// Midnight UTC at the start of the current day.
