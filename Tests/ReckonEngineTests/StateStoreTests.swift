@@ -267,11 +267,19 @@ import Testing
 
   /// `state.path` naming the app's own database (an easy slip) must not give it Reckon's tables,
   /// nor switch it to WAL, whichever command opens it.
-  @Test(arguments: [StateStore.Access.create, .existing, .readOnly])
-  func anotherProgramsDatabaseIsRefusedAndLeftAsItWas(access: StateStore.Access) throws {
+  @Test(
+    arguments: [StateStore.Access.create, .existing, .readOnly],
+    [
+      "CREATE TABLE purchases (transaction_id TEXT PRIMARY KEY)",
+      "CREATE VIEW purchases AS SELECT 1 AS transaction_id", "PRAGMA application_id = 12345",
+      "PRAGMA user_version = 7",
+    ])
+  func anotherProgramsDatabaseIsRefusedAndLeftAsItWas(access: StateStore.Access, made: String)
+    throws
+  {
     let path = TestState.temporaryPath()
     let app = try SQLiteDatabase(path: path, options: [.readWrite, .create])
-    try app.execute("CREATE TABLE purchases (transaction_id TEXT PRIMARY KEY)")
+    try app.execute(made)
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     let error = #expect(throws: StateDatabaseError.self) {
       try StateStore(path: path, access: access)

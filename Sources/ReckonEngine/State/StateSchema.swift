@@ -158,11 +158,15 @@ enum StateSchema {
 
   /// The schema version of a Reckon state database, read without writing; a file that is not
   /// SQLite or has no `schema_migrations` table is not a Reckon state database.
-  /// Whether the file holds no tables at all: a new file, which Reckon may make its own.
+  /// Whether the file holds nothing at all (no table, view, index or trigger, and no
+  /// application id or user version another program set): a new file, which Reckon may make
+  /// its own.
   static func isEmpty(_ connection: SQLiteConnection) throws(StateDatabaseError) -> Bool {
-    do {
-      return try connection.query("SELECT 1 FROM sqlite_master WHERE type = 'table' LIMIT 1")
-        .isEmpty
+    do throws(StateDatabaseError) {
+      let objects = try connection.query("SELECT 1 FROM sqlite_master LIMIT 1")
+      let application = try connection.query("PRAGMA application_id").first?.int(0)
+      let version = try connection.query("PRAGMA user_version").first?.int(0)
+      return objects.isEmpty && (application ?? 0) == 0 && (version ?? 0) == 0
     } catch {
       throw error.ifNotADatabase(path: connection.path)
     }

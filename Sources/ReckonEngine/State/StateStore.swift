@@ -77,6 +77,16 @@ public final class StateStore: @unchecked Sendable {
     }
   }
 
+  /// Refuses `path` when it is a file another program made (it holds something, but not
+  /// Reckon's tables), opening it read-only, so a command can say so before it puts anything
+  /// beside it (the sender's lock file). A missing file passes: opening creates it.
+  public static func checkIsOurs(path: String) throws(StateDatabaseError) {
+    guard FileManager.default.fileExists(atPath: path) else { return }
+    let connection = try SQLiteConnection(path: path, synchronous: "NORMAL", readOnly: true)
+    guard try !StateSchema.isEmpty(connection) else { return }
+    _ = try StateSchema.version(connection)
+  }
+
   /// The schema version the file is at.
   public func schemaVersion() throws(StateDatabaseError) -> Int {
     try locked { () throws(StateDatabaseError) in

@@ -42,8 +42,10 @@ enum ServeCommand: Command {
     // Taken before anything else starts, so a second server refuses to start instead of running
     // without a sender; the sender releases it when it stops.
     var senderLock: SenderLock?
-    // Named as the state database's problem, not as a lock file the operator never configured.
+    // Named as the state database's problem, not as a lock file the operator never configured;
+    // another program's database is refused before a lock file is left beside it.
     try StateStore.checkFolder(of: configuration.statePath)
+    try StateStore.checkIsOurs(path: configuration.statePath)
     if configuration.appStoreKey != nil {
       do throws(SenderLockError) {
         senderLock = try SenderLock(statePath: configuration.statePath)
