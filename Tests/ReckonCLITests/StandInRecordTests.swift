@@ -74,4 +74,15 @@ struct StandInRecordTests {
     #expect(process.terminationStatus == 0)
     #expect(try Data(contentsOf: URL(fileURLWithPath: record)) == mine)
   }
+
+  /// The first record starts on a line of its own, even after a file that does not end its
+  /// last line.
+  @Test func aRecordFileWithoutAFinalLineBreakGetsOneBeforeTheRecords() async throws {
+    let folder = try Self.workspace()
+    let record = folder + "/unended.txt"
+    try Data("mine, no line break".utf8).write(to: URL(fileURLWithPath: record))
+    let (process, _, _) = try await Self.start(folder, record: record)
+    Self.stop(process)
+    #expect(try String(contentsOfFile: record, encoding: .utf8) == "mine, no line break\n")
+  }
 }

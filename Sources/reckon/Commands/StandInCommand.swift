@@ -90,6 +90,18 @@ private final class RequestRecorder: @unchecked Sendable {
     guard descriptor >= 0 else {
       throw UsageError("--record \(path): \(String(cString: strerror(errno)))")
     }
+    // A file that does not end its last line would run it into the first record.
+    if let last = Self.lastByte(of: path), last != UInt8(ascii: "\n") {
+      _ = Self.writeAll(Data("\n".utf8), to: descriptor)
+    }
+  }
+
+  private static func lastByte(of path: String) -> UInt8? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    guard let end = try? handle.seekToEnd(), end > 0 else { return nil }
+    try? handle.seek(toOffset: end - 1)
+    return (try? handle.read(upToCount: 1))?.first
   }
 
   deinit { close(descriptor) }
