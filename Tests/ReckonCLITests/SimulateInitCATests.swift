@@ -21,4 +21,12 @@ struct SimulateInitCATests {
     #expect(forced.status == 0, "\(forced.standardError)")
     #expect(try Data(contentsOf: root) != trusted)
   }
+
+  @Test func forceWithoutInitCASaysWhereItBelongs() async throws {
+    let run = try await ReckonBinary.run([
+      "simulate", "--ca", "/nonexistent", "--url", "http://127.0.0.1:9/", "--force",
+    ])
+    #expect(run.status == 2, "\(run.standardError)")
+    #expect(run.standardError.contains("--force only goes with --init-ca"), "\(run.standardError)")
+  }
 }

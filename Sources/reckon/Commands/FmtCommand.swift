@@ -22,7 +22,8 @@ enum FmtCommand: Command {
     file keeps its permissions.
 
     --check    change nothing; list the files that would change and exit 1 if there are any
-    --stdout   print the formatted text instead of writing the files
+    --stdout   print the formatted text instead of writing the files (several files each
+               after a line "==> PATH <==")
 
     A file that does not parse is left alone, its errors are printed and it is counted as not
     formatted (exit 1). So is a file whose formatted text would not parse back to the same

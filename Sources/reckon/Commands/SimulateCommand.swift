@@ -50,6 +50,9 @@ enum SimulateCommand: Command {
       )
       return 0
     }
+    guard !arguments.flag("force") else {
+      throw UsageError("--force only goes with --init-ca (replacing a CA already in DIR)")
+    }
     let authority = try LocalCertificateAuthority(directory: try arguments.required("ca"))
     guard let url = URL(string: try arguments.required("url")) else {
       throw UsageError("--url must be a URL such as http://127.0.0.1:8080/apple/notifications")
