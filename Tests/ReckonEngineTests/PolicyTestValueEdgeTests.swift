@@ -9,6 +9,7 @@ import Testing
 struct PolicyTestValueEdgeTests {
   static let policyText = """
     let s = customer.refunds_last_90_days / 10 + 0.2
+    let bought = purchase.date
     rule "three tenths"
       when s == 0.3
       then refund DECLINE
@@ -98,5 +99,18 @@ struct PolicyTestValueEdgeTests {
     let failure = try #require(report.outcomes.first?.failures.first)
     #expect(failure.expected == "s = 0.3")
     #expect(failure.actual == "s = 0.4")
+  }
+
+  /// A time is written and shown to the second: one with a fraction of a second is the time a
+  /// test can write (a failure would show the same time as expected and actual).
+  @Test func aLetsTimeIsComparedAsItIsShown() throws {
+    let report = try Self.run(
+      """
+      test "half a second in"
+        given purchase.date = "2026-02-27T12:00:00.5Z"
+        expect bought = "2026-02-27T12:00:00Z"
+      """)
+    #expect(report.problems.isEmpty, "\(report.problems)")
+    #expect(report.passed, "\(report.render(explainer: nil))")
   }
 }
