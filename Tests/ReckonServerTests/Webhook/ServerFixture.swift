@@ -91,8 +91,13 @@ final class ServerFixture: @unchecked Sendable {
     return notification
   }
 
+  /// The signed body of `notification`; the stand-in learns the transaction's product type, as
+  /// Apple knows it, so the replies are held to the rules that depend on it.
   func body(_ notification: SimulatedNotification = ServerFixture.notification()) throws -> Data {
-    try notification.body(signedBy: authority)
+    standIn.register(
+      notification.transactionId,
+      ConsumptionValidationContext(productType: ProductType(rawValue: notification.productType)))
+    return try notification.body(signedBy: authority)
   }
 
   /// POSTs `body` to the webhook and returns the status and answer.
