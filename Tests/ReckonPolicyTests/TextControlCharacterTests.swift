@@ -27,6 +27,26 @@ struct TextControlCharacterTests {
       name: "a C1 control (CSI)", character: "\u{9B}",
       message: "U+009B control character cannot be written inside text"),
     Case(name: "tab", character: "\t", message: "a tab cannot be written inside text"),
+    // Invisible characters that reorder or split text ("Trojan Source"): two names that look
+    // alike would differ, or text would show other than it reads.
+    Case(
+      name: "right-to-left override", character: "\u{202E}",
+      message: "U+202E right-to-left override cannot be written inside text"),
+    Case(
+      name: "first strong isolate", character: "\u{2068}",
+      message: "U+2068 first strong isolate cannot be written inside text"),
+    Case(
+      name: "zero width space", character: "\u{200B}",
+      message: "U+200B zero width space cannot be written inside text"),
+    Case(
+      name: "right-to-left mark", character: "\u{200F}",
+      message: "U+200F right-to-left mark cannot be written inside text"),
+    Case(
+      name: "arabic letter mark", character: "\u{061C}",
+      message: "U+061C arabic letter mark cannot be written inside text"),
+    Case(
+      name: "word joiner", character: "\u{2060}",
+      message: "U+2060 word joiner cannot be written inside text"),
   ]
 
   @Test(arguments: cases)
@@ -57,7 +77,8 @@ struct TextControlCharacterTests {
     #expect(diagnostics.first?.hint == "write \\t for a tab, or a space")
   }
 
-  @Test(arguments: ["a\\tb", "a\\nb", "é日🙂", "a b"])
+  // The zero-width joiners stay: scripts (Persian, Indic) and emoji sequences need them.
+  @Test(arguments: ["a\\tb", "a\\nb", "é日🙂", "a b", "می\u{200C}خواهم", "👩\u{200D}💻"])
   func escapesAndPrintableCharactersStayAllowed(_ inside: String) {
     let (_, _, diagnostics) = Lexer.tokenize(SourceFile(path: "t.policy", text: "\"\(inside)\""))
     #expect(diagnostics.isEmpty, "\(diagnostics)")
