@@ -12,6 +12,10 @@ struct FormatterCommentTests {
 
   static let cases: [Case] = [
     Case(
+      name: "comment between a header's keyword and its value",
+      input:
+        "policy \"p\"\nversion 1  # v\ndescription # d1\n  \"desc\"\notherwise share data only\n"),
+    Case(
       name: "own-line comment inside a let's call",
       input: "let x = max(usage.consumed,\n    # note\n    10%)\notherwise share data only\n"),
     Case(

@@ -29,27 +29,37 @@ public struct PolicyFormatter: Sendable {
     let printer = ExpressionPrinter(source: source, comments: syntax.comments.map(\.span.start))
     var weaver = CommentWeaver(
       source: source, comments: syntax.comments.sorted { $0.span.start < $1.span.start })
+    var previousEnd = 0
     for declaration in syntax.declarations {
-      let span = declaration.formattingSpan
+      var span = declaration.formattingSpan
+      // A header's span is its value's; it starts at its keyword, the first token after the
+      // previous declaration, so a comment between the two stays with it.
+      if case .header = declaration {
+        span = SourceSpan(
+          start: min(span.start, source.tokenStart(after: previousEnd)), end: span.end)
+      }
       weaver.emitComments(before: span.start)
-      weaver.emit(lines(for: declaration, printer), span: span)
+      weaver.emit(lines(for: declaration, printer, start: span.start), span: span)
+      previousEnd = declaration.formattingSpan.end
     }
     weaver.emitComments(before: Int.max)
     return weaver.text()
   }
 
-  private func lines(for declaration: Declaration, _ printer: ExpressionPrinter)
+  /// The printed lines of `declaration`, which starts at `start` (a header's keyword).
+  private func lines(for declaration: Declaration, _ printer: ExpressionPrinter, start: Int)
     -> [FormattedLine]
   {
+    func header(_ text: String, _ value: SourceSpan) -> [FormattedLine] {
+      [FormattedLine(0, text, start, contentStart: value.start, end: value.end)]
+    }
     switch declaration {
     case .header(.name(let name)):
-      return [FormattedLine(0, "policy " + ExpressionPrinter.quoted(name.value), name.span.start)]
+      return header("policy " + ExpressionPrinter.quoted(name.value), name.span)
     case .header(.version(let version)):
-      return [FormattedLine(0, "version " + version.value, version.span.start)]
+      return header("version " + version.value, version.span)
     case .header(.description(let text)):
-      return [
-        FormattedLine(0, "description " + ExpressionPrinter.quoted(text.value), text.span.start)
-      ]
+      return header("description " + ExpressionPrinter.quoted(text.value), text.span)
     case .let(let value):
       return wrapped(
         "let \(value.name.value) = ", value.value, indent: 0, start: value.span.start, printer)
