@@ -140,7 +140,12 @@ public struct DecisionExplainer: Sendable {
     }
     for slot in slots {
       let fact = policy.schema.facts[slot]
-      let value = decision.facts.values[slot].map { $0.formatted(as: fact.type) } ?? "missing"
+      var value = decision.facts.values[slot].map { $0.formatted(as: fact.type) } ?? "missing"
+      if case .duration(let seconds)? = decision.facts.values[slot],
+        let about = Value.approximateDuration(seconds)
+      {
+        value += " (\(about))"
+      }
       let source = decision.facts.provenance[fact.name].map { " (from \($0))" } ?? ""
       lines.append("  \(fact.name) = \(value)\(source)")
     }

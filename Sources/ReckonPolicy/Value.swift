@@ -79,6 +79,18 @@ extension Value {
     return "\(sign)\(whole).\(fraction)"
   }
 
+  /// A reader's gloss on a duration whose exact form is in a small unit though it spans days or
+  /// hours (`21296800 seconds` is "about 246.5 days"); nil when the exact form already reads well.
+  public static func approximateDuration(_ seconds: Double) -> String? {
+    guard seconds.isFinite else { return nil }
+    let exact = formatDuration(seconds)
+    for (name, size) in [("days", 86_400.0), ("hours", 3_600.0)] where abs(seconds) >= 2 * size {
+      guard !exact.hasSuffix(" " + name) else { return nil }
+      return "about " + formatNumber((seconds / size * 10).rounded() / 10) + " " + name
+    }
+    return nil
+  }
+
   static func formatDuration(_ seconds: Double) -> String {
     let units: [(String, Double)] = [("days", 86_400), ("hours", 3_600), ("minutes", 60)]
     for (name, size) in units where seconds != 0 && (seconds / size).rounded() == seconds / size {

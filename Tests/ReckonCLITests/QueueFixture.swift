@@ -20,15 +20,17 @@ struct QueueFixture {
 
   /// Entry 1 held for review, entry 2 pending, both with `body`; `statePath` in the
   /// configuration points at `state` (relative to the folder) when given.
-  init(state: String? = nil, body: String = Self.body) throws {
+  init(state: String? = nil, body: String = Self.body, facts: String = "[]") throws {
     folder =
       TestScratch.folder.appendingPathComponent("reckon-queue-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     // Whole seconds, so the times print as they were stored.
     received = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) - 60)
     let store = try StateStore(path: folder + "/reckon-state.sqlite")
-    try Self.enqueue(in: store, at: received, transaction: "2001", hold: true, body: body)
-    try Self.enqueue(in: store, at: received, transaction: "2002", hold: false, body: body)
+    try Self.enqueue(
+      in: store, at: received, transaction: "2001", hold: true, body: body, facts: facts)
+    try Self.enqueue(
+      in: store, at: received, transaction: "2002", hold: false, body: body, facts: facts)
     let policy = ReckonBinary.packageRoot.path + "/policies/targeted.policy"
     let json = """
       {"apps": [{"bundleId": "com.example", "appAppleId": 1234567890, "environment": "Production", "policy": "\(policy)"}],
@@ -87,7 +89,7 @@ struct QueueFixture {
   @discardableResult
   private static func enqueue(
     in store: StateStore, at date: Date, transaction: String, hold: Bool, body: String = body,
-    environment: AppStoreEnvironment = .production
+    environment: AppStoreEnvironment = .production, facts: String = "[]"
   ) throws -> Int64 {
     let record = NotificationRecord(
       notificationUUID: UUID().uuidString, notificationType: "CONSUMPTION_REQUEST",
@@ -97,7 +99,7 @@ struct QueueFixture {
     let decision = DecisionRecord(
       policyName: "test", policyVersion: nil, policySHA256: String(repeating: "a", count: 64),
       action: hold ? "hold" : "respond", rule: "r", reason: nil, body: Data(body.utf8),
-      factsJSON: Data("[]".utf8), explanationJSON: nil, decidedAt: date)
+      factsJSON: Data(facts.utf8), explanationJSON: nil, decidedAt: date)
     let enqueue = OutboxEnqueue(
       app: AppStoreApp(bundleId: "com.example", environment: environment),
       transactionId: transaction, context: .init(), body: Data(body.utf8),

@@ -70,4 +70,16 @@ struct QueueShowStateTests {
     #expect(decision["action"] as? String == "hold")
     #expect(decision["facts"] as? [Any] != nil, "\(json)")
   }
+
+  /// A duration stored in seconds, as a query gives an account's age, gets its size in days.
+  @Test func aDurationInSecondsIsShownWithItsSizeInDays() async throws {
+    let fixture = try QueueFixture(
+      facts: #"[{"name":"customer.account_age","value":"21296800 seconds","source":"app-db"}]"#)
+    let run = try await fixture.queue(["show", "1"])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(
+      run.standardOutput.contains(
+        "  customer.account_age = 21296800 seconds (about 246.5 days) (app-db)"),
+      "\(run.standardOutput)")
+  }
 }

@@ -61,4 +61,20 @@ struct TimestampFormattingTests {
     let expected = formatter.string(from: Date(timeIntervalSince1970: seconds.rounded(.down)))
     #expect(Value.timestamp(seconds).formatted(as: .timestamp) == expected)
   }
+
+  /// A duration whose exact form is in a small unit though it spans days or hours gets a gloss;
+  /// one that already reads in its largest unit does not.
+  @Test(
+    arguments: [
+      (21_296_800.0, "about 246.5 days"), (172_860.0, "about 2 days"), (7_260.0, "about 2 hours"),
+      (-259_201.0, "about -3 days"), (86_430.0, "about 24 hours"),
+    ] as [(Double, String)])
+  func aLongDurationInASmallUnitGetsItsSizeInWords(_ seconds: Double, _ gloss: String) {
+    #expect(Value.approximateDuration(seconds) == gloss)
+  }
+
+  @Test(arguments: [34_560_000.0, 18_000.0, 90.0, 3_000.0, 0.0])
+  func aDurationThatReadsWellHasNoGloss(_ seconds: Double) {
+    #expect(Value.approximateDuration(seconds) == nil)
+  }
 }

@@ -271,7 +271,13 @@ struct EntryReport: Encodable {
       lines.append(list.isEmpty ? "facts: none read" : "facts:")
       for case .object(let fact) in list {
         guard case .string(let name)? = fact["name"] else { continue }
-        let value: String = if case .string(let text)? = fact["value"] { text } else { "missing" }
+        var value: String = if case .string(let text)? = fact["value"] { text } else { "missing" }
+        // A duration stored in seconds (246 days and some hours) gets its size in words too.
+        if case .duration(let seconds)? = try? ValueParser.parse(value, as: .duration),
+          let about = Value.approximateDuration(seconds)
+        {
+          value += " (\(about))"
+        }
         let source: String =
           if case .string(let from)? = fact["source"] { " (\(from))" } else { "" }
         lines.append("  \(name) = \(value)\(source)")
