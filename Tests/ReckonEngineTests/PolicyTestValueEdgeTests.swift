@@ -113,4 +113,17 @@ struct PolicyTestValueEdgeTests {
     #expect(report.problems.isEmpty, "\(report.problems)")
     #expect(report.passed, "\(report.render(explainer: nil))")
   }
+
+  /// A time expected with a fraction of a second is compared exactly, and a failure shows the
+  /// fraction: the actual time is never shown as the expected one.
+  @Test func aLetsTimeExpectedWithAFractionIsComparedExactly() throws {
+    let report = try Self.run(
+      """
+      test "a quarter, not three quarters"
+        given purchase.date = "2026-02-27T12:00:00.750Z"
+        expect bought = "2026-02-27T12:00:00.250Z"
+      """)
+    let failure = try #require(report.outcomes.first?.failures.first)
+    #expect(failure.actual == "bought = 2026-02-27T12:00:00.750Z")
+  }
 }

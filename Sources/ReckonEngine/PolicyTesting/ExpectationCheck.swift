@@ -119,15 +119,10 @@ struct ExpectationCheck {
       let actual = policy.value(of: value, facts: decision.facts.values)
       switch (actual, expectedLetValue) {
       case (nil, nil): return nil
-      // Equal as `==` compares (0.1 + 0.2 is 0.3), or as shown: a time is written and shown
-      // to the second, so one with a fraction of a second is the time its test can write.
-      case (let actual?, let expected?)
-      where actual.isEqual(asTheLanguageCompares: expected)
-        || actual.formatted(as: value.type) == expected.formatted(as: value.type):
-        return nil
+      case (let actual?, let expected?) where Self.matches(actual, expected): return nil
       default: break
       }
-      if let actual { return "\(field.value) = \(actual.formatted(as: value.type))" }
+      if let actual { return "\(field.value) = \(Self.shown(actual, as: value.type))" }
       // Why it has no value: a missing fact, or a division by zero, which is not one.
       let why = ConditionReader(policy: policy, facts: decision.facts.values).whyUnknown(value)
       return "\(field.value) is unknown" + (why.map { " (\($0))" } ?? "")
@@ -137,6 +132,29 @@ struct ExpectationCheck {
       return actual == expectedFieldText
         ? nil : "\(field.value) " + (actual.map { "= \($0)" } ?? "is missing")
     }
+  }
+
+  /// Whether a let's value meets its expectation: equal as `==` compares (0.1 + 0.2 is 0.3); a
+  /// time expected in whole seconds (as times are shown) is met by any time within that second.
+  static func matches(_ actual: Value, _ expected: Value) -> Bool {
+    if case .timestamp(let seconds) = actual, case .timestamp(let wanted) = expected,
+      wanted == wanted.rounded(.down)
+    {
+      return seconds.rounded(.down) == wanted
+    }
+    return actual.isEqual(asTheLanguageCompares: expected)
+  }
+
+  /// A let's value in a failure: a time with a fraction of a second shows it, so a failure never
+  /// shows the expected time as the actual one.
+  static func shown(_ value: Value, as type: ValueType) -> String {
+    guard case .timestamp(let seconds) = value, seconds != seconds.rounded(.down) else {
+      return value.formatted(as: type)
+    }
+    let whole = value.formatted(as: type)
+    let milliseconds = Int(((seconds - seconds.rounded(.down)) * 1_000).rounded(.down))
+    let fraction = String(1_000 + milliseconds).dropFirst()
+    return whole.hasSuffix("Z") ? whole.dropLast() + "." + fraction + "Z" : whole
   }
 
   /// The decision's outcome in one phrase: `refund DECLINE`, `share data only, hold for review`, or why no reply.
