@@ -72,7 +72,9 @@ extension Checker {
         hint: "write both amounts in the same currency")
       return nil
     }
-    checkPercentRanges(values)
+    // A call of constants folds into one, checked where it is used; its parts are checked here
+    // only beside a value known at run time (`max(usage.consumed, 50% + 60%)`).
+    if values.contains(where: { $0.constantValue == nil }) { checkPercentRanges(values) }
     return fold(node(.call(builtin, values), type, span))
   }
 

@@ -63,10 +63,25 @@ struct PercentRangeTests {
     // Beside arithmetic a constant is arithmetic too: a difference may be negative.
     "usage.consumed - 50% > -10%", "usage.consumed - 50% > 0% - 10%",
     "max(usage.consumed - 50%, -10%) > 0%", "usage.consumed + 100% * 2 > 90%",
+    "usage.consumed - 50% > min(-10%, -20%)", "usage.consumed - 50% > round(-5%)",
+    "usage.consumed - 50% in [min(-10%, 5%)]",
   ])
   func percentsThatEndInTheRangeOrComeFromFactsLoad(_ condition: String) {
     let result = TestSchema.load("rule \"r\" when \(condition) then refund DECLINE\n")
     #expect(!result.hasErrors, "\(result.renderedDiagnostics())")
+  }
+
+  /// A mistake is one error, where its value is used, however many calls and lets it passes
+  /// through.
+  @Test(arguments: [
+    "rule \"r\" when round(0% - 5%) < usage.consumed then refund DECLINE\n",
+    "let a = 0% - 10%\nlet b = min(a, 10%)\nrule \"r\" when usage.consumed > b then refund DECLINE\n",
+  ])
+  func aConstantPercentOutsideTheRangeIsReportedOnce(_ policy: String) {
+    let result = TestSchema.load(policy)
+    let errors = result.diagnostics.filter(\.isError)
+    #expect(errors.count == 1, "\(result.renderedDiagnostics())")
+    #expect(errors.first?.id == .percentOutOfRange)
   }
 
   @Test func aLetHoldingANegativePercentServesArithmetic() {
