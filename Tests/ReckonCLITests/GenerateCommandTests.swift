@@ -185,7 +185,7 @@ struct GenerateCommandTests {
   /// Stopped part way, generate leaves the folder as it was: no partial database that reads
   /// like a whole history, the files --force would have replaced kept, and the folders it made
   /// for the run removed.
-  @Test(arguments: ["", "/made/for/it"])
+  @Test(arguments: ["", "/made/for/it", "/q/../r/s"])
   func aStoppedRunLeavesTheFolderAsItWas(_ below: String) async throws {
     let folder = try Self.emptyFolder()
     let mine = Data("the user's own requests\n".utf8)
@@ -238,21 +238,58 @@ struct GenerateCommandTests {
         == ["reckon.json", "requests.jsonl"])
   }
 
-  /// A run killed outright cannot clean up; the next run into the folder removes what it left,
-  /// and never the folder of a run still going.
+  /// A run killed outright cannot clean up; the next run into the folder removes what it left
+  /// (its lock is free), and never the folder of a run still going (its lock is held).
   @Test func aFolderLeftByAKilledRunIsRemovedByTheNext() async throws {
     let folder = try Self.emptyFolder()
     let gone = folder + "/.reckon-partial-999999999-left"
-    let running = folder + "/.reckon-partial-\(getpid())-running"
+    let running = folder + "/.reckon-partial-1-running"
     for path in [gone, running] {
       try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+      FileManager.default.createFile(atPath: path + "/.lock", contents: nil)
     }
+    let held = open(running + "/.lock", O_RDWR)
+    defer { close(held) }
+    #expect(flock(held, LOCK_EX) == 0)
     let run = try await ReckonBinary.run([
       "generate", "--out", folder, "--count", "5", "--force",
     ])
     #expect(run.status == 0, "\(run.standardError)")
     #expect(!FileManager.default.fileExists(atPath: gone))
     #expect(FileManager.default.fileExists(atPath: running))
+  }
+
+  /// Without --force, a file that appears while generating (another run's) is not replaced:
+  /// the run stops, and nothing of it lands in the folder.
+  @Test func aFileThatAppearsWhileGeneratingIsNotReplacedWithoutForce() async throws {
+    let folder = try Self.emptyFolder()
+    let process = Process()
+    process.executableURL = try ReckonBinary.location()
+    process.arguments = ["generate", "--out", folder, "--count", "150000"]
+    let errors = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors
+    try process.run()
+    let started = Date()
+    while process.isRunning, Date().timeIntervalSince(started) < 20 {
+      let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+        .filter { $0.hasPrefix(".") }
+      if let partial = hidden.first,
+        try FileManager.default.contentsOfDirectory(atPath: folder + "/" + partial).count > 1
+      {
+        break
+      }
+      try await Task.sleep(nanoseconds: 20_000_000)
+    }
+    let other = Data("another run's requests\n".utf8)
+    try other.write(to: URL(fileURLWithPath: folder + "/requests.jsonl"))
+    let message = String(
+      decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus != 0)
+    #expect(message.contains("appeared while the files were made"), "\(message)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/requests.jsonl")) == other)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["requests.jsonl"])
   }
 
   /// A history reaching back before 1975 would hold times the facts reader refuses.

@@ -32,7 +32,8 @@ enum GenerateCommand: Command {
     that can be written to) are checked before anything is written. The files are made in a
     hidden folder inside FOLDER (.reckon-partial-PID-…) and moved into place once all are
     complete: stopped (Ctrl-C) or failed part way, generate leaves FOLDER as it was. One left by
-    a run that was killed outright is removed by the next run into FOLDER.
+    a run that was killed outright is removed by the next run into FOLDER. Without --force, a
+    file that appears in FOLDER while generating (another run's) is not replaced either.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
@@ -75,7 +76,7 @@ enum GenerateCommand: Command {
         generator, configuration: files.configuration,
         to: staging.path + "/reckon-state.sqlite")
     }
-    do { try staging.moveIntoPlace(GeneratedFiles.names(state: state)) } catch {
+    do { try staging.moveIntoPlace(GeneratedFiles.names(state: state), replace: force) } catch {
       throw OutputFolder.failure(folder, error)
     }
     console.out(

@@ -15,6 +15,10 @@ final class StagingFolder: @unchecked Sendable {
   private let console: Console
   /// The folders made for this run, deepest first: removed again if nothing lands in them.
   private let madeFolders: [String]
+  /// A lock file inside the hidden folder, held while this run lives: a later run removes a
+  /// hidden folder only when it can take its lock, so never one of a run still going (even in
+  /// another process namespace, where its process id means nothing).
+  private var liveness: Int32 = -1
   private let lock = NSLock()
   private var moving = false
 
@@ -26,23 +30,44 @@ final class StagingFolder: @unchecked Sendable {
   init(in folder: String, console: Console) throws {
     self.folder = folder
     self.console = console
+    // Each folder along the path as written (`q` in `q/../r`, which creating the path makes
+    // too) that is missing now, deepest first.
     var missing: [String] = []
-    var probe = URL(fileURLWithPath: folder).standardizedFileURL
-    while !FileManager.default.fileExists(atPath: probe.path), probe.path != "/" {
-      missing.append(probe.path)
-      probe = probe.deletingLastPathComponent()
+    var prefix = folder.hasPrefix("/") ? "/" : ""
+    for part in folder.split(separator: "/") {
+      prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
+      if part != ".", part != "..", !FileManager.default.fileExists(atPath: prefix) {
+        missing.insert(prefix, at: 0)
+      }
     }
     madeFolders = missing
     Self.removeAbandoned(in: folder)
     path = folder + "/" + Self.prefix + "\(getpid())-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    liveness = open(path + "/" + Self.lockName, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+    if liveness >= 0 { _ = flock(liveness, LOCK_EX) }
   }
 
-  /// Moves each of `names` made in the hidden folder into the output folder, replacing a file
-  /// of that name; a name not made (a database's -wal) is first removed there, so it cannot
-  /// pair with the new database. Every target is checked before anything is moved, so a
-  /// target that cannot be replaced (a folder of that name) leaves the output folder as it was.
-  func moveIntoPlace(_ names: [String]) throws {
+  deinit { if liveness >= 0 { close(liveness) } }
+
+  /// The lock file inside a hidden folder.
+  private static let lockName = ".lock"
+
+  /// Why the files could not be moved into place.
+  struct Appeared: Error, CustomStringConvertible {
+    let path: String
+    var description: String {
+      "\(path) appeared while the files were made (another run into the folder?); nothing was replaced: give --force to replace it"
+    }
+  }
+
+  /// Moves each of `names` made in the hidden folder into the output folder. With `replace`,
+  /// a file of that name is replaced, and a name not made (a database's -wal) is first removed
+  /// there, so it cannot pair with the new database; without, a file that has appeared since
+  /// the start (another run's) stops the move and what was moved is taken back. Every target is
+  /// checked before anything is moved, so a target that cannot be replaced (a folder of that
+  /// name) leaves the output folder as it was.
+  func moveIntoPlace(_ names: [String], replace: Bool) throws {
     lock.withLock { moving = true }
     let made = names.filter { FileManager.default.fileExists(atPath: path + "/" + $0) }
     for name in names {
@@ -54,6 +79,7 @@ final class StagingFolder: @unchecked Sendable {
         throw LocalFileError(path: target, errno: EISDIR, writing: true)
       }
     }
+    guard replace else { return try linkIntoPlace(made) }
     for name in names where !made.contains(name) {
       let target = folder + "/" + name
       if FileManager.default.fileExists(atPath: target) {
@@ -67,11 +93,27 @@ final class StagingFolder: @unchecked Sendable {
     }
   }
 
+  /// Links each made file in under its name, which fails rather than replace a file there;
+  /// on a failure the links made are taken back.
+  private func linkIntoPlace(_ made: [String]) throws {
+    var linked: [String] = []
+    for name in made {
+      let target = folder + "/" + name
+      guard link(path + "/" + name, target) == 0 else {
+        let code = errno
+        for done in linked { unlink(done) }
+        if code == EEXIST { throw Appeared(path: target) }
+        throw LocalFileError(path: target, errno: code, writing: true)
+      }
+      linked.append(target)
+    }
+  }
+
   /// Removes the hidden folder and what is left in it, and the folders this run made if
   /// nothing landed in them.
   func remove() {
     try? FileManager.default.removeItem(atPath: path)
-    for made in madeFolders where rmdir(made) != 0 { break }
+    for made in madeFolders { rmdir(made) }
   }
 
   /// On Ctrl-C or SIGTERM: unless the files are already being moved into place (then they are
@@ -88,13 +130,17 @@ final class StagingFolder: @unchecked Sendable {
     exit(130)
   }
 
-  /// Removes hidden folders of runs whose process is gone (killed, so it could not clean up).
+  /// Removes hidden folders of runs that are gone (killed, so they could not clean up): those
+  /// whose lock can be taken.
   private static func removeAbandoned(in folder: String) {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     for name in names where name.hasPrefix(prefix) {
-      let pid = name.dropFirst(prefix.count).prefix { $0 != "-" }
-      guard let pid = Int32(pid), kill(pid, 0) != 0, errno == ESRCH else { continue }
-      try? FileManager.default.removeItem(atPath: folder + "/" + name)
+      let hidden = folder + "/" + name
+      let descriptor = open(hidden + "/" + lockName, O_RDWR | O_CLOEXEC)
+      guard descriptor >= 0 else { continue }
+      defer { close(descriptor) }
+      guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { continue }
+      try? FileManager.default.removeItem(atPath: hidden)
     }
   }
 }
