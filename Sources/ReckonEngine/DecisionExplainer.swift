@@ -19,7 +19,7 @@ public struct DecisionExplainer: Sendable {
       let label = if case .skip = decision.action { "body (not sent): " } else { "body: " }
       lines.append(label + String(decoding: json, as: UTF8.self))
     }
-    guard explain else { return lines.joined(separator: "\n") + "\n" }
+    guard explain else { return TerminalSafeText.shown(lines.joined(separator: "\n")) + "\n" }
     if let explanation = DecisionExplanation(decision, policy: policy) {
       lines.append("")
       lines += whyLines(explanation)
@@ -36,7 +36,7 @@ public struct DecisionExplainer: Sendable {
     lines += factLines(decision)
     lines.append("")
     lines += fieldLines(decision)
-    return lines.joined(separator: "\n") + "\n"
+    return TerminalSafeText.shown(lines.joined(separator: "\n")) + "\n"
   }
 
   /// The facts every reply's body is built from, whatever the policy reads.

@@ -360,29 +360,22 @@ public struct Lexer {
 
   /// The UTF-8 length of the control character at `offset` (C0 but a line break, DEL, or C1 but
   /// U+0085), which text may not hold: it is invisible, and a terminal showing a message or a
-  /// decision with it would act on it; or of an invisible character that reorders or splits
-  /// text (the bidirectional controls, a zero-width space, a word joiner, a byte order mark), so
-  /// two names that look alike differ, or text shows other than it reads. Nil for any other
-  /// character (the zero-width joiners, which scripts and emoji need, too). The line breaks are
-  /// reported as such.
+  /// decision with it would act on it; or of an `InvisibleCharacter` that changes how text shows
+  /// (a bidirectional control, a zero-width space, a soft hyphen). Nil for any other character.
+  /// The line breaks are reported as such.
   static func controlCharacterLength(at offset: Int, in bytes: [UInt8]) -> Int? {
     let byte = bytes[offset]
-    let next = offset + 1 < bytes.count ? bytes[offset + 1] : 0
-    let third = offset + 2 < bytes.count ? bytes[offset + 2] : 0
     switch byte {
     case 0x0A, 0x0B, 0x0C, 0x0D: return nil
     case 0x00..<0x20, 0x7F: return 1
-    case 0xC2:
-      guard (0x80...0x9F).contains(next), next != 0x85 else { return nil }
-      return 2
-    case 0xD8 where next == 0x9C: return 2  // U+061C arabic letter mark
-    case 0xE2 where next == 0x80:
-      // U+200B zero-width space, U+200E/F marks, U+202A-E embeddings and overrides
-      return [0x8B, 0x8E, 0x8F, 0xAA, 0xAB, 0xAC, 0xAD, 0xAE].contains(third) ? 3 : nil
-    case 0xE2 where next == 0x81:
-      // U+2060 word joiner, U+2066-9 isolates
-      return [0xA0, 0xA6, 0xA7, 0xA8, 0xA9].contains(third) ? 3 : nil
-    case 0xEF where next == 0xBB && third == 0xBF: return 3  // U+FEFF
+    case 0xC2..<0xF5:
+      let length = byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+      guard offset + length <= bytes.count,
+        let scalar = String(validating: bytes[offset..<(offset + length)], as: UTF8.self)?
+          .unicodeScalars.first
+      else { return nil }
+      let isC1 = (0x80...0x9F).contains(scalar.value) && scalar.value != 0x85
+      return isC1 || InvisibleCharacter.misleads(scalar) ? length : nil
     default: return nil
     }
   }

@@ -65,11 +65,12 @@ struct StrayCharacter {
   }
 
   private static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+    if InvisibleCharacter.misleads(scalar) { return false }
     switch scalar.properties.generalCategory {
     case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator,
       .nonspacingMark, .enclosingMark, .privateUse, .unassigned, .surrogate:
-      false
-    default: true
+      return false
+    default: return true
     }
   }
 

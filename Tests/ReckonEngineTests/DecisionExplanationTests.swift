@@ -73,6 +73,29 @@ struct DecisionExplanationTests {
 
   /// A division by zero is unknown without any fact missing: the explanation names the division,
   /// the line it is written on (here in a let) and the divisor's value, and says no fact is missing.
+  /// A fact's value is anyone's text: one that would reorder the line (a right-to-left
+  /// override) or hide a character is shown escaped, as control characters are.
+  @Test func aFactValueThatWouldChangeHowTheLineShowsIsShownEscaped() throws {
+    let schema = FactSchema(customFacts: [
+      FactDescriptor(name: "custom.note", type: .text, isOptional: true, summary: "A note.")
+    ])
+    let text = """
+      rule "noted"
+        when custom.note is not missing and custom.note == "vip"
+        then refund DECLINE
+      otherwise share data only
+      """
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "test.policy", text: text), schema: schema.policySchema)
+    let policy = try #require(loaded.policy, "\(loaded.renderedDiagnostics())")
+    let scenario = Scenario().with("custom.note", "pi\u{202E}v\u{200B}\u{1B}[2J")
+    let decision = Decider(policy: policy, schema: schema).decide(
+      scenario.request, facts: try scenario.gathered(schema: schema), trace: true)
+    let rendered = DecisionExplainer(policy: policy).render(decision, explain: true)
+    #expect(rendered.contains("pi\\u{202E}v\\u{200B}\\u{1B}[2J"), "\(rendered)")
+    #expect(!rendered.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{1B}" })
+  }
+
   @Test func anUnknownFromADivisionByZeroSaysWhichDivisionAndWhere() throws {
     let text = """
       let ratio = customer.lifetime_refunded / customer.lifetime_spent

@@ -47,6 +47,18 @@ struct TextControlCharacterTests {
     Case(
       name: "word joiner", character: "\u{2060}",
       message: "U+2060 word joiner cannot be written inside text"),
+    Case(
+      name: "soft hyphen", character: "\u{00AD}",
+      message: "U+00AD soft hyphen cannot be written inside text"),
+    Case(
+      name: "hangul filler", character: "\u{3164}",
+      message: "U+3164 hangul filler cannot be written inside text"),
+    Case(
+      name: "function application", character: "\u{2061}",
+      message: "U+2061 function application cannot be written inside text"),
+    Case(
+      name: "mongolian vowel separator", character: "\u{180E}",
+      message: "U+180E mongolian vowel separator cannot be written inside text"),
   ]
 
   @Test(arguments: cases)
@@ -78,7 +90,10 @@ struct TextControlCharacterTests {
   }
 
   // The zero-width joiners stay: scripts (Persian, Indic) and emoji sequences need them.
-  @Test(arguments: ["a\\tb", "a\\nb", "é日🙂", "a b", "می\u{200C}خواهم", "👩\u{200D}💻"])
+  @Test(arguments: [
+    "a\\tb", "a\\nb", "é日🙂", "a b", "می\u{200C}خواهم", "👩\u{200D}💻",
+    "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
+  ])
   func escapesAndPrintableCharactersStayAllowed(_ inside: String) {
     let (_, _, diagnostics) = Lexer.tokenize(SourceFile(path: "t.policy", text: "\"\(inside)\""))
     #expect(diagnostics.isEmpty, "\(diagnostics)")

@@ -1,7 +1,10 @@
+import ReckonPolicy
+
 /// Text for a terminal from values anyone could have written (a reason or product type in a
-/// requests file, a rule name in a state database): control characters other than the line
-/// breaks the report itself writes are shown as `\u{1B}`, so a value cannot retitle the
-/// terminal, colour it, or forge a line of the report.
+/// requests file, a rule name in a state database, a fact's value): control characters other
+/// than the line breaks the report itself writes, and characters that change how text shows
+/// without showing themselves (`InvisibleCharacter`), are shown as `\u{1B}`, so a value cannot
+/// retitle the terminal, colour it, forge a line of the report, or read other than it is.
 enum TerminalSafeText {
   /// `text` with each control character (C0 other than a line feed, DEL, C1) written out; a
   /// line feed too when `oneLine`, for a value shown within a line.
@@ -21,5 +24,6 @@ enum TerminalSafeText {
 
   private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     (scalar.value < 0x20 && scalar != "\n") || (0x7F...0x9F).contains(scalar.value)
+      || InvisibleCharacter.misleads(scalar)
   }
 }
