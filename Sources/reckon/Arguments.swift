@@ -32,6 +32,10 @@ struct Arguments {
       if let equals = name.firstIndex(of: "=") {
         let value = String(name[name.index(after: equals)...])
         name = String(name[..<equals])
+        // `--force=yes` read as an option would be dropped without a word: a flag is there or not.
+        guard !flagNames.contains(name) else {
+          throw UsageError("--\(name) takes no value; write --\(name) alone")
+        }
         options[name, default: []].append(value)
       } else if flagNames.contains(name) {
         flags.insert(name)
@@ -93,6 +97,10 @@ struct Arguments {
     let unknown = Set(options.keys).union(flags).union(valueless.map { [$0] } ?? [])
       .subtracting(consumed)
     if let first = unknown.sorted().first {
+      // One of the command's options, given where its other options do not read it.
+      if flagNames.contains(first) || documented.contains(first) {
+        throw UsageError("--\(first) does not go with the other options given")
+      }
       let known = consumed.union(flagNames).sorted()
       let hint = Suggestions.closest(to: first, among: known).map { " (did you mean --\($0)?)" }
       throw UsageError("unknown option --\(first)" + (hint ?? ""))

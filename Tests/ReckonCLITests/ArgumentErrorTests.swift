@@ -57,6 +57,19 @@ struct ArgumentErrorTests {
     CommandErrorCase(
       arguments: ["keys", "chek"],
       message: "reckon keys: unknown keys command 'chek' (did you mean 'check'?)"),
+    // A flag given a value was read as an option no command reads, and dropped.
+    CommandErrorCase(
+      arguments: [
+        "simulate", "--ca", "/nonexistent", "--url", "http://127.0.0.1:9/", "--force=yes",
+      ],
+      message: "reckon simulate: --force takes no value; write --force alone"),
+    CommandErrorCase(
+      arguments: eval + ["--explain", "--format", "json", "--since", "2026-01-01"],
+      message: "reckon eval: unknown option --since"),
+    // The command's own option where it does not apply: not "did you mean" itself.
+    CommandErrorCase(
+      arguments: ["simulate", "--init-ca", "/nonexistent/ca", "--type", "REFUND"],
+      message: "reckon simulate: --type does not go with the other options given"),
   ]
 
   @Test(arguments: cases)
