@@ -82,4 +82,16 @@ struct QueueShowStateTests {
         "  customer.account_age = 21296800 seconds (about 246.5 days) (app-db)"),
       "\(run.standardOutput)")
   }
+
+  /// A fact's value is anyone's text: control and invisible characters are shown escaped, so
+  /// they cannot colour the terminal or reorder the line.
+  @Test func aFactValueIsShownTerminalSafe() async throws {
+    let fixture = try QueueFixture(
+      facts:
+        #"[{"name":"product.id","value":"\"x\u202Eevil\u001B[31mRED\"","source":"notification"}]"#)
+    let run = try await fixture.queue(["show", "1"])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput.contains(#"x\u{202E}evil\u{1B}[31mRED"#), "\(run.standardOutput)")
+    #expect(!run.standardOutput.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+  }
 }

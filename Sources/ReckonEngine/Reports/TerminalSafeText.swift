@@ -5,10 +5,10 @@ import ReckonPolicy
 /// than the line breaks the report itself writes, and characters that change how text shows
 /// without showing themselves (`InvisibleCharacter`), are shown as `\u{1B}`, so a value cannot
 /// retitle the terminal, colour it, forge a line of the report, or read other than it is.
-enum TerminalSafeText {
+public enum TerminalSafeText {
   /// `text` with each control character (C0 other than a line feed, DEL, C1) written out; a
   /// line feed too when `oneLine`, for a value shown within a line.
-  static func shown(_ text: String, oneLine: Bool = false) -> String {
+  public static func shown(_ text: String, oneLine: Bool = false) -> String {
     let control = { (scalar: Unicode.Scalar) in isControl(scalar) || (oneLine && scalar == "\n") }
     guard text.unicodeScalars.contains(where: control) else { return text }
     var shown = ""

@@ -89,7 +89,8 @@ enum QueueCommand: Command {
       let report = EntryReport(
         shown, attempts: try store.attempts(entryId: id),
         decision: try store.decision(id: shown.decisionId))
-      console.out(json ? try encode(report) : report.text)
+      // Rule names, fact values and Apple's error messages are anyone's text.
+      console.out(json ? try encode(report) : TerminalSafeText.shown(report.text))
       return 0
     case "approve":
       entry = try store.modifyEntry(id: id, now: now, note: note("approved")) {
@@ -385,6 +386,10 @@ struct EntryReport: Encodable {
     }
     return lines.joined(separator: "\n")
   }
+
+  private static func cell(_ text: String) -> String {
+    TerminalSafeText.shown(text, oneLine: true)
+  }
 }
 
 /// The text table of `reckon queue list`.
@@ -396,9 +401,15 @@ enum QueueTable {
     var lines = ["ID\tSTATE\tTRANSACTION\tAPP\tENV\tDEADLINE\tFAILED TRIES\tLAST ERROR"]
     for entry in entries {
       lines.append(
-        "\(entry.id)\t\(entry.state.name)\t\(entry.transactionId)\t\(entry.app.bundleId)\t\(entry.app.environment.rawValue)\t\(formatter.string(from: entry.deadline))\t\(entry.attempts)\t\(entry.lastError ?? "")"
+        // A transaction id, bundle id or Apple's error message is anyone's text: a tab or an
+        // escape in it must not forge a column or reach the terminal.
+        "\(entry.id)\t\(entry.state.name)\t\(cell(entry.transactionId))\t\(cell(entry.app.bundleId))\t\(entry.app.environment.rawValue)\t\(formatter.string(from: entry.deadline))\t\(entry.attempts)\t\(cell(entry.lastError ?? ""))"
       )
     }
     return lines.joined(separator: "\n")
+  }
+
+  private static func cell(_ text: String) -> String {
+    TerminalSafeText.shown(text, oneLine: true)
   }
 }
