@@ -180,17 +180,9 @@ struct GenerateCommandTests {
     #expect(signed.contains { $0 >= end - 2 * 86_400_000 })
   }
 
-  /// Stopped part way, generate leaves the folder as it was: no partial database that reads
-  /// like a whole history, and the files --force would have replaced kept.
-  /// Stopped part way, generate leaves the folder as it was: no partial database that reads
-  /// like a whole history, the files --force would have replaced kept, and the folders it made
-  /// for the run removed.
-  @Test(arguments: ["", "/made/for/it", "/q/../r/s"])
-  func aStoppedRunLeavesTheFolderAsItWas(_ below: String) async throws {
-    let folder = try Self.emptyFolder()
-    let mine = Data("the user's own requests\n".utf8)
-    try mine.write(to: URL(fileURLWithPath: folder + "/requests.jsonl"))
-    let out = folder + below
+  /// Starts `generate` into `out` (a large history, with --force), stops it with SIGINT once it
+  /// has begun writing its files, and returns its exit status.
+  static func stopPartWay(_ out: String) async throws -> Int32 {
     let process = Process()
     process.executableURL = try ReckonBinary.location()
     process.arguments = [
@@ -200,13 +192,12 @@ struct GenerateCommandTests {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
-    // Stopped once it has begun writing its files.
     let started = Date()
     while process.isRunning, Date().timeIntervalSince(started) < 20 {
       let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [])
-        .filter { $0.hasPrefix(".") }
+        .filter { $0.hasPrefix(".") && !$0.hasSuffix(".new") }
       if let partial = hidden.first,
-        try !FileManager.default.contentsOfDirectory(atPath: out + "/" + partial).isEmpty
+        try FileManager.default.contentsOfDirectory(atPath: out + "/" + partial).count > 1
       {
         break
       }
@@ -214,9 +205,30 @@ struct GenerateCommandTests {
     }
     kill(process.processIdentifier, SIGINT)
     process.waitUntilExit()
-    #expect(process.terminationStatus == 130)
+    return process.terminationStatus
+  }
+
+  /// Stopped part way, generate leaves the folder as it was: no partial database that reads
+  /// like a whole history, the files --force would have replaced kept, and the folders it made
+  /// for the run removed.
+  @Test(arguments: ["", "/made/for/it", "/q/../r/s"])
+  func aStoppedRunLeavesTheFolderAsItWas(_ below: String) async throws {
+    let folder = try Self.emptyFolder()
+    let mine = Data("the user's own requests\n".utf8)
+    try mine.write(to: URL(fileURLWithPath: folder + "/requests.jsonl"))
+    #expect(try await Self.stopPartWay(folder + below) == 130)
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["requests.jsonl"])
     #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/requests.jsonl")) == mine)
+  }
+
+  /// A folder that was there before the run stays, however the path to it was written.
+  @Test func aStoppedRunKeepsAnEmptyFolderThatWasThereBefore() async throws {
+    let folder = try Self.emptyFolder()
+    try FileManager.default.createDirectory(
+      atPath: folder + "/keep", withIntermediateDirectories: true)
+    #expect(try await Self.stopPartWay(folder + "/new/../keep") == 130)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["keep"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/keep").isEmpty)
   }
 
   /// A file that cannot be replaced (a folder of that name) is found before anything is moved:
@@ -257,6 +269,25 @@ struct GenerateCommandTests {
     #expect(run.status == 0, "\(run.standardError)")
     #expect(!FileManager.default.fileExists(atPath: gone))
     #expect(FileManager.default.fileExists(atPath: running))
+  }
+
+  /// A hidden folder with no lock to judge it by (an older Reckon's, or a run killed before it
+  /// took its lock) is removed once a minute old, never sooner.
+  @Test func aHiddenFolderWithoutALockIsRemovedOnceAMinuteOld() async throws {
+    let folder = try Self.emptyFolder()
+    let old = folder + "/.reckon-partial-7-old"
+    let fresh = folder + "/.reckon-partial-8-fresh.new"
+    for path in [old, fresh] {
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date().addingTimeInterval(-120)], ofItemAtPath: old)
+    let run = try await ReckonBinary.run([
+      "generate", "--out", folder, "--count", "5", "--force",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: old))
+    #expect(FileManager.default.fileExists(atPath: fresh))
   }
 
   /// Without --force, a file that appears while generating (another run's) is not replaced:

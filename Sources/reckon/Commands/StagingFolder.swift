@@ -36,17 +36,32 @@ final class StagingFolder: @unchecked Sendable {
     var prefix = folder.hasPrefix("/") ? "/" : ""
     for part in folder.split(separator: "/") {
       prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
-      if part != ".", part != "..", !FileManager.default.fileExists(atPath: prefix) {
+      // Judged as the path resolves (`new/../keep` is `keep`, which may already be there).
+      let resolved = URL(fileURLWithPath: prefix).standardizedFileURL.path
+      if part != ".", part != "..", !FileManager.default.fileExists(atPath: resolved) {
         missing.insert(prefix, at: 0)
       }
     }
     madeFolders = missing
     Self.removeAbandoned(in: folder)
     path = folder + "/" + Self.prefix + "\(getpid())-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    liveness = open(path + "/" + Self.lockName, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+    // Made under a name of its own and locked before it takes its name, so a run sweeping the
+    // folder never finds it unlocked while this run lives.
+    let unnamed = path + Self.unnamedSuffix
+    try FileManager.default.createDirectory(atPath: unnamed, withIntermediateDirectories: true)
+    liveness = open(unnamed + "/" + Self.lockName, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
     if liveness >= 0 { _ = flock(liveness, LOCK_EX) }
+    guard rename(unnamed, path) == 0 else {
+      throw LocalFileError(path: path, errno: errno, writing: true)
+    }
   }
+
+  /// What a hidden folder's name ends with until its lock is taken.
+  private static let unnamedSuffix = ".new"
+
+  /// How long a hidden folder without a lock to judge it by (made by an older Reckon, or killed
+  /// before it took its lock) is left alone before it counts as abandoned.
+  private static let unlockedGrace: TimeInterval = 60
 
   deinit { if liveness >= 0 { close(liveness) } }
 
@@ -69,6 +84,11 @@ final class StagingFolder: @unchecked Sendable {
   /// name) leaves the output folder as it was.
   func moveIntoPlace(_ names: [String], replace: Bool) throws {
     lock.withLock { moving = true }
+    // One run's set moves in at a time: two runs with --force into one folder would otherwise
+    // leave some files of each.
+    let folderLock = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if folderLock >= 0 { _ = flock(folderLock, LOCK_EX) }
+    defer { if folderLock >= 0 { close(folderLock) } }
     let made = names.filter { FileManager.default.fileExists(atPath: path + "/" + $0) }
     for name in names {
       var isFolder: ObjCBool = false
@@ -94,18 +114,30 @@ final class StagingFolder: @unchecked Sendable {
   }
 
   /// Links each made file in under its name, which fails rather than replace a file there;
-  /// on a failure the links made are taken back.
+  /// on a failure the links made are taken back. On a file system without hard links (FAT),
+  /// a file is moved in once it is found missing, which the folder lock keeps other runs of
+  /// Reckon from racing.
   private func linkIntoPlace(_ made: [String]) throws {
-    var linked: [String] = []
+    var placed: [String] = []
     for name in made {
       let target = folder + "/" + name
-      guard link(path + "/" + name, target) == 0 else {
-        let code = errno
-        for done in linked { unlink(done) }
-        if code == EEXIST { throw Appeared(path: target) }
-        throw LocalFileError(path: target, errno: code, writing: true)
+      if link(path + "/" + name, target) == 0 {
+        placed.append(target)
+        continue
       }
-      linked.append(target)
+      let code = errno
+      let unlinkable = [EPERM, ENOTSUP, EOPNOTSUPP, EXDEV, EMLINK].contains(code)
+      if unlinkable, !FileManager.default.fileExists(atPath: target),
+        rename(path + "/" + name, target) == 0
+      {
+        placed.append(target)
+        continue
+      }
+      for done in placed { unlink(done) }
+      if code == EEXIST || unlinkable && FileManager.default.fileExists(atPath: target) {
+        throw Appeared(path: target)
+      }
+      throw LocalFileError(path: target, errno: code, writing: true)
     }
   }
 
@@ -131,15 +163,21 @@ final class StagingFolder: @unchecked Sendable {
   }
 
   /// Removes hidden folders of runs that are gone (killed, so they could not clean up): those
-  /// whose lock can be taken.
+  /// whose lock can be taken, and those with no lock to judge by once a minute old.
   private static func removeAbandoned(in folder: String) {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     for name in names where name.hasPrefix(prefix) {
       let hidden = folder + "/" + name
       let descriptor = open(hidden + "/" + lockName, O_RDWR | O_CLOEXEC)
-      guard descriptor >= 0 else { continue }
-      defer { close(descriptor) }
-      guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { continue }
+      defer { if descriptor >= 0 { close(descriptor) } }
+      if descriptor >= 0, !name.hasSuffix(unnamedSuffix) {
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { continue }
+      } else {
+        if descriptor >= 0, flock(descriptor, LOCK_EX | LOCK_NB) != 0 { continue }
+        let modified =
+          (try? FileManager.default.attributesOfItem(atPath: hidden)[.modificationDate]) as? Date
+        guard let modified, Date().timeIntervalSince(modified) > unlockedGrace else { continue }
+      }
       try? FileManager.default.removeItem(atPath: hidden)
     }
   }
