@@ -97,11 +97,8 @@ struct Arguments {
     let unknown = Set(options.keys).union(flags).union(valueless.map { [$0] } ?? [])
       .subtracting(consumed)
     if let first = unknown.sorted().first {
-      // One of the command's options, given where its other options do not read it.
-      if flagNames.contains(first) || documented.contains(first) {
-        throw UsageError("--\(first) does not go with the other options given")
-      }
-      let known = consumed.union(flagNames).sorted()
+      // Never suggested as a fix for itself: the help may name it for another command.
+      let known = consumed.union(flagNames).subtracting([first]).sorted()
       let hint = Suggestions.closest(to: first, among: known).map { " (did you mean --\($0)?)" }
       throw UsageError("unknown option --\(first)" + (hint ?? ""))
     }

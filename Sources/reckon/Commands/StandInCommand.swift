@@ -21,10 +21,11 @@ enum StandInCommand: Command {
     consumption endpoint for the configuration's apps: it checks each request's ES256 token
     against the public half of appStore.privateKeyPath, appStore.issuerId and appStore.keyId,
     checks the body against Apple's rules, answers 202 (or 400/401 as Apple would) and appends
-    each request to --record FILE as a JSON line. It does not know a transaction's product or
-    ownership type as Apple does, so the rules that depend on them (no percentage for an
-    auto-renewable, a prorated grant's percentage for a consumable) are not checked here;
-    Reckon checks them before it queues a reply. Prints "listening on URL" when ready; stops on
+    each request to --record FILE as a JSON line. It does not know a transaction as Apple does
+    (its product type, family sharing, Advanced Commerce), so the rules that depend on that (no
+    percentage for an auto-renewable, a percentage with every other prorated grant, no reply
+    for a family-shared, assigned or Advanced Commerce purchase) are not checked here; Reckon
+    checks them before it queues a reply. Prints "listening on URL" when ready; stops on
     SIGTERM or SIGINT. --create-key writes a fresh test key to appStore.privateKeyPath (mode 0600)
     if no file is there. Never point a real App Store key at it.
     """
