@@ -125,5 +125,20 @@ struct PolicyTestValueEdgeTests {
       """)
     let failure = try #require(report.outcomes.first?.failures.first)
     #expect(failure.actual == "bought = 2026-02-27T12:00:00.750Z")
+    #expect(failure.expected == "bought = 2026-02-27T12:00:00.250Z")
+  }
+
+  /// A tenth of a second is held as a binary fraction just under it: shown to the nearest
+  /// millisecond, it reads as written.
+  @Test func aFractionShowsToTheNearestMillisecond() throws {
+    let report = try Self.run(
+      """
+      test "a tenth, not two"
+        given purchase.date = "2026-02-27T12:00:00.1Z"
+        expect bought = "2026-02-27T12:00:00.2Z"
+      """)
+    let failure = try #require(report.outcomes.first?.failures.first)
+    #expect(failure.actual == "bought = 2026-02-27T12:00:00.100Z")
+    #expect(failure.expected == "bought = 2026-02-27T12:00:00.200Z")
   }
 }

@@ -58,7 +58,7 @@ struct ExpectationCheck {
                 .typeMismatch, .error, "\(field.value): \(error.description)", at: value.span))
           }
         }
-        expectedFieldText = expectedLetValue?.formatted(as: type)
+        expectedFieldText = expectedLetValue.map { Self.shown($0, as: type) }
         return
       }
       guard Self.fields.contains(field.value) else {
@@ -148,13 +148,16 @@ struct ExpectationCheck {
   /// A let's value in a failure: a time with a fraction of a second shows it, so a failure never
   /// shows the expected time as the actual one.
   static func shown(_ value: Value, as type: ValueType) -> String {
-    guard case .timestamp(let seconds) = value, seconds != seconds.rounded(.down) else {
+    // To the nearest millisecond, as written: 0.1 s is held as 0.0999… and must show as .100.
+    guard case .timestamp(let seconds) = value, seconds.isFinite else {
       return value.formatted(as: type)
     }
-    let whole = value.formatted(as: type)
-    let milliseconds = Int(((seconds - seconds.rounded(.down)) * 1_000).rounded(.down))
-    let fraction = String(1_000 + milliseconds).dropFirst()
-    return whole.hasSuffix("Z") ? whole.dropLast() + "." + fraction + "Z" : whole
+    let milliseconds = (seconds * 1_000).rounded()
+    let wholeSeconds = (milliseconds / 1_000).rounded(.down)
+    let fraction = Int(milliseconds - wholeSeconds * 1_000)
+    let whole = Value.timestamp(wholeSeconds).formatted(as: type)
+    guard fraction != 0, whole.hasSuffix("Z") else { return whole }
+    return whole.dropLast() + "." + String(1_000 + fraction).dropFirst() + "Z"
   }
 
   /// The decision's outcome in one phrase: `refund DECLINE`, `share data only, hold for review`, or why no reply.
