@@ -26,7 +26,9 @@ extension Checker {
       members.append(member)
     }
     guard sound else { return nil }
-    checkPercentRanges([value] + members)
+    // Each member is compared with the value on its own, so each pair is judged: a difference
+    // among the members does not let a constant beside a share through.
+    checkPercentRangesOfMembers(value, members)
     return fold(node(.membership(negated: negated, value, members), .boolean, span))
   }
 

@@ -46,6 +46,16 @@ extension Checker {
     for operand in operands { checkPercentRange(operand) }
   }
 
+  /// `checkPercentRanges` for `value in [members]`, pair by pair, the value reported once.
+  mutating func checkPercentRangesOfMembers(
+    _ value: ResolvedExpression, _ members: [ResolvedExpression]
+  ) {
+    guard standsForAShare(value) else { return }
+    let shares = members.filter(standsForAShare)
+    for member in shares { checkPercentRange(member) }
+    if !shares.isEmpty { checkPercentRange(value) }
+  }
+
   /// Whether `expression` gives a share rather than the result of arithmetic on shares.
   private func standsForAShare(_ expression: ResolvedExpression) -> Bool {
     switch expression.kind {

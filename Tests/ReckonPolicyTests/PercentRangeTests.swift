@@ -29,6 +29,11 @@ struct PercentRangeTests {
     Case(
       policy: "rule \"r\" when usage.consumed in [10%, 0% - 10%] then refund DECLINE",
       underlined: "0% - 10%", comesTo: "-10%"),
+    // Each member is compared with the value on its own: a difference beside it does not excuse it.
+    Case(
+      policy:
+        "rule \"r\" when usage.consumed in [usage.consumed - 5%, 0% - 5%] then refund DECLINE",
+      underlined: "0% - 5%", comesTo: "-5%"),
     Case(
       policy:
         "rule \"r\" when reason == LEGAL then refund DECLINE, set consumptionPercentage = max(usage.consumed, 50% + 60%)",
