@@ -375,6 +375,15 @@ public struct Lexer {
           .unicodeScalars.first
       else { return nil }
       let isC1 = (0x80...0x9F).contains(scalar.value) && scalar.value != 0x85
+      // A tag character spells a flag (🏴 and tags naming a region) only right after the black
+      // flag or another tag; anywhere else it is invisible text.
+      if InvisibleCharacter.isTag(scalar), offset >= 4,
+        let previous = String(validating: bytes[(offset - 4)..<offset], as: UTF8.self)?
+          .unicodeScalars.first,
+        previous.value == 0x1F3F4 || InvisibleCharacter.isTag(previous)
+      {
+        return nil
+      }
       return isC1 || InvisibleCharacter.misleads(scalar) ? length : nil
     default: return nil
     }

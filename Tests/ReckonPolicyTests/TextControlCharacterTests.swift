@@ -59,6 +59,10 @@ struct TextControlCharacterTests {
     Case(
       name: "mongolian vowel separator", character: "\u{180E}",
       message: "U+180E mongolian vowel separator cannot be written inside text"),
+    // Tag characters spell a flag after 🏴; anywhere else they are invisible text.
+    Case(
+      name: "tag outside a flag", character: "\u{E0061}",
+      message: "U+E0061 tag latin small letter a cannot be written inside text"),
   ]
 
   @Test(arguments: cases)
