@@ -47,9 +47,10 @@ public struct DiagnosticFormatter: Sendable {
       + "\(gutter) | \(underline(span, from: start, lineText: lineText, in: source))"
   }
 
-  /// `line` with control characters other than tabs, and line and paragraph separators, shown
-  /// as spaces: printed as they are, a carriage return would send the rest of the line over its
-  /// start, and the caret would point at the wrong text.
+  /// `line` with control characters other than tabs, line and paragraph separators, and the
+  /// invisible characters that change how text shows (a right-to-left override), shown as
+  /// spaces: printed as they are, a carriage return would send the rest of the line over its
+  /// start, an override would reorder it, and the caret would point at the wrong text.
   static func printable(_ line: String) -> String {
     guard line.unicodeScalars.contains(where: isUnprintable) else { return line }
     var shown = String.UnicodeScalarView()
@@ -62,7 +63,7 @@ public struct DiagnosticFormatter: Sendable {
   private static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
     scalar != "\t"
       && (scalar.properties.generalCategory == .control || scalar == "\u{2028}"
-        || scalar == "\u{2029}")
+        || scalar == "\u{2029}" || InvisibleCharacter.misleads(scalar))
   }
 
   /// As in the language contract: the line number right-aligned in five columns, or wider.

@@ -88,6 +88,16 @@ struct TextControlCharacterTests {
     #expect(result.policy == nil)
   }
 
+  /// The excerpt under an error shows an override as a space: printed, it would reorder the
+  /// line and the caret would point elsewhere.
+  @Test func anOverrideInTheExcerptIsShownAsASpaceAndTheCaretStillPointsAtIt() {
+    let result = TestSchema.load(
+      "rule \"a\u{202E}b\"\n  when reason == LEGAL\n  then refund DECLINE\n", path: "o.policy")
+    let rendered = result.renderedDiagnostics()
+    #expect(!rendered.unicodeScalars.contains("\u{202E}"), "\(rendered)")
+    #expect(rendered.contains("    1 | rule \"a b\"\n      |        ^"), "\(rendered)")
+  }
+
   @Test func theTabHintSaysToWriteBackslashT() throws {
     let (_, _, diagnostics) = Lexer.tokenize(SourceFile(path: "t.policy", text: "\"a\tb\""))
     #expect(diagnostics.first?.hint == "write \\t for a tab, or a space")
