@@ -114,7 +114,8 @@ struct DiagnosticFormatterTests {
     WideCase(before: "\"カナ\" ", marked: "x", caretLine: "       ^"),
     WideCase(before: "\"ＡＢ\" ", marked: "x", caretLine: "       ^"),
     WideCase(before: "\"🙂\" ", marked: "x", caretLine: "     ^"),
-    WideCase(before: "\"é\u{200B}\" ", marked: "x", caretLine: "    ^"),
+    // A zero-width space is shown as a space in the excerpt (it would hide), so it takes a cell.
+    WideCase(before: "\"é\u{200B}\" ", marked: "x", caretLine: "     ^"),
     WideCase(before: "a ", marked: "\"日本\"", caretLine: "  ^~~~~~"),
   ]
 
