@@ -254,8 +254,8 @@ struct GenerateCommandTests {
   /// (its lock is free), and never the folder of a run still going (its lock is held).
   @Test func aFolderLeftByAKilledRunIsRemovedByTheNext() async throws {
     let folder = try Self.emptyFolder()
-    let gone = folder + "/.reckon-partial-999999999-left"
-    let running = folder + "/.reckon-partial-1-running"
+    let gone = folder + "/.reckon-partial-999999999-\(UUID().uuidString)"
+    let running = folder + "/.reckon-partial-1-\(UUID().uuidString)"
     for path in [gone, running] {
       try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
       FileManager.default.createFile(atPath: path + "/.lock", contents: nil)
@@ -275,19 +275,41 @@ struct GenerateCommandTests {
   /// took its lock) is removed once a minute old, never sooner.
   @Test func aHiddenFolderWithoutALockIsRemovedOnceAMinuteOld() async throws {
     let folder = try Self.emptyFolder()
-    let old = folder + "/.reckon-partial-7-old"
-    let fresh = folder + "/.reckon-partial-8-fresh.new"
-    for path in [old, fresh] {
+    let old = folder + "/.reckon-partial-7-\(UUID().uuidString)"
+    let fresh = folder + "/.reckon-partial-8-\(UUID().uuidString).new"
+    // A user's own files of a like name are never taken for a run's, however old.
+    let notes = folder + "/.reckon-partial-notes.txt"
+    let mine = folder + "/.reckon-partial-mine"
+    for path in [old, fresh, mine] {
       try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
-    try FileManager.default.setAttributes(
-      [.modificationDate: Date().addingTimeInterval(-120)], ofItemAtPath: old)
+    FileManager.default.createFile(atPath: notes, contents: Data("notes\n".utf8))
+    for path in [old, notes, mine] {
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date().addingTimeInterval(-120)], ofItemAtPath: path)
+    }
     let run = try await ReckonBinary.run([
       "generate", "--out", folder, "--count", "5", "--force",
     ])
     #expect(run.status == 0, "\(run.standardError)")
     #expect(!FileManager.default.fileExists(atPath: old))
     #expect(FileManager.default.fileExists(atPath: fresh))
+    #expect(FileManager.default.fileExists(atPath: notes))
+    #expect(FileManager.default.fileExists(atPath: mine))
+  }
+
+  /// A folder reached through a symbolic link and `..` is judged where the link leads: one
+  /// that was there is never removed.
+  @Test func aFolderReachedThroughALinkIsNeverTakenForOneTheRunMade() async throws {
+    let folder = try Self.emptyFolder()
+    for made in ["/other/sub", "/other/keep"] {
+      try FileManager.default.createDirectory(
+        atPath: folder + made, withIntermediateDirectories: true)
+    }
+    try FileManager.default.createSymbolicLink(
+      atPath: folder + "/link", withDestinationPath: folder + "/other/sub")
+    _ = try await Self.stopPartWay(folder + "/link/../keep")
+    #expect(FileManager.default.fileExists(atPath: folder + "/other/keep"))
   }
 
   /// Without --force, a file that appears while generating (another run's) is not replaced:

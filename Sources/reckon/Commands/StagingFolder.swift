@@ -30,19 +30,7 @@ final class StagingFolder: @unchecked Sendable {
   init(in folder: String, console: Console) throws {
     self.folder = folder
     self.console = console
-    // Each folder along the path as written (`q` in `q/../r`, which creating the path makes
-    // too) that is missing now, deepest first.
-    var missing: [String] = []
-    var prefix = folder.hasPrefix("/") ? "/" : ""
-    for part in folder.split(separator: "/") {
-      prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
-      // Judged as the path resolves (`new/../keep` is `keep`, which may already be there).
-      let resolved = URL(fileURLWithPath: prefix).standardizedFileURL.path
-      if part != ".", part != "..", !FileManager.default.fileExists(atPath: resolved) {
-        missing.insert(prefix, at: 0)
-      }
-    }
-    madeFolders = missing
+    madeFolders = Self.missingFolders(along: folder)
     Self.removeAbandoned(in: folder)
     path = folder + "/" + Self.prefix + "\(getpid())-\(UUID().uuidString)"
     // Made under a name of its own and locked before it takes its name, so a run sweeping the
@@ -54,6 +42,46 @@ final class StagingFolder: @unchecked Sendable {
     guard rename(unnamed, path) == 0 else {
       throw LocalFileError(path: path, errno: errno, writing: true)
     }
+  }
+
+  /// Each folder along `folder` as written (`q` in `q/../r`, which creating the path makes too)
+  /// that is missing now, deepest first. A part is judged as the kernel resolves it (through
+  /// symbolic links) while the path exists; below the first missing part, where the kernel
+  /// cannot go, `..` takes back the missing part it follows.
+  private static func missingFolders(along folder: String) -> [String] {
+    var missing: [String] = []
+    var prefix = folder.hasPrefix("/") ? "/" : ""
+    // Below the first missing part: the deepest existing folder, resolved, and the parts after.
+    var base: URL? = nil
+    var pending: [String] = []
+    for part in folder.split(separator: "/").map(String.init) {
+      prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
+      if base == nil {
+        if FileManager.default.fileExists(atPath: prefix) { continue }
+        base = URL(fileURLWithPath: prefix).deletingLastPathComponent().resolvingSymlinksInPath()
+      }
+      if part == "." { continue }
+      if part == ".." {
+        if !pending.isEmpty { pending.removeLast() } else { base?.deleteLastPathComponent() }
+        continue
+      }
+      pending.append(part)
+      let resolved = pending.reduce(base!) { $0.appendingPathComponent($1) }
+      if !FileManager.default.fileExists(atPath: resolved.path) { missing.insert(prefix, at: 0) }
+    }
+    return missing
+  }
+
+  /// Whether `name` is a hidden folder's name as this type makes them: the prefix, a process id,
+  /// a UUID, and `.new` until locked. Nothing else of that prefix is touched.
+  private static func isHiddenFolderName(_ name: String) -> Bool {
+    var rest = name.dropFirst(prefix.count)
+    guard name.hasPrefix(prefix) else { return false }
+    if rest.hasSuffix(unnamedSuffix) { rest = rest.dropLast(unnamedSuffix.count) }
+    guard let dash = rest.firstIndex(of: "-"), !rest[..<dash].isEmpty,
+      rest[..<dash].allSatisfy(\.isASCII), rest[..<dash].allSatisfy(\.isNumber)
+    else { return false }
+    return UUID(uuidString: String(rest[rest.index(after: dash)...])) != nil
   }
 
   /// What a hidden folder's name ends with until its lock is taken.
@@ -166,8 +194,12 @@ final class StagingFolder: @unchecked Sendable {
   /// whose lock can be taken, and those with no lock to judge by once a minute old.
   private static func removeAbandoned(in folder: String) {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    for name in names where name.hasPrefix(prefix) {
+    for name in names where isHiddenFolderName(name) {
       let hidden = folder + "/" + name
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: hidden, isDirectory: &isFolder),
+        isFolder.boolValue
+      else { continue }
       let descriptor = open(hidden + "/" + lockName, O_RDWR | O_CLOEXEC)
       defer { if descriptor >= 0 { close(descriptor) } }
       if descriptor >= 0, !name.hasSuffix(unnamedSuffix) {
