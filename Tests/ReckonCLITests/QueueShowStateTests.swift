@@ -88,10 +88,14 @@ struct QueueShowStateTests {
   @Test func aFactValueIsShownTerminalSafe() async throws {
     let fixture = try QueueFixture(
       facts:
-        #"[{"name":"product.id","value":"\"x\u202Eevil\u001B[31mRED\"","source":"notification"}]"#)
+        #"[{"name":"product.id","value":"\"x\u202Eevil\u001B[31mRED\"","source":"src\nforged line"}]"#
+    )
     let run = try await fixture.queue(["show", "1"])
     #expect(run.status == 0, "\(run.standardError)")
     #expect(run.standardOutput.contains(#"x\u{202E}evil\u{1B}[31mRED"#), "\(run.standardOutput)")
+    // A line break in stored text does not start a line that reads as the report's.
+    #expect(run.standardOutput.contains(#"(src\u{A}forged line)"#), "\(run.standardOutput)")
+    #expect(!run.standardOutput.split(separator: "\n").contains { $0.hasPrefix("forged") })
     #expect(!run.standardOutput.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
   }
 }

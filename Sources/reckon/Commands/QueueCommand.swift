@@ -89,8 +89,8 @@ enum QueueCommand: Command {
       let report = EntryReport(
         shown, attempts: try store.attempts(entryId: id),
         decision: try store.decision(id: shown.decisionId))
-      // Rule names, fact values and Apple's error messages are anyone's text.
-      console.out(json ? try encode(report) : TerminalSafeText.shown(report.text))
+      // Rule names, fact values and Apple's error messages are anyone's text: `text` escapes them.
+      console.out(json ? try encode(report) : report.text)
       return 0
     case "approve":
       entry = try store.modifyEntry(id: id, now: now, note: note("approved")) {
@@ -384,7 +384,9 @@ struct EntryReport: Encodable {
       ]
       lines.append("  " + parts.compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " "))
     }
-    return lines.joined(separator: "\n")
+    // Each line one line: a line break in a rule name, a fact or Apple's message must not
+    // start a line of its own that reads as the report's.
+    return lines.map(Self.cell).joined(separator: "\n")
   }
 
   private static func cell(_ text: String) -> String {
