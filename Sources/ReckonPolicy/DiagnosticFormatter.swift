@@ -53,9 +53,12 @@ public struct DiagnosticFormatter: Sendable {
   /// start, an override would reorder it, and the caret would point at the wrong text.
   static func printable(_ line: String) -> String {
     guard line.unicodeScalars.contains(where: isUnprintable) else { return line }
+    let scalars = Array(line.unicodeScalars)
+    // A flag keeps its tag characters: it shows as one character, as its column counts it.
+    let flags = InvisibleCharacter.flagTags(in: scalars)
     var shown = String.UnicodeScalarView()
-    for scalar in line.unicodeScalars {
-      shown.append(isUnprintable(scalar) ? " " : scalar)
+    for (index, scalar) in scalars.enumerated() {
+      shown.append(isUnprintable(scalar) && !flags.contains(index) ? " " : scalar)
     }
     return String(shown)
   }

@@ -18,4 +18,33 @@ public enum InvisibleCharacter {
   public static func isTag(_ scalar: Unicode.Scalar) -> Bool {
     (0xE0020...0xE007F).contains(scalar.value)
   }
+
+  /// The positions in `scalars` of the tag characters of well-formed flags: the black flag
+  /// U+1F3F4, 1 to 32 tag letters or digits, the cancel tag U+E007F. Anywhere else a tag
+  /// character is invisible text.
+  public static func flagTags(in scalars: [Unicode.Scalar]) -> Set<Int> {
+    var tags: Set<Int> = []
+    var index = 0
+    while index < scalars.count {
+      defer { index += 1 }
+      guard scalars[index].value == blackFlag else { continue }
+      var end = index + 1
+      while end < scalars.count, isTagLetterOrDigit(scalars[end].value) { end += 1 }
+      let letters = end - index - 1
+      guard (1...32).contains(letters), end < scalars.count, scalars[end].value == cancelTag
+      else { continue }
+      tags.formUnion((index + 1)...end)
+      index = end
+    }
+    return tags
+  }
+
+  /// U+1F3F4 WAVING BLACK FLAG, which tag characters follow to name a region's flag.
+  static let blackFlag: UInt32 = 0x1F3F4
+  /// U+E007F CANCEL TAG, which ends a flag's tags.
+  static let cancelTag: UInt32 = 0xE007F
+
+  static func isTagLetterOrDigit(_ value: UInt32) -> Bool {
+    (0xE0030...0xE0039).contains(value) || (0xE0061...0xE007A).contains(value)
+  }
 }

@@ -375,18 +375,32 @@ public struct Lexer {
           .unicodeScalars.first
       else { return nil }
       let isC1 = (0x80...0x9F).contains(scalar.value) && scalar.value != 0x85
-      // A tag character spells a flag (🏴 and tags naming a region) only right after the black
-      // flag or another tag; anywhere else it is invisible text.
-      if InvisibleCharacter.isTag(scalar), offset >= 4,
-        let previous = String(validating: bytes[(offset - 4)..<offset], as: UTF8.self)?
-          .unicodeScalars.first,
-        previous.value == 0x1F3F4 || InvisibleCharacter.isTag(previous)
-      {
-        return nil
-      }
+      // A tag character spells a flag (🏴, tags naming a region, a cancel tag); anywhere else
+      // it is invisible text.
+      if InvisibleCharacter.isTag(scalar), isFlagTag(at: offset, in: bytes) { return nil }
       return isC1 || InvisibleCharacter.misleads(scalar) ? length : nil
     default: return nil
     }
+  }
+
+  /// Whether the tag character at `offset` belongs to a well-formed flag, as
+  /// `InvisibleCharacter.flagTags` has them: the flag's scalars around it, read from the bytes.
+  private static func isFlagTag(at offset: Int, in bytes: [UInt8]) -> Bool {
+    func scalar(at start: Int) -> UInt32? {
+      guard start >= 0, start + 4 <= bytes.count else { return nil }
+      return String(validating: bytes[start..<(start + 4)], as: UTF8.self)?.unicodeScalars.first?
+        .value
+    }
+    var start = offset
+    while let previous = scalar(at: start - 4), InvisibleCharacter.isTagLetterOrDigit(previous) {
+      start -= 4
+    }
+    guard scalar(at: start - 4) == InvisibleCharacter.blackFlag else { return false }
+    var end = start
+    while let next = scalar(at: end), InvisibleCharacter.isTagLetterOrDigit(next) { end += 4 }
+    let letters = (end - start) / 4
+    return (1...32).contains(letters) && scalar(at: end) == InvisibleCharacter.cancelTag
+      && offset <= end
   }
 
   private mutating func reportControlCharacter(at offset: Int, length: Int) {

@@ -98,6 +98,24 @@ struct TextControlCharacterTests {
     #expect(rendered.contains("    1 | rule \"a b\"\n      |        ^"), "\(rendered)")
   }
 
+  /// Tags spell a flag only as the black flag, tag letters and a cancel tag: unended, or after
+  /// the cancel, they are invisible text that makes two names that look alike differ.
+  @Test(arguments: [
+    "🏴\u{E0061}\u{E0062}", "🏴\u{E0067}\u{E0062}\u{E007F}\u{E0078}", "🏴\u{E007F}",
+  ])
+  func tagsThatDoNotSpellAWholeFlagAreRefused(_ inside: String) {
+    let (_, _, diagnostics) = Lexer.tokenize(SourceFile(path: "t.policy", text: "\"\(inside)\""))
+    #expect(!diagnostics.isEmpty)
+    #expect(diagnostics.allSatisfy { $0.message.contains("cannot be written inside text") })
+  }
+
+  /// A diagnostic's excerpt shows a flag as a flag (one character, as its column counts it).
+  @Test func anExcerptKeepsAFlag() {
+    let flag = "🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}"
+    #expect(DiagnosticFormatter.printable(flag + " \u{1B}") == flag + "  ")
+    #expect(DiagnosticFormatter.printable("vip\u{E0061}") == "vip ")
+  }
+
   @Test func theTabHintSaysToWriteBackslashT() throws {
     let (_, _, diagnostics) = Lexer.tokenize(SourceFile(path: "t.policy", text: "\"a\tb\""))
     #expect(diagnostics.first?.hint == "write \\t for a tab, or a space")

@@ -11,9 +11,12 @@ public enum TerminalSafeText {
   public static func shown(_ text: String, oneLine: Bool = false) -> String {
     let control = { (scalar: Unicode.Scalar) in isControl(scalar) || (oneLine && scalar == "\n") }
     guard text.unicodeScalars.contains(where: control) else { return text }
+    let scalars = Array(text.unicodeScalars)
+    // A flag's tag characters show the flag; only stray ones are written out.
+    let flags = InvisibleCharacter.flagTags(in: scalars)
     var shown = ""
-    for scalar in text.unicodeScalars {
-      if control(scalar) {
+    for (index, scalar) in scalars.enumerated() {
+      if control(scalar), !flags.contains(index) {
         shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
       } else {
         shown.unicodeScalars.append(scalar)

@@ -59,6 +59,14 @@ struct ReportNumberTests {
 
   /// A value from a requests file or a state database cannot retitle or colour the terminal,
   /// or forge a line of the report: its control characters are written out.
+  /// A flag (black flag, tag letters, cancel tag) shows as a flag; a stray tag, invisible,
+  /// is written out.
+  @Test func aFlagStaysAndAStrayTagIsWrittenOut() {
+    let flag = "🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}"
+    #expect(TerminalSafeText.shown("rule " + flag + "\u{1B}") == "rule " + flag + "\\u{1B}")
+    #expect(TerminalSafeText.shown("vip\u{E0061}") == "vip\\u{E0061}")
+  }
+
   @Test func controlCharactersInReportTextAreWrittenOut() {
     #expect(
       TerminalSafeText.shown("a\u{1B}]0;pwned\u{07}b\rc\u{9B}d\ne")
