@@ -97,10 +97,7 @@ struct AppleRulesSkipTests {
 
   @Test func aPolicyWithinApplesRulesHasNoSuchLine() async throws {
     let fixture = try DryRunFixture.shared()
-    let result = try await BulkDryRun(
-      policy: try fixture.policy("targeted"), against: nil, schema: fixture.setup.schema,
-      layers: try fixture.layers()
-    ).run(RequestLines(path: fixture.files.requests))
+    let result = try await fixture.bulkRun("targeted")
     let summary = DryRunSummary(result)
     #expect(summary.breaksAppleRules.isEmpty)
     #expect(!DryRunText.render(result, summary).contains("would get no reply"))

@@ -152,10 +152,7 @@ struct DryRunExactnessTests {
     #expect(!result.rows.isEmpty)
     let reason = try #require(result.uncheckedBulkQueries["app-db"])
     #expect(reason.contains("integer overflow"), "\(reason)")
-    let checked = try await BulkDryRun(
-      policy: try fixture.policy("targeted"), against: nil, schema: fixture.setup.schema,
-      layers: try fixture.layers()
-    ).run(RequestLines(path: fixture.files.requests))
+    let checked = try await fixture.bulkRun("targeted")
     #expect(checked.uncheckedBulkQueries.isEmpty)
   }
 

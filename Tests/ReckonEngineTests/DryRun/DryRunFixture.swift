@@ -60,6 +60,13 @@ final class DryRunFixture: @unchecked Sendable {
   }
 
   /// The bulk layers of the generated configuration.
+  /// A bulk dry-run of the fixture's requests with the shipped policy `name`, against none.
+  func bulkRun(_ name: String) async throws -> DryRunResult {
+    try await BulkDryRun(
+      policy: try policy(name), against: nil, schema: setup.schema, layers: try layers()
+    ).run(RequestLines(path: files.requests))
+  }
+
   func layers() throws -> [BulkFactLayer] {
     try require(try DryRunSetup.bulkLayers(configuration, setup), "bulk layers")
   }

@@ -52,10 +52,7 @@ struct HTMLChartTests {
 
   @Test func theDryRunReportGroupsThousandsInItsTotalsAndTables() async throws {
     let fixture = try DryRunFixture.shared()
-    let result = try await BulkDryRun(
-      policy: try fixture.policy("targeted"), against: nil, schema: fixture.setup.schema,
-      layers: try fixture.layers()
-    ).run(RequestLines(path: fixture.files.requests))
+    let result = try await fixture.bulkRun("targeted")
     let summary = DryRunSummary(result)
     let html = HTMLReport.dryRun(result, summary)
     #expect(

@@ -86,10 +86,7 @@ struct ReportNumberTests {
   /// --count 2000` writes, by section title.
   private func sections() async throws -> [String: [String]] {
     let fixture = try DryRunFixture.shared(count: 2_000, seed: 1)
-    let result = try await BulkDryRun(
-      policy: try fixture.policy("targeted"), against: nil, schema: fixture.setup.schema,
-      layers: try fixture.layers()
-    ).run(RequestLines(path: fixture.files.requests))
+    let result = try await fixture.bulkRun("targeted")
     var sections: [String: [String]] = [:]
     var title = ""
     for line in DryRunText.render(result, DryRunSummary(result)).split(separator: "\n") {

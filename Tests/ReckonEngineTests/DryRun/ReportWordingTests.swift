@@ -38,10 +38,7 @@ struct ReportWordingTests {
   /// of those answers and add up to 100%, not to the share of requests answered.
   @Test func preferenceSharesAreOfTheAnswersAndAddUpToAHundred() async throws {
     let fixture = try DryRunFixture.shared()
-    let result = try await BulkDryRun(
-      policy: try fixture.policy("targeted"), against: nil, schema: fixture.setup.schema,
-      layers: try fixture.layers()
-    ).run(RequestLines(path: fixture.files.requests))
+    let result = try await fixture.bulkRun("targeted")
     let summary = DryRunSummary(result)
     #expect(summary.byPreference.values.reduce(0, +) < summary.decided, "no skips to leave out")
     let lines = DryRunText.render(result, summary).split(
