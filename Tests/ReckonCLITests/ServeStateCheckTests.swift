@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSQLite
 import ReckonTestSupport
 import Testing
 
@@ -9,10 +10,11 @@ struct ServeStateCheckTests {
     let folder = TestScratch.folder.appendingPathComponent("reckon-serve-\(UUID().uuidString)")
       .path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    // The app's own database, as examples/facts.sql makes it (in WAL mode, as apps run it).
     let facts = folder + "/facts.sqlite"
-    try FileManager.default.copyItem(
-      atPath: ReckonBinary.packageRoot.appendingPathComponent("examples/facts.sqlite").path,
-      toPath: facts)
+    let app = try SQLiteDatabase(path: facts, options: [.readWrite, .create])
+    try app.execute(
+      "PRAGMA journal_mode=WAL; CREATE TABLE purchases (transaction_id TEXT PRIMARY KEY)")
     let before = try Data(contentsOf: URL(fileURLWithPath: facts))
     let configuration = """
       {
