@@ -22,6 +22,15 @@ public struct RefundRequest: Hashable, Sendable {
     self.receivedAt = receivedAt
   }
 
+  /// The request a verified notification makes, received at `receivedAt`, or else when Apple
+  /// signed it; nil when it carries no transaction or neither time is known.
+  public init?(_ verified: VerifiedNotification, receivedAt: Date? = nil) {
+    guard let transaction = verified.transaction,
+      let receivedAt = receivedAt ?? verified.payload.signedDate
+    else { return nil }
+    self.init(notification: verified.payload, transaction: transaction, receivedAt: receivedAt)
+  }
+
   /// The transaction to answer for: the path parameter of Send Consumption Information.
   public var transactionId: String? { transaction.transactionId }
 

@@ -83,13 +83,10 @@ public enum RequestFile {
       throw .notAConsumptionRequest(
         path: path, type: verified.payload.rawNotificationType ?? "unnamed")
     }
-    guard let transaction = verified.transaction,
-      let receivedAt = now ?? verified.payload.signedDate
-    else {
+    guard let request = RefundRequest(verified, receivedAt: now) else {
       throw .malformed(path: path, reason: "the notification has no transaction or signedDate")
     }
-    return RefundRequest(
-      notification: verified.payload, transaction: transaction, receivedAt: receivedAt)
+    return request
   }
 
   /// Decodes a request from JSON bytes; `path` names it in errors.

@@ -90,13 +90,10 @@ struct RequestLineReader {
     guard verified.payload.notificationType == .consumptionRequest else {
       return .otherNotification
     }
-    guard let transaction = verified.transaction, let receivedAt = verified.payload.signedDate
-    else {
+    guard let request = RefundRequest(verified) else {
       throw .badLine(
         path: path, line: number, reason: "the notification has no transaction or signedDate")
     }
-    return .request(
-      RefundRequest(
-        notification: verified.payload, transaction: transaction, receivedAt: receivedAt))
+    return .request(request)
   }
 }

@@ -34,11 +34,9 @@ public struct GatheredConsentCheck: ConsentCheck {
         "the recorded request no longer verifies with the trust settings in use: \(error.description)"
       )
     }
-    guard let transaction = verified.transaction else {
+    guard let request = RefundRequest(verified, receivedAt: recorded.receivedAt) else {
       return .notGiven("the request has no transaction")
     }
-    let request = RefundRequest(
-      notification: verified.payload, transaction: transaction, receivedAt: recorded.receivedAt)
     switch await gatherer.gather(request, reading: ["customer.consented"]) {
     case .retry(let failure):
       return .unknown("customer.consented could not be read: \(failure.description)")
