@@ -23,20 +23,23 @@ public enum InvisibleCharacter {
   /// U+1F3F4, 1 to 32 tag letters or digits, the cancel tag U+E007F. Anywhere else a tag
   /// character is invisible text.
   public static func flagTags(in scalars: [Unicode.Scalar]) -> Set<Int> {
-    var tags: Set<Int> = []
-    var index = 0
-    while index < scalars.count {
-      defer { index += 1 }
-      guard scalars[index].value == blackFlag else { continue }
-      var end = index + 1
-      while end < scalars.count, isTagLetterOrDigit(scalars[end].value) { end += 1 }
-      let letters = end - index - 1
-      guard (1...32).contains(letters), end < scalars.count, scalars[end].value == cancelTag
-      else { continue }
-      tags.formUnion((index + 1)...end)
-      index = end
-    }
-    return tags
+    Set(
+      scalars.indices.filter { index in
+        isTag(scalars[index])
+          && isFlagTag { scalars.indices.contains(index + $0) ? scalars[index + $0].value : nil }
+      })
+  }
+
+  /// Whether a tag character belongs to a well-formed flag; `scalar(k)` is the scalar `k`
+  /// places after it (before it for a negative `k`), nil past the text. The one rule for the
+  /// lexer, which reads bytes, and for output, which reads scalars.
+  static func isFlagTag(_ scalar: (Int) -> UInt32?) -> Bool {
+    var first = 0
+    while let previous = scalar(first - 1), isTagLetterOrDigit(previous) { first -= 1 }
+    guard scalar(first - 1) == blackFlag else { return false }
+    var end = first
+    while let next = scalar(end), isTagLetterOrDigit(next) { end += 1 }
+    return (1...32).contains(end - first) && scalar(end) == cancelTag && end >= 0
   }
 
   /// U+1F3F4 WAVING BLACK FLAG, which tag characters follow to name a region's flag.

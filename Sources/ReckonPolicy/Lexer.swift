@@ -383,24 +383,15 @@ public struct Lexer {
     }
   }
 
-  /// Whether the tag character at `offset` belongs to a well-formed flag, as
-  /// `InvisibleCharacter.flagTags` has them: the flag's scalars around it, read from the bytes.
+  /// Whether the tag character at `offset` belongs to a well-formed flag. Every scalar of a
+  /// flag takes four bytes, so the one `k` places away starts `4 * k` bytes away.
   private static func isFlagTag(at offset: Int, in bytes: [UInt8]) -> Bool {
-    func scalar(at start: Int) -> UInt32? {
+    InvisibleCharacter.isFlagTag { places in
+      let start = offset + 4 * places
       guard start >= 0, start + 4 <= bytes.count else { return nil }
       return String(validating: bytes[start..<(start + 4)], as: UTF8.self)?.unicodeScalars.first?
         .value
     }
-    var start = offset
-    while let previous = scalar(at: start - 4), InvisibleCharacter.isTagLetterOrDigit(previous) {
-      start -= 4
-    }
-    guard scalar(at: start - 4) == InvisibleCharacter.blackFlag else { return false }
-    var end = start
-    while let next = scalar(at: end), InvisibleCharacter.isTagLetterOrDigit(next) { end += 4 }
-    let letters = (end - start) / 4
-    return (1...32).contains(letters) && scalar(at: end) == InvisibleCharacter.cancelTag
-      && offset <= end
   }
 
   private mutating func reportControlCharacter(at offset: Int, length: Int) {
