@@ -22,6 +22,10 @@ struct PolicyLints {
     let slot: Int
     let span: SourceSpan
     let besideOr: Bool
+    /// The `!=` or `not in` comparison the fact is read in directly, if any: a request without
+    /// the fact is most likely one the author meant it to match, as its value is not the one
+    /// named.
+    var exclusion: SourceSpan? = nil
   }
 
   let policy: CheckedPolicy
@@ -139,12 +143,17 @@ struct PolicyLints {
       } else {
         effect = "when it is missing the rule does not match"
       }
+      // For `!=` and `not in`, `is not missing and` would keep the rule from requests without
+      // the fact, which the comparison reads as meant to match them.
+      let hint =
+        read.exclusion.map {
+          "to match requests without it too, write (\(name) is missing or \(policy.source.text(of: $0)))"
+        } ?? "say what should happen without it, e.g. \(name) is not missing and ..."
       warnings.append(
         warning(
           .unguardedOptionalFact,
           "rule '\(rule.name)' reads \(name), which a request may not have; \(effect)",
-          at: read.span,
-          hint: "say what should happen without it, e.g. \(name) is not missing and ..."))
+          at: read.span, hint: hint))
     }
     return warnings
   }
@@ -189,6 +198,17 @@ struct PolicyLints {
     switch expression.kind {
     case .fact(let slot):
       reads.append(Read(slot: slot, span: outer ?? expression.span, besideOr: besideOr))
+    case .compare(.notEqual, let left, let right) where outer == nil && !negated:
+      for side in [left, right] {
+        collectReads(side, at: outer, into: &reads, besideOr: besideOr, negated: negated)
+        if case .fact = side.kind { reads[reads.count - 1].exclusion = expression.span }
+      }
+    case .membership(negated: true, let subject, let list) where outer == nil && !negated:
+      collectReads(subject, at: outer, into: &reads, besideOr: besideOr, negated: negated)
+      if case .fact = subject.kind { reads[reads.count - 1].exclusion = expression.span }
+      for item in list {
+        collectReads(item, at: outer, into: &reads, besideOr: besideOr, negated: negated)
+      }
     case .letReference(let index):
       let summary = lets[index]
       reads += summary.reads.map {

@@ -346,6 +346,42 @@ struct PolicyLintTests {
     #expect(guarded.diagnostics.isEmpty, "\(guarded.renderedDiagnostics())")
   }
 
+  /// For `!=` and `not in`, the hint says how to match requests without the fact: the advice
+  /// `is not missing and` would keep every such request from the rule. Following the hint
+  /// silences the warning and the rule then decides a request without the fact.
+  @Test(arguments: [
+    (
+      "purchase.price != 1 USD",
+      "to match requests without it too, write (purchase.price is missing or purchase.price != 1 USD)"
+    ),
+    (
+      "purchase.price not in [1 USD, 2 USD] and usage.consumed < 80%",
+      "to match requests without it too, write (purchase.price is missing or purchase.price not in [1 USD, 2 USD])"
+    ),
+    (
+      "purchase.price == 1 USD",
+      "say what should happen without it, e.g. purchase.price is not missing and ..."
+    ),
+    (
+      "not (purchase.price == 1 USD)",
+      "say what should happen without it, e.g. purchase.price is not missing and ..."
+    ),
+  ])
+  func theHintForAnExcludingComparisonMatchesRequestsWithoutTheFact(
+    _ condition: String, _ hint: String
+  ) throws {
+    let result = TestSchema.load("rule \"a\" when \(condition) then refund GRANT_FULL")
+    let warning = try #require(result.diagnostics.first { $0.id == .unguardedOptionalFact })
+    #expect(warning.hint == hint)
+    guard let fix = hint.split(separator: "write ", maxSplits: 1).dropFirst().first else { return }
+    let rest = condition.split(separator: " and ", maxSplits: 1).dropFirst().first
+    let fixed = try TestSchema.compile(
+      "rule \"a\" when \(fix)\(rest.map { " and \($0)" } ?? "") then refund GRANT_FULL\n"
+        + "otherwise share data only")
+    #expect(TestSchema.warningIDs("rule \"a\" when \(fix) then refund GRANT_FULL").isEmpty)
+    #expect(fixed.evaluate(try TestSchema.baseFacts(), trace: false).rule == 0)
+  }
+
   /// `otherwise` has no condition, so its `set` reading an optional fact is warned about with a
   /// rule above it as the fix.
   @Test func anOptionalFactReadBySetInOtherwiseIsWarnedAbout() throws {
