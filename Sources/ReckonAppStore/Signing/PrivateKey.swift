@@ -21,18 +21,41 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
   /// Parses a PEM private key; `source` names it in errors.
   public init(pem: Data, source: String = "<memory>") throws(SigningError) {
     self.source = source
+    // App Store Connect keys are never encrypted; without a callback OpenSSL would ask for a
+    // passphrase on the terminal, and `serve` would wait at the prompt.
+    if PrivateKey.isEncrypted(pem) { throw .keyEncrypted(path: source) }
     let parsed: OpaquePointer? = pem.withUnsafeBytes { buffer in
       guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
       defer { BIO_free(bio) }
-      return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+      return PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in -1 }, nil)
     }
     ERR_clear_error()
     guard let parsed else { throw .notAPrivateKey(path: source) }
-    guard EVP_PKEY_get_base_id(parsed) == EVP_PKEY_EC, EVP_PKEY_get_bits(parsed) == 256 else {
+    // The curve, not only the size: secp256k1 and brainpoolP256r1 keys are 256 bits too, sign
+    // here, and Apple answers their tokens with 401.
+    guard EVP_PKEY_get_base_id(parsed) == EVP_PKEY_EC,
+      PrivateKey.curve(of: parsed) == NID_X9_62_prime256v1
+    else {
       EVP_PKEY_free(parsed)
       throw .notP256(path: source)
     }
     key = parsed
+  }
+
+  /// The NID of an EC key's named curve, or `NID_undef`.
+  private static func curve(of key: OpaquePointer) -> Int32 {
+    var name = [CChar](repeating: 0, count: 64)
+    var length = 0
+    guard EVP_PKEY_get_group_name(key, &name, name.count, &length) == 1 else { return NID_undef }
+    let nid = OBJ_sn2nid(name)
+    return nid != NID_undef ? nid : OBJ_txt2nid(name)
+  }
+
+  /// Whether `pem` holds an encrypted key (PKCS#8 `ENCRYPTED PRIVATE KEY` or a legacy
+  /// `Proc-Type: 4,ENCRYPTED` header).
+  private static func isEncrypted(_ pem: Data) -> Bool {
+    pem.range(of: Data("-----BEGIN ENCRYPTED PRIVATE KEY-----".utf8)) != nil
+      || pem.range(of: Data("Proc-Type: 4,ENCRYPTED".utf8)) != nil
   }
 
   deinit { EVP_PKEY_free(key) }
@@ -82,10 +105,11 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
     throw .keyFileReadableByOthers(path: path, mode: mode)
   }
 
+  /// The permission bits of the file `path` leads to: a symbolic link's own bits are always
+  /// 777 (Kubernetes and Docker mount secrets as links), and the key read is its target's.
   private static func permissions(_ path: String) -> UInt16? {
-    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
-      return nil
-    }
-    return (attributes[.posixPermissions] as? NSNumber)?.uint16Value
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    return UInt16(truncatingIfNeeded: status.st_mode & 0o7777)
   }
 }

@@ -6,6 +6,8 @@ public enum SigningError: Error, Hashable, Sendable, CustomStringConvertible {
   case keyFileReadableByOthers(path: String, mode: UInt16)
   /// The file is not a PEM private key OpenSSL can parse.
   case notAPrivateKey(path: String)
+  /// The key file holds an encrypted key; App Store Connect's `.p8` keys never are.
+  case keyEncrypted(path: String)
   /// The key is not an EC P-256 key, which ES256 needs.
   case notP256(path: String)
   /// OpenSSL failed at the named step of signing.
@@ -22,6 +24,8 @@ public enum SigningError: Error, Hashable, Sendable, CustomStringConvertible {
       "the App Store key file \(path) can be read by any user (mode "
         + String(mode & 0o777, radix: 8) + "); run chmod 600 on it"
     case .notAPrivateKey(let path): "\(path) is not a PEM (PKCS#8 .p8) private key"
+    case .keyEncrypted(let path):
+      "\(path) holds an encrypted (passphrase-protected) key; App Store Connect's .p8 keys are not encrypted: use the file as downloaded, or decrypt it with openssl pkcs8 -in \(path) -out KEY.p8"
     case .notP256(let path): "\(path) is not an EC P-256 key; App Store Connect keys for ES256 are"
     case .signatureFailed(let step): "ES256 signing failed at \(step)"
     case .generationFailed: "could not generate a test key or certificate"
