@@ -126,10 +126,35 @@ import Testing
   }
 
   /// Runs `reckon send --once` with `config` to its end: its exit status and standard error.
-  static func sendOnce(_ binary: URL, config: URL) async throws -> (Int32, String) {
+  /// A proxy in the environment never sees a plain-http send: the bearer token would cross it
+  /// in clear. Here the proxy is a port nothing listens on, so a send through it would fail.
+  @Test func aProxyInTheEnvironmentIsNotUsedForAPlainHTTPStandIn() async throws {
+    let binary = try CrashRecoveryTests.reckonBinary()
+    let (standIn, url) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    let folder = try CrashRecoveryTests.workspace(baseURL: url)
+    let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let entry = try OutboxFixture.enqueue(in: store, at: Date(), transaction: "77")
+    var environment = ProcessInfo.processInfo.environment
+    for name in ["http_proxy", "HTTP_PROXY", "ALL_PROXY", "all_proxy"] {
+      environment[name] = "http://127.0.0.1:1"
+    }
+    environment["no_proxy"] = nil
+    environment["NO_PROXY"] = nil
+    let (status, logged) = try await Self.sendOnce(
+      binary, config: folder.appendingPathComponent("reckon.json"), environment: environment)
+    #expect(status == 0, "\(logged)")
+    #expect(try store.entry(id: entry).state.name == "sent", "\(logged)")
+    #expect(standIn.requests.count == 1)
+  }
+
+  static func sendOnce(_ binary: URL, config: URL, environment: [String: String]? = nil)
+    async throws -> (Int32, String)
+  {
     let error = Pipe()
     let process = Process()
     process.executableURL = binary
+    if let environment { process.environment = environment }
     process.arguments = ["send", "--once", "--config", config.path]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = error

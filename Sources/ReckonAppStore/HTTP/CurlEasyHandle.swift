@@ -57,6 +57,12 @@ final class CurlEasyHandle {
       reckon_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0),
       reckon_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers),
     ]
+    // Plain http goes only to a loopback stand-in; a proxy from `http_proxy` or `ALL_PROXY`
+    // would see the bearer token in clear and could answer 202 for Apple. https keeps the
+    // environment's proxy, which only tunnels the TLS connection.
+    if request.url.scheme?.lowercased() == "http" {
+      setup.append(reckon_curl_setopt_string(handle, CURLOPT_PROXY, ""))
+    }
     setup += method(request)
     if let refused = setup.first(where: { $0 != CURLE_OK }) {
       return .failure(
