@@ -112,7 +112,13 @@ public struct SignedPayloadVerifier: Sendable {
       guard case .string(let algorithm)? = fields["alg"] else {
         throw .unsupportedAlgorithm("missing")
       }
-      guard algorithm == "ES256" else { throw .unsupportedAlgorithm(algorithm) }
+      // Quoted in the answer and the log, and anyone can send it: a 180 KB `alg` made a
+      // 180 KB log line per request.
+      guard algorithm == "ES256" else {
+        throw .unsupportedAlgorithm(
+          algorithm.count > 32
+            ? algorithm.prefix(32) + "… (\(algorithm.utf8.count) bytes)" : algorithm)
+      }
       return try chainCertificates(fields)
     }
   }

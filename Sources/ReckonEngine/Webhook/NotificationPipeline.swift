@@ -135,7 +135,10 @@ public final class NotificationPipeline: Sendable {
     case .malformed, .invalidCertificateList, .unsupportedAlgorithm, .noApp: status = 400
     default: status = 403
     }
+    // However a reason comes to quote what a sender wrote, answer and log stay short.
+    let reason = failure.description
     return WebhookAnswer(
-      status: status, type: type, verdict: .refused, fields: ["error": failure.description])
+      status: status, type: type, verdict: .refused,
+      fields: ["error": reason.count > 500 ? reason.prefix(500) + "…" : reason])
   }
 }
