@@ -67,11 +67,24 @@ public enum PolicyFiles {
 
   /// Reads a policy or tests file as bytes; text that is not UTF-8 is left for the lexer to point
   /// at, with a line and column, rather than refused here without saying where.
+  /// A PEM file (the `.p8` key, a certificate) named by mistake is refused without a line of it
+  /// shown: a diagnostic would quote its base64, half a private key.
   public static func read(_ path: String) throws(Failure) -> SourceFile {
-    do throws(LocalFileError) {
-      return SourceFile(path: path, contents: Array(try LocalFile.data(at: path)))
-    } catch {
+    let data: Data
+    do throws(LocalFileError) { data = try LocalFile.data(at: path) } catch {
       throw .unreadable(path: path, reason: error.reason)
     }
+    if isPEM(data) {
+      throw .unreadable(
+        path: path,
+        reason: "this is a PEM file (a key or a certificate), not a policy; none of it is shown")
+    }
+    return SourceFile(path: path, contents: Array(data))
+  }
+
+  /// Whether `data` opens, after any blank space, with a PEM `-----BEGIN` line.
+  static func isPEM(_ data: Data) -> Bool {
+    let text = data.prefix(4_096).drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    return text.starts(with: Data("-----BEGIN ".utf8))
   }
 }
