@@ -1,4 +1,5 @@
 import Foundation
+import ReckonTestSupport
 import Testing
 
 @testable import ReckonAppStore
@@ -45,4 +46,19 @@ struct LocalFileWritingTests {
     #expect(error?.description == "\(path): no such file or folder")
   }
 
+  /// A generated key is never readable by others, even for a moment: `open` makes it 0600 under
+  /// the widest umask; an existing file is refused and left as it was.
+  @Test func aPrivateFileIsMadeOwnerOnlyAndNeverReplacesAnother() throws {
+    let path = TestScratch.folder.appendingPathComponent("private-\(UUID()).p8").path
+    let previous = umask(0)
+    defer { umask(previous) }
+    try LocalFile.createPrivate(at: path, with: Data("secret".utf8))
+    let mode = try #require(
+      try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)
+    #expect(mode.intValue & 0o777 == 0o600)
+    #expect(throws: LocalFileError.self) {
+      try LocalFile.createPrivate(at: path, with: Data("other".utf8))
+    }
+    #expect(FileManager.default.contents(atPath: path) == Data("secret".utf8))
+  }
 }

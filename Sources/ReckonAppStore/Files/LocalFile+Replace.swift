@@ -39,6 +39,22 @@ extension LocalFile {
     }
   }
 
+  /// Creates a new file at `path` that only its owner can read, and writes `data` to it: made
+  /// 0600 by `open` itself, so a key is never readable by others for a moment, whatever the
+  /// umask. An existing file is left as it is and refused.
+  public static func createPrivate(at path: String, with data: Data) throws(LocalFileError) {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw writeError(path) }
+    defer { close(descriptor) }
+    do throws(LocalFileError) {
+      try writeAll(data, to: descriptor, path: path)
+      guard fsync(descriptor) == 0 else { throw writeError(path) }
+    } catch {
+      unlink(path)
+      throw error
+    }
+  }
+
   /// The path with every symbolic link resolved, so the file itself is replaced, not the link.
   private static func resolved(_ path: String) throws(LocalFileError) -> String {
     guard let real = realpath(path, nil) else { throw writeError(path) }

@@ -43,9 +43,11 @@ enum StandInCommand: Command {
     }
     if createKey, !FileManager.default.fileExists(atPath: settings.privateKeyPath) {
       let key = try PrivateKey(generatedFor: "reckon standin test key")
-      _ = FileManager.default.createFile(
-        atPath: settings.privateKeyPath, contents: key.pkcs8PEM(),
-        attributes: [.posixPermissions: 0o600])
+      do throws(LocalFileError) {
+        try LocalFile.createPrivate(at: settings.privateKeyPath, with: key.pkcs8PEM())
+      } catch {
+        throw UsageError("--create-key: \(error)")
+      }
     }
     let standIn = try AppStoreStandIn(
       publicKeyPEM: try PrivateKey(path: settings.privateKeyPath).publicKeyPEM(),
@@ -90,7 +92,8 @@ private final class RequestRecorder: @unchecked Sendable {
     self.path = path
     self.standIn = standIn
     self.console = console
-    descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    // Bodies name transactions: for the operator's eyes only, as the state database is.
+    descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
       throw UsageError("--record \(path): \(String(cString: strerror(errno)))")
     }
