@@ -34,4 +34,23 @@ import Testing
       "\(error)".contains("must be https, or http on loopback")
     }
   }
+
+  /// A key or issuer id copied with a space or line break would sign tokens Apple refuses.
+  @Test(arguments: [
+    (#""issuerId": " 57246542-96fe-1a63-e053-0824d011072a", "keyId": "ABC123DEFG""#, "issuerId"),
+    (#""issuerId": "57246542-96fe-1a63-e053-0824d011072a", "keyId": "ABC123DEFG\n""#, "keyId"),
+  ])
+  func anIdWithSpaceOrLineBreakIsRefused(_ ids: String, _ key: String) {
+    let json = """
+      {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p.policy"}],
+       "appStore": {\(ids), "privateKeyPath": "key.p8"}}
+      """
+    let root = (try? JSONValue.parse(Data(json.utf8)).objectValue) ?? [:]
+    #expect {
+      _ = try ReckonConfiguration(
+        ConfigurationReader(root, path: "reckon.json"), baseDirectory: "/tmp")
+    } throws: { error in
+      "\(error)".contains("appStore.\(key)") && "\(error)".contains("no space or line break")
+    }
+  }
 }

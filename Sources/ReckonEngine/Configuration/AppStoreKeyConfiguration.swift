@@ -14,14 +14,32 @@ public struct AppStoreKeyConfiguration: Hashable, Sendable {
 
   init(_ reader: ConfigurationReader, resolve: (String) -> String) throws(ConfigurationError) {
     try reader.rejectUnknownKeys(["issuerId", "keyId", "privateKeyPath", "baseURL"])
-    issuerId = try reader.string("issuerId")
-    keyId = try reader.string("keyId")
+    issuerId = try Self.identifier("issuerId", reader)
+    keyId = try Self.identifier("keyId", reader)
     privateKeyPath = resolve(try reader.string("privateKeyPath"))
     baseURL = try reader.optionalString("baseURL")
     if let baseURL, !Self.isSafeBaseURL(baseURL) {
       throw ConfigurationError(
         reader.keyPath("baseURL"), "must be https, or http on loopback for a local stand-in")
     }
+  }
+
+  /// An id copied from App Store Connect: a space or line break copied with it would go into
+  /// every token, and Apple would answer each with 401.
+  private static func identifier(_ key: String, _ reader: ConfigurationReader)
+    throws(ConfigurationError) -> String
+  {
+    let value = try reader.string(key)
+    guard !value.isEmpty,
+      !value.unicodeScalars.contains(where: {
+        $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F
+      })
+    else {
+      throw ConfigurationError(
+        reader.keyPath(key),
+        "must be the id as App Store Connect shows it, with no space or line break")
+    }
+    return value
   }
 
   /// https anywhere, or plain http only to a loopback host: the bearer token must never cross a
