@@ -323,19 +323,33 @@ struct GenerateCommandTests {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = errors
     try process.run()
-    let started = Date()
-    while process.isRunning, Date().timeIntervalSince(started) < 20 {
-      let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-        .filter { $0.hasPrefix(".") }
-      if let partial = hidden.first,
-        try FileManager.default.contentsOfDirectory(atPath: folder + "/" + partial).count > 1
-      {
-        break
-      }
-      try await Task.sleep(nanoseconds: 20_000_000)
-    }
     let other = Data("another run's requests\n".utf8)
-    try other.write(to: URL(fileURLWithPath: folder + "/requests.jsonl"))
+    // Watched from a thread of its own, and the run stopped while the file is written: on a busy
+    // machine a watcher on the task pool woke only after the run had finished, and the test then
+    // saw a finished run rather than the race it is about.
+    let appeared = await withCheckedContinuation { continuation in
+      Thread.detachNewThread {
+        let started = Date()
+        while process.isRunning, Date().timeIntervalSince(started) < 120 {
+          let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasPrefix(".") }
+          if let partial = hidden.first,
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + partial))?.count
+              ?? 0) > 1
+          {
+            kill(process.processIdentifier, SIGSTOP)
+            let written =
+              (try? other.write(to: URL(fileURLWithPath: folder + "/requests.jsonl"))) != nil
+            kill(process.processIdentifier, SIGCONT)
+            continuation.resume(returning: written)
+            return
+          }
+          usleep(5_000)
+        }
+        continuation.resume(returning: false)
+      }
+    }
+    #expect(appeared, "the run finished before its files were seen being made")
     let message = String(
       decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
