@@ -19,6 +19,10 @@ public struct DryRunRow: Sendable {
   public let productType: String?
   /// The environment the notification came from, if known.
   public let environment: AppStoreEnvironment?
+  /// What the customer paid, in milliunits of `currency` (Apple's `price`), if known.
+  public let price: Int64?
+  /// The ISO 4217 currency of `price`.
+  public let currency: String?
   /// The policy's verdict; nil when facts could not be had.
   public let verdict: DryRunVerdict?
   /// The `--against` policy's verdict.
@@ -52,6 +56,8 @@ public struct DryRunRow: Sendable {
     // The policy name of a type Apple names, else as sent.
     productType = type?.policyName ?? request.transaction.rawType
     environment = request.notification.data?.environment
+    price = request.transaction.price
+    currency = request.transaction.currency
     // As `RefundRequest.deadline`, from the environment just read rather than read again.
     deadline = (environment ?? .production).replyDeadline(
       receivedAt: request.receivedAt, signedDate: request.notification.signedDate)

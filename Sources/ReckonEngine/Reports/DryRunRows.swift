@@ -7,7 +7,7 @@ public enum DryRunRows {
   /// The CSV header and one line per row, handed to `write` in chunks.
   public static func csv(_ result: DryRunResult, write: (String) -> Void) {
     var header =
-      "notification_uuid,transaction_id,received_at,reason,product_type,action,preference,skip_reason,rule"
+      "notification_uuid,transaction_id,received_at,reason,product_type,price,currency,action,preference,skip_reason,rule"
     if result.againstName != nil {
       header += ",against_action,against_preference,against_skip_reason,against_rule,changed"
     }
@@ -17,6 +17,8 @@ public enum DryRunRows {
       var fields = [
         row.notificationUUID, row.transactionId, timestamp(row.receivedAt), row.reason ?? "",
         row.productType ?? "",
+        row.price.map { DryRunText.money(Int($0), grouped: false) } ?? "",
+        row.currency ?? "",
       ]
       fields += verdictFields(row.verdict, result.ruleName)
       if result.againstName != nil {
@@ -54,6 +56,7 @@ public enum DryRunRows {
       var object =
         "{\"notificationUUID\":\(quote(row.notificationUUID)),\"transactionId\":\(quote(row.transactionId)),"
         + "\"receivedAt\":\(quote(timestamp(row.receivedAt))),\"reason\":\(optional(row.reason)),\"productType\":\(optional(row.productType))"
+        + ",\"priceMilliunits\":\(row.price.map(String.init) ?? "null"),\"currency\":\(optional(row.currency))"
       if let verdict = row.verdict {
         object += ",\"decision\":\(verdictJSON(verdict, result.ruleName))"
       }
@@ -157,10 +160,13 @@ enum DryRunJSONSummary {
       "\"byReason\":\(nested(summary.byReason))",
       "\"byProductType\":\(nested(summary.byProductType))",
       "\"breaksAppleRules\":\(appleRules(summary))",
+      "\"purchaseValueMilliunits\":\(nested(summary.purchaseValue))",
     ]
     if !summary.againstByOutcome.isEmpty {
       parts.append("\"changed\":\(summary.changed)")
       parts.append("\"againstByOutcome\":\(object(names(summary.againstByOutcome)))")
+      parts.append(
+        "\"againstPurchaseValueMilliunits\":\(nested(summary.againstPurchaseValue))")
       let transitions = summary.transitions.sorted { $0.key < $1.key }.map {
         "{\"from\":\(DryRunRows.quote($0.key.from.jsonName)),\"to\":\(DryRunRows.quote($0.key.to.jsonName)),\"count\":\($0.value)}"
       }

@@ -24,6 +24,11 @@ public struct DryRunSummary: Sendable {
   public private(set) var breaksAppleRules: [String: Int] = [:]
   /// The same requests by the Apple rule broken (a body may break several).
   public private(set) var breaksAppleRule: [AppleRuleViolation: Int] = [:]
+  /// What the decided requests' purchases cost, in milliunits, by currency, then outcome: the
+  /// money each answer is about. Requests without a price or currency are left out.
+  public private(set) var purchaseValue: [String: [DryRunOutcome: Int]] = [:]
+  /// With `--against`: the same under the other policy's outcomes.
+  public private(set) var againstPurchaseValue: [String: [DryRunOutcome: Int]] = [:]
   /// With `--against`: the other policy's outcomes.
   public private(set) var againstByOutcome: [DryRunOutcome: Int] = [:]
   /// With `--against`: requests whose answer would change.
@@ -86,6 +91,8 @@ public struct DryRunSummary: Sendable {
     breaksAppleRule = total.violations
     byReason = total.reasons.dictionary
     byProductType = total.productTypes.dictionary
+    purchaseValue = total.values.dictionary
+    againstPurchaseValue = total.otherValues.dictionary
     for (index, count) in total.rules {
       byRule[result.ruleName(index < 0 ? nil : index), default: 0] += count
     }
@@ -101,6 +108,17 @@ public struct DryRunSummary: Sendable {
 
   /// Decided requests that respond or hold, by preference (`none` for data only).
   public var byPreference: [String: Int] { grouped(byOutcome) { $0.preference } }
+
+  /// What the decided requests' purchases cost, in milliunits, by currency, then by the
+  /// preference answered (`none` for data only) or `no reply` for skips.
+  public var purchaseValueByPreference: [String: [String: Int]] {
+    purchaseValue.mapValues { grouped($0) { $0.preference ?? "no reply" } }
+  }
+
+  /// The same under the `--against` policy.
+  public var againstPurchaseValueByPreference: [String: [String: Int]] {
+    againstPurchaseValue.mapValues { grouped($0) { $0.preference ?? "no reply" } }
+  }
 
   /// The `--against` policy's counts by action.
   public var againstByAction: [String: Int] { grouped(againstByOutcome) { $0.action } }
@@ -136,6 +154,9 @@ private struct Tally {
   var violations: [AppleRuleViolation: Int] = [:]
   var reasons = OutcomeCounts()
   var productTypes = OutcomeCounts()
+  /// Purchase values in milliunits, by currency.
+  var values = OutcomeCounts()
+  var otherValues = OutcomeCounts()
 
   mutating func count(_ row: DryRunRow) {
     guard let verdict = row.verdict else {
@@ -153,9 +174,12 @@ private struct Tally {
     }
     reasons.add(row.reason ?? "none", outcome)
     productTypes.add(row.productType ?? "unknown", outcome)
+    let price = row.currency.flatMap { currency in row.price.map { (currency, Int($0)) } }
+    if let (currency, amount) = price { values.add(currency, outcome, amount: amount) }
     guard let against = row.against else { return }
     let other = against.outcome
     others[other.rawValue] += 1
+    if let (currency, amount) = price { otherValues.add(currency, other, amount: amount) }
     if verdict.differs(from: against) {
       changed += 1
       matrix[outcome.rawValue * outcomes.count + other.rawValue] += 1
@@ -177,10 +201,12 @@ private struct Tally {
     violations.merge(other.violations, uniquingKeysWith: +)
     reasons.merge(other.reasons)
     productTypes.merge(other.productTypes)
+    values.merge(other.values)
+    otherValues.merge(other.otherValues)
   }
 }
 
-/// Outcome counts under a few distinct keys (reasons, product types). Keys are found by
+/// Outcome counts (or sums) under a few distinct keys (reasons, product types, currencies). Keys are found by
 /// comparison, mostly of one shared string with itself, which costs far less per row than
 /// hashing them into nested dictionaries; many distinct keys fall back to a dictionary index.
 private struct OutcomeCounts {
@@ -189,9 +215,9 @@ private struct OutcomeCounts {
   private var index: [String: Int] = [:]
   private var last = -1
 
-  mutating func add(_ key: String, _ outcome: DryRunOutcome) {
+  mutating func add(_ key: String, _ outcome: DryRunOutcome, amount: Int = 1) {
     let position = position(of: key)
-    counts[position][outcome.rawValue] += 1
+    counts[position][outcome.rawValue] += amount
     last = position
   }
 

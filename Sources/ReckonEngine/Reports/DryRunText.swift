@@ -70,6 +70,7 @@ public enum DryRunText {
     section(
       &lines, "By deciding rule", summary.byRule, total: summary.decided, names,
       order: ruleOrder(result))
+    purchaseValue(&lines, summary)
     let groups = TextColumn(
       [summary.byReason, summary.byProductType].flatMap(\.keys), minimum: 26, maximum: 40)
     breakdown(&lines, "By reason", summary.byReason, groups)
@@ -169,6 +170,7 @@ public enum DryRunText {
         "  \(outcome.description.padding(toLength: 30, withPad: " ", startingAt: 0))  \(pad(n(mine), 11))  \(pad(n(theirs), 9))  \(pad((delta > 0 ? "+" : "") + n(delta), 8))"
       )
     }
+    valueComparison(&lines, summary)
     let changed = result.rows.lazy.filter(\.changed).prefix(shown)
     guard !changed.isEmpty else { return }
     lines.append("")
@@ -179,6 +181,63 @@ public enum DryRunText {
         "  \(TerminalSafeText.shown(row.transactionId, oneLine: true))  \(verdict.outcome) [\(result.ruleName(verdict.ruleIndex))] → \(against.outcome) [\(result.againstRuleName(against.ruleIndex))]"
       )
     }
+  }
+
+  /// What the purchases the answers are about cost, per currency, by preference: the money a
+  /// product owner weighs, which the counts alone do not show.
+  private static func purchaseValue(_ lines: inout [String], _ summary: DryRunSummary) {
+    let byCurrency = summary.purchaseValueByPreference
+    guard !byCurrency.isEmpty else { return }
+    lines.append("Purchase value by preference (what the customers paid)")
+    let totals = byCurrency.mapValues { $0.values.reduce(0, +) }
+    for (currency, byPreference) in byCurrency.sorted(by: {
+      totals[$0.key]! > totals[$1.key]! || totals[$0.key]! == totals[$1.key]! && $0.key < $1.key
+    }) {
+      // One order on every line, so the currencies read down the same way.
+      let parts = ["GRANT_FULL", "GRANT_PRORATED", "DECLINE", "none", "no reply"].compactMap {
+        preference in
+        byPreference[preference].map { "\(DryRunOutcome.preferenceLabel(preference)) \(money($0))" }
+      }
+      lines.append(
+        "  \(TerminalSafeText.shown(currency, oneLine: true)) \(pad(money(totals[currency]!), 16)) in all: "
+          + parts.joined(separator: ", "))
+    }
+    lines.append("")
+  }
+
+  /// With `--against`: per currency, the value each refund preference would go to under each
+  /// policy.
+  private static func valueComparison(_ lines: inout [String], _ summary: DryRunSummary) {
+    let mine = summary.purchaseValueByPreference
+    let theirs = summary.againstPurchaseValueByPreference
+    let currencies = Set(mine.keys).union(theirs.keys).sorted()
+    guard !currencies.isEmpty else { return }
+    lines.append("")
+    lines.append("  purchase value                  this policy      against       change")
+    for currency in currencies {
+      for preference in ["GRANT_FULL", "GRANT_PRORATED", "DECLINE"] {
+        let this = mine[currency]?[preference] ?? 0
+        let other = theirs[currency]?[preference] ?? 0
+        guard this + other > 0 else { continue }
+        let delta = other - this
+        let label = "\(TerminalSafeText.shown(currency, oneLine: true)) \(preference)"
+        lines.append(
+          "  \(label.padding(toLength: 30, withPad: " ", startingAt: 0))  \(pad(money(this), 11))  \(pad(money(other), 11))  \(pad((delta > 0 ? "+" : "") + money(delta), 11))"
+        )
+      }
+    }
+  }
+
+  /// An amount in milliunits with thousands separators and two decimals (three when the third
+  /// is not 0), e.g. `12,345.67`.
+  /// `grouped: false` leaves the separators out, for CSV.
+  public static func money(_ milli: Int, grouped: Bool = true) -> String {
+    let magnitude = milli.magnitude
+    var fraction = String(magnitude % 1000)
+    while fraction.count < 3 { fraction = "0" + fraction }
+    if fraction.hasSuffix("0") { fraction.removeLast() }
+    let whole = grouped ? n(Int(magnitude / 1000)) : String(magnitude / 1000)
+    return (milli < 0 ? "-" : "") + whole + "." + fraction
   }
 
   /// How far a stopped run got: `304 of 2,000 requests`, or for a requests file, whose unread

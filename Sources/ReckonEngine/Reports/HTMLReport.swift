@@ -52,6 +52,7 @@ public enum HTMLReport {
       "<figure>\(SVGBarChart(title: "Requests by reason", bars: CountTable.sorted(summary.byReason.mapValues { $0.values.reduce(0, +) })).render())</figure>"
     body +=
       "<figure>\(SVGBarChart(title: "Requests by product type", bars: CountTable.sorted(summary.byProductType.mapValues { $0.values.reduce(0, +) })).render())</figure>"
+    body += purchaseValue(result, summary)
     body += breakdown("Answers by reason", summary.byReason)
     body += breakdown("Answers by product type", summary.byProductType)
     if result.againstName != nil { body += changes(result, summary, shown: changedShown) }
@@ -124,6 +125,33 @@ public enum HTMLReport {
     if summary.changed > shown {
       html +=
         "<tr><td colspan=\"7\">… and \(DryRunText.n(summary.changed - shown)) more (see --format csv)</td></tr>"
+    }
+    return html + "</table>"
+  }
+
+  /// What the customers paid for the purchases the answers are about, per currency and refund
+  /// preference, beside the `--against` policy's; empty when no request carried a price.
+  static func purchaseValue(_ result: DryRunResult, _ summary: DryRunSummary) -> String {
+    let mine = summary.purchaseValueByPreference
+    let theirs = summary.againstPurchaseValueByPreference
+    let currencies = Set(mine.keys).union(theirs.keys).sorted()
+    guard !currencies.isEmpty else { return "" }
+    let preferences = ["GRANT_FULL", "GRANT_PRORATED", "DECLINE", "none", "no reply"]
+    let against = result.againstName != nil
+    var html = "<h2>Purchase value by preference</h2><table id=\"purchase-value\"><tr><th></th>"
+    html +=
+      preferences.map {
+        "<th class=\"n\">\(HTMLText.escape(DryRunOutcome.preferenceLabel($0)))</th>"
+      }.joined() + "</tr>"
+    for currency in currencies {
+      let sides = against ? [("", mine), (" against", theirs)] : [("", mine)]
+      for (suffix, values) in sides {
+        html += "<tr><td>\(HTMLText.escape(currency + suffix))</td>"
+        html +=
+          preferences.map {
+            "<td class=\"n\">\(DryRunText.money(values[currency]?[$0] ?? 0))</td>"
+          }.joined() + "</tr>"
+      }
     }
     return html + "</table>"
   }

@@ -135,6 +135,8 @@ struct DryRunReportTests {
     #expect(summary.transitions == times25(single.transitions))
     #expect(summary.byReason == single.byReason.mapValues(times25))
     #expect(summary.byProductType == single.byProductType.mapValues(times25))
+    #expect(summary.purchaseValue == single.purchaseValue.mapValues(times25))
+    #expect(summary.againstPurchaseValue == single.againstPurchaseValue.mapValues(times25))
     #expect(single.changed > 0)
   }
 
@@ -174,7 +176,8 @@ struct DryRunReportTests {
     let header = lines[0].split(separator: ",").map(String.init)
     #expect(
       header == [
-        "notification_uuid", "transaction_id", "received_at", "reason", "product_type", "action",
+        "notification_uuid", "transaction_id", "received_at", "reason", "product_type", "price",
+        "currency", "action",
         "preference", "skip_reason", "rule", "against_action", "against_preference",
         "against_skip_reason", "against_rule", "changed", "problem",
       ])
@@ -209,5 +212,59 @@ struct DryRunReportTests {
     #expect(html.contains("<svg"))
     #expect(!html.contains("<script"))
     #expect(!html.contains("http://") || !html.contains("src=\"http"))
+  }
+
+  /// The money behind the answers: what the customers paid, per currency and preference, summed
+  /// exactly from the rows, the same total under either policy, in every output.
+  @Test func purchaseValueSumsWhatTheCustomersPaidByCurrencyAndPreference() async throws {
+    let result = try await run("targeted", against: "prefer-refund")
+    let summary = DryRunSummary(result)
+    var expected: [String: [String: Int]] = [:]
+    for row in result.rows {
+      guard let verdict = row.verdict, let price = row.price, let currency = row.currency else {
+        continue
+      }
+      expected[currency, default: [:]][verdict.outcome.preference ?? "no reply", default: 0] +=
+        Int(price)
+    }
+    #expect(!expected.isEmpty)
+    #expect(summary.purchaseValueByPreference == expected)
+    #expect(
+      summary.againstPurchaseValueByPreference.mapValues { $0.values.reduce(0, +) }
+        == expected.mapValues { $0.values.reduce(0, +) })
+
+    let text = DryRunText.render(result, summary)
+    let usd = try #require(expected["USD"])
+    let line = try #require(
+      text.split(separator: "\n").first { $0.hasPrefix("  USD ") && $0.contains("in all:") })
+    #expect(line.contains(DryRunText.money(usd.values.reduce(0, +)) + " in all"), "\(line)")
+    #expect(line.contains("GRANT_FULL \(DryRunText.money(usd["GRANT_FULL"] ?? 0))"), "\(line)")
+    let grants = summary.againstPurchaseValueByPreference["USD"]?["GRANT_FULL"] ?? 0
+    let change = grants - (usd["GRANT_FULL"] ?? 0)
+    #expect(
+      text.split(separator: "\n").contains {
+        $0.hasPrefix("  USD GRANT_FULL ") && $0.hasSuffix("+" + DryRunText.money(change))
+      }, "\(text)")
+
+    var json = ""
+    DryRunRows.json(result, summary) { json += $0 }
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    let values = try #require(
+      (object["summary"] as? [String: Any])?["purchaseValueMilliunits"] as? [String: [String: Int]])
+    #expect(values["USD"]?.values.reduce(0, +) == usd.values.reduce(0, +))
+    let first = try #require((object["requests"] as? [[String: Any]])?.first)
+    #expect(first["priceMilliunits"] as? Int == result.rows.first?.price.map(Int.init))
+
+    let html = HTMLReport.dryRun(result, summary)
+    #expect(html.contains("<table id=\"purchase-value\">"))
+    #expect(html.contains(DryRunText.money(usd["GRANT_FULL"] ?? 0)))
+  }
+
+  @Test(arguments: [
+    (990, "0.99"), (1_234_560, "1,234.56"), (5, "0.005"), (-2_500, "-2.50"), (0, "0.00"),
+  ])
+  func moneyReadsInTwoDecimalsWithThousandsSeparators(_ milli: Int, _ text: String) {
+    #expect(DryRunText.money(milli) == text)
   }
 }
