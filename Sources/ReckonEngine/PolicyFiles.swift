@@ -49,6 +49,19 @@ public enum PolicyFiles {
     return paths
   }
 
+  /// The policy files in `folder` with no tests file of their name beside them, in name order;
+  /// none when `folder` is not a folder.
+  public static func untestedPolicies(in folder: String) -> [String] {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue
+    else { return [] }
+    let names = Set((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+    let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+    return names.filter {
+      $0.hasSuffix(".policy") && !names.contains(String($0.dropLast(".policy".count)) + ".tests")
+    }.sorted().map { prefix + $0 }
+  }
+
   /// `paths` without those naming a file already in `seen` (the same file given twice, as
   /// itself and in its folder, or through a link), which are added to it; order kept.
   public static func dropRepeats(_ paths: [String], seen: inout Set<String>) -> [String] {

@@ -96,14 +96,19 @@ public struct PolicyTestJSONReport: Encodable {
   let files: [File]
   /// Paths given that could not be read, each with why.
   let unreadable: [String]
+  /// Policies in the folders given that have no tests file beside them.
+  let untested: [String]
 
   /// Builds the JSON report of `reports`; `unreadable` names the paths that could not be read,
-  /// and `failsCoverage` says a required coverage was not reached, either of which fails the run.
+  /// `untested` the policies without tests, and `failsCoverage` says a required coverage was not
+  /// reached (a rule or a policy untested); an unreadable path or failed coverage fails the run.
   public init(
-    _ reports: [PolicyTestFileReport], unreadable: [String] = [], failsCoverage: Bool = false
+    _ reports: [PolicyTestFileReport], unreadable: [String] = [], untested: [String] = [],
+    failsCoverage: Bool = false
   ) {
     passed = reports.allSatisfy(\.passed) && unreadable.isEmpty && !failsCoverage
     self.unreadable = unreadable
+    self.untested = untested
     files = reports.map { report in
       File(
         tests: report.testsSource.path, policy: report.policyPath, passed: report.passed,

@@ -11,17 +11,19 @@ enum TestCommand: Command {
 
     Runs NAME.tests beside NAME.policy (a folder means every *.tests file in it, and a folder
     without one is an error; a .policy file means the .tests file beside it; default:
-    policies/). Each test gives facts and states what must come out; a failure shows expected
-    against actual, the test's file:line and the trace. Then it reports coverage: each rule
-    reached or never reached, and each condition not seen both true and false.
+    policies/). A policy in a folder without a tests file beside it is named. Each test gives
+    facts and states what must come out; a failure shows expected against actual, the test's
+    file:line and the trace. Then it reports coverage: each rule reached or never reached, and
+    each condition not seen both true and false.
 
     --format FORMAT      text (default) or json
-    --require-coverage   also fail when a rule is never reached
+    --require-coverage   also fail when a rule is never reached or a policy has no tests
     --config FILE        also know the custom facts (custom.*) its fact sources declare
 
     A path that cannot be read is reported and the others still run.
     Exits 0 when every test passes, 1 when a test fails, a file does not check, a path cannot be
-    read, or (with --require-coverage) a rule is never reached, which it names.
+    read, or (with --require-coverage) a rule is never reached or a policy in a folder has no
+    tests file, which it names.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
@@ -38,7 +40,13 @@ enum TestCommand: Command {
     var reports: [PolicyTestFileReport] = []
     // A file named twice (a policy and its tests file, or in its folder too) runs once.
     var seen: Set<String> = []
+    // A policy with no tests file would otherwise pass unmentioned, the folder's other tests
+    // standing in for it.
+    var untested: [String] = []
+    var seenUntested: Set<String> = []
     for input in arguments.positionals.isEmpty ? ["policies"] : arguments.positionals {
+      untested += PolicyFiles.dropRepeats(
+        PolicyFiles.untestedPolicies(in: input), seen: &seenUntested)
       let paths: [String]
       do { paths = PolicyFiles.dropRepeats(try testsPaths([input]), seen: &seen) } catch {
         unreadable.append(error.description)
@@ -52,10 +60,11 @@ enum TestCommand: Command {
     }
     for problem in unreadable { console.error("reckon test: \(problem)") }
     let unreached = reports.contains { !($0.coverage?.unreachedRules.isEmpty ?? true) }
+    let failsCoverage = requireCoverage && (unreached || !untested.isEmpty)
     if format == "json" {
       console.out(
         PolicyTestJSONReport(
-          reports, unreadable: unreadable, failsCoverage: requireCoverage && unreached
+          reports, unreadable: unreadable, untested: untested, failsCoverage: failsCoverage
         ).jsonText())
     } else {
       for report in reports {
@@ -66,9 +75,9 @@ enum TestCommand: Command {
       console.out(summary(reports, unreadable: unreadable.count))
       // Otherwise a run whose tests all pass would exit 1 with no word of why.
       if requireCoverage, unreached { console.out(uncovered(reports)) }
+      if !untested.isEmpty { console.out(withoutTests(untested, failing: requireCoverage)) }
     }
-    let failed =
-      !unreadable.isEmpty || reports.contains { !$0.passed } || (requireCoverage && unreached)
+    let failed = !unreadable.isEmpty || reports.contains { !$0.passed } || failsCoverage
     return failed ? 1 : 0
   }
 
@@ -98,6 +107,16 @@ enum TestCommand: Command {
     return
       "--require-coverage: \(count) rule\(count == 1 ? " is" : "s are") never reached by a test:\n"
       + lines.joined(separator: "\n")
+  }
+
+  /// The policies with no tests file: a note, or why `--require-coverage` fails the run.
+  private static func withoutTests(_ policies: [String], failing: Bool) -> String {
+    let lines = policies.map {
+      "  \($0) (write \(String($0.dropLast(".policy".count))).tests beside it)"
+    }
+    let count = policies.count == 1 ? "1 policy has" : "\(policies.count) policies have"
+    let lead = failing ? "--require-coverage: \(count) no tests:" : "note: \(count) no tests:"
+    return ([lead] + lines).joined(separator: "\n")
   }
 
   private static func summary(_ reports: [PolicyTestFileReport], unreadable: Int) -> String {
