@@ -102,4 +102,30 @@ struct PolicyTestLetTests {
     #expect(problems.contains("to check its value, write: expect heavyAndOld = true"))
     #expect(report.outcomes.isEmpty)
   }
+
+  /// A let may be named by a word a tests file gives meaning after `expect` (`share data only`,
+  /// `hold for review`…): before `=` or `is` it names the let there too, as it does in the policy.
+  @Test(arguments: ["share", "hold", "refund", "do", "no", "test", "given", "expect"])
+  func aLetNamedLikeAnExpectationIsExpectedByItsName(_ name: String) throws {
+    let loaded = PolicyLoader.load(
+      SourceFile(
+        path: "words.policy",
+        text:
+          "let \(name) = usage.consumed\nrule \"r\"\n  when \(name) > 50%\n  then refund DECLINE\n"
+      ), schema: FactSchema.standard.policySchema)
+    #expect(!loaded.hasErrors, "\(loaded.renderedDiagnostics())")
+    let report = PolicyTestRunner(policy: try #require(loaded.policy)).run(
+      SourceFile(
+        path: "words.tests",
+        text: """
+          test "t"
+            given usage.consumed = 20%
+            expect \(name) = 20%, share data only
+          test "u"
+            given usage.consumed is missing
+            expect \(name) is missing
+          """))
+    #expect(report.problems.isEmpty, "\(report.problems)")
+    #expect(report.passed, "\(report.render(explainer: nil))")
+  }
 }

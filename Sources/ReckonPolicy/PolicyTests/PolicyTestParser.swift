@@ -141,7 +141,11 @@ public struct PolicyTestParser {
   private mutating func parseExpectation() throws(ParseAbort) -> Expectation {
     let first = cursor.current
     let kind: Expectation.Kind
-    switch first.kind == .identifier ? first.text : "" {
+    // A word before `=` or `is` is a field or a let whatever its spelling: a policy may name a let
+    // `share` or `hold`, and no phrase below is followed by either.
+    let namesAValue =
+      first.kind == .identifier && (cursor.peek().kind == .assign || cursor.peek().text == "is")
+    switch first.kind == .identifier && !namesAValue ? first.text : "" {
     case "refund":
       cursor.advance()
       let choice = try expect(
@@ -166,10 +170,9 @@ public struct PolicyTestParser {
       cursor.advance()
       let name = try expect(.string, "the rule's name in double quotes", sameLine: true)
       kind = .rule(Located(name.text, at: name.span))
-    case let word
-    where !word.isEmpty && (cursor.peek().kind == .assign || cursor.peek().text == "is"):
+    case _ where namesAValue:
       cursor.advance()
-      kind = .field(Located(word, at: first.span), try parseValueOrMissing())
+      kind = .field(Located(first.text, at: first.span), try parseValueOrMissing())
     default:
       let hint =
         Suggestions.closest(to: first.text, among: PolicyTestParser.expectationPhrases).map {
