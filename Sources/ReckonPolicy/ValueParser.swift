@@ -27,6 +27,10 @@ public enum ValueParser {
       guard trimmed.hasSuffix("%"), let number = Double(trimmed.dropLast()),
         (0...100).contains(number)
       else {
+        // A bare number that would be a share is one whose percent sign was left off.
+        if let bare = Double(trimmed), (0...100).contains(bare) {
+          throw .init(text, type, hint: "did you mean \(trimmed)%?")
+        }
         throw .init(text, type, hint: "write a percentage from 0% to 100%, such as 37.5%")
       }
       return .percent(number)

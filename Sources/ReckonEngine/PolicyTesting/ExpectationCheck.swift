@@ -216,6 +216,17 @@ struct ExpectationCheck {
           "consumptionPercentage is in milliunits from 0 to 100000 (40% is 40000), or a percentage such as 40%"
         )
       }
+      // 1 to 100 milliunits (at most 0.1%) is far more likely a percentage whose sign was left
+      // off, which would fail against the actual body with no word of why.
+      if (1...100).contains(milli) {
+        let share = Value.percent(Double(milli) / 1_000).formatted(as: .percent)
+        throw DiagnosticError(
+          Diagnostic(
+            .typeMismatch, .error, "consumptionPercentage = \(text) is \(share)", at: value.span,
+            hint:
+              "did you mean \(text)%? a bare number is milliunits (\(text) = \(share)); "
+              + "to expect \(share), write \(share)"))
+      }
       return text
     default:
       guard RefundPreference(rawValue: text) != nil else {
