@@ -348,9 +348,46 @@ struct PolicyTestRunnerTests {
     let lines = try #require(report.coverage).lines()
     #expect(
       lines == [
-        "rule \"a\"   never reached", "  - reason == LEGAL: seen false, never true",
+        "rule \"a\"   never decided", "  - reason == LEGAL: seen false, never true",
         "otherwise  decided 1 test",
       ])
+  }
+
+  /// A rule that tests got to but that never matched was reached; one that no test got to,
+  /// because a rule above decided every test, was not.
+  @Test func coverageSaysNeverDecidedForARuleTriedAndNeverReachedForOneNotTried() throws {
+    let loaded = PolicyLoader.load(
+      SourceFile(
+        path: "two.policy",
+        text: """
+          rule "legal"
+            when reason == LEGAL
+            then refund DECLINE
+          rule "undelivered"
+            when delivery.status != DELIVERED
+            then refund GRANT_FULL
+          rule "consumable"
+            when product.type == CONSUMABLE
+            then share data only
+          rule "heavy"
+            when usage.consumed > 50%
+            then refund DECLINE
+          """), schema: FactSchema.standard.policySchema)
+    let runner = PolicyTestRunner(policy: try #require(loaded.policy))
+    let report = runner.run(
+      SourceFile(
+        path: "two.tests",
+        text: """
+          test "legal"
+            given reason = LEGAL
+            expect refund DECLINE
+          test "other"
+            expect share data only
+          """))
+    let lines = try #require(report.coverage).lines()
+    #expect(lines.contains("rule \"undelivered\"  never decided"), "\(lines)")
+    #expect(lines.contains("rule \"heavy\"        never reached"), "\(lines)")
+    #expect(report.render(explainer: nil).contains("2 of 4 rules decided"))
   }
 
   @Test func syntaxErrorsAreAllReported() throws {

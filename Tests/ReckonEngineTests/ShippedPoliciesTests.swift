@@ -37,7 +37,7 @@ struct ShippedPoliciesTests {
     let report = try PolicyTestRunner.run(testsPath: testsPath)
     #expect(report.passed, "\(report.render(explainer: nil))")
     let coverage = try #require(report.coverage)
-    #expect(coverage.unreachedRules.isEmpty, "never reached: \(coverage.unreachedRules)")
+    #expect(coverage.unreachedRules.isEmpty, "decide no test: \(coverage.unreachedRules)")
   }
 
   @Test(arguments: [

@@ -88,7 +88,8 @@ public struct PolicyCoverage: Sendable, Encodable {
     }
   }
 
-  /// Lines for a terminal: each rule reached or not, and conditions not seen both ways.
+  /// Lines for a terminal: each rule decided, tried only, or not reached, and conditions not seen
+  /// both ways.
   public func lines() -> [String] {
     // Labels are `rule "NAME"` and `otherwise`, padded to the longest so the counts line up.
     let width = max("otherwise".count, (rules.map { $0.name.count }.max() ?? 0) + 7)
@@ -96,9 +97,11 @@ public struct PolicyCoverage: Sendable, Encodable {
     var lines: [String] = []
     for rule in rules {
       let label = padded("rule \"\(rule.name)\"")
+      // A rule every test got to but none matched was reached: only one no test got to was not.
       let status =
         rule.reached
-        ? "decided \(rule.decided) test\(rule.decided == 1 ? "" : "s")" : "never reached"
+        ? "decided \(rule.decided) test\(rule.decided == 1 ? "" : "s")"
+        : rule.tried > 0 ? "never decided" : "never reached"
       lines.append("\(label)  \(status)")
       for condition in rule.conditions where !condition.covered {
         lines.append("  - \(condition.text): \(Self.seen(condition))")

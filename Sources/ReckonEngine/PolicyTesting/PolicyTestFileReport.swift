@@ -51,8 +51,8 @@ public struct PolicyTestFileReport: Sendable {
     if let coverage {
       lines.append("  coverage of \(policyPath):")
       lines += coverage.lines().map { "    " + $0 }
-      let reached = coverage.rules.count - coverage.unreachedRules.count
-      lines.append("  \(summary), \(reached) of \(coverage.rules.count) rules reached")
+      let decided = coverage.rules.count - coverage.unreachedRules.count
+      lines.append("  \(summary), \(decided) of \(coverage.rules.count) rules decided")
     }
     return lines.joined(separator: "\n") + "\n"
   }

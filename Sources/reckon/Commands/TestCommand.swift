@@ -13,16 +13,17 @@ enum TestCommand: Command {
     without one is an error; a .policy file means the .tests file beside it; default:
     policies/). A policy in a folder without a tests file beside it is named. Each test gives
     facts and states what must come out; a failure shows expected against actual, the test's
-    file:line and the trace. Then it reports coverage: each rule reached or never reached, and
-    each condition not seen both true and false.
+    file:line and the trace. Then it reports coverage: each rule with the tests it decided, or
+    never decided (tried, never matched) or never reached (no test got to it), and each
+    condition not seen both true and false.
 
     --format FORMAT      text (default) or json
-    --require-coverage   also fail when a rule is never reached or a policy has no tests
+    --require-coverage   also fail when a rule decides no test or a policy has no tests
     --config FILE        also know the custom facts (custom.*) its fact sources declare
 
     A path that cannot be read is reported and the others still run.
     Exits 0 when every test passes, 1 when a test fails, a file does not check, a path cannot be
-    read, or (with --require-coverage) a rule is never reached or a policy in a folder has no
+    read, or (with --require-coverage) a rule decides no test or a policy in a folder has no
     tests file, which it names.
     """
 
@@ -96,7 +97,7 @@ enum TestCommand: Command {
     return paths
   }
 
-  /// Why `--require-coverage` fails the run: each policy's rules no test reaches.
+  /// Why `--require-coverage` fails the run: each policy's rules that decide no test.
   private static func uncovered(_ reports: [PolicyTestFileReport]) -> String {
     let lines = reports.compactMap { report -> String? in
       guard let rules = report.coverage?.unreachedRules, !rules.isEmpty else { return nil }
@@ -105,7 +106,7 @@ enum TestCommand: Command {
     }
     let count = reports.map { $0.coverage?.unreachedRules.count ?? 0 }.reduce(0, +)
     return
-      "--require-coverage: \(count) rule\(count == 1 ? " is" : "s are") never reached by a test:\n"
+      "--require-coverage: \(count) rule\(count == 1 ? "" : "s") decided no test:\n"
       + lines.joined(separator: "\n")
   }
 
