@@ -80,10 +80,11 @@ extension Checker {
     return fold(node(.call(builtin, values), type, span))
   }
 
-  /// Two different currencies among constant amounts, which no operation can combine.
+  /// Two different currencies among amounts whose currency is known before the rule runs, which
+  /// no operation can combine.
   func currencyConflict(_ operands: [ResolvedExpression]) -> (String, String)? {
     var first: String?
-    for case .money(_, let currency)? in operands.map(\.constantValue) {
+    for case let currency? in operands.map(staticCurrency) {
       guard let known = first else {
         first = currency
         continue
@@ -91,5 +92,20 @@ extension Checker {
       if known != currency { return (known, currency) }
     }
     return nil
+  }
+
+  /// The currency an amount has whatever the facts: a constant's, or one carried through `+`,
+  /// `-`, `*`, `/`, `min`, `max` and lets (`customer.lifetime_spent + 5 EUR` is in EUR, since
+  /// adding another currency is unknown at run time); nil when only a fact could say.
+  func staticCurrency(_ expression: ResolvedExpression) -> String? {
+    guard expression.type == .money else { return nil }
+    switch expression.kind {
+    case .constant(.money(_, let currency)): return currency
+    case .arithmetic(_, let left, let right): return staticCurrency(left) ?? staticCurrency(right)
+    case .negate(let operand): return staticCurrency(operand)
+    case .call(_, let arguments): return arguments.lazy.compactMap(staticCurrency).first
+    case .letReference(let index): return staticCurrency(lets[index].value)
+    default: return nil
+    }
   }
 }

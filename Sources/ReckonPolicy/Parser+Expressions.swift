@@ -309,6 +309,14 @@ extension Parser {
         if !token.text.isEmpty { report(.invalidNumber, message, at: span) }
         throw ParseAbort()
       }
+      // A code of the right shape that names no currency (`USE` for USD) would check clean and
+      // then never equal a fact's amount.
+      guard CurrencyCodes.isKnown(unit.text) else {
+        report(
+          .unknownUnit, "unknown currency '\(unit.text)'", at: unit.span,
+          hint: Parser.unknownCurrencyHint(unit.text))
+        return Expression(kind: .invalid, span: span)
+      }
       return Expression(kind: .literal(.money(milli, currency: unit.text)), span: span)
     }
     if !unit.startsLine, let code = Parser.upperCaseCurrency(unit.text) {
@@ -355,9 +363,16 @@ extension Parser {
   static func upperCaseCurrency(_ word: String) -> String? {
     let upper = word.uppercased()
     guard upper != word, isCurrencyCode(upper), !reservedWords.contains(word.lowercased()),
-      Locale.commonISOCurrencyCodes.contains(upper)
+      CurrencyCodes.isKnown(upper)
     else { return nil }
     return upper
+  }
+
+  /// The hint for a three-letter code that names no active currency: the code one letter away,
+  /// or how to write one.
+  public static func unknownCurrencyHint(_ code: String) -> String {
+    CurrencyCodes.suggestion(for: code).map { "did you mean '\($0)'?" }
+      ?? "write an ISO 4217 currency code, such as USD or EUR"
   }
 
   static func isCurrencyCode(_ text: String) -> Bool {

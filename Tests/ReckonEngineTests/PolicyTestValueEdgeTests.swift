@@ -141,4 +141,17 @@ struct PolicyTestValueEdgeTests {
     #expect(failure.actual == "bought = 2026-02-27T12:00:00.100Z")
     #expect(failure.expected == "bought = 2026-02-27T12:00:00.200Z")
   }
+
+  /// A tests file writes money as a policy does: a code that names no currency is refused where
+  /// it is written, with the code one letter away.
+  @Test(arguments: [
+    ("given customer.lifetime_spent = 10 USE", "did you mean 'USD'?"),
+    ("given customer.lifetime_spent = 10 XYZ", "write an ISO 4217 currency code, such as USD"),
+  ])
+  func anUnknownCurrencyIsAnErrorWithASuggestion(_ line: String, _ hint: String) throws {
+    let report = try Self.run("test \"t\"\n  \(line)\n  expect otherwise\n")
+    let problems = report.problems.joined()
+    #expect(problems.contains("edge.tests:2:35: error: customer.lifetime_spent: unknown currency"))
+    #expect(problems.contains(hint), "\(problems)")
+  }
 }

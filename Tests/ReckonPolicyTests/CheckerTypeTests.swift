@@ -128,6 +128,27 @@ struct CheckerTypeTests {
       id: .typeMismatch,
       message: "cannot combine USD with EUR", hint: "write both amounts in the same currency"),
     ErrorCase(
+      condition: "purchase.price is not missing and purchase.price + 5 EUR > 10 USD",
+      id: .typeMismatch,
+      message: "cannot compare EUR with USD", hint: "compare amounts in the same currency"),
+    ErrorCase(
+      condition:
+        "purchase.price is not missing and max(purchase.price, 5 EUR) * 2 <= min(purchase.price, 3 USD)",
+      id: .typeMismatch, message: "cannot compare EUR with USD",
+      hint: "compare amounts in the same currency"),
+    ErrorCase(
+      condition:
+        "purchase.price is not missing and purchase.price - 5 EUR - 1 USD > purchase.price",
+      id: .typeMismatch, message: "cannot combine EUR with USD",
+      hint: "write both amounts in the same currency"),
+    ErrorCase(
+      condition: "purchase.price is not missing and purchase.price > 10 USE", id: .unknownUnit,
+      message: "unknown currency 'USE'", hint: "did you mean 'USD'?"),
+    ErrorCase(
+      condition: "purchase.price is not missing and purchase.price > 10 XYZ", id: .unknownUnit,
+      message: "unknown currency 'XYZ'", hint: "write an ISO 4217 currency code, such as USD or EUR"
+    ),
+    ErrorCase(
       condition: "usage.consumed > 150%", id: .percentOutOfRange,
       message: "a percentage is between 0% and 100%"),
     ErrorCase(
@@ -201,6 +222,9 @@ struct CheckerTypeTests {
     "purchase.price is not missing and purchase.price * 50% > 1 USD",
     "purchase.price is not missing and purchase.price * 2 - 1 USD > 1 USD",
     "purchase.price is not missing and purchase.price / 1 USD > 2",
+    "purchase.price is not missing and purchase.price + 5 USD > max(purchase.price, 10 USD)",
+    "purchase.price is not missing and purchase.price > purchase.price + 1 EUR",
+    "purchase.price is not missing and purchase.price > 10 XCG",
     "customer.refunds_last_90_days * 3 - 1 / 2 >= -1",
     "min(usage.consumed, 50%) < max(10%, 20%)",
     "round(usage.consumed) == 50%",
@@ -220,5 +244,17 @@ struct CheckerTypeTests {
     }
     #expect(left.type == .duration)
     #expect(right.constantValue == .duration(30 * 86_400))
+  }
+
+  /// A let carries its amount's currency to where it is used, as the amount itself would.
+  @Test func aLetsCurrencyMeetsAnotherCurrencyAsAnError() throws {
+    let result = TestSchema.load(
+      """
+      let fee = purchase.price + 5 EUR
+      rule "r" when purchase.price is not missing and fee > 10 USD then refund DECLINE
+      """)
+    #expect(
+      result.diagnostics.filter(\.isError).map(\.message) == ["cannot compare EUR with USD"],
+      "\(result.renderedDiagnostics())")
   }
 }

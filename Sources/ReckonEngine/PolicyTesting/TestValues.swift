@@ -22,11 +22,21 @@ enum TestValues {
     if type == .text, !written.isQuoted {
       throw Failure(description: "write text between double quotes, as in \"\(written.text)\"")
     }
+    let value: Value
     do {
-      return try ValueParser.parse(written.text, as: type)
+      value = try ValueParser.parse(written.text, as: type)
     } catch {
       throw Failure(description: error.description)
     }
+    // Facts files take any code an adapter sends; a tests file is written as a policy is, and a
+    // misspelt code would never equal the policy's amounts.
+    if case .money(_, let currency) = value, !CurrencyCodes.isKnown(currency) {
+      throw Failure(
+        description:
+          "unknown currency '\(currency)' in '\(written.text)': "
+          + Parser.unknownCurrencyHint(currency))
+    }
+    return value
   }
 
   /// `N UNIT ago`, counted back from `now`; a time outside years 1 to 9999 is refused, as a
