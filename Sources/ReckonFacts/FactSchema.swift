@@ -108,6 +108,10 @@ extension FactSchema {
       "product.sample_offered", .boolean, .adapter,
       "Whether a free sample, trial or clear description was offered before purchase."),
     entry("purchase.date", .timestamp, .notification, "When the purchase was made."),
+    entry(
+      "purchase.original_date", .timestamp, .notification,
+      "When the original purchase was made: a subscription's first purchase, which its renewals keep; for any other purchase, purchase.date."
+    ),
     entry("purchase.quantity", .number, .notification, "How many items the purchase was for."),
     entry(
       "purchase.price", .money, .notification, "What the customer paid, with its currency.",

@@ -6,7 +6,7 @@ import ReckonPolicy
 /// `NotificationFacts.extract`, without building a dictionary, for the bulk path.
 struct NotificationFactSlots: Sendable {
   private let now, reason, environment, productId, productType: Int?
-  private let purchaseDate, quantity, price, storefront, offer: Int?
+  private let purchaseDate, originalDate, quantity, price, storefront, offer: Int?
   /// The slots only the notification may fill.
   let notificationOnly: [Bool]
   // Reasons, environments and product types repeat a handful of strings on every line.
@@ -23,6 +23,7 @@ struct NotificationFactSlots: Sendable {
     productId = slot("product.id")
     productType = slot("product.type")
     purchaseDate = slot("purchase.date")
+    originalDate = slot("purchase.original_date")
     quantity = slot("purchase.quantity")
     price = slot("purchase.price")
     storefront = slot("purchase.storefront")
@@ -67,6 +68,11 @@ struct NotificationFactSlots: Sendable {
     }
     put(
       &values, purchaseDate, transaction.purchaseDate.map { .timestamp($0.timeIntervalSince1970) })
+    put(
+      &values, originalDate,
+      (transaction.originalPurchaseDate ?? transaction.purchaseDate).map {
+        .timestamp($0.timeIntervalSince1970)
+      })
     put(&values, quantity, transaction.quantity.map { .number(Double($0)) })
     if let amount = transaction.price, let currency = transaction.currency {
       put(&values, price, .money(amount, currency: currency))

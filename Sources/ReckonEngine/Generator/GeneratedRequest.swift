@@ -10,6 +10,8 @@ public struct GeneratedRequest: Hashable, Sendable {
   let customer: Int
   let receivedAt: Int64
   let purchasedAt: Int64
+  /// When the subscription was first bought (`purchasedAt` but for a renewal).
+  let originalPurchasedAt: Int64
   let product: Int
   let reason: Int
   let storefront, storefrontId, currency: String
@@ -39,8 +41,8 @@ public struct GeneratedRequest: Hashable, Sendable {
       "{\"notificationType\":\"CONSUMPTION_REQUEST\",\"notificationUUID\":\"\(notificationUUID)\",\"version\":\"2.0\",\"signedDate\":\(receivedAt),"
       + "\"data\":{\"environment\":\"Production\",\"appAppleId\":\(generator.appAppleId),\"bundleId\":\"\(generator.bundleId)\",\"bundleVersion\":\"3.2.1\",\"consumptionRequestReason\":\"\(reason)\","
       + "\"signedTransactionInfo\":{\"transactionId\":\"\(transactionId)\",\"originalTransactionId\":\"\(transactionId)\",\"bundleId\":\"\(generator.bundleId)\",\"productId\":\"\(product.id)\","
-      + "\"purchaseDate\":\(purchasedAt),\"originalPurchaseDate\":\(purchasedAt)\(expires),\"quantity\":1,\"type\":\"\(product.type)\",\"appAccountToken\":\"\(token)\","
-      + "\"inAppOwnershipType\":\"PURCHASED\",\"signedDate\":\(receivedAt),\"environment\":\"Production\",\"transactionReason\":\"PURCHASE\",\"storefront\":\"\(storefront)\",\"storefrontId\":\"\(storefrontId)\","
+      + "\"purchaseDate\":\(purchasedAt),\"originalPurchaseDate\":\(originalPurchasedAt)\(expires),\"quantity\":1,\"type\":\"\(product.type)\",\"appAccountToken\":\"\(token)\","
+      + "\"inAppOwnershipType\":\"PURCHASED\",\"signedDate\":\(receivedAt),\"environment\":\"Production\",\"transactionReason\":\"\(originalPurchasedAt < purchasedAt ? "RENEWAL" : "PURCHASE")\",\"storefront\":\"\(storefront)\",\"storefrontId\":\"\(storefrontId)\","
       + "\"price\":\(product.price),\"currency\":\"\(currency)\"}}}"
   }
 

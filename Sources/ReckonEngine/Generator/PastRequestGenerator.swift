@@ -56,11 +56,21 @@ public struct PastRequestGenerator: Sendable {
       + Int64(random.below(60_000))
     let product = GeneratedRequest.pick(Self.products.map(\.weight), &random)
     let store = Self.storefronts[random.below(10) < 7 ? 0 : 1 + random.below(2)]
+    // Drawn in the order they always were, so a seed gives the same requests as before.
+    let customer = random.below(customerCount)
+    let purchasedAt = received - Int64(3_600_000 + random.below(20 * 86_400_000))
+    // Most subscriptions asked about are renewals, some of long standing. Drawn from a stream of
+    // their own, so every other value stays as the same seed gave it before.
+    var renewals = GeneratorRandom(seed: seed, stream: 8, index: UInt64(index))
+    let periods =
+      Self.products[product].type.hasPrefix("Auto")
+      ? [0, 0, 0, 1, 1, 2, 3, 5, 8, 11][renewals.below(10)] : 0
     return GeneratedRequest(
       index: index, notificationUUID: uuid(2, UInt64(index)),
       transactionId: String(2_000_000_000_000_000 + index),
-      customer: random.below(customerCount), receivedAt: received,
-      purchasedAt: received - Int64(3_600_000 + random.below(20 * 86_400_000)),
+      customer: customer, receivedAt: received,
+      purchasedAt: purchasedAt,
+      originalPurchasedAt: purchasedAt - Int64(periods) * 30 * 86_400_000,
       product: product, reason: GeneratedRequest.pick(Self.reasons.map(\.1), &random),
       storefront: store.0, storefrontId: store.1, currency: store.2,
       delivered: random.below(100) >= 4, problem: random.below(4),

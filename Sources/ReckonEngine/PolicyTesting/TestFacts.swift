@@ -68,6 +68,11 @@ struct TestFacts {
     for (fact, entry) in written.sorted(by: { $0.key < $1.key }) {
       resolve(fact, entry.0, isDefault: entry.1 == nil)
     }
+    // A test that does not say when the original purchase was made tests a first purchase,
+    // whatever its purchase.date.
+    if written["purchase.original_date"] == nil {
+      values["purchase.original_date"] = values["purchase.date"]
+    }
   }
 
   /// Facts the notification carries as whole numbers: a test's value must be one the notification
@@ -134,6 +139,7 @@ struct TestFacts {
     transaction.type = enumName("product.type", FactSchema.productType).flatMap(
       ProductType.init(policyName:))
     transaction.purchaseDate = date("purchase.date")
+    transaction.originalPurchaseDate = date("purchase.original_date")
     if case .number(let quantity)? = values["purchase.quantity"] {
       transaction.quantity = Int(exactly: quantity)
     }

@@ -51,4 +51,29 @@ struct GeneratorTests {
     #expect(Set(requests.compactMap(\.notification.notificationUUID)).count == 300)
     #expect(requests.allSatisfy { ($0.transaction.purchaseDate ?? .distantFuture) < $0.receivedAt })
   }
+
+  /// Subscriptions asked about are mostly renewals: their original purchase is whole months
+  /// before the renewal, marked as Apple marks it; anything else is its own original.
+  @Test func subscriptionsAreOftenRenewalsOfAnEarlierFirstPurchase() throws {
+    let text = String(decoding: try requestsFile(count: 2_000, seed: 5), as: UTF8.self)
+    let requests = try text.split(separator: "\n").map {
+      try RequestFile.decode(Data($0.utf8), path: "generated")
+    }
+    var renewals = 0
+    for request in requests {
+      let transaction = request.transaction
+      let purchased = try #require(transaction.purchaseDate)
+      let original = try #require(transaction.originalPurchaseDate)
+      guard transaction.type == .autoRenewable else {
+        #expect(original == purchased)
+        continue
+      }
+      let months = purchased.timeIntervalSince(original) / (30 * 86_400)
+      #expect(months >= 0 && months == months.rounded() && months <= 11)
+      #expect((transaction.transactionReason == .renewal) == (months > 0))
+      if months > 0 { renewals += 1 }
+    }
+    let subscriptions = requests.filter { $0.transaction.type == .autoRenewable }.count
+    #expect(renewals > subscriptions / 2, "\(renewals) renewals of \(subscriptions)")
+  }
 }

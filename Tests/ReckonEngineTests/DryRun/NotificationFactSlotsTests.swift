@@ -72,4 +72,31 @@ struct NotificationFactSlotsTests {
     #expect(gathered.values["purchase.price"] == nil)
     #expect(gathered.refused.contains { $0.hasPrefix("notification: purchase.price: 'usd'") })
   }
+
+  /// A renewal carries its subscription's first purchase as `originalPurchaseDate`: a policy
+  /// reads a subscriber's tenure from it. A transaction without one is its own original. The
+  /// bulk path and `GatheredFacts` read it alike.
+  @Test(arguments: [
+    (Date(timeIntervalSince1970: 1_780_000_000), 1_780_000_000.0), (nil, 1_789_000_000.0),
+  ])
+  func theOriginalPurchaseDateIsTheSubscriptionsFirstPurchase(
+    _ original: Date?, _ expected: Double
+  ) {
+    var request = Self.request(
+      reason: "OTHER", dataEnvironment: "Production", transactionEnvironment: "Production",
+      type: "Auto-Renewable Subscription")
+    var transaction = request.transaction
+    transaction.purchaseDate = Date(timeIntervalSince1970: 1_789_000_000)
+    transaction.originalPurchaseDate = original
+    request = RefundRequest(
+      notification: request.notification, transaction: transaction,
+      receivedAt: request.receivedAt)
+    let gathered = GatheredFacts(request: request, schema: .standard)
+    #expect(gathered.values["purchase.original_date"] == .timestamp(expected))
+    #expect(gathered.values["purchase.date"] == .timestamp(1_789_000_000))
+    var slots = NotificationFactSlots(schema: .standard)
+    var values = FactValues(schema: FactSchema.standard.policySchema)
+    slots.fill(&values, from: request)
+    #expect(values == gathered.values)
+  }
 }
