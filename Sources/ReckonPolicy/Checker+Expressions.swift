@@ -96,7 +96,8 @@ extension Checker {
         }
         ?? (name.hasPrefix("custom.")
           ? "declare it under customFacts of a fact source in reckon.json; reckon check and reckon test know it with --config reckon.json"
-          : nil)
+          : Self.isFactNamespace(name)
+            ? nil : "text is written in quotes, as in \"\(name)\"")
       report(.unknownFact, "unknown fact '\(name)'", at: span, hint: hint)
       return nil
     }
@@ -104,8 +105,11 @@ extension Checker {
       if let ordinal = enumType.ordinal(of: name) {
         return constant(.enumeration(ordinal), expected!, span)
       }
+      // A value cut short (`UNINTENDED`) is too far from its whole name for a spelling match.
+      let extended = enumType.cases.filter { $0.hasPrefix(name + "_") }
       var hint =
-        Suggestions.closest(to: name, among: enumType.cases).map { "did you mean '\($0)'?" }
+        (Suggestions.closest(to: name, among: enumType.cases)
+        ?? (extended.count == 1 ? extended[0] : nil)).map { "did you mean '\($0)'?" }
         ?? "expected one of \(enumType.cases.joined(separator: ", "))"
       if let other = factHavingValue(name) {
         // The value is right but the fact is not: `reason == DELIVERED` meant delivery.status.
@@ -131,10 +135,24 @@ extension Checker {
         .unknownName, "'\(name)' is a value, but nothing here says what it is a value of", at: span,
         hint:
           "compare it with a fact, as in \(factHavingValue(name) ?? "delivery.status") == \(name)")
+    } else if CurrencyCodes.isKnown(name) {
+      report(
+        .unknownName, "unknown name '\(name)'", at: span,
+        hint: "a currency follows its amount, as in 2 \(name)")
     } else {
       let hint = Suggestions.closest(to: name, among: candidates).map { "did you mean '\($0)'?" }
       report(.unknownName, "unknown name '\(name)'", at: span, hint: hint)
     }
+  }
+
+  /// Whether a dotted name starts as a fact's does (`customer.`, `usage.` …), so an unknown one
+  /// is a fact misnamed rather than text written without quotes (`com.example.coins`).
+  private static func isFactNamespace(_ name: String) -> Bool {
+    let namespace = name.split(separator: ".").first.map(String.init) ?? ""
+    return [
+      "reason", "now", "request", "product", "purchase", "delivery", "usage", "customer",
+      "history", "custom",
+    ].contains(namespace)
   }
 
   private mutating func checkBinary(

@@ -199,7 +199,10 @@ extension Parser {
     default:
       report(
         .expectedExpression, "expected a value or a condition, found \(token.quoted)",
-        at: token.span)
+        at: token.span,
+        hint: token.text == "missing"
+          ? "a missing fact is tested with 'is missing' or 'is not missing', as in customer.override is missing"
+          : nil)
       throw ParseAbort()
     }
   }
@@ -228,7 +231,15 @@ extension Parser {
   }
 
   private mutating func parseList() throws(ParseAbort) -> Expression {
-    let open = try expect(.leftBracket, "'[' to start a list")
+    guard cursor.kind == .leftBracket else {
+      report(
+        .expectedToken, "expected '[' to start a list, found \(cursor.current.quoted)",
+        at: cursor.current.span,
+        hint: cursor.kind == .identifier
+          ? "a list is written in brackets, even of one value: in [\(cursor.current.text)]" : nil)
+      throw ParseAbort()
+    }
+    let open = cursor.advance()
     var elements: [Expression] = []
     while cursor.kind != .rightBracket {
       elements.append(try parseExpression())

@@ -20,6 +20,34 @@ extension Parser {
     cursor.advance()
   }
 
+  /// What the author most likely meant where a condition ended before its `then`: the usual
+  /// slips of someone writing a policy for the first time, each with the form to write.
+  func hintAfterCondition() -> String? {
+    let found = cursor.current
+    let previous = cursor.previous
+    switch found.kind {
+    case .identifier:
+      switch found.text.lowercased() {
+      case "startswith", "beginswith": return "did you mean 'starts with'?"
+      case "endswith": return "did you mean 'ends with'?"
+      case "contain", "includes": return "did you mean 'contains'?"
+      case "dollar", "dollars", "euro", "euros", "pound", "pounds", "yen", "usd", "eur", "gbp":
+        let amount = previous?.kind == .number ? previous!.text : "100"
+        return "money is written with its ISO 4217 code in capitals, as in \(amount) USD"
+      default: break
+      }
+      if previous?.kind == .number {
+        return "after a number comes a currency code (4.99 USD), % or a unit (days, hours, minutes)"
+      }
+    case .comma where previous?.kind == .number && cursor.peek().kind == .number:
+      return "a decimal takes a point, as in 1.99 USD"
+    case .number where previous.map { CurrencyCodes.isKnown($0.text) } ?? false:
+      return "the amount comes before its currency, as in \(found.text) \(previous!.text)"
+    default: break
+    }
+    return nil
+  }
+
   /// Skips to the next token that can start a declaration.
   mutating func synchronize() {
     while cursor.kind != .endOfFile {

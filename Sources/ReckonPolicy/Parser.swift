@@ -186,7 +186,13 @@ public struct Parser {
           hint: "say what the rule does, as in: then refund DECLINE")
         throw ParseAbort()
       }
-      try expectWord("then")
+      guard cursor.isWord("then") else {
+        report(
+          .expectedToken, "expected 'then', found \(cursor.current.quoted)",
+          at: cursor.current.span, hint: hintAfterCondition())
+        throw ParseAbort()
+      }
+      cursor.advance()
       actions = try parseActions()
     } catch {
       synchronize()

@@ -15,6 +15,9 @@ struct TokenCursor {
     tokens[min(position + distance, tokens.count - 1)]
   }
 
+  /// The last consumed token, if any.
+  var previous: Token? { position == 0 ? nil : tokens[position - 1] }
+
   /// Where the last consumed token ended.
   var previousEnd: Int {
     position == 0 ? tokens[0].span.start : tokens[position - 1].span.end

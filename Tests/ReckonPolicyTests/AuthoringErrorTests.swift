@@ -69,4 +69,43 @@ struct AuthoringErrorTests {
     let last = errors("rule \"a\" when reason == LEGAL\n")
     #expect(last.rendered.hasPrefix("test.policy:1:30: error: this rule has no 'then'"))
   }
+
+  /// The slips of a first policy, each met with the form to write rather than only what the
+  /// parser expected.
+  @Test(arguments: [
+    (
+      "customer.refunds_last_90_days == missing",
+      "a missing fact is tested with 'is missing' or 'is not missing', as in customer.override is missing"
+    ),
+    ("reason in LEGAL", "a list is written in brackets, even of one value: in [LEGAL]"),
+    ("purchase.price > 1,99 USD", "a decimal takes a point, as in 1.99 USD"),
+    ("purchase.price > USD 2", "a currency follows its amount, as in 2 USD"),
+    (
+      "purchase.price > 100 dollars",
+      "money is written with its ISO 4217 code in capitals, as in 100 USD"
+    ),
+    (
+      "product.id == com.example.coins.pack500",
+      "text is written in quotes, as in \"com.example.coins.pack500\""
+    ),
+    ("product.id startswith \"com\"", "did you mean 'starts with'?"),
+    ("product.id endswith \"100\"", "did you mean 'ends with'?"),
+    ("reason == UNINTENDED", "did you mean 'UNINTENDED_PURCHASE'?"),
+    (
+      "usage.consumed > 80 percent",
+      "after a number comes a currency code (4.99 USD), % or a unit (days, hours, minutes)"
+    ),
+  ])
+  func aFirstPolicysSlipIsMetWithTheFormToWrite(_ condition: String, _ hint: String) {
+    let (diagnostics, rendered) = errors("rule \"a\" when \(condition) then refund DECLINE")
+    #expect(diagnostics.contains { $0.hint == hint }, "\(rendered)")
+  }
+
+  /// A misnamed fact keeps its spelling suggestion; the quotes hint is for text only.
+  @Test func aMisnamedFactIsNotToldToUseQuotes() {
+    let (diagnostics, rendered) = errors(
+      "rule \"a\" when customer.vip_level > 2 then refund DECLINE")
+    #expect(diagnostics.count == 1, "\(rendered)")
+    #expect(diagnostics.first?.hint?.contains("quotes") != true, "\(rendered)")
+  }
 }
