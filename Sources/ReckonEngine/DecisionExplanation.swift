@@ -105,6 +105,7 @@ struct ConditionReader {
     let subject: ResolvedExpression
     switch part.kind {
     case .compare(_, let left, _), .membership(_, let left, _): subject = left
+    case .letReference(let index): return letDetail(index)
     default: return nil
     }
     let read: Value?? =
@@ -119,6 +120,33 @@ struct ConditionReader {
     default:
       return nil
     }
+  }
+
+  /// `heavy = used >= 80%; usage.consumed is 100%` for a condition that is a `let`: what it
+  /// stands for and the values of the facts it reads, which `heavy is true` alone hides.
+  private func letDetail(_ index: Int) -> String {
+    let declared = policy.checked.lets[index]
+    let source = policy.checked.source
+    var read: [String] = []
+    var visited: Set<Int> = []
+    func walk(_ node: ResolvedExpression) {
+      switch node.kind {
+      case .fact(let slot):
+        let fact = policy.schema.facts[slot]
+        let entry =
+          "\(fact.name) is \(facts[slot].map { $0.formatted(as: fact.type) } ?? "missing")"
+        if !read.contains(entry) { read.append(entry) }
+      case .letReference(let inner):
+        if visited.insert(inner).inserted { walk(policy.checked.lets[inner].value) }
+      default: node.children.forEach(walk)
+      }
+    }
+    walk(declared.value)
+    // A let written over several lines reads as one.
+    let definition = source.text(of: declared.value.span).split(whereSeparator: \.isNewline)
+      .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    return "\(declared.name) = \(definition)"
+      + (read.isEmpty ? "" : "; " + read.joined(separator: ", "))
   }
 
   private func missingDetail(_ part: ResolvedExpression, _ values: [Int: Value?]) -> String {

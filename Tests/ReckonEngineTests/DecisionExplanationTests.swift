@@ -139,4 +139,39 @@ struct DecisionExplanationTests {
       DecisionExplainer(policy: policy).render(consenting, explain: true).contains(
         "Missing facts: none"))
   }
+
+  /// A condition that is a `let` says what the let stands for and the facts it read, through
+  /// other lets, each once: `heavy is true` alone hides the usage that made it so.
+  @Test func aLetConditionShowsWhatItStandsForAndTheFactsItRead() throws {
+    let text = """
+      let used = usage.consumed
+      let heavy = used >= 80% and reason != LEGAL
+      let heavyTwice = heavy
+        and used > 0%
+      rule "heavy use"
+        when heavyTwice
+        then refund DECLINE
+      otherwise share data only
+      """
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "test.policy", text: text), schema: FactSchema.standard.policySchema)
+    let policy = try #require(loaded.policy, "\(loaded.renderedDiagnostics())")
+    let scenario = Scenario().with("usage.consumed", "90%")
+    let decision = Decider(policy: policy, schema: .standard).decide(
+      scenario.request, facts: try scenario.gathered(), trace: true)
+    let explanation = try #require(DecisionExplanation(decision, policy: policy))
+    let condition = try #require(explanation.because.first)
+    #expect(condition.text == "heavyTwice")
+    #expect(
+      condition.detail
+        == "heavyTwice = heavy and used > 0%; usage.consumed is 90%, reason is \(try Self.reason(scenario))"
+    )
+  }
+
+  private static func reason(_ scenario: Scenario) throws -> String {
+    guard case .enumeration(let ordinal)? = try scenario.gathered().values["reason"] else {
+      return "missing"
+    }
+    return FactSchema.reason.cases[ordinal]
+  }
 }
