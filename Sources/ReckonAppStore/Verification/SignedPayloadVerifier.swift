@@ -115,9 +115,7 @@ public struct SignedPayloadVerifier: Sendable {
       // Quoted in the answer and the log, and anyone can send it: a 180 KB `alg` made a
       // 180 KB log line per request.
       guard algorithm == "ES256" else {
-        throw .unsupportedAlgorithm(
-          algorithm.count > 32
-            ? algorithm.prefix(32) + "… (\(algorithm.utf8.count) bytes)" : algorithm)
+        throw .unsupportedAlgorithm(QuotedText.cut(algorithm, to: 32))
       }
       return try chainCertificates(fields)
     }

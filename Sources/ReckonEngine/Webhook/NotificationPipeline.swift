@@ -139,6 +139,6 @@ public final class NotificationPipeline: Sendable {
     let reason = failure.description
     return WebhookAnswer(
       status: status, type: type, verdict: .refused,
-      fields: ["error": reason.count > 500 ? reason.prefix(500) + "…" : reason])
+      fields: ["error": QuotedText.cut(reason, to: 500)])
   }
 }
