@@ -95,9 +95,21 @@ public enum PolicyFiles {
     return SourceFile(path: path, contents: Array(data))
   }
 
-  /// Whether `data` opens, after any blank space, with a PEM `-----BEGIN` line.
+  /// Whether a line of `data` (up to its first 64 KB) starts a PEM block: a file may open with
+  /// a byte-order mark or with `openssl pkcs12`'s `Bag Attributes` lines before the key.
   static func isPEM(_ data: Data) -> Bool {
-    let text = data.prefix(4_096).drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
-    return text.starts(with: Data("-----BEGIN ".utf8))
+    let marker = Array("-----BEGIN ".utf8)
+    let bytes = Array(data.prefix(65_536))
+    var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while start < bytes.count {
+      var position = start
+      while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 {
+        position += 1
+      }
+      if bytes[position...].starts(with: marker) { return true }
+      guard let newline = bytes[start...].firstIndex(of: 0x0A) else { return false }
+      start = newline + 1
+    }
+    return false
   }
 }

@@ -9,6 +9,9 @@ import Testing
   @Test(arguments: [
     "-----BEGIN PRIVATE KEY-----\nMIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg\n-----END PRIVATE KEY-----\n",
     "\n  -----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n",
+    "\u{FEFF}-----BEGIN PRIVATE KEY-----\nMIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg\n",
+    "Bag Attributes\n    localKeyID: 01 00 00 00\nKey Attributes: <No Attributes>\n"
+      + "-----BEGIN PRIVATE KEY-----\nMIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg\n",
   ])
   func aPEMFileIsRefusedWithoutShowingAnyOfIt(_ text: String) throws {
     let path = TestScratch.folder.appendingPathComponent("AuthKey-\(UUID()).p8").path
