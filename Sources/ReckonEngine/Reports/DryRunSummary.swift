@@ -109,6 +109,12 @@ public struct DryRunSummary: Sendable {
   /// Decided requests that respond or hold, by preference (`none` for data only).
   public var byPreference: [String: Int] { grouped(byOutcome) { $0.preference } }
 
+  /// The keys of `purchaseValueByPreference` in the order reports show them: the refund
+  /// preferences, `none` (data only), then `no reply`.
+  public static let valuePreferences = [
+    "GRANT_FULL", "GRANT_PRORATED", "DECLINE", "none", "no reply",
+  ]
+
   /// What the decided requests' purchases cost, in milliunits, by currency, then by the
   /// preference answered (`none` for data only) or `no reply` for skips.
   public var purchaseValueByPreference: [String: [String: Int]] {
@@ -131,7 +137,7 @@ public struct DryRunSummary: Sendable {
   {
     var result: [String: Int] = [:]
     for (outcome, count) in counts {
-      if let name = key(outcome) { result[name, default: 0] += count }
+      if let name = key(outcome) { result[name] = (result[name] ?? 0).addingSaturated(count) }
     }
     return result
   }
@@ -217,7 +223,7 @@ private struct OutcomeCounts {
 
   mutating func add(_ key: String, _ outcome: DryRunOutcome, amount: Int = 1) {
     let position = position(of: key)
-    counts[position][outcome.rawValue] += amount
+    counts[position][outcome.rawValue] = counts[position][outcome.rawValue].addingSaturated(amount)
     last = position
   }
 
@@ -242,7 +248,9 @@ private struct OutcomeCounts {
   mutating func merge(_ other: OutcomeCounts) {
     for (key, row) in zip(other.keys, other.counts) {
       let position = position(of: key)
-      for index in row.indices { counts[position][index] += row[index] }
+      for index in row.indices {
+        counts[position][index] = counts[position][index].addingSaturated(row[index])
+      }
     }
   }
 
@@ -251,7 +259,8 @@ private struct OutcomeCounts {
     var result: [String: [DryRunOutcome: Int]] = [:]
     for (key, row) in zip(keys, counts) {
       var byOutcome: [DryRunOutcome: Int] = [:]
-      for outcome in DryRunOutcome.allCases where row[outcome.rawValue] > 0 {
+      // Sums of prices may be negative (a refund recorded as a negative price).
+      for outcome in DryRunOutcome.allCases where row[outcome.rawValue] != 0 {
         byOutcome[outcome] = row[outcome.rawValue]
       }
       result[key] = byOutcome

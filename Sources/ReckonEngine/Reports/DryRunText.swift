@@ -189,12 +189,12 @@ public enum DryRunText {
     let byCurrency = summary.purchaseValueByPreference
     guard !byCurrency.isEmpty else { return }
     lines.append("Purchase value by preference (what the customers paid)")
-    let totals = byCurrency.mapValues { $0.values.reduce(0, +) }
+    let totals = byCurrency.mapValues { $0.values.reduce(0) { $0.addingSaturated($1) } }
     for (currency, byPreference) in byCurrency.sorted(by: {
       totals[$0.key]! > totals[$1.key]! || totals[$0.key]! == totals[$1.key]! && $0.key < $1.key
     }) {
       // One order on every line, so the currencies read down the same way.
-      let parts = ["GRANT_FULL", "GRANT_PRORATED", "DECLINE", "none", "no reply"].compactMap {
+      let parts = DryRunSummary.valuePreferences.compactMap {
         preference in
         byPreference[preference].map { "\(DryRunOutcome.preferenceLabel(preference)) \(money($0))" }
       }
@@ -215,11 +215,12 @@ public enum DryRunText {
     lines.append("")
     lines.append("  purchase value                  this policy      against       change")
     for currency in currencies {
-      for preference in ["GRANT_FULL", "GRANT_PRORATED", "DECLINE"] {
+      // The refund preferences: where money would move between the policies.
+      for preference in DryRunSummary.valuePreferences.prefix(3) {
         let this = mine[currency]?[preference] ?? 0
         let other = theirs[currency]?[preference] ?? 0
-        guard this + other > 0 else { continue }
-        let delta = other - this
+        guard this != 0 || other != 0 else { continue }
+        let delta = other.addingSaturated(this == .min ? .max : -this)
         let label = "\(TerminalSafeText.shown(currency, oneLine: true)) \(preference)"
         lines.append(
           "  \(label.padding(toLength: 30, withPad: " ", startingAt: 0))  \(pad(money(this), 11))  \(pad(money(other), 11))  \(pad((delta > 0 ? "+" : "") + money(delta), 11))"

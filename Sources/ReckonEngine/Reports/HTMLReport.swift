@@ -136,7 +136,7 @@ public enum HTMLReport {
     let theirs = summary.againstPurchaseValueByPreference
     let currencies = Set(mine.keys).union(theirs.keys).sorted()
     guard !currencies.isEmpty else { return "" }
-    let preferences = ["GRANT_FULL", "GRANT_PRORATED", "DECLINE", "none", "no reply"]
+    let preferences = DryRunSummary.valuePreferences
     let against = result.againstName != nil
     var html = "<h2>Purchase value by preference</h2><table id=\"purchase-value\"><tr><th></th>"
     html +=

@@ -267,4 +267,31 @@ struct DryRunReportTests {
   func moneyReadsInTwoDecimalsWithThousandsSeparators(_ milli: Int, _ text: String) {
     #expect(DryRunText.money(milli) == text)
   }
+
+  /// A price is whatever a payload says: sums of absurd ones are held at the largest amount
+  /// rather than stopping the report (they overflowed and crashed it).
+  @Test func absurdPricesAreSummedWithoutOverflowing() async throws {
+    var result = try await run("targeted", against: "prefer-refund")
+    let template = try #require(result.rows.first { $0.verdict != nil })
+    func row(price: Int64) -> DryRunRow {
+      var transaction = JWSTransactionDecodedPayload()
+      transaction.transactionId = "1"
+      transaction.price = price
+      transaction.currency = "USD"
+      return DryRunRow(
+        request: RefundRequest(
+          notification: ResponseBodyV2DecodedPayload(), transaction: transaction,
+          receivedAt: Date()),
+        verdict: template.verdict, against: template.against)
+    }
+    let huge: Int64 = 9_000_000_000_000_000_000
+    result.rows = [row(price: huge), row(price: huge), row(price: -huge), row(price: -huge)]
+    let summary = DryRunSummary(result)
+    let outcome = try #require(template.verdict?.outcome)
+    // Held at Int.max after the first two, then brought down by the other two.
+    #expect(summary.purchaseValue["USD"]?[outcome] == Int.max - Int(huge) - Int(huge))
+    let text = DryRunText.render(result, summary)
+    #expect(text.contains("Purchase value by preference"), "\(text)")
+    #expect(HTMLReport.dryRun(result, summary).contains("purchase-value"))
+  }
 }
