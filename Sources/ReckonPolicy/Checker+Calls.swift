@@ -104,7 +104,8 @@ extension Checker {
     case .arithmetic(_, let left, let right): return staticCurrency(left) ?? staticCurrency(right)
     case .negate(let operand): return staticCurrency(operand)
     case .call(_, let arguments): return arguments.lazy.compactMap(staticCurrency).first
-    case .letReference(let index): return staticCurrency(lets[index].value)
+    case .letReference(let index):
+      return index < letCurrencies.count ? letCurrencies[index] : staticCurrency(lets[index].value)
     default: return nil
     }
   }

@@ -21,6 +21,9 @@ public struct Checker {
   /// Each checked let's depth with the lets it uses expanded (`expandedDepth`), worked out once so
   /// a chain of lets costs one step per let.
   var letDepths: [Int] = []
+  /// Each checked let's currency whatever the facts (`staticCurrency`), worked out once for the
+  /// same reason: a let built from two uses of the one before would otherwise be walked 2^N times.
+  var letCurrencies: [String?] = []
 
   /// Creates a checker for one file.
   public init(schema: PolicySchema, source: SourceFile) {
@@ -157,10 +160,12 @@ public struct Checker {
           name: declaration.name.value,
           value: constant(.boolean(false), .boolean, declaration.span), span: declaration.span))
       letDepths.append(1)
+      letCurrencies.append(nil)
       return false
     }
     lets.append(CheckedLet(name: declaration.name.value, value: value, span: declaration.span))
     letDepths.append(expandedDepth(value))
+    letCurrencies.append(staticCurrency(value))
     return true
   }
 
