@@ -20,9 +20,9 @@ enum NotificationFacts {
       ordinal($0.policyName, in: FactSchema.productType)
     }
     facts["purchase.date"] = transaction.purchaseDate.map { .timestamp($0.timeIntervalSince1970) }
-    // A first purchase is its own original.
-    facts["purchase.original_date"] = (transaction.originalPurchaseDate ?? transaction.purchaseDate)
-      .map { .timestamp($0.timeIntervalSince1970) }
+    facts["purchase.original_date"] = request.originalPurchaseDate.map {
+      .timestamp($0.timeIntervalSince1970)
+    }
     facts["purchase.quantity"] = transaction.quantity.map { .number(Double($0)) }
     if let price = transaction.price, let currency = transaction.currency {
       // Apple's price is in milliunits, as Reckon's money is.

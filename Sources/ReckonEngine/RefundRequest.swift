@@ -34,6 +34,17 @@ public struct RefundRequest: Hashable, Sendable {
   /// The transaction to answer for: the path parameter of Send Consumption Information.
   public var transactionId: String? { transaction.transactionId }
 
+  /// When the original purchase was made: the transaction's `originalPurchaseDate`, or for a
+  /// first purchase that does not carry one, its own date. Nil for a renewal (or a transaction
+  /// of another original) that does not say: its own date would make a long subscriber new.
+  public var originalPurchaseDate: Date? {
+    if let original = transaction.originalPurchaseDate { return original }
+    let isRenewal =
+      transaction.rawTransactionReason == TransactionReason.renewal.rawValue
+      || transaction.originalTransactionId.map { $0 != transaction.transactionId } ?? false
+    return isRenewal ? nil : transaction.purchaseDate
+  }
+
   /// The keys fact sources look a request up by.
   public var keys: RequestKeys {
     RequestKeys(

@@ -110,8 +110,8 @@ extension FactSchema {
     entry("purchase.date", .timestamp, .notification, "When the purchase was made."),
     entry(
       "purchase.original_date", .timestamp, .notification,
-      "When the original purchase was made: a subscription's first purchase, which its renewals keep; for any other purchase, purchase.date."
-    ),
+      "When the original purchase was made: a subscription's first purchase, which its renewals keep; for any other purchase, purchase.date. Missing for a renewal that does not say.",
+      optional: true),
     entry("purchase.quantity", .number, .notification, "How many items the purchase was for."),
     entry(
       "purchase.price", .money, .notification, "What the customer paid, with its currency.",

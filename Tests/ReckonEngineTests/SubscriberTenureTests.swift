@@ -9,7 +9,8 @@ import Testing
 struct SubscriberTenureTests {
   static let policy = """
     rule "long-standing subscriber"
-      when product.type == AUTO_RENEWABLE and now - purchase.original_date > 90 days
+      when product.type == AUTO_RENEWABLE and purchase.original_date is not missing
+        and now - purchase.original_date > 90 days
       then refund DECLINE
     otherwise share data only
     """

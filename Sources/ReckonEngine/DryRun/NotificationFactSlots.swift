@@ -70,9 +70,7 @@ struct NotificationFactSlots: Sendable {
       &values, purchaseDate, transaction.purchaseDate.map { .timestamp($0.timeIntervalSince1970) })
     put(
       &values, originalDate,
-      (transaction.originalPurchaseDate ?? transaction.purchaseDate).map {
-        .timestamp($0.timeIntervalSince1970)
-      })
+      request.originalPurchaseDate.map { .timestamp($0.timeIntervalSince1970) })
     put(&values, quantity, transaction.quantity.map { .number(Double($0)) })
     if let amount = transaction.price, let currency = transaction.currency {
       put(&values, price, .money(amount, currency: currency))

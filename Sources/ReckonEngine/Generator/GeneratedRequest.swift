@@ -40,10 +40,16 @@ public struct GeneratedRequest: Hashable, Sendable {
     return
       "{\"notificationType\":\"CONSUMPTION_REQUEST\",\"notificationUUID\":\"\(notificationUUID)\",\"version\":\"2.0\",\"signedDate\":\(receivedAt),"
       + "\"data\":{\"environment\":\"Production\",\"appAppleId\":\(generator.appAppleId),\"bundleId\":\"\(generator.bundleId)\",\"bundleVersion\":\"3.2.1\",\"consumptionRequestReason\":\"\(reason)\","
-      + "\"signedTransactionInfo\":{\"transactionId\":\"\(transactionId)\",\"originalTransactionId\":\"\(transactionId)\",\"bundleId\":\"\(generator.bundleId)\",\"productId\":\"\(product.id)\","
+      + "\"signedTransactionInfo\":{\"transactionId\":\"\(transactionId)\",\"originalTransactionId\":\"\(originalTransactionId)\",\"bundleId\":\"\(generator.bundleId)\",\"productId\":\"\(product.id)\","
       + "\"purchaseDate\":\(purchasedAt),\"originalPurchaseDate\":\(originalPurchasedAt)\(expires),\"quantity\":1,\"type\":\"\(product.type)\",\"appAccountToken\":\"\(token)\","
       + "\"inAppOwnershipType\":\"PURCHASED\",\"signedDate\":\(receivedAt),\"environment\":\"Production\",\"transactionReason\":\"\(originalPurchasedAt < purchasedAt ? "RENEWAL" : "PURCHASE")\",\"storefront\":\"\(storefront)\",\"storefrontId\":\"\(storefrontId)\","
       + "\"price\":\(product.price),\"currency\":\"\(currency)\"}}}"
+  }
+
+  /// The first transaction of the subscription a renewal renews (Apple gives each renewal an
+  /// id of its own); the transaction itself otherwise.
+  var originalTransactionId: String {
+    originalPurchasedAt < purchasedAt ? String(1_000_000_000_000_000 + index) : transactionId
   }
 
   /// Coins granted and used.

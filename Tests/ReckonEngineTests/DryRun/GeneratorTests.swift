@@ -71,6 +71,7 @@ struct GeneratorTests {
       let months = purchased.timeIntervalSince(original) / (30 * 86_400)
       #expect(months >= 0 && months == months.rounded() && months <= 11)
       #expect((transaction.transactionReason == .renewal) == (months > 0))
+      #expect((transaction.originalTransactionId != transaction.transactionId) == (months > 0))
       if months > 0 { renewals += 1 }
     }
     let subscriptions = requests.filter { $0.transaction.type == .autoRenewable }.count

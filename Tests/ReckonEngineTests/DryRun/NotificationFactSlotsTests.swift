@@ -74,13 +74,20 @@ struct NotificationFactSlotsTests {
   }
 
   /// A renewal carries its subscription's first purchase as `originalPurchaseDate`: a policy
-  /// reads a subscriber's tenure from it. A transaction without one is its own original. The
-  /// bulk path and `GatheredFacts` read it alike.
-  @Test(arguments: [
-    (Date(timeIntervalSince1970: 1_780_000_000), 1_780_000_000.0), (nil, 1_789_000_000.0),
-  ])
+  /// reads a subscriber's tenure from it. A first purchase without one is its own original; a
+  /// renewal (or a transaction of another original) without one has none to read, rather than
+  /// its own date, which would make a long subscriber new. The bulk path and `GatheredFacts`
+  /// read it alike.
+  @Test(
+    arguments: [
+      (Date(timeIntervalSince1970: 1_780_000_000), "RENEWAL", "1000", 1_780_000_000.0),
+      (nil, "PURCHASE", "2000000000000001", 1_789_000_000.0),
+      (nil, nil, nil, 1_789_000_000.0),
+      (nil, "RENEWAL", "2000000000000001", nil),
+      (nil, "PURCHASE", "1000", nil),
+    ] as [(Date?, String?, String?, Double?)])
   func theOriginalPurchaseDateIsTheSubscriptionsFirstPurchase(
-    _ original: Date?, _ expected: Double
+    _ original: Date?, _ reason: String?, _ originalId: String?, _ expected: Double?
   ) {
     var request = Self.request(
       reason: "OTHER", dataEnvironment: "Production", transactionEnvironment: "Production",
@@ -88,11 +95,13 @@ struct NotificationFactSlotsTests {
     var transaction = request.transaction
     transaction.purchaseDate = Date(timeIntervalSince1970: 1_789_000_000)
     transaction.originalPurchaseDate = original
+    transaction.rawTransactionReason = reason
+    transaction.originalTransactionId = originalId
     request = RefundRequest(
       notification: request.notification, transaction: transaction,
       receivedAt: request.receivedAt)
     let gathered = GatheredFacts(request: request, schema: .standard)
-    #expect(gathered.values["purchase.original_date"] == .timestamp(expected))
+    #expect(gathered.values["purchase.original_date"] == expected.map(Value.timestamp))
     #expect(gathered.values["purchase.date"] == .timestamp(1_789_000_000))
     var slots = NotificationFactSlots(schema: .standard)
     var values = FactValues(schema: FactSchema.standard.policySchema)
