@@ -145,10 +145,19 @@ struct PolicyLints {
       }
       // For `!=` and `not in`, `is not missing and` would keep the rule from requests without
       // the fact, which the comparison reads as meant to match them.
+      // Every such comparison of the fact goes inside the parentheses: one left outside stays
+      // unknown for a request without it, and the rule still does not match.
+      let sameFact = reads[..<inCondition].filter { $0.slot == read.slot }
+      let exclusions = sameFact.compactMap(\.exclusion)
       let hint =
-        read.exclusion.map {
-          "to match requests without it too, write (\(name) is missing or \(policy.source.text(of: $0)))"
-        } ?? "say what should happen without it, e.g. \(name) is not missing and ..."
+        read.exclusion != nil && exclusions.count == sameFact.count
+          && sameFact.allSatisfy({ !$0.besideOr })
+        ? "to match requests without it too, write (\(name) is missing or "
+          + (exclusions.count == 1
+            ? policy.source.text(of: exclusions[0])
+            : "(" + exclusions.map { policy.source.text(of: $0) }.joined(separator: " and ") + ")")
+          + ")"
+        : "say what should happen without it, e.g. \(name) is not missing and ..."
       warnings.append(
         warning(
           .unguardedOptionalFact,

@@ -366,6 +366,14 @@ struct PolicyLintTests {
       "not (purchase.price == 1 USD)",
       "say what should happen without it, e.g. purchase.price is not missing and ..."
     ),
+    (
+      "purchase.price != 1 USD and purchase.price != 2 USD",
+      "to match requests without it too, write (purchase.price is missing or (purchase.price != 1 USD and purchase.price != 2 USD))"
+    ),
+    (
+      "purchase.price != 1 USD and purchase.price > 0 USD",
+      "say what should happen without it, e.g. purchase.price is not missing and ..."
+    ),
   ])
   func theHintForAnExcludingComparisonMatchesRequestsWithoutTheFact(
     _ condition: String, _ hint: String
@@ -374,9 +382,10 @@ struct PolicyLintTests {
     let warning = try #require(result.diagnostics.first { $0.id == .unguardedOptionalFact })
     #expect(warning.hint == hint)
     guard let fix = hint.split(separator: "write ", maxSplits: 1).dropFirst().first else { return }
-    let rest = condition.split(separator: " and ", maxSplits: 1).dropFirst().first
+    // The hint replaces every comparison of the fact; the other parts stay.
+    let rest = condition.components(separatedBy: " and ").filter { !$0.contains("purchase.price") }
     let fixed = try TestSchema.compile(
-      "rule \"a\" when \(fix)\(rest.map { " and \($0)" } ?? "") then refund GRANT_FULL\n"
+      "rule \"a\" when \(([String(fix)] + rest).joined(separator: " and ")) then refund GRANT_FULL\n"
         + "otherwise share data only")
     #expect(TestSchema.warningIDs("rule \"a\" when \(fix) then refund GRANT_FULL").isEmpty)
     #expect(fixed.evaluate(try TestSchema.baseFacts(), trace: false).rule == 0)
