@@ -128,4 +128,24 @@ struct PolicyTestLetTests {
     #expect(report.problems.isEmpty, "\(report.problems)")
     #expect(report.passed, "\(report.render(explainer: nil))")
   }
+
+  /// Only the word `is` makes a name of the word before it: a rule named "is" is a string, and
+  /// `rule "is"` stays the rule expectation it was.
+  @Test func aRuleNamedIsIsStillExpectedByName() throws {
+    let loaded = PolicyLoader.load(
+      SourceFile(
+        path: "is.policy",
+        text: "rule \"is\"\n  when usage.consumed > 50%\n  then refund DECLINE\n"),
+      schema: FactSchema.standard.policySchema)
+    let report = PolicyTestRunner(policy: try #require(loaded.policy)).run(
+      SourceFile(
+        path: "is.tests",
+        text: """
+          test "t"
+            given usage.consumed = 80%
+            expect refund DECLINE, rule "is"
+          """))
+    #expect(report.problems.isEmpty, "\(report.problems)")
+    #expect(report.passed, "\(report.render(explainer: nil))")
+  }
 }

@@ -25,7 +25,7 @@ public enum SigningError: Error, Hashable, Sendable, CustomStringConvertible {
         + String(mode & 0o777, radix: 8) + "); run chmod 600 on it"
     case .notAPrivateKey(let path): "\(path) is not a PEM (PKCS#8 .p8) private key"
     case .keyEncrypted(let path):
-      "\(path) holds an encrypted (passphrase-protected) key; App Store Connect's .p8 keys are not encrypted: use the file as downloaded, or decrypt it with openssl pkcs8 -in \(path) -out KEY.p8"
+      "\(path) holds an encrypted (passphrase-protected) key; App Store Connect's .p8 keys are not encrypted: use the file as downloaded, or decrypt it with openssl pkcs8 -topk8 -nocrypt -in \(path) -out KEY.p8 (which reads both kinds of encrypted key)"
     case .notP256(let path): "\(path) is not an EC P-256 key; App Store Connect keys for ES256 are"
     case .signatureFailed(let step): "ES256 signing failed at \(step)"
     case .generationFailed: "could not generate a test key or certificate"

@@ -144,7 +144,9 @@ public struct PolicyTestParser {
     // A word before `=` or `is` is a field or a let whatever its spelling: a policy may name a let
     // `share` or `hold`, and no phrase below is followed by either.
     let namesAValue =
-      first.kind == .identifier && (cursor.peek().kind == .assign || cursor.peek().text == "is")
+      first.kind == .identifier
+      && (cursor.peek().kind == .assign
+        || cursor.peek().kind == .identifier && cursor.peek().text == "is")
     switch first.kind == .identifier && !namesAValue ? first.text : "" {
     case "refund":
       cursor.advance()
