@@ -35,10 +35,16 @@ import Testing
     }
   }
 
-  /// A key or issuer id copied with a space or line break would sign tokens Apple refuses.
+  /// A key or issuer id copied with a space, line break or invisible character would sign tokens
+  /// Apple refuses.
   @Test(arguments: [
     (#""issuerId": " 57246542-96fe-1a63-e053-0824d011072a", "keyId": "ABC123DEFG""#, "issuerId"),
     (#""issuerId": "57246542-96fe-1a63-e053-0824d011072a", "keyId": "ABC123DEFG\n""#, "keyId"),
+    (#""issuerId": "57246542-96fe-1a63-e053-0824d011072a", "keyId": "ABC123DEFG\u200b""#, "keyId"),
+    (
+      #""issuerId": "\ufeff57246542-96fe-1a63-e053-0824d011072a", "keyId": "ABC123DEFG""#,
+      "issuerId"
+    ),
   ])
   func anIdWithSpaceOrLineBreakIsRefused(_ ids: String, _ key: String) {
     let json = """
@@ -50,7 +56,8 @@ import Testing
       _ = try ReckonConfiguration(
         ConfigurationReader(root, path: "reckon.json"), baseDirectory: "/tmp")
     } throws: { error in
-      "\(error)".contains("appStore.\(key)") && "\(error)".contains("no space or line break")
+      "\(error)".contains("appStore.\(key)")
+        && "\(error)".contains("no space, line break or invisible character")
     }
   }
 }

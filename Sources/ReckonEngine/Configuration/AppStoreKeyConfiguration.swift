@@ -24,20 +24,18 @@ public struct AppStoreKeyConfiguration: Hashable, Sendable {
     }
   }
 
-  /// An id copied from App Store Connect: a space or line break copied with it would go into
-  /// every token, and Apple would answer each with 401.
+  /// An id copied from App Store Connect: printable ASCII only, as App Store Connect shows its
+  /// ids. A space, line break or invisible character (a zero-width space, a byte-order mark)
+  /// copied with it would go into every token, and Apple would answer each with 401.
   private static func identifier(_ key: String, _ reader: ConfigurationReader)
     throws(ConfigurationError) -> String
   {
     let value = try reader.string(key)
-    guard !value.isEmpty,
-      !value.unicodeScalars.contains(where: {
-        $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F
-      })
-    else {
+    guard !value.isEmpty, value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
       throw ConfigurationError(
         reader.keyPath(key),
-        "must be the id as App Store Connect shows it, with no space or line break")
+        "must be the id as App Store Connect shows it, with no space, line break or invisible character"
+      )
     }
     return value
   }
