@@ -1,18 +1,28 @@
-/// The active ISO 4217 currency codes a policy or tests file may write after an amount.
+/// The ISO 4217 currency codes a policy or tests file may write after an amount: the active ones,
+/// and those withdrawn since 2008, which past purchases (and so a dry-run's facts) still carry.
 ///
 /// Source: ISO 4217 List One, "Current currency & funds code list", as published by SIX
 /// Financial Information for ISO (www.six-group.com/en/products-services/financial-information/
 /// data-standards.html), 2025 edition: XCG replaces ANG, ZWG replaces ZWL, SLE replaces SLL;
-/// codes withdrawn from the list (HRK, CUC, VEF…) are not here. Update it when ISO amends the list.
+/// and List Three (historic denominations) for the withdrawn ones. Update it when ISO amends the
+/// lists.
 public enum CurrencyCodes {
   /// Every active code, the commonest first, so a typo as near to two codes goes to the one more
   /// often meant (`USE` to USD, not USN).
   public static let ordered: [String] = commonest + (rest.sorted())
 
-  /// The codes, for lookup.
-  public static let all: Set<String> = Set(ordered)
+  /// Codes withdrawn since 2008 (Croatia's kuna in 2023, the Netherlands Antillean guilder in
+  /// 2025…): refunds of old purchases and past data still name them, and a policy must be able
+  /// to as well. Never suggested for a typo.
+  public static let withdrawn: Set<String> = [
+    "ANG", "BYR", "CUC", "CYP", "EEK", "GHC", "HRK", "LTL", "LVL", "MRO", "MTL", "SIT", "SKK",
+    "SLL", "STD", "VEF", "ZMK", "ZWL",
+  ]
 
-  /// Whether `code` is an active ISO 4217 code.
+  /// The codes, for lookup.
+  public static let all: Set<String> = Set(ordered).union(withdrawn)
+
+  /// Whether `code` is an ISO 4217 code, active or withdrawn since 2008.
   public static func isKnown(_ code: String) -> Bool { all.contains(code) }
 
   /// The known code one letter away from `code`, or nil when none is that close.

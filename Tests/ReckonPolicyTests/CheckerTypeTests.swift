@@ -225,6 +225,9 @@ struct CheckerTypeTests {
     "purchase.price is not missing and purchase.price + 5 USD > max(purchase.price, 10 USD)",
     "purchase.price is not missing and purchase.price > purchase.price + 1 EUR",
     "purchase.price is not missing and purchase.price > 10 XCG",
+    // Withdrawn, but past purchases carry them.
+    "purchase.price is not missing and purchase.price > 10 HRK",
+    "purchase.price is not missing and purchase.price > 10 ANG",
     "customer.refunds_last_90_days * 3 - 1 / 2 >= -1",
     "min(usage.consumed, 50%) < max(10%, 20%)",
     "round(usage.consumed) == 50%",
