@@ -420,7 +420,7 @@ struct PolicyTestRunnerTests {
         expect refund DECLINE
       """)
     let coverage = try #require(report.coverage)
-    #expect(coverage.unreachedRules == ["recent"])
+    #expect(coverage.undecidedRules == ["recent"])
     #expect(coverage.rules[0].conditions.map(\.seenTrue) == [true, true])
     #expect(coverage.uncoveredConditions.contains("heavy use: usage.consumed >= 80%"))
   }

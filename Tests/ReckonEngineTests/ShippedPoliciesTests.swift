@@ -37,7 +37,7 @@ struct ShippedPoliciesTests {
     let report = try PolicyTestRunner.run(testsPath: testsPath)
     #expect(report.passed, "\(report.render(explainer: nil))")
     let coverage = try #require(report.coverage)
-    #expect(coverage.unreachedRules.isEmpty, "decide no test: \(coverage.unreachedRules)")
+    #expect(coverage.undecidedRules.isEmpty, "decide no test: \(coverage.undecidedRules)")
   }
 
   @Test(arguments: [

@@ -17,7 +17,7 @@ public struct PolicyCoverage: Sendable, Encodable {
     public var conditions: [Condition]
 
     /// Whether some decision was made by this rule.
-    public var reached: Bool { decided > 0 }
+    public var decidedAny: Bool { decided > 0 }
   }
 
   /// The values one condition was seen to have.
@@ -79,7 +79,7 @@ public struct PolicyCoverage: Sendable, Encodable {
   }
 
   /// The names of rules no decision was made by.
-  public var unreachedRules: [String] { rules.filter { !$0.reached }.map(\.name) }
+  public var undecidedRules: [String] { rules.filter { !$0.decidedAny }.map(\.name) }
 
   /// Conditions not seen both true and false, as `rule: condition`.
   public var uncoveredConditions: [String] {
@@ -99,7 +99,7 @@ public struct PolicyCoverage: Sendable, Encodable {
       let label = padded("rule \"\(rule.name)\"")
       // A rule every test got to but none matched was reached: only one no test got to was not.
       let status =
-        rule.reached
+        rule.decidedAny
         ? "decided \(rule.decided) test\(rule.decided == 1 ? "" : "s")"
         : rule.tried > 0 ? "never decided" : "never reached"
       lines.append("\(label)  \(status)")

@@ -51,7 +51,7 @@ public struct PolicyTestFileReport: Sendable {
     if let coverage {
       lines.append("  coverage of \(policyPath):")
       lines += coverage.lines().map { "    " + $0 }
-      let decided = coverage.rules.count - coverage.unreachedRules.count
+      let decided = coverage.rules.count - coverage.undecidedRules.count
       lines.append("  \(summary), \(decided) of \(coverage.rules.count) rules decided")
     }
     return lines.joined(separator: "\n") + "\n"

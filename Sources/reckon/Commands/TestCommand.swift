@@ -60,7 +60,7 @@ enum TestCommand: Command {
       }
     }
     for problem in unreadable { console.error("reckon test: \(problem)") }
-    let unreached = reports.contains { !($0.coverage?.unreachedRules.isEmpty ?? true) }
+    let unreached = reports.contains { !($0.coverage?.undecidedRules.isEmpty ?? true) }
     let failsCoverage = requireCoverage && (unreached || !untested.isEmpty)
     if format == "json" {
       console.out(
@@ -100,11 +100,11 @@ enum TestCommand: Command {
   /// Why `--require-coverage` fails the run: each policy's rules that decide no test.
   private static func uncovered(_ reports: [PolicyTestFileReport]) -> String {
     let lines = reports.compactMap { report -> String? in
-      guard let rules = report.coverage?.unreachedRules, !rules.isEmpty else { return nil }
+      guard let rules = report.coverage?.undecidedRules, !rules.isEmpty else { return nil }
       let names = rules.map { "\"\($0)\"" }.joined(separator: ", ")
       return "  \(report.policyPath): \(names)"
     }
-    let count = reports.map { $0.coverage?.unreachedRules.count ?? 0 }.reduce(0, +)
+    let count = reports.map { $0.coverage?.undecidedRules.count ?? 0 }.reduce(0, +)
     return
       "--require-coverage: \(count) rule\(count == 1 ? "" : "s") decided no test:\n"
       + lines.joined(separator: "\n")
