@@ -96,8 +96,8 @@ extension Checker {
         }
         ?? (name.hasPrefix("custom.")
           ? "declare it under customFacts of a fact source in reckon.json; reckon check and reckon test know it with --config reckon.json"
-          : Self.isFactNamespace(name)
-            ? nil : "text is written in quotes, as in \"\(name)\"")
+          : expected == .text && !Self.isFactNamespace(name)
+            ? "text is written in quotes, as in \"\(name)\"" : nil)
       report(.unknownFact, "unknown fact '\(name)'", at: span, hint: hint)
       return nil
     }

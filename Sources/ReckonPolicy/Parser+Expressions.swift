@@ -230,13 +230,26 @@ extension Parser {
       span: SourceSpan(start: token.span.start, end: cursor.previousEnd))
   }
 
+  /// The values written where a list was expected (`LEGAL, OTHER`), for the hint to put in
+  /// brackets, all of them.
+  private func valuesWithoutBrackets() -> String {
+    var values = [cursor.current.text]
+    var distance = 1
+    while cursor.peek(distance).kind == .comma, cursor.peek(distance + 1).kind == .identifier {
+      values.append(cursor.peek(distance + 1).text)
+      distance += 2
+    }
+    return values.joined(separator: ", ")
+  }
+
   private mutating func parseList() throws(ParseAbort) -> Expression {
     guard cursor.kind == .leftBracket else {
       report(
         .expectedToken, "expected '[' to start a list, found \(cursor.current.quoted)",
         at: cursor.current.span,
         hint: cursor.kind == .identifier
-          ? "a list is written in brackets, even of one value: in [\(cursor.current.text)]" : nil)
+          ? "a list is written in brackets, even of one value: in [\(valuesWithoutBrackets())]"
+          : nil)
       throw ParseAbort()
     }
     let open = cursor.advance()

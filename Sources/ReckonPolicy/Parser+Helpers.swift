@@ -25,22 +25,27 @@ extension Parser {
   func hintAfterCondition() -> String? {
     let found = cursor.current
     let previous = cursor.previous
+    let amount = previous?.kind == .number ? previous!.text : "100"
     switch found.kind {
     case .identifier:
       switch found.text.lowercased() {
       case "startswith", "beginswith": return "did you mean 'starts with'?"
       case "endswith": return "did you mean 'ends with'?"
       case "contain", "includes": return "did you mean 'contains'?"
-      case "dollar", "dollars", "euro", "euros", "pound", "pounds", "yen", "usd", "eur", "gbp":
-        let amount = previous?.kind == .number ? previous!.text : "100"
-        return "money is written with its ISO 4217 code in capitals, as in \(amount) USD"
+      case "euro", "euros": return "money is written with its ISO 4217 code: \(amount) EUR"
+      case "pound", "pounds": return "money is written with its ISO 4217 code: \(amount) GBP"
+      case "yen": return "money is written with its ISO 4217 code: \(amount) JPY"
+      case "dollar", "dollars":
+        return "money is written with its ISO 4217 code: \(amount) USD, CAD, AUD…"
+      case "percent", "percentage", "pct": return "a percentage is written with %: \(amount)%"
       default: break
       }
-      if previous?.kind == .number {
-        return "after a number comes a currency code (4.99 USD), % or a unit (days, hours, minutes)"
-      }
     case .comma where previous?.kind == .number && cursor.peek().kind == .number:
-      return "a decimal takes a point, as in 1.99 USD"
+      let next = cursor.peek().text
+      // `1,000` is a thousands separator, `4,5` a decimal comma; each means another amount.
+      return next.count == 3 && !previous!.text.contains(".")
+        ? "numbers are written without separators: \(previous!.text)\(next)"
+        : "a decimal takes a point: \(previous!.text).\(next)"
     case .number where previous.map { CurrencyCodes.isKnown($0.text) } ?? false:
       return "the amount comes before its currency, as in \(found.text) \(previous!.text)"
     default: break

@@ -78,11 +78,18 @@ struct AuthoringErrorTests {
       "a missing fact is tested with 'is missing' or 'is not missing', as in customer.override is missing"
     ),
     ("reason in LEGAL", "a list is written in brackets, even of one value: in [LEGAL]"),
-    ("purchase.price > 1,99 USD", "a decimal takes a point, as in 1.99 USD"),
+    ("purchase.price > 1,99 USD", "a decimal takes a point: 1.99"),
+    ("purchase.price > 1,000 USD", "numbers are written without separators: 1000"),
+    (
+      "reason in LEGAL, OTHER",
+      "a list is written in brackets, even of one value: in [LEGAL, OTHER]"
+    ),
+    ("purchase.price > 100 euros", "money is written with its ISO 4217 code: 100 EUR"),
+
     ("purchase.price > USD 2", "a currency follows its amount, as in 2 USD"),
     (
       "purchase.price > 100 dollars",
-      "money is written with its ISO 4217 code in capitals, as in 100 USD"
+      "money is written with its ISO 4217 code: 100 USD, CAD, AUD…"
     ),
     (
       "product.id == com.example.coins.pack500",
@@ -93,7 +100,7 @@ struct AuthoringErrorTests {
     ("reason == UNINTENDED", "did you mean 'UNINTENDED_PURCHASE'?"),
     (
       "usage.consumed > 80 percent",
-      "after a number comes a currency code (4.99 USD), % or a unit (days, hours, minutes)"
+      "a percentage is written with %: 80%"
     ),
   ])
   func aFirstPolicysSlipIsMetWithTheFormToWrite(_ condition: String, _ hint: String) {
@@ -107,5 +114,24 @@ struct AuthoringErrorTests {
       "rule \"a\" when customer.vip_level > 2 then refund DECLINE")
     #expect(diagnostics.count == 1, "\(rendered)")
     #expect(diagnostics.first?.hint?.contains("quotes") != true, "\(rendered)")
+  }
+
+  /// A `then` left out is just that: the word after the condition gets no hint that would send
+  /// the author looking for a unit; a dotted name that is not text gets no quotes either.
+  @Test(arguments: [
+    "customer.refunds_last_90_days > 5 refund DECLINE",
+    "customer.refunds_last_90_days > 5 than refund DECLINE",
+  ])
+  func aMissingThenGetsNoMisleadingHint(_ rest: String) {
+    let (diagnostics, rendered) = errors("rule \"a\" when \(rest)")
+    #expect(diagnostics.first?.message.hasPrefix("expected 'then'") == true, "\(rendered)")
+    #expect(diagnostics.allSatisfy { $0.hint == nil }, "\(rendered)")
+  }
+
+  @Test func aDottedNameComparedWithAValueIsNotToldToUseQuotes() {
+    let (diagnostics, rendered) = errors(
+      "rule \"a\" when transaction.type == CONSUMABLE then refund DECLINE")
+    #expect(!diagnostics.isEmpty)
+    #expect(diagnostics.allSatisfy { $0.hint?.contains("quotes") != true }, "\(rendered)")
   }
 }
