@@ -146,12 +146,13 @@ struct PolicyLints {
       // For `!=` and `not in`, `is not missing and` would keep the rule from requests without
       // the fact, which the comparison reads as meant to match them.
       // Every such comparison of the fact goes inside the parentheses: one left outside stays
-      // unknown for a request without it, and the rule still does not match.
+      // unknown for a request without it, and the rule still does not match. A `set` that reads
+      // the fact would then have no value, and the rule would send nothing.
       let sameFact = reads[..<inCondition].filter { $0.slot == read.slot }
       let exclusions = sameFact.compactMap(\.exclusion)
       let hint =
         read.exclusion != nil && exclusions.count == sameFact.count
-          && sameFact.allSatisfy({ !$0.besideOr })
+          && sameFact.allSatisfy({ !$0.besideOr }) && !readBySet.contains(read.slot)
         ? "to match requests without it too, write (\(name) is missing or "
           + (exclusions.count == 1
             ? policy.source.text(of: exclusions[0])

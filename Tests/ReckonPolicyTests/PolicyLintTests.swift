@@ -391,6 +391,18 @@ struct PolicyLintTests {
     #expect(fixed.evaluate(try TestSchema.baseFacts(), trace: false).rule == 0)
   }
 
+  /// A fact a `set` reads too gets the general hint: matching requests without it would leave
+  /// the field without a value, and the rule would send nothing.
+  @Test func theExcludingHintIsNotGivenWhenASetReadsTheFactToo() throws {
+    let result = TestSchema.load(
+      "rule \"a\" when purchase.price != 1 USD then refund DECLINE, "
+        + "set sampleContentProvided = purchase.price > 5 USD")
+    let warning = try #require(result.diagnostics.first { $0.id == .unguardedOptionalFact })
+    #expect(
+      warning.hint
+        == "say what should happen without it, e.g. purchase.price is not missing and ...")
+  }
+
   /// `otherwise` has no condition, so its `set` reading an optional fact is warned about with a
   /// rule above it as the fix.
   @Test func anOptionalFactReadBySetInOtherwiseIsWarnedAbout() throws {
