@@ -133,8 +133,9 @@ struct ConditionReader {
       switch node.kind {
       case .fact(let slot):
         let fact = policy.schema.facts[slot]
-        let entry =
-          "\(fact.name) is \(facts[slot].map { $0.formatted(as: fact.type) } ?? "missing")"
+        let value = facts[slot].map { $0.formatted(as: fact.type) } ?? "missing"
+        // A payload's text on one line: a line break in it would forge a line of the explanation.
+        let entry = "\(fact.name) is \(TerminalSafeText.shown(value, oneLine: true))"
         if !read.contains(entry) { read.append(entry) }
       case .letReference(let inner):
         if visited.insert(inner).inserted { walk(policy.checked.lets[inner].value) }
@@ -142,11 +143,32 @@ struct ConditionReader {
       }
     }
     walk(declared.value)
-    // A let written over several lines reads as one.
+    // A let written over several lines reads as one, without its comments: joined, a comment
+    // would seem to swallow the lines after it.
     let definition = source.text(of: declared.value.span).split(whereSeparator: \.isNewline)
-      .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+      .map { Self.withoutComment($0).trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }.joined(separator: " ")
     return "\(declared.name) = \(definition)"
       + (read.isEmpty ? "" : "; " + read.joined(separator: ", "))
+  }
+
+  /// `line` up to a `#` that is not inside a string.
+  private static func withoutComment(_ line: Substring) -> Substring {
+    var inString = false
+    var escaped = false
+    for index in line.indices {
+      let character = line[index]
+      if escaped {
+        escaped = false
+      } else if character == "\\" {
+        escaped = inString
+      } else if character == "\"" {
+        inString.toggle()
+      } else if character == "#", !inString {
+        return line[..<index]
+      }
+    }
+    return line
   }
 
   private func missingDetail(_ part: ResolvedExpression, _ values: [Int: Value?]) -> String {

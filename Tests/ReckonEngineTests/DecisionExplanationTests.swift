@@ -146,7 +146,7 @@ struct DecisionExplanationTests {
     let text = """
       let used = usage.consumed
       let heavy = used >= 80% and reason != LEGAL
-      let heavyTwice = heavy
+      let heavyTwice = heavy # "a comment"
         and used > 0%
       rule "heavy use"
         when heavyTwice

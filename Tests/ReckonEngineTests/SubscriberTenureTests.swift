@@ -38,8 +38,12 @@ struct SubscriberTenureTests {
           test "a renewal of a subscription bought 60 days ago"
             given purchase.original_date = 60 days ago
             expect share data only
+
+          test "a renewal that does not say when the subscription began"
+            given purchase.date = 200 days ago, purchase.original_date is missing
+            expect share data only
           """))
-    #expect(report.passed, "\(report.outcomes)")
-    #expect(report.outcomes.count == 3)
+    #expect(report.passed, "\(report.render(explainer: nil))")
+    #expect(report.outcomes.count == 4)
   }
 }

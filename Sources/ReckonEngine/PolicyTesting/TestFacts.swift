@@ -140,6 +140,10 @@ struct TestFacts {
       ProductType.init(policyName:))
     transaction.purchaseDate = date("purchase.date")
     transaction.originalPurchaseDate = date("purchase.original_date")
+    if values["purchase.original_date"] == nil {
+      // The test said it is missing: only a renewal that does not carry it has none.
+      transaction.transactionReason = .renewal
+    }
     if case .number(let quantity)? = values["purchase.quantity"] {
       transaction.quantity = Int(exactly: quantity)
     }

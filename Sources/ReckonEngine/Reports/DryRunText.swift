@@ -215,13 +215,14 @@ public enum DryRunText {
     lines.append("")
     lines.append("  purchase value                  this policy      against       change")
     for currency in currencies {
-      // The refund preferences: where money would move between the policies.
-      for preference in DryRunSummary.valuePreferences.prefix(3) {
+      // Every answer, so each currency's changes add up to zero as the HTML table's do.
+      for preference in DryRunSummary.valuePreferences {
         let this = mine[currency]?[preference] ?? 0
         let other = theirs[currency]?[preference] ?? 0
         guard this != 0 || other != 0 else { continue }
         let delta = other.addingSaturated(this == .min ? .max : -this)
-        let label = "\(TerminalSafeText.shown(currency, oneLine: true)) \(preference)"
+        let label =
+          "\(TerminalSafeText.shown(currency, oneLine: true)) \(preference == "none" ? "share data only" : preference)"
         lines.append(
           "  \(label.padding(toLength: 30, withPad: " ", startingAt: 0))  \(pad(money(this), 11))  \(pad(money(other), 11))  \(pad((delta > 0 ? "+" : "") + money(delta), 11))"
         )

@@ -239,6 +239,17 @@ struct DryRunReportTests {
       text.split(separator: "\n").first { $0.hasPrefix("  USD ") && $0.contains("in all:") })
     #expect(line.contains(DryRunText.money(usd.values.reduce(0, +)) + " in all"), "\(line)")
     #expect(line.contains("GRANT_FULL \(DryRunText.money(usd["GRANT_FULL"] ?? 0))"), "\(line)")
+    // Each currency's changes add up to zero: the same purchases under either policy.
+    let changes = text.split(separator: "\n").filter {
+      $0.hasPrefix("  USD ") && !$0.contains("in all")
+    }
+    .compactMap { $0.split(separator: " ").last }
+    .map {
+      Int(
+        ($0.replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "+", with: "")
+          .replacingOccurrences(of: ".", with: ""))) ?? 0
+    }
+    #expect(changes.count >= 3 && changes.reduce(0, +) == 0, "\(text)")
     let grants = summary.againstPurchaseValueByPreference["USD"]?["GRANT_FULL"] ?? 0
     let change = grants - (usd["GRANT_FULL"] ?? 0)
     #expect(
