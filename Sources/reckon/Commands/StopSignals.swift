@@ -16,9 +16,16 @@ final class StopSignals: @unchecked Sendable {
     let queue = DispatchQueue(label: "reckon-signals")
     var numbers = [SIGTERM, SIGINT]
     if onHangUp != nil { numbers.append(SIGHUP) }
+    let registered = DispatchGroup()
     for number in numbers {
-      signal(number, SIG_IGN)
+      // libdispatch on Linux installs its own handler when the source is registered, later and
+      // on its own thread; a SIGTERM or SIGINT ignored until then would be lost, and the run
+      // would go on to its end. It keeps its default action instead, which stops the process.
+      // A SIGHUP (reload) meanwhile is harmless to miss but must not stop a service.
+      if number == SIGHUP { signal(number, SIG_IGN) }
       let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+      registered.enter()
+      source.setRegistrationHandler { registered.leave() }
       source.setEventHandler { [self] in
         if number == SIGHUP {
           onHangUp?()
@@ -31,6 +38,8 @@ final class StopSignals: @unchecked Sendable {
       source.resume()
       sources.append(source)
     }
+    // Returns once every signal is caught: a stop from here on runs `onStop`.
+    _ = registered.wait(timeout: .now() + 5)
   }
 
   deinit { for source in sources { source.cancel() } }
