@@ -5,6 +5,16 @@ import Testing
 
 /// Why an earlier rule did not match, under three-valued logic.
 struct DecisionExplanationTests {
+  /// `text` loaded against the standard facts and its decision of `scenario`'s request, traced.
+  static func decide(_ text: String, _ scenario: Scenario) throws -> (CompiledPolicy, Decision) {
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "test.policy", text: text), schema: FactSchema.standard.policySchema)
+    let policy = try #require(loaded.policy, "\(loaded.renderedDiagnostics())")
+    let decision = Decider(policy: policy, schema: .standard).decide(
+      scenario.request, facts: try scenario.gathered(), trace: true)
+    return (policy, decision)
+  }
+
   struct MissCase: CustomTestStringConvertible, Sendable {
     let condition: String
     let usage: String
@@ -36,12 +46,8 @@ struct DecisionExplanationTests {
 
       otherwise share data only
       """
-    let loaded = PolicyLoader.load(
-      SourceFile(path: "test.policy", text: text), schema: FactSchema.standard.policySchema)
-    let policy = try #require(loaded.policy, "\(loaded.renderedDiagnostics())")
-    let scenario = Scenario().with("usage.consumed", testCase.usage)
-    let decision = Decider(policy: policy, schema: .standard).decide(
-      scenario.request, facts: try scenario.gathered(), trace: true)
+    let (policy, decision) = try Self.decide(
+      text, Scenario().with("usage.consumed", testCase.usage))
     let explanation = try #require(DecisionExplanation(decision, policy: policy))
     let failed = try #require(explanation.earlierRules.first?.failed)
     #expect(failed.text == testCase.failedPart)
@@ -58,12 +64,7 @@ struct DecisionExplanationTests {
         then refund DECLINE
       otherwise share data only
       """
-    let loaded = PolicyLoader.load(
-      SourceFile(path: "test.policy", text: text), schema: FactSchema.standard.policySchema)
-    let policy = try #require(loaded.policy, "\(loaded.renderedDiagnostics())")
-    let scenario = Scenario()
-    let decision = Decider(policy: policy, schema: .standard).decide(
-      scenario.request, facts: try scenario.gathered(), trace: true)
+    let (policy, decision) = try Self.decide(text, Scenario())
     let explainer = DecisionExplainer(policy: policy)
     let rendered = explainer.render(decision, explain: true)
     let reason = "4.99 USD cannot be compared with 2 EUR: different currencies"
@@ -104,13 +105,10 @@ struct DecisionExplanationTests {
         then refund DECLINE
       otherwise share data only
       """
-    let loaded = PolicyLoader.load(
-      SourceFile(path: "test.policy", text: text), schema: FactSchema.standard.policySchema)
-    let policy = try #require(loaded.policy, "\(loaded.renderedDiagnostics())")
-    let scenario = Scenario().with("customer.lifetime_spent", "0 USD").with(
-      "customer.lifetime_refunded", "0 USD")
-    let decision = Decider(policy: policy, schema: .standard).decide(
-      scenario.request, facts: try scenario.gathered(), trace: true)
+    let (policy, decision) = try Self.decide(
+      text,
+      Scenario().with("customer.lifetime_spent", "0 USD").with(
+        "customer.lifetime_refunded", "0 USD"))
     let rendered = DecisionExplainer(policy: policy).render(decision, explain: true)
     let reason =
       "'customer.lifetime_refunded / customer.lifetime_spent' on line 1 divides by zero: "
@@ -124,12 +122,7 @@ struct DecisionExplanationTests {
 
   @Test func aMissingFactTheBodyNeedsIsListedThoughNoRuleReadIt() throws {
     let text = "rule \"always\"\n  when true\n  then refund GRANT_FULL\n"
-    let loaded = PolicyLoader.load(
-      SourceFile(path: "test.policy", text: text), schema: FactSchema.standard.policySchema)
-    let policy = try #require(loaded.policy, "\(loaded.renderedDiagnostics())")
-    let scenario = Scenario().with("customer.consented", nil)
-    let decision = Decider(policy: policy, schema: .standard).decide(
-      scenario.request, facts: try scenario.gathered(), trace: true)
+    let (policy, decision) = try Self.decide(text, Scenario().with("customer.consented", nil))
     let rendered = DecisionExplainer(policy: policy).render(decision, explain: true)
     #expect(
       rendered.contains("Missing facts: customer.consented (the body needs it)"), "\(rendered)")
@@ -153,12 +146,8 @@ struct DecisionExplanationTests {
         then refund DECLINE
       otherwise share data only
       """
-    let loaded = PolicyLoader.load(
-      SourceFile(path: "test.policy", text: text), schema: FactSchema.standard.policySchema)
-    let policy = try #require(loaded.policy, "\(loaded.renderedDiagnostics())")
     let scenario = Scenario().with("usage.consumed", "90%")
-    let decision = Decider(policy: policy, schema: .standard).decide(
-      scenario.request, facts: try scenario.gathered(), trace: true)
+    let (policy, decision) = try Self.decide(text, scenario)
     let explanation = try #require(DecisionExplanation(decision, policy: policy))
     let condition = try #require(explanation.because.first)
     #expect(condition.text == "heavyTwice")
