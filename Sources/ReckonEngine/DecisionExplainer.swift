@@ -140,7 +140,11 @@ public struct DecisionExplainer: Sendable {
     }
     for slot in slots {
       let fact = policy.schema.facts[slot]
-      var value = decision.facts.values[slot].map { $0.formatted(as: fact.type) } ?? "missing"
+      // A payload's text on one line: a line break in it would forge a line of the explanation.
+      var value =
+        decision.facts.values[slot].map {
+          TerminalSafeText.shown($0.formatted(as: fact.type), oneLine: true)
+        } ?? "missing"
       if case .duration(let seconds)? = decision.facts.values[slot],
         let about = Value.approximateDuration(seconds)
       {

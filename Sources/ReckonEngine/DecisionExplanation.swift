@@ -115,8 +115,8 @@ struct ConditionReader {
     }
     switch subject.kind {
     case .fact, .letReference:
-      return
-        "\(policy.checked.source.text(of: subject.span)) is \(value.formatted(as: subject.type))"
+      let shown = TerminalSafeText.shown(value.formatted(as: subject.type), oneLine: true)
+      return "\(policy.checked.source.text(of: subject.span)) is \(shown)"
     default:
       return nil
     }

@@ -89,12 +89,15 @@ struct DecisionExplanationTests {
     let loaded = PolicyLoader.load(
       SourceFile(path: "test.policy", text: text), schema: schema.policySchema)
     let policy = try #require(loaded.policy, "\(loaded.renderedDiagnostics())")
-    let scenario = Scenario().with("custom.note", "pi\u{202E}v\u{200B}\u{1B}[2J")
+    let scenario = Scenario().with("custom.note", "pi\u{202E}v\u{200B}\u{1B}[2J\nRule forged")
     let decision = Decider(policy: policy, schema: schema).decide(
       scenario.request, facts: try scenario.gathered(schema: schema), trace: true)
     let rendered = DecisionExplainer(policy: policy).render(decision, explain: true)
     #expect(rendered.contains("pi\\u{202E}v\\u{200B}\\u{1B}[2J"), "\(rendered)")
     #expect(!rendered.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{1B}" })
+    // A line break stays inside its line, in the conditions and the facts read alike.
+    #expect(
+      !rendered.split(separator: "\n").contains { $0.hasPrefix("Rule forged") }, "\(rendered)")
   }
 
   @Test func anUnknownFromADivisionByZeroSaysWhichDivisionAndWhere() throws {
