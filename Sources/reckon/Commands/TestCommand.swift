@@ -60,8 +60,8 @@ enum TestCommand: Command {
       }
     }
     for problem in unreadable { console.error("reckon test: \(problem)") }
-    let unreached = reports.contains { !($0.coverage?.undecidedRules.isEmpty ?? true) }
-    let failsCoverage = requireCoverage && (unreached || !untested.isEmpty)
+    let undecided = reports.contains { !($0.coverage?.undecidedRules.isEmpty ?? true) }
+    let failsCoverage = requireCoverage && (undecided || !untested.isEmpty)
     if format == "json" {
       console.out(
         PolicyTestJSONReport(
@@ -75,7 +75,7 @@ enum TestCommand: Command {
       }
       console.out(summary(reports, unreadable: unreadable.count))
       // Otherwise a run whose tests all pass would exit 1 with no word of why.
-      if requireCoverage, unreached { console.out(uncovered(reports)) }
+      if requireCoverage, undecided { console.out(uncovered(reports)) }
       if !untested.isEmpty { console.out(withoutTests(untested, failing: requireCoverage)) }
     }
     let failed = !unreadable.isEmpty || reports.contains { !$0.passed } || failsCoverage
