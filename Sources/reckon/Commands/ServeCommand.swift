@@ -72,8 +72,9 @@ enum ServeCommand: Command {
         "cannot listen on \(configuration.server.host):\(configuration.server.port): \(error.reason)"
       )
     }
-    // Handled before `listening` is logged: a supervisor that stops the server as soon as it
-    // says it listens must find SIGTERM handled, not ignored or fatal.
+    // Handled before `listening` is logged (`StopSignals` returns once the handlers are in
+    // place): a supervisor that stops the server as soon as it says it listens must find
+    // SIGTERM handled, not ignored or fatal.
     let signals = stopSignals(server, logger)
     let url = "http://\(configuration.server.host):\(port)"
     logger.log(
