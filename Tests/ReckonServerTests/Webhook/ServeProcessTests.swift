@@ -74,36 +74,25 @@ import Testing
   /// SIGHUP re-reads the policies and leaves the service running (it is caught, never the
   /// default action that would end the process); SIGTERM then stops it cleanly.
   @Test func aHangUpReloadsThePoliciesAndTheServiceRunsOn() async throws {
-    let binary = try CrashRecoveryTests.reckonBinary()
     let (standIn, standInURL) = try TestKey.standIn()
     defer { standIn.shutdown() }
     let folder = try ServeChild.workspace(
       standInURL, try LocalCertificateAuthority(), name: "hangup")
-    let log = folder.appendingPathComponent("serve.log")
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = ["serve", "--config", folder.appendingPathComponent("reckon.json").path]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = try FileHandle(forWritingTo: log)
-    try process.run()
-    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-    func logged() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-    let started = await ServerFixture.eventually(within: 20) {
-      logged().contains(#""event":"listening""#)
-    }
-    #expect(started, "\(logged())")
+    let child = try ServeChild.launch(try CrashRecoveryTests.reckonBinary(), folder: folder)
+    defer { if child.process.isRunning { kill(child.pid, SIGKILL) } }
+    func logged() -> String { (try? String(contentsOf: child.log, encoding: .utf8)) ?? "" }
+    let port = await child.port(within: 20)
+    #expect(port != nil, "\(logged())")
 
-    kill(process.processIdentifier, SIGHUP)
+    kill(child.pid, SIGHUP)
     let reloaded = await ServerFixture.eventually(within: 20) {
       logged().contains("SIGHUP: re-reading the policies")
     }
     #expect(reloaded, "\(logged())")
-    #expect(process.isRunning)
+    #expect(child.process.isRunning)
 
-    kill(process.processIdentifier, SIGTERM)
-    await CrashRecoveryTests.waitForExit(process)
-    #expect(process.terminationStatus == 0, "\(logged())")
+    await child.terminate()
+    #expect(child.process.terminationStatus == 0, "\(logged())")
     #expect(logged().contains(#""event":"stopped""#))
   }
 
