@@ -96,7 +96,7 @@ extension Checker {
         }
         ?? (name.hasPrefix("custom.")
           ? "declare it under customFacts of a fact source in reckon.json; reckon check and reckon test know it with --config reckon.json"
-          : expected == .text && !Self.isFactNamespace(name)
+          : expected == .text && !isFactNamespace(name)
             ? "text is written in quotes, as in \"\(name)\"" : nil)
       report(.unknownFact, "unknown fact '\(name)'", at: span, hint: hint)
       return nil
@@ -145,14 +145,13 @@ extension Checker {
     }
   }
 
-  /// Whether a dotted name starts as a fact's does (`customer.`, `usage.` …), so an unknown one
-  /// is a fact misnamed rather than text written without quotes (`com.example.coins`).
-  private static func isFactNamespace(_ name: String) -> Bool {
-    let namespace = name.split(separator: ".").first.map(String.init) ?? ""
-    return [
-      "reason", "now", "request", "product", "purchase", "delivery", "usage", "customer",
-      "history", "custom",
-    ].contains(namespace)
+  /// Whether a dotted name starts as one of the schema's facts does (`customer.`, `usage.` …),
+  /// so an unknown one is a fact misnamed rather than text written without quotes
+  /// (`com.example.coins`).
+  private func isFactNamespace(_ name: String) -> Bool {
+    guard let dot = name.firstIndex(of: ".") else { return false }
+    let namespace = name[...dot]
+    return schema.facts.contains { $0.name.hasPrefix(namespace) }
   }
 
   private mutating func checkBinary(

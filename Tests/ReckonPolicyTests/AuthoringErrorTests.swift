@@ -110,10 +110,12 @@ struct AuthoringErrorTests {
 
   /// A misnamed fact keeps its spelling suggestion; the quotes hint is for text only.
   @Test func aMisnamedFactIsNotToldToUseQuotes() {
-    let (diagnostics, rendered) = errors(
-      "rule \"a\" when customer.vip_level > 2 then refund DECLINE")
-    #expect(diagnostics.count == 1, "\(rendered)")
-    #expect(diagnostics.first?.hint?.contains("quotes") != true, "\(rendered)")
+    // The second is compared with text, where an unquoted dotted name could be text.
+    for condition in ["customer.vip_level > 2", "product.id == purchase.something_else_entirely"] {
+      let (diagnostics, rendered) = errors("rule \"a\" when \(condition) then refund DECLINE")
+      #expect(diagnostics.count == 1, "\(rendered)")
+      #expect(diagnostics.first?.hint?.contains("quotes") != true, "\(rendered)")
+    }
   }
 
   /// A `then` left out is just that: the word after the condition gets no hint that would send
