@@ -69,7 +69,8 @@ extension Value {
     return (number < 0 ? "-" : "") + whole + (fraction.isEmpty ? "" : "." + fraction)
   }
 
-  static func formatMoney(_ milli: Int64) -> String {
+  /// An amount in milliunits with two decimals, three when the third is not 0 (`4.99`, `0.005`).
+  public static func formatMoney(_ milli: Int64) -> String {
     let sign = milli < 0 ? "-" : ""
     let magnitude = milli.magnitude
     let whole = magnitude / 1000

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonPolicy
 
 /// The dry-run summary as text for a terminal: counts by action, preference, rule, reason and
 /// product type; with `--against`, what would change and the first changed requests.
@@ -234,12 +235,11 @@ public enum DryRunText {
   /// is not 0), e.g. `12,345.67`.
   /// `grouped: false` leaves the separators out, for CSV.
   public static func money(_ milli: Int, grouped: Bool = true) -> String {
-    let magnitude = milli.magnitude
-    var fraction = String(magnitude % 1000)
-    while fraction.count < 3 { fraction = "0" + fraction }
-    if fraction.hasSuffix("0") { fraction.removeLast() }
-    let whole = grouped ? n(Int(magnitude / 1000)) : String(magnitude / 1000)
-    return (milli < 0 ? "-" : "") + whole + "." + fraction
+    let plain = Value.formatMoney(Int64(milli))
+    guard grouped, let point = plain.firstIndex(of: ".") else { return plain }
+    let negative = plain.hasPrefix("-")
+    let whole = plain[plain.index(plain.startIndex, offsetBy: negative ? 1 : 0)..<point]
+    return (negative ? "-" : "") + n(Int(whole) ?? 0) + plain[point...]
   }
 
   /// How far a stopped run got: `304 of 2,000 requests`, or for a requests file, whose unread
