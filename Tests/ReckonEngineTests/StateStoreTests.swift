@@ -205,6 +205,50 @@ import Testing
     }
   }
 
+  /// Apple's verdict on a request closes it: the customer asking again within its window is a
+  /// new request, decided and counted, not a repeat left unanswered. A REVOKE (family sharing)
+  /// is no verdict, and another app's outcome does not attach.
+  @Test(arguments: [
+    (OutcomeType.refundDeclined, true), (.refund, true), (.refundReversed, true),
+    (.revoke, false),
+  ])
+  func aRequestAfterAppleDecidedTheOpenOneIsANewRequest(outcome: OutcomeType, closes: Bool)
+    throws
+  {
+    let store = try TestState.store()
+    let first = try store.recordNotification(TestState.notification()).requestId
+    let attached = try store.attachOutcome(
+      outcome, notificationUUID: "outcome", transactionId: "1000", app: TestState.app,
+      occurredAt: TestState.start.addingTimeInterval(3_600))
+    #expect(attached == first)
+    let again = try store.recordNotification(
+      TestState.notification("again", at: TestState.start.addingTimeInterval(7_200)))
+    if closes {
+      #expect(again == .recorded(requestId: first + 1))
+      let later = TestState.start.addingTimeInterval(7_300)
+      #expect(try store.requestCount(transactionId: "1000", before: later) == 2)
+      // Its own retries under further UUIDs repeat it, not the request Apple decided.
+      let retry = try store.recordNotification(
+        TestState.notification("retry", at: TestState.start.addingTimeInterval(7_260)))
+      #expect(retry == .repeated(requestId: first + 2, of: first + 1))
+    } else {
+      #expect(again == .repeated(requestId: first + 1, of: first))
+    }
+  }
+
+  @Test func anotherAppsOutcomeLeavesTheRequestOpen() throws {
+    let store = try TestState.store()
+    let first = try store.recordNotification(TestState.notification()).requestId
+    let other = try store.attachOutcome(
+      .refundDeclined, notificationUUID: "other-app", transactionId: "1000",
+      app: AppStoreApp(bundleId: "com.example.other", environment: .production),
+      occurredAt: TestState.start.addingTimeInterval(3_600))
+    #expect(other == nil)
+    let again = try store.recordNotification(
+      TestState.notification("again", at: TestState.start.addingTimeInterval(7_200)))
+    #expect(again == .repeated(requestId: first + 1, of: first))
+  }
+
   @Test func aRepeatIsNeitherCountedNorDecidedNorDryRun() throws {
     let store = try TestState.store()
     let first = try store.recordNotification(TestState.notification()).requestId

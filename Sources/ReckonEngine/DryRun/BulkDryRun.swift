@@ -78,6 +78,7 @@ public struct BulkDryRun: Sendable {
     var unreadable = UnreadableLines()
     var sameTransactionTwice = false
     var uncheckedBulkQueries: [String: String] = [:]
+    var verdicts = AppleVerdicts()
     for outcome in outcomes {
       switch outcome {
       case .success(let shard):
@@ -86,6 +87,7 @@ public struct BulkDryRun: Sendable {
         unreadable.merge(shard.unreadable)
         sameTransactionTwice = sameTransactionTwice || shard.sameTransactionTwice
         uncheckedBulkQueries.merge(shard.uncheckedBulkQueries) { first, _ in first }
+        verdicts.merge(shard.verdicts)
       case .failure(let error): throw error
       }
     }
@@ -110,7 +112,7 @@ public struct BulkDryRun: Sendable {
       lines.quickKey(order[$0.lowerBound - 1]) == lines.quickKey(order[$0.lowerBound])
     }
     let unordered = order.last.map { lines.quickKey($0).isEmpty } ?? false
-    if sameTransactionTwice || straddled || unordered { result.removeCopies() }
+    if sameTransactionTwice || straddled || unordered { result.removeCopies(verdicts: verdicts) }
     return result
   }
 }

@@ -44,6 +44,8 @@ final class BulkShard: @unchecked Sendable {
     var sameTransactionTwice = false
     /// Per fact source, why its bulk query could not be checked against its per-request queries.
     var uncheckedBulkQueries: [String: String] = [:]
+    /// Apple's verdicts on refund requests, read among the lines.
+    var verdicts = AppleVerdicts()
   }
 
   /// Decides the shard's requests.
@@ -85,6 +87,10 @@ final class BulkShard: @unchecked Sendable {
       case .request(let found): request = found
       case .otherNotification:
         outcome.ignored += 1
+        continue
+      case .verdict(let transactionId, let environment, let date):
+        outcome.ignored += 1
+        outcome.verdicts.add(transactionId: transactionId, environment: environment, at: date)
         continue
       case .otherApp:
         outcome.otherApps += 1

@@ -39,9 +39,10 @@ public struct DryRunResult: Sendable {
   /// The `--against` policy's name.
   public var againstName: String?
 
-  /// Leaves out the rows `reckon serve` would not have decided (see `NotificationCopies`).
-  mutating func removeCopies() {
-    var copies = NotificationCopies()
+  /// Leaves out the rows `reckon serve` would not have decided (see `NotificationCopies`), with
+  /// Apple's `verdicts` read beside them.
+  mutating func removeCopies(verdicts: AppleVerdicts) {
+    var copies = NotificationCopies(verdicts: verdicts)
     copies.remove(from: &rows)
     duplicates = copies.duplicates
     repeats = copies.repeats

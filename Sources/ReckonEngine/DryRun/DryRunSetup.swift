@@ -60,7 +60,8 @@ public enum DryRunSetup {
     skipBadLines: Bool = false
   )
     throws(DryRunError) -> (
-      requests: [PastRequest], ignored: Int, otherApps: Int, unreadable: UnreadableLines
+      requests: [PastRequest], ignored: Int, otherApps: Int, unreadable: UnreadableLines,
+      verdicts: AppleVerdicts
     )
   {
     var reader = RequestLineReader(path: lines.path, verifier: verifier)
@@ -68,6 +69,7 @@ public enum DryRunSetup {
     var ignored = 0
     var otherApps = 0
     var unreadable = UnreadableLines()
+    var verdicts = AppleVerdicts()
     for index in 0..<lines.count {
       let read: RequestLine
       do { read = try reader.read(index, of: lines) } catch {
@@ -81,6 +83,10 @@ public enum DryRunSetup {
       case .otherNotification:
         ignored += 1
         continue
+      case .verdict(let transactionId, let environment, let date):
+        ignored += 1
+        verdicts.add(transactionId: transactionId, environment: environment, at: date)
+        continue
       case .otherApp:
         otherApps += 1
         continue
@@ -92,7 +98,7 @@ public enum DryRunSetup {
       requests.append(
         PastRequest(request: request, origin: "\(lines.path):\(lines.numbers[index])"))
     }
-    return (requests, ignored, otherApps, unreadable)
+    return (requests, ignored, otherApps, unreadable, verdicts)
   }
 
   /// A date option: `2026-11-01` (UTC midnight) or an ISO 8601 time with its zone.

@@ -5,7 +5,10 @@ import ReckonAppStore
 /// notification (the same `notificationUUID`: Apple retried it) and a new notification for a
 /// transaction whose earlier request was still open (Apple sent the same refund request again).
 /// Serve records both and answers them with the first decision, so a dry-run leaves them out.
+/// A request after Apple's verdict on the open one (`AppleVerdicts`) is a new one.
 struct NotificationCopies {
+  /// Apple's verdicts read beside the requests.
+  var verdicts = AppleVerdicts()
   /// Rows left out as a notification already seen.
   private(set) var duplicates = 0
   /// Rows left out as a repeat of a request still open.
@@ -33,8 +36,8 @@ struct NotificationCopies {
   private mutating func copies(in group: [Int], of rows: [DryRunRow]) -> [Int] {
     let ordered = group.sorted { (rows[$0].receivedAt, $0) < (rows[$1].receivedAt, $1) }
     var seen = Set<String>()
-    // Per environment, the deadline of the request still open.
-    var open: [AppStoreEnvironment?: Date] = [:]
+    // Per environment, when the request still open was received, and its deadline.
+    var open: [AppStoreEnvironment?: (receivedAt: Date, deadline: Date)] = [:]
     var found: [Int] = []
     for index in ordered {
       let row = rows[index]
@@ -44,13 +47,16 @@ struct NotificationCopies {
         continue
       }
       // As serve decides it: received before the open request's deadline, which counts from
-      // Apple's first send.
-      if let deadline = open[row.environment], row.receivedAt < deadline {
+      // Apple's first send, and with no verdict of Apple's on it since.
+      if let request = open[row.environment], row.receivedAt < request.deadline,
+        !verdicts.closes(
+          row.transactionId, row.environment, from: request.receivedAt, to: row.receivedAt)
+      {
         repeats += 1
         found.append(index)
         continue
       }
-      open[row.environment] = row.deadline
+      open[row.environment] = (row.receivedAt, row.deadline)
     }
     return found
   }

@@ -25,6 +25,9 @@ enum RequestLine {
   case request(RefundRequest)
   /// Another notification, left out.
   case otherNotification
+  /// Apple's verdict on a refund request (see `AppleVerdicts`): left out as another
+  /// notification, and noted, as a request after it is a new one.
+  case verdict(transactionId: String, environment: AppStoreEnvironment?, at: Date)
   /// A signed notification that verified but names an app the configuration does not list.
   case otherApp
 }
@@ -72,7 +75,7 @@ struct RequestLineReader {
     do {
       return .request(try RequestFile.decode(data, path: "\(path):\(number)"))
     } catch .notAConsumptionRequest {
-      return .otherNotification
+      return Self.verdict(in: object) ?? .otherNotification
     } catch {
       throw .badLine(path: path, line: number, reason: error.problem)
     }
@@ -88,12 +91,34 @@ struct RequestLineReader {
       throw .unverified(path: path, line: number, reason: error.failure.description)
     }
     guard verified.payload.notificationType == .consumptionRequest else {
-      return .otherNotification
+      guard AppleVerdicts.isVerdict(verified.payload.rawNotificationType),
+        let transactionId = verified.transaction?.transactionId,
+        let date = verified.transaction?.revocationDate ?? verified.payload.signedDate
+      else { return .otherNotification }
+      return .verdict(
+        transactionId: transactionId, environment: verified.app.environment, at: date)
     }
     guard let request = RefundRequest(verified) else {
       throw .badLine(
         path: path, line: number, reason: "the notification has no transaction or signedDate")
     }
     return .request(request)
+  }
+
+  /// Apple's verdict in a decoded notification, timed as `reckon serve` records it: when the
+  /// transaction was refunded, else when the notification was signed.
+  private static func verdict(in notification: [String: JSONValue]) -> RequestLine? {
+    guard AppleVerdicts.isVerdict(notification["notificationType"]?.stringValue),
+      let data = notification["data"]?.objectValue,
+      let transaction = (data["signedTransactionInfo"] ?? data["transactionInfo"])?.objectValue,
+      let transactionId = transaction["transactionId"]?.stringValue,
+      case .integer(let milliseconds)? = transaction["revocationDate"]
+        ?? notification["signedDate"],
+      let date = NotificationLineDecoder.date(Int64(milliseconds))
+    else { return nil }
+    return .verdict(
+      transactionId: transactionId,
+      environment: data["environment"]?.stringValue.flatMap(AppStoreEnvironment.init(rawValue:)),
+      at: date)
   }
 }

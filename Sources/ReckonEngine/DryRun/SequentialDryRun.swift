@@ -32,11 +32,13 @@ public struct SequentialDryRun: Sendable {
   }
 
   /// Decides `requests` in order; `ignored` other notifications, `otherApps` requests for
-  /// unlisted apps and `unreadable` lines were left out before; `control` reports progress and
-  /// can stop the run.
+  /// unlisted apps and `unreadable` lines were left out before; `verdicts` are Apple's verdicts
+  /// read beside the requests, which tell a customer asking again from a repeat; `control`
+  /// reports progress and can stop the run.
   public func run(
     _ requests: [PastRequest], ignored: Int = 0, otherApps: Int = 0,
-    unreadable: UnreadableLines = UnreadableLines(), control: DryRunControl = DryRunControl()
+    unreadable: UnreadableLines = UnreadableLines(), verdicts: AppleVerdicts = AppleVerdicts(),
+    control: DryRunControl = DryRunControl()
   ) async -> DryRunResult {
     control.expect(requests.count)
     let needed = FactGathering.factsRead(by: policy).union(
@@ -53,7 +55,7 @@ public struct SequentialDryRun: Sendable {
       policy: policy, against: against)
     result.otherApps = otherApps
     result.unreadable = unreadable
-    result.removeCopies()
+    result.removeCopies(verdicts: verdicts)
     return result
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonSQLite
 
 /// A CONSUMPTION_REQUEST as stored, with the facts of its latest decision, for dry-runs.
@@ -84,6 +85,26 @@ extension StateStore {
           id: row.int(0) ?? 0, rawNotification: row.blob(1) ?? Data(),
           receivedAt: row.date(2) ?? Date(timeIntervalSince1970: 0), factsJSON: row.blob(3))
       }
+    }
+  }
+
+  /// Apple's verdicts on refund requests (REFUND, REFUND_DECLINED, REFUND_REVERSED), for a
+  /// dry-run to tell a customer asking again from a repeat among imported requests.
+  public func appleVerdicts() throws(StateDatabaseError) -> AppleVerdicts {
+    try locked { () throws(StateDatabaseError) in
+      var verdicts = AppleVerdicts()
+      for row in try connection.query(
+        """
+        SELECT transaction_id, environment, occurred_at FROM \(outcomesWithApps)
+        WHERE type IN ('REFUND', 'REFUND_DECLINED', 'REFUND_REVERSED')
+        """)
+      {
+        guard let transactionId = row.text(0), let date = row.date(2) else { continue }
+        verdicts.add(
+          transactionId: transactionId,
+          environment: row.text(1).flatMap(AppStoreEnvironment.init(rawValue:)), at: date)
+      }
+      return verdicts
     }
   }
 

@@ -166,20 +166,25 @@ public final class StateStore: @unchecked Sendable {
   }
 
   /// The request `record` repeats: the latest CONSUMPTION_REQUEST of its app and transaction
-  /// received by then and still before its deadline. Apple can send one refund request several
-  /// times under new UUIDs; a request after the deadline is a new one. An imported request is
-  /// never answered, so a live copy of it is decided as a request of its own.
+  /// received by then, still before its deadline and not yet refunded or declined. Apple can
+  /// send one refund request several times under new UUIDs; a request after the deadline is a
+  /// new one, and so is one after Apple's verdict on the last (the customer asked again). An
+  /// imported request is never answered, so a live copy of it is decided as a request of its own.
   private func openRequest(repeatedBy record: NotificationRecord) throws(StateDatabaseError)
     -> Int64?
   {
     guard record.notificationType == NotificationType.consumptionRequest.rawValue,
       let transactionId = record.transactionId
     else { return nil }
+    // Outcomes attach to the latest request of their transaction and app as they arrive, so
+    // one attached to the open request came in before `record`.
     return try connection.query(
       """
       SELECT id FROM requests WHERE transaction_id = ? AND bundle_id = ? AND environment = ?
         AND notification_type = 'CONSUMPTION_REQUEST' AND repeat_of IS NULL AND imported = 0
         AND received_at <= ? AND deadline > ?
+        AND NOT EXISTS (SELECT 1 FROM outcomes o WHERE o.request_id = requests.id
+          AND o.type IN ('REFUND', 'REFUND_DECLINED', 'REFUND_REVERSED'))
       ORDER BY received_at DESC LIMIT 1
       """,
       [
@@ -300,10 +305,11 @@ public final class StateStore: @unchecked Sendable {
   /// `outcomes` with each row's `bundle_id` and `environment`: its own columns, or in a file
   /// older than `StateSchema.outcomeApps` (read-only, as it is) derived as that migration
   /// backfills them, from the outcome's own notification, else from the request it attached to.
-  private var outcomesWithApps: String {
+  var outcomesWithApps: String {
     guard readVersion < StateSchema.outcomeApps else { return "outcomes" }
     return """
-      (SELECT o.type, o.app_account_token, o.original_transaction_id, o.occurred_at,
+      (SELECT o.type, o.transaction_id, o.app_account_token, o.original_transaction_id,
+        o.occurred_at,
         COALESCE(own.bundle_id, r.bundle_id) AS bundle_id,
         COALESCE(own.environment, r.environment) AS environment
       FROM outcomes o LEFT JOIN requests own ON own.notification_uuid = o.notification_uuid

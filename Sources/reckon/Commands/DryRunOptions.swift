@@ -118,7 +118,7 @@ struct DryRunOptions {
     )
     .run(
       read.requests, ignored: read.ignored, otherApps: read.otherApps,
-      unreadable: read.unreadable, control: control)
+      unreadable: read.unreadable, verdicts: read.verdicts, control: control)
   }
 
   /// Why the run decided nothing, as a warning, or nil when it decided something or was
@@ -173,6 +173,6 @@ struct DryRunOptions {
     default: throw UsageError("with --state, --facts is recorded or current")
     }
     return await SequentialDryRun(policy: policy, against: against, schema: schema, facts: mode)
-      .run(requests, control: control)
+      .run(requests, verdicts: try store.appleVerdicts(), control: control)
   }
 }

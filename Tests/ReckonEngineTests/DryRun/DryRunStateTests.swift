@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
 import ReckonSQLite
@@ -71,6 +72,45 @@ struct DryRunStateTests {
     #expect(recorded.rows.map(\.verdict) == before.rows.map(\.verdict))
     #expect(current.rows.allSatisfy { $0.verdict?.outcome == .skipNoConsent })
     #expect(DryRunSummary(recorded).byOutcome[.skipNoConsent, default: 0] < 150)
+  }
+
+  /// Apple declined a request an hour in and the customer asked again: serve recorded the
+  /// second as a request of its own, and a dry-run of the database decides it too.
+  @Test func aRequestAfterApplesVerdictIsDryRunAsARequestOfItsOwn() async throws {
+    let (fixture, path) = try await Self.history()
+    let store = try StateStore(path: path)
+    let first = try #require(try Self.requests(store, fixture).first)
+    let transactionId = try #require(first.request.transactionId)
+    _ = try store.attachOutcome(
+      .refundDeclined, notificationUUID: "declined", transactionId: transactionId,
+      app: AppStoreApp(bundleId: "com.example.coins", environment: .production),
+      occurredAt: first.request.receivedAt.addingTimeInterval(3_600))
+    let stored = try #require(
+      try store.storedRequests(since: nil, until: nil).first?.rawNotification)
+    let uuid = try #require(first.request.notification.notificationUUID)
+    let raw = Data(
+      String(decoding: stored, as: UTF8.self).replacingOccurrences(of: uuid, with: "asked-again")
+        .utf8)
+    let again = try store.recordNotification(
+      NotificationRecord(
+        notificationUUID: "asked-again", notificationType: "CONSUMPTION_REQUEST",
+        transactionId: transactionId, bundleId: "com.example.coins", environment: .production,
+        receivedAt: first.request.receivedAt.addingTimeInterval(7_200),
+        rawNotification: raw))
+    guard case .recorded = again else {
+      Issue.record("taken for a repeat: \(again)")
+      return
+    }
+    let dryRun = SequentialDryRun(
+      policy: try fixture.policy("targeted"), against: nil, schema: fixture.setup.schema,
+      facts: .current(fixture.setup.gatherer()))
+    let past = try Self.requests(store, fixture)
+    #expect(past.count == 151)
+    let result = await dryRun.run(past, verdicts: try store.appleVerdicts())
+    #expect(result.repeats == 0)
+    #expect(result.rows.count == 151)
+    // Without the verdict the second would be taken for a repeat of the first.
+    #expect(await dryRun.run(past).repeats == 1)
   }
 
   @Test func requestsNeverDecidedAreReportedNotGuessed() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import Testing
 
 @testable import ReckonEngine
@@ -35,7 +36,7 @@ struct NotificationCopiesTests {
     return await SequentialDryRun(
       policy: policy, against: nil, schema: fixture.setup.schema,
       facts: .current(fixture.setup.gatherer())
-    ).run(read.requests)
+    ).run(read.requests, ignored: read.ignored, verdicts: read.verdicts)
   }
 
   @Test(arguments: [false, true])
@@ -71,6 +72,73 @@ struct NotificationCopiesTests {
     #expect(
       text.contains(
         "repeats of a request still open (serve answers them by its decision), left out: 3"))
+  }
+
+  /// Apple declined the first request an hour in and the customer asked again: as serve records
+  /// it, the second request is a new one, decided, and only its own copy is a repeat. A REVOKE
+  /// is no verdict on a refund request: after it, the second request still repeats the first.
+  @Test(
+    arguments: [("REFUND_DECLINED", true), ("REFUND", true), ("REVOKE", false)], [false, true])
+  func aRequestAfterApplesVerdictOnTheOpenOneIsDecided(
+    verdict: (type: String, closes: Bool), bulk: Bool
+  ) async throws {
+    let fixture = try DryRunFixture.shared()
+    let lines = try String(contentsOfFile: fixture.files.requests, encoding: .utf8)
+      .split(separator: "\n").prefix(50)
+    let first = lines[lines.startIndex]
+    let outcome = try Self.copy(first, uuid: "verdict", after: 3_600).replacingOccurrences(
+      of: #""notificationType":"CONSUMPTION_REQUEST""#,
+      with: #""notificationType":"\#(verdict.type)""#)
+    let later = [
+      outcome,
+      try Self.copy(first, uuid: "asked-again", after: 2 * 3_600),
+      try Self.copy(first, uuid: "asked-again-copy", after: 3 * 3_600),
+    ]
+    let path = fixture.folder + "/verdict-\(UUID().uuidString).jsonl"
+    try Data(((lines.map(String.init) + later).joined(separator: "\n") + "\n").utf8).write(
+      to: URL(fileURLWithPath: path))
+    let result = try await Self.dryRun(path, bulk: bulk, fixture)
+    #expect(result.ignored == 1)
+    let uuids = result.rows.map(\.notificationUUID)
+    #expect(!uuids.contains("asked-again-copy"))
+    if verdict.closes {
+      #expect(result.repeats == 1)
+      #expect(uuids.contains("asked-again"))
+      #expect(result.rows.count == 51)
+    } else {
+      #expect(result.repeats == 2)
+      #expect(!uuids.contains("asked-again"))
+      #expect(result.rows.count == 50)
+    }
+  }
+
+  /// A verdict closes the open request only within its own time and environment; one of unknown
+  /// app (imported without it) counts for every environment.
+  @Test(arguments: [
+    (AppStoreEnvironment?.some(.production), 3_600.0, true),
+    (.some(.sandbox), 3_600, false),
+    (nil, 3_600, true),
+    (.some(.production), -60, false),
+    (.some(.production), 3 * 3_600, false),
+  ])
+  func aVerdictClosesOnlyItsOwnEnvironmentsRequestInItsTime(
+    environment: AppStoreEnvironment?, after: TimeInterval, closes: Bool
+  ) {
+    let start = Date(timeIntervalSince1970: 1_790_000_000)
+    var rows = [
+      NotificationCopiesWindowTests.row(uuid: "first", signed: start, received: start),
+      NotificationCopiesWindowTests.row(
+        uuid: "again", signed: start.addingTimeInterval(7_200),
+        received: start.addingTimeInterval(7_200)),
+    ]
+    var verdicts = AppleVerdicts()
+    verdicts.add(
+      transactionId: rows[0].transactionId, environment: environment,
+      at: start.addingTimeInterval(after))
+    var copies = NotificationCopies(verdicts: verdicts)
+    copies.remove(from: &rows)
+    #expect(copies.repeats == (closes ? 0 : 1))
+    #expect(rows.map(\DryRunRow.notificationUUID) == (closes ? ["first", "again"] : ["first"]))
   }
 
   /// The bulk path puts one transaction's lines side by side; a copy whose original falls in

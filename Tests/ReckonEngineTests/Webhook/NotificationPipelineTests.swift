@@ -62,6 +62,21 @@ struct NotificationPipelineTests {
     #expect(try fixture.store.entries().count == 1)
   }
 
+  /// Apple declined within the first request's 12 hours and the customer asked again: the new
+  /// request is decided (as one asked again) and answered, not taken for a repeat of the first.
+  @Test func aRequestAfterAppleDeclinedTheOpenOneIsDecidedAsAskedAgain() async throws {
+    let fixture = try WebhookFixture()
+    let first = await fixture.service.answer(body: try fixture.body())
+    #expect(first.verdict == .decided)
+    var declined = SimulatedNotification()
+    declined.type = "REFUND_DECLINED"
+    #expect(await fixture.service.answer(body: try fixture.body(declined)).verdict == .outcome)
+    let again = await fixture.service.answer(body: try fixture.body(SimulatedNotification()))
+    #expect(again.verdict == .decided)
+    #expect(WebhookFixture.fields(again)["rule"] == "asked again")
+    #expect(try fixture.store.entries().count == 2)
+  }
+
   /// Outcome notifications are recorded beside requests; they are neither requests to count nor
   /// the request a later outcome belongs to.
   @Test func outcomeNotificationsAreNotCountedAsRequestsNorAttachedTo() async throws {
