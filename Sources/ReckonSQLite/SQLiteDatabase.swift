@@ -135,6 +135,9 @@ public final class SQLiteDatabase {
   /// The extended result code of the last failure, e.g. to tell a constraint from other errors.
   public var lastErrorCode: Int32 { sqlite3_extended_errcode(handle) }
 
+  /// Whether no transaction is open (each statement commits by itself).
+  public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
   /// The connection's last error as a typed error, with what was being done.
   func error(_ code: Int32, context: String) -> SQLiteError {
     SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), context: context)

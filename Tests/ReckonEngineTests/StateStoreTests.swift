@@ -157,6 +157,44 @@ import Testing
     #expect(mode == "wal")
   }
 
+  /// A write that fails for the file's sake is kept as the store's write problem until a write
+  /// commits; a constraint (a duplicate the caller meant to refuse) is no problem of the file.
+  @Test func aFailedWriteIsAWriteProblemUntilAWriteCommits() throws {
+    let store = try TestState.store()
+    #expect(store.writeProblem == nil)
+    try store.locked { () throws(StateDatabaseError) in
+      try store.connection.execute("PRAGMA query_only = 1")
+    }
+    #expect(throws: StateDatabaseError.self) {
+      try store.recordNotification(TestState.notification("refused"))
+    }
+    let problem = try #require(store.writeProblem)
+    #expect(problem.reason.contains("readonly"))
+    #expect(throws: StateDatabaseError.self) { try store.checkWritable() }
+    #expect(store.writeProblem == problem, "the first failure's time and reason are kept")
+    try store.locked { () throws(StateDatabaseError) in
+      try store.connection.execute("PRAGMA query_only = 0")
+    }
+    try store.checkWritable()
+    #expect(store.writeProblem == nil)
+    let left = try store.locked { () throws(StateDatabaseError) in
+      try store.connection.query("SELECT COUNT(*) FROM schema_migrations WHERE version < 1")
+    }
+    #expect(left.first?.int(0) == 0, "the check left a row behind")
+
+    try store.locked { () throws(StateDatabaseError) in
+      try store.connection.query(
+        "INSERT INTO app_pauses VALUES ('com.example.coins', 'Production', 0, 'test')")
+    }
+    #expect(throws: StateDatabaseError.self) {
+      try store.locked { () throws(StateDatabaseError) in
+        try store.connection.query(
+          "INSERT INTO app_pauses VALUES ('com.example.coins', 'Production', 0, 'again')")
+      }
+    }
+    #expect(store.writeProblem == nil)
+  }
+
   @Test func aNotificationIsRecordedOnceByItsUUID() throws {
     let store = try TestState.store()
     let first = try store.recordNotification(TestState.notification("uuid-1"))

@@ -580,4 +580,36 @@ import Testing
     #expect(try h.state(id).name == "failed")
     #expect(h.standIn.requests.isEmpty)
   }
+
+  /// A database that refuses writes for a quarter of an hour is tried every poll (180 times)
+  /// but reported when it starts and every five minutes, not at every try; its end is reported,
+  /// and the entry then goes out.
+  @Test func aLastingDatabaseProblemIsReportedNowAndThenAndItsEndOnce() async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    try StateWriteFailureTests.setQueryOnly(h.store, true)
+    let store = h.store
+    let clock = h.clock
+    let start = start
+    let writable = Flag()
+    try await h.sender.run(pollInterval: 5) {
+      if !writable.isSet, clock.now() >= start.addingTimeInterval(900) {
+        try? StateWriteFailureTests.setQueryOnly(store, false)
+        writable.set()
+      }
+      return clock.now() >= start.addingTimeInterval(960)
+    }
+    let problems = h.events.all.filter {
+      if case .databaseProblem = $0 { true } else { false }
+    }
+    let recoveries = h.events.all.compactMap {
+      if case .databaseRecovered(let after) = $0 { after } else { nil }
+    }
+    // At 0, 300 and 600 s; writable again at 900.
+    #expect(problems.count == 3, "\(h.events.lines)")
+    #expect(recoveries.count == 1)
+    #expect((900...906).contains(recoveries.first ?? 0))
+    #expect(try h.state(id).name == "sent")
+  }
 }

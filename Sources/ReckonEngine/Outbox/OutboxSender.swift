@@ -102,10 +102,15 @@ public final class OutboxSender: Sendable {
   /// Drains, then sleeps until the next entry is due (or `pollInterval`), until `isStopped`.
   /// A state database that refuses a read or write (full disk, read-only file) is reported and
   /// tried again every `pollInterval`: sending resumes by itself once the database recovers.
+  /// The problem is reported when it starts, when its reason changes and every
+  /// `databaseProblemReminder` while it lasts, not at every try (four a second in `serve`, on a
+  /// disk that may be full), and its end is reported too.
   public func run(pollInterval: TimeInterval = 5, isStopped: @escaping @Sendable () -> Bool)
     async throws
   {
     var recovered = false
+    // The database problem under way: when it started, and its last report.
+    var problem: (since: Date, reason: String, reportedAt: Date)? = nil
     while !isStopped() {
       let wake: Date
       do {
@@ -115,8 +120,21 @@ public final class OutboxSender: Sendable {
         recovered = true
         _ = try await drainDue(isStopped: isStopped)
         wake = try store.nextWake() ?? .distantFuture
+        if let ended = problem {
+          events(.databaseRecovered(after: clock.now().timeIntervalSince(ended.since)))
+          problem = nil
+        }
       } catch let error as StateDatabaseError {
-        events(.databaseProblem(reason: error.description))
+        let now = clock.now()
+        let reason = error.description
+        if let ongoing = problem, ongoing.reason == reason,
+          now.timeIntervalSince(ongoing.reportedAt) < Self.databaseProblemReminder
+        {
+          // Reported already, and recently.
+        } else {
+          events(.databaseProblem(reason: reason))
+          problem = (problem?.since ?? now, reason, now)
+        }
         recovered = false
         wake = .distantFuture
       }
@@ -132,6 +150,9 @@ public final class OutboxSender: Sendable {
     app.environment == .sandbox
       ? min(credentialsPause, Self.longestSandboxCredentialsPause) : credentialsPause
   }
+
+  /// How often a lasting state database problem is reported again.
+  static let databaseProblemReminder: TimeInterval = 300
 
   /// The longest pause of a Sandbox app after a 401 or 403.
   static let longestSandboxCredentialsPause: TimeInterval = 60

@@ -21,13 +21,15 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
   case recoveredInterrupted(count: Int)
   /// The state database refused a read or write; sending waits and tries again.
   case databaseProblem(reason: String)
+  /// The state database answers again, `after` seconds; sending resumes.
+  case databaseRecovered(after: TimeInterval)
 
   /// `error`, `warning` or `info`.
   public var level: String {
     switch self {
     case .expired, .credentialsProblem, .failed, .databaseProblem: "error"
     case .retrying, .throttled, .recoveredInterrupted: "warning"
-    case .sent: "info"
+    case .sent, .databaseRecovered: "info"
     }
   }
 
@@ -50,6 +52,8 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
       "\(count) send(s) interrupted by a crash will be sent again"
     case .databaseProblem(let reason):
       "STATE DATABASE PROBLEM: \(reason); nothing is sent until it can be written, then sending resumes"
+    case .databaseRecovered(let after):
+      "the state database answers again after \(Int(after.rounded())) s; sending resumes"
     }
   }
 }

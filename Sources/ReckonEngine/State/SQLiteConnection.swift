@@ -8,6 +8,8 @@ import ReckonSQLite
 final class SQLiteConnection {
   private let database: SQLiteDatabase
   let path: String
+  /// Whether writes have been committing (see `StateWriteHealth`).
+  let writeHealth = StateWriteHealth()
 
   /// Opens (creating if needed) the database at `path` in WAL mode with a busy timeout; with
   /// `readOnly`, opens an existing file for reading only and leaves its journal mode alone.
@@ -44,14 +46,45 @@ final class SQLiteConnection {
 
   /// Runs SQL that returns no rows we need (several statements allowed).
   func execute(_ sql: String) throws(StateDatabaseError) {
-    do { try database.execute(sql) } catch { throw Self.mapped(error, sql) }
+    do { try database.execute(sql) } catch { throw failed(error, sql) }
+    noteSuccess(sql)
   }
 
   /// Runs one statement with `values` bound in order and returns every row.
   @discardableResult
   func query(_ sql: String, _ values: [SQLiteValue] = []) throws(StateDatabaseError) -> [SQLiteRow]
   {
-    do { return try database.query(sql, values) } catch { throw Self.mapped(error, sql) }
+    let rows: [SQLiteRow]
+    do { rows = try database.query(sql, values) } catch { throw failed(error, sql) }
+    noteSuccess(sql)
+    return rows
+  }
+
+  /// The error for `error`, noted in `writeHealth` when a write failed for another reason than
+  /// a constraint (which is the caller's answer, not the file's health).
+  private func failed(_ error: SQLiteError, _ sql: String) -> StateDatabaseError {
+    let mapped = Self.mapped(error, sql)
+    if Self.writes(sql), error.code & 0xff != SQLITE_CONSTRAINT {
+      writeHealth.failed(mapped.description)
+    }
+    return mapped
+  }
+
+  /// Notes a write that committed: a COMMIT, or a write outside a transaction.
+  private func noteSuccess(_ sql: String) {
+    guard Self.writes(sql), database.isAutocommit else { return }
+    writeHealth.committed()
+  }
+
+  /// Whether `sql` writes (or starts or ends a write transaction), by its first word.
+  private static func writes(_ sql: String) -> Bool {
+    let word = sql.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 }.prefix { $0 > 0x20 }
+    switch String(decoding: word, as: UTF8.self).uppercased() {
+    case "INSERT", "UPDATE", "DELETE", "REPLACE", "BEGIN", "COMMIT", "CREATE", "ALTER", "DROP":
+      return true
+    default:
+      return false
+    }
   }
 
   /// The rowid of the last insert.

@@ -75,6 +75,22 @@ extension StateStore {
     }
   }
 
+  /// The state database's write problem, nil while writes commit (see `StateWriteHealth`).
+  public var writeProblem: StateWriteHealth.Problem? { connection.writeHealth.current }
+
+  /// Writes and commits a change that leaves nothing behind, so a write problem (a full disk,
+  /// a lock held past the busy timeout) shows now rather than at the next request; a commit
+  /// clears `writeProblem`. A transaction that only read would commit without writing a page.
+  public func checkWritable() throws(StateDatabaseError) {
+    try locked { () throws(StateDatabaseError) in
+      try connection.transaction { () throws(StateDatabaseError) in
+        try connection.query(
+          "INSERT INTO schema_migrations (version, applied_at) VALUES (-1, 0)")
+        try connection.query("DELETE FROM schema_migrations WHERE version = -1")
+      }
+    }
+  }
+
   /// How many outbox entries are in each state, for `/metrics`.
   public func outboxDepth() throws(StateDatabaseError) -> [String: Int] {
     try locked { () throws(StateDatabaseError) in

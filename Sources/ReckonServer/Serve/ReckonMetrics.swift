@@ -128,6 +128,7 @@ public final class ReckonMetrics: @unchecked Sendable {
     case .throttled: "throttled"
     case .recoveredInterrupted: "recovered_interrupted"
     case .databaseProblem: "database_problem"
+    case .databaseRecovered: "database_recovered"
     }
   }
 }

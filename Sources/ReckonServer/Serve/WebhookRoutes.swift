@@ -45,16 +45,23 @@ public struct WebhookRoutes: Sendable {
     }
   }
 
-  /// 200 when the state database answers, 503 when it does not.
+  /// 200 when the state database answers and can be written, 503 when it cannot: reads go on
+  /// in WAL mode while writes fail (a full disk, a lock held by another process), and then every
+  /// notification is answered 500. After a failed write the check writes itself, so it turns
+  /// 200 again as soon as the file can be written, traffic or not. The reason is logged, not
+  /// given to whoever asks.
   private func health() -> HTTPResponse {
-    do {
-      let depth = try service.store.outboxDepth()
-      let pending = (depth["pending"] ?? 0) + (depth["held"] ?? 0) + (depth["sending"] ?? 0)
-      return .json(
-        200, Data(#"{"status":"ok","state":"ok","outboxWaiting":\#(pending)}"#.utf8))
-    } catch {
+    let depth: [String: Int]
+    do { depth = try service.store.outboxDepth() } catch {
       return .json(503, Data(#"{"status":"unavailable","state":"unreachable"}"#.utf8))
     }
+    if let problem = service.store.writeProblem, (try? service.store.checkWritable()) == nil {
+      let since = ISO8601DateFormatter().string(from: problem.since)
+      return .json(
+        503, Data(#"{"status":"unavailable","state":"not writable","since":"\#(since)"}"#.utf8))
+    }
+    let pending = (depth["pending"] ?? 0) + (depth["held"] ?? 0) + (depth["sending"] ?? 0)
+    return .json(200, Data(#"{"status":"ok","state":"ok","outboxWaiting":\#(pending)}"#.utf8))
   }
 
   private static func notAllowed(_ allowed: String) -> HTTPResponse {

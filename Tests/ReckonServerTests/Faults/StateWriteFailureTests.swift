@@ -101,8 +101,12 @@ import Testing
     let (statusWhileReadOnly, answer) = try await fixture.post(second)
     try await Task.sleep(nanoseconds: 800_000_000)
     let sentWhileReadOnly = fixture.standIn.requests.count
+    // Reads still work, so only a write tells a balancer the service cannot take requests.
+    let (healthWhileReadOnly, healthBody) = try await fixture.get("/healthz")
 
     try Self.setQueryOnly(store, false)
+    // Writable again, and healthy before any request: the check writes itself.
+    let healthAfterwards = try await fixture.get("/healthz").0
     let afterwards = try await fixture.post(second).0
     let delivered = try await ServerFixture.eventually(within: 20) {
       try store.entries(limit: 10).filter { $0.state.name == "sent" }.count == 2
@@ -110,6 +114,10 @@ import Testing
     await fixture.stop()
     #expect(statusWhileReadOnly == 500)
     #expect(answer.contains("recording_failed"))
+    #expect(healthWhileReadOnly == 503)
+    #expect(healthBody.contains(#""state":"not writable""#))
+    #expect(!healthBody.contains("readonly"), "SQLite's reason is for the log: \(healthBody)")
+    #expect(healthAfterwards == 200)
     #expect(sentWhileReadOnly == 1)
     #expect(afterwards == 200)
     #expect(delivered, "not everything was sent once the database was writable")
