@@ -118,25 +118,3 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
     return files
   }
 }
-
-/// What identifies one version of a file: path, identity, size and modification time.
-struct FileStamp: Hashable {
-  let path: String
-  let inode: UInt64
-  let size: Int64
-  let modifiedSeconds: Int
-  let modifiedNanoseconds: Int
-
-  init(_ path: String) {
-    self.path = path
-    var info = stat()
-    guard stat(path, &info) == 0 else {
-      (inode, size, modifiedSeconds, modifiedNanoseconds) = (0, -1, 0, 0)
-      return
-    }
-    inode = UInt64(info.st_ino)
-    size = Int64(info.st_size)
-    modifiedSeconds = Int(info.st_mtim.tv_sec)
-    modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
-  }
-}

@@ -36,8 +36,8 @@ public final class PolicyBook: @unchecked Sendable {
     public let reads: Set<String>
     /// `check`'s warnings about it, each rendered as `reckon check` prints it.
     public let warnings: [String]
-    /// The file's modification time when it was read, for change detection.
-    let modified: Date?
+    /// The file's stamp when it was read, for change detection; nil for text.
+    let modified: FileStamp?
   }
 
   /// A policy that does not check, with its rendered diagnostics.
@@ -55,8 +55,8 @@ public final class PolicyBook: @unchecked Sendable {
   public let schema: FactSchema
   private let lock = NSLock()
   private var entries: [AppStoreApp: Entry]
-  /// The modification time of each file's last refused version, so it is reported once.
-  private var refused: [String: Date] = [:]
+  /// The stamp of each file's last refused version (or of its absence), so it is reported once.
+  private var refused: [String: FileStamp] = [:]
 
   /// Loads and checks the policy of every app; fails on the first that does not check.
   public init(_ sources: [AppStoreApp: Source], schema: FactSchema) throws(Refusal) {
@@ -80,15 +80,16 @@ public final class PolicyBook: @unchecked Sendable {
     }
   }
 
-  /// Re-reads every policy file whose modification time changed (or all of them with `force`);
-  /// applies those that check, refuses the others and keeps their previous version live.
+  /// Re-reads every policy file that changed (its identity, size or modification time, through
+  /// symbolic links), or all of them with `force`; applies those that check, refuses the others
+  /// (a removed file too) and keeps their previous version live.
   public func reload(force: Bool = false) -> [ReckonEvent] {
     let (current, refusedVersions) = lock.withLock { (entries, refused) }
     var events: [ReckonEvent] = []
     var loadedByPath: [String: Result<Entry, Refusal>] = [:]
     for (app, entry) in current.sorted(by: { $0.key.description < $1.key.description }) {
       guard case .file(let path) = entry.source else { continue }
-      let modified = Self.modificationDate(path)
+      let modified = FileStamp(path)
       guard force || (modified != entry.modified && modified != refusedVersions[path]) else {
         continue
       }
@@ -119,10 +120,10 @@ public final class PolicyBook: @unchecked Sendable {
 
   private static func load(_ source: Source, schema: FactSchema) throws(Refusal) -> Entry {
     let file: SourceFile
-    var modified: Date?
+    var modified: FileStamp?
     switch source {
     case .file(let path):
-      modified = modificationDate(path)
+      modified = FileStamp(path)
       do { file = try PolicyFiles.read(path) } catch {
         guard case .unreadable(_, let reason) = error else {
           throw Refusal(source: path, diagnostics: error.description)
@@ -142,9 +143,5 @@ public final class PolicyBook: @unchecked Sendable {
       reads: FactGathering.factsRead(by: policy),
       warnings: loaded.diagnostics.map { formatter.render($0, in: loaded.source) },
       modified: modified)
-  }
-
-  static func modificationDate(_ path: String) -> Date? {
-    (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
   }
 }

@@ -4,6 +4,10 @@ import ReckonEngine
 import ReckonTestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Policies change while the service runs: a version that checks is applied, one that does not
 /// is refused with its diagnostics and the previous one keeps deciding.
 struct PolicyReloadTests {
@@ -90,5 +94,60 @@ struct PolicyReloadTests {
     let restored = fixture.service.reloadPolicies(force: true)
     #expect(restored.map(\.name) == ["policy_applied"], "\(restored)")
     #expect(fixture.service.reloadPolicies(force: true).isEmpty)
+  }
+
+  /// A Kubernetes ConfigMap mounts a policy as `name -> ..data/name`, `..data -> version
+  /// folder`, and an update swaps `..data`: the link the configuration names never changes, so
+  /// the poll (no `force`) must look through it.
+  @Test func aPolicyBehindASymbolicLinkIsReloadedWhenTheLinkIsSwapped() throws {
+    let folder = TestScratch.folder.appendingPathComponent("configmap-\(UUID())")
+    let files = FileManager.default
+    for version in ["v1", "v2"] {
+      try files.createDirectory(
+        at: folder.appendingPathComponent(version), withIntermediateDirectories: true)
+    }
+    try WebhookFixture.policy.write(
+      to: folder.appendingPathComponent("v1/p.policy"), atomically: true, encoding: .utf8)
+    try Self.grant.write(
+      to: folder.appendingPathComponent("v2/p.policy"), atomically: true, encoding: .utf8)
+    // Both versions written in the same instant would have the same modification time.
+    let sameTime = Date(timeIntervalSince1970: 1_790_000_000)
+    for version in ["v1", "v2"] {
+      try files.setAttributes(
+        [.modificationDate: sameTime],
+        ofItemAtPath: folder.appendingPathComponent("\(version)/p.policy").path)
+    }
+    try files.createSymbolicLink(
+      atPath: folder.appendingPathComponent("..data").path, withDestinationPath: "v1")
+    try files.createSymbolicLink(
+      atPath: folder.appendingPathComponent("p.policy").path, withDestinationPath: "..data/p.policy"
+    )
+    let fixture = try WebhookFixture(policy: .file(folder.appendingPathComponent("p.policy").path))
+    #expect(fixture.service.reloadPolicies().isEmpty)
+
+    // As kubelet does it: a new link beside the old, renamed over it.
+    let swapped = folder.appendingPathComponent("..data_tmp").path
+    try files.createSymbolicLink(atPath: swapped, withDestinationPath: "v2")
+    #expect(rename(swapped, folder.appendingPathComponent("..data").path) == 0)
+    let applied = fixture.service.reloadPolicies()
+    #expect(applied.map(\.name) == ["policy_applied"], "\(applied)")
+    #expect(fixture.service.reloadPolicies().isEmpty)
+  }
+
+  /// A policy file removed while the service runs is said at the next poll, once (a restart
+  /// would fail on it), and the version in memory keeps deciding; putting it back is said too.
+  @Test func aRemovedPolicyFileIsRefusedOnceAndItsReturnApplied() throws {
+    let path = TestScratch.folder.appendingPathComponent("removed-\(UUID()).policy").path
+    try WebhookFixture.policy.write(toFile: path, atomically: true, encoding: .utf8)
+    let fixture = try WebhookFixture(policy: .file(path))
+    try FileManager.default.removeItem(atPath: path)
+    let refused = fixture.service.reloadPolicies()
+    #expect(refused.map(\.name) == ["policy_refused"], "\(refused)")
+    if case .policyRefused(_, let diagnostics) = refused.first {
+      #expect(diagnostics.contains("cannot read"), "\(diagnostics)")
+    }
+    #expect(fixture.service.reloadPolicies().isEmpty)
+    try WebhookFixture.policy.write(toFile: path, atomically: true, encoding: .utf8)
+    #expect(fixture.service.reloadPolicies().map(\.name) == ["policy_applied"])
   }
 }
