@@ -50,6 +50,7 @@ public final class HTTPServer: @unchecked Sendable {
 
   private let configuration: Configuration
   private let responder: Responder
+  private let refused: @Sendable (HTTPRefusal) -> Void
   private let connections = DispatchGroup()
   private let acceptorDone = DispatchSemaphore(value: 0)
   private let lock = NSLock()
@@ -58,17 +59,25 @@ public final class HTTPServer: @unchecked Sendable {
   private var boundPort = 0
   private var openConnections = 0
 
-  /// A server that answers with `handler`; call `start()` to listen.
-  public init(configuration: Configuration = .init(), handler: @escaping Handler) {
+  /// A server that answers with `handler`, telling `refused` of each request it answers
+  /// itself; call `start()` to listen.
+  public init(
+    configuration: Configuration = .init(),
+    refused: @escaping @Sendable (HTTPRefusal) -> Void = { _ in }, handler: @escaping Handler
+  ) {
     self.configuration = configuration
+    self.refused = refused
     self.responder = .async(handler)
   }
 
   /// A server that answers with a handler that never suspends; call `start()` to listen.
   public init(
-    configuration: Configuration = .init(), synchronousHandler: @escaping SynchronousHandler
+    configuration: Configuration = .init(),
+    refused: @escaping @Sendable (HTTPRefusal) -> Void = { _ in },
+    synchronousHandler: @escaping SynchronousHandler
   ) {
     self.configuration = configuration
+    self.refused = refused
     self.responder = .synchronous(synchronousHandler)
   }
 
@@ -112,6 +121,10 @@ public final class HTTPServer: @unchecked Sendable {
         // A new connection's buffer takes this small answer at once; the acceptor never waits.
         _ = Socket.write(client, Array(Self.tooManyConnections), timeout: 0)
         Socket.close(client)
+        refused(
+          HTTPRefusal(
+            status: 503,
+            reason: "too many connections (\(configuration.maximumConnections) open)"))
         continue
       }
       connections.enter()
@@ -155,6 +168,7 @@ public final class HTTPServer: @unchecked Sendable {
           Array(
             HTTPResponse.text(error.status, error.description + "\n").serialized(keepAlive: false)),
           timeout: configuration.writeTimeout)
+        refused(HTTPRefusal(status: error.status, reason: error.description))
         return
       }
       if let request {
@@ -186,6 +200,10 @@ public final class HTTPServer: @unchecked Sendable {
             client,
             Array(HTTPResponse.text(408, "request timed out\n").serialized(keepAlive: false)),
             timeout: configuration.writeTimeout)
+          refused(
+            HTTPRefusal(
+              status: 408,
+              reason: "request timed out: incomplete after \(configuration.readTimeout) s"))
         }
         return
       }

@@ -76,8 +76,9 @@ import Testing
   }
 
   @Test func connectionsBeyondTheLimitAreAnswered503AndClosedUntilOneFrees() throws {
+    let refusals = Refusals()
     let server = HTTPServer(
-      configuration: .init(readTimeout: 30, maximumConnections: 2),
+      configuration: .init(readTimeout: 30, maximumConnections: 2), refused: refusals.append,
       synchronousHandler: { _ in .text(200, "ok") })
     let port = try server.start()
     defer { server.shutdown(timeout: 1) }
@@ -88,6 +89,9 @@ import Testing
     let refused = try RawSocket.exchange(port: port, request, wait: 5)
     #expect(refused.hasPrefix("HTTP/1.1 503"))
     #expect(refused.contains("Retry-After: 1"))
+    #expect(
+      refusals.all == [HTTPRefusal(status: 503, reason: "too many connections (2 open)")],
+      "the refusal is reported, so an operator sees the limit is too low")
     close(first)
     var served = ""
     for _ in 0..<40 where !served.hasPrefix("HTTP/1.1 200") {
@@ -213,4 +217,16 @@ enum RawSocket {
     guard let descriptor = LoopbackSocket.connect(port: port) else { throw Failure() }
     return descriptor
   }
+}
+
+/// The requests an `HTTPServer` reported answering itself.
+final class Refusals: @unchecked Sendable {
+  private let lock = NSLock()
+  private var refusals: [HTTPRefusal] = []
+
+  var append: @Sendable (HTTPRefusal) -> Void {
+    { [self] refusal in lock.withLock { refusals.append(refusal) } }
+  }
+
+  var all: [HTTPRefusal] { lock.withLock { refusals } }
 }

@@ -33,13 +33,17 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   /// A JSON facts file (or folder) of fact source `source` changed and no longer reads; the
   /// requests that read the source wait until it is fixed.
   case factsReloadRefused(source: String, path: String, problem: String)
+  /// A request answered before the webhook read it: another path or method (404, 405), or one
+  /// the HTTP server refused (malformed, too large, too slow, a connection too many); `path`
+  /// when it was read. Apple posting to a wrong URL, or a body limit set too small, shows here.
+  case httpRefused(status: Int, reason: String, path: String?)
 
   /// `error`, `warning` or `info`.
   public var level: String {
     switch self {
     case .answered(_, let verdict, _, _):
       verdict == .recordingFailed ? "error" : verdict == .refused ? "warning" : "info"
-    case .deferred, .policyRefused, .factsReloadRefused: "warning"
+    case .deferred, .policyRefused, .factsReloadRefused, .httpRefused: "warning"
     case .retryFailed: "error"
     case .decidedElsewhere: "info"
     // A source that failed or a fact refused may have changed the decision: worth a look.
@@ -66,6 +70,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .policyRefused: "policy_refused"
     case .sender: "sender"
     case .factsReloadRefused: "facts_reload_refused"
+    case .httpRefused: "http_refused"
     }
   }
 
@@ -101,6 +106,9 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .factsReloadRefused(let source, let path, let problem):
       "facts file \(path) of fact source '\(source)' does not read since it changed; requests "
         + "that read the source wait until it is fixed: " + problem
+    case .httpRefused(let status, let reason, let path):
+      "request\(path.map { " for \($0)" } ?? "") answered \(status) without reaching the webhook: "
+        + reason
     }
   }
 
@@ -109,6 +117,8 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .factsReloadRefused(let source, let path, let problem):
       ["source": source, "path": path, "problem": problem]
+    case .httpRefused(let status, _, let path):
+      ["status": String(status)].merging(path.map { ["path": $0] } ?? [:]) { first, _ in first }
     case .decided(_, _, _, _, let reason, _, let problems):
       (reason.map { ["reason": $0] } ?? [:])
         .merging(problems.isEmpty ? [:] : ["facts": problems.joined(separator: "; ")]) { $1 }

@@ -143,6 +143,12 @@ public final class ReckonService: Sendable {
     await pipeline.retryUndecided(olderThan: age)
   }
 
+  /// Hands `event` to the service's event handler, as its own events are (the webhook server
+  /// reports requests it refused before the pipeline saw them).
+  public func report(_ event: ReckonEvent) {
+    pipeline.events(event)
+  }
+
   /// Re-reads changed policy files (all with `force`); ones that fail `check` are refused and
   /// their previous version stays live. Returns what happened, also passed to the event handler.
   @discardableResult

@@ -4,7 +4,7 @@ import ReckonEngine
 
 /// The counters `/metrics` shows, in Prometheus text format: requests by notification type and
 /// verdict, decisions by action and rule, send results, policy reloads, refused facts file
-/// reloads, outbox depth by state, and the webhook's latency from request to answer as a
+/// reloads, requests refused before the webhook, outbox depth by state, and the webhook's latency from request to answer as a
 /// histogram.
 public final class ReckonMetrics: @unchecked Sendable {
   /// The latency histogram's upper bounds, in seconds.
@@ -17,6 +17,7 @@ public final class ReckonMetrics: @unchecked Sendable {
   private var sends: [[String]: Int] = [:]
   private var reloads: [[String]: Int] = [:]
   private var factsRefusals: [[String]: Int] = [:]
+  private var httpRefusals: [[String]: Int] = [:]
   private var latencyCounts = [Int](repeating: 0, count: latencyBuckets.count)
   private var latencyCount = 0
   private var latencySum = 0.0
@@ -36,6 +37,7 @@ public final class ReckonMetrics: @unchecked Sendable {
       case .policyRefused: reloads[["refused"], default: 0] += 1
       case .sender(let sent): sends[[Self.result(of: sent)], default: 0] += 1
       case .factsReloadRefused(let source, _, _): factsRefusals[[source], default: 0] += 1
+      case .httpRefused(let status, _, _): httpRefusals[[String(status)], default: 0] += 1
       case .deferred, .outcome, .policyLive, .retryFailed, .decidedElsewhere: break
       }
     }
@@ -82,6 +84,10 @@ public final class ReckonMetrics: @unchecked Sendable {
         &text, "reckon_facts_reloads_refused_total", "counter",
         "Changed JSON facts files that did not read, by fact source (requests reading it wait until it is fixed).",
         ["source"], factsRefusals)
+      family(
+        &text, "reckon_http_refused_total", "counter",
+        "Requests answered before the webhook read them (another path or method, malformed, too large, too slow, a connection too many), by status.",
+        ["status"], httpRefusals)
       var depth: [[String]: Int] = [:]
       for state in OutboxDepthStates.all { depth[[state]] = outboxDepth[state] ?? 0 }
       family(

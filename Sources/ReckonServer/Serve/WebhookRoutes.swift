@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonEngine
 
 /// The routes `reckon serve` answers: `POST` on the webhook path, `GET /healthz` and
@@ -22,7 +23,7 @@ public struct WebhookRoutes: Sendable {
   public func respond(to request: HTTPRequest) async -> HTTPResponse {
     switch request.path {
     case webhookPath:
-      guard request.method == "POST" else { return Self.notAllowed("POST") }
+      guard request.method == "POST" else { return notAllowed(request, "POST") }
       let started = ContinuousClock.now
       let answer = await service.answer(body: request.body)
       let elapsed = ContinuousClock.now - started
@@ -31,16 +32,17 @@ public struct WebhookRoutes: Sendable {
       return .json(answer.status, answer.body)
     case "/healthz":
       guard request.method == "GET" || request.method == "HEAD" else {
-        return Self.notAllowed("GET, HEAD")
+        return notAllowed(request, "GET, HEAD")
       }
       return health()
     case "/metrics":
-      guard request.method == "GET" else { return Self.notAllowed("GET") }
+      guard request.method == "GET" else { return notAllowed(request, "GET") }
       let depth = (try? service.store.outboxDepth()) ?? [:]
       return HTTPResponse(
         status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
         body: Data(metrics.render(outboxDepth: depth).utf8))
     default:
+      refused(request, 404, "no route (the webhook is \(webhookPath))")
       return .text(404, "not found\n")
     }
   }
@@ -64,7 +66,17 @@ public struct WebhookRoutes: Sendable {
     return .json(200, Data(#"{"status":"ok","state":"ok","outboxWaiting":\#(pending)}"#.utf8))
   }
 
-  private static func notAllowed(_ allowed: String) -> HTTPResponse {
+  /// Reports a request answered without the pipeline, its method and path quoted cut short:
+  /// whoever can connect chooses them.
+  private func refused(_ request: HTTPRequest, _ status: Int, _ reason: String) {
+    service.report(
+      .httpRefused(
+        status: status, reason: "\(QuotedText.cut(request.method, to: 16)) \(reason)",
+        path: QuotedText.cut(request.path, to: 200)))
+  }
+
+  private func notAllowed(_ request: HTTPRequest, _ allowed: String) -> HTTPResponse {
+    refused(request, 405, "not allowed (allowed: \(allowed))")
     var response = HTTPResponse.text(405, "method not allowed\n")
     response.headers.append(("Allow", allowed))
     return response

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonEngine
 
 /// `reckon serve` as a library: the HTTP listener with the webhook routes, the sender, the
@@ -42,7 +43,12 @@ public final class WebhookServer: @unchecked Sendable {
       configuration: .init(
         host: configuration.host, port: configuration.port,
         limits: .init(maximumBodyBytes: configuration.maximumBodyBytes), readTimeout: readTimeout,
-        maximumConnections: configuration.maximumConnections)
+        maximumConnections: configuration.maximumConnections),
+      refused: { refusal in
+        service.report(
+          .httpRefused(
+            status: refusal.status, reason: QuotedText.cut(refusal.reason, to: 300), path: nil))
+      }
     ) { request in await routes.respond(to: request) }
   }
 

@@ -32,9 +32,38 @@ import Testing
     let fixture = try ServerFixture(maximumBodyBytes: 65_536)
     let reply = try await RawClient.exchange(port: fixture.port, bad.bytes, wait: 5)
     let (status, _) = try await fixture.post(try fixture.body())
+    let metrics = try await fixture.get("/metrics").1
     await fixture.stop()
     #expect(reply.hasPrefix("HTTP/1.1 \(bad.status)"), "got: \(reply.prefix(60))")
     #expect(status == 200)
+    // Said and counted: a body limit set too small must not lose notifications unseen.
+    let logged = fixture.logLines.all.filter { $0.contains(#""event":"http_refused""#) }
+    #expect(logged.count == 1, "\(fixture.logLines.all)")
+    #expect(logged.first?.contains(#""status":"\#(bad.status)""#) == true, "\(logged)")
+    #expect(logged.first?.contains(#""level":"warning""#) == true)
+    #expect(
+      metrics.contains(#"reckon_http_refused_total{status="\#(bad.status)"} 1"#), "\(metrics)")
+  }
+
+  /// Apple posting to a wrong path, or a browser opening the webhook: 404 and 405, said with
+  /// the path (cut short: whoever connects chooses it) and counted.
+  @Test func aRequestForAnotherPathOrMethodIsLoggedAndCounted() async throws {
+    let fixture = try ServerFixture()
+    let (wrongPath, _) = try await fixture.post(try fixture.body(), path: "/apple/notification")
+    let (wrongMethod, _) = try await fixture.get("/apple/notifications")
+    let long = "/" + String(repeating: "x", count: 5_000)
+    let (longPath, _) = try await fixture.get(long)
+    let metrics = try await fixture.get("/metrics").1
+    await fixture.stop()
+    let statuses: [Int] = [wrongPath, wrongMethod, longPath]
+    #expect(statuses == [404, 405, 404])
+    let logged = fixture.logLines.all.filter { $0.contains(#""event":"http_refused""#) }
+    #expect(logged.count == 3, "\(fixture.logLines.all)")
+    #expect(logged.first?.contains(#""path":"/apple/notification""#) == true, "\(logged)")
+    #expect(logged.first?.contains("POST no route (the webhook is /apple/notifications)") == true)
+    #expect(logged.allSatisfy { $0.utf8.count < 1_000 }, "a long path is quoted cut short")
+    #expect(metrics.contains(#"reckon_http_refused_total{status="404"} 2"#), "\(metrics)")
+    #expect(metrics.contains(#"reckon_http_refused_total{status="405"} 1"#), "\(metrics)")
   }
 
   @Test func aSlowClientTimesOutWhileOthersAreServed() async throws {
@@ -52,6 +81,9 @@ import Testing
     // Loose: the suite shares two cores; what matters is being served while the slow one waits.
     #expect(served < 30)
     #expect(reply.isEmpty || reply.hasPrefix("HTTP/1.1 408"))
+    if reply.hasPrefix("HTTP/1.1 408") {
+      #expect(fixture.logLines.all.contains { $0.contains(#""status":"408""#) })
+    }
   }
 }
 
