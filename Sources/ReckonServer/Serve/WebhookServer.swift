@@ -48,8 +48,8 @@ public final class WebhookServer: @unchecked Sendable {
         service.report(
           .httpRefused(
             status: refusal.status, reason: QuotedText.cut(refusal.reason, to: 300), path: nil))
-      }
-    ) { request in await routes.respond(to: request) }
+      },
+      handler: { request in await routes.respond(to: request) })
   }
 
   /// The bound port, after `start()`.
