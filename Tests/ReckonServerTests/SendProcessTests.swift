@@ -48,6 +48,53 @@ import Testing
     #expect(entries.filter { $0.state.name == "sent" }.count == standIn.requests.count)
   }
 
+  /// SIGHUP, the usual "reload", neither kills the running sender nor stops it; a pause an
+  /// earlier sender left in force is said at start-up, so a restart after fixing the key does not
+  /// seem to do nothing.
+  @Test func aHangUpLeavesTheSenderRunningAndACarriedOverPauseIsSaid() async throws {
+    let binary = try CrashRecoveryTests.reckonBinary()
+    let (standIn, url) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    let folder = try CrashRecoveryTests.workspace(baseURL: url)
+    let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    try store.pause(
+      AppStoreApp(bundleId: "com.example.paused", environment: .production),
+      until: Date().addingTimeInterval(600), reason: "HTTP 401")
+    let log = folder.appendingPathComponent("send.log")
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["send", "--config", folder.appendingPathComponent("reckon.json").path]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = try FileHandle(forWritingTo: log)
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    let logged = { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    let started = await ServerFixture.eventually(within: 30) {
+      logged().contains(#""event":"started""#)
+    }
+    kill(process.processIdentifier, SIGHUP)
+    let reloadSaid = await ServerFixture.eventually(within: 10) {
+      logged().contains("SIGHUP: reckon send has nothing to re-read")
+    }
+    let aliveAfterHangUp = process.isRunning
+    kill(process.processIdentifier, SIGTERM)
+    let exited = await ServerFixture.eventually(within: 30) { !process.isRunning }
+
+    #expect(started, "\(logged())")
+    #expect(reloadSaid, "\(logged())")
+    #expect(aliveAfterHangUp)
+    #expect(exited)
+    if exited {
+      #expect(process.terminationReason == .exit)
+      #expect(process.terminationStatus == 0)
+    }
+    let pauseLine = logged().split(separator: "\n").first { $0.contains("com.example.paused") }
+    #expect(pauseLine?.contains(#""level":"warning""#) == true, "\(logged())")
+    #expect(pauseLine?.contains("is paused until") == true)
+  }
+
   @Test func everyLineSendLogsCarriesAnEventNameAsServesLinesDo() async throws {
     let binary = try CrashRecoveryTests.reckonBinary()
     let (standIn, url) = try TestKey.standIn()

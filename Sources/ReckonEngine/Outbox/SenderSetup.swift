@@ -68,4 +68,23 @@ public enum SenderSetup {
       store: store, sender: client, configuration: configuration.sender,
       consentCheck: consentCheck, events: events)
   }
+
+  /// What an earlier sender left in force that holds sends back now: an app paused after a
+  /// credentials problem, or rate-limited by Apple; one warning each, for the start-up log, so
+  /// a restart after fixing the key does not seem to do nothing.
+  public static func carriedOver(_ store: StateStore, now: Date = Date())
+    throws(StateDatabaseError) -> [String]
+  {
+    let pauses = try store.pauses().filter { $0.until > now }.map {
+      "\($0.app) is paused until \(Self.time($0.until)) after a credentials problem an earlier "
+        + "sender met (\($0.reason)); its replies wait until then, and one goes out first to try"
+    }
+    let throttles = try store.throttles(now: now).sorted { $0.key.description < $1.key.description }
+      .map {
+        "\($0.key) was rate-limited by Apple until \(Self.time($0.value)); its replies wait until then"
+      }
+    return pauses + throttles
+  }
+
+  private static func time(_ date: Date) -> String { date.formatted(.iso8601) }
 }

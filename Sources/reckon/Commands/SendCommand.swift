@@ -2,6 +2,10 @@ import Foundation
 import ReckonEngine
 import ReckonServer
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `reckon send [--once]`: delivers due outbox entries to Apple.
 enum SendCommand: Command {
   static let name = "send"
@@ -23,6 +27,9 @@ enum SendCommand: Command {
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let once = arguments.flag("once")
+    // The running sender has nothing to re-read (its configuration is read once, here), and a
+    // SIGHUP, the usual "reload" signal, must not kill it part way through a send.
+    if !once { signal(SIGHUP, SIG_IGN) }
     let configuration = try ReckonConfiguration.load(
       path: arguments.option("config") ?? "reckon.json")
     try arguments.rejectUnknown()
@@ -49,11 +56,25 @@ enum SendCommand: Command {
     // complete); a reader in another process may keep part of the log, which is no loss.
     defer { _ = try? store.checkpoint() }
     try sender.recoverInterrupted()
+    for warning in try SenderSetup.carriedOver(store) { warn(warning) }
     guard once else {
       // In-flight sends finish and are recorded; the loop then sees the flag within a second.
-      let signals = StopSignals(onStop: {
-        logger.log("info", event: "stopping", "stopping after the sends in flight")
-      })
+      let signals = StopSignals(
+        onStop: { logger.log("info", event: "stopping", "stopping after the sends in flight") },
+        onHangUp: {
+          logger.log(
+            "info", event: "reload",
+            "SIGHUP: reckon send has nothing to re-read; restart it to apply a changed configuration"
+          )
+        })
+      let waiting = (try? store.outboxDepth()).map {
+        ($0["pending"] ?? 0) + ($0["held"] ?? 0) + ($0["sending"] ?? 0)
+      }
+      logger.log(
+        "info", event: "started",
+        "sending replies from \(configuration.statePath)"
+          + (waiting.map { " (\($0) waiting)" } ?? ""),
+        fields: ["state": configuration.statePath])
       try await sender.run(pollInterval: 1) { signals.isStopped }
       logger.log("info", event: "stopped", "stopped")
       return 0

@@ -19,7 +19,7 @@ enum ServeCommand: Command {
       POST server.webhookPath   Apple's notifications: verified, recorded once, decided, queued;
                                 200 once recorded, 500 if recording failed (Apple retries),
                                 4xx if verification failed (never decided on)
-      GET  /healthz             200 when the state database answers
+      GET  /healthz             200 when the state database answers and can be written
       GET  /metrics             Prometheus text: requests, decisions, sends, outbox depth, latency
     The sender runs in the same process (when appStore is configured); requests a fact source
     failed on are retried every 30 s, also when its file could not be read at start-up (a
@@ -30,6 +30,10 @@ enum ServeCommand: Command {
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    // SIGHUP reloads the policies once the service runs; one sent while it starts (a
+    // supervisor's reload as it comes up) finds the policies about to be read anyway, and must
+    // not kill the process. `StopSignals` handles it from then on.
+    signal(SIGHUP, SIG_IGN)
     var configuration = try ReckonConfiguration.load(
       path: arguments.option("config") ?? "reckon.json")
     let listen = arguments.option("listen")
@@ -62,6 +66,11 @@ enum ServeCommand: Command {
         metrics.record(event)
         logger.log(event)
       })
+    if senderLock != nil {
+      for warning in try SenderSetup.carriedOver(service.store) {
+        logger.log("warning", event: "startup", warning)
+      }
+    }
     let server = WebhookServer(
       service: service, configuration: configuration.server, metrics: metrics, logger: logger)
     let port: Int

@@ -96,6 +96,30 @@ import Testing
     #expect(logged().contains(#""event":"stopped""#))
   }
 
+  /// A SIGHUP while serve is still starting (after it began reading its configuration: the
+  /// state database appearing shows that) finds the policies about to be read anyway; it used to
+  /// kill the process, as the reload handler was put in place only once the server listened.
+  @Test func aHangUpWhileStartingDoesNotStopTheService() async throws {
+    let (standIn, standInURL) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    let folder = try ServeChild.workspace(
+      standInURL, try LocalCertificateAuthority(), name: "early-hangup")
+    let state = folder.appendingPathComponent("state.sqlite").path
+    let child = try ServeChild.launch(try CrashRecoveryTests.reckonBinary(), folder: folder)
+    defer { if child.process.isRunning { kill(child.pid, SIGKILL) } }
+    func logged() -> String { (try? String(contentsOf: child.log, encoding: .utf8)) ?? "" }
+    let deadline = Date().addingTimeInterval(20)
+    while !FileManager.default.fileExists(atPath: state), Date() < deadline {
+      usleep(1_000)
+    }
+    kill(child.pid, SIGHUP)
+    let port = await child.port(within: 20)
+    #expect(port != nil, "serve did not come up after an early SIGHUP: \(logged())")
+    #expect(child.process.isRunning)
+    await child.terminate()
+    #expect(child.process.terminationStatus == 0, "\(logged())")
+  }
+
   /// Runs the built `reckon` with `arguments`; its exit status and standard output.
   static func run(_ binary: URL, _ arguments: [String]) async throws -> (
     status: Int32, output: String
