@@ -1,4 +1,6 @@
 import Foundation
+import ReckonAppStore
+import ReckonEngine
 import Testing
 
 /// `reckon queue retry ID`: tries a failed or pending entry again, and never releases a held one,
@@ -40,6 +42,23 @@ struct QueuePausedAppTests {
     #expect(
       run.standardError
         == "note: sending for com.example (Production) is paused until \(stamp) after a credentials problem: \(Self.reason); entry \(arguments[1]) goes out then (run reckon keys check to see the token Reckon makes)\n"
+    )
+  }
+
+  /// Apple's rate limit holds the app back the same way: `retry` takes effect and says until
+  /// when, rather than "pending" alone.
+  @Test func aRetryWhileAppleRateLimitsTheAppSaysUntilWhen() async throws {
+    let fixture = try QueueFixture()
+    let until = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) + 120)
+    try StateStore(path: fixture.statePath).throttle(
+      AppStoreApp(bundleId: "com.example", environment: .production), until: until, now: Date())
+    let run = try await fixture.queue(["retry", "2"])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput == "entry 2: pending\n")
+    let stamp = ISO8601DateFormatter().string(from: until)
+    #expect(
+      run.standardError
+        == "note: Apple rate-limited com.example (Production) until \(stamp) (its Retry-After); entry 2 goes out then\n"
     )
   }
 

@@ -126,14 +126,22 @@ enum QueueCommand: Command {
   /// effect, but nothing of the app goes out before the pause ends, and "pending" alone would
   /// suggest the entry is on its way. On stderr, so `--format json` stays parsable; a pause that
   /// cannot be read costs the note, not the exit status of a command that took effect.
+  /// So is Apple's rate limit (a 429's Retry-After), which holds the app's sends back the same
+  /// way.
   private static func pauseNote(_ entry: OutboxEntry, store: StateStore, now: Date) -> String? {
-    guard case .pending = entry.state,
-      let pause = (try? store.pauses())?.first(where: { $0.app == entry.app && $0.until > now })
-    else { return nil }
-    let until = ISO8601DateFormatter().string(from: pause.until)
-    return "note: sending for \(entry.app) is paused "
-      + "until \(until) after a credentials problem: \(pause.reason); entry \(entry.id) goes out "
-      + "then (run reckon keys check to see the token Reckon makes)"
+    guard case .pending = entry.state else { return nil }
+    if let pause = (try? store.pauses())?.first(where: { $0.app == entry.app && $0.until > now }) {
+      let until = ISO8601DateFormatter().string(from: pause.until)
+      return "note: sending for \(entry.app) is paused "
+        + "until \(until) after a credentials problem: \(pause.reason); entry \(entry.id) goes "
+        + "out then (run reckon keys check to see the token Reckon makes)"
+    }
+    if let until = (try? store.throttles(now: now))?[entry.app] {
+      return "note: Apple rate-limited \(entry.app) until "
+        + "\(ISO8601DateFormatter().string(from: until)) (its Retry-After); entry \(entry.id) "
+        + "goes out then"
+    }
+    return nil
   }
 
   /// What the entry's history records of a command: what was done, with `reckon queue`, by whom.

@@ -19,7 +19,8 @@ enum SendCommand: Command {
     Events are written to standard error as JSON lines; expiries and credentials problems are
     errors. With --once it drains what is due now and exits (0, or 1 if anything failed or
     expired); without it, it keeps running until SIGTERM or SIGINT, when the sends in flight
-    finish and are recorded before it exits 0. Only one sender may use a state database at a time.
+    finish and are recorded before it exits 0 (SIGHUP is logged and ignored: the configuration
+    is read once, at start). Only one sender may use a state database at a time.
     A fact source whose file cannot be read at start-up (missing, locked) is a warning, not a
     refusal: replies decided a minute or more ago, whose consent is read again, wait with backoff
     until it opens; the others go out.
