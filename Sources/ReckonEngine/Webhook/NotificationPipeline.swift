@@ -45,7 +45,7 @@ public final class NotificationPipeline: Sendable {
       .answered(
         type: answer.notificationType, verdict: answer.verdict, status: answer.status,
         detail: answer.verdict.explainedInLogs
-          ? String(decoding: answer.body, as: UTF8.self) : nil))
+          ? answer.logDetail ?? String(decoding: answer.body, as: UTF8.self) : nil))
     return answer
   }
 
@@ -98,7 +98,9 @@ public final class NotificationPipeline: Sendable {
       return await decide(verified, requestId: result.requestId, receivedAt: receivedAt)
     } catch {
       return WebhookAnswer(
-        status: 500, type: type, verdict: .recordingFailed, fields: ["error": error.description])
+        status: 500, type: type, verdict: .recordingFailed,
+        fields: ["error": "the notification could not be recorded; try again later"],
+        logDetail: error.description)
     }
   }
 

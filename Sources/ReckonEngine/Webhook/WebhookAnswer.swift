@@ -12,6 +12,9 @@ public struct WebhookAnswer: Hashable, Sendable {
   public let notificationType: String?
   /// What became of the notification.
   public let verdict: Verdict
+  /// Why, for the log only, when the answer's body must not say it (the state database's own
+  /// error, which whoever posted has no business reading).
+  let logDetail: String?
 
   /// What became of one notification.
   public enum Verdict: String, Hashable, Sendable, CaseIterable {
@@ -44,10 +47,14 @@ public struct WebhookAnswer: Hashable, Sendable {
   }
 
   /// Creates an answer with a JSON body of `fields`.
-  init(status: Int, type: String?, verdict: Verdict, fields: [String: String] = [:]) {
+  init(
+    status: Int, type: String?, verdict: Verdict, fields: [String: String] = [:],
+    logDetail: String? = nil
+  ) {
     self.status = status
     self.notificationType = type
     self.verdict = verdict
+    self.logDetail = logDetail
     var object = fields
     object["result"] = verdict.rawValue
     // Written directly, as `JSONEncoder` with sorted keys and unescaped slashes would: every
