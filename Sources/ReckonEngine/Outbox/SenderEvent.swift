@@ -39,15 +39,15 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
     case .sent(let entry, let transaction, let status):
       "entry \(entry) sent for transaction \(transaction): HTTP \(status)"
     case .retrying(let entry, let at, let reason):
-      "entry \(entry) will be retried at \(at): \(reason)"
+      "entry \(entry) will be retried at \(Self.time(at)): \(reason)"
     case .failed(let entry, let reason): "entry \(entry) FAILED and will not be retried: \(reason)"
     case .expired(let entry, let transaction, let deadline, false):
-      "entry \(entry) EXPIRED unsent: transaction \(transaction) could not be delivered before Apple's deadline \(deadline)"
+      "entry \(entry) EXPIRED unsent: transaction \(transaction) could not be delivered before Apple's deadline \(Self.time(deadline))"
     case .expired(let entry, let transaction, let deadline, true):
-      "entry \(entry) EXPIRED: transaction \(transaction) passed Apple's deadline \(deadline) with no send confirmed; a send interrupted by a crash may have reached Apple"
+      "entry \(entry) EXPIRED: transaction \(transaction) passed Apple's deadline \(Self.time(deadline)) with no send confirmed; a send interrupted by a crash may have reached Apple"
     case .credentialsProblem(let app, let reason, let until):
-      "CREDENTIALS PROBLEM for \(app): \(reason); its sending is paused until \(until). Check the key, issuer id and bundle id (reckon keys check)"
-    case .throttled(let app, let until): "Apple rate-limited \(app) until \(until)"
+      "CREDENTIALS PROBLEM for \(app): \(reason); its sending is paused until \(Self.time(until)). Check the key, issuer id and bundle id (reckon keys check)"
+    case .throttled(let app, let until): "Apple rate-limited \(app) until \(Self.time(until))"
     case .recoveredInterrupted(let count):
       "\(count) send(s) interrupted by a crash will be sent again"
     case .databaseProblem(let reason):
@@ -56,4 +56,26 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
       "the state database answers again after \(Int(after.rounded())) s; sending resumes"
     }
   }
+
+  /// Fields a log line carries besides the message: the entry, transaction, app and status a
+  /// message names.
+  public var fields: [String: String] {
+    switch self {
+    case .sent(let entry, let transaction, let status):
+      ["entryId": String(entry), "transactionId": transaction, "status": String(status)]
+    case .retrying(let entry, let at, _):
+      ["entryId": String(entry), "retryAt": Self.time(at)]
+    case .failed(let entry, _): ["entryId": String(entry)]
+    case .expired(let entry, let transaction, let deadline, _):
+      ["entryId": String(entry), "transactionId": transaction, "deadline": Self.time(deadline)]
+    case .credentialsProblem(let app, _, let until):
+      ["app": app.description, "until": Self.time(until)]
+    case .throttled(let app, let until): ["app": app.description, "until": Self.time(until)]
+    case .recoveredInterrupted(let count): ["count": String(count)]
+    case .databaseProblem, .databaseRecovered: [:]
+    }
+  }
+
+  /// A time as the log's own `time` field writes it (ISO 8601, UTC).
+  private static func time(_ date: Date) -> String { date.formatted(.iso8601) }
 }

@@ -112,16 +112,37 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// Fields a log line carries besides the message, for a pipeline to filter on.
+  /// Fields a log line carries besides the message, for a pipeline to filter on: the ids,
+  /// action, rule, status and app a message names.
   public var fields: [String: String] {
     switch self {
+    case .answered(let type, let verdict, let status, _):
+      ["verdict": verdict.rawValue, "status": String(status)]
+        .merging(type.map { ["type": $0] } ?? [:]) { first, _ in first }
+    case .decided(
+      let request, let transaction, let action, let rule, let reason, let entry, let problems):
+      [
+        "requestId": String(request), "transactionId": transaction, "action": action,
+        "rule": rule,
+      ]
+      .merging(entry.map { ["entryId": String($0)] } ?? [:]) { first, _ in first }
+      .merging(reason.map { ["reason": $0] } ?? [:]) { first, _ in first }
+      .merging(problems.isEmpty ? [:] : ["facts": problems.joined(separator: "; ")]) { $1 }
+    case .deferred(let request, _): ["requestId": String(request)]
+    case .decidedElsewhere(let request, let transaction, let decision):
+      [
+        "requestId": String(request), "transactionId": transaction,
+        "decisionId": String(decision),
+      ]
+    case .outcome(let type, let transaction, let request):
+      ["type": type, "transactionId": transaction]
+        .merging(request.map { ["requestId": String($0)] } ?? [:]) { first, _ in first }
+    case .policyRefused(let path, _): ["path": path]
+    case .sender(let event): event.fields
     case .factsReloadRefused(let source, let path, let problem):
       ["source": source, "path": path, "problem": problem]
     case .httpRefused(let status, _, let path):
       ["status": String(status)].merging(path.map { ["path": $0] } ?? [:]) { first, _ in first }
-    case .decided(_, _, _, _, let reason, _, let problems):
-      (reason.map { ["reason": $0] } ?? [:])
-        .merging(problems.isEmpty ? [:] : ["facts": problems.joined(separator: "; ")]) { $1 }
     case .policyLive(let policy), .policyApplied(let policy):
       ["path": policy.path, "app": policy.app, "sha256": policy.sha256]
         .merging(policy.version.map { ["version": $0] } ?? [:]) { first, _ in first }

@@ -28,7 +28,8 @@ public struct JSONLogger: Sendable {
     _ level: String, event: String, _ message: String, fields: [String: String] = [:]
   ) {
     var object = fields
-    object["time"] = Date().formatted(.iso8601)
+    // To the millisecond: a burst of requests in one second must keep its order in the log.
+    object["time"] = Date().formatted(.iso8601WithMilliseconds)
     object["level"] = level
     object["event"] = event
     object["message"] = message
@@ -36,5 +37,12 @@ public struct JSONLogger: Sendable {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     guard let data = try? encoder.encode(object) else { return }
     write(String(decoding: data, as: UTF8.self) + "\n")
+  }
+}
+
+extension FormatStyle where Self == Date.ISO8601FormatStyle {
+  /// ISO 8601 in UTC with milliseconds, e.g. `2026-11-30T23:29:50.123Z`.
+  static var iso8601WithMilliseconds: Date.ISO8601FormatStyle {
+    Date.ISO8601FormatStyle(includingFractionalSeconds: true)
   }
 }
