@@ -8,7 +8,7 @@ import Testing
   static func load(baseURL: String) throws(ConfigurationError) -> ReckonConfiguration {
     let json = """
       {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p.policy"}],
-       "appStore": {"issuerId": "i", "keyId": "k", "privateKeyPath": "key.p8", "baseURL": "\(baseURL)"}}
+       "appStore": {"issuerId": "57246542-96fe-1a63-e053-0824d011072a", "keyId": "k", "privateKeyPath": "key.p8", "baseURL": "\(baseURL)"}}
       """
     let root = (try? JSONValue.parse(Data(json.utf8)).objectValue) ?? [:]
     return try ReckonConfiguration(
@@ -58,6 +58,23 @@ import Testing
     } throws: { error in
       "\(error)".contains("appStore.\(key)")
         && "\(error)".contains("no space, line break or invisible character")
+    }
+  }
+
+  /// App Store Connect's issuer ids are UUIDs: the key id or a team id pasted in its place would
+  /// sign tokens Apple refuses with 401.
+  @Test(arguments: ["ABC123DEFG", "69a6de70-03db-47e3-e053", "A1B2C3D4E5"])
+  func anIssuerIdThatIsNoUUIDIsRefused(_ issuer: String) {
+    let json = """
+      {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p.policy"}],
+       "appStore": {"issuerId": "\(issuer)", "keyId": "ABC123DEFG", "privateKeyPath": "key.p8"}}
+      """
+    let root = (try? JSONValue.parse(Data(json.utf8)).objectValue) ?? [:]
+    #expect {
+      _ = try ReckonConfiguration(
+        ConfigurationReader(root, path: "reckon.json"), baseDirectory: "/tmp")
+    } throws: { error in
+      "\(error)".contains("appStore.issuerId") && "\(error)".contains("a UUID such as")
     }
   }
 }

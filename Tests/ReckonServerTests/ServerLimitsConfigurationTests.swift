@@ -58,6 +58,11 @@ struct ServerValueRefusalTests {
     Case(
       server: #"{"listen": "127.0.0.1:99999"}"#,
       message: "server.listen: port 99999 is out of range: use 1-65535 (0 lets the system pick)"),
+    Case(
+      server: #"{"maxBodyBytes": 1000000000}"#,
+      message:
+        "server.maxBodyBytes: must be at most 16777216 (16 MiB): every connection may hold that much, and Apple's notifications are a few kilobytes"
+    ),
   ])
   func aValueThatCouldNeverWorkIsRefusedAtItsKey(_ example: Case) throws {
     let json = """
@@ -89,5 +94,43 @@ struct ServerValueRefusalTests {
       _ = try FactSourceSetup(configuration.factSources)
     }
     #expect(error?.description == "factSources[0].busyTimeoutMs: must be a whole number")
+  }
+}
+
+/// `sender` values that would be quietly changed into something else are refused, naming the
+/// key.
+struct SenderValueRefusalTests {
+  @Test(arguments: [
+    (
+      #"{"holdReleaseMinutesBeforeDeadline": 700}"#,
+      "sender.holdReleaseMinutesBeforeDeadline: must be at most 144 (a fifth of the 12-hour reply window), so a held reply waits for review most of the window"
+    ),
+    (
+      #"{"initialBackoffSeconds": 60, "maximumBackoffSeconds": 10}"#,
+      "sender.maximumBackoffSeconds: must be at least initialBackoffSeconds (60)"
+    ),
+  ])
+  func aValueThatWouldBeQuietlyChangedIsRefused(sender: String, message: String) throws {
+    let json = """
+      {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p.policy"}],
+       "sender": \(sender)}
+      """
+    let root = try #require(try JSONValue.parse(Data(json.utf8)).objectValue)
+    let error = #expect(throws: ConfigurationError.self) {
+      try ReckonConfiguration(ConfigurationReader(root, path: ""), baseDirectory: "/tmp")
+    }
+    #expect(error?.description == message)
+  }
+
+  @Test func theLongestHoldLeadAndEqualBackoffsAreAccepted() throws {
+    let json = """
+      {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p.policy"}],
+       "sender": {"holdReleaseMinutesBeforeDeadline": 144, "initialBackoffSeconds": 30,
+                  "maximumBackoffSeconds": 30}}
+      """
+    let root = try #require(try JSONValue.parse(Data(json.utf8)).objectValue)
+    let sender = try ReckonConfiguration(ConfigurationReader(root, path: ""), baseDirectory: "/tmp")
+      .sender
+    #expect(sender.holdReleaseBeforeDeadlineSeconds == 144 * 60)
   }
 }

@@ -43,4 +43,22 @@ import Testing
       try ReckonService.roots(trust)
     }
   }
+
+  /// `trust.roots` naming the leaf (or the intermediate's neighbour, any certificate that signs
+  /// nothing) would have every notification refused as untrusted: start-up says so instead.
+  @Test func aCertificateThatIsNoCAIsRefusedAsARoot() throws {
+    let folder = TestScratch.folder.appendingPathComponent("leaf-root-\(UUID())")
+    let authority = try LocalCertificateAuthority()
+    try authority.write(to: folder.path)
+    let path = folder.appendingPathComponent(LocalCertificateAuthority.FileName.leaf).path
+    let trust = try Self.trust(#", "trust": {"roots": ["\#(path)"]}"#)
+    let error = #expect(throws: ReckonServiceError.self) { try ReckonService.roots(trust) }
+    guard case .root(let named, let reason)? = error else {
+      Issue.record("not a root error: \(String(describing: error))")
+      return
+    }
+    #expect(named == path)
+    #expect(reason.hasPrefix("is not a CA certificate"), "\(reason)")
+    #expect(authority.root.isCertificateAuthority && authority.intermediate.isCertificateAuthority)
+  }
 }

@@ -63,6 +63,10 @@ public final class X509Certificate: @unchecked Sendable {
     return X509_get_ext_by_OBJ(pointer, object, -1) >= 0
   }
 
+  /// Whether the certificate may sign others (basicConstraints CA, or OpenSSL's other signs of
+  /// a CA): a leaf configured as a root anchors no chain.
+  public var isCertificateAuthority: Bool { X509_check_ca(pointer) > 0 }
+
   /// The first moment the certificate is valid.
   public var notBefore: Date? { X509Certificate.date(X509_get0_notBefore(pointer)) }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 
 /// The App Store Connect in-app purchase key that signs requests to Apple. The key itself stays
 /// in its `.p8` file; only its path is configured.
@@ -15,6 +16,14 @@ public struct AppStoreKeyConfiguration: Hashable, Sendable {
   init(_ reader: ConfigurationReader, resolve: (String) -> String) throws(ConfigurationError) {
     try reader.rejectUnknownKeys(["issuerId", "keyId", "privateKeyPath", "baseURL"])
     issuerId = try Self.identifier("issuerId", reader)
+    // App Store Connect's issuer ids are UUIDs; anything else (the key id pasted here, a team
+    // id) gets every token refused with 401.
+    guard UUID(uuidString: issuerId) != nil else {
+      throw ConfigurationError(
+        reader.keyPath("issuerId"),
+        "must be the issuer ID App Store Connect shows on its Keys page, a UUID such as "
+          + "57246542-96fe-1a63-e053-0824d011072a")
+    }
     keyId = try Self.identifier("keyId", reader)
     privateKeyPath = resolve(try reader.string("privateKeyPath"))
     baseURL = try reader.optionalString("baseURL")
@@ -80,9 +89,24 @@ public struct SenderConfiguration: Hashable, Sendable {
       try reader?.positiveNumber("sandboxRequestsPerSecond", default: 5) ?? 5
     holdReleaseBeforeDeadlineSeconds =
       (try reader?.positiveNumber("holdReleaseMinutesBeforeDeadline", default: 60) ?? 60) * 60
+    // A held reply goes out a fifth of the window before the deadline at the earliest; a longer
+    // lead was cut to that unsaid, when the operator meant something else.
+    let longestLead = AppStoreEnvironment.production.consumptionReplyWindow / 5
+    guard holdReleaseBeforeDeadlineSeconds <= longestLead else {
+      throw ConfigurationError(
+        reader?.keyPath("holdReleaseMinutesBeforeDeadline")
+          ?? "sender.holdReleaseMinutesBeforeDeadline",
+        "must be at most \(Int(longestLead / 60)) (a fifth of the 12-hour reply window), so a "
+          + "held reply waits for review most of the window")
+    }
     initialBackoffSeconds = try reader?.positiveNumber("initialBackoffSeconds", default: 30) ?? 30
     maximumBackoffSeconds =
       try reader?.positiveNumber("maximumBackoffSeconds", default: 1_800) ?? 1_800
+    guard maximumBackoffSeconds >= initialBackoffSeconds else {
+      throw ConfigurationError(
+        reader?.keyPath("maximumBackoffSeconds") ?? "sender.maximumBackoffSeconds",
+        "must be at least initialBackoffSeconds (\(initialBackoffSeconds.formatted()))")
+    }
   }
 }
 
@@ -99,6 +123,9 @@ public struct ServerConfiguration: Hashable, Sendable {
   /// Connections served at once; more are answered 503 and closed.
   public var maximumConnections: Int
 
+  /// The largest `maxBodyBytes` accepted.
+  static let largestBody = 16 * 1_024 * 1_024
+
   init(_ reader: ConfigurationReader?) throws(ConfigurationError) {
     try reader?.rejectUnknownKeys(["listen", "maxBodyBytes", "webhookPath", "maxConnections"])
     let listen = try reader?.optionalString("listen") ?? "127.0.0.1:8080"
@@ -108,6 +135,13 @@ public struct ServerConfiguration: Hashable, Sendable {
       throw ConfigurationError(reader?.keyPath("listen") ?? "server.listen", error.description)
     }
     maximumBodyBytes = try reader?.positiveWholeNumber("maxBodyBytes", default: 262_144) ?? 262_144
+    // Each connection may buffer this much; Apple's notifications are a few kilobytes.
+    guard maximumBodyBytes <= Self.largestBody else {
+      throw ConfigurationError(
+        reader?.keyPath("maxBodyBytes") ?? "server.maxBodyBytes",
+        "must be at most \(Self.largestBody) (16 MiB): every connection may hold that much, and "
+          + "Apple's notifications are a few kilobytes")
+    }
     webhookPath = try reader?.optionalString("webhookPath") ?? "/apple/notifications"
     // Request targets always start with '/', so any other path could never match a request.
     guard webhookPath.hasPrefix("/") else {

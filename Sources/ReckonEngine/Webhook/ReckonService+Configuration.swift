@@ -73,6 +73,13 @@ extension ReckonService {
       guard let certificate = X509Certificate(pemOrDER: data) else {
         throw .root(path: path, reason: "is not a PEM or DER certificate")
       }
+      // Every notification would be refused as untrusted; the file named is the mistake.
+      guard certificate.isCertificateAuthority else {
+        throw .root(
+          path: path,
+          reason:
+            "is not a CA certificate (\(certificate.subject)); name the root the chain ends at")
+      }
       roots.append(certificate)
     }
     return roots
