@@ -242,6 +242,7 @@ import Testing
     }
     #expect(reason.contains("4040010"))
     #expect(entry.state.isFinal)
+    #expect(entry.attempts == 1, "a failed entry shows the try that failed it")
   }
 
   @Test(arguments: [401, 403])

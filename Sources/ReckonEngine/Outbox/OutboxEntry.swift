@@ -24,7 +24,9 @@ public struct OutboxEntry: Hashable, Sendable {
   public let deadline: Date
   /// Where the entry is.
   public internal(set) var state: OutboxState
-  /// Failed tries that count toward backoff (5xx and network errors).
+  /// Failed tries: sends Apple answered with an error or that got no answer (5xx and network
+  /// errors, which set the backoff, and the 4xx that failed the entry); never a credentials
+  /// pause, which is not the entry's fault.
   public internal(set) var attempts: Int
   /// Sends found unfinished after a crash, each of which may have reached Apple.
   public internal(set) var interruptedSends: Int
