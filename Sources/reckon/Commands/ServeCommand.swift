@@ -86,9 +86,21 @@ enum ServeCommand: Command {
     // SIGTERM handled, not ignored or fatal.
     let signals = stopSignals(server, logger)
     let url = "http://\(configuration.server.host):\(port)"
+    // What an operator checks first when nothing seems to happen: which database, which App
+    // Store, whether this process sends at all.
+    let sender =
+      configuration.appStoreKey == nil
+      ? "off (no appStore key configured: replies wait in the outbox for reckon send)"
+      : "to \(configuration.appStoreKey?.baseURL ?? "Apple's App Store Server API")"
     logger.log(
-      "info", event: "listening", "listening on \(url)\(configuration.server.webhookPath)",
-      fields: ["url": url, "webhook": configuration.server.webhookPath])
+      "info", event: "listening",
+      "listening on \(url)\(configuration.server.webhookPath); state \(configuration.statePath); "
+        + "sending \(sender)",
+      fields: [
+        "url": url, "webhook": configuration.server.webhookPath,
+        "state": configuration.statePath,
+        "sender": configuration.appStoreKey == nil ? "off" : "on",
+      ])
     await signals.wait()
     return 0
   }

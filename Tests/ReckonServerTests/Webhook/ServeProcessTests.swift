@@ -83,6 +83,11 @@ import Testing
     func logged() -> String { (try? String(contentsOf: child.log, encoding: .utf8)) ?? "" }
     let port = await child.port(within: 20)
     #expect(port != nil, "\(logged())")
+    // The start-up line says which database and whether this process sends.
+    let listening = logged().split(separator: "\n").first { $0.contains(#""event":"listening""#) }
+    #expect(listening?.contains(#""sender":"on""#) == true, "\(logged())")
+    #expect(
+      listening?.contains(#""state":""#) == true && listening?.contains("state.sqlite") == true)
 
     kill(child.pid, SIGHUP)
     let reloaded = await ServerFixture.eventually(within: 20) {
