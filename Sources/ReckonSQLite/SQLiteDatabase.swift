@@ -135,6 +135,9 @@ public final class SQLiteDatabase {
   /// The extended result code of the last failure, e.g. to tell a constraint from other errors.
   public var lastErrorCode: Int32 { sqlite3_extended_errcode(handle) }
 
+  /// Rows changed since the connection opened, by every statement.
+  public var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+
   /// Whether no transaction is open (each statement commits by itself).
   public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 

@@ -7,10 +7,15 @@ public struct HTTPRefusal: Sendable, Equatable {
   public let status: Int
   /// Why, as the answer said it.
   public let reason: String
+  /// How many requests it stands for: connections over the limit are reported together, at
+  /// most once a second, so a flood does not write a line per connection from the thread that
+  /// accepts them.
+  public let count: Int
 
-  /// A refusal answered with `status` for `reason`.
-  public init(status: Int, reason: String) {
+  /// `count` refusals answered with `status` for `reason`.
+  public init(status: Int, reason: String, count: Int = 1) {
     self.status = status
     self.reason = reason
+    self.count = count
   }
 }

@@ -58,6 +58,8 @@ public final class HTTPServer: @unchecked Sendable {
   private var stopping = false
   private var boundPort = 0
   private var openConnections = 0
+  /// Connections refused for the limit and not reported yet.
+  private var refusedConnections = 0
 
   /// A server that answers with `handler`, telling `refused` of each request it answers
   /// itself; call `start()` to listen.
@@ -121,10 +123,7 @@ public final class HTTPServer: @unchecked Sendable {
         // A new connection's buffer takes this small answer at once; the acceptor never waits.
         _ = Socket.write(client, Array(Self.tooManyConnections), timeout: 0)
         Socket.close(client)
-        refused(
-          HTTPRefusal(
-            status: 503,
-            reason: "too many connections (\(configuration.maximumConnections) open)"))
+        refuseConnection()
         continue
       }
       connections.enter()
@@ -139,6 +138,27 @@ public final class HTTPServer: @unchecked Sendable {
     }
     Socket.close(descriptor)
     acceptorDone.signal()
+  }
+
+  /// Counts a connection refused for the limit, reported with the others of the next second
+  /// off the accepting thread: a log that blocks must not stop the server accepting.
+  private func refuseConnection() {
+    let first = lock.withLock {
+      refusedConnections += 1
+      return refusedConnections == 1
+    }
+    guard first else { return }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [self] in
+      let count = lock.withLock {
+        defer { refusedConnections = 0 }
+        return refusedConnections
+      }
+      refused(
+        HTTPRefusal(
+          status: 503,
+          reason: "too many connections (\(configuration.maximumConnections) open)",
+          count: count))
+    }
   }
 
   /// Counts a new connection in, unless the server is at `maximumConnections`.

@@ -242,7 +242,8 @@ import Testing
     }
     #expect(reason.contains("4040010"))
     #expect(entry.state.isFinal)
-    #expect(entry.attempts == 1, "a failed entry shows the try that failed it")
+    #expect(entry.failedTries == 1, "a failed entry shows the try that failed it")
+    #expect(entry.attempts == 0, "a 4xx sets no backoff for a later retry")
   }
 
   @Test(arguments: [401, 403])

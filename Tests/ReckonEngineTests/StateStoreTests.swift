@@ -161,6 +161,7 @@ import Testing
   /// commits; a constraint (a duplicate the caller meant to refuse) is no problem of the file.
   @Test func aFailedWriteIsAWriteProblemUntilAWriteCommits() throws {
     let store = try TestState.store()
+    _ = try store.recordNotification(TestState.notification("kept"))
     #expect(store.writeProblem == nil)
     try store.locked { () throws(StateDatabaseError) in
       try store.connection.execute("PRAGMA query_only = 1")
@@ -175,6 +176,11 @@ import Testing
     try store.locked { () throws(StateDatabaseError) in
       try store.connection.execute("PRAGMA query_only = 0")
     }
+    // A commit that changed nothing (a duplicate answered from what is stored) wrote no page:
+    // it proves nothing, and the problem stands until a write does.
+    #expect(
+      try store.recordNotification(TestState.notification("kept")) == .duplicate(requestId: 1))
+    #expect(store.writeProblem == problem)
     try store.checkWritable()
     #expect(store.writeProblem == nil)
     let left = try store.locked { () throws(StateDatabaseError) in
@@ -245,9 +251,10 @@ import Testing
 
   /// Apple's verdict on a request closes it: the customer asking again within its window is a
   /// new request, decided and counted, not a repeat left unanswered. A REVOKE (family sharing)
-  /// is no verdict, and another app's outcome does not attach.
+  /// is no verdict, nor is a REFUND_REVERSED (it undoes an earlier refund), and another app's
+  /// outcome does not attach.
   @Test(arguments: [
-    (OutcomeType.refundDeclined, true), (.refund, true), (.refundReversed, true),
+    (OutcomeType.refundDeclined, true), (.refund, true), (.refundReversed, false),
     (.revoke, false),
   ])
   func aRequestAfterAppleDecidedTheOpenOneIsANewRequest(outcome: OutcomeType, closes: Bool)
@@ -272,6 +279,34 @@ import Testing
     } else {
       #expect(again == .repeated(requestId: first + 1, of: first))
     }
+  }
+
+  /// An outcome attaches to the latest request when it is stored, whatever it is about: one
+  /// from before the open request (imported from history, or delivered again after a 500) must
+  /// not close it, or the request's next copy would be answered a second time.
+  @Test func anOutcomeFromBeforeTheOpenRequestDoesNotCloseIt() throws {
+    let store = try TestState.store()
+    let first = try store.recordNotification(TestState.notification()).requestId
+    let attached = try store.attachOutcome(
+      .refundDeclined, notificationUUID: "old", transactionId: "1000", app: TestState.app,
+      occurredAt: TestState.start.addingTimeInterval(-30 * 86_400))
+    #expect(attached == first)
+    let copy = try store.recordNotification(
+      TestState.notification("copy", at: TestState.start.addingTimeInterval(3_600)))
+    #expect(copy == .repeated(requestId: first + 1, of: first))
+  }
+
+  /// A copy Apple signed before its verdict and delivered after it (retried after a 500, or
+  /// out of order) is the same request, not the customer asking again.
+  @Test func aCopySignedBeforeTheVerdictButDeliveredAfterItIsARepeat() throws {
+    let store = try TestState.store()
+    let first = try store.recordNotification(TestState.notification()).requestId
+    _ = try store.attachOutcome(
+      .refundDeclined, notificationUUID: "declined", transactionId: "1000", app: TestState.app,
+      occurredAt: TestState.start.addingTimeInterval(2_400))
+    var late = TestState.notification("late", at: TestState.start.addingTimeInterval(3_600))
+    late.signedDate = TestState.start.addingTimeInterval(600)
+    #expect(try store.recordNotification(late) == .repeated(requestId: first + 1, of: first))
   }
 
   @Test func anotherAppsOutcomeLeavesTheRequestOpen() throws {

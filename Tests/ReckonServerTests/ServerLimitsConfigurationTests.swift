@@ -109,6 +109,10 @@ struct SenderValueRefusalTests {
       #"{"initialBackoffSeconds": 60, "maximumBackoffSeconds": 10}"#,
       "sender.maximumBackoffSeconds: must be at least initialBackoffSeconds (60)"
     ),
+    (
+      #"{"initialBackoffSeconds": 3600}"#,
+      "sender.initialBackoffSeconds: must be at most maximumBackoffSeconds (1800, the default)"
+    ),
   ])
   func aValueThatWouldBeQuietlyChangedIsRefused(sender: String, message: String) throws {
     let json = """

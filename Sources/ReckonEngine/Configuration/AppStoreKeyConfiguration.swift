@@ -103,10 +103,24 @@ public struct SenderConfiguration: Hashable, Sendable {
     maximumBackoffSeconds =
       try reader?.positiveNumber("maximumBackoffSeconds", default: 1_800) ?? 1_800
     guard maximumBackoffSeconds >= initialBackoffSeconds else {
+      // Named at the key the operator wrote: the maximum may be the default.
+      guard try reader?.optionalNumber("maximumBackoffSeconds") != nil else {
+        throw ConfigurationError(
+          reader?.keyPath("initialBackoffSeconds") ?? "sender.initialBackoffSeconds",
+          "must be at most maximumBackoffSeconds (\(Self.plain(maximumBackoffSeconds)), the "
+            + "default)")
+      }
       throw ConfigurationError(
         reader?.keyPath("maximumBackoffSeconds") ?? "sender.maximumBackoffSeconds",
-        "must be at least initialBackoffSeconds (\(initialBackoffSeconds.formatted()))")
+        "must be at least initialBackoffSeconds (\(Self.plain(initialBackoffSeconds)))")
     }
+  }
+}
+
+extension SenderConfiguration {
+  /// A setting as written in JSON: `1800`, `0.5`, never `1,800`.
+  fileprivate static func plain(_ value: Double) -> String {
+    value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }
 }
 

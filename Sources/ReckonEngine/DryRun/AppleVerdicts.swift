@@ -1,9 +1,10 @@
 import Foundation
 import ReckonAppStore
 
-/// When Apple refunded or declined a request for each transaction (a REFUND, REFUND_DECLINED or
-/// REFUND_REVERSED), as a dry-run read them: a request after one is the customer asking again,
-/// not a repeat of the request Apple answered, as `reckon serve` records it.
+/// When Apple refunded or declined a request for each transaction (a REFUND or REFUND_DECLINED;
+/// a REFUND_REVERSED undoes an earlier refund and answers no request), as a dry-run read them: a
+/// request Apple sent after one is the customer asking again, not a repeat of the request Apple
+/// answered, as `reckon serve` records it.
 public struct AppleVerdicts: Sendable {
   private var times: [String: [(environment: AppStoreEnvironment?, at: Date)]] = [:]
 
@@ -16,7 +17,6 @@ public struct AppleVerdicts: Sendable {
   /// Whether `type` (a notification type) is Apple's verdict on a refund request.
   static func isVerdict(_ type: String?) -> Bool {
     type == OutcomeType.refund.rawValue || type == OutcomeType.refundDeclined.rawValue
-      || type == OutcomeType.refundReversed.rawValue
   }
 
   /// Notes a verdict on `transactionId` at `date`; a nil environment is one of unknown app,

@@ -36,8 +36,8 @@ struct NotificationCopies {
   private mutating func copies(in group: [Int], of rows: [DryRunRow]) -> [Int] {
     let ordered = group.sorted { (rows[$0].receivedAt, $0) < (rows[$1].receivedAt, $1) }
     var seen = Set<String>()
-    // Per environment, when the request still open was received, and its deadline.
-    var open: [AppStoreEnvironment?: (receivedAt: Date, deadline: Date)] = [:]
+    // Per environment, when Apple first sent the request still open, and its deadline.
+    var open: [AppStoreEnvironment?: (sent: Date, deadline: Date)] = [:]
     var found: [Int] = []
     for index in ordered {
       let row = rows[index]
@@ -47,17 +47,23 @@ struct NotificationCopies {
         continue
       }
       // As serve decides it: received before the open request's deadline, which counts from
-      // Apple's first send, and with no verdict of Apple's on it since.
+      // Apple's first send, and sent by Apple with no verdict of its on the open one between.
+      let sent = NotificationCopies.firstSent(row)
       if let request = open[row.environment], row.receivedAt < request.deadline,
-        !verdicts.closes(
-          row.transactionId, row.environment, from: request.receivedAt, to: row.receivedAt)
+        !verdicts.closes(row.transactionId, row.environment, from: request.sent, to: sent)
       {
         repeats += 1
         found.append(index)
         continue
       }
-      open[row.environment] = (row.receivedAt, row.deadline)
+      open[row.environment] = (sent, row.deadline)
     }
     return found
+  }
+
+  /// When Apple first sent the row's notification: its deadline less the reply window, as the
+  /// deadline counts from the earlier of Apple's signature and its receipt.
+  private static func firstSent(_ row: DryRunRow) -> Date {
+    row.deadline.addingTimeInterval(-(row.environment ?? .production).consumptionReplyWindow)
   }
 }

@@ -141,8 +141,6 @@ extension OutboxEntry {
           "HTTP \(answer.status)\(apple)", status: answer.status, now: now, backoff: backoff)
       }
       let reason = "HTTP \(answer.status)\(apple)"
-      // A failed try like the retried ones: `queue list` showed a failed entry with none.
-      attempts += 1
       state = .failed(at: now, reason: reason)
       lastError = reason
       return .fail(reason: reason)

@@ -24,10 +24,17 @@ public struct OutboxEntry: Hashable, Sendable {
   public let deadline: Date
   /// Where the entry is.
   public internal(set) var state: OutboxState
-  /// Failed tries: sends Apple answered with an error or that got no answer (5xx and network
-  /// errors, which set the backoff, and the 4xx that failed the entry); never a credentials
-  /// pause, which is not the entry's fault.
+  /// Failed tries that count toward backoff (5xx and network errors).
   public internal(set) var attempts: Int
+  /// Failed tries, for people: those that set the backoff, and the 4xx answer that failed the
+  /// entry for good (a failed entry showed none); a credentials pause is not the entry's fault.
+  public var failedTries: Int {
+    guard case .failed = state, let status = lastStatus, (400..<500).contains(status) else {
+      return attempts
+    }
+    return attempts + 1
+  }
+
   /// Sends found unfinished after a crash, each of which may have reached Apple.
   public internal(set) var interruptedSends: Int
   /// The last HTTP status, if any.

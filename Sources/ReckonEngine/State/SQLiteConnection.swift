@@ -10,6 +10,9 @@ final class SQLiteConnection {
   let path: String
   /// Whether writes have been committing (see `StateWriteHealth`).
   let writeHealth = StateWriteHealth()
+  /// `totalChanges` when the open transaction began: a commit that changed no row wrote no
+  /// page, and proves nothing of the file's health.
+  private var changesAtBegin: Int64 = 0
 
   /// Opens (creating if needed) the database at `path` in WAL mode with a busy timeout; with
   /// `readOnly`, opens an existing file for reading only and leaves its journal mode alone.
@@ -70,16 +73,24 @@ final class SQLiteConnection {
     return mapped
   }
 
-  /// Notes a write that committed: a COMMIT, or a write outside a transaction.
+  /// Notes a write that committed a change: a COMMIT, or a write outside a transaction, that
+  /// changed a row. A duplicate ignored, or a transaction that only read, writes no page.
   private func noteSuccess(_ sql: String) {
-    guard Self.writes(sql), database.isAutocommit else { return }
-    writeHealth.committed()
+    guard Self.writes(sql) else { return }
+    guard database.isAutocommit else {
+      // BEGIN: count the changes from here.
+      if Self.firstWord(sql) == "BEGIN" { changesAtBegin = database.totalChanges }
+      return
+    }
+    let changed =
+      Self.firstWord(sql) == "COMMIT"
+      ? database.totalChanges > changesAtBegin : database.changes > 0
+    if changed { writeHealth.committed() }
   }
 
   /// Whether `sql` writes (or starts or ends a write transaction), by its first word.
   private static func writes(_ sql: String) -> Bool {
-    let word = sql.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 }.prefix { $0 > 0x20 }
-    switch String(decoding: word, as: UTF8.self).uppercased() {
+    switch firstWord(sql) {
     case "INSERT", "UPDATE", "DELETE", "REPLACE", "BEGIN", "COMMIT", "CREATE", "ALTER", "DROP":
       return true
     default:
@@ -116,5 +127,11 @@ final class SQLiteConnection {
   private static func summary(_ sql: String) -> String {
     let flat = sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     return flat.count > 80 ? String(flat.prefix(77)) + "..." : flat
+  }
+
+  /// The statement's first word, upper-cased.
+  private static func firstWord(_ sql: String) -> String {
+    let word = sql.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 }.prefix { $0 > 0x20 }
+    return String(decoding: word, as: UTF8.self).uppercased()
   }
 }

@@ -88,15 +88,15 @@ extension StateStore {
     }
   }
 
-  /// Apple's verdicts on refund requests (REFUND, REFUND_DECLINED, REFUND_REVERSED), for a
-  /// dry-run to tell a customer asking again from a repeat among imported requests.
+  /// Apple's verdicts on refund requests (REFUND, REFUND_DECLINED), for a dry-run to tell a
+  /// customer asking again from a repeat among imported requests.
   public func appleVerdicts() throws(StateDatabaseError) -> AppleVerdicts {
     try locked { () throws(StateDatabaseError) in
       var verdicts = AppleVerdicts()
       for row in try connection.query(
         """
         SELECT transaction_id, environment, occurred_at FROM \(outcomesWithApps)
-        WHERE type IN ('REFUND', 'REFUND_DECLINED', 'REFUND_REVERSED')
+        WHERE type IN ('REFUND', 'REFUND_DECLINED')
         """)
       {
         guard let transactionId = row.text(0), let date = row.date(2) else { continue }

@@ -166,32 +166,46 @@ public final class StateStore: @unchecked Sendable {
   }
 
   /// The request `record` repeats: the latest CONSUMPTION_REQUEST of its app and transaction
-  /// received by then, still before its deadline and not yet refunded or declined. Apple can
-  /// send one refund request several times under new UUIDs; a request after the deadline is a
-  /// new one, and so is one after Apple's verdict on the last (the customer asked again). An
-  /// imported request is never answered, so a live copy of it is decided as a request of its own.
+  /// received by then and still before its deadline, unless Apple refunded or declined it
+  /// before sending `record`. Apple can send one refund request several times under new UUIDs;
+  /// a request after the deadline is a new one, and so is one Apple sent after its verdict on
+  /// the last (the customer asked again). An imported request is never answered, so a live copy
+  /// of it is decided as a request of its own.
   private func openRequest(repeatedBy record: NotificationRecord) throws(StateDatabaseError)
     -> Int64?
   {
     guard record.notificationType == NotificationType.consumptionRequest.rawValue,
       let transactionId = record.transactionId
     else { return nil }
-    // Outcomes attach to the latest request of their transaction and app as they arrive, so
-    // one attached to the open request came in before `record`.
-    return try connection.query(
+    guard
+      let open = try connection.query(
+        """
+        SELECT id, deadline FROM requests WHERE transaction_id = ? AND bundle_id = ?
+          AND environment = ? AND notification_type = 'CONSUMPTION_REQUEST'
+          AND repeat_of IS NULL AND imported = 0 AND received_at <= ? AND deadline > ?
+        ORDER BY received_at DESC LIMIT 1
+        """,
+        [
+          .text(transactionId), .text(record.bundleId), .text(record.environment.rawValue),
+          .date(record.receivedAt), .date(record.receivedAt),
+        ]
+      ).first, let id = open.int(0), let deadline = open.date(1)
+    else { return nil }
+    // The verdict must fall between Apple's first send of the open request and its send of
+    // `record`: an outcome attaches to the latest request when it is stored, so an old one
+    // (imported from history, or delivered again after a 500) can sit on a request it is not
+    // about; and a copy Apple signed before its verdict but delivered after it (retried after
+    // a 500) is still the same request. REFUND_REVERSED undoes an earlier refund: no verdict
+    // on a request. Counted as serve's deadline is, from Apple's signature when it is earlier.
+    let opened = deadline.addingTimeInterval(-record.environment.consumptionReplyWindow)
+    let asked = min(record.receivedAt, record.signedDate ?? record.receivedAt)
+    let verdicts = try connection.query(
       """
-      SELECT id FROM requests WHERE transaction_id = ? AND bundle_id = ? AND environment = ?
-        AND notification_type = 'CONSUMPTION_REQUEST' AND repeat_of IS NULL AND imported = 0
-        AND received_at <= ? AND deadline > ?
-        AND NOT EXISTS (SELECT 1 FROM outcomes o WHERE o.request_id = requests.id
-          AND o.type IN ('REFUND', 'REFUND_DECLINED', 'REFUND_REVERSED'))
-      ORDER BY received_at DESC LIMIT 1
-      """,
-      [
-        .text(transactionId), .text(record.bundleId), .text(record.environment.rawValue),
-        .date(record.receivedAt), .date(record.receivedAt),
-      ]
-    ).first?.int(0)
+      SELECT 1 FROM outcomes WHERE request_id = ? AND type IN ('REFUND', 'REFUND_DECLINED')
+        AND occurred_at >= ? AND occurred_at <= ?
+      LIMIT 1
+      """, [.integer(id), .date(opened), .date(asked)])
+    return verdicts.isEmpty ? id : nil
   }
 
   /// Writes a decision and, when given, its outbox entry in one transaction: both or neither.

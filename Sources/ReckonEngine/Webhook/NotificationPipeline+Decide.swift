@@ -26,7 +26,7 @@ extension NotificationPipeline {
     case .failure(let reason):
       events(.deferred(requestId: requestId, reason: reason.description))
       return WebhookAnswer(
-        status: 200, type: type, verdict: .deferred, fields: ["retry": reason.description])
+        status: 200, type: type, verdict: .deferred, fields: ["retry": reason.answered])
     }
   }
 
@@ -151,6 +151,12 @@ enum DeferReason: Error, CustomStringConvertible {
     case .facts(let failure): failure.description
     case .notStored(let error): "the decision could not be stored: \(error)"
     }
+  }
+
+  /// Why, as the webhook's answer says it: the state database's own error stays in the log.
+  var answered: String {
+    if case .notStored = self { return "the decision could not be stored; it is retried" }
+    return description
   }
 }
 

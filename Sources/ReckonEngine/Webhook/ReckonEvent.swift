@@ -35,15 +35,19 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   case factsReloadRefused(source: String, path: String, problem: String)
   /// A request answered before the webhook read it: another path or method (404, 405), or one
   /// the HTTP server refused (malformed, too large, too slow, a connection too many); `path`
-  /// when it was read. Apple posting to a wrong URL, or a body limit set too small, shows here.
-  case httpRefused(status: Int, reason: String, path: String?)
+  /// when it was read; `count` requests (connections over the limit are reported together).
+  /// Apple posting to a wrong URL, or a body limit set too small, shows here.
+  case httpRefused(status: Int, reason: String, path: String?, count: Int = 1)
 
   /// `error`, `warning` or `info`.
   public var level: String {
     switch self {
     case .answered(_, let verdict, _, _):
       verdict == .recordingFailed ? "error" : verdict == .refused ? "warning" : "info"
-    case .deferred, .policyRefused, .factsReloadRefused, .httpRefused: "warning"
+    case .deferred, .policyRefused, .factsReloadRefused: "warning"
+    // Another path or method is most often a scanner or a health probe at `/`: info, not a
+    // warning on every one; the metric shows a wrong webhook URL as well.
+    case .httpRefused(let status, _, _, _): status == 404 || status == 405 ? "info" : "warning"
     case .retryFailed: "error"
     case .decidedElsewhere: "info"
     // A source that failed or a fact refused may have changed the decision: worth a look.
@@ -106,8 +110,9 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .factsReloadRefused(let source, let path, let problem):
       "facts file \(path) of fact source '\(source)' does not read since it changed; requests "
         + "that read the source wait until it is fixed: " + problem
-    case .httpRefused(let status, let reason, let path):
-      "request\(path.map { " for \($0)" } ?? "") answered \(status) without reaching the webhook: "
+    case .httpRefused(let status, let reason, let path, let count):
+      (count == 1 ? "request" : "\(count) requests")
+        + "\(path.map { " for \($0)" } ?? "") answered \(status) without reaching the webhook: "
         + reason
     }
   }
@@ -141,8 +146,9 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .sender(let event): event.fields
     case .factsReloadRefused(let source, let path, let problem):
       ["source": source, "path": path, "problem": problem]
-    case .httpRefused(let status, _, let path):
-      ["status": String(status)].merging(path.map { ["path": $0] } ?? [:]) { first, _ in first }
+    case .httpRefused(let status, _, let path, let count):
+      ["status": String(status), "count": String(count)]
+        .merging(path.map { ["path": $0] } ?? [:]) { first, _ in first }
     case .policyLive(let policy), .policyApplied(let policy):
       ["path": policy.path, "app": policy.app, "sha256": policy.sha256]
         .merging(policy.version.map { ["version": $0] } ?? [:]) { first, _ in first }

@@ -37,7 +37,8 @@ public final class ReckonMetrics: @unchecked Sendable {
       case .policyRefused: reloads[["refused"], default: 0] += 1
       case .sender(let sent): sends[[Self.result(of: sent)], default: 0] += 1
       case .factsReloadRefused(let source, _, _): factsRefusals[[source], default: 0] += 1
-      case .httpRefused(let status, _, _): httpRefusals[[String(status)], default: 0] += 1
+      case .httpRefused(let status, _, _, let count):
+        httpRefusals[[String(status)], default: 0] += count
       case .deferred, .outcome, .policyLive, .retryFailed, .decidedElsewhere: break
       }
     }

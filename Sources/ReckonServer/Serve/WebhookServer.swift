@@ -47,7 +47,8 @@ public final class WebhookServer: @unchecked Sendable {
       refused: { refusal in
         service.report(
           .httpRefused(
-            status: refusal.status, reason: QuotedText.cut(refusal.reason, to: 300), path: nil))
+            status: refusal.status, reason: QuotedText.cut(refusal.reason, to: 300), path: nil,
+            count: refusal.count))
       },
       handler: { request in await routes.respond(to: request) })
   }

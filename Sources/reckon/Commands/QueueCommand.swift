@@ -355,7 +355,7 @@ struct EntryReport: Encodable {
     environment = entry.app.environment.rawValue
     transactionId = entry.transactionId
     deadline = entry.deadline
-    self.attempts = entry.attempts
+    self.attempts = entry.failedTries
     interruptedSends = entry.interruptedSends
     lastStatus = entry.lastStatus
     lastError = entry.lastError
@@ -377,8 +377,8 @@ struct EntryReport: Encodable {
     var lines = [
       "entry \(id): \(state)\(when)\(release)\(reason.map { " (\($0))" } ?? "")",
       "app: \(bundleId) (\(environment)), transaction \(transactionId), deadline \(time.string(from: deadline))",
-      // `attempts` counts only the failed tries that set the backoff, so it is named as such:
-      // "attempts: 0" beside a 202 read as if nothing had been sent.
+      // `attempts` counts only failed tries, so it is named as such: "attempts: 0" beside a 202
+      // read as if nothing had been sent.
       "failed tries: \(attempts), sends interrupted by a crash: \(interruptedSends); last answer: "
         + (lastStatus.map { "HTTP \($0)" } ?? "none") + (lastError.map { " (\($0))" } ?? ""),
     ]
@@ -414,7 +414,7 @@ enum QueueTable {
       lines.append(
         // A transaction id, bundle id or Apple's error message is anyone's text: a tab or an
         // escape in it must not forge a column or reach the terminal.
-        "\(entry.id)\t\(entry.state.name)\t\(cell(entry.transactionId))\t\(cell(entry.app.bundleId))\t\(entry.app.environment.rawValue)\t\(formatter.string(from: entry.deadline))\t\(entry.attempts)\t\(cell(entry.lastError ?? ""))"
+        "\(entry.id)\t\(entry.state.name)\t\(cell(entry.transactionId))\t\(cell(entry.app.bundleId))\t\(entry.app.environment.rawValue)\t\(formatter.string(from: entry.deadline))\t\(entry.failedTries)\t\(cell(entry.lastError ?? ""))"
       )
     }
     return lines.joined(separator: "\n")

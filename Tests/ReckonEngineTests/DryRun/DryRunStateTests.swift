@@ -87,16 +87,20 @@ struct DryRunStateTests {
       occurredAt: first.request.receivedAt.addingTimeInterval(3_600))
     let stored = try #require(
       try store.storedRequests(since: nil, until: nil).first?.rawNotification)
+    // Apple's new request: its own UUID, signed when it was sent.
     let uuid = try #require(first.request.notification.notificationUUID)
-    let raw = Data(
-      String(decoding: stored, as: UTF8.self).replacingOccurrences(of: uuid, with: "asked-again")
-        .utf8)
+    let signed = try #require(first.request.notification.signedDate)
+    let asked = first.request.receivedAt.addingTimeInterval(7_200)
+    let milliseconds = { (date: Date) in Int64((date.timeIntervalSince1970 * 1_000).rounded()) }
+    var text = String(decoding: stored, as: UTF8.self).replacingOccurrences(
+      of: uuid, with: "asked-again")
+    let signedField = try #require(text.range(of: #""signedDate":\#(milliseconds(signed))"#))
+    text.replaceSubrange(signedField, with: #""signedDate":\#(milliseconds(asked))"#)
     let again = try store.recordNotification(
       NotificationRecord(
         notificationUUID: "asked-again", notificationType: "CONSUMPTION_REQUEST",
         transactionId: transactionId, bundleId: "com.example.coins", environment: .production,
-        receivedAt: first.request.receivedAt.addingTimeInterval(7_200),
-        rawNotification: raw))
+        receivedAt: asked, signedDate: asked, rawNotification: Data(text.utf8)))
     guard case .recorded = again else {
       Issue.record("taken for a repeat: \(again)")
       return

@@ -242,6 +242,26 @@ struct NotificationCopiesWindowTests {
       verdict: nil, against: nil)
   }
 
+  /// As serve: a copy Apple signed before its verdict, though received after it, repeats the
+  /// open request.
+  @Test func aCopySignedBeforeTheVerdictIsARepeat() {
+    let start = Date(timeIntervalSince1970: 1_790_000_000)
+    var rows = [
+      Self.row(uuid: "first", signed: start, received: start),
+      Self.row(
+        uuid: "late", signed: start.addingTimeInterval(600),
+        received: start.addingTimeInterval(3_600)),
+    ]
+    var verdicts = AppleVerdicts()
+    verdicts.add(
+      transactionId: rows[0].transactionId, environment: .production,
+      at: start.addingTimeInterval(2_400))
+    var copies = NotificationCopies(verdicts: verdicts)
+    copies.remove(from: &rows)
+    #expect(copies.repeats == 1)
+    #expect(rows.map(\.notificationUUID) == ["first"])
+  }
+
   @Test func aRequestAfterTheFirstSendsWindowIsNoRepeat() {
     let start = Date(timeIntervalSince1970: 1_790_000_000)
     var rows = [

@@ -1,0 +1,14 @@
+import Testing
+
+@testable import ReckonEngine
+
+/// What a 200 `deferred` answer says of a decision it could not store: to retry, not the state
+/// database's own error, which is for the operator's log.
+struct DeferredAnswerTests {
+  @Test func aDecisionNotStoredIsAnsweredWithoutTheDatabasesError() {
+    let reason = DeferReason.notStored(
+      .statementFailed(sql: "INSERT INTO decisions (request_id, …", message: "disk I/O error"))
+    #expect(!reason.answered.contains("INSERT") && !reason.answered.contains("disk"))
+    #expect(reason.description.contains("disk I/O error"), "the log keeps it")
+  }
+}
