@@ -109,6 +109,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
     guard wasRunning else { return }
     acceptorDone.wait()
+    reportRefusedConnections()
     _ = connections.wait(timeout: .now() + timeout)
   }
 
@@ -148,17 +149,21 @@ public final class HTTPServer: @unchecked Sendable {
       return refusedConnections == 1
     }
     guard first else { return }
-    DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [self] in
-      let count = lock.withLock {
-        defer { refusedConnections = 0 }
-        return refusedConnections
-      }
-      refused(
-        HTTPRefusal(
-          status: 503,
-          reason: "too many connections (\(configuration.maximumConnections) open)",
-          count: count))
+    DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [self] in reportRefusedConnections() }
+  }
+
+  /// Reports the connections refused since the last report, if any (`shutdown` reports what
+  /// the last second's timer has not yet).
+  private func reportRefusedConnections() {
+    let count = lock.withLock {
+      defer { refusedConnections = 0 }
+      return refusedConnections
     }
+    guard count > 0 else { return }
+    refused(
+      HTTPRefusal(
+        status: 503, reason: "too many connections (\(configuration.maximumConnections) open)",
+        count: count))
   }
 
   /// Counts a new connection in, unless the server is at `maximumConnections`.

@@ -1,3 +1,4 @@
+import ReckonFacts
 import Testing
 
 @testable import ReckonEngine
@@ -10,5 +11,16 @@ struct DeferredAnswerTests {
       .statementFailed(sql: "INSERT INTO decisions (request_id, …", message: "disk I/O error"))
     #expect(!reason.answered.contains("INSERT") && !reason.answered.contains("disk"))
     #expect(reason.description.contains("disk I/O error"), "the log keeps it")
+  }
+
+  @Test func aFactSourceFailureIsAnsweredWithoutItsPathOrQuery() {
+    let reason = DeferReason.facts(
+      FactGatheringFailure(
+        failures: [
+          FactSourceFailure(
+            source: "app-db", reason: .failed("cannot open /srv/secret/app.sqlite"))
+        ], neededFacts: ["usage.consumed"]))
+    #expect(!reason.answered.contains("/srv/secret"), "\(reason.answered)")
+    #expect(reason.description.contains("/srv/secret"), "the log keeps it")
   }
 }

@@ -246,6 +246,17 @@ import Testing
     #expect(entry.attempts == 0, "a 4xx sets no backoff for a later retry")
   }
 
+  /// Failed for another reason than Apple's answer (consent withdrawn) after a credentials
+  /// pause: the pause's 401 is the last status, and still no try failed.
+  @Test func aFailureOfAnotherKindCountsNoFailedTry() {
+    var entry = sending()
+    _ = entry.delivered(.answered(.init(status: 401)), now: start, backoff: backoff)
+    var failed = self.entry(state: .failed(at: start, reason: "the customer withdrew consent"))
+    failed.lastStatus = entry.lastStatus
+    #expect(failed.lastStatus == 401)
+    #expect(failed.failedTries == 0)
+  }
+
   @Test(arguments: [401, 403])
   func credentialsProblemsPauseTheAppWithoutCountingAnAttempt(status: Int) {
     var entry = sending()

@@ -103,6 +103,24 @@ import Testing
     #expect(served.hasPrefix("HTTP/1.1 200"))
   }
 
+  /// Connections over the limit are reported together, once a second at most, with their
+  /// count; each burst on its own, and the last before a stop before `shutdown` returns.
+  @Test func refusedConnectionsAreReportedByTheSecondAndAtShutdown() throws {
+    let refusals = Refusals()
+    let server = HTTPServer(
+      configuration: .init(readTimeout: 30, maximumConnections: 1), refused: refusals.append,
+      synchronousHandler: { _ in .text(200, "ok") })
+    let port = try server.start()
+    let held = try RawSocket.connected(port: port)
+    defer { close(held) }
+    let request = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    for _ in 0..<3 { _ = try RawSocket.exchange(port: port, request, wait: 5) }
+    for _ in 0..<60 where refusals.all.isEmpty { usleep(50_000) }
+    for _ in 0..<2 { _ = try RawSocket.exchange(port: port, request, wait: 5) }
+    server.shutdown(timeout: 1)
+    #expect(refusals.all.map(\.count) == [3, 2], "\(refusals.all)")
+  }
+
   /// A client that pipelines requests and never reads their answers used to hold its thread in
   /// `send`, and its connection slot, for as long as it liked; now it is closed at the write
   /// timeout and the slot serves others.

@@ -29,9 +29,9 @@ public struct OutboxEntry: Hashable, Sendable {
   /// Failed tries, for people: those that set the backoff, and the 4xx answer that failed the
   /// entry for good (a failed entry showed none); a credentials pause is not the entry's fault.
   public var failedTries: Int {
-    guard case .failed = state, let status = lastStatus, (400..<500).contains(status) else {
-      return attempts
-    }
+    // Failed by Apple's answer, as that path words it; a failure of another kind (consent
+    // withdrawn, a body that no longer validates) made no try, whatever the last status was.
+    guard case .failed(_, let reason) = state, reason.hasPrefix("HTTP 4") else { return attempts }
     return attempts + 1
   }
 

@@ -196,9 +196,11 @@ public final class StateStore: @unchecked Sendable {
     // (imported from history, or delivered again after a 500) can sit on a request it is not
     // about; and a copy Apple signed before its verdict but delivered after it (retried after
     // a 500) is still the same request. REFUND_REVERSED undoes an earlier refund: no verdict
-    // on a request. Counted as serve's deadline is, from Apple's signature when it is earlier.
+    // on a request. A verdict that comes in after the new request is taken up by
+    // `reopenRepeats` when it is attached.
     let opened = deadline.addingTimeInterval(-record.environment.consumptionReplyWindow)
-    let asked = min(record.receivedAt, record.signedDate ?? record.receivedAt)
+    // Apple's own clock on both sides when it signed: the verdict's time is Apple's too.
+    let asked = record.signedDate ?? record.receivedAt
     let verdicts = try connection.query(
       """
       SELECT 1 FROM outcomes WHERE request_id = ? AND type IN ('REFUND', 'REFUND_DECLINED')
@@ -357,19 +359,50 @@ public final class StateStore: @unchecked Sendable {
         ]
       ).first
       let requestId = request?.int(0)
-      try connection.query(
-        """
-        INSERT OR IGNORE INTO outcomes (notification_uuid, request_id, type, transaction_id, original_transaction_id,
-          app_account_token, occurred_at, bundle_id, environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """,
-        [
-          .text(notificationUUID), requestId.map { .integer($0) } ?? .null, .text(type.rawValue),
-          .text(transactionId),
-          .optional(originalTransactionId), .optional(appAccountToken?.lowercased()),
-          .date(occurredAt), .optional(app?.bundleId ?? request?.text(1)),
-          .optional(app?.environment.rawValue ?? request?.text(2)),
-        ])
+      try connection.transaction { () throws(StateDatabaseError) in
+        try connection.query(
+          """
+          INSERT OR IGNORE INTO outcomes (notification_uuid, request_id, type, transaction_id, original_transaction_id,
+            app_account_token, occurred_at, bundle_id, environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+          """,
+          [
+            .text(notificationUUID), requestId.map { .integer($0) } ?? .null,
+            .text(type.rawValue), .text(transactionId),
+            .optional(originalTransactionId), .optional(appAccountToken?.lowercased()),
+            .date(occurredAt), .optional(app?.bundleId ?? request?.text(1)),
+            .optional(app?.environment.rawValue ?? request?.text(2)),
+          ])
+        guard connection.changes > 0, type == .refund || type == .refundDeclined,
+          let requestId,
+          let environment = request?.text(2).flatMap(AppStoreEnvironment.init(rawValue:))
+        else { return }
+        try reopenRepeats(
+          of: requestId, sentAfter: occurredAt, window: environment.consumptionReplyWindow)
+      }
       return requestId
+    }
+  }
+
+  /// The repeats of `requestId` that Apple sent after its verdict on it (which came in late:
+  /// Apple retries an outcome it got no 200 for) were the customer asking again, as
+  /// `openRequest` would have seen with the verdict in hand: the first becomes a request of its
+  /// own, left undecided for the retry of undecided requests to decide, and the later ones its
+  /// repeats.
+  private func reopenRepeats(of requestId: Int64, sentAfter verdict: Date, window: TimeInterval)
+    throws(StateDatabaseError)
+  {
+    var reopened: Int64?
+    for row in try connection.query(
+      "SELECT id, deadline FROM requests WHERE repeat_of = ? ORDER BY received_at, id",
+      [.integer(requestId)])
+    {
+      guard let id = row.int(0), let deadline = row.date(1),
+        deadline.addingTimeInterval(-window) >= verdict
+      else { continue }
+      try connection.query(
+        "UPDATE requests SET repeat_of = ? WHERE id = ?",
+        [reopened.map { .integer($0) } ?? .null, .integer(id)])
+      if reopened == nil { reopened = id }
     }
   }
 

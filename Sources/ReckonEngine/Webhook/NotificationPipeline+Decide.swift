@@ -153,10 +153,14 @@ enum DeferReason: Error, CustomStringConvertible {
     }
   }
 
-  /// Why, as the webhook's answer says it: the state database's own error stays in the log.
+  /// Why, as the webhook's answer says it: a fact source's or the state database's own error
+  /// (a path, a query, SQLite's message) stays in the log.
   var answered: String {
-    if case .notStored = self { return "the decision could not be stored; it is retried" }
-    return description
+    switch self {
+    case .notStored: "the decision could not be stored; it is retried"
+    case .facts: "a fact source could not answer; the request is decided when it does"
+    case .noTransaction, .noPolicy: description
+    }
   }
 }
 
