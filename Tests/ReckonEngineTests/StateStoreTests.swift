@@ -162,6 +162,8 @@ import Testing
   @Test func aFailedWriteIsAWriteProblemUntilAWriteCommits() throws {
     let store = try TestState.store()
     _ = try store.recordNotification(TestState.notification("kept"))
+    _ = try store.attachOutcome(
+      .refund, notificationUUID: "stored", transactionId: "1000", occurredAt: TestState.start)
     #expect(store.writeProblem == nil)
     try store.locked { () throws(StateDatabaseError) in
       try store.connection.execute("PRAGMA query_only = 1")
@@ -176,10 +178,12 @@ import Testing
     try store.locked { () throws(StateDatabaseError) in
       try store.connection.execute("PRAGMA query_only = 0")
     }
-    // A commit that changed nothing (a duplicate answered from what is stored) wrote no page:
-    // it proves nothing, and the problem stands until a write does.
+    // A commit that changed nothing (a duplicate answered from what is stored, an outcome
+    // stored already) wrote no page: it proves nothing, and the problem stands until a write does.
     #expect(
       try store.recordNotification(TestState.notification("kept")) == .duplicate(requestId: 1))
+    _ = try store.attachOutcome(
+      .refund, notificationUUID: "stored", transactionId: "1000", occurredAt: TestState.start)
     #expect(store.writeProblem == problem)
     try store.checkWritable()
     #expect(store.writeProblem == nil)
@@ -307,6 +311,46 @@ import Testing
     var late = TestState.notification("late", at: TestState.start.addingTimeInterval(3_600))
     late.signedDate = TestState.start.addingTimeInterval(600)
     #expect(try store.recordNotification(late) == .repeated(requestId: first + 1, of: first))
+  }
+
+  /// Apple's verdict came in late (it retries an outcome it got no 200 for) and the customer had
+  /// asked again meanwhile: that request, taken for a repeat when it came, is reopened as one of
+  /// its own for the retry of undecided requests to decide, and its later copies repeat it.
+  @Test func aVerdictThatComesInLateReopensTheRequestSentAfterIt() throws {
+    let store = try TestState.store()
+    let first = try store.recordNotification(TestState.notification()).requestId
+    let earlierCopy = TestState.notification("copy", at: TestState.start.addingTimeInterval(600))
+    #expect(try store.recordNotification(earlierCopy) == .repeated(requestId: first + 1, of: first))
+    var asked = TestState.notification("asked", at: TestState.start.addingTimeInterval(3_600))
+    asked.signedDate = TestState.start.addingTimeInterval(3_600)
+    #expect(try store.recordNotification(asked) == .repeated(requestId: first + 2, of: first))
+    let again = TestState.notification("again", at: TestState.start.addingTimeInterval(3_700))
+    #expect(try store.recordNotification(again) == .repeated(requestId: first + 3, of: first))
+
+    _ = try store.attachOutcome(
+      .refundDeclined, notificationUUID: "late-verdict", transactionId: "1000",
+      app: TestState.app, occurredAt: TestState.start.addingTimeInterval(1_800))
+    let undecided = try store.undecidedRequests(
+      before: .distantFuture, now: TestState.start.addingTimeInterval(3_800))
+    #expect(undecided.map(\.requestId) == [first, first + 2], "the copy sent before stays one")
+    let later = TestState.start.addingTimeInterval(4_000)
+    #expect(try store.requestCount(transactionId: "1000", before: later) == 2)
+    let next = try store.recordNotification(
+      TestState.notification("next", at: TestState.start.addingTimeInterval(3_900)))
+    #expect(next == .repeated(requestId: first + 4, of: first + 2))
+  }
+
+  /// Apple's clock against Apple's: a request Apple signed after its verdict is new even when
+  /// this server's clock, running behind, received it "before" the verdict's time.
+  @Test func aRequestSignedAfterTheVerdictIsNewWhateverTheLocalClockSays() throws {
+    let store = try TestState.store()
+    let first = try store.recordNotification(TestState.notification()).requestId
+    _ = try store.attachOutcome(
+      .refundDeclined, notificationUUID: "declined", transactionId: "1000", app: TestState.app,
+      occurredAt: TestState.start.addingTimeInterval(1_800))
+    var asked = TestState.notification("asked", at: TestState.start.addingTimeInterval(1_799))
+    asked.signedDate = TestState.start.addingTimeInterval(1_801)
+    #expect(try store.recordNotification(asked) == .recorded(requestId: first + 1))
   }
 
   @Test func anotherAppsOutcomeLeavesTheRequestOpen() throws {
