@@ -160,14 +160,7 @@ import Testing
     _ = try Self.enqueue("81", at: Date(), in: store, signedBy: authority)
     let old = try Self.enqueue(
       "82", at: Date().addingTimeInterval(-120), in: store, signedBy: authority)
-    let log = folder.appendingPathComponent("send.log")
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = ["send", "--config", folder.appendingPathComponent("reckon.json").path]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = try FileHandle(forWritingTo: log)
-    try process.run()
+    let (process, log) = try SendProcessTests.launchSend(binary, folder: folder)
     defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
     let freshSent = await ServerFixture.eventually(within: 20) {

@@ -17,14 +17,7 @@ import Testing
     for index in 0..<40 {
       try OutboxFixture.enqueue(in: store, at: Date(), transaction: "8\(index)")
     }
-    let log = folder.appendingPathComponent("send.log")
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = ["send", "--config", folder.appendingPathComponent("reckon.json").path]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = try FileHandle(forWritingTo: log)
-    try process.run()
+    let (process, log) = try SendProcessTests.launchSend(binary, folder: folder)
     defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
     let started = await ServerFixture.eventually(within: 20) { standIn.requests.count >= 3 }
@@ -60,14 +53,7 @@ import Testing
     try store.pause(
       AppStoreApp(bundleId: "com.example.paused", environment: .production),
       until: Date().addingTimeInterval(600), reason: "HTTP 401")
-    let log = folder.appendingPathComponent("send.log")
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = ["send", "--config", folder.appendingPathComponent("reckon.json").path]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = try FileHandle(forWritingTo: log)
-    try process.run()
+    let (process, log) = try SendProcessTests.launchSend(binary, folder: folder)
     defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
     let logged = { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
@@ -193,6 +179,20 @@ import Testing
     #expect(status == 0, "\(logged)")
     #expect(try store.entry(id: entry).state.name == "sent", "\(logged)")
     #expect(standIn.requests.count == 1)
+  }
+
+  /// Starts the built `reckon send` (continuous) on `folder`'s configuration, its standard
+  /// error going to `folder/send.log`.
+  static func launchSend(_ binary: URL, folder: URL) throws -> (Process, URL) {
+    let log = folder.appendingPathComponent("send.log")
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["send", "--config", folder.appendingPathComponent("reckon.json").path]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = try FileHandle(forWritingTo: log)
+    try process.run()
+    return (process, log)
   }
 
   static func sendOnce(_ binary: URL, config: URL, environment: [String: String]? = nil)
