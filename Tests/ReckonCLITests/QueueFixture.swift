@@ -87,7 +87,7 @@ struct QueueFixture {
   }
 
   @discardableResult
-  private static func enqueue(
+  static func enqueue(
     in store: StateStore, at date: Date, transaction: String, hold: Bool, body: String = body,
     environment: AppStoreEnvironment = .production, facts: String = "[]"
   ) throws -> Int64 {

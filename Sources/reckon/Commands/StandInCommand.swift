@@ -16,6 +16,7 @@ enum StandInCommand: Command {
   static let flagNames: Set<String> = ["create-key"]
   static let help = """
     Usage: reckon standin [--config reckon.json] [--port N] [--record FILE] [--create-key]
+                          [--answer 429|500|401|404] [--times N]
 
     Listens on 127.0.0.1 (port 0, the default, picks a free one) as the App Store Server API's
     consumption endpoint for the configuration's apps: it checks each request's ES256 token
@@ -28,6 +29,11 @@ enum StandInCommand: Command {
     checks them before it queues a reply. Prints "listening on URL" when ready; stops on
     SIGTERM or SIGINT. --create-key writes a fresh test key to appStore.privateKeyPath (mode 0600)
     if no file is there. Never point a real App Store key at it.
+
+    To rehearse an outage, --answer makes it answer requests that pass its checks as Apple does
+    when it is in trouble: 429 (rate limited, Retry-After 5 s on), 500 (Apple's 5000000 error),
+    401 (credentials refused) or 404 (transaction not found); the first N of them with
+    --times N, then 202 again; every one without it.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
@@ -36,8 +42,11 @@ enum StandInCommand: Command {
     let port = Int(arguments.option("port") ?? "0") ?? -1
     let record = arguments.option("record")
     let createKey = arguments.flag("create-key")
+    let answer = try arguments.option("answer").map(Self.fault)
+    let times = try arguments.option("times").map(Self.times)
     try arguments.rejectUnknown()
     guard (0...65_535).contains(port) else { throw UsageError("--port must be 0...65535") }
+    if times != nil, answer == nil { throw UsageError("--times counts --answer's answers") }
     guard let settings = configuration.appStoreKey else {
       throw UsageError("the configuration has no appStore section to take the key from")
     }
@@ -58,6 +67,7 @@ enum StandInCommand: Command {
     let recorder = try record.map { path throws(UsageError) in
       try RequestRecorder(path: path, standIn: standIn, console: console)
     }
+    if let answer { standIn.respond(with: FaultAnswers(answer, times: times).next) }
     let url = try standIn.start(port: port)
     // Written unbuffered: a script waits for this line to learn the port.
     FileHandle.standardOutput.write(Data("listening on \(url.absoluteString)\n".utf8))
@@ -65,6 +75,21 @@ enum StandInCommand: Command {
     standIn.shutdown()
     recorder?.flush()
     return 0
+  }
+
+  /// The statuses `--answer` takes.
+  private static func fault(_ text: String) throws(UsageError) -> Int {
+    guard let status = Int(text), FaultAnswers.statuses.contains(status) else {
+      throw UsageError("--answer takes 429, 500, 401 or 404, not '\(text)'")
+    }
+    return status
+  }
+
+  private static func times(_ text: String) throws(UsageError) -> Int {
+    guard let count = Int(text), count > 0 else {
+      throw UsageError("--times takes a whole number above 0, not '\(text)'")
+    }
+    return count
   }
 
   /// Calls `tick` every 100 ms until SIGTERM or SIGINT.
