@@ -11,11 +11,14 @@ public struct HTTPRefusal: Sendable, Equatable {
   /// most once a second, so a flood does not write a line per connection from the thread that
   /// accepts them.
   public let count: Int
+  /// Who sent it, `address:port`, for a single refusal.
+  public let client: String?
 
-  /// `count` refusals answered with `status` for `reason`.
-  public init(status: Int, reason: String, count: Int = 1) {
+  /// `count` refusals answered with `status` for `reason`, sent by `client` when known.
+  public init(status: Int, reason: String, count: Int = 1, client: String? = nil) {
     self.status = status
     self.reason = reason
     self.count = count
+    self.client = client
   }
 }

@@ -12,6 +12,9 @@ public struct HTTPRequest: Hashable, Sendable {
   public var headers: [(name: String, value: String)]
   /// The body (Content-Length bytes).
   public var body: Data
+  /// Who sent it, `address:port` as the connection's peer (a proxy in front is the peer), when
+  /// the server knows it.
+  public var client: String?
 
   /// Creates a request.
   public init(

@@ -185,6 +185,7 @@ public final class HTTPServer: @unchecked Sendable {
     var parser = HTTPRequestParser(limits: configuration.limits)
     var idleSince = Date()
     var toldToContinue = false
+    let peer = Socket.peer(client)
     while true {
       let request: HTTPRequest?
       do { request = try parser.next() } catch {
@@ -193,10 +194,11 @@ public final class HTTPServer: @unchecked Sendable {
           Array(
             HTTPResponse.text(error.status, error.description + "\n").serialized(keepAlive: false)),
           timeout: configuration.writeTimeout)
-        refused(HTTPRefusal(status: error.status, reason: error.description))
+        refused(HTTPRefusal(status: error.status, reason: error.description, client: peer))
         return
       }
-      if let request {
+      if var request {
+        request.client = peer
         toldToContinue = false
         let keepAlive = request.keepAlive && !isStopping
         let response = respond(to: request)
@@ -228,7 +230,8 @@ public final class HTTPServer: @unchecked Sendable {
           refused(
             HTTPRefusal(
               status: 408,
-              reason: "request timed out: incomplete after \(configuration.readTimeout) s"))
+              reason: "request timed out: incomplete after \(configuration.readTimeout) s",
+              client: peer))
         }
         return
       }

@@ -57,6 +57,23 @@ enum Socket {
     return client
   }
 
+  /// The connected peer as `address:port` (the server listens on IPv4 only), nil if unknown.
+  static func peer(_ descriptor: Int32) -> String? {
+    var address = sockaddr_in()
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let found = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        getpeername(descriptor, $0, &length) == 0
+      }
+    }
+    guard found, address.sin_family == sa_family_t(AF_INET) else { return nil }
+    var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+    guard inet_ntop(AF_INET, &address.sin_addr, &text, socklen_t(text.count)) != nil else {
+      return nil
+    }
+    return "\(String(cString: text)):\(UInt16(bigEndian: address.sin_port))"
+  }
+
   /// Reads what is available (up to 64 KiB); nil when the peer closed or on an error, empty
   /// when interrupted.
   static func read(_ descriptor: Int32) -> [UInt8]? {

@@ -38,14 +38,16 @@ public final class NotificationPipeline: Sendable {
     self.events = events
   }
 
-  /// Handles the raw POST body Apple sent (`{"signedPayload": "..."}`) and says what to answer.
-  public func handle(body: Data) async -> WebhookAnswer {
+  /// Handles the raw POST body Apple sent (`{"signedPayload": "..."}`) and says what to answer;
+  /// `client`, who sent it, goes into the log.
+  public func handle(body: Data, client: String? = nil) async -> WebhookAnswer {
     let answer = await process(body: body)
     events(
       .answered(
         type: answer.notificationType, verdict: answer.verdict, status: answer.status,
         detail: answer.verdict.explainedInLogs
-          ? answer.logDetail ?? String(decoding: answer.body, as: UTF8.self) : nil))
+          ? answer.logDetail ?? String(decoding: answer.body, as: UTF8.self) : nil,
+        client: client))
     return answer
   }
 

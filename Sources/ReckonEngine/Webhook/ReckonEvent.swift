@@ -5,7 +5,9 @@ import ReckonAppStore
 /// each as a JSON line and counts them in `/metrics`; an embedder may log them its own way.
 public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   /// A notification was answered.
-  case answered(type: String?, verdict: WebhookAnswer.Verdict, status: Int, detail: String?)
+  case answered(
+    type: String?, verdict: WebhookAnswer.Verdict, status: Int, detail: String?,
+    client: String? = nil)
   /// A request was decided; `reason` says why a skip sends nothing (the deciding rule may be
   /// one that grants a refund, overruled by a safety gate such as missing consent).
   case decided(
@@ -37,17 +39,18 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   /// the HTTP server refused (malformed, too large, too slow, a connection too many); `path`
   /// when it was read; `count` requests (connections over the limit are reported together).
   /// Apple posting to a wrong URL, or a body limit set too small, shows here.
-  case httpRefused(status: Int, reason: String, path: String?, count: Int = 1)
+  case httpRefused(
+    status: Int, reason: String, path: String?, count: Int = 1, client: String? = nil)
 
   /// `error`, `warning` or `info`.
   public var level: String {
     switch self {
-    case .answered(_, let verdict, _, _):
+    case .answered(_, let verdict, _, _, _):
       verdict == .recordingFailed ? "error" : verdict == .refused ? "warning" : "info"
     case .deferred, .policyRefused, .factsReloadRefused: "warning"
     // Another path or method is most often a scanner or a health probe at `/`: info, not a
     // warning on every one; the metric shows a wrong webhook URL as well.
-    case .httpRefused(let status, _, _, _): status == 404 || status == 405 ? "info" : "warning"
+    case .httpRefused(let status, _, _, _, _): status == 404 || status == 405 ? "info" : "warning"
     case .retryFailed: "error"
     case .decidedElsewhere: "info"
     // A source that failed or a fact refused may have changed the decision: worth a look.
@@ -81,7 +84,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   /// One sentence for a log.
   public var description: String {
     switch self {
-    case .answered(let type, let verdict, let status, let detail):
+    case .answered(let type, let verdict, let status, let detail, _):
       "\(type ?? "unreadable notification") answered \(status) (\(verdict.rawValue))"
         + (detail.map { ": \($0)" } ?? "")
     case .decided(
@@ -110,7 +113,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .factsReloadRefused(let source, let path, let problem):
       "facts file \(path) of fact source '\(source)' does not read since it changed; requests "
         + "that read the source wait until it is fixed: " + problem
-    case .httpRefused(let status, let reason, let path, let count):
+    case .httpRefused(let status, let reason, let path, let count, _):
       (count == 1 ? "request" : "\(count) requests")
         + "\(path.map { " for \($0)" } ?? "") answered \(status) without reaching the webhook: "
         + reason
@@ -121,9 +124,10 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   /// action, rule, status and app a message names.
   public var fields: [String: String] {
     switch self {
-    case .answered(let type, let verdict, let status, _):
+    case .answered(let type, let verdict, let status, _, let client):
       ["verdict": verdict.rawValue, "status": String(status)]
         .merging(type.map { ["type": $0] } ?? [:]) { first, _ in first }
+        .merging(client.map { ["client": $0] } ?? [:]) { first, _ in first }
     case .decided(
       let request, let transaction, let action, let rule, let reason, let entry, let problems):
       [
@@ -146,9 +150,10 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .sender(let event): event.fields
     case .factsReloadRefused(let source, let path, let problem):
       ["source": source, "path": path, "problem": problem]
-    case .httpRefused(let status, _, let path, let count):
+    case .httpRefused(let status, _, let path, let count, let client):
       ["status": String(status), "count": String(count)]
         .merging(path.map { ["path": $0] } ?? [:]) { first, _ in first }
+        .merging(client.map { ["client": $0] } ?? [:]) { first, _ in first }
     case .policyLive(let policy), .policyApplied(let policy):
       ["path": policy.path, "app": policy.app, "sha256": policy.sha256]
         .merging(policy.version.map { ["version": $0] } ?? [:]) { first, _ in first }

@@ -97,9 +97,10 @@ public final class ReckonService: Sendable {
     return (answer.status, answer.body)
   }
 
-  /// Like `handleNotification(body:)`, with what became of the notification.
-  public func answer(body: Data) async -> WebhookAnswer {
-    await pipeline.handle(body: body)
+  /// Like `handleNotification(body:)`, with what became of the notification; `client`, the
+  /// address it came from, goes into the `answered` event.
+  public func answer(body: Data, from client: String? = nil) async -> WebhookAnswer {
+    await pipeline.handle(body: body, client: client)
   }
 
   /// Delivers queued replies until `isStopped` (a no-op without a sender), checking for new

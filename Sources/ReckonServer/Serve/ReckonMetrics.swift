@@ -29,7 +29,7 @@ public final class ReckonMetrics: @unchecked Sendable {
   public func record(_ event: ReckonEvent) {
     lock.withLock {
       switch event {
-      case .answered(let type, let verdict, let status, _):
+      case .answered(let type, let verdict, let status, _, _):
         requests[[Self.typeLabel(type), verdict.rawValue, String(status)], default: 0] += 1
       case .decided(_, _, let action, let rule, _, _, _):
         decisions[[action, rule], default: 0] += 1
@@ -37,7 +37,7 @@ public final class ReckonMetrics: @unchecked Sendable {
       case .policyRefused: reloads[["refused"], default: 0] += 1
       case .sender(let sent): sends[[Self.result(of: sent)], default: 0] += 1
       case .factsReloadRefused(let source, _, _): factsRefusals[[source], default: 0] += 1
-      case .httpRefused(let status, _, _, let count):
+      case .httpRefused(let status, _, _, let count, _):
         httpRefusals[[String(status)], default: 0] += count
       case .deferred, .outcome, .policyLive, .retryFailed, .decidedElsewhere: break
       }

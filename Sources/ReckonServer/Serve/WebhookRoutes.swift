@@ -25,7 +25,7 @@ public struct WebhookRoutes: Sendable {
     case webhookPath:
       guard request.method == "POST" else { return notAllowed(request, "POST") }
       let started = ContinuousClock.now
-      let answer = await service.answer(body: request.body)
+      let answer = await service.answer(body: request.body, from: request.client)
       let elapsed = ContinuousClock.now - started
       metrics.observeLatency(
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
@@ -72,7 +72,7 @@ public struct WebhookRoutes: Sendable {
     service.report(
       .httpRefused(
         status: status, reason: "\(QuotedText.cut(request.method, to: 16)) \(reason)",
-        path: QuotedText.cut(request.path, to: 200)))
+        path: QuotedText.cut(request.path, to: 200), client: request.client))
   }
 
   private func notAllowed(_ request: HTTPRequest, _ allowed: String) -> HTTPResponse {

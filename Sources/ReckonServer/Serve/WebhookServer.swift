@@ -48,7 +48,7 @@ public final class WebhookServer: @unchecked Sendable {
         service.report(
           .httpRefused(
             status: refusal.status, reason: QuotedText.cut(refusal.reason, to: 300), path: nil,
-            count: refusal.count))
+            count: refusal.count, client: refusal.client))
       },
       handler: { request in await routes.respond(to: request) })
   }

@@ -116,7 +116,7 @@ struct NotificationPipelineTests {
     #expect(try fixture.store.undecidedRequests(before: .distantFuture, now: Date()).isEmpty)
     #expect(
       fixture.events.all.contains {
-        if case .answered(_, .repeated, 200, let detail) = $0 {
+        if case .answered(_, .repeated, 200, let detail, _) = $0 {
           return detail?.contains(#""repeatOf":"1""#) == true
         }
         return false

@@ -60,6 +60,8 @@ import Testing
     let logged = fixture.logLines.all.filter { $0.contains(#""event":"http_refused""#) }
     #expect(logged.count == 3, "\(fixture.logLines.all)")
     #expect(logged.first?.contains(#""path":"/apple/notification""#) == true, "\(logged)")
+    // Who sent it: the connection's peer.
+    #expect(logged.allSatisfy { $0.contains(#""client":"127.0.0.1:"#) }, "\(logged)")
     #expect(logged.first?.contains("POST no route (the webhook is /apple/notifications)") == true)
     #expect(logged.allSatisfy { $0.utf8.count < 1_000 }, "a long path is quoted cut short")
     // A scanner's or a probe's 404 is no warning on every line; the metric shows them all.

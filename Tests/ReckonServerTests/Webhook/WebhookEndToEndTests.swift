@@ -83,6 +83,11 @@ import Testing
     #expect(
       fixture.logLines.all.contains { $0.contains("recording_failed") && $0.contains("readonly") },
       "\(fixture.logLines.all)")
+    // The answered line says who posted, as the connection's peer.
+    #expect(
+      fixture.logLines.all.contains {
+        $0.contains(#""event":"answered""#) && $0.contains(#""client":"127.0.0.1:"#)
+      }, "\(fixture.logLines.all)")
   }
 
   @Test func healthAndMetricsDescribeTheService() async throws {
