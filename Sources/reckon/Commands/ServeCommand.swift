@@ -25,8 +25,8 @@ enum ServeCommand: Command {
     failed on are retried every 30 s, also when its file could not be read at start-up (a
     warning, not a refusal). Policies are re-read when their file changes and on
     SIGHUP; a policy that fails `check` is refused and the previous one stays live. SIGTERM or
-    SIGINT stops accepting, finishes in-flight requests and exits 0. Logs are JSON lines on
-    standard error.
+    SIGINT stops accepting, finishes in-flight requests and exits 0. Once it runs, logs are JSON
+    lines on standard error; a start refused is one plain line and exit status 1.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
