@@ -11,9 +11,6 @@ public struct AppleVerdicts: Sendable {
   /// None yet.
   public init() {}
 
-  /// Whether none was read.
-  public var isEmpty: Bool { times.isEmpty }
-
   /// Whether `type` (a notification type) is Apple's verdict on a refund request.
   static func isVerdict(_ type: String?) -> Bool {
     type == OutcomeType.refund.rawValue || type == OutcomeType.refundDeclined.rawValue

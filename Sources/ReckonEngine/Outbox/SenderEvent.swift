@@ -76,6 +76,6 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// A time as the log's own `time` field writes it (ISO 8601, UTC).
-  private static func time(_ date: Date) -> String { date.formatted(.iso8601) }
+  /// A time as the sender's messages write it (ISO 8601, UTC), for whoever words one.
+  static func time(_ date: Date) -> String { date.formatted(.iso8601) }
 }

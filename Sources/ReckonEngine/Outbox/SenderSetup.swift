@@ -76,15 +76,15 @@ public enum SenderSetup {
     throws(StateDatabaseError) -> [String]
   {
     let pauses = try store.pauses().filter { $0.until > now }.map {
-      "\($0.app) is paused until \(Self.time($0.until)) after a credentials problem an earlier "
-        + "sender met (\($0.reason)); its replies wait until then, and one goes out first to try"
+      "\($0.app) is paused until \(SenderEvent.time($0.until)) after a credentials problem "
+        + "an earlier sender met (\($0.reason)); its replies wait until then, and one goes out "
+        + "first to try"
     }
     let throttles = try store.throttles(now: now).sorted { $0.key.description < $1.key.description }
       .map {
-        "\($0.key) was rate-limited by Apple until \(Self.time($0.value)); its replies wait until then"
+        "\($0.key) was rate-limited by Apple until \(SenderEvent.time($0.value)); its replies "
+          + "wait until then"
       }
     return pauses + throttles
   }
-
-  private static func time(_ date: Date) -> String { date.formatted(.iso8601) }
 }

@@ -67,7 +67,7 @@ final class SQLiteConnection {
   /// a constraint (which is the caller's answer, not the file's health).
   private func failed(_ error: SQLiteError, _ sql: String) -> StateDatabaseError {
     let mapped = Self.mapped(error, sql)
-    if Self.writes(sql), error.code & 0xff != SQLITE_CONSTRAINT {
+    if Self.writingWords.contains(Self.firstWord(sql)), error.code & 0xff != SQLITE_CONSTRAINT {
       writeHealth.failed(mapped.description)
     }
     return mapped
@@ -76,27 +76,22 @@ final class SQLiteConnection {
   /// Notes a write that committed a change: a COMMIT, or a write outside a transaction, that
   /// changed a row. A duplicate ignored, or a transaction that only read, writes no page.
   private func noteSuccess(_ sql: String) {
-    guard Self.writes(sql) else { return }
+    let word = Self.firstWord(sql)
+    guard Self.writingWords.contains(word) else { return }
     guard database.isAutocommit else {
       // BEGIN: count the changes from here.
-      if Self.firstWord(sql) == "BEGIN" { changesAtBegin = database.totalChanges }
+      if word == "BEGIN" { changesAtBegin = database.totalChanges }
       return
     }
     let changed =
-      Self.firstWord(sql) == "COMMIT"
-      ? database.totalChanges > changesAtBegin : database.changes > 0
+      word == "COMMIT" ? database.totalChanges > changesAtBegin : database.changes > 0
     if changed { writeHealth.committed() }
   }
 
-  /// Whether `sql` writes (or starts or ends a write transaction), by its first word.
-  private static func writes(_ sql: String) -> Bool {
-    switch firstWord(sql) {
-    case "INSERT", "UPDATE", "DELETE", "REPLACE", "BEGIN", "COMMIT", "CREATE", "ALTER", "DROP":
-      return true
-    default:
-      return false
-    }
-  }
+  /// The first words of statements that write (or start or end a write transaction).
+  private static let writingWords: Set<String> = [
+    "INSERT", "UPDATE", "DELETE", "REPLACE", "BEGIN", "COMMIT", "CREATE", "ALTER", "DROP",
+  ]
 
   /// The rowid of the last insert.
   var lastInsertRowID: Int64 { database.lastInsertRowID }
