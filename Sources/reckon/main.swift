@@ -16,6 +16,7 @@ let commands: [any Command.Type] = [
   GenerateCommand.self,
   ReportCommand.self,
   ImportHistoryCommand.self,
+  PruneCommand.self,
   VersionCommand.self,
 ]
 

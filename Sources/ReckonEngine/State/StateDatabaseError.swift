@@ -1,3 +1,5 @@
+import Foundation
+
 /// A state-database failure: which file or statement, and SQLite's message.
 public enum StateDatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The database file could not be opened or created.
@@ -23,6 +25,9 @@ public enum StateDatabaseError: Error, Hashable, Sendable, CustomStringConvertib
   /// Another writer (the sender, or an operator in another process) changed the entry after it
   /// was read; nothing was written.
   case changedConcurrently(entry: Int64)
+  /// A prune was asked to remove notifications received after `latest`, which Apple may still
+  /// send again (`StateStore.shortestRetention`).
+  case retentionTooShort(cutoff: Date, latest: Date)
 
   /// One sentence naming what failed and where.
   public var description: String {
@@ -43,6 +48,8 @@ public enum StateDatabaseError: Error, Hashable, Sendable, CustomStringConvertib
     case .invalidBody(let reason): "the body was refused: \(reason)"
     case .changedConcurrently(let entry):
       "outbox entry \(entry) changed while this change was being made; nothing was written, try again"
+    case .retentionTooShort(let cutoff, let latest):
+      "cannot prune notifications received up to \(cutoff.formatted(.iso8601)): Apple may send a notification again for up to 7 days, and a pruned one would then be decided and answered again; give a cutoff at or before \(latest.formatted(.iso8601))"
     }
   }
 }

@@ -42,18 +42,6 @@ enum ReportCommand: Command {
     is not an HTML report, or its folder is missing or cannot be written.
     """
 
-  /// `--state`, else `state.path` of `--config` (or of ./reckon.json when there is one).
-  private static func statePath(_ arguments: inout Arguments) throws -> String {
-    let configuration = arguments.option("config")
-    if let given = arguments.option("state") { return given }
-    guard configuration != nil || FileManager.default.fileExists(atPath: "reckon.json") else {
-      throw UsageError(
-        "missing --state FILE (the state database), or --config reckon.json whose state.path names it"
-      )
-    }
-    return try ReckonConfiguration.load(path: configuration ?? "reckon.json").statePath
-  }
-
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     guard let which = arguments.positionals.first else {
       throw UsageError("say which report: reckon report outcomes")
@@ -61,7 +49,7 @@ enum ReportCommand: Command {
     guard which == "outcomes" else {
       throw UsageError("unknown report '\(which)'; the reports are: outcomes")
     }
-    let statePath = try statePath(&arguments)
+    let statePath = try StateFileOption.path(&arguments)
     let range = try DateRangeOptions(&arguments)
     let format = arguments.option("format") ?? "text"
     let htmlPath = arguments.option("html")

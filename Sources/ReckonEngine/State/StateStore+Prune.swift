@@ -1,0 +1,177 @@
+import Foundation
+import ReckonSQLite
+
+/// What pruning the state database removed, or for a trial would remove.
+public struct PruneCounts: Hashable, Sendable, Codable {
+  /// Notifications (rows of `requests`): refund requests, their repeats, and other notifications.
+  public var notifications = 0
+  /// Decisions made for them, with their facts and explanations.
+  public var decisions = 0
+  /// Outbox entries of those decisions.
+  public var entries = 0
+  /// Delivery attempts of those entries, operator commands included.
+  public var attempts = 0
+  /// Apple's outcomes (refunded, declined, reversed, revoked) attached to them, or attached to
+  /// none and reported before the cutoff.
+  public var outcomes = 0
+
+  /// Creates counts.
+  public init(
+    notifications: Int = 0, decisions: Int = 0, entries: Int = 0, attempts: Int = 0,
+    outcomes: Int = 0
+  ) {
+    self.notifications = notifications
+    self.decisions = decisions
+    self.entries = entries
+    self.attempts = attempts
+    self.outcomes = outcomes
+  }
+
+  /// Whether nothing was (or would be) removed.
+  public var isEmpty: Bool { self == PruneCounts() }
+}
+
+extension StateStore {
+  /// How recent a cutoff may be: Apple retries a notification it got no 200 for five times, up
+  /// to about six and a half days after the first try (1, 12, 24, 48 and 72 hours apart), and a
+  /// retry of one pruned by then would be taken for a new notification and decided again.
+  public static let shortestRetention: TimeInterval = 7 * 86_400
+
+  /// How many refund requests one pruning transaction removes: small enough that the webhook
+  /// and the sender, writing the same file, wait milliseconds for the lock rather than seconds.
+  static let pruneBatch = 500
+
+  /// The requests a prune removes (`r`): received before `?1`, not themselves a repeat (a repeat
+  /// goes with the request it repeats), and with no outbox entry still waiting to be sent.
+  private static let prunable = """
+    r.received_at < ?1 AND r.repeat_of IS NULL AND NOT EXISTS (
+      SELECT 1 FROM decisions d JOIN outbox e ON e.decision_id = d.id
+      WHERE d.request_id = r.id AND e.state IN ('held', 'pending', 'sending'))
+    """
+
+  /// Removes every notification received before `cutoff` with everything recorded about it
+  /// (decisions, outbox entries, attempts, outcomes), and outcomes attached to no request that
+  /// were reported before it, keeping any request whose reply still waits to be sent (held,
+  /// pending or sending). Runs in short transactions beside a running webhook and sender.
+  /// With `trial`, counts what would go and changes nothing.
+  ///
+  /// `history.earlier_requests` and `history.earlier_refunds` count only what the database
+  /// holds, so a policy reading them sees less history afterwards.
+  public func prune(before cutoff: Date, now: Date, trial: Bool = false)
+    throws(StateDatabaseError) -> PruneCounts
+  {
+    let latest = now.addingTimeInterval(-Self.shortestRetention)
+    guard cutoff <= latest else { throw .retentionTooShort(cutoff: cutoff, latest: latest) }
+    if trial { return try pruneCounts(before: cutoff) }
+    var counts = PruneCounts()
+    while try pruneBatch(before: cutoff, into: &counts) {}
+    counts.outcomes += try pruneLooseOutcomes(before: cutoff)
+    return counts
+  }
+
+  /// What pruning before `cutoff` would remove, read in one transaction.
+  private func pruneCounts(before cutoff: Date) throws(StateDatabaseError) -> PruneCounts {
+    try locked { () throws(StateDatabaseError) in
+      let row = try connection.query(
+        """
+        WITH originals AS (SELECT r.id FROM requests r WHERE \(Self.prunable)),
+        pruned AS (
+          SELECT id FROM originals UNION SELECT id FROM requests WHERE repeat_of IN originals)
+        SELECT (SELECT count(*) FROM pruned),
+          (SELECT count(*) FROM decisions WHERE request_id IN pruned),
+          (SELECT count(*) FROM outbox WHERE decision_id IN (
+            SELECT id FROM decisions WHERE request_id IN pruned)),
+          (SELECT count(*) FROM attempts WHERE entry_id IN (
+            SELECT id FROM outbox WHERE decision_id IN (
+              SELECT id FROM decisions WHERE request_id IN pruned))),
+          (SELECT count(*) FROM outcomes WHERE request_id IN pruned
+            OR (request_id IS NULL AND occurred_at < ?1))
+        """, [.date(cutoff)]
+      ).first
+      func count(_ column: Int) -> Int { Int(row?.int(column) ?? 0) }
+      return PruneCounts(
+        notifications: count(0), decisions: count(1), entries: count(2), attempts: count(3),
+        outcomes: count(4))
+    }
+  }
+
+  /// Removes up to `pruneBatch` of the oldest prunable requests and what belongs to them, in one
+  /// transaction; returns whether it found any.
+  private func pruneBatch(before cutoff: Date, into counts: inout PruneCounts)
+    throws(StateDatabaseError) -> Bool
+  {
+    let removed = try locked { () throws(StateDatabaseError) -> PruneCounts? in
+      try connection.transaction { () throws(StateDatabaseError) -> PruneCounts? in
+        let originals = try connection.query(
+          "SELECT r.id FROM requests r WHERE \(Self.prunable) ORDER BY r.received_at LIMIT ?2",
+          [.date(cutoff), .integer(Int64(Self.pruneBatch))]
+        ).compactMap { $0.int(0) }
+        guard !originals.isEmpty else { return nil }
+        // Ids are integers read just now, so they are written into the statements as they are.
+        // Each step goes by an index: a repeat shares its request's transaction id, and an
+        // entry belongs to a decision.
+        let list = Self.idList(originals)
+        let repeats = try ids(
+          """
+          SELECT id FROM requests WHERE transaction_id IN (
+            SELECT transaction_id FROM requests WHERE id IN (\(list))) AND repeat_of IN (\(list))
+          """)
+        let requests = Self.idList(originals + repeats)
+        let decisions = Self.idList(
+          try ids("SELECT id FROM decisions WHERE request_id IN (\(requests))"))
+        let entries = Self.idList(
+          try ids("SELECT id FROM outbox WHERE decision_id IN (\(decisions))"))
+        var batch = PruneCounts()
+        try connection.query("DELETE FROM attempts WHERE entry_id IN (\(entries))")
+        batch.attempts = connection.changes
+        try connection.query("DELETE FROM outbox WHERE id IN (\(entries))")
+        batch.entries = connection.changes
+        try connection.query("DELETE FROM decisions WHERE id IN (\(decisions))")
+        batch.decisions = connection.changes
+        try connection.query("DELETE FROM outcomes WHERE request_id IN (\(requests))")
+        batch.outcomes = connection.changes
+        // Repeats first: each points at the request it repeats.
+        try connection.query("DELETE FROM requests WHERE id IN (\(Self.idList(repeats)))")
+        batch.notifications = connection.changes
+        try connection.query("DELETE FROM requests WHERE id IN (\(list))")
+        batch.notifications += connection.changes
+        return batch
+      }
+    }
+    guard let removed else { return false }
+    counts.notifications += removed.notifications
+    counts.decisions += removed.decisions
+    counts.entries += removed.entries
+    counts.attempts += removed.attempts
+    counts.outcomes += removed.outcomes
+    return true
+  }
+
+  /// The first column of each row `sql` returns, as ids.
+  private func ids(_ sql: String) throws(StateDatabaseError) -> [Int64] {
+    try connection.query(sql).compactMap { $0.int(0) }
+  }
+
+  /// `ids` for an SQL `IN (…)` list; `NULL` for none, which matches nothing.
+  private static func idList(_ ids: [Int64]) -> String {
+    ids.isEmpty ? "NULL" : ids.map(String.init).joined(separator: ",")
+  }
+
+  /// Removes outcomes attached to no request (imported from Apple's history for a transaction
+  /// with no request here) reported before `cutoff`, a batch per transaction.
+  private func pruneLooseOutcomes(before cutoff: Date) throws(StateDatabaseError) -> Int {
+    var removed = 0
+    while true {
+      let batch = try locked { () throws(StateDatabaseError) -> Int in
+        try connection.query(
+          """
+          DELETE FROM outcomes WHERE id IN (
+            SELECT id FROM outcomes WHERE request_id IS NULL AND occurred_at < ? LIMIT ?)
+          """, [.date(cutoff), .integer(Int64(Self.pruneBatch))])
+        return connection.changes
+      }
+      removed += batch
+      if batch < Self.pruneBatch { return removed }
+    }
+  }
+}

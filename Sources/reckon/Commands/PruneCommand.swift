@@ -1,0 +1,116 @@
+import Foundation
+import ReckonEngine
+
+/// `reckon prune`: removes old records from the state database, which otherwise grows by about
+/// 10 KB per refund request for as long as the service runs.
+enum PruneCommand: Command {
+  static let name = "prune"
+  static let summary = "Remove old requests, decisions and outcomes from the state database"
+  static let flagNames: Set<String> = ["dry-run"]
+  static let help = """
+    Usage: reckon prune (--older-than DAYS | --before DATE) [--dry-run]
+                        [--state reckon-state.sqlite | --config reckon.json] [--format text|json]
+
+    Removes every notification received before the cutoff from the state database, with all
+    that was recorded about it: its decisions (facts and explanation), outbox entries, delivery
+    attempts and operator commands, and Apple's outcomes; and outcomes attached to no request
+    (imported from Apple's history) reported before the cutoff. A request whose reply still waits
+    to be sent (held, pending or sending) is kept whatever its age.
+
+    --older-than DAYS  the cutoff is DAYS whole days before now, at least 7
+    --before DATE      the cutoff is DATE: 2026-06-01 (midnight UTC) or an ISO 8601 time with
+                       its zone; at least 7 days ago
+    --dry-run          count what would be removed and change nothing
+
+    The cutoff must be at least 7 days ago: Apple sends a notification again for up to about
+    six and a half days when it got no 200, and a pruned one would then be decided and
+    answered again.
+
+    It runs beside reckon serve and reckon send, in short transactions. Afterwards
+    history.earlier_requests and history.earlier_refunds count only what is left, dry-runs
+    with --state and reckon report outcomes see only what is left, and reckon queue no longer
+    lists the removed entries. The file keeps its size: SQLite reuses the freed pages for new
+    records. To make it smaller, stop serve and send and run `sqlite3 reckon-state.sqlite VACUUM`.
+
+    The state database is --state, or else the one reckon.json names (state.path; --config, or
+    ./reckon.json), as reckon report finds it. Example, from a daily cron job:
+      reckon prune --older-than 365 --config /etc/reckon/reckon.json
+    """
+
+  static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    let olderThan = arguments.option("older-than")
+    let before = arguments.option("before")
+    let trial = arguments.flag("dry-run")
+    let format = arguments.option("format") ?? "text"
+    let statePath = try StateFileOption.path(&arguments)
+    try arguments.rejectUnknown()
+    guard format == "text" || format == "json" else {
+      throw UsageError("--format must be text or json")
+    }
+    let now = Date()
+    let cutoff = try cutoff(olderThan: olderThan, before: before, now: now)
+    let store = try StateStore(path: statePath, access: .existing)
+    let counts = try store.prune(before: cutoff, now: now, trial: trial)
+    if format == "json" {
+      console.out(try PruneReport(cutoff: cutoff, dryRun: trial, counts: counts).json())
+    } else {
+      console.out(text(counts, cutoff: cutoff, trial: trial))
+    }
+    return 0
+  }
+
+  /// The cutoff from exactly one of `--older-than` and `--before`.
+  private static func cutoff(olderThan: String?, before: String?, now: Date) throws -> Date {
+    switch (olderThan, before) {
+    case (nil, nil): throw UsageError("say what to prune: --older-than DAYS or --before DATE")
+    case (.some, .some): throw UsageError("give --older-than or --before, not both")
+    case (let days?, nil):
+      guard let count = Int(days) else {
+        throw UsageError("--older-than takes a whole number of days, e.g. --older-than 365")
+      }
+      guard count >= 7 else {
+        throw UsageError(
+          "--older-than \(days): at least 7 days are kept, as Apple may send a notification again for that long"
+        )
+      }
+      return now.addingTimeInterval(-Double(count) * 86_400)
+    case (nil, let date?):
+      do { return try DryRunSetup.date(date) } catch { throw UsageError("--before: \(error)") }
+    }
+  }
+
+  private static func text(_ counts: PruneCounts, cutoff: Date, trial: Bool) -> String {
+    let when = cutoff.formatted(.iso8601)
+    guard !counts.isEmpty else {
+      return "nothing to prune: no notification received before \(when) can be removed"
+    }
+    let n = DryRunText.n
+    let parts = [
+      "\(n(counts.notifications)) notifications", "\(n(counts.decisions)) decisions",
+      "\(n(counts.entries)) outbox entries", "\(n(counts.attempts)) attempts",
+      "\(n(counts.outcomes)) outcomes",
+    ].joined(separator: ", ")
+    return trial
+      ? "would remove, received before \(when): \(parts) (dry run: nothing was changed)"
+      : "removed, received before \(when): \(parts)"
+  }
+}
+
+/// `reckon prune --format json`'s output.
+private struct PruneReport: Encodable {
+  let cutoff: String
+  let dryRun: Bool
+  let counts: PruneCounts
+
+  init(cutoff: Date, dryRun: Bool, counts: PruneCounts) {
+    self.cutoff = cutoff.formatted(.iso8601)
+    self.dryRun = dryRun
+    self.counts = counts
+  }
+
+  func json() throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return String(decoding: try encoder.encode(self), as: UTF8.self)
+  }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import ReckonAppStore
+import Testing
+
+@testable import ReckonEngine
+
+/// `StateStore.prune`: old requests go with everything recorded about them; a reply still
+/// waiting, a recent request and anything Apple may still send again stay.
+@Suite struct StatePruneTests {
+  static let now = TestState.start.addingTimeInterval(60 * 86_400)
+  static let cutoff = now.addingTimeInterval(-30 * 86_400)
+
+  /// Records a request at `date` whose reply Apple accepted (one attempt) and refunded.
+  @discardableResult
+  static func answered(in store: StateStore, transaction: String, at date: Date) throws
+    -> OutboxEntry
+  {
+    var entry = try TestState.enqueued(in: store, transaction: transaction, at: date)
+    _ = entry.poll(now: date)
+    _ = entry.delivered(
+      .answered(.init(status: 202)), now: date,
+      backoff: Backoff(initial: 30, maximum: 60, random: { 0 }))
+    try store.save(
+      &entry,
+      attempt: DeliveryAttempt(
+        entryId: entry.id, startedAt: date, finishedAt: date, httpStatus: 202, errorCode: nil,
+        errorMessage: nil, result: "sent"), now: date)
+    try store.attachOutcome(
+      .refund, notificationUUID: UUID().uuidString, transactionId: transaction,
+      app: TestState.app, occurredAt: date.addingTimeInterval(86_400))
+    return entry
+  }
+
+  static func count(_ table: String, in store: StateStore) throws -> Int64 {
+    try store.connection.query("SELECT count(*) FROM \(table)").first?.int(0) ?? -1
+  }
+
+  @Test func anOldRequestGoesWithItsDecisionEntryAttemptsAndOutcomesAndARecentOneStays() throws {
+    let store = try TestState.store()
+    let old = try Self.answered(in: store, transaction: "1", at: TestState.start)
+    let recent = try Self.answered(
+      in: store, transaction: "2", at: Self.now.addingTimeInterval(-86_400))
+    let counts = try store.prune(before: Self.cutoff, now: Self.now)
+    #expect(
+      counts
+        == PruneCounts(notifications: 1, decisions: 1, entries: 1, attempts: 1, outcomes: 1))
+    #expect(throws: StateDatabaseError.notFound(what: "outbox entry", id: old.id)) {
+      try store.entry(id: old.id)
+    }
+    #expect(try store.entry(id: recent.id).state.name == "sent")
+    #expect(try store.attempts(entryId: recent.id).count == 1)
+    for table in ["requests", "decisions", "outbox", "attempts", "outcomes"] {
+      #expect(try Self.count(table, in: store) == 1, "\(table)")
+    }
+    #expect(try store.connection.query("PRAGMA foreign_key_check").isEmpty)
+  }
+
+  @Test(arguments: [false, true])
+  func aRequestWhoseReplyStillWaitsIsKeptWhateverItsAge(held: Bool) throws {
+    let store = try TestState.store()
+    let entry = try TestState.enqueued(
+      in: store, transaction: "1", at: TestState.start, hold: held)
+    #expect(try store.prune(before: Self.cutoff, now: Self.now).isEmpty)
+    #expect(try store.entry(id: entry.id).state.name == (held ? "held" : "pending"))
+  }
+
+  @Test func aRepeatGoesWithTheRequestItRepeatsEvenWhenReceivedAfterTheCutoff() throws {
+    let store = try TestState.store()
+    let first = try store.recordNotification(
+      TestState.notification(transaction: "1", at: Self.cutoff.addingTimeInterval(-3_600)))
+    let again = try store.recordNotification(
+      TestState.notification(transaction: "1", at: Self.cutoff.addingTimeInterval(3_600)))
+    #expect(again == .repeated(requestId: again.requestId, of: first.requestId))
+    let counts = try store.prune(before: Self.cutoff, now: Self.now)
+    #expect(counts == PruneCounts(notifications: 2))
+    #expect(try Self.count("requests", in: store) == 0)
+  }
+
+  @Test func anOutcomeAttachedToNoRequestGoesWhenReportedBeforeTheCutoff() throws {
+    let store = try TestState.store()
+    for (transaction, date) in [
+      ("1", Self.cutoff.addingTimeInterval(-1)), ("2", Self.cutoff.addingTimeInterval(1)),
+    ] {
+      try store.attachOutcome(
+        .refundDeclined, notificationUUID: UUID().uuidString, transactionId: transaction,
+        occurredAt: date)
+    }
+    #expect(try store.prune(before: Self.cutoff, now: Self.now) == PruneCounts(outcomes: 1))
+    let left = try store.connection.query("SELECT transaction_id FROM outcomes")
+    #expect(left.map { $0.text(0) } == ["2"])
+  }
+
+  @Test func aDryRunCountsWhatThePruneThenRemovesAndChangesNothing() throws {
+    let store = try TestState.store()
+    for index in 0..<5 {
+      try Self.answered(
+        in: store, transaction: "\(index)",
+        at: TestState.start.addingTimeInterval(Double(index) * 10 * 86_400))
+    }
+    _ = try TestState.enqueued(in: store, transaction: "9", at: TestState.start, hold: true)
+    _ = try store.recordNotification(
+      TestState.notification(transaction: "0", at: TestState.start.addingTimeInterval(60)))
+    let trial = try store.prune(before: Self.cutoff, now: Self.now, trial: true)
+    #expect(try Self.count("requests", in: store) == 7)
+    #expect(try store.prune(before: Self.cutoff, now: Self.now) == trial)
+    #expect(
+      trial == PruneCounts(notifications: 4, decisions: 3, entries: 3, attempts: 3, outcomes: 3))
+    #expect(try store.prune(before: Self.cutoff, now: Self.now, trial: true).isEmpty)
+  }
+
+  @Test func moreRequestsThanOneBatchAreAllRemoved() throws {
+    let store = try TestState.store()
+    let total = StateStore.pruneBatch * 2 + 7
+    for index in 0..<total {
+      _ = try store.recordNotification(
+        TestState.notification(
+          transaction: "\(index)", at: TestState.start.addingTimeInterval(Double(index))))
+    }
+    let counts = try store.prune(before: Self.cutoff, now: Self.now)
+    #expect(counts == PruneCounts(notifications: total))
+    #expect(try Self.count("requests", in: store) == 0)
+  }
+
+  /// Apple sends a notification it got no 200 for again for up to about six and a half days;
+  /// a pruned one would be decided afresh.
+  @Test func aCutoffWithinTheLastSevenDaysIsRefusedAndNothingIsRemoved() throws {
+    let store = try TestState.store()
+    try Self.answered(in: store, transaction: "1", at: Self.now.addingTimeInterval(-3 * 86_400))
+    let cutoff = Self.now.addingTimeInterval(-6 * 86_400)
+    let latest = Self.now.addingTimeInterval(-StateStore.shortestRetention)
+    #expect(throws: StateDatabaseError.retentionTooShort(cutoff: cutoff, latest: latest)) {
+      try store.prune(before: cutoff, now: Self.now)
+    }
+    #expect(throws: StateDatabaseError.retentionTooShort(cutoff: cutoff, latest: latest)) {
+      try store.prune(before: cutoff, now: Self.now, trial: true)
+    }
+    #expect(try Self.count("requests", in: store) == 1)
+    #expect(try store.prune(before: latest, now: Self.now).isEmpty)
+  }
+}
