@@ -22,7 +22,7 @@ public struct DecisionExplainer: Sendable {
     guard explain else { return TerminalSafeText.shown(lines.joined(separator: "\n")) + "\n" }
     if let explanation = DecisionExplanation(decision, policy: policy) {
       lines.append("")
-      lines += whyLines(explanation)
+      lines += Self.whyLines(explanation)
       lines.append("")
       // The body's own facts count too: a reply without consent or a delivery status is
       // skipped for them, though no rule read them.
@@ -57,7 +57,7 @@ public struct DecisionExplainer: Sendable {
 
   /// The decision's reasons as sentences: the deciding rule's conditions, then each earlier rule
   /// with the first condition that failed it.
-  func whyLines(_ explanation: DecisionExplanation) -> [String] {
+  public static func whyLines(_ explanation: DecisionExplanation) -> [String] {
     var lines = ["Why:"]
     let at = explanation.line.map { " (line \($0))" } ?? ""
     if explanation.decidedBy == "otherwise" {
@@ -82,7 +82,7 @@ public struct DecisionExplainer: Sendable {
     return lines
   }
 
-  private func sentence(_ condition: DecisionExplanation.Condition) -> String {
+  private static func sentence(_ condition: DecisionExplanation.Condition) -> String {
     "\(condition.text) is \(condition.value)" + (condition.detail.map { " (\($0))" } ?? "")
   }
 

@@ -2,10 +2,11 @@ import ReckonPolicy
 
 /// Why a decision came out as it did, in the terms a product owner uses: the deciding rule and the
 /// conditions that held, each earlier rule with the first condition that failed it, and the facts
-/// that were missing. `DecisionExplainer` renders it as sentences; `DecisionReport` as JSON.
-public struct DecisionExplanation: Sendable, Encodable {
+/// that were missing. `DecisionExplainer` renders it as sentences; `DecisionReport` as JSON, which
+/// the state database keeps and `DecisionRecord.explanation` reads back.
+public struct DecisionExplanation: Sendable, Codable {
   /// One condition with its value and, for a comparison, the value of what it compared.
-  public struct Condition: Sendable, Encodable {
+  public struct Condition: Sendable, Codable {
     /// The condition as written.
     public let text: String
     /// The line it is written on.
@@ -17,7 +18,7 @@ public struct DecisionExplanation: Sendable, Encodable {
   }
 
   /// A rule that was tried and did not match.
-  public struct Miss: Sendable, Encodable {
+  public struct Miss: Sendable, Codable {
     /// The rule's name.
     public let rule: String
     /// The line the rule starts on.

@@ -1,3 +1,4 @@
+import Foundation
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
@@ -165,5 +166,42 @@ struct DecisionExplanationTests {
       return "missing"
     }
     return FactSchema.reason.cases[ordinal]
+  }
+}
+
+/// The explanation the state database keeps reads back as it was made, so `reckon queue show`
+/// can say why a held entry was held.
+struct StoredExplanationTests {
+  @Test func aStoredDecisionsExplanationReadsBackAsTheSameSentences() throws {
+    let text = """
+      rule "override says decline"
+        when customer.override == DECLINE
+        then refund DECLINE
+
+      rule "mostly used"
+        when usage.consumed >= 50% and product.type == CONSUMABLE
+        then refund DECLINE
+
+      otherwise share data only
+      """
+    let (policy, decision) = try DecisionExplanationTests.decide(
+      text, Scenario().with("usage.consumed", "80%"))
+    let made = try #require(DecisionExplanation(decision, policy: policy))
+    let record = DecisionRecord(decision: decision, policy: policy, policyText: text)
+    let stored = try #require(record.explanation)
+    #expect(DecisionExplainer.whyLines(stored) == DecisionExplainer.whyLines(made))
+    #expect(stored.decidedBy == "mostly used" && stored.because.count == 2)
+    #expect(stored.earlierRules.map(\.rule) == ["override says decline"])
+  }
+
+  @Test func aDecisionStoredWithoutAnExplanationHasNone() throws {
+    let text = "otherwise share data only\n"
+    let (policy, decision) = try DecisionExplanationTests.decide(text, Scenario())
+    var record = DecisionRecord(decision: decision, policy: policy, policyText: text)
+    #expect(record.explanation?.decidedBy == "otherwise")
+    record.explanationJSON = nil
+    #expect(record.explanation == nil)
+    record.explanationJSON = Data("not json".utf8)
+    #expect(record.explanation == nil)
   }
 }

@@ -32,3 +32,17 @@ extension DecisionRecord {
       explanationJSON: report.compactJSON(), decidedAt: decision.decidedAt)
   }
 }
+
+extension DecisionRecord {
+  /// Why the decision came out as it did, read back from the stored explanation; nil when none
+  /// was stored or it cannot be read.
+  public var explanation: DecisionExplanation? {
+    guard let explanationJSON else { return nil }
+    return (try? JSONDecoder().decode(StoredReport.self, from: explanationJSON))?.explanation
+  }
+
+  /// The part of a stored `DecisionReport` that `explanation` reads.
+  private struct StoredReport: Decodable {
+    let explanation: DecisionExplanation?
+  }
+}

@@ -25,7 +25,8 @@ enum QueueCommand: Command {
     list shows held, pending, sending and failed entries first, earliest deadline first, then
     sent, expired and dropped ones, latest deadline first;
     at most --limit of them (1000 unless given), saying on stderr when more match.
-    show gives, for a held entry, when it was held and when it will be sent as decided.
+    show gives the decision the entry came from: which rule decided and why, the facts it read
+    and, for a held entry, when it was held and when it will be sent as decided.
 
     set changes only the fields of Apple's ConsumptionRequest: deliveryStatus and
     refundPreference (Apple's names, e.g. DELIVERED, DECLINE), sampleContentProvided (true or
@@ -250,9 +251,12 @@ struct EntryReport: Encodable {
     let facts: JSONValue?
     /// The stored facts exactly, for the text form.
     let storedFacts: Data
+    /// Which rule decided and why, and why each earlier rule did not, as stored: what a person
+    /// reviewing a held entry asks first.
+    let explanation: DecisionExplanation?
 
     private enum CodingKeys: String, CodingKey {
-      case decidedAt, policy, policyVersion, policySHA256, action, rule, reason, facts
+      case decidedAt, policy, policyVersion, policySHA256, action, rule, reason, explanation, facts
     }
 
     init(_ record: DecisionRecord) {
@@ -265,6 +269,7 @@ struct EntryReport: Encodable {
       reason = record.reason
       facts = try? JSONValue.parse(record.factsJSON)
       storedFacts = record.factsJSON
+      explanation = record.explanation
     }
 
     /// The decision line, then one line per fact read (`name = value (source)`); the stored
@@ -275,6 +280,7 @@ struct EntryReport: Encodable {
         "decided at \(time.string(from: decidedAt)): \(action) by rule '\(rule)' of \(policy)"
           + " (\(version)sha256 \(policySHA256.prefix(12)))" + (reason.map { ": \($0)" } ?? "")
       ]
+      lines += explanation.map(DecisionExplainer.whyLines) ?? []
       guard case .array(let list)? = facts else {
         return lines + ["facts: " + String(decoding: storedFacts, as: UTF8.self)]
       }
