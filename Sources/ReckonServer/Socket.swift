@@ -71,7 +71,9 @@ enum Socket {
     guard inet_ntop(AF_INET, &address.sin_addr, &text, socklen_t(text.count)) != nil else {
       return nil
     }
-    return "\(String(cString: text)):\(UInt16(bigEndian: address.sin_port))"
+    let host = String(
+      decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return "\(host):\(UInt16(bigEndian: address.sin_port))"
   }
 
   /// Reads what is available (up to 64 KiB); nil when the peer closed or on an error, empty
