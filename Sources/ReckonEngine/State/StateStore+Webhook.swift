@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 
 /// A recorded CONSUMPTION_REQUEST that has no decision yet: a fact source failed, or the
 /// process stopped between recording and deciding.
@@ -25,14 +26,14 @@ extension StateStore {
   public func undecidedRequests(before: Date, now: Date, limit: Int = 100)
     throws(StateDatabaseError) -> [UndecidedRequest]
   {
-    try locked { () throws(StateDatabaseError) in
+    // A deadline is at most the reply window after receipt, so only requests received within
+    // the longest window can still be open: the search reads those, not the whole table, every
+    // 30 s while the service runs.
+    let earliest = now.addingTimeInterval(-AppStoreEnvironment.production.consumptionReplyWindow)
+    return try locked { () throws(StateDatabaseError) in
       try connection.query(
-        """
-        SELECT r.id, r.received_at, r.raw_notification FROM requests r
-        WHERE r.notification_type = 'CONSUMPTION_REQUEST' AND r.received_at < ? AND r.deadline > ?
-          AND r.repeat_of IS NULL AND r.imported = 0 AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)
-        ORDER BY r.received_at LIMIT ?
-        """, [.date(before), .date(now), .integer(Int64(limit))]
+        Self.undecidedQuery,
+        [.date(before), .date(now), .integer(Int64(limit)), .date(earliest)]
       ).compactMap { row in
         guard let id = row.int(0), let received = row.date(1), let raw = row.blob(2) else {
           return nil
@@ -41,6 +42,15 @@ extension StateStore {
       }
     }
   }
+
+  /// `undecidedRequests`' query: received before ?1 and after ?4, deadline after ?2, at most ?3.
+  static let undecidedQuery = """
+    SELECT r.id, r.received_at, r.raw_notification FROM requests r
+    WHERE r.notification_type = 'CONSUMPTION_REQUEST' AND r.received_at < ?1 AND r.received_at >= ?4
+      AND r.deadline > ?2 AND r.repeat_of IS NULL AND r.imported = 0
+      AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)
+    ORDER BY r.received_at LIMIT ?3
+    """
 
   /// The recorded notification of a request, as received; nil when there is no such request.
   public func recordedNotification(requestId: Int64) throws(StateDatabaseError)

@@ -28,3 +28,28 @@ import Testing
     #expect(checked == 6)
   }
 }
+
+/// The retry loop's search for undecided requests, every 30 s in `reckon serve`, reads only the
+/// requests received within the longest reply window, by index, however long the file's history.
+@Suite struct UndecidedSearchTests {
+  @Test func theSearchIsBoundedByTheReplyWindowOnTheReceiptIndex() throws {
+    let store = try TestState.store()
+    let plan = try store.connection.query(
+      "EXPLAIN QUERY PLAN " + StateStore.undecidedQuery,
+      [.real(0), .real(0), .integer(100), .real(0)]
+    ).compactMap { $0.text(3) }
+    #expect(
+      plan.contains { $0.contains("requests_by_received (received_at>? AND received_at<?)") },
+      "\(plan)")
+  }
+
+  @Test func aRequestStillOpenIsFoundAndOneReceivedBeforeTheWindowIsNot() throws {
+    let store = try TestState.store()
+    let now = TestState.start.addingTimeInterval(11 * 3_600)
+    let open = try store.recordNotification(TestState.notification(transaction: "1"))
+    _ = try store.recordNotification(
+      TestState.notification(transaction: "2", at: TestState.start.addingTimeInterval(-3_600)))
+    let found = try store.undecidedRequests(before: now, now: now)
+    #expect(found.map(\.requestId) == [open.requestId])
+  }
+}
