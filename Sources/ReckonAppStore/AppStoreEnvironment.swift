@@ -21,6 +21,10 @@ public enum AppStoreEnvironment: String, Codable, Hashable, Sendable, CaseIterab
     self == .sandbox ? 5 * 60 : 12 * 3_600
   }
 
+  /// The longest reply window of any environment: a request received longer ago than this is
+  /// past its deadline.
+  public static let longestReplyWindow = allCases.map(\.consumptionReplyWindow).max() ?? 0
+
   /// When a consumption reply to a request is due: the window counted from when Apple first sent
   /// the request (its `signedDate`, which Apple's retries keep), or from its receipt when that is
   /// earlier (Reckon's clock behind Apple's).

@@ -2,6 +2,8 @@ import Foundation
 import ReckonTestSupport
 import Testing
 
+@testable import ReckonEngine
+
 /// `reckon prune`: removes old records from the state database a configuration names, says
 /// what it removed, and refuses a cutoff Apple may still send notifications from.
 struct PruneCommandTests {
@@ -57,7 +59,9 @@ struct PruneCommandTests {
   @Test(arguments: [
     ([], "say what to prune"),
     (["--older-than", "30", "--before", "2026-01-01"], "not both"),
-    (["--older-than", "3"], "at least 7 days are kept"),
+    (["--older-than", "3"], "the last 7 days are always kept"),
+    (["--older-than", "-30"], "give --older-than 7 or more"),
+    (["--older-than", "99999999999"], "whole number of days"),
     (["--older-than", "a year"], "whole number of days"),
     (["--older-than", "30", "--format", "csv"], "--format must be text or json"),
   ])
@@ -68,13 +72,35 @@ struct PruneCommandTests {
     #expect(run.standardError.contains(message), "\(run.standardError)")
   }
 
-  @Test func aCutoffWithinTheLastSevenDaysIsRefusedSayingWhichWouldDo() async throws {
+  @Test func aCutoffWithinTheLastSevenDaysIsRefusedBeforeTheFileIsOpened() async throws {
     let folder = try await ReportOutcomesOptionTests.generated()
     let yesterday = Date().addingTimeInterval(-86_400).formatted(.iso8601)
     let run = try await Self.prune(["--before", yesterday], in: folder)
-    #expect(run.status == 1)
-    #expect(run.standardError.contains("give a cutoff at or before"), "\(run.standardError)")
+    #expect(run.status == 2)
+    #expect(run.standardError.contains("or earlier"), "\(run.standardError)")
+    let missing = try await ReckonBinary.run([
+      "prune", "--before", yesterday, "--state", folder + "/missing.sqlite",
+    ])
+    #expect(missing.status == 2, "\(missing.standardError)")
     let trial = try await Self.prune(["--older-than", "7", "--dry-run"], in: folder)
     #expect(trial.status == 0, "\(trial.standardError)")
+  }
+
+  /// A dry run reads the file as it is: an older Reckon's file stays at its schema, so that
+  /// Reckon can still open it.
+  @Test func aDryRunNeitherMigratesNorWritesTheFile() async throws {
+    let folder = try await ReportOutcomesOptionTests.generated()
+    let path = folder + "/reckon-state.sqlite"
+    let store = try StateStore(path: path)
+    try store.connection.execute(
+      "DROP INDEX requests_by_repeat; DROP INDEX outbox_by_request; DELETE FROM schema_migrations WHERE version = 8"
+    )
+    _ = try store.checkpoint()
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let trial = try await Self.prune(["--older-than", "30", "--dry-run"], in: folder)
+    #expect(trial.status == 0, "\(trial.standardError)")
+    #expect(trial.standardOutput.hasPrefix("would remove"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    #expect(try store.schemaVersion() == 7)
   }
 }

@@ -18,6 +18,7 @@ struct QueueShowWhyTests {
     #expect(
       lines[decided + 2].hasPrefix("  Rule \"\(rule)\" (line ")
         || lines[decided + 2].contains("'otherwise"), "\(text.standardOutput)")
+    #expect(lines.contains { $0.hasPrefix("Missing facts: ") }, "\(text.standardOutput)")
     let json = try await ReckonBinary.run([
       "queue", "show", "1", "--config", configuration, "--format", "json",
     ])
@@ -26,5 +27,12 @@ struct QueueShowWhyTests {
     let explanation = decision?["explanation"] as? [String: Any]
     #expect(explanation?["decidedBy"] as? String == String(rule), "\(json.standardOutput)")
     #expect(explanation?["because"] is [Any])
+  }
+
+  @Test func aDecisionStoredWithoutItsExplanationSaysSo() async throws {
+    let fixture = try QueueFixture()
+    let show = try await fixture.queue(["show", "1"])
+    #expect(show.status == 0, "\(show.standardError)")
+    #expect(show.standardOutput.contains("\nWhy: not recorded with this decision\n"))
   }
 }

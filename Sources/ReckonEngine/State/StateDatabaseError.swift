@@ -28,6 +28,8 @@ public enum StateDatabaseError: Error, Hashable, Sendable, CustomStringConvertib
   /// A prune was asked to remove notifications received after `latest`, which Apple may still
   /// send again (`StateStore.shortestRetention`).
   case retentionTooShort(cutoff: Date, latest: Date)
+  /// A prune failed part-way, after removing `removed`; what is left is whole.
+  indirect case pruneStopped(removed: PruneCounts, cause: StateDatabaseError)
 
   /// One sentence naming what failed and where.
   public var description: String {
@@ -49,7 +51,9 @@ public enum StateDatabaseError: Error, Hashable, Sendable, CustomStringConvertib
     case .changedConcurrently(let entry):
       "outbox entry \(entry) changed while this change was being made; nothing was written, try again"
     case .retentionTooShort(let cutoff, let latest):
-      "cannot prune notifications received up to \(cutoff.formatted(.iso8601)): Apple may send a notification again for up to 7 days, and a pruned one would then be decided and answered again; give a cutoff at or before \(latest.formatted(.iso8601))"
+      "cannot prune notifications received before \(cutoff.formatted(.iso8601)): Apple sends a notification it got no 200 for again for about six and a half days, and a pruned one would then be decided and answered again; give a cutoff at or before \(latest.formatted(.iso8601))"
+    case .pruneStopped(let removed, let cause):
+      "pruning stopped after removing \(removed.notifications) notifications, \(removed.decisions) decisions, \(removed.entries) outbox entries, \(removed.attempts) attempts and \(removed.outcomes) outcomes: \(cause.description); what is left is whole, and pruning again goes on from there"
     }
   }
 }

@@ -29,6 +29,14 @@ public struct PruneCounts: Hashable, Sendable, Codable {
 
   /// Whether nothing was (or would be) removed.
   public var isEmpty: Bool { self == PruneCounts() }
+
+  /// Both counts added up.
+  public static func + (left: PruneCounts, right: PruneCounts) -> PruneCounts {
+    PruneCounts(
+      notifications: left.notifications + right.notifications,
+      decisions: left.decisions + right.decisions, entries: left.entries + right.entries,
+      attempts: left.attempts + right.attempts, outcomes: left.outcomes + right.outcomes)
+  }
 }
 
 extension StateStore {
@@ -42,30 +50,44 @@ extension StateStore {
   static let pruneBatch = 500
 
   /// The requests a prune removes (`r`): received before `?1`, not themselves a repeat (a repeat
-  /// goes with the request it repeats), and with no outbox entry still waiting to be sent.
+  /// goes with the request it repeats), with nothing about them since: no repeat received and no
+  /// outcome reported at or after `?1` (a refund reported lately counts in
+  /// `history.earlier_refunds`), and no outbox entry still waiting to be sent.
   private static let prunable = """
-    r.received_at < ?1 AND r.repeat_of IS NULL AND NOT EXISTS (
+    r.received_at < ?1 AND r.repeat_of IS NULL
+    AND NOT EXISTS (SELECT 1 FROM requests p WHERE p.repeat_of = r.id AND p.received_at >= ?1)
+    AND NOT EXISTS (SELECT 1 FROM outcomes o WHERE o.request_id = r.id AND o.occurred_at >= ?1)
+    AND NOT EXISTS (
       SELECT 1 FROM decisions d JOIN outbox e ON e.decision_id = d.id
       WHERE d.request_id = r.id AND e.state IN ('held', 'pending', 'sending'))
     """
 
   /// Removes every notification received before `cutoff` with everything recorded about it
   /// (decisions, outbox entries, attempts, outcomes), and outcomes attached to no request that
-  /// were reported before it, keeping any request whose reply still waits to be sent (held,
-  /// pending or sending). Runs in short transactions beside a running webhook and sender.
-  /// With `trial`, counts what would go and changes nothing.
+  /// were reported before it. A request stays, with its repeats, while its reply still waits to
+  /// be sent (held, pending or sending) or while anything about it (a repeat, an outcome) is
+  /// dated at or after the cutoff. Runs in short transactions beside a running webhook and
+  /// sender. With `dryRun`, counts what would go and changes nothing.
   ///
   /// `history.earlier_requests` and `history.earlier_refunds` count only what the database
-  /// holds, so a policy reading them sees less history afterwards.
-  public func prune(before cutoff: Date, now: Date, trial: Bool = false)
+  /// holds, so a policy reading them sees less history afterwards. A failure part-way throws
+  /// `pruneStopped` with what was removed by then; what is left is whole, and pruning again
+  /// goes on from there.
+  public func prune(before cutoff: Date, now: Date, dryRun: Bool = false)
     throws(StateDatabaseError) -> PruneCounts
   {
     let latest = now.addingTimeInterval(-Self.shortestRetention)
     guard cutoff <= latest else { throw .retentionTooShort(cutoff: cutoff, latest: latest) }
-    if trial { return try pruneCounts(before: cutoff) }
+    if dryRun { return try pruneCounts(before: cutoff) }
     var counts = PruneCounts()
-    while try pruneBatch(before: cutoff, into: &counts) {}
-    counts.outcomes += try pruneLooseOutcomes(before: cutoff)
+    do {
+      while let batch = try pruneBatch(before: cutoff) { counts = counts + batch }
+      while let outcomes = try pruneLooseOutcomes(before: cutoff) {
+        counts.outcomes += outcomes
+      }
+    } catch {
+      throw counts.isEmpty ? error : .pruneStopped(removed: counts, cause: error)
+    }
     return counts
   }
 
@@ -96,26 +118,17 @@ extension StateStore {
   }
 
   /// Removes up to `pruneBatch` of the oldest prunable requests and what belongs to them, in one
-  /// transaction; returns whether it found any.
-  private func pruneBatch(before cutoff: Date, into counts: inout PruneCounts)
-    throws(StateDatabaseError) -> Bool
-  {
-    let removed = try locked { () throws(StateDatabaseError) -> PruneCounts? in
+  /// transaction; nil when none is left.
+  private func pruneBatch(before cutoff: Date) throws(StateDatabaseError) -> PruneCounts? {
+    try locked { () throws(StateDatabaseError) -> PruneCounts? in
       try connection.transaction { () throws(StateDatabaseError) -> PruneCounts? in
-        let originals = try connection.query(
+        let originals = try ids(
           "SELECT r.id FROM requests r WHERE \(Self.prunable) ORDER BY r.received_at LIMIT ?2",
-          [.date(cutoff), .integer(Int64(Self.pruneBatch))]
-        ).compactMap { $0.int(0) }
+          [.date(cutoff), .integer(Int64(Self.pruneBatch))])
         guard !originals.isEmpty else { return nil }
         // Ids are integers read just now, so they are written into the statements as they are.
-        // Each step goes by an index: a repeat shares its request's transaction id, and an
-        // entry belongs to a decision.
         let list = Self.idList(originals)
-        let repeats = try ids(
-          """
-          SELECT id FROM requests WHERE transaction_id IN (
-            SELECT transaction_id FROM requests WHERE id IN (\(list))) AND repeat_of IN (\(list))
-          """)
+        let repeats = try ids("SELECT id FROM requests WHERE repeat_of IN (\(list))")
         let requests = Self.idList(originals + repeats)
         let decisions = Self.idList(
           try ids("SELECT id FROM decisions WHERE request_id IN (\(requests))"))
@@ -138,18 +151,13 @@ extension StateStore {
         return batch
       }
     }
-    guard let removed else { return false }
-    counts.notifications += removed.notifications
-    counts.decisions += removed.decisions
-    counts.entries += removed.entries
-    counts.attempts += removed.attempts
-    counts.outcomes += removed.outcomes
-    return true
   }
 
   /// The first column of each row `sql` returns, as ids.
-  private func ids(_ sql: String) throws(StateDatabaseError) -> [Int64] {
-    try connection.query(sql).compactMap { $0.int(0) }
+  private func ids(_ sql: String, _ values: [SQLiteValue] = []) throws(StateDatabaseError)
+    -> [Int64]
+  {
+    try connection.query(sql, values).compactMap { $0.int(0) }
   }
 
   /// `ids` for an SQL `IN (…)` list; `NULL` for none, which matches nothing.
@@ -157,21 +165,16 @@ extension StateStore {
     ids.isEmpty ? "NULL" : ids.map(String.init).joined(separator: ",")
   }
 
-  /// Removes outcomes attached to no request (imported from Apple's history for a transaction
-  /// with no request here) reported before `cutoff`, a batch per transaction.
-  private func pruneLooseOutcomes(before cutoff: Date) throws(StateDatabaseError) -> Int {
-    var removed = 0
-    while true {
-      let batch = try locked { () throws(StateDatabaseError) -> Int in
-        try connection.query(
-          """
-          DELETE FROM outcomes WHERE id IN (
-            SELECT id FROM outcomes WHERE request_id IS NULL AND occurred_at < ? LIMIT ?)
-          """, [.date(cutoff), .integer(Int64(Self.pruneBatch))])
-        return connection.changes
-      }
-      removed += batch
-      if batch < Self.pruneBatch { return removed }
+  /// Removes up to `pruneBatch` outcomes attached to no request (imported from Apple's history
+  /// for a transaction with no request here) reported before `cutoff`; nil when none is left.
+  private func pruneLooseOutcomes(before cutoff: Date) throws(StateDatabaseError) -> Int? {
+    try locked { () throws(StateDatabaseError) -> Int? in
+      try connection.query(
+        """
+        DELETE FROM outcomes WHERE id IN (
+          SELECT id FROM outcomes WHERE request_id IS NULL AND occurred_at < ? LIMIT ?)
+        """, [.date(cutoff), .integer(Int64(Self.pruneBatch))])
+      return connection.changes == 0 ? nil : connection.changes
     }
   }
 }

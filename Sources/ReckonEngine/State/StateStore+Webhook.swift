@@ -29,7 +29,7 @@ extension StateStore {
     // A deadline is at most the reply window after receipt, so only requests received within
     // the longest window can still be open: the search reads those, not the whole table, every
     // 30 s while the service runs.
-    let earliest = now.addingTimeInterval(-AppStoreEnvironment.production.consumptionReplyWindow)
+    let earliest = now.addingTimeInterval(-AppStoreEnvironment.longestReplyWindow)
     return try locked { () throws(StateDatabaseError) in
       try connection.query(
         Self.undecidedQuery,

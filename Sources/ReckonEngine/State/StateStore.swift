@@ -345,21 +345,23 @@ public final class StateStore: @unchecked Sendable {
     app: AppStoreApp? = nil, originalTransactionId: String? = nil,
     appAccountToken: String? = nil, occurredAt: Date
   ) throws(StateDatabaseError) -> Int64? {
+    // The request is looked up inside the write transaction, so one removed meanwhile (`prune`
+    // in another process) is not pointed at.
     try locked { () throws(StateDatabaseError) in
-      let request = try connection.query(
-        """
-        SELECT id, bundle_id, environment FROM requests WHERE transaction_id = ?1
-          AND repeat_of IS NULL AND notification_type = 'CONSUMPTION_REQUEST'
-          AND (?2 IS NULL OR (bundle_id = ?2 AND environment = ?3))
-        ORDER BY received_at DESC LIMIT 1
-        """,
-        [
-          .text(transactionId), .optional(app?.bundleId),
-          .optional(app?.environment.rawValue),
-        ]
-      ).first
-      let requestId = request?.int(0)
-      try connection.transaction { () throws(StateDatabaseError) in
+      try connection.transaction { () throws(StateDatabaseError) -> Int64? in
+        let request = try connection.query(
+          """
+          SELECT id, bundle_id, environment FROM requests WHERE transaction_id = ?1
+            AND repeat_of IS NULL AND notification_type = 'CONSUMPTION_REQUEST'
+            AND (?2 IS NULL OR (bundle_id = ?2 AND environment = ?3))
+          ORDER BY received_at DESC LIMIT 1
+          """,
+          [
+            .text(transactionId), .optional(app?.bundleId),
+            .optional(app?.environment.rawValue),
+          ]
+        ).first
+        let requestId = request?.int(0)
         try connection.query(
           """
           INSERT OR IGNORE INTO outcomes (notification_uuid, request_id, type, transaction_id, original_transaction_id,
@@ -375,11 +377,11 @@ public final class StateStore: @unchecked Sendable {
         guard connection.changes > 0, type == .refund || type == .refundDeclined,
           let requestId,
           let environment = request?.text(2).flatMap(AppStoreEnvironment.init(rawValue:))
-        else { return }
+        else { return requestId }
         try reopenRepeats(
           of: requestId, sentAfter: occurredAt, window: environment.consumptionReplyWindow)
+        return requestId
       }
-      return requestId
     }
   }
 

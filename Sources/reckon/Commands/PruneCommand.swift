@@ -15,9 +15,12 @@ enum PruneCommand: Command {
     that was recorded about it: its decisions (facts and explanation), outbox entries, delivery
     attempts and operator commands, and Apple's outcomes; and outcomes attached to no request
     (imported from Apple's history) reported before the cutoff. A request whose reply still waits
-    to be sent (held, pending or sending) is kept whatever its age.
+    to be sent (held, pending or sending) is kept whatever its age, and so is one with anything
+    dated at or after the cutoff: a repeat of it, or an outcome Apple reported (a recent refund
+    counts in history.earlier_refunds).
 
     --older-than DAYS  the cutoff is DAYS whole days before now, at least 7
+                       (and at most 36500)
     --before DATE      the cutoff is DATE: 2026-06-01 (midnight UTC) or an ISO 8601 time with
                        its zone; at least 7 days ago
     --dry-run          count what would be removed and change nothing
@@ -26,7 +29,10 @@ enum PruneCommand: Command {
     six and a half days when it got no 200, and a pruned one would then be decided and
     answered again.
 
-    It runs beside reckon serve and reckon send, in short transactions. Afterwards
+    It runs beside reckon serve and reckon send, in transactions of 500 requests; if one fails
+    (another process held the file's lock longer than the 5 s busy timeout), it says what it
+    had removed by then, and running it again goes on from there. --dry-run opens the file
+    read-only; a real run upgrades an older file's schema first, as reckon queue does. Afterwards
     history.earlier_requests and history.earlier_refunds count only what is left, dry-runs
     with --state and reckon report outcomes see only what is left, and reckon queue no longer
     lists the removed entries. The file keeps its size: SQLite reuses the freed pages for new
@@ -40,7 +46,7 @@ enum PruneCommand: Command {
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let olderThan = arguments.option("older-than")
     let before = arguments.option("before")
-    let trial = arguments.flag("dry-run")
+    let dryRun = arguments.flag("dry-run")
     let format = arguments.option("format") ?? "text"
     let statePath = try StateFileOption.path(&arguments)
     try arguments.rejectUnknown()
@@ -49,37 +55,49 @@ enum PruneCommand: Command {
     }
     let now = Date()
     let cutoff = try cutoff(olderThan: olderThan, before: before, now: now)
-    let store = try StateStore(path: statePath, access: .existing)
-    let counts = try store.prune(before: cutoff, now: now, trial: trial)
+    // A dry run reads the file as it is: it neither migrates nor writes it.
+    let store = try StateStore(path: statePath, access: dryRun ? .readOnly : .existing)
+    let counts = try store.prune(before: cutoff, now: now, dryRun: dryRun)
+    // As `reckon import-history` does when it ends, so a copy of the file alone holds the result.
+    if !dryRun, !counts.isEmpty { _ = try? store.checkpoint() }
     if format == "json" {
-      console.out(try PruneReport(cutoff: cutoff, dryRun: trial, counts: counts).json())
+      console.out(try PruneReport(cutoff: cutoff, dryRun: dryRun, counts: counts).json())
     } else {
-      console.out(text(counts, cutoff: cutoff, trial: trial))
+      console.out(text(counts, cutoff: cutoff, dryRun: dryRun))
     }
     return 0
   }
 
-  /// The cutoff from exactly one of `--older-than` and `--before`.
+  /// The fewest whole days `--older-than` takes: `StateStore.shortestRetention`, rounded up.
+  private static let fewestDays = Int((StateStore.shortestRetention / 86_400).rounded(.up))
+
+  /// The cutoff from exactly one of `--older-than` and `--before`, refused before the file is
+  /// opened when it is too recent.
   private static func cutoff(olderThan: String?, before: String?, now: Date) throws -> Date {
+    let cutoff: Date
     switch (olderThan, before) {
     case (nil, nil): throw UsageError("say what to prune: --older-than DAYS or --before DATE")
     case (.some, .some): throw UsageError("give --older-than or --before, not both")
     case (let days?, nil):
-      guard let count = Int(days) else {
+      // A hundred years is more than any history; beyond it the date itself goes wrong.
+      guard let count = Int(days), count <= 36_500 else {
         throw UsageError("--older-than takes a whole number of days, e.g. --older-than 365")
       }
-      guard count >= 7 else {
-        throw UsageError(
-          "--older-than \(days): at least 7 days are kept, as Apple may send a notification again for that long"
-        )
-      }
-      return now.addingTimeInterval(-Double(count) * 86_400)
+      cutoff = now.addingTimeInterval(-Double(count) * 86_400)
     case (nil, let date?):
-      do { return try DryRunSetup.date(date) } catch { throw UsageError("--before: \(error)") }
+      do { cutoff = try DryRunSetup.date(date) } catch { throw UsageError("--before: \(error)") }
     }
+    let latest = now.addingTimeInterval(-StateStore.shortestRetention)
+    guard cutoff <= latest else {
+      let given = olderThan.map { "--older-than \($0)" } ?? "--before \(before ?? "")"
+      throw UsageError(
+        "\(given): the last \(fewestDays) days are always kept, as Apple sends a notification it got no 200 for again for about six and a half days; give --older-than \(fewestDays) or more, or --before \(latest.formatted(.iso8601)) or earlier"
+      )
+    }
+    return cutoff
   }
 
-  private static func text(_ counts: PruneCounts, cutoff: Date, trial: Bool) -> String {
+  private static func text(_ counts: PruneCounts, cutoff: Date, dryRun: Bool) -> String {
     let when = cutoff.formatted(.iso8601)
     guard !counts.isEmpty else {
       return "nothing to prune: no notification received before \(when) can be removed"
@@ -90,7 +108,7 @@ enum PruneCommand: Command {
       "\(n(counts.entries)) outbox entries", "\(n(counts.attempts)) attempts",
       "\(n(counts.outcomes)) outcomes",
     ].joined(separator: ", ")
-    return trial
+    return dryRun
       ? "would remove, received before \(when): \(parts) (dry run: nothing was changed)"
       : "removed, received before \(when): \(parts)"
   }

@@ -280,7 +280,15 @@ struct EntryReport: Encodable {
         "decided at \(time.string(from: decidedAt)): \(action) by rule '\(rule)' of \(policy)"
           + " (\(version)sha256 \(policySHA256.prefix(12)))" + (reason.map { ": \($0)" } ?? "")
       ]
-      lines += explanation.map(DecisionExplainer.whyLines) ?? []
+      if let explanation {
+        lines += DecisionExplainer.whyLines(explanation)
+        let missing = explanation.missingFacts
+        lines.append(
+          "Missing facts: " + (missing.isEmpty ? "none" : missing.joined(separator: ", ")))
+      } else {
+        // Said rather than left out, so a missing section is not taken for a display fault.
+        lines.append("Why: not recorded with this decision")
+      }
       guard case .array(let list)? = facts else {
         return lines + ["facts: " + String(decoding: storedFacts, as: UTF8.self)]
       }

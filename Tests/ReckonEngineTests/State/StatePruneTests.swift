@@ -64,16 +64,80 @@ import Testing
     #expect(try store.entry(id: entry.id).state.name == (held ? "held" : "pending"))
   }
 
-  @Test func aRepeatGoesWithTheRequestItRepeatsEvenWhenReceivedAfterTheCutoff() throws {
+  @Test func aRepeatGoesWithTheRequestItRepeats() throws {
     let store = try TestState.store()
     let first = try store.recordNotification(
-      TestState.notification(transaction: "1", at: Self.cutoff.addingTimeInterval(-3_600)))
+      TestState.notification(transaction: "1", at: Self.cutoff.addingTimeInterval(-3 * 3_600)))
     let again = try store.recordNotification(
-      TestState.notification(transaction: "1", at: Self.cutoff.addingTimeInterval(3_600)))
+      TestState.notification(transaction: "1", at: Self.cutoff.addingTimeInterval(-3_600)))
     #expect(again == .repeated(requestId: again.requestId, of: first.requestId))
     let counts = try store.prune(before: Self.cutoff, now: Self.now)
     #expect(counts == PruneCounts(notifications: 2))
     #expect(try Self.count("requests", in: store) == 0)
+  }
+
+  /// A refund reported lately counts in `history.earlier_refunds`, and a repeat received lately
+  /// may still be sent again by Apple: either keeps the request, with all that belongs to it.
+  @Test(arguments: ["outcome", "repeat"])
+  func aRequestWithAnythingDatedAfterTheCutoffIsKept(what: String) throws {
+    let store = try TestState.store()
+    let received = Self.cutoff.addingTimeInterval(-3_600)
+    let entry = try Self.answered(
+      in: store, transaction: "1", at: received.addingTimeInterval(-86_400))
+    if what == "outcome" {
+      try store.attachOutcome(
+        .refundReversed, notificationUUID: UUID().uuidString, transactionId: "1",
+        app: TestState.app, occurredAt: Self.cutoff)
+    } else {
+      let open = try store.recordNotification(
+        TestState.notification(transaction: "2", at: received))
+      let again = try store.recordNotification(
+        TestState.notification(transaction: "2", at: Self.cutoff))
+      #expect(again == .repeated(requestId: again.requestId, of: open.requestId))
+    }
+    let removed = try store.prune(before: Self.cutoff, now: Self.now)
+    if what == "outcome" {
+      #expect(removed.isEmpty)
+      #expect(try store.entry(id: entry.id).state.name == "sent")
+      #expect(try Self.count("outcomes", in: store) == 2)
+    } else {
+      // The first request, with nothing since, goes; the repeated one stays with its repeat.
+      #expect(
+        removed
+          == PruneCounts(notifications: 1, decisions: 1, entries: 1, attempts: 1, outcomes: 1))
+      #expect(try Self.count("requests", in: store) == 2)
+    }
+  }
+
+  /// Another process holding the file's lock past the busy timeout stops a prune part-way; the
+  /// error says what had gone by then, and pruning again finishes the job.
+  @Test func aPruneStoppedPartWaySaysWhatItRemovedAndAnotherRunFinishes() throws {
+    let path = TestState.temporaryPath()
+    let store = try StateStore(path: path)
+    let total = StateStore.pruneBatch + 10
+    for index in 0..<total {
+      _ = try store.recordNotification(
+        TestState.notification(
+          transaction: "\(index)", at: TestState.start.addingTimeInterval(Double(index))))
+    }
+    // The second batch's BEGIN fails: a trigger refuses deleting the last rows, so the first
+    // transaction commits and the second rolls back, as a lock held too long would make it.
+    try store.connection.execute(
+      """
+      CREATE TEMP TRIGGER refuse_last BEFORE DELETE ON requests
+      WHEN old.id > \(StateStore.pruneBatch) BEGIN SELECT RAISE(ABORT, 'held elsewhere'); END
+      """)
+    let error = #expect(throws: StateDatabaseError.self) {
+      try store.prune(before: Self.cutoff, now: Self.now)
+    }
+    guard case .pruneStopped(let removed, _)? = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(removed == PruneCounts(notifications: StateStore.pruneBatch))
+    #expect(error?.description.contains("pruning again goes on from there") == true)
+    try store.connection.execute("DROP TRIGGER refuse_last")
+    #expect(try store.prune(before: Self.cutoff, now: Self.now) == PruneCounts(notifications: 10))
   }
 
   @Test func anOutcomeAttachedToNoRequestGoesWhenReportedBeforeTheCutoff() throws {
@@ -100,12 +164,12 @@ import Testing
     _ = try TestState.enqueued(in: store, transaction: "9", at: TestState.start, hold: true)
     _ = try store.recordNotification(
       TestState.notification(transaction: "0", at: TestState.start.addingTimeInterval(60)))
-    let trial = try store.prune(before: Self.cutoff, now: Self.now, trial: true)
+    let dryRun = try store.prune(before: Self.cutoff, now: Self.now, dryRun: true)
     #expect(try Self.count("requests", in: store) == 7)
-    #expect(try store.prune(before: Self.cutoff, now: Self.now) == trial)
+    #expect(try store.prune(before: Self.cutoff, now: Self.now) == dryRun)
     #expect(
-      trial == PruneCounts(notifications: 4, decisions: 3, entries: 3, attempts: 3, outcomes: 3))
-    #expect(try store.prune(before: Self.cutoff, now: Self.now, trial: true).isEmpty)
+      dryRun == PruneCounts(notifications: 4, decisions: 3, entries: 3, attempts: 3, outcomes: 3))
+    #expect(try store.prune(before: Self.cutoff, now: Self.now, dryRun: true).isEmpty)
   }
 
   @Test func moreRequestsThanOneBatchAreAllRemoved() throws {
@@ -132,7 +196,7 @@ import Testing
       try store.prune(before: cutoff, now: Self.now)
     }
     #expect(throws: StateDatabaseError.retentionTooShort(cutoff: cutoff, latest: latest)) {
-      try store.prune(before: cutoff, now: Self.now, trial: true)
+      try store.prune(before: cutoff, now: Self.now, dryRun: true)
     }
     #expect(try Self.count("requests", in: store) == 1)
     #expect(try store.prune(before: latest, now: Self.now).isEmpty)
