@@ -53,7 +53,7 @@ public enum StateDatabaseError: Error, Hashable, Sendable, CustomStringConvertib
     case .retentionTooShort(let cutoff, let latest):
       "cannot prune notifications received before \(cutoff.formatted(.iso8601)): Apple sends a notification it got no 200 for again for about six and a half days, and a pruned one would then be decided and answered again; give a cutoff at or before \(latest.formatted(.iso8601))"
     case .pruneStopped(let removed, let cause):
-      "pruning stopped after removing \(removed.notifications) notifications, \(removed.decisions) decisions, \(removed.entries) outbox entries, \(removed.attempts) attempts and \(removed.outcomes) outcomes: \(cause.description); what is left is whole, and pruning again goes on from there"
+      "pruning stopped after removing \(removed.described.joined(separator: ", ")): \(cause.description); what is left is whole, and pruning again goes on from there"
     }
   }
 }

@@ -7,11 +7,21 @@ extension StateStore {
   /// server), since a connection still open at exit leaves everything since the last automatic
   /// checkpoint in the `-wal` file. Returns false when a reader in another process kept part of
   /// the log from being copied.
+  ///
+  /// Without `waitingForOthers`, it copies what it can at once and leaves the log as it is: a
+  /// command that runs beside a service (`prune`) must not hold the write lock waiting for a
+  /// reader in another process, as emptying the log does, while the service's writes time out.
+  /// It then returns whether every page was copied.
   @discardableResult
-  public func checkpoint() throws(StateDatabaseError) -> Bool {
+  public func checkpoint(waitingForOthers: Bool = true) throws(StateDatabaseError) -> Bool {
     try locked { () throws(StateDatabaseError) in
+      guard waitingForOthers else {
+        // The log's frame count, then how many were copied: all when the two are equal.
+        let row = try connection.query("PRAGMA wal_checkpoint(PASSIVE)").first
+        return row?.int(1) == row?.int(2)
+      }
       // The first column is 1 when the checkpoint could not finish.
-      try connection.query("PRAGMA wal_checkpoint(TRUNCATE)").first?.int(0) == 0
+      return try connection.query("PRAGMA wal_checkpoint(TRUNCATE)").first?.int(0) == 0
     }
   }
 }

@@ -30,6 +30,17 @@ public struct PruneCounts: Hashable, Sendable, Codable {
   /// Whether nothing was (or would be) removed.
   public var isEmpty: Bool { self == PruneCounts() }
 
+  /// Each count in words, with thousands separators: `1,956 notifications`, `1 attempt`.
+  public var described: [String] {
+    [
+      (notifications, "notification"), (decisions, "decision"), (entries, "outbox entry"),
+      (attempts, "attempt"), (outcomes, "outcome"),
+    ].map { count, noun in
+      "\(DryRunText.n(count)) "
+        + (count == 1 ? noun : noun == "outbox entry" ? "outbox entries" : noun + "s")
+    }
+  }
+
   /// Both counts added up.
   public static func + (left: PruneCounts, right: PruneCounts) -> PruneCounts {
     PruneCounts(

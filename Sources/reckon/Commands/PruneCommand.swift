@@ -32,7 +32,8 @@ enum PruneCommand: Command {
     It runs beside reckon serve and reckon send, in transactions of 500 requests; if one fails
     (another process held the file's lock longer than the 5 s busy timeout), it says what it
     had removed by then, and running it again goes on from there. --dry-run opens the file
-    read-only; a real run upgrades an older file's schema first, as reckon queue does. Afterwards
+    read-only; a real run upgrades an older file's schema first, as the queue commands that
+    change an entry do, and copies the log into the file as far as it can without waiting. Afterwards
     history.earlier_requests and history.earlier_refunds count only what is left, dry-runs
     with --state and reckon report outcomes see only what is left, and reckon queue no longer
     lists the removed entries. The file keeps its size: SQLite reuses the freed pages for new
@@ -58,8 +59,9 @@ enum PruneCommand: Command {
     // A dry run reads the file as it is: it neither migrates nor writes it.
     let store = try StateStore(path: statePath, access: dryRun ? .readOnly : .existing)
     let counts = try store.prune(before: cutoff, now: now, dryRun: dryRun)
-    // As `reckon import-history` does when it ends, so a copy of the file alone holds the result.
-    if !dryRun, !counts.isEmpty { _ = try? store.checkpoint() }
+    // So a copy of the file alone holds the result, as far as that needs no wait for another
+    // process: a running service's writes must not time out behind it.
+    if !dryRun { _ = try? store.checkpoint(waitingForOthers: false) }
     if format == "json" {
       console.out(try PruneReport(cutoff: cutoff, dryRun: dryRun, counts: counts).json())
     } else {
@@ -81,7 +83,9 @@ enum PruneCommand: Command {
     case (let days?, nil):
       // A hundred years is more than any history; beyond it the date itself goes wrong.
       guard let count = Int(days), count <= 36_500 else {
-        throw UsageError("--older-than takes a whole number of days, e.g. --older-than 365")
+        throw UsageError(
+          "--older-than takes a whole number of days from \(fewestDays) to 36500, e.g. --older-than 365"
+        )
       }
       cutoff = now.addingTimeInterval(-Double(count) * 86_400)
     case (nil, let date?):
@@ -102,12 +106,7 @@ enum PruneCommand: Command {
     guard !counts.isEmpty else {
       return "nothing to prune: no notification received before \(when) can be removed"
     }
-    let n = DryRunText.n
-    let parts = [
-      "\(n(counts.notifications)) notifications", "\(n(counts.decisions)) decisions",
-      "\(n(counts.entries)) outbox entries", "\(n(counts.attempts)) attempts",
-      "\(n(counts.outcomes)) outcomes",
-    ].joined(separator: ", ")
+    let parts = counts.described.joined(separator: ", ")
     return dryRun
       ? "would remove, received before \(when): \(parts) (dry run: nothing was changed)"
       : "removed, received before \(when): \(parts)"

@@ -201,4 +201,13 @@ import Testing
     #expect(try Self.count("requests", in: store) == 1)
     #expect(try store.prune(before: latest, now: Self.now).isEmpty)
   }
+
+  @Test func countsAreWordedWithSeparatorsAndTheirOwnNumber() {
+    let counts = PruneCounts(notifications: 1_956, decisions: 1, entries: 2, attempts: 1)
+    #expect(
+      counts.described == [
+        "1,956 notifications", "1 decision", "2 outbox entries", "1 attempt", "0 outcomes",
+      ])
+    #expect((counts + counts).notifications == 3_912)
+  }
 }
