@@ -12,6 +12,9 @@ public struct ReckonConfiguration: Sendable {
   public var factSources: [FactSourceConfiguration]
   /// The state database (requests, decisions, outbox).
   public var statePath: String
+  /// How many days of records `reckon serve` keeps in the state database, pruning older ones
+  /// once a day (`state.keepDays`); nil keeps everything.
+  public var stateKeepDays: Int?
   /// The App Store Connect API key, when replies are sent.
   public var appStoreKey: AppStoreKeyConfiguration?
   /// How the sender behaves.
@@ -79,8 +82,11 @@ public struct ReckonConfiguration: Sendable {
     }
     self.factSources = sources
     let state = try reader.object("state")
-    try state?.rejectUnknownKeys(["path"])
+    try state?.rejectUnknownKeys(["path", "keepDays"])
     self.statePath = resolve(try state?.optionalString("path") ?? "reckon-state.sqlite")
+    self.stateKeepDays = try state.flatMap { state throws(ConfigurationError) in
+      try Self.keepDays(state)
+    }
     self.appStoreKey = try reader.object("appStore").map { reader throws(ConfigurationError) in
       try AppStoreKeyConfiguration(reader, resolve: resolve)
     }
@@ -109,6 +115,20 @@ public struct ReckonConfiguration: Sendable {
         )
       }
     }
+  }
+
+  /// `state.keepDays`: whole days, from the shortest retention Apple's retries allow (7) to a
+  /// hundred years.
+  private static func keepDays(_ state: ConfigurationReader) throws(ConfigurationError) -> Int? {
+    guard let days = try state.optionalNumber("keepDays") else { return nil }
+    let fewest = Int((StateStore.shortestRetention / 86_400).rounded(.up))
+    guard days == days.rounded(), days >= Double(fewest), days <= 36_500 else {
+      throw ConfigurationError(
+        state.keyPath("keepDays"),
+        "must be a whole number of days from \(fewest) to 36500: Apple sends a notification again for about six and a half days, and one pruned sooner would be answered again"
+      )
+    }
+    return Int(days)
   }
 
   /// The app with this bundle id and environment, if configured.

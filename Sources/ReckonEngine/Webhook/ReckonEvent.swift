@@ -41,6 +41,11 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   /// Apple posting to a wrong URL, or a body limit set too small, shows here.
   case httpRefused(
     status: Int, reason: String, path: String?, count: Int = 1, client: String? = nil)
+  /// Records of notifications received before `before` were removed from the state database
+  /// (`state.keepDays`).
+  case pruned(before: Date, removed: PruneCounts)
+  /// Pruning the state database failed; it is tried again the next day.
+  case pruneFailed(reason: String)
 
   /// `error`, `warning` or `info`.
   public var level: String {
@@ -51,7 +56,8 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     // Another path or method is most often a scanner or a health probe at `/`: info, not a
     // warning on every one; the metric shows a wrong webhook URL as well.
     case .httpRefused(let status, _, _, _, _): status == 404 || status == 405 ? "info" : "warning"
-    case .retryFailed: "error"
+    case .retryFailed, .pruneFailed: "error"
+    case .pruned: "info"
     case .decidedElsewhere: "info"
     // A source that failed or a fact refused may have changed the decision: worth a look.
     case .decided(_, _, _, _, _, _, let problems): problems.isEmpty ? "info" : "warning"
@@ -78,6 +84,8 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .sender: "sender"
     case .factsReloadRefused: "facts_reload_refused"
     case .httpRefused: "http_refused"
+    case .pruned: "pruned"
+    case .pruneFailed: "prune_failed"
     }
   }
 
@@ -117,6 +125,11 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
       (count == 1 ? "request" : "\(count) requests")
         + "\(path.map { " for \($0)" } ?? "") answered \(status) without reaching the webhook: "
         + reason
+    case .pruned(let before, let removed):
+      "removed the records of notifications received before \(before.formatted(.iso8601)): "
+        + removed.described.joined(separator: ", ")
+    case .pruneFailed(let reason):
+      "pruning the state database failed, to be tried again in a day: \(reason)"
     }
   }
 
@@ -154,6 +167,12 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
       ["status": String(status), "count": String(count)]
         .merging(path.map { ["path": $0] } ?? [:]) { first, _ in first }
         .merging(client.map { ["client": $0] } ?? [:]) { first, _ in first }
+    case .pruned(let before, let removed):
+      [
+        "before": before.formatted(.iso8601), "notifications": String(removed.notifications),
+        "decisions": String(removed.decisions), "entries": String(removed.entries),
+        "attempts": String(removed.attempts), "outcomes": String(removed.outcomes),
+      ]
     case .policyLive(let policy), .policyApplied(let policy):
       ["path": policy.path, "app": policy.app, "sha256": policy.sha256]
         .merging(policy.version.map { ["version": $0] } ?? [:]) { first, _ in first }

@@ -50,7 +50,8 @@ extension ReckonService {
       factSources: own + setup.layers, schema: setup.schema,
       statePath: configuration.statePath,
       roots: try Self.roots(configuration.trust), unverifiedEnvironments: unverified,
-      sender: client, senderConfiguration: configuration.sender, events: events)
+      sender: client, senderConfiguration: configuration.sender,
+      keepDays: configuration.stateKeepDays, events: events)
   }
 
   /// The environments whose notifications come unsigned (Xcode, local testing) when allowed.

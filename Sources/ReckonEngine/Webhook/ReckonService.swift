@@ -33,6 +33,8 @@ public final class ReckonService: Sendable {
   public let sender: OutboxSender?
   /// Reads consent again before a reply decided a while ago goes out.
   public let consentCheck: GatheredConsentCheck
+  /// How many days of records `pruneOldRecords` keeps; nil keeps everything.
+  public let keepDays: Int?
 
   /// The live policies, for reloading.
   public var policies: PolicyBook { pipeline.policies }
@@ -45,10 +47,18 @@ public final class ReckonService: Sendable {
     statePath: String, roots: [X509Certificate] = AppleRootCertificates.defaultRoots(),
     unverifiedEnvironments: Set<AppStoreEnvironment> = [],
     sender: (any ConsumptionSender)? = nil,
-    senderConfiguration: SenderConfiguration = .standard,
+    senderConfiguration: SenderConfiguration = .standard, keepDays: Int? = nil,
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) throws(ReckonServiceError) {
     // What reckon.json refuses is refused from parts too.
+    if let keepDays, Double(keepDays) * 86_400 < StateStore.shortestRetention {
+      throw .configuration(
+        ConfigurationError(
+          "state.keepDays",
+          "\(keepDays) days is too few: Apple sends a notification again for about six and a half days, and one pruned sooner would be answered again"
+        ))
+    }
+    self.keepDays = keepDays
     var sources: [AppStoreApp: PolicyBook.Source] = [:]
     for (index, app) in apps.enumerated() {
       let key = AppStoreApp(bundleId: app.accepted.bundleId, environment: app.accepted.environment)
@@ -88,6 +98,24 @@ public final class ReckonService: Sendable {
       OutboxSender(
         store: store, sender: client, configuration: senderConfiguration,
         consentCheck: consentCheck, events: { events(.sender($0)) })
+    }
+  }
+
+  /// Removes the records of notifications received more than `keepDays` days before `now`
+  /// from the state database (see `StateStore.prune`), reporting `pruned` or `pruneFailed`;
+  /// does nothing without `keepDays`. Blocks for as long as that takes: call it from a thread
+  /// of your own, not the concurrency pool, whose threads the webhook needs.
+  @discardableResult
+  public func pruneOldRecords(now: Date = Date()) -> PruneCounts? {
+    guard let keepDays else { return nil }
+    let cutoff = now.addingTimeInterval(-Double(keepDays) * 86_400)
+    do {
+      let removed = try store.prune(before: cutoff, now: now)
+      if !removed.isEmpty { pipeline.events(.pruned(before: cutoff, removed: removed)) }
+      return removed
+    } catch {
+      pipeline.events(.pruneFailed(reason: error.description))
+      return nil
     }
   }
 

@@ -39,7 +39,9 @@ public final class ReckonMetrics: @unchecked Sendable {
       case .factsReloadRefused(let source, _, _): factsRefusals[[source], default: 0] += 1
       case .httpRefused(let status, _, _, let count, _):
         httpRefusals[[String(status)], default: 0] += count
-      case .deferred, .outcome, .policyLive, .retryFailed, .decidedElsewhere: break
+      case .deferred, .outcome, .policyLive, .retryFailed, .decidedElsewhere, .pruned,
+        .pruneFailed:
+        break
       }
     }
   }

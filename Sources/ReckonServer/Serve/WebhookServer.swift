@@ -14,8 +14,14 @@ public final class WebhookServer: @unchecked Sendable {
     public var retry: Double = 30
     /// How often the sender looks for newly due entries.
     public var senderPoll: Double = 0.25
+    /// How long after start the state database is first pruned (with `state.keepDays`): after
+    /// the start-up retry of undecided requests, not in its way.
+    public var firstPrune: Double = 60
+    /// How often it is pruned after that.
+    public var prune: Double = 86_400
 
-    /// The defaults: policies every second, retries every 30 s, the sender every 250 ms.
+    /// The defaults: policies every second, retries every 30 s, the sender every 250 ms,
+    /// pruning a minute after start and then daily.
     public init() {}
   }
 
@@ -83,6 +89,7 @@ public final class WebhookServer: @unchecked Sendable {
       {}
       await repeatUntilStopped(every: intervals.retry) { [self] in await service.retryUndecided() }
     }
+    if service.keepDays != nil { startPruning(intervals) }
     background("policy-watch") { [self] in
       await repeatUntilStopped(every: intervals.policyPoll) { [self] in
         service.reloadPolicies()
@@ -127,6 +134,25 @@ public final class WebhookServer: @unchecked Sendable {
         logger.log("error", event: "loop_failed", "the \(name) loop stopped: \(error)")
       }
     }
+  }
+
+  /// Prunes the state database now and then on a thread of its own: its transactions block,
+  /// and the concurrency pool's threads answer the webhook.
+  private func startPruning(_ intervals: Intervals) {
+    loops.enter()
+    let thread = Thread { [self, loops] in
+      defer { loops.leave() }
+      var next = Date().addingTimeInterval(intervals.firstPrune)
+      while !isStopped {
+        if Date() >= next {
+          service.pruneOldRecords()
+          next = Date().addingTimeInterval(intervals.prune)
+        }
+        Thread.sleep(forTimeInterval: min(0.1, intervals.prune))
+      }
+    }
+    thread.name = "reckon-prune"
+    thread.start()
   }
 
   private func repeatUntilStopped(every seconds: Double, _ body: @Sendable () async -> Void) async {

@@ -33,7 +33,7 @@ final class ServerFixture: @unchecked Sendable {
   init(
     policy: PolicyBook.Source = .text(name: "e2e.policy", ServerFixture.policy),
     facts: any FactSource = FixedFacts(), maximumBodyBytes: Int = 262_144,
-    readTimeout: Double = 10
+    readTimeout: Double = 10, keepDays: Int? = nil
   ) throws {
     authority = try LocalCertificateAuthority()
     let (standIn, url) = try TestKey.standIn()
@@ -50,6 +50,7 @@ final class ServerFixture: @unchecked Sendable {
       ).path,
       roots: [authority.root], sender: try TestKey.client(url),
       senderConfiguration: try SenderSettings.fast(sandboxPerSecond: 100, initialBackoff: 0.2),
+      keepDays: keepDays,
       events: { event in
         metrics.record(event)
         logger.log(event)
@@ -61,6 +62,8 @@ final class ServerFixture: @unchecked Sendable {
     var intervals = WebhookServer.Intervals()
     intervals.senderPoll = 0.05
     intervals.policyPoll = 0.1
+    intervals.firstPrune = 0.1
+    intervals.prune = 0.2
     port = try server.start(intervals: intervals)
   }
 
