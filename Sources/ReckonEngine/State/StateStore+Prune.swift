@@ -1,7 +1,7 @@
 import Foundation
 import ReckonSQLite
 
-/// What pruning the state database removed, or for a trial would remove.
+/// What pruning the state database removed, or for a dry run would remove.
 public struct PruneCounts: Hashable, Sendable, Codable {
   /// Notifications (rows of `requests`): refund requests, their repeats, and other notifications.
   public var notifications = 0

@@ -33,11 +33,15 @@ enum PruneCommand: Command {
     (another process held the file's lock longer than the 5 s busy timeout), it says what it
     had removed by then, and running it again goes on from there. --dry-run opens the file
     read-only; a real run upgrades an older file's schema first, as the queue commands that
-    change an entry do, and copies the log into the file as far as it can without waiting. Afterwards
-    history.earlier_requests and history.earlier_refunds count only what is left, dry-runs
-    with --state and reckon report outcomes see only what is left, and reckon queue no longer
-    lists the removed entries. The file keeps its size: SQLite reuses the freed pages for new
-    records. To make it smaller, stop serve and send and run `sqlite3 reckon-state.sqlite VACUUM`.
+    change an entry do, and at the end copies the log into the file as far as it can without
+    waiting for another process.
+
+    Afterwards history.earlier_requests and history.earlier_refunds count only what is left,
+    dry-runs with --state and reckon report outcomes see only what is left, and reckon queue
+    no longer lists the removed entries. The file keeps its size: SQLite reuses the freed pages
+    for new records. To make it smaller, stop serve and send and run
+    `sqlite3 reckon-state.sqlite VACUUM`. With state.keepDays in reckon.json, reckon serve
+    prunes by itself once a day.
 
     The state database is --state, or else the one reckon.json names (state.path; --config, or
     ./reckon.json), as reckon report finds it. Example, from a daily cron job:
