@@ -27,10 +27,16 @@ struct StateRetentionConfigurationTests {
     #expect(error?.problem.contains("from 7 to 36500") == true, "\(String(describing: error))")
   }
 
-  @Test func aServiceFromPartsRefusesTooFewDaysToo() {
-    #expect(throws: ReckonServiceError.self) {
+  @Test(arguments: [3, 40_000])
+  func aServiceFromPartsRefusesWhatTheConfigurationRefuses(days: Int) {
+    let error = #expect(throws: ReckonServiceError.self) {
       try ReckonService(
-        apps: [], factSources: [], statePath: TestState.temporaryPath(), keepDays: 3)
+        apps: [], factSources: [], statePath: TestState.temporaryPath(), keepDays: days)
     }
+    guard case .configuration(let refusal)? = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(refusal.key == "state.keepDays")
   }
 }

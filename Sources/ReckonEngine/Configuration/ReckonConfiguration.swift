@@ -117,15 +117,20 @@ public struct ReckonConfiguration: Sendable {
     }
   }
 
-  /// `state.keepDays`: whole days, from the shortest retention Apple's retries allow (7) to a
-  /// hundred years.
+  /// `state.keepDays`, if given.
   private static func keepDays(_ state: ConfigurationReader) throws(ConfigurationError) -> Int? {
     guard let days = try state.optionalNumber("keepDays") else { return nil }
+    return try checkedKeepDays(days)
+  }
+
+  /// `days` as `state.keepDays`: whole days, from the shortest retention Apple's retries allow
+  /// (7) to a hundred years (more than any history, and short of dates going wrong).
+  static func checkedKeepDays(_ days: Double) throws(ConfigurationError) -> Int {
     let fewest = Int((StateStore.shortestRetention / 86_400).rounded(.up))
     guard days == days.rounded(), days >= Double(fewest), days <= 36_500 else {
       throw ConfigurationError(
-        state.keyPath("keepDays"),
-        "must be a whole number of days from \(fewest) to 36500: Apple sends a notification again for about six and a half days, and one pruned sooner would be answered again"
+        "state.keepDays",
+        "must be a whole number of days from \(fewest) to 36500 (Apple sends a notification again for about six and a half days, and one pruned sooner would be answered again)"
       )
     }
     return Int(days)

@@ -80,19 +80,31 @@ extension StateStore {
   /// dated at or after the cutoff. Runs in short transactions beside a running webhook and
   /// sender. With `dryRun`, counts what would go and changes nothing.
   ///
+  /// After each transaction it waits as long as the transaction took, so the webhook and the
+  /// sender, in this process (the store's lock is not fair) or another (SQLite's busy handler
+  /// polls), get the file in between. `stop` is asked between transactions: when it says so,
+  /// the prune ends there and returns what it removed.
+  ///
   /// `history.earlier_requests` and `history.earlier_refunds` count only what the database
   /// holds, so a policy reading them sees less history afterwards. A failure part-way throws
   /// `pruneStopped` with what was removed by then; what is left is whole, and pruning again
   /// goes on from there.
-  public func prune(before cutoff: Date, now: Date, dryRun: Bool = false)
-    throws(StateDatabaseError) -> PruneCounts
-  {
+  public func prune(
+    before cutoff: Date, now: Date, dryRun: Bool = false, stop: () -> Bool = { false }
+  ) throws(StateDatabaseError) -> PruneCounts {
     let latest = now.addingTimeInterval(-Self.shortestRetention)
     guard cutoff <= latest else { throw .retentionTooShort(cutoff: cutoff, latest: latest) }
     if dryRun { return try pruneCounts(before: cutoff) }
     var counts = PruneCounts()
     do {
-      while let batch = try pruneBatch(before: cutoff) { counts = counts + batch }
+      while !stop() {
+        let started = Date()
+        guard let batch = try pruneBatch(before: cutoff) else { break }
+        counts = counts + batch
+        checkpointer?.committed()
+        Thread.sleep(forTimeInterval: min(1, Date().timeIntervalSince(started)))
+      }
+      if stop() { return counts }
       while let outcomes = try pruneLooseOutcomes(before: cutoff) {
         counts.outcomes += outcomes
       }

@@ -51,12 +51,12 @@ public final class ReckonService: Sendable {
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) throws(ReckonServiceError) {
     // What reckon.json refuses is refused from parts too.
-    if let keepDays, Double(keepDays) * 86_400 < StateStore.shortestRetention {
-      throw .configuration(
-        ConfigurationError(
-          "state.keepDays",
-          "\(keepDays) days is too few: Apple sends a notification again for about six and a half days, and one pruned sooner would be answered again"
-        ))
+    if let keepDays {
+      do throws(ConfigurationError) {
+        _ = try ReckonConfiguration.checkedKeepDays(Double(keepDays))
+      } catch {
+        throw .configuration(error)
+      }
     }
     self.keepDays = keepDays
     var sources: [AppStoreApp: PolicyBook.Source] = [:]
@@ -104,13 +104,14 @@ public final class ReckonService: Sendable {
   /// Removes the records of notifications received more than `keepDays` days before `now`
   /// from the state database (see `StateStore.prune`), reporting `pruned` or `pruneFailed`;
   /// does nothing without `keepDays`. Blocks for as long as that takes: call it from a thread
-  /// of your own, not the concurrency pool, whose threads the webhook needs.
+  /// of your own, not the concurrency pool, whose threads the webhook needs. `stop` is asked
+  /// between its transactions, to end early when the service stops.
   @discardableResult
-  public func pruneOldRecords(now: Date = Date()) -> PruneCounts? {
+  public func pruneOldRecords(now: Date = Date(), stop: () -> Bool = { false }) -> PruneCounts? {
     guard let keepDays else { return nil }
     let cutoff = now.addingTimeInterval(-Double(keepDays) * 86_400)
     do {
-      let removed = try store.prune(before: cutoff, now: now)
+      let removed = try store.prune(before: cutoff, now: now, stop: stop)
       if !removed.isEmpty { pipeline.events(.pruned(before: cutoff, removed: removed)) }
       return removed
     } catch {

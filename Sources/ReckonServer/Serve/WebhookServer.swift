@@ -3,7 +3,8 @@ import ReckonAppStore
 import ReckonEngine
 
 /// `reckon serve` as a library: the HTTP listener with the webhook routes, the sender, the
-/// retry of undecided requests and policy hot reload, all in one process. `shutdown()` stops
+/// retry of undecided requests, policy hot reload and, with `state.keepDays`, pruning of the
+/// state database, all in one process. `shutdown()` stops
 /// accepting, lets in-flight requests finish, then stops the background loops.
 public final class WebhookServer: @unchecked Sendable {
   /// How often the background loops run.
@@ -14,10 +15,10 @@ public final class WebhookServer: @unchecked Sendable {
     public var retry: Double = 30
     /// How often the sender looks for newly due entries.
     public var senderPoll: Double = 0.25
-    /// How long after start the state database is first pruned (with `state.keepDays`): after
-    /// the start-up retry of undecided requests, not in its way.
+    /// How long after start the state database is first pruned (with `state.keepDays`): not
+    /// while a service starting up is busiest.
     public var firstPrune: Double = 60
-    /// How often it is pruned after that.
+    /// How long after one prune ends the next begins.
     public var prune: Double = 86_400
 
     /// The defaults: policies every second, retries every 30 s, the sender every 250 ms,
@@ -145,10 +146,10 @@ public final class WebhookServer: @unchecked Sendable {
       var next = Date().addingTimeInterval(intervals.firstPrune)
       while !isStopped {
         if Date() >= next {
-          service.pruneOldRecords()
+          service.pruneOldRecords { [self] in isStopped }
           next = Date().addingTimeInterval(intervals.prune)
         }
-        Thread.sleep(forTimeInterval: min(0.1, intervals.prune))
+        Thread.sleep(forTimeInterval: min(0.1, max(0.01, intervals.prune)))
       }
     }
     thread.name = "reckon-prune"

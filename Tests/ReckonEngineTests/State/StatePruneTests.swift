@@ -202,6 +202,23 @@ import Testing
     #expect(try store.prune(before: latest, now: Self.now).isEmpty)
   }
 
+  /// A service stopping asks between transactions: the prune ends there with what it removed.
+  @Test func aStopBetweenTransactionsEndsThePruneWithWhatItRemoved() throws {
+    let store = try TestState.store()
+    for index in 0..<(StateStore.pruneBatch + 10) {
+      _ = try store.recordNotification(
+        TestState.notification(
+          transaction: "\(index)", at: TestState.start.addingTimeInterval(Double(index))))
+    }
+    var asked = 0
+    let removed = try store.prune(before: Self.cutoff, now: Self.now) {
+      asked += 1
+      return asked > 1
+    }
+    #expect(removed == PruneCounts(notifications: StateStore.pruneBatch))
+    #expect(try Self.count("requests", in: store) == 10)
+  }
+
   @Test func countsAreWordedWithSeparatorsAndTheirOwnNumber() {
     let counts = PruneCounts(notifications: 1_956, decisions: 1, entries: 2, attempts: 1)
     #expect(
