@@ -126,7 +126,7 @@ public struct ReckonConfiguration: Sendable {
   /// `days` as `state.keepDays`: whole days, from the shortest retention Apple's retries allow
   /// (7) to a hundred years (more than any history, and short of dates going wrong).
   static func checkedKeepDays(_ days: Double) throws(ConfigurationError) -> Int {
-    let fewest = Int((StateStore.shortestRetention / 86_400).rounded(.up))
+    let fewest = StateStore.shortestRetentionDays
     guard days == days.rounded(), days >= Double(fewest), days <= 36_500 else {
       throw ConfigurationError(
         "state.keepDays",

@@ -56,6 +56,9 @@ extension StateStore {
   /// retry of one pruned by then would be taken for a new notification and decided again.
   public static let shortestRetention: TimeInterval = 7 * 86_400
 
+  /// `shortestRetention` in whole days, as `reckon prune --older-than` and `state.keepDays` take it.
+  public static let shortestRetentionDays = Int((shortestRetention / 86_400).rounded(.up))
+
   /// How many refund requests one pruning transaction removes: small enough that the webhook
   /// and the sender, writing the same file, wait milliseconds for the lock rather than seconds.
   static let pruneBatch = 500

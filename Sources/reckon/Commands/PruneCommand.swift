@@ -74,9 +74,6 @@ enum PruneCommand: Command {
     return 0
   }
 
-  /// The fewest whole days `--older-than` takes: `StateStore.shortestRetention`, rounded up.
-  private static let fewestDays = Int((StateStore.shortestRetention / 86_400).rounded(.up))
-
   /// The cutoff from exactly one of `--older-than` and `--before`, refused before the file is
   /// opened when it is too recent.
   private static func cutoff(olderThan: String?, before: String?, now: Date) throws -> Date {
@@ -88,7 +85,7 @@ enum PruneCommand: Command {
       // A hundred years is more than any history; beyond it the date itself goes wrong.
       guard let count = Int(days), count <= 36_500 else {
         throw UsageError(
-          "--older-than takes a whole number of days from \(fewestDays) to 36500, e.g. --older-than 365"
+          "--older-than takes a whole number of days from \(StateStore.shortestRetentionDays) to 36500, e.g. --older-than 365"
         )
       }
       cutoff = now.addingTimeInterval(-Double(count) * 86_400)
@@ -99,7 +96,7 @@ enum PruneCommand: Command {
     guard cutoff <= latest else {
       let given = olderThan.map { "--older-than \($0)" } ?? "--before \(before ?? "")"
       throw UsageError(
-        "\(given): the last \(fewestDays) days are always kept, as Apple sends a notification it got no 200 for again for about six and a half days; give --older-than \(fewestDays) or more, or --before \(latest.formatted(.iso8601)) or earlier"
+        "\(given): the last \(StateStore.shortestRetentionDays) days are always kept, as Apple sends a notification it got no 200 for again for about six and a half days; give --older-than \(StateStore.shortestRetentionDays) or more, or --before \(latest.formatted(.iso8601)) or earlier"
       )
     }
     return cutoff
