@@ -7,10 +7,10 @@ import ReckonTestSupport
 
 /// ns per decision for the `targeted` policy over 100,000 pre-built fact sets, with the trace off
 /// and on, and the time to parse, check and compile the file.
-func runDecisionBenchmark(arguments: [String]) async throws {
-  let path = arguments.first ?? "policies/targeted.policy"
-  let count = arguments.count > 1 ? Int(arguments[1]) ?? 100_000 : 100_000
-  let runs = arguments.count > 2 ? Int(arguments[2]) ?? 7 : 7
+func runDecisionBenchmark(options: BenchmarkOptions) async throws {
+  let path = options.string("policy", "policies/targeted.policy")
+  let count = options.int("count", 100_000)
+  let runs = options.int("runs", 7)
   let text = try String(contentsOfFile: path, encoding: .utf8)
   let schema = FactSchema.standard
   let source = SourceFile(path: path, text: text)

@@ -9,27 +9,24 @@ import ReckonPolicy
 /// columns the dry-run reads.
 /// Options: `--count N` (default 1,000,000), `--runs N` (default 3), `--threads N` (default: one
 /// per core), `--rebuild`, `--against`, `--no-floor`.
-func runDryRunBenchmark(arguments: [String]) async throws {
-  let count = Int(value(after: "--count", in: arguments) ?? "") ?? 1_000_000
-  let runs = max(1, Int(value(after: "--runs", in: arguments) ?? "") ?? 3)
-  let folder = try DryRunBenchmarkData.prepare(
-    count: count, rebuild: arguments.contains("--rebuild"))
+func runDryRunBenchmark(options: BenchmarkOptions) async throws {
+  let count = options.int("count", 1_000_000)
+  let runs = options.int("runs", 3)
+  let folder = try DryRunBenchmarkData.prepare(count: count, rebuild: options.flag("rebuild"))
   let configuration = try ReckonConfiguration.load(path: folder + "/reckon.json")
   let setup = try FactSourceSetup(configuration.factSources)
   guard let layers = try DryRunSetup.bulkLayers(configuration, setup) else { return }
   let policies = FactsBenchmarkDatabase.repository.appendingPathComponent("policies").path
   let policy = try PolicyFiles.load(policies + "/targeted.policy", schema: setup.schema).policy!
   let against =
-    arguments.contains("--against")
+    options.flag("against")
     ? try PolicyFiles.load(policies + "/prefer-refund.policy", schema: setup.schema).policy : nil
   let requestsPath = folder + "/requests.jsonl"
   // Indexed once before the timed runs too, for the count and so the first run does not read
   // the file from disk while the others find it in the page cache.
   let lines = try RequestLines(path: requestsPath)
   var run = BulkDryRun(policy: policy, against: against, schema: setup.schema, layers: layers)
-  if let threads = Int(value(after: "--threads", in: arguments) ?? "") {
-    run.threads = max(1, threads)
-  }
+  run.threads = options.int("threads", run.threads)
   print("requests: \(lines.count) in \(folder)/requests.jsonl, facts: \(folder)/facts.sqlite")
   print(
     "threads: \(run.threads), policy: targeted\(against == nil ? "" : " against prefer-refund")")
@@ -41,7 +38,7 @@ func runDryRunBenchmark(arguments: [String]) async throws {
     path: folder + "/facts.sqlite", sql: GeneratedDataWriter.bulkQuery, schema: setup.schema,
     reading: run.reading
   ).query
-  let skipFloor = arguments.contains("--no-floor")
+  let skipFloor = options.flag("no-floor")
   var floors: [Double] = []
   var ratios: [Double] = []
   var timings: [Double] = []
@@ -102,11 +99,6 @@ func runDryRunBenchmark(arguments: [String]) async throws {
         "ratio to the floor: %.2f× (median of each run against the floor timed after it: %@; target ≤ 2×: %@); under 5 s: %@",
       ratio, ratios.map { String(format: "%.2f", $0) }.joined(separator: ", "),
       ratio <= 2 ? "met" : "NOT met", wall < 5 ? "met" : "NOT met"))
-}
-
-private func value(after name: String, in arguments: [String]) -> String? {
-  guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-  return arguments[index + 1]
 }
 
 /// The benchmark's generated data, built once and kept in `.build/reckon-bench/dryrun-N/`.

@@ -4,8 +4,7 @@ import ReckonFacts
 /// `reckon-bench facts`: facts for one request through the SQLite adapter (three queries), median
 /// µs per request over 100,000 requests on a 1,000,000-row database, next to the same queries in
 /// the `sqlite3` shell. Options: `--requests N`, `--runs N`, `--rebuild`.
-func runFactsBenchmark(arguments: [String]) async throws {
-  let options = BenchmarkOptions(arguments)
+func runFactsBenchmark(options: BenchmarkOptions) async throws {
   let requests = options.int("requests", 100_000)
   let runs = max(1, options.int("runs", 5))
   let database = try FactsBenchmarkDatabase.prepare(rebuild: options.flag("rebuild"))

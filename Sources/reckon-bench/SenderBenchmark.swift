@@ -7,8 +7,7 @@ import ReckonStandIn
 /// [--durability normal|full|both] [--key PATH]`: the durable enqueue rate
 /// (request, decision and outbox entry committed) and the sender's achieved rate against the
 /// local stand-in at a configured limit.
-func runSenderBenchmark(arguments: [String]) async throws {
-  let options = BenchmarkOptions(arguments)
+func runSenderBenchmark(options: BenchmarkOptions) async throws {
   let enqueueCount = options.int("entries", 20_000)
   let modes: [StateStore.Durability] =
     options.string("durability", "both") == "both"

@@ -8,8 +8,7 @@ import ReckonStandIn
 /// Prints the server's RSS at rest before and after, a row per S seconds (RSS, requests,
 /// p50/p99), the RSS trend over the second half, and checks every notification was answered
 /// 200 and its reply reached the stand-in. Build first: `swift build -c release`.
-func runSoakBenchmark(arguments: [String]) async throws {
-  let options = BenchmarkOptions(arguments)
+func runSoakBenchmark(options: BenchmarkOptions) async throws {
   let minutes = options.double("minutes", 10)
   let rate = options.double("rate", 100)
   let sample = options.double("sample", 10)

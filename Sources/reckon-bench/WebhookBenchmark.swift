@@ -12,8 +12,7 @@ import ReckonServer
 /// keep-alive connections sending back to back (at most N requests or S seconds), then p50/p99
 /// latency from request to 200 at R requests/s (N paced requests or S seconds). First, N
 /// requests through the pipeline alone (no HTTP) give the cost of the work behind the socket.
-func runWebhookBenchmark(arguments: [String]) async throws {
-  let options = BenchmarkOptions(arguments)
+func runWebhookBenchmark(options: BenchmarkOptions) async throws {
   let count = options.int("count", 6_000)
   let seconds = Double(options.int("seconds", 10))
   // Sixteen connections by default: each waits for its answer before sending again, so four could

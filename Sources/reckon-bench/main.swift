@@ -1,25 +1,32 @@
 import Foundation
+import ReckonPolicy
 
-/// Benchmarks, one per argument: `decision` (default), `facts`, `sender`, `webhook`, `dryrun`,
-/// `soak`.
+/// Benchmarks, one per run: `reckon-bench [BENCHMARK] [OPTIONS]`; `--help` lists them.
 /// Figures are printed, never asserted.
 let arguments = Array(CommandLine.arguments.dropFirst())
-let benchmarks: [String: ([String]) async throws -> Void] = [
-  "decision": runDecisionBenchmark,
-  "facts": runFactsBenchmark,
-  "sender": runSenderBenchmark,
-  "webhook": runWebhookBenchmark,
-  "dryrun": runDryRunBenchmark,
-  "soak": runSoakBenchmark,
-]
-let name = arguments.first ?? "decision"
-guard let benchmark = benchmarks[name] else {
+if arguments.contains("--help") || arguments.contains("-h") || arguments.first == "help" {
+  print(Benchmark.usage, terminator: "")
+  exit(0)
+}
+let named = arguments.first.map { !$0.hasPrefix("-") } ?? false
+let name = named ? arguments[0] : Benchmark.all[0].name
+let options: BenchmarkOptions
+let benchmark: Benchmark
+do {
+  guard let found = Benchmark.all.first(where: { $0.name == name }) else {
+    throw BenchmarkUsageError.unknownBenchmark(
+      name, closest: Suggestions.closest(to: name, among: Benchmark.all.map(\.name)))
+  }
+  benchmark = found
+  options = try BenchmarkOptions(Array(arguments.dropFirst(named ? 1 : 0)), for: benchmark)
+} catch {
   FileHandle.standardError.write(
-    Data("usage: reckon-bench [\(benchmarks.keys.sorted().joined(separator: "|"))]\n".utf8))
+    Data(
+      "reckon-bench: \(error)\nreckon-bench --help lists the benchmarks and their options\n".utf8))
   exit(2)
 }
 do {
-  try await benchmark(Array(arguments.dropFirst()))
+  try await benchmark.run(options)
   ScratchFiles.removeAll()
 } catch {
   ScratchFiles.removeAll()

@@ -1,0 +1,79 @@
+import Foundation
+import ReckonTestSupport
+import Testing
+
+/// `reckon-bench` refuses arguments it does not take before it measures anything, since a
+/// misspelt option would otherwise run the default (a million-request dry-run, say); `--help`
+/// lists every benchmark and its options.
+struct BenchmarkUsageTests {
+  struct Case: Sendable, CustomTestStringConvertible {
+    let arguments: [String]
+    let message: String
+    var testDescription: String { arguments.joined(separator: " ") }
+  }
+
+  static let refused: [Case] = [
+    Case(
+      arguments: ["dryrun", "--rnus", "3"],
+      message: "'dryrun' takes no option --rnus (did you mean --runs?)"),
+    Case(arguments: ["drytun"], message: "no benchmark named 'drytun' (did you mean 'dryrun'?)"),
+    Case(
+      arguments: ["dryrun", "3"], message: "'dryrun' takes options only (--name value), not '3'"),
+    Case(
+      arguments: ["dryrun", "--runs", "three"],
+      message: "--runs needs a positive number, not 'three'"),
+    Case(arguments: ["dryrun", "--runs", "0"], message: "--runs needs a positive number, not '0'"),
+    Case(arguments: ["decision", "--policy"], message: "--policy needs a value: --policy PATH"),
+    Case(
+      arguments: ["sender", "--durability", "fast"],
+      message: "--durability is one of normal, full, both, not 'fast'"),
+    Case(arguments: ["--threads", "2"], message: "'decision' takes no option --threads"),
+  ]
+
+  @Test(arguments: refused)
+  func refusesArgumentsABenchmarkDoesNotTake(_ refused: Case) async throws {
+    let run = try await Self.run(refused.arguments)
+    #expect(run.status == 2)
+    #expect(run.output.isEmpty)
+    #expect(run.error.hasPrefix("reckon-bench: \(refused.message)"))
+    #expect(run.error.contains("reckon-bench --help lists the benchmarks and their options"))
+  }
+
+  @Test func helpListsEveryBenchmarkWithItsOptions() async throws {
+    let run = try await Self.run(["dryrun", "--help"])
+    #expect(run.status == 0)
+    for name in ["decision (default)", "facts", "sender", "webhook", "dryrun", "soak"] {
+      #expect(run.output.contains("\n  \(name):"))
+    }
+    #expect(run.output.contains("--no-floor"))
+    #expect(run.output.contains("--durability normal|full|both"))
+  }
+
+  struct Run {
+    let status: Int32
+    let output: String
+    let error: String
+  }
+
+  /// Runs the built `reckon-bench`, killed after 30 s: one that measured instead of refusing
+  /// would otherwise run for minutes.
+  static func run(_ arguments: [String]) async throws -> Run {
+    let process = Process()
+    process.executableURL = try ReckonBinary.location().deletingLastPathComponent()
+      .appendingPathComponent("reckon-bench")
+    process.arguments = arguments
+    process.currentDirectoryURL = ReckonBinary.packageRoot
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    DispatchQueue.global().asyncAfter(deadline: .now() + 30) {
+      if process.isRunning { process.terminate() }
+    }
+    async let printed = ProcessOutput.readToEnd(process, output)
+    async let complained = ProcessOutput.readToEnd(process, error)
+    let (status, text) = await printed
+    return Run(status: status, output: text, error: await complained.text)
+  }
+}
