@@ -3,13 +3,12 @@ import Foundation
 extension StateStore {
   /// Copies every committed page from the write-ahead log into the database file and empties
   /// the log, so the file alone holds the whole database: a plain copy of it is then complete.
-  /// Writers call it when they finish (`generate`, `import-history`, a stopping sender or
-  /// server), since a connection still open at exit leaves everything since the last automatic
+  /// Writers call it when they finish (`generate`, a stopping sender or server), since a connection still open at exit leaves everything since the last automatic
   /// checkpoint in the `-wal` file. Returns false when a reader in another process kept part of
   /// the log from being copied.
   ///
   /// Without `waitingForOthers`, it copies what it can at once and leaves the log as it is: a
-  /// command that runs beside a service (`prune`) must not hold the write lock waiting for a
+  /// command that runs beside a service (`prune`, `import-history`) must not hold the write lock waiting for a
   /// reader in another process, as emptying the log does, while the service's writes time out.
   /// It then returns whether every page was copied.
   @discardableResult

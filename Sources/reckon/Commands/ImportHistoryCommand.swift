@@ -50,7 +50,9 @@ enum ImportHistoryCommand: Command {
       for problem in summary.unverified.prefix(5) { console.error("  not stored: \(problem)") }
       failed = failed || !summary.unverified.isEmpty
     }
-    try store.checkpoint()
+    // It may run beside a service: copying what it can at once never holds the write lock
+    // waiting for the service's readers.
+    try store.checkpoint(waitingForOthers: false)
     return failed ? 1 : 0
   }
 }

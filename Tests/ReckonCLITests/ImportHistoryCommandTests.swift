@@ -1,0 +1,53 @@
+import Foundation
+import ReckonEngine
+import ReckonSQLite
+import ReckonTestSupport
+import Testing
+
+/// `reckon import-history` may run beside a service on the same state database, so the
+/// checkpoint it ends with never waits for another process's reader: emptying the log would
+/// hold the write lock until that reader let go, and the service's writes would time out.
+struct ImportHistoryCommandTests {
+  @Test func itEndsAtOnceBesideAnotherProcesssReader() async throws {
+    let folder = try StandInRecordTests.workspace()
+    let (standIn, output, _) = try await StandInRecordTests.start(
+      folder, record: folder + "/requests.jsonl")
+    defer { StandInRecordTests.stop(standIn) }
+    let listening = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+      .first { $0.hasPrefix("listening on ") }
+    let baseURL = try #require(listening, "the stand-in did not listen").dropFirst(
+      "listening on ".count)
+    let configuration = """
+      {
+        "apps": [{ "bundleId": "com.example.coins", "appAppleId": 1234567890, "environment": "Production", "policy": "\(ReckonBinary.packageRoot.path)/policies/targeted.policy" }],
+        "state": { "path": "reckon-state.sqlite" },
+        "appStore": { "issuerId": "00000000-0000-0000-0000-000000000000", "keyId": "TEST123", "privateKeyPath": "\(folder)/key.p8", "baseURL": "\(baseURL)" }
+      }
+      """
+    try Data(configuration.utf8).write(to: URL(fileURLWithPath: folder + "/reckon.json"))
+    // A reader in another connection holds a snapshot while a later commit sits in the log.
+    let statePath = folder + "/reckon-state.sqlite"
+    let store = try StateStore(path: statePath)
+    _ = try QueueFixture.enqueue(in: store, at: Date(), transaction: "3001", hold: true)
+    let reader = try SQLiteDatabase(path: statePath, options: [.readOnly])
+    try reader.execute("BEGIN")
+    _ = try reader.query("SELECT count(*) FROM requests")
+    _ = try QueueFixture.enqueue(in: store, at: Date(), transaction: "3002", hold: true)
+
+    let yesterday = ISO8601DateFormatter.string(
+      from: Date().addingTimeInterval(-86_400), timeZone: TimeZone(identifier: "UTC")!,
+      formatOptions: .withFullDate)
+    let started = Date()
+    let run = try await ReckonBinary.run([
+      "import-history", "--config", folder + "/reckon.json", "--since",
+      yesterday,
+    ])
+    let took = Date().timeIntervalSince(started)
+    try reader.execute("COMMIT")
+
+    #expect(run.status == 0, "\(run.transcript)")
+    #expect(run.standardOutput.contains("0 notifications in"), "\(run.transcript)")
+    // The state database's busy timeout is 5 s: a checkpoint waiting for the reader takes it.
+    #expect(took < 4, "import-history waited \(took) s for the other process's reader")
+  }
+}
