@@ -81,6 +81,31 @@ struct DryRunExactnessTests {
     #expect(mixed.rows.allSatisfy { byUUID[$0.notificationUUID] == $0.verdict })
   }
 
+  /// Lines that give no row (other notifications), scattered through both threads' shares,
+  /// leave the rows of the others whole and in the file's order.
+  @Test func linesWithoutARowLeaveTheOthersInOrder() async throws {
+    let fixture = try DryRunFixture.shared()
+    let policy = try fixture.policy("targeted")
+    let lines = try String(contentsOfFile: fixture.files.requests, encoding: .utf8)
+      .split(separator: "\n").map(String.init)
+    let renewals = Set(stride(from: 0, to: lines.count, by: 7)).union([1, lines.count - 1])
+    let mixed = lines.enumerated().map { index, line in
+      renewals.contains(index)
+        ? line.replacingOccurrences(of: "CONSUMPTION_REQUEST", with: "DID_RENEW") : line
+    }
+    let path = fixture.folder + "/renewals-\(UUID().uuidString).jsonl"
+    try Data((mixed.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+    let run = BulkDryRun(
+      policy: policy, against: nil, schema: fixture.setup.schema, layers: try fixture.layers(),
+      threads: 2)
+    let all = try await run.run(RequestLines(path: fixture.files.requests))
+    let some = try await run.run(RequestLines(path: path))
+    let kept = all.rows.enumerated().filter { !renewals.contains($0.offset) }.map(\.element)
+    #expect(some.ignored == renewals.count)
+    #expect(some.rows.map(\.notificationUUID) == kept.map(\.notificationUUID))
+    #expect(zip(some.rows, kept).allSatisfy { $0.verdict == $1.verdict })
+  }
+
   @Test func nowIsEachRequestsOwnReceiveTime() async throws {
     let fixture = try DryRunFixture.shared()
     let policy = try fixture.policy(
