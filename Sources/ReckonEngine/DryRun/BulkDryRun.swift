@@ -151,11 +151,24 @@ final class RowBuffer: @unchecked Sendable {
   /// Rows to be written into `storage`, uninitialized.
   init(_ storage: UnsafeMutableBufferPointer<DryRunRow>) {
     self.storage = storage
+    RowBuffer.adviseHugePages(UnsafeMutableRawBufferPointer(storage))
     filled = .allocate(capacity: storage.count)
     filled.initialize(repeating: false)
   }
 
   deinit { filled.deallocate() }
+
+  /// Asks the kernel to back `memory` with 2 MiB pages where it allows them on request
+  /// (`transparent_hugepage` set to `madvise`, as Debian's kernels ship): each 4 KiB page of a
+  /// million rows was a page fault of its own, a few percent of the run.
+  private static func adviseHugePages(_ memory: UnsafeMutableRawBufferPointer) {
+    let huge = 2 << 20
+    guard let base = memory.baseAddress, memory.count >= 2 * huge else { return }
+    let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
+    let end = (Int(bitPattern: base) + memory.count) & ~(huge - 1)
+    guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
+    _ = madvise(aligned, end - start, MADV_HUGEPAGE)
+  }
 
   /// Writes the row of line `index`; each index at most once.
   func set(_ index: Int, _ row: DryRunRow) {
