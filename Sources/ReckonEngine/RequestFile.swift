@@ -54,7 +54,7 @@ public enum RequestFile {
     verifier: (() throws(Failure) -> NotificationVerifier)? = nil
   ) throws(Failure) -> RefundRequest {
     let data: Data
-    do throws(LocalFileError) { data = try LocalFile.data(at: path) } catch {
+    do throws(LocalFileError) { data = try LocalFile.json(at: path) } catch {
       throw .unreadable(path: path, reason: error.reason)
     }
     // A whole file is placed at its line and column, as reckon.json and facts files are; a line

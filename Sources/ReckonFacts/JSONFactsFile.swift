@@ -40,7 +40,7 @@ struct JSONFactsFile: Sendable {
   private mutating func read(_ file: String, schema: FactSchema) throws(JSONFileFactSourceError) {
     let name = file
     let data: Data
-    do throws(LocalFileError) { data = try LocalFile.data(at: file) } catch {
+    do throws(LocalFileError) { data = try LocalFile.json(at: file) } catch {
       throw .unreadable(path: file, reason: error.reason)
     }
     let parsed: JSONValue

@@ -7,6 +7,15 @@ import Foundation
 /// Reads whole local files for every command and library, so that each failure names the path
 /// and says plainly what is wrong instead of passing on Foundation's `NSCocoaErrorDomain` codes.
 public enum LocalFile {
+  /// The JSON text of the file at `path`, without the UTF-8 byte order mark some editors save
+  /// first ("UTF-8 with BOM", as Windows Notepad does), which RFC 8259 lets a reader ignore:
+  /// a person's configuration, facts or request file is read like a policy file, BOM or not.
+  public static func json(at path: String) throws(LocalFileError) -> Data {
+    let data = try data(at: path)
+    guard data.starts(with: [0xEF, 0xBB, 0xBF]) else { return data }
+    return Data(data.dropFirst(3))
+  }
+
   /// The bytes of the regular file at `path`.
   public static func data(at path: String) throws(LocalFileError) -> Data {
     let (descriptor, size) = try openForReading(path)

@@ -29,7 +29,7 @@ public struct ReckonConfiguration: Sendable {
   /// Loads and validates the configuration at `path`.
   public static func load(path: String) throws(ConfigurationError) -> ReckonConfiguration {
     let data: Data
-    do throws(LocalFileError) { data = try LocalFile.data(at: path) } catch {
+    do throws(LocalFileError) { data = try LocalFile.json(at: path) } catch {
       throw ConfigurationError(path, error.reason)
     }
     let parsed: JSONValue
