@@ -40,17 +40,47 @@ extension Parser {
       case "percent", "percentage", "pct": return "a percentage is written with %: \(amount)%"
       default: break
       }
-    case .comma where previous?.kind == .number && cursor.peek().kind == .number:
-      let next = cursor.peek().text
-      // `1,000` is a thousands separator, `4,5` a decimal comma; each means another amount.
-      return next.count == 3 && !previous!.text.contains(".")
-        ? "numbers are written without separators: \(previous!.text)\(next)"
-        : "a decimal takes a point: \(previous!.text).\(next)"
+    case .comma where separatedNumber() != nil:
+      return separatedNumber()
     case .number where previous.map { CurrencyCodes.isKnown($0.text) } ?? false:
       return "the amount comes before its currency, as in \(found.text) \(previous!.text)"
     default: break
     }
     return nil
+  }
+
+  /// The hint for a number written with a comma where a condition ended (`1,000.00 USD`,
+  /// `1,234,567`, `4,99 EUR`, `1.000,00 EUR`): the number as the language writes it; nil when
+  /// the comma does not follow a number and precede another.
+  func separatedNumber() -> String? {
+    guard cursor.kind == .comma, let first = cursor.previous, first.kind == .number,
+      cursor.peek().kind == .number
+    else { return nil }
+    var groups = [first.text]
+    var distance = 0
+    while cursor.peek(distance).kind == .comma, cursor.peek(distance + 1).kind == .number {
+      groups.append(cursor.peek(distance + 1).text)
+      distance += 2
+    }
+    let whole = { (group: String) in group.split(separator: ".", omittingEmptySubsequences: false) }
+    let tail = groups.dropFirst()
+    // `1,000`, `1,234,567.89`: every group after the first is three digits, only the last may
+    // have a fraction.
+    if !first.text.contains("."), first.text.count <= 3,
+      tail.allSatisfy({ whole($0)[0].count == 3 }),
+      tail.dropLast().allSatisfy({ !$0.contains(".") })
+    {
+      return "numbers are written without separators: \(groups.joined())"
+    }
+    guard groups.count == 2, !groups[1].contains(".") else { return nil }
+    // `1.000,00`: points between thousands and a decimal comma.
+    let parts = whole(first.text)
+    if parts.count > 1, parts.dropFirst().allSatisfy({ $0.count == 3 }) {
+      return "numbers are written without separators, with a decimal point: "
+        + "\(parts.joined()).\(groups[1])"
+    }
+    // `4,99`: a decimal comma.
+    return parts.count == 1 ? "a decimal takes a point: \(first.text).\(groups[1])" : nil
   }
 
   /// Skips to the next token that can start a declaration.

@@ -108,6 +108,22 @@ struct AuthoringErrorTests {
     #expect(diagnostics.contains { $0.hint == hint }, "\(rendered)")
   }
 
+  /// A number written with separators or a decimal comma gets the number as the language writes
+  /// it, whatever the grouping, and no second error about the part before the comma (read as
+  /// the whole amount, it was "a number" compared with money).
+  @Test(arguments: [
+    ("1,000.00 USD", "numbers are written without separators: 1000.00"),
+    ("1,234,567.89 USD", "numbers are written without separators: 1234567.89"),
+    ("2,500 USD", "numbers are written without separators: 2500"),
+    ("4,99 EUR", "a decimal takes a point: 4.99"),
+    ("1.000,00 EUR", "numbers are written without separators, with a decimal point: 1000.00"),
+  ])
+  func aNumberWithSeparatorsIsOneErrorWithTheNumberToWrite(_ amount: String, _ hint: String) {
+    let (diagnostics, rendered) = errors(
+      "rule \"a\" when customer.lifetime_spent > \(amount) then refund DECLINE")
+    #expect(diagnostics.map(\.hint) == [hint], "\(rendered)")
+  }
+
   /// A misnamed fact keeps its spelling suggestion; the quotes hint is for text only.
   @Test func aMisnamedFactIsNotToldToUseQuotes() {
     // The second is compared with text, where an unquoted dotted name could be text.
