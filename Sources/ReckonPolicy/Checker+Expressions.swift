@@ -172,7 +172,7 @@ extension Checker {
     guard let type = ValueOperations.resultType(arithmetic, lhs.type, rhs.type) else {
       report(
         .typeMismatch, "cannot apply '\(op.rawValue)' to a \(lhs.type) and a \(rhs.type)", at: span,
-        hint: arithmeticHint(arithmetic, lhs.type, rhs.type))
+        hint: percentHint(lhs, rhs, example: 10) ?? arithmeticHint(arithmetic, lhs.type, rhs.type))
       return nil
     }
     if let (a, b) = currencyConflict([lhs, rhs]) {
@@ -188,11 +188,30 @@ extension Checker {
     return fold(node(.arithmetic(arithmetic, lhs, rhs), type, span))
   }
 
+  /// For a number met with a percent, which of the two to rewrite: a number written out
+  /// (`80`, `0.8`) as the percentage it means; a percentage written out against a number worked
+  /// out (`refunded / spent > 50%`, a ratio) as the number; nil when it is neither.
+  private func percentHint(_ lhs: ResolvedExpression, _ rhs: ResolvedExpression, example: Int)
+    -> String?
+  {
+    let (number, percent) = lhs.type == .number ? (lhs, rhs) : (rhs, lhs)
+    guard number.type == .number, percent.type == .percent else { return nil }
+    if case .number(let written)? = number.constantValue {
+      // 0.8 is most likely a fraction: 80%, not 0.8%.
+      let meant = written > 0 && written < 1 ? written * 100 : written
+      return "write the number as a percentage: \(Value.formatNumber(meant))%"
+    }
+    if case .percent(let written)? = percent.constantValue {
+      return "a ratio is a number: write \(Value.formatNumber(written))% as "
+        + Value.formatNumber(written / 100)
+    }
+    return "write the number as a percentage, as in \(example)%"
+  }
+
   private func arithmeticHint(_ op: ArithmeticOperator, _ left: ValueType, _ right: ValueType)
     -> String?
   {
     switch (left, right) {
-    case (.percent, .number), (.number, .percent): "write the number as a percentage, as in 10%"
     case (.timestamp, .timestamp) where op == .add:
       "subtract timestamps to get a duration, as in now - purchase.date"
     default: nil
@@ -208,7 +227,7 @@ extension Checker {
       report(
         .typeMismatch, comparisonMessage(op, lhs.type, rhs.type), at: span,
         hint: quotedValueHint(right, against: lhs.type) ?? quotedValueHint(left, against: rhs.type)
-          ?? comparisonHint(lhs.type, rhs.type))
+          ?? percentHint(lhs, rhs, example: 80) ?? comparisonHint(lhs.type, rhs.type))
       return nil
     }
     if let (a, b) = currencyConflict([lhs, rhs]) {
@@ -272,7 +291,6 @@ extension Checker {
 
   private func comparisonHint(_ left: ValueType, _ right: ValueType) -> String? {
     switch (left, right) {
-    case (.percent, .number), (.number, .percent): "write the number as a percentage, as in 80%"
     case (.duration, .number), (.number, .duration): "give the number a unit, as in 90 days"
     case (.money, .number), (.number, .money): "give the number a currency, as in 4.99 USD"
     case (.timestamp, .duration), (.duration, .timestamp):

@@ -15,7 +15,15 @@ struct CheckerTypeTests {
     ErrorCase(
       condition: "usage.consumed > 80", id: .typeMismatch,
       message: "cannot compare a percent with a number",
-      hint: "write the number as a percentage, as in 80%"),
+      hint: "write the number as a percentage: 80%"),
+    ErrorCase(
+      condition: "usage.consumed > 0.8", id: .typeMismatch,
+      message: "cannot compare a percent with a number",
+      hint: "write the number as a percentage: 80%"),
+    ErrorCase(
+      condition: "customer.refunds_last_90_days / 4 > 50%",
+      id: .typeMismatch, message: "cannot compare a number with a percent",
+      hint: "a ratio is a number: write 50% as 0.5"),
     ErrorCase(
       condition: "purchase.price is not missing and purchase.price > 5", id: .typeMismatch,
       message: "cannot compare a money with a number",
@@ -31,7 +39,7 @@ struct CheckerTypeTests {
     ErrorCase(
       condition: "usage.consumed + 10 > 0%", id: .typeMismatch,
       message: "cannot apply '+' to a percent and a number",
-      hint: "write the number as a percentage, as in 10%"),
+      hint: "write the number as a percentage: 10%"),
     ErrorCase(
       condition: "(true + false) == true", id: .typeMismatch,
       message: "cannot apply '+' to a boolean and a boolean"),
