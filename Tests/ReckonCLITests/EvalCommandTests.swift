@@ -144,3 +144,25 @@ struct EvalSignedRequestTests {
     #expect(!run.standardError.contains("no 'data' object"), "\(run.standardError)")
   }
 }
+
+extension EvalCommandTests {
+  /// A hand-written request's misspelt reason is a warning naming it and the value meant, not
+  /// only a missing fact that `--explain` would show.
+  @Test func aMisspeltReasonInTheRequestIsAWarning() async throws {
+    let text = try String(contentsOfFile: "\(Self.fixtures)/request.json", encoding: .utf8)
+    let path = try Self.factsFile("{}").replacingOccurrences(
+      of: "badfacts.json", with: "request.json")
+    try Data(
+      text.replacingOccurrences(of: "UNSATISFIED_WITH_PURCHASE", with: "UNSATISFIED").utf8
+    ).write(to: URL(fileURLWithPath: path))
+    let run = try await ReckonBinary.run([
+      "eval", "--policy", "policies/targeted.policy", "--request", path, "--facts",
+      "\(Self.fixtures)/facts.json",
+    ])
+    #expect(run.status == 0, "\(run.transcript)")
+    #expect(
+      run.standardError.contains(
+        "warning: \(path): consumptionRequestReason 'UNSATISFIED' is not one of Apple's values, so reason is missing (did you mean 'UNSATISFIED_WITH_PURCHASE'?)"
+      ), "\(run.transcript)")
+  }
+}

@@ -46,6 +46,7 @@ enum EvalCommand: Command {
     if !loaded.diagnostics.isEmpty { console.error(loaded.renderedDiagnostics()) }
     guard let policy = loaded.policy else { return 1 }
     let request = try RequestFile.load(path: requestPath, now: output.now)
+    warnAboutUnrecognizedValues(in: request, at: requestPath, console)
     let document = try FactDocument(path: factsPath, schema: schema)
     warnAboutNotificationFacts(in: document, at: factsPath, schema: schema, console)
     var facts = GatheredFacts(request: request, schema: schema)
@@ -76,6 +77,7 @@ enum EvalCommand: Command {
         throw .unreadable(path: requestPath, reason: "cannot be verified: \(error)")
       }
     }
+    warnAboutUnrecognizedValues(in: request, at: requestPath, console)
     let bundleId = request.keys.bundleId ?? ""
     guard
       let policyPath = policyOption
@@ -106,6 +108,16 @@ enum EvalCommand: Command {
     case .retry(let failure):
       console.error(failure.description)
       return 3
+    }
+  }
+
+  /// Says on stderr that a value in the request is none of Apple's, so its fact is missing: a
+  /// typo in a hand-written request would otherwise only show as a missing fact.
+  private static func warnAboutUnrecognizedValues(
+    in request: RefundRequest, at path: String, _ console: Console
+  ) {
+    for unrecognized in request.unrecognizedValues {
+      console.error("warning: \(path): \(unrecognized)")
     }
   }
 

@@ -326,4 +326,24 @@ struct NotificationPipelineTests {
     #expect(!second.events.all.contains { if case .decided = $0 { true } else { false } })
     #expect(try first.store.entryCount() == 1)
   }
+
+  /// A reason newer than this build decides as a missing fact, and the decision's event, a
+  /// warning, names the value.
+  @Test func aReasonThisBuildDoesNotKnowIsNamedInTheDecidedEvent() async throws {
+    let fixture = try WebhookFixture()
+    var notification = SimulatedNotification()
+    notification.reason = "A_REASON_APPLE_ADDS_LATER"
+    let answer = await fixture.service.answer(body: try fixture.body(notification))
+    #expect(answer.verdict == .decided)
+    let decided = fixture.events.all.first { if case .decided = $0 { true } else { false } }
+    guard case .decided(_, _, _, _, _, _, let problems)? = decided else {
+      Issue.record("no decided event: \(fixture.events.all)")
+      return
+    }
+    #expect(
+      problems == [
+        "unrecognized: consumptionRequestReason 'A_REASON_APPLE_ADDS_LATER' is not one of Apple's values, so reason is missing"
+      ])
+    #expect(decided?.level == "warning")
+  }
 }
