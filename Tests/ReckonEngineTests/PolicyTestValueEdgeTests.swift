@@ -107,6 +107,7 @@ struct PolicyTestValueEdgeTests {
     let report = try Self.run(
       """
       test "half a second in"
+        given now = "2026-03-01T00:00:00Z"
         given purchase.date = "2026-02-27T12:00:00.5Z"
         expect bought = "2026-02-27T12:00:00Z"
       """)
@@ -120,6 +121,7 @@ struct PolicyTestValueEdgeTests {
     let report = try Self.run(
       """
       test "a quarter, not three quarters"
+        given now = "2026-03-01T00:00:00Z"
         given purchase.date = "2026-02-27T12:00:00.750Z"
         expect bought = "2026-02-27T12:00:00.250Z"
       """)
@@ -134,6 +136,7 @@ struct PolicyTestValueEdgeTests {
     let report = try Self.run(
       """
       test "a tenth, not two"
+        given now = "2026-03-01T00:00:00Z"
         given purchase.date = "2026-02-27T12:00:00.1Z"
         expect bought = "2026-02-27T12:00:00.2Z"
       """)
@@ -153,5 +156,46 @@ struct PolicyTestValueEdgeTests {
     let problems = report.problems.joined()
     #expect(problems.contains("edge.tests:2:35: error: customer.lifetime_spent: unknown currency"))
     #expect(problems.contains(hint), "\(problems)")
+  }
+}
+
+extension PolicyTestValueEdgeTests {
+  /// A test gives only facts a request can have: a purchase or a use after the request's `now`,
+  /// a count with a fraction or anything below zero would test a request that never comes.
+  @Test(arguments: [
+    (
+      #"given purchase.date = "2027-01-01""#,
+      "purchase.date: '2027-01-01' is after the test's now (2026-01-15T12:00:00Z)"
+    ),
+    (
+      #"given usage.last_used = "2026-01-16T00:00:00Z""#,
+      "usage.last_used: '2026-01-16T00:00:00Z' is after the test's now"
+    ),
+    ("given customer.refunds_last_90_days = 2.5", "'2.5' is not a whole number: it counts"),
+    ("given customer.refunds_last_90_days = -1", "'-1' is below zero, which no request has"),
+    ("given customer.account_age = -5 days", "'-5 days' is below zero, which no request has"),
+    ("given customer.lifetime_refunded = -1 USD", "'-1 USD' is below zero, which no request has"),
+  ])
+  func aFactNoRequestCanHaveIsRefused(_ given: String, _ message: String) throws {
+    let report = try Self.run(
+      """
+      test "impossible"
+        \(given)
+        expect refund DECLINE
+      """)
+    #expect(report.problems.count == 1, "\(report.problems)")
+    #expect(report.problems.first?.contains(message) == true, "\(report.problems)")
+  }
+
+  /// The same times before `now` are taken as given.
+  @Test func aPurchaseBeforeALaterNowIsTaken() throws {
+    let report = try Self.run(
+      """
+      test "bought last year"
+        given now = "2027-02-01T00:00:00Z"
+        given purchase.date = "2027-01-01"
+        expect refund DECLINE
+      """)
+    #expect(report.problems.isEmpty, "\(report.problems)")
   }
 }

@@ -79,6 +79,22 @@ struct TestFacts {
   /// can hold, or the request built from it would carry another.
   static let wholeNumberFacts: Set<String> = ["purchase.quantity"]
 
+  /// Facts that count things, which no request has as a fraction.
+  static let countFacts: Set<String> = [
+    "customer.refunds_last_90_days", "history.earlier_requests", "history.earlier_refunds",
+  ]
+
+  /// Facts no request has below zero.
+  static let nonNegativeFacts: Set<String> = countFacts.union([
+    "purchase.quantity", "usage.consumed_units", "customer.account_age",
+    "customer.lifetime_spent", "customer.lifetime_refunded",
+  ])
+
+  /// Times that come before the request, so before the test's `now`.
+  static let pastTimes: Set<String> = [
+    "purchase.date", "purchase.original_date", "usage.last_used",
+  ]
+
   /// Reads one fact's value. One counted back from a `now` the test has not got is left missing
   /// without a word when it is a default (`purchase.date` is 2 days ago) or when `now` itself
   /// could not be read, which has its own error: one mistake, one message.
@@ -101,7 +117,36 @@ struct TestFacts {
         at: written.span, hint: "write a whole number of items, such as 3")
       return
     }
+    if !isDefault, let problem = impossibility(fact, value) {
+      report(
+        .typeMismatch, "\(fact): '\(written.text)' \(problem.message)", at: written.span,
+        hint: problem.hint)
+      return
+    }
     values[fact] = value
+  }
+
+  /// Why no request could have `value` for `fact`, and what to write instead; a test of such a
+  /// request passes or fails for a reason no real request meets.
+  private func impossibility(_ fact: String, _ value: Value) -> (message: String, hint: String)? {
+    switch value {
+    case .timestamp(let time) where TestFacts.pastTimes.contains(fact):
+      guard case .timestamp(let now)? = values["now"], time > now else { return nil }
+      return (
+        "is after the test's now (\(Value.timestamp(now).formatted(as: .timestamp))): a request "
+          + "comes after the purchase and the use it asks about",
+        "give an earlier time, as in 3 days ago, or give now a later one"
+      )
+    case .number(let number)
+    where TestFacts.countFacts.contains(fact) && number.rounded() != number:
+      return ("is not a whole number: it counts", "write a whole number, such as 2")
+    case .number(let number) where TestFacts.nonNegativeFacts.contains(fact) && number < 0,
+      .duration(let number) where TestFacts.nonNegativeFacts.contains(fact) && number < 0:
+      return ("is below zero, which no request has", "write 0 or more")
+    case .money(let amount, _) where TestFacts.nonNegativeFacts.contains(fact) && amount < 0:
+      return ("is below zero, which no request has", "write 0 or more, as in 0 USD")
+    default: return nil
+    }
   }
 
   /// A let is computed from facts on every decision, so giving it would test a request that
