@@ -28,6 +28,12 @@ public enum ValueParser {
         (0...100).contains(number)
       else {
         // A bare number that would be a share is one whose percent sign was left off.
+        if let bare = Double(trimmed), bare > 0, bare < 1 {
+          // 0.5 is most likely a fraction, half: 50%, not 0.5%.
+          let meant = Value.formatNumber(bare * 100)
+          throw .init(
+            text, type, hint: "did you mean \(meant)%? a fraction is written as a percentage")
+        }
         if let bare = Double(trimmed), (0...100).contains(bare) {
           throw .init(text, type, hint: "did you mean \(trimmed)%?")
         }

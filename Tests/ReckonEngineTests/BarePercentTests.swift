@@ -51,3 +51,16 @@ struct BarePercentTests {
     #expect(problems.contains("'50' is not a percent: did you mean 50%?"), "\(problems)")
   }
 }
+
+extension BarePercentTests {
+  /// A fraction is most likely a share written as one: 0.9 is offered as 90%, not 0.9%.
+  @Test(arguments: ["given usage.consumed = 0.9", "expect used = 0.9"])
+  func aFractionForAPercentFactOrLetSuggestsItsPercentage(_ line: String) throws {
+    let report = try Self.run("test \"t\"\n  \(line)\n  expect otherwise\n")
+    let problems = report.problems.joined()
+    #expect(
+      problems.contains(
+        "'0.9' is not a percent: did you mean 90%? a fraction is written as a percentage"),
+      "\(problems)")
+  }
+}
