@@ -141,15 +141,10 @@ public struct DecisionExplainer: Sendable {
     for slot in slots {
       let fact = policy.schema.facts[slot]
       // A payload's text on one line: a line break in it would forge a line of the explanation.
-      var value =
+      let value =
         decision.facts.values[slot].map {
-          TerminalSafeText.shown($0.formatted(as: fact.type), oneLine: true)
+          TerminalSafeText.shown($0.glossed(as: fact.type), oneLine: true)
         } ?? "missing"
-      if case .duration(let seconds)? = decision.facts.values[slot],
-        let about = Value.approximateDuration(seconds)
-      {
-        value += " (\(about))"
-      }
       let source = decision.facts.provenance[fact.name].map { " (from \($0))" } ?? ""
       lines.append("  \(fact.name) = \(value)\(source)")
     }

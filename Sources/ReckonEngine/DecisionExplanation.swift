@@ -116,7 +116,7 @@ struct ConditionReader {
     }
     switch subject.kind {
     case .fact, .letReference:
-      let shown = TerminalSafeText.shown(value.formatted(as: subject.type), oneLine: true)
+      let shown = TerminalSafeText.shown(value.glossed(as: subject.type), oneLine: true)
       return "\(policy.checked.source.text(of: subject.span)) is \(shown)"
     default:
       return nil
@@ -134,7 +134,7 @@ struct ConditionReader {
       switch node.kind {
       case .fact(let slot):
         let fact = policy.schema.facts[slot]
-        let value = facts[slot].map { $0.formatted(as: fact.type) } ?? "missing"
+        let value = facts[slot].map { $0.glossed(as: fact.type) } ?? "missing"
         // A payload's text on one line: a line break in it would forge a line of the explanation.
         let entry = "\(fact.name) is \(TerminalSafeText.shown(value, oneLine: true))"
         if !read.contains(entry) { read.append(entry) }

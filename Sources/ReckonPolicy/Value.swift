@@ -92,6 +92,15 @@ extension Value {
     return nil
   }
 
+  /// The value as `formatted(as:)` writes it, with `approximateDuration`'s gloss after a
+  /// duration that has one: `15898814 seconds (about 184 days)`, for messages people read.
+  public func glossed(as type: ValueType) -> String {
+    let exact = formatted(as: type)
+    guard case .duration(let seconds) = self, let about = Value.approximateDuration(seconds)
+    else { return exact }
+    return exact + " (\(about))"
+  }
+
   static func formatDuration(_ seconds: Double) -> String {
     let units: [(String, Double)] = [("days", 86_400), ("hours", 3_600), ("minutes", 60)]
     for (name, size) in units where seconds != 0 && (seconds / size).rounded() == seconds / size {

@@ -205,3 +205,22 @@ struct StoredExplanationTests {
     #expect(record.explanation == nil)
   }
 }
+
+extension DecisionExplanationTests {
+  /// A duration read in seconds (as a database gives it) is explained with its size in days
+  /// too: `15898814 seconds` alone is not a length a reader takes in.
+  @Test func aDurationInSecondsIsExplainedWithItsSizeInDays() throws {
+    let text = """
+      rule "new account"
+        when customer.account_age < 30 days
+        then refund DECLINE
+      otherwise share data only
+      """
+    let (policy, decision) = try Self.decide(
+      text, Scenario().with("customer.account_age", "15898814 seconds"))
+    let rendered = DecisionExplainer(policy: policy).render(decision, explain: true)
+    #expect(
+      rendered.contains("customer.account_age is 15898814 seconds (about 184 days)"),
+      "\(rendered)")
+  }
+}

@@ -199,3 +199,22 @@ extension PolicyTestValueEdgeTests {
     #expect(report.problems.isEmpty, "\(report.problems)")
   }
 }
+
+extension PolicyTestValueEdgeTests {
+  /// A let's duration that fails its expectation is shown with its size in days beside the
+  /// unit it came out in, so `348 hours` reads against an expected `14 days`.
+  @Test func aFailingDurationShowsItsSizeInDays() throws {
+    let loaded = PolicyLoader.load(
+      SourceFile(
+        path: "age.policy",
+        text: "let age = now - purchase.date\nrule \"r\" when age > 400 days then refund DECLINE\n"),
+      schema: FactSchema.standard.policySchema)
+    let report = PolicyTestRunner(policy: try #require(loaded.policy)).run(
+      SourceFile(
+        path: "age.tests",
+        text: "test \"t\"\n  given purchase.date = 348 hours ago\n  expect age = 14 days\n"))
+    let failure = try #require(report.outcomes.first?.failures.first)
+    #expect(failure.actual == "age = 348 hours (about 14.5 days)")
+    #expect(failure.expected == "age = 14 days")
+  }
+}

@@ -150,7 +150,7 @@ struct ExpectationCheck {
   static func shown(_ value: Value, as type: ValueType) -> String {
     // To the nearest millisecond, as written: 0.1 s is held as 0.0999… and must show as .100.
     guard case .timestamp(let seconds) = value, seconds.isFinite else {
-      return value.formatted(as: type)
+      return value.glossed(as: type)
     }
     let milliseconds = (seconds * 1_000).rounded()
     let wholeSeconds = (milliseconds / 1_000).rounded(.down)
