@@ -74,6 +74,19 @@ public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
   }
 }
 
+extension SkipReason {
+  /// The sentence, with the value the body held where Apple's rule is about its range: a
+  /// percentage the policy worked out (`usage.consumed * 2`) would otherwise go unseen.
+  public func description(body: ConsumptionRequest?) -> String {
+    guard case .violatesAppleRules(let violations) = self,
+      violations.contains(.consumptionPercentageOutOfRange),
+      let milliunits = body?.consumptionPercentage
+    else { return description }
+    let share = Value.percent(Double(milliunits) / 1_000).formatted(as: .percent)
+    return description + " The body had \(milliunits) (\(share))."
+  }
+}
+
 /// Where a body field's value came from.
 public enum FieldSource: Hashable, Sendable, CustomStringConvertible {
   /// Copied from a fact.

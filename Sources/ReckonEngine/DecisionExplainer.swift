@@ -51,7 +51,7 @@ public struct DecisionExplainer: Sendable {
     case .hold:
       return "hold for review: queue the body until a person approves it (decided by \(who))"
     case .skip(let reason):
-      return "\(reason) (policy decided by \(who))"
+      return "\(reason.description(body: decision.body)) (policy decided by \(who))"
     }
   }
 

@@ -47,7 +47,7 @@ public struct DecisionReport: Encodable, Sendable {
     case .hold: (action, reason, violations) = ("hold", nil, nil)
     case .skip(let skip):
       action = "skip"
-      reason = skip.description
+      reason = skip.description(body: decision.body)
       if case .violatesAppleRules(let list) = skip {
         violations = list.map(\.errorName)
       } else {

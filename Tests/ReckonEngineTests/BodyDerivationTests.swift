@@ -158,3 +158,21 @@ struct BodyDerivationTests {
     }
   }
 }
+
+extension BodyDerivationTests {
+  /// A percentage the policy worked out beyond 100% is named with the value the body held,
+  /// wherever the reason is shown: Apple's rule alone does not say what went wrong.
+  @Test func aWorkedOutPercentageOutOfRangeIsNamedWithItsValue() throws {
+    let decision = try Scenario().decide(
+      """
+      rule "double" when true then refund DECLINE, set consumptionPercentage = usage.consumed * 3
+      """)
+    guard case .skip(let reason) = decision.action else {
+      Issue.record("decided \(decision.action)")
+      return
+    }
+    #expect(
+      reason.description(body: decision.body).hasSuffix(
+        "(ConsumptionPercentageOutOfRangeError) The body had 120000 (120%)."))
+  }
+}

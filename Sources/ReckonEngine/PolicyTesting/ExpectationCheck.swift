@@ -164,7 +164,7 @@ struct ExpectationCheck {
   static func outcome(_ decision: Decision) -> String {
     switch decision.action {
     case .skip(.policyDoesNotRespond): return "do not respond"
-    case .skip(let reason): return reason.description
+    case .skip(let reason): return reason.description(body: decision.body)
     case .respond, .hold:
       let choice =
         decision.body?.refundPreference.map { "refund \($0.rawValue)" } ?? "share data only"

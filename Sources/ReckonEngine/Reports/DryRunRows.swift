@@ -98,7 +98,7 @@ public enum DryRunRows {
     var object = "{\"action\":\(quote(outcome.action)),\"rule\":\(quote(rule(verdict.ruleIndex)))"
     if let preference = outcome.preference { object += ",\"preference\":\(quote(preference))" }
     if case .skip(let reason) = verdict.action {
-      object += ",\"reason\":\(quote(reason.description))"
+      object += ",\"reason\":\(quote(reason.description(body: verdict.body)))"
     }
     if let body = verdict.body, let data = try? body.jsonData() {
       object += ",\"body\":" + String(decoding: data, as: UTF8.self)

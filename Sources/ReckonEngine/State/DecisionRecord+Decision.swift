@@ -21,7 +21,7 @@ extension DecisionRecord {
     case .hold: action = "hold"
     case .skip(let why):
       action = "skip"
-      reason = why.description
+      reason = why.description(body: decision.body)
     }
     // Written by `JSONTextWriter`, byte for byte what `JSONEncoder` with `.sortedKeys` gives,
     // because the generic encoder was the largest cost of a webhook request.
