@@ -6,6 +6,9 @@ public struct Lexer {
   /// Where the last token ended: the end of the file is reported there, on a line the author can
   /// see, rather than past a final line break on a line that does not exist.
   private var lastTokenEnd = 0
+  /// The text of the token just returned when it was a number: a currency symbol after it
+  /// (`10 €`) is money written the way some write it.
+  private var lastNumber: String?
   private(set) var diagnostics: [Diagnostic] = []
   private(set) var comments: [Comment] = []
   /// A token already lexed, returned by the next call: the currency code `$5` stands in for.
@@ -112,8 +115,16 @@ public struct Lexer {
       if let token = token(from: start, startsLine: startsLine) {
         atLineStart = false
         lastTokenEnd = token.span.end
+        lastNumber = token.kind == .number ? token.text : nil
         return token
       }
+      if let code = currencySymbolAfterAmount(from: start) {
+        atLineStart = false
+        lastTokenEnd = offset
+        lastNumber = nil
+        return code
+      }
+      lastNumber = nil
       if let amount = currencySymbolAmount(from: start, startsLine: startsLine) {
         atLineStart = false
         lastTokenEnd = offset
@@ -237,16 +248,37 @@ public struct Lexer {
     }
   }
 
+  /// The symbols that stand for a currency, with the code a policy writes (the likeliest, for
+  /// a symbol several currencies share) and the others it may mean.
+  private static let currencySymbols: [(symbol: String, code: String, others: String)] = [
+    ("$", "USD", " (or CAD, AUD … for another dollar)"), ("€", "EUR", ""), ("£", "GBP", ""),
+    ("¥", "JPY", " (or CNY for yuan)"),
+  ]
+
+  /// `10 €` or `10€`, as some write money: one error saying how the language writes it, then the
+  /// code the symbol stands for, so the rest of the condition checks as money.
+  private mutating func currencySymbolAfterAmount(from start: Int) -> Token? {
+    guard let amount = lastNumber,
+      let (symbol, code, others) = Lexer.currencySymbols.first(where: {
+        bytes[start...].starts(with: Array($0.symbol.utf8))
+      })
+    else { return nil }
+    offset = start + symbol.utf8.count
+    diagnostics.append(
+      Diagnostic(
+        .unexpectedCharacter, .error, "money is written as an amount and a currency code",
+        at: SourceSpan(start: start, end: offset), hint: "write \(amount) \(code)\(others)"))
+    return Token(
+      kind: .identifier, text: code, span: SourceSpan(start: start, end: offset),
+      startsLine: false)
+  }
+
   /// `$5` or `€4.99`: one error saying how the language writes money, then the amount and the
   /// currency code it stands for, so the rest of the condition checks as money.
   private mutating func currencySymbolAmount(from start: Int, startsLine: Bool) -> Token? {
     // `$` and `¥` stand for more than one currency: the hint names the likeliest and the others.
-    let symbols: [(symbol: String, code: String, others: String)] = [
-      ("$", "USD", " (or CAD, AUD … for another dollar)"), ("€", "EUR", ""), ("£", "GBP", ""),
-      ("¥", "JPY", " (or CNY for yuan)"),
-    ]
     guard
-      let (symbol, code, others) = symbols.first(where: {
+      let (symbol, code, others) = Lexer.currencySymbols.first(where: {
         bytes[start...].starts(with: Array($0.symbol.utf8))
       }),
       start + symbol.utf8.count < bytes.count, Lexer.isDigit(bytes[start + symbol.utf8.count])

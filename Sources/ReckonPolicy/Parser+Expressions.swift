@@ -106,7 +106,13 @@ extension Parser {
       let negated = cursor.isWord("not")
       if negated { cursor.advance() }
       let word = cursor.current
-      try expectWord("missing")
+      // `reason is LEGAL` is a comparison in words; `is` only tests for a missing fact.
+      let compared =
+        cursor.kind == .identifier && misspelt("missing") == nil
+        ? "'is' tests for a missing fact (is missing, is not missing); to compare with a value, "
+          + "write \(negated ? "!=" : "==") \(cursor.current.text)"
+        : nil
+      try expectWord("missing", hint: compared)
       return Expression(
         kind: .missingTest(negated: negated, left), span: left.span.merged(with: word.span))
     }

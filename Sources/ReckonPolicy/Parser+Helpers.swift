@@ -10,14 +10,24 @@ extension Parser {
     return cursor.advance()
   }
 
-  mutating func expectWord(_ word: String) throws(ParseAbort) {
+  mutating func expectWord(_ word: String, hint: String? = nil) throws(ParseAbort) {
     guard cursor.isWord(word) else {
       report(
         .expectedToken, "expected '\(word)', found \(cursor.current.quoted)",
-        at: cursor.current.span)
+        at: cursor.current.span, hint: hint ?? misspelt(word))
       throw ParseAbort()
     }
     cursor.advance()
+  }
+
+  /// The hint for a word written where the keyword `word` belongs: the keyword in lower case
+  /// (`When`, `THEN`), or spelt out (`wen`, `thne`); nil for any other word.
+  func misspelt(_ word: String) -> String? {
+    guard cursor.kind == .identifier else { return nil }
+    let found = cursor.current.text
+    if found.lowercased() == word { return "keywords are written in lower case: \(word)" }
+    let close = Suggestions.editDistance(found.lowercased(), word) <= (word.count > 4 ? 2 : 1)
+    return close && found.count > 1 ? "did you mean '\(word)'?" : nil
   }
 
   /// What the author most likely meant where a condition ended before its `then`: the usual
@@ -38,7 +48,11 @@ extension Parser {
       case "dollar", "dollars":
         return "money is written with its ISO 4217 code: \(amount) USD, CAD, AUD…"
       case "percent", "percentage", "pct": return "a percentage is written with %: \(amount)%"
-      default: break
+      case "equals", "equal", "eq": return "compare with ==, as in reason == LEGAL"
+      default:
+        if ["and", "or", "not", "then"].contains(found.text.lowercased()) {
+          return "keywords are written in lower case: \(found.text.lowercased())"
+        }
       }
     case .comma where separatedNumber() != nil:
       return separatedNumber()
@@ -47,6 +61,15 @@ extension Parser {
     default: break
     }
     return nil
+  }
+
+  /// Whether the condition read stops short of what the author wrote: inside a number
+  /// (`> 1,000.00 USD` read as `> 1`) or before a comparison written in words (`reason equals
+  /// LEGAL` read as `reason`). What the checker would say of the part read is not the mistake.
+  func conditionCutShort() -> Bool {
+    if separatedNumber() != nil { return true }
+    guard cursor.kind == .identifier else { return false }
+    return ["equals", "equal", "eq"].contains(cursor.current.text.lowercased())
   }
 
   /// The hint for a number written with a comma where a condition ended (`1,000.00 USD`,

@@ -189,10 +189,8 @@ public struct Parser {
       guard cursor.isWord("then") else {
         report(
           .expectedToken, "expected 'then', found \(cursor.current.quoted)",
-          at: cursor.current.span, hint: hintAfterCondition())
-        // The condition read stops inside a number (`> 1,000.00 USD` read as `> 1`): what the
-        // checker would say of it is about an amount the author did not write.
-        if separatedNumber() != nil { condition = Expression(kind: .invalid, span: condition.span) }
+          at: cursor.current.span, hint: hintAfterCondition() ?? misspelt("then"))
+        if conditionCutShort() { condition = Expression(kind: .invalid, span: condition.span) }
         throw ParseAbort()
       }
       cursor.advance()

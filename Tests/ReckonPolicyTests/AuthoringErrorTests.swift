@@ -120,7 +120,7 @@ struct AuthoringErrorTests {
   ])
   func aNumberWithSeparatorsIsOneErrorWithTheNumberToWrite(_ amount: String, _ hint: String) {
     let (diagnostics, rendered) = errors(
-      "rule \"a\" when customer.lifetime_spent > \(amount) then refund DECLINE")
+      "rule \"a\" when purchase.price > \(amount) then refund DECLINE")
     #expect(diagnostics.map(\.hint) == [hint], "\(rendered)")
   }
 
@@ -136,14 +136,47 @@ struct AuthoringErrorTests {
 
   /// A `then` left out is just that: the word after the condition gets no hint that would send
   /// the author looking for a unit; a dotted name that is not text gets no quotes either.
-  @Test(arguments: [
-    "customer.refunds_last_90_days > 5 refund DECLINE",
-    "customer.refunds_last_90_days > 5 than refund DECLINE",
-  ])
-  func aMissingThenGetsNoMisleadingHint(_ rest: String) {
-    let (diagnostics, rendered) = errors("rule \"a\" when \(rest)")
+  @Test func aMissingThenGetsNoMisleadingHint() {
+    let (diagnostics, rendered) = errors(
+      "rule \"a\" when customer.refunds_last_90_days > 5 refund DECLINE")
     #expect(diagnostics.first?.message.hasPrefix("expected 'then'") == true, "\(rendered)")
     #expect(diagnostics.allSatisfy { $0.hint == nil }, "\(rendered)")
+  }
+
+  /// A keyword in capitals or spelt out is told the keyword; a comparison written in words is
+  /// told the operator, with no second error about the part before it.
+  @Test(arguments: [
+    (
+      "rule \"a\" When reason == LEGAL then refund DECLINE",
+      "keywords are written in lower case: when"
+    ),
+    ("rule \"a\" wen reason == LEGAL then refund DECLINE", "did you mean 'when'?"),
+    (
+      "rule \"a\" when reason == LEGAL Then refund DECLINE",
+      "keywords are written in lower case: then"
+    ),
+    ("rule \"a\" when reason == LEGAL than refund DECLINE", "did you mean 'then'?"),
+    (
+      "rule \"a\" when reason == LEGAL AND usage.consumed > 5% then refund DECLINE",
+      "keywords are written in lower case: and"
+    ),
+    (
+      "rule \"a\" when reason equals LEGAL then refund DECLINE",
+      "compare with ==, as in reason == LEGAL"
+    ),
+    (
+      "rule \"a\" when reason is LEGAL then refund DECLINE",
+      "'is' tests for a missing fact (is missing, is not missing); to compare with a value, write == LEGAL"
+    ),
+    (
+      "rule \"a\" when reason is not LEGAL then refund DECLINE",
+      "'is' tests for a missing fact (is missing, is not missing); to compare with a value, write != LEGAL"
+    ),
+    ("rule \"a\" when customer.override is missin then refund DECLINE", "did you mean 'missing'?"),
+  ])
+  func aKeywordOrOperatorInOtherWordsIsOneErrorWithTheFormToWrite(_ text: String, _ hint: String) {
+    let (diagnostics, rendered) = errors(text)
+    #expect(diagnostics.map(\.hint) == [hint], "\(rendered)")
   }
 
   @Test func aDottedNameComparedWithAValueIsNotToldToUseQuotes() {
@@ -151,5 +184,19 @@ struct AuthoringErrorTests {
       "rule \"a\" when transaction.type == CONSUMABLE then refund DECLINE")
     #expect(!diagnostics.isEmpty)
     #expect(diagnostics.allSatisfy { $0.hint?.contains("quotes") != true }, "\(rendered)")
+  }
+}
+
+extension AuthoringErrorTests {
+  /// A currency symbol after the amount (`10 €`, `10€`) is one error naming the code to write,
+  /// as one before it (`€10`) is; the rest of the condition checks as money.
+  @Test(arguments: [
+    ("10 €", "write 10 EUR"), ("10€", "write 10 EUR"), ("4.99 £", "write 4.99 GBP"),
+  ])
+  func aCurrencySymbolAfterTheAmountIsOneErrorWithTheCode(_ amount: String, _ hint: String) {
+    let (diagnostics, rendered) = errors(
+      "rule \"a\" when purchase.price > \(amount) then refund DECLINE")
+    #expect(diagnostics.map(\.hint) == [hint], "\(rendered)")
+    #expect(diagnostics.first?.message == "money is written as an amount and a currency code")
   }
 }
