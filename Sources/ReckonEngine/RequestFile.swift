@@ -107,6 +107,13 @@ public enum RequestFile {
     guard var root = parsed.objectValue else {
       throw .malformed(path: path, reason: "expected a JSON object in Apple's notification shape")
     }
+    // Fact names as keys and no notification type: the facts file, given as the request.
+    if root["notificationType"] == nil, root.keys.contains(where: { $0.contains(".") }) {
+      throw .malformed(
+        path: path,
+        reason: "this looks like facts (fact names and values), not a request (an App Store "
+          + "notification); pass it with --facts")
+    }
     guard var body = root["data"]?.objectValue else {
       throw .malformed(path: path, reason: "the notification has no 'data' object")
     }

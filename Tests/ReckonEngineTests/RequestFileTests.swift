@@ -31,6 +31,9 @@ struct RequestFileTests {
     BadFile(json: "[]", expected: "expected a JSON object"),
     BadFile(json: #"{"notificationType":"CONSUMPTION_REQUEST"}"#, expected: "no 'data' object"),
     BadFile(
+      json: #"{"usage.consumed": "40%", "customer.consented": true}"#,
+      expected: "this looks like facts (fact names and values), not a request"),
+    BadFile(
       json:
         #"{"notificationType":"CONSUMPTION_REQUEST","data":{"signedTransactionInfo":"eyJ.a.b"}}"#,
       expected: "still signed"),
