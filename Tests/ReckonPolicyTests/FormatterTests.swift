@@ -68,6 +68,11 @@ struct FormatterTests {
         "policy \"p\"\n\n# about a\nlet a = 1  # one\n\nrule \"r\"\n  when a > 0\n  then share data only\n"
     ),
     Case(
+      name: "a byte order mark at the start is dropped",
+      input: "\u{FEFF}rule \"r\" when true then share data only\n",
+      expected: "rule \"r\"\n  when true\n  then share data only\n"
+    ),
+    Case(
       name: "comments between continued condition lines stay beside their parts",
       input: """
         rule "r"

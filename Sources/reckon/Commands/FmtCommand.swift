@@ -17,7 +17,8 @@ enum FmtCommand: Command {
     group, two-space indent under 'rule', one spelling for operators and literals, long
     conditions wrapped before 'and'/'or' at 100 columns, long action lists (or ones with
     comments between actions) one action per line, blank lines kept (at most one in a row),
-    every comment kept in place. A file is replaced at once, never left half written; a
+    every comment kept in place, lines ended with LF (CR LF becomes LF) and a byte order
+    mark at the start dropped. A file is replaced at once, never left half written; a
     symbolic link is followed (the file it points to is rewritten and the link kept), and the
     file keeps its permissions.
 
