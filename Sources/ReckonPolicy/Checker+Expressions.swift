@@ -295,6 +295,9 @@ extension Checker {
     case (.money, .number), (.number, .money): "give the number a currency, as in 4.99 USD"
     case (.timestamp, .duration), (.duration, .timestamp):
       "compare how long ago it was, as in now - purchase.date > 30 days"
+    // A policy writes no dates of its own (a fixed date would go stale as the policy lives on).
+    case (.timestamp, .text), (.text, .timestamp):
+      "a policy compares times by how long ago they were, as in now - purchase.date > 30 days"
     default: nil
     }
   }

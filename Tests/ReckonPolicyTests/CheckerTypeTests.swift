@@ -33,6 +33,11 @@ struct CheckerTypeTests {
       message: "cannot compare a duration with a number",
       hint: "give the number a unit, as in 90 days"),
     ErrorCase(
+      condition: "purchase.date > \"2026-01-01\"", id: .typeMismatch,
+      message: "cannot compare a timestamp with a text",
+      hint: "a policy compares times by how long ago they were, as in now - purchase.date > 30 days"
+    ),
+    ErrorCase(
       condition: "now > 30 days", id: .typeMismatch,
       message: "cannot compare a timestamp with a duration",
       hint: "compare how long ago it was, as in now - purchase.date > 30 days"),
