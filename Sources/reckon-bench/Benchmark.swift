@@ -2,8 +2,9 @@
 struct Benchmark: Sendable {
   /// An option a benchmark takes.
   struct Option: Sendable {
+    /// `integer` is above 0; `count` may be 0, which skips that part of the benchmark.
     enum Kind: Sendable, Equatable {
-      case integer, number, path
+      case integer, count, number, path
       case choice([String])
       case flag
     }
@@ -15,7 +16,7 @@ struct Benchmark: Sendable {
     /// What the usage shows after the option's name.
     var placeholder: String {
       switch kind {
-      case .integer: "N"
+      case .integer, .count: "N"
       case .number: "X"
       case .path: "PATH"
       case .choice(let choices): choices.joined(separator: "|")
@@ -70,8 +71,10 @@ struct Benchmark: Sendable {
         Option(name: "seconds", kind: .integer, help: "seconds per phase, at most (10)"),
         Option(name: "connections", kind: .integer, help: "keep-alive connections (16)"),
         Option(name: "rate", kind: .integer, help: "paced requests per second (200)"),
-        Option(name: "paced", kind: .integer, help: "paced requests (2000)"),
-        Option(name: "direct", kind: .integer, help: "requests through the pipeline alone (200)"),
+        Option(name: "paced", kind: .count, help: "paced requests (2000; 0 skips them)"),
+        Option(
+          name: "direct", kind: .count,
+          help: "requests through the pipeline alone (200; 0 skips them)"),
       ], run: runWebhookBenchmark),
     Benchmark(
       name: "dryrun",

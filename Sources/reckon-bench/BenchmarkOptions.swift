@@ -35,6 +35,8 @@ struct BenchmarkOptions {
       case .integer where Int(value).map({ $0 > 0 }) != true,
         .number where Double(value).map({ $0.isFinite && $0 > 0 }) != true:
         throw .notAPositiveNumber(argument, value)
+      case .count where Int(value).map({ $0 >= 0 }) != true:
+        throw .notACount(argument, value)
       case .choice(let choices) where !choices.contains(value):
         throw .notAChoice(argument, value, choices: choices)
       default: values[name] = value
@@ -60,6 +62,7 @@ enum BenchmarkUsageError: Error, CustomStringConvertible {
   case unexpectedArgument(String, benchmark: String)
   case missingValue(String, placeholder: String)
   case notAPositiveNumber(String, String)
+  case notACount(String, String)
   case notAChoice(String, String, choices: [String])
 
   var description: String {
@@ -75,6 +78,8 @@ enum BenchmarkUsageError: Error, CustomStringConvertible {
       "\(option) needs a value: \(option) \(placeholder)"
     case .notAPositiveNumber(let option, let value):
       "\(option) needs a positive number, not '\(value)'"
+    case .notACount(let option, let value):
+      "\(option) needs a whole number, 0 or more, not '\(value)'"
     case .notAChoice(let option, let value, let choices):
       "\(option) is one of \(choices.joined(separator: ", ")), not '\(value)'"
     }

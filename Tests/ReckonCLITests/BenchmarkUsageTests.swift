@@ -28,6 +28,13 @@ struct BenchmarkUsageTests {
       arguments: ["sender", "--durability", "fast"],
       message: "--durability is one of normal, full, both, not 'fast'"),
     Case(arguments: ["--threads", "2"], message: "'decision' takes no option --threads"),
+    // 0 skips a part of the webhook benchmark: taken, so the refusal is of the option after it.
+    Case(
+      arguments: ["webhook", "--paced", "0", "--direct", "0", "--rnus", "2"],
+      message: "'webhook' takes no option --rnus"),
+    Case(
+      arguments: ["webhook", "--paced", "-1"],
+      message: "--paced needs a whole number, 0 or more, not '-1'"),
   ]
 
   @Test(arguments: refused)

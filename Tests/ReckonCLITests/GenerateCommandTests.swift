@@ -292,7 +292,7 @@ struct GenerateCommandTests {
     let running = folder + "/.reckon-partial-1-\(UUID().uuidString)"
     for path in [gone, running] {
       try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-      #expect(FileManager.default.createFile(atPath: path + "/.lock", contents: nil))
+      try #require(FileManager.default.createFile(atPath: path + "/.lock", contents: nil))
     }
     let held = open(running + "/.lock", O_RDWR)
     defer { close(held) }
@@ -317,7 +317,7 @@ struct GenerateCommandTests {
     for path in [old, fresh, mine] {
       try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
-    #expect(FileManager.default.createFile(atPath: notes, contents: Data("notes\n".utf8)))
+    try #require(FileManager.default.createFile(atPath: notes, contents: Data("notes\n".utf8)))
     for path in [old, notes, mine] {
       try FileManager.default.setAttributes(
         [.modificationDate: Date().addingTimeInterval(-120)], ofItemAtPath: path)

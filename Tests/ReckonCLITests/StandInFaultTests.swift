@@ -33,7 +33,7 @@ struct StandInFaultTests {
       "--record", record,
     ]
     let output = folder + "/standin.out"
-    #expect(FileManager.default.createFile(atPath: output, contents: nil))
+    try #require(FileManager.default.createFile(atPath: output, contents: nil))
     standIn.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
     standIn.standardError = FileHandle.nullDevice
     try standIn.run()

@@ -30,8 +30,8 @@ struct StandInRecordTests {
     ]
     let output = folder + "/stdout.txt"
     let error = folder + "/stderr.txt"
-    #expect(FileManager.default.createFile(atPath: output, contents: nil))
-    #expect(FileManager.default.createFile(atPath: error, contents: nil))
+    try #require(FileManager.default.createFile(atPath: output, contents: nil))
+    try #require(FileManager.default.createFile(atPath: error, contents: nil))
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: error))
     try process.run()

@@ -455,7 +455,7 @@ import Testing
   /// operator command expecting one already in use must neither accept nor write to it.
   @Test func anEmptyFileIsTakenOnlyByTheService() throws {
     let path = TestState.temporaryPath()
-    #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+    try #require(FileManager.default.createFile(atPath: path, contents: Data()))
     let error = #expect(throws: StateDatabaseError.self) {
       try StateStore(path: path, access: .existing)
     }

@@ -33,7 +33,7 @@ import Testing
     let real = folder.appendingPathComponent("real")
     try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
     let path = real.appendingPathComponent("reckon-state.sqlite").path
-    #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+    try #require(FileManager.default.createFile(atPath: path, contents: Data()))
     let linked: String
     if linkTheFolder {
       let link = folder.appendingPathComponent("linked")
