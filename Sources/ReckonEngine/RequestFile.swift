@@ -65,6 +65,13 @@ public enum RequestFile {
         place: error.place(in: data, path: path), reason: error.reason,
         excerpt: error.excerpt(in: data))
     }
+    // `eval --request` given the facts file: the two options swapped.
+    if let root = parsed.objectValue, looksLikeFacts(root) {
+      throw .malformed(
+        path: path,
+        reason: "this looks like facts (fact names and values), not a request (an App Store "
+          + "notification); pass it with --facts")
+    }
     if case .string(let signed)? = parsed.objectValue?["signedPayload"] {
       guard let verifier else { throw .signedWithoutTrust(path: path) }
       return try verify(signed, with: try verifier(), path: path, now: now)
@@ -100,6 +107,11 @@ public enum RequestFile {
     return try decode(parsed, path: path, now: now)
   }
 
+  /// Whether `root` holds fact names and values (`usage.consumed`) and no notification type.
+  private static func looksLikeFacts(_ root: [String: JSONValue]) -> Bool {
+    root["notificationType"] == nil && root.keys.contains { $0.contains(".") }
+  }
+
   /// Decodes a request from parsed JSON; `path` names it in errors.
   private static func decode(_ parsed: JSONValue, path: String, now: Date?) throws(Failure)
     -> RefundRequest
@@ -107,12 +119,11 @@ public enum RequestFile {
     guard var root = parsed.objectValue else {
       throw .malformed(path: path, reason: "expected a JSON object in Apple's notification shape")
     }
-    // Fact names as keys and no notification type: the facts file, given as the request.
-    if root["notificationType"] == nil, root.keys.contains(where: { $0.contains(".") }) {
+    if looksLikeFacts(root) {
       throw .malformed(
         path: path,
         reason: "this looks like facts (fact names and values), not a request (an App Store "
-          + "notification); pass it with --facts")
+          + "notification)")
     }
     guard var body = root["data"]?.objectValue else {
       throw .malformed(path: path, reason: "the notification has no 'data' object")

@@ -15,10 +15,15 @@ public struct UnrecognizedValue: Sendable, Equatable, CustomStringConvertible {
   public let suggestion: String?
 
   /// `consumptionRequestReason 'UNSATISFIED' is not one of Apple's values, so reason is missing
-  /// (did you mean 'UNSATISFIED_WITH_PURCHASE'?)`.
+  /// (did you mean 'UNSATISFIED_WITH_PURCHASE'?)`: for a request a person wrote.
   public var description: String {
+    withoutSuggestion + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
+  }
+
+  /// The sentence without a suggestion: for a notification Apple signed, whose value is no typo
+  /// but one newer than this build.
+  public var withoutSuggestion: String {
     "\(field) '\(value)' is not one of Apple's values, so \(fact) is missing"
-      + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
   }
 
   init(field: String, value: String, fact: String, among known: [String]) {
@@ -63,8 +68,8 @@ extension RefundRequest {
     if let raw = transaction.rawOfferType, transaction.offerType == nil {
       found.append(
         UnrecognizedValue(
-          field: "offerType", value: String(raw), fact: "purchase.offer",
-          among: OfferType.allCases.map { String($0.rawValue) }))
+          // A number is not misspelt: any digit is one edit from Apple's 1 to 4.
+          field: "offerType", value: String(raw), fact: "purchase.offer", among: []))
     }
     return found
   }

@@ -198,12 +198,17 @@ extension Checker {
     guard number.type == .number, percent.type == .percent else { return nil }
     if case .number(let written)? = number.constantValue {
       // 0.8 is most likely a fraction: 80%, not 0.8%.
-      let meant = written > 0 && written < 1 ? written * 100 : written
+      let meant = written > 0 && written < 1 ? Value.percentage(ofFraction: written) : written
       return "write the number as a percentage: \(Value.formatNumber(meant))%"
     }
     if case .percent(let written)? = percent.constantValue {
-      return "a ratio is a number: write \(Value.formatNumber(written))% as "
-        + Value.formatNumber(written / 100)
+      let share = Value.formatNumber(Value.fraction(ofPercentage: written))
+      // A division of two numbers is a share; anything else (a count) is compared with a count.
+      if case .arithmetic(.divide, _, _) = number.kind {
+        return "a ratio is a number: write \(Value.formatNumber(written))% as \(share)"
+      }
+      return
+        "this is a number, not a percentage: compare it with a number (\(Value.formatNumber(written))% is \(share))"
     }
     return "write the number as a percentage, as in \(example)%"
   }

@@ -115,7 +115,7 @@ public struct Lexer {
       if let token = token(from: start, startsLine: startsLine) {
         atLineStart = false
         lastTokenEnd = token.span.end
-        lastNumber = token.kind == .number ? token.text : nil
+        lastNumber = token.kind == .number && !token.text.isEmpty ? token.text : nil
         return token
       }
       if let code = currencySymbolAfterAmount(from: start) {

@@ -106,17 +106,30 @@ extension Parser {
       let negated = cursor.isWord("not")
       if negated { cursor.advance() }
       let word = cursor.current
-      // `reason is LEGAL` is a comparison in words; `is` only tests for a missing fact.
-      let compared =
-        cursor.kind == .identifier && misspelt("missing") == nil
-        ? "'is' tests for a missing fact (is missing, is not missing); to compare with a value, "
-          + "write \(negated ? "!=" : "==") \(cursor.current.text)"
-        : nil
-      try expectWord("missing", hint: compared)
+      try expectWord("missing", hint: misspelt("missing") ?? afterIs(negated: negated))
       return Expression(
         kind: .missingTest(negated: negated, left), span: left.span.merged(with: word.span))
     }
     return nil
+  }
+
+  /// The hint for a word after `is` (or `is not`) other than `missing`: the missing test in
+  /// other words (`is null`, `is set`), a list (`is in [...]`), or a value compared in words
+  /// (`reason is LEGAL`).
+  private func afterIs(negated: Bool) -> String? {
+    guard cursor.kind == .identifier else { return nil }
+    let word = cursor.current.text
+    switch word.lowercased() {
+    case "null", "nil", "none", "empty", "blank", "undefined", "unknown":
+      return "write \(negated ? "is not missing" : "is missing")"
+    case "set", "defined", "present", "known", "given":
+      return "write \(negated ? "is missing" : "is not missing")"
+    case "in": return "drop 'is': write \(negated ? "not in" : "in") [LEGAL, OTHER]"
+    default:
+      guard !Parser.reservedWords.contains(word.lowercased()) else { return nil }
+      return "'is' tests for a missing fact (is missing, is not missing); to compare with a "
+        + "value, write \(negated ? "!=" : "==") \(word)"
+    }
   }
 
   /// The comparison operator at the cursor and how many tokens it takes.

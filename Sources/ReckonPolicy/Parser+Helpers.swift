@@ -25,7 +25,11 @@ extension Parser {
   func misspelt(_ word: String) -> String? {
     guard cursor.kind == .identifier else { return nil }
     let found = cursor.current.text
-    if found.lowercased() == word { return "keywords are written in lower case: \(word)" }
+    if found.lowercased() == word, found != word {
+      return "keywords are written in lower case: \(word)"
+    }
+    // Another keyword (`then` where `when` belongs) is a part left out, not a misspelling.
+    guard !Parser.reservedWords.contains(found.lowercased()) else { return nil }
     let close = Suggestions.editDistance(found.lowercased(), word) <= (word.count > 4 ? 2 : 1)
     return close && found.count > 1 ? "did you mean '\(word)'?" : nil
   }
@@ -49,6 +53,8 @@ extension Parser {
         return "money is written with its ISO 4217 code: \(amount) USD, CAD, AUD…"
       case "percent", "percentage", "pct": return "a percentage is written with %: \(amount)%"
       case "equals", "equal", "eq": return "compare with ==, as in reason == LEGAL"
+      case "not" where found.text == "not":
+        return "'not' goes after 'is' (is not missing) or before 'in' (not in [LEGAL, OTHER])"
       default:
         if ["and", "or", "not", "then"].contains(found.text.lowercased()) {
           return "keywords are written in lower case: \(found.text.lowercased())"
@@ -70,18 +76,22 @@ extension Parser {
     if separatedNumber() != nil { return true }
     guard cursor.kind == .identifier else { return false }
     return ["equals", "equal", "eq"].contains(cursor.current.text.lowercased())
+      || cursor.current.text == "not"
   }
 
   /// The hint for a number written with a comma where a condition ended (`1,000.00 USD`,
   /// `1,234,567`, `4,99 EUR`, `1.000,00 EUR`): the number as the language writes it; nil when
   /// the comma does not follow a number and precede another.
   func separatedNumber() -> String? {
+    // A number the lexer could not read (`12abc`) has no text, and was reported already.
     guard cursor.kind == .comma, let first = cursor.previous, first.kind == .number,
-      cursor.peek().kind == .number
+      !first.text.isEmpty, cursor.peek().kind == .number, !cursor.peek().text.isEmpty
     else { return nil }
     var groups = [first.text]
     var distance = 0
-    while cursor.peek(distance).kind == .comma, cursor.peek(distance + 1).kind == .number {
+    while cursor.peek(distance).kind == .comma, cursor.peek(distance + 1).kind == .number,
+      !cursor.peek(distance + 1).text.isEmpty
+    {
       groups.append(cursor.peek(distance + 1).text)
       distance += 2
     }

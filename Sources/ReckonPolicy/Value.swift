@@ -101,6 +101,17 @@ extension Value {
     return exact + " (\(about))"
   }
 
+  /// The percentage a fraction is (0.07 is 7), without the binary noise of multiplying
+  /// (7.000000000000001), for hints that show it.
+  static func percentage(ofFraction fraction: Double) -> Double {
+    (fraction * 100 * 1e9).rounded() / 1e9
+  }
+
+  /// The fraction a percentage is (7 is 0.07), rounded as `percentage(ofFraction:)` is.
+  static func fraction(ofPercentage percentage: Double) -> Double {
+    (percentage / 100 * 1e12).rounded() / 1e12
+  }
+
   static func formatDuration(_ seconds: Double) -> String {
     let units: [(String, Double)] = [("days", 86_400), ("hours", 3_600), ("minutes", 60)]
     for (name, size) in units where seconds != 0 && (seconds / size).rounded() == seconds / size {

@@ -30,7 +30,7 @@ public enum ValueParser {
         // A bare number that would be a share is one whose percent sign was left off.
         if let bare = Double(trimmed), bare > 0, bare < 1 {
           // 0.5 is most likely a fraction, half: 50%, not 0.5%.
-          let meant = Value.formatNumber(bare * 100)
+          let meant = Value.formatNumber(Value.percentage(ofFraction: bare))
           throw .init(
             text, type, hint: "did you mean \(meant)%? a fraction is written as a percentage")
         }

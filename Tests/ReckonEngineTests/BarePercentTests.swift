@@ -54,13 +54,19 @@ struct BarePercentTests {
 
 extension BarePercentTests {
   /// A fraction is most likely a share written as one: 0.9 is offered as 90%, not 0.9%.
-  @Test(arguments: ["given usage.consumed = 0.9", "expect used = 0.9"])
-  func aFractionForAPercentFactOrLetSuggestsItsPercentage(_ line: String) throws {
+  @Test(arguments: [
+    ("given usage.consumed = 0.9", "0.9", "90"), ("expect used = 0.9", "0.9", "90"),
+    ("given usage.consumed = 0.07", "0.07", "7"),
+  ])
+  func aFractionForAPercentFactOrLetSuggestsItsPercentage(
+    _ line: String, _ written: String, _ meant: String
+  ) throws {
     let report = try Self.run("test \"t\"\n  \(line)\n  expect otherwise\n")
     let problems = report.problems.joined()
     #expect(
       problems.contains(
-        "'0.9' is not a percent: did you mean 90%? a fraction is written as a percentage"),
+        "'\(written)' is not a percent: did you mean \(meant)%? a fraction is written as a percentage"
+      ),
       "\(problems)")
   }
 }

@@ -43,6 +43,16 @@ struct UnrecognizedValueTests {
     #expect(request.unrecognizedValues.map(\.description) == [change.described])
   }
 
+  /// A number is not misspelt: an offer type Apple has not defined gets no suggestion.
+  @Test func anUnknownOfferTypeGetsNoSuggestion() throws {
+    let request = try Self.request(
+      replacing: #""type": "Consumable","#, with: #""type": "Consumable", "offerType": 5,"#)
+    #expect(
+      request.unrecognizedValues.map(\.description) == [
+        "offerType '5' is not one of Apple's values, so purchase.offer is missing"
+      ])
+  }
+
   @Test func theBundledExampleHasNone() throws {
     let request = try RequestFile.load(path: Repository.path("examples/eval/request.json"))
     #expect(request.unrecognizedValues.isEmpty)

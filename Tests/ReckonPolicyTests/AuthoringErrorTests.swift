@@ -173,6 +173,16 @@ struct AuthoringErrorTests {
       "'is' tests for a missing fact (is missing, is not missing); to compare with a value, write != LEGAL"
     ),
     ("rule \"a\" when customer.override is missin then refund DECLINE", "did you mean 'missing'?"),
+    ("rule \"a\" when customer.override is not null then refund DECLINE", "write is not missing"),
+    ("rule \"a\" when customer.override is set then refund DECLINE", "write is not missing"),
+    (
+      "rule \"a\" when reason is in [LEGAL] then refund DECLINE",
+      "drop 'is': write in [LEGAL, OTHER]"
+    ),
+    (
+      "rule \"a\" when customer.override not missing then refund DECLINE",
+      "'not' goes after 'is' (is not missing) or before 'in' (not in [LEGAL, OTHER])"
+    ),
   ])
   func aKeywordOrOperatorInOtherWordsIsOneErrorWithTheFormToWrite(_ text: String, _ hint: String) {
     let (diagnostics, rendered) = errors(text)
@@ -198,5 +208,23 @@ extension AuthoringErrorTests {
       "rule \"a\" when purchase.price > \(amount) then refund DECLINE")
     #expect(diagnostics.map(\.hint) == [hint], "\(rendered)")
     #expect(diagnostics.first?.message == "money is written as an amount and a currency code")
+  }
+}
+
+extension AuthoringErrorTests {
+  /// A keyword where another belongs is a part left out, not a misspelling: no "did you mean".
+  @Test func aRuleWithoutItsConditionIsNotToldToSpellWhen() {
+    let (diagnostics, rendered) = errors("rule \"a\"\n  then refund DECLINE\n")
+    #expect(diagnostics.first?.message == "expected 'when', found 'then'", "\(rendered)")
+    #expect(diagnostics.allSatisfy { $0.hint == nil }, "\(rendered)")
+  }
+
+  /// A number the lexer could not read has been reported; no hint is built on its empty text.
+  @Test(arguments: ["purchase.price > 12abc €", "purchase.price > 1a,000 USD"])
+  func anUnreadableNumberFeedsNoHint(_ condition: String) {
+    let (diagnostics, rendered) = errors("rule \"a\" when \(condition) then refund DECLINE")
+    #expect(!diagnostics.contains { $0.hint?.hasPrefix("write  ") == true }, "\(rendered)")
+    #expect(
+      !diagnostics.contains { $0.hint?.contains("without separators") == true }, "\(rendered)")
   }
 }

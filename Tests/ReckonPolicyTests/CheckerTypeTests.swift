@@ -21,6 +21,14 @@ struct CheckerTypeTests {
       message: "cannot compare a percent with a number",
       hint: "write the number as a percentage: 80%"),
     ErrorCase(
+      condition: "customer.refunds_last_90_days > 50%", id: .typeMismatch,
+      message: "cannot compare a number with a percent",
+      hint: "this is a number, not a percentage: compare it with a number (50% is 0.5)"),
+    ErrorCase(
+      condition: "usage.consumed > 0.07", id: .typeMismatch,
+      message: "cannot compare a percent with a number",
+      hint: "write the number as a percentage: 7%"),
+    ErrorCase(
       condition: "customer.refunds_last_90_days / 4 > 50%",
       id: .typeMismatch, message: "cannot compare a number with a percent",
       hint: "a ratio is a number: write 50% as 0.5"),

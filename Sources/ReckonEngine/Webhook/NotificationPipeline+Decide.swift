@@ -106,7 +106,7 @@ extension NotificationPipeline {
         factProblems: facts.failures.map { "unavailable: \($0)" }
           + facts.refused.map { "refused: \($0)" }
           // A value newer than this build (a reason Apple added) decides as a missing fact.
-          + request.unrecognizedValues.map { "unrecognized: \($0)" }))
+          + request.unrecognizedValues.map { "unrecognized: \($0.withoutSuggestion)" }))
     var fields = ["action": record.action, "rule": record.rule]
     // A skip's rule may be one that grants a refund, overruled (no consent, say): without the
     // reason the answer would look like the wrong decision.
