@@ -7,6 +7,18 @@ import ReckonPolicy
 /// type in the schema; leave out what you do not know (never guess). Throw when the source
 /// itself failed (unreachable, timed out): the request is then kept and retried, not decided on
 /// partial facts. Implementations must be safe to call concurrently.
+///
+/// - A value of another type than the schema's is refused and left out (named in the
+///   explanation), and the request is decided without it: it is not retried.
+/// - `customer.consented` left out means no consent, and no reply is sent. This holds too when
+///   the outbox asks again just before a held or delayed reply goes: then a reply left out is
+///   dropped for good, so a source that cannot tell (its store is down) must throw, not leave it
+///   out.
+/// - Each lookup runs with the timeout its layer was given. Do not block a thread (use async I/O,
+///   or a thread of your own), and end when the task is cancelled: a lookup that ignores
+///   cancellation goes on after its timeout has answered for it.
+/// - `RequestKeys` carries the transaction's keys, not the environment: a source serving
+///   Sandbox and Production alike tells them apart by its own data.
 public protocol FactSource: Sendable {
   /// A short name recorded as the provenance of each fact this source supplies.
   var name: String { get }

@@ -1,10 +1,12 @@
-// Mounting Reckon on a Vapor route. NOT compiled with this package: it needs Vapor, which Reckon
-// does not depend on. Add `.product(name: "ReckonEngine", package: "Reckon")` to your app's
-// target and copy what you need. Hummingbird is the same three lines: read the body, call
-// `handleNotification(body:)`, answer with its status and body.
+// Mounting Reckon on a Vapor route. NOT compiled with this package: it needs Vapor (4.92 or
+// later, for the async lifecycle), which Reckon does not depend on. Add
+// `.product(name: "ReckonEngine", package: "Reckon")` to your app's target and copy what you
+// need. Hummingbird is the same three lines: read the body, call `handleNotification(body:)`,
+// answer with its status and body.
 
 import Foundation
 import ReckonEngine
+import Synchronization
 import Vapor
 
 func routes(_ app: Application) throws {
@@ -14,33 +16,15 @@ func routes(_ app: Application) throws {
   let reckon = try ReckonService(
     configuration: configuration,
     warn: { app.logger.warning("\($0)") },
-    events: { app.logger.info("\($0)") })
-
-  // The sender delivers queued replies to Apple, paced and retried until each deadline. One
-  // sender per state database: where another process (or `reckon send`) already sends,
-  // `runSender` throws SenderLockError and this one stands by, taking over if that one stops.
-  // runSender returns at once when appStore is not configured (no sender), so the loop ends
-  // there; only another sender holding the lock is worth waiting out, any other error is logged.
-  Task {
-    while true {
-      do {
-        try await reckon.runSender { false }
-        return
-      } catch SenderLockError.heldByAnotherSender {
-        try await Task.sleep(for: .seconds(30))
-      } catch {
-        app.logger.error("the sender stopped: \(error)")
-        return
-      }
-    }
-  }
-  // Requests a fact source failed on are kept; decide them later.
-  Task {
-    while true {
-      try await Task.sleep(for: .seconds(30))
-      await reckon.retryUndecided()
-    }
-  }
+    // Each event says how much it matters: a decision on a failed fact source is a warning.
+    events: { event in
+      let level: Logger.Level =
+        event.level == "error" ? .error : event.level == "warning" ? .warning : .info
+      app.logger.log(level: level, "\(event)")
+    })
+  // The loops run only in the process that serves (`serve`), not in `migrate` or other
+  // commands, and stop with it.
+  app.lifecycle.use(ReckonLoops(reckon: reckon, logger: app.logger))
 
   // Apple posts {"signedPayload": "..."}; answer exactly what Reckon says: 200 once the
   // notification is durably recorded, 500 if it could not be (Apple retries), 4xx if it failed
@@ -51,5 +35,72 @@ func routes(_ app: Application) throws {
     return Response(
       status: HTTPResponseStatus(statusCode: status),
       headers: ["Content-Type": "application/json"], body: .init(data: answer))
+  }
+}
+
+/// What `reckon serve` runs beside the route: the sender, the retry of undecided requests and
+/// policy reloads, started when the server has booted and stopped before it exits.
+final class ReckonLoops: LifecycleHandler, Sendable {
+  let reckon: ReckonService
+  let logger: Logger
+  private let stopping = Mutex(false)
+  private let tasks = Mutex<[Task<Void, Never>]>([])
+
+  init(reckon: ReckonService, logger: Logger) {
+    self.reckon = reckon
+    self.logger = logger
+  }
+
+  func didBootAsync(_ app: Application) async throws {
+    let isStopped: @Sendable () -> Bool = { [stopping] in stopping.withLock { $0 } }
+    let reckon = reckon
+    let logger = logger
+    let started = [
+      // The sender delivers queued replies to Apple, paced and retried until each deadline. One
+      // sender per state database: where another process (or `reckon send`) already sends,
+      // `runSender` throws SenderLockError and this one stands by, taking over if that one
+      // stops. It returns at once when appStore is not configured (no sender).
+      Task {
+        while !isStopped() {
+          do {
+            try await reckon.runSender(isStopped: isStopped)
+            return
+          } catch SenderLockError.heldByAnotherSender {
+            try? await Task.sleep(for: .seconds(30))
+          } catch {
+            logger.error("the sender stopped: \(error)")
+            return
+          }
+        }
+      },
+      // Requests a fact source failed on (or a crash left) are kept; decide them now and later.
+      Task {
+        while !isStopped() {
+          await reckon.retryUndecided()
+          try? await Task.sleep(for: .seconds(30))
+        }
+      },
+      // An edited policy goes live if it checks; one that does not is refused and logged.
+      Task {
+        while !isStopped() {
+          reckon.reloadPolicies()  // its events go to the `events` closure above
+          try? await Task.sleep(for: .seconds(1))
+        }
+      },
+    ]
+    tasks.withLock { $0 = started }
+    // With state.keepDays, prune a minute after start and then daily, on a thread of its own:
+    // a prune blocks while it runs. Omitted here; see docs/embedding.md, "What else to run".
+  }
+
+  func shutdownAsync(_ app: Application) async {
+    stopping.withLock { $0 = true }
+    // A send in flight finishes; what is not sent yet stays queued for the next start.
+    for task in tasks.withLock({ $0 }) {
+      task.cancel()
+      await task.value
+    }
+    // So the state file alone holds every commit (a copy of it is then complete).
+    _ = try? reckon.store.checkpoint()
   }
 }

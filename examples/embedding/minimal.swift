@@ -2,8 +2,8 @@
 // parts (a policy file, the embedder's own FactSource, a state database path) once, at start-up,
 // then handed each raw POST body. Build it once: each build opens the database and announces
 // the live policies again. Not a target of this package: paste it into an executable or library target that
-// depends on ReckonEngine. The same calls are compiled and run by Tests/ReckonEngineTests/Webhook
-// (WebhookFixture) on every `swift test`.
+// depends on ReckonEngine (and imports the modules it names, as below). EmbeddingExampleTests
+// type-checks this file against the public modules on every `swift test`.
 
 import Foundation
 import ReckonAppStore
@@ -42,4 +42,13 @@ func handleAppleNotification(_ reckon: ReckonService, postBody: Data) async -> (
   status: Int, body: Data
 ) {
   await reckon.handleNotification(body: postBody)
+}
+
+/// Beside the route, for as long as the server runs: requests a fact source failed on (or a
+/// crash left undecided) are kept, and decided here, at start and every 30 s.
+func retryUndecidedRequests(_ reckon: ReckonService, isStopped: @Sendable () -> Bool) async {
+  while !isStopped() {
+    await reckon.retryUndecided()
+    try? await Task.sleep(for: .seconds(30))
+  }
 }

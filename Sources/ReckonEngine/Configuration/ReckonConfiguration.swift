@@ -15,6 +15,8 @@ public struct ReckonConfiguration: Sendable {
   /// How many days of records `reckon serve` keeps in the state database, pruning older ones
   /// once a day (`state.keepDays`); nil keeps everything.
   public var stateKeepDays: Int?
+  /// How hard each commit to the state database is pushed to disk (`state.durability`).
+  public var stateDurability: StateStore.Durability = .normal
   /// The App Store Connect API key, when replies are sent.
   public var appStoreKey: AppStoreKeyConfiguration?
   /// How the sender behaves.
@@ -82,8 +84,17 @@ public struct ReckonConfiguration: Sendable {
     }
     self.factSources = sources
     let state = try reader.object("state")
-    try state?.rejectUnknownKeys(["path", "keepDays"])
+    try state?.rejectUnknownKeys(["path", "keepDays", "durability"])
     self.statePath = resolve(try state?.optionalString("path") ?? "reckon-state.sqlite")
+    if let durability = try state?.optionalString("durability") {
+      guard let chosen = StateStore.Durability(rawValue: durability.uppercased()),
+        durability == durability.lowercased()
+      else {
+        throw ConfigurationError(
+          state!.keyPath("durability"), "is \"normal\" or \"full\", not \"\(durability)\"")
+      }
+      self.stateDurability = chosen
+    }
     self.stateKeepDays = try state.flatMap { state throws(ConfigurationError) in
       try Self.keepDays(state)
     }

@@ -44,7 +44,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   /// Records of notifications received before `before` were removed from the state database
   /// (`state.keepDays`).
   case pruned(before: Date, removed: PruneCounts)
-  /// Pruning the state database failed; it is tried again the next day.
+  /// Pruning the state database failed (`reckon serve` tries again the next day).
   case pruneFailed(reason: String)
 
   /// `error`, `warning` or `info`.

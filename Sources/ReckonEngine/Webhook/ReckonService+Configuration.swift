@@ -51,7 +51,8 @@ extension ReckonService {
       statePath: configuration.statePath,
       roots: try Self.roots(configuration.trust), unverifiedEnvironments: unverified,
       sender: client, senderConfiguration: configuration.sender,
-      keepDays: configuration.stateKeepDays, events: events)
+      keepDays: configuration.stateKeepDays, durability: configuration.stateDurability,
+      events: events)
   }
 
   /// The environments whose notifications come unsigned (Xcode, local testing) when allowed.

@@ -41,13 +41,15 @@ public final class ReckonService: Sendable {
 
   /// A service from parts. `factSources` are asked in order (the first that supplies a fact
   /// wins); `schema` declares any custom facts they supply; `roots` default to Apple
-  /// Root CA - G3; without `sender` replies are queued but not sent.
+  /// Root CA - G3; without `sender` replies are queued but not sent; `durability` is how hard
+  /// each commit is pushed to disk (`.full` survives a power loss, at one fsync per commit).
   public init(
     apps: [App], factSources: [LayeredFactSource.Layer], schema: FactSchema = .standard,
     statePath: String, roots: [X509Certificate] = AppleRootCertificates.defaultRoots(),
     unverifiedEnvironments: Set<AppStoreEnvironment> = [],
     sender: (any ConsumptionSender)? = nil,
     senderConfiguration: SenderConfiguration = .standard, keepDays: Int? = nil,
+    durability: StateStore.Durability = .normal,
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) throws(ReckonServiceError) {
     // What reckon.json refuses is refused from parts too.
@@ -76,7 +78,10 @@ public final class ReckonService: Sendable {
       sources[key] = app.policy
     }
     let store: StateStore
-    do { store = try StateStore(path: statePath, backgroundCheckpoints: true) } catch {
+    do {
+      store = try StateStore(
+        path: statePath, durability: durability, backgroundCheckpoints: true)
+    } catch {
       throw .state(error)
     }
     let policies: PolicyBook
@@ -102,7 +107,8 @@ public final class ReckonService: Sendable {
   }
 
   /// Removes the records of notifications received more than `keepDays` days before `now`
-  /// from the state database (see `StateStore.prune`), reporting `pruned` or `pruneFailed`;
+  /// from the state database (see `StateStore.prune`), reporting `pruned` when it removed
+  /// anything and `pruneFailed` when it could not;
   /// does nothing without `keepDays`. Blocks for as long as that takes: call it from a thread
   /// of your own, not the concurrency pool, whose threads the webhook needs. `stop` is asked
   /// between its transactions, to end early when the service stops.
@@ -143,7 +149,8 @@ public final class ReckonService: Sendable {
   /// process meant as a standby catches the error and calls again later. `lock`, when given, is
   /// one already taken for this state database (as `reckon serve` takes it at start-up); one
   /// already released or taken for another database is refused (`SenderLockError.notHeld`).
-  /// Either way the lock is released when the run ends, by `isStopped` or by an error.
+  /// Either way the lock it runs with is released when the run ends, by `isStopped` or by an
+  /// error (a lock refused as `notHeld` is not its own, and is left as it is).
   public func runSender(
     pollInterval: TimeInterval = 0.25, holding lock: SenderLock? = nil,
     isStopped: @escaping @Sendable () -> Bool
@@ -167,7 +174,8 @@ public final class ReckonService: Sendable {
   }
 
   /// Decides requests left undecided by a failed fact source or a stop, received more than
-  /// `age` seconds ago; returns how many.
+  /// `age` seconds ago and still before their deadline, at most 100 a call, one after another;
+  /// returns how many.
   @discardableResult
   public func retryUndecided(olderThan age: TimeInterval = 1) async -> Int {
     await pipeline.retryUndecided(olderThan: age)

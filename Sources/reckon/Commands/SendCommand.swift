@@ -42,7 +42,8 @@ enum SendCommand: Command {
     // re-check, and the others wait until it opens.
     let warn = { logger.log("warning", event: "startup", $0) }
     let client = try SenderSetup.client(configuration, warn: warn)
-    let store = try StateStore(path: configuration.statePath)
+    let store = try StateStore(
+      path: configuration.statePath, durability: configuration.stateDurability)
     let sender = try SenderSetup.sender(
       configuration, store: store, client: client, warn: warn, facts: { logger.log($0) },
       events: { logger.log(.sender($0)) })
