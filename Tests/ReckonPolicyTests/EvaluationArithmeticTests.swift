@@ -155,7 +155,8 @@ struct EvaluationArithmeticTests {
 
   static let roundings: [(computed: Double, expected: Double)] = [
     (0.1 + 0.2, 0.3), (33.3 * 3, 99.9), (1.0 / 3, 0.333_333_333_333_333), (1e20 + 1, 1e20),
-    (1e-310, 1e-310), (-2.675 * 10, -26.75), (123_456_789.123_456_78, 123_456_789.123_457),
+    (Double.leastNormalMagnitude / 1_000, Double.leastNormalMagnitude / 1_000),
+    (-2.675 * 10, -26.75), (123_456_789.123_456_78, 123_456_789.123_457),
   ]
 
   @Test(arguments: roundings)
