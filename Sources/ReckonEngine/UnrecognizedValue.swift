@@ -15,13 +15,14 @@ public struct UnrecognizedValue: Sendable, Equatable, CustomStringConvertible {
   public let suggestion: String?
 
   /// `consumptionRequestReason 'UNSATISFIED' is not one of Apple's values, so reason is missing
-  /// (did you mean 'UNSATISFIED_WITH_PURCHASE'?)`: for a request a person wrote.
+  /// (did you mean 'UNSATISFIED_WITH_PURCHASE'?)`: for a request file given to `reckon eval`,
+  /// most often written by hand.
   public var description: String {
     withoutSuggestion + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
   }
 
-  /// The sentence without a suggestion: for a notification Apple signed, whose value is no typo
-  /// but one newer than this build.
+  /// The sentence without a suggestion: for the notifications `reckon serve` receives, signed by
+  /// Apple, whose value is no typo but one newer than this build.
   public var withoutSuggestion: String {
     "\(field) '\(value)' is not one of Apple's values, so \(fact) is missing"
   }

@@ -203,14 +203,29 @@ extension Checker {
     }
     if case .percent(let written)? = percent.constantValue {
       let share = Value.formatNumber(Value.fraction(ofPercentage: written))
-      // A division of two numbers is a share; anything else (a count) is compared with a count.
+      // A share worked out ×100 already (`a * 100 / b`) is compared with the bare number; one
+      // worked out as a fraction (`a / b`) with the fraction; a count with a count.
+      if Self.scaledByHundred(number) {
+        return "the number is already ×100: drop the %, as in > \(Value.formatNumber(written))"
+      }
       if case .arithmetic(.divide, _, _) = number.kind {
         return "a ratio is a number: write \(Value.formatNumber(written))% as \(share)"
       }
-      return
-        "this is a number, not a percentage: compare it with a number (\(Value.formatNumber(written))% is \(share))"
+      return "this is a number, not a percentage: compare it with a number, as in > 2"
     }
     return "write the number as a percentage, as in \(example)%"
+  }
+
+  /// Whether `expression` multiplies by 100 in its chain of `*` and `/` (`a * 100 / b`).
+  private static func scaledByHundred(_ expression: ResolvedExpression) -> Bool {
+    guard case .arithmetic(let op, let left, let right) = expression.kind,
+      op == .multiply || op == .divide
+    else { return false }
+    let hundred = { (side: ResolvedExpression) in
+      if case .number(100)? = side.constantValue { true } else { false }
+    }
+    return (op == .multiply && (hundred(left) || hundred(right)))
+      || scaledByHundred(left) || (op == .multiply && scaledByHundred(right))
   }
 
   private func arithmeticHint(_ op: ArithmeticOperator, _ left: ValueType, _ right: ValueType)

@@ -124,7 +124,10 @@ extension Parser {
       return "write \(negated ? "is not missing" : "is missing")"
     case "set", "defined", "present", "known", "given":
       return "write \(negated ? "is missing" : "is not missing")"
-    case "in": return "drop 'is': write \(negated ? "not in" : "in") [LEGAL, OTHER]"
+    case "in": return "drop 'is': write \(negated ? "not in" : "in") […]"
+    case "true", "false":
+      return "'is' tests for a missing fact (is missing, is not missing); to compare with a "
+        + "value, write \(negated ? "!=" : "==") \(word.lowercased())"
     default:
       guard !Parser.reservedWords.contains(word.lowercased()) else { return nil }
       return "'is' tests for a missing fact (is missing, is not missing); to compare with a "

@@ -28,8 +28,8 @@ extension Parser {
     if found.lowercased() == word, found != word {
       return "keywords are written in lower case: \(word)"
     }
-    // Another keyword (`then` where `when` belongs) is a part left out, not a misspelling.
-    guard !Parser.reservedWords.contains(found.lowercased()) else { return nil }
+    // `then` where `when` belongs is the condition left out, not a misspelling.
+    guard !(word == "when" && found.lowercased() == "then") else { return nil }
     let close = Suggestions.editDistance(found.lowercased(), word) <= (word.count > 4 ? 2 : 1)
     return close && found.count > 1 ? "did you mean '\(word)'?" : nil
   }
@@ -53,10 +53,10 @@ extension Parser {
         return "money is written with its ISO 4217 code: \(amount) USD, CAD, AUD…"
       case "percent", "percentage", "pct": return "a percentage is written with %: \(amount)%"
       case "equals", "equal", "eq": return "compare with ==, as in reason == LEGAL"
-      case "not" where found.text == "not":
+      case "not":
         return "'not' goes after 'is' (is not missing) or before 'in' (not in [LEGAL, OTHER])"
       default:
-        if ["and", "or", "not", "then"].contains(found.text.lowercased()) {
+        if ["and", "or", "then"].contains(found.text.lowercased()) {
           return "keywords are written in lower case: \(found.text.lowercased())"
         }
       }
@@ -75,8 +75,7 @@ extension Parser {
   func conditionCutShort() -> Bool {
     if separatedNumber() != nil { return true }
     guard cursor.kind == .identifier else { return false }
-    return ["equals", "equal", "eq"].contains(cursor.current.text.lowercased())
-      || cursor.current.text == "not"
+    return ["equals", "equal", "eq", "not"].contains(cursor.current.text.lowercased())
   }
 
   /// The hint for a number written with a comma where a condition ended (`1,000.00 USD`,

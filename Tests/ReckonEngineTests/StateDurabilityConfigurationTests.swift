@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonTestSupport
 import Testing
 
 @testable import ReckonEngine
@@ -24,10 +25,24 @@ struct StateDurabilityConfigurationTests {
     #expect(error?.problem.contains(#"is "normal" or "full""#) == true)
   }
 
-  @Test(arguments: [(StateStore.Durability.full, Int64(2)), (.normal, 1)])
-  func theServiceCommitsAsConfigured(durability: StateStore.Durability, synchronous: Int64) throws {
-    let service = try ReckonService(
-      apps: [], factSources: [], statePath: TestState.temporaryPath(), durability: durability)
+  /// Built from reckon.json, the service opens its store as `state.durability` says; without
+  /// it, as WAL's `normal` does.
+  @Test(arguments: [(#", "durability": "full""#, Int64(2)), ("", 1)])
+  func theServiceFromTheConfigurationCommitsAsItSays(durability: String, synchronous: Int64)
+    throws
+  {
+    let folder = TestScratch.folder.appendingPathComponent("reckon-sync-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data("otherwise share data only\n".utf8).write(
+      to: folder.appendingPathComponent("a.policy"))
+    let config = folder.appendingPathComponent("reckon.json")
+    try Data(
+      """
+      {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "a.policy"}],
+       "state": {"path": "state.sqlite"\(durability)}}
+      """.utf8
+    ).write(to: config)
+    let service = try ReckonService(configuration: try ReckonConfiguration.load(path: config.path))
     let mode = try service.store.connection.query("PRAGMA synchronous").first?.int(0)
     #expect(mode == synchronous)
   }

@@ -177,12 +177,21 @@ struct AuthoringErrorTests {
     ("rule \"a\" when customer.override is set then refund DECLINE", "write is not missing"),
     (
       "rule \"a\" when reason is in [LEGAL] then refund DECLINE",
-      "drop 'is': write in [LEGAL, OTHER]"
+      "drop 'is': write in […]"
     ),
     (
       "rule \"a\" when customer.override not missing then refund DECLINE",
       "'not' goes after 'is' (is not missing) or before 'in' (not in [LEGAL, OTHER])"
     ),
+    (
+      "rule \"a\" when customer.override Not missing then refund DECLINE",
+      "'not' goes after 'is' (is not missing) or before 'in' (not in [LEGAL, OTHER])"
+    ),
+    (
+      "rule \"a\" when customer.consented is true then refund DECLINE",
+      "'is' tests for a missing fact (is missing, is not missing); to compare with a value, write == true"
+    ),
+    ("rule \"a\" when reason == LEGAL when refund DECLINE", "did you mean 'then'?"),
   ])
   func aKeywordOrOperatorInOtherWordsIsOneErrorWithTheFormToWrite(_ text: String, _ hint: String) {
     let (diagnostics, rendered) = errors(text)

@@ -23,7 +23,11 @@ struct CheckerTypeTests {
     ErrorCase(
       condition: "customer.refunds_last_90_days > 50%", id: .typeMismatch,
       message: "cannot compare a number with a percent",
-      hint: "this is a number, not a percentage: compare it with a number (50% is 0.5)"),
+      hint: "this is a number, not a percentage: compare it with a number, as in > 2"),
+    ErrorCase(
+      condition: "customer.refunds_last_90_days * 100 / 4 > 50%", id: .typeMismatch,
+      message: "cannot compare a number with a percent",
+      hint: "the number is already ×100: drop the %, as in > 50"),
     ErrorCase(
       condition: "usage.consumed > 0.07", id: .typeMismatch,
       message: "cannot compare a percent with a number",

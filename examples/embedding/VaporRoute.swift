@@ -1,5 +1,5 @@
-// Mounting Reckon on a Vapor route. NOT compiled with this package: it needs Vapor (4.92 or
-// later, for the async lifecycle), which Reckon does not depend on. Add
+// Mounting Reckon on a Vapor route. NOT compiled with this package: it needs Vapor (4.100 or
+// later, whose lifecycle handlers have async methods), which Reckon does not depend on. Add
 // `.product(name: "ReckonEngine", package: "Reckon")` to your app's target and copy what you
 // need. Hummingbird is the same three lines: read the body, call `handleNotification(body:)`,
 // answer with its status and body.
@@ -22,8 +22,7 @@ func routes(_ app: Application) throws {
         event.level == "error" ? .error : event.level == "warning" ? .warning : .info
       app.logger.log(level: level, "\(event)")
     })
-  // The loops run only in the process that serves (`serve`), not in `migrate` or other
-  // commands, and stop with it.
+  // The loops start when the application has booted and stop, cleanly, when it shuts down.
   app.lifecycle.use(ReckonLoops(reckon: reckon, logger: app.logger))
 
   // Apple posts {"signedPayload": "..."}; answer exactly what Reckon says: 200 once the
@@ -52,7 +51,7 @@ final class ReckonLoops: LifecycleHandler, Sendable {
   }
 
   func didBootAsync(_ app: Application) async throws {
-    let isStopped: @Sendable () -> Bool = { [stopping] in stopping.withLock { $0 } }
+    let isStopped: @Sendable () -> Bool = { [self] in stopping.withLock { $0 } }
     let reckon = reckon
     let logger = logger
     let started = [
@@ -66,7 +65,7 @@ final class ReckonLoops: LifecycleHandler, Sendable {
             try await reckon.runSender(isStopped: isStopped)
             return
           } catch SenderLockError.heldByAnotherSender {
-            try? await Task.sleep(for: .seconds(30))
+            for _ in 0..<30 where !isStopped() { try? await Task.sleep(for: .seconds(1)) }
           } catch {
             logger.error("the sender stopped: \(error)")
             return
@@ -76,8 +75,9 @@ final class ReckonLoops: LifecycleHandler, Sendable {
       // Requests a fact source failed on (or a crash left) are kept; decide them now and later.
       Task {
         while !isStopped() {
-          await reckon.retryUndecided()
-          try? await Task.sleep(for: .seconds(30))
+          // At start-up again until nothing is left (a call takes at most 100), then every 30 s.
+          if await reckon.retryUndecided() > 0 { continue }
+          for _ in 0..<30 where !isStopped() { try? await Task.sleep(for: .seconds(1)) }
         }
       },
       // An edited policy goes live if it checks; one that does not is refused and logged.
@@ -94,12 +94,11 @@ final class ReckonLoops: LifecycleHandler, Sendable {
   }
 
   func shutdownAsync(_ app: Application) async {
+    // Not cancelled: each loop sees the flag within a second (the sender within its 250 ms
+    // poll), so a send or a decision in flight finishes, and what is not sent yet stays queued
+    // for the next start. A cancelled send would be cut off and recorded as failed.
     stopping.withLock { $0 = true }
-    // A send in flight finishes; what is not sent yet stays queued for the next start.
-    for task in tasks.withLock({ $0 }) {
-      task.cancel()
-      await task.value
-    }
+    for task in tasks.withLock({ $0 }) { await task.value }
     // So the state file alone holds every commit (a copy of it is then complete).
     _ = try? reckon.store.checkpoint()
   }

@@ -32,7 +32,8 @@ enum ImportHistoryCommand: Command {
     let now = Date()
     let client = try SenderSetup.client(configuration) { console.error($0) }
     let verifier = try DryRunSetup.verifier(configuration)
-    let store = try StateStore(path: configuration.statePath)
+    let store = try StateStore(
+      path: configuration.statePath, durability: configuration.stateDurability)
     var failed = false
     for app in configuration.apps {
       if let note = HistoryImporter.startNote(since: since, now: now, environment: app.environment)

@@ -55,7 +55,8 @@ enum QueueCommand: Command {
     // Looking never creates or migrates a database; changing one needs a Reckon database too.
     let reads = verb == "list" || verb == "show"
     let store = try StateStore(
-      path: configuration.statePath, access: reads ? .readOnly : .existing)
+      path: configuration.statePath, durability: configuration.stateDurability,
+      access: reads ? .readOnly : .existing)
     if verb == "list" {
       let states = state.map { [$0] } ?? []
       let limit = limit ?? defaultListLimit
