@@ -78,12 +78,18 @@ extension SkipReason {
   /// The sentence, with the value the body held where Apple's rule is about its range: a
   /// percentage the policy worked out (`usage.consumed * 2`) would otherwise go unseen.
   public func description(body: ConsumptionRequest?) -> String {
+    description + (heldValue(in: body).map { " " + $0 } ?? "")
+  }
+
+  /// `The body had 120000 (120%).` when Apple's rule broken is about the range of a value the
+  /// body held; nil otherwise.
+  public func heldValue(in body: ConsumptionRequest?) -> String? {
     guard case .violatesAppleRules(let violations) = self,
       violations.contains(.consumptionPercentageOutOfRange),
       let milliunits = body?.consumptionPercentage
-    else { return description }
+    else { return nil }
     let share = Value.percent(Double(milliunits) / 1_000).formatted(as: .percent)
-    return description + " The body had \(milliunits) (\(share))."
+    return "The body had \(milliunits) (\(share))."
   }
 }
 

@@ -89,8 +89,9 @@ public enum DryRunRows {
     guard case .skip(.violatesAppleRules(let violations)) = verdict.action else {
       return verdict.outcome.skipKind ?? ""
     }
+    let held = SkipReason.violatesAppleRules(violations).heldValue(in: verdict.body)
     return "\(verdict.outcome.skipKind ?? ""): "
-      + violations.map(\.inWords).joined(separator: " ")
+      + violations.map(\.inWords).joined(separator: " ") + (held.map { " " + $0 } ?? "")
   }
 
   private static func verdictJSON(_ verdict: DryRunVerdict, _ rule: (Int?) -> String) -> String {

@@ -104,3 +104,29 @@ struct AppleRulesSkipTests {
     #expect(!HTMLReport.dryRun(result, summary).contains("breaks-apple-rules"))
   }
 }
+
+extension AppleRulesSkipTests {
+  /// A percentage worked out beyond Apple's range: each row, CSV and JSON, says what the body
+  /// held, as the decision's reason does.
+  @Test func aRowWhosePercentageIsOutOfRangeSaysWhatTheBodyHeld() async throws {
+    let fixture = try DryRunFixture.shared()
+    let result = try await BulkDryRun(
+      policy: try fixture.policy(
+        source: """
+          rule "triple"
+            when product.type == CONSUMABLE and delivery.status == DELIVERED and usage.consumed > 50%
+            then refund DECLINE, set consumptionPercentage = usage.consumed * 3
+          otherwise share data only
+          """, named: "triple-\(UUID().uuidString)"), against: nil,
+      schema: fixture.setup.schema, layers: try fixture.layers()
+    ).run(RequestLines(path: fixture.files.requests))
+    var csv = ""
+    DryRunRows.csv(result) { csv += $0 }
+    let rows = csv.split(separator: "\n").filter { $0.contains("ConsumptionPercentageOutOfRange") }
+    #expect(!rows.isEmpty)
+    #expect(rows.allSatisfy { $0.contains("The body had ") }, "\(rows.first ?? "")")
+    var json = ""
+    DryRunRows.json(result, DryRunSummary(result)) { json += $0 }
+    #expect(json.contains("The body had "))
+  }
+}
