@@ -17,4 +17,27 @@ public enum ProcessOutput {
       }
     }
   }
+
+  /// What a run of `executable` printed to standard output and error, and its status; it is
+  /// terminated if it still runs after `limit` seconds, so a test never waits without end.
+  public static func run(
+    _ executable: URL, _ arguments: [String], in folder: URL? = nil, limit: Double
+  ) async throws -> (status: Int32, output: String, error: String) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let folder { process.currentDirectoryURL = folder }
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    DispatchQueue.global().asyncAfter(deadline: .now() + limit) {
+      if process.isRunning { process.terminate() }
+    }
+    async let printed = readToEnd(process, output)
+    async let complained = readToEnd(process, error)
+    let (status, text) = await printed
+    return (status, text, await complained.text)
+  }
 }

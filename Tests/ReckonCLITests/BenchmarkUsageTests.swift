@@ -65,22 +65,9 @@ struct BenchmarkUsageTests {
   /// Runs the built `reckon-bench`, killed after 30 s: one that measured instead of refusing
   /// would otherwise run for minutes.
   static func run(_ arguments: [String]) async throws -> Run {
-    let process = Process()
-    process.executableURL = try ReckonBinary.location().deletingLastPathComponent()
-      .appendingPathComponent("reckon-bench")
-    process.arguments = arguments
-    process.currentDirectoryURL = ReckonBinary.packageRoot
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    DispatchQueue.global().asyncAfter(deadline: .now() + 30) {
-      if process.isRunning { process.terminate() }
-    }
-    async let printed = ProcessOutput.readToEnd(process, output)
-    async let complained = ProcessOutput.readToEnd(process, error)
-    let (status, text) = await printed
-    return Run(status: status, output: text, error: await complained.text)
+    let (status, output, error) = try await ProcessOutput.run(
+      try ReckonBinary.location().deletingLastPathComponent().appendingPathComponent(
+        "reckon-bench"), arguments, in: ReckonBinary.packageRoot, limit: 30)
+    return Run(status: status, output: output, error: error)
   }
 }

@@ -10,9 +10,7 @@ struct EmbeddingExampleTests {
     let root = ReckonBinary.packageRoot.path
     let modules = try ReckonBinary.location().deletingLastPathComponent()
       .appendingPathComponent("Modules").path
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments =
+    let arguments =
       [
         "swiftc", "-typecheck", "-parse-as-library", "\(root)/examples/embedding/minimal.swift",
         "-I", modules,
@@ -20,14 +18,9 @@ struct EmbeddingExampleTests {
       + ["CSQLite", "COpenSSL", "CCurl"].flatMap {
         ["-Xcc", "-fmodule-map-file=\(root)/Sources/\($0)/module.modulemap"]
       }
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    DispatchQueue.global().asyncAfter(deadline: .now() + 120) {
-      if process.isRunning { process.terminate() }
-    }
-    let (status, text) = await ProcessOutput.readToEnd(process, output)
+    let (status, output, error) = try await ProcessOutput.run(
+      URL(fileURLWithPath: "/usr/bin/env"), arguments, limit: 120)
+    let text = output + error
     #expect(status == 0, "\(text)")
   }
 }
