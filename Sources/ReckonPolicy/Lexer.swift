@@ -255,13 +255,16 @@ public struct Lexer {
     ("¥", "JPY", " (or CNY for yuan)"),
   ]
 
+  /// The currency symbol that starts at `start`, if one does.
+  private func currencySymbol(at start: Int) -> (symbol: String, code: String, others: String)? {
+    Lexer.currencySymbols.first { bytes[start...].starts(with: Array($0.symbol.utf8)) }
+  }
+
   /// `10 €` or `10€`, as some write money: one error saying how the language writes it, then the
   /// code the symbol stands for, so the rest of the condition checks as money.
   private mutating func currencySymbolAfterAmount(from start: Int) -> Token? {
     guard let amount = lastNumber,
-      let (symbol, code, others) = Lexer.currencySymbols.first(where: {
-        bytes[start...].starts(with: Array($0.symbol.utf8))
-      })
+      let (symbol, code, others) = currencySymbol(at: start)
     else { return nil }
     offset = start + symbol.utf8.count
     diagnostics.append(
@@ -278,9 +281,7 @@ public struct Lexer {
   private mutating func currencySymbolAmount(from start: Int, startsLine: Bool) -> Token? {
     // `$` and `¥` stand for more than one currency: the hint names the likeliest and the others.
     guard
-      let (symbol, code, others) = Lexer.currencySymbols.first(where: {
-        bytes[start...].starts(with: Array($0.symbol.utf8))
-      }),
+      let (symbol, code, others) = currencySymbol(at: start),
       start + symbol.utf8.count < bytes.count, Lexer.isDigit(bytes[start + symbol.utf8.count])
     else { return nil }
     offset = start + symbol.utf8.count
