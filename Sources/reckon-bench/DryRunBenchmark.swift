@@ -71,14 +71,6 @@ func runDryRunBenchmark(options: BenchmarkOptions) async throws {
   let cpu = cpuTimings.sorted()[cpuTimings.count / 2]
   let indexing = indexings.sorted()[indexings.count / 2]
   let summarising = summaries.sorted()[summaries.count / 2]
-  let floor = floors.isEmpty ? .nan : floors.sorted()[floors.count / 2]
-  let ratio = ratios.isEmpty ? .nan : ratios.sorted()[ratios.count / 2]
-  // The query as written, for comparison.
-  let writtenFloor =
-    skipFloor
-    ? .nan
-    : try DryRunBenchmarkData.shellFloor(
-      folder: folder, sql: GeneratedDataWriter.bulkQuery, runs: 3)
   print(
     String(
       format:
@@ -88,6 +80,20 @@ func runDryRunBenchmark(options: BenchmarkOptions) async throws {
     String(
       format: "CPU (user+sys, all threads): %.2f s, %.1f µs per request (median of %d runs)", cpu,
       cpu / Double(max(1, decided)) * 1e6, runs))
+  // The issue's targets are for a million requests; another count has no verdict on them.
+  let underFive =
+    count != 1_000_000
+    ? "not judged (the target is for 1,000,000 requests)"
+    : wall < 5 ? "met" : "NOT met"
+  if skipFloor {
+    print("floor: not measured (--no-floor); under 5 s: \(underFive)")
+    return
+  }
+  let floor = floors.sorted()[floors.count / 2]
+  let ratio = ratios.sorted()[ratios.count / 2]
+  // The query as written, for comparison.
+  let writtenFloor = try DryRunBenchmarkData.shellFloor(
+    folder: folder, sql: GeneratedDataWriter.bulkQuery, runs: 3)
   print(
     String(
       format:
@@ -98,7 +104,7 @@ func runDryRunBenchmark(options: BenchmarkOptions) async throws {
       format:
         "ratio to the floor: %.2f× (median of each run against the floor timed after it: %@; target ≤ 2×: %@); under 5 s: %@",
       ratio, ratios.map { String(format: "%.2f", $0) }.joined(separator: ", "),
-      ratio <= 2 ? "met" : "NOT met", wall < 5 ? "met" : "NOT met"))
+      count != 1_000_000 ? "not judged" : ratio <= 2 ? "met" : "NOT met", underFive))
 }
 
 /// The benchmark's generated data, built once and kept in `.build/reckon-bench/dryrun-N/`.

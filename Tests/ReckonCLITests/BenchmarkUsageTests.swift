@@ -56,6 +56,18 @@ struct BenchmarkUsageTests {
     #expect(run.output.contains("--durability normal|full|both"))
   }
 
+  @Test func dryRunWithoutTheFloorSaysItWasNotMeasured() async throws {
+    let run = try await Self.run(["dryrun", "--count", "300", "--runs", "1", "--no-floor"])
+    #expect(run.status == 0)
+    #expect(run.output.contains("300 decided"))
+    #expect(
+      run.output.contains(
+        "floor: not measured (--no-floor); under 5 s: not judged (the target is for 1,000,000 requests)"
+      ))
+    #expect(!run.output.contains("nan"))
+    #expect(!run.output.contains("ratio to the floor"))
+  }
+
   struct Run {
     let status: Int32
     let output: String
