@@ -66,7 +66,7 @@ public struct FactDocument: Sendable {
     switch raw {
     case .bool(let flag):
       guard fact.type == .boolean else {
-        throw .init(fact: fact.name, detail: "is a \(fact.type), not true/false")
+        throw .init(fact: fact.name, detail: "is \(fact.type.withArticle), not true/false")
       }
       return .boolean(flag)
     case .integer(let number) where fact.type == .number: return .number(Double(number))
@@ -78,7 +78,8 @@ public struct FactDocument: Sendable {
     case .integer, .number:
       throw .init(
         fact: fact.name,
-        detail: "is a \(fact.type); write it as text, e.g. \(FactDocument.example(fact.type))")
+        detail:
+          "is \(fact.type.withArticle); write it as text, e.g. \(FactDocument.example(fact.type))")
     case .string(let text):
       do {
         return try ValueParser.parse(text, as: fact.type)

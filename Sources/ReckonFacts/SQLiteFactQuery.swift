@@ -122,7 +122,7 @@ struct SQLiteFactQuery {
       }
     default:
       throw ConversionError(
-        "\(fact.name) is a \(fact.type) and cannot come from \(raw.storageClass); \(hint(fact.type))"
+        "\(fact.name) is \(fact.type.withArticle) and cannot come from \(raw.storageClass); \(hint(fact.type))"
       )
     }
   }

@@ -19,7 +19,7 @@ extension Checker {
       if member.type != value.type {
         report(
           .typeMismatch,
-          "the list holds a \(member.type), but \(describe(subject, value)) is a \(value.type)",
+          "the list holds \(member.type.withArticle), but \(describe(subject, value)) is \(value.type.withArticle)",
           at: element.span, hint: quotedValueHint(element, against: value.type))
         sound = false
       }

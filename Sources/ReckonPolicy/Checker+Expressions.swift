@@ -18,7 +18,7 @@ extension Checker {
     case .negate(let operand):
       guard let value = checkExpression(operand, expected: nil) else { return nil }
       guard [.number, .percent, .money, .duration].contains(value.type) else {
-        report(.invalidOperand, "a \(value.type) cannot be negated", at: span)
+        report(.invalidOperand, "\(value.type.withArticle) cannot be negated", at: span)
         return nil
       }
       return fold(node(.negate(value), value.type, span))
@@ -171,7 +171,9 @@ extension Checker {
     let arithmetic = ArithmeticOperator(rawValue: op.rawValue)!
     guard let type = ValueOperations.resultType(arithmetic, lhs.type, rhs.type) else {
       report(
-        .typeMismatch, "cannot apply '\(op.rawValue)' to a \(lhs.type) and a \(rhs.type)", at: span,
+        .typeMismatch,
+        "cannot apply '\(op.rawValue)' to \(lhs.type.withArticle) and \(rhs.type.withArticle)",
+        at: span,
         hint: percentHint(lhs, rhs, example: 10) ?? arithmeticHint(arithmetic, lhs.type, rhs.type))
       return nil
     }
@@ -295,8 +297,8 @@ extension Checker {
   private func comparisonMessage(_ op: ComparisonOperator, _ left: ValueType, _ right: ValueType)
     -> String
   {
-    if left == right { return "'\(op.rawValue)' does not apply to a \(left)" }
-    return "cannot compare a \(left) with a \(right)"
+    if left == right { return "'\(op.rawValue)' does not apply to \(left.withArticle)" }
+    return "cannot compare \(left.withArticle) with \(right.withArticle)"
   }
 
   /// "Drop the quotes" for text that names a value of the enumeration it is compared with, as in

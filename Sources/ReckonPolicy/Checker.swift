@@ -207,7 +207,7 @@ public struct Checker {
     guard let condition = checkExpression(expression, expected: .boolean) else { return nil }
     guard condition.type == .boolean else {
       report(
-        .typeMismatch, "\(what) must be true or false, but this is a \(condition.type)",
+        .typeMismatch, "\(what) must be true or false, but this is \(condition.type.withArticle)",
         at: expression.span,
         hint: "compare it with something, as in "
           + Checker.comparisonExample(source.text(of: expression.span), condition.type))
@@ -346,7 +346,8 @@ public struct Checker {
     }
     guard value.type == field.type else {
       report(
-        .typeMismatch, "\(field.name) takes a \(field.type), but this is a \(value.type)",
+        .typeMismatch,
+        "\(field.name) takes \(field.type.withArticle), but this is \(value.type.withArticle)",
         at: expression.span,
         hint: field.type == .percent && value.type == .number
           ? "write a percentage with %, as in 40%" : nil)

@@ -71,7 +71,7 @@ public enum FactValueError: Error, Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .unknownFact(let name): "unknown fact '\(name)'"
     case .wrongType(let fact, let expected, let value):
-      "\(fact) must be a \(expected), not \(value.formatted(as: expected))"
+      "\(fact) must be \(expected.withArticle), not \(value.formatted(as: expected))"
     case .outOfBounds(let fact, let problem): "\(fact): \(problem)"
     }
   }

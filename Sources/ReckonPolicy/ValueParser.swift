@@ -125,5 +125,5 @@ public struct ValueParseError: Error, Hashable, Sendable, CustomStringConvertibl
   }
 
   /// A sentence for the person who wrote the value.
-  public var description: String { "'\(text)' is not a \(expected): \(hint)" }
+  public var description: String { "'\(text)' is not \(expected.withArticle): \(hint)" }
 }

@@ -25,6 +25,15 @@ public indirect enum ValueType: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// The type with the article a sentence needs: "a number", "an amount of money", "text".
+  public var withArticle: String {
+    switch self {
+    case .money: "an amount of money"
+    case .text: "text"
+    default: "a \(self)"
+    }
+  }
+
   /// Whether values of this type can be ordered with `<`, `<=`, `>`, `>=`.
   public var isOrdered: Bool {
     switch self {

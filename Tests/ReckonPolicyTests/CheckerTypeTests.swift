@@ -38,7 +38,7 @@ struct CheckerTypeTests {
       hint: "a ratio is a number: write 50% as 0.5"),
     ErrorCase(
       condition: "purchase.price is not missing and purchase.price > 5", id: .typeMismatch,
-      message: "cannot compare a money with a number",
+      message: "cannot compare an amount of money with a number",
       hint: "give the number a currency, as in 4.99 USD"),
     ErrorCase(
       condition: "customer.account_age > 30", id: .typeMismatch,
@@ -46,7 +46,7 @@ struct CheckerTypeTests {
       hint: "give the number a unit, as in 90 days"),
     ErrorCase(
       condition: "purchase.date > \"2026-01-01\"", id: .typeMismatch,
-      message: "cannot compare a timestamp with a text",
+      message: "cannot compare a timestamp with text",
       hint: "a policy compares times by how long ago they were, as in now - purchase.date > 30 days"
     ),
     ErrorCase(
@@ -74,7 +74,7 @@ struct CheckerTypeTests {
       hint: "compare it with something, as in 3 > 0"),
     ErrorCase(
       condition: "not product.id", id: .typeMismatch,
-      message: "the operand of 'not' must be true or false, but this is a text",
+      message: "the operand of 'not' must be true or false, but this is text",
       hint: "compare it with something, as in product.id == \"com.example.coins\""),
     ErrorCase(
       condition: "delivery.status", id: .typeMismatch,
@@ -92,7 +92,7 @@ struct CheckerTypeTests {
       message: "'<' does not apply to a DeliveryStatus"),
     ErrorCase(
       condition: "product.id starts with 3", id: .typeMismatch,
-      message: "cannot compare a text with a number"),
+      message: "cannot compare text with a number"),
     ErrorCase(
       condition: "reason == product.type", id: .typeMismatch,
       message: "cannot compare a Reason with a ProductType"),
@@ -101,15 +101,15 @@ struct CheckerTypeTests {
       message: "the list holds a number, but reason is a Reason"),
     ErrorCase(
       condition: "reason == \"LEGAL\"", id: .typeMismatch,
-      message: "cannot compare a Reason with a text",
+      message: "cannot compare a Reason with text",
       hint: "drop the quotes: write LEGAL, not \"LEGAL\""),
     ErrorCase(
       condition: "\"unintended purchase\" != reason", id: .typeMismatch,
-      message: "cannot compare a text with a Reason",
+      message: "cannot compare text with a Reason",
       hint: "drop the quotes: write UNINTENDED_PURCHASE, not \"unintended purchase\""),
     ErrorCase(
       condition: "reason in [LEGAL, \"OTHER\"]", id: .typeMismatch,
-      message: "the list holds a text, but reason is a Reason",
+      message: "the list holds text, but reason is a Reason",
       hint: "drop the quotes: write OTHER, not \"OTHER\""),
     ErrorCase(
       condition: "customer.account_age < 1 month", id: .unknownUnit,
