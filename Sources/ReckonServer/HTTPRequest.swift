@@ -50,9 +50,14 @@ public struct HTTPRequest: Hashable, Sendable {
   }
 
   /// Whether the connection stays open after the response (HTTP/1.1 unless `Connection: close`).
+  /// `Connection` is a list, maybe over several fields (RFC 9110 §7.6.1): `close` anywhere in
+  /// it closes, whatever else it names.
   public var keepAlive: Bool {
-    let connection = header("Connection")?.lowercased()
-    return version == "HTTP/1.1" ? connection != "close" : connection == "keep-alive"
+    let options = headers.lazy.filter { Self.sameName($0.name, "Connection") }
+      .flatMap { $0.value.split(separator: ",") }
+      .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    if options.contains("close") { return false }
+    return version == "HTTP/1.1" || options.contains("keep-alive")
   }
 
   /// Equal when method, target, version, headers and body are.

@@ -29,6 +29,10 @@ public struct HTTPRequestParser: Sendable {
   private var buffer: [UInt8] = []
   private var head: HTTPRequest?
   private var bodyLength = 0
+  /// Where the search for the end of the head goes on from: no `\r\n\r\n` starts before it.
+  /// Searching again from the start on every read made a head sent a byte at a time cost time
+  /// in the square of its length.
+  private var headSearchedUpTo = 0
 
   /// A parser with `limits`.
   public init(limits: Limits = Limits()) {
@@ -74,6 +78,7 @@ public struct HTTPRequestParser: Sendable {
         parsed = try parseHead(String(decoding: buffer[..<end], as: UTF8.self))
       }
       buffer.removeFirst(end + 4)
+      headSearchedUpTo = 0
       (head, bodyLength) = parsed
     }
     guard var request = head, buffer.count >= bodyLength else { return nil }
@@ -84,14 +89,16 @@ public struct HTTPRequestParser: Sendable {
     return request
   }
 
-  private func headEnd() -> Int? {
-    guard buffer.count >= 4 else { return nil }
-    for index in 0...(buffer.count - 4)
+  private mutating func headEnd() -> Int? {
+    guard buffer.count - 4 >= headSearchedUpTo else { return nil }
+    for index in headSearchedUpTo...(buffer.count - 4)
     where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13
       && buffer[index + 3] == 10
     {
       return index
     }
+    // The last three bytes may begin an end whose rest has not arrived.
+    headSearchedUpTo = buffer.count - 3
     return nil
   }
 

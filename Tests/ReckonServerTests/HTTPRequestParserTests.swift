@@ -34,6 +34,38 @@ import Testing
     #expect(found?.body == Data("ok".utf8))
   }
 
+  /// The search for the end of the head goes on from where it stopped, so an end split across
+  /// reads at any point is still found, and asking again before more bytes come is harmless.
+  @Test(arguments: 1...6)
+  func aHeadEndSplitAcrossReadsIsFound(chunk: Int) throws {
+    let bytes = Array("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\n\r\n".utf8)
+    var parser = HTTPRequestParser()
+    var paths: [String] = []
+    var offset = 0
+    while offset < bytes.count {
+      parser.feed(bytes[offset..<min(bytes.count, offset + chunk)])
+      offset += chunk
+      while let request = try parser.next() { paths.append(request.path) }
+      #expect(try parser.next() == nil)
+    }
+    #expect(paths == ["/a", "/b"])
+  }
+
+  @Test(arguments: [
+    ("HTTP/1.1", "Connection: keep-alive, close\r\n", false),
+    ("HTTP/1.1", "Connection: Keep-Alive\r\nConnection: Close\r\n", false),
+    ("HTTP/1.1", "Connection: upgrade\r\n", true),
+    ("HTTP/1.0", "Connection: TE, Keep-Alive\r\n", true),
+    ("HTTP/1.0", "Connection: keep-alive,close\r\n", false),
+    ("HTTP/1.0", "", false),
+  ])
+  func connectionIsReadAsAListInWhichCloseWins(version: String, fields: String, keepAlive: Bool)
+    throws
+  {
+    let request = try #require(try parse("GET / \(version)\r\n\(fields)\r\n").first)
+    #expect(request.keepAlive == keepAlive)
+  }
+
   @Test func pipelinedKeepAliveRequestsComeOutInOrder() throws {
     let requests = try parse("GET /1 HTTP/1.1\r\n\r\nGET /2 HTTP/1.1\r\nConnection: close\r\n\r\n")
     #expect(requests.map(\.path) == ["/1", "/2"])
