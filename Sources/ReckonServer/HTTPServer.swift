@@ -18,14 +18,19 @@ public final class HTTPServer: @unchecked Sendable {
     public var readTimeout: Double
     /// How long a client may take to take in a response before its connection is closed.
     public var writeTimeout: Double
-    /// Open connections served at once (a thread each); beyond it a connection is answered 503
-    /// and closed, so a flood cannot exhaust threads or memory.
+    /// Open connections served at once (a thread each). Beyond it a new connection takes the
+    /// place of the one idle longest between requests; when none is idle it is answered 503 and
+    /// closed, so a flood cannot exhaust threads or memory.
     public var maximumConnections: Int
+    /// Open connections served at once from one address; beyond it a connection from there is
+    /// answered 503 and closed, so one client cannot hold every slot with slow requests.
+    public var maximumConnectionsPerClient: Int
 
     /// A configuration; defaults to 127.0.0.1 on a port the system picks.
     public init(
       host: String = "127.0.0.1", port: Int = 0, limits: HTTPRequestParser.Limits = .init(),
-      readTimeout: Double = 10, writeTimeout: Double = 10, maximumConnections: Int = 256
+      readTimeout: Double = 10, writeTimeout: Double = 10, maximumConnections: Int = 256,
+      maximumConnectionsPerClient: Int? = nil
     ) {
       self.host = host
       self.port = port
@@ -33,6 +38,7 @@ public final class HTTPServer: @unchecked Sendable {
       self.readTimeout = readTimeout
       self.writeTimeout = writeTimeout
       self.maximumConnections = maximumConnections
+      self.maximumConnectionsPerClient = maximumConnectionsPerClient ?? maximumConnections
     }
   }
 
@@ -51,15 +57,16 @@ public final class HTTPServer: @unchecked Sendable {
   private let configuration: Configuration
   private let responder: Responder
   private let refused: @Sendable (HTTPRefusal) -> Void
-  private let connections = DispatchGroup()
+  private let connectionThreads = DispatchGroup()
   private let acceptorDone = DispatchSemaphore(value: 0)
   private let lock = NSLock()
   private var listener: Int32 = -1
   private var stopping = false
   private var boundPort = 0
-  private var openConnections = 0
-  /// Connections refused for the limit and not reported yet.
-  private var refusedConnections = 0
+  private var table: ConnectionTable
+  /// Connections refused for the limits and not reported yet: by client address for the limit
+  /// per client, under nil for the server's.
+  private var refusedConnections: [String?: Int] = [:]
 
   /// A server that answers with `handler`, telling `refused` of each request it answers
   /// itself; call `start()` to listen.
@@ -70,6 +77,9 @@ public final class HTTPServer: @unchecked Sendable {
     self.configuration = configuration
     self.refused = refused
     self.responder = .async(handler)
+    self.table = ConnectionTable(
+      maximum: configuration.maximumConnections,
+      maximumPerClient: configuration.maximumConnectionsPerClient)
   }
 
   /// A server that answers with a handler that never suspends; call `start()` to listen.
@@ -81,10 +91,18 @@ public final class HTTPServer: @unchecked Sendable {
     self.configuration = configuration
     self.refused = refused
     self.responder = .synchronous(synchronousHandler)
+    self.table = ConnectionTable(
+      maximum: configuration.maximumConnections,
+      maximumPerClient: configuration.maximumConnectionsPerClient)
   }
 
   /// The bound port (after `start()`).
   public var port: Int { lock.withLock { boundPort } }
+
+  /// Connections open now, and of them those reading or answering a request.
+  public var openConnections: (all: Int, busy: Int) {
+    lock.withLock { (table.count, table.busyCount) }
+  }
 
   /// Binds, listens and starts accepting; returns the bound port.
   @discardableResult
@@ -110,7 +128,7 @@ public final class HTTPServer: @unchecked Sendable {
     guard wasRunning else { return }
     acceptorDone.wait()
     reportRefusedConnections()
-    _ = connections.wait(timeout: .now() + timeout)
+    _ = connectionThreads.wait(timeout: .now() + timeout)
   }
 
   private var isStopping: Bool { lock.withLock { stopping } }
@@ -120,19 +138,24 @@ public final class HTTPServer: @unchecked Sendable {
       guard Socket.waitReadable(descriptor, milliseconds: 50),
         let client = Socket.accept(descriptor)
       else { continue }
-      guard admit() else {
+      let peer = Socket.peer(client)
+      let address = peer.map(Self.address(of:)) ?? "unknown"
+      let admission = lock.withLock {
+        table.admit(client: address, now: DispatchTime.now().seconds)
+      }
+      guard case .admitted(let id, _) = admission else {
         // A new connection's buffer takes this small answer at once; the acceptor never waits.
         _ = Socket.write(client, Array(Self.tooManyConnections), timeout: 0)
         Socket.close(client)
-        refuseConnection()
+        refuseConnection(from: admission == .clientFull ? address : nil)
         continue
       }
-      connections.enter()
+      connectionThreads.enter()
       let thread = Thread { [self] in
-        serve(client)
+        serve(client, id: id, peer: peer)
         Socket.close(client)
-        lock.withLock { openConnections -= 1 }
-        connections.leave()
+        lock.withLock { table.closed(id) }
+        connectionThreads.leave()
       }
       thread.name = "reckon-http-connection"
       thread.start()
@@ -141,38 +164,47 @@ public final class HTTPServer: @unchecked Sendable {
     acceptorDone.signal()
   }
 
-  /// Counts a connection refused for the limit, reported with the others of the next second
-  /// off the accepting thread: a log that blocks must not stop the server accepting.
-  private func refuseConnection() {
+  /// Counts a connection refused for a limit (the one per client when `client` is given),
+  /// reported with the others of the next second off the accepting thread: a log that blocks
+  /// must not stop the server accepting.
+  private func refuseConnection(from client: String?) {
     let first = lock.withLock {
-      refusedConnections += 1
-      return refusedConnections == 1
+      refusedConnections[client, default: 0] += 1
+      return refusedConnections.values.reduce(0, +) == 1
     }
     guard first else { return }
     DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [self] in reportRefusedConnections() }
   }
 
   /// Reports the connections refused since the last report, if any (`shutdown` reports what
-  /// the last second's timer has not yet).
+  /// the last second's timer has not yet): the server's limit first, then each client's.
   private func reportRefusedConnections() {
-    let count = lock.withLock {
-      defer { refusedConnections = 0 }
+    let counts = lock.withLock {
+      defer { refusedConnections = [:] }
       return refusedConnections
     }
-    guard count > 0 else { return }
-    refused(
-      HTTPRefusal(
-        status: 503, reason: "too many connections (\(configuration.maximumConnections) open)",
-        count: count))
+    if let count = counts[nil] {
+      refused(
+        HTTPRefusal(
+          status: 503, reason: "too many connections (\(configuration.maximumConnections) open)",
+          count: count))
+    }
+    for (client, count) in counts.compactMap({ key, count in key.map { ($0, count) } })
+      .sorted(by: { $0.0 < $1.0 })
+    {
+      refused(
+        HTTPRefusal(
+          status: 503,
+          reason:
+            "too many connections from one client (\(configuration.maximumConnectionsPerClient) open)",
+          count: count, client: client))
+    }
   }
 
-  /// Counts a new connection in, unless the server is at `maximumConnections`.
-  private func admit() -> Bool {
-    lock.withLock {
-      guard openConnections < configuration.maximumConnections else { return false }
-      openConnections += 1
-      return true
-    }
+  /// The address of `peer` (`address:port`), the key of the limit per client.
+  private static func address(of peer: String) -> String {
+    guard let colon = peer.lastIndex(of: ":") else { return peer }
+    return String(peer[..<colon])
   }
 
   private static let tooManyConnections: Data = {
@@ -181,11 +213,11 @@ public final class HTTPServer: @unchecked Sendable {
     return response.serialized(keepAlive: false)
   }()
 
-  private func serve(_ client: Int32) {
+  private func serve(_ client: Int32, id: Int, peer: String?) {
     var parser = HTTPRequestParser(limits: configuration.limits)
     var idleSince = Date()
     var toldToContinue = false
-    let peer = Socket.peer(client)
+    var busy = false
     while true {
       let request: HTTPRequest?
       do { request = try parser.next() } catch {
@@ -200,8 +232,9 @@ public final class HTTPServer: @unchecked Sendable {
       if var request {
         request.client = peer
         toldToContinue = false
-        let keepAlive = request.keepAlive && !isStopping
         let response = respond(to: request)
+        // Read after answering: an eviction while it answered closes it once this answer is out.
+        let keepAlive = request.keepAlive && !isStopping && !lock.withLock { table.isEvicted(id) }
         guard
           Socket.write(
             client,
@@ -209,6 +242,10 @@ public final class HTTPServer: @unchecked Sendable {
             timeout: configuration.writeTimeout), keepAlive
         else { return }
         idleSince = Date()
+        if !parser.hasPartialRequest {
+          busy = false
+          lock.withLock { table.idle(id, now: DispatchTime.now().seconds) }
+        }
         continue
       }
       if parser.awaitsContinue && !toldToContinue {
@@ -221,6 +258,7 @@ public final class HTTPServer: @unchecked Sendable {
         else { return }
       }
       if isStopping && !parser.hasPartialRequest { return }
+      if !busy && lock.withLock({ table.isEvicted(id) }) { return }
       if Date().timeIntervalSince(idleSince) > configuration.readTimeout {
         if parser.hasPartialRequest {
           _ = Socket.write(
@@ -237,6 +275,10 @@ public final class HTTPServer: @unchecked Sendable {
       }
       guard Socket.waitReadable(client, milliseconds: 50) else { continue }
       guard let bytes = Socket.read(client) else { return }
+      if !busy && !bytes.isEmpty {
+        busy = true
+        lock.withLock { table.busy(id) }
+      }
       parser.feed(bytes)
     }
   }
@@ -259,6 +301,11 @@ public final class HTTPServer: @unchecked Sendable {
     done.wait()
     return box.response ?? .text(500, "no response\n")
   }
+}
+
+extension DispatchTime {
+  /// The monotonic clock in seconds.
+  fileprivate var seconds: Double { Double(uptimeNanoseconds) / 1e9 }
 }
 
 private final class ResponseBox: @unchecked Sendable {

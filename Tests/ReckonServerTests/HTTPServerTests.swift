@@ -82,8 +82,9 @@ import Testing
       synchronousHandler: { _ in .text(200, "ok") })
     let port = try server.start()
     defer { server.shutdown(timeout: 1) }
-    let first = try RawSocket.connected(port: port)
-    let second = try RawSocket.connected(port: port)
+    // Both part-way through a request, so neither is idle enough to make room.
+    let first = try RawSocket.busy(port: port, on: server, count: 1)
+    let second = try RawSocket.busy(port: port, on: server, count: 2)
     defer { close(second) }
     let request = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
     let refused = try RawSocket.exchange(port: port, request, wait: 5)
@@ -111,7 +112,7 @@ import Testing
       configuration: .init(readTimeout: 30, maximumConnections: 1), refused: refusals.append,
       synchronousHandler: { _ in .text(200, "ok") })
     let port = try server.start()
-    let held = try RawSocket.connected(port: port)
+    let held = try RawSocket.busy(port: port, on: server, count: 1)
     defer { close(held) }
     let request = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
     for _ in 0..<3 { _ = try RawSocket.exchange(port: port, request, wait: 5) }
@@ -196,6 +197,61 @@ import Testing
     #expect(answer.hasSuffix("\r\n\r\nok"), "\(answer)")
   }
 
+  /// Clients holding keep-alive connections open between requests cannot fill the server: at
+  /// the limit a new connection takes the place of the one idle longest, and one part-way
+  /// through a request is never the one closed.
+  @Test func atTheLimitANewConnectionClosesTheLongestIdleOne() throws {
+    let refusals = Refusals()
+    let server = HTTPServer(
+      configuration: .init(readTimeout: 30, maximumConnections: 3), refused: refusals.append,
+      synchronousHandler: { _ in .text(200, "ok") })
+    let port = try server.start()
+    defer { server.shutdown(timeout: 1) }
+    let keepAlive = "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+    let oldest = try RawSocket.connected(port: port)
+    defer { close(oldest) }
+    #expect(try RawSocket.answer(on: oldest, to: keepAlive).hasPrefix("HTTP/1.1 200"))
+    let newer = try RawSocket.connected(port: port)
+    defer { close(newer) }
+    #expect(try RawSocket.answer(on: newer, to: keepAlive).hasPrefix("HTTP/1.1 200"))
+    let busy = try RawSocket.busy(port: port, on: server, count: 3, busy: 1)
+    defer { close(busy) }
+
+    let request = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    #expect(try RawSocket.exchange(port: port, request, wait: 5).hasPrefix("HTTP/1.1 200"))
+    #expect(RawSocket.closedByPeer(oldest), "the longest idle made room")
+    #expect(try RawSocket.answer(on: newer, to: keepAlive).hasPrefix("HTTP/1.1 200"))
+    _ = Array("Host: x\r\nConnection: close\r\n\r\n".utf8).withUnsafeBytes {
+      send(busy, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+    }
+    #expect(try RawSocket.answer(on: busy, to: "").hasPrefix("HTTP/1.1 200"), "never evicted")
+    #expect(refusals.all.isEmpty)
+  }
+
+  /// One address may hold only its share of the connections; past it, its own idle connection
+  /// makes room, and when it has none the new one is refused while other clients are served.
+  @Test func oneClientIsHeldToItsShareOfConnections() throws {
+    let refusals = Refusals()
+    let server = HTTPServer(
+      configuration: .init(readTimeout: 30, maximumConnections: 8, maximumConnectionsPerClient: 2),
+      refused: refusals.append, synchronousHandler: { _ in .text(200, "ok") })
+    let port = try server.start()
+    defer { server.shutdown(timeout: 1) }
+    let first = try RawSocket.busy(port: port, on: server, count: 1)
+    defer { close(first) }
+    let second = try RawSocket.busy(port: port, on: server, count: 2)
+    defer { close(second) }
+    let request = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    #expect(try RawSocket.exchange(port: port, request, wait: 5).hasPrefix("HTTP/1.1 503"))
+    server.shutdown(timeout: 1)
+    #expect(
+      refusals.all == [
+        HTTPRefusal(
+          status: 503, reason: "too many connections from one client (2 open)", count: 1,
+          client: "127.0.0.1")
+      ])
+  }
+
   @Test func anIdleConnectionIsClosedAfterTheReadTimeout() throws {
     let server = HTTPServer(configuration: .init(readTimeout: 0.3)) { _ in .text(200, "never") }
     let port = try server.start()
@@ -230,6 +286,42 @@ enum RawSocket {
       received += buffer.prefix(count)
     }
     return String(decoding: received, as: UTF8.self)
+  }
+
+  /// A connected loopback socket part-way through a request, once `server` counts `count`
+  /// connections open of which `busy` (all, by default) are busy; the caller closes it.
+  static func busy(port: Int, on server: HTTPServer, count: Int, busy: Int? = nil) throws -> Int32 {
+    let descriptor = try connected(port: port)
+    _ = Array("GET / HTTP/1.1\r\n".utf8).withUnsafeBytes {
+      send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+    }
+    for _ in 0..<200 where server.openConnections != (count, busy ?? count) { usleep(10_000) }
+    guard server.openConnections == (count, busy ?? count) else {
+      close(descriptor)
+      throw Failure()
+    }
+    return descriptor
+  }
+
+  /// Sends `text` on an open connection and reads one answer (up to 5 s).
+  static func answer(on descriptor: Int32, to text: String) throws -> String {
+    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    _ = Array(text.utf8).withUnsafeBytes {
+      send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+    }
+    var buffer = [UInt8](repeating: 0, count: 4_096)
+    let count = recv(descriptor, &buffer, buffer.count, 0)
+    guard count > 0 else { throw Failure() }
+    return String(decoding: buffer.prefix(count), as: UTF8.self)
+  }
+
+  /// Whether the server closed `descriptor` (waiting up to 2 s for it to).
+  static func closedByPeer(_ descriptor: Int32) -> Bool {
+    var timeout = timeval(tv_sec: 2, tv_usec: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var byte: UInt8 = 0
+    return recv(descriptor, &byte, 1, 0) == 0
   }
 
   /// A connected loopback socket; the caller closes it.

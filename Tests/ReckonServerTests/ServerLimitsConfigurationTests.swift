@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonServer
 import Testing
 
 /// The `server` section's limits: defaults, overrides and refusals naming the key.
@@ -26,6 +27,30 @@ import Testing
     #expect(try Self.load(server: #"{"maxConnections": 32}"#).maximumConnections == 32)
   }
 
+  /// One client may hold a quarter of the connections unless told otherwise, and never more
+  /// than the server takes.
+  @Test(arguments: [
+    (#"{}"#, 64), (#"{"maxConnections": 32}"#, 8), (#"{"maxConnections": 3}"#, 1),
+    (#"{"maxConnections": 32, "maxConnectionsPerClient": 32}"#, 32),
+    (#"{"maxConnectionsPerClient": 200}"#, 200),
+  ])
+  func theShareOfOneClientIsAQuarterUnlessSet(server: String, share: Int) throws {
+    #expect(try Self.load(server: server).maximumConnectionsPerClient == share)
+  }
+
+  @Test func theListenerGetsTheSectionsLimits() throws {
+    let listener = HTTPServer.Configuration(
+      try Self.load(
+        server:
+          #"{"listen": "0.0.0.0:9", "maxBodyBytes": 4096, "maxConnections": 40, "maxConnectionsPerClient": 5}"#
+      ))
+    #expect(listener.host == "0.0.0.0")
+    #expect(listener.port == 9)
+    #expect(listener.limits.maximumBodyBytes == 4096)
+    #expect(listener.maximumConnections == 40)
+    #expect(listener.maximumConnectionsPerClient == 5)
+  }
+
   @Test(arguments: ["0", "-1", #""many""#])
   func aMaxConnectionsThatIsNotAPositiveNumberIsRefusedNamingTheKey(value: String) {
     #expect {
@@ -49,6 +74,9 @@ struct ServerValueRefusalTests {
     Case(server: #"{"maxBodyBytes": 1.5}"#, message: "server.maxBodyBytes: must be a whole number"),
     Case(
       server: #"{"maxConnections": 2.5}"#, message: "server.maxConnections: must be a whole number"),
+    Case(
+      server: #"{"maxConnections": 16, "maxConnectionsPerClient": 17}"#,
+      message: "server.maxConnectionsPerClient: must be at most maxConnections (16)"),
     Case(
       server: #"{"listen": "localhost:8080"}"#,
       message: "server.listen: 'localhost' is not an IPv4 address such as 127.0.0.1 or 0.0.0.0"),

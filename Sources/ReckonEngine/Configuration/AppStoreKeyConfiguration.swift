@@ -134,14 +134,18 @@ public struct ServerConfiguration: Hashable, Sendable {
   public var maximumBodyBytes: Int
   /// The path Apple posts notifications to.
   public var webhookPath: String
-  /// Connections served at once; more are answered 503 and closed.
+  /// Connections served at once; beyond it the longest idle makes room, or 503 when none is.
   public var maximumConnections: Int
+  /// Connections served at once from one address.
+  public var maximumConnectionsPerClient: Int
 
   /// The largest `maxBodyBytes` accepted.
   static let largestBody = 16 * 1_024 * 1_024
 
   init(_ reader: ConfigurationReader?) throws(ConfigurationError) {
-    try reader?.rejectUnknownKeys(["listen", "maxBodyBytes", "webhookPath", "maxConnections"])
+    try reader?.rejectUnknownKeys([
+      "listen", "maxBodyBytes", "webhookPath", "maxConnections", "maxConnectionsPerClient",
+    ])
     let listen = try reader?.optionalString("listen") ?? "127.0.0.1:8080"
     do throws(ListenAddress.Problem) {
       (host, port) = try ListenAddress.parse(listen)
@@ -163,6 +167,16 @@ public struct ServerConfiguration: Hashable, Sendable {
         reader?.keyPath("webhookPath") ?? "server.webhookPath", "must start with /")
     }
     maximumConnections = try reader?.positiveWholeNumber("maxConnections", default: 256) ?? 256
+    // A quarter by default: one client cannot hold every slot, and a proxy in front still has
+    // plenty for Apple's few notifications a second.
+    let share = min(maximumConnections, max(1, maximumConnections / 4))
+    maximumConnectionsPerClient =
+      try reader?.positiveWholeNumber("maxConnectionsPerClient", default: share) ?? share
+    guard maximumConnectionsPerClient <= maximumConnections else {
+      throw ConfigurationError(
+        reader?.keyPath("maxConnectionsPerClient") ?? "server.maxConnectionsPerClient",
+        "must be at most maxConnections (\(maximumConnections))")
+    }
   }
 }
 

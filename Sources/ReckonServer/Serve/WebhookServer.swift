@@ -47,10 +47,7 @@ public final class WebhookServer: @unchecked Sendable {
     let routes = WebhookRoutes(
       service: service, webhookPath: configuration.webhookPath, metrics: metrics)
     http = HTTPServer(
-      configuration: .init(
-        host: configuration.host, port: configuration.port,
-        limits: .init(maximumBodyBytes: configuration.maximumBodyBytes), readTimeout: readTimeout,
-        maximumConnections: configuration.maximumConnections),
+      configuration: .init(configuration, readTimeout: readTimeout),
       refused: { refusal in
         service.report(
           .httpRefused(
