@@ -93,7 +93,10 @@ struct PruneCommandTests {
     let path = folder + "/reckon-state.sqlite"
     let store = try StateStore(path: path)
     try store.connection.execute(
-      "DROP INDEX requests_by_repeat; DROP INDEX outbox_by_request; DELETE FROM schema_migrations WHERE version = 8"
+      """
+      ALTER TABLE outbox DROP COLUMN advanced_commerce; DROP INDEX requests_by_repeat;
+      DROP INDEX outbox_by_request; DELETE FROM schema_migrations WHERE version >= 8
+      """
     )
     _ = try store.checkpoint()
     let before = try Data(contentsOf: URL(fileURLWithPath: path))

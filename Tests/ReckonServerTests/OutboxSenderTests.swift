@@ -581,6 +581,21 @@ import Testing
     #expect(h.standIn.requests.isEmpty)
   }
 
+  /// The checks before a send know what the decision knew of the transaction, Advanced Commerce
+  /// included: a body Apple refuses for one is never sent, however it reached the outbox.
+  @Test func anEntryForAnAdvancedCommerceTransactionIsNeverSent() async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    // Queuing refuses it too, so the entry is marked as one after.
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    try h.store.connection.query(
+      "UPDATE outbox SET advanced_commerce = 1 WHERE id = ?", [.integer(id)])
+    #expect(try h.store.entry(id: id).context.isAdvancedCommerce)
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id).name == "failed")
+    #expect(h.standIn.requests.isEmpty)
+  }
+
   /// A database that refuses writes for a quarter of an hour is tried every poll (180 times)
   /// but reported when it starts and every five minutes, not at every try; its end is reported,
   /// and the entry then goes out.

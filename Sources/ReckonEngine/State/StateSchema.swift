@@ -153,6 +153,12 @@ enum StateSchema {
     CREATE INDEX requests_by_repeat ON requests(repeat_of) WHERE repeat_of IS NOT NULL;
     CREATE INDEX outbox_by_request ON outbox(request_id);
     """,
+    // 9: whether the entry's transaction is an Advanced Commerce one, so the checks before each
+    // send and after an operator's edit hold the body to Apple's rule for those as the decision
+    // did. Earlier entries are not: the decision refuses to queue a body for one.
+    """
+    ALTER TABLE outbox ADD COLUMN advanced_commerce INTEGER NOT NULL DEFAULT 0;
+    """,
   ]
 
   /// The oldest version a read-only open accepts: the migrations after it add indexes, and

@@ -6,7 +6,7 @@ extension StateStore {
   static let entryColumns = """
     id, decision_id, request_id, bundle_id, environment, transaction_id, product_type, ownership_type, body,
     state, state_at, state_reason, deadline, attempts, interrupted_sends, last_status, last_error, revision,
-    created_at
+    created_at, advanced_commerce
     """
 
   func insertEntry(
@@ -18,8 +18,9 @@ extension StateStore {
     try connection.query(
       """
       INSERT INTO outbox (decision_id, request_id, bundle_id, environment, transaction_id, product_type, ownership_type,
-        body, state, state_at, deadline, release_at, attempts, last_status, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        body, state, state_at, deadline, release_at, attempts, last_status, created_at, updated_at,
+        advanced_commerce)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """,
       [
         .integer(decisionId), .integer(requestId), .text(enqueue.app.bundleId),
@@ -29,7 +30,7 @@ extension StateStore {
         .date(state.time),
         .date(enqueue.deadline), .date(enqueue.holdUntil ?? now),
         .integer(0), sentAt == nil ? .null : .integer(202),
-        .date(now), .date(sentAt ?? now),
+        .date(now), .date(sentAt ?? now), .integer(enqueue.context.isAdvancedCommerce ? 1 : 0),
       ])
     return connection.lastInsertRowID
   }
@@ -199,7 +200,8 @@ extension StateStore {
     else { return nil }
     let context = ConsumptionValidationContext(
       productType: row.text(6).flatMap(ProductType.init(rawValue:)),
-      ownershipType: row.text(7).flatMap(InAppOwnershipType.init(rawValue:)))
+      ownershipType: row.text(7).flatMap(InAppOwnershipType.init(rawValue:)),
+      isAdvancedCommerce: row.int(19) == 1)
     return OutboxEntry(
       id: id, decisionId: decisionId, requestId: requestId,
       app: AppStoreApp(bundleId: bundleId, environment: environment),
