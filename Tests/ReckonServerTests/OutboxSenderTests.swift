@@ -326,6 +326,18 @@ import Testing
     #expect(try h.state(id).name == "sent")
   }
 
+  /// An entry whose decision time cannot be read cannot be known to be fresh.
+  @Test func aReplyWithoutItsDecisionTimeHasConsentReadAgain() async throws {
+    let (h, check, sender) = try consentHarness(.notGiven("customer.consented is now false"))
+    defer { h.standIn.shutdown() }
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    try h.store.connection.query("UPDATE outbox SET created_at = 'unreadable' WHERE id = ?", [.integer(id)])
+    _ = try await sender.drainDue()
+    #expect(check.checks == 1)
+    #expect(try h.state(id).name == "failed")
+    #expect(h.standIn.requests.isEmpty)
+  }
+
   @Test func aHeldReplyWhoseCustomerWithdrewConsentIsNeverSent() async throws {
     let (h, _, sender) = try consentHarness(.notGiven("customer.consented is now false"))
     defer { h.standIn.shutdown() }

@@ -67,13 +67,13 @@ extension OutboxSender {
     }
   }
 
-  /// Reads consent again for a reply decided `consentCheckAge` or more ago; nil when it may go,
-  /// else what became of the entry and the attempt to record.
+  /// Reads consent again for a reply decided `consentCheckAge` or more ago, or at a time that
+  /// cannot be read; nil when it may go, else what became of the entry and the attempt to record.
   private func checkConsent(_ entry: inout OutboxEntry, started: Date) async
     -> (action: OutboxAction, attempt: DeliveryAttempt)?
   {
-    guard let consentCheck, let decided = entry.createdAt,
-      started.timeIntervalSince(decided) >= consentCheckAge
+    guard let consentCheck,
+      entry.createdAt.map({ started.timeIntervalSince($0) >= consentCheckAge }) ?? true
     else { return nil }
     let action: OutboxAction
     let reason: String
