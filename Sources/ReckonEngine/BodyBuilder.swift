@@ -82,6 +82,12 @@ struct BodyBuilder {
       customerConsented: true, deliveryStatus: delivery, sampleContentProvided: sample,
       consumptionPercentage: percentage(delivery, &sources),
       refundPreference: refundPreference(&sources))
+    // Apple's rules for these depend on the product type; without it they cannot be checked.
+    if context.productType == nil,
+      body.consumptionPercentage != nil || body.refundPreference == .grantProrated
+    {
+      return Outcome(action: .skip(.productTypeUnknown), body: body, sources: sources)
+    }
     let violations = ConsumptionRequestValidator.validate(
       body, context: context)
     if !violations.isEmpty {

@@ -55,6 +55,9 @@ public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
   case setReadsMissingFact(field: String, rule: String, because: String)
   /// The body would break Apple's rules.
   case violatesAppleRules([AppleRuleViolation])
+  /// The body holds a percentage or asks for a prorated refund, whose rules depend on the
+  /// product type, and the transaction's type is missing or one Reckon does not know.
+  case productTypeUnknown
 
   /// One sentence for a person.
   public var description: String {
@@ -70,6 +73,9 @@ public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
       // Apple's rule in words first, for the person reading; the error name for searching.
       "no reply: the body would break Apple's rules: "
         + violations.map(\.inWords).joined(separator: " ")
+    case .productTypeUnknown:
+      "no reply: the transaction's product type is missing or unknown, so the body's "
+        + "consumptionPercentage or GRANT_PRORATED cannot be checked against Apple's rules for it"
     }
   }
 }

@@ -137,6 +137,34 @@ struct SafetyGateTests {
     #expect(decision.action == .skip(.violatesAppleRules([.familyTransactionNotSupported])))
   }
 
+  /// Apple's rules for a percentage and for GRANT_PRORATED depend on the product type: without
+  /// a type Reckon knows they cannot be checked, so such a body is not sent; one without them
+  /// is the same for every type, and goes.
+  @Test(
+    arguments: [
+      ("refund DECLINE", nil), ("refund GRANT_FULL", "CONSUMABLE_V2"),
+      ("refund GRANT_PRORATED", nil),
+      ("refund DECLINE, set consumptionPercentage = 40%", "CONSUMABLE_V2"),
+      ("refund GRANT_FULL, set consumptionPercentage = 40%", nil),
+    ] as [(String, String?)])
+  func aBodyWhoseRulesNeedTheProductTypeIsNotSentWithoutIt(actions: String, unknownType: String?)
+    throws
+  {
+    var scenario = Scenario().with("usage.consumed", nil)
+    scenario.productType = nil
+    scenario.unknownProductType = unknownType
+    let decision = try scenario.decide("otherwise \(actions)")
+    let needsType = actions.contains("Percentage") || actions.contains("PRORATED")
+    #expect(decision.action == (needsType ? .skip(.productTypeUnknown) : .respond))
+  }
+
+  @Test func theReasonForAnUnknownProductTypeSaysWhatCannotBeChecked() {
+    #expect(
+      SkipReason.productTypeUnknown.description
+        == "no reply: the transaction's product type is missing or unknown, so the body's "
+        + "consumptionPercentage or GRANT_PRORATED cannot be checked against Apple's rules for it")
+  }
+
   /// Apple answers 400 AdvancedCommerceTransactionNotSupportedError for these.
   @Test func advancedCommerceTransactionsAreNotAnswered() throws {
     var scenario = Scenario()

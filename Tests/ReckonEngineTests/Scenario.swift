@@ -6,7 +6,10 @@ import ReckonPolicy
 
 /// Builds requests and facts for engine tests, so each test states only what it is about.
 struct Scenario {
-  var productType: ProductType = .consumable
+  /// Nil leaves the transaction's `type` out.
+  var productType: ProductType? = .consumable
+  /// A `type` Apple might add, sent instead of `productType`.
+  var unknownProductType: String? = nil
   var reason: ConsumptionRequestReason = .unsatisfiedWithPurchase
   var ownership: InAppOwnershipType = .purchased
   /// The Advanced Commerce API's details, for a purchase made through it.
@@ -35,7 +38,7 @@ struct Scenario {
     transaction.transactionId = "49571273"
     transaction.originalTransactionId = "49571273"
     transaction.productId = "com.example.coins.pack500"
-    transaction.rawType = productType.rawValue
+    transaction.rawType = unknownProductType ?? productType?.rawValue
     transaction.rawInAppOwnershipType = ownership.rawValue
     transaction.purchaseDate = purchasedAt
     transaction.quantity = 1

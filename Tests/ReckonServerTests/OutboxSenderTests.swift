@@ -331,7 +331,8 @@ import Testing
     let (h, check, sender) = try consentHarness(.notGiven("customer.consented is now false"))
     defer { h.standIn.shutdown() }
     let id = try OutboxFixture.enqueue(in: h.store, at: start)
-    try h.store.connection.query("UPDATE outbox SET created_at = 'unreadable' WHERE id = ?", [.integer(id)])
+    try h.store.connection.query(
+      "UPDATE outbox SET created_at = 'unreadable' WHERE id = ?", [.integer(id)])
     _ = try await sender.drainDue()
     #expect(check.checks == 1)
     #expect(try h.state(id).name == "failed")

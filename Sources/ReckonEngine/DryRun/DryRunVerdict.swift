@@ -63,7 +63,7 @@ public enum DryRunOutcome: Int, CaseIterable, Hashable, Sendable, Comparable,
     case .skip(.policyDoesNotRespond): self = .skipPolicy
     case .skip(.missingRequiredFact): self = .skipMissingFact
     case .skip(.setReadsMissingFact): self = .skipRuleReadsMissingFact
-    case .skip(.violatesAppleRules): self = .skipAppleRules
+    case .skip(.violatesAppleRules), .skip(.productTypeUnknown): self = .skipAppleRules
     }
   }
 
