@@ -207,6 +207,10 @@ public final class HTTPServer: @unchecked Sendable {
     return String(peer[..<colon])
   }
 
+  /// A read this small into a request still incomplete waits `gatherMicroseconds` for more.
+  private static let smallRead = 512
+  private static let gatherMicroseconds: useconds_t = 10_000
+
   private static let tooManyConnections: Data = {
     var response = HTTPResponse.text(503, "too many connections; try again\n")
     response.headers.append(("Retry-After", "1"))
@@ -218,6 +222,7 @@ public final class HTTPServer: @unchecked Sendable {
     var idleSince = Date()
     var toldToContinue = false
     var busy = false
+    var lastRead = Int.max
     while true {
       let request: HTTPRequest?
       do { request = try parser.next() } catch {
@@ -273,8 +278,15 @@ public final class HTTPServer: @unchecked Sendable {
         }
         return
       }
+      if parser.hasPartialRequest && lastRead < Self.smallRead {
+        // A request coming in a few bytes at a time would otherwise wake this thread for every
+        // byte, 30 µs of CPU each: one connection could burn most of a core until the read
+        // timeout. Waiting lets them gather; a real client sends a request in whole segments.
+        usleep(Self.gatherMicroseconds)
+      }
       guard Socket.waitReadable(client, milliseconds: 50) else { continue }
       guard let bytes = Socket.read(client) else { return }
+      lastRead = bytes.count
       if !busy && !bytes.isEmpty {
         busy = true
         lock.withLock { table.busy(id) }
