@@ -211,9 +211,12 @@ import Testing
     let oldest = try RawSocket.connected(port: port)
     defer { close(oldest) }
     #expect(try RawSocket.answer(on: oldest, to: keepAlive).hasPrefix("HTTP/1.1 200"))
+    // The answer can arrive before its thread marks the connection idle: wait for that.
+    try RawSocket.wait(for: server, open: 1, busy: 0)
     let newer = try RawSocket.connected(port: port)
     defer { close(newer) }
     #expect(try RawSocket.answer(on: newer, to: keepAlive).hasPrefix("HTTP/1.1 200"))
+    try RawSocket.wait(for: server, open: 2, busy: 0)
     let busy = try RawSocket.busy(port: port, on: server, count: 3, busy: 1)
     defer { close(busy) }
 
@@ -295,12 +298,17 @@ enum RawSocket {
     _ = Array("GET / HTTP/1.1\r\n".utf8).withUnsafeBytes {
       send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
     }
-    for _ in 0..<200 where server.openConnections != (count, busy ?? count) { usleep(10_000) }
-    guard server.openConnections == (count, busy ?? count) else {
+    do { try wait(for: server, open: count, busy: busy ?? count) } catch {
       close(descriptor)
-      throw Failure()
+      throw error
     }
     return descriptor
+  }
+
+  /// Waits up to 10 s for `server` to count `open` connections of which `busy` are busy.
+  static func wait(for server: HTTPServer, open: Int, busy: Int) throws {
+    for _ in 0..<1_000 where server.openConnections != (open, busy) { usleep(10_000) }
+    guard server.openConnections == (open, busy) else { throw Failure() }
   }
 
   /// Sends `text` on an open connection and reads one answer (up to 5 s).

@@ -15,7 +15,7 @@ struct MetricsLabelTests {
     metrics.record(
       .answered(type: "CONSUMPTION_REQUEST", verdict: .refused, status: 403, detail: nil))
     metrics.record(.answered(type: nil, verdict: .refused, status: 400, detail: nil))
-    let text = metrics.render(outboxDepth: [:])
+    let text = metrics.render(state: StateGauges())
     #expect(text.contains(#"type="other",verdict="refused",status="403"} 3"#), "\(text)")
     #expect(text.contains(#"type="CONSUMPTION_REQUEST",verdict="refused",status="403"} 1"#))
     #expect(text.contains(#"type="unknown",verdict="refused",status="400"} 1"#))

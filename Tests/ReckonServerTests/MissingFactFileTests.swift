@@ -215,6 +215,7 @@ import Testing
 
     try Self.createFacts(in: folder)
     #expect(decided.all.isEmpty)
+    try service.store.makeRetriesDue()
     #expect(await service.retryUndecided(olderThan: 0) == 1)
     #expect(decided.all.map { $0.hasPrefix("91 ") } == [true], "\(decided.all)")
   }

@@ -159,6 +159,15 @@ enum StateSchema {
     """
     ALTER TABLE outbox ADD COLUMN advanced_commerce INTEGER NOT NULL DEFAULT 0;
     """,
+    // 10: an undecided request's retries: when it may next be tried, how often it was, and why
+    // the last try failed, so requests that keep failing wait their turn instead of taking
+    // every pass; and when one whose deadline passed undecided was reported, once.
+    """
+    ALTER TABLE requests ADD COLUMN retry_at REAL;
+    ALTER TABLE requests ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE requests ADD COLUMN retry_reason TEXT;
+    ALTER TABLE requests ADD COLUMN lapsed_at REAL;
+    """,
   ]
 
   /// The oldest version a read-only open accepts: the migrations after it add indexes, and

@@ -10,6 +10,38 @@ public struct UndecidedRequest: Hashable, Sendable {
   public let receivedAt: Date
   /// The body exactly as received, to verify and decide again.
   public let rawNotification: Data
+  /// How many retries failed before.
+  public let retries: Int
+}
+
+/// A recorded CONSUMPTION_REQUEST whose deadline passed with no decision: Apple was never
+/// answered.
+public struct LapsedRequest: Hashable, Sendable {
+  /// The request's id.
+  public let requestId: Int64
+  /// The transaction it asks about.
+  public let transactionId: String
+  /// The app, `bundleId (Environment)`.
+  public let app: String
+  /// When the reply was due.
+  public let deadline: Date
+  /// How many retries failed.
+  public let retries: Int
+  /// Why the last one failed, when one did.
+  public let lastReason: String?
+
+  /// A lapsed request with these details.
+  public init(
+    requestId: Int64, transactionId: String, app: String, deadline: Date, retries: Int,
+    lastReason: String?
+  ) {
+    self.requestId = requestId
+    self.transactionId = transactionId
+    self.app = app
+    self.deadline = deadline
+    self.retries = retries
+    self.lastReason = lastReason
+  }
 }
 
 /// A notification as recorded: when it came and its body exactly as received.
@@ -22,7 +54,8 @@ public struct RecordedNotification: Hashable, Sendable {
 
 extension StateStore {
   /// CONSUMPTION_REQUESTs received before `before` and still before their deadline at `now`
-  /// that have no decision, oldest first; not repeats, and not requests imported from history.
+  /// that have no decision and are due to be tried (`postponeRetry`), the longest waiting
+  /// first; not repeats, and not requests imported from history.
   public func undecidedRequests(before: Date, now: Date, limit: Int = 100)
     throws(StateDatabaseError) -> [UndecidedRequest]
   {
@@ -38,18 +71,76 @@ extension StateStore {
         guard let id = row.int(0), let received = row.date(1), let raw = row.blob(2) else {
           return nil
         }
-        return UndecidedRequest(requestId: id, receivedAt: received, rawNotification: raw)
+        return UndecidedRequest(
+          requestId: id, receivedAt: received, rawNotification: raw,
+          retries: Int(row.int(3) ?? 0))
       }
+    }
+  }
+
+  /// Puts off the next try of an undecided request until `until`, recording that one more
+  /// failed and why.
+  public func postponeRetry(requestId: Int64, until: Date, reason: String)
+    throws(StateDatabaseError)
+  {
+    try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        "UPDATE requests SET retry_at = ?, retries = retries + 1, retry_reason = ? WHERE id = ?",
+        [.date(until), .text(reason), .integer(requestId)])
+    }
+  }
+
+  /// Makes every undecided request waiting out a retry's delay due now: what failed was fixed
+  /// (`reckon serve` does this on SIGHUP).
+  public func makeRetriesDue() throws(StateDatabaseError) {
+    try locked { () throws(StateDatabaseError) in
+      try connection.query("UPDATE requests SET retry_at = NULL WHERE retry_at IS NOT NULL")
+    }
+  }
+
+  /// CONSUMPTION_REQUESTs whose deadline passed by `now` with no decision, not reported yet
+  /// (`markLapsed`), among those received in the two longest windows before `now`.
+  public func lapsedRequests(now: Date) throws(StateDatabaseError) -> [LapsedRequest] {
+    let earliest = now.addingTimeInterval(-2 * AppStoreEnvironment.longestReplyWindow)
+    return try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        """
+        SELECT r.id, r.transaction_id, r.bundle_id, r.environment, r.deadline, r.retries,
+          r.retry_reason
+        FROM requests r
+        WHERE r.notification_type = 'CONSUMPTION_REQUEST' AND r.received_at >= ?2
+          AND r.deadline <= ?1 AND r.lapsed_at IS NULL AND r.repeat_of IS NULL AND r.imported = 0
+          AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)
+        ORDER BY r.deadline
+        """, [.date(now), .date(earliest)]
+      ).compactMap { row in
+        guard let id = row.int(0), let bundle = row.text(2), let environment = row.text(3),
+          let deadline = row.date(4)
+        else { return nil }
+        return LapsedRequest(
+          requestId: id, transactionId: row.text(1) ?? "unknown",
+          app: "\(bundle) (\(environment))", deadline: deadline,
+          retries: Int(row.int(5) ?? 0), lastReason: row.text(6))
+      }
+    }
+  }
+
+  /// Records that a lapsed request was reported, so it is reported once.
+  public func markLapsed(requestId: Int64, at now: Date) throws(StateDatabaseError) {
+    try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        "UPDATE requests SET lapsed_at = ? WHERE id = ?", [.date(now), .integer(requestId)])
     }
   }
 
   /// `undecidedRequests`' query: received before ?1 and after ?4, deadline after ?2, at most ?3.
   static let undecidedQuery = """
-    SELECT r.id, r.received_at, r.raw_notification FROM requests r
+    SELECT r.id, r.received_at, r.raw_notification, r.retries FROM requests r
     WHERE r.notification_type = 'CONSUMPTION_REQUEST' AND r.received_at < ?1 AND r.received_at >= ?4
       AND r.deadline > ?2 AND r.repeat_of IS NULL AND r.imported = 0
+      AND (r.retry_at IS NULL OR r.retry_at <= ?2)
       AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)
-    ORDER BY r.received_at LIMIT ?3
+    ORDER BY coalesce(r.retry_at, r.received_at) LIMIT ?3
     """
 
   /// The recorded notification of a request, as received; nil when there is no such request.
@@ -98,6 +189,36 @@ extension StateStore {
           "INSERT INTO schema_migrations (version, applied_at) VALUES (-1, 0)")
         try connection.query("DELETE FROM schema_migrations WHERE version = -1")
       }
+    }
+  }
+
+  /// The outbox by state, the entries overdue and the requests undecided at `now`. Read without
+  /// a transaction of their own, which would take the write lock: the gauges must read while
+  /// writes fail.
+  public func gauges(now: Date) throws(StateDatabaseError) -> StateGauges {
+    let earliest = now.addingTimeInterval(-AppStoreEnvironment.longestReplyWindow)
+    return try locked { () throws(StateDatabaseError) in
+      var gauges = StateGauges()
+      for row in try connection.query("SELECT state, COUNT(*) FROM outbox GROUP BY state") {
+        if let state = row.text(0) { gauges.outboxDepth[state] = Int(row.int(1) ?? 0) }
+      }
+      gauges.overdue = Int(
+        try connection.query(
+          """
+          SELECT COUNT(*) FROM outbox
+          WHERE state IN ('held', 'pending', 'sending') AND deadline <= ?
+          """, [.date(now)]
+        ).first?.int(0) ?? 0)
+      gauges.undecided = Int(
+        try connection.query(
+          """
+          SELECT COUNT(*) FROM requests r
+          WHERE r.notification_type = 'CONSUMPTION_REQUEST' AND r.received_at >= ?2
+            AND r.deadline > ?1 AND r.repeat_of IS NULL AND r.imported = 0
+            AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)
+          """, [.date(now), .date(earliest)]
+        ).first?.int(0) ?? 0)
+      return gauges
     }
   }
 

@@ -31,13 +31,19 @@ extension NotificationPipeline {
   }
 
   /// Decides the recorded CONSUMPTION_REQUESTs left undecided (a fact source failed, or the
-  /// process stopped before deciding) that are still before their deadline. Returns how many
-  /// were decided now.
+  /// process stopped before deciding) that are still before their deadline and due to be
+  /// tried: one whose retry fails waits `retryDelay(afterFailures:)`, so a few that keep
+  /// failing do not take every pass from the others. Reports, once each, those whose deadline
+  /// passed undecided. Returns how many were decided now.
   @discardableResult
   public func retryUndecided(olderThan age: TimeInterval = 1) async -> Int {
     let at = now()
     let waiting: [UndecidedRequest]
     do {
+      for lapsed in try store.lapsedRequests(now: at) {
+        events(.undecidedExpired(lapsed))
+        try store.markLapsed(requestId: lapsed.requestId, at: at)
+      }
       waiting = try store.undecidedRequests(before: at.addingTimeInterval(-age), now: at)
     } catch {
       // Said, so a database that cannot be read does not pass for nothing to retry.
@@ -50,7 +56,7 @@ extension NotificationPipeline {
       guard (try? store.hasDecision(requestId: request.requestId)) == false else { continue }
       let verified: VerifiedNotification
       do { verified = try verifier.verify(body: request.rawNotification) } catch {
-        events(.deferred(requestId: request.requestId, reason: "no longer verifies: \(error)"))
+        postpone(request, at: at, because: "no longer verifies: \(error)")
         continue
       }
       switch await decideClaimed(
@@ -58,11 +64,27 @@ extension NotificationPipeline {
       {
       case .success(let fields) where fields[Self.decidedElsewhere] != nil: continue
       case .success: decided += 1
-      case .failure(let reason):
-        events(.deferred(requestId: request.requestId, reason: reason.description))
+      case .failure(let reason): postpone(request, at: at, because: reason.description)
       }
     }
     return decided
+  }
+
+  /// How long an undecided request waits after `failures` failed retries, the last included:
+  /// a minute, doubling up to ten, so one that starts to decide again waits at most that long.
+  public static func retryDelay(afterFailures failures: Int) -> TimeInterval {
+    min(600, 60 * pow(2, Double(max(0, min(failures, 10) - 1))))
+  }
+
+  private func postpone(_ request: UndecidedRequest, at now: Date, because reason: String) {
+    let delay = Self.retryDelay(afterFailures: request.retries + 1)
+    events(
+      .deferred(
+        requestId: request.requestId,
+        reason: "\(reason) (retry \(request.retries + 1); next in \(Int(delay)) s)"))
+    // A failed write leaves the request due at the next pass, as before there was a delay.
+    try? store.postponeRetry(
+      requestId: request.requestId, until: now.addingTimeInterval(delay), reason: reason)
   }
 
   private func decideClaimed(

@@ -46,6 +46,8 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   case pruned(before: Date, removed: PruneCounts)
   /// Pruning the state database failed (`reckon serve` tries again the next day).
   case pruneFailed(reason: String)
+  /// A request's deadline passed with no decision: Apple got no reply to it.
+  case undecidedExpired(LapsedRequest)
 
   /// `error`, `warning` or `info`.
   public var level: String {
@@ -56,7 +58,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     // Another path or method is most often a scanner or a health probe at `/`: info, not a
     // warning on every one; the metric shows a wrong webhook URL as well.
     case .httpRefused(let status, _, _, _, _): status == 404 || status == 405 ? "info" : "warning"
-    case .retryFailed, .pruneFailed: "error"
+    case .retryFailed, .pruneFailed, .undecidedExpired: "error"
     case .pruned: "info"
     case .decidedElsewhere: "info"
     // A source that failed or a fact refused may have changed the decision: worth a look.
@@ -86,6 +88,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .httpRefused: "http_refused"
     case .pruned: "pruned"
     case .pruneFailed: "prune_failed"
+    case .undecidedExpired: "undecided_expired"
     }
   }
 
@@ -130,6 +133,14 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
         + removed.described.joined(separator: ", ")
     case .pruneFailed(let reason):
       "pruning the state database failed, to be tried again in a day: \(reason)"
+    case .undecidedExpired(let lapsed):
+      "request \(lapsed.requestId) for transaction \(lapsed.transactionId) of \(lapsed.app) was "
+        + "never decided and its deadline passed at \(lapsed.deadline.formatted(.iso8601)): Apple "
+        + "got no reply"
+        + (lapsed.retries == 0
+          ? ""
+          : "; \(lapsed.retries) \(lapsed.retries == 1 ? "retry" : "retries") failed")
+        + (lapsed.lastReason.map { ", the last: \($0)" } ?? "")
     }
   }
 
@@ -151,6 +162,12 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
       .merging(reason.map { ["reason": $0] } ?? [:]) { first, _ in first }
       .merging(problems.isEmpty ? [:] : ["facts": problems.joined(separator: "; ")]) { $1 }
     case .deferred(let request, _): ["requestId": String(request)]
+    case .undecidedExpired(let lapsed):
+      [
+        "requestId": String(lapsed.requestId), "transactionId": lapsed.transactionId,
+        "app": lapsed.app, "deadline": lapsed.deadline.formatted(.iso8601),
+        "retries": String(lapsed.retries),
+      ]
     case .decidedElsewhere(let request, let transaction, let decision):
       [
         "requestId": String(request), "transactionId": transaction,

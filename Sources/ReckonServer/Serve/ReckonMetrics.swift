@@ -18,6 +18,7 @@ public final class ReckonMetrics: @unchecked Sendable {
   private var reloads: [[String]: Int] = [:]
   private var factsRefusals: [[String]: Int] = [:]
   private var httpRefusals: [[String]: Int] = [:]
+  private var undecided: [[String]: Int] = [:]
   private var latencyCounts = [Int](repeating: 0, count: latencyBuckets.count)
   private var latencyCount = 0
   private var latencySum = 0.0
@@ -39,8 +40,10 @@ public final class ReckonMetrics: @unchecked Sendable {
       case .factsReloadRefused(let source, _, _): factsRefusals[[source], default: 0] += 1
       case .httpRefused(let status, _, _, let count, _):
         httpRefusals[[String(status)], default: 0] += count
-      case .deferred, .outcome, .policyLive, .retryFailed, .decidedElsewhere, .pruned,
-        .pruneFailed:
+      case .deferred: undecided[["deferred"], default: 0] += 1
+      case .undecidedExpired: undecided[["expired"], default: 0] += 1
+      case .retryFailed: undecided[["unreadable"], default: 0] += 1
+      case .outcome, .policyLive, .decidedElsewhere, .pruned, .pruneFailed:
         break
       }
     }
@@ -65,8 +68,9 @@ public final class ReckonMetrics: @unchecked Sendable {
     }
   }
 
-  /// The metrics as Prometheus text (format 0.0.4), with the outbox depth given.
-  public func render(outboxDepth: [String: Int]) -> String {
+  /// The metrics as Prometheus text (format 0.0.4), with what the state database holds; nil
+  /// when it cannot be read, which `reckon_state_readable` then says, leaving its gauges out.
+  public func render(state: StateGauges?) -> String {
     lock.withLock {
       var text = ""
       family(
@@ -91,10 +95,27 @@ public final class ReckonMetrics: @unchecked Sendable {
         &text, "reckon_http_refused_total", "counter",
         "Requests answered before the webhook read them (another path or method, malformed, too large, too slow, a connection too many), by status.",
         ["status"], httpRefusals)
-      var depth: [[String]: Int] = [:]
-      for state in OutboxDepthStates.all { depth[[state]] = outboxDepth[state] ?? 0 }
       family(
-        &text, "reckon_outbox_entries", "gauge", "Outbox entries by state.", ["state"], depth)
+        &text, "reckon_undecided_total", "counter",
+        "Undecided requests: a try deferred, a deadline passed with no decision (Apple got no reply), or the undecided requests unreadable.",
+        ["result"], undecided)
+      family(
+        &text, "reckon_state_readable", "gauge",
+        "1 when the state database answered this scrape, else 0 and its gauges are left out.", [],
+        [[]: state == nil ? 0 : 1])
+      if let state {
+        var depth: [[String]: Int] = [:]
+        for name in OutboxDepthStates.all { depth[[name]] = state.outboxDepth[name] ?? 0 }
+        family(
+          &text, "reckon_outbox_entries", "gauge", "Outbox entries by state.", ["state"], depth)
+        family(
+          &text, "reckon_outbox_overdue_entries", "gauge",
+          "Entries held, pending or sending past their deadline: no sender is running, or it is stuck.",
+          [], [[]: state.overdue])
+        family(
+          &text, "reckon_undecided_requests", "gauge",
+          "Requests without a decision whose deadline has not passed.", [], [[]: state.undecided])
+      }
       histogram(&text)
       return text
     }
@@ -107,7 +128,8 @@ public final class ReckonMetrics: @unchecked Sendable {
     text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
     for (key, value) in values.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
       let pairs = zip(labels, key).map { "\($0)=\"\(Self.escape($1))\"" }
-      text += "\(name){\(pairs.joined(separator: ","))} \(value)\n"
+      text +=
+        pairs.isEmpty ? "\(name) \(value)\n" : "\(name){\(pairs.joined(separator: ","))} \(value)\n"
     }
   }
 

@@ -37,10 +37,11 @@ public struct WebhookRoutes: Sendable {
       return health()
     case "/metrics":
       guard request.method == "GET" else { return notAllowed(request, "GET") }
-      let depth = (try? service.store.outboxDepth()) ?? [:]
+      // Nil when the file cannot be read: zeros would pass a stuck queue off as an empty one.
+      let gauges = try? service.store.gauges(now: Date())
       return HTTPResponse(
         status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-        body: Data(metrics.render(outboxDepth: depth).utf8))
+        body: Data(metrics.render(state: gauges).utf8))
     default:
       refused(request, 404, "no route (the webhook is \(webhookPath))")
       return .text(404, "not found\n")
@@ -53,8 +54,8 @@ public struct WebhookRoutes: Sendable {
   /// 200 again as soon as the file can be written, traffic or not. The reason is logged, not
   /// given to whoever asks.
   private func health() -> HTTPResponse {
-    let depth: [String: Int]
-    do { depth = try service.store.outboxDepth() } catch {
+    let gauges: StateGauges
+    do { gauges = try service.store.gauges(now: Date()) } catch {
       return .json(503, Data(#"{"status":"unavailable","state":"unreachable"}"#.utf8))
     }
     if let problem = service.store.writeProblem, (try? service.store.checkWritable()) == nil {
@@ -62,8 +63,13 @@ public struct WebhookRoutes: Sendable {
       return .json(
         503, Data(#"{"status":"unavailable","state":"not writable","since":"\#(since)"}"#.utf8))
     }
-    let pending = (depth["pending"] ?? 0) + (depth["held"] ?? 0) + (depth["sending"] ?? 0)
-    return .json(200, Data(#"{"status":"ok","state":"ok","outboxWaiting":\#(pending)}"#.utf8))
+    // Overdue replies and undecided requests are told, not failed on: restarting the service
+    // would mend neither.
+    return .json(
+      200,
+      Data(
+        #"{"status":"ok","state":"ok","outboxWaiting":\#(gauges.waiting),"outboxOverdue":\#(gauges.overdue),"undecided":\#(gauges.undecided)}"#
+          .utf8))
   }
 
   /// Reports a request answered without the pipeline, its method and path quoted cut short:

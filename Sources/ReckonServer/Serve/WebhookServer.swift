@@ -96,9 +96,12 @@ public final class WebhookServer: @unchecked Sendable {
     return port
   }
 
-  /// Re-reads every policy now (SIGHUP); a policy that fails `check` is refused.
+  /// Re-reads every policy now (SIGHUP); a policy that fails `check` is refused. Undecided
+  /// requests waiting out a retry's delay are due again at the next retry: a reload often
+  /// follows fixing what made them fail.
   public func reloadPolicies() {
     service.reloadPolicies(force: true)
+    try? service.store.makeRetriesDue()
   }
 
   /// Stops accepting, waits up to `timeout` seconds for in-flight requests, then stops the

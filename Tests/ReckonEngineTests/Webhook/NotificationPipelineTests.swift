@@ -275,6 +275,9 @@ struct NotificationPipelineTests {
     #expect(try !fixture.store.hasDecision(requestId: 1))
     #expect(await fixture.service.pipeline.retryUndecided(olderThan: 0) == 0)
     fixture.facts.fail(false)
+    // A failed retry waits a minute before the next.
+    #expect(await fixture.service.pipeline.retryUndecided(olderThan: 0) == 0)
+    try fixture.store.makeRetriesDue()
     #expect(await fixture.service.pipeline.retryUndecided(olderThan: 0) == 1)
     #expect(try fixture.store.decisionCount(requestId: 1) == 1)
     #expect(try fixture.store.entries().count == 1)

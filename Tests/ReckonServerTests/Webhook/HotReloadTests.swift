@@ -44,7 +44,7 @@ import Testing
     let refusal = fixture.logLines.all.first { $0.contains("policy_refused") } ?? ""
     #expect(refusal.contains("no.such.fact"))
     #expect(
-      fixture.metrics.render(outboxDepth: [:]).contains(
+      fixture.metrics.render(state: StateGauges()).contains(
         #"reckon_policy_reloads_total{result="refused"} 1"#))
   }
 }

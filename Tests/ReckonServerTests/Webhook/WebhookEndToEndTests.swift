@@ -96,7 +96,7 @@ import Testing
     _ = try await fixture.post(Data("not json".utf8))
     _ = await ServerFixture.eventually { fixture.standIn.requests.count == 1 }
     _ = await ServerFixture.eventually {
-      fixture.metrics.render(outboxDepth: [:]).contains(#"reckon_sends_total{result="sent"} 1"#)
+      fixture.metrics.render(state: StateGauges()).contains(#"reckon_sends_total{result="sent"} 1"#)
     }
     let (healthStatus, health) = try await fixture.get("/healthz")
     let (metricsStatus, metrics) = try await fixture.get("/metrics")

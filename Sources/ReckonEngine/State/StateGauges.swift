@@ -1,0 +1,25 @@
+import Foundation
+
+/// What the state database holds now, for `/metrics` and `/healthz`: what a counter of events
+/// cannot show, such as a reply that is late because no sender is running.
+public struct StateGauges: Hashable, Sendable {
+  /// Outbox entries by state name.
+  public var outboxDepth: [String: Int]
+  /// Entries still waiting (held, pending or sending) whose deadline has passed: no sender is
+  /// running, or it is stuck.
+  public var overdue: Int
+  /// Requests without a decision whose deadline has not passed: waiting for a fact source.
+  public var undecided: Int
+
+  /// Gauges with the given values.
+  public init(outboxDepth: [String: Int] = [:], overdue: Int = 0, undecided: Int = 0) {
+    self.outboxDepth = outboxDepth
+    self.overdue = overdue
+    self.undecided = undecided
+  }
+
+  /// Entries held, pending or sending.
+  public var waiting: Int {
+    (outboxDepth["pending"] ?? 0) + (outboxDepth["held"] ?? 0) + (outboxDepth["sending"] ?? 0)
+  }
+}
