@@ -219,6 +219,24 @@ import Testing
     #expect(entry.attempts == 2)
   }
 
+  /// The last status goes with the last error: a 401 followed by network errors is not shown as
+  /// "HTTP 401 (network error …)", which would send an operator to the credentials.
+  @Test func aFailureWithoutAnAnswerClearsTheLastStatus() {
+    var entry = sending()
+    _ = entry.delivered(.answered(.init(status: 500)), now: start, backoff: backoff)
+    #expect(entry.lastStatus == 500)
+    _ = entry.poll(now: start.addingTimeInterval(15))
+    _ = entry.delivered(.networkError("connection refused"), now: start, backoff: backoff)
+    #expect(entry.lastStatus == nil)
+    #expect(entry.lastError == "network error: connection refused")
+    _ = entry.poll(now: start.addingTimeInterval(60))
+    _ = entry.delivered(.answered(.init(status: 401)), now: start, backoff: backoff)
+    #expect(entry.lastStatus == 401)
+    _ = entry.poll(now: start.addingTimeInterval(61))
+    _ = entry.delivered(.notSigned("key unreadable"), now: start, backoff: backoff)
+    #expect(entry.lastStatus == nil)
+  }
+
   @Test func backoffPastTheDeadlineBecomesALastTryJustBeforeIt() {
     var entry = sending()
     let late = start.addingTimeInterval(12 * 3_600 - 100)

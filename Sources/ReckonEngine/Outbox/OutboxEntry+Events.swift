@@ -51,6 +51,7 @@ extension OutboxEntry {
     guard case .sending = state else { return .none }
     let why = "not sent without the customer's consent: \(reason)"
     state = .failed(at: now, reason: why)
+    lastStatus = nil
     lastError = why
     return .fail(reason: why)
   }
@@ -152,6 +153,8 @@ extension OutboxEntry {
   {
     // Not the entry's fault: no attempt is counted and it goes out as soon as the app resumes.
     state = .pending(notBefore: now)
+    // The status goes with the error it explains: an earlier answer's would misname this one.
+    lastStatus = status
     lastError = "credentials problem: \(reason)"
     return .pauseApp(reason: reason)
   }
@@ -160,6 +163,7 @@ extension OutboxEntry {
     _ reason: String, status: Int?, now: Date, backoff: Backoff
   ) -> OutboxAction {
     attempts += 1
+    lastStatus = status
     lastError = reason
     var next = backoff.delay(after: attempts, from: now)
     if next >= deadline {
