@@ -6,7 +6,8 @@ import Testing
 
 /// `reckon import-history` may run beside a service on the same state database, so the
 /// checkpoint it ends with never waits for another process's reader: emptying the log would
-/// hold the write lock until that reader let go, and the service's writes would time out.
+/// hold the write lock until that reader let go, and the service's writes would time out. Like
+/// every other command it reads `reckon.json` in the working directory unless told otherwise.
 struct ImportHistoryCommandTests {
   @Test func itEndsAtOnceBesideAnotherProcesssReader() async throws {
     let folder = try StandInRecordTests.workspace()
@@ -38,10 +39,9 @@ struct ImportHistoryCommandTests {
       from: Date().addingTimeInterval(-86_400), timeZone: TimeZone(identifier: "UTC")!,
       formatOptions: .withFullDate)
     let started = Date()
-    let run = try await ReckonBinary.run([
-      "import-history", "--config", folder + "/reckon.json", "--since",
-      yesterday,
-    ])
+    // Without --config, as every other command: reckon.json in the working directory.
+    let run = try await ReckonBinary.run(
+      ["import-history", "--since", yesterday], in: URL(fileURLWithPath: folder))
     let took = Date().timeIntervalSince(started)
     try reader.execute("COMMIT")
 

@@ -8,7 +8,7 @@ enum ImportHistoryCommand: Command {
   static let summary = "Import past refund requests and outcomes from Apple's notification history"
   static let flagNames: Set<String> = []
   static let help = """
-    Usage: reckon import-history --config reckon.json --since DATE [--until DATE]
+    Usage: reckon import-history [--config reckon.json] --since DATE [--until DATE]
 
     Fetches CONSUMPTION_REQUEST, REFUND, REFUND_DECLINED and REFUND_REVERSED notifications from
     Apple's Get Notification History (at most 180 days back, asked in 30-day windows, every page),
@@ -23,7 +23,9 @@ enum ImportHistoryCommand: Command {
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
-    let configuration = try ReckonConfiguration.load(path: try arguments.required("config"))
+    // `reckon.json` in the working directory, as for serve, send and queue.
+    let configuration = try ReckonConfiguration.load(
+      path: arguments.option("config") ?? "reckon.json")
     _ = try arguments.required("since")
     let range = try DateRangeOptions(&arguments)
     guard let since = range.since else { throw UsageError("--since DATE is required") }
