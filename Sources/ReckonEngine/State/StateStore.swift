@@ -50,23 +50,27 @@ public final class StateStore: @unchecked Sendable {
     } else {
       try Self.checkFolder(of: path)
     }
-    connection = try SQLiteConnection(
-      path: path, synchronous: durability.rawValue, readOnly: access == .readOnly,
-      setUpForWriting: false)
     var version = StateSchema.migrations.count
-    // Checked before anything is written (the journal mode too), so another program's database
-    // (`state.path` naming the app's own facts file, say) never gets our tables.
-    let isNew = access == .create ? try StateSchema.isEmpty(connection) : false
-    if !isNew {
-      version = try StateSchema.version(connection)
-      if access == .readOnly, version < StateSchema.oldestReadable {
-        throw .olderSchema(path: path, found: version, needed: StateSchema.oldestReadable)
+    do throws(StateDatabaseError) {
+      connection = try SQLiteConnection(
+        path: path, synchronous: durability.rawValue, readOnly: access == .readOnly,
+        setUpForWriting: false)
+      // Checked before anything is written (the journal mode too), so another program's database
+      // (`state.path` naming the app's own facts file, say) never gets our tables.
+      let isNew = access == .create ? try StateSchema.isEmpty(connection) : false
+      if !isNew {
+        version = try StateSchema.version(connection)
+        if access == .readOnly, version < StateSchema.oldestReadable {
+          throw .olderSchema(path: path, found: version, needed: StateSchema.oldestReadable)
+        }
       }
-    }
-    if access != .readOnly {
-      try connection.setUpForWriting(synchronous: durability.rawValue)
-      try StateSchema.migrate(connection, now: Date().timeIntervalSince1970)
-      version = StateSchema.migrations.count
+      if access != .readOnly {
+        try connection.setUpForWriting(synchronous: durability.rawValue)
+        try StateSchema.migrate(connection, now: Date().timeIntervalSince1970)
+        version = StateSchema.migrations.count
+      }
+    } catch {
+      throw Self.explained(error, path: path)
     }
     readVersion = version
     if backgroundCheckpoints {
@@ -75,6 +79,24 @@ public final class StateStore: @unchecked Sendable {
     } else {
       checkpointer = nil
     }
+  }
+
+  /// SQLite's "unable to open database file" said plainly when the cause is a folder this user
+  /// cannot write: a WAL database needs its `-wal` and `-shm` files beside it even to be read.
+  static func explained(
+    _ error: StateDatabaseError, path: String,
+    isWritable: (String) -> Bool = { Glibc.access($0, W_OK) == 0 }
+  ) -> StateDatabaseError {
+    guard error.description.contains("unable to open database file") else { return error }
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    guard !isWritable(folder) else { return error }
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    return .cannotOpen(
+      path: path,
+      message:
+        "its folder \(folder) is not writable by this user, and SQLite keeps \(name)-wal and "
+        + "\(name)-shm beside the file, even to read it: make the folder writable, or copy the "
+        + "file to one that is")
   }
 
   /// Refuses `path` when it is a file another program made (it holds something, but not

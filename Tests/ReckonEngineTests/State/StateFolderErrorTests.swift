@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+@testable import ReckonEngine
+
+/// SQLite says only "unable to open database file" when the state database's folder cannot be
+/// written, even for a command that only reads: WAL mode keeps two files beside it. The error
+/// says so, naming the folder.
+@Suite struct StateFolderErrorTests {
+  static let cantOpen = StateDatabaseError.statementFailed(
+    sql: "SELECT 1 FROM sqlite_master LIMIT 1", message: "unable to open database file")
+
+  @Test func aFolderThatCannotBeWrittenIsNamed() {
+    let error = StateStore.explained(
+      Self.cantOpen, path: "/srv/ro/reckon-state.sqlite", isWritable: { _ in false })
+    #expect(
+      error.description
+        == "cannot open the state database /srv/ro/reckon-state.sqlite: its folder /srv/ro is not "
+        + "writable by this user, and SQLite keeps reckon-state.sqlite-wal and "
+        + "reckon-state.sqlite-shm beside the file, even to read it: make the folder writable, "
+        + "or copy the file to one that is")
+  }
+
+  @Test func otherFailuresAndWritableFoldersKeepSQLitesWords() {
+    #expect(
+      StateStore.explained(Self.cantOpen, path: "/srv/rw/s.sqlite", isWritable: { _ in true })
+        == Self.cantOpen)
+    let locked = StateDatabaseError.statementFailed(sql: "BEGIN", message: "database is locked")
+    #expect(
+      StateStore.explained(locked, path: "/srv/ro/s.sqlite", isWritable: { _ in false }) == locked)
+  }
+}
