@@ -59,17 +59,16 @@ enum ServeCommand: Command {
       }
     }
     let metrics = ReckonMetrics()
+    let events = HeldEvents(logger: logger)
     let service = try ReckonService(
       configuration: configuration,
-      warn: { logger.log("warning", event: "startup", $0) },
+      warn: events.warn,
       events: { event in
         metrics.record(event)
-        logger.log(event)
+        events.log(event)
       })
     if senderLock != nil {
-      for warning in try SenderSetup.carriedOver(service.store) {
-        logger.log("warning", event: "startup", warning)
-      }
+      for warning in try SenderSetup.carriedOver(service.store) { events.warn(warning) }
     }
     let server = WebhookServer(
       service: service, configuration: configuration.server, metrics: metrics, logger: logger)
@@ -101,6 +100,7 @@ enum ServeCommand: Command {
         "state": configuration.statePath,
         "sender": configuration.appStoreKey == nil ? "off" : "on",
       ])
+    events.release()
     await signals.wait()
     return 0
   }

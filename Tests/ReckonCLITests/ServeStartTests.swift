@@ -1,0 +1,43 @@
+import Foundation
+import ReckonTestSupport
+import Testing
+
+/// A start `reckon serve` refuses is one plain line and exit status 1: no JSON line of a
+/// service that never listened comes before it.
+struct ServeStartTests {
+  @Test func anAddressInUseIsOnePlainLine() async throws {
+    let folder = TestScratch.folder.appendingPathComponent("reckon-serve-\(UUID().uuidString)")
+      .path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let occupied = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(occupied) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(occupied, $0, length) == 0 && listen(occupied, 1) == 0
+          && getsockname(occupied, $0, &length) == 0
+      }
+    }
+    try #require(bound)
+    let port = Int(UInt16(bigEndian: address.sin_port))
+    let configuration = """
+      {
+        "apps": [{ "bundleId": "com.example.coins", "appAppleId": 1234567890, "environment": "Production", "policy": "\(ReckonBinary.packageRoot.path)/policies/targeted.policy" }],
+        "state": { "path": "\(folder)/reckon-state.sqlite" }
+      }
+      """
+    try Data(configuration.utf8).write(to: URL(fileURLWithPath: folder + "/reckon.json"))
+    let run = try await ReckonBinary.run([
+      "serve", "--config", folder + "/reckon.json", "--listen", "127.0.0.1:\(port)",
+    ])
+    #expect(run.status == 1)
+    let lines = run.standardError.split(separator: "\n")
+    #expect(lines.count == 1, "\(run.standardError)")
+    #expect(
+      lines.first?.hasPrefix("reckon serve: --listen: cannot listen on 127.0.0.1:\(port)") == true,
+      "\(run.standardError)")
+  }
+}
