@@ -39,6 +39,16 @@ struct LogFieldsTests {
       ["entryId": "5", "transactionId": "9", "deadline": "2026-09-21T14:13:20Z"]
     ),
     (
+      SenderEvent.retrying(
+        entry: 6, transactionId: "77", at: Date(timeIntervalSince1970: 1_790_000_000),
+        reason: "HTTP 503", status: 503),
+      ["entryId": "6", "transactionId": "77", "retryAt": "2026-09-21T14:13:20Z", "status": "503"]
+    ),
+    (
+      SenderEvent.failed(entry: 7, transactionId: "78", reason: "HTTP 400", status: 400),
+      ["entryId": "7", "transactionId": "78", "status": "400"]
+    ),
+    (
       SenderEvent.throttled(
         app: AppStoreApp(bundleId: "com.example.coins", environment: .production),
         until: Date(timeIntervalSince1970: 1_790_000_000)),

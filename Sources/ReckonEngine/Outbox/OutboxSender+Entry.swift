@@ -125,7 +125,10 @@ extension OutboxSender {
       events(
         .sent(entry: entry.id, transactionId: entry.transactionId, status: entry.lastStatus ?? 0))
     case .retry(let at):
-      events(.retrying(entry: entry.id, at: at, reason: entry.lastError ?? ""))
+      events(
+        .retrying(
+          entry: entry.id, transactionId: entry.transactionId, at: at,
+          reason: entry.lastError ?? "", status: entry.lastStatus))
     case .throttleApp(let retryAfter):
       _ = try holdApp(entry.app, until: retryAfter, now: now)
     case .pauseApp(let reason):
@@ -137,7 +140,10 @@ extension OutboxSender {
       try store.postponePending(
         entry.app, until: paused.until(entry.app, now: now) ?? until, now: now)
     case .fail(let reason):
-      events(.failed(entry: entry.id, reason: reason))
+      events(
+        .failed(
+          entry: entry.id, transactionId: entry.transactionId, reason: reason,
+          status: entry.lastStatus))
     case .expire:
       events(
         .expired(

@@ -7,9 +7,9 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
   /// Apple accepted an entry.
   case sent(entry: Int64, transactionId: String, status: Int)
   /// An entry will be tried again.
-  case retrying(entry: Int64, at: Date, reason: String)
+  case retrying(entry: Int64, transactionId: String, at: Date, reason: String, status: Int?)
   /// Apple refused an entry for good, or its body no longer validates.
-  case failed(entry: Int64, reason: String)
+  case failed(entry: Int64, transactionId: String, reason: String, status: Int?)
   /// An entry's deadline passed with no send accepted; `maybeSent` when a send interrupted by a
   /// crash may have reached Apple all the same.
   case expired(entry: Int64, transactionId: String, deadline: Date, maybeSent: Bool)
@@ -38,9 +38,10 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .sent(let entry, let transaction, let status):
       "entry \(entry) sent for transaction \(transaction): HTTP \(status)"
-    case .retrying(let entry, let at, let reason):
+    case .retrying(let entry, _, let at, let reason, _):
       "entry \(entry) will be retried at \(Self.time(at)): \(reason)"
-    case .failed(let entry, let reason): "entry \(entry) FAILED and will not be retried: \(reason)"
+    case .failed(let entry, _, let reason, _):
+      "entry \(entry) FAILED and will not be retried: \(reason)"
     case .expired(let entry, let transaction, let deadline, false):
       "entry \(entry) EXPIRED unsent: transaction \(transaction) could not be delivered before Apple's deadline \(Self.time(deadline))"
     case .expired(let entry, let transaction, let deadline, true):
@@ -63,9 +64,14 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .sent(let entry, let transaction, let status):
       ["entryId": String(entry), "transactionId": transaction, "status": String(status)]
-    case .retrying(let entry, let at, _):
-      ["entryId": String(entry), "retryAt": Self.time(at)]
-    case .failed(let entry, _): ["entryId": String(entry)]
+    // The transaction and Apple's status on every line of an entry's life, so one
+    // transaction's history is one filter.
+    case .retrying(let entry, let transaction, let at, _, let status):
+      ["entryId": String(entry), "transactionId": transaction, "retryAt": Self.time(at)]
+        .merging(status.map { ["status": String($0)] } ?? [:]) { first, _ in first }
+    case .failed(let entry, let transaction, _, let status):
+      ["entryId": String(entry), "transactionId": transaction]
+        .merging(status.map { ["status": String($0)] } ?? [:]) { first, _ in first }
     case .expired(let entry, let transaction, let deadline, _):
       ["entryId": String(entry), "transactionId": transaction, "deadline": Self.time(deadline)]
     case .credentialsProblem(let app, _, let until):
