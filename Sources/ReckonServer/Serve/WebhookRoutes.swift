@@ -11,12 +11,19 @@ public struct WebhookRoutes: Sendable {
   public let webhookPath: String
   /// The metrics to count into and render.
   public let metrics: ReckonMetrics
+  /// The names of the service's loops that stopped on an error (`loop_failed`), which
+  /// `/healthz` reports as unhealthy: a restart brings them back.
+  public let stoppedLoops: @Sendable () -> [String]
 
   /// Routes for `service` with the webhook on `webhookPath`.
-  public init(service: ReckonService, webhookPath: String, metrics: ReckonMetrics) {
+  public init(
+    service: ReckonService, webhookPath: String, metrics: ReckonMetrics,
+    stoppedLoops: @escaping @Sendable () -> [String] = { [] }
+  ) {
     self.service = service
     self.webhookPath = webhookPath
     self.metrics = metrics
+    self.stoppedLoops = stoppedLoops
   }
 
   /// Answers one request.
@@ -62,6 +69,15 @@ public struct WebhookRoutes: Sendable {
       let since = ISO8601DateFormatter().string(from: problem.since)
       return .json(
         503, Data(#"{"status":"unavailable","state":"not writable","since":"\#(since)"}"#.utf8))
+    }
+    // A loop that stopped (the sender, say) stays stopped until a restart, which this asks for.
+    let stopped = stoppedLoops()
+    if !stopped.isEmpty {
+      return .json(
+        503,
+        Data(
+          #"{"status":"unavailable","state":"loop stopped","loops":"\#(stopped.joined(separator: ","))"}"#
+            .utf8))
     }
     // Overdue replies and undecided requests are told, not failed on: restarting the service
     // would mend neither.

@@ -35,6 +35,7 @@ public final class WebhookServer: @unchecked Sendable {
   private let loops = DispatchGroup()
   private let lock = NSLock()
   private var stopped = false
+  private let failed: FailedLoops
 
   /// A server for `service` listening as `configuration` says (port 0 picks a free one).
   public init(
@@ -44,8 +45,11 @@ public final class WebhookServer: @unchecked Sendable {
     self.service = service
     self.metrics = metrics
     self.logger = logger
+    let failed = FailedLoops()
+    self.failed = failed
     let routes = WebhookRoutes(
-      service: service, webhookPath: configuration.webhookPath, metrics: metrics)
+      service: service, webhookPath: configuration.webhookPath, metrics: metrics,
+      stoppedLoops: { failed.names })
     http = HTTPServer(
       configuration: .init(configuration, readTimeout: readTimeout),
       refused: { refusal in
@@ -129,10 +133,13 @@ public final class WebhookServer: @unchecked Sendable {
   private func background(_ name: String, _ body: @escaping @Sendable () async throws -> Void) {
     loops.enter()
     let logger = self.logger
-    Task { [loops] in
+    Task { [loops, failed] in
       defer { loops.leave() }
       do { try await body() } catch {
         logger.log("error", event: "loop_failed", "the \(name) loop stopped: \(error)")
+        // Another process sending is not this one failing: its replies go out all the same.
+        if case SenderLockError.heldByAnotherSender? = error as? SenderLockError { return }
+        failed.add(name)
       }
     }
   }

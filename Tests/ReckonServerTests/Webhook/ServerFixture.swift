@@ -33,7 +33,7 @@ final class ServerFixture: @unchecked Sendable {
   init(
     policy: PolicyBook.Source = .text(name: "e2e.policy", ServerFixture.policy),
     facts: any FactSource = FixedFacts(), maximumBodyBytes: Int = 262_144,
-    readTimeout: Double = 10, keepDays: Int? = nil
+    readTimeout: Double = 10, keepDays: Int? = nil, senderLock: SenderLock? = nil
   ) throws {
     authority = try LocalCertificateAuthority()
     let (standIn, url) = try TestKey.standIn()
@@ -64,7 +64,7 @@ final class ServerFixture: @unchecked Sendable {
     intervals.policyPoll = 0.1
     intervals.firstPrune = 0.1
     intervals.prune = 0.2
-    port = try server.start(intervals: intervals)
+    port = try server.start(intervals: intervals, senderLock: senderLock)
   }
 
   /// Shuts the server down, then the stand-in, waiting on GCD threads (never a cooperative one,
