@@ -208,7 +208,7 @@ public final class HTTPServer: @unchecked Sendable {
   }
 
   /// A read this small into a request still incomplete waits `gatherMicroseconds` for more.
-  private static let smallRead = 512
+  private static let smallRead = 64
   private static let gatherMicroseconds: useconds_t = 10_000
 
   private static let tooManyConnections: Data = {
@@ -278,10 +278,10 @@ public final class HTTPServer: @unchecked Sendable {
         }
         return
       }
-      if parser.hasPartialRequest && lastRead < Self.smallRead {
+      if parser.hasPartialRequest && lastRead < Self.smallRead && !toldToContinue {
         // A request coming in a few bytes at a time would otherwise wake this thread for every
-        // byte, 30 µs of CPU each: one connection could burn most of a core until the read
-        // timeout. Waiting lets them gather; a real client sends a request in whole segments.
+        // few bytes, 30 µs of CPU each: one connection could burn most of a core until the read
+        // timeout. Waiting lets them gather; a real client's segments hold more than this.
         usleep(Self.gatherMicroseconds)
       }
       guard Socket.waitReadable(client, milliseconds: 50) else { continue }
