@@ -33,6 +33,12 @@ struct ArgumentErrorTests {
       ],
       message: "reckon dry-run: unexpected argument 'extra': this command takes only options"),
     CommandErrorCase(
+      arguments: ["send", "--format", "json", "--config", "examples/reckon.json"],
+      message: "reckon send: --format is for --once: the running sender logs JSON"),
+    CommandErrorCase(
+      arguments: ["send", "--once", "--format", "xml", "--config", "examples/reckon.json"],
+      message: "reckon send: --format must be text or json"),
+    CommandErrorCase(
       arguments: ["report", "foo", "--state", "reckon-state.sqlite"],
       message: "reckon report: unknown report 'foo'; the reports are: outcomes"),
     CommandErrorCase(

@@ -51,12 +51,16 @@ struct StandInFaultTests {
 
     let first = try await ReckonBinary.run(["send", "--once", "--config", configuration])
     try await Task.sleep(nanoseconds: 1_000_000_000)
-    let second = try await ReckonBinary.run(["send", "--once", "--config", configuration])
+    let second = try await ReckonBinary.run([
+      "send", "--once", "--format", "json", "--config", configuration,
+    ])
     standIn.terminate()
     standIn.waitUntilExit()
 
     #expect(first.standardOutput.hasPrefix("sent 0, retrying later 1"), "\(first.transcript)")
-    #expect(second.standardOutput.hasPrefix("sent 1,"), "\(second.transcript)")
+    #expect(
+      second.standardOutput == #"{"expired":0,"failed":0,"retrying":0,"sent":1}"# + "\n",
+      "\(second.transcript)")
     let statuses = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
       .compactMap { line -> Int? in
         let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]

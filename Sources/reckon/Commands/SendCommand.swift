@@ -12,13 +12,14 @@ enum SendCommand: Command {
   static let summary = "Send due replies to Apple (--once: drain what is due and exit, for cron)"
   static let flagNames: Set<String> = ["once"]
   static let help = """
-    Usage: reckon send [--once] [--config reckon.json]
+    Usage: reckon send [--once [--format text|json]] [--config reckon.json]
 
     Sends the outbox's due replies to the App Store Server API, paced per app, retrying 429 and
     5xx until each reply's 12-hour deadline. Sends found unfinished after a crash go out again.
     Events are written to standard error as JSON lines; expiries and credentials problems are
     errors. With --once it drains what is due now and exits (0, or 1 if anything failed or
-    expired); without it, it keeps running until SIGTERM or SIGINT, when the sends in flight
+    expired), and prints what it did (--format json: {"expired":0,"failed":0,"retrying":0,"sent":1});
+    without it, it keeps running until SIGTERM or SIGINT, when the sends in flight
     finish and are recorded before it exits 0 (SIGHUP is logged and ignored: the configuration
     is read once, at start). Only one sender may use a state database at a time.
     A fact source whose file cannot be read at start-up (missing, locked) is a warning, not a
@@ -33,7 +34,14 @@ enum SendCommand: Command {
     if !once { signal(SIGHUP, SIG_IGN) }
     let configuration = try ReckonConfiguration.load(
       path: arguments.option("config") ?? "reckon.json")
+    let format = arguments.option("format")
     try arguments.rejectUnknown()
+    if let format {
+      guard once else { throw UsageError("--format is for --once: the running sender logs JSON") }
+      guard format == "text" || format == "json" else {
+        throw UsageError("--format must be text or json")
+      }
+    }
     // serve's logger, so one log pipeline reads both: the same fields, `event` included.
     let logger = JSONLogger(write: { console.error($0) })
     // Everything that can refuse the configuration first (the key, the state database, the fact
@@ -82,9 +90,15 @@ enum SendCommand: Command {
       return 0
     }
     let summary = try await sender.drainDue()
-    console.out(
-      "sent \(summary.sent), retrying later \(summary.retrying), failed \(summary.failed), expired \(summary.expired)"
-    )
+    if format == "json" {
+      console.out(
+        #"{"expired":\#(summary.expired),"failed":\#(summary.failed),"retrying":\#(summary.retrying),"sent":\#(summary.sent)}"#
+      )
+    } else {
+      console.out(
+        "sent \(summary.sent), retrying later \(summary.retrying), failed \(summary.failed), expired \(summary.expired)"
+      )
+    }
     return summary.failed + summary.expired > 0 ? 1 : 0
   }
 }
