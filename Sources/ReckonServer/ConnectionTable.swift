@@ -21,6 +21,10 @@ struct ConnectionTable {
     var idleSince: Double?
   }
 
+  /// How long a connection must have been idle to be closed for another: a new one has this
+  /// long to send its first bytes, and one that just answered, to be sent its next request.
+  static let evictionGrace = 1.0
+
   /// Connections served at once.
   let maximum: Int
   /// Connections served at once from one address.
@@ -49,12 +53,12 @@ struct ConnectionTable {
     var evicting: Int?
     if perClient[client, default: 0] >= maximumPerClient {
       // Without a lower limit per client, this is the server's limit.
-      guard let own = longestIdle(from: client) else {
+      guard let own = longestIdle(from: client, now: now) else {
         return maximumPerClient < maximum ? .clientFull : .full
       }
       evicting = own
     } else if entries.count >= maximum {
-      guard let any = longestIdle(from: nil) else { return .full }
+      guard let any = longestIdle(from: nil, now: now) else { return .full }
       evicting = any
     }
     if let evicting {
@@ -68,19 +72,25 @@ struct ConnectionTable {
     return .admitted(id: id, evicting: evicting)
   }
 
-  /// The connection idle longest, from `client` or from anyone.
-  private func longestIdle(from client: String?) -> Int? {
+  /// The connection idle longest, and at least `evictionGrace`, from `client` or from anyone.
+  private func longestIdle(from client: String?, now: Double) -> Int? {
     var found: (id: Int, since: Double)?
     for (id, entry) in entries where client == nil || entry.client == client {
-      guard let since = entry.idleSince, since < found?.since ?? .infinity else { continue }
+      guard let since = entry.idleSince, since <= now - Self.evictionGrace,
+        since < found?.since ?? .infinity
+      else { continue }
       found = (id, since)
     }
     return found?.id
   }
 
-  /// Marks `id` as reading or answering a request: it is not evicted until it is idle again.
-  mutating func busy(_ id: Int) {
+  /// Marks `id` as reading or answering a request, so it is not evicted until it is idle
+  /// again; false when it was evicted already, and must close without serving: it no longer
+  /// counts against the limits.
+  mutating func busy(_ id: Int) -> Bool {
+    guard entries[id] != nil else { return false }
     entries[id]?.idleSince = nil
+    return true
   }
 
   /// Marks `id` as waiting for its next request since `now`.

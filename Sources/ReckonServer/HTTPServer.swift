@@ -256,6 +256,8 @@ public final class HTTPServer: @unchecked Sendable {
       if parser.awaitsContinue && !toldToContinue {
         // Otherwise such a client (curl, for a large body) waits a second before sending it.
         toldToContinue = true
+        // Its body's first bytes are read at once; the rest gather as any request's.
+        lastRead = Int.max
         guard
           Socket.write(
             client, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8),
@@ -278,7 +280,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         return
       }
-      if parser.hasPartialRequest && lastRead < Self.smallRead && !toldToContinue {
+      if parser.hasPartialRequest && lastRead < Self.smallRead {
         // A request coming in a few bytes at a time would otherwise wake this thread for every
         // few bytes, 30 µs of CPU each: one connection could burn most of a core until the read
         // timeout. Waiting lets them gather; a real client's segments hold more than this.
@@ -289,7 +291,9 @@ public final class HTTPServer: @unchecked Sendable {
       lastRead = bytes.count
       if !busy && !bytes.isEmpty {
         busy = true
-        lock.withLock { table.busy(id) }
+        // Closed to make room since the check above: it is no longer counted, so it may not
+        // serve (a client sending on a keep-alive connection the server closes retries).
+        guard lock.withLock({ table.busy(id) }) else { return }
       }
       parser.feed(bytes)
     }

@@ -47,6 +47,15 @@ import Testing
     #expect(try upgraded.schemaVersion() == StateSchema.migrations.count)
   }
 
+  /// What `reckon queue list` and `show` read works on every version a read-only open takes:
+  /// a CLI upgraded before the service, or a backup, is read as it is.
+  @Test(arguments: StateSchema.oldestReadable...StateSchema.migrations.count)
+  func theOutboxReadsAtEveryReadableVersion(version: Int) throws {
+    let reader = try StateStore(path: try Self.database(atVersion: version), access: .readOnly)
+    #expect(try reader.entries().isEmpty)
+    #expect(try reader.entryCount() == 0)
+  }
+
   /// Two processes opening one older file at once (serve starting while cron runs send) both
   /// read its old version; the one that migrates second finds each migration done and skips it,
   /// rather than fail with "duplicate column".

@@ -167,11 +167,11 @@ public struct ServerConfiguration: Hashable, Sendable {
         reader?.keyPath("webhookPath") ?? "server.webhookPath", "must start with /")
     }
     maximumConnections = try reader?.positiveWholeNumber("maxConnections", default: 256) ?? 256
-    // A quarter by default: one client cannot hold every slot, and a proxy in front still has
-    // plenty for Apple's few notifications a second.
-    let share = min(maximumConnections, max(1, maximumConnections / 4))
+    // No lower limit by default: behind the TLS proxy Apple's HTTPS needs, every connection
+    // comes from the proxy's address.
     maximumConnectionsPerClient =
-      try reader?.positiveWholeNumber("maxConnectionsPerClient", default: share) ?? share
+      try reader?.positiveWholeNumber("maxConnectionsPerClient", default: maximumConnections)
+      ?? maximumConnections
     guard maximumConnectionsPerClient <= maximumConnections else {
       throw ConfigurationError(
         reader?.keyPath("maxConnectionsPerClient") ?? "server.maxConnectionsPerClient",

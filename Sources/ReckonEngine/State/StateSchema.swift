@@ -179,6 +179,10 @@ enum StateSchema {
   /// The first version whose outcomes carry their app (`bundle_id`, `environment`).
   static let outcomeApps = 6
 
+  /// The first version whose outbox entries say whether their transaction is an Advanced
+  /// Commerce one.
+  static let outboxAdvancedCommerce = 9
+
   /// The schema version of a Reckon state database, read without writing; a file that is not
   /// SQLite or has no `schema_migrations` table is not a Reckon state database.
   /// Whether the file holds nothing at all (no table, view, index or trigger, and no

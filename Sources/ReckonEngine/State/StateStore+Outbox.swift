@@ -9,6 +9,15 @@ extension StateStore {
     created_at, advanced_commerce
     """
 
+  /// `entryColumns` as this file has them: one read-only from before schema 9 has no
+  /// `advanced_commerce`, and held no entry for such a transaction (the decision refused it).
+  var entryColumns: String {
+    readVersion >= StateSchema.outboxAdvancedCommerce
+      ? Self.entryColumns
+      : Self.entryColumns.replacingOccurrences(
+        of: "created_at, advanced_commerce", with: "created_at, 0 AS advanced_commerce")
+  }
+
   func insertEntry(
     _ enqueue: OutboxEnqueue, decisionId: Int64, requestId: Int64, now: Date, sentAt: Date? = nil
   ) throws(StateDatabaseError) -> Int64 {
@@ -38,7 +47,7 @@ extension StateStore {
   /// The entry with this id.
   public func entry(id: Int64) throws(StateDatabaseError) -> OutboxEntry {
     let rows = try locked { () throws(StateDatabaseError) in
-      try connection.query("SELECT \(Self.entryColumns) FROM outbox WHERE id = ?", [.integer(id)])
+      try connection.query("SELECT \(entryColumns) FROM outbox WHERE id = ?", [.integer(id)])
     }
     guard let row = rows.first, let entry = Self.entry(row) else {
       throw .notFound(what: "outbox entry", id: id)
@@ -65,7 +74,7 @@ extension StateStore {
           ? [] : states.filter { Self.unfinishedStates.contains($0) != finished }
         guard found.count < limit, states.isEmpty || !wanted.isEmpty else { continue }
         found += try connection.query(
-          Self.listing(finished: finished, states: wanted),
+          Self.listing(finished: finished, states: wanted, columns: entryColumns),
           wanted.map { .text($0) } + [.integer(Int64(limit - found.count))]
         ).compactMap(Self.entry)
       }
@@ -76,13 +85,13 @@ extension StateStore {
   /// The query of one group of `entries`: it names the expression `outbox_by_listing` indexes, so
   /// SQLite reads the first `limit` entries off the index instead of sorting the outbox. The state
   /// filter is written `+state` so the planner does not trade that index for a scan.
-  static func listing(finished: Bool, states: [String]) -> String {
+  static func listing(finished: Bool, states: [String], columns: String = entryColumns) -> String {
     let unfinished = unfinishedStates.map { "'\($0)'" }.joined(separator: ", ")
     let filter =
       states.isEmpty ? "" : " AND +state IN (\(states.map { _ in "?" }.joined(separator: ", ")))"
     let order = finished ? "deadline DESC, id DESC" : "deadline, id"
     return """
-      SELECT \(entryColumns) FROM outbox
+      SELECT \(columns) FROM outbox
       WHERE (state NOT IN (\(unfinished))) = \(finished ? 1 : 0)\(filter)
       ORDER BY \(order) LIMIT ?
       """
@@ -106,7 +115,7 @@ extension StateStore {
     try locked { () throws(StateDatabaseError) in
       try connection.query(
         """
-        SELECT \(Self.entryColumns) FROM outbox
+        SELECT \(entryColumns) FROM outbox
         WHERE (state IN ('held', 'pending') AND state_at <= ?1) OR (state IN ('held', 'pending') AND deadline <= ?1)
         ORDER BY deadline, id LIMIT ?2
         """, [.date(now), .integer(Int64(limit))]

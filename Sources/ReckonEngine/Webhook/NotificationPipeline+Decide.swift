@@ -38,25 +38,24 @@ extension NotificationPipeline {
   @discardableResult
   public func retryUndecided(olderThan age: TimeInterval = 1) async -> Int {
     let at = now()
+    let lapsedProblem = reportLapsed(now: at)
     let waiting: [UndecidedRequest]
     do {
-      for lapsed in try store.lapsedRequests(now: at) {
-        events(.undecidedExpired(lapsed))
-        try store.markLapsed(requestId: lapsed.requestId, at: at)
-      }
       waiting = try store.undecidedRequests(before: at.addingTimeInterval(-age), now: at)
     } catch {
-      // Said, so a database that cannot be read does not pass for nothing to retry.
+      // Said, so a database that cannot be read does not pass for nothing to retry; once a
+      // pass, though the lapsed requests could not be read either.
       events(.retryFailed(reason: error.description))
       return 0
     }
+    if let lapsedProblem { events(.retryFailed(reason: lapsedProblem.description)) }
     var decided = 0
     for request in waiting where claims.claim(request.requestId) {
       defer { claims.release(request.requestId) }
       guard (try? store.hasDecision(requestId: request.requestId)) == false else { continue }
       let verified: VerifiedNotification
       do { verified = try verifier.verify(body: request.rawNotification) } catch {
-        postpone(request, at: at, because: "no longer verifies: \(error)")
+        postpone(request, because: "no longer verifies: \(error)")
         continue
       }
       switch await decideClaimed(
@@ -64,7 +63,7 @@ extension NotificationPipeline {
       {
       case .success(let fields) where fields[Self.decidedElsewhere] != nil: continue
       case .success: decided += 1
-      case .failure(let reason): postpone(request, at: at, because: reason.description)
+      case .failure(let reason): postpone(request, because: reason.description)
       }
     }
     return decided
@@ -76,7 +75,26 @@ extension NotificationPipeline {
     min(600, 60 * pow(2, Double(max(0, min(failures, 10) - 1))))
   }
 
-  private func postpone(_ request: UndecidedRequest, at now: Date, because reason: String) {
+  /// Reports, once each, the requests whose deadline passed undecided: marked first, so a
+  /// failed write leaves one to report at the next pass rather than report it at every pass.
+  /// Returns what failed, for the pass to say; a failure here keeps none of the retries from
+  /// running.
+  private func reportLapsed(now: Date) -> StateDatabaseError? {
+    do throws(StateDatabaseError) {
+      for request in try store.lapsedRequests(now: now) {
+        try store.markLapsed(requestId: request.requestId, at: now)
+        events(.undecidedExpired(request))
+      }
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  /// Puts the next try off, from now: a pass can take many fact-source timeouts, and a delay
+  /// counted from its start would have run out before the pass ended.
+  private func postpone(_ request: UndecidedRequest, because reason: String) {
+    let now = now()
     let delay = Self.retryDelay(afterFailures: request.retries + 1)
     events(
       .deferred(

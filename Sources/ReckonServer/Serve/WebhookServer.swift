@@ -81,6 +81,9 @@ public final class WebhookServer: @unchecked Sendable {
         [self] in isStopped
       }
     }
+    // A restart is how a fixed fact source or configuration goes live: the requests waiting
+    // out a failed retry's delay are tried now, not up to ten minutes later.
+    try? service.store.makeRetriesDue()
     background("retry") { [self] in
       // Requests an earlier process recorded but never decided (it was killed in between) are
       // decided at once, not a retry interval later: Apple's retry of them is answered 200 as a

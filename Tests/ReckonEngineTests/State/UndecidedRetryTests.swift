@@ -59,6 +59,20 @@ import Testing
     #expect(try fixture.store.undecidedRequests(before: .distantFuture, now: Date()).isEmpty)
   }
 
+  /// A pass can take many fact-source timeouts; the delay runs from the failure, or it would
+  /// have run out before the pass ended.
+  @Test func theDelayRunsFromTheFailureNotFromTheStartOfThePass() async throws {
+    let fixture = try WebhookFixture()
+    fixture.facts.fail(true)
+    _ = await fixture.service.answer(body: try fixture.body())
+    fixture.facts.beforeAnswering { try? await Task.sleep(nanoseconds: 1_500_000_000) }
+    _ = await fixture.service.pipeline.retryUndecided(olderThan: 0)
+    let finished = Date()
+    let retryAt = try #require(
+      try fixture.store.connection.query("SELECT retry_at FROM requests").first?.date(0))
+    #expect(retryAt.timeIntervalSince(finished) > 59, "\(retryAt) \(finished)")
+  }
+
   @Test func aRequestWhoseDeadlinePassesUndecidedIsReportedOnceAsAnError() async throws {
     let fixture = try WebhookFixture()
     fixture.facts.fail(true)
@@ -81,6 +95,24 @@ import Testing
     #expect(
       event.description.contains("Apple got no reply; 1 retry failed, the last: "), "\(event)")
     #expect(event.fields["retries"] == "1")
+  }
+
+  /// A lapsed request is marked before it is reported: when the mark cannot be written it is
+  /// reported at a later pass, once, rather than at every pass.
+  @Test func aLapsedRequestThatCannotBeMarkedIsReportedOnceItCanBe() async throws {
+    let fixture = try WebhookFixture()
+    fixture.facts.fail(true)
+    _ = await fixture.service.answer(body: try fixture.body())
+    try fixture.store.connection.query(
+      "UPDATE requests SET deadline = ?", [.date(Date().addingTimeInterval(-1))])
+    try fixture.store.connection.execute("PRAGMA query_only = 1")
+    _ = await fixture.service.pipeline.retryUndecided(olderThan: 0)
+    #expect(!fixture.events.all.contains { $0.name == "undecided_expired" })
+    #expect(fixture.events.all.contains { $0.name == "retry_failed" })
+    try fixture.store.connection.execute("PRAGMA query_only = 0")
+    _ = await fixture.service.pipeline.retryUndecided(olderThan: 0)
+    _ = await fixture.service.pipeline.retryUndecided(olderThan: 0)
+    #expect(fixture.events.all.filter { $0.name == "undecided_expired" }.count == 1)
   }
 
   @Test func theGaugesCountOverdueRepliesThatNoSenderTook() throws {

@@ -33,9 +33,10 @@ final class ServerFixture: @unchecked Sendable {
   init(
     policy: PolicyBook.Source = .text(name: "e2e.policy", ServerFixture.policy),
     facts: any FactSource = FixedFacts(), maximumBodyBytes: Int = 262_144,
-    readTimeout: Double = 10, keepDays: Int? = nil, senderLock: SenderLock? = nil
+    readTimeout: Double = 10, keepDays: Int? = nil, senderLock: SenderLock? = nil,
+    statePath: String? = nil, authority: LocalCertificateAuthority? = nil
   ) throws {
-    authority = try LocalCertificateAuthority()
+    self.authority = try authority ?? LocalCertificateAuthority()
     let (standIn, url) = try TestKey.standIn()
     self.standIn = standIn
     let metrics = self.metrics
@@ -45,10 +46,9 @@ final class ServerFixture: @unchecked Sendable {
         .init(bundleId: TestKey.bundleId, appAppleId: nil, environment: .sandbox, policy: policy)
       ],
       factSources: [.init(facts)],
-      statePath: TestScratch.folder.appendingPathComponent(
-        "reckon-e2e-\(UUID()).sqlite"
-      ).path,
-      roots: [authority.root], sender: try TestKey.client(url),
+      statePath: statePath
+        ?? TestScratch.folder.appendingPathComponent("reckon-e2e-\(UUID()).sqlite").path,
+      roots: [self.authority.root], sender: try TestKey.client(url),
       senderConfiguration: try SenderSettings.fast(sandboxPerSecond: 100, initialBackoff: 0.2),
       keepDays: keepDays,
       events: { event in
