@@ -1,4 +1,5 @@
 import Foundation
+import ReckonEngine
 import ReckonTestSupport
 import Testing
 
@@ -22,6 +23,28 @@ struct QueueListShowTests {
     #expect(run.standardError.contains(message), "\(run.standardError)")
     let show = try await fixture.queue(["show", "1"]).standardOutput
     #expect(show.hasPrefix("entry 1: held since"), "\(show)")
+  }
+
+  /// An entry still waiting past its deadline is marked, and a line on stderr asks whether a
+  /// sender runs: with none (serve without an appStore key and no reckon send) nothing else
+  /// expires it or says so.
+  @Test func anEntryPastItsDeadlineAndNotSentIsMarkedOverdue() async throws {
+    let fixture = try QueueFixture()
+    let store = try StateStore(path: fixture.statePath)
+    _ = try QueueFixture.enqueue(
+      in: store, at: Date().addingTimeInterval(-13 * 3_600), transaction: "2003", hold: false)
+    let run = try await fixture.queue(["list"])
+    #expect(run.status == 0)
+    let rows = run.standardOutput.split(separator: "\n").filter { $0.contains("\t2003\t") }
+    #expect(rows.first?.hasPrefix("3\tpending, overdue\t") == true, "\(run.standardOutput)")
+    #expect(run.standardOutput.contains("\n2\tpending\t2002\t"), "\(run.standardOutput)")
+    #expect(
+      run.standardError.contains(
+        "1 entry is past the deadline and not sent: is a sender running? (reckon serve with an appStore key, or reckon send)"
+      ), "\(run.standardError)")
+    let json = try await fixture.queue(["list", "--format", "json"]).standardOutput
+    #expect(json.contains(#""overdue" : true"#))
+    #expect(json.contains(#""overdue" : false"#))
   }
 
   @Test func listRefusesAnUnknownStateNamingTheValidOnes() async throws {

@@ -26,6 +26,12 @@ public struct OutboxEntry: Hashable, Sendable {
   public internal(set) var state: OutboxState
   /// Failed tries that count toward backoff (5xx and network errors).
   public internal(set) var attempts: Int
+  /// Whether the entry still waits (held, pending or sending) at `now` with its deadline
+  /// passed: no sender took it in time, and the next to look will expire it.
+  public func isOverdue(at now: Date) -> Bool {
+    !state.isFinal && deadline <= now
+  }
+
   /// Failed tries, for people: those that set the backoff, and the 4xx answer that failed the
   /// entry for good (a failed entry showed none); a credentials pause is not the entry's fault.
   public var failedTries: Int {

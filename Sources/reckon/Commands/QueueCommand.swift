@@ -61,13 +61,21 @@ enum QueueCommand: Command {
       let states = state.map { [$0] } ?? []
       let limit = limit ?? defaultListLimit
       let entries = try store.entries(states: states, limit: limit)
-      var table = QueueTable.render(entries)
+      let now = Date()
+      var table = QueueTable.render(entries, now: now)
       if entries.isEmpty, let state {
         // "The outbox is empty" beside a thousand sent entries would mislead.
         let others = try store.entryCount()
         table = "no \(state) entries" + (others > 0 ? " (\(others) in other states)" : "")
       }
-      console.out(json ? try encode(entries.map { EntryReport($0) }) : table)
+      console.out(json ? try encode(entries.map { EntryReport($0, now: now) }) : table)
+      let overdue = entries.count { $0.isOverdue(at: now) }
+      if overdue > 0 {
+        // The sender expires such an entry when it next looks; until then nothing else says so.
+        console.error(
+          "\(overdue) \(overdue == 1 ? "entry is" : "entries are") past the deadline and not sent: "
+            + "is a sender running? (reckon serve with an appStore key, or reckon send)")
+      }
       // Only a full list can leave entries out; the note goes to stderr so stdout stays parsable.
       if entries.count == limit {
         let total = try store.entryCount(states: states)
@@ -326,6 +334,8 @@ struct EntryReport: Encodable {
   let environment: String
   let transactionId: String
   let deadline: Date
+  /// Still waiting (held, pending or sending) with its deadline passed: no sender took it.
+  let overdue: Bool
   let attempts: Int
   let interruptedSends: Int
   let lastStatus: Int?
@@ -340,7 +350,7 @@ struct EntryReport: Encodable {
 
   private enum CodingKeys: String, CodingKey {
     case id, state, stateAt, nextTryAt, releaseAt, reason, bundleId, environment, transactionId,
-      deadline
+      deadline, overdue
     case attempts, interruptedSends, lastStatus, lastError, body, history, decision
   }
 
@@ -370,6 +380,7 @@ struct EntryReport: Encodable {
     environment = entry.app.environment.rawValue
     transactionId = entry.transactionId
     deadline = entry.deadline
+    overdue = entry.isOverdue(at: now)
     self.attempts = entry.failedTries
     interruptedSends = entry.interruptedSends
     lastStatus = entry.lastStatus
@@ -420,7 +431,7 @@ struct EntryReport: Encodable {
 
 /// The text table of `reckon queue list`.
 enum QueueTable {
-  static func render(_ entries: [OutboxEntry]) -> String {
+  static func render(_ entries: [OutboxEntry], now: Date) -> String {
     guard !entries.isEmpty else { return "the outbox is empty" }
     let formatter = ISO8601DateFormatter()
     // ENV tells a transaction's Production and Sandbox entries apart.
@@ -429,7 +440,7 @@ enum QueueTable {
       lines.append(
         // A transaction id, bundle id or Apple's error message is anyone's text: a tab or an
         // escape in it must not forge a column or reach the terminal.
-        "\(entry.id)\t\(entry.state.name)\t\(cell(entry.transactionId))\t\(cell(entry.app.bundleId))\t\(entry.app.environment.rawValue)\t\(formatter.string(from: entry.deadline))\t\(entry.failedTries)\t\(cell(entry.lastError ?? ""))"
+        "\(entry.id)\t\(entry.state.name)\(entry.isOverdue(at: now) ? ", overdue" : "")\t\(cell(entry.transactionId))\t\(cell(entry.app.bundleId))\t\(entry.app.environment.rawValue)\t\(formatter.string(from: entry.deadline))\t\(entry.failedTries)\t\(cell(entry.lastError ?? ""))"
       )
     }
     return lines.joined(separator: "\n")
