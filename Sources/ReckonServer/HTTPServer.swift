@@ -238,8 +238,8 @@ public final class HTTPServer: @unchecked Sendable {
         request.client = peer
         toldToContinue = false
         let response = respond(to: request)
-        // Read after answering: an eviction while it answered closes it once this answer is out.
-        let keepAlive = request.keepAlive && !isStopping && !lock.withLock { table.isEvicted(id) }
+        // Busy since its first byte, so never evicted while it answers.
+        let keepAlive = request.keepAlive && !isStopping
         guard
           Socket.write(
             client,
@@ -292,7 +292,8 @@ public final class HTTPServer: @unchecked Sendable {
       if !busy && !bytes.isEmpty {
         busy = true
         // Closed to make room since the check above: it is no longer counted, so it may not
-        // serve (a client sending on a keep-alive connection the server closes retries).
+        // serve. Its client sees the reset any keep-alive timeout can cause; a proxy in front
+        // may answer its request 502 rather than retry it, so a second's grace makes it rare.
         guard lock.withLock({ table.busy(id) }) else { return }
       }
       parser.feed(bytes)

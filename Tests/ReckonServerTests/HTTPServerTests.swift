@@ -257,6 +257,32 @@ import Testing
       ])
   }
 
+  /// Reads of a few bytes wait for more, after 100 Continue too; the request still completes,
+  /// whole, however slowly its body comes.
+  @Test func aBodyTrickledAfterContinueIsReadWhole() throws {
+    let server = HTTPServer(synchronousHandler: {
+      .text(200, String(decoding: $0.body, as: UTF8.self))
+    })
+    let port = try server.start()
+    defer { server.shutdown(timeout: 1) }
+    let socket = try RawSocket.connected(port: port)
+    defer { close(socket) }
+    let body = "0123456789abcdefghij"
+    #expect(
+      try RawSocket.answer(
+        on: socket,
+        to:
+          "POST /x HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+      ) == "HTTP/1.1 100 Continue\r\n\r\n")
+    for byte in body.utf8 {
+      _ = [byte].withUnsafeBytes { send(socket, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }
+      usleep(2_000)
+    }
+    let answer = try RawSocket.answer(on: socket, to: "")
+    #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(answer)")
+    #expect(answer.hasSuffix("\r\n\r\n\(body)"), "\(answer)")
+  }
+
   @Test func anIdleConnectionIsClosedAfterTheReadTimeout() throws {
     let server = HTTPServer(configuration: .init(readTimeout: 0.3)) { _ in .text(200, "never") }
     let port = try server.start()

@@ -106,7 +106,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .deferred(let request, let reason):
       "request \(request) kept undecided and will be retried: \(reason)"
     case .retryFailed(let reason):
-      "undecided requests could not be read, to be tried again: \(reason)"
+      "undecided requests could not be read or marked, to be tried again: \(reason)"
     case .decidedElsewhere(let request, let transaction, let decision):
       "request \(request) for transaction \(transaction) was decided first by another service "
         + "on the state database (decision \(decision)); this decision was not written"

@@ -97,7 +97,7 @@ public final class ReckonMetrics: @unchecked Sendable {
         ["status"], httpRefusals)
       family(
         &text, "reckon_undecided_total", "counter",
-        "Undecided requests: a try deferred, a deadline passed with no decision (Apple got no reply), or the undecided requests unreadable.",
+        "Undecided requests: one kept undecided (on receipt or at a retry), a deadline passed with no decision (Apple got no reply), or the undecided requests unreadable (or a lapsed one not marked).",
         ["result"], undecided)
       family(
         &text, "reckon_state_readable", "gauge",

@@ -25,7 +25,7 @@ struct RestartRetryTests {
     #expect(waiting.isEmpty, "the failed retry waits a minute")
 
     let fixed = try ServerFixture(statePath: statePath, authority: down.authority)
-    let decided = await ServerFixture.eventually(within: 5) {
+    let decided = await ServerFixture.eventually {
       fixed.logLines.all.contains { $0.contains(#""event":"decided""#) }
     }
     await fixed.stop()
