@@ -2,7 +2,7 @@ import Foundation
 import ReckonEngine
 import ReckonServer
 
-/// Log lines `reckon serve` writes while it starts, held until it listens: a start refused (an
+/// Log lines `reckon serve` writes while it starts, held until it is bound: a start refused (an
 /// address in use) is then one plain line, not `policy_live` and `startup` JSON lines for a
 /// service that never ran. Held lines are written in order when `release()` is called, and
 /// dropped with the process otherwise.

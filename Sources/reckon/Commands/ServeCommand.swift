@@ -80,6 +80,9 @@ enum ServeCommand: Command {
         "cannot listen on \(configuration.server.host):\(configuration.server.port): \(error.reason)"
       )
     }
+    // Bound: the start's own lines go out now, before `listening`, which a supervisor or a test
+    // may take as the moment to look (or to stop it).
+    events.release()
     // Handled before `listening` is logged (`StopSignals` returns once the handlers are in
     // place): a supervisor that stops the server as soon as it says it listens must find
     // SIGTERM handled, not ignored or fatal.
@@ -100,7 +103,6 @@ enum ServeCommand: Command {
         "state": configuration.statePath,
         "sender": configuration.appStoreKey == nil ? "off" : "on",
       ])
-    events.release()
     await signals.wait()
     return 0
   }
