@@ -198,10 +198,7 @@ extension StateStore {
   public func gauges(now: Date) throws(StateDatabaseError) -> StateGauges {
     let earliest = now.addingTimeInterval(-AppStoreEnvironment.longestReplyWindow)
     return try locked { () throws(StateDatabaseError) in
-      var gauges = StateGauges()
-      for row in try connection.query("SELECT state, COUNT(*) FROM outbox GROUP BY state") {
-        if let state = row.text(0) { gauges.outboxDepth[state] = Int(row.int(1) ?? 0) }
-      }
+      var gauges = StateGauges(outboxDepth: try depthByState())
       gauges.overdue = Int(
         try connection.query(
           """
@@ -224,12 +221,15 @@ extension StateStore {
 
   /// How many outbox entries are in each state, for `/metrics`.
   public func outboxDepth() throws(StateDatabaseError) -> [String: Int] {
-    try locked { () throws(StateDatabaseError) in
-      var depth: [String: Int] = [:]
-      for row in try connection.query("SELECT state, COUNT(*) FROM outbox GROUP BY state") {
-        if let state = row.text(0) { depth[state] = Int(row.int(1) ?? 0) }
-      }
-      return depth
+    try locked { () throws(StateDatabaseError) in try depthByState() }
+  }
+
+  /// `outboxDepth`'s query, for a caller holding the lock.
+  private func depthByState() throws(StateDatabaseError) -> [String: Int] {
+    var depth: [String: Int] = [:]
+    for row in try connection.query("SELECT state, COUNT(*) FROM outbox GROUP BY state") {
+      if let state = row.text(0) { depth[state] = Int(row.int(1) ?? 0) }
     }
+    return depth
   }
 }

@@ -77,9 +77,7 @@ enum SendCommand: Command {
             "SIGHUP: reckon send has nothing to re-read; restart it to apply a changed configuration"
           )
         })
-      let waiting = (try? store.outboxDepth()).map {
-        ($0["pending"] ?? 0) + ($0["held"] ?? 0) + ($0["sending"] ?? 0)
-      }
+      let waiting = (try? store.outboxDepth()).map { StateGauges(outboxDepth: $0).waiting }
       logger.log(
         "info", event: "started",
         "sending replies from \(configuration.statePath)"
