@@ -35,6 +35,7 @@ public final class SQLiteDatabase {
   public init(path: String, options: OpenOptions = [.readOnly, .noMutex], busyTimeoutMs: Int32 = 0)
     throws(SQLiteError)
   {
+    _ = SQLiteDatabase.configured
     var handle: OpaquePointer?
     let code = sqlite3_open_v2(path, &handle, options.rawValue, nil)
     guard code == SQLITE_OK, let handle else {
@@ -59,6 +60,13 @@ public final class SQLiteDatabase {
   deinit {
     sqlite3_close_v2(handle)
   }
+
+  /// SQLite's process-wide settings, made once before the first connection opens. Refused
+  /// (`SQLITE_MISUSE`) when something else in the process initialized SQLite first, which
+  /// leaves SQLite's defaults: slower, not wrong.
+  private static let configured: Void = {
+    _ = reckon_sqlite3_skip_memory_statistics()
+  }()
 
   /// Compiles one SQL statement, to be run many times. Text after it other than spaces and
   /// comments (a second statement) is refused: SQLite would compile the first and drop the rest

@@ -66,6 +66,7 @@ final class BulkShard: @unchecked Sendable {
       schema: plan.schema.policySchema, notificationOnly: slots.notificationOnly)
     var reader = RequestLineReader(path: lines.path, verifier: plan.verifier)
     var outcome = Outcome()
+    var skipReasons = SharedSkipReasons()
     var previousTransaction: String? = nil
     var pending = 0
     for position in range {
@@ -115,11 +116,15 @@ final class BulkShard: @unchecked Sendable {
         ownershipType: request.transaction.rawInAppOwnershipType.flatMap {
           ownershipTypes.value(for: $0, parse: InAppOwnershipType.init(rawValue:))
         }, isAdvancedCommerce: request.transaction.isAdvancedCommerce)
-      let verdict =
-        problem == nil ? VerdictMaker.verdict(plan.policy, values, context, bodySlots) : nil
-      let against =
-        problem == nil
-        ? plan.against.map { VerdictMaker.verdict($0, values, context, bodySlots) } : nil
+      var verdict: DryRunVerdict? = nil
+      var against: DryRunVerdict? = nil
+      if problem == nil {
+        verdict = VerdictMaker.verdict(
+          plan.policy, values, context, bodySlots, sharing: &skipReasons)
+        if let other = plan.against {
+          against = VerdictMaker.verdict(other, values, context, bodySlots, sharing: &skipReasons)
+        }
+      }
       rows.set(
         index,
         DryRunRow(

@@ -80,7 +80,7 @@ public struct DryRunResult: Sendable {
 enum VerdictMaker {
   static func verdict(
     _ policy: CompiledPolicy, _ values: FactValues, _ context: ConsumptionValidationContext,
-    _ slots: BodyFactSlots
+    _ slots: BodyFactSlots, sharing reasons: inout SharedSkipReasons
   ) -> DryRunVerdict {
     let decided = policy.evaluate(values)
     var builder = BodyBuilder(
@@ -88,6 +88,7 @@ enum VerdictMaker {
       slots: slots)
     builder.tracksSources = false
     let outcome = builder.build(policy: policy)
-    return DryRunVerdict(action: outcome.action, body: outcome.body, ruleIndex: decided.rule)
+    return DryRunVerdict(
+      action: outcome.action, body: outcome.body, ruleIndex: decided.rule, sharing: &reasons)
   }
 }

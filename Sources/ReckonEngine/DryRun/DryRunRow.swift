@@ -4,10 +4,14 @@ import ReckonAppStore
 /// One past request in a dry-run: which request, what the policy decided, and with `--against`,
 /// what the other policy decided; or why it could not be decided.
 public struct DryRunRow: Sendable {
+  // Stored largest first, and the identifiers packed: a dry-run holds a row per request.
+  let packedNotificationUUID: PackedIdentifier
+  let packedTransactionId: PackedIdentifier
+
   /// Apple's notification UUID.
-  public let notificationUUID: String
+  public var notificationUUID: String { packedNotificationUUID.text }
   /// The transaction the customer wanted refunded.
-  public let transactionId: String
+  public var transactionId: String { packedTransactionId.text }
   /// When the request was received: the decision's `now`.
   public let receivedAt: Date
   /// Apple's deadline for the reply (see `RefundRequest.deadline`): until then a new request for
@@ -17,18 +21,18 @@ public struct DryRunRow: Sendable {
   public let reason: String?
   /// The product type as policies name it (e.g. `CONSUMABLE`), if known.
   public let productType: String?
-  /// The environment the notification came from, if known.
-  public let environment: AppStoreEnvironment?
-  /// What the customer paid, in milliunits of `currency` (Apple's `price`), if known.
-  public let price: Int64?
   /// The ISO 4217 currency of `price`.
   public let currency: String?
+  /// Why the request was not decided, when it was not.
+  public let problem: String?
+  /// What the customer paid, in milliunits of `currency` (Apple's `price`), if known.
+  public let price: Int64?
   /// The policy's verdict; nil when facts could not be had.
   public let verdict: DryRunVerdict?
   /// The `--against` policy's verdict.
   public let against: DryRunVerdict?
-  /// Why the request was not decided, when it was not.
-  public let problem: String?
+  /// The environment the notification came from, if known.
+  public let environment: AppStoreEnvironment?
   /// Whether some configured fact source had anything for the request; when none had, it was
   /// decided on the notification (and Reckon's records) alone, which a summary tells apart from
   /// what the facts said.
@@ -49,8 +53,8 @@ public struct DryRunRow: Sendable {
     request: RefundRequest, type: ProductType?, verdict: DryRunVerdict?,
     against: DryRunVerdict?, problem: String?, factsFound: Bool
   ) {
-    notificationUUID = request.notification.notificationUUID ?? ""
-    transactionId = request.transactionId ?? ""
+    packedNotificationUUID = PackedIdentifier(request.notification.notificationUUID ?? "")
+    packedTransactionId = PackedIdentifier(request.transactionId ?? "")
     receivedAt = request.receivedAt
     reason = request.notification.data?.rawConsumptionRequestReason
     // The policy name of a type Apple names, else as sent.

@@ -16,12 +16,12 @@ struct NotificationCopies {
 
   /// Removes the copies from `rows`, counting them; the rows keep their order.
   mutating func remove(from rows: inout [DryRunRow]) {
-    var first: [String: Int] = Dictionary(minimumCapacity: rows.count)
+    var first: [PackedIdentifier: Int] = Dictionary(minimumCapacity: rows.count)
     var others: [Int: [Int]] = [:]
-    for index in rows.indices where !rows[index].transactionId.isEmpty {
+    for index in rows.indices where !rows[index].packedTransactionId.isEmpty {
       // One hash lookup for the usual new transaction; a second only for a transaction seen.
-      if let head = first.updateValue(index, forKey: rows[index].transactionId) {
-        first[rows[index].transactionId] = head
+      if let head = first.updateValue(index, forKey: rows[index].packedTransactionId) {
+        first[rows[index].packedTransactionId] = head
         others[head, default: []].append(index)
       }
     }
@@ -35,13 +35,13 @@ struct NotificationCopies {
   /// keeps one open request per environment, and a row without a UUID copies nothing.
   private mutating func copies(in group: [Int], of rows: [DryRunRow]) -> [Int] {
     let ordered = group.sorted { (rows[$0].receivedAt, $0) < (rows[$1].receivedAt, $1) }
-    var seen = Set<String>()
+    var seen = Set<PackedIdentifier>()
     // Per environment, when Apple first sent the request still open, and its deadline.
     var open: [AppStoreEnvironment?: (sent: Date, deadline: Date)] = [:]
     var found: [Int] = []
     for index in ordered {
       let row = rows[index]
-      if !row.notificationUUID.isEmpty, !seen.insert(row.notificationUUID).inserted {
+      if !row.packedNotificationUUID.isEmpty, !seen.insert(row.packedNotificationUUID).inserted {
         duplicates += 1
         found.append(index)
         continue

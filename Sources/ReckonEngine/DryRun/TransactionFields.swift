@@ -45,30 +45,10 @@ enum TransactionFields {
   /// `UUID(uuidString:)` without Foundation's parser: 8-4-4-4-12 hex digits, either case; nil
   /// for anything else (the general decoder then reports it).
   static func uuid(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
-    guard text.count == 36 else { return nil }
-    var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var count = 0
-    var position = 0
-    while position < 36 {
-      if position == 8 || position == 13 || position == 18 || position == 23 {
-        guard text[position] == UInt8(ascii: "-") else { return nil }
-        position += 1
-        continue
-      }
-      guard let high = hex(text[position]), let low = hex(text[position + 1]) else { return nil }
-      withUnsafeMutableBytes(of: &bytes) { $0[count] = high << 4 | low }
-      count += 1
-      position += 2
-    }
-    return UUID(uuid: bytes)
-  }
-
-  private static func hex(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
+    guard let (high, low) = UUIDText.bits(text, lowercaseOnly: false) else { return nil }
+    let (h, l) = (high.bigEndian, low.bigEndian)
+    return withUnsafeBytes(of: (h, l)) { bytes in
+      UUID(uuid: bytes.load(as: uuid_t.self))
     }
   }
 }
