@@ -78,6 +78,7 @@ public struct BulkDryRun: Sendable {
     var sameTransactionTwice = false
     var uncheckedBulkQueries: [String: String] = [:]
     var verdicts = AppleVerdicts()
+    var tally = DryRunTally()
     for outcome in outcomes {
       switch outcome {
       case .success(let shard):
@@ -87,6 +88,7 @@ public struct BulkDryRun: Sendable {
         sameTransactionTwice = sameTransactionTwice || shard.sameTransactionTwice
         uncheckedBulkQueries.merge(shard.uncheckedBulkQueries) { first, _ in first }
         verdicts.merge(shard.verdicts)
+        tally.merge(shard.tally)
       case .failure(let error): throw error
       }
     }
@@ -111,6 +113,8 @@ public struct BulkDryRun: Sendable {
     }
     let unordered = order.last.map { lines.quickKey($0).isEmpty } ?? false
     if sameTransactionTwice || straddled || unordered { result.removeCopies(verdicts: verdicts) }
+    // The shards counted every row they made; rows left out as copies take a count again.
+    if result.duplicates + result.repeats == 0 { result.tally = tally }
     return result
   }
 
@@ -171,7 +175,7 @@ final class RowBuffer: @unchecked Sendable {
   }
 
   /// Writes the row of line `index`; each index at most once.
-  func set(_ index: Int, _ row: DryRunRow) {
+  func set(_ index: Int, _ row: consuming DryRunRow) {
     (storage.baseAddress! + index).initialize(to: row)
     filled[index] = true
   }

@@ -46,6 +46,8 @@ final class BulkShard: @unchecked Sendable {
     var uncheckedBulkQueries: [String: String] = [:]
     /// Apple's verdicts on refund requests, read among the lines.
     var verdicts = AppleVerdicts()
+    /// The counts of the shard's rows, made as each row is written.
+    var tally = DryRunTally()
   }
 
   /// Decides the shard's requests.
@@ -125,11 +127,11 @@ final class BulkShard: @unchecked Sendable {
           against = VerdictMaker.verdict(other, values, context, bodySlots, sharing: &skipReasons)
         }
       }
-      rows.set(
-        index,
-        DryRunRow(
-          request: request, type: type, verdict: verdict, against: against, problem: problem,
-          factsFound: found))
+      let row = DryRunRow(
+        request: request, type: type, verdict: verdict, against: against, problem: problem,
+        factsFound: found)
+      outcome.tally.count(row)
+      rows.set(index, row)
     }
     control.advance(by: pending)
     outcome.uncheckedBulkQueries = scans.unchecked

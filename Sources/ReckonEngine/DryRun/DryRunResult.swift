@@ -5,7 +5,9 @@ import ReckonPolicy
 /// and whether it was stopped before the end.
 public struct DryRunResult: Sendable {
   /// One row per request, in the order of the source.
-  public var rows: [DryRunRow]
+  public var rows: [DryRunRow] { didSet { tally = nil } }
+  /// The rows' counts when the dry-run counted them as it made them; nil once they change.
+  var tally: DryRunTally?
   /// Notifications in the source that are not CONSUMPTION_REQUESTs, left out.
   public var ignored: Int
   /// CONSUMPTION_REQUESTs for apps the configuration does not list (another bundle id, or a

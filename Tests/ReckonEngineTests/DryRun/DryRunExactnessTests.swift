@@ -28,6 +28,9 @@ struct DryRunExactnessTests {
     }
     #expect(mismatches == 0)
     #expect(bulk.rows.allSatisfy { $0.problem == nil })
+    // The bulk path counts its rows as it makes them; the counts are those of the rows.
+    #expect(DryRunSummary(bulk) == DryRunSummary(reference))
+    #expect(DryRunSummary(bulk).decided == 3_000)
   }
 
   /// The example queries find the customer through the purchase, as the bulk query does, so
