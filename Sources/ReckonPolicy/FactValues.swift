@@ -46,6 +46,12 @@ public struct FactValues: Sendable, Hashable {
     }
   }
 
+  /// Whether the fact in `slot` has a value: `self[slot] != nil` without copying the value.
+  public func hasValue(slot: Int) -> Bool {
+    guard values.indices.contains(slot), case .some = values[slot] else { return false }
+    return true
+  }
+
   /// Whether the fact called `name` has a value.
   public func has(_ name: String) -> Bool { self[name] != nil }
 

@@ -23,12 +23,10 @@ struct PolicyCompiler {
     for checked in policy.lets {
       compiledLets.append(compile(checked.value))
     }
-    let rules = policy.rules.map { rule in
-      CompiledPolicy.CompiledRule(
-        condition: compile(rule.condition), actions: compile(rule.actions))
-    }
     return CompiledPolicy.Program(
-      rules: rules, otherwise: compile(policy.otherwise), lets: ContiguousArray(compiledLets))
+      conditions: ContiguousArray(policy.rules.map { compile($0.condition) }),
+      actions: policy.rules.map { compile($0.actions) }, otherwise: compile(policy.otherwise),
+      lets: ContiguousArray(compiledLets))
   }
 
   private func compile(_ actions: [CheckedAction]) -> CompiledPolicy.CompiledActions {

@@ -18,4 +18,19 @@ struct FactValuesRemoveAllTests {
     #expect(values[consented] == .boolean(false))
     #expect(values[product] == nil)
   }
+
+  @Test func hasValueSaysWhetherTheSlotHoldsAValue() throws {
+    let schema = TestSchema.schema
+    var values = FactValues(schema: schema)
+    let product = try #require(schema.slot(ofFact: "product.id"))
+    #expect(!values.hasValue(slot: product))
+    values.set(slot: product, to: .text("com.example.coins"))
+    #expect(values.hasValue(slot: product))
+    // A slot the schema does not have holds nothing, as the subscript says.
+    #expect(!values.hasValue(slot: schema.facts.count))
+    #expect(!values.hasValue(slot: -1))
+    for slot in schema.facts.indices {
+      #expect(values.hasValue(slot: slot) == (values[slot] != nil))
+    }
+  }
 }

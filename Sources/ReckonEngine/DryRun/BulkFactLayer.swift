@@ -28,20 +28,24 @@ struct SuppliedFacts {
   private(set) var supplied: [Bool]
   private let notificationOnly: [Bool]
   private let schema: PolicySchema
+  /// Each slot's type, read once: reading it through the schema's descriptors copied one (and
+  /// its strings) per fact per request.
+  private let types: [ValueType]
 
   init(schema: PolicySchema, notificationOnly: [Bool]) {
     self.schema = schema
     self.notificationOnly = notificationOnly
     supplied = Array(repeating: false, count: schema.facts.count)
+    types = schema.facts.map(\.type)
   }
 
   /// Starts a request: the notification's facts count as supplied.
   mutating func start(_ values: FactValues) {
-    for slot in supplied.indices { supplied[slot] = values[slot] != nil }
+    for slot in supplied.indices { supplied[slot] = values.hasValue(slot: slot) }
   }
 
   mutating func add(_ slot: Int, _ value: Value, to values: inout FactValues) {
-    guard !supplied[slot], !notificationOnly[slot], value.fits(schema.facts[slot].type) else {
+    guard !supplied[slot], !notificationOnly[slot], value.fits(types[slot]) else {
       return
     }
     values.set(slot: slot, to: value)

@@ -86,7 +86,7 @@ final class BulkShard: @unchecked Sendable {
         continue
       }
       let request: RefundRequest
-      switch read {
+      switch consume read {
       case .request(let found): request = found
       case .otherNotification:
         outcome.ignored += 1

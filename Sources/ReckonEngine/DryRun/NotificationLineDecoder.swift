@@ -62,7 +62,8 @@ struct NotificationLineDecoder {
       hasTransaction, let receivedAt = notification.signedDate
     else { return nil }
     return RefundRequest(
-      notification: notification, transaction: transaction, receivedAt: receivedAt)
+      notification: consume notification, transaction: consume transaction,
+      receivedAt: receivedAt)
   }
 
   private mutating func readData(

@@ -13,11 +13,11 @@ enum PackedIdentifier: Hashable, Sendable {
 
   /// `text`, packed when it has one of the shapes above.
   init(_ text: String) {
-    var text = text
-    self =
-      text.withUTF8 { bytes in
-        PackedIdentifier.number(bytes) ?? PackedIdentifier.uuid(bytes)
-      } ?? .text(text)
+    // Read in place (a native string's bytes are contiguous) rather than through a copy.
+    let packed = text.utf8.withContiguousStorageIfAvailable { bytes in
+      PackedIdentifier.number(bytes) ?? PackedIdentifier.uuid(bytes)
+    }
+    self = packed.flatMap { $0 } ?? .text(text)
   }
 
   /// The identifier as written.

@@ -93,7 +93,7 @@ enum TransactionField: Int, CaseIterable {
   }
 
   /// Stores a string member.
-  func setText(_ text: String, in transaction: inout JWSTransactionDecodedPayload) {
+  func setText(_ text: consuming String, in transaction: inout JWSTransactionDecodedPayload) {
     switch self {
     case .transactionId: transaction.transactionId = text
     case .originalTransactionId: transaction.originalTransactionId = text

@@ -9,37 +9,44 @@ enum UUIDText {
       base[8] == UInt8(ascii: "-"), base[13] == UInt8(ascii: "-"),
       base[18] == UInt8(ascii: "-"), base[23] == UInt8(ascii: "-")
     else { return nil }
-    return (lowercaseOnly ? lowercaseValues : values).withUnsafeBufferPointer { table in
-      // A byte that is no digit gives 0xFF, which sets the high bits of `invalid`.
-      var invalid: UInt8 = 0
-      var high: UInt64 = 0
-      var low: UInt64 = 0
-      for offset in [0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17] {
-        let nibble = table[Int(base[offset])]
-        invalid |= nibble
+    let table = lowercaseOnly ? lowercaseValues : values
+    // A byte that is no digit gives 0xFF, which sets the high bits of `invalid`.
+    var invalid: UInt8 = 0
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+    for offset in 0..<36 where offset != 8 && offset != 13 && offset != 18 && offset != 23 {
+      let nibble = table[Int(base[offset])]
+      invalid |= nibble
+      if offset < 19 {
         high = high << 4 | UInt64(nibble & 0x0F)
-      }
-      for offset in [19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35] {
-        let nibble = table[Int(base[offset])]
-        invalid |= nibble
+      } else {
         low = low << 4 | UInt64(nibble & 0x0F)
       }
-      return invalid & 0xF0 == 0 ? (high, low) : nil
     }
+    return invalid & 0xF0 == 0 ? (high, low) : nil
   }
 
-  /// Per byte, its value as a hexadecimal digit of either case, else 0xFF.
-  private static let values: [UInt8] = (0...255).map { byte in
-    switch UInt8(byte) {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
-    default: 0xFF
-    }
-  }
+  /// Per byte, its value as a hexadecimal digit of either case, else 0xFF. Kept for the
+  /// process's life outside an array, which each call would retain and release.
+  nonisolated(unsafe) private static let values = table(
+    (0...255).map { byte in
+      switch UInt8(byte) {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
+      default: 0xFF
+      }
+    })
 
   /// The same for lowercase digits only.
-  private static let lowercaseValues: [UInt8] = values.enumerated().map { byte, value in
-    (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(UInt8(byte)) ? 0xFF : value
+  nonisolated(unsafe) private static let lowercaseValues = table(
+    values.enumerated().map { byte, value in
+      (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(UInt8(byte)) ? 0xFF : value
+    })
+
+  private static func table(_ values: [UInt8]) -> UnsafeBufferPointer<UInt8> {
+    let table = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: values.count)
+    _ = table.initialize(from: values)
+    return UnsafeBufferPointer(table)
   }
 }

@@ -218,9 +218,12 @@ public final class SQLiteBulkFactScan {
 public enum BulkKeyOrder {
   /// Negative, zero or positive as `left` sorts before, with or after `right`.
   public static func compare(_ left: String, _ right: String) -> Int {
-    var left = left
-    var right = right
-    return left.withUTF8 { a in right.withUTF8 { b in compare(a, b) } }
+    // In place where the bytes are contiguous (native strings): `withUTF8` needs a copy of
+    // each, which retained and released both for every request of a dry-run.
+    let inPlace = left.utf8.withContiguousStorageIfAvailable { a in
+      right.utf8.withContiguousStorageIfAvailable { b in compare(a, b) }
+    }
+    return inPlace.flatMap { $0 } ?? compare(left.utf8, right.utf8)
   }
 
   /// Negative, zero or positive as `left` sorts before, with or after `right`.
