@@ -45,35 +45,34 @@ struct JSONLineScanner {
   mutating func rawString() -> UnsafeBufferPointer<UInt8>? {
     guard consume(UInt8(ascii: "\"")), let base = bytes.baseAddress else { return nil }
     let start = position
-    guard let quote = memchr(base + start, Int32(UInt8(ascii: "\"")), bytes.count - start) else {
-      return nil
-    }
-    let end = base.distance(to: quote.assumingMemoryBound(to: UInt8.self))
-    // An escape or a control character sends the line to the general decoder, and so does a
-    // string that is not UTF-8. Checked eight bytes at a time: the high bit of a byte is set
-    // below when it is a backslash or under 0x20; a high bit in the word itself means non-ASCII.
+    // One pass finds the closing quote and checks what comes before it: an escape or a control
+    // character sends the line to the general decoder, and so does a string that is not UTF-8.
+    // Eight bytes at a time while none of them is a quote, a backslash, a control character or
+    // beyond ASCII (the high bit of a byte is set below when it may be one), then byte by byte.
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highBits: UInt64 = 0x8080_8080_8080_8080
     var index = start
-    var ascii = true
-    while index + 8 <= end {
+    while index + 8 <= bytes.count {
       let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-      let control = (word &- ones &* 0x20) & ~word & highBits
-      let xored = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-      let backslash = (xored &- ones) & ~xored & highBits
-      if control | backslash != 0 { return nil }
-      if word & highBits != 0 { ascii = false }
+      let control = (word &- ones &* 0x20) & ~word
+      let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+      let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+      let zeroes = (quote &- ones) & ~quote | (backslash &- ones) & ~backslash
+      if (control | zeroes | word) & highBits != 0 { break }
       index += 8
     }
-    while index < end {
+    var ascii = true
+    while index < bytes.count {
       let byte = base[index]
+      if byte == UInt8(ascii: "\"") { break }
       if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
       if byte >= 0x80 { ascii = false }
       index += 1
     }
-    let text = UnsafeBufferPointer(start: base + start, count: end - start)
+    guard index < bytes.count else { return nil }
+    let text = UnsafeBufferPointer(start: base + start, count: index - start)
     if !ascii, String(validating: text, as: UTF8.self) == nil { return nil }
-    position = end + 1
+    position = index + 1
     return text
   }
 
@@ -151,6 +150,7 @@ struct JSONKey {
   /// Whether the key is `name`.
   func `is`(_ name: StaticString) -> Bool {
     guard bytes.count == name.utf8CodeUnitCount else { return false }
-    return bytes.count == 0 || memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0
+    return bytes.count == 0
+      || ShortBytes.equal(bytes.baseAddress!, name.utf8Start, count: bytes.count)
   }
 }

@@ -148,21 +148,30 @@ struct NotificationLineDecoder {
 /// Repeated short strings (bundle ids, product ids, enum names) shared rather than copied.
 /// An open-addressed table of fixed size: no hashing through `Hasher`, no allocation once full.
 struct StringTable {
+  /// The longest string shared, in bytes.
+  private static let longest = 48
   private var hashes: [UInt64]
   private var strings: [String?]
+  /// Each slot's bytes, `longest` apart, and their count: compared in place of the string, which
+  /// read through `withUTF8` was copied, a retain and a release per comparison.
+  private var bytes: [UInt8]
+  private var counts: [Int]
 
   /// A table of `capacity` slots (a power of two), or one that shares nothing when 0.
   init(capacity: Int = 4_096) {
     hashes = [UInt64](repeating: 0, count: capacity)
     strings = [String?](repeating: nil, count: capacity)
+    bytes = [UInt8](repeating: 0, count: capacity * StringTable.longest)
+    counts = [Int](repeating: 0, count: capacity)
   }
 
   /// The next value as a string, shared with an equal one read before when it is short.
   mutating func read(_ scanner: inout JSONLineScanner) -> String? {
     guard let raw = scanner.rawString() else { return nil }
-    guard raw.count <= 48, !strings.isEmpty else { return String(decoding: raw, as: UTF8.self) }
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in raw { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    guard raw.count <= StringTable.longest, !strings.isEmpty, let base = raw.baseAddress else {
+      return String(decoding: raw, as: UTF8.self)
+    }
+    let hash = StringTable.hash(raw)
     let mask = strings.count - 1
     var slot = Int(truncatingIfNeeded: hash ^ hash >> 29) & mask
     // Probe a few slots; a full neighbourhood just means the string is not shared.
@@ -171,19 +180,43 @@ struct StringTable {
         let made = String(decoding: raw, as: UTF8.self)
         hashes[slot] = hash
         strings[slot] = made
+        counts[slot] = raw.count
+        bytes.withUnsafeMutableBufferPointer { stored in
+          _ = UnsafeMutableBufferPointer(rebasing: stored[(slot * StringTable.longest)...])
+            .initialize(from: raw)
+        }
         return made
       }
-      if hashes[slot] == hash, StringTable.equal(candidate, raw) { return candidate }
+      if hashes[slot] == hash, counts[slot] == raw.count,
+        bytes.withUnsafeBufferPointer({ stored in
+          ShortBytes.equal(stored.baseAddress! + slot * StringTable.longest, base, count: raw.count)
+        })
+      {
+        return candidate
+      }
       slot = (slot + 1) & mask
     }
     return String(decoding: raw, as: UTF8.self)
   }
 
-  private static func equal(_ string: String, _ raw: UnsafeBufferPointer<UInt8>) -> Bool {
-    var string = string
-    return string.withUTF8 { bytes in
-      bytes.count == raw.count
-        && (bytes.count == 0 || memcmp(bytes.baseAddress!, raw.baseAddress!, bytes.count) == 0)
+  /// A hash of `raw` a word at a time.
+  private static func hash(_ raw: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let base = UnsafeRawPointer(raw.baseAddress!)
+    var hash = UInt64(raw.count) &* 0x9E37_79B9_7F4A_7C15
+    var offset = 0
+    while offset + 8 <= raw.count {
+      hash =
+        (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        &* 0x9E37_79B9_7F4A_7C15
+      hash ^= hash >> 29
+      offset += 8
     }
+    var tail: UInt64 = 0
+    while offset < raw.count {
+      tail = tail << 8 | UInt64(raw[offset])
+      offset += 1
+    }
+    hash = (hash ^ tail) &* 0x9E37_79B9_7F4A_7C15
+    return hash ^ hash >> 32
   }
 }

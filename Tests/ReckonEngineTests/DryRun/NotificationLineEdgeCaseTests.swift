@@ -175,4 +175,38 @@ struct NotificationLineEdgeCaseTests {
     #expect(throws: RequestFile.Failure.self, "\(name)") { try general.get() }
     #expect(throws: DryRunError.self, "\(name)") { try fast.get() }
   }
+
+  /// Strings are read eight bytes at a time: lines whose strings end before, on and after a
+  /// word's end, or hold what the fast reader refuses in their first or last word.
+  static let stringsAWordAtATime: [(String, String)] = [
+    ("a string of 7 bytes", replacing("\"3.2.1\"", "\"3.2.1.0\"")),
+    ("a string of 8 bytes", replacing("\"3.2.1\"", "\"3.2.1.00\"")),
+    ("a string of 9 bytes", replacing("\"3.2.1\"", "\"3.2.1.000\"")),
+    ("a string of 16 bytes", replacing("\"3.2.1\"", "\"3.2.1.0000000000\"")),
+    ("a string of 17 bytes", replacing("\"3.2.1\"", "\"3.2.1.00000000000\"")),
+    ("an escape in the last word of a string", replacing("\"3.2.1\"", "\"3.2.1.0000\\n\"")),
+    ("an empty string", replacing("\"3.2.1\"", "\"\"")),
+    ("beyond ASCII in the first word", replacing("\"3.2.1\"", "\"ü3.2.1.0000000000\"")),
+  ]
+
+  /// The same, for lines neither reader takes.
+  static let brokenStringsAWordAtATime: [(String, String)] = [
+    (
+      "a line cut inside a long string",
+      String(example[..<example.range(of: "coins.pack500")!.upperBound])
+    ),
+    ("a control character on a word's last byte", replacing("\"3.2.1\"", "\"3.2.1.0\u{01}\"")),
+  ]
+
+  @Test(arguments: stringsAWordAtATime)
+  func stringsReadAWordAtATimeReadLikeRequestFile(_ name: String, _ line: String) throws {
+    try readsLikeRequestFile(name, line)
+  }
+
+  @Test(arguments: brokenStringsAWordAtATime)
+  func brokenStringsReadAWordAtATimeAreRejectedLikeRequestFile(_ name: String, _ line: String)
+    throws
+  {
+    try rejectsLikeRequestFile(name, line)
+  }
 }
