@@ -187,4 +187,13 @@ struct PackedRowTests {
       refundPreference: preference)
     #expect(DryRunVerdict(action: action, body: body, ruleIndex: nil).outcome == outcome)
   }
+
+  /// A dry-run holds a row per request, two verdicts in each: their size is the run's memory,
+  /// and first touching memory is a good part of its time.
+  @Test func rowsAndVerdictsStayPacked() {
+    #expect(MemoryLayout<DryRunVerdict>.size <= 24)
+    #expect(MemoryLayout<DryRunVerdict?>.size == MemoryLayout<DryRunVerdict>.size)
+    #expect(MemoryLayout<PackedIdentifier>.size <= 17)
+    #expect(MemoryLayout<DryRunRow>.stride <= 192)
+  }
 }
