@@ -4,6 +4,7 @@ import PackageDescription
 let package = Package(
   name: "Reckon",
   products: [
+    .library(name: "ReckonSupport", targets: ["ReckonSupport"]),
     .library(name: "ReckonPolicy", targets: ["ReckonPolicy"]),
     .library(name: "ReckonAppStore", targets: ["ReckonAppStore"]),
     .library(name: "ReckonFacts", targets: ["ReckonFacts"]),
@@ -16,23 +17,74 @@ let package = Package(
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    .target(name: "ReckonSupport"),
     .target(name: "ReckonSQLite", dependencies: ["CSQLite"]),
-    .target(name: "ReckonPolicy"),
+    .target(name: "ReckonPolicy", dependencies: ["ReckonSupport"]),
     // Seeded randomness shared by the tests, fault runs and benchmarks; not part of any product.
     .target(name: "ReckonTestSupport"),
-    .target(name: "ReckonAppStore", dependencies: ["COpenSSL", "CCurl"]),
-    .target(name: "ReckonFacts", dependencies: ["ReckonPolicy", "ReckonAppStore", "ReckonSQLite", "CSQLite"]),
-    .target(name: "ReckonEngine", dependencies: ["ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite", "CSQLite"]),
-    .target(name: "ReckonServer", dependencies: ["ReckonEngine"]),
-    .target(name: "ReckonStandIn", dependencies: ["ReckonServer", "ReckonAppStore", "COpenSSL"]),
-    .executableTarget(name: "reckon", dependencies: ["ReckonEngine", "ReckonServer", "ReckonStandIn"]),
-    .executableTarget(name: "reckon-bench", dependencies: ["ReckonEngine", "ReckonStandIn", "ReckonTestSupport"]),
-    .testTarget(name: "ReckonPolicyTests", dependencies: ["ReckonPolicy", "ReckonTestSupport"], exclude: ["Snapshots"]),
-    .testTarget(name: "ReckonAppStoreTests", dependencies: ["ReckonAppStore", "ReckonTestSupport"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "ReckonEngineTests", dependencies: ["ReckonEngine", "ReckonTestSupport"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "ReckonFactsTests", dependencies: ["ReckonFacts", "ReckonEngine", "ReckonSQLite", "ReckonTestSupport"]),
-    .testTarget(name: "ReckonServerTests", dependencies: ["ReckonServer", "ReckonStandIn", "ReckonSQLite", "ReckonTestSupport"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "ReckonCLITests", dependencies: ["ReckonEngine", "ReckonTestSupport"], exclude: ["Snapshots", "Fixtures"]),
+    .target(name: "ReckonAppStore", dependencies: ["ReckonSupport", "COpenSSL", "CCurl"]),
+    .target(
+      name: "ReckonFacts",
+      dependencies: ["ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonSQLite", "CSQLite"]),
+    .target(
+      name: "ReckonEngine",
+      dependencies: [
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite", "CSQLite",
+      ]),
+    .target(
+      name: "ReckonServer", dependencies: ["ReckonSupport", "ReckonAppStore", "ReckonEngine"]),
+    .target(
+      name: "ReckonStandIn",
+      dependencies: ["ReckonSupport", "ReckonServer", "ReckonAppStore", "COpenSSL"]),
+    .executableTarget(
+      name: "reckon",
+      dependencies: [
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonEngine",
+        "ReckonServer", "ReckonStandIn",
+      ]),
+    .executableTarget(
+      name: "reckon-bench",
+      dependencies: [
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite",
+        "ReckonEngine", "ReckonServer", "ReckonStandIn", "ReckonTestSupport",
+      ]),
+    .testTarget(
+      name: "ReckonSupportTests", dependencies: ["ReckonSupport", "ReckonTestSupport"]),
+    .testTarget(
+      name: "ReckonPolicyTests",
+      dependencies: ["ReckonSupport", "ReckonPolicy", "ReckonTestSupport"],
+      exclude: ["Snapshots"]),
+    .testTarget(
+      name: "ReckonAppStoreTests",
+      dependencies: ["ReckonSupport", "ReckonAppStore", "ReckonTestSupport"],
+      resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "ReckonEngineTests",
+      dependencies: [
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite",
+        "ReckonEngine", "ReckonTestSupport",
+      ],
+      resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "ReckonFactsTests",
+      dependencies: [
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonEngine",
+        "ReckonSQLite", "CSQLite", "ReckonTestSupport",
+      ]),
+    .testTarget(
+      name: "ReckonServerTests",
+      dependencies: [
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonEngine",
+        "ReckonServer", "ReckonStandIn", "ReckonSQLite", "ReckonTestSupport",
+      ],
+      resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "ReckonCLITests",
+      dependencies: [
+        "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonEngine", "ReckonSQLite",
+        "ReckonTestSupport",
+      ],
+      exclude: ["Snapshots", "Fixtures"]),
   ]
 )
 

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 out=${FUZZ_OUT:-.build/fuzz}
 mkdir -p "$out/src"
 flags=(-sanitize=fuzzer,address -parse-as-library "${FUZZ_OPTIMIZATION:--O}" -g -swift-version 6)
-inputs=(Sources/ReckonPolicy Sources/ReckonAppStore Sources/ReckonFacts/FactSchema.swift
+inputs=(Sources/ReckonSupport Sources/ReckonPolicy Sources/ReckonAppStore Sources/ReckonFacts/FactSchema.swift
   Sources/ReckonServer/HTTPRequestParser.swift Sources/ReckonServer/HTTPRequest.swift
   Sources/ReckonServer/HTTPParseError.swift Sources/COpenSSL Sources/CCurl Fuzz/PolicyFuzzer.swift
   Fuzz/JWSFuzzer.swift Fuzz/HTTPFuzzer.swift Fuzz/build.sh)
@@ -22,19 +22,31 @@ fi
 rm -f "$stamp"
 
 # Sources that import sibling modules are copied without those imports, so one module holds all.
-strip_imports() { sed -E '/^import (ReckonPolicy|ReckonAppStore|ReckonSQLite|CSQLite)$/d' "$1" > "$2"; }
+sibling_imports='^import (ReckonSupport|ReckonPolicy|ReckonAppStore|ReckonSQLite|CSQLite)$'
+# Copies every Swift file under the given folders and files into $out/src/NAME, stripped.
+stripped_copy() {
+  local name=$1
+  shift
+  rm -rf "${out:?}/src/$name"
+  mkdir -p "$out/src/$name"
+  local file
+  for file in $(find "$@" -name '*.swift'); do
+    sed -E "/$sibling_imports/d" "$file" > "$out/src/$name/$(echo "$file" | tr / _)"
+  done
+}
 
 build_policy() {
-  strip_imports Sources/ReckonFacts/FactSchema.swift "$out/src/FactSchema.swift"
-  swiftc "${flags[@]}" -module-name PolicyFuzz $(find Sources/ReckonPolicy -name '*.swift') \
-    "$out/src/FactSchema.swift" Fuzz/PolicyFuzzer.swift -o "$out/policy"
+  stripped_copy policy Sources/ReckonSupport Sources/ReckonPolicy Sources/ReckonFacts/FactSchema.swift
+  swiftc "${flags[@]}" -module-name PolicyFuzz -package-name PolicyFuzz \
+    $(find "$out/src/policy" -name '*.swift') Fuzz/PolicyFuzzer.swift -o "$out/policy"
 }
 build_jws() {
   # ReckonAppStore's HTTP transport is libcurl (CCurl) and its internals are `package` API.
+  stripped_copy jws Sources/ReckonSupport Sources/ReckonAppStore
   swiftc "${flags[@]}" -module-name JWSFuzz -package-name JWSFuzz -I Sources/COpenSSL \
     -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap -I Sources/CCurl \
     -Xcc -fmodule-map-file=Sources/CCurl/module.modulemap \
-    $(find Sources/ReckonAppStore -name '*.swift') Fuzz/JWSFuzzer.swift -lcrypto -lcurl -o "$out/jws"
+    $(find "$out/src/jws" -name '*.swift') Fuzz/JWSFuzzer.swift -lcrypto -lcurl -o "$out/jws"
 }
 build_http() {
   swiftc "${flags[@]}" -module-name HTTPFuzz Sources/ReckonServer/HTTPRequestParser.swift \

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSupport
 
 /// JSON coders configured the way Apple's payloads need them.
 public enum AppStoreJSON {
@@ -18,16 +19,11 @@ public enum AppStoreJSON {
     return decoder
   }
 
-  /// The earliest and latest UNIX milliseconds read as a time: years 1 to 9999, which every
-  /// later conversion (to whole milliseconds, to ISO 8601) can hold.
-  public static let millisecondRange: ClosedRange<Double> =
-    -62_135_596_800_000...253_402_300_799_999
+  /// The earliest and latest UNIX milliseconds read as a time.
+  public static let millisecondRange = UnixMilliseconds.range
 
   /// The time `milliseconds` after 1970, or nil outside `millisecondRange` (or not finite).
-  public static func date(milliseconds: Double) -> Date? {
-    guard millisecondRange.contains(milliseconds) else { return nil }
-    return Date(timeIntervalSince1970: milliseconds / 1_000)
-  }
+  public static func date(milliseconds: Double) -> Date? { UnixMilliseconds.date(milliseconds) }
 
   /// Why a number is not a time, for decoding errors.
   static func notATime(_ milliseconds: Double) -> String {

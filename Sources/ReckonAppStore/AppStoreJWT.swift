@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSupport
 
 /// The ES256 JWT that authorizes App Store Server API calls: header `alg` ES256, `kid`, `typ` JWT;
 /// claims `iss`, `iat` (a minute before the local clock), `exp` (5 minutes after the local clock,

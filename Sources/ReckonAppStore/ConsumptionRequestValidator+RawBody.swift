@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSupport
 
 extension ConsumptionRequestValidator {
   /// Validates a raw JSON body the way a strict App Store would, for stand-ins and for bodies

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSupport
 
 /// The external purchase token an EXTERNAL_PURCHASE_TOKEN notification carries instead of
 /// `data`: the Base64URL-decoded token the app or website received for an external purchase.

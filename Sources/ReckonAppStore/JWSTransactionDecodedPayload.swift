@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSupport
 
 /// A decoded signed transaction (the middle of `signedTransactionInfo`).
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSupport
 
 /// Apple's Get Notification History: `POST /inApps/v1/notifications/history`, one page at a time,
 /// signed with the App Store client's ES256 token.

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSupport
 
 /// A consumption body's exact bytes after they passed every Apple rule. Senders accept only this
 /// type and it has no other initializer, so an unvalidated body cannot be sent.

@@ -1,5 +1,6 @@
 import ReckonAppStore
 import ReckonPolicy
+import ReckonSupport
 
 /// Explains a decision in plain sentences: what was decided, which rule decided and why, why each
 /// earlier rule did not match, which facts were read or missing, and where each body field came from.

@@ -1,4 +1,5 @@
 import ReckonPolicy
+import ReckonSupport
 
 /// Why a decision came out as it did, in the terms a product owner uses: the deciding rule and the
 /// conditions that held, each earlier rule with the first condition that failed it, and the facts

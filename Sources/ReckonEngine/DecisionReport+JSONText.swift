@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonSupport
 
 extension DecisionReport {
   /// The report as compact JSON with sorted keys, as `JSONEncoder` with `.sortedKeys` writes it,

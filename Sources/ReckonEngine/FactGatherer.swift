@@ -1,5 +1,6 @@
 import ReckonFacts
 import ReckonPolicy
+import ReckonSupport
 
 /// Reckon's own records of earlier requests and outcomes, which give the `history.*` facts. The
 /// state database implements it; until then a gatherer without one leaves those facts to adapters.

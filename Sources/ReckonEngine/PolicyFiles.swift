@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonFacts
 import ReckonPolicy
+import ReckonSupport
 
 /// Finds and loads policy files from paths the user gives: files as they are, folders searched
 /// (not recursively) for `*.policy`.

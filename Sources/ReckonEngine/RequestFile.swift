@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonSupport
 
 /// Reads a CONSUMPTION_REQUEST from a JSON file in Apple's decoded-notification shape, with the
 /// transaction decoded in place of `signedTransactionInfo`, as `reckon eval` and dry-runs take it.

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonPolicy
+import ReckonSupport
 
 /// Reads facts from a JSON object whose keys are fact names and whose values are written as in
 /// the language (`"usage.consumed": "37.5%"`), or as plain JSON booleans, numbers and strings.

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonPolicy
+import ReckonSupport
 
 /// The contents of one or more JSON facts files, indexed by the keys a request is looked up by:
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonPolicy
+import ReckonSupport
 
 #if canImport(Glibc)
   import Glibc

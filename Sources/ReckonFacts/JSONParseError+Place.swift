@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonPolicy
+import ReckonSupport
 
 extension JSONParseError {
   /// The longest line shown under an error; a longer one (minified JSON) is left out, as it

@@ -1,4 +1,5 @@
 import ReckonPolicy
+import ReckonSupport
 
 /// Several fact sources in a configured order, asked at once, each within its own timeout.
 ///

@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import ReckonPolicy
 import ReckonSQLite
+import ReckonSupport
 import Synchronization
 
 /// Facts from the app's own SQLite database, through SQL queries whose result columns are named

@@ -1,3 +1,5 @@
+import ReckonSupport
+
 /// Renders diagnostics as `file:line:col: severity: message`, the source line, a caret under the
 /// span and a hint line, the way compilers print them.
 public struct DiagnosticFormatter: Sendable {

@@ -1,3 +1,5 @@
+import ReckonSupport
+
 /// Splits source text into tokens, reporting bad characters and carrying on.
 public struct Lexer {
   private let bytes: [UInt8]

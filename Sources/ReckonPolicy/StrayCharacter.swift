@@ -1,3 +1,5 @@
+import ReckonSupport
+
 /// A character the language does not use, named so the author can find it even when it is
 /// invisible or looks like one the language does use.
 struct StrayCharacter {

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonServer
+import ReckonSupport
 
 /// The stand-in's Get Notification History: signed payloads it was given, filtered by the
 /// request's dates and notification type like Apple's, served `pageSize` at a time with

@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import ReckonAppStore
+import ReckonSupport
 
 /// Checks an App Store Server API bearer token the way Apple would, on a path independent of
 /// Reckon's signer: the r‖s signature is rebuilt as DER and checked with OpenSSL's

@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonStandIn
+import ReckonSupport
 
 /// `reckon-bench sender [--entries N] [--send N] [--rate R] [--concurrency N] [--connections N]
 /// [--durability normal|full|both] [--key PATH]`: the durable enqueue rate

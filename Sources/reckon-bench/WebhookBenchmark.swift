@@ -4,6 +4,7 @@ import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
 import ReckonServer
+import ReckonSupport
 
 /// `reckon-bench webhook [--count N] [--seconds S] [--connections C] [--rate R] [--paced N]
 /// [--direct N]`:

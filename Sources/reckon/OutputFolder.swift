@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonSupport
 
 /// `--out FOLDER` of a command that writes files into a folder it creates if missing: checked
 /// before anything is written, and a failure to write there said as a sentence naming the path

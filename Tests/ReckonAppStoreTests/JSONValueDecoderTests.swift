@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonSupport
 import Testing
 
 /// Verification decodes payloads from the parsed `JSONValue`; it must read exactly what

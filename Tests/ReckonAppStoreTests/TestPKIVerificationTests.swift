@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonSupport
 import Testing
 
 /// Verification against a PKI made in the test: each way a payload can be forged or wrong, with

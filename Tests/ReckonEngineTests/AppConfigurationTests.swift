@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonSupport
 import Testing
 
 /// The `apps` list of `reckon.json`: one entry per bundle id and environment.

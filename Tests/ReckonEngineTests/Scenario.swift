@@ -3,6 +3,7 @@ import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonSupport
 
 /// Builds requests and facts for engine tests, so each test states only what it is about.
 struct Scenario {

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonSupport
 import Testing
 
 /// `state.keepDays` in `reckon.json`: how many days of records `reckon serve` keeps, refused

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonSupport
 import Testing
 
 /// A facts document reports every fact it cannot read, by file and fact, and says what a file

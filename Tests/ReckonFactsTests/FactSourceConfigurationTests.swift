@@ -3,6 +3,7 @@ import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
 import ReckonSQLite
+import ReckonSupport
 import Testing
 
 struct FactSourceConfigurationTests {

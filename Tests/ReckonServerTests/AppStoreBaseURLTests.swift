@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonSupport
 import Testing
 
 /// `appStore.baseURL` decides where the bearer token goes: https, or plain http on loopback only.

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonStandIn
+import ReckonSupport
 import Testing
 
 @Suite struct AppStoreJWTTests {

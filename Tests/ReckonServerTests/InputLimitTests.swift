@@ -3,6 +3,7 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonServer
+import ReckonSupport
 import Testing
 
 /// The limits on what a client can make the webhook hold or do, as docs/security.md lists them.

@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonServer
 import ReckonStandIn
+import ReckonSupport
 import Testing
 
 /// What `reckon serve` logs while it answers good and forged notifications and sends a reply:

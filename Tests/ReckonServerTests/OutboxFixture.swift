@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonSupport
 import ReckonTestSupport
 
 /// Sender settings for tests: the default pacing, short backoff.

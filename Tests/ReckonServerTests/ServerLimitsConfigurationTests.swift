@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonServer
+import ReckonSupport
 import Testing
 
 /// The `server` section's limits: defaults, overrides and refusals naming the key.

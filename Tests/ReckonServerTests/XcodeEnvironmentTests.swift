@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonSupport
 import Testing
 
 /// `trust.allowXcode` lets locally signed Xcode payloads in unverified, so it must not open a

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import ReckonSupport
 
 /// An App Store Connect `.p8` key (PKCS#8, EC P-256) held by OpenSSL. Its description never
 /// shows the key, so it cannot leak into logs, errors or the state database.

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSupport
 
 /// A certificate authority shaped like Apple's (root ▶ intermediate with Apple's intermediate OID ▶
 /// leaf with Apple's leaf OID) that signs notifications the way the App Store does. For tests and

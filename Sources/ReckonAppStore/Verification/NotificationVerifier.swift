@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSupport
 
 /// An app whose notifications are accepted: bundle id, App Apple ID (checked in Production) and
 /// environment.

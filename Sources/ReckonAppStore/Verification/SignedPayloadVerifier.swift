@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSupport
 
 /// Verifies a compact JWS signed by the App Store: header `alg` ES256, exactly three `x5c`
 /// certificates, the leaf and intermediate chaining to a configured root with Apple's OIDs and

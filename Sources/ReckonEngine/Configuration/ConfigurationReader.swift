@@ -1,4 +1,5 @@
 import ReckonAppStore
+import ReckonSupport
 
 /// Walks a JSON configuration document, naming the exact key (`apps[0].bundleId`) in every error.
 public struct ConfigurationReader: Sendable {

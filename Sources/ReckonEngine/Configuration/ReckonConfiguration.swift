@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonSupport
 
 /// Everything `reckon.json` configures: the apps and their policies, fact sources, the state
 /// database, the App Store key, the sender, the listener and the trusted roots. Relative paths

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonSupport
 
 /// What a dry-run needs from `reckon.json`: the fact sources as bulk layers, and a verifier for
 /// `signedPayload` lines trusting the configured roots.

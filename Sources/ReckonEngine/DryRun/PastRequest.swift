@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonSupport
 
 /// A request from history for a dry-run: the request (its receive time is the decision's `now`),
 /// where it came from, and the facts recorded when it was decided, if there are any.

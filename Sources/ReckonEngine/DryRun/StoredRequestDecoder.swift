@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonFacts
 import ReckonPolicy
+import ReckonSupport
 
 /// Reads back a request from the state database: the notification as received (a webhook body
 /// `{"signedPayload": …}`, verified when it arrived and decoded here without checking again, or

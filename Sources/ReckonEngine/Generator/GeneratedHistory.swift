@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonFacts
 import ReckonPolicy
+import ReckonSupport
 
 /// A state database as if Reckon had answered the generated requests: each notification
 /// recorded, decided by the configured app's policy on facts gathered from the configured

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonPolicy
+import ReckonSupport
 
 /// The `FIELD=VALUE` changes `reckon queue set` makes to a stored body: only the fields of
 /// Apple's `ConsumptionRequest` an operator may change, each read as Apple types it, so a typo

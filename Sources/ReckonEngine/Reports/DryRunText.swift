@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonPolicy
+import ReckonSupport
 
 /// The dry-run summary as text for a terminal: counts by action, preference, rule, reason and
 /// product type; with `--against`, what would change and the first changed requests.

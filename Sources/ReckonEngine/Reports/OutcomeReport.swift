@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonSupport
 
 /// Whether Apple followed our preferences: for decisions whose outcome arrived, the refund rate
 /// by the preference sent, by deciding rule, by the customer's reason and by product type.

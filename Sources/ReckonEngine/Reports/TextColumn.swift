@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSupport
 
 /// A left-aligned column of names in a text table, as wide as its longest name within limits; a
 /// name cut to fit ends in "…", so two long names sharing a prefix are not taken for one.

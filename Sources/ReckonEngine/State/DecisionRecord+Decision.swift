@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonPolicy
+import ReckonSupport
 
 extension DecisionRecord {
   /// The record of `decision`, made by `policy` compiled from `policyText`: facts with their sources

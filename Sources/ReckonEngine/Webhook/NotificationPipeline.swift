@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonSupport
 
 /// The path of one notification: verify ▶ record once ▶ gather facts ▶ decide ▶ validate ▶
 /// enqueue. It answers 200 only once the notification is durably recorded, 500 when recording

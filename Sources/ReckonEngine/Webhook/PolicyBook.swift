@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonFacts
 import ReckonPolicy
+import ReckonSupport
 
 /// The live policy of every app, loaded and checked at start, replaced only by a version that
 /// checks: a changed file that fails `check` is refused and the previous version stays live.

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonSupport
 
 extension ReckonService {
   /// The service `reckon.json` describes: its apps and policies (loaded and checked now), fact

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSupport
 
 /// What the webhook answers one POST with, and what became of the notification, for logs and
 /// metrics. 200 means the notification is durably recorded; 500 means it is not (Apple retries);

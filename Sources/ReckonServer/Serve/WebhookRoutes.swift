@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonSupport
 
 /// The routes `reckon serve` answers: `POST` on the webhook path, `GET /healthz` and
 /// `GET /metrics`; anything else is 404 (or 405 for a known path with the wrong method).

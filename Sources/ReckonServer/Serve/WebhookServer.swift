@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonSupport
 
 /// `reckon serve` as a library: the HTTP listener with the webhook routes, the sender, the
 /// retry of undecided requests, policy hot reload and, with `state.keepDays`, pruning of the

@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonPolicy
+import ReckonSupport
 
 /// `reckon fmt [--check] [PATHS]`: rewrites policy files in the canonical layout, or with
 /// `--check` lists the files that would change.

@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonPolicy
+import ReckonSupport
 
 /// `reckon queue list|show|approve|set|retry|drop`: looks at and steers the outbox.
 enum QueueCommand: Command {

@@ -3,6 +3,7 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonStandIn
+import ReckonSupport
 
 #if canImport(Glibc)
   import Glibc

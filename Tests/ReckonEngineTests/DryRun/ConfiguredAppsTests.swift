@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonSupport
 import Testing
 
 /// Which requests a dry-run counts as for the configured apps, with one app (compared directly)

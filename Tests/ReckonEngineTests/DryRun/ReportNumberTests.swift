@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSupport
 import Testing
 
 @testable import ReckonEngine

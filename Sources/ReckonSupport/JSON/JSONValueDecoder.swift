@@ -1,10 +1,9 @@
 import Foundation
 
-/// Decodes `Decodable` values from an already parsed `JSONValue`, as `AppStoreJSON.decoder()`
-/// decodes them from bytes: dates as UNIX milliseconds, integers only from whole numbers, unknown
-/// keys ignored, a wrong type an error. Verification has parsed every payload already (it reads
-/// `signedDate` and the environment from it), and decoding the bytes again with `JSONDecoder` was
-/// the largest cost of verifying a notification.
+/// Decodes `Decodable` values from an already parsed `JSONValue`, as a `JSONDecoder` set up for
+/// store payloads decodes them from bytes: dates as UNIX milliseconds, integers only from whole numbers, unknown
+/// keys ignored, a wrong type an error. Callers that have parsed a document already (verification reads a
+/// payload's `signedDate` and environment first) decode it without reading the bytes again.
 public struct JSONValueDecoder {
   /// A decoder.
   public init() {}
@@ -60,9 +59,9 @@ private struct JSONValueDecoding: Decoder {
   func unwrap<T: Decodable>(_ type: T.Type) throws -> T {
     if type == Date.self {
       let milliseconds = try double()
-      guard let date = AppStoreJSON.date(milliseconds: milliseconds) else {
+      guard let date = UnixMilliseconds.date(milliseconds) else {
         throw DecodingError.dataCorrupted(
-          .init(codingPath: codingPath, debugDescription: AppStoreJSON.notATime(milliseconds)))
+          .init(codingPath: codingPath, debugDescription: UnixMilliseconds.notATime(milliseconds)))
       }
       return date as! T
     }

@@ -4,14 +4,14 @@ import Foundation
 /// a dictionary entry; the thread sleeps until the earliest live alarm and is woken only when a
 /// new alarm is due before it, so alarms cancelled long before their time (the usual case: the
 /// work finished) cost no wake-up at all.
-final class DeadlineClock: @unchecked Sendable {
+package final class DeadlineClock: @unchecked Sendable {
   /// An alarm's handle, for cancelling it.
-  struct Alarm: Hashable, Sendable {
+  package struct Alarm: Hashable, Sendable {
     fileprivate let id: UInt64
   }
 
   /// The process's clock; its thread starts with the first alarm.
-  static let shared = DeadlineClock()
+  package static let shared = DeadlineClock()
 
   private let condition = NSCondition()
   private var alarms: [UInt64: (due: ContinuousClock.Instant, fire: @Sendable () -> Void)] = [:]
@@ -21,7 +21,7 @@ final class DeadlineClock: @unchecked Sendable {
   private var started = false
 
   /// Calls `fire` (on the clock's thread) once `delay` has passed, unless cancelled first.
-  func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> Alarm {
+  package func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> Alarm {
     let due = ContinuousClock.now.advanced(by: delay)
     condition.lock()
     defer { condition.unlock() }
@@ -39,7 +39,7 @@ final class DeadlineClock: @unchecked Sendable {
   }
 
   /// Forgets the alarm; it never fires.
-  func cancel(_ alarm: Alarm) {
+  package func cancel(_ alarm: Alarm) {
     condition.lock()
     alarms[alarm.id] = nil
     condition.unlock()

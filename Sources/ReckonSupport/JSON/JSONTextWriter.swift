@@ -4,46 +4,46 @@ import Foundation
 /// writes for the same values (callers give object keys in sorted order). Decision records are
 /// written on every webhook request, and `JSONEncoder`'s generic, reflective encoding was the
 /// largest single cost of the request path.
-struct JSONTextWriter {
+package struct JSONTextWriter {
   /// The text so far.
   private(set) var bytes: [UInt8] = []
   /// Whether `/` is written as `\/`, as `JSONEncoder` does unless told `.withoutEscapingSlashes`.
-  let escapesSlashes: Bool
+  package let escapesSlashes: Bool
   // One entry per open object or array: whether a value was already written in it.
   private var written: [Bool] = []
 
-  init(escapesSlashes: Bool = true, capacity: Int = 1_024) {
+  package init(escapesSlashes: Bool = true, capacity: Int = 1_024) {
     self.escapesSlashes = escapesSlashes
     bytes.reserveCapacity(capacity)
   }
 
   /// The text as `Data`.
-  var data: Data { Data(bytes) }
+  package var data: Data { Data(bytes) }
 
-  mutating func beginObject() {
+  package mutating func beginObject() {
     separate()
     bytes.append(UInt8(ascii: "{"))
     written.append(false)
   }
 
-  mutating func endObject() {
+  package mutating func endObject() {
     written.removeLast()
     bytes.append(UInt8(ascii: "}"))
   }
 
-  mutating func beginArray() {
+  package mutating func beginArray() {
     separate()
     bytes.append(UInt8(ascii: "["))
     written.append(false)
   }
 
-  mutating func endArray() {
+  package mutating func endArray() {
     written.removeLast()
     bytes.append(UInt8(ascii: "]"))
   }
 
   /// Writes `"name":`; the value written next belongs to it.
-  mutating func key(_ name: String) {
+  package mutating func key(_ name: String) {
     separate()
     quoted(name)
     bytes.append(UInt8(ascii: ":"))
@@ -51,49 +51,49 @@ struct JSONTextWriter {
     written[written.count - 1] = false
   }
 
-  mutating func string(_ value: String) {
+  package mutating func string(_ value: String) {
     separate()
     quoted(value)
   }
 
-  mutating func int(_ value: Int) {
+  package mutating func int(_ value: Int) {
     separate()
     bytes.append(contentsOf: String(value).utf8)
   }
 
-  mutating func bool(_ value: Bool) {
+  package mutating func bool(_ value: Bool) {
     separate()
     bytes.append(contentsOf: (value ? "true" : "false").utf8)
   }
 
-  mutating func null() {
+  package mutating func null() {
     separate()
     bytes.append(contentsOf: "null".utf8)
   }
 
   /// `"name":"value"`, left out when `value` is nil (as synthesized `Encodable` leaves out nil).
-  mutating func field(_ name: String, _ value: String?) {
+  package mutating func field(_ name: String, _ value: String?) {
     guard let value else { return }
     key(name)
     string(value)
   }
 
   /// `"name":value`, left out when `value` is nil.
-  mutating func field(_ name: String, _ value: Int?) {
+  package mutating func field(_ name: String, _ value: Int?) {
     guard let value else { return }
     key(name)
     int(value)
   }
 
   /// `"name":value`, left out when `value` is nil.
-  mutating func field(_ name: String, _ value: Bool?) {
+  package mutating func field(_ name: String, _ value: Bool?) {
     guard let value else { return }
     key(name)
     bool(value)
   }
 
   /// `"name":[…]` of strings, left out when `values` is nil.
-  mutating func field(_ name: String, _ values: [String]?) {
+  package mutating func field(_ name: String, _ values: [String]?) {
     guard let values else { return }
     key(name)
     beginArray()
@@ -102,7 +102,7 @@ struct JSONTextWriter {
   }
 
   /// `"name":{…}` of strings with sorted keys.
-  mutating func field(_ name: String, _ values: [String: String]) {
+  package mutating func field(_ name: String, _ values: [String: String]) {
     key(name)
     beginObject()
     for (entry, value) in values.sorted(by: { $0.key < $1.key }) { field(entry, value) }

@@ -1,5 +1,3 @@
-import ReckonPolicy
-
 /// Text for a terminal from values anyone could have written (a reason or product type in a
 /// requests file, a rule name in a state database, a fact's value): control characters other
 /// than the line breaks the report itself writes, and characters that change how text shows

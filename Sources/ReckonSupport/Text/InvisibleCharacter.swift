@@ -33,7 +33,7 @@ public enum InvisibleCharacter {
   /// Whether a tag character belongs to a well-formed flag; `scalar(k)` is the scalar `k`
   /// places after it (before it for a negative `k`), nil past the text. The one rule for the
   /// lexer, which reads bytes, and for output, which reads scalars.
-  static func isFlagTag(_ scalar: (Int) -> UInt32?) -> Bool {
+  public static func isFlagTag(_ scalar: (Int) -> UInt32?) -> Bool {
     var first = 0
     while let previous = scalar(first - 1), isTagLetterOrDigit(previous) { first -= 1 }
     guard scalar(first - 1) == blackFlag else { return false }

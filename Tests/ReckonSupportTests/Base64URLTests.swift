@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReckonAppStore
+@testable import ReckonSupport
 
 /// Base64url decoding by table must give Foundation's verdict and bytes for every input.
 @Suite struct Base64URLTests {

@@ -8,9 +8,9 @@ import Foundation
 ///
 /// Work waiting for a turn is dropped when its task is cancelled first (as `Deadline` cancels
 /// work that ran out of time), so a backlog behind a locked file does not run after nobody wants it.
-final class BlockingWorkQueue: @unchecked Sendable {
+package final class BlockingWorkQueue: @unchecked Sendable {
   /// How many pieces of work may run at once.
-  let width: Int
+  package let width: Int
   /// One serial queue per piece of work that may run at once: GCD gives each serial queue a
   /// thread of its own, where a concurrent queue on Linux gets threads only as fast as its
   /// monitor notices the others blocked.
@@ -25,7 +25,7 @@ final class BlockingWorkQueue: @unchecked Sendable {
   private typealias Job = @Sendable () -> Void
 
   /// A queue named `label` running at most `width` pieces of work at once.
-  init(label: String, width: Int) {
+  package init(label: String, width: Int) {
     precondition(width > 0, "a queue must run something")
     self.width = width
     lanes = (0..<width).map { DispatchQueue(label: "\(label).\($0)") }
@@ -33,14 +33,14 @@ final class BlockingWorkQueue: @unchecked Sendable {
   }
 
   /// How many pieces of work are running now (for tests).
-  var runningCount: Int { lock.withLock { width - freeLanes.count } }
+  package var runningCount: Int { lock.withLock { width - freeLanes.count } }
 
   /// How many pieces of work wait for a turn (for tests).
-  var waitingCount: Int { lock.withLock { waiting.count - waitingStart } }
+  package var waitingCount: Int { lock.withLock { waiting.count - waitingStart } }
 
   /// `work`'s result, once it has run on one of the queue's threads; `CancellationError` if the
   /// task is cancelled before the work started.
-  func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+  package func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     let cancelled = CancelFlag()
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {

@@ -2,7 +2,7 @@ import Foundation
 import ReckonTestSupport
 import Testing
 
-@testable import ReckonAppStore
+@testable import ReckonSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,7 @@
 import Foundation
-import ReckonFacts
 import Testing
+
+@testable import ReckonSupport
 
 /// Waits `seconds` without looking at cancellation, as a blocked database call would.
 private func uncancellableWait(_ seconds: Double) async {

@@ -3,20 +3,20 @@ import Foundation
 /// A strict RFC 8259 JSON parser over bytes into `JSONValue`, with a nesting limit. Faster than
 /// going through `JSONDecoder` on Linux, which matters on the webhook's path (every notification
 /// parses a body, two JWS headers and two payloads), and total: any input gives a value or an error.
-struct JSONParser {
+package struct JSONParser {
   /// How deeply arrays and objects may nest; deeper input is refused rather than risking the stack.
-  static let maximumDepth = 256
+  package static let maximumDepth = 256
 
   private let bytes: [UInt8]
   private var offset = 0
   private var depth = 0
 
-  init(_ data: Data) {
+  package init(_ data: Data) {
     bytes = [UInt8](data)
   }
 
   /// Parses one JSON document; only whitespace may follow it.
-  mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+  package mutating func parseDocument() throws(JSONParseError) -> JSONValue {
     let value = try parseValue()
     skipWhitespace()
     guard offset == bytes.count else {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReckonAppStore
+@testable import ReckonSupport
 
 #if canImport(Glibc)
   import Glibc
