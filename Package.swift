@@ -7,8 +7,10 @@ let package = Package(
     .library(name: "ReckonSupport", targets: ["ReckonSupport"]),
     .library(name: "ReckonPolicy", targets: ["ReckonPolicy"]),
     .library(name: "ReckonAppStore", targets: ["ReckonAppStore"]),
+    .library(name: "ReckonHTTP", targets: ["ReckonHTTP"]),
     .library(name: "ReckonFacts", targets: ["ReckonFacts"]),
     .library(name: "ReckonEngine", targets: ["ReckonEngine"]),
+    .library(name: "ReckonTools", targets: ["ReckonTools"]),
     .library(name: "ReckonServer", targets: ["ReckonServer"]),
     .executable(name: "reckon", targets: ["reckon"]),
     .executable(name: "reckon-bench", targets: ["reckon-bench"]),
@@ -21,8 +23,9 @@ let package = Package(
     .target(name: "ReckonSQLite", dependencies: ["CSQLite"]),
     .target(name: "ReckonPolicy", dependencies: ["ReckonSupport"]),
     // Seeded randomness shared by the tests, fault runs and benchmarks; not part of any product.
-    .target(name: "ReckonTestSupport"),
-    .target(name: "ReckonAppStore", dependencies: ["ReckonSupport", "COpenSSL", "CCurl"]),
+    .target(name: "ReckonTestSupport", dependencies: ["ReckonHTTP"]),
+    .target(name: "ReckonAppStore", dependencies: ["ReckonSupport", "COpenSSL"]),
+    .target(name: "ReckonHTTP", dependencies: ["ReckonSupport", "CCurl"]),
     .target(
       name: "ReckonFacts",
       dependencies: ["ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonSQLite", "CSQLite"]),
@@ -32,24 +35,35 @@ let package = Package(
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite", "CSQLite",
       ]),
     .target(
-      name: "ReckonServer", dependencies: ["ReckonSupport", "ReckonAppStore", "ReckonEngine"]),
+      name: "ReckonTools",
+      dependencies: [
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite",
+        "ReckonEngine",
+      ]),
+    .target(
+      name: "ReckonServer",
+      dependencies: ["ReckonSupport", "ReckonAppStore", "ReckonEngine", "ReckonHTTP"]),
     .target(
       name: "ReckonStandIn",
-      dependencies: ["ReckonSupport", "ReckonServer", "ReckonAppStore", "COpenSSL"]),
+      dependencies: ["ReckonSupport", "ReckonHTTP", "ReckonAppStore", "COpenSSL"]),
     .executableTarget(
       name: "reckon",
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonEngine",
-        "ReckonServer", "ReckonStandIn",
+        "ReckonTools", "ReckonHTTP", "ReckonServer", "ReckonStandIn",
       ]),
     .executableTarget(
       name: "reckon-bench",
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite",
-        "ReckonEngine", "ReckonServer", "ReckonStandIn", "ReckonTestSupport",
+        "ReckonEngine", "ReckonTools", "ReckonHTTP", "ReckonServer", "ReckonStandIn",
+        "ReckonTestSupport",
       ]),
     .testTarget(
       name: "ReckonSupportTests", dependencies: ["ReckonSupport", "ReckonTestSupport"]),
+    .testTarget(
+      name: "ReckonHTTPTests",
+      dependencies: ["ReckonSupport", "ReckonHTTP", "ReckonAppStore", "ReckonTestSupport"]),
     .testTarget(
       name: "ReckonPolicyTests",
       dependencies: ["ReckonSupport", "ReckonPolicy", "ReckonTestSupport"],
@@ -62,7 +76,7 @@ let package = Package(
       name: "ReckonEngineTests",
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite",
-        "ReckonEngine", "ReckonTestSupport",
+        "ReckonEngine", "ReckonTools", "ReckonTestSupport",
       ],
       resources: [.copy("Fixtures")]),
     .testTarget(
@@ -75,14 +89,15 @@ let package = Package(
       name: "ReckonServerTests",
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonEngine",
-        "ReckonServer", "ReckonStandIn", "ReckonSQLite", "ReckonTestSupport",
+        "ReckonTools", "ReckonHTTP", "ReckonServer", "ReckonStandIn", "ReckonSQLite",
+        "ReckonTestSupport",
       ],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "ReckonCLITests",
       dependencies: [
-        "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonEngine", "ReckonSQLite",
-        "ReckonTestSupport",
+        "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonEngine", "ReckonTools",
+        "ReckonSQLite", "ReckonTestSupport",
       ],
       exclude: ["Snapshots", "Fixtures"]),
   ]

@@ -9,8 +9,8 @@ out=${FUZZ_OUT:-.build/fuzz}
 mkdir -p "$out/src"
 flags=(-sanitize=fuzzer,address -parse-as-library "${FUZZ_OPTIMIZATION:--O}" -g -swift-version 6)
 inputs=(Sources/ReckonSupport Sources/ReckonPolicy Sources/ReckonAppStore Sources/ReckonFacts/FactSchema.swift
-  Sources/ReckonServer/HTTPRequestParser.swift Sources/ReckonServer/HTTPRequest.swift
-  Sources/ReckonServer/HTTPParseError.swift Sources/COpenSSL Sources/CCurl Fuzz/PolicyFuzzer.swift
+  Sources/ReckonHTTP/Server/HTTPRequestParser.swift Sources/ReckonHTTP/Server/HTTPRequest.swift
+  Sources/ReckonHTTP/Server/HTTPParseError.swift Sources/COpenSSL Fuzz/PolicyFuzzer.swift
   Fuzz/JWSFuzzer.swift Fuzz/HTTPFuzzer.swift Fuzz/build.sh)
 stamp=$out/built-with
 identity="${flags[*]} $(swiftc --version 2>&1 | head -n 1)"
@@ -41,16 +41,15 @@ build_policy() {
     $(find "$out/src/policy" -name '*.swift') Fuzz/PolicyFuzzer.swift -o "$out/policy"
 }
 build_jws() {
-  # ReckonAppStore's HTTP transport is libcurl (CCurl) and its internals are `package` API.
+  # ReckonAppStore's internals are `package` API.
   stripped_copy jws Sources/ReckonSupport Sources/ReckonAppStore
   swiftc "${flags[@]}" -module-name JWSFuzz -package-name JWSFuzz -I Sources/COpenSSL \
-    -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap -I Sources/CCurl \
-    -Xcc -fmodule-map-file=Sources/CCurl/module.modulemap \
-    $(find "$out/src/jws" -name '*.swift') Fuzz/JWSFuzzer.swift -lcrypto -lcurl -o "$out/jws"
+    -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap \
+    $(find "$out/src/jws" -name '*.swift') Fuzz/JWSFuzzer.swift -lcrypto -o "$out/jws"
 }
 build_http() {
-  swiftc "${flags[@]}" -module-name HTTPFuzz Sources/ReckonServer/HTTPRequestParser.swift \
-    Sources/ReckonServer/HTTPRequest.swift Sources/ReckonServer/HTTPParseError.swift \
+  swiftc "${flags[@]}" -module-name HTTPFuzz Sources/ReckonHTTP/Server/HTTPRequestParser.swift \
+    Sources/ReckonHTTP/Server/HTTPRequest.swift Sources/ReckonHTTP/Server/HTTPParseError.swift \
     Fuzz/HTTPFuzzer.swift -o "$out/http"
 }
 

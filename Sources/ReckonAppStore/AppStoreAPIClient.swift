@@ -1,6 +1,7 @@
 import Foundation
+import ReckonSupport
 
-/// The App Store Server API's Send Consumption Information call over libcurl (`CurlHTTPClient`):
+/// The App Store Server API's Send Consumption Information call over an `HTTPTransport`:
 /// `PUT /inApps/v2/transactions/consumption/{transactionId}` with an ES256 bearer token.
 public final class AppStoreAPIClient: ConsumptionSender, @unchecked Sendable {
   /// Apple's production host.
@@ -12,20 +13,20 @@ public final class AppStoreAPIClient: ConsumptionSender, @unchecked Sendable {
   private let keyId: String
   private let key: PrivateKey
   private let baseURLOverride: URL?
-  private let http: CurlHTTPClient
+  private let http: any HTTPTransport
   private let tokens: TokenCache
 
-  /// A client signing with `key`; `baseURL` replaces Apple's hosts (for a local stand-in);
-  /// `maximumConnections` caps parallel connections per host.
+  /// A client signing with `key` and sending through `transport`; `baseURL` replaces Apple's
+  /// hosts (for a local stand-in).
   public init(
     issuerId: String, keyId: String, key: PrivateKey, baseURL: URL? = nil,
-    timeout: TimeInterval = 30, maximumConnections: Int = 16
+    transport: any HTTPTransport
   ) {
     self.issuerId = issuerId
     self.keyId = keyId
     self.key = key
     self.baseURLOverride = baseURL
-    self.http = CurlHTTPClient(timeout: timeout, maximumConnections: maximumConnections)
+    self.http = transport
     self.tokens = TokenCache()
   }
 
@@ -63,7 +64,7 @@ public final class AppStoreAPIClient: ConsumptionSender, @unchecked Sendable {
     } catch {
       return .notSigned(error.description)
     }
-    let request = CurlRequest(
+    let request = HTTPClientRequest(
       method: "PUT",
       url: consumptionURL(transactionId: transactionId, environment: app.environment),
       headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(token)")],

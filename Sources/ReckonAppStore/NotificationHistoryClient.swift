@@ -63,7 +63,7 @@ public final class NotificationHistoryClient: @unchecked Sendable {
 
   private let client: AppStoreAPIClient
   private let app: AppStoreApp
-  private let http: CurlHTTPClient
+  private let http: any HTTPTransport
   /// How many times one page is asked for (429 and 5xx are asked again) before giving up.
   public var attempts = 6
   /// The longest `Retry-After` waited out; a longer one ends the import, saying until when.
@@ -71,12 +71,12 @@ public final class NotificationHistoryClient: @unchecked Sendable {
   /// The clock Apple's 180 days are reckoned by: the wall clock unless a test sets another.
   public var now: @Sendable () -> Date = { Date() }
 
-  /// A history client for `app` using `client`'s key and base URL.
-  public init(client: AppStoreAPIClient, app: AppStoreApp, timeout: TimeInterval = 30) {
+  /// A history client for `app` using `client`'s key and base URL, asking through `transport`
+  /// (pages are fetched one after another: one connection suffices).
+  public init(client: AppStoreAPIClient, app: AppStoreApp, transport: any HTTPTransport) {
     self.client = client
     self.app = app
-    // Pages are fetched one after another: one connection suffices.
-    http = CurlHTTPClient(timeout: timeout, maximumConnections: 1)
+    http = transport
   }
 
   /// The earliest startDate Apple accepts at `now` in `environment` (180 days back, 30 in the
@@ -141,7 +141,7 @@ public final class NotificationHistoryClient: @unchecked Sendable {
     do { token = try client.makeToken(bundleId: app.bundleId, now: Date()) } catch {
       throw .notSigned(error.description)
     }
-    let request = CurlRequest(
+    let request = HTTPClientRequest(
       method: "POST", url: components.url!,
       headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(token)")],
       body: query.body())

@@ -4,28 +4,28 @@ import ReckonPolicy
 
 /// Builds the body Apple receives from the facts and the deciding rule's actions: facts first,
 /// then the rule's overrides, then Reckon's defaults, then Apple's rules as a last gate.
-struct BodyBuilder {
-  let facts: FactValues
-  let actions: [DecidedAction]
-  let rule: String
+package struct BodyBuilder {
+  package let facts: FactValues
+  package let actions: [DecidedAction]
+  package let rule: String
   /// The index of the rule that decided (nil for `otherwise`), to say why a `set` has no value.
-  let ruleIndex: Int?
+  package let ruleIndex: Int?
   /// The transaction's product and ownership types, for Apple's rules that depend on them.
-  let context: ConsumptionValidationContext
+  package let context: ConsumptionValidationContext
   /// Where the body's facts are in `facts`; found once per schema by callers deciding many.
-  var slots: BodyFactSlots
+  package var slots: BodyFactSlots
   /// Whether to record where each field came from; a dry-run leaves it off, as it shows only
   /// the verdict and the dictionary costs more than the rest of the body.
-  var tracksSources = true
+  package var tracksSources = true
 
-  struct Outcome {
-    var action: DecisionAction
-    var body: ConsumptionRequest?
-    var sources: [String: FieldSource]
+  package struct Outcome {
+    package var action: DecisionAction
+    package var body: ConsumptionRequest?
+    package var sources: [String: FieldSource]
   }
 
   /// A builder for the decision `decided` of the rule named `rule`.
-  init(
+  package init(
     facts: FactValues, decided: PolicyDecision, rule: String,
     context: ConsumptionValidationContext, slots: BodyFactSlots? = nil
   ) {
@@ -40,7 +40,7 @@ struct BodyBuilder {
   /// The body and what to do with it. `policy`, the one that decided, is read only to say why a
   /// `set` has no value; it is a parameter rather than a property because copying it into each
   /// builder (a request in a dry-run) retained every part of it.
-  func build(policy: CompiledPolicy) -> Outcome {
+  package func build(policy: CompiledPolicy) -> Outcome {
     var sources: [String: FieldSource] = [:]
     guard case .boolean(true) = facts[slots.consented] else {
       let said = facts[slots.consented].map { $0.formatted(as: .boolean) } ?? "missing"
@@ -179,7 +179,7 @@ struct BodyBuilder {
   /// A share strictly between 0% and 100% stays strictly between 0 and 100000 (99.9996% is 99999,
   /// 0.0004% is 1): rounding never turns part of a purchase into none or all of it, which Apple
   /// would refuse with GRANT_PRORATED. Exactly 0% and 100% are 0 and 100000.
-  static func milliunits(_ percent: Double) -> Int {
+  package static func milliunits(_ percent: Double) -> Int {
     let milli = (percent * 1_000).rounded()
     guard milli.isFinite, abs(milli) < 1e12 else { return percent < 0 ? -1 : 1_000_000_000_000 }
     if percent > 0, percent < 100 {
@@ -190,14 +190,14 @@ struct BodyBuilder {
 }
 
 /// The slots of the facts a body is built from, in one schema.
-struct BodyFactSlots: Sendable {
-  let consented: Int
-  let deliveryStatus: Int
-  let sampleOffered: Int
-  let usageConsumed: Int
+package struct BodyFactSlots: Sendable {
+  package let consented: Int
+  package let deliveryStatus: Int
+  package let sampleOffered: Int
+  package let usageConsumed: Int
 
   /// Finds the slots; a schema without one of the facts gives a slot no value is ever in.
-  init(_ schema: PolicySchema) {
+  package init(_ schema: PolicySchema) {
     func slot(_ name: String) -> Int { schema.slot(ofFact: name) ?? -1 }
     consented = slot("customer.consented")
     deliveryStatus = slot("delivery.status")
@@ -206,7 +206,7 @@ struct BodyFactSlots: Sendable {
   }
 
   /// Apple's delivery status for each ordinal of the `delivery.status` enumeration.
-  static let deliveryStatuses = FactSchema.deliveryStatus.cases.map {
+  package static let deliveryStatuses = FactSchema.deliveryStatus.cases.map {
     DeliveryStatus(rawValue: $0) ?? .undeliveredOther
   }
 }

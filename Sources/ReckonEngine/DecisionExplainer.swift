@@ -88,7 +88,7 @@ public struct DecisionExplainer: Sendable {
   }
 
   /// Every rule tried with each condition's value, for test failures.
-  func ruleLines(_ decision: Decision) -> [String] {
+  package func ruleLines(_ decision: Decision) -> [String] {
     guard let trace = decision.trace else { return ["(no trace recorded)"] }
     var lines = ["Rules, in order:"]
     for attempt in trace.attempts {
@@ -124,7 +124,7 @@ public struct DecisionExplainer: Sendable {
       }
   }
 
-  static func conjuncts(_ expression: ResolvedExpression) -> [ResolvedExpression] {
+  package static func conjuncts(_ expression: ResolvedExpression) -> [ResolvedExpression] {
     if case .and(let left, let right) = expression.kind {
       return conjuncts(left) + conjuncts(right)
     }

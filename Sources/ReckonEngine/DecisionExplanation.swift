@@ -70,14 +70,21 @@ public struct DecisionExplanation: Sendable, Codable {
 }
 
 /// Reads the values of a rule's conditions from a trace attempt.
-struct ConditionReader {
-  let policy: CompiledPolicy
+package struct ConditionReader {
+  package let policy: CompiledPolicy
   /// The request's facts: a fact's value is read here, since the trace records only conditions.
-  let facts: FactValues
+  package let facts: FactValues
+
+  /// A reader of `policy`'s conditions over `facts`.
+  package init(policy: CompiledPolicy, facts: FactValues) {
+    self.policy = policy
+    self.facts = facts
+  }
 
   /// The parts of the rule's `and` chain that were evaluated, in order, stopping after the first
   /// false one; an unknown part does not stop evaluation, since a later false part decides.
-  func conditions(of rule: CheckedRule, in attempt: PolicyTrace.RuleAttempt) -> [DecisionExplanation
+  package func conditions(of rule: CheckedRule, in attempt: PolicyTrace.RuleAttempt)
+    -> [DecisionExplanation
     .Condition]
   {
     var values: [Int: Value?] = [:]
@@ -179,7 +186,7 @@ struct ConditionReader {
 
   /// Why `expression` has no value, in words: the missing facts it reads, else money in two
   /// currencies or a division by zero; nil when none of these is the reason.
-  func whyUnknown(_ expression: ResolvedExpression) -> String? {
+  package func whyUnknown(_ expression: ResolvedExpression) -> String? {
     let names = missingFacts(in: expression)
     guard names.isEmpty else { return names.joined(separator: ", ") + " missing" }
     return unknownCause(in: expression)

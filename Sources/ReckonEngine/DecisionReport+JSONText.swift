@@ -59,7 +59,7 @@ extension DecisionReport {
 
   /// `body` as `ConsumptionRequest.jsonData()` writes it (sorted keys, slashes unescaped), without
   /// the generic encoder.
-  static func bodyJSON(_ body: ConsumptionRequest) -> Data {
+  package static func bodyJSON(_ body: ConsumptionRequest) -> Data {
     var writer = JSONTextWriter(escapesSlashes: false, capacity: 160)
     write(body, into: &writer)
     return writer.data

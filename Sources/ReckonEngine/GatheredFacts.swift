@@ -49,7 +49,7 @@ public struct GatheredFacts: Hashable, Sendable {
   }
 
   /// Whether a fact source supplied any fact: not only the notification and Reckon's records.
-  var fromFactSources: Bool {
+  package var fromFactSources: Bool {
     provenance.values.contains { $0 != "notification" && $0 != "records" }
   }
 

@@ -3,8 +3,8 @@ import ReckonFacts
 import ReckonPolicy
 
 /// The facts that come from the signed notification itself. They are never taken from an adapter.
-enum NotificationFacts {
-  static func extract(from request: RefundRequest, schema: FactSchema) -> [String: Value] {
+package enum NotificationFacts {
+  package static func extract(from request: RefundRequest, schema: FactSchema) -> [String: Value] {
     var facts: [String: Value] = [:]
     let transaction = request.transaction
     facts["now"] = .timestamp(request.receivedAt.timeIntervalSince1970)
@@ -39,7 +39,7 @@ enum NotificationFacts {
     type.ordinal(of: name).map(Value.enumeration)
   }
 
-  static func policyName(of environment: AppStoreEnvironment) -> String {
+  package static func policyName(of environment: AppStoreEnvironment) -> String {
     switch environment {
     case .production: "PRODUCTION"
     case .sandbox: "SANDBOX"

@@ -102,7 +102,7 @@ struct PolicyLints {
   }
 
   /// The parts of an `and` chain, looking through `let`s, each shape once.
-  func conjuncts(of expression: ResolvedExpression) -> [ResolvedExpression] {
+  package func conjuncts(of expression: ResolvedExpression) -> [ResolvedExpression] {
     switch expression.kind {
     case .and(let left, let right):
       var seen: Set<ResolvedExpression.Shape> = []

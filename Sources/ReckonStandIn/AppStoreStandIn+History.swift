@@ -1,6 +1,5 @@
 import Foundation
 import ReckonAppStore
-import ReckonServer
 import ReckonSupport
 
 /// The stand-in's Get Notification History: signed payloads it was given, filtered by the

@@ -1,6 +1,6 @@
 import Foundation
 import ReckonAppStore
-import ReckonServer
+import ReckonHTTP
 
 /// A local App Store Server API for tests and demos, on 127.0.0.1. For
 /// `PUT /inApps/v2/transactions/consumption/{transactionId}` it checks the bearer token (signature

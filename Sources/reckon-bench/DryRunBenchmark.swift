@@ -2,6 +2,7 @@ import Foundation
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonTools
 
 /// `reckon-bench dryrun`: a dry-run of 1,000,000 generated past requests with facts from the
 /// example SQLite database (bulk path), wall time and requests/s, next to the floor: the time

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonHTTP
 import ReckonStandIn
 import ReckonSupport
 
@@ -111,7 +112,7 @@ private func measureSender(count: Int, rate: Double, keyPath: String, options: B
     baseDirectory: "/tmp")
   let client = AppStoreAPIClient(
     issuerId: "bench-issuer", keyId: "BENCHKEY", key: key, baseURL: url,
-    maximumConnections: options.int("connections", 16))
+    transport: CurlHTTPClient(maximumConnections: options.int("connections", 16)))
   let sender = OutboxSender(
     store: store, sender: client, configuration: configuration.sender,
     maximumConcurrentSends: options.int("concurrency", 64), consentCheck: nil)

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonEngine
+import ReckonTools
 
 /// `--since DATE` and `--until DATE`: requests received at or after `since` and before `until`
 /// (exclusive), with `since` required to come first so an empty range is an error, not a

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonTools
 
 /// Where `--html PATH` writes its report, checked before the run: never one of the command's
 /// inputs, never an existing file that is not an HTML report, and in a folder that can be

@@ -3,6 +3,8 @@ import ReckonFacts
 import ReckonPolicy
 import Testing
 
+@testable import ReckonTools
+
 /// A percentage written without its sign in a tests file is told what it was read as and what
 /// was likely meant, when the file is read, not as a puzzling failure afterwards.
 struct BarePercentTests {

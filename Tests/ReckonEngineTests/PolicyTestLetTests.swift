@@ -3,6 +3,8 @@ import ReckonFacts
 import ReckonPolicy
 import Testing
 
+@testable import ReckonTools
+
 /// Tests files and the policy's lets: a test checks a let's value with `expect`, and cannot give
 /// one with `given`, since a let is computed from facts.
 struct PolicyTestLetTests {

@@ -3,6 +3,8 @@ import ReckonFacts
 import ReckonPolicy
 import Testing
 
+@testable import ReckonTools
+
 /// `reckon test`'s engine: facts from defaults and `given`, expectations against the real decision,
 /// failures with positions, and coverage.
 struct PolicyTestRunnerTests {

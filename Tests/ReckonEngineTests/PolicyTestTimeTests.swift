@@ -3,6 +3,8 @@ import ReckonFacts
 import ReckonPolicy
 import Testing
 
+@testable import ReckonTools
+
 /// Times in tests files: a whole day reads as midnight UTC, as the date options read it, and a
 /// unit without a fixed length gets the hint a policy gets.
 struct PolicyTestTimeTests {

@@ -3,6 +3,8 @@ import ReckonFacts
 import ReckonPolicy
 import Testing
 
+@testable import ReckonTools
+
 /// Values in tests files at their edges: a time counted back past year 1 is an error at its
 /// line, a `now` that cannot be read is one error (not one more for the default purchase date),
 /// and a let's expected number is compared as the language compares numbers.

@@ -3,6 +3,8 @@ import ReckonEngine
 import ReckonPolicy
 import Testing
 
+@testable import ReckonTools
+
 /// The policies in `policies/` are what users start from: each must check cleanly, have a tests
 /// file, pass it, and have every rule reached by some test.
 struct ShippedPoliciesTests {

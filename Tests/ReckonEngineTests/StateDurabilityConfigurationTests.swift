@@ -42,7 +42,8 @@ struct StateDurabilityConfigurationTests {
        "state": {"path": "state.sqlite"\(durability)}}
       """.utf8
     ).write(to: config)
-    let service = try ReckonService(configuration: try ReckonConfiguration.load(path: config.path))
+    let service = try ReckonService(
+      configuration: try ReckonConfiguration.load(path: config.path), transport: nil)
     let mode = try service.store.connection.query("PRAGMA synchronous").first?.int(0)
     #expect(mode == synchronous)
   }

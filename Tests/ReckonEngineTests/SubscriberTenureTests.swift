@@ -3,6 +3,8 @@ import ReckonFacts
 import ReckonPolicy
 import Testing
 
+@testable import ReckonTools
+
 /// A subscription renewed last week was first bought months ago: `purchase.original_date` lets a
 /// policy read that tenure, which `purchase.date` (the renewal) hides. A test that does not give
 /// it describes a first purchase.

@@ -5,6 +5,7 @@ import ReckonPolicy
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonTools
 
 /// A time is read one way wherever it is written: a tests file value, a facts value (`--facts`,
 /// JSON fact sources, SQLite text columns) and the date options (`--now`, `--since`, `--until`)

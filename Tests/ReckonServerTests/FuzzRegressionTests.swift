@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonHTTP
 import ReckonPolicy
 import ReckonServer
 import Testing

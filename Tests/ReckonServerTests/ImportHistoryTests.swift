@@ -1,10 +1,13 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonHTTP
 import ReckonStandIn
 import ReckonSupport
 import ReckonTestSupport
 import Testing
+
+@testable import ReckonTools
 
 /// `reckon import-history` against the stand-in: every window and page fetched with the client's
 /// token, each payload verified, requests and outcomes stored once.
@@ -69,7 +72,8 @@ struct ImportHistoryTests {
     let importer = HistoryImporter(
       client: NotificationHistoryClient(
         client: try TestKey.client(url),
-        app: AppStoreApp(bundleId: TestKey.bundleId, environment: .production)),
+        app: AppStoreApp(bundleId: TestKey.bundleId, environment: .production),
+        transport: CurlHTTPClient(timeout: 5)),
       verifier: NotificationVerifier(apps: [Self.productionApp], roots: [ca.root]), store: store)
 
     let first = try await importer.run(
@@ -136,7 +140,8 @@ struct ImportHistoryTests {
       ).path)
     let sandbox = AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox)
     let importer = HistoryImporter(
-      client: NotificationHistoryClient(client: try TestKey.client(url), app: sandbox),
+      client: NotificationHistoryClient(
+        client: try TestKey.client(url), app: sandbox, transport: CurlHTTPClient(timeout: 5)),
       verifier: NotificationVerifier(apps: [Self.app], roots: [ca.root]), store: store)
     let summary = try await importer.run(
       since: Self.now.addingTimeInterval(-30 * 86_400), until: nil, now: Self.now)
@@ -157,7 +162,8 @@ struct ImportHistoryTests {
     standIn.history.serve([try Self.signed(ca, "CONSUMPTION_REQUEST", 1, daysAgo: 1)], pageSize: 10)
     let client = NotificationHistoryClient(
       client: try TestKey.client(url),
-      app: AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox))
+      app: AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox),
+      transport: CurlHTTPClient(timeout: 5))
     let query = NotificationHistoryClient.Query(
       startDate: Self.now.addingTimeInterval(-2 * 86_400), endDate: Self.now)
 
@@ -206,7 +212,8 @@ struct ImportHistoryTests {
     standIn.history.throttle(0.05, 0.05, 0.05)
     let history = NotificationHistoryClient(
       client: try TestKey.client(url),
-      app: AppStoreApp(bundleId: TestKey.bundleId, environment: .production))
+      app: AppStoreApp(bundleId: TestKey.bundleId, environment: .production),
+      transport: CurlHTTPClient(timeout: 5))
     history.now = { clock.now() }
     let store = try StateStore(
       path: TestScratch.folder.appendingPathComponent(
@@ -240,7 +247,8 @@ struct ImportHistoryTests {
     defer { standIn.shutdown() }
     let client = NotificationHistoryClient(
       client: try TestKey.client(url),
-      app: AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox))
+      app: AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox),
+      transport: CurlHTTPClient(timeout: 5))
     client.now = { Self.now.addingTimeInterval(2 * 86_400) }
     let page = try await client.page(
       .init(
@@ -280,7 +288,8 @@ struct ImportHistoryTests {
     defer { standIn.shutdown() }
     let client = NotificationHistoryClient(
       client: try TestKey.client(url),
-      app: AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox))
+      app: AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox),
+      transport: CurlHTTPClient(timeout: 5))
     client.now = { Self.now }
     _ = try await client.page(
       .init(startDate: Self.now.addingTimeInterval(-60 * 86_400), endDate: Self.now),

@@ -2,8 +2,10 @@ import Dispatch
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonHTTP
 import ReckonServer
 import ReckonSupport
+import ReckonTestSupport
 import Testing
 
 /// The limits on what a client can make the webhook hold or do, as docs/security.md lists them.

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonHTTP
 import ReckonTestSupport
 import Testing
 
@@ -29,7 +30,8 @@ import Testing
     let (configuration, keyPath) = try Self.configuration(keyMode: mode)
     let warnings = WarningLog()
     #expect {
-      _ = try SenderSetup.client(configuration, warn: warnings.append)
+      _ = try SenderSetup.client(
+        configuration, transport: CurlHTTPClient(), warn: warnings.append)
     } throws: { error in
       guard case .key(.keyFileReadableByOthers(let path, _)) = error as? SenderSetup.Failure else {
         return false
@@ -43,7 +45,8 @@ import Testing
   @Test func aKeyFileItsGroupCanReadLoadsWithAWarning() throws {
     let (configuration, keyPath) = try Self.configuration(keyMode: 0o640)
     let warnings = WarningLog()
-    _ = try SenderSetup.client(configuration, warn: warnings.append)
+    _ = try SenderSetup.client(
+      configuration, transport: CurlHTTPClient(), warn: warnings.append)
     #expect(warnings.lines.count == 1)
     #expect(warnings.lines.first?.contains(keyPath) == true)
     #expect(warnings.lines.first?.contains("its group") == true)
@@ -52,7 +55,8 @@ import Testing
   @Test func aKeyFileOnlyItsOwnerCanReadLoadsWithoutAWarning() throws {
     let (configuration, _) = try Self.configuration(keyMode: 0o600)
     let warnings = WarningLog()
-    _ = try SenderSetup.client(configuration, warn: warnings.append)
+    _ = try SenderSetup.client(
+      configuration, transport: CurlHTTPClient(), warn: warnings.append)
     #expect(warnings.lines.isEmpty)
   }
 

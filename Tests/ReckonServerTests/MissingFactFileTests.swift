@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonHTTP
 import ReckonSQLite
 import ReckonTestSupport
 import Testing
@@ -197,7 +198,7 @@ import Testing
     let warnings = Lines()
     let decided = Lines()
     let service = try ReckonService(
-      configuration: configuration, warn: warnings.append,
+      configuration: configuration, transport: CurlHTTPClient(), warn: warnings.append,
       events: { event in
         if case .decided(_, let transaction, let action, _, _, _, _) = event {
           decided.append("\(transaction) \(action)")

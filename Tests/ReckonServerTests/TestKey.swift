@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonHTTP
 import ReckonStandIn
 
 /// Apple's test signing key (MIT, see Fixtures/apple/LICENSE…) and a stand-in that trusts it.
@@ -28,6 +29,8 @@ enum TestKey {
   }
 
   static func client(_ url: URL, keyId: String = keyId) throws -> AppStoreAPIClient {
-    AppStoreAPIClient(issuerId: issuerId, keyId: keyId, key: try key(), baseURL: url, timeout: 5)
+    AppStoreAPIClient(
+      issuerId: issuerId, keyId: keyId, key: try key(), baseURL: url,
+      transport: CurlHTTPClient(timeout: 5))
   }
 }

@@ -1,11 +1,12 @@
 // Mounting Reckon on a Vapor route. NOT compiled with this package: it needs Vapor (4.100 or
 // later, whose lifecycle handlers have async methods), which Reckon does not depend on. Add
-// `.product(name: "ReckonEngine", package: "Reckon")` to your app's target and copy what you
+// `.product(name: "ReckonEngine", package: "Reckon")` and `.product(name: "ReckonHTTP", ...)` to your app's target and copy what you
 // need. Hummingbird is the same three lines: read the body, call `handleNotification(body:)`,
 // answer with its status and body.
 
 import Foundation
 import ReckonEngine
+import ReckonHTTP
 import Synchronization
 import Vapor
 
@@ -14,7 +15,7 @@ func routes(_ app: Application) throws {
   // the start), fact sources, the state database and, with `appStore` configured, the sender.
   let configuration = try ReckonConfiguration.load(path: "reckon.json")
   let reckon = try ReckonService(
-    configuration: configuration,
+    configuration: configuration, transport: CurlHTTPClient(),
     warn: { app.logger.warning("\($0)") },
     // Each event says how much it matters: a decision on a failed fact source is a warning.
     events: { event in

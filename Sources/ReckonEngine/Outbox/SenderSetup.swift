@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonSupport
 
 /// Builds the App Store client and the outbox sender from `reckon.json`, for the CLI and embedders.
 public enum SenderSetup {
@@ -9,6 +10,8 @@ public enum SenderSetup {
     case noKeyConfigured
     /// The key could not be loaded.
     case key(SigningError)
+    /// `appStore` is configured, but the embedder gave no transport to send through.
+    case noTransport
 
     /// What to fix.
     public var description: String {
@@ -16,16 +19,19 @@ public enum SenderSetup {
       case .noKeyConfigured:
         "appStore: is required to send replies (issuerId, keyId, privateKeyPath)"
       case .key(let error): "appStore.privateKeyPath: \(error.description)"
+      case .noTransport:
+        "appStore: is configured, but no HTTP transport was given to send through "
+          + "(pass ReckonHTTP's CurlHTTPClient())"
       }
     }
   }
 
-  /// Loads the configured key and returns a client for Apple's hosts or the configured `baseURL`.
-  /// A key file any user can read is refused; one its group can read is loaded with a warning
-  /// through `warn`.
-  public static func client(_ configuration: ReckonConfiguration, warn: (String) -> Void)
-    throws(Failure) -> AppStoreAPIClient
-  {
+  /// Loads the configured key and returns a client for Apple's hosts or the configured `baseURL`,
+  /// sending through `transport`. A key file any user can read is refused; one its group can read
+  /// is loaded with a warning through `warn`.
+  public static func client(
+    _ configuration: ReckonConfiguration, transport: any HTTPTransport, warn: (String) -> Void
+  ) throws(Failure) -> AppStoreAPIClient {
     guard let settings = configuration.appStoreKey else { throw .noKeyConfigured }
     let key: PrivateKey
     do {
@@ -35,7 +41,7 @@ public enum SenderSetup {
     } catch { throw .key(error) }
     return AppStoreAPIClient(
       issuerId: settings.issuerId, keyId: settings.keyId, key: key,
-      baseURL: settings.baseURL.flatMap(URL.init(string:)))
+      baseURL: settings.baseURL.flatMap(URL.init(string:)), transport: transport)
   }
 
   /// A sender over `store` through `client`, paced and retried as configured, reading consent

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonSQLite
+import ReckonSupport
 
 /// What pruning the state database removed, or for a dry run would remove.
 public struct PruneCounts: Hashable, Sendable, Codable {
@@ -36,7 +37,7 @@ public struct PruneCounts: Hashable, Sendable, Codable {
       (notifications, "notification"), (decisions, "decision"), (entries, "outbox entry"),
       (attempts, "attempt"), (outcomes, "outcome"),
     ].map { count, noun in
-      "\(DryRunText.n(count)) "
+      "\(GroupedNumber.text(count)) "
         + (count == 1 ? noun : noun == "outbox entry" ? "outbox entries" : noun + "s")
     }
   }

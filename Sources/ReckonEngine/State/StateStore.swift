@@ -242,7 +242,7 @@ public final class StateStore: @unchecked Sendable {
 
   /// As `recordDecision(_:requestId:enqueue:)`, with the entry already sent at `sentAt` when
   /// given: a generated history as if the sender had delivered it, without a second write.
-  func recordDecision(
+  package func recordDecision(
     _ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?, sentAt: Date?
   ) throws(StateDatabaseError) -> DecisionReceipt {
     if let enqueue {

@@ -10,9 +10,11 @@ extension ReckonService {
   /// `warn` and opened again at each lookup, its requests kept for `retryUndecided` meanwhile.
   /// `factSources` of your own are asked before the configured ones (the first that supplies a
   /// fact wins; a custom fact they supply must be declared in `reckon.json`), and a `sender` of
-  /// your own replaces the one `appStore` would configure.
+  /// your own replaces the one `appStore` would configure, which sends through `transport`
+  /// (ReckonHTTP's `CurlHTTPClient`, or one of your own).
   public convenience init(
-    configuration: ReckonConfiguration, factSources own: [LayeredFactSource.Layer] = [],
+    configuration: ReckonConfiguration, transport: (any HTTPTransport)?,
+    factSources own: [LayeredFactSource.Layer] = [],
     sender ownSender: (any ConsumptionSender)? = nil, warn: (String) -> Void = { _ in },
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) throws(ReckonServiceError) {
@@ -27,7 +29,9 @@ extension ReckonService {
     // Your own sender, if given, replaces the configured one, whose key is then not loaded.
     var client = ownSender
     if client == nil, configuration.appStoreKey != nil {
-      do { client = try SenderSetup.client(configuration, warn: warn) } catch {
+      guard let transport else { throw .sender(.noTransport) }
+      do { client = try SenderSetup.client(configuration, transport: transport, warn: warn) } catch
+      {
         throw .sender(error)
       }
     } else if client == nil {

@@ -1,4 +1,5 @@
 import ReckonEngine
+import ReckonHTTP
 
 extension HTTPServer.Configuration {
   /// The listener `reckon.json`'s `server` section asks for.

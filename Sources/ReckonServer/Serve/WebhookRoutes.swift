@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonHTTP
 import ReckonSupport
 
 /// The routes `reckon serve` answers: `POST` on the webhook path, `GET /healthz` and

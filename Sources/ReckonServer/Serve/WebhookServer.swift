@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonHTTP
 import ReckonSupport
 
 /// `reckon serve` as a library: the HTTP listener with the webhook routes, the sender, the

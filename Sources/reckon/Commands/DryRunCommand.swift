@@ -2,6 +2,7 @@ import Foundation
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonTools
 
 /// `reckon dry-run`: what a policy would have done to past requests, and with `--against`, what
 /// another would do differently.

@@ -2,6 +2,7 @@ import Foundation
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonTools
 
 /// The options of `reckon dry-run`, checked, and the run they describe.
 struct DryRunOptions {

@@ -2,6 +2,7 @@ import Foundation
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonTools
 
 /// `reckon eval`: decides one request and prints the decision, the body and, asked, why.
 enum EvalCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonEngine
+import ReckonTools
 
 /// `reckon generate`: realistic past requests with the app's facts, for dry-runs and demos.
 enum GenerateCommand: Command {

@@ -1,6 +1,8 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonHTTP
+import ReckonTools
 
 /// `reckon import-history`: past notifications from Apple into the state database.
 enum ImportHistoryCommand: Command {
@@ -32,7 +34,9 @@ enum ImportHistoryCommand: Command {
     let until = range.until
     try arguments.rejectUnknown()
     let now = Date()
-    let client = try SenderSetup.client(configuration) { console.error($0) }
+    let client = try SenderSetup.client(configuration, transport: CurlHTTPClient()) {
+      console.error($0)
+    }
     let verifier = try DryRunSetup.verifier(configuration)
     let store = try StateStore(
       path: configuration.statePath, durability: configuration.stateDurability)
@@ -44,7 +48,8 @@ enum ImportHistoryCommand: Command {
           "reckon import-history: \(app.bundleId) (\(app.environment.rawValue)): \(note)")
       }
       let history = NotificationHistoryClient(
-        client: client, app: AppStoreApp(bundleId: app.bundleId, environment: app.environment))
+        client: client, app: AppStoreApp(bundleId: app.bundleId, environment: app.environment),
+        transport: CurlHTTPClient(timeout: 30, maximumConnections: 1))
       let summary = try await HistoryImporter(client: history, verifier: verifier, store: store)
         .run(since: since, until: until, now: now)
       console.out(

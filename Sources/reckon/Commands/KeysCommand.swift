@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonHTTP
 import ReckonPolicy
 
 /// `reckon keys check`: loads the App Store key and shows the token it makes, never the key.
@@ -32,7 +33,9 @@ enum KeysCommand: Command {
       throw UsageError("unknown keys command '\(word)'" + (hint ?? "; the only one is check"))
     }
     let configuration = try ReckonConfiguration.load(path: configPath)
-    let client = try SenderSetup.client(configuration) { console.error($0) }
+    let client = try SenderSetup.client(configuration, transport: CurlHTTPClient()) {
+      console.error($0)
+    }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     for app in configuration.apps {

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonEngine
+import ReckonTools
 
 /// `reckon prune`: removes old records from the state database, which otherwise grows by about
 /// 10 KB per refund request for as long as the service runs.

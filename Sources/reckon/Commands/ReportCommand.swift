@@ -1,5 +1,6 @@
 import Foundation
 import ReckonEngine
+import ReckonTools
 
 /// `reckon report outcomes`: whether Apple followed our preferences.
 enum ReportCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonEngine
+import ReckonHTTP
 import ReckonServer
 
 #if canImport(Glibc)
@@ -49,7 +50,8 @@ enum SendCommand: Command {
     // fact source whose file cannot be read now is a warning: fresh replies need no consent
     // re-check, and the others wait until it opens.
     let warn = { logger.log("warning", event: "startup", $0) }
-    let client = try SenderSetup.client(configuration, warn: warn)
+    let client = try SenderSetup.client(
+      configuration, transport: CurlHTTPClient(), warn: warn)
     let store = try StateStore(
       path: configuration.statePath, durability: configuration.stateDurability)
     let sender = try SenderSetup.sender(

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ReckonEngine
+import ReckonHTTP
 import ReckonServer
 
 #if canImport(Glibc)
@@ -61,7 +62,7 @@ enum ServeCommand: Command {
     let metrics = ReckonMetrics()
     let events = HeldEvents(logger: logger)
     let service = try ReckonService(
-      configuration: configuration,
+      configuration: configuration, transport: CurlHTTPClient(),
       warn: events.warn,
       events: { event in
         metrics.record(event)

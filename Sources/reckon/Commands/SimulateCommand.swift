@@ -1,5 +1,7 @@
 import Foundation
 import ReckonAppStore
+import ReckonHTTP
+import ReckonSupport
 
 /// `reckon simulate`: a local test CA, and notifications signed by it POSTed to a server.
 enum SimulateCommand: Command {
@@ -61,7 +63,7 @@ enum SimulateCommand: Command {
     try arguments.rejectUnknown()
     // The client the sender uses: http and https only, certificates checked, no redirects.
     let response = try await CurlHTTPClient(timeout: 30, maximumConnections: 1).perform(
-      CurlRequest(
+      HTTPClientRequest(
         method: "POST", url: url, headers: [("Content-Type", "application/json")],
         body: try notification.body(signedBy: authority)))
     console.out(

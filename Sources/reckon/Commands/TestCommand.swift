@@ -1,5 +1,6 @@
 import Foundation
 import ReckonEngine
+import ReckonTools
 
 /// `reckon test [PATHS]`: runs policy tests files and reports failures and rule coverage.
 enum TestCommand: Command {

@@ -3,6 +3,8 @@ import ReckonAppStore
 import ReckonEngine
 import Testing
 
+@testable import ReckonTools
+
 /// A policy whose body breaks Apple's rules sends no reply to the requests it decides; every
 /// output of the dry-run says so at the top and per row, rather than in a `skip` total.
 struct AppleRulesSkipTests {

@@ -4,6 +4,8 @@ import ReckonEngine
 import ReckonSupport
 import Testing
 
+@testable import ReckonTools
+
 /// Which requests a dry-run counts as for the configured apps, with one app (compared directly)
 /// and with several (looked up).
 struct ConfiguredAppsTests {

@@ -2,6 +2,8 @@ import Foundation
 import ReckonEngine
 import Testing
 
+@testable import ReckonTools
+
 /// `--since` and `--until` read a whole UTC day or an exact time with its zone, and refuse the
 /// rest instead of reading part of it.
 struct DateOptionTests {

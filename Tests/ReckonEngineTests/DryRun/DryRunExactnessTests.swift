@@ -4,6 +4,8 @@ import ReckonFacts
 import ReckonPolicy
 import Testing
 
+@testable import ReckonTools
+
 /// The bulk dry-run gives exactly the decisions of gathering facts and deciding each request on
 /// its own, at the request's own time.
 struct DryRunExactnessTests {

@@ -4,6 +4,8 @@ import ReckonFacts
 import ReckonPolicy
 import ReckonTestSupport
 
+@testable import ReckonTools
+
 /// Generated past requests with their facts in a temporary folder, built once per count and seed,
 /// with the shipped policies loaded against the generated configuration's schema.
 final class DryRunFixture: @unchecked Sendable {

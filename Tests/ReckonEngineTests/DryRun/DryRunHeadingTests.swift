@@ -2,6 +2,8 @@ import Foundation
 import ReckonEngine
 import Testing
 
+@testable import ReckonTools
+
 /// The first line of the text summary reads as a sentence whether the run finished or was
 /// stopped, and a run that decided nothing says why.
 struct DryRunHeadingTests {

@@ -3,6 +3,8 @@ import ReckonAppStore
 import ReckonEngine
 import Testing
 
+@testable import ReckonTools
+
 /// Summaries, `--against` changes and the CSV, JSON and HTML shapes on generated data.
 struct DryRunReportTests {
   private func run(_ name: String, against: String?) async throws -> DryRunResult {

@@ -6,6 +6,8 @@ import ReckonSQLite
 import ReckonTestSupport
 import Testing
 
+@testable import ReckonTools
+
 /// Dry-runs over the state database: date ranges, and facts as recorded versus gathered now.
 struct DryRunStateTests {
   /// A small history: 150 generated requests decided by `targeted` with their outcomes.

@@ -3,6 +3,8 @@ import ReckonEngine
 import ReckonTestSupport
 import Testing
 
+@testable import ReckonTools
+
 /// The generator gives the same data for the same seed, different data for another, and
 /// requests that read like Apple's.
 struct GeneratorTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonTools
 
 /// The HTML report's bar charts leave room for their labels, cut only what would not fit on the
 /// page (keeping the whole text as a tooltip), and group thousands as the text summary does.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonTools
 
 /// The scanner reads a string eight bytes at a time; whatever the length and wherever a quote,
 /// an escape, a control character or a byte beyond ASCII falls, it reads as a plain byte-by-byte

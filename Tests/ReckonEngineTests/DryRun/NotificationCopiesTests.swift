@@ -3,6 +3,7 @@ import ReckonAppStore
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonTools
 
 /// A requests file with Apple's retries (the same notificationUUID) and repeats (the same refund
 /// request under a new UUID while the first is open) is decided as `reckon serve` would: once.

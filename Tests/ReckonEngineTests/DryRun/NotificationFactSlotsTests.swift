@@ -5,6 +5,7 @@ import ReckonPolicy
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonTools
 
 /// The bulk path writes a notification's facts straight into slots, remembering parsed reasons,
 /// environments and product types; it must give what `GatheredFacts` gives for every request,

@@ -3,6 +3,8 @@ import ReckonEngine
 import ReckonTestSupport
 import Testing
 
+@testable import ReckonTools
+
 /// The requests file's fast reader gives what `RequestFile.decode` gives, and takes the general
 /// path for anything it does not read plainly.
 struct NotificationLineDecoderTests {

@@ -3,6 +3,8 @@ import ReckonEngine
 import ReckonTestSupport
 import Testing
 
+@testable import ReckonTools
+
 /// Lines the fast reader must read exactly like `RequestFile.decode`, or reject with the same
 /// kind of error naming the line: escapes, odd numbers, any key order, extra and nested members,
 /// missing members and broken JSON.

@@ -3,6 +3,8 @@ import ReckonAppStore
 import ReckonEngine
 import Testing
 
+@testable import ReckonTools
+
 /// The outcomes report: refund rates by preference sent, rule, reason and product type, from
 /// decisions and the outcomes Apple reported for them.
 struct OutcomeReportTests {

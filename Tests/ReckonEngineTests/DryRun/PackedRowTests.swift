@@ -3,6 +3,7 @@ import ReckonAppStore
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonTools
 
 /// A dry-run row keeps its identifiers and verdicts packed; what it gives back must be exactly
 /// what it was given, and verdicts must compare as their parts do.

@@ -3,6 +3,7 @@ import ReckonSupport
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonTools
 
 /// Numbers in the reports: shares of one total add up to 100.0% (equal counts alike), rules that tie are listed in
 /// the policy's order, and every count has thousands separators.

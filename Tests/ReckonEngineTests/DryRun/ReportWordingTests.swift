@@ -2,6 +2,8 @@ import Foundation
 import ReckonEngine
 import Testing
 
+@testable import ReckonTools
+
 /// The reports people read use the policy language's words (`share data only`, no preference)
 /// and keep "outcome" for Apple's refund result; the JSON keeps the keys it always had.
 struct ReportWordingTests {

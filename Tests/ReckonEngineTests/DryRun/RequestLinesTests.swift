@@ -3,6 +3,7 @@ import ReckonTestSupport
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonTools
 
 /// A requests file is indexed in parts side by side when it is large; the index must be the one
 /// a plain scan from the first byte gives.

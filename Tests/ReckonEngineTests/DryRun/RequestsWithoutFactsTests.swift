@@ -2,6 +2,8 @@ import Foundation
 import ReckonEngine
 import Testing
 
+@testable import ReckonTools
+
 /// Requests whose transaction no fact source knows are counted apart (`withoutFacts`), so a
 /// summary does not pass "no data for this purchase" off as "the customer did not consent";
 /// they are decided as before, exactly as `reckon serve` would.

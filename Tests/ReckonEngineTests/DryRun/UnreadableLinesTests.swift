@@ -3,6 +3,8 @@ import ReckonAppStore
 import ReckonEngine
 import Testing
 
+@testable import ReckonTools
+
 /// `--skip-bad-lines`: lines that cannot be read stop a dry-run, naming file:line, unless asked
 /// to leave them out; then both paths count them, keep the first by line number and decide the
 /// rest as if they were not there.

@@ -23,7 +23,7 @@ struct ServiceConfigurationTests {
     ).write(to: config)
     let configuration = try ReckonConfiguration.load(path: config.path)
     let error = #expect(throws: ReckonServiceError.self) {
-      try ReckonService(configuration: configuration)
+      try ReckonService(configuration: configuration, transport: nil)
     }
     guard case .configuration(let problem)? = error else {
       Issue.record("expected a configuration error, got \(String(describing: error))")
@@ -101,7 +101,7 @@ struct ServiceConfigurationTests {
     try Data("{}".utf8).write(to: folder.appendingPathComponent("notes.json"))
     var warnings: [String] = []
     let service = try ReckonService(
-      configuration: try ReckonConfiguration.load(path: config.path),
+      configuration: try ReckonConfiguration.load(path: config.path), transport: nil,
       factSources: [.init(Mine(), timeout: .seconds(1))], sender: Quiet(),
       warn: { warnings.append($0) })
     #expect(service.pipeline.gatherer.sources.layers.map(\.source.name) == ["mine", "notes"])

@@ -1,4 +1,6 @@
 import Foundation
+import ReckonHTTP
+import ReckonTestSupport
 import Testing
 
 /// Bad HTTP at the webhook is answered 4xx or dropped, and never harms other connections.

@@ -1,0 +1,44 @@
+import Foundation
+import ReckonSQLite
+
+/// How many requests a state database holds and when the first and last were received, so a
+/// report over a date window that found none can say what the database does hold instead of
+/// looking like a report of an empty database.
+public struct StoredRequestSpan: Hashable, Sendable {
+  /// The requests held.
+  public let count: Int
+  /// When the first was received; nil when there is none.
+  public let first: Date?
+  /// When the last was received; nil when there is none.
+  public let last: Date?
+
+  /// A span from its parts.
+  public init(count: Int, first: Date?, last: Date?) {
+    self.count = count
+    self.first = first
+    self.last = last
+  }
+}
+
+extension StateStore {
+  /// The CONSUMPTION_REQUESTs a dry-run over the database reads when given no window; with
+  /// `decided`, the requests the outcomes report reads (decided, or imported).
+  public func requestSpan(decided: Bool) throws(StateDatabaseError) -> StoredRequestSpan {
+    // The same selections as `storedRequests` and `decidedOutcomes`, without their window.
+    let selection =
+      decided
+      ? Self.reportedRequest
+      : "r.notification_type = 'CONSUMPTION_REQUEST' AND r.repeat_of IS NULL"
+    let row = try locked { () throws(StateDatabaseError) in
+      try connection.query(
+        """
+        SELECT count(*), min(r.received_at), max(r.received_at) FROM requests r
+          LEFT JOIN decisions d ON d.id = (SELECT max(id) FROM decisions WHERE request_id = r.id)
+        WHERE \(selection)
+        """
+      ).first
+    }
+    return StoredRequestSpan(
+      count: Int(row?.int(0) ?? 0), first: row?.date(1), last: row?.date(2))
+  }
+}

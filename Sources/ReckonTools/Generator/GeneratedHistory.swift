@@ -1,0 +1,120 @@
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+import ReckonFacts
+import ReckonPolicy
+import ReckonSupport
+
+/// A state database as if Reckon had answered the generated requests: each notification
+/// recorded, decided by the configured app's policy on facts gathered from the configured
+/// sources, its answer delivered as decided, and Apple's later outcome attached (more refunds
+/// where we asked for one, some prorated, a few reversed).
+public enum GeneratedHistory {
+  /// Writes the history of `generator`'s requests to a new state database at `path`; returns
+  /// how many requests were decided.
+  public static func write(
+    _ generator: PastRequestGenerator, configuration path: String, to statePath: String
+  )
+    async throws -> Int
+  {
+    let configuration = try ReckonConfiguration.load(path: path)
+    let setup = try FactSourceSetup(configuration.factSources)
+    guard let app = configuration.apps.first else { return 0 }
+    let policyText = try LocalFile.text(at: app.policyPath)
+    guard let policy = try PolicyFiles.load(app.policyPath, schema: setup.schema).policy else {
+      throw DryRunError.badLine(path: app.policyPath, line: 1, reason: "the policy does not check")
+    }
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: statePath + suffix)
+    }
+    let store = try StateStore(path: statePath)
+    // As `reckon serve` gathers: with `history.*` from the database being written.
+    let gatherer = setup.gatherer(records: StateHistoryFacts(store: store))
+    let decider = Decider(policy: policy, schema: setup.schema)
+    let policySHA256 = SHA256Digest.hex(Data(policyText.utf8))
+    var decided = 0
+    for index in 0..<generator.count {
+      let generated = generator.request(index)
+      let line = generated.jsonLine(generator, token: generator.customer(generated.customer).token)
+      let request = try RequestFile.decode(Data(line.utf8), path: "generated")
+      let requestId = try store.recordNotification(record(request, raw: Data(line.utf8))).requestId
+      guard case .ready(let facts) = await gatherer.gather(request, for: policy) else { continue }
+      let decision = decider.decide(request, facts: facts, trace: true)
+      let (enqueue, sentAt) = sent(decision, request)
+      _ = try store.recordDecision(
+        DecisionRecord(decision: decision, policy: policy, policySHA256: policySHA256),
+        requestId: requestId, enqueue: enqueue, sentAt: sentAt)
+      decided += 1
+      try attachOutcome(generator, index, request, decision, store)
+    }
+    try store.checkpoint()
+    return decided
+  }
+
+  /// The outbox entry of a decision that responds, delivered as decided (a hold as released an
+  /// hour before the deadline), so the outcomes report groups it by the preference sent.
+  private static func sent(_ decision: Decision, _ request: RefundRequest) -> (
+    OutboxEnqueue?, Date?
+  ) {
+    let sentAt: Date
+    switch decision.action {
+    case .respond: sentAt = decision.decidedAt
+    case .hold: sentAt = request.deadline.addingTimeInterval(-3_600)
+    case .skip: return (nil, nil)
+    }
+    guard let body = decision.body.map(DecisionReport.bodyJSON) else { return (nil, nil) }
+    let enqueue = OutboxEnqueue(
+      app: app(request), transactionId: request.transactionId ?? "",
+      context: ConsumptionValidationContext(transaction: request.transaction), body: body,
+      deadline: request.deadline, holdUntil: decision.action == .hold ? sentAt : nil)
+    return (enqueue, sentAt)
+  }
+
+  /// The app a generated request is of, as recorded with it.
+  private static func app(_ request: RefundRequest) -> AppStoreApp {
+    AppStoreApp(
+      bundleId: request.keys.bundleId ?? "",
+      environment: request.notification.data?.environment ?? .production)
+  }
+
+  private static func record(_ request: RefundRequest, raw: Data) -> NotificationRecord {
+    NotificationRecord(
+      notificationUUID: request.notification.notificationUUID ?? UUID().uuidString,
+      notificationType: "CONSUMPTION_REQUEST", transactionId: request.transactionId,
+      originalTransactionId: request.transaction.originalTransactionId,
+      appAccountToken: request.keys.appAccountToken, bundleId: app(request).bundleId,
+      environment: app(request).environment, receivedAt: request.receivedAt, rawNotification: raw)
+  }
+
+  private static func attachOutcome(
+    _ generator: PastRequestGenerator, _ index: Int, _ request: RefundRequest, _ decision: Decision,
+    _ store: StateStore
+  ) throws {
+    var random = GeneratorRandom(seed: generator.seed, stream: 5, index: UInt64(index))
+    let chance: Int
+    switch (decision.action, decision.body?.refundPreference) {
+    case (.skip, _): chance = 45
+    case (_, .grantFull?): chance = 85
+    case (_, .grantProrated?): chance = 70
+    case (_, .decline?): chance = 20
+    case (_, nil): chance = 50
+    }
+    let refunded = random.below(100) < chance
+    let uuid = generator.uuid(6, UInt64(index))
+    let at = request.receivedAt.addingTimeInterval(Double(3_600 + random.below(2 * 86_400)))
+    try store.attachOutcome(
+      refunded ? .refund : .refundDeclined, notificationUUID: uuid,
+      transactionId: request.transactionId ?? "", app: app(request), occurredAt: at)
+    guard refunded else { return }
+    let prorated = decision.body?.refundPreference == .grantProrated && random.below(100) < 60
+    try store.recordRevocation(
+      notificationUUID: uuid, type: prorated ? "REFUND_PRORATED" : "REFUND_FULL",
+      percentage: prorated ? 100_000 - (decision.body?.consumptionPercentage ?? 50_000) : nil)
+    if random.below(100) < 4 {
+      try store.attachOutcome(
+        .refundReversed, notificationUUID: generator.uuid(7, UInt64(index)),
+        transactionId: request.transactionId ?? "", app: app(request),
+        occurredAt: at.addingTimeInterval(20 * 86_400))
+    }
+  }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+import ReckonFacts
+import ReckonPolicy
+
+/// Runs a policy's tests file through the real `Decider`: each test's facts make a request, the
+/// decision is checked against every `expect`, and the traces add up to the policy's rule coverage.
+public struct PolicyTestRunner: Sendable {
+  /// The policy under test.
+  public let policy: CompiledPolicy
+  /// The fact schema tests give facts in.
+  public let schema: FactSchema
+
+  /// Creates a runner for `policy`.
+  public init(policy: CompiledPolicy, schema: FactSchema = .standard) {
+    self.policy = policy
+    self.schema = schema
+  }
+
+  /// Reads `testsPath` and the policy beside it (same name, `.policy`), and runs the tests.
+  public static func run(testsPath: String, schema: FactSchema = .standard) throws(PolicyFiles
+    .Failure) -> PolicyTestFileReport
+  {
+    let policyPath = String(testsPath.dropLast(".tests".count)) + ".policy"
+    let tests = try PolicyTestRunner.read(testsPath)
+    guard FileManager.default.fileExists(atPath: policyPath) else {
+      return PolicyTestFileReport(
+        testsSource: tests, policyPath: policyPath,
+        problems: ["\(policyPath): no such policy beside the tests"])
+    }
+    let loaded = try PolicyFiles.load(policyPath, schema: schema)
+    guard let policy = loaded.policy else {
+      return PolicyTestFileReport(
+        testsSource: tests, policyPath: policyPath, problems: [loaded.renderedDiagnostics()])
+    }
+    return PolicyTestRunner(policy: policy, schema: schema).run(tests)
+  }
+
+  /// Parses and runs the tests in `source`.
+  public func run(_ source: SourceFile) -> PolicyTestFileReport {
+    let (file, syntaxDiagnostics) = PolicyTestParser.parse(source)
+    var diagnostics = syntaxDiagnostics
+    var prepared: [(test: PolicyTestCase, facts: TestFacts, checks: [ExpectationCheck])] = []
+    for test in file.tests {
+      let facts = TestFacts(
+        schema: schema, layers: [file.defaults, test.givens], policy: policy.checked)
+      diagnostics += facts.diagnostics
+      var checks: [ExpectationCheck] = []
+      for expectation in test.expectations {
+        do {
+          checks.append(
+            try ExpectationCheck(expectation, policy: policy, now: facts.values["now"]))
+        } catch {
+          diagnostics.append(error.diagnostic)
+        }
+      }
+      prepared.append((test, facts, checks))
+    }
+    var report = PolicyTestFileReport(
+      testsSource: source, policyPath: policy.checked.source.path, problems: [])
+    guard diagnostics.isEmpty else {
+      report.problems = [DiagnosticFormatter().render(Array(Set(diagnostics)), in: source)]
+      return report
+    }
+    var coverage = PolicyCoverage(policy: policy)
+    for (test, facts, checks) in prepared {
+      let outcome = run(test, facts, checks, source)
+      if let decision = outcome.decision { coverage.record(decision) }
+      report.outcomes.append(outcome)
+    }
+    report.coverage = coverage
+    return report
+  }
+
+  private func run(
+    _ test: PolicyTestCase, _ facts: TestFacts, _ checks: [ExpectationCheck], _ source: SourceFile
+  ) -> PolicyTestOutcome {
+    let request = facts.request()
+    let location = source.location(of: test.span.start)
+    let gathered = facts.gathered(for: request, source: "\(source.path):\(location.line)")
+    let decision = Decider(policy: policy, schema: schema).decide(
+      request, facts: gathered, trace: true)
+    let failures = checks.compactMap { check -> PolicyTestFailure? in
+      guard let actual = check.mismatch(decision) else { return nil }
+      return PolicyTestFailure(
+        expected: check.expected, actual: actual,
+        location: source.location(of: check.expectation.span.start))
+    }
+    return PolicyTestOutcome(
+      name: test.name.value, location: location, failures: failures, decision: decision)
+  }
+
+  static func read(_ path: String) throws(PolicyFiles.Failure) -> SourceFile {
+    try PolicyFiles.read(path)
+  }
+}
+
+/// The result of one test.
+public struct PolicyTestOutcome: Sendable {
+  /// The test's name.
+  public let name: String
+  /// Where the test starts in its file.
+  public let location: SourceLocation
+  /// Each `expect` the decision did not meet.
+  public let failures: [PolicyTestFailure]
+  /// The decision the test led to.
+  public let decision: Decision?
+
+  /// Whether every expectation was met.
+  public var passed: Bool { failures.isEmpty }
+}
+
+/// One unmet expectation: what the test said, what came out, where the `expect` is written.
+public struct PolicyTestFailure: Sendable, Hashable {
+  /// The expectation, e.g. `refund DECLINE`.
+  public let expected: String
+  /// What came out instead, in the same terms.
+  public let actual: String
+  /// Where the expectation is written.
+  public let location: SourceLocation
+}
