@@ -11,9 +11,10 @@ struct Arguments {
   /// command may read them only after the one that is missing.
   private let documented: Set<String>
   private var consumed: Set<String> = []
-  /// An option written last with no value after it. Whether that is a missing value or a
-  /// mistyped flag is only known once the command has said which options it reads.
-  private var valueless: String?
+  /// Options written with no value after them: last, or before another option the command
+  /// knows. Whether that is a missing value or a mistyped flag is only known once the command
+  /// has said which options it reads.
+  private var valueless: Set<String> = []
 
   /// Splits `words`, treating the names in `flagNames` as flags that take no value;
   /// `documented` are the options the command's help names.
@@ -39,13 +40,21 @@ struct Arguments {
         options[name, default: []].append(value)
       } else if flagNames.contains(name) {
         flags.insert(name)
-      } else if index < words.count {
+      } else if index < words.count, !names(words[index]) {
         options[name, default: []].append(words[index])
         index += 1
       } else {
-        valueless = name
+        // `--bogus --policy p`: the known option after an unknown one is not its value.
+        valueless.insert(name)
       }
     }
+  }
+
+  /// Whether `word` is `--NAME` or `--NAME=…` for an option or flag the command knows.
+  private func names(_ word: String) -> Bool {
+    guard word.hasPrefix("--") else { return false }
+    let name = word.dropFirst(2).prefix { $0 != "=" }
+    return documented.contains(String(name)) || flagNames.contains(String(name))
   }
 
   mutating func flag(_ name: String) -> Bool {
@@ -61,9 +70,11 @@ struct Arguments {
   /// The value of an option the command cannot run without. When it is missing because it was
   /// mistyped (`--polcy`), the unknown option is named, as it is the cause.
   mutating func required(_ name: String) throws(UsageError) -> String {
-    if valueless == name, options[name] == nil { throw UsageError("--\(name) needs a value") }
+    if valueless.contains(name), options[name] == nil {
+      throw UsageError("--\(name) needs a value")
+    }
     guard let value = option(name) else {
-      let given = Set(options.keys).union(flags).union(valueless.map { [$0] } ?? [])
+      let given = Set(options.keys).union(flags).union(valueless)
         .subtracting(consumed).subtracting(flagNames).subtracting(documented)
       if let typo = given.sorted().first(where: {
         Suggestions.closest(to: $0, among: [name]) != nil
@@ -91,11 +102,11 @@ struct Arguments {
   /// positional arguments beyond the `positionals` the command takes, so a stray word is not
   /// silently ignored.
   func rejectUnknown(positionals allowed: Int = 0) throws(UsageError) {
-    if let valueless, consumed.contains(valueless), options[valueless] == nil {
-      throw UsageError("--\(valueless) needs a value")
+    if let missing = valueless.sorted().first(where: { consumed.contains($0) && options[$0] == nil }
+    ) {
+      throw UsageError("--\(missing) needs a value")
     }
-    let unknown = Set(options.keys).union(flags).union(valueless.map { [$0] } ?? [])
-      .subtracting(consumed)
+    let unknown = Set(options.keys).union(flags).union(valueless).subtracting(consumed)
     if let first = unknown.sorted().first {
       // Never suggested as a fix for itself: the help may name it for another command.
       let known = consumed.union(flagNames).subtracting([first]).sorted()

@@ -23,6 +23,25 @@ struct ArgumentErrorTests {
     CommandErrorCase(
       arguments: eval + ["--format"],
       message: "reckon eval: --format needs a value"),
+    // An unknown option does not take the known option after it as its value.
+    CommandErrorCase(
+      arguments: ["eval", "--bogus"] + eval.dropFirst(),
+      message: "reckon eval: unknown option --bogus"),
+    CommandErrorCase(
+      arguments: ["eval", "--bogus", "--format=json"] + eval.dropFirst(),
+      message: "reckon eval: unknown option --bogus"),
+    CommandErrorCase(
+      arguments: ["eval", "--policy", "--request", "\(fixtures)/request.json"],
+      message: "reckon eval: --policy needs a value"),
+    CommandErrorCase(
+      arguments: ["queue", "list", "--format", "xml", "--config", "examples/reckon.json"],
+      message: "reckon queue: --format must be text or json"),
+    CommandErrorCase(
+      arguments: [
+        "dry-run", "--policy", "policies/targeted.policy", "--requests",
+        "\(fixtures)/request.json", "--format", "xml",
+      ],
+      message: "reckon dry-run: --format must be text, csv or json"),
     CommandErrorCase(
       arguments: eval + ["extra"],
       message: "reckon eval: unexpected argument 'extra': this command takes only options"),

@@ -88,15 +88,15 @@ enum DryRunCommand: Command {
     progress?.finish()
     let summary = DryRunSummary(result)
     try write(result, summary, options, console)
-    if options.format != "text", let note = DryRunText.unreadableNote(result) {
+    if options.format != .text, let note = DryRunText.unreadableNote(result) {
       // The text summary lists them; rows on standard output must stay machine-readable.
       console.error(note)
     }
-    if result.stopped, options.format != "text" {
+    if result.stopped, options.format != .text {
       // The text summary says it stopped; a cut CSV or JSON stream looks complete on its own.
       console.error(
         "stopped after \(DryRunText.stoppedAfter(result)): the "
-          + "\(options.format.uppercased()) output is partial")
+          + "\(options.format.rawValue.uppercased()) output is partial")
     }
     if let warning = try options.nothingDecided(result) { console.error(warning) }
     for (source, reason) in result.uncheckedBulkQueries.sorted(by: { $0.key < $1.key }) {
@@ -139,9 +139,9 @@ enum DryRunCommand: Command {
   ) throws {
     let output = BufferedOutput()
     switch options.format {
-    case "csv": DryRunRows.csv(result) { output.write($0) }
-    case "json": DryRunRows.json(result, summary) { output.write($0) }
-    default: output.write(DryRunText.render(result, summary) + "\n")
+    case .csv: DryRunRows.csv(result) { output.write($0) }
+    case .json: DryRunRows.json(result, summary) { output.write($0) }
+    case .text: output.write(DryRunText.render(result, summary) + "\n")
     }
     output.flush()
   }

@@ -16,7 +16,7 @@ struct DryRunOptions {
   let range: DateRangeOptions
   let facts: String?
   let configPath: String?
-  let format: String
+  let format: OutputFormat
   let htmlPath: String?
   let quiet: Bool
   let skipBadLines: Bool
@@ -32,14 +32,11 @@ struct DryRunOptions {
     until = range.until
     facts = arguments.option("facts")
     configPath = arguments.option("config")
-    format = arguments.option("format") ?? "text"
+    format = try OutputFormat.option(&arguments, allowed: [.text, .csv, .json]) ?? .text
     htmlPath = arguments.option("html")
     quiet = arguments.flag("quiet")
     skipBadLines = arguments.flag("skip-bad-lines")
     try arguments.rejectUnknown()
-    guard ["text", "csv", "json"].contains(format) else {
-      throw UsageError("--format must be text, csv or json")
-    }
     guard (requestsPath == nil) != (statePath == nil) else {
       throw UsageError("give either --requests FILE.jsonl or --state DATABASE")
     }

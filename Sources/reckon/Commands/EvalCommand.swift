@@ -139,7 +139,7 @@ enum EvalCommand: Command {
   private static func show(
     _ decision: Decision, _ policy: CompiledPolicy, _ output: OutputOptions, _ console: Console
   ) {
-    if output.format == "json" {
+    if output.format == .json {
       console.out(DecisionReport(decision, policy: policy).jsonText())
     } else {
       console.out(DecisionExplainer(policy: policy).render(decision, explain: output.explain))
@@ -150,21 +150,18 @@ enum EvalCommand: Command {
   /// `--config`.
   private struct OutputOptions {
     let explain: Bool
-    let format: String
+    let format: OutputFormat
     let now: Date?
 
     init(_ arguments: inout Arguments) throws {
       explain = arguments.flag("explain")
-      format = arguments.option("format") ?? "text"
+      format = try OutputFormat.option(&arguments) ?? .text
       now = try arguments.option("now").map(OutputOptions.parseTime)
       try arguments.rejectUnknown()
-      guard format == "text" || format == "json" else {
-        throw UsageError("--format must be text or json")
-      }
     }
 
     /// Whether the decision keeps its trace: the explanation and the JSON report show it.
-    var traces: Bool { explain || format == "json" }
+    var traces: Bool { explain || format == .json }
 
     /// As `dry-run --since` reads it: a whole UTC day, or a time with its zone.
     private static func parseTime(_ text: String) throws(UsageError) -> Date {

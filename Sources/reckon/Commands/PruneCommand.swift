@@ -53,12 +53,9 @@ enum PruneCommand: Command {
     let olderThan = arguments.option("older-than")
     let before = arguments.option("before")
     let dryRun = arguments.flag("dry-run")
-    let format = arguments.option("format") ?? "text"
+    let format = try OutputFormat.option(&arguments) ?? .text
     let statePath = try StateFileOption.path(&arguments)
     try arguments.rejectUnknown()
-    guard format == "text" || format == "json" else {
-      throw UsageError("--format must be text or json")
-    }
     let now = Date()
     let cutoff = try cutoff(olderThan: olderThan, before: before, now: now)
     // A dry run reads the file as it is: it neither migrates nor writes it.
@@ -67,7 +64,7 @@ enum PruneCommand: Command {
     // So a copy of the file alone holds the result, as far as that needs no wait for another
     // process: a running service's writes must not time out behind it.
     if !dryRun { _ = try? store.checkpoint(waitingForOthers: false) }
-    if format == "json" {
+    if format == .json {
       console.out(try PruneReport(cutoff: cutoff, dryRun: dryRun, counts: counts).json())
     } else {
       console.out(text(counts, cutoff: cutoff, dryRun: dryRun))

@@ -188,11 +188,7 @@ enum QueueCommand: Command {
   }
 
   private static func format(_ arguments: inout Arguments) throws(UsageError) -> Bool {
-    switch arguments.option("format") ?? "text" {
-    case "text": return false
-    case "json": return true
-    case let other: throw UsageError("--format must be text or json, not '\(other)'")
-    }
+    try OutputFormat.option(&arguments) == .json
   }
 
   /// How many entries `queue list` shows without `--limit`.

@@ -52,18 +52,15 @@ enum ReportCommand: Command {
     }
     let statePath = try StateFileOption.path(&arguments)
     let range = try DateRangeOptions(&arguments)
-    let format = arguments.option("format") ?? "text"
+    let format = try OutputFormat.option(&arguments) ?? .text
     let htmlPath = arguments.option("html")
     try arguments.rejectUnknown(positionals: 1)
     let html = try htmlPath.map { path throws(HTMLReportFile.Refusal) in
       try HTMLReportFile(path, inputs: [("--state", statePath)])
     }
-    guard format == "text" || format == "json" else {
-      throw UsageError("--format must be text or json")
-    }
     let store = try StateStore(path: statePath, access: .readOnly)
     let report = OutcomeReport(try store.decidedOutcomes(since: range.since, until: range.until))
-    console.out(format == "json" ? report.json() : report.text())
+    console.out(format == .json ? report.json() : report.text())
     if report.all.decisions + report.importedHistory.decisions == 0 {
       // Empty tables alone would look like a database with nothing in it.
       let why =

@@ -35,13 +35,10 @@ enum SendCommand: Command {
     if !once { signal(SIGHUP, SIG_IGN) }
     let configuration = try ReckonConfiguration.load(
       path: arguments.option("config") ?? "reckon.json")
-    let format = arguments.option("format")
+    let format = try OutputFormat.option(&arguments)
     try arguments.rejectUnknown()
-    if let format {
-      guard once else { throw UsageError("--format is for --once: the running sender logs JSON") }
-      guard format == "text" || format == "json" else {
-        throw UsageError("--format must be text or json")
-      }
+    if format != nil, !once {
+      throw UsageError("--format is for --once: the running sender logs JSON")
     }
     // serve's logger, so one log pipeline reads both: the same fields, `event` included.
     let logger = JSONLogger(write: { console.error($0) })
@@ -90,7 +87,7 @@ enum SendCommand: Command {
       return 0
     }
     let summary = try await sender.drainDue()
-    if format == "json" {
+    if format == .json {
       console.out(
         #"{"expired":\#(summary.expired),"failed":\#(summary.failed),"retrying":\#(summary.retrying),"sent":\#(summary.sent)}"#
       )

@@ -29,13 +29,10 @@ enum TestCommand: Command {
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
-    let format = arguments.option("format") ?? "text"
+    let format = try OutputFormat.option(&arguments) ?? .text
     let requireCoverage = arguments.flag("require-coverage")
     let schema = try CustomFactsOption.schema(&arguments)
     try arguments.rejectUnknown(positionals: .max)
-    guard format == "text" || format == "json" else {
-      throw UsageError("--format must be text or json")
-    }
     // A path that cannot be read is reported and the others still run, so one run reports
     // every problem.
     var unreadable: [String] = []
@@ -63,7 +60,7 @@ enum TestCommand: Command {
     for problem in unreadable { console.error("reckon test: \(problem)") }
     let undecided = reports.contains { !($0.coverage?.undecidedRules.isEmpty ?? true) }
     let failsCoverage = requireCoverage && (undecided || !untested.isEmpty)
-    if format == "json" {
+    if format == .json {
       console.out(
         PolicyTestJSONReport(
           reports, unreadable: unreadable, untested: untested, failsCoverage: failsCoverage
