@@ -86,6 +86,12 @@ let package = Package(
         "ReckonSQLite", "CSQLite", "ReckonTestSupport",
       ]),
     .testTarget(
+      name: "ReckonToolsTests",
+      dependencies: [
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite",
+        "ReckonEngine", "ReckonTools", "ReckonTestSupport",
+      ]),
+    .testTarget(
       name: "ReckonServerTests",
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonEngine",

@@ -144,21 +144,21 @@ struct OutcomeReportTests {
     _ store: StateStore, transaction: String, _ preference: String, skip: Bool = false
   ) throws -> Int64? {
     let request = try store.recordNotification(
-      TestState.notification(transaction: transaction)
+      StoredRecords.notification(transaction: transaction)
     ).requestId
     let decision = DecisionRecord(
       policyName: "p", policyVersion: nil, policySHA256: String(repeating: "a", count: 64),
       action: skip ? "skip" : "respond", rule: "r", reason: nil, body: body(preference),
-      factsJSON: Data("[]".utf8), explanationJSON: nil, decidedAt: TestState.start)
+      factsJSON: Data("[]".utf8), explanationJSON: nil, decidedAt: StoredRecords.start)
     return try store.recordDecision(
       decision, requestId: request,
-      enqueue: skip ? nil : TestState.enqueue(transaction: transaction, body: body(preference))
+      enqueue: skip ? nil : StoredRecords.enqueue(transaction: transaction, body: body(preference))
     ).entryId
   }
 
   @Test func preferenceSentIsTheBodyDeliveredNotTheBodyDecided() throws {
-    let store = try TestState.store()
-    let start = TestState.start
+    let store = try StoredRecords.store()
+    let start = StoredRecords.start
     let backoff = Backoff(initial: 30, maximum: 1_800, random: { 0 })
     // Decided GRANT_FULL, changed to DECLINE by `reckon queue set`, then sent.
     let changed = try #require(try Self.decide(store, transaction: "1", "GRANT_FULL"))

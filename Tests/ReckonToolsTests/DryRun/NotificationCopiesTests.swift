@@ -235,7 +235,7 @@ struct NotificationCopiesTests {
 /// received after that window closed is a new one even if its receipt was later.
 struct NotificationCopiesWindowTests {
   static func row(uuid: String, signed: Date, received: Date) -> DryRunRow {
-    let base = Scenario().request
+    let base = StoredRecords.request()
     var notification = base.notification
     notification.notificationUUID = uuid
     notification.signedDate = signed
