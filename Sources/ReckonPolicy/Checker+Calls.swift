@@ -18,7 +18,7 @@ extension Checker {
       }
       if member.type != value.type {
         report(
-          .typeMismatch,
+          .listTypeMismatch,
           "the list holds \(member.type.withArticle), but \(describe(subject, value)) is \(value.type.withArticle)",
           at: element.span, hint: quotedValueHint(element, against: value.type))
         sound = false
@@ -70,7 +70,7 @@ extension Checker {
     }
     if let (a, b) = currencyConflict(values) {
       report(
-        .typeMismatch, "cannot combine \(a) with \(b)", at: span,
+        .currencyMismatch, "cannot combine \(a) with \(b)", at: span,
         hint: "write both amounts in the same currency")
       return nil
     }

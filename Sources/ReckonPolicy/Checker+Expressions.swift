@@ -75,7 +75,8 @@ extension Checker {
       guard declared.index < letsDefined else {
         let line = source.location(of: declared.span.start).line
         report(
-          .unknownName, "'\(name)' is used before it is defined on line \(line)", at: span,
+          .letUsedBeforeDefinition, "'\(name)' is used before it is defined on line \(line)",
+          at: span,
           hint: "move the 'let' above its first use")
         return nil
       }
@@ -132,7 +133,8 @@ extension Checker {
     let candidates = Array(declaredLets.keys) + schema.facts.map(\.name) + enumCases
     if enumCases.contains(name) {
       report(
-        .unknownName, "'\(name)' is a value, but nothing here says what it is a value of", at: span,
+        .bareEnumValue, "'\(name)' is a value, but nothing here says what it is a value of",
+        at: span,
         hint:
           "compare it with a fact, as in \(factHavingValue(name) ?? "delivery.status") == \(name)")
     } else if CurrencyCodes.isKnown(name) {
@@ -171,7 +173,7 @@ extension Checker {
     let arithmetic = ArithmeticOperator(rawValue: op.rawValue)!
     guard let type = ValueOperations.resultType(arithmetic, lhs.type, rhs.type) else {
       report(
-        .typeMismatch,
+        .operatorTypeMismatch,
         "cannot apply '\(op.rawValue)' to \(lhs.type.withArticle) and \(rhs.type.withArticle)",
         at: span,
         hint: percentHint(lhs, rhs, example: 10) ?? arithmeticHint(arithmetic, lhs.type, rhs.type))
@@ -179,7 +181,7 @@ extension Checker {
     }
     if let (a, b) = currencyConflict([lhs, rhs]) {
       report(
-        .typeMismatch, "cannot combine \(a) with \(b)", at: span,
+        .currencyMismatch, "cannot combine \(a) with \(b)", at: span,
         hint: "write both amounts in the same currency")
       return nil
     }
@@ -254,7 +256,7 @@ extension Checker {
     }
     if let (a, b) = currencyConflict([lhs, rhs]) {
       report(
-        .typeMismatch, "cannot compare \(a) with \(b)", at: span,
+        .currencyMismatch, "cannot compare \(a) with \(b)", at: span,
         hint: "compare amounts in the same currency")
       return nil
     }

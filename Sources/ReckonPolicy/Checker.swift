@@ -207,7 +207,8 @@ public struct Checker {
     guard let condition = checkExpression(expression, expected: .boolean) else { return nil }
     guard condition.type == .boolean else {
       report(
-        .typeMismatch, "\(what) must be true or false, but this is \(condition.type.withArticle)",
+        .conditionNotBoolean,
+        "\(what) must be true or false, but this is \(condition.type.withArticle)",
         at: expression.span,
         hint: "compare it with something, as in "
           + Checker.comparisonExample(source.text(of: expression.span), condition.type))
@@ -259,7 +260,7 @@ public struct Checker {
       }
       if case .set(let field, _) = resolved, !fieldsSet.insert(field.name).inserted {
         report(
-          .conflictingActions, "'\(field.name)' is set twice in the same rule", at: action.span,
+          .fieldSetTwice, "'\(field.name)' is set twice in the same rule", at: action.span,
           hint: "keep one")
         sound = false
       }
@@ -269,7 +270,7 @@ public struct Checker {
       let other = actions.first(where: { isSendingDetail($0) })
     {
       report(
-        .conflictingActions,
+        .actionWithoutReply,
         "nothing is sent when a rule says 'do not respond', so this action has no effect",
         at: other.span, hint: "remove it, or remove 'do not respond'")
       sound = false
@@ -280,7 +281,7 @@ public struct Checker {
   private mutating func reportConflict(_ phrase: String, _ earlier: String, at span: SourceSpan) {
     if phrase == earlier {
       report(
-        .conflictingActions, "'\(phrase)' is given twice in the same rule", at: span,
+        .actionGivenTwice, "'\(phrase)' is given twice in the same rule", at: span,
         hint: "keep one")
     } else {
       report(
@@ -346,7 +347,7 @@ public struct Checker {
     }
     guard value.type == field.type else {
       report(
-        .typeMismatch,
+        .fieldTypeMismatch,
         "\(field.name) takes \(field.type.withArticle), but this is \(value.type.withArticle)",
         at: expression.span,
         hint: field.type == .percent && value.type == .number

@@ -211,7 +211,7 @@ public struct Lexer {
     if hasNonASCII {
       diagnostics.append(
         Diagnostic(
-          .unexpectedCharacter, .error,
+          .invalidNameCharacter, .error,
           "'\(text)' is not a name the language can read: names use a–z, A–Z, 0–9 and _",
           at: SourceSpan(start: start, end: offset),
           hint: "write the name with those letters only, e.g. without accents"))
@@ -271,7 +271,7 @@ public struct Lexer {
     offset = start + symbol.utf8.count
     diagnostics.append(
       Diagnostic(
-        .unexpectedCharacter, .error, "money is written as an amount and a currency code",
+        .moneySymbol, .error, "money is written as an amount and a currency code",
         at: SourceSpan(start: start, end: offset), hint: "write \(amount) \(code)\(others)"))
     return Token(
       kind: .identifier, text: code, span: SourceSpan(start: start, end: offset),
@@ -291,7 +291,7 @@ public struct Lexer {
     guard !amount.text.isEmpty else { return amount }
     diagnostics.append(
       Diagnostic(
-        .unexpectedCharacter, .error, "money is written as an amount and a currency code",
+        .moneySymbol, .error, "money is written as an amount and a currency code",
         at: SourceSpan(start: start, end: offset),
         hint: "write \(slice(start + symbol.utf8.count, offset)) \(code)\(others)"))
     pending = Token(
@@ -436,7 +436,7 @@ public struct Lexer {
       character: String(decoding: bytes[span.start..<span.end], as: UTF8.self))
     diagnostics.append(
       Diagnostic(
-        .unexpectedCharacter, .error,
+        .characterInText, .error,
         isTab
           ? "a tab cannot be written inside text"
           : "\(character.described) cannot be written inside text",
@@ -463,7 +463,7 @@ public struct Lexer {
         offset = end + closing.length
         diagnostics.append(
           Diagnostic(
-            .unexpectedCharacter, .error, "text must be between straight double quotes",
+            .curlyQuotes, .error, "text must be between straight double quotes",
             at: SourceSpan(start: start, end: offset), hint: "write \"\(text)\""))
         return Token(
           kind: .string, text: text, span: SourceSpan(start: start, end: offset),
@@ -509,7 +509,7 @@ public struct Lexer {
     let written = slice(start, offset)
     diagnostics.append(
       Diagnostic(
-        .unexpectedCharacter, .error, "'\(written)' is not an operator here",
+        .otherLanguageOperator, .error, "'\(written)' is not an operator here",
         at: SourceSpan(start: start, end: offset), hint: "write '\(meant.text)'"))
     return Token(
       kind: meant.kind, text: meant.text, span: SourceSpan(start: start, end: offset),

@@ -267,7 +267,7 @@ extension Parser {
   private mutating func parseList() throws(ParseAbort) -> Expression {
     guard cursor.kind == .leftBracket else {
       report(
-        .expectedToken, "expected '[' to start a list, found \(cursor.current.quoted)",
+        .expectedList, "expected '[' to start a list, found \(cursor.current.quoted)",
         at: cursor.current.span,
         hint: cursor.kind == .identifier
           ? "a list is written in brackets, even of one value: in [\(valuesWithoutBrackets())]"
@@ -359,7 +359,7 @@ extension Parser {
       // then never equal a fact's amount.
       guard CurrencyCodes.isKnown(unit.text) else {
         report(
-          .unknownUnit, "unknown currency '\(unit.text)'", at: unit.span,
+          .unknownCurrency, "unknown currency '\(unit.text)'", at: unit.span,
           hint: Parser.unknownCurrencyHint(unit.text))
         return Expression(kind: .invalid, span: span)
       }
@@ -369,7 +369,7 @@ extension Parser {
       cursor.advance()
       let span = token.span.merged(with: unit.span)
       report(
-        .unknownUnit, "currency codes are upper case: \(code)", at: unit.span,
+        .unknownCurrency, "currency codes are upper case: \(code)", at: unit.span,
         hint: "write \(token.text) \(code)")
       return Expression(kind: .invalid, span: span)
     }

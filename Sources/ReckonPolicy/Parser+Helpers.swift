@@ -13,7 +13,7 @@ extension Parser {
   mutating func expectWord(_ word: String, hint: String? = nil) throws(ParseAbort) {
     guard cursor.isWord(word) else {
       report(
-        .expectedToken, "expected '\(word)', found \(cursor.current.quoted)",
+        .expectedKeyword, "expected '\(word)', found \(cursor.current.quoted)",
         at: cursor.current.span, hint: hint ?? misspelt(word))
       throw ParseAbort()
     }

@@ -95,7 +95,7 @@ public struct Parser {
     let token = cursor.current
     guard token.kind == .identifier else {
       report(
-        .expectedToken, "expected 'rule', 'let' or 'otherwise', found \(token.quoted)",
+        .expectedDeclaration, "expected 'rule', 'let' or 'otherwise', found \(token.quoted)",
         at: token.span)
       return nil
     }
@@ -105,7 +105,7 @@ public struct Parser {
         let name = try parseHeaderText()
         if name.value.allSatisfy(\.isWhitespace) {
           report(
-            .expectedToken, "a policy's name cannot be empty", at: name.span,
+            .emptyPolicyName, "a policy's name cannot be empty", at: name.span,
             hint: "name it, or leave the policy line out: the file's name is used then")
         }
         return .header(.name(name))
@@ -119,7 +119,7 @@ public struct Parser {
           "did you mean '\($0)'?"
         }
         report(
-          .expectedToken, "expected 'rule', 'let' or 'otherwise', found \(token.quoted)",
+          .expectedDeclaration, "expected 'rule', 'let' or 'otherwise', found \(token.quoted)",
           at: token.span, hint: hint)
         return nil
       }
@@ -146,7 +146,7 @@ public struct Parser {
       let name = try expect(.identifier, "a name")
       if Parser.reservedWords.contains(name.text) || name.text.contains(".") {
         report(
-          .expectedToken, "'\(name.text)' cannot be the name of a 'let'", at: name.span,
+          .invalidLetName, "'\(name.text)' cannot be the name of a 'let'", at: name.span,
           hint: "choose a single word that is not one of the language's own, such as 'used'")
       }
       try expect(.assign, "'='")
@@ -181,14 +181,14 @@ public struct Parser {
       {
         // Said where the 'then' belongs, not at the next rule, which is not what is wrong.
         report(
-          .expectedToken, "this rule has no 'then'",
+          .missingThen, "this rule has no 'then'",
           at: SourceSpan(start: condition.span.end, end: condition.span.end),
           hint: "say what the rule does, as in: then refund DECLINE")
         throw ParseAbort()
       }
       guard cursor.isWord("then") else {
         report(
-          .expectedToken, "expected 'then', found \(cursor.current.quoted)",
+          .missingThen, "expected 'then', found \(cursor.current.quoted)",
           at: cursor.current.span, hint: hintAfterCondition() ?? misspelt("then"))
         if conditionCutShort() { condition = Expression(kind: .invalid, span: condition.span) }
         throw ParseAbort()
@@ -245,7 +245,8 @@ public struct Parser {
       !(next.kind == .identifier && Parser.declarationWords.contains(next.text))
     {
       report(
-        .expectedToken, "expected ',' before another action, or a new rule, found \(next.quoted)",
+        .expectedActionSeparator,
+        "expected ',' before another action, or a new rule, found \(next.quoted)",
         at: next.span)
       throw ParseAbort()
     }

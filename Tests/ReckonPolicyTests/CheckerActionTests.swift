@@ -7,6 +7,7 @@ struct CheckerActionTests {
     let actions: String
     let message: String
     let at: String
+    var id: DiagnosticID = .conflictingActions
     var testDescription: String { actions }
   }
 
@@ -26,23 +27,23 @@ struct CheckerActionTests {
     ConflictCase(
       actions: "refund DECLINE, refund DECLINE",
       message: "'refund DECLINE' is given twice in the same rule",
-      at: "refund DECLINE"),
+      at: "refund DECLINE", id: .actionGivenTwice),
     ConflictCase(
       actions: "hold for review, refund DECLINE, hold for review",
       message: "'hold for review' is given twice in the same rule",
-      at: "hold for review"),
+      at: "hold for review", id: .actionGivenTwice),
     ConflictCase(
       actions: "set sampleContentProvided = true, set sampleContentProvided = false",
       message: "'sampleContentProvided' is set twice in the same rule",
-      at: "set sampleContentProvided = false"),
+      at: "set sampleContentProvided = false", id: .fieldSetTwice),
     ConflictCase(
       actions: "do not respond, hold for review",
       message: "nothing is sent when a rule says 'do not respond', so this action has no effect",
-      at: "hold for review"),
+      at: "hold for review", id: .actionWithoutReply),
     ConflictCase(
       actions: "set deliveryStatus = DELIVERED, do not respond",
       message: "nothing is sent when a rule says 'do not respond', so this action has no effect",
-      at: "set deliveryStatus = DELIVERED"),
+      at: "set deliveryStatus = DELIVERED", id: .actionWithoutReply),
   ]
 
   @Test("conflicting actions in one rule are errors", arguments: conflicts)
@@ -51,7 +52,7 @@ struct CheckerActionTests {
     let result = TestSchema.load(source)
     let error = try #require(result.diagnostics.first { $0.isError })
     #expect(result.diagnostics.filter(\.isError).count == 1, "\(result.renderedDiagnostics())")
-    #expect(error.id == .conflictingActions)
+    #expect(error.id == testCase.id)
     #expect(error.message == testCase.message)
     #expect(result.source.text(of: error.span).hasSuffix(testCase.at))
   }

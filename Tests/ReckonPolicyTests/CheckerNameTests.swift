@@ -30,12 +30,12 @@ struct CheckerNameTests {
       id: .unknownName, message: "unknown name 'usd'", hint: "did you mean 'used'?"),
     NameCase(
       label: "bare enum value", policy: "rule \"r\" when DELIVERED then refund DECLINE",
-      id: .unknownName,
+      id: .bareEnumValue,
       message: "'DELIVERED' is a value, but nothing here says what it is a value of",
       hint: "compare it with a fact, as in delivery.status == DELIVERED"),
     NameCase(
       label: "bare value of another fact", policy: "rule \"r\" when LEGAL then refund DECLINE",
-      id: .unknownName,
+      id: .bareEnumValue,
       message: "'LEGAL' is a value, but nothing here says what it is a value of",
       hint: "compare it with a fact, as in reason == LEGAL"),
     NameCase(
@@ -103,12 +103,13 @@ struct CheckerNameTests {
       label: "duplicate let", policy: "let a = 1\nlet a = 2", id: .duplicateLet,
       message: "'a' is already defined on line 1", hint: "use another name"),
     NameCase(
-      label: "use before definition", policy: "let a = b + 1\nlet b = 2", id: .unknownName,
+      label: "use before definition", policy: "let a = b + 1\nlet b = 2",
+      id: .letUsedBeforeDefinition,
       message: "'b' is used before it is defined on line 2",
       hint: "move the 'let' above its first use"),
     NameCase(
       label: "rule before its let", policy: "rule \"r\" when b > 1 then refund DECLINE\nlet b = 2",
-      id: .unknownName,
+      id: .letUsedBeforeDefinition,
       message: "'b' is used before it is defined on line 2",
       hint: "move the 'let' above its first use"),
     NameCase(

@@ -54,34 +54,34 @@ struct CheckerTypeTests {
       message: "cannot compare a timestamp with a duration",
       hint: "compare how long ago it was, as in now - purchase.date > 30 days"),
     ErrorCase(
-      condition: "usage.consumed + 10 > 0%", id: .typeMismatch,
+      condition: "usage.consumed + 10 > 0%", id: .operatorTypeMismatch,
       message: "cannot apply '+' to a percent and a number",
       hint: "write the number as a percentage: 10%"),
     ErrorCase(
-      condition: "(true + false) == true", id: .typeMismatch,
+      condition: "(true + false) == true", id: .operatorTypeMismatch,
       message: "cannot apply '+' to a boolean and a boolean"),
     ErrorCase(
-      condition: "now + purchase.date > now", id: .typeMismatch,
+      condition: "now + purchase.date > now", id: .operatorTypeMismatch,
       message: "cannot apply '+' to a timestamp and a timestamp",
       hint: "subtract timestamps to get a duration, as in now - purchase.date"),
     ErrorCase(
-      condition: "usage.consumed", id: .typeMismatch,
+      condition: "usage.consumed", id: .conditionNotBoolean,
       message: "the condition of rule 'r' must be true or false, but this is a percent",
       hint: "compare it with something, as in usage.consumed > 0%"),
     ErrorCase(
-      condition: "true and 3", id: .typeMismatch,
+      condition: "true and 3", id: .conditionNotBoolean,
       message: "the right side of 'and' must be true or false, but this is a number",
       hint: "compare it with something, as in 3 > 0"),
     ErrorCase(
-      condition: "not product.id", id: .typeMismatch,
+      condition: "not product.id", id: .conditionNotBoolean,
       message: "the operand of 'not' must be true or false, but this is text",
       hint: "compare it with something, as in product.id == \"com.example.coins\""),
     ErrorCase(
-      condition: "delivery.status", id: .typeMismatch,
+      condition: "delivery.status", id: .conditionNotBoolean,
       message: "the condition of rule 'r' must be true or false, but this is a DeliveryStatus",
       hint: "compare it with something, as in delivery.status == DELIVERED"),
     ErrorCase(
-      condition: "customer.account_age or true", id: .typeMismatch,
+      condition: "customer.account_age or true", id: .conditionNotBoolean,
       message: "the left side of 'or' must be true or false, but this is a duration",
       hint: "compare it with something, as in customer.account_age > 30 days"),
     ErrorCase(
@@ -97,7 +97,7 @@ struct CheckerTypeTests {
       condition: "reason == product.type", id: .typeMismatch,
       message: "cannot compare a Reason with a ProductType"),
     ErrorCase(
-      condition: "reason in [LEGAL, 3]", id: .typeMismatch,
+      condition: "reason in [LEGAL, 3]", id: .listTypeMismatch,
       message: "the list holds a number, but reason is a Reason"),
     ErrorCase(
       condition: "reason == \"LEGAL\"", id: .typeMismatch,
@@ -108,7 +108,7 @@ struct CheckerTypeTests {
       message: "cannot compare text with a Reason",
       hint: "drop the quotes: write UNINTENDED_PURCHASE, not \"unintended purchase\""),
     ErrorCase(
-      condition: "reason in [LEGAL, \"OTHER\"]", id: .typeMismatch,
+      condition: "reason in [LEGAL, \"OTHER\"]", id: .listTypeMismatch,
       message: "the list holds text, but reason is a Reason",
       hint: "drop the quotes: write OTHER, not \"OTHER\""),
     ErrorCase(
@@ -142,35 +142,36 @@ struct CheckerTypeTests {
       condition: "max(true, false)", id: .invalidArguments,
       message: "max takes two or more values of the same kind"),
     ErrorCase(
-      condition: "4.99 USD == 4.99 EUR", id: .typeMismatch, message: "cannot compare USD with EUR",
+      condition: "4.99 USD == 4.99 EUR", id: .currencyMismatch,
+      message: "cannot compare USD with EUR",
       hint: "compare amounts in the same currency"),
     ErrorCase(
       condition: "purchase.price is not missing and purchase.price > 1 USD + 1 EUR",
-      id: .typeMismatch,
+      id: .currencyMismatch,
       message: "cannot combine USD with EUR", hint: "write both amounts in the same currency"),
     ErrorCase(
       condition: "purchase.price is not missing and purchase.price > min(1 USD, 2 EUR)",
-      id: .typeMismatch,
+      id: .currencyMismatch,
       message: "cannot combine USD with EUR", hint: "write both amounts in the same currency"),
     ErrorCase(
       condition: "purchase.price is not missing and purchase.price + 5 EUR > 10 USD",
-      id: .typeMismatch,
+      id: .currencyMismatch,
       message: "cannot compare EUR with USD", hint: "compare amounts in the same currency"),
     ErrorCase(
       condition:
         "purchase.price is not missing and max(purchase.price, 5 EUR) * 2 <= min(purchase.price, 3 USD)",
-      id: .typeMismatch, message: "cannot compare EUR with USD",
+      id: .currencyMismatch, message: "cannot compare EUR with USD",
       hint: "compare amounts in the same currency"),
     ErrorCase(
       condition:
         "purchase.price is not missing and purchase.price - 5 EUR - 1 USD > purchase.price",
-      id: .typeMismatch, message: "cannot combine EUR with USD",
+      id: .currencyMismatch, message: "cannot combine EUR with USD",
       hint: "write both amounts in the same currency"),
     ErrorCase(
-      condition: "purchase.price is not missing and purchase.price > 10 USE", id: .unknownUnit,
+      condition: "purchase.price is not missing and purchase.price > 10 USE", id: .unknownCurrency,
       message: "unknown currency 'USE'", hint: "did you mean 'USD'?"),
     ErrorCase(
-      condition: "purchase.price is not missing and purchase.price > 10 XYZ", id: .unknownUnit,
+      condition: "purchase.price is not missing and purchase.price > 10 XYZ", id: .unknownCurrency,
       message: "unknown currency 'XYZ'", hint: "write an ISO 4217 currency code, such as USD or EUR"
     ),
     ErrorCase(
@@ -210,10 +211,10 @@ struct CheckerTypeTests {
 
   static let setCases: [SetCase] = [
     SetCase(
-      action: "set sampleContentProvided = 3", id: .typeMismatch,
+      action: "set sampleContentProvided = 3", id: .fieldTypeMismatch,
       message: "sampleContentProvided takes a boolean, but this is a number"),
     SetCase(
-      action: "set consumptionPercentage = 40", id: .typeMismatch,
+      action: "set consumptionPercentage = 40", id: .fieldTypeMismatch,
       message: "consumptionPercentage takes a percent, but this is a number",
       hint: "write a percentage with %, as in 40%"),
     SetCase(

@@ -53,7 +53,68 @@ struct DiagnosticSnapshotTests {
       policy:
         "rule \"r\" when reason == LEGAL then refund DECLINE # legal\rrule \"s\" when true then refund GRANT_FULL\n"
     ),
-    Example(id: .expectedToken, policy: "rule \"r\"\n  when reason == LEGAL\n  refund DECLINE"),
+    Example(id: .missingThen, policy: "rule \"r\"\n  when reason == LEGAL\n  refund DECLINE"),
+    Example(
+      id: .expectedToken, policy: "rule \"r\"\n  when (reason == LEGAL\n  then refund DECLINE"),
+    Example(
+      id: .expectedKeyword, policy: "rule \"r\"\n  wen reason == LEGAL\n  then refund DECLINE"),
+    Example(
+      id: .expectedDeclaration, policy: "when reason == LEGAL\n  then refund DECLINE"),
+    Example(
+      id: .expectedList, policy: "rule \"r\"\n  when reason in LEGAL\n  then refund DECLINE"),
+    Example(
+      id: .expectedActionSeparator,
+      policy:
+        "rule \"r\"\n  when reason == LEGAL\n  then refund DECLINE set sampleContentProvided = true"
+    ),
+    Example(id: .emptyPolicyName, policy: "policy \"\"\notherwise share data only"),
+    Example(id: .invalidLetName, policy: "let rule = 1\notherwise share data only"),
+    Example(
+      id: .invalidNameCharacter,
+      policy: "let café = 1\notherwise share data only"),
+    Example(
+      id: .moneySymbol, policy: "rule \"r\"\n  when purchase.price > $5\n  then refund DECLINE"),
+    Example(
+      id: .characterInText, policy: "rule \"a\tb\"\n  when reason == LEGAL\n  then refund DECLINE"),
+    Example(
+      id: .curlyQuotes,
+      policy: "rule \u{201C}r\u{201D}\n  when reason == LEGAL\n  then refund DECLINE"),
+    Example(
+      id: .otherLanguageOperator,
+      policy: "rule \"r\"\n  when reason == LEGAL && usage.consumed > 5%\n  then refund DECLINE"),
+    Example(
+      id: .unknownCurrency,
+      policy: "rule \"r\"\n  when purchase.price > 5 XYZ\n  then refund DECLINE"),
+    Example(
+      id: .letUsedBeforeDefinition,
+      policy: "rule \"r\"\n  when heavy\n  then refund DECLINE\nlet heavy = usage.consumed > 80%"),
+    Example(id: .bareEnumValue, policy: "rule \"r\"\n  when LEGAL\n  then refund DECLINE"),
+    Example(
+      id: .conditionNotBoolean, policy: "rule \"r\"\n  when usage.consumed\n  then refund DECLINE"),
+    Example(
+      id: .fieldTypeMismatch,
+      policy: "rule \"r\"\n  when reason == LEGAL\n  then set sampleContentProvided = 5%"),
+    Example(
+      id: .operatorTypeMismatch,
+      policy: "rule \"r\"\n  when usage.consumed + customer.account_age > 5%\n  then refund DECLINE"
+    ),
+    Example(
+      id: .currencyMismatch,
+      policy: "rule \"r\"\n  when purchase.price > 5 EUR + 5 USD\n  then refund DECLINE"),
+    Example(
+      id: .listTypeMismatch,
+      policy: "rule \"r\"\n  when reason in [LEGAL, 5]\n  then refund DECLINE"),
+    Example(
+      id: .fieldSetTwice,
+      policy:
+        "rule \"r\"\n  when reason == LEGAL\n  then set sampleContentProvided = true, set sampleContentProvided = false"
+    ),
+    Example(
+      id: .actionGivenTwice,
+      policy: "rule \"r\"\n  when reason == LEGAL\n  then refund DECLINE, refund DECLINE"),
+    Example(
+      id: .actionWithoutReply,
+      policy: "rule \"r\"\n  when reason == LEGAL\n  then do not respond, set sampleContentProvided = true"),
     Example(id: .expectedExpression, policy: "rule \"r\"\n  when reason ==\n  then refund DECLINE"),
     Example(id: .unknownAction, policy: "rule \"r\"\n  when reason == LEGAL\n  then refnd DECLINE"),
     Example(id: .duplicateHeader, policy: "policy \"one\"\nversion 1\npolicy \"two\""),
@@ -187,6 +248,19 @@ struct DiagnosticSnapshotTests {
           given usage.consumed = 94%
           expect refund DECLINE, share data only
         """),
+    Example(
+      id: .testSyntax, policy: "",
+      tests: """
+        test "heavy use"
+          given usage.consumed 94%
+          expect refund DECLINE
+        """),
+  ]
+
+  /// Problems only `reckon test` finds (ReckonTools checks a test's values against the policy);
+  /// their examples are in ReckonToolsTests.
+  static let foundByTheTestRunner: Set<DiagnosticID> = [
+    .givenLet, .invalidTestValue, .invalidExpectedValue,
   ]
 
   @Test("each diagnostic renders as its golden file", arguments: examples)
@@ -198,14 +272,15 @@ struct DiagnosticSnapshotTests {
     }
     let result = example.load(path: "policies/example.policy")
     #expect(result.diagnostics.map(\.id) == [example.id], "\(result.renderedDiagnostics())")
+    #expect(result.diagnostics.allSatisfy { $0.severity == $0.id.severity })
     Snapshot.expect(result.renderedDiagnostics(), matches: "diagnostic-\(example.id.rawValue)")
   }
 
   @Test func everyDiagnosticIDHasAnExample() {
-    let covered = Set(Self.examples.map(\.id))
+    let covered = Set(Self.examples.map(\.id)).union(Self.foundByTheTestRunner)
     let missing = DiagnosticID.allCases.filter { !covered.contains($0) }
     #expect(missing.isEmpty)
-    #expect(Self.examples.count == DiagnosticID.allCases.count)
+    #expect(Self.examples.count + Self.foundByTheTestRunner.count == DiagnosticID.allCases.count)
   }
 
   /// docs/language.md: warnings come from analysing a policy that checks, so a file with errors
@@ -263,7 +338,7 @@ struct DiagnosticSnapshotTests {
     let result = TestSchema.load(policy, path: "policies/many.policy")
     #expect(
       result.diagnostics.map(\.id) == [
-        .duplicateHeader, .unknownFact, .unexpectedCharacter, .expectedToken, .expectedToken,
+        .duplicateHeader, .unknownFact, .unexpectedCharacter, .missingThen, .missingThen,
         .unknownEnumValue,
         .typeMismatch, .unknownAction, .conflictingActions,
       ])

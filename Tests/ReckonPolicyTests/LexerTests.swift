@@ -190,7 +190,7 @@ struct LexerTests {
   @Test func aRuleNamedInCurlyQuotesIsOneErrorAndTheRuleStillChecks() {
     let result = TestSchema.load(
       "rule “heavy use”\n  when usage.consumed >= 80% and reason == LEGAL\n  then refund DECLINE")
-    #expect(result.diagnostics.map(\.id) == [.unexpectedCharacter])
+    #expect(result.diagnostics.map(\.id) == [.curlyQuotes])
   }
 
   @Test func aLookAlikeOperatorIsOneErrorAndTheConditionStillChecks() {

@@ -89,7 +89,7 @@ struct ParserDeclarationTests {
   @Test func actionsWithoutACommaAreAnError() {
     let (_, diagnostics) = Parser.parse(
       TestSchema.source("rule \"r\" when true then refund DECLINE hold for review"))
-    #expect(diagnostics.map(\.id) == [.expectedToken])
+    #expect(diagnostics.map(\.id) == [.expectedActionSeparator])
   }
 
   @Test func duplicateHeaderIsReportedAtTheSecond() throws {
@@ -126,14 +126,14 @@ struct ParserDeclarationTests {
       TestSchema.source("rulle \"r\" when true then refund DECLINE"))
     let diagnostic = try #require(diagnostics.first)
     #expect(diagnostics.count == 1)
-    #expect(diagnostic.id == .expectedToken)
+    #expect(diagnostic.id == .expectedDeclaration)
     #expect(diagnostic.hint == "did you mean 'rule'?")
   }
 
   @Test(arguments: ["let and = 1", "let usage.x = 1"])
   func reservedOrDottedLetNamesAreRejected(_ text: String) {
     let (_, diagnostics) = Parser.parse(TestSchema.source(text))
-    #expect(diagnostics.map(\.id) == [.expectedToken])
+    #expect(diagnostics.map(\.id) == [.invalidLetName])
   }
 
   @Test func threeBrokenRulesGiveThreeErrorsAndTheGoodRulesAfterThemParse() {
@@ -147,7 +147,7 @@ struct ParserDeclarationTests {
       """
     let (syntax, diagnostics) = Parser.parse(TestSchema.source(text))
     #expect(diagnostics.count == 3)
-    #expect(diagnostics.map(\.id) == [.expectedExpression, .expectedToken, .expectedToken])
+    #expect(diagnostics.map(\.id) == [.expectedExpression, .expectedToken, .expectedKeyword])
     #expect(syntax.rules.map(\.name.value) == ["one", "two", "three", "good", "also good"])
     #expect(syntax.rules[3].condition.kind != .invalid)
     #expect(syntax.rules[4].actions.count == 1)
@@ -164,7 +164,7 @@ struct ParserDeclarationTests {
   @Test func garbageBetweenDeclarationsIsReportedOnce() {
     let (syntax, diagnostics) = Parser.parse(
       TestSchema.source("42 , junk\nrule \"r\" when true then refund DECLINE"))
-    #expect(diagnostics.map(\.id) == [.expectedToken])
+    #expect(diagnostics.map(\.id) == [.expectedDeclaration])
     #expect(syntax.rules.count == 1)
   }
 }

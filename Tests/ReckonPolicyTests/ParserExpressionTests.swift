@@ -121,7 +121,7 @@ struct ParserExpressionTests {
     ErrorCase(source: "a is missing is missing", id: .chainedComparison, at: "is"),
     ErrorCase(source: "[LEGAL, OTHER] == reason", id: .listOutsideIn, at: "[LEGAL, OTHER]"),
     ErrorCase(source: "a and", id: .expectedExpression, at: "then"),
-    ErrorCase(source: "a is b", id: .expectedToken, at: "b"),
+    ErrorCase(source: "a is b", id: .expectedKeyword, at: "b"),
     ErrorCase(source: "(a", id: .expectedToken, at: "then"),
     ErrorCase(source: "x == 1.2345 USD", id: .invalidNumber, at: "1.2345 USD"),
     ErrorCase(

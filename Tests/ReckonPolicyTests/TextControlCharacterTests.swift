@@ -71,7 +71,7 @@ struct TextControlCharacterTests {
     let (_, _, diagnostics) = Lexer.tokenize(SourceFile(path: "t.policy", text: text))
     let error = try #require(diagnostics.first)
     #expect(diagnostics.count == 1, "\(diagnostics)")
-    #expect(error.id == .unexpectedCharacter)
+    #expect(error.id == .characterInText)
     #expect(error.message == example.message)
     let column = SourceFile(path: "t.policy", text: text).location(of: error.span.start).column
     #expect(column == 32)

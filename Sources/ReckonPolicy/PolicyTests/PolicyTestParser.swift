@@ -269,7 +269,7 @@ public struct PolicyTestParser {
   }
 
   private mutating func report(_ message: String, at span: SourceSpan, hint: String? = nil) {
-    diagnostics.append(Diagnostic(.expectedToken, .error, message, at: span, hint: hint))
+    diagnostics.append(Diagnostic(.testSyntax, .error, message, at: span, hint: hint))
   }
 }
 

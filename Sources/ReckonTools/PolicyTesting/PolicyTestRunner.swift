@@ -37,11 +37,12 @@ public struct PolicyTestRunner: Sendable {
     return PolicyTestRunner(policy: policy, schema: schema).run(tests)
   }
 
-  /// Parses and runs the tests in `source`.
-  public func run(_ source: SourceFile) -> PolicyTestFileReport {
+  /// The problems the tests in `source` have before any runs (their syntax, the facts they give,
+  /// the values they expect), and the tests read.
+  func prepare(_ source: SourceFile) -> (diagnostics: [Diagnostic], tests: [PreparedTest]) {
     let (file, syntaxDiagnostics) = PolicyTestParser.parse(source)
     var diagnostics = syntaxDiagnostics
-    var prepared: [(test: PolicyTestCase, facts: TestFacts, checks: [ExpectationCheck])] = []
+    var prepared: [PreparedTest] = []
     for test in file.tests {
       let facts = TestFacts(
         schema: schema, layers: [file.defaults, test.givens], policy: policy.checked)
@@ -57,6 +58,15 @@ public struct PolicyTestRunner: Sendable {
       }
       prepared.append((test, facts, checks))
     }
+    return (diagnostics, prepared)
+  }
+
+  /// A test with its facts and expectations read, ready to run.
+  typealias PreparedTest = (test: PolicyTestCase, facts: TestFacts, checks: [ExpectationCheck])
+
+  /// Parses and runs the tests in `source`.
+  public func run(_ source: SourceFile) -> PolicyTestFileReport {
+    let (diagnostics, prepared) = prepare(source)
     var report = PolicyTestFileReport(
       testsSource: source, policyPath: policy.checked.source.path, problems: [])
     guard diagnostics.isEmpty else {

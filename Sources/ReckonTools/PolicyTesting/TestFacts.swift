@@ -106,21 +106,21 @@ struct TestFacts {
       value = try TestValues.parse(written, as: descriptor.type, now: values["now"])
     } catch {
       if error.needsNow, isDefault || nowUnreadable { return }
-      report(.typeMismatch, "\(fact): \(error.description)", at: written.span)
+      report(.invalidTestValue, "\(fact): \(error.description)", at: written.span)
       return
     }
     if TestFacts.wholeNumberFacts.contains(fact), case .number(let number) = value,
       Int(exactly: number) == nil
     {
       report(
-        .typeMismatch,
+        .invalidTestValue,
         "\(fact): '\(written.text)' is not a whole number the notification can carry",
         at: written.span, hint: "write a whole number of items, such as 3")
       return
     }
     if !isDefault, let problem = impossibility(fact, value) {
       report(
-        .typeMismatch, "\(fact): '\(written.text)' \(problem.message)", at: written.span,
+        .invalidTestValue, "\(fact): '\(written.text)' \(problem.message)", at: written.span,
         hint: problem.hint)
       return
     }
@@ -165,7 +165,7 @@ struct TestFacts {
     let value =
       assignment.value.map { "= \($0.isQuoted ? "\"\($0.text)\"" : $0.text)" } ?? "is missing"
     report(
-      .unknownFact, message, at: assignment.fact.span,
+      .givenLet, message, at: assignment.fact.span,
       hint: "to check its value, write: expect \(name) \(value)")
   }
 
