@@ -1,0 +1,91 @@
+import Foundation
+import ReckonEngine
+import ReckonHTTP
+
+/// `reckon serve` put together from `reckon.json`: the sender's lock, the service with its
+/// metrics and held start-up lines, and the webhook server, bound and running. The caller owns
+/// the process (its signals and exit); everything else is here, so an embedder can run the same.
+public final class ServeProcess: Sendable {
+  /// The port the server listens on (the one the system picked, for port 0).
+  public let port: Int
+  private let server: WebhookServer
+  private let logger: JSONLogger
+  private let configuration: ReckonConfiguration
+
+  /// Starts serving `configuration`; `listenKey` names where `server.listen` came from
+  /// (`server.listen`, or a command's `--listen`) in the error when it cannot be bound. The
+  /// start's own log lines go out once the address is bound, before this returns.
+  public init(configuration: ReckonConfiguration, listenKey: String = "server.listen") throws {
+    self.configuration = configuration
+    let logger = JSONLogger()
+    self.logger = logger
+    // Taken before anything else starts, so a second server refuses to start instead of running
+    // without a sender; the sender releases it when it stops.
+    var senderLock: SenderLock?
+    // Named as the state database's problem, not as a lock file the operator never configured;
+    // another program's database is refused before a lock file is left beside it.
+    try StateStore.checkFolder(of: configuration.statePath)
+    try StateStore.checkIsOurs(path: configuration.statePath)
+    if configuration.appStoreKey != nil {
+      senderLock = try SenderLock(statePath: configuration.statePath)
+    }
+    let metrics = ReckonMetrics()
+    let events = HeldEvents(logger: logger)
+    let service = try ReckonService(
+      configuration: configuration, transport: CurlHTTPClient(),
+      warn: events.warn,
+      events: { event in
+        metrics.record(event)
+        events.log(event)
+      })
+    if senderLock != nil {
+      for warning in try SenderSetup.carriedOver(service.store) { events.warn(warning) }
+    }
+    server = WebhookServer(
+      service: service, configuration: configuration.server, metrics: metrics, logger: logger)
+    do throws(HTTPServerError) { port = try server.start(senderLock: senderLock) } catch {
+      // Name where the address came from: the operator fixes it there.
+      throw ConfigurationError(
+        listenKey,
+        "cannot listen on \(configuration.server.host):\(configuration.server.port): \(error.reason)"
+      )
+    }
+    // Bound: the start's own lines go out now, before `listening`, which a supervisor or a test
+    // may take as the moment to look (or to stop it).
+    events.release()
+  }
+
+  /// Logs `listening`: call it once the process handles SIGTERM, since a supervisor that stops
+  /// the server as soon as it says it listens must find the signal handled.
+  public func announce() {
+    let url = "http://\(configuration.server.host):\(port)"
+    // What an operator checks first when nothing seems to happen: which database, which App
+    // Store, whether this process sends at all.
+    let sender =
+      configuration.appStoreKey == nil
+      ? "off (no appStore key configured: replies wait in the outbox for reckon send)"
+      : "to \(configuration.appStoreKey?.baseURL ?? "Apple's App Store Server API")"
+    logger.log(
+      "info", event: "listening",
+      "listening on \(url)\(configuration.server.webhookPath); state \(configuration.statePath); "
+        + "sending \(sender)",
+      fields: [
+        "url": url, "webhook": configuration.server.webhookPath,
+        "state": configuration.statePath,
+        "sender": configuration.appStoreKey == nil ? "off" : "on",
+      ])
+  }
+
+  /// Stops accepting, finishes in-flight requests and stops the loops, logging each step.
+  public func stop() {
+    logger.log("info", event: "stopping", "finishing in-flight requests, then stopping")
+    server.shutdown()
+    logger.log("info", event: "stopped", "stopped")
+  }
+
+  /// Re-reads the policies, as SIGHUP asks.
+  public func reloadPolicies() {
+    logger.log("info", event: "reload", "SIGHUP: re-reading the policies")
+    server.reloadPolicies()
+  }
+}
