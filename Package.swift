@@ -45,7 +45,7 @@ let package = Package(
       dependencies: ["ReckonSupport", "ReckonAppStore", "ReckonEngine", "ReckonHTTP"]),
     .target(
       name: "ReckonStandIn",
-      dependencies: ["ReckonSupport", "ReckonHTTP", "ReckonAppStore", "COpenSSL"]),
+      dependencies: ["ReckonSupport", "ReckonHTTP", "ReckonAppStore"]),
     .executableTarget(
       name: "reckon",
       dependencies: [

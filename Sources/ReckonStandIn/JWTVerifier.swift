@@ -1,11 +1,10 @@
-import COpenSSL
 import Foundation
 import ReckonAppStore
 import ReckonSupport
 
 /// Checks an App Store Server API bearer token the way Apple would, on a path independent of
-/// Reckon's signer: the r‖s signature is rebuilt as DER and checked with OpenSSL's
-/// `EVP_DigestVerify` against the public key; then the header and claims.
+/// Reckon's signer: the signature against the public key (`ES256PublicKey`, the verification
+/// side of ReckonAppStore), then the header and claims.
 public final class JWTVerifier: @unchecked Sendable {
   /// What the token must say.
   public struct Expected: Sendable {
@@ -24,7 +23,7 @@ public final class JWTVerifier: @unchecked Sendable {
     }
   }
 
-  private let publicKey: OpaquePointer
+  private let publicKey: ES256PublicKey
   private let lock = NSLock()
   /// Tokens whose signature already verified (the sender reuses a token for minutes); claims and
   /// times are still checked on every request.
@@ -34,18 +33,10 @@ public final class JWTVerifier: @unchecked Sendable {
 
   /// A verifier for tokens signed by the key whose public half is `publicKeyPEM`.
   public init?(publicKeyPEM: String, expected: Expected) {
-    let data = Data(publicKeyPEM.utf8)
-    let key: OpaquePointer? = data.withUnsafeBytes { buffer in
-      guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-      defer { BIO_free(bio) }
-      return PEM_read_bio_PUBKEY(bio, nil, nil, nil)
-    }
-    guard let key else { return nil }
+    guard let key = ES256PublicKey(pem: publicKeyPEM) else { return nil }
     self.publicKey = key
     self.expected = expected
   }
-
-  deinit { EVP_PKEY_free(publicKey) }
 
   /// Nil when the token is valid at `now`, else why not.
   public func problem(with token: String, now: Date) -> String? {
@@ -55,7 +46,9 @@ public final class JWTVerifier: @unchecked Sendable {
       let claims = Base64URL.decode(parts[1]).flatMap({ try? JSONValue.parse($0) })?.objectValue
     else { return "the token is not a compact JWS with a 64-byte signature" }
     if !lock.withLock({ verified.contains(token) }) {
-      guard verify(signature: signature, input: Data("\(parts[0]).\(parts[1])".utf8)) else {
+      guard
+        publicKey.verifies(signature: signature, message: Data("\(parts[0]).\(parts[1])".utf8))
+      else {
         return "the signature does not verify with the public key"
       }
       lock.withLock { _ = verified.insert(token) }
@@ -80,41 +73,5 @@ public final class JWTVerifier: @unchecked Sendable {
     if exp <= seconds { return "the token has expired" }
     if exp - iat > 3_600 { return "exp is more than 60 minutes after iat" }
     return nil
-  }
-
-  private func verify(signature: Data, input: Data) -> Bool {
-    guard let der = Self.derSignature(raw: signature), let context = EVP_MD_CTX_new() else {
-      return false
-    }
-    defer { EVP_MD_CTX_free(context) }
-    guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, publicKey) == 1 else {
-      return false
-    }
-    let result = der.withUnsafeBytes { sig in
-      input.withUnsafeBytes { message in
-        EVP_DigestVerify(
-          context, sig.bindMemory(to: UInt8.self).baseAddress, sig.count,
-          message.bindMemory(to: UInt8.self).baseAddress,
-          message.count)
-      }
-    }
-    ERR_clear_error()
-    return result == 1
-  }
-
-  /// r‖s (32 + 32 bytes) as a DER `ECDSA-Sig-Value`.
-  static func derSignature(raw: Data) -> Data? {
-    guard let signature = ECDSA_SIG_new() else { return nil }
-    defer { ECDSA_SIG_free(signature) }
-    let (r, s) = raw.withUnsafeBytes { bytes in
-      let base = bytes.bindMemory(to: UInt8.self).baseAddress!
-      return (BN_bin2bn(base, 32, nil), BN_bin2bn(base + 32, 32, nil))
-    }
-    guard let r, let s, ECDSA_SIG_set0(signature, r, s) == 1 else { return nil }
-    var output: UnsafeMutablePointer<UInt8>?
-    let length = i2d_ECDSA_SIG(signature, &output)
-    guard length > 0, let output else { return nil }
-    defer { CRYPTO_free(output, #file, #line) }
-    return Data(bytes: output, count: Int(length))
   }
 }

@@ -5,8 +5,13 @@ import Foundation
 enum ES256SignatureCheck {
   /// Whether `signature` (64 bytes, r‖s) signs `message` under the certificate's public key.
   static func isValid(signature: Data, message: Data, certificate: X509Certificate) -> Bool {
-    guard signature.count == 64, let key = X509_get0_pubkey(certificate.pointer),
-      EVP_PKEY_get_bits(key) == 256,
+    guard let key = X509_get0_pubkey(certificate.pointer) else { return false }
+    return isValid(signature: signature, message: message, key: key)
+  }
+
+  /// Whether `signature` (64 bytes, r‖s) signs `message` under the P-256 public key `key`.
+  static func isValid(signature: Data, message: Data, key: OpaquePointer) -> Bool {
+    guard signature.count == 64, EVP_PKEY_get_bits(key) == 256,
       let der = derSignature(fromRaw: signature)
     else { return false }
     guard let context = EVP_MD_CTX_new() else { return false }
