@@ -114,7 +114,9 @@ struct DiagnosticSnapshotTests {
       policy: "rule \"r\"\n  when reason == LEGAL\n  then refund DECLINE, refund DECLINE"),
     Example(
       id: .actionWithoutReply,
-      policy: "rule \"r\"\n  when reason == LEGAL\n  then do not respond, set sampleContentProvided = true"),
+      policy:
+        "rule \"r\"\n  when reason == LEGAL\n  then do not respond, set sampleContentProvided = true"
+    ),
     Example(id: .expectedExpression, policy: "rule \"r\"\n  when reason ==\n  then refund DECLINE"),
     Example(id: .unknownAction, policy: "rule \"r\"\n  when reason == LEGAL\n  then refnd DECLINE"),
     Example(id: .duplicateHeader, policy: "policy \"one\"\nversion 1\npolicy \"two\""),

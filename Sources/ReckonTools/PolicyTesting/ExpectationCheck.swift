@@ -56,7 +56,8 @@ struct ExpectationCheck {
           } catch {
             throw DiagnosticError(
               Diagnostic(
-                .invalidExpectedValue, .error, "\(field.value): \(error.description)", at: value.span))
+                .invalidExpectedValue, .error, "\(field.value): \(error.description)",
+                at: value.span))
           }
         }
         expectedFieldText = expectedLetValue.map { Self.shown($0, as: type) }
@@ -223,7 +224,8 @@ struct ExpectationCheck {
         let share = Value.percent(Double(milli) / 1_000).formatted(as: .percent)
         throw DiagnosticError(
           Diagnostic(
-            .invalidExpectedValue, .error, "consumptionPercentage = \(text) is \(share)", at: value.span,
+            .invalidExpectedValue, .error, "consumptionPercentage = \(text) is \(share)",
+            at: value.span,
             hint:
               "did you mean \(text)%? a bare number is milliunits (\(text) = \(share)); "
               + "to expect \(share), write \(share)"))
@@ -252,7 +254,8 @@ struct ExpectationCheck {
 
   private static func invalid(_ value: TestValue, _ message: String) -> DiagnosticError {
     DiagnosticError(
-      Diagnostic(.invalidExpectedValue, .error, "'\(value.text)' does not fit: \(message)", at: value.span))
+      Diagnostic(
+        .invalidExpectedValue, .error, "'\(value.text)' does not fit: \(message)", at: value.span))
   }
 }
 
