@@ -102,10 +102,8 @@ struct Arguments {
   /// positional arguments beyond the `positionals` the command takes, so a stray word is not
   /// silently ignored.
   func rejectUnknown(positionals allowed: Int = 0) throws(UsageError) {
-    if let missing = valueless.sorted().first(where: { consumed.contains($0) && options[$0] == nil }
-    ) {
-      throw UsageError("--\(missing) needs a value")
-    }
+    let missingValue = valueless.filter { consumed.contains($0) && options[$0] == nil }
+    if let missing = missingValue.sorted().first { throw UsageError("--\(missing) needs a value") }
     let unknown = Set(options.keys).union(flags).union(valueless).subtracting(consumed)
     if let first = unknown.sorted().first {
       // Never suggested as a fix for itself: the help may name it for another command.

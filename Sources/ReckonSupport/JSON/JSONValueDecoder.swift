@@ -1,9 +1,10 @@
 import Foundation
 
 /// Decodes `Decodable` values from an already parsed `JSONValue`, as a `JSONDecoder` set up for
-/// store payloads decodes them from bytes: dates as UNIX milliseconds, integers only from whole numbers, unknown
-/// keys ignored, a wrong type an error. Callers that have parsed a document already (verification reads a
-/// payload's `signedDate` and environment first) decode it without reading the bytes again.
+/// store payloads decodes them from bytes: dates as UNIX milliseconds, integers only from whole
+/// numbers, unknown keys ignored, a wrong type an error. Callers that have parsed a document
+/// already (verification reads a payload's `signedDate` and environment first) decode it without
+/// reading the bytes again.
 public struct JSONValueDecoder {
   /// A decoder.
   public init() {}
