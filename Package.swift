@@ -70,15 +70,13 @@ let package = Package(
       exclude: ["Snapshots"]),
     .testTarget(
       name: "ReckonAppStoreTests",
-      dependencies: ["ReckonSupport", "ReckonAppStore", "ReckonTestSupport"],
-      resources: [.copy("Fixtures")]),
+      dependencies: ["ReckonSupport", "ReckonAppStore", "ReckonTestSupport"]),
     .testTarget(
       name: "ReckonEngineTests",
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite",
         "ReckonEngine", "ReckonTools", "ReckonTestSupport",
-      ],
-      resources: [.copy("Fixtures")]),
+      ]),
     .testTarget(
       name: "ReckonFactsTests",
       dependencies: [

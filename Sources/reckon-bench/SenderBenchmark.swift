@@ -28,7 +28,7 @@ func runSenderBenchmark(options: BenchmarkOptions) async throws {
     .deletingLastPathComponent()
   let keyPath = options.string(
     "key",
-    root.appendingPathComponent("Tests/ReckonEngineTests/Fixtures/apple/testSigningKey.p8").path)
+    root.appendingPathComponent("Tests/Fixtures/apple/testSigningKey.p8").path)
   try await measureSender(
     count: options.int("send", 10_000), rate: Double(options.int("rate", 1_000)), keyPath: keyPath,
     options: options)

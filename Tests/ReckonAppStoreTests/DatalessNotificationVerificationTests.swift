@@ -7,7 +7,7 @@ import Testing
 /// whichever the payload carries, as strictly as from `data`.
 struct DatalessNotificationVerificationTests {
   struct Example: CustomTestStringConvertible, Sendable {
-    /// Apple's decoded payload, under Fixtures/apple.
+    /// Apple's decoded payload, in Tests/Fixtures/apple.
     let fixture: String
     /// The app it names.
     let app: AcceptedApp

@@ -1,17 +1,15 @@
 import Foundation
 import ReckonAppStore
+import ReckonTestSupport
 
-/// Apple's test vectors, copied under Fixtures/apple/ beside their MIT licence.
+/// Apple's test vectors (`AppleFixtures`), read and picked apart for the payload tests.
 enum Fixture {
   struct Missing: Error, CustomStringConvertible {
     let description: String
   }
 
   static func data(_ name: String) throws -> Data {
-    guard let root = Bundle.module.url(forResource: "Fixtures", withExtension: nil) else {
-      throw Missing(description: "Fixtures folder is not in the test bundle")
-    }
-    return try Data(contentsOf: root.appendingPathComponent("apple").appendingPathComponent(name))
+    try AppleFixtures.data(name)
   }
 
   static func decode<T: Decodable>(_ type: T.Type, _ name: String) throws -> T {

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonTestSupport
 import Testing
 
 /// How the body is derived: facts first, then the deciding rule's overrides, then defaults.
@@ -143,8 +144,7 @@ struct BodyDerivationTests {
     for (decision, name) in [
       (full, "consumptionRequestV2.full"), (minimal, "consumptionRequestV2.minimal"),
     ] {
-      let url = try #require(
-        Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures/apple"))
+      let url = AppleFixtures.url("\(name).json")
       var expected = try #require(
         try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
       if name.hasSuffix("minimal") {

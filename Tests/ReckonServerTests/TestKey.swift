@@ -2,17 +2,16 @@ import Foundation
 import ReckonAppStore
 import ReckonHTTP
 import ReckonStandIn
+import ReckonTestSupport
 
-/// Apple's test signing key (MIT, see Fixtures/apple/LICENSE…) and a stand-in that trusts it.
+/// Apple's test signing key (MIT, see Tests/Fixtures/apple/LICENSE…) and a stand-in that trusts it.
 enum TestKey {
   static let issuerId = "57246542-96fe-1a63-e053-0824d011072a"
   static let keyId = "ABC123DEFG"
   static let bundleId = "com.example"
 
   static var path: String {
-    Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(
-      "apple/testSigningKey.p8"
-    ).path
+    AppleFixtures.url("testSigningKey.p8").path
   }
 
   static func key() throws -> PrivateKey { try PrivateKey(path: path) }

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonTestSupport
 import Testing
 
 @testable import ReckonEngine
@@ -13,7 +14,7 @@ struct DatalessNotificationTests {
 
     var testDescription: String { rawValue }
 
-    /// Apple's example payload, under Fixtures/apple.
+    /// Apple's example payload, in Tests/Fixtures/apple.
     var fixture: String {
       switch self {
       case .summary: "signedSummaryNotification"
@@ -27,9 +28,7 @@ struct DatalessNotificationTests {
     func payload(bundleId: String = "com.example.coins", environment: String = "Production")
       throws -> [String: Any]
     {
-      let url = try #require(
-        Bundle.module.url(
-          forResource: fixture, withExtension: "json", subdirectory: "Fixtures/apple"))
+      let url = AppleFixtures.url("\(fixture).json")
       var payload = try #require(
         try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
       var app = try #require(payload[rawValue] as? [String: Any])

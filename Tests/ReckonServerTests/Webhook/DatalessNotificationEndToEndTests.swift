@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonTestSupport
 import Testing
 
 /// Apple's notifications without `data` (a renewal-extension summary, a sandbox external
@@ -11,8 +12,7 @@ struct DatalessNotificationEndToEndTests {
   static func body(
     _ fixture: String, block: String, bundleId: String = TestKey.bundleId, _ server: ServerFixture
   ) throws -> Data {
-    let url = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
-      .appendingPathComponent("apple/\(fixture).json")
+    let url = AppleFixtures.url("\(fixture).json")
     var payload = try #require(
       try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     var app = try #require(payload[block] as? [String: Any])
