@@ -7,7 +7,7 @@ struct Arguments {
   private var options: [String: [String]] = [:]
   private var flags: Set<String> = []
   private let flagNames: Set<String>
-  /// The options the command's help names: never taken for a typo of another option, though the
+  /// The options the command declares: never taken for a typo of another option, though the
   /// command may read them only after the one that is missing.
   private let documented: Set<String>
   private var consumed: Set<String> = []
@@ -17,7 +17,7 @@ struct Arguments {
   private var valueless: Set<String> = []
 
   /// Splits `words`, treating the names in `flagNames` as flags that take no value;
-  /// `documented` are the options the command's help names.
+  /// `documented` are the options the command declares.
   init(_ words: [String], flagNames: Set<String>, documented: Set<String> = []) throws(UsageError) {
     self.flagNames = flagNames
     self.documented = documented
@@ -58,11 +58,14 @@ struct Arguments {
   }
 
   mutating func flag(_ name: String) -> Bool {
+    assert(flagNames.contains(name), "--\(name) is read as a flag but not declared as one")
     consumed.insert(name)
     return flags.contains(name)
   }
 
   mutating func option(_ name: String) -> String? {
+    assert(documented.contains(name), "--\(name) is read but not declared")
+    assert(!flagNames.contains(name), "--\(name) is read as an option but declared as a flag")
     consumed.insert(name)
     return options[name]?.last
   }
@@ -84,18 +87,6 @@ struct Arguments {
       throw UsageError("missing --\(name)")
     }
     return value
-  }
-
-  /// The `--name`s a help text mentions.
-  static func optionNames(in help: String) -> Set<String> {
-    var names: Set<String> = []
-    var rest = help[...]
-    while let start = rest.range(of: "--") {
-      let name = rest[start.upperBound...].prefix { $0.isLetter || $0 == "-" }
-      if let first = name.first, first.isLetter { names.insert(String(name)) }
-      rest = rest[start.upperBound...]
-    }
-    return names
   }
 
   /// Fails on any option or flag no command asked for, so typos do not pass silently, and on

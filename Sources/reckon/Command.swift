@@ -7,8 +7,9 @@ protocol Command {
   static var summary: String { get }
   /// The full help text for `reckon NAME --help`.
   static var help: String { get }
-  /// Option names that take no value.
-  static var flagNames: Set<String> { get }
+  /// Every option the command reads, and every option its help names: the words never taken for
+  /// a typo or for another option's value.
+  static var options: [CommandOption] { get }
 
   /// Whether the command needs words after its name (a subcommand): called bare, it prints its
   /// usage and exits 2 before reading any file.
@@ -20,6 +21,12 @@ protocol Command {
 
 extension Command {
   static var requiresArguments: Bool { false }
+
+  /// The options that take no value.
+  static var flagNames: Set<String> { Set(options.filter { $0.value == nil }.map(\.name)) }
+
+  /// Every option's name.
+  static var optionNames: Set<String> { Set(options.map(\.name)) }
 }
 
 /// Standard output and error.

@@ -32,7 +32,7 @@ struct CommandLineTool {
     }
     do {
       var arguments = try Arguments(
-        rest, flagNames: command.flagNames, documented: Arguments.optionNames(in: command.help))
+        rest, flagNames: command.flagNames, documented: command.optionNames)
       return try await command.run(&arguments, console)
     } catch let error as UsageError {
       console.error("reckon \(verb): \(error.description)\nRun 'reckon \(verb) --help' for usage.")

@@ -5,7 +5,11 @@ import ReckonPolicy
 enum CheckCommand: Command {
   static let name = "check"
   static let summary = "Check policy files and report every error and warning"
-  static let flagNames: Set<String> = []
+  static let options: [CommandOption] = [
+    CommandOption(
+      "config", value: "FILE",
+      help: "also know the custom facts (custom.*) its fact sources declare")
+  ]
   static let help = """
     Usage: reckon check [PATHS...] [--config reckon.json]
 
@@ -14,7 +18,7 @@ enum CheckCommand: Command {
     *.policy file, and a file with no rule and no otherwise, are errors.
     Exits 1 if any file has an error, 0 if there are only warnings or none.
 
-    --config FILE    also know the custom facts (custom.*) its fact sources declare
+    \(CommandOption.table(options, column: 17))
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {

@@ -9,35 +9,69 @@ import ReckonTools
 enum DryRunCommand: Command {
   static let name = "dry-run"
   static let summary = "Decide past requests with a policy (and compare with another)"
-  static let flagNames: Set<String> = ["quiet", "skip-bad-lines"]
+  static let options: [CommandOption] = [
+    CommandOption(
+      "requests", value: "FILE",
+      help: [
+        "past notifications, one JSON object a line: decoded payloads (the transaction",
+        "decoded in place of data.signedTransactionInfo) or webhook bodies",
+        "{\"signedPayload\": ...}, verified against the roots in --config",
+      ]),
+    CommandOption("state", value: "FILE", help: "the state database"),
+    CommandOption(
+      "since", value: "DATE",
+      help: [
+        "with --state only: requests received at or after DATE (2026-11-01 is UTC",
+        "midnight, or an ISO 8601 time with its zone: 2026-11-01T09:30:00.250Z)",
+      ]),
+    CommandOption(
+      "until", value: "DATE",
+      help: [
+        "with --state only: requests received before DATE (exclusive); it must",
+        "come after --since. With --requests both are refused: the file is the", "selection",
+      ]),
+    CommandOption(
+      "facts", value: "WHICH",
+      help: [
+        "recorded (default with --state): the facts each decision was made on;",
+        "current: gathered now from the sources in --config;",
+        "FILE.json: a facts file shaped like the JSON fact source's",
+      ]),
+    CommandOption(
+      "config", value: "FILE",
+      help: [
+        "reckon.json: fact sources (a SQLite source with \"bulkQuery\" is read in one",
+        "ordered scan), trusted roots, custom facts",
+      ]),
+    CommandOption(
+      "against", value: "FILE",
+      help: "a second policy: which answers would change, from what to what, and why"),
+    CommandOption(
+      "format", value: "FORMAT", help: "text (summary, default), csv or json (one row per request)"),
+    CommandOption(
+      "html", value: "FILE",
+      help: [
+        "also write a self-contained HTML report; refused before the run when FILE",
+        "is one of the inputs above, exists and is not an HTML report, or its",
+        "folder is missing or cannot be written",
+      ]),
+    CommandOption(
+      "skip-bad-lines",
+      help: [
+        "with --requests: leave out lines that cannot be read (not JSON, not a",
+        "notification, a signedPayload that does not verify), count them and decide",
+        "the rest; the summary shows how many and the first ones. Without it the",
+        "first such line stops the run (exit 1), naming file:line",
+      ]),
+    CommandOption(
+      "quiet", help: "no progress bar (it shows only when standard error is a terminal)"),
+    CommandOption("policy", value: "FILE"),
+  ]
   static let help = """
     Usage: reckon dry-run --policy FILE --requests FILE.jsonl (--config reckon.json | --facts FILE.json) [options]
            reckon dry-run --policy FILE --state reckon-state.sqlite [--since DATE] [--until DATE] [options]
 
-    --requests FILE   past notifications, one JSON object a line: decoded payloads (the transaction
-                      decoded in place of data.signedTransactionInfo) or webhook bodies
-                      {"signedPayload": ...}, verified against the roots in --config
-    --state FILE      the state database
-    --since DATE      with --state only: requests received at or after DATE (2026-11-01 is UTC
-                      midnight, or an ISO 8601 time with its zone: 2026-11-01T09:30:00.250Z)
-    --until DATE      with --state only: requests received before DATE (exclusive); it must
-                      come after --since. With --requests both are refused: the file is the
-                      selection
-    --facts WHICH     recorded (default with --state): the facts each decision was made on;
-                      current: gathered now from the sources in --config;
-                      FILE.json: a facts file shaped like the JSON fact source's
-    --config FILE     reckon.json: fact sources (a SQLite source with "bulkQuery" is read in one
-                      ordered scan), trusted roots, custom facts
-    --against FILE    a second policy: which answers would change, from what to what, and why
-    --format FORMAT   text (summary, default), csv or json (one row per request)
-    --html FILE       also write a self-contained HTML report; refused before the run when FILE
-                      is one of the inputs above, exists and is not an HTML report, or its
-                      folder is missing or cannot be written
-    --skip-bad-lines  with --requests: leave out lines that cannot be read (not JSON, not a
-                      notification, a signedPayload that does not verify), count them and decide
-                      the rest; the summary shows how many and the first ones. Without it the
-                      first such line stops the run (exit 1), naming file:line
-    --quiet           no progress bar (it shows only when standard error is a terminal)
+    \(CommandOption.table(options))
 
     Each request is decided exactly as it would have been when it arrived: its own receive time
     is `now`. As `reckon serve` does, a second copy of a notification (the same

@@ -8,25 +8,45 @@ import ReckonTools
 enum EvalCommand: Command {
   static let name = "eval"
   static let summary = "Decide one request with a policy and show the body and why"
-  static let flagNames: Set<String> = ["explain"]
+  static let options: [CommandOption] = [
+    CommandOption(
+      "policy", value: "FILE",
+      help: "the policy to decide with (with --config: default the request's app's policy)"),
+    CommandOption(
+      "request", value: "FILE",
+      help: [
+        "a CONSUMPTION_REQUEST in Apple's JSON shape, its transaction decoded in",
+        "place of data.signedTransactionInfo; with --config also the body Apple",
+        "posts, {\"signedPayload\": ...}, verified against the configured roots",
+      ]),
+    CommandOption(
+      "facts", value: "FILE",
+      help: [
+        "a JSON object of fact names and values written as in the language,",
+        "e.g. {\"usage.consumed\": \"37.5%\", \"customer.account_age\": \"400 days\"};",
+        "with --config it is optional and overrides the configured sources",
+        "(it is layered first, so \"what if\" values win); a fact the request",
+        "gives (reason, purchase.date, now ...) is ignored, with a warning",
+      ]),
+    CommandOption(
+      "config", value: "FILE",
+      help: "gather facts through the fact sources configured in reckon.json"),
+    CommandOption(
+      "explain",
+      help: "say in plain words which rule decided and why, and where each field came from"),
+    CommandOption("format", value: "FORMAT", help: "text (default) or json"),
+    CommandOption(
+      "now", value: "TIME",
+      help: [
+        "the receive time: 2026-11-01 (midnight UTC) or an ISO 8601 time with its",
+        "zone, 2026-11-01T09:30:00Z; default: the notification's signedDate",
+      ]),
+  ]
   static let help = """
     Usage: reckon eval --policy FILE --request FILE --facts FILE [--explain] [--format text|json] [--now TIME]
            reckon eval --config reckon.json --request FILE [--policy FILE] [--facts FILE] [...]
 
-    --policy FILE    the policy to decide with (with --config: default the request's app's policy)
-    --request FILE   a CONSUMPTION_REQUEST in Apple's JSON shape, its transaction decoded in
-                     place of data.signedTransactionInfo; with --config also the body Apple
-                     posts, {"signedPayload": ...}, verified against the configured roots
-    --facts FILE     a JSON object of fact names and values written as in the language,
-                     e.g. {"usage.consumed": "37.5%", "customer.account_age": "400 days"};
-                     with --config it is optional and overrides the configured sources
-                     (it is layered first, so "what if" values win); a fact the request
-                     gives (reason, purchase.date, now ...) is ignored, with a warning
-    --config FILE    gather facts through the fact sources configured in reckon.json
-    --explain        say in plain words which rule decided and why, and where each field came from
-    --format FORMAT  text (default) or json
-    --now TIME       the receive time: 2026-11-01 (midnight UTC) or an ISO 8601 time with its
-                     zone, 2026-11-01T09:30:00Z; default: the notification's signedDate
+    \(CommandOption.table(options))
 
     Exits 0 when a decision was made (whatever it is), 1 when the policy or an input is invalid,
     3 when a fact source failed or timed out and the policy reads facts it could have supplied

@@ -9,7 +9,16 @@ import ReckonSupport
 enum FmtCommand: Command {
   static let name = "fmt"
   static let summary = "Format policy files in the one canonical layout"
-  static let flagNames: Set<String> = ["check", "stdout"]
+  static let options: [CommandOption] = [
+    CommandOption(
+      "check", help: "change nothing; list the files that would change and exit 1 if there are any"),
+    CommandOption(
+      "stdout",
+      help: [
+        "print the formatted text instead of writing the files (several files each",
+        "after a line \"==> PATH <==\")",
+      ]),
+  ]
   static let help = """
     Usage: reckon fmt [--check | --stdout] [PATHS...]
 
@@ -23,9 +32,7 @@ enum FmtCommand: Command {
     symbolic link is followed (the file it points to is rewritten and the link kept), and the
     file keeps its permissions.
 
-    --check    change nothing; list the files that would change and exit 1 if there are any
-    --stdout   print the formatted text instead of writing the files (several files each
-               after a line "==> PATH <==")
+    \(CommandOption.table(options, column: 11))
 
     A file that does not parse is left alone, its errors are printed and it is counted as not
     formatted (exit 1). So is a file whose formatted text would not parse back to the same

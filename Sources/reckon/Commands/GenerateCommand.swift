@@ -6,7 +6,16 @@ import ReckonTools
 enum GenerateCommand: Command {
   static let name = "generate"
   static let summary = "Generate realistic past requests with facts (and a state database)"
-  static let flagNames: Set<String> = ["force"]
+  static let options: [CommandOption] = [
+    CommandOption("out", value: "FOLDER"),
+    CommandOption("count", value: "N"),
+    CommandOption("seed", value: "N"),
+    CommandOption("days", value: "N"),
+    CommandOption("until", value: "DATE"),
+    CommandOption("policy", value: "FILE"),
+    CommandOption("state", value: "yes|no"),
+    CommandOption("force"),
+  ]
   static let help = """
     Usage: reckon generate --out FOLDER [--count N] [--seed N] [--days N] [--until DATE]
                            [--policy FILE] [--state yes|no] [--force]

@@ -8,7 +8,11 @@ import ReckonTools
 enum ImportHistoryCommand: Command {
   static let name = "import-history"
   static let summary = "Import past refund requests and outcomes from Apple's notification history"
-  static let flagNames: Set<String> = []
+  static let options: [CommandOption] = [
+    CommandOption("config", value: "reckon.json"),
+    CommandOption("since", value: "DATE"),
+    CommandOption("until", value: "DATE"),
+  ]
   static let help = """
     Usage: reckon import-history [--config reckon.json] --since DATE [--until DATE]
 

@@ -9,7 +9,9 @@ enum KeysCommand: Command {
   static let name = "keys"
   static let summary =
     "Check the App Store Connect key: load it, make a token, show its header and claims"
-  static let flagNames: Set<String> = []
+  static let options: [CommandOption] = [
+    CommandOption("config", value: "reckon.json")
+  ]
   static let help = """
     Usage: reckon keys check [--config reckon.json]
 

@@ -7,7 +7,21 @@ import ReckonTools
 enum PruneCommand: Command {
   static let name = "prune"
   static let summary = "Remove old requests, decisions and outcomes from the state database"
-  static let flagNames: Set<String> = ["dry-run"]
+  static let options: [CommandOption] = [
+    CommandOption(
+      "older-than", value: "DAYS",
+      help: ["the cutoff is DAYS whole days before now, at least 7", "(and at most 36500)"]),
+    CommandOption(
+      "before", value: "DATE",
+      help: [
+        "the cutoff is DATE: 2026-06-01 (midnight UTC) or an ISO 8601 time with",
+        "its zone; at least 7 days ago",
+      ]),
+    CommandOption("dry-run", help: "count what would be removed and change nothing"),
+    CommandOption("state", value: "reckon-state.sqlite"),
+    CommandOption("config", value: "reckon.json"),
+    CommandOption("format", value: "text|json"),
+  ]
   static let help = """
     Usage: reckon prune (--older-than DAYS | --before DATE) [--dry-run]
                         [--state reckon-state.sqlite | --config reckon.json] [--format text|json]
@@ -20,11 +34,7 @@ enum PruneCommand: Command {
     dated at or after the cutoff: a repeat of it, or an outcome Apple reported (a recent refund
     counts in history.earlier_refunds).
 
-    --older-than DAYS  the cutoff is DAYS whole days before now, at least 7
-                       (and at most 36500)
-    --before DATE      the cutoff is DATE: 2026-06-01 (midnight UTC) or an ISO 8601 time with
-                       its zone; at least 7 days ago
-    --dry-run          count what would be removed and change nothing
+    \(CommandOption.table(options))
 
     The cutoff must be at least 7 days ago: Apple sends a notification again for up to about
     six and a half days when it got no 200, and a pruned one would then be decided and

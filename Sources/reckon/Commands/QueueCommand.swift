@@ -8,9 +8,14 @@ import ReckonSupport
 enum QueueCommand: Command {
   static let name = "queue"
   static let summary = "List, show, approve, edit, retry or drop outbox entries"
-  static let flagNames: Set<String> = []
   /// Alone it names no subcommand: its usage comes before looking for a configuration to open.
   static let requiresArguments = true
+  static let options: [CommandOption] = [
+    CommandOption("state", value: "STATE"),
+    CommandOption("limit", value: "N"),
+    CommandOption("format", value: "text|json"),
+    CommandOption("config", value: "reckon.json"),
+  ]
   static let help = """
     Usage: reckon queue list [--state STATE] [--limit N] [--format text|json] [--config reckon.json]
            reckon queue show ID [--format text|json]

@@ -6,7 +6,14 @@ import ReckonTools
 enum ReportCommand: Command {
   static let name = "report"
   static let summary = "Report refund outcomes of past decisions (reckon report outcomes)"
-  static let flagNames: Set<String> = []
+  static let options: [CommandOption] = [
+    CommandOption("state", value: "reckon-state.sqlite"),
+    CommandOption("config", value: "reckon.json"),
+    CommandOption("since", value: "DATE"),
+    CommandOption("until", value: "DATE"),
+    CommandOption("format", value: "text|json"),
+    CommandOption("html", value: "FILE"),
+  ]
   static let help = """
     Usage: reckon report outcomes [--state reckon-state.sqlite | --config reckon.json]
                                   [--since DATE] [--until DATE] [--format text|json] [--html FILE]

@@ -11,7 +11,11 @@ import ReckonServer
 enum SendCommand: Command {
   static let name = "send"
   static let summary = "Send due replies to Apple (--once: drain what is due and exit, for cron)"
-  static let flagNames: Set<String> = ["once"]
+  static let options: [CommandOption] = [
+    CommandOption("once"),
+    CommandOption("format", value: "text|json"),
+    CommandOption("config", value: "reckon.json"),
+  ]
   static let help = """
     Usage: reckon send [--once [--format text|json]] [--config reckon.json]
 

@@ -11,7 +11,10 @@ import ReckonServer
 enum ServeCommand: Command {
   static let name = "serve"
   static let summary = "Answer Apple's notifications over HTTP, send replies, reload policies"
-  static let flagNames: Set<String> = []
+  static let options: [CommandOption] = [
+    CommandOption("config", value: "reckon.json"),
+    CommandOption("listen", value: "HOST:PORT"),
+  ]
   static let help = """
     Usage: reckon serve [--config reckon.json] [--listen HOST:PORT]
 

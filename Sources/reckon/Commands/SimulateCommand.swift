@@ -7,7 +7,21 @@ import ReckonSupport
 enum SimulateCommand: Command {
   static let name = "simulate"
   static let summary = "Create a local test CA, or POST a notification signed by it to a server"
-  static let flagNames: Set<String> = ["force"]
+  static let options: [CommandOption] = [
+    CommandOption("init-ca", value: "DIR"),
+    CommandOption("force"),
+    CommandOption("ca", value: "DIR"),
+    CommandOption("url", value: "URL"),
+    CommandOption("type", value: "TYPE"),
+    CommandOption("reason", value: "REASON"),
+    CommandOption("product-type", value: "TYPE"),
+    CommandOption("transaction-id", value: "ID"),
+    CommandOption("bundle-id", value: "ID"),
+    CommandOption("app-apple-id", value: "N"),
+    CommandOption("environment", value: "ENV"),
+    CommandOption("app-account-token", value: "UUID"),
+    CommandOption("notification-uuid", value: "UUID"),
+  ]
   static let help = """
     Usage: reckon simulate --init-ca DIR [--force]
            reckon simulate --ca DIR --url URL [--type TYPE] [--reason REASON]

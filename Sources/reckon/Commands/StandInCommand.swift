@@ -14,7 +14,14 @@ enum StandInCommand: Command {
   static let name = "standin"
   static let summary =
     "Run a local App Store stand-in that checks tokens and bodies and records them"
-  static let flagNames: Set<String> = ["create-key"]
+  static let options: [CommandOption] = [
+    CommandOption("config", value: "reckon.json"),
+    CommandOption("port", value: "N"),
+    CommandOption("record", value: "FILE"),
+    CommandOption("create-key"),
+    CommandOption("answer", value: "429|500|401|404"),
+    CommandOption("times", value: "N"),
+  ]
   static let help = """
     Usage: reckon standin [--config reckon.json] [--port N] [--record FILE] [--create-key]
                           [--answer 429|500|401|404] [--times N]

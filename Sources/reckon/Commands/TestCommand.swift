@@ -6,7 +6,14 @@ import ReckonTools
 enum TestCommand: Command {
   static let name = "test"
   static let summary = "Run the tests beside each policy and report rule coverage"
-  static let flagNames: Set<String> = ["require-coverage"]
+  static let options: [CommandOption] = [
+    CommandOption("format", value: "FORMAT", help: "text (default) or json"),
+    CommandOption(
+      "require-coverage", help: "also fail when a rule decides no test or a policy has no tests"),
+    CommandOption(
+      "config", value: "FILE",
+      help: "also know the custom facts (custom.*) its fact sources declare"),
+  ]
   static let help = """
     Usage: reckon test [PATHS...] [--format text|json] [--require-coverage] [--config reckon.json]
 
@@ -18,9 +25,7 @@ enum TestCommand: Command {
     never decided (tried, never matched) or never reached (no test got to it), and each
     condition not seen both true and false.
 
-    --format FORMAT      text (default) or json
-    --require-coverage   also fail when a rule decides no test or a policy has no tests
-    --config FILE        also know the custom facts (custom.*) its fact sources declare
+    \(CommandOption.table(options, column: 21))
 
     A path that cannot be read is reported and the others still run.
     Exits 0 when every test passes, 1 when a test fails, a file does not check, a path cannot be

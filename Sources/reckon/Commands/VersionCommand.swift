@@ -4,7 +4,7 @@ import ReckonEngine
 enum VersionCommand: Command {
   static let name = "version"
   static let summary = "Print Reckon's version and the state database schema it uses"
-  static let flagNames: Set<String> = []
+  static let options: [CommandOption] = []
   static let help = """
     Usage: reckon version
            reckon --version

@@ -1,0 +1,37 @@
+/// One option a command takes: `--name VALUE`, or a flag when it takes no value, with the lines
+/// of help its command's options table prints for it.
+struct CommandOption: Sendable {
+  /// The name, without the dashes.
+  let name: String
+  /// What the value is called in the help (`FILE`), or nil for a flag.
+  let value: String?
+  /// Its lines in the options table; empty for an option the usage line alone explains.
+  let help: [String]
+
+  init(_ name: String, value: String? = nil, help: [String] = []) {
+    self.name = name
+    self.value = value
+    self.help = help
+  }
+
+  init(_ name: String, value: String? = nil, help: String) {
+    self.init(name, value: value, help: [help])
+  }
+
+  /// The options table of a help text: each option with its help, the help lines starting at
+  /// `column` (by default two spaces after the longest `--name VALUE`).
+  static func table(_ options: [CommandOption], column: Int? = nil) -> String {
+    let shown = options.filter { !$0.help.isEmpty }
+    let heads = shown.map { "--\($0.name)" + ($0.value.map { " \($0)" } ?? "") }
+    let width = column ?? (heads.map(\.count).max() ?? 0) + 2
+    var lines: [String] = []
+    for (head, option) in zip(heads, shown) {
+      lines.append(
+        head + String(repeating: " ", count: max(width - head.count, 1)) + option.help[0])
+      for line in option.help.dropFirst() {
+        lines.append(String(repeating: " ", count: width) + line)
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+}
