@@ -9,6 +9,8 @@ let package = Package(
     .library(name: "ReckonAppStore", targets: ["ReckonAppStore"]),
     .library(name: "ReckonHTTP", targets: ["ReckonHTTP"]),
     .library(name: "ReckonFacts", targets: ["ReckonFacts"]),
+    .library(name: "ReckonState", targets: ["ReckonState"]),
+    .library(name: "ReckonStateSQLite", targets: ["ReckonStateSQLite"]),
     .library(name: "ReckonEngine", targets: ["ReckonEngine"]),
     .library(name: "ReckonTools", targets: ["ReckonTools"]),
     .library(name: "ReckonServer", targets: ["ReckonServer"]),
@@ -29,34 +31,46 @@ let package = Package(
     .target(
       name: "ReckonFacts",
       dependencies: ["ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonSQLite", "CSQLite"]),
+    // The state's records still name Apple's app and validation context; they become
+    // store-neutral when a second store's vocabulary arrives.
+    .target(name: "ReckonState", dependencies: ["ReckonSupport", "ReckonAppStore"]),
+    .target(
+      name: "ReckonStateSQLite",
+      dependencies: ["ReckonSupport", "ReckonAppStore", "ReckonState", "ReckonSQLite", "CSQLite"]),
     .target(
       name: "ReckonEngine",
       dependencies: [
-        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite", "CSQLite",
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonState",
+        "ReckonStateSQLite", "ReckonSQLite", "CSQLite",
       ]),
     .target(
       name: "ReckonTools",
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite",
-        "ReckonEngine",
+        "ReckonState", "ReckonStateSQLite", "ReckonEngine",
       ]),
     .target(
       name: "ReckonServer",
-      dependencies: ["ReckonSupport", "ReckonAppStore", "ReckonEngine", "ReckonHTTP"]),
+      dependencies: [
+        "ReckonSupport", "ReckonAppStore", "ReckonState", "ReckonStateSQLite", "ReckonEngine",
+        "ReckonHTTP",
+      ]),
     .target(
       name: "ReckonStandIn",
       dependencies: ["ReckonSupport", "ReckonHTTP", "ReckonAppStore"]),
     .executableTarget(
       name: "reckon",
       dependencies: [
-        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonEngine",
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonState",
+        "ReckonStateSQLite", "ReckonEngine",
         "ReckonTools", "ReckonHTTP", "ReckonServer", "ReckonStandIn",
       ]),
     .executableTarget(
       name: "reckon-bench",
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite",
-        "ReckonEngine", "ReckonTools", "ReckonHTTP", "ReckonServer", "ReckonStandIn",
+        "ReckonState", "ReckonStateSQLite", "ReckonEngine", "ReckonTools", "ReckonHTTP",
+        "ReckonServer", "ReckonStandIn",
         "ReckonTestSupport",
       ]),
     .testTarget(
@@ -75,7 +89,7 @@ let package = Package(
       name: "ReckonEngineTests",
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite",
-        "ReckonEngine", "ReckonTools", "ReckonTestSupport",
+        "ReckonState", "ReckonStateSQLite", "ReckonEngine", "ReckonTools", "ReckonTestSupport",
       ]),
     .testTarget(
       name: "ReckonFactsTests",
@@ -87,12 +101,13 @@ let package = Package(
       name: "ReckonToolsTests",
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite",
-        "ReckonEngine", "ReckonTools", "ReckonTestSupport",
+        "ReckonState", "ReckonStateSQLite", "ReckonEngine", "ReckonTools", "ReckonTestSupport",
       ]),
     .testTarget(
       name: "ReckonServerTests",
       dependencies: [
-        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonEngine",
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonState",
+        "ReckonStateSQLite", "ReckonEngine",
         "ReckonTools", "ReckonHTTP", "ReckonServer", "ReckonStandIn", "ReckonSQLite",
         "ReckonTestSupport",
       ],
@@ -100,7 +115,8 @@ let package = Package(
     .testTarget(
       name: "ReckonCLITests",
       dependencies: [
-        "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonEngine", "ReckonTools",
+        "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonState", "ReckonStateSQLite",
+        "ReckonEngine", "ReckonTools",
         "ReckonSQLite", "ReckonTestSupport",
       ],
       exclude: ["Snapshots", "Fixtures"]),

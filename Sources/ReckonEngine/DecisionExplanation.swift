@@ -1,4 +1,5 @@
 import ReckonPolicy
+import ReckonState
 import ReckonSupport
 
 /// Why a decision came out as it did, in the terms a product owner uses: the deciding rule and the

@@ -3,6 +3,8 @@ import ReckonAppStore
 import ReckonEngine
 import ReckonHTTP
 import ReckonStandIn
+import ReckonState
+import ReckonStateSQLite
 import ReckonSupport
 
 /// `reckon-bench sender [--entries N] [--send N] [--rate R] [--concurrency N] [--connections N]
@@ -11,10 +13,13 @@ import ReckonSupport
 /// local stand-in at a configured limit.
 func runSenderBenchmark(options: BenchmarkOptions) async throws {
   let enqueueCount = options.int("entries", 20_000)
-  let modes: [StateStore.Durability] =
+  let modes: [SQLiteStateStore.Durability] =
     options.string("durability", "both") == "both"
     ? [.normal, .full]
-    : [StateStore.Durability(rawValue: options.string("durability", "").uppercased()) ?? .normal]
+    : [
+      SQLiteStateStore.Durability(rawValue: options.string("durability", "").uppercased())
+        ?? .normal
+    ]
   for durability in modes {
     let (decisions, whole) = try measureEnqueue(count: enqueueCount, durability: durability)
     print(
@@ -34,8 +39,8 @@ func runSenderBenchmark(options: BenchmarkOptions) async throws {
     options: options)
 }
 
-private func temporaryStore(_ durability: StateStore.Durability) throws -> StateStore {
-  try StateStore(path: ScratchFiles.database("bench-sender"), durability: durability)
+private func temporaryStore(_ durability: SQLiteStateStore.Durability) throws -> SQLiteStateStore {
+  try SQLiteStateStore(path: ScratchFiles.database("bench-sender"), durability: durability)
 }
 
 private let benchBody = Data(
@@ -50,14 +55,15 @@ private func notification(_ index: Int, app: AppStoreApp, at date: Date) -> Noti
     rawNotification: Data(repeating: 65, count: 2_000))
 }
 
-private func enqueue(_ store: StateStore, index: Int, app: AppStoreApp, at date: Date) throws {
+private func enqueue(_ store: SQLiteStateStore, index: Int, app: AppStoreApp, at date: Date) throws
+{
   let request = try store.recordNotification(notification(index, app: app, at: date)).requestId
   try decide(store, request: request, index: index, app: app, at: date)
 }
 
 /// One decision and its outbox entry, committed in one transaction.
 private func decide(
-  _ store: StateStore, request: Int64, index: Int, app: AppStoreApp, at date: Date
+  _ store: SQLiteStateStore, request: Int64, index: Int, app: AppStoreApp, at date: Date
 ) throws {
   let decision = DecisionRecord(
     policyName: "bench", policyVersion: "1", policySHA256: String(repeating: "0", count: 64),
@@ -73,7 +79,7 @@ private func decide(
 
 /// Decision + entry transactions per second (notifications recorded beforehand), then whole
 /// requests (notification commit, then decision + entry commit) per second on a fresh file.
-private func measureEnqueue(count: Int, durability: StateStore.Durability) throws -> (
+private func measureEnqueue(count: Int, durability: SQLiteStateStore.Durability) throws -> (
   Double, Double
 ) {
   let app = AppStoreApp(bundleId: "com.example", environment: .production)

@@ -3,6 +3,8 @@ import ReckonEngine
 import ReckonTestSupport
 import Testing
 
+@testable import ReckonStateSQLite
+
 /// The tool's own words (a command's name, `help`, `version`) and a command called with no words
 /// at all: a mistake is a usage error that says what was meant, never the overview and success.
 struct CommandNameTests {
@@ -46,7 +48,7 @@ struct CommandNameTests {
     let lines = long.standardOutput.split(separator: "\n")
     #expect(lines.first == "reckon \(ReckonVersion.release)", "\(long.standardOutput)")
     let path = TestScratch.folder.appendingPathComponent("version-\(UUID().uuidString).sqlite").path
-    let written = try StateStore(path: path).schemaVersion()
+    let written = try SQLiteStateStore(path: path).schemaVersion()
     #expect(
       lines.dropFirst().first?.hasPrefix("state database schema \(written) (reads ") == true,
       "\(long.standardOutput)")

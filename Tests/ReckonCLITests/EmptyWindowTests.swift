@@ -3,6 +3,8 @@ import ReckonEngine
 import ReckonTestSupport
 import Testing
 
+@testable import ReckonStateSQLite
+
 /// A `--since`/`--until` window that holds none of a state database's requests is reported as
 /// such, with what the database does hold, never as an empty database; and an empty database
 /// is still called empty.
@@ -17,7 +19,7 @@ struct EmptyWindowTests {
     let path = TestScratch.folder.appendingPathComponent(
       "reckon-empty-\(UUID().uuidString).sqlite"
     ).path
-    _ = try StateStore(path: path)
+    _ = try SQLiteStateStore(path: path)
     return path
   }
 

@@ -4,6 +4,8 @@ import ReckonSQLite
 import ReckonTestSupport
 import Testing
 
+@testable import ReckonStateSQLite
+
 /// `reckon import-history` may run beside a service on the same state database, so the
 /// checkpoint it ends with never waits for another process's reader: emptying the log would
 /// hold the write lock until that reader let go, and the service's writes would time out. Like
@@ -28,7 +30,7 @@ struct ImportHistoryCommandTests {
     try Data(configuration.utf8).write(to: URL(fileURLWithPath: folder + "/reckon.json"))
     // A reader in another connection holds a snapshot while a later commit sits in the log.
     let statePath = folder + "/reckon-state.sqlite"
-    let store = try StateStore(path: statePath)
+    let store = try SQLiteStateStore(path: statePath)
     _ = try QueueFixture.enqueue(in: store, at: Date(), transaction: "3001", hold: true)
     let reader = try SQLiteDatabase(path: statePath, options: [.readOnly])
     try reader.execute("BEGIN")

@@ -3,6 +3,7 @@ import ReckonTestSupport
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 /// `reckon prune`: removes old records from the state database a configuration names, says
 /// what it removed, and refuses a cutoff Apple may still send notifications from.
@@ -91,7 +92,7 @@ struct PruneCommandTests {
   @Test func aDryRunNeitherMigratesNorWritesTheFile() async throws {
     let folder = try await ReportOutcomesOptionTests.generated()
     let path = folder + "/reckon-state.sqlite"
-    let store = try StateStore(path: path)
+    let store = try SQLiteStateStore(path: path)
     try store.connection.execute(
       """
       ALTER TABLE outbox DROP COLUMN advanced_commerce; DROP INDEX requests_by_repeat;

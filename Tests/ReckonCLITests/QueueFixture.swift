@@ -1,8 +1,11 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonState
 import ReckonTestSupport
 import Testing
+
+@testable import ReckonStateSQLite
 
 /// A folder with a `reckon.json` whose state database holds outbox entries, for running
 /// `reckon queue` against.
@@ -26,7 +29,7 @@ struct QueueFixture {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     // Whole seconds, so the times print as they were stored.
     received = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) - 60)
-    let store = try StateStore(path: folder + "/reckon-state.sqlite")
+    let store = try SQLiteStateStore(path: folder + "/reckon-state.sqlite")
     try Self.enqueue(
       in: store, at: received, transaction: "2001", hold: true, body: body, facts: facts)
     try Self.enqueue(
@@ -47,7 +50,7 @@ struct QueueFixture {
   /// Adds entries Apple accepted, one per transaction, received `earlier` seconds before the
   /// fixture's entries so their deadlines come first.
   func addSent(transactions: [String], earlier: TimeInterval) throws {
-    let store = try StateStore(path: statePath)
+    let store = try SQLiteStateStore(path: statePath)
     let at = received.addingTimeInterval(-earlier)
     for transaction in transactions {
       var entry = try store.entry(
@@ -64,31 +67,32 @@ struct QueueFixture {
   @discardableResult
   func addSandbox(transaction: String) throws -> Int64 {
     try Self.enqueue(
-      in: try StateStore(path: statePath), at: received, transaction: transaction, hold: false,
+      in: try SQLiteStateStore(path: statePath), at: received, transaction: transaction,
+      hold: false,
       environment: .sandbox)
   }
 
   /// Postpones the pending entries to `until`, as the sender does during a 429 or a pause.
   func postponePending(until: Date) throws {
-    try StateStore(path: statePath).postponePending(
+    try SQLiteStateStore(path: statePath).postponePending(
       AppStoreApp(bundleId: "com.example", environment: .production), until: until, now: Date())
   }
 
   /// Pauses the fixture's app as the sender does after a credentials problem.
   func pauseApp(until: Date, reason: String) throws {
-    try StateStore(path: statePath).pause(
+    try SQLiteStateStore(path: statePath).pause(
       AppStoreApp(bundleId: "com.example", environment: .production), until: until,
       reason: reason)
   }
 
   /// The entry's body as stored.
   func body(_ id: Int64) throws -> String {
-    String(decoding: try StateStore(path: statePath).entry(id: id).body, as: UTF8.self)
+    String(decoding: try SQLiteStateStore(path: statePath).entry(id: id).body, as: UTF8.self)
   }
 
   @discardableResult
   static func enqueue(
-    in store: StateStore, at date: Date, transaction: String, hold: Bool, body: String = body,
+    in store: SQLiteStateStore, at date: Date, transaction: String, hold: Bool, body: String = body,
     environment: AppStoreEnvironment = .production, facts: String = "[]"
   ) throws -> Int64 {
     let record = NotificationRecord(

@@ -3,6 +3,8 @@ import ReckonEngine
 import ReckonTestSupport
 import Testing
 
+@testable import ReckonStateSQLite
+
 /// `reckon queue list --state` and `reckon queue show` say what the entries are.
 struct QueueListShowTests {
   @Test(
@@ -30,7 +32,7 @@ struct QueueListShowTests {
   /// expires it or says so.
   @Test func anEntryPastItsDeadlineAndNotSentIsMarkedOverdue() async throws {
     let fixture = try QueueFixture()
-    let store = try StateStore(path: fixture.statePath)
+    let store = try SQLiteStateStore(path: fixture.statePath)
     _ = try QueueFixture.enqueue(
       in: store, at: Date().addingTimeInterval(-13 * 3_600), transaction: "2003", hold: false)
     let run = try await fixture.queue(["list"])

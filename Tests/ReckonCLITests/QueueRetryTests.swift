@@ -3,6 +3,8 @@ import ReckonAppStore
 import ReckonEngine
 import Testing
 
+@testable import ReckonStateSQLite
+
 /// `reckon queue retry ID`: tries a failed or pending entry again, and never releases a held one,
 /// which waits for a person's review.
 struct QueueRetryTests {
@@ -50,7 +52,7 @@ struct QueuePausedAppTests {
   @Test func aRetryWhileAppleRateLimitsTheAppSaysUntilWhen() async throws {
     let fixture = try QueueFixture()
     let until = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) + 120)
-    try StateStore(path: fixture.statePath).throttle(
+    try SQLiteStateStore(path: fixture.statePath).throttle(
       AppStoreApp(bundleId: "com.example", environment: .production), until: until, now: Date())
     let run = try await fixture.queue(["retry", "2"])
     #expect(run.status == 0, "\(run.standardError)")

@@ -3,6 +3,8 @@ import ReckonEngine
 import ReckonTestSupport
 import Testing
 
+@testable import ReckonStateSQLite
+
 /// `reckon standin --answer STATUS --times N` rehearses an App Store outage with the shipped
 /// tools: the sender meets Apple's error, retries, and the reply goes out once it answers 202.
 struct StandInFaultTests {
@@ -10,7 +12,7 @@ struct StandInFaultTests {
     let folder = TestScratch.folder.appendingPathComponent("standin-fault-\(UUID().uuidString)")
       .path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let store = try StateStore(path: folder + "/reckon-state.sqlite")
+    let store = try SQLiteStateStore(path: folder + "/reckon-state.sqlite")
     _ = try QueueFixture.enqueue(in: store, at: Date(), transaction: "3001", hold: false)
     let configuration = folder + "/reckon.json"
     func configure(baseURL: String?) throws {

@@ -3,6 +3,8 @@ import ReckonEngine
 import ReckonTestSupport
 import Testing
 
+@testable import ReckonStateSQLite
+
 /// A command that writes the state database leaves the file complete on its own, so copying
 /// `reckon-state.sqlite` without its `-wal` (a backup, a move to another machine) loses nothing.
 struct StateFileCopyTests {
@@ -16,8 +18,8 @@ struct StateFileCopyTests {
     try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
     try FileManager.default.copyItem(
       atPath: folder + "/reckon-state.sqlite", toPath: copy + "/reckon-state.sqlite")
-    let original = try StateStore(path: folder + "/reckon-state.sqlite", access: .readOnly)
-    let copied = try StateStore(path: copy + "/reckon-state.sqlite", access: .readOnly)
+    let original = try SQLiteStateStore(path: folder + "/reckon-state.sqlite", access: .readOnly)
+    let copied = try SQLiteStateStore(path: copy + "/reckon-state.sqlite", access: .readOnly)
     // The generator's transaction ids count up from 2000000000000000, one request each.
     var requests = 0
     for index in 0..<40 {

@@ -2,6 +2,7 @@ import Foundation
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonState
 import Testing
 
 /// Why an earlier rule did not match, under three-valued logic.

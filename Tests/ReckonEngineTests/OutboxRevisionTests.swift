@@ -1,8 +1,10 @@
 import Foundation
 import ReckonAppStore
+import ReckonState
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 /// Two connections to one state database, as `reckon serve`'s sender and `reckon queue` in
 /// another process: a write from a stale read is refused, never silently overwrites.
@@ -12,8 +14,8 @@ import Testing
 
   @Test func aSaveFromAStaleCopyIsRefusedAndWritesNothing() throws {
     let path = TestState.temporaryPath()
-    let sender = try StateStore(path: path)
-    let operatorStore = try StateStore(path: path)
+    let sender = try SQLiteStateStore(path: path)
+    let operatorStore = try SQLiteStateStore(path: path)
     let id = try TestState.enqueued(in: sender).id
     var senderCopy = try sender.entry(id: id)
     var operatorCopy = try operatorStore.entry(id: id)
@@ -35,8 +37,8 @@ import Testing
 
   @Test func anOperatorEditRacingTheSendersClaimIsJudgedAgainstTheClaimedEntry() throws {
     let path = TestState.temporaryPath()
-    let sender = try StateStore(path: path)
-    let operatorStore = try StateStore(path: path)
+    let sender = try SQLiteStateStore(path: path)
+    let operatorStore = try SQLiteStateStore(path: path)
     let id = try TestState.enqueued(in: sender, hold: true).id
     var senderCopy = try sender.entry(id: id)
     let release = TestState.start.addingTimeInterval(11 * 3_600)

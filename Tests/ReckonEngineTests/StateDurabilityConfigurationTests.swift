@@ -4,15 +4,16 @@ import ReckonTestSupport
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 /// `state.durability` in `reckon.json`: every commit pushed to disk (`full`, surviving a power
 /// loss) or, by default, as WAL's `normal` does; the service opens its store that way.
 struct StateDurabilityConfigurationTests {
   @Test(arguments: [
-    (#"{}"#, StateStore.Durability.normal), (#"{"durability": "normal"}"#, .normal),
+    (#"{}"#, SQLiteStateStore.Durability.normal), (#"{"durability": "normal"}"#, .normal),
     (#"{"durability": "full"}"#, .full),
   ])
-  func durabilityIsReadOrNormal(state: String, durability: StateStore.Durability) throws {
+  func durabilityIsReadOrNormal(state: String, durability: SQLiteStateStore.Durability) throws {
     #expect(try StateRetentionConfigurationTests.load(state).stateDurability == durability)
   }
 

@@ -1,24 +1,26 @@
 import Foundation
 import ReckonAppStore
 import ReckonSQLite
+import ReckonState
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 @Suite struct StateStoreTests {
   @Test func newDatabaseIsAtTheNewestSchemaAndReopeningMigratesNothing() throws {
     let path = TestState.temporaryPath()
-    let first = try StateStore(path: path)
+    let first = try SQLiteStateStore(path: path)
     #expect(try first.schemaVersion() == StateSchema.migrations.count)
-    let second = try StateStore(path: path)
+    let second = try SQLiteStateStore(path: path)
     #expect(try second.schemaVersion() == StateSchema.migrations.count)
   }
 
   @Test func databaseFromANewerReckonIsRefused() throws {
     let path = TestState.temporaryPath()
-    let store = try StateStore(path: path)
+    let store = try SQLiteStateStore(path: path)
     try store.connection.query("INSERT INTO schema_migrations (version, applied_at) VALUES (99, 0)")
-    let error = #expect(throws: StateDatabaseError.self) { try StateStore(path: path) }
+    let error = #expect(throws: StateDatabaseError.self) { try SQLiteStateStore(path: path) }
     #expect(error == .newerSchema(path: path, found: 99, known: StateSchema.migrations.count))
   }
 
@@ -32,18 +34,18 @@ import Testing
 
   @Test func aReadOnlyOpenReadsADatabaseAtTheOldestReadableVersionAndRefusesAnOlderOne() throws {
     let path = try Self.database(atVersion: StateSchema.oldestReadable)
-    let reader = try StateStore(path: path, access: .readOnly)
+    let reader = try SQLiteStateStore(path: path, access: .readOnly)
     #expect(try reader.schemaVersion() == StateSchema.oldestReadable)
     #expect(try reader.decidedOutcomes(since: nil, until: nil).isEmpty)
     let older = try Self.database(atVersion: StateSchema.oldestReadable - 1)
     let error = #expect(throws: StateDatabaseError.self) {
-      try StateStore(path: older, access: .readOnly)
+      try SQLiteStateStore(path: older, access: .readOnly)
     }
     #expect(
       error
         == .olderSchema(
           path: older, found: StateSchema.oldestReadable - 1, needed: StateSchema.oldestReadable))
-    let upgraded = try StateStore(path: path)
+    let upgraded = try SQLiteStateStore(path: path)
     #expect(try upgraded.schemaVersion() == StateSchema.migrations.count)
   }
 
@@ -51,7 +53,8 @@ import Testing
   /// a CLI upgraded before the service, or a backup, is read as it is.
   @Test(arguments: StateSchema.oldestReadable...StateSchema.migrations.count)
   func theOutboxReadsAtEveryReadableVersion(version: Int) throws {
-    let reader = try StateStore(path: try Self.database(atVersion: version), access: .readOnly)
+    let reader = try SQLiteStateStore(
+      path: try Self.database(atVersion: version), access: .readOnly)
     #expect(try reader.entries().isEmpty)
     #expect(try reader.entryCount() == 0)
   }
@@ -65,15 +68,15 @@ import Testing
     let second = try SQLiteConnection(path: path, synchronous: "NORMAL")
     try StateSchema.migrate(first, now: 0)
     try StateSchema.apply(second, after: 1, upTo: StateSchema.migrations.count, now: 0)
-    #expect(try StateStore(path: path).schemaVersion() == StateSchema.migrations.count)
+    #expect(try SQLiteStateStore(path: path).schemaVersion() == StateSchema.migrations.count)
   }
 
   /// Two services on one database (a standby retrying undecided requests beside the webhook)
   /// decide a request once: the second decision is not written and queues no second reply.
   @Test func aRequestAlreadyDecidedByAnotherStoreIsNotDecidedAgain() throws {
     let path = TestState.temporaryPath()
-    let first = try StateStore(path: path)
-    let second = try StateStore(path: path)
+    let first = try SQLiteStateStore(path: path)
+    let second = try SQLiteStateStore(path: path)
     let request = try first.recordNotification(TestState.notification()).requestId
     let one = try first.recordDecision(
       TestState.decision(), requestId: request, enqueue: TestState.enqueue())
@@ -92,9 +95,9 @@ import Testing
   /// other waits and then finds it, rather than look before the commit and fail on the UUID.
   @Test func aNotificationBeingRecordedElsewhereIsFoundOnceItCommits() throws {
     let path = TestState.temporaryPath()
-    let store = try StateStore(path: path)
+    let store = try SQLiteStateStore(path: path)
     let record = TestState.notification()
-    let other = try StateStore(path: path)
+    let other = try SQLiteStateStore(path: path)
     try other.connection.execute("BEGIN IMMEDIATE")
     try other.connection.query(
       """
@@ -153,7 +156,7 @@ import Testing
       """)
     try store.connection.execute("ANALYZE sqlite_schema")
     let plan = try store.connection.query(
-      "EXPLAIN QUERY PLAN " + StateStore.listing(finished: finished, states: states),
+      "EXPLAIN QUERY PLAN " + SQLiteStateStore.listing(finished: finished, states: states),
       states.map { .text($0) } + [.integer(1_000)]
     ).compactMap { $0.text(3) }.joined(separator: "; ")
     #expect(plan.contains("outbox_by_listing"), "\(plan)")
@@ -425,12 +428,12 @@ import Testing
     #expect(try store.requestCount(transactionId: "1000", before: .distantFuture) == 1)
   }
 
-  @Test(arguments: [StateStore.Access.readOnly, .existing])
-  func aFileThatIsNotSQLiteIsNotAStateDatabase(access: StateStore.Access) throws {
+  @Test(arguments: [SQLiteStateStore.Access.readOnly, .existing])
+  func aFileThatIsNotSQLiteIsNotAStateDatabase(access: SQLiteStateStore.Access) throws {
     let path = TestState.temporaryPath()
     try Data("not a database, just text\n".utf8).write(to: URL(fileURLWithPath: path))
     let error = #expect(throws: StateDatabaseError.self) {
-      try StateStore(path: path, access: access)
+      try SQLiteStateStore(path: path, access: access)
     }
     #expect(error == .notAStateDatabase(path: path))
   }
@@ -438,13 +441,13 @@ import Testing
   /// `state.path` naming the app's own database (an easy slip) must not give it Reckon's tables,
   /// nor switch it to WAL, whichever command opens it.
   @Test(
-    arguments: [StateStore.Access.create, .existing, .readOnly],
+    arguments: [SQLiteStateStore.Access.create, .existing, .readOnly],
     [
       "CREATE TABLE purchases (transaction_id TEXT PRIMARY KEY)",
       "CREATE VIEW purchases AS SELECT 1 AS transaction_id", "PRAGMA application_id = 12345",
       "PRAGMA user_version = 7",
     ])
-  func anotherProgramsDatabaseIsRefusedAndLeftAsItWas(access: StateStore.Access, made: String)
+  func anotherProgramsDatabaseIsRefusedAndLeftAsItWas(access: SQLiteStateStore.Access, made: String)
     throws
   {
     let path = TestState.temporaryPath()
@@ -452,7 +455,7 @@ import Testing
     try app.execute(made)
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     let error = #expect(throws: StateDatabaseError.self) {
-      try StateStore(path: path, access: access)
+      try SQLiteStateStore(path: path, access: access)
     }
     #expect(error == .notAStateDatabase(path: path))
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -466,11 +469,11 @@ import Testing
     let path = TestState.temporaryPath()
     try #require(FileManager.default.createFile(atPath: path, contents: Data()))
     let error = #expect(throws: StateDatabaseError.self) {
-      try StateStore(path: path, access: .existing)
+      try SQLiteStateStore(path: path, access: .existing)
     }
     #expect(error == .notAStateDatabase(path: path))
     #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0)
-    let store = try StateStore(path: path, access: .create)
+    let store = try SQLiteStateStore(path: path, access: .create)
     #expect(try store.schemaVersion() == StateSchema.migrations.count)
   }
 
@@ -616,7 +619,7 @@ import Testing
 
   /// Enqueues an entry received `after` seconds after the start (so its deadline is that much
   /// later) and lets Apple answer `status` to it.
-  func answered(_ status: Int, in store: StateStore, transaction: String, after: TimeInterval)
+  func answered(_ status: Int, in store: SQLiteStateStore, transaction: String, after: TimeInterval)
     throws -> OutboxEntry
   {
     let at = TestState.start.addingTimeInterval(after)
@@ -669,7 +672,7 @@ import Testing
 @Suite struct StateFilePermissionTests {
   @Test func aNewStateDatabaseAndItsLogAreReadableByTheirOwnerOnly() throws {
     let path = TestState.temporaryPath()
-    let store = try StateStore(path: path)
+    let store = try SQLiteStateStore(path: path)
     _ = try TestState.enqueued(in: store)
     for file in [path, path + "-wal"] {
       let mode = try #require(

@@ -1,7 +1,10 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonState
 import ReckonTestSupport
+
+@testable import ReckonStateSQLite
 
 /// Temporary state databases and ready-made records for the tests.
 enum TestState {
@@ -16,8 +19,8 @@ enum TestState {
     ).path
   }
 
-  static func store() throws -> StateStore {
-    try StateStore(path: temporaryPath())
+  static func store() throws -> SQLiteStateStore {
+    try SQLiteStateStore(path: temporaryPath())
   }
 
   static func notification(
@@ -53,7 +56,8 @@ enum TestState {
 
   /// Records a notification and a decision with its entry; returns the entry.
   static func enqueued(
-    in store: StateStore, transaction: String = "1000", at date: Date = start, hold: Bool = false
+    in store: SQLiteStateStore, transaction: String = "1000", at date: Date = start,
+    hold: Bool = false
   ) throws -> OutboxEntry {
     let request = try store.recordNotification(notification(transaction: transaction, at: date))
       .requestId

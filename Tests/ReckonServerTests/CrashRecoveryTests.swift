@@ -5,6 +5,8 @@ import ReckonStandIn
 import ReckonTestSupport
 import Testing
 
+@testable import ReckonStateSQLite
+
 /// Runs the real `reckon send --once`, kills it with SIGKILL at random points while it sends,
 /// restarts it, and checks that no entry is lost and duplicates are the same body, once per crash.
 /// `RECKON_CRASH_ROUNDS` sets the number of kills (default 12).
@@ -37,7 +39,7 @@ import Testing
     let (standIn, url) = try TestKey.standIn()
     defer { standIn.shutdown() }
     let folder = try Self.workspace(baseURL: url)
-    let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
     let now = Date()
     var bodies: [String: Data] = [:]
     for index in 0..<120 {

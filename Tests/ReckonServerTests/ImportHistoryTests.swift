@@ -7,6 +7,7 @@ import ReckonSupport
 import ReckonTestSupport
 import Testing
 
+@testable import ReckonStateSQLite
 @testable import ReckonTools
 
 /// `reckon import-history` against the stand-in: every window and page fetched with the client's
@@ -65,7 +66,7 @@ struct ImportHistoryTests {
     let (standIn, url) = try TestKey.standIn()
     defer { standIn.shutdown() }
     standIn.history.serve(payloads, pageSize: 1)
-    let store = try StateStore(
+    let store = try SQLiteStateStore(
       path: TestScratch.folder.appendingPathComponent(
         "reckon-import-\(UUID().uuidString).sqlite"
       ).path)
@@ -134,7 +135,7 @@ struct ImportHistoryTests {
     defer { standIn.shutdown() }
     standIn.history.serve(
       [try Self.signed(ca, "REFUND", 8, daysAgo: 5, revocation: "REFUND_FULL")], pageSize: 10)
-    let store = try StateStore(
+    let store = try SQLiteStateStore(
       path: TestScratch.folder.appendingPathComponent(
         "reckon-import-\(UUID().uuidString).sqlite"
       ).path)
@@ -215,7 +216,7 @@ struct ImportHistoryTests {
       app: AppStoreApp(bundleId: TestKey.bundleId, environment: .production),
       transport: CurlHTTPClient(timeout: 5))
     history.now = { clock.now() }
-    let store = try StateStore(
+    let store = try SQLiteStateStore(
       path: TestScratch.folder.appendingPathComponent(
         "reckon-import-\(UUID().uuidString).sqlite"
       ).path)

@@ -4,6 +4,8 @@ import ReckonEngine
 import ReckonTestSupport
 import Testing
 
+@testable import ReckonStateSQLite
+
 @Suite struct KeySecrecyTests {
   /// The base64 lines of the PEM, which is what a leak would contain.
   func secretLines() throws -> [String] {
@@ -24,7 +26,7 @@ import Testing
   @Test func theKeyNeverReachesTheStateDatabase() async throws {
     let (standIn, url) = try TestKey.standIn()
     defer { standIn.shutdown() }
-    let store = try StateStore(
+    let store = try SQLiteStateStore(
       path: TestScratch.folder.appendingPathComponent(
         "secrecy-\(UUID()).sqlite"
       ).path)

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonEngine
 import ReckonServer
+import ReckonState
 import Testing
 
 /// /metrics labels notification types by Apple's names only: anyone who can POST can send a

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonEngine
 import ReckonServer
+import ReckonState
 import Testing
 
 /// What `/metrics` says of the state database: replies overdue and requests undecided, which no

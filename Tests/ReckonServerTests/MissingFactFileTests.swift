@@ -3,8 +3,11 @@ import ReckonAppStore
 import ReckonEngine
 import ReckonHTTP
 import ReckonSQLite
+import ReckonState
 import ReckonTestSupport
 import Testing
+
+@testable import ReckonStateSQLite
 
 /// A SQLite facts file missing when the sender or the service starts: start-up goes on with a
 /// warning naming the source, fresh replies go out, the replies and requests that need its facts
@@ -42,7 +45,7 @@ import Testing
   /// Records a signed request for `transaction` received and decided at `date`, with its reply
   /// queued; returns the entry's id.
   static func enqueue(
-    _ transaction: String, at date: Date, in store: StateStore,
+    _ transaction: String, at date: Date, in store: SQLiteStateStore,
     signedBy authority: LocalCertificateAuthority
   ) throws -> Int64 {
     let body = try ServerFixture.notification(transaction: transaction).body(signedBy: authority)
@@ -72,7 +75,7 @@ import Testing
     let folder = try Self.workspace(url, authority)
     let configuration = try ReckonConfiguration.load(
       path: folder.appendingPathComponent("reckon.json").path)
-    let store = try StateStore(path: configuration.statePath)
+    let store = try SQLiteStateStore(path: configuration.statePath)
     let fresh = try Self.enqueue("61", at: Date(), in: store, signedBy: authority)
     let old = try Self.enqueue(
       "62", at: Date().addingTimeInterval(-120), in: store, signedBy: authority)
@@ -125,7 +128,7 @@ import Testing
     defer { standIn.shutdown() }
     let authority = try LocalCertificateAuthority()
     let folder = try Self.workspace(url, authority)
-    let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
     let fresh = try Self.enqueue("71", at: Date(), in: store, signedBy: authority)
     let old = try Self.enqueue(
       "72", at: Date().addingTimeInterval(-120), in: store, signedBy: authority)
@@ -157,7 +160,7 @@ import Testing
     defer { standIn.shutdown() }
     let authority = try LocalCertificateAuthority()
     let folder = try Self.workspace(url, authority)
-    let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
     _ = try Self.enqueue("81", at: Date(), in: store, signedBy: authority)
     let old = try Self.enqueue(
       "82", at: Date().addingTimeInterval(-120), in: store, signedBy: authority)

@@ -1,8 +1,11 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonState
 import ReckonSupport
 import ReckonTestSupport
+
+@testable import ReckonStateSQLite
 
 /// Sender settings for tests: the default pacing, short backoff.
 enum SenderSettings {
@@ -26,8 +29,8 @@ enum OutboxFixture {
     #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":true,"consumptionPercentage":25000}"#
       .utf8)
 
-  static func temporaryStore() throws -> StateStore {
-    try StateStore(
+  static func temporaryStore() throws -> SQLiteStateStore {
+    try SQLiteStateStore(
       path: TestScratch.folder.appendingPathComponent("outbox-\(UUID()).sqlite")
         .path, durability: .normal)
   }
@@ -35,7 +38,7 @@ enum OutboxFixture {
   /// Enqueues one entry received at `date`; returns its id.
   @discardableResult
   static func enqueue(
-    in store: StateStore, at date: Date, transaction: String = "2000",
+    in store: SQLiteStateStore, at date: Date, transaction: String = "2000",
     bundleId: String = TestKey.bundleId, environment: AppStoreEnvironment = .production,
     hold: Bool = false, body: Data = body
   ) throws -> Int64 {

@@ -1,9 +1,11 @@
 import Foundation
 import ReckonAppStore
 import ReckonStandIn
+import ReckonState
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 /// Every outbox rule against the local App Store stand-in, in simulated time.
 @Suite struct OutboxSenderTests {
@@ -11,7 +13,7 @@ import Testing
 
   struct Harness {
     let standIn: AppStoreStandIn
-    let store: StateStore
+    let store: SQLiteStateStore
     let clock: SimulatedClock
     let events = EventLog()
     let sender: OutboxSender

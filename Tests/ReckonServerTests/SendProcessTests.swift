@@ -4,6 +4,8 @@ import ReckonEngine
 import ReckonTestSupport
 import Testing
 
+@testable import ReckonStateSQLite
+
 /// The built `reckon send` (without --once) stops cleanly on SIGTERM: the sends in flight finish
 /// and are recorded, nothing is left mid-send, and it exits 0.
 @Suite(.serialized) struct SendProcessTests {
@@ -13,7 +15,7 @@ import Testing
     let (standIn, url) = try TestKey.standIn()
     defer { standIn.shutdown() }
     let folder = try CrashRecoveryTests.workspace(baseURL: url)
-    let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
     for index in 0..<40 {
       try OutboxFixture.enqueue(in: store, at: Date(), transaction: "8\(index)")
     }
@@ -49,7 +51,7 @@ import Testing
     let (standIn, url) = try TestKey.standIn()
     defer { standIn.shutdown() }
     let folder = try CrashRecoveryTests.workspace(baseURL: url)
-    let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
     try store.pause(
       AppStoreApp(bundleId: "com.example.paused", environment: .production),
       until: Date().addingTimeInterval(600), reason: "HTTP 401")
@@ -86,7 +88,7 @@ import Testing
     let (standIn, url) = try TestKey.standIn()
     defer { standIn.shutdown() }
     let folder = try CrashRecoveryTests.workspace(baseURL: url)
-    let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
     for index in 0..<3 {
       try OutboxFixture.enqueue(in: store, at: Date(), transaction: "9\(index)")
     }
@@ -125,7 +127,7 @@ import Testing
     defer { standIn.shutdown() }
     let folder = try CrashRecoveryTests.workspace(baseURL: url)
     let statePath = folder.appendingPathComponent("state.sqlite").path
-    let store = try StateStore(path: statePath)
+    let store = try SQLiteStateStore(path: statePath)
     let entry = try OutboxFixture.enqueue(in: store, at: Date(), transaction: "71")
     let config = folder.appendingPathComponent("reckon.json")
 
@@ -166,7 +168,7 @@ import Testing
     let (standIn, url) = try TestKey.standIn()
     defer { standIn.shutdown() }
     let folder = try CrashRecoveryTests.workspace(baseURL: url)
-    let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
     let entry = try OutboxFixture.enqueue(in: store, at: Date(), transaction: "77")
     var environment = ProcessInfo.processInfo.environment
     for name in ["http_proxy", "HTTP_PROXY", "ALL_PROXY", "all_proxy"] {

@@ -1,7 +1,10 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonState
 import ReckonTestSupport
+
+@testable import ReckonStateSQLite
 
 /// Records for the reports and dry-runs that read a state database.
 enum StoredRecords {
@@ -9,8 +12,8 @@ enum StoredRecords {
   static let app = AppStoreApp(bundleId: "com.example", environment: .production)
 
   /// A state database of its own in the scratch folder.
-  static func store() throws -> StateStore {
-    try StateStore(
+  static func store() throws -> SQLiteStateStore {
+    try SQLiteStateStore(
       path: TestScratch.folder.appendingPathComponent("reckon-state-\(UUID().uuidString).sqlite")
         .path)
   }

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonState
 
 extension OutboxEntry {
   /// The sender looks at the entry at `now`: expire it, wait, release a hold, or send it.

@@ -1,16 +1,6 @@
 import Foundation
 import ReckonAppStore
-
-/// Why an operator command was refused.
-public struct OutboxCommandRefused: Error, Hashable, Sendable, CustomStringConvertible {
-  /// What was refused and why.
-  public let description: String
-
-  /// A refusal saying `description`.
-  public init(description: String) {
-    self.description = description
-  }
-}
+import ReckonState
 
 extension OutboxEntry {
   /// `reckon queue approve`: a held entry goes out now, as decided.

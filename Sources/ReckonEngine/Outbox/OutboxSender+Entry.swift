@@ -1,5 +1,7 @@
 import Foundation
 import ReckonAppStore
+import ReckonState
+import ReckonStateSQLite
 
 extension OutboxSender {
   /// Runs one entry through its state machine: postpones it while its app is paused or
@@ -217,7 +219,7 @@ final class PausedApps: @unchecked Sendable {
   private let lock = NSLock()
   private var until: [AppStoreApp: Date] = [:]
 
-  func load(from store: StateStore, now: Date) throws(StateDatabaseError) {
+  func load(from store: SQLiteStateStore, now: Date) throws(StateDatabaseError) {
     let pauses = try store.pauses()
     lock.lock()
     defer { lock.unlock() }

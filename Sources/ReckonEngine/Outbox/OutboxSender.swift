@@ -1,5 +1,7 @@
 import Foundation
 import ReckonAppStore
+import ReckonState
+import ReckonStateSQLite
 
 /// The I/O side of the outbox: takes due entries from the state database, paces them per app,
 /// runs each entry's state machine, does what its actions say (persist, send, pause, report)
@@ -19,7 +21,7 @@ public final class OutboxSender: Sendable {
     public var expired = 0
   }
 
-  let store: StateStore
+  let store: SQLiteStateStore
   let sender: any ConsumptionSender
   let clock: any OutboxClock
   let limiter: RateLimiter
@@ -36,7 +38,7 @@ public final class OutboxSender: Sendable {
   /// the customer's consent read again before it goes; it has no default, so a sender without
   /// one (`nil`) is chosen, never an oversight.
   public init(
-    store: StateStore, sender: any ConsumptionSender, configuration: SenderConfiguration,
+    store: SQLiteStateStore, sender: any ConsumptionSender, configuration: SenderConfiguration,
     clock: any OutboxClock = SystemClock(),
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
     credentialsPauseSeconds: TimeInterval = 300, maximumConcurrentSends: Int = 8,

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonPolicy
+import ReckonState
 import ReckonSupport
 
 extension DecisionRecord {

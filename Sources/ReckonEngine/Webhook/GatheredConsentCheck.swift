@@ -1,16 +1,18 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonState
+import ReckonStateSQLite
 
 /// Asks the fact sources for `customer.consented` again, for the request an outbox entry
 /// answers, as the decision asked them: the recorded notification verified again, the same keys.
 public struct GatheredConsentCheck: ConsentCheck {
-  let store: StateStore
+  let store: SQLiteStateStore
   let verifier: NotificationVerifier
   let gatherer: FactGatherer
 
   /// A check reading requests from `store`, verifying them with `verifier` and asking `gatherer`.
-  public init(store: StateStore, verifier: NotificationVerifier, gatherer: FactGatherer) {
+  public init(store: SQLiteStateStore, verifier: NotificationVerifier, gatherer: FactGatherer) {
     self.store = store
     self.verifier = verifier
     self.gatherer = gatherer

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonState
 
 extension NotificationPipeline {
   /// The answer's field naming the decision another service on the database made first.

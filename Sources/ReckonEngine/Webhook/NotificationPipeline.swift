@@ -1,6 +1,8 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonState
+import ReckonStateSQLite
 import ReckonSupport
 
 /// The path of one notification: verify ▶ record once ▶ gather facts ▶ decide ▶ validate ▶
@@ -12,7 +14,7 @@ public final class NotificationPipeline: Sendable {
   /// Verifies signatures, chains and app identity.
   public let verifier: NotificationVerifier
   /// The state database.
-  public let store: StateStore
+  public let store: SQLiteStateStore
   /// The live policy of each app.
   public let policies: PolicyBook
   /// Gathers facts (with `history.*` from the state database).
@@ -25,7 +27,7 @@ public final class NotificationPipeline: Sendable {
 
   /// A pipeline over these parts; `now` is the receive time of each request.
   public init(
-    verifier: NotificationVerifier, store: StateStore, policies: PolicyBook,
+    verifier: NotificationVerifier, store: SQLiteStateStore, policies: PolicyBook,
     gatherer: FactGatherer, holdReleaseBeforeDeadline: TimeInterval = 3_600,
     now: @escaping @Sendable () -> Date = { Date() },
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }

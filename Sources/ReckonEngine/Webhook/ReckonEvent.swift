@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonState
 
 /// Something the webhook pipeline, the sender or policy reloading reports. `reckon serve` writes
 /// each as a JSON line and counts them in `/metrics`; an embedder may log them its own way.

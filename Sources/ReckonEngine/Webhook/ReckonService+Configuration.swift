@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonState
 import ReckonSupport
 
 extension ReckonService {

@@ -1,6 +1,8 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonState
+import ReckonStateSQLite
 
 /// Reckon behind one call: give it the raw body of Apple's POST, answer with what it returns.
 /// The whole pipeline is underneath (verify, record once, gather facts, decide, validate,
@@ -28,7 +30,7 @@ public final class ReckonService: Sendable {
   /// The pipeline every notification goes through.
   public let pipeline: NotificationPipeline
   /// The state database.
-  public let store: StateStore
+  public let store: SQLiteStateStore
   /// The outbox sender, when a `ConsumptionSender` was given or an App Store key configured.
   public let sender: OutboxSender?
   /// Reads consent again before a reply decided a while ago goes out.
@@ -49,7 +51,7 @@ public final class ReckonService: Sendable {
     unverifiedEnvironments: Set<AppStoreEnvironment> = [],
     sender: (any ConsumptionSender)? = nil,
     senderConfiguration: SenderConfiguration = .standard, keepDays: Int? = nil,
-    durability: StateStore.Durability = .normal,
+    durability: SQLiteStateStore.Durability = .normal,
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) throws(ReckonServiceError) {
     // What reckon.json refuses is refused from parts too.
@@ -77,9 +79,9 @@ public final class ReckonService: Sendable {
       }
       sources[key] = app.policy
     }
-    let store: StateStore
+    let store: SQLiteStateStore
     do {
-      store = try StateStore(
+      store = try SQLiteStateStore(
         path: statePath, durability: durability, backgroundCheckpoints: true)
     } catch {
       throw .state(error)
@@ -107,7 +109,7 @@ public final class ReckonService: Sendable {
   }
 
   /// Removes the records of notifications received more than `keepDays` days before `now`
-  /// from the state database (see `StateStore.prune`), reporting `pruned` when it removed
+  /// from the state database (see `SQLiteStateStore.prune`), reporting `pruned` when it removed
   /// anything and `pruneFailed` when it could not;
   /// does nothing without `keepDays`. Blocks for as long as that takes: call it from a thread
   /// of your own, not the concurrency pool, whose threads the webhook needs. `stop` is asked

@@ -2,16 +2,18 @@ import Foundation
 import ReckonAppStore
 import ReckonFacts
 import ReckonPolicy
+import ReckonState
+import ReckonStateSQLite
 
 /// The `history.*` facts from Reckon's own state database: earlier requests for the same
 /// transaction, and refunds Apple reported for the same customer, both before this request and
 /// of its own app and environment (a Sandbox test is not a Production request or refund).
 public struct StateHistoryFacts: RecordsFactProvider {
   /// The state database.
-  public let store: StateStore
+  public let store: SQLiteStateStore
 
   /// Reads history from `store`.
-  public init(store: StateStore) {
+  public init(store: SQLiteStateStore) {
     self.store = store
   }
 

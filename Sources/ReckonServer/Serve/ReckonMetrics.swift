@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonState
 
 /// The counters `/metrics` shows, in Prometheus text format: requests by notification type and
 /// verdict, decisions by action and rule, send results, policy reloads, refused facts file

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonEngine
 import ReckonHTTP
+import ReckonStateSQLite
 
 /// `reckon serve` put together from `reckon.json`: the sender's lock, the service with its
 /// metrics and held start-up lines, and the webhook server, bound and running. The caller owns
@@ -24,8 +25,8 @@ public final class ServeProcess: Sendable {
     var senderLock: SenderLock?
     // Named as the state database's problem, not as a lock file the operator never configured;
     // another program's database is refused before a lock file is left beside it.
-    try StateStore.checkFolder(of: configuration.statePath)
-    try StateStore.checkIsOurs(path: configuration.statePath)
+    try SQLiteStateStore.checkFolder(of: configuration.statePath)
+    try SQLiteStateStore.checkIsOurs(path: configuration.statePath)
     if configuration.appStoreKey != nil {
       senderLock = try SenderLock(statePath: configuration.statePath)
     }

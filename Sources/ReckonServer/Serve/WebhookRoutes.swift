@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonHTTP
+import ReckonState
 import ReckonSupport
 
 /// The routes `reckon serve` answers: `POST` on the webhook path, `GET /healthz` and

@@ -3,6 +3,7 @@ import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonState
 
 /// Decides every request of a requests file, fast: the lines are visited in transaction order,
 /// split over a few threads, each merging its share with an ordered scan of the facts; no trace,

@@ -3,6 +3,7 @@ import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonState
 
 /// One thread's share of a bulk dry-run: a contiguous run of lines in transaction order, its
 /// own scans and reader, writing its rows into the shared buffer.

@@ -1,6 +1,7 @@
 import ReckonAppStore
 import ReckonEngine
 import ReckonPolicy
+import ReckonState
 
 /// What a dry-run produced: a row per request decided (in the source's order), what it left out,
 /// and whether it was stopped before the end.

@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
+import ReckonState
 import ReckonSupport
 
 /// What a dry-run needs from `reckon.json`: the fact sources as bulk layers, and a verifier for

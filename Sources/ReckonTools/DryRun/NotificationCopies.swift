@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonState
 
 /// The requests of a dry-run that `reckon serve` would not have decided: another copy of a
 /// notification (the same `notificationUUID`: Apple retried it) and a new notification for a

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonState
 import ReckonSupport
 
 /// A request from history for a dry-run: the request (its receive time is the decision's `now`),

@@ -2,6 +2,7 @@ import Foundation
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonState
 
 /// Decides past requests one at a time through the same steps as the live pipeline: facts as
 /// recorded at the time, or gathered now from the configured sources; then `Decider.decide`

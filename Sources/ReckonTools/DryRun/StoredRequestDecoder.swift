@@ -3,6 +3,7 @@ import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonState
 import ReckonSupport
 
 /// Reads back a request from the state database: the notification as received (a webhook body

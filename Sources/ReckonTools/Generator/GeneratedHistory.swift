@@ -3,6 +3,8 @@ import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonState
+import ReckonStateSQLite
 import ReckonSupport
 
 /// A state database as if Reckon had answered the generated requests: each notification
@@ -27,7 +29,7 @@ public enum GeneratedHistory {
     for suffix in ["", "-wal", "-shm"] {
       try? FileManager.default.removeItem(atPath: statePath + suffix)
     }
-    let store = try StateStore(path: statePath)
+    let store = try SQLiteStateStore(path: statePath)
     // As `reckon serve` gathers: with `history.*` from the database being written.
     let gatherer = setup.gatherer(records: StateHistoryFacts(store: store))
     let decider = Decider(policy: policy, schema: setup.schema)
@@ -88,7 +90,7 @@ public enum GeneratedHistory {
 
   private static func attachOutcome(
     _ generator: PastRequestGenerator, _ index: Int, _ request: RefundRequest, _ decision: Decision,
-    _ store: StateStore
+    _ store: SQLiteStateStore
   ) throws {
     var random = GeneratorRandom(seed: generator.seed, stream: 5, index: UInt64(index))
     let chance: Int

@@ -1,6 +1,8 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonState
+import ReckonStateSQLite
 
 /// Fills the state database from Apple's Get Notification History, so a new install can dry-run
 /// and report at once: CONSUMPTION_REQUESTs first, then REFUND, REFUND_DECLINED and
@@ -32,11 +34,12 @@ public struct HistoryImporter: Sendable {
 
   let client: NotificationHistoryClient
   let verifier: NotificationVerifier
-  let store: StateStore
+  let store: SQLiteStateStore
 
   /// An importer fetching through `client`, verifying with `verifier`, storing in `store`.
-  public init(client: NotificationHistoryClient, verifier: NotificationVerifier, store: StateStore)
-  {
+  public init(
+    client: NotificationHistoryClient, verifier: NotificationVerifier, store: SQLiteStateStore
+  ) {
     self.client = client
     self.verifier = verifier
     self.store = store

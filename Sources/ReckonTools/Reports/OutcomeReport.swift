@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonState
 import ReckonSupport
 
 /// Whether Apple followed our preferences: for decisions whose outcome arrived, the refund rate

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonEngine
+import ReckonState
 
 extension StoredRequestSpan {
   /// Why the window `since..<until` (as the user wrote them) found nothing, e.g. `no request

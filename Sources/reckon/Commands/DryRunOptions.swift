@@ -2,6 +2,7 @@ import Foundation
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonStateSQLite
 import ReckonTools
 
 /// The options of `reckon dry-run`, checked, and the run they describe.
@@ -126,7 +127,7 @@ struct DryRunOptions {
     guard result.rows.isEmpty, !result.stopped else { return nil }
     if let statePath,
       let note = try range.emptyWindowNote(
-        StateStore(path: statePath, access: .readOnly), decided: false)
+        SQLiteStateStore(path: statePath, access: .readOnly), decided: false)
     {
       return "warning: nothing was decided: \(note)"
     }
@@ -148,7 +149,7 @@ struct DryRunOptions {
   /// Reckon's records in the configured state database, for `--requests`.
   private func configuredRecords() throws -> StateHistoryFacts? {
     try historySource().map {
-      StateHistoryFacts(store: try StateStore(path: $0, access: .readOnly))
+      StateHistoryFacts(store: try SQLiteStateStore(path: $0, access: .readOnly))
     }
   }
 
@@ -156,7 +157,7 @@ struct DryRunOptions {
     _ path: String, _ policy: CompiledPolicy, _ against: CompiledPolicy?, _ schema: FactSchema,
     _ control: DryRunControl
   ) async throws -> DryRunResult {
-    let store = try StateStore(path: path, access: .readOnly)
+    let store = try SQLiteStateStore(path: path, access: .readOnly)
     let stored = try store.storedRequests(since: since, until: until)
     let requests = try stored.map { stored throws(DryRunError) in
       try StoredRequestDecoder.decode(stored, schema: schema)

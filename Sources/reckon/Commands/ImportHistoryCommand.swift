@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonHTTP
+import ReckonStateSQLite
 import ReckonTools
 
 /// `reckon import-history`: past notifications from Apple into the state database.
@@ -42,7 +43,7 @@ enum ImportHistoryCommand: Command {
       console.error($0)
     }
     let verifier = try DryRunSetup.verifier(configuration)
-    let store = try StateStore(
+    let store = try SQLiteStateStore(
       path: configuration.statePath, durability: configuration.stateDurability)
     var failed = false
     for app in configuration.apps {

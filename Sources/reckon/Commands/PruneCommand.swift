@@ -1,5 +1,7 @@
 import Foundation
 import ReckonEngine
+import ReckonState
+import ReckonStateSQLite
 import ReckonTools
 
 /// `reckon prune`: removes old records from the state database, which otherwise grows by about
@@ -69,7 +71,7 @@ enum PruneCommand: Command {
     let now = Date()
     let cutoff = try cutoff(olderThan: olderThan, before: before, now: now)
     // A dry run reads the file as it is: it neither migrates nor writes it.
-    let store = try StateStore(path: statePath, access: dryRun ? .readOnly : .existing)
+    let store = try SQLiteStateStore(path: statePath, access: dryRun ? .readOnly : .existing)
     let counts = try store.prune(before: cutoff, now: now, dryRun: dryRun)
     // So a copy of the file alone holds the result, as far as that needs no wait for another
     // process: a running service's writes must not time out behind it.
@@ -93,18 +95,18 @@ enum PruneCommand: Command {
       // A hundred years is more than any history; beyond it the date itself goes wrong.
       guard let count = Int(days), count <= 36_500 else {
         throw UsageError(
-          "--older-than takes a whole number of days from \(StateStore.shortestRetentionDays) to 36500, e.g. --older-than 365"
+          "--older-than takes a whole number of days from \(SQLiteStateStore.shortestRetentionDays) to 36500, e.g. --older-than 365"
         )
       }
       cutoff = now.addingTimeInterval(-Double(count) * 86_400)
     case (nil, let date?):
       do { cutoff = try DryRunSetup.date(date) } catch { throw UsageError("--before: \(error)") }
     }
-    let latest = now.addingTimeInterval(-StateStore.shortestRetention)
+    let latest = now.addingTimeInterval(-SQLiteStateStore.shortestRetention)
     guard cutoff <= latest else {
       let given = olderThan.map { "--older-than \($0)" } ?? "--before \(before ?? "")"
       throw UsageError(
-        "\(given): the last \(StateStore.shortestRetentionDays) days are always kept, as Apple sends a notification it got no 200 for again for about six and a half days; give --older-than \(StateStore.shortestRetentionDays) or more, or --before \(latest.formatted(.iso8601)) or earlier"
+        "\(given): the last \(SQLiteStateStore.shortestRetentionDays) days are always kept, as Apple sends a notification it got no 200 for again for about six and a half days; give --older-than \(SQLiteStateStore.shortestRetentionDays) or more, or --before \(latest.formatted(.iso8601)) or earlier"
       )
     }
     return cutoff

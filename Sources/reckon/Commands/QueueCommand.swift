@@ -2,6 +2,8 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonPolicy
+import ReckonState
+import ReckonStateSQLite
 import ReckonSupport
 
 /// `reckon queue list|show|approve|set|retry|drop`: looks at and steers the outbox.
@@ -60,7 +62,7 @@ enum QueueCommand: Command {
     try checkWords(verb, words, listOptions: listOptions)
     // Looking never creates or migrates a database; changing one needs a Reckon database too.
     let reads = verb == "list" || verb == "show"
-    let store = try StateStore(
+    let store = try SQLiteStateStore(
       path: configuration.statePath, durability: configuration.stateDurability,
       access: reads ? .readOnly : .existing)
     if verb == "list" {
@@ -145,7 +147,8 @@ enum QueueCommand: Command {
   /// cannot be read costs the note, not the exit status of a command that took effect.
   /// So is Apple's rate limit (a 429's Retry-After), which holds the app's sends back the same
   /// way.
-  private static func pauseNote(_ entry: OutboxEntry, store: StateStore, now: Date) -> String? {
+  private static func pauseNote(_ entry: OutboxEntry, store: SQLiteStateStore, now: Date) -> String?
+  {
     guard case .pending = entry.state else { return nil }
     if let pause = (try? store.pauses())?.first(where: { $0.app == entry.app && $0.until > now }) {
       let until = ISO8601DateFormatter().string(from: pause.until)

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonEngine
+import ReckonStateSQLite
 import ReckonTools
 
 /// `reckon report outcomes`: whether Apple followed our preferences.
@@ -65,7 +66,7 @@ enum ReportCommand: Command {
     let html = try htmlPath.map { path throws(HTMLReportFile.Refusal) in
       try HTMLReportFile(path, inputs: [("--state", statePath)])
     }
-    let store = try StateStore(path: statePath, access: .readOnly)
+    let store = try SQLiteStateStore(path: statePath, access: .readOnly)
     let report = OutcomeReport(try store.decidedOutcomes(since: range.since, until: range.until))
     console.out(format == .json ? report.json() : report.text())
     if report.all.decisions + report.importedHistory.decisions == 0 {

@@ -2,6 +2,8 @@ import Foundation
 import ReckonEngine
 import ReckonHTTP
 import ReckonServer
+import ReckonState
+import ReckonStateSQLite
 
 #if canImport(Glibc)
   import Glibc
@@ -53,7 +55,7 @@ enum SendCommand: Command {
     let warn = { logger.log("warning", event: "startup", $0) }
     let client = try SenderSetup.client(
       configuration, transport: CurlHTTPClient(), warn: warn)
-    let store = try StateStore(
+    let store = try SQLiteStateStore(
       path: configuration.statePath, durability: configuration.stateDurability)
     let sender = try SenderSetup.sender(
       configuration, store: store, client: client, warn: warn, facts: { logger.log($0) },

@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonFacts
 import ReckonPolicy
+import ReckonState
 import Testing
 
 @testable import ReckonEngine

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 /// Every column that points at another table's row is indexed: SQLite looks the pointing rows
 /// up when a row is deleted (`reckon prune`) and Reckon when a late verdict reopens repeats; an
@@ -35,7 +36,7 @@ import Testing
   @Test func theSearchIsBoundedByTheReplyWindowOnTheReceiptIndex() throws {
     let store = try TestState.store()
     let plan = try store.connection.query(
-      "EXPLAIN QUERY PLAN " + StateStore.undecidedQuery,
+      "EXPLAIN QUERY PLAN " + SQLiteStateStore.undecidedQuery,
       [.real(0), .real(0), .integer(100), .real(0)]
     ).compactMap { $0.text(3) }
     #expect(

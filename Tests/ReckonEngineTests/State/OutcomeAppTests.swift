@@ -4,6 +4,7 @@ import ReckonPolicy
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 /// A refund is an earlier refund only for requests of its own app and environment, as an earlier
 /// request is; outcomes recorded before Reckon kept their app take it from their own
@@ -15,7 +16,7 @@ struct OutcomeAppTests {
 
   /// `history.earlier_refunds` for a request of `app` from the customer with `token`, a day
   /// after the start.
-  static func earlierRefunds(_ store: StateStore, for app: AppStoreApp) throws -> Value? {
+  static func earlierRefunds(_ store: SQLiteStateStore, for app: AppStoreApp) throws -> Value? {
     var notification = ResponseBodyV2DecodedPayload()
     var data = NotificationData()
     data.bundleId = app.bundleId
@@ -109,7 +110,7 @@ struct OutcomeAppTests {
   }
 
   @Test func migrationSixBackfillsEachOutcomesAppFromItsNotificationElseItsRequest() throws {
-    let store = try StateStore(path: try Self.databaseBeforeOutcomeApps(), access: .existing)
+    let store = try SQLiteStateStore(path: try Self.databaseBeforeOutcomeApps(), access: .existing)
     #expect(try store.schemaVersion() == StateSchema.migrations.count)
     let rows = try store.connection.query(
       "SELECT notification_uuid, bundle_id, environment FROM outcomes ORDER BY notification_uuid")
@@ -124,11 +125,11 @@ struct OutcomeAppTests {
 
   /// Migrated, or read as it is by a read-only open: the same counts. A refund whose app is
   /// unknown counts for every app, as every refund did before.
-  @Test(arguments: [StateStore.Access.existing, .readOnly])
-  func anOlderDatabaseCountsEachRefundForTheAppItWasBackfilledWith(access: StateStore.Access)
+  @Test(arguments: [SQLiteStateStore.Access.existing, .readOnly])
+  func anOlderDatabaseCountsEachRefundForTheAppItWasBackfilledWith(access: SQLiteStateStore.Access)
     throws
   {
-    let store = try StateStore(path: try Self.databaseBeforeOutcomeApps(), access: access)
+    let store = try SQLiteStateStore(path: try Self.databaseBeforeOutcomeApps(), access: access)
     #expect(try Self.earlierRefunds(store, for: TestState.app) == .number(2))
     #expect(try Self.earlierRefunds(store, for: Self.sandbox) == .number(2))
     #expect(try Self.earlierRefunds(store, for: Self.otherApp) == .number(1))

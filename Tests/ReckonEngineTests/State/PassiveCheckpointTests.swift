@@ -3,6 +3,7 @@ import ReckonSQLite
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 /// The checkpoint `reckon prune` ends with never waits for another process: emptying the log
 /// holds the write lock until a reader elsewhere lets go, and a running service's writes time
@@ -10,7 +11,7 @@ import Testing
 @Suite struct PassiveCheckpointTests {
   @Test func aCheckpointThatDoesNotWaitReturnsAtOnceBesideAnotherProcesssReader() throws {
     let path = TestState.temporaryPath()
-    let store = try StateStore(path: path)
+    let store = try SQLiteStateStore(path: path)
     _ = try store.recordNotification(TestState.notification(transaction: "1"))
     let reader = try SQLiteDatabase(path: path, options: [.readOnly])
     try reader.execute("BEGIN")

@@ -1,7 +1,9 @@
 import Foundation
+import ReckonState
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 /// SQLite says only "unable to open database file" when the state database's folder cannot be
 /// written, even for a command that only reads: WAL mode keeps two files beside it. The error
@@ -11,7 +13,7 @@ import Testing
     sql: "SELECT 1 FROM sqlite_master LIMIT 1", message: "unable to open database file")
 
   @Test func aFolderThatCannotBeWrittenIsNamed() {
-    let error = StateStore.explained(
+    let error = SQLiteStateStore.explained(
       Self.cantOpen, path: "/srv/ro/reckon-state.sqlite", isWritable: { _ in false })
     #expect(
       error.description
@@ -23,10 +25,11 @@ import Testing
 
   @Test func otherFailuresAndWritableFoldersKeepSQLitesWords() {
     #expect(
-      StateStore.explained(Self.cantOpen, path: "/srv/rw/s.sqlite", isWritable: { _ in true })
+      SQLiteStateStore.explained(Self.cantOpen, path: "/srv/rw/s.sqlite", isWritable: { _ in true })
         == Self.cantOpen)
     let locked = StateDatabaseError.statementFailed(sql: "BEGIN", message: "database is locked")
     #expect(
-      StateStore.explained(locked, path: "/srv/ro/s.sqlite", isWritable: { _ in false }) == locked)
+      SQLiteStateStore.explained(locked, path: "/srv/ro/s.sqlite", isWritable: { _ in false })
+        == locked)
   }
 }

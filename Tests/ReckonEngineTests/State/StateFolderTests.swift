@@ -1,8 +1,10 @@
 import Foundation
+import ReckonState
 import ReckonTestSupport
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 /// A state database whose folder does not exist is refused naming the folder, not with SQLite's
 /// "unable to open database file" or as a sender lock the operator never configured.
@@ -10,7 +12,7 @@ struct StateFolderTests {
   @Test func aStateDatabaseInAMissingFolderNamesTheFolder() {
     let folder = "/nonexistent-\(UUID().uuidString)"
     let error = #expect(throws: StateDatabaseError.self) {
-      _ = try StateStore(path: folder + "/state.sqlite")
+      _ = try SQLiteStateStore(path: folder + "/state.sqlite")
     }
     #expect(
       error?.description
@@ -22,6 +24,8 @@ struct StateFolderTests {
   @Test func aStateDatabaseBesideAFileInsteadOfAFolderIsRefusedToo() throws {
     let file = TestScratch.folder.appendingPathComponent("not-a-folder-\(UUID().uuidString)").path
     _ = FileManager.default.createFile(atPath: file, contents: Data())
-    #expect(throws: StateDatabaseError.self) { _ = try StateStore(path: file + "/state.sqlite") }
+    #expect(throws: StateDatabaseError.self) {
+      _ = try SQLiteStateStore(path: file + "/state.sqlite")
+    }
   }
 }

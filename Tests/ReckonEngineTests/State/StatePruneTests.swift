@@ -1,10 +1,12 @@
 import Foundation
 import ReckonAppStore
+import ReckonState
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
-/// `StateStore.prune`: old requests go with everything recorded about them; a reply still
+/// `SQLiteStateStore.prune`: old requests go with everything recorded about them; a reply still
 /// waiting, a recent request and anything Apple may still send again stay.
 @Suite struct StatePruneTests {
   static let now = TestState.start.addingTimeInterval(60 * 86_400)
@@ -12,7 +14,7 @@ import Testing
 
   /// Records a request at `date` whose reply Apple accepted (one attempt) and refunded.
   @discardableResult
-  static func answered(in store: StateStore, transaction: String, at date: Date) throws
+  static func answered(in store: SQLiteStateStore, transaction: String, at date: Date) throws
     -> OutboxEntry
   {
     var entry = try TestState.enqueued(in: store, transaction: transaction, at: date)
@@ -31,7 +33,7 @@ import Testing
     return entry
   }
 
-  static func count(_ table: String, in store: StateStore) throws -> Int64 {
+  static func count(_ table: String, in store: SQLiteStateStore) throws -> Int64 {
     try store.connection.query("SELECT count(*) FROM \(table)").first?.int(0) ?? -1
   }
 
@@ -113,8 +115,8 @@ import Testing
   /// error says what had gone by then, and pruning again finishes the job.
   @Test func aPruneStoppedPartWaySaysWhatItRemovedAndAnotherRunFinishes() throws {
     let path = TestState.temporaryPath()
-    let store = try StateStore(path: path)
-    let total = StateStore.pruneBatch + 10
+    let store = try SQLiteStateStore(path: path)
+    let total = SQLiteStateStore.pruneBatch + 10
     for index in 0..<total {
       _ = try store.recordNotification(
         TestState.notification(
@@ -125,7 +127,7 @@ import Testing
     try store.connection.execute(
       """
       CREATE TEMP TRIGGER refuse_last BEFORE DELETE ON requests
-      WHEN old.id > \(StateStore.pruneBatch) BEGIN SELECT RAISE(ABORT, 'held elsewhere'); END
+      WHEN old.id > \(SQLiteStateStore.pruneBatch) BEGIN SELECT RAISE(ABORT, 'held elsewhere'); END
       """)
     let error = #expect(throws: StateDatabaseError.self) {
       try store.prune(before: Self.cutoff, now: Self.now)
@@ -134,7 +136,7 @@ import Testing
       Issue.record("\(String(describing: error))")
       return
     }
-    #expect(removed == PruneCounts(notifications: StateStore.pruneBatch))
+    #expect(removed == PruneCounts(notifications: SQLiteStateStore.pruneBatch))
     #expect(error?.description.contains("pruning again goes on from there") == true)
     try store.connection.execute("DROP TRIGGER refuse_last")
     #expect(try store.prune(before: Self.cutoff, now: Self.now) == PruneCounts(notifications: 10))
@@ -174,7 +176,7 @@ import Testing
 
   @Test func moreRequestsThanOneBatchAreAllRemoved() throws {
     let store = try TestState.store()
-    let total = StateStore.pruneBatch * 2 + 7
+    let total = SQLiteStateStore.pruneBatch * 2 + 7
     for index in 0..<total {
       _ = try store.recordNotification(
         TestState.notification(
@@ -191,7 +193,7 @@ import Testing
     let store = try TestState.store()
     try Self.answered(in: store, transaction: "1", at: Self.now.addingTimeInterval(-3 * 86_400))
     let cutoff = Self.now.addingTimeInterval(-6 * 86_400)
-    let latest = Self.now.addingTimeInterval(-StateStore.shortestRetention)
+    let latest = Self.now.addingTimeInterval(-SQLiteStateStore.shortestRetention)
     #expect(throws: StateDatabaseError.retentionTooShort(cutoff: cutoff, latest: latest)) {
       try store.prune(before: cutoff, now: Self.now)
     }
@@ -205,7 +207,7 @@ import Testing
   /// A service stopping asks between transactions: the prune ends there with what it removed.
   @Test func aStopBetweenTransactionsEndsThePruneWithWhatItRemoved() throws {
     let store = try TestState.store()
-    for index in 0..<(StateStore.pruneBatch + 10) {
+    for index in 0..<(SQLiteStateStore.pruneBatch + 10) {
       _ = try store.recordNotification(
         TestState.notification(
           transaction: "\(index)", at: TestState.start.addingTimeInterval(Double(index))))
@@ -215,7 +217,7 @@ import Testing
       asked += 1
       return asked > 1
     }
-    #expect(removed == PruneCounts(notifications: StateStore.pruneBatch))
+    #expect(removed == PruneCounts(notifications: SQLiteStateStore.pruneBatch))
     #expect(try Self.count("requests", in: store) == 10)
   }
 

@@ -3,6 +3,7 @@ import ReckonAppStore
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 /// Undecided requests wait between failed retries, so the few that keep failing do not take
 /// every pass from the rest, and one whose deadline passes undecided is reported once.

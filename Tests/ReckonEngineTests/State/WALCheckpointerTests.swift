@@ -2,12 +2,13 @@ import Foundation
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 /// The webhook's store checkpoints its WAL on a queue of its own, and nothing is lost by it.
 @Suite struct WALCheckpointerTests {
   @Test func checkpointsRunInTheBackgroundAndEveryRecordStays() async throws {
     let path = TestState.temporaryPath()
-    let store = try StateStore(path: path, backgroundCheckpoints: true)
+    let store = try SQLiteStateStore(path: path, backgroundCheckpoints: true)
     let checkpointer = try #require(store.checkpointer)
     for index in 0..<600 {
       let request = try store.recordNotification(
@@ -25,7 +26,7 @@ import Testing
     // Pages reached the database file itself, not only the WAL.
     let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
     #expect(size > 100_000)
-    let reopened = try StateStore(path: path)
+    let reopened = try SQLiteStateStore(path: path)
     #expect(try reopened.requestCount(transactionId: "599", before: .distantFuture) == 1)
     #expect(try reopened.requestCount(transactionId: "0", before: .distantFuture) == 1)
   }

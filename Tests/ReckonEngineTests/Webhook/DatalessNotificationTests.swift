@@ -4,6 +4,7 @@ import ReckonTestSupport
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 /// Notifications that carry `summary`, `externalPurchaseToken` or `appData` instead of `data`
 /// (Apple's own examples, made out to the fixture's app and signed now) are acknowledged with 200

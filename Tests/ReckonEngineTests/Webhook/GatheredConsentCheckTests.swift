@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonState
 import Testing
 
 @testable import ReckonEngine

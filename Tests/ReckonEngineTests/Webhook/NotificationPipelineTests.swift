@@ -1,8 +1,10 @@
 import Foundation
 import ReckonAppStore
+import ReckonState
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 /// The webhook pipeline on a real state database with notifications signed by a local CA.
 struct NotificationPipelineTests {

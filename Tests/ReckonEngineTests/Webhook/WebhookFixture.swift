@@ -5,6 +5,7 @@ import ReckonPolicy
 import ReckonTestSupport
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 /// A service over a temporary state database, trusting a local CA, with facts from a source the
 /// test can make fail, and a policy that reads the history facts.
@@ -52,7 +53,7 @@ struct WebhookFixture {
       roots: [self.authority.root], sender: sender, events: { events.append($0) })
   }
 
-  var store: StateStore { service.store }
+  var store: SQLiteStateStore { service.store }
 
   /// A signed body for `notification`.
   func body(_ notification: SimulatedNotification = SimulatedNotification()) throws -> Data {

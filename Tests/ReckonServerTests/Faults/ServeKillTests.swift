@@ -4,6 +4,7 @@ import ReckonStandIn
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 /// SIGKILL of the built `reckon serve` at random points while signed notifications are POSTed to
 /// it (ingest) and while it sends replies to a slow stand-in (send), round after round, then one
@@ -83,7 +84,7 @@ import Testing
       }
     }
     let retried = clock.now
-    let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
     let drained = try await ServerFixture.eventually(within: 60) {
       try Self.unfinished(store) == 0 && store.entries(limit: 100_000).count == notices.count
     }
@@ -158,7 +159,7 @@ import Testing
   }
 
   /// Requests without a decision plus entries not yet final.
-  static func unfinished(_ store: StateStore) throws -> Int {
+  static func unfinished(_ store: SQLiteStateStore) throws -> Int {
     let undecided = try store.connection.query(
       """
       SELECT COUNT(*) FROM requests r

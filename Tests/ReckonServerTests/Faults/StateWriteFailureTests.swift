@@ -1,9 +1,11 @@
 import Foundation
 import ReckonAppStore
 import ReckonStandIn
+import ReckonState
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 #if canImport(Glibc)
   import Glibc
@@ -45,7 +47,7 @@ import Testing
       whileFull.append(await ServeChild.post(second, port: port))
       try await Task.sleep(nanoseconds: 400_000_000)
     }
-    let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
     let recordedWhileFull = try Self.requestCount(store, transaction: "4000000002")
     let sentWhileFull = standIn.requests.count
     let aliveWhileFull = child.process.isRunning
@@ -128,13 +130,13 @@ import Testing
     }
   }
 
-  static func setQueryOnly(_ store: StateStore, _ on: Bool) throws {
+  static func setQueryOnly(_ store: SQLiteStateStore, _ on: Bool) throws {
     try store.locked { () throws(StateDatabaseError) in
       try store.connection.execute("PRAGMA query_only = \(on ? 1 : 0)")
     }
   }
 
-  static func requestCount(_ store: StateStore, transaction: String) throws -> Int {
+  static func requestCount(_ store: SQLiteStateStore, transaction: String) throws -> Int {
     Int(
       try store.connection.query(
         "SELECT COUNT(*) FROM requests WHERE transaction_id = ?", [.text(transaction)]

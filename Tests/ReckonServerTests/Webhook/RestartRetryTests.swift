@@ -5,6 +5,8 @@ import ReckonPolicy
 import ReckonTestSupport
 import Testing
 
+@testable import ReckonStateSQLite
+
 /// A restart is how a fixed fact source goes live, so the requests waiting out a failed retry's
 /// delay are tried as the service starts, not up to ten minutes later.
 struct RestartRetryTests {
@@ -20,7 +22,7 @@ struct RestartRetryTests {
     #expect(try await down.post(try down.body()).0 == 200)
     _ = await down.service.retryUndecided(olderThan: 0)
     await down.stop()
-    let waiting = try StateStore(path: statePath).undecidedRequests(
+    let waiting = try SQLiteStateStore(path: statePath).undecidedRequests(
       before: .distantFuture, now: Date())
     #expect(waiting.isEmpty, "the failed retry waits a minute")
 

@@ -1,9 +1,11 @@
 import Foundation
 import ReckonAppStore
 import ReckonServer
+import ReckonState
 import Testing
 
 @testable import ReckonEngine
+@testable import ReckonStateSQLite
 
 /// Signed notifications in over real HTTP, replies out at the App Store stand-in.
 @Suite struct WebhookEndToEndTests {

@@ -3,9 +3,11 @@ import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
 import ReckonSQLite
+import ReckonState
 import ReckonTestSupport
 import Testing
 
+@testable import ReckonStateSQLite
 @testable import ReckonTools
 
 /// Dry-runs over the state database: date ranges, and facts as recorded versus gathered now.
@@ -21,7 +23,7 @@ struct DryRunStateTests {
   }
 
   private static func requests(
-    _ store: StateStore, _ fixture: DryRunFixture, since: Date? = nil, until: Date? = nil
+    _ store: SQLiteStateStore, _ fixture: DryRunFixture, since: Date? = nil, until: Date? = nil
   ) throws -> [PastRequest] {
     try store.storedRequests(since: since, until: until).map {
       try StoredRequestDecoder.decode($0, schema: fixture.setup.schema)
@@ -30,7 +32,7 @@ struct DryRunStateTests {
 
   @Test func sinceAndUntilSelectRequestsByReceiveTime() async throws {
     let (fixture, path) = try await Self.history()
-    let store = try StateStore(path: path)
+    let store = try SQLiteStateStore(path: path)
     let all = try Self.requests(store, fixture)
     #expect(all.count == 150)
     let since = all[30].request.receivedAt
@@ -49,7 +51,7 @@ struct DryRunStateTests {
 
   @Test func recordedFactsGiveTheRecordedDecisionsEvenAfterTheFactsChange() async throws {
     let (fixture, path) = try await Self.history()
-    let store = try StateStore(path: path)
+    let store = try SQLiteStateStore(path: path)
     let policy = try fixture.policy("targeted")
     let past = try Self.requests(store, fixture)
     let before = await SequentialDryRun(
@@ -80,7 +82,7 @@ struct DryRunStateTests {
   /// second as a request of its own, and a dry-run of the database decides it too.
   @Test func aRequestAfterApplesVerdictIsDryRunAsARequestOfItsOwn() async throws {
     let (fixture, path) = try await Self.history()
-    let store = try StateStore(path: path)
+    let store = try SQLiteStateStore(path: path)
     let first = try #require(try Self.requests(store, fixture).first)
     let transactionId = try #require(first.request.transactionId)
     _ = try store.attachOutcome(
@@ -120,7 +122,7 @@ struct DryRunStateTests {
   }
 
   @Test func requestsNeverDecidedAreReportedNotGuessed() async throws {
-    let store = try StateStore(
+    let store = try SQLiteStateStore(
       path: TestScratch.folder.appendingPathComponent(
         "reckon-\(UUID().uuidString).sqlite"
       ).path)

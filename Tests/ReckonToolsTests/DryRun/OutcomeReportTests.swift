@@ -1,8 +1,10 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonState
 import Testing
 
+@testable import ReckonStateSQLite
 @testable import ReckonTools
 
 /// The outcomes report: refund rates by preference sent, rule, reason and product type, from
@@ -141,7 +143,7 @@ struct OutcomeReportTests {
 
   /// Records a decision preferring `preference`, queued unless `skip`; returns the entry's id.
   private static func decide(
-    _ store: StateStore, transaction: String, _ preference: String, skip: Bool = false
+    _ store: SQLiteStateStore, transaction: String, _ preference: String, skip: Bool = false
   ) throws -> Int64? {
     let request = try store.recordNotification(
       StoredRecords.notification(transaction: transaction)
@@ -198,13 +200,13 @@ struct OutcomeReportTests {
     let path = fixture.folder + "/reckon-state.sqlite"
     _ = try await GeneratedHistory.write(
       fixture.generator, configuration: fixture.files.configuration, to: path)
-    let decided = try StateStore(path: path).decidedOutcomes(since: nil, until: nil)
+    let decided = try SQLiteStateStore(path: path).decidedOutcomes(since: nil, until: nil)
     let answered = decided.filter { $0.action != "skip" }
     #expect(!answered.isEmpty)
     #expect(answered.allSatisfy { $0.sent && $0.sentBody == $0.body })
     #expect(decided.filter { $0.action == "skip" }.allSatisfy { $0.outboxState == nil })
     // Recorded as the sender records an accepted reply: Apple's 202, no failed attempt.
-    let sent = try StateStore(path: path).entries(states: ["sent"])
+    let sent = try SQLiteStateStore(path: path).entries(states: ["sent"])
     #expect(!sent.isEmpty)
     #expect(sent.allSatisfy { $0.lastStatus == 202 && $0.attempts == 0 })
   }
@@ -214,7 +216,8 @@ struct OutcomeReportTests {
     let path = fixture.folder + "/reckon-state.sqlite"
     _ = try await GeneratedHistory.write(
       fixture.generator, configuration: fixture.files.configuration, to: path)
-    let report = OutcomeReport(try StateStore(path: path).decidedOutcomes(since: nil, until: nil))
+    let report = OutcomeReport(
+      try SQLiteStateStore(path: path).decidedOutcomes(since: nil, until: nil))
     #expect(report.all.decisions == 150)
     #expect(report.all.withOutcome == 150)
     let grant = try #require(

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonState
 import ReckonSupport
 import Testing
 

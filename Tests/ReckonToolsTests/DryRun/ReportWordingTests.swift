@@ -1,5 +1,6 @@
 import Foundation
 import ReckonEngine
+import ReckonState
 import Testing
 
 @testable import ReckonTools

@@ -156,6 +156,13 @@ public struct DecisionReceipt: Hashable, Sendable {
   /// standby retrying it say): this decision was not written, and `decisionId` and `entryId`
   /// are the first decision's.
   public var alreadyDecided = false
+
+  /// A decision receipt from its parts.
+  public init(decisionId: Int64, entryId: Int64?, alreadyDecided: Bool = false) {
+    self.decisionId = decisionId
+    self.entryId = entryId
+    self.alreadyDecided = alreadyDecided
+  }
 }
 
 /// A refund outcome Apple reported later.

@@ -1,6 +1,7 @@
 import Foundation
+import ReckonState
 
-extension StateStore {
+extension SQLiteStateStore {
   /// Copies every committed page from the write-ahead log into the database file and empties
   /// the log, so the file alone holds the whole database: a plain copy of it is then complete.
   /// Writers call it when they finish (`generate`, a stopping sender or server), since a connection still open at exit leaves everything since the last automatic
@@ -25,7 +26,7 @@ extension StateStore {
   }
 }
 
-extension StateStore {
+extension SQLiteStateStore {
   /// Throws when the folder a new state database would be made in does not exist, naming it:
   /// SQLite (and the sender lock beside the file) would only say "unable to open database file".
   public static func checkFolder(of path: String) throws(StateDatabaseError) {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ReckonState
 
 /// Runs the state database's WAL checkpoints on a queue of its own, on a second connection, so
 /// no request waits for one. SQLite's automatic checkpoint runs inside whichever commit crosses

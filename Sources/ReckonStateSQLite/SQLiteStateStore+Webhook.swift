@@ -1,58 +1,8 @@
 import Foundation
 import ReckonAppStore
+import ReckonState
 
-/// A recorded CONSUMPTION_REQUEST that has no decision yet: a fact source failed, or the
-/// process stopped between recording and deciding.
-public struct UndecidedRequest: Hashable, Sendable {
-  /// The request's id.
-  public let requestId: Int64
-  /// When it was received: the decision's `now`.
-  public let receivedAt: Date
-  /// The body exactly as received, to verify and decide again.
-  public let rawNotification: Data
-  /// How many retries failed before.
-  public let retries: Int
-}
-
-/// A recorded CONSUMPTION_REQUEST whose deadline passed with no decision: Apple was never
-/// answered.
-public struct LapsedRequest: Hashable, Sendable {
-  /// The request's id.
-  public let requestId: Int64
-  /// The transaction it asks about.
-  public let transactionId: String
-  /// The app, `bundleId (Environment)`.
-  public let app: String
-  /// When the reply was due.
-  public let deadline: Date
-  /// How many retries failed.
-  public let retries: Int
-  /// Why the last one failed, when one did.
-  public let lastReason: String?
-
-  /// A lapsed request with these details.
-  public init(
-    requestId: Int64, transactionId: String, app: String, deadline: Date, retries: Int,
-    lastReason: String?
-  ) {
-    self.requestId = requestId
-    self.transactionId = transactionId
-    self.app = app
-    self.deadline = deadline
-    self.retries = retries
-    self.lastReason = lastReason
-  }
-}
-
-/// A notification as recorded: when it came and its body exactly as received.
-public struct RecordedNotification: Hashable, Sendable {
-  /// When it was received.
-  public let receivedAt: Date
-  /// The body exactly as received.
-  public let rawNotification: Data
-}
-
-extension StateStore {
+extension SQLiteStateStore {
   /// CONSUMPTION_REQUESTs received before `before` and still before their deadline at `now`
   /// that have no decision and are due to be tried (`postponeRetry`), the longest waiting
   /// first; not repeats, and not requests imported from history.

@@ -1,17 +1,8 @@
 import Foundation
 import ReckonAppStore
+import ReckonState
 
-/// Sending paused for one app because of a credentials problem.
-public struct AppPause: Hashable, Sendable {
-  /// The app.
-  public var app: AppStoreApp
-  /// When the sender tries the app again (one entry as a probe).
-  public var until: Date
-  /// What Apple or the signer said.
-  public var reason: String
-}
-
-extension StateStore {
+extension SQLiteStateStore {
   /// Pauses `app` until `until`, so other runs (`reckon send --once` from cron) respect it too.
   public func pause(_ app: AppStoreApp, until: Date, reason: String) throws(StateDatabaseError) {
     try locked { () throws(StateDatabaseError) in

@@ -1,3 +1,5 @@
+import ReckonState
+
 /// The state database's schema as forward-only migrations. Version N is the first N entries of
 /// `migrations`; each runs once, in its own transaction, and is recorded in `schema_migrations`.
 /// Never edit a shipped migration: append a new one.
@@ -122,7 +124,7 @@ enum StateSchema {
     // for every app and environment, as every outcome did before.
     // And `reckon queue list`'s order (unfinished entries first, then by deadline) as an index,
     // so a listing reads its first `--limit` entries in order instead of sorting the whole
-    // outbox; the states must be `StateStore.unfinishedStates` as the listing writes them.
+    // outbox; the states must be `SQLiteStateStore.unfinishedStates` as the listing writes them.
     """
     ALTER TABLE outcomes ADD COLUMN bundle_id TEXT;
     ALTER TABLE outcomes ADD COLUMN environment TEXT;
@@ -172,7 +174,7 @@ enum StateSchema {
 
   /// The oldest version a read-only open accepts: the migrations after it add indexes, and
   /// outcomes' app columns that a read of an older file derives as migration 6 backfills them
-  /// (see `StateStore.outcomesWithApps`), so dry-runs and reports read an older file as it is
+  /// (see `SQLiteStateStore.outcomesWithApps`), so dry-runs and reports read an older file as it is
   /// (slower) rather than refuse it.
   static let oldestReadable = 4
 

@@ -1,8 +1,9 @@
 import Foundation
 import ReckonAppStore
 import ReckonSQLite
+import ReckonState
 
-extension StateStore {
+extension SQLiteStateStore {
   static let entryColumns = """
     id, decision_id, request_id, bundle_id, environment, transaction_id, product_type, ownership_type, body,
     state, state_at, state_reason, deadline, attempts, interrupted_sends, last_status, last_error, revision,

@@ -62,7 +62,7 @@ public enum OutboxState: Hashable, Sendable, CustomStringConvertible {
   public var description: String { "\(name) \(time)" }
 
   /// Rebuilds a stored state.
-  init?(name: String, at time: Date, reason: String?) {
+  package init?(name: String, at time: Date, reason: String?) {
     switch name {
     case "held": self = .held(releaseAt: time)
     case "pending": self = .pending(notBefore: time)

@@ -1,10 +1,11 @@
 import Foundation
 import ReckonAppStore
+import ReckonState
 
 /// The state database: requests, decisions, the outbox, delivery attempts and outcomes, in one
 /// SQLite file (WAL, busy timeout, prepared statements, forward migrations). One connection,
 /// serialized by a lock, so it is safe to share between tasks and threads.
-public final class StateStore: @unchecked Sendable {
+public final class SQLiteStateStore: @unchecked Sendable {
   /// How hard each commit is pushed to disk.
   public enum Durability: String, Sendable {
     /// `synchronous=FULL`: a commit survives a power loss, at one fsync per commit.
@@ -13,6 +14,11 @@ public final class StateStore: @unchecked Sendable {
     /// is never corrupted; a power loss may undo the commits since the last checkpoint.
     case normal = "NORMAL"
   }
+
+  /// The schema version this build writes; opening an older file to write migrates it here.
+  public static var newestSchema: Int { StateSchema.migrations.count }
+  /// The oldest schema version this build reads without changing the file.
+  public static var oldestReadableSchema: Int { StateSchema.oldestReadable }
 
   /// The database file.
   public let path: String

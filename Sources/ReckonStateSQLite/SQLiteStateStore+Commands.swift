@@ -1,6 +1,7 @@
 import Foundation
+import ReckonState
 
-extension StateStore {
+extension SQLiteStateStore {
   /// Applies an operator command to an entry and saves it, with `note` (who did what) in its
   /// attempts as an `operator` row, so `reckon queue show` tells how the entry got where it is.
   /// The save is refused if the entry changed after it was read (a sender in another process

@@ -26,7 +26,7 @@ public enum StateDatabaseError: Error, Hashable, Sendable, CustomStringConvertib
   /// was read; nothing was written.
   case changedConcurrently(entry: Int64)
   /// A prune was asked to remove notifications received after `latest`, which Apple may still
-  /// send again (`StateStore.shortestRetention`).
+  /// send again (`SQLiteStateStore.shortestRetention`).
   case retentionTooShort(cutoff: Date, latest: Date)
   /// A prune failed part-way, after removing `removed`; what is left is whole.
   indirect case pruneStopped(removed: PruneCounts, cause: StateDatabaseError)
@@ -61,7 +61,7 @@ public enum StateDatabaseError: Error, Hashable, Sendable, CustomStringConvertib
 extension StateDatabaseError {
   /// `notAStateDatabase(path)` when SQLite found the file is not a database at all; otherwise
   /// the error itself (a locked or unreadable database says so).
-  func ifNotADatabase(path: String) -> StateDatabaseError {
+  package func ifNotADatabase(path: String) -> StateDatabaseError {
     guard case .statementFailed(_, let message) = self, message.contains("not a database") else {
       return self
     }

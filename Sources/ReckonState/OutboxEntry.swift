@@ -3,7 +3,7 @@ import ReckonAppStore
 
 /// One reply waiting to reach Apple, as a state machine: events (`poll`, `delivered`, operator
 /// commands) change `state` and return an `OutboxAction` that the I/O layer (`OutboxSender`,
-/// `StateStore`) carries out. The entry itself does no I/O.
+/// `SQLiteStateStore`) carries out. The entry itself does no I/O.
 public struct OutboxEntry: Hashable, Sendable {
   /// The entry's id in the state database.
   public let id: Int64
@@ -18,14 +18,14 @@ public struct OutboxEntry: Hashable, Sendable {
   /// What validation needs to know about the transaction.
   public let context: ConsumptionValidationContext
   /// The exact bytes to send; validated again before every send.
-  public internal(set) var body: Data
+  public package(set) var body: Data
   /// Apple's deadline: received + 12 hours (5 minutes in the sandbox). Nothing is sent at or
   /// after it.
   public let deadline: Date
   /// Where the entry is.
-  public internal(set) var state: OutboxState
+  public package(set) var state: OutboxState
   /// Failed tries that count toward backoff (5xx and network errors).
-  public internal(set) var attempts: Int
+  public package(set) var attempts: Int
   /// Whether the entry still waits (held, pending or sending) at `now` with its deadline
   /// passed: no sender took it in time, and the next to look will expire it.
   public func isOverdue(at now: Date) -> Bool {
@@ -42,13 +42,13 @@ public struct OutboxEntry: Hashable, Sendable {
   }
 
   /// Sends found unfinished after a crash, each of which may have reached Apple.
-  public internal(set) var interruptedSends: Int
+  public package(set) var interruptedSends: Int
   /// The last HTTP status, if any.
-  public internal(set) var lastStatus: Int?
+  public package(set) var lastStatus: Int?
   /// The last error, as a sentence.
-  public internal(set) var lastError: String?
+  public package(set) var lastError: String?
   /// The stored revision this copy was read at; a save from a stale copy is refused.
-  public internal(set) var revision: Int64
+  public package(set) var revision: Int64
   /// When the entry was made (and, for a held entry, held: entries are held only when made);
   /// nil for an entry not read from the state database.
   public let createdAt: Date?
@@ -86,27 +86,4 @@ public struct OutboxEntry: Hashable, Sendable {
     case .sent, .failed, .expired, .dropped: nil
     }
   }
-}
-
-/// What the I/O layer must do after an event. Every action except `none` and `wait` also means
-/// "persist the entry"; `send` means persist *first*, then send.
-public enum OutboxAction: Hashable, Sendable {
-  /// Nothing to do.
-  case none
-  /// Come back at this time.
-  case wait(until: Date)
-  /// Persist the `sending` state, then send exactly these bytes.
-  case send(ValidatedConsumptionBody)
-  /// Persist: Apple accepted it.
-  case recordSent
-  /// Persist, and report loudly: the deadline passed unsent.
-  case expire
-  /// Persist: refused for good, with the reason.
-  case fail(reason: String)
-  /// Persist: try again at this time.
-  case retry(at: Date)
-  /// Persist, and hold every send for the app until this time (429 `Retry-After`).
-  case throttleApp(until: Date)
-  /// Persist without counting an attempt, and pause the app's sending: a credentials problem.
-  case pauseApp(reason: String)
 }

@@ -1,9 +1,10 @@
 import CSQLite
 import Foundation
 import ReckonSQLite
+import ReckonState
 
 /// The state database's connection: WAL mode, a busy timeout, cached statements, and SQLite's
-/// errors turned into `StateDatabaseError`. Not thread-safe on its own: its owner (`StateStore`)
+/// errors turned into `StateDatabaseError`. Not thread-safe on its own: its owner (`SQLiteStateStore`)
 /// serializes access.
 final class SQLiteConnection {
   private let database: SQLiteDatabase

@@ -1,71 +1,9 @@
 import Foundation
 import ReckonAppStore
 import ReckonSQLite
+import ReckonState
 
-/// A CONSUMPTION_REQUEST as stored, with the facts of its latest decision, for dry-runs.
-public struct StoredRequest: Hashable, Sendable {
-  /// The request's id.
-  public let id: Int64
-  /// The notification as received.
-  public let rawNotification: Data
-  /// When it was received.
-  public let receivedAt: Date
-  /// The latest decision's facts (JSON), if it was decided.
-  public let factsJSON: Data?
-}
-
-/// A decided request with its refund outcomes, for the outcomes report.
-public struct DecidedOutcome: Hashable, Sendable {
-  /// The action of a request imported from Apple's history and never decided by Reckon.
-  public static let imported = "imported"
-
-  /// When the request was received.
-  public let receivedAt: Date
-  /// `respond`, `hold` or `skip`; `imported` for a request imported and never decided.
-  public let action: String
-  /// The deciding rule.
-  public let rule: String
-  /// The policy's name.
-  public let policyName: String
-  /// The body as decided (JSON), if one was built.
-  public let body: Data?
-  /// The request as received, for its reason and product type.
-  public let rawNotification: Data
-  /// The outbox entry's state (`sent`, `expired`, `held`, ...), or nil when nothing was queued.
-  public let outboxState: String?
-  /// The body delivered to Apple, when the entry was sent: `reckon queue set` may have changed it
-  /// after the decision.
-  public let sentBody: Data?
-  /// Whether the body was delivered to Apple (the outbox entry reached `sent`).
-  public var sent: Bool { outboxState == "sent" }
-  /// The outcomes attached, oldest first: REFUND, REFUND_DECLINED, REFUND_REVERSED.
-  public let outcomes: [OutcomeType]
-  /// How the (first) refund was made: REFUND_FULL, REFUND_PRORATED, ...
-  public let revocationType: String?
-  /// For a prorated refund, the share refunded in milliunits.
-  public let revocationPercentage: Int?
-
-  /// Creates a decided request with its outcomes.
-  public init(
-    receivedAt: Date, action: String, rule: String, policyName: String, body: Data?,
-    rawNotification: Data, outboxState: String?, sentBody: Data?, outcomes: [OutcomeType],
-    revocationType: String?, revocationPercentage: Int?
-  ) {
-    self.receivedAt = receivedAt
-    self.action = action
-    self.rule = rule
-    self.policyName = policyName
-    self.body = body
-    self.rawNotification = rawNotification
-    self.outboxState = outboxState
-    self.sentBody = sentBody
-    self.outcomes = outcomes
-    self.revocationType = revocationType
-    self.revocationPercentage = revocationPercentage
-  }
-}
-
-extension StateStore {
+extension SQLiteStateStore {
   /// CONSUMPTION_REQUESTs received in `since..<until`, oldest first, with their latest decision's facts.
   public func storedRequests(since: Date?, until: Date?) throws(StateDatabaseError)
     -> [StoredRequest]
@@ -79,7 +17,7 @@ extension StateStore {
         WHERE r.notification_type = 'CONSUMPTION_REQUEST' AND r.received_at >= ? AND r.received_at < ?
           AND r.repeat_of IS NULL
         ORDER BY r.received_at, r.id
-        """, StateStore.range(since, until)
+        """, SQLiteStateStore.range(since, until)
       ).map { row in
         StoredRequest(
           id: row.int(0) ?? 0, rawNotification: row.blob(1) ?? Data(),
@@ -126,7 +64,7 @@ extension StateStore {
           LEFT JOIN outbox e ON e.decision_id = d.id
         WHERE r.received_at >= ? AND r.received_at < ? AND \(Self.reportedRequest)
         ORDER BY r.received_at, r.id
-        """, StateStore.range(since, until)
+        """, SQLiteStateStore.range(since, until)
       ).map { row in
         DecidedOutcome(
           receivedAt: row.date(0) ?? Date(timeIntervalSince1970: 0),

@@ -1,0 +1,19 @@
+import Foundation
+import ReckonAppStore
+
+/// Sending paused for one app because of a credentials problem.
+public struct AppPause: Hashable, Sendable {
+  /// The app.
+  public var app: AppStoreApp
+  /// When the sender tries the app again (one entry as a probe).
+  public var until: Date
+  /// What Apple or the signer said.
+  public var reason: String
+
+  /// A app pause from its parts.
+  public init(app: AppStoreApp, until: Date, reason: String) {
+    self.app = app
+    self.until = until
+    self.reason = reason
+  }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import ReckonAppStore
+
+/// The notifications a service received: each recorded once, whichever copy came first, with
+/// the retries of those a fact source left undecided and the store's outcomes attached later.
+public protocol NotificationLog: Sendable {
+  /// Records `record` once (a copy of one recorded before says so); the request it opens.
+  func recordNotification(_ record: NotificationRecord) throws(StateDatabaseError) -> RecordResult
+  /// Whether a notification with this UUID was recorded.
+  func hasNotification(uuid: String) throws(StateDatabaseError) -> Bool
+  /// The raw notification a request was opened by.
+  func recordedNotification(requestId: Int64) throws(StateDatabaseError) -> RecordedNotification?
+  /// Requests received before `before` and still undecided, whose retry is due at `now`.
+  func undecidedRequests(before: Date, now: Date, limit: Int) throws(StateDatabaseError)
+    -> [UndecidedRequest]
+  /// Waits the next retry of an undecided request until `until`, saying why.
+  func postponeRetry(requestId: Int64, until: Date, reason: String) throws(StateDatabaseError)
+  /// Makes every postponed retry due now (a reload, a restart).
+  func makeRetriesDue() throws(StateDatabaseError)
+  /// Undecided requests whose deadline passed by `now` and that were not reported yet.
+  func lapsedRequests(now: Date) throws(StateDatabaseError) -> [LapsedRequest]
+  /// Marks a lapsed request as reported.
+  func markLapsed(requestId: Int64, at now: Date) throws(StateDatabaseError)
+  /// Attaches a store outcome (refunded, declined, reversed) to the request it answers.
+  func attachOutcome(
+    _ type: OutcomeType, notificationUUID: String, transactionId: String, app: AppStoreApp?,
+    originalTransactionId: String?, appAccountToken: String?, occurredAt: Date
+  ) throws(StateDatabaseError) -> Int64?
+  /// The outcomes attached to a request.
+  func outcomes(requestId: Int64) throws(StateDatabaseError) -> [OutcomeType]
+  /// Records how much of a transaction a revocation took back.
+  func recordRevocation(notificationUUID: String, type: String?, percentage: Int?)
+    throws(StateDatabaseError)
+}
+
+/// The decisions made on requests, each request decided once, with the reply it enqueues.
+public protocol DecisionLog: Sendable {
+  /// Records a decision on a request and enqueues its reply, in one step; a request decided
+  /// already keeps its first decision.
+  func recordDecision(_ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?)
+    throws(StateDatabaseError) -> DecisionReceipt
+  /// A decision by its id.
+  func decision(id: Int64) throws(StateDatabaseError) -> DecisionRecord?
+  /// Whether a request has a decision.
+  func hasDecision(requestId: Int64) throws(StateDatabaseError) -> Bool
+  /// How many decisions a request has.
+  func decisionCount(requestId: Int64) throws(StateDatabaseError) -> Int
+  /// How many requests for a transaction came before `date`.
+  func requestCount(transactionId: String, app: AppStoreApp?, before date: Date)
+    throws(StateDatabaseError) -> Int
+  /// How many refunds a customer had before `date`.
+  func refundCount(customer: CustomerKey, app: AppStoreApp?, before date: Date)
+    throws(StateDatabaseError) -> Int
+}
+
+/// The replies waiting to go out, each entry moved through its states by the sender.
+public protocol OutboxQueue: Sendable {
+  /// An entry by its id.
+  func entry(id: Int64) throws(StateDatabaseError) -> OutboxEntry
+  /// Entries in `states` (all when empty), unfinished first, at most `limit`.
+  func entries(states: [String], limit: Int) throws(StateDatabaseError) -> [OutboxEntry]
+  /// How many entries are in `states` (all when empty).
+  func entryCount(states: [String]) throws(StateDatabaseError) -> Int
+  /// Entries due to be sent at `now`, earliest deadline first.
+  func dueEntries(now: Date, limit: Int) throws(StateDatabaseError) -> [OutboxEntry]
+  /// When the next entry falls due, if any waits.
+  func nextWake() throws(StateDatabaseError) -> Date?
+  /// Saves an entry's new state, with the attempt that moved it; refused when another writer
+  /// changed the entry since it was read.
+  func save(_ entry: inout OutboxEntry, attempt: DeliveryAttempt?, now: Date)
+    throws(StateDatabaseError)
+  /// The delivery attempts of an entry, oldest first.
+  func attempts(entryId: Int64) throws(StateDatabaseError) -> [DeliveryAttempt]
+  /// Applies an operator's command to an entry and saves it, trying again when another writer
+  /// changed it meanwhile.
+  func modifyEntry(
+    id: Int64, now: Date, note: String?,
+    _ command: (inout OutboxEntry) throws(OutboxCommandRefused) -> Void
+  ) throws -> OutboxEntry
+}
+
+/// What holds an app's replies back, shared by every sender: a pause after a credentials
+/// problem, a store's Retry-After.
+public protocol AppHolds: Sendable {
+  /// Pauses sending for `app` until `until`.
+  func pause(_ app: AppStoreApp, until: Date, reason: String) throws(StateDatabaseError)
+  /// Ends a pause.
+  func resume(_ app: AppStoreApp) throws(StateDatabaseError)
+  /// The pauses in force or past.
+  func pauses() throws(StateDatabaseError) -> [AppPause]
+  /// Holds `app`'s replies until `until`, as the store asked.
+  func throttle(_ app: AppStoreApp, until: Date, now: Date) throws(StateDatabaseError)
+  /// The throttles still in force at `now`.
+  func throttles(now: Date) throws(StateDatabaseError) -> [AppStoreApp: Date]
+  /// Moves `app`'s pending entries to `until` at the earliest.
+  func postponePending(_ app: AppStoreApp, until: Date, now: Date) throws(StateDatabaseError)
+}
+
+/// Keeping the state healthy and visible: pruning, gauges, write health.
+public protocol StateMaintenance: Sendable {
+  /// Removes what was finished before `cutoff` (with `dryRun`, counts it), stopping between
+  /// batches when `stop` says so.
+  func prune(before cutoff: Date, now: Date, dryRun: Bool, stop: () -> Bool)
+    throws(StateDatabaseError) -> PruneCounts
+  /// The gauges `/metrics` and `/healthz` show.
+  func gauges(now: Date) throws(StateDatabaseError) -> StateGauges
+  /// How many entries are in each state.
+  func outboxDepth() throws(StateDatabaseError) -> [String: Int]
+  /// Why writes fail now, if they do.
+  var writeProblem: StateWriteHealth.Problem? { get }
+  /// Throws unless a write goes through now.
+  func checkWritable() throws(StateDatabaseError)
+  /// Moves written data to where it lasts, when the backend keeps a log first; whether all of
+  /// it was moved.
+  func checkpoint(waitingForOthers: Bool) throws(StateDatabaseError) -> Bool
+  /// The schema version the store reads.
+  func schemaVersion() throws(StateDatabaseError) -> Int
+}
+
+/// The past requests dry-runs and reports read.
+public protocol RequestHistory: Sendable {
+  /// The CONSUMPTION_REQUESTs received in `since..<until`.
+  func storedRequests(since: Date?, until: Date?) throws(StateDatabaseError) -> [StoredRequest]
+  /// The requests decided (or imported) in `since..<until`, with their outcomes.
+  func decidedOutcomes(since: Date?, until: Date?) throws(StateDatabaseError) -> [DecidedOutcome]
+  /// When the store refunded or declined each transaction.
+  func appleVerdicts() throws(StateDatabaseError) -> AppleVerdicts
+  /// How many requests the store holds, and when the first and last came.
+  func requestSpan(decided: Bool) throws(StateDatabaseError) -> StoredRequestSpan
+}
+
+/// Everything stateful a Reckon service keeps, behind one value: any backend (SQLite for one
+/// instance, PostgreSQL for several) that passes the conformance suite.
+public protocol StateStore: NotificationLog, DecisionLog, OutboxQueue, AppHolds, StateMaintenance,
+  RequestHistory
+{}
+
+extension StateStore {
+  /// Records a decision without a reply to enqueue.
+  public func recordDecision(_ decision: DecisionRecord, requestId: Int64)
+    throws(StateDatabaseError) -> DecisionReceipt
+  {
+    try recordDecision(decision, requestId: requestId, enqueue: nil)
+  }
+
+  /// Undecided requests due for a retry, at most 100.
+  public func undecidedRequests(before: Date, now: Date) throws(StateDatabaseError)
+    -> [UndecidedRequest]
+  {
+    try undecidedRequests(before: before, now: now, limit: 100)
+  }
+
+  /// Every entry, at most 1,000.
+  public func entries(states: [String] = []) throws(StateDatabaseError) -> [OutboxEntry] {
+    try entries(states: states, limit: 1_000)
+  }
+
+  /// How many entries there are in all.
+  public func entryCount() throws(StateDatabaseError) -> Int { try entryCount(states: []) }
+
+  /// Saves an entry's new state without an attempt.
+  public func save(_ entry: inout OutboxEntry, now: Date) throws(StateDatabaseError) {
+    try save(&entry, attempt: nil, now: now)
+  }
+
+  /// Applies an operator's command without a note.
+  public func modifyEntry(
+    id: Int64, now: Date, _ command: (inout OutboxEntry) throws(OutboxCommandRefused) -> Void
+  ) throws -> OutboxEntry {
+    try modifyEntry(id: id, now: now, note: nil, command)
+  }
+
+  /// How many requests for a transaction came before `date`, in any app.
+  public func requestCount(transactionId: String, before date: Date) throws(StateDatabaseError)
+    -> Int
+  {
+    try requestCount(transactionId: transactionId, app: nil, before: date)
+  }
+
+  /// Prunes for real, without a stop.
+  public func prune(before cutoff: Date, now: Date) throws(StateDatabaseError) -> PruneCounts {
+    try prune(before: cutoff, now: now, dryRun: false, stop: { false })
+  }
+
+  /// Checkpoints, waiting for other readers.
+  public func checkpoint() throws(StateDatabaseError) -> Bool {
+    try checkpoint(waitingForOthers: true)
+  }
+}

@@ -1,0 +1,4 @@
+import ReckonState
+
+/// The embedded backend passes the same suite as every other.
+extension SQLiteStateStore: StateStore {}
