@@ -1,5 +1,6 @@
 import Foundation
 import ReckonEngine
+import ReckonState
 import ReckonStateSQLite
 import ReckonTools
 
@@ -37,7 +38,7 @@ struct DateRangeOptions {
   /// Why a run over `store` found nothing when the database holds requests outside the window
   /// (`decided`: decided ones), saying how many it holds and when they were received; nil when
   /// no window was given or the database holds none at all.
-  func emptyWindowNote(_ store: SQLiteStateStore, decided: Bool) throws -> String? {
+  func emptyWindowNote(_ store: any StateStore, decided: Bool) throws -> String? {
     guard isGiven else { return nil }
     let span = try store.requestSpan(decided: decided)
     guard span.count > 0 else { return nil }

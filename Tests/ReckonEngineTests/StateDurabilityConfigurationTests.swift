@@ -45,7 +45,8 @@ struct StateDurabilityConfigurationTests {
     ).write(to: config)
     let service = try ReckonService(
       configuration: try ReckonConfiguration.load(path: config.path), transport: nil)
-    let mode = try service.store.connection.query("PRAGMA synchronous").first?.int(0)
+    let store = try #require(service.store as? SQLiteStateStore)
+    let mode = try store.connection.query("PRAGMA synchronous").first?.int(0)
     #expect(mode == synchronous)
   }
 }

@@ -219,7 +219,7 @@ final class PausedApps: @unchecked Sendable {
   private let lock = NSLock()
   private var until: [AppStoreApp: Date] = [:]
 
-  func load(from store: SQLiteStateStore, now: Date) throws(StateDatabaseError) {
+  func load(from store: any StateStore, now: Date) throws(StateDatabaseError) {
     let pauses = try store.pauses()
     lock.lock()
     defer { lock.unlock() }

@@ -21,7 +21,7 @@ public final class OutboxSender: Sendable {
     public var expired = 0
   }
 
-  let store: SQLiteStateStore
+  let store: any StateStore
   let sender: any ConsumptionSender
   let clock: any OutboxClock
   let limiter: RateLimiter
@@ -38,7 +38,7 @@ public final class OutboxSender: Sendable {
   /// the customer's consent read again before it goes; it has no default, so a sender without
   /// one (`nil`) is chosen, never an oversight.
   public init(
-    store: SQLiteStateStore, sender: any ConsumptionSender, configuration: SenderConfiguration,
+    store: any StateStore, sender: any ConsumptionSender, configuration: SenderConfiguration,
     clock: any OutboxClock = SystemClock(),
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
     credentialsPauseSeconds: TimeInterval = 300, maximumConcurrentSends: Int = 8,

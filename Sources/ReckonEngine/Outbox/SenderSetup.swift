@@ -53,7 +53,7 @@ public enum SenderSetup {
   /// consent re-check, and until it opens the replies that need one wait with backoff (fresh
   /// replies, which need none, go out).
   public static func sender(
-    _ configuration: ReckonConfiguration, store: SQLiteStateStore, client: any ConsumptionSender,
+    _ configuration: ReckonConfiguration, store: any StateStore, client: any ConsumptionSender,
     warn: (String) -> Void = { _ in }, facts: (@Sendable (ReckonEvent) -> Void)? = nil,
     events: @escaping @Sendable (SenderEvent) -> Void
   ) throws(ReckonServiceError) -> OutboxSender {
@@ -80,7 +80,7 @@ public enum SenderSetup {
   /// What an earlier sender left in force that holds sends back now: an app paused after a
   /// credentials problem, or rate-limited by Apple; one warning each, for the start-up log, so
   /// a restart after fixing the key does not seem to do nothing.
-  public static func carriedOver(_ store: SQLiteStateStore, now: Date = Date())
+  public static func carriedOver(_ store: any StateStore, now: Date = Date())
     throws(StateDatabaseError) -> [String]
   {
     let pauses = try store.pauses().filter { $0.until > now }.map {

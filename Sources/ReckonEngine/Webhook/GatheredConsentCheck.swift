@@ -7,12 +7,12 @@ import ReckonStateSQLite
 /// Asks the fact sources for `customer.consented` again, for the request an outbox entry
 /// answers, as the decision asked them: the recorded notification verified again, the same keys.
 public struct GatheredConsentCheck: ConsentCheck {
-  let store: SQLiteStateStore
+  let store: any StateStore
   let verifier: NotificationVerifier
   let gatherer: FactGatherer
 
   /// A check reading requests from `store`, verifying them with `verifier` and asking `gatherer`.
-  public init(store: SQLiteStateStore, verifier: NotificationVerifier, gatherer: FactGatherer) {
+  public init(store: any StateStore, verifier: NotificationVerifier, gatherer: FactGatherer) {
     self.store = store
     self.verifier = verifier
     self.gatherer = gatherer

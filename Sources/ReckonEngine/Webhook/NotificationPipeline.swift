@@ -14,7 +14,7 @@ public final class NotificationPipeline: Sendable {
   /// Verifies signatures, chains and app identity.
   public let verifier: NotificationVerifier
   /// The state database.
-  public let store: SQLiteStateStore
+  public let store: any StateStore
   /// The live policy of each app.
   public let policies: PolicyBook
   /// Gathers facts (with `history.*` from the state database).
@@ -27,7 +27,7 @@ public final class NotificationPipeline: Sendable {
 
   /// A pipeline over these parts; `now` is the receive time of each request.
   public init(
-    verifier: NotificationVerifier, store: SQLiteStateStore, policies: PolicyBook,
+    verifier: NotificationVerifier, store: any StateStore, policies: PolicyBook,
     gatherer: FactGatherer, holdReleaseBeforeDeadline: TimeInterval = 3_600,
     now: @escaping @Sendable () -> Date = { Date() },
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }

@@ -30,7 +30,9 @@ public final class ReckonService: Sendable {
   /// The pipeline every notification goes through.
   public let pipeline: NotificationPipeline
   /// The state database.
-  public let store: SQLiteStateStore
+  public let store: any StateStore
+  /// Where the state database is (the sender's lock sits beside it).
+  public let statePath: String
   /// The outbox sender, when a `ConsumptionSender` was given or an App Store key configured.
   public let sender: OutboxSender?
   /// Reads consent again before a reply decided a while ago goes out.
@@ -92,6 +94,7 @@ public final class ReckonService: Sendable {
     let gatherer = FactGatherer(
       schema: schema, layers: factSources, records: StateHistoryFacts(store: store))
     self.store = store
+    self.statePath = statePath
     self.pipeline = NotificationPipeline(
       verifier: NotificationVerifier(
         apps: apps.map(\.accepted), roots: roots, unverifiedEnvironments: unverifiedEnvironments),
@@ -119,7 +122,7 @@ public final class ReckonService: Sendable {
     guard let keepDays else { return nil }
     let cutoff = now.addingTimeInterval(-Double(keepDays) * 86_400)
     do {
-      let removed = try store.prune(before: cutoff, now: now, stop: stop)
+      let removed = try store.prune(before: cutoff, now: now, dryRun: false, stop: stop)
       if !removed.isEmpty { pipeline.events(.pruned(before: cutoff, removed: removed)) }
       return removed
     } catch {
@@ -167,10 +170,10 @@ public final class ReckonService: Sendable {
       // A released lock (a second run handed the same one) or another database's keeps no
       // other sender away: refused rather than sending unguarded.
       let standard = { URL(fileURLWithPath: $0).standardizedFileURL.path }
-      guard lock.isHeld, standard(lock.path) == standard(SenderLock.path(forState: store.path))
+      guard lock.isHeld, standard(lock.path) == standard(SenderLock.path(forState: statePath))
       else { throw SenderLockError.notHeld(path: lock.path) }
     }
-    let held = try lock ?? SenderLock(statePath: store.path)
+    let held = try lock ?? SenderLock(statePath: statePath)
     defer { held.release() }
     try await sender.run(pollInterval: pollInterval, isStopped: isStopped)
   }

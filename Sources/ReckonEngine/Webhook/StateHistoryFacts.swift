@@ -10,10 +10,10 @@ import ReckonStateSQLite
 /// of its own app and environment (a Sandbox test is not a Production request or refund).
 public struct StateHistoryFacts: RecordsFactProvider {
   /// The state database.
-  public let store: SQLiteStateStore
+  public let store: any StateStore
 
   /// Reads history from `store`.
-  public init(store: SQLiteStateStore) {
+  public init(store: any StateStore) {
     self.store = store
   }
 

@@ -34,11 +34,11 @@ public struct HistoryImporter: Sendable {
 
   let client: NotificationHistoryClient
   let verifier: NotificationVerifier
-  let store: SQLiteStateStore
+  let store: any StateStore
 
   /// An importer fetching through `client`, verifying with `verifier`, storing in `store`.
   public init(
-    client: NotificationHistoryClient, verifier: NotificationVerifier, store: SQLiteStateStore
+    client: NotificationHistoryClient, verifier: NotificationVerifier, store: any StateStore
   ) {
     self.client = client
     self.verifier = verifier

@@ -147,8 +147,7 @@ enum QueueCommand: Command {
   /// cannot be read costs the note, not the exit status of a command that took effect.
   /// So is Apple's rate limit (a 429's Retry-After), which holds the app's sends back the same
   /// way.
-  private static func pauseNote(_ entry: OutboxEntry, store: SQLiteStateStore, now: Date) -> String?
-  {
+  private static func pauseNote(_ entry: OutboxEntry, store: any StateStore, now: Date) -> String? {
     guard case .pending = entry.state else { return nil }
     if let pause = (try? store.pauses())?.first(where: { $0.app == entry.app && $0.until > now }) {
       let until = ISO8601DateFormatter().string(from: pause.until)

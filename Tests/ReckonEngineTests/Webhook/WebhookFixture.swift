@@ -53,7 +53,7 @@ struct WebhookFixture {
       roots: [self.authority.root], sender: sender, events: { events.append($0) })
   }
 
-  var store: SQLiteStateStore { service.store }
+  var store: SQLiteStateStore { service.store as! SQLiteStateStore }
 
   /// A signed body for `notification`.
   func body(_ notification: SimulatedNotification = SimulatedNotification()) throws -> Data {

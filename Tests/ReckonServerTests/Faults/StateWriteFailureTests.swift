@@ -88,7 +88,7 @@ import Testing
     async throws
   {
     let fixture = try ServerFixture()
-    let store = fixture.service.store
+    let store = try #require(fixture.service.store as? SQLiteStateStore)
     let readOnly = Flag()
     fixture.standIn.respond { _ in
       guard !readOnly.isSet else { return nil }

@@ -71,7 +71,7 @@ import Testing
 
   @Test func aStateDatabaseThatCannotBeWrittenAnswers500SoAppleRetries() async throws {
     let fixture = try ServerFixture()
-    let store = fixture.service.store
+    let store = try #require(fixture.service.store as? SQLiteStateStore)
     try store.locked { () throws(StateDatabaseError) in
       try store.connection.execute("PRAGMA query_only = 1")
     }
