@@ -79,6 +79,11 @@ let package = Package(
       name: "ReckonHTTPTests",
       dependencies: ["ReckonSupport", "ReckonHTTP", "ReckonAppStore", "ReckonTestSupport"]),
     .testTarget(
+      name: "ReckonStateTests",
+      dependencies: [
+        "ReckonSupport", "ReckonAppStore", "ReckonState", "ReckonStateSQLite", "ReckonTestSupport",
+      ]),
+    .testTarget(
       name: "ReckonPolicyTests",
       dependencies: ["ReckonSupport", "ReckonPolicy", "ReckonTestSupport"],
       exclude: ["Snapshots"]),

@@ -1,0 +1,24 @@
+import Foundation
+import ReckonState
+import ReckonStateSQLite
+import ReckonTestSupport
+import Testing
+
+/// A state backend the conformance suite runs against: every backend Reckon ships is listed
+/// here, and each must pass every test of the suite.
+struct StateBackend: CustomTestStringConvertible, Sendable {
+  let name: String
+  /// A new, empty store of this backend.
+  let make: @Sendable () throws -> any StateStore
+
+  var testDescription: String { name }
+
+  /// The embedded SQLite backend, in a file of its own.
+  static let sqlite = StateBackend(name: "SQLite") {
+    try SQLiteStateStore(
+      path: TestScratch.folder.appendingPathComponent("conformance-\(UUID().uuidString).sqlite")
+        .path)
+  }
+
+  static let all: [StateBackend] = [.sqlite]
+}
