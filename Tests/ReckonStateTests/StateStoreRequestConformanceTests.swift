@@ -1,0 +1,120 @@
+import Foundation
+import ReckonAppStore
+import ReckonState
+import Testing
+
+/// How every backend tells one refund request from another: Apple sends one request several
+/// times under new UUIDs within its window, and a request after the window, or after Apple's
+/// verdict, is a new one.
+@Suite struct StateStoreRequestConformanceTests {
+  typealias Fixture = StateRecordsFixture
+
+  /// A second CONSUMPTION_REQUEST `after` seconds after the first, and whether it repeats it.
+  struct Second: CustomTestStringConvertible, Sendable {
+    var after: TimeInterval
+    var transaction = "1000"
+    var repeats: Bool
+    var testDescription: String { "\(transaction) after \(Int(after)) s" }
+  }
+
+  static let seconds = [
+    Second(after: 60, repeats: true), Second(after: 12 * 3_600 - 1, repeats: true),
+    Second(after: 12 * 3_600, repeats: false),
+    Second(after: 60, transaction: "1001", repeats: false),
+  ]
+
+  @Test(arguments: StateBackend.all, seconds)
+  func aRequestWithinTheWindowOfAnOpenOneRepeatsIt(_ backend: StateBackend, _ second: Second)
+    throws
+  {
+    let store = try backend.make()
+    let first = try store.recordNotification(Fixture.notification()).requestId
+    let result = try store.recordNotification(
+      Fixture.notification(
+        transaction: second.transaction, at: Fixture.start.addingTimeInterval(second.after)))
+    #expect(result.requestId != first)
+    #expect(
+      result
+        == (second.repeats
+          ? .repeated(requestId: result.requestId, of: first)
+          : .recorded(requestId: result.requestId)))
+  }
+
+  /// An outcome attached to the open request, and whether it closes it.
+  struct Verdict: CustomTestStringConvertible, Sendable {
+    var outcome: OutcomeType
+    var closes: Bool
+    var testDescription: String { outcome.rawValue }
+  }
+
+  static let verdicts = [
+    Verdict(outcome: .refundDeclined, closes: true),
+    Verdict(outcome: .refundReversed, closes: false),
+  ]
+
+  @Test(arguments: StateBackend.all, verdicts)
+  func aVerdictOnTheOpenRequestMakesTheNextOneNew(_ backend: StateBackend, _ verdict: Verdict)
+    throws
+  {
+    let (outcome, closes) = (verdict.outcome, verdict.closes)
+    let store = try backend.make()
+    let first = try store.recordNotification(Fixture.notification()).requestId
+    _ = try store.attachOutcome(
+      outcome, notificationUUID: UUID().uuidString, transactionId: "1000", app: Fixture.app,
+      originalTransactionId: nil, appAccountToken: nil,
+      occurredAt: Fixture.start.addingTimeInterval(3_600))
+    let again = try store.recordNotification(
+      Fixture.notification(at: Fixture.start.addingTimeInterval(7_200)))
+    #expect(
+      again
+        == (closes
+          ? .recorded(requestId: again.requestId)
+          : .repeated(requestId: again.requestId, of: first)))
+    let later = Fixture.start.addingTimeInterval(7_300)
+    #expect(
+      try store.requestCount(transactionId: "1000", app: nil, before: later) == (closes ? 2 : 1))
+  }
+
+  @Test(arguments: StateBackend.all)
+  func aRequestWhoseDeadlinePassedUndecidedIsReportedOnce(_ backend: StateBackend) throws {
+    let store = try backend.make()
+    let request = try store.recordNotification(Fixture.notification()).requestId
+    let after = Fixture.start.addingTimeInterval(12 * 3_600 + 60)
+    #expect(try store.lapsedRequests(now: Fixture.start.addingTimeInterval(60)).isEmpty)
+    #expect(try store.lapsedRequests(now: after).map(\.requestId) == [request])
+    try store.markLapsed(requestId: request, at: after)
+    #expect(try store.lapsedRequests(now: after).isEmpty)
+  }
+
+  @Test(arguments: StateBackend.all)
+  func theGaugesCountTheOutboxAndTheUndecided(_ backend: StateBackend) throws {
+    let store = try backend.make()
+    _ = try Fixture.enqueued(in: store, transaction: "1")
+    _ = try Fixture.enqueued(in: store, transaction: "2", hold: true)
+    _ = try store.recordNotification(Fixture.notification(transaction: "3"))
+    let gauges = try store.gauges(now: Fixture.start.addingTimeInterval(60))
+    #expect(gauges.outboxDepth["pending"] == 1)
+    #expect(gauges.outboxDepth["held"] == 1)
+    #expect(gauges.undecided == 1)
+    #expect(gauges.overdue == 0)
+    #expect(try store.gauges(now: Fixture.start.addingTimeInterval(13 * 3_600)).overdue == 2)
+    #expect(try store.outboxDepth()["pending"] == 1)
+  }
+
+  /// Unfinished entries first, the most urgent first; finished ones after, the latest first.
+  @Test(arguments: StateBackend.all)
+  func entriesAreListedMostUrgentFirst(_ backend: StateBackend) throws {
+    let store = try backend.make()
+    var sent = try Fixture.enqueued(in: store, transaction: "1")
+    sent.state = .sent(at: Fixture.start.addingTimeInterval(10))
+    try store.save(&sent, attempt: nil, now: Fixture.start.addingTimeInterval(10))
+    let late = try Fixture.enqueued(
+      in: store, transaction: "2", at: Fixture.start.addingTimeInterval(600))
+    let soon = try Fixture.enqueued(
+      in: store, transaction: "3", at: Fixture.start.addingTimeInterval(300))
+    #expect(try store.entries(states: [], limit: 10).map(\.id) == [soon.id, late.id, sent.id])
+    #expect(try store.entries(states: ["sent"], limit: 10).map(\.id) == [sent.id])
+    #expect(try store.entries(states: [], limit: 1).map(\.id) == [soon.id])
+    #expect(try store.entryCount(states: ["pending"]) == 2)
+  }
+}
