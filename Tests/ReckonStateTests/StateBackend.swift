@@ -20,5 +20,8 @@ struct StateBackend: CustomTestStringConvertible, Sendable {
         .path)
   }
 
-  static let all: [StateBackend] = [.sqlite]
+  /// The in-memory backend the tests use where no file is wanted.
+  static let inMemory = StateBackend(name: "in memory") { InMemoryStateStore() }
+
+  static let all: [StateBackend] = [.sqlite, .inMemory]
 }

@@ -118,3 +118,70 @@ import Testing
     #expect(try store.entryCount(states: ["pending"]) == 2)
   }
 }
+
+/// What pruning removes on every backend: what was finished before the cutoff, with all that
+/// belongs to it, never a reply still waiting, and never the last seven days.
+@Suite struct StateStorePruneConformanceTests {
+  typealias Fixture = StateRecordsFixture
+
+  @Test(arguments: StateBackend.all)
+  func pruningRemovesWhatWasFinishedBeforeTheCutoffAndKeepsWhatWaits(_ backend: StateBackend)
+    throws
+  {
+    let store = try backend.make()
+    var sent = try Fixture.enqueued(in: store, transaction: "1")
+    sent.state = .sent(at: Fixture.start.addingTimeInterval(10))
+    try store.save(&sent, attempt: nil, now: Fixture.start.addingTimeInterval(10))
+    let waiting = try Fixture.enqueued(in: store, transaction: "2")
+    let recent = try Fixture.enqueued(
+      in: store, transaction: "3", at: Fixture.start.addingTimeInterval(40 * 86_400))
+    let now = Fixture.start.addingTimeInterval(50 * 86_400)
+    let cutoff = Fixture.start.addingTimeInterval(30 * 86_400)
+    let counted = try store.prune(before: cutoff, now: now, dryRun: true, stop: { false })
+    #expect(try store.entryCount(states: []) == 3, "a dry run changes nothing")
+    let removed = try store.prune(before: cutoff, now: now, dryRun: false, stop: { false })
+    #expect(removed == counted)
+    #expect(removed.notifications == 1)
+    #expect(removed.decisions == 1)
+    #expect(removed.entries == 1)
+    #expect(try Set(store.entries(states: [], limit: 10).map(\.id)) == [waiting.id, recent.id])
+    #expect(throws: StateDatabaseError.self) {
+      try store.prune(
+        before: now.addingTimeInterval(-86_400), now: now, dryRun: false, stop: { false })
+    }
+  }
+
+  @Test(arguments: StateBackend.all)
+  func aCustomersRefundsAreCountedByTheirToken(_ backend: StateBackend) throws {
+    let store = try backend.make()
+    _ = try store.recordNotification(Fixture.notification(transaction: "1"))
+    _ = try store.attachOutcome(
+      .refund, notificationUUID: UUID().uuidString, transactionId: "1", app: Fixture.app,
+      originalTransactionId: "900", appAccountToken: "ABC",
+      occurredAt: Fixture.start.addingTimeInterval(60))
+    let later = Fixture.start.addingTimeInterval(120)
+    #expect(try store.refundCount(customer: .appAccountToken("abc"), app: nil, before: later) == 1)
+    #expect(
+      try store.refundCount(customer: .originalTransactionId("900"), app: nil, before: later) == 1)
+    #expect(
+      try store.refundCount(customer: .appAccountToken("abc"), app: nil, before: Fixture.start)
+        == 0)
+  }
+
+  @Test(arguments: StateBackend.all)
+  func theHistoryADryRunReadsHoldsTheRequestsOfTheWindow(_ backend: StateBackend) throws {
+    let store = try backend.make()
+    _ = try Fixture.enqueued(in: store, transaction: "1")
+    _ = try store.recordNotification(
+      Fixture.notification(transaction: "2", at: Fixture.start.addingTimeInterval(86_400)))
+    let all = try store.storedRequests(since: nil, until: nil)
+    #expect(all.count == 2)
+    #expect(
+      try store.storedRequests(since: Fixture.start.addingTimeInterval(60), until: nil).count == 1)
+    #expect(try store.decidedOutcomes(since: nil, until: nil).map(\.rule) == ["delivered"])
+    let span = try store.requestSpan(decided: false)
+    #expect(span.count == 2)
+    #expect(span.first == Fixture.start)
+    #expect(try store.requestSpan(decided: true).count == 1)
+  }
+}

@@ -1,0 +1,565 @@
+import Foundation
+import ReckonAppStore
+import ReckonState
+
+/// A `StateStore` kept in memory, for tests and as a second backend of the conformance suite:
+/// it shows what the protocol asks of a backend without SQL. One lock serialises every call, as
+/// one SQLite connection does. Nothing outlives the value.
+final class InMemoryStateStore: StateStore, @unchecked Sendable {
+  private struct Request {
+    var id: Int64
+    var record: NotificationRecord
+    var repeatOf: Int64?
+    var retryAt: Date?
+    var retries = 0
+    var retryReason: String?
+    var lapsedAt: Date?
+    var isConsumptionRequest: Bool {
+      record.notificationType == NotificationType.consumptionRequest.rawValue
+    }
+    /// A request of its own that may still be decided: not a repeat, not imported.
+    var isOpenToDecide: Bool { isConsumptionRequest && repeatOf == nil && !record.imported }
+  }
+
+  private struct Outcome {
+    var uuid: String
+    var requestId: Int64?
+    var type: OutcomeType
+    var transactionId: String
+    var appAccountToken: String?
+    var originalTransactionId: String?
+    var occurredAt: Date
+    var revocationType: String?
+    var revocationPercentage: Int?
+  }
+
+  private let lock = NSLock()
+  private var nextId: Int64 = 1
+  private var requests: [Int64: Request] = [:]
+  private var requestByUUID: [String: Int64] = [:]
+  private var decisions: [Int64: (requestId: Int64, record: DecisionRecord)] = [:]
+  private var entries: [Int64: OutboxEntry] = [:]
+  private var attemptsByEntry: [Int64: [DeliveryAttempt]] = [:]
+  private var outcomesList: [Outcome] = []
+  private var pausesByApp: [AppStoreApp: AppPause] = [:]
+  private var throttlesByApp: [AppStoreApp: Date] = [:]
+
+  private func locked<T>(_ body: () throws(StateDatabaseError) -> T) throws(StateDatabaseError)
+    -> T
+  {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body()
+  }
+
+  /// Whether `record` is of `app`, or any app when none is named.
+  private static func isOf(_ app: AppStoreApp?, _ record: NotificationRecord) -> Bool {
+    guard let app else { return true }
+    return record.bundleId == app.bundleId && record.environment == app.environment
+  }
+
+  /// Whether `date` is in `since..<until`, either end open when nil.
+  private static func isWithin(_ since: Date?, _ until: Date?, _ date: Date) -> Bool {
+    (since.map { date >= $0 } ?? true) && (until.map { date < $0 } ?? true)
+  }
+
+  private func makeId() -> Int64 {
+    defer { nextId += 1 }
+    return nextId
+  }
+
+  // MARK: NotificationLog
+
+  func recordNotification(_ record: NotificationRecord) throws(StateDatabaseError) -> RecordResult {
+    try locked { () throws(StateDatabaseError) in
+      if let id = requestByUUID[record.notificationUUID] {
+        guard let existing = requests[id], existing.record.imported, !record.imported,
+          record.notificationType == NotificationType.consumptionRequest.rawValue
+        else { return .duplicate(requestId: id) }
+        let original = openRequest(repeatedBy: record)
+        requests[id]?.record = record
+        requests[id]?.repeatOf = original
+        return original.map { .repeated(requestId: id, of: $0) } ?? .recorded(requestId: id)
+      }
+      let original = openRequest(repeatedBy: record)
+      let id = makeId()
+      requests[id] = Request(id: id, record: record, repeatOf: original)
+      requestByUUID[record.notificationUUID] = id
+      return original.map { .repeated(requestId: id, of: $0) } ?? .recorded(requestId: id)
+    }
+  }
+
+  /// The latest open request of the record's app and transaction, received by then and before
+  /// its deadline, that Apple gave no verdict on between its first send and this one.
+  private func openRequest(repeatedBy record: NotificationRecord) -> Int64? {
+    guard record.notificationType == NotificationType.consumptionRequest.rawValue,
+      let transactionId = record.transactionId
+    else { return nil }
+    let open = requests.values.filter {
+      $0.isOpenToDecide && $0.record.transactionId == transactionId
+        && $0.record.bundleId == record.bundleId && $0.record.environment == record.environment
+        && $0.record.receivedAt <= record.receivedAt && $0.record.deadline > record.receivedAt
+    }.max { $0.record.receivedAt < $1.record.receivedAt }
+    guard let open else { return nil }
+    let opened = open.record.deadline.addingTimeInterval(
+      -record.environment.consumptionReplyWindow)
+    let asked = record.signedDate ?? record.receivedAt
+    let closed = outcomesList.contains {
+      $0.requestId == open.id && ($0.type == .refund || $0.type == .refundDeclined)
+        && $0.occurredAt >= opened && $0.occurredAt <= asked
+    }
+    return closed ? nil : open.id
+  }
+
+  func hasNotification(uuid: String) throws(StateDatabaseError) -> Bool {
+    try locked { () throws(StateDatabaseError) in requestByUUID[uuid] != nil }
+  }
+
+  func recordedNotification(requestId: Int64) throws(StateDatabaseError) -> RecordedNotification? {
+    try locked { () throws(StateDatabaseError) in
+      requests[requestId].map {
+        RecordedNotification(
+          receivedAt: $0.record.receivedAt, rawNotification: $0.record.rawNotification)
+      }
+    }
+  }
+
+  private func isDecided(_ id: Int64) -> Bool { decisions.values.contains { $0.requestId == id } }
+
+  func undecidedRequests(before: Date, now: Date, limit: Int) throws(StateDatabaseError)
+    -> [UndecidedRequest]
+  {
+    try locked { () throws(StateDatabaseError) in
+      requests.values.filter {
+        $0.isOpenToDecide && $0.record.receivedAt < before && $0.record.deadline > now
+          && ($0.retryAt.map { $0 <= now } ?? true) && !isDecided($0.id)
+      }
+      .sorted { ($0.retryAt ?? $0.record.receivedAt) < ($1.retryAt ?? $1.record.receivedAt) }
+      .prefix(limit)
+      .map {
+        UndecidedRequest(
+          requestId: $0.id, receivedAt: $0.record.receivedAt,
+          rawNotification: $0.record.rawNotification, retries: $0.retries)
+      }
+    }
+  }
+
+  func postponeRetry(requestId: Int64, until: Date, reason: String) throws(StateDatabaseError) {
+    try locked { () throws(StateDatabaseError) in
+      requests[requestId]?.retryAt = until
+      requests[requestId]?.retries += 1
+      requests[requestId]?.retryReason = reason
+    }
+  }
+
+  func makeRetriesDue() throws(StateDatabaseError) {
+    try locked { () throws(StateDatabaseError) in
+      for id in requests.keys { requests[id]?.retryAt = nil }
+    }
+  }
+
+  func lapsedRequests(now: Date) throws(StateDatabaseError) -> [LapsedRequest] {
+    try locked { () throws(StateDatabaseError) in
+      requests.values.filter {
+        $0.isOpenToDecide && $0.record.deadline <= now && $0.lapsedAt == nil && !isDecided($0.id)
+      }
+      .sorted { $0.record.deadline < $1.record.deadline }
+      .map {
+        LapsedRequest(
+          requestId: $0.id, transactionId: $0.record.transactionId ?? "unknown",
+          app: "\($0.record.bundleId) (\($0.record.environment.rawValue))",
+          deadline: $0.record.deadline, retries: $0.retries, lastReason: $0.retryReason)
+      }
+    }
+  }
+
+  func markLapsed(requestId: Int64, at now: Date) throws(StateDatabaseError) {
+    try locked { () throws(StateDatabaseError) in requests[requestId]?.lapsedAt = now }
+  }
+
+  func attachOutcome(
+    _ type: OutcomeType, notificationUUID: String, transactionId: String, app: AppStoreApp?,
+    originalTransactionId: String?, appAccountToken: String?, occurredAt: Date
+  ) throws(StateDatabaseError) -> Int64? {
+    try locked { () throws(StateDatabaseError) in
+      let request = requests.values.filter {
+        $0.isConsumptionRequest && $0.repeatOf == nil && $0.record.transactionId == transactionId
+          && Self.isOf(app, $0.record)
+      }.max { $0.record.receivedAt < $1.record.receivedAt }
+      guard !outcomesList.contains(where: { $0.uuid == notificationUUID }) else {
+        return request?.id
+      }
+      outcomesList.append(
+        Outcome(
+          uuid: notificationUUID, requestId: request?.id, type: type,
+          transactionId: transactionId, appAccountToken: appAccountToken?.lowercased(),
+          originalTransactionId: originalTransactionId, occurredAt: occurredAt))
+      return request?.id
+    }
+  }
+
+  func outcomes(requestId: Int64) throws(StateDatabaseError) -> [OutcomeType] {
+    try locked { () throws(StateDatabaseError) in
+      outcomesList.filter { $0.requestId == requestId }.map(\.type)
+    }
+  }
+
+  func recordRevocation(notificationUUID: String, type: String?, percentage: Int?)
+    throws(StateDatabaseError)
+  {
+    try locked { () throws(StateDatabaseError) in
+      for index in outcomesList.indices where outcomesList[index].uuid == notificationUUID {
+        outcomesList[index].revocationType = type
+        outcomesList[index].revocationPercentage = percentage
+      }
+    }
+  }
+
+  // MARK: DecisionLog
+
+  func recordDecision(_ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?)
+    throws(StateDatabaseError) -> DecisionReceipt
+  {
+    if let enqueue {
+      do {
+        _ = try ValidatedConsumptionBody(validating: enqueue.body, context: enqueue.context)
+      } catch {
+        throw .invalidBody(error.description)
+      }
+    }
+    return try locked { () throws(StateDatabaseError) in
+      if let first = decisions.filter({ $0.value.requestId == requestId }).min(by: {
+        $0.key < $1.key
+      }) {
+        let entry = entries.values.first { $0.decisionId == first.key }
+        return DecisionReceipt(decisionId: first.key, entryId: entry?.id, alreadyDecided: true)
+      }
+      let decisionId = makeId()
+      decisions[decisionId] = (requestId, decision)
+      guard let enqueue else { return DecisionReceipt(decisionId: decisionId, entryId: nil) }
+      let entryId = makeId()
+      let state: OutboxState =
+        enqueue.holdUntil.map { .held(releaseAt: $0) } ?? .pending(notBefore: decision.decidedAt)
+      entries[entryId] = OutboxEntry(
+        id: entryId, decisionId: decisionId, requestId: requestId, app: enqueue.app,
+        transactionId: enqueue.transactionId, context: enqueue.context, body: enqueue.body,
+        deadline: enqueue.deadline, state: state, createdAt: decision.decidedAt)
+      return DecisionReceipt(decisionId: decisionId, entryId: entryId)
+    }
+  }
+
+  func decision(id: Int64) throws(StateDatabaseError) -> DecisionRecord? {
+    try locked { () throws(StateDatabaseError) in decisions[id]?.record }
+  }
+
+  func hasDecision(requestId: Int64) throws(StateDatabaseError) -> Bool {
+    try locked { () throws(StateDatabaseError) in isDecided(requestId) }
+  }
+
+  func decisionCount(requestId: Int64) throws(StateDatabaseError) -> Int {
+    try locked { () throws(StateDatabaseError) in
+      decisions.values.filter { $0.requestId == requestId }.count
+    }
+  }
+
+  func requestCount(transactionId: String, app: AppStoreApp?, before date: Date)
+    throws(StateDatabaseError) -> Int
+  {
+    try locked { () throws(StateDatabaseError) in
+      requests.values.filter {
+        $0.isConsumptionRequest && $0.repeatOf == nil && $0.record.transactionId == transactionId
+          && $0.record.receivedAt < date
+          && Self.isOf(app, $0.record)
+      }.count
+    }
+  }
+
+  func refundCount(customer: CustomerKey, app: AppStoreApp?, before date: Date)
+    throws(StateDatabaseError) -> Int
+  {
+    try locked { () throws(StateDatabaseError) in
+      outcomesList.filter { outcome in
+        guard outcome.type == .refund, outcome.occurredAt < date else { return false }
+        switch customer {
+        case .appAccountToken(let token): return outcome.appAccountToken == token.lowercased()
+        case .originalTransactionId(let id): return outcome.originalTransactionId == id
+        }
+      }.count
+    }
+  }
+
+  // MARK: OutboxQueue
+
+  func entry(id: Int64) throws(StateDatabaseError) -> OutboxEntry {
+    try locked { () throws(StateDatabaseError) in
+      guard let entry = entries[id] else { throw .notFound(what: "outbox entry", id: id) }
+      return entry
+    }
+  }
+
+  private static let unfinished: Set<String> = ["held", "pending", "sending", "failed"]
+
+  func entries(states: [String], limit: Int) throws(StateDatabaseError) -> [OutboxEntry] {
+    try locked { () throws(StateDatabaseError) in
+      let chosen = entries.values.filter { states.isEmpty || states.contains($0.state.name) }
+      let open = chosen.filter { Self.unfinished.contains($0.state.name) }
+        .sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+      let finished = chosen.filter { !Self.unfinished.contains($0.state.name) }
+        .sorted { ($0.deadline, $0.id) > ($1.deadline, $1.id) }
+      return Array((open + finished).prefix(limit))
+    }
+  }
+
+  func entryCount(states: [String]) throws(StateDatabaseError) -> Int {
+    try locked { () throws(StateDatabaseError) in
+      entries.values.filter { states.isEmpty || states.contains($0.state.name) }.count
+    }
+  }
+
+  private static func isWaiting(_ entry: OutboxEntry) -> Bool {
+    switch entry.state {
+    case .held, .pending: true
+    default: false
+    }
+  }
+
+  func dueEntries(now: Date, limit: Int) throws(StateDatabaseError) -> [OutboxEntry] {
+    try locked { () throws(StateDatabaseError) in
+      entries.values.filter {
+        Self.isWaiting($0) && ($0.state.time <= now || $0.deadline <= now)
+      }
+      .sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+      .prefix(limit).map { $0 }
+    }
+  }
+
+  func nextWake() throws(StateDatabaseError) -> Date? {
+    try locked { () throws(StateDatabaseError) in
+      entries.values.filter(Self.isWaiting).map { min($0.state.time, $0.deadline) }.min()
+    }
+  }
+
+  func save(_ entry: inout OutboxEntry, attempt: DeliveryAttempt?, now: Date)
+    throws(StateDatabaseError)
+  {
+    let written = entry
+    try locked { () throws(StateDatabaseError) in
+      guard let stored = entries[written.id] else {
+        throw .notFound(what: "outbox entry", id: written.id)
+      }
+      guard stored.revision == written.revision else {
+        throw .changedConcurrently(entry: written.id)
+      }
+      var saved = written
+      saved.revision += 1
+      entries[written.id] = saved
+      if let attempt { attemptsByEntry[written.id, default: []].append(attempt) }
+    }
+    entry.revision += 1
+  }
+
+  func attempts(entryId: Int64) throws(StateDatabaseError) -> [DeliveryAttempt] {
+    try locked { () throws(StateDatabaseError) in attemptsByEntry[entryId] ?? [] }
+  }
+
+  func modifyEntry(
+    id: Int64, now: Date, note: String?,
+    _ command: (inout OutboxEntry) throws(OutboxCommandRefused) -> Void
+  ) throws -> OutboxEntry {
+    while true {
+      var entry = try entry(id: id)
+      try command(&entry)
+      do {
+        try save(&entry, attempt: nil, now: now)
+        return entry
+      } catch {
+        guard case .changedConcurrently = error else { throw error }
+      }
+    }
+  }
+
+  // MARK: AppHolds
+
+  func pause(_ app: AppStoreApp, until: Date, reason: String) throws(StateDatabaseError) {
+    try locked { () throws(StateDatabaseError) in
+      pausesByApp[app] = AppPause(app: app, until: until, reason: reason)
+    }
+  }
+
+  func resume(_ app: AppStoreApp) throws(StateDatabaseError) {
+    try locked { () throws(StateDatabaseError) in pausesByApp[app] = nil }
+  }
+
+  func pauses() throws(StateDatabaseError) -> [AppPause] {
+    try locked { () throws(StateDatabaseError) in
+      pausesByApp.values.sorted { $0.app.description < $1.app.description }
+    }
+  }
+
+  func throttle(_ app: AppStoreApp, until: Date, now: Date) throws(StateDatabaseError) {
+    try locked { () throws(StateDatabaseError) in
+      throttlesByApp[app] = max(until, throttlesByApp[app] ?? until)
+    }
+  }
+
+  func throttles(now: Date) throws(StateDatabaseError) -> [AppStoreApp: Date] {
+    try locked { () throws(StateDatabaseError) in throttlesByApp.filter { $0.value > now } }
+  }
+
+  func postponePending(_ app: AppStoreApp, until: Date, now: Date) throws(StateDatabaseError) {
+    try locked { () throws(StateDatabaseError) in
+      for (id, entry) in entries where entry.app == app {
+        if case .pending(let notBefore) = entry.state, notBefore < until {
+          entries[id]?.state = .pending(notBefore: until)
+          entries[id]?.revision += 1
+        }
+      }
+    }
+  }
+
+  // MARK: StateMaintenance
+
+  func prune(before cutoff: Date, now: Date, dryRun: Bool, stop: () -> Bool)
+    throws(StateDatabaseError) -> PruneCounts
+  {
+    let latest = now.addingTimeInterval(-7 * 86_400)
+    guard cutoff <= latest else { throw .retentionTooShort(cutoff: cutoff, latest: latest) }
+    return try locked { () throws(StateDatabaseError) in
+      // As the SQLite backend: a request stays, with its repeats, while its reply still waits
+      // or anything about it came after the cutoff.
+      let waiting: Set<String> = ["held", "pending", "sending"]
+      let originals = Set(
+        requests.values.filter { request in
+          request.record.receivedAt < cutoff && request.repeatOf == nil
+            && !requests.values.contains {
+              $0.repeatOf == request.id && $0.record.receivedAt >= cutoff
+            }
+            && !outcomesList.contains { $0.requestId == request.id && $0.occurredAt >= cutoff }
+            && !entries.values.contains {
+              $0.requestId == request.id && waiting.contains($0.state.name)
+            }
+        }.map(\.id))
+      let old = originals.union(
+        requests.values.filter { $0.repeatOf.map(originals.contains) ?? false }.map(\.id))
+      let oldDecisions = decisions.filter { old.contains($0.value.requestId) }.map(\.key)
+      let oldEntries = entries.values.filter { old.contains($0.requestId) }.map(\.id)
+      let isOldOutcome = { (outcome: Outcome) in
+        outcome.requestId.map(old.contains) ?? (outcome.occurredAt < cutoff)
+      }
+      var counts = PruneCounts()
+      counts.notifications = old.count
+      counts.decisions = oldDecisions.count
+      counts.entries = oldEntries.count
+      counts.attempts = oldEntries.reduce(0) { $0 + (attemptsByEntry[$1]?.count ?? 0) }
+      counts.outcomes = outcomesList.filter(isOldOutcome).count
+      guard !dryRun else { return counts }
+      for id in old {
+        if let uuid = requests[id]?.record.notificationUUID { requestByUUID[uuid] = nil }
+        requests[id] = nil
+      }
+      for id in oldDecisions { decisions[id] = nil }
+      for id in oldEntries {
+        entries[id] = nil
+        attemptsByEntry[id] = nil
+      }
+      outcomesList.removeAll(where: isOldOutcome)
+      return counts
+    }
+  }
+
+  func gauges(now: Date) throws(StateDatabaseError) -> StateGauges {
+    try locked { () throws(StateDatabaseError) in
+      StateGauges(
+        outboxDepth: depth(),
+        overdue: entries.values.filter {
+          ["held", "pending", "sending"].contains($0.state.name) && $0.deadline <= now
+        }.count,
+        undecided: requests.values.filter {
+          $0.isOpenToDecide && $0.record.deadline > now && !isDecided($0.id)
+        }.count)
+    }
+  }
+
+  private func depth() -> [String: Int] {
+    entries.values.reduce(into: [:]) { $0[$1.state.name, default: 0] += 1 }
+  }
+
+  func outboxDepth() throws(StateDatabaseError) -> [String: Int] {
+    try locked { () throws(StateDatabaseError) in depth() }
+  }
+
+  var writeProblem: StateWriteHealth.Problem? { nil }
+
+  func checkWritable() throws(StateDatabaseError) {}
+
+  func checkpoint(waitingForOthers: Bool) throws(StateDatabaseError) -> Bool { true }
+
+  func schemaVersion() throws(StateDatabaseError) -> Int { 1 }
+
+  // MARK: RequestHistory
+
+  func storedRequests(since: Date?, until: Date?) throws(StateDatabaseError) -> [StoredRequest] {
+    try locked { () throws(StateDatabaseError) in
+      requests.values.filter {
+        $0.isConsumptionRequest && $0.repeatOf == nil
+          && Self.isWithin(since, until, $0.record.receivedAt)
+      }
+      .sorted { ($0.record.receivedAt, $0.id) < ($1.record.receivedAt, $1.id) }
+      .map { request in
+        let latest = decisions.filter { $0.value.requestId == request.id }.max { $0.key < $1.key }
+        return StoredRequest(
+          id: request.id, rawNotification: request.record.rawNotification,
+          receivedAt: request.record.receivedAt, factsJSON: latest?.value.record.factsJSON)
+      }
+    }
+  }
+
+  func decidedOutcomes(since: Date?, until: Date?) throws(StateDatabaseError) -> [DecidedOutcome] {
+    try locked { () throws(StateDatabaseError) in
+      requests.values.filter { request in
+        request.isConsumptionRequest && request.repeatOf == nil && isDecided(request.id)
+          && Self.isWithin(since, until, request.record.receivedAt)
+      }
+      .sorted { ($0.record.receivedAt, $0.id) < ($1.record.receivedAt, $1.id) }
+      .compactMap { request in
+        guard
+          let latest = decisions.filter({ $0.value.requestId == request.id }).max(by: {
+            $0.key < $1.key
+          })
+        else { return nil }
+        let entry = entries.values.first { $0.decisionId == latest.key }
+        let attached = outcomesList.filter { $0.requestId == request.id }
+        return DecidedOutcome(
+          receivedAt: request.record.receivedAt, action: latest.value.record.action,
+          rule: latest.value.record.rule, policyName: latest.value.record.policyName,
+          body: latest.value.record.body, rawNotification: request.record.rawNotification,
+          outboxState: entry?.state.name,
+          sentBody: entry.flatMap { if case .sent = $0.state { $0.body } else { nil } },
+          outcomes: attached.map(\.type),
+          revocationType: attached.compactMap(\.revocationType).last,
+          revocationPercentage: attached.compactMap(\.revocationPercentage).last)
+      }
+    }
+  }
+
+  func appleVerdicts() throws(StateDatabaseError) -> AppleVerdicts {
+    try locked { () throws(StateDatabaseError) in
+      var verdicts = AppleVerdicts()
+      for outcome in outcomesList where AppleVerdicts.isVerdict(outcome.type.rawValue) {
+        let environment = outcome.requestId.flatMap { requests[$0]?.record.environment }
+        verdicts.add(
+          transactionId: outcome.transactionId, environment: environment, at: outcome.occurredAt)
+      }
+      return verdicts
+    }
+  }
+
+  func requestSpan(decided: Bool) throws(StateDatabaseError) -> StoredRequestSpan {
+    try locked { () throws(StateDatabaseError) in
+      let chosen = requests.values.filter {
+        $0.isConsumptionRequest && $0.repeatOf == nil && (!decided || isDecided($0.id))
+      }.map(\.record.receivedAt)
+      return StoredRequestSpan(count: chosen.count, first: chosen.min(), last: chosen.max())
+    }
+  }
+}
