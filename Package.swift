@@ -24,8 +24,10 @@ let package = Package(
     .target(name: "ReckonSupport"),
     .target(name: "ReckonSQLite", dependencies: ["CSQLite"]),
     .target(name: "ReckonPolicy", dependencies: ["ReckonSupport"]),
-    // Seeded randomness shared by the tests, fault runs and benchmarks; not part of any product.
-    .target(name: "ReckonTestSupport", dependencies: ["ReckonHTTP"]),
+    // What the tests, fault runs and benchmarks share (seeded randomness, Apple's fixtures and
+    // test key, raw loopback sockets); not part of any product.
+    .target(
+      name: "ReckonTestSupport", dependencies: ["ReckonHTTP", "ReckonAppStore", "ReckonStandIn"]),
     .target(name: "ReckonAppStore", dependencies: ["ReckonSupport", "COpenSSL"]),
     .target(name: "ReckonHTTP", dependencies: ["ReckonSupport", "CCurl"]),
     .target(
@@ -106,7 +108,8 @@ let package = Package(
       name: "ReckonToolsTests",
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite",
-        "ReckonState", "ReckonStateSQLite", "ReckonEngine", "ReckonTools", "ReckonTestSupport",
+        "ReckonState", "ReckonStateSQLite", "ReckonEngine", "ReckonTools", "ReckonHTTP",
+        "ReckonStandIn", "ReckonTestSupport",
       ]),
     .testTarget(
       name: "ReckonServerTests",

@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonStandIn
 import ReckonSupport
+import ReckonTestSupport
 import Testing
 
 @Suite struct AppStoreJWTTests {

@@ -3,6 +3,7 @@ import ReckonAppStore
 import ReckonServer
 import ReckonStandIn
 import ReckonSupport
+import ReckonTestSupport
 import Testing
 
 /// What `reckon serve` logs while it answers good and forged notifications and sends a reply:

@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonStandIn
 import ReckonState
+import ReckonTestSupport
 import Testing
 
 @testable import ReckonEngine

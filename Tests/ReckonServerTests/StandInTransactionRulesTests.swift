@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonStandIn
+import ReckonTestSupport
 import Testing
 
 /// The stand-in holds a registered transaction's bodies to the rules that depend on its product

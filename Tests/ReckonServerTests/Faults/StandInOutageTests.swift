@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonStandIn
+import ReckonTestSupport
 import Testing
 
 @testable import ReckonEngine

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonTestSupport
 import Testing
 
 /// A verified notification for an app Reckon does not serve is refused 403 and logged and

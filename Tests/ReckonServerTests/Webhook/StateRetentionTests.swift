@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonState
+import ReckonTestSupport
 import Testing
 
 /// With `state.keepDays`, `reckon serve` prunes the state database itself: a minute after it
