@@ -43,7 +43,7 @@ let package = Package(
       name: "ReckonEngine",
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonState",
-        "ReckonStateSQLite", "ReckonSQLite", "CSQLite",
+        "ReckonStateSQLite",
       ]),
     .target(
       name: "ReckonTools",

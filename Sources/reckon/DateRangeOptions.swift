@@ -1,7 +1,6 @@
 import Foundation
 import ReckonEngine
 import ReckonState
-import ReckonStateSQLite
 import ReckonTools
 
 /// `--since DATE` and `--until DATE`: requests received at or after `since` and before `until`

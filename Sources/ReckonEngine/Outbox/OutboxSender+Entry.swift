@@ -1,7 +1,6 @@
 import Foundation
 import ReckonAppStore
 import ReckonState
-import ReckonStateSQLite
 
 extension OutboxSender {
   /// Runs one entry through its state machine: postpones it while its app is paused or

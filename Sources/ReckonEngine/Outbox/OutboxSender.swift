@@ -1,7 +1,6 @@
 import Foundation
 import ReckonAppStore
 import ReckonState
-import ReckonStateSQLite
 
 /// The I/O side of the outbox: takes due entries from the state database, paces them per app,
 /// runs each entry's state machine, does what its actions say (persist, send, pause, report)

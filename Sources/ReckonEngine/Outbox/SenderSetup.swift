@@ -1,7 +1,6 @@
 import Foundation
 import ReckonAppStore
 import ReckonState
-import ReckonStateSQLite
 import ReckonSupport
 
 /// Builds the App Store client and the outbox sender from `reckon.json`, for the CLI and embedders.

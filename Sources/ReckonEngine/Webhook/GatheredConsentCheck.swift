@@ -2,7 +2,6 @@ import Foundation
 import ReckonAppStore
 import ReckonFacts
 import ReckonState
-import ReckonStateSQLite
 
 /// Asks the fact sources for `customer.consented` again, for the request an outbox entry
 /// answers, as the decision asked them: the recorded notification verified again, the same keys.

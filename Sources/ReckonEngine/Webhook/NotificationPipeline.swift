@@ -2,7 +2,6 @@ import Foundation
 import ReckonAppStore
 import ReckonFacts
 import ReckonState
-import ReckonStateSQLite
 import ReckonSupport
 
 /// The path of one notification: verify ▶ record once ▶ gather facts ▶ decide ▶ validate ▶

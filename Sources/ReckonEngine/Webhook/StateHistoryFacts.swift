@@ -3,7 +3,6 @@ import ReckonAppStore
 import ReckonFacts
 import ReckonPolicy
 import ReckonState
-import ReckonStateSQLite
 
 /// The `history.*` facts from Reckon's own state database: earlier requests for the same
 /// transaction, and refunds Apple reported for the same customer, both before this request and

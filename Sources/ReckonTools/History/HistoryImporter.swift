@@ -2,7 +2,6 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonState
-import ReckonStateSQLite
 
 /// Fills the state database from Apple's Get Notification History, so a new install can dry-run
 /// and report at once: CONSUMPTION_REQUESTs first, then REFUND, REFUND_DECLINED and
