@@ -61,8 +61,11 @@ public protocol OutboxQueue: Sendable {
   func entries(states: [String], limit: Int) throws(StateDatabaseError) -> [OutboxEntry]
   /// How many entries are in `states` (all when empty).
   func entryCount(states: [String]) throws(StateDatabaseError) -> Int
-  /// Entries due to be sent at `now`, earliest deadline first.
-  func dueEntries(now: Date, limit: Int) throws(StateDatabaseError) -> [OutboxEntry]
+  /// Entries due to be sent at `now`, earliest deadline first: held and pending ones whose time
+  /// came, and `sending` ones whose send began before `leaseLapsedBefore`, since the sender
+  /// that began it stopped without recording an answer.
+  func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int) throws(StateDatabaseError)
+    -> [OutboxEntry]
   /// When the next entry falls due, if any waits.
   func nextWake() throws(StateDatabaseError) -> Date?
   /// Saves an entry's new state, with the attempt that moved it; refused when another writer
@@ -94,6 +97,36 @@ public protocol AppHolds: Sendable {
   func throttles(now: Date) throws(StateDatabaseError) -> [AppStoreApp: Date]
   /// Moves `app`'s pending entries to `until` at the earliest.
   func postponePending(_ app: AppStoreApp, until: Date, now: Date) throws(StateDatabaseError)
+}
+
+/// How fast replies may go out, shared by every sender of the state: each app's pace and the
+/// holds a store's 429 put on it. Keys name an app (`bundle|environment`).
+public protocol SendPacing: Sendable {
+  /// Reserves the next send slot for `key` at or after `now`, `rate` a second; when it starts.
+  func reserveSendSlot(_ key: String, rate: Double, now: Date) throws(StateDatabaseError) -> Date
+  /// Holds `key`'s sends after a 429 until `until`, or longer as a run of 429s builds up; when
+  /// the hold ends.
+  func holdSends(_ key: String, until: Date, now: Date) throws(StateDatabaseError) -> Date
+  /// Holds `key`'s sends until `until` as a hold recorded earlier, without counting a 429.
+  func restoreHold(_ key: String, until: Date, now: Date) throws(StateDatabaseError)
+  /// When the hold on `key` ends, if it is held at `now`.
+  func sendsHeldUntil(_ key: String, now: Date) throws(StateDatabaseError) -> Date?
+  /// The store accepted a send for `key`: the next 429 starts its hold from the shortest.
+  func sendAccepted(_ key: String) throws(StateDatabaseError)
+}
+
+/// Who may decide a request and who may send: claims on requests being decided, and the lease
+/// a sender holds while it runs.
+public protocol WorkClaims: Sendable {
+  /// Claims request `requestId` for deciding; false when another decider holds it now.
+  func claimRequest(_ requestId: Int64) throws(StateDatabaseError) -> Bool
+  /// Gives up the claim on request `requestId`.
+  func releaseRequest(_ requestId: Int64) throws(StateDatabaseError)
+  /// Takes the sender lease without waiting; throws when another sender holds it, or the
+  /// lease cannot be taken.
+  func takeSenderLease() throws(SenderLockError) -> any SenderLease
+  /// Whether `lease` is held and is this state's.
+  func isOwnLease(_ lease: any SenderLease) -> Bool
 }
 
 /// Keeping the state healthy and visible: pruning, gauges, write health.
@@ -131,8 +164,8 @@ public protocol RequestHistory: Sendable {
 
 /// Everything stateful a Reckon service keeps, behind one value: any backend (SQLite for one
 /// instance, PostgreSQL for several) that passes the conformance suite.
-public protocol StateStore: NotificationLog, DecisionLog, OutboxQueue, AppHolds, StateMaintenance,
-  RequestHistory
+public protocol StateStore: NotificationLog, DecisionLog, OutboxQueue, AppHolds, SendPacing,
+  WorkClaims, StateMaintenance, RequestHistory
 {}
 
 extension StateStore {
@@ -148,6 +181,11 @@ extension StateStore {
     -> [UndecidedRequest]
   {
     try undecidedRequests(before: before, now: now, limit: 100)
+  }
+
+  /// Entries due at `now`, leaving every `sending` one to the sender that began it.
+  public func dueEntries(now: Date, limit: Int) throws(StateDatabaseError) -> [OutboxEntry] {
+    try dueEntries(now: now, leaseLapsedBefore: .distantPast, limit: limit)
   }
 
   /// Every entry, at most 1,000.

@@ -112,14 +112,17 @@ extension SQLiteStateStore {
   }
 
   /// Entries that need attention at `now`: held past release, pending past not-before, or past the deadline.
-  public func dueEntries(now: Date, limit: Int) throws(StateDatabaseError) -> [OutboxEntry] {
+  public func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int)
+    throws(StateDatabaseError) -> [OutboxEntry]
+  {
     try locked { () throws(StateDatabaseError) in
       try connection.query(
         """
         SELECT \(entryColumns) FROM outbox
         WHERE (state IN ('held', 'pending') AND state_at <= ?1) OR (state IN ('held', 'pending') AND deadline <= ?1)
+          OR (state = 'sending' AND state_at < ?3)
         ORDER BY deadline, id LIMIT ?2
-        """, [.date(now), .integer(Int64(limit))]
+        """, [.date(now), .integer(Int64(limit)), .date(leaseLapsedBefore)]
       ).compactMap(Self.entry)
     }
   }

@@ -29,6 +29,11 @@ public final class SQLiteStateStore: @unchecked Sendable {
   /// The schema version the store reads: the newest once migrated; a read-only open reads an
   /// older file as it is.
   let readVersion: Int
+  /// The pace and 429 holds of each app: one process sends from an embedded database (the
+  /// sender lease is a lock file), so they live in memory.
+  let pacing = RateLimiter()
+  /// The requests being decided in this process.
+  let claims = RequestClaims()
 
   /// What opening may do to the file.
   public enum Access: Sendable {

@@ -556,10 +556,33 @@ import Testing
       return
     }
     try h.store.save(&entry, now: start)  // the process "dies" here, after persisting `sending`
-    #expect(try h.sender.recoverInterrupted() == 1)
-    _ = try await h.sender.drainDue()
+    let lease = try h.store.takeSenderLease()
+    defer { lease.release() }
+    _ = try await h.sender.drainDue(holding: lease)
     #expect(try h.state(id).name == "sent")
     #expect(try h.store.entry(id: id).interruptedSends == 1)
+    #expect(try h.store.attempts(entryId: id).map(\.result) == ["interrupted", "sent"])
+  }
+
+  /// A sender without an exclusive lease cannot tell a send in flight elsewhere from one whose
+  /// sender died: it leaves the entry until the send's lease lapses, then sends it again.
+  @Test func aSendLeftInFlightIsTakenOverOnlyOnceItsLeaseLapses() async throws {
+    let h = try harness()
+    defer { h.standIn.shutdown() }
+    let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    var entry = try h.store.entry(id: id)
+    guard case .send = entry.poll(now: start) else {
+      Issue.record("not sendable")
+      return
+    }
+    try h.store.save(&entry, now: start)
+    h.clock.advance(to: start.addingTimeInterval(299))
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id).name == "sending")
+    #expect(h.standIn.requests.isEmpty)
+    h.clock.advance(to: start.addingTimeInterval(301))
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id).name == "sent")
     #expect(try h.store.attempts(entryId: id).map(\.result) == ["interrupted", "sent"])
   }
 
@@ -574,7 +597,6 @@ import Testing
     }
     try h.store.save(&entry, now: start)  // dies after persisting `sending`, restarts too late
     h.clock.advance(to: start.addingTimeInterval(12 * 3_600))
-    #expect(try h.sender.recoverInterrupted() == 1)
     _ = try await h.sender.drainDue()
     #expect(try h.state(id).name == "expired")
     #expect(h.standIn.requests.isEmpty)

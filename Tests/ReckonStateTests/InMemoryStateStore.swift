@@ -323,10 +323,13 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     }
   }
 
-  func dueEntries(now: Date, limit: Int) throws(StateDatabaseError) -> [OutboxEntry] {
+  func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int) throws(StateDatabaseError)
+    -> [OutboxEntry]
+  {
     try locked { () throws(StateDatabaseError) in
       entries.values.filter {
-        Self.isWaiting($0) && ($0.state.time <= now || $0.deadline <= now)
+        if case .sending(let since) = $0.state { return since < leaseLapsedBefore }
+        return Self.isWaiting($0) && ($0.state.time <= now || $0.deadline <= now)
       }
       .sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
       .prefix(limit).map { $0 }
@@ -562,4 +565,76 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
       return StoredRequestSpan(count: chosen.count, first: chosen.min(), last: chosen.max())
     }
   }
+
+  // MARK: Pacing and claims
+
+  private let pacing = RateLimiter()
+  private let claims = RequestClaims()
+  private let senderLease = InMemorySenderLease.Slot()
+
+  func reserveSendSlot(_ key: String, rate: Double, now: Date) -> Date {
+    pacing.reserve(key, rate: rate, now: now)
+  }
+
+  func holdSends(_ key: String, until: Date, now: Date) -> Date {
+    pacing.hold(key, until: until, now: now)
+  }
+
+  func restoreHold(_ key: String, until: Date, now: Date) {
+    pacing.restore(key, until: until, now: now)
+  }
+
+  func sendsHeldUntil(_ key: String, now: Date) -> Date? { pacing.heldUntil(key, now: now) }
+
+  func sendAccepted(_ key: String) { pacing.accepted(key) }
+
+  func claimRequest(_ requestId: Int64) -> Bool { claims.claim(requestId) }
+
+  func releaseRequest(_ requestId: Int64) { claims.release(requestId) }
+
+  func takeSenderLease() throws(SenderLockError) -> any SenderLease {
+    guard let lease = InMemorySenderLease(slot: senderLease) else {
+      throw .heldByAnotherSender(path: "the in-memory state")
+    }
+    return lease
+  }
+
+  func isOwnLease(_ lease: any SenderLease) -> Bool {
+    (lease as? InMemorySenderLease)?.slot === senderLease && lease.isHeld
+  }
+}
+
+/// The in-memory store's sender lease: one holder at a time per store.
+final class InMemorySenderLease: SenderLease, @unchecked Sendable {
+  /// Whether a store's lease is taken.
+  final class Slot: @unchecked Sendable {
+    let lock = NSLock()
+    var taken = false
+  }
+
+  let slot: Slot
+  private var held = true
+
+  init?(slot: Slot) {
+    guard
+      slot.lock.withLock({ () -> Bool in
+        defer { slot.taken = true }
+        return !slot.taken
+      })
+    else { return nil }
+    self.slot = slot
+  }
+
+  var name: String { "the in-memory state's sender lease" }
+  var isExclusive: Bool { true }
+  var isHeld: Bool { slot.lock.withLock { held } }
+
+  func release() {
+    slot.lock.withLock {
+      if held { slot.taken = false }
+      held = false
+    }
+  }
+
+  deinit { release() }
 }

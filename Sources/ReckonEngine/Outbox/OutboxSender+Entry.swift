@@ -10,6 +10,11 @@ extension OutboxSender {
     -> OutboxAction
   {
     var entry = original
+    if case .sending = entry.state {
+      do { try takeOverInterrupted(&entry, now: clock.now()) } catch .changedConcurrently {
+        return .none  // another sender took it over first
+      }
+    }
     let key = Self.limiterKey(entry.app)
     if clock.now() < entry.deadline, !entry.state.isFinal {
       if let action = try postponeIfHeld(&entry, key) { return action }
@@ -17,7 +22,8 @@ extension OutboxSender {
       // (SIGTERM to `reckon send`) is not kept waiting for a slot far ahead (a low sandbox rate),
       // the entry staying as it is, and a wall clock stepped back (NTP) does not lengthen it.
       let reservedAt = clock.now()
-      var wait = limiter.reserve(key, now: reservedAt).timeIntervalSince(reservedAt)
+      var wait = try store.reserveSendSlot(key, rate: rates(key), now: reservedAt)
+        .timeIntervalSince(reservedAt)
       while wait > 0 {
         if isStopped() { return .none }
         let step = min(wait, 0.5)
@@ -106,9 +112,8 @@ extension OutboxSender {
     throws(StateDatabaseError) -> OutboxAction?
   {
     let now = clock.now()
-    guard let until = paused.until(entry.app, now: now) ?? limiter.heldUntil(key, now: now) else {
-      return nil
-    }
+    let throttled = try store.sendsHeldUntil(key, now: now)
+    guard let until = paused.until(entry.app, now: now) ?? throttled else { return nil }
     let action = entry.postpone(until: until)
     do { try store.save(&entry, now: now) } catch .changedConcurrently {
       return OutboxAction.none  // already postponed with its app, or changed by an operator
@@ -121,7 +126,7 @@ extension OutboxSender {
   {
     switch action {
     case .recordSent:
-      limiter.accepted(Self.limiterKey(entry.app))
+      try store.sendAccepted(Self.limiterKey(entry.app))
       if paused.remove(entry.app) { try store.resume(entry.app) }
       events(
         .sent(entry: entry.id, transactionId: entry.transactionId, status: entry.lastStatus ?? 0))
@@ -171,7 +176,7 @@ extension OutboxSender {
   private func holdApp(_ app: AppStoreApp, until retryAfter: Date, now: Date)
     throws(StateDatabaseError) -> Date
   {
-    let until = limiter.hold(Self.limiterKey(app), until: retryAfter, now: now)
+    let until = try store.holdSends(Self.limiterKey(app), until: retryAfter, now: now)
     try store.throttle(app, until: until, now: now)
     try store.postponePending(app, until: until, now: now)
     events(.throttled(app: app, until: until))

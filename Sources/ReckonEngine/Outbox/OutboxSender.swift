@@ -4,9 +4,10 @@ import ReckonState
 
 /// The I/O side of the outbox: takes due entries from the state database, paces them per app,
 /// runs each entry's state machine, does what its actions say (persist, send, pause, report)
-/// and records every attempt. One sender per database at a time: whoever runs it holds the
-/// database's `SenderLock` (`ReckonService.runSender`, `reckon serve` and `reckon send` do); the
-/// sender itself takes none.
+/// and records every attempt. Whoever runs it holds the state's sender lease
+/// (`ReckonService.runSender`, `reckon serve` and `reckon send` do); the sender itself takes none.
+/// A send is claimed by saving its entry `sending`; one left so by a sender that stopped is taken
+/// over once its lease lapses, or at once by a sender whose lease is exclusive.
 public final class OutboxSender: Sendable {
   /// What one drain did.
   public struct Summary: Hashable, Sendable {
@@ -23,8 +24,9 @@ public final class OutboxSender: Sendable {
   let store: any StateStore
   let sender: any ConsumptionSender
   let clock: any OutboxClock
-  let limiter: RateLimiter
+  let rates: @Sendable (String) -> Double
   let backoff: Backoff
+  let sendLease: TimeInterval
   let credentialsPause: TimeInterval
   let maximumConcurrentSends: Int
   let events: @Sendable (SenderEvent) -> Void
@@ -35,12 +37,14 @@ public final class OutboxSender: Sendable {
   /// A sender over `store` delivering through `sender`, paced and retried as `configuration` says.
   /// With `consentCheck`, a reply whose decision is `consentCheckAge` seconds old or more has
   /// the customer's consent read again before it goes; it has no default, so a sender without
-  /// one (`nil`) is chosen, never an oversight.
+  /// one (`nil`) is chosen, never an oversight. A send still unanswered `sendLeaseSeconds`
+  /// after it began is taken for one whose sender stopped, and made again.
   public init(
     store: any StateStore, sender: any ConsumptionSender, configuration: SenderConfiguration,
     clock: any OutboxClock = SystemClock(),
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
     credentialsPauseSeconds: TimeInterval = 300, maximumConcurrentSends: Int = 8,
+    sendLeaseSeconds: TimeInterval = 300,
     consentCheck: (any ConsentCheck)?, consentCheckAge: TimeInterval = 60,
     events: @escaping @Sendable (SenderEvent) -> Void = { _ in }
   ) {
@@ -51,7 +55,8 @@ public final class OutboxSender: Sendable {
     self.clock = clock
     let production = configuration.productionRequestsPerSecond
     let sandbox = configuration.sandboxRequestsPerSecond
-    self.limiter = RateLimiter { key in key.hasSuffix("|Production") ? production : sandbox }
+    self.rates = { key in key.hasSuffix("|Production") ? production : sandbox }
+    self.sendLease = sendLeaseSeconds
     self.backoff = Backoff(
       initial: configuration.initialBackoffSeconds, maximum: configuration.maximumBackoffSeconds,
       random: random)
@@ -60,39 +65,40 @@ public final class OutboxSender: Sendable {
     self.events = events
   }
 
-  /// Puts sends left unfinished by a crash back in line (each may have reached Apple, so it may
-  /// go out twice, with the same body). Call once at startup, before draining.
-  @discardableResult
-  public func recoverInterrupted() throws(StateDatabaseError) -> Int {
-    let now = clock.now()
-    let interrupted = try store.entries(states: ["sending"], limit: Int.max)
-    for var entry in interrupted {
-      let since = entry.state.time
-      _ = entry.recoverInterruptedSend(now: now)
-      let attempt = DeliveryAttempt(
-        entryId: entry.id, startedAt: since, finishedAt: nil, httpStatus: nil, errorCode: nil,
-        errorMessage: "interrupted: the process stopped before the answer was recorded",
-        result: "interrupted")
-      try store.save(&entry, attempt: attempt, now: now)
-    }
-    if !interrupted.isEmpty { events(.recoveredInterrupted(count: interrupted.count)) }
-    return interrupted.count
+  /// Puts a send left unfinished by a sender that stopped back in line (it may have reached
+  /// Apple, so it may go out twice, with the same body), recording the interrupted attempt.
+  func takeOverInterrupted(_ entry: inout OutboxEntry, now: Date) throws(StateDatabaseError) {
+    let since = entry.state.time
+    _ = entry.recoverInterruptedSend(now: now)
+    let attempt = DeliveryAttempt(
+      entryId: entry.id, startedAt: since, finishedAt: nil, httpStatus: nil, errorCode: nil,
+      errorMessage: "interrupted: the process stopped before the answer was recorded",
+      result: "interrupted")
+    try store.save(&entry, attempt: attempt, now: now)
   }
 
   /// Sends everything due now, pacing per app, and returns when nothing more is due
   /// (later retries stay queued) or, between sends, once `isStopped`. `reckon send --once` is
   /// this. Entries of a paused or throttled app are postponed to its end rather than waited for.
-  public func drainDue(isStopped: @escaping @Sendable () -> Bool = { false }) async throws
-    -> Summary
-  {
+  /// Held under an exclusive `lease`, every send found in flight was left by a sender that
+  /// stopped, and is taken over at once; otherwise after the send lease lapses.
+  public func drainDue(
+    holding lease: (any SenderLease)? = nil, isStopped: @escaping @Sendable () -> Bool = { false }
+  ) async throws -> Summary {
     var summary = Summary()
     try paused.load(from: store, now: clock.now())
     for (app, until) in try store.throttles(now: clock.now()) {
-      limiter.restore(Self.limiterKey(app), until: until, now: clock.now())
+      try store.restoreHold(Self.limiterKey(app), until: until, now: clock.now())
     }
+    let exclusive = lease?.isExclusive == true && lease?.isHeld == true
     while !isStopped() {
-      let due = try store.dueEntries(now: clock.now(), limit: 512)
+      // Between batches none of this sender's sends is in flight.
+      let now = clock.now()
+      let due = try store.dueEntries(
+        now: now, leaseLapsedBefore: exclusive ? .distantFuture : now - sendLease, limit: 512)
       guard !due.isEmpty else { break }
+      let interrupted = due.filter { if case .sending = $0.state { true } else { false } }.count
+      if interrupted > 0 { events(.recoveredInterrupted(count: interrupted)) }
       let results = try await process(due, isStopped: isStopped)
       for result in results { summary.add(result) }
       if results.allSatisfy({ $0 == .none }) { break }
@@ -106,20 +112,16 @@ public final class OutboxSender: Sendable {
   /// The problem is reported when it starts, when its reason changes and every
   /// `databaseProblemReminder` while it lasts, not at every try (four a second in `serve`, on a
   /// disk that may be full), and its end is reported too.
-  public func run(pollInterval: TimeInterval = 5, isStopped: @escaping @Sendable () -> Bool)
-    async throws
-  {
-    var recovered = false
+  public func run(
+    pollInterval: TimeInterval = 5, holding lease: (any SenderLease)? = nil,
+    isStopped: @escaping @Sendable () -> Bool
+  ) async throws {
     // The database problem under way: when it started, and its last report.
     var problem: (since: Date, reason: String, reportedAt: Date)? = nil
     while !isStopped() {
       let wake: Date
       do {
-        // Again after a database error: a send whose answer could not be recorded is still
-        // `sending`, and nothing else is in flight (a drain ends only when all its sends have).
-        if !recovered { try recoverInterrupted() }
-        recovered = true
-        _ = try await drainDue(isStopped: isStopped)
+        _ = try await drainDue(holding: lease, isStopped: isStopped)
         wake = try store.nextWake() ?? .distantFuture
         if let ended = problem {
           events(.databaseRecovered(after: clock.now().timeIntervalSince(ended.since)))
@@ -136,7 +138,6 @@ public final class OutboxSender: Sendable {
           events(.databaseProblem(reason: reason))
           problem = (problem?.since ?? now, reason, now)
         }
-        recovered = false
         wake = .distantFuture
       }
       let now = clock.now()

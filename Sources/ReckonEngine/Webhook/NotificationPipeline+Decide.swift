@@ -14,10 +14,16 @@ extension NotificationPipeline {
     -> WebhookAnswer
   {
     let type = verified.payload.rawNotificationType
-    guard claims.claim(requestId) else {
-      return WebhookAnswer(status: 200, type: type, verdict: .duplicate)
+    let claimed: Bool
+    do { claimed = try store.claimRequest(requestId) } catch {
+      // Recorded already, so it is decided by a later retry pass.
+      events(.deferred(requestId: requestId, reason: "it could not be claimed: \(error)"))
+      return WebhookAnswer(
+        status: 200, type: type, verdict: .deferred,
+        fields: ["retry": "the request could not be claimed; it is retried"])
     }
-    defer { claims.release(requestId) }
+    guard claimed else { return WebhookAnswer(status: 200, type: type, verdict: .duplicate) }
+    defer { try? store.releaseRequest(requestId) }
     switch await decideClaimed(verified, requestId: requestId, receivedAt: receivedAt) {
     case .success(let fields) where fields[Self.decidedElsewhere] != nil:
       // Another service on the database decided it first: nothing new here.
@@ -51,8 +57,8 @@ extension NotificationPipeline {
     }
     if let lapsedProblem { events(.retryFailed(reason: lapsedProblem.description)) }
     var decided = 0
-    for request in waiting where claims.claim(request.requestId) {
-      defer { claims.release(request.requestId) }
+    for request in waiting where (try? store.claimRequest(request.requestId)) == true {
+      defer { try? store.releaseRequest(request.requestId) }
       guard (try? store.hasDecision(requestId: request.requestId)) == false else { continue }
       let verified: VerifiedNotification
       do { verified = try verifier.verify(body: request.rawNotification) } catch {
@@ -205,15 +211,4 @@ enum DeferReason: Error, CustomStringConvertible {
     case .noTransaction, .noPolicy: description
     }
   }
-}
-
-/// The requests being decided right now in this process, so a request is never decided twice
-/// (a retry pass and a fresh notification cannot both take it).
-final class RequestClaims: @unchecked Sendable {
-  private let lock = NSLock()
-  private var claimed: Set<Int64> = []
-
-  func claim(_ id: Int64) -> Bool { lock.withLock { claimed.insert(id).inserted } }
-
-  func release(_ id: Int64) { _ = lock.withLock { claimed.remove(id) } }
 }

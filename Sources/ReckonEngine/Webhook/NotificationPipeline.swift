@@ -22,7 +22,6 @@ public final class NotificationPipeline: Sendable {
   public let holdRelease: TimeInterval
   let now: @Sendable () -> Date
   let events: @Sendable (ReckonEvent) -> Void
-  let claims = RequestClaims()
 
   /// A pipeline over these parts; `now` is the receive time of each request.
   public init(

@@ -144,7 +144,8 @@ public final class ReckonService: Sendable {
   }
 
   /// Delivers queued replies until `isStopped` (a no-op without a sender), checking for new
-  /// entries every `pollInterval` seconds, holding the state database's `SenderLock` throughout.
+  /// entries every `pollInterval` seconds, holding the state's sender lease throughout (for the
+  /// SQLite state, its `SenderLock`).
   ///
   /// When another sender holds the lock (another process, another service on the same state
   /// database, `reckon send`), it throws `SenderLockError.heldByAnotherSender` at once and sends
@@ -153,11 +154,11 @@ public final class ReckonService: Sendable {
   /// an embedded one); `reckon serve` and `reckon send` refuse to start in the same case. A
   /// process meant as a standby catches the error and calls again later. `lock`, when given, is
   /// one already taken for this state database (as `reckon serve` takes it at start-up); one
-  /// already released or taken for another database is refused (`SenderLockError.notHeld`).
+  /// already released or taken for another state is refused (`SenderLockError.notHeld`).
   /// Either way the lock it runs with is released when the run ends, by `isStopped` or by an
   /// error (a lock refused as `notHeld` is not its own, and is left as it is).
   public func runSender(
-    pollInterval: TimeInterval = 0.25, holding lock: SenderLock? = nil,
+    pollInterval: TimeInterval = 0.25, holding lock: (any SenderLease)? = nil,
     isStopped: @escaping @Sendable () -> Bool
   )
     async throws
@@ -166,16 +167,12 @@ public final class ReckonService: Sendable {
       lock?.release()
       return
     }
-    if let lock {
-      // A released lock (a second run handed the same one) or another database's keeps no
-      // other sender away: refused rather than sending unguarded.
-      let standard = { URL(fileURLWithPath: $0).standardizedFileURL.path }
-      guard lock.isHeld, standard(lock.path) == standard(SenderLock.path(forState: statePath))
-      else { throw SenderLockError.notHeld(path: lock.path) }
-    }
-    let held = try lock ?? SenderLock(statePath: statePath)
+    // A released lock (a second run handed the same one) or another state's keeps no other
+    // sender away: refused rather than sending unguarded.
+    if let lock, !store.isOwnLease(lock) { throw SenderLockError.notHeld(path: lock.name) }
+    let held = try lock ?? store.takeSenderLease()
     defer { held.release() }
-    try await sender.run(pollInterval: pollInterval, isStopped: isStopped)
+    try await sender.run(pollInterval: pollInterval, holding: held, isStopped: isStopped)
   }
 
   /// Decides requests left undecided by a failed fact source or a stop, received more than

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonEngine
 import ReckonHTTP
+import ReckonState
 import ReckonStateSQLite
 
 /// `reckon serve` put together from `reckon.json`: the sender's lock, the service with its
@@ -22,7 +23,7 @@ public final class ServeProcess: Sendable {
     self.logger = logger
     // Taken before anything else starts, so a second server refuses to start instead of running
     // without a sender; the sender releases it when it stops.
-    var senderLock: SenderLock?
+    var senderLock: (any SenderLease)?
     // Named as the state database's problem, not as a lock file the operator never configured;
     // another program's database is refused before a lock file is left beside it.
     try SQLiteStateStore.checkFolder(of: configuration.statePath)

@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonHTTP
+import ReckonState
 import ReckonSupport
 
 /// `reckon serve` as a library: the HTTP listener with the webhook routes, the sender, the
@@ -73,7 +74,7 @@ public final class WebhookServer: @unchecked Sendable {
   /// The sender runs holding `senderLock` (taken at start-up, so a second server refuses to
   /// start) or, without one, takes the lock itself and logs `loop_failed` if another holds it.
   @discardableResult
-  public func start(intervals: Intervals = Intervals(), senderLock: SenderLock? = nil)
+  public func start(intervals: Intervals = Intervals(), senderLock: (any SenderLease)? = nil)
     throws(HTTPServerError) -> Int
   {
     let started = Date()

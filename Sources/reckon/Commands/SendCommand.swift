@@ -61,8 +61,8 @@ enum SendCommand: Command {
       configuration, store: store, client: client, warn: warn, facts: { logger.log($0) },
       events: { logger.log(.sender($0)) })
     // Held until this function returns; the kernel releases it if the process dies.
-    let lock: SenderLock
-    do throws(SenderLockError) { lock = try SenderLock(statePath: configuration.statePath) } catch {
+    let lock: any SenderLease
+    do throws(SenderLockError) { lock = try store.takeSenderLease() } catch {
       console.error("reckon send: \(error)")
       return 1
     }
@@ -70,7 +70,6 @@ enum SendCommand: Command {
     // However it ends, the state file alone then holds every send recorded (a copy of it is
     // complete); a reader in another process may keep part of the log, which is no loss.
     defer { _ = try? store.checkpoint() }
-    try sender.recoverInterrupted()
     for warning in try SenderSetup.carriedOver(store) { warn(warning) }
     guard once else {
       // In-flight sends finish and are recorded; the loop then sees the flag within a second.
@@ -88,11 +87,11 @@ enum SendCommand: Command {
         "sending replies from \(configuration.statePath)"
           + (waiting.map { " (\($0) waiting)" } ?? ""),
         fields: ["state": configuration.statePath])
-      try await sender.run(pollInterval: 1) { signals.isStopped }
+      try await sender.run(pollInterval: 1, holding: lock) { signals.isStopped }
       logger.log("info", event: "stopped", "stopped")
       return 0
     }
-    let summary = try await sender.drainDue()
+    let summary = try await sender.drainDue(holding: lock)
     if format == .json {
       console.out(
         #"{"expired":\#(summary.expired),"failed":\#(summary.failed),"retrying":\#(summary.retrying),"sent":\#(summary.sent)}"#

@@ -1,5 +1,7 @@
 import Foundation
 import ReckonAppStore
+import ReckonState
+import ReckonStateSQLite
 import ReckonTestSupport
 import Testing
 

@@ -1,4 +1,6 @@
 import Foundation
+import ReckonState
+import ReckonStateSQLite
 import Testing
 
 @testable import ReckonEngine

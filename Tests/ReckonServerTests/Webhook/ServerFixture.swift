@@ -5,6 +5,7 @@ import ReckonFacts
 import ReckonPolicy
 import ReckonServer
 import ReckonStandIn
+import ReckonStateSQLite
 import ReckonSupport
 import ReckonTestSupport
 

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonEngine
 import ReckonServer
+import ReckonStateSQLite
 import ReckonTestSupport
 import Testing
 

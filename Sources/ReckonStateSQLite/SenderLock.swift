@@ -1,5 +1,5 @@
 import Foundation
-import ReckonAppStore
+import ReckonState
 import ReckonSupport
 
 #if canImport(Glibc)
@@ -11,9 +11,13 @@ import ReckonSupport
 /// send. Held until `release()` or deinit; the kernel releases it when the process ends, however
 /// it ends. flock locks belong to an open file description, so two holders in one process
 /// conflict just as two processes do.
-public final class SenderLock: @unchecked Sendable {
+public final class SenderLock: SenderLease, @unchecked Sendable {
   /// The lock file.
   public let path: String
+  /// The lock file, as messages name the lease.
+  public var name: String { path }
+  /// Only one process holds an flock at a time.
+  public var isExclusive: Bool { true }
   private let lock = NSLock()
   private var descriptor: Int32
 
@@ -60,28 +64,5 @@ public final class SenderLock: @unchecked Sendable {
       return descriptor
     }
     if held >= 0 { close(held) }
-  }
-}
-
-/// Why a `SenderLock` was not taken.
-public enum SenderLockError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// Another sender (another process, another `ReckonService` on the same state database, or
-  /// `reckon send`) holds the lock.
-  case heldByAnotherSender(path: String)
-  /// The lock file could not be created or locked (a read-only folder, no permission).
-  case cannotOpen(path: String, reason: String)
-  /// A lock handed to `runSender` was already released, or is the lock of another state
-  /// database, so it does not keep other senders away.
-  case notHeld(path: String)
-
-  /// One sentence naming the lock file.
-  public var description: String {
-    switch self {
-    case .heldByAnotherSender(let path):
-      "another sender holds \(path): only one sender may use a state database at a time"
-    case .cannotOpen(let path, let reason): "cannot take the sender lock \(path): \(reason)"
-    case .notHeld(let path):
-      "the sender lock \(path) handed to the sender is released or is another state database's"
-    }
   }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Paces sends per app (a generic cell rate algorithm without bursts): each `reserve` returns the
-/// time the next send may start, `1/rate` after the previous one. A 429 holds the app until
+/// Paces sends per key (a generic cell rate algorithm without bursts): each `reserve` returns
+/// the time the next send may start, `1/rate` after the previous one. It is the pacing a backend
+/// whose state has one sending process keeps in memory for its `SendPacing`. A 429 holds the app until
 /// its `Retry-After`, and never for less than a floor that doubles with each 429 in a row, so a
 /// `Retry-After` of now or the past (or a clock ahead of Apple's) does not become a hot loop.
 ///
@@ -16,7 +17,6 @@ public final class RateLimiter: @unchecked Sendable {
   private var heldUntil: [String: Date] = [:]
   private var throttlesInARow: [String: Int] = [:]
   private var latestNow: Date?
-  private let rate: @Sendable (String) -> Double
 
   /// How far a `now` may lag the latest one seen before it counts as the clock stepping back
   /// (concurrent sends read the clock a little apart).
@@ -27,18 +27,17 @@ public final class RateLimiter: @unchecked Sendable {
   /// The longest floor a run of 429s builds up to (Apple's own `Retry-After` may be longer).
   public static let maximumHoldFloor: TimeInterval = 60
 
-  /// A limiter whose rate per key (requests per second) comes from `rate`.
-  public init(rate: @escaping @Sendable (String) -> Double) {
-    self.rate = rate
-  }
+  /// A limiter with no slot reserved and no key held.
+  public init() {}
 
-  /// Reserves the next slot for `key` at or after `now`, and returns when it starts.
-  public func reserve(_ key: String, now: Date) -> Date {
+  /// Reserves the next slot for `key` at or after `now`, `rate` slots a second, and returns
+  /// when it starts.
+  public func reserve(_ key: String, rate: Double, now: Date) -> Date {
     lock.lock()
     defer { lock.unlock() }
     follow(now)
     let slot = max(nextFree[key] ?? now, heldUntil[key] ?? now, now)
-    nextFree[key] = slot.addingTimeInterval(1 / max(rate(key), 0.001))
+    nextFree[key] = slot.addingTimeInterval(1 / max(rate, 0.001))
     return slot
   }
 
