@@ -47,7 +47,7 @@ package struct BodyBuilder {
       return Outcome(action: .skip(.noConsent(said)), body: nil, sources: [:])
     }
     if tracksSources { sources["customerConsented"] = .fact("customer.consented") }
-    if actions.contains(.doNotRespond) {
+    if actions.contains(.withholdReply) {
       return Outcome(action: .skip(.policyDoesNotRespond(rule: rule)), body: nil, sources: sources)
     }
     if let unset = actions.first(where: { if case .set(_, nil) = $0 { true } else { false } }),
@@ -164,7 +164,7 @@ package struct BodyBuilder {
   }
 
   private func refundPreference(_ sources: inout [String: FieldSource]) -> RefundPreference? {
-    for case .refund(_, let name) in actions {
+    for case .choose(_, let name) in actions {
       if tracksSources { sources["refundPreference"] = .rule(rule) }
       return RefundPreference(rawValue: name)
     }

@@ -32,7 +32,7 @@ public struct FactSchema: Sendable {
     self.entries = FactSchema.standardEntries + custom
     self.policySchema = PolicySchema(
       facts: entries.map(\.descriptor), refundChoices: FactSchema.refundPreference,
-      settableFields: FactSchema.settableFields,
+      settableFields: FactSchema.settableFields, vocabulary: FactSchema.words,
       boundedChoice: BoundedChoice(
         choice: "GRANT_PRORATED", boundedFact: "usage.consumed",
         overridingField: "consumptionPercentage",
@@ -52,6 +52,17 @@ public struct FactSchema: Sendable {
 }
 
 extension FactSchema {
+  /// The words App Store policies are written in.
+  public static let words = PolicyVocabulary(
+    store: "Apple", choose: .init("refund", doing: "refunds"), choiceNoun: "refund preference",
+    replyWithoutChoice: .init("share data only", doing: "shares data only"),
+    withholdReply: .init("do not respond", doing: "does not respond"),
+    holdForReview: .init("hold for review", doing: "holds for review"),
+    examples: .init(
+      grant: "GRANT_FULL", decline: "DECLINE", percentFact: "usage.consumed",
+      optionalFact: "customer.override", enumFact: "delivery.status",
+      settableField: "deliveryStatus"))
+
   /// Why the customer asked for a refund.
   public static let reason = EnumType(
     name: "ConsumptionRequestReason",

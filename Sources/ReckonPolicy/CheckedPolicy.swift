@@ -80,9 +80,9 @@ public struct CheckedRule: Sendable {
 /// A checked action.
 public enum CheckedAction: Hashable, Sendable {
   /// `refund CHOICE`: the ordinal of the choice in the schema's refund choices, and its name.
-  case refund(ordinal: Int, name: String)
-  case shareDataOnly
-  case doNotRespond
+  case choose(ordinal: Int, name: String)
+  case replyWithoutChoice
+  case withholdReply
   case holdForReview
   /// `set FIELD = EXPR`.
   case set(field: FieldDescriptor, value: ResolvedExpression)

@@ -136,7 +136,8 @@ extension Checker {
         .bareEnumValue, "'\(name)' is a value, but nothing here says what it is a value of",
         at: span,
         hint:
-          "compare it with a fact, as in \(factHavingValue(name) ?? "delivery.status") == \(name)")
+          "compare it with a fact, as in \(factHavingValue(name) ?? schema.vocabulary.examples.enumFact) == \(name)"
+      )
     } else if CurrencyCodes.isKnown(name) {
       report(
         .unknownName, "unknown name '\(name)'", at: span,

@@ -69,7 +69,7 @@ public struct Checker {
       }
     }
     let otherwise =
-      syntax.otherwise.map { checkActions($0.actions, ruleSpan: $0.span) } ?? [.shareDataOnly]
+      syntax.otherwise.map { checkActions($0.actions, ruleSpan: $0.span) } ?? [.replyWithoutChoice]
     guard sound, let otherwise, !diagnostics.contains(where: \.isError) else { return nil }
     let policy = CheckedPolicy(
       name: syntax.name?.value ?? Checker.fileStem(source.path), version: syntax.version?.value,
@@ -235,7 +235,7 @@ public struct Checker {
   private mutating func checkActions(_ actions: [Action], ruleSpan: SourceSpan) -> [CheckedAction]?
   {
     var checked: [CheckedAction] = []
-    var outcome: (phrase: String, span: SourceSpan)?
+    var outcome: (action: CheckedAction, phrase: String, span: SourceSpan)?
     var fieldsSet: Set<String> = []
     var holds = false
     var sound = true
@@ -249,11 +249,12 @@ public struct Checker {
           reportConflict(phrase, earlier.phrase, at: action.span)
           sound = false
         }
-        outcome = (phrase, action.span)
+        outcome = (resolved, phrase, action.span)
       }
       if resolved == .holdForReview {
         if holds {
-          reportConflict("hold for review", "hold for review", at: action.span)
+          let phrase = schema.vocabulary.holdForReview.text
+          reportConflict(phrase, phrase, at: action.span)
           sound = false
         }
         holds = true
@@ -266,19 +267,21 @@ public struct Checker {
       }
       checked.append(resolved)
     }
-    if outcome?.phrase == "do not respond",
+    if outcome?.action == .withholdReply,
       let other = actions.first(where: { isSendingDetail($0) })
     {
+      let withhold = schema.vocabulary.withholdReply.text
       report(
         .actionWithoutReply,
-        "nothing is sent when a rule says 'do not respond', so this action has no effect",
-        at: other.span, hint: "remove it, or remove 'do not respond'")
+        "nothing is sent when a rule says '\(withhold)', so this action has no effect",
+        at: other.span, hint: "remove it, or remove '\(withhold)'")
       sound = false
     }
     return sound ? checked : nil
   }
 
   private mutating func reportConflict(_ phrase: String, _ earlier: String, at span: SourceSpan) {
+    let words = schema.vocabulary
     if phrase == earlier {
       report(
         .actionGivenTwice, "'\(phrase)' is given twice in the same rule", at: span,
@@ -286,15 +289,17 @@ public struct Checker {
     } else {
       report(
         .conflictingActions, "'\(phrase)' conflicts with '\(earlier)' in the same rule", at: span,
-        hint: "a rule either refunds, shares data only, or does not respond: keep one")
+        hint:
+          "a rule either \(words.choose.doing), \(words.replyWithoutChoice.doing), or \(words.withholdReply.doing): keep one"
+      )
     }
   }
 
   private func outcomePhrase(_ action: CheckedAction) -> String? {
     switch action {
-    case .refund(_, let name): "refund \(name)"
-    case .shareDataOnly: "share data only"
-    case .doNotRespond: "do not respond"
+    case .choose(_, let name): "\(schema.vocabulary.choose.text) \(name)"
+    case .replyWithoutChoice: schema.vocabulary.replyWithoutChoice.text
+    case .withholdReply: schema.vocabulary.withholdReply.text
     case .holdForReview, .set: nil
     }
   }
@@ -308,7 +313,7 @@ public struct Checker {
 
   private mutating func checkAction(_ action: Action) -> CheckedAction? {
     switch action.kind {
-    case .refund(let choice):
+    case .choose(let choice):
       guard let ordinal = schema.refundChoices.ordinal(of: choice.value) else {
         let hint =
           Suggestions.closest(to: choice.value, among: schema.refundChoices.cases).map {
@@ -316,13 +321,14 @@ public struct Checker {
           }
           ?? "choose one of \(schema.refundChoices.cases.joined(separator: ", "))"
         report(
-          .unknownEnumValue, "unknown refund preference '\(choice.value)'", at: choice.span,
+          .unknownEnumValue, "unknown \(schema.vocabulary.choiceNoun) '\(choice.value)'",
+          at: choice.span,
           hint: hint)
         return nil
       }
-      return .refund(ordinal: ordinal, name: choice.value)
-    case .shareDataOnly: return .shareDataOnly
-    case .doNotRespond: return .doNotRespond
+      return .choose(ordinal: ordinal, name: choice.value)
+    case .replyWithoutChoice: return .replyWithoutChoice
+    case .withholdReply: return .withholdReply
     case .holdForReview: return .holdForReview
     case .set(let fieldName, let expression):
       return checkSet(fieldName, expression)

@@ -223,7 +223,7 @@ extension Parser {
         .expectedExpression, "expected a value or a condition, found \(token.quoted)",
         at: token.span,
         hint: token.text == "missing"
-          ? "a missing fact is tested with 'is missing' or 'is not missing', as in customer.override is missing"
+          ? "a missing fact is tested with 'is missing' or 'is not missing', as in \(vocabulary.examples.optionalFact) is missing"
           : nil)
       throw ParseAbort()
     }

@@ -17,25 +17,30 @@ public struct Parser {
 
   var cursor: TokenCursor
   var diagnostics: [Diagnostic]
+  /// The words actions are written in, and hints use.
+  let vocabulary: PolicyVocabulary
   private let comments: [Comment]
   var depth = 0
 
-  /// Creates a parser over a source file; lexical problems join its diagnostics.
-  public init(_ source: SourceFile) {
+  /// Creates a parser over a source file whose actions are written in `vocabulary`; lexical
+  /// problems join its diagnostics.
+  public init(_ source: SourceFile, vocabulary: PolicyVocabulary) {
+    self.vocabulary = vocabulary
     let lexed = Lexer.tokenize(source)
     self.cursor = TokenCursor(lexed.tokens)
     self.diagnostics = lexed.diagnostics
     self.comments = lexed.comments
   }
 
-  /// Parses a whole file and returns the tree with every lexical and syntax diagnostic.
-  public static func parse(_ source: SourceFile) -> (
+  /// Parses a whole file whose actions are written in `vocabulary`, and returns the tree with
+  /// every lexical and syntax diagnostic.
+  public static func parse(_ source: SourceFile, vocabulary: PolicyVocabulary) -> (
     syntax: PolicySyntax, diagnostics: [Diagnostic]
   ) {
     if let foreign = Parser.otherKindOfFile(source) {
       return (PolicySyntax(declarations: [], comments: []), [foreign])
     }
-    var parser = Parser(source)
+    var parser = Parser(source, vocabulary: vocabulary)
     let syntax = parser.parseFile()
     return (syntax, parser.diagnostics)
   }
@@ -183,7 +188,9 @@ public struct Parser {
         report(
           .missingThen, "this rule has no 'then'",
           at: SourceSpan(start: condition.span.end, end: condition.span.end),
-          hint: "say what the rule does, as in: then refund DECLINE")
+          hint:
+            "say what the rule does, as in: then \(vocabulary.choose.text) \(vocabulary.examples.decline)"
+        )
         throw ParseAbort()
       }
       guard cursor.isWord("then") else {
@@ -256,43 +263,40 @@ public struct Parser {
   private mutating func parseAction() throws(ParseAbort) -> Action {
     let first = cursor.current
     let kind: Action.Kind
-    switch first.kind == .identifier ? first.text : "" {
-    case "refund":
+    let word = first.kind == .identifier ? first.text : ""
+    if word == vocabulary.choose.words.first {
+      try expectPhrase(vocabulary.choose)
+      let choice = try expect(
+        .identifier, "what to prefer, such as \(vocabulary.examples.grant)")
+      kind = .choose(Located(choice.text, at: choice.span))
+    } else if let plain = vocabulary.plainActions.first(where: { $0.phrase.words.first == word }) {
+      try expectPhrase(plain.phrase)
+      kind = plain.kind
+    } else if word == "set" {
       cursor.advance()
-      let choice = try expect(.identifier, "what to prefer, such as GRANT_FULL")
-      kind = .refund(Located(choice.text, at: choice.span))
-    case "share":
-      cursor.advance()
-      try expectWord("data")
-      try expectWord("only")
-      kind = .shareDataOnly
-    case "do":
-      cursor.advance()
-      try expectWord("not")
-      try expectWord("respond")
-      kind = .doNotRespond
-    case "hold":
-      cursor.advance()
-      try expectWord("for")
-      try expectWord("review")
-      kind = .holdForReview
-    case "set":
-      cursor.advance()
-      let field = try expect(.identifier, "the body field to set, such as deliveryStatus")
+      let field = try expect(
+        .identifier, "the body field to set, such as \(vocabulary.examples.settableField)")
       try expect(.assign, "'='")
       let value = parseExpressionOrInvalid()
       if value.kind == .invalid { throw ParseAbort() }
       kind = .set(field: Located(field.text, at: field.span), value: value)
-    default:
-      let phrases = ["refund", "share data only", "do not respond", "hold for review", "set"]
+    } else {
+      let phrases =
+        [vocabulary.choose.text] + vocabulary.plainActions.map(\.phrase).map(\.text) + ["set"]
       let hint =
         Suggestions.closest(to: first.text, among: phrases).map { "did you mean '\($0)'?" }
-        ?? "an action is one of: refund GRANT_FULL, share data only, do not respond, hold for review, set FIELD = VALUE"
+        ?? "an action is one of: \(vocabulary.actionList), set FIELD = VALUE"
       report(
         .unknownAction, "expected an action, found \(first.quoted)", at: first.span, hint: hint)
       throw ParseAbort()
     }
     return Action(kind: kind, span: SourceSpan(start: first.span.start, end: cursor.previousEnd))
+  }
+
+  /// Takes the words of `phrase`, the first of which is the current token.
+  private mutating func expectPhrase(_ phrase: PolicyVocabulary.Phrase) throws(ParseAbort) {
+    cursor.advance()
+    for word in phrase.words.dropFirst() { try expectWord(word) }
   }
 }
 

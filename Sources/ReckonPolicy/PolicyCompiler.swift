@@ -34,9 +34,9 @@ struct PolicyCompiler {
     var computed: [(position: Int, field: FieldDescriptor, value: CompiledExpression)] = []
     for action in actions {
       switch action {
-      case .refund(let ordinal, let name): fixed.append(.refund(ordinal: ordinal, name: name))
-      case .shareDataOnly: fixed.append(.shareDataOnly)
-      case .doNotRespond: fixed.append(.doNotRespond)
+      case .choose(let ordinal, let name): fixed.append(.choose(ordinal: ordinal, name: name))
+      case .replyWithoutChoice: fixed.append(.replyWithoutChoice)
+      case .withholdReply: fixed.append(.withholdReply)
       case .holdForReview: fixed.append(.holdForReview)
       case .set(let field, let value):
         // The trace lists every value a `set` computed, as `actionValues`.

@@ -11,9 +11,9 @@ public struct PolicyDecision: Hashable, Sendable {
 /// One action of the deciding rule, ready for the application to apply.
 public enum DecidedAction: Hashable, Sendable {
   /// `refund CHOICE`, with the choice's ordinal among the schema's refund choices and its name.
-  case refund(ordinal: Int, name: String)
-  case shareDataOnly
-  case doNotRespond
+  case choose(ordinal: Int, name: String)
+  case replyWithoutChoice
+  case withholdReply
   case holdForReview
   /// `set FIELD = EXPR`; the value is nil when the expression read a missing fact.
   case set(field: FieldDescriptor, value: Value?)

@@ -266,7 +266,7 @@ struct PolicyLints {
     -> Diagnostic?
   {
     guard let name = policy.schema.consentFact, let slot = policy.schema.slot(ofFact: name),
-      !rule.actions.contains(.doNotRespond),
+      !rule.actions.contains(.withholdReply),
       conditions.contains(where: { excludesConsent($0, slot: slot) })
     else { return nil }
     return warning(

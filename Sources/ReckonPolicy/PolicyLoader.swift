@@ -21,7 +21,7 @@ public enum PolicyLoader {
 
   /// Loads a policy from its text.
   public static func load(_ source: SourceFile, schema: PolicySchema) -> Result {
-    let (syntax, syntaxDiagnostics) = Parser.parse(source)
+    let (syntax, syntaxDiagnostics) = Parser.parse(source, vocabulary: schema.vocabulary)
     let (checked, checkDiagnostics) = Checker.check(syntax, schema: schema, source: source)
     let compiled = checked.map(PolicyCompiler.compile)
     var found = syntaxDiagnostics + checkDiagnostics

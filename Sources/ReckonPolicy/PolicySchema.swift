@@ -1,7 +1,7 @@
 /// Everything the checker needs to know about the world a policy decides in, handed in as data.
 ///
-/// The language itself knows no fact, enum or body field: an application (Reckon's App Store
-/// vocabulary, or a test) describes them here.
+/// The language itself knows no fact, enum, body field or action word: an application (Reckon's
+/// App Store vocabulary, or a test) describes them here.
 public struct PolicySchema: Sendable {
   /// Held in one shared box, so copying a schema (every `FactValues` carries one) costs one
   /// reference count, not one per table.
@@ -11,12 +11,14 @@ public struct PolicySchema: Sendable {
     let settableFields: [FieldDescriptor]
     let boundedChoice: BoundedChoice?
     let consentFact: String?
+    let vocabulary: PolicyVocabulary
     let factIndex: [String: Int]
 
     init(
       _ facts: [FactDescriptor], _ refundChoices: EnumType, _ settableFields: [FieldDescriptor],
-      _ boundedChoice: BoundedChoice?, _ consentFact: String?
+      _ boundedChoice: BoundedChoice?, _ consentFact: String?, _ vocabulary: PolicyVocabulary
     ) {
+      self.vocabulary = vocabulary
       self.facts = facts
       self.refundChoices = refundChoices
       self.settableFields = settableFields
@@ -34,7 +36,9 @@ public struct PolicySchema: Sendable {
 
   /// The facts a policy may read, by dotted name.
   public var facts: [FactDescriptor] { storage.facts }
-  /// The values `refund X` accepts.
+  /// The words actions are written in, and messages use.
+  public var vocabulary: PolicyVocabulary { storage.vocabulary }
+  /// The choices the choosing action (`refund X`) accepts.
   public var refundChoices: EnumType { storage.refundChoices }
   /// The body fields `set FIELD = EXPR` may override.
   public var settableFields: [FieldDescriptor] { storage.settableFields }
@@ -47,9 +51,10 @@ public struct PolicySchema: Sendable {
   /// Creates a schema; fact names must be unique.
   public init(
     facts: [FactDescriptor], refundChoices: EnumType, settableFields: [FieldDescriptor],
-    boundedChoice: BoundedChoice? = nil, consentFact: String? = nil
+    vocabulary: PolicyVocabulary, boundedChoice: BoundedChoice? = nil, consentFact: String? = nil
   ) {
-    storage = Storage(facts, refundChoices, settableFields, boundedChoice, consentFact)
+    storage = Storage(
+      facts, refundChoices, settableFields, boundedChoice, consentFact, vocabulary)
   }
 
   /// The number of facts, which is the number of slots.

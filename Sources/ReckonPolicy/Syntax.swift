@@ -104,11 +104,11 @@ public struct Action: Hashable, Sendable {
   /// Which action.
   public enum Kind: Hashable, Sendable {
     /// `refund CHOICE`.
-    case refund(Located<String>)
+    case choose(Located<String>)
     /// `share data only`.
-    case shareDataOnly
+    case replyWithoutChoice
     /// `do not respond`.
-    case doNotRespond
+    case withholdReply
     /// `hold for review`.
     case holdForReview
     /// `set FIELD = EXPR`.

@@ -17,7 +17,7 @@ struct DiagnosticSnapshotTests {
     func parseTests(path: String) -> (ids: [DiagnosticID], rendered: String)? {
       guard let tests else { return nil }
       let source = SourceFile(path: path, text: tests)
-      let diagnostics = PolicyTestParser.parse(source).diagnostics
+      let diagnostics = PolicyTestParser.parse(source, vocabulary: TestSchema.words).diagnostics
       return (diagnostics.map(\.id), DiagnosticFormatter().render(diagnostics, in: source))
     }
 

@@ -17,7 +17,7 @@ struct EvaluatorTests {
     ])
     let decision = policy.evaluate(facts)
     #expect(decision.rule == 1)
-    #expect(decision.actions == [.refund(ordinal: 0, name: "DECLINE"), .holdForReview])
+    #expect(decision.actions == [.choose(ordinal: 0, name: "DECLINE"), .holdForReview])
     #expect(policy.ruleName(decision.rule) == "legal")
     #expect(decision.trace == nil)
   }
@@ -29,7 +29,7 @@ struct EvaluatorTests {
     ])
     let decision = policy.evaluate(facts)
     #expect(decision.rule == nil)
-    #expect(decision.actions == [.shareDataOnly])
+    #expect(decision.actions == [.replyWithoutChoice])
     #expect(policy.ruleName(nil) == "otherwise")
   }
 
@@ -37,7 +37,7 @@ struct EvaluatorTests {
     let policy = try TestSchema.compile("rule \"legal\" when reason == LEGAL then refund DECLINE")
     let decision = policy.evaluate(try TestSchema.baseFacts())
     #expect(decision.rule == nil)
-    #expect(decision.actions == [.shareDataOnly])
+    #expect(decision.actions == [.replyWithoutChoice])
     #expect(policy.checked.otherwiseSpan == nil)
   }
 
@@ -53,7 +53,7 @@ struct EvaluatorTests {
 
   @Test func aPolicyWithOnlyOtherwiseSharesDataOnlyAndIsNamedAfterItsFile() throws {
     let policy = try TestSchema.compile("# nothing yet\notherwise share data only\n")
-    #expect(policy.evaluate(policy.makeFacts()).actions == [.shareDataOnly])
+    #expect(policy.evaluate(policy.makeFacts()).actions == [.replyWithoutChoice])
     #expect(policy.checked.name == "test")
   }
 
@@ -75,7 +75,7 @@ struct EvaluatorTests {
     let schema = TestSchema.schema
     #expect(
       decision.actions == [
-        .refund(ordinal: 2, name: "GRANT_PRORATED"),
+        .choose(ordinal: 2, name: "GRANT_PRORATED"),
         .set(field: schema.settableField(named: "consumptionPercentage")!, value: .percent(30)),
         .set(field: schema.settableField(named: "sampleContentProvided")!, value: .boolean(false)),
         .set(

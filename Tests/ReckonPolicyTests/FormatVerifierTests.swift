@@ -15,7 +15,8 @@ struct FormatVerifierTests {
 
   static func verifier() -> FormatVerifier {
     let source = SourceFile(path: "policies/p.policy", text: policy)
-    return FormatVerifier(original: Parser.parse(source).syntax, source: source)
+    return FormatVerifier(
+      original: Parser.parse(source).syntax, source: source, vocabulary: TestSchema.words)
   }
 
   @Test func faithfulTextIsAccepted() throws {

@@ -38,7 +38,7 @@ struct ParserDeclarationTests {
     #expect(syntax.rules.map(\.name.value) == ["we failed to deliver", "serial refunder", "quiet"])
     #expect(syntax.comments.count == 2)
     let otherwise = try #require(syntax.otherwise)
-    #expect(otherwise.actions.map(\.kind) == [.shareDataOnly])
+    #expect(otherwise.actions.map(\.kind) == [.replyWithoutChoice])
     #expect(source.text(of: otherwise.span) == "otherwise share data only")
     #expect(source.text(of: syntax.lets[1].span) == "let heavy = used >= 80%")
     #expect(
@@ -60,7 +60,7 @@ struct ParserDeclarationTests {
         "refund GRANT_PRORATED", "share data only", "do not respond", "hold for review",
         "set consumptionPercentage = 40%",
       ])
-    guard case .refund(let choice) = actions[0].kind,
+    guard case .choose(let choice) = actions[0].kind,
       case .set(let field, let value) = actions[4].kind
     else {
       Issue.record("unexpected actions \(actions)")

@@ -11,6 +11,17 @@ enum TestSchema {
   static let refund = EnumType(
     name: "RefundPreference", cases: ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"])
 
+  /// The words of Reckon's App Store policies, which the language's own tests are written in.
+  static let words = PolicyVocabulary(
+    store: "Apple", choose: .init("refund", doing: "refunds"), choiceNoun: "refund preference",
+    replyWithoutChoice: .init("share data only", doing: "shares data only"),
+    withholdReply: .init("do not respond", doing: "does not respond"),
+    holdForReview: .init("hold for review", doing: "holds for review"),
+    examples: .init(
+      grant: "GRANT_FULL", decline: "DECLINE", percentFact: "usage.consumed",
+      optionalFact: "customer.override", enumFact: "delivery.status",
+      settableField: "deliveryStatus"))
+
   static let schema = PolicySchema(
     facts: [
       FactDescriptor(name: "reason", type: .enumeration(reason), isOptional: false, summary: ""),
@@ -35,6 +46,7 @@ enum TestSchema {
       FieldDescriptor(name: "sampleContentProvided", type: .boolean),
       FieldDescriptor(name: "consumptionPercentage", type: .percent),
     ],
+    vocabulary: words,
     boundedChoice: BoundedChoice(
       choice: "GRANT_PRORATED", boundedFact: "usage.consumed",
       overridingField: "consumptionPercentage",
@@ -59,4 +71,16 @@ enum TestSchema {
     for (name, value) in pairs { try facts.set(name, to: value) }
     return facts
   }
+}
+
+extension Parser {
+  /// Parses `source` written in the test vocabulary.
+  static func parse(_ source: SourceFile) -> (syntax: PolicySyntax, diagnostics: [Diagnostic]) {
+    parse(source, vocabulary: TestSchema.words)
+  }
+}
+
+extension PolicyFormatter {
+  /// A formatter of policies written in the test vocabulary.
+  init(width: Int = 100) { self.init(vocabulary: TestSchema.words, width: width) }
 }

@@ -4,11 +4,12 @@
 struct FormatVerifier {
   let original: PolicySyntax
   let source: SourceFile
+  let vocabulary: PolicyVocabulary
 
   /// Throws, pointing at the first declaration that would change, when `formatted` is not faithful.
   func verify(_ formatted: String) throws(PolicyFormatError) {
     let output = SourceFile(path: source.path, text: formatted)
-    let (reparsed, diagnostics) = Parser.parse(output)
+    let (reparsed, diagnostics) = Parser.parse(output, vocabulary: vocabulary)
     let before = original.declarations.map(\.withoutSpans)
     let after = reparsed.declarations.map(\.withoutSpans)
     let syntaxError = diagnostics.first(where: \.isError)

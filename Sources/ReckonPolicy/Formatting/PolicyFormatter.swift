@@ -6,9 +6,12 @@
 public struct PolicyFormatter: Sendable {
   /// Lines longer than this are wrapped where a condition allows.
   public let width: Int
+  /// The words actions are written in.
+  public let vocabulary: PolicyVocabulary
 
-  /// Creates a formatter wrapping at `width` columns.
-  public init(width: Int = 100) {
+  /// Creates a formatter of policies written in `vocabulary`, wrapping at `width` columns.
+  public init(vocabulary: PolicyVocabulary, width: Int = 100) {
+    self.vocabulary = vocabulary
     self.width = width
   }
 
@@ -16,11 +19,11 @@ public struct PolicyFormatter: Sendable {
   /// than return text that would change the policy) when the result would not parse back to the
   /// same declarations.
   public func format(_ source: SourceFile) throws(PolicyFormatError) -> String {
-    let (syntax, diagnostics) = Parser.parse(source)
+    let (syntax, diagnostics) = Parser.parse(source, vocabulary: vocabulary)
     let errors = diagnostics.filter(\.isError)
     guard errors.isEmpty else { throw PolicyFormatError(source: source, diagnostics: errors) }
     let formatted = format(syntax, source: source)
-    try FormatVerifier(original: syntax, source: source).verify(formatted)
+    try FormatVerifier(original: syntax, source: source, vocabulary: vocabulary).verify(formatted)
     return formatted
   }
 
@@ -146,10 +149,10 @@ public struct PolicyFormatter: Sendable {
 
   private func action(text action: Action, _ printer: ExpressionPrinter) -> String {
     switch action.kind {
-    case .refund(let choice): "refund " + choice.value
-    case .shareDataOnly: "share data only"
-    case .doNotRespond: "do not respond"
-    case .holdForReview: "hold for review"
+    case .choose(let choice): vocabulary.choose.text + " " + choice.value
+    case .replyWithoutChoice: vocabulary.replyWithoutChoice.text
+    case .withholdReply: vocabulary.withholdReply.text
+    case .holdForReview: vocabulary.holdForReview.text
     case .set(let field, let value): "set \(field.value) = " + printer.print(value)
     }
   }

@@ -25,10 +25,10 @@ extension Declaration {
 extension Action {
   var withoutSpans: Action {
     switch kind {
-    case .refund(let choice): Action(kind: .refund(choice.withoutSpan), span: .nowhere)
+    case .choose(let choice): Action(kind: .choose(choice.withoutSpan), span: .nowhere)
     case .set(let field, let value):
       Action(kind: .set(field: field.withoutSpan, value: value.withoutSpans), span: .nowhere)
-    case .shareDataOnly, .doNotRespond, .holdForReview: Action(kind: kind, span: .nowhere)
+    case .replyWithoutChoice, .withholdReply, .holdForReview: Action(kind: kind, span: .nowhere)
     }
   }
 }

@@ -1,4 +1,4 @@
-/// The sentences of `NoReplyCheck`: the consequence first (no reply is sent), then Apple's rule,
+/// The sentences of `NoReplyCheck`: the consequence first (no reply is sent), then the store's rule,
 /// and a hint that fits a rule (a condition to add) or `otherwise` (a rule to put above it).
 extension NoReplyCheck {
   private var exemptNames: String { bounded.exemptCategories.joined(separator: " or ") }
@@ -16,6 +16,8 @@ extension NoReplyCheck {
   }
 
   private var field: String { bounded.overridingField }
+  private var store: String { policy.schema.vocabulary.store }
+  private var chooseWord: String { policy.schema.vocabulary.choose.text }
   private var deliveryField: String { bounded.requiredField ?? bounded.requiredFact }
 
   /// The choice with the percentage set to 0% or 100% (or beyond): refused for every request.
@@ -26,10 +28,10 @@ extension NoReplyCheck {
     return Diagnostic(
       .proratedWithoutUsageBound, .warning,
       "\(subject.what) prefers \(bounded.choice) but sets \(field) to \(value), so Reckon never "
-        + "sends a reply for it: Apple refuses \(bounded.choice) unless \(field) is strictly "
+        + "sends a reply for it: \(store) refuses \(bounded.choice) unless \(field) is strictly "
         + "between 0% and 100%, and takes no \(field) for \(exemptNames) products",
       at: span ?? subject.span,
-      hint: "set a percentage strictly between 0% and 100%, or prefer another refund")
+      hint: "set a percentage strictly between 0% and 100%, or prefer another \(chooseWord)")
   }
 
   /// The choice with the delivery set to a value other than the required one: the percentage is
@@ -40,9 +42,11 @@ extension NoReplyCheck {
       "\(subject.what) prefers \(bounded.choice) but sets \(deliveryField) to \(value), so Reckon "
         + "sends no reply to a request it decides unless \(bounded.categoryFact) is "
         + "\(exemptNames): a purchase not \(bounded.requiredValue) is sent with \(field) 0%, and "
-        + "Apple refuses \(bounded.choice) unless \(field) is strictly between 0% and 100%",
+        + "\(store) refuses \(bounded.choice) unless \(field) is strictly between 0% and 100%",
       at: subject.span,
-      hint: "prefer another refund for a purchase not \(bounded.requiredValue), or remove the set")
+      hint:
+        "prefer another \(chooseWord) for a purchase not \(bounded.requiredValue), or remove the set"
+    )
   }
 
   /// The choice reachable for a request not delivered, or with the bounded fact missing, 0% or 100%.
@@ -56,7 +60,7 @@ extension NoReplyCheck {
       }
       hint =
         "put a rule above 'otherwise' for requests where \(cases.joined(separator: " or ")), "
-        + "or prefer another refund in 'otherwise'"
+        + "or prefer another \(chooseWord) in 'otherwise'"
     } else {
       var parts: [String] = []
       if undelivered { parts.append("\(bounded.requiredFact) == \(bounded.requiredValue)") }
@@ -67,11 +71,11 @@ extension NoReplyCheck {
     }
     return Diagnostic(
       .proratedWithoutUsageBound, .warning,
-      // The consequence first: the body is built, Apple's rules refuse it, and nothing is sent.
+      // The consequence first: the body is built, the store's rules refuse it, nothing is sent.
       "\(subject.what) prefers \(bounded.choice), but Reckon sends no reply to a request it "
         + "decides unless \(bounded.requiredFact) is \(bounded.requiredValue) and "
         + "\(bounded.boundedFact) is strictly between 0% and 100% (or \(bounded.categoryFact) is "
-        + "\(exemptNames)): Apple refuses \(bounded.choice) otherwise",
+        + "\(exemptNames)): \(store) refuses \(bounded.choice) otherwise",
       at: subject.span, hint: hint)
   }
 
@@ -85,7 +89,7 @@ extension NoReplyCheck {
       return Diagnostic(
         .percentageAppleRefuses, .warning,
         "\(subject.what) sets \(field) for \(exemptNames) products only, so Reckon never sends "
-          + "a reply for it: Apple takes no \(field) for them",
+          + "a reply for it: \(store) takes no \(field) for them",
         at: span, hint: "remove the set; without it Reckon leaves the field out for these products")
     }
     var value = ""
@@ -100,7 +104,7 @@ extension NoReplyCheck {
       return Diagnostic(
         .percentageAppleRefuses, .warning,
         "\(subject.what) sets \(deliveryField) to \(delivery) and \(field)\(value), so Reckon "
-          + "\(when): Apple takes only 0% for a purchase not \(bounded.requiredValue), and no "
+          + "\(when): \(store) takes only 0% for a purchase not \(bounded.requiredValue), and no "
           + "\(field) for \(exemptNames) products",
         at: span,
         hint: "remove the set of \(field): Reckon sends 0% for a purchase not "
@@ -108,11 +112,11 @@ extension NoReplyCheck {
     }
     var cases: [String] = []
     if forExempt {
-      cases.append("\(bounded.categoryFact) is \(exemptNames) (Apple takes no \(field) then)")
+      cases.append("\(bounded.categoryFact) is \(exemptNames) (\(store) takes no \(field) then)")
     }
     if undelivered {
       cases.append(
-        "\(bounded.requiredFact) is not \(bounded.requiredValue) (Apple takes only 0% then)")
+        "\(bounded.requiredFact) is not \(bounded.requiredValue) (\(store) takes only 0% then)")
     }
     return Diagnostic(
       .percentageAppleRefuses, .warning,

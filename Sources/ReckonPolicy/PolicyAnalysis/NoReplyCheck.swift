@@ -202,8 +202,8 @@ struct NoReplyCheck {
     var reply = Reply()
     for action in actions {
       switch action {
-      case .refund(_, let name): reply.prefersChoice = name == bounded.choice
-      case .doNotRespond: reply.answers = false
+      case .choose(_, let name): reply.prefersChoice = name == bounded.choice
+      case .withholdReply: reply.answers = false
       case .set(let field, let value) where field.name == bounded.overridingField:
         reply.percentSpan = value.span
         if case .percent(let percent)? = value.constantValue {

@@ -120,7 +120,7 @@ struct PolicyAnalysis {
     _ facts: RuleFacts, _ excluded: [(rule: CheckedRule, ordinals: Set<Int>)]
   ) -> Diagnostic? {
     guard let typeSlot, !excluded.isEmpty, let count = caseCount(typeSlot),
-      facts.rule.actions.contains(where: { if case .refund = $0 { true } else { false } })
+      facts.rule.actions.contains(where: { if case .choose = $0 { true } else { false } })
     else { return nil }
     let domain = facts.domains[typeSlot]
     let possible =
@@ -137,12 +137,14 @@ struct PolicyAnalysis {
     }
     let rules = (deciding.count == 1 ? "rule " : "rules ") + deciding.joined(separator: " and ")
     let fact = policy.schema.facts[typeSlot].name
+    let words = policy.schema.vocabulary
     return warning(
       .refundForExcludedProduct,
-      "rule '\(facts.rule.name)' refunds only \(fact) \(names), but \(rules) above already \(deciding.count == 1 ? "decides" : "decide") "
+      "rule '\(facts.rule.name)' \(words.choose.doing) only \(fact) \(names), but \(rules) above already \(deciding.count == 1 ? "decides" : "decide") "
         + "every such request",
       at: facts.rule.nameSpan,
-      hint: "this refund is never asked for; move the rule above \(rules) or remove it")
+      hint:
+        "this \(words.choose.text) is never asked for; move the rule above \(rules) or remove it")
   }
 
   // MARK: Percent conditions that never change

@@ -29,11 +29,13 @@ enum PolicyTestConsistency {
   }
 
   /// Each expectation that contradicts or repeats an earlier one of the same test.
-  static func clashingExpectations(_ expectations: [Expectation]) -> [Clash] {
+  static func clashingExpectations(_ expectations: [Expectation], words: PolicyVocabulary)
+    -> [Clash]
+  {
     var clashes: [Clash] = []
     for (index, expectation) in expectations.enumerated() {
       for earlier in expectations[..<index] {
-        guard let (message, hint) = clash(earlier.kind, expectation.kind) else { continue }
+        guard let (message, hint) = clash(earlier.kind, expectation.kind, words) else { continue }
         clashes.append(
           Clash(
             id: .conflictingExpectations, message: message, span: expectation.span,
@@ -45,7 +47,9 @@ enum PolicyTestConsistency {
   }
 
   /// Why `later` cannot be expected beside `earlier`, or nil when both can hold.
-  private static func clash(_ earlier: Expectation.Kind, _ later: Expectation.Kind) -> (
+  private static func clash(
+    _ earlier: Expectation.Kind, _ later: Expectation.Kind, _ words: PolicyVocabulary
+  ) -> (
     message: String, hint: String
   )? {
     let never = "no decision can meet both, so the test would fail whatever the policy says"
@@ -66,8 +70,8 @@ enum PolicyTestConsistency {
       replies(earlier).flatMap { first in replies(later).map { $0 != first } } ?? false
     let preferencesDiffer =
       preference(earlier).flatMap { first in preference(later).map { $0 != first } } ?? false
-    guard repliesDiffer || preferencesDiffer, let first = phrase(earlier),
-      let second = phrase(later)
+    guard repliesDiffer || preferencesDiffer, let first = phrase(earlier, words),
+      let second = phrase(later, words)
     else { return nil }
     return ("this test already expects \(first), which rules out \(second)", never)
   }
@@ -75,27 +79,27 @@ enum PolicyTestConsistency {
   /// Whether the expectation says a reply is made (held or not); nil when it does not say.
   private static func replies(_ kind: Expectation.Kind) -> Bool? {
     switch kind {
-    case .refund, .shareDataOnly, .holdForReview: true
-    case .doNotRespond, .noReply: false
+    case .choose, .replyWithoutChoice, .holdForReview: true
+    case .withholdReply, .noReply: false
     case .rule, .otherwise, .field: nil
     }
   }
 
-  /// The refund preference the expectation requires (`.some(nil)` for none); nil when it does not say.
+  /// The choice the expectation requires (`.some(nil)` for none); nil when it does not say.
   private static func preference(_ kind: Expectation.Kind) -> String?? {
     switch kind {
-    case .refund(let choice): .some(choice.value)
-    case .shareDataOnly: .some(nil)
+    case .choose(let choice): .some(choice.value)
+    case .replyWithoutChoice: .some(nil)
     default: nil
     }
   }
 
-  private static func phrase(_ kind: Expectation.Kind) -> String? {
+  private static func phrase(_ kind: Expectation.Kind, _ words: PolicyVocabulary) -> String? {
     switch kind {
-    case .refund(let choice): "refund \(choice.value)"
-    case .shareDataOnly: "share data only"
-    case .holdForReview: "hold for review"
-    case .doNotRespond: "do not respond"
+    case .choose(let choice): "\(words.choose.text) \(choice.value)"
+    case .replyWithoutChoice: words.replyWithoutChoice.text
+    case .holdForReview: words.holdForReview.text
+    case .withholdReply: words.withholdReply.text
     case .noReply: "no reply"
     case .rule, .otherwise, .field: nil
     }

@@ -8,28 +8,35 @@
 /// ```
 public struct PolicyTestParser {
   static let clauseWords: Set<String> = ["test", "given", "expect"]
-  static let expectationPhrases = [
-    "refund", "share data only", "do not respond", "hold for review", "no reply", "rule",
-    "otherwise",
-  ]
+
+  /// What an expectation may start with, for the hint after a misspelt one.
+  private var expectationPhrases: [String] {
+    [vocabulary.choose.text] + vocabulary.plainActions.map(\.phrase.text) + [
+      "no reply", "rule", "otherwise",
+    ]
+  }
 
   private var cursor: TokenCursor
+  private let vocabulary: PolicyVocabulary
   private let bytes: [UInt8]
   private(set) var diagnostics: [Diagnostic]
 
-  /// Creates a parser over a tests file; lexical problems join its diagnostics.
-  public init(_ source: SourceFile) {
+  /// Creates a parser over a tests file whose decisions are written in `vocabulary`; lexical
+  /// problems join its diagnostics.
+  public init(_ source: SourceFile, vocabulary: PolicyVocabulary) {
+    self.vocabulary = vocabulary
     let lexed = Lexer.tokenize(source)
     cursor = TokenCursor(lexed.tokens)
     bytes = source.bytes
     diagnostics = lexed.diagnostics
   }
 
-  /// Parses a whole tests file and returns it with every lexical and syntax diagnostic.
-  public static func parse(_ source: SourceFile) -> (
+  /// Parses a whole tests file whose decisions are written in `vocabulary`, and returns it with
+  /// every lexical and syntax diagnostic.
+  public static func parse(_ source: SourceFile, vocabulary: PolicyVocabulary) -> (
     file: PolicyTestFile, diagnostics: [Diagnostic]
   ) {
-    var parser = PolicyTestParser(source)
+    var parser = PolicyTestParser(source, vocabulary: vocabulary)
     let file = parser.parseFile()
     return (file, parser.diagnostics)
   }
@@ -99,11 +106,13 @@ public struct PolicyTestParser {
       }
     }
     reportClashes(PolicyTestConsistency.repeatedGivens(test.givens, scope: "in this test"))
-    reportClashes(PolicyTestConsistency.clashingExpectations(test.expectations))
+    reportClashes(
+      PolicyTestConsistency.clashingExpectations(test.expectations, words: vocabulary))
     if test.expectations.isEmpty {
       report(
         "test \"\(name.text)\" expects nothing", at: name.span,
-        hint: "add a line such as: expect refund DECLINE")
+        hint:
+          "add a line such as: expect \(vocabulary.choose.text) \(vocabulary.examples.decline)")
     }
     test.span = SourceSpan(start: start.start, end: cursor.previousEnd)
     return test
@@ -120,7 +129,8 @@ public struct PolicyTestParser {
   }
 
   private mutating func parseAssignment() throws(ParseAbort) -> FactAssignment {
-    let fact = try expect(.identifier, "a fact name, such as usage.consumed")
+    let fact = try expect(
+      .identifier, "a fact name, such as \(vocabulary.examples.percentFact)")
     let value = try parseValueOrMissing()
     return FactAssignment(
       fact: Located(fact.text, at: fact.span), value: value,
@@ -147,21 +157,20 @@ public struct PolicyTestParser {
       first.kind == .identifier
       && (cursor.peek().kind == .assign
         || cursor.peek().kind == .identifier && cursor.peek().text == "is")
-    switch first.kind == .identifier && !namesAValue ? first.text : "" {
-    case "refund":
-      cursor.advance()
+    let word = first.kind == .identifier && !namesAValue ? first.text : ""
+    let plain = vocabulary.plainActions.first { $0.phrase.words.first == word }
+    switch word {
+    case vocabulary.choose.words.first:
+      try words(vocabulary.choose.words)
       let choice = try expect(
-        .identifier, "what the refund preference should be, such as DECLINE", sameLine: true)
-      kind = .refund(Located(choice.text, at: choice.span))
-    case "share":
-      try words("share", "data", "only")
-      kind = .shareDataOnly
-    case "do":
-      try words("do", "not", "respond")
-      kind = .doNotRespond
-    case "hold":
-      try words("hold", "for", "review")
-      kind = .holdForReview
+        .identifier,
+        "what the \(vocabulary.choiceNoun) should be, such as \(vocabulary.examples.decline)",
+        sameLine: true)
+      kind = .choose(Located(choice.text, at: choice.span))
+    case _ where plain != nil:
+      guard let plain else { throw ParseAbort() }
+      try words(plain.phrase.words)
+      kind = Self.expectation(of: plain.kind)
     case "no":
       try words("no", "reply")
       kind = .noReply
@@ -177,10 +186,12 @@ public struct PolicyTestParser {
       kind = .field(Located(first.text, at: first.span), try parseValueOrMissing())
     default:
       let hint =
-        Suggestions.closest(to: first.text, among: PolicyTestParser.expectationPhrases).map {
+        Suggestions.closest(to: first.text, among: expectationPhrases).map {
           "did you mean '\($0)'?"
         }
-        ?? "expect one of: refund CHOICE, share data only, do not respond, hold for review, no reply, rule \"NAME\", "
+        ?? "expect one of: \(vocabulary.choose.text) CHOICE, "
+        + vocabulary.plainActions.map { $0.phrase.text + ", " }.joined()
+        + "no reply, rule \"NAME\", "
         + "otherwise, FIELD = VALUE"
       report(
         "expected what the decision should be, found \(first.quoted)", at: first.span, hint: hint)
@@ -188,6 +199,15 @@ public struct PolicyTestParser {
     }
     return Expectation(
       kind: kind, span: SourceSpan(start: first.span.start, end: cursor.previousEnd))
+  }
+
+  /// What expecting the action `kind` (one of the vocabulary's plain actions) is.
+  private static func expectation(of kind: Action.Kind) -> Expectation.Kind {
+    switch kind {
+    case .replyWithoutChoice: .replyWithoutChoice
+    case .withholdReply: .withholdReply
+    default: .holdForReview
+    }
   }
 
   /// `= VALUE` (the tokens up to a comma or the end of the line) or `is missing` (nil).
@@ -226,6 +246,10 @@ public struct PolicyTestParser {
   }
 
   private mutating func words(_ expected: String...) throws(ParseAbort) {
+    try words(expected)
+  }
+
+  private mutating func words(_ expected: [String]) throws(ParseAbort) {
     for word in expected {
       guard cursor.isWord(word) else {
         report("expected '\(word)', found \(cursor.current.quoted)", at: cursor.current.span)

@@ -50,11 +50,11 @@ public struct Expectation: Hashable, Sendable {
   /// What is expected.
   public enum Kind: Hashable, Sendable {
     /// `refund CHOICE`: a body is made, with this refund preference.
-    case refund(Located<String>)
+    case choose(Located<String>)
     /// `share data only`: a body is made, without a refund preference.
-    case shareDataOnly
+    case replyWithoutChoice
     /// `do not respond`: the policy chose to send nothing.
-    case doNotRespond
+    case withholdReply
     /// `hold for review`: the body is queued for a person.
     case holdForReview
     /// `no reply`: nothing is sent, for whatever reason.

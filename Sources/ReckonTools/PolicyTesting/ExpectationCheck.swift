@@ -31,10 +31,10 @@ struct ExpectationCheck {
   {
     self.expectation = expectation
     let rules = policy.checked.rules
-    silentRules = Set(rules.indices.filter { rules[$0].actions.contains(.doNotRespond) })
-    silentOtherwise = policy.checked.otherwise.contains(.doNotRespond)
+    silentRules = Set(rules.indices.filter { rules[$0].actions.contains(.withholdReply) })
+    silentOtherwise = policy.checked.otherwise.contains(.withholdReply)
     switch expectation.kind {
-    case .refund(let choice):
+    case .choose(let choice):
       guard RefundPreference(rawValue: choice.value) != nil else {
         throw Self.unknown(
           choice, among: RefundPreference.allCases.map(\.rawValue), what: "refund preference")
@@ -79,9 +79,9 @@ struct ExpectationCheck {
   /// What the clause expects, as a product owner would say it.
   var expected: String {
     switch expectation.kind {
-    case .refund(let choice): "refund \(choice.value)"
-    case .shareDataOnly: "share data only"
-    case .doNotRespond: "do not respond"
+    case .choose(let choice): "refund \(choice.value)"
+    case .replyWithoutChoice: "share data only"
+    case .withholdReply: "do not respond"
     case .holdForReview: "hold for review"
     case .noReply: "no reply"
     case .rule(let name): "decided by rule \"\(name.value)\""
@@ -96,13 +96,13 @@ struct ExpectationCheck {
   func mismatch(_ decision: Decision) -> String? {
     let outcome = Self.outcome(decision)
     switch expectation.kind {
-    case .refund(let choice):
+    case .choose(let choice):
       return decision.body?.refundPreference?.rawValue == choice.value && !decision.isSkip
         ? nil : outcome
-    case .shareDataOnly:
+    case .replyWithoutChoice:
       return decision.body != nil && decision.body?.refundPreference == nil && !decision.isSkip
         ? nil : outcome
-    case .doNotRespond:
+    case .withholdReply:
       let said = decision.ruleIndex.map(silentRules.contains) ?? silentOtherwise
       return said && decision.isSkip ? nil : outcome
     case .holdForReview:

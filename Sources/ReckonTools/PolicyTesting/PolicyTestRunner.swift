@@ -40,7 +40,8 @@ public struct PolicyTestRunner: Sendable {
   /// The problems the tests in `source` have before any runs (their syntax, the facts they give,
   /// the values they expect), and the tests read.
   func prepare(_ source: SourceFile) -> (diagnostics: [Diagnostic], tests: [PreparedTest]) {
-    let (file, syntaxDiagnostics) = PolicyTestParser.parse(source)
+    let (file, syntaxDiagnostics) = PolicyTestParser.parse(
+      source, vocabulary: schema.policySchema.vocabulary)
     var diagnostics = syntaxDiagnostics
     var prepared: [PreparedTest] = []
     for test in file.tests {

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonFacts
 import ReckonPolicy
 import ReckonSupport
 
@@ -71,7 +72,7 @@ enum FmtCommand: Command {
         continue
       }
       let formatted: String
-      do { formatted = try PolicyFormatter().format(source) } catch {
+      do { formatted = try PolicyFormatter(vocabulary: FactSchema.words).format(source) } catch {
         console.error(error.rendered())
         failed += 1
         continue
