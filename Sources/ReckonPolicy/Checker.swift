@@ -93,16 +93,18 @@ public struct Checker {
   }
 
   /// The error for a file with no rule and no `otherwise` (empty, or only comments, headers and
-  /// lets), which would send every request to the implicit `share data only`: almost surely the
+  /// lets), which would send every request to the implicit reply without a choice: almost surely the
   /// wrong file or an unfinished one, which `reckon check` must not pass. Nil when a rule or
   /// `otherwise` decides.
-  static func nothingDecides(_ syntax: PolicySyntax) -> Diagnostic? {
+  static func nothingDecides(_ syntax: PolicySyntax, vocabulary: PolicyVocabulary) -> Diagnostic? {
     guard syntax.otherwise == nil else { return nil }
     for case .rule in syntax.declarations { return nil }
     return Diagnostic(
       .emptyPolicy, .error, "the file has no rules and no otherwise: it would never decide",
       at: SourceSpan(start: 0, end: 0),
-      hint: "add a rule, or an 'otherwise' line such as: otherwise share data only")
+      hint:
+        "add a rule, or an 'otherwise' line such as: otherwise \(vocabulary.replyWithoutChoice.text)"
+    )
   }
 
   private mutating func collectLetNames(_ declarations: [LetDeclaration]) {

@@ -76,7 +76,8 @@ extension DiagnosticID {
     case .conflictingActions: "two actions of one rule that contradict each other"
     case .fieldSetTwice: "a body field set twice in one rule"
     case .actionGivenTwice: "the same action given twice in one rule"
-    case .actionWithoutReply: "an action beside 'do not respond', which sends nothing"
+    case .actionWithoutReply:
+      "an action beside the one that withholds the reply, which sends nothing"
     case .divisionByZero: "a division by a constant zero"
     case .emptyPolicy: "a policy with no rules and no 'otherwise'"
     case .unreachableRule: "a rule never tried, because a rule above always matches"

@@ -272,7 +272,8 @@ struct PolicyLints {
     return warning(
       .answersWithoutConsent,
       "rule '\(rule.name)' never sends a reply: it matches only when \(name) is not true, and no reply is sent without the customer's consent",
-      at: rule.nameSpan, hint: "say so with 'then do not respond', or remove the rule")
+      at: rule.nameSpan,
+      hint: "say so with 'then \(policy.schema.vocabulary.withholdReply.text)', or remove the rule")
   }
 
   /// Whether `condition` holds only when the consent fact is false or missing.

@@ -26,7 +26,9 @@ public enum PolicyLoader {
     let compiled = checked.map(PolicyCompiler.compile)
     var found = syntaxDiagnostics + checkDiagnostics
     // Only when nothing else is wrong, so it does not bury the errors an author is fixing.
-    if !found.contains(where: \.isError), let empty = Checker.nothingDecides(syntax) {
+    if !found.contains(where: \.isError),
+      let empty = Checker.nothingDecides(syntax, vocabulary: schema.vocabulary)
+    {
       found.append(empty)
     }
     // Warnings come from analysing a policy that checks. A syntax error leaves the checker a

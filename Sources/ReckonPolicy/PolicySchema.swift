@@ -103,7 +103,7 @@ public struct FactDescriptor: Hashable, Sendable {
 
 /// A body field that a rule may set with `set FIELD = EXPR`.
 public struct FieldDescriptor: Hashable, Sendable {
-  /// The field's name as Apple spells it, e.g. `deliveryStatus`.
+  /// The field's name as the store spells it, e.g. `deliveryStatus`.
   public let name: String
   /// The type an expression must have to be assigned to it.
   public let type: ValueType

@@ -3,7 +3,7 @@ import Foundation
 /// A runtime value of the policy language.
 ///
 /// Enum values carry their ordinal within their (statically known) `EnumType`, so comparing them
-/// costs an integer comparison. Money is held in thousandths of the currency unit, as Apple does.
+/// costs an integer comparison. Money is held in thousandths of the currency unit.
 public enum Value: Hashable, Sendable {
   case boolean(Bool)
   case number(Double)

@@ -43,7 +43,7 @@ public indirect enum ValueType: Hashable, Sendable, CustomStringConvertible {
   }
 }
 
-/// A closed set of symbolic values, such as Apple's delivery statuses.
+/// A closed set of symbolic values, such as a store's delivery statuses.
 public struct EnumType: Hashable, Sendable {
   /// The name shown in messages, e.g. `DeliveryStatus`.
   public let name: String

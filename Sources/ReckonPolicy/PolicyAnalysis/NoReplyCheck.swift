@@ -1,10 +1,10 @@
-/// The warnings for a rule (or `otherwise`) that decides some requests with a body Apple's rules
+/// The warnings for a rule (or `otherwise`) that decides some requests with a body the store's rules
 /// refuse, so that no reply is sent: the bounded refund choice (GRANT_PRORATED) without a
 /// percentage strictly between 0% and 100%, and a `set` of the percentage for an exempt category
 /// (auto-renewable subscriptions) or, other than 0%, for a purchase not delivered.
 ///
 /// A warning is given only when `ConditionRegions` shows such a request: one the rule matches, no
-/// rule above it matches, and whose body Apple refuses. Regions leave out what they cannot read,
+/// rule above it matches, and whose body the store refuses. Regions leave out what they cannot read,
 /// so the check never warns wrongly, but may stay silent.
 struct NoReplyCheck {
   /// What the deciding actions do to the body, as far as this check is concerned.
@@ -157,7 +157,7 @@ struct NoReplyCheck {
         .missing, .within(NumericRange(upper: 0)), .within(NumericRange(lower: 100)),
       ]
     case .boundedFact:
-      // A missing one leaves the `set` without a value: no reply either, but not Apple's doing.
+      // A missing one leaves the `set` without a value: no reply either, but not the store's doing.
       usageOutside = [.within(NumericRange(upper: 0)), .within(NumericRange(lower: 100))]
     case .constant, .computed:
       return nil
@@ -229,7 +229,7 @@ struct NoReplyCheck {
   }
 
   /// A body needs the required fact when no `set` gives its field: without it there is no reply
-  /// anyway, for another reason than Apple's rules.
+  /// anyway, for another reason than the store's rules.
   private func deliveryKnown(_ reply: Reply) -> [(Int, ConditionAtom.Restriction)] {
     var parts: [(Int, ConditionAtom.Restriction)] = []
     if reply.delivery == .fromFacts { parts.append((required, .present)) }

@@ -2,7 +2,7 @@
 /// facts: a rule whose conditions contradict each other, a rule every case of which an earlier rule
 /// already decides, a refund for a product type earlier rules have taken out of play, and a
 /// condition on a percent fact that is the same for every value from 0% to 100%; then the rules
-/// whose body Apple refuses for some requests (`NoReplyCheck`). All are warnings.
+/// whose body the store refuses for some requests (`NoReplyCheck`). All are warnings.
 struct PolicyAnalysis {
   let policy: CheckedPolicy
   /// The parts of each boolean `let`'s `and` chain, computed once in order, so lets built from

@@ -222,7 +222,7 @@ public struct PolicyTestParser {
     guard first.kind != .endOfFile, first.kind != .comma, !first.startsLine else {
       report(
         "expected a value after '='", at: first.span,
-        hint: "write the value on the same line, as in usage.consumed = 40%")
+        hint: "write the value on the same line, as in \(vocabulary.examples.percentFact) = 40%")
       throw ParseAbort()
     }
     if first.kind == .string {
