@@ -207,8 +207,7 @@ public final class HTTPServer: @unchecked Sendable {
     return String(peer[..<colon])
   }
 
-  /// A read this small into a request still incomplete waits `gatherMicroseconds` for more.
-  private static let smallRead = 64
+  /// How long a read too small to complete a request waits for more to gather.
   private static let gatherMicroseconds: useconds_t = 10_000
 
   private static let tooManyConnections: Data = {
@@ -217,61 +216,40 @@ public final class HTTPServer: @unchecked Sendable {
     return response.serialized(keepAlive: false)
   }()
 
+  /// Carries out `HTTPConnection`'s actions on the socket until it says to close.
   private func serve(_ client: Int32, id: Int, peer: String?) {
-    var parser = HTTPRequestParser(limits: configuration.limits)
-    var idleSince = Date()
-    var toldToContinue = false
-    var busy = false
-    var lastRead = Int.max
+    var connection = HTTPConnection(
+      limits: configuration.limits, readTimeout: configuration.readTimeout,
+      now: DispatchTime.now().seconds)
     while true {
-      let request: HTTPRequest?
-      do { request = try parser.next() } catch {
-        _ = Socket.write(
-          client,
-          Array(
-            HTTPResponse.text(error.status, error.description + "\n").serialized(keepAlive: false)),
-          timeout: configuration.writeTimeout)
-        refused(HTTPRefusal(status: error.status, reason: error.description, client: peer))
-        return
-      }
-      if var request {
+      let action = connection.nextAction(
+        now: DispatchTime.now().seconds, isStopping: isStopping,
+        isEvicted: { lock.withLock { table.isEvicted(id) } })
+      switch action {
+      case .answer(var request):
         request.client = peer
-        toldToContinue = false
         let response = respond(to: request)
-        // Busy since its first byte, so never evicted while it answers.
         let keepAlive = request.keepAlive && !isStopping
         guard
-          Socket.write(
-            client,
-            Array(response.serialized(keepAlive: keepAlive, headOnly: request.method == "HEAD")),
-            timeout: configuration.writeTimeout), keepAlive
+          write(
+            response.serialized(keepAlive: keepAlive, headOnly: request.method == "HEAD"),
+            to: client), keepAlive
         else { return }
-        idleSince = Date()
-        if !parser.hasPartialRequest {
-          busy = false
+        if connection.answered(now: DispatchTime.now().seconds) == .idle {
           lock.withLock { table.idle(id, now: DispatchTime.now().seconds) }
         }
-        continue
-      }
-      if parser.awaitsContinue && !toldToContinue {
-        // Otherwise such a client (curl, for a large body) waits a second before sending it.
-        toldToContinue = true
-        // Its body's first bytes are read at once; the rest gather as any request's.
-        lastRead = Int.max
-        guard
-          Socket.write(
-            client, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8),
-            timeout: configuration.writeTimeout)
-        else { return }
-      }
-      if isStopping && !parser.hasPartialRequest { return }
-      if !busy && lock.withLock({ table.isEvicted(id) }) { return }
-      if Date().timeIntervalSince(idleSince) > configuration.readTimeout {
-        if parser.hasPartialRequest {
-          _ = Socket.write(
-            client,
-            Array(HTTPResponse.text(408, "request timed out\n").serialized(keepAlive: false)),
-            timeout: configuration.writeTimeout)
+      case .reject(let error):
+        _ = write(
+          HTTPResponse.text(error.status, error.description + "\n").serialized(keepAlive: false),
+          to: client)
+        refused(HTTPRefusal(status: error.status, reason: error.description, client: peer))
+        return
+      case .sendContinue:
+        guard write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8), to: client) else { return }
+      case .timeOut(let requestUnderway):
+        if requestUnderway {
+          _ = write(
+            HTTPResponse.text(408, "request timed out\n").serialized(keepAlive: false), to: client)
           refused(
             HTTPRefusal(
               status: 408,
@@ -279,25 +257,23 @@ public final class HTTPServer: @unchecked Sendable {
               client: peer))
         }
         return
-      }
-      if parser.hasPartialRequest && lastRead < Self.smallRead {
-        // A request coming in a few bytes at a time would otherwise wake this thread for every
-        // few bytes, 30 µs of CPU each: one connection could burn most of a core until the read
-        // timeout. Waiting lets them gather; a real client's segments hold more than this.
-        usleep(Self.gatherMicroseconds)
-      }
-      guard Socket.waitReadable(client, milliseconds: 50) else { continue }
-      guard let bytes = Socket.read(client) else { return }
-      lastRead = bytes.count
-      if !busy && !bytes.isEmpty {
-        busy = true
-        // Closed to make room since the check above: it is no longer counted, so it may not
+      case .close:
+        return
+      case .read(let gatherFirst):
+        if gatherFirst { usleep(Self.gatherMicroseconds) }
+        guard Socket.waitReadable(client, milliseconds: 50) else { continue }
+        guard let bytes = Socket.read(client) else { return }
+        // Closed to make room since the last check: it is no longer counted, so it may not
         // serve. Its client sees the reset any keep-alive timeout can cause; a proxy in front
         // may answer its request 502 rather than retry it, so a second's grace makes it rare.
-        guard lock.withLock({ table.busy(id) }) else { return }
+        if connection.received(bytes), !lock.withLock({ table.busy(id) }) { return }
       }
-      parser.feed(bytes)
     }
+  }
+
+  /// Writes `data` within the write timeout; false when the client did not take it.
+  private func write(_ data: Data, to client: Int32) -> Bool {
+    Socket.write(client, Array(data), timeout: configuration.writeTimeout)
   }
 
   /// Runs the handler from this connection's own thread (never blocking a cooperative-pool thread).
