@@ -1,16 +1,20 @@
 import Foundation
 
+@testable import ReckonHTTP
+
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// A raw TCP listener on 127.0.0.1 for the HTTP transport tests: it counts connections and
-/// answers each request on a connection with `reply` (nil: stay silent, holding the connection
-/// open). Accepting and serving run on their own threads, never on Swift's cooperative pool;
-/// `stop()` closes everything.
+/// A loopback server for the HTTP client's tests that answers with raw bytes, so a test can send
+/// what `HTTPServer` never would: a body delimited by closing, or silence. It reads requests
+/// with the server's own `Socket` and `HTTPRequestParser`; only its answers are hand-made. It
+/// counts connections; accepting and serving run on their own threads, never on Swift's
+/// cooperative pool; `stop()` closes everything.
 final class LoopbackListener: @unchecked Sendable {
-  /// The raw bytes to answer a request head with, and whether to close the connection after.
-  typealias Reply = @Sendable (_ head: String) -> (bytes: Data, close: Bool)?
+  /// The raw bytes to answer a request with and whether to close the connection after; nil
+  /// stays silent, holding the connection open.
+  typealias Reply = @Sendable (HTTPRequest) -> (bytes: Data, close: Bool)?
 
   let port: Int
   private let socket: Int32
@@ -23,33 +27,14 @@ final class LoopbackListener: @unchecked Sendable {
   /// Listens on an ephemeral port of 127.0.0.1.
   init(reply: @escaping Reply) throws {
     self.reply = reply
-    let (fd, port) = try Self.boundSocket()
-    guard listen(fd, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
-    socket = fd
-    self.port = port
+    (socket, port) = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 16)
     let thread = Thread { [self] in acceptLoop() }
     thread.start()
   }
 
   /// A socket bound to 127.0.0.1 on an ephemeral port; connecting to it, unlistened, is refused.
   static func boundSocket() throws -> (Int32, Int) {
-    let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw POSIXError(.EMFILE) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-      }
-    }
-    guard bound else {
-      close(fd)
-      throw POSIXError(.EADDRINUSE)
-    }
-    return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    try Socket.bound(host: "127.0.0.1", port: 0)
   }
 
   /// How many TCP connections were accepted so far.
@@ -59,67 +44,55 @@ final class LoopbackListener: @unchecked Sendable {
   func stop() {
     lock.withLock {
       stopped = true
-      for fd in connections { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+      for descriptor in connections { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
     }
+    // Wakes the accepting thread's blocked accept.
     Glibc.shutdown(socket, Int32(SHUT_RDWR))
   }
 
-  deinit { close(socket) }
+  deinit { Socket.close(socket) }
 
   private func acceptLoop() {
-    while true {
-      let fd = accept(socket, nil, nil)
-      guard fd >= 0 else { return }
+    while let descriptor = Socket.accept(socket) {
       let keep = lock.withLock {
         guard !stopped else { return false }
         accepted += 1
-        connections.append(fd)
+        connections.append(descriptor)
         return true
       }
       guard keep else {
-        close(fd)
+        Socket.close(descriptor)
         return
       }
-      Thread { [self] in serve(fd) }.start()
+      Thread { [self] in serve(descriptor) }.start()
     }
   }
 
-  /// Reads request heads (and Content-Length bodies) and answers each.
-  private func serve(_ fd: Int32) {
+  /// Reads requests and answers each with `reply`, until either side closes.
+  private func serve(_ descriptor: Int32) {
     defer {
       // Forgotten and closed under the lock stop() shuts down under, so stop() never shuts down
       // a descriptor number another test has been given since.
       lock.withLock {
-        connections.removeAll { $0 == fd }
-        close(fd)
+        connections.removeAll { $0 == descriptor }
+        Socket.close(descriptor)
       }
     }
-    var buffer = Data()
-    var chunk = [UInt8](repeating: 0, count: 4096)
+    var parser = HTTPRequestParser()
     while true {
-      while buffer.range(of: Data("\r\n\r\n".utf8)) == nil {
-        let count = read(fd, &chunk, chunk.count)
-        guard count > 0 else { return }
-        buffer.append(contentsOf: chunk[0..<count])
+      let request: HTTPRequest?
+      do { request = try parser.next() } catch { return }
+      guard let request else {
+        guard let bytes = Socket.read(descriptor) else { return }
+        parser.feed(bytes)
+        continue
       }
-      let end = buffer.range(of: Data("\r\n\r\n".utf8))!
-      let head = String(decoding: buffer[buffer.startIndex..<end.lowerBound], as: UTF8.self)
-      let length =
-        head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-        .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-      while buffer.count < end.upperBound - buffer.startIndex + length {
-        let count = read(fd, &chunk, chunk.count)
-        guard count > 0 else { return }
-        buffer.append(contentsOf: chunk[0..<count])
-      }
-      buffer = Data(buffer[(end.upperBound + length)...])
-      guard let (bytes, closing) = reply(head) else {
+      guard let (bytes, closing) = reply(request) else {
         // Silent: hold the connection until the client or stop() closes it.
-        while read(fd, &chunk, chunk.count) > 0 {}
+        while Socket.read(descriptor) != nil {}
         return
       }
-      let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-      guard written == bytes.count, !closing else { return }
+      guard Socket.write(descriptor, Array(bytes), timeout: 5), !closing else { return }
     }
   }
 

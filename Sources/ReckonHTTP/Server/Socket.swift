@@ -10,6 +10,20 @@ enum Socket {
   static func listen(host: String, port: Int, backlog: Int32) throws(HTTPServerError) -> (
     descriptor: Int32, port: Int
   ) {
+    let (descriptor, bound) = try self.bound(host: host, port: port)
+    guard Glibc.listen(descriptor, backlog) == 0 else {
+      let code = errno
+      close(descriptor)
+      throw .socket(call: "bind/listen \(host):\(port)", errno: code)
+    }
+    return (descriptor, bound)
+  }
+
+  /// A TCP socket bound to `host:port` (port 0 picks one) but not listening, with its port:
+  /// connecting to it is refused, and no one else can take the port while it is open.
+  static func bound(host: String, port: Int) throws(HTTPServerError) -> (
+    descriptor: Int32, port: Int
+  ) {
     #if canImport(Glibc)
       let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
@@ -30,7 +44,7 @@ enum Socket {
         bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    guard bound == 0, Glibc.listen(descriptor, backlog) == 0 else {
+    guard bound == 0 else {
       let code = errno
       close(descriptor)
       throw .socket(call: "bind/listen \(host):\(port)", errno: code)
