@@ -5,32 +5,32 @@ import ReckonAppStore
 /// the retries of those a fact source left undecided and the store's outcomes attached later.
 public protocol NotificationLog: Sendable {
   /// Records `record` once (a copy of one recorded before says so); the request it opens.
-  func recordNotification(_ record: NotificationRecord) throws(StateDatabaseError) -> RecordResult
+  func recordNotification(_ record: NotificationRecord) throws(StateError) -> RecordResult
   /// Whether a notification with this UUID was recorded.
-  func hasNotification(uuid: String) throws(StateDatabaseError) -> Bool
+  func hasNotification(uuid: String) throws(StateError) -> Bool
   /// The raw notification a request was opened by.
-  func recordedNotification(requestId: Int64) throws(StateDatabaseError) -> RecordedNotification?
+  func recordedNotification(requestId: Int64) throws(StateError) -> RecordedNotification?
   /// Requests received before `before` and still undecided, whose retry is due at `now`.
-  func undecidedRequests(before: Date, now: Date, limit: Int) throws(StateDatabaseError)
+  func undecidedRequests(before: Date, now: Date, limit: Int) throws(StateError)
     -> [UndecidedRequest]
   /// Waits the next retry of an undecided request until `until`, saying why.
-  func postponeRetry(requestId: Int64, until: Date, reason: String) throws(StateDatabaseError)
+  func postponeRetry(requestId: Int64, until: Date, reason: String) throws(StateError)
   /// Makes every postponed retry due now (a reload, a restart).
-  func makeRetriesDue() throws(StateDatabaseError)
+  func makeRetriesDue() throws(StateError)
   /// Undecided requests whose deadline passed by `now` and that were not reported yet.
-  func lapsedRequests(now: Date) throws(StateDatabaseError) -> [LapsedRequest]
+  func lapsedRequests(now: Date) throws(StateError) -> [LapsedRequest]
   /// Marks a lapsed request as reported.
-  func markLapsed(requestId: Int64, at now: Date) throws(StateDatabaseError)
+  func markLapsed(requestId: Int64, at now: Date) throws(StateError)
   /// Attaches a store outcome (refunded, declined, reversed) to the request it answers.
   func attachOutcome(
     _ type: OutcomeType, notificationUUID: String, transactionId: String, app: AppStoreApp?,
     originalTransactionId: String?, appAccountToken: String?, occurredAt: Date
-  ) throws(StateDatabaseError) -> Int64?
+  ) throws(StateError) -> Int64?
   /// The outcomes attached to a request.
-  func outcomes(requestId: Int64) throws(StateDatabaseError) -> [OutcomeType]
+  func outcomes(requestId: Int64) throws(StateError) -> [OutcomeType]
   /// Records how much of a transaction a revocation took back.
   func recordRevocation(notificationUUID: String, type: String?, percentage: Int?)
-    throws(StateDatabaseError)
+    throws(StateError)
 }
 
 /// The decisions made on requests, each request decided once, with the reply it enqueues.
@@ -38,42 +38,42 @@ public protocol DecisionLog: Sendable {
   /// Records a decision on a request and enqueues its reply, in one step; a request decided
   /// already keeps its first decision.
   func recordDecision(_ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?)
-    throws(StateDatabaseError) -> DecisionReceipt
+    throws(StateError) -> DecisionReceipt
   /// A decision by its id.
-  func decision(id: Int64) throws(StateDatabaseError) -> DecisionRecord?
+  func decision(id: Int64) throws(StateError) -> DecisionRecord?
   /// Whether a request has a decision.
-  func hasDecision(requestId: Int64) throws(StateDatabaseError) -> Bool
+  func hasDecision(requestId: Int64) throws(StateError) -> Bool
   /// How many decisions a request has.
-  func decisionCount(requestId: Int64) throws(StateDatabaseError) -> Int
+  func decisionCount(requestId: Int64) throws(StateError) -> Int
   /// How many requests for a transaction came before `date`.
   func requestCount(transactionId: String, app: AppStoreApp?, before date: Date)
-    throws(StateDatabaseError) -> Int
+    throws(StateError) -> Int
   /// How many refunds a customer had before `date`.
   func refundCount(customer: CustomerKey, app: AppStoreApp?, before date: Date)
-    throws(StateDatabaseError) -> Int
+    throws(StateError) -> Int
 }
 
 /// The replies waiting to go out, each entry moved through its states by the sender.
 public protocol OutboxQueue: Sendable {
   /// An entry by its id.
-  func entry(id: Int64) throws(StateDatabaseError) -> OutboxEntry
+  func entry(id: Int64) throws(StateError) -> OutboxEntry
   /// Entries in `states` (all when empty), unfinished first, at most `limit`.
-  func entries(states: [String], limit: Int) throws(StateDatabaseError) -> [OutboxEntry]
+  func entries(states: [String], limit: Int) throws(StateError) -> [OutboxEntry]
   /// How many entries are in `states` (all when empty).
-  func entryCount(states: [String]) throws(StateDatabaseError) -> Int
+  func entryCount(states: [String]) throws(StateError) -> Int
   /// Entries due to be sent at `now`, earliest deadline first: held and pending ones whose time
   /// came, and `sending` ones whose send began before `leaseLapsedBefore`, since the sender
   /// that began it stopped without recording an answer.
-  func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int) throws(StateDatabaseError)
+  func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int) throws(StateError)
     -> [OutboxEntry]
   /// When the next entry falls due, if any waits.
-  func nextWake() throws(StateDatabaseError) -> Date?
+  func nextWake() throws(StateError) -> Date?
   /// Saves an entry's new state, with the attempt that moved it; refused when another writer
   /// changed the entry since it was read.
   func save(_ entry: inout OutboxEntry, attempt: DeliveryAttempt?, now: Date)
-    throws(StateDatabaseError)
+    throws(StateError)
   /// The delivery attempts of an entry, oldest first.
-  func attempts(entryId: Int64) throws(StateDatabaseError) -> [DeliveryAttempt]
+  func attempts(entryId: Int64) throws(StateError) -> [DeliveryAttempt]
   /// Applies an operator's command to an entry and saves it, trying again when another writer
   /// changed it meanwhile.
   func modifyEntry(
@@ -86,42 +86,42 @@ public protocol OutboxQueue: Sendable {
 /// problem, a store's Retry-After.
 public protocol AppHolds: Sendable {
   /// Pauses sending for `app` until `until`.
-  func pause(_ app: AppStoreApp, until: Date, reason: String) throws(StateDatabaseError)
+  func pause(_ app: AppStoreApp, until: Date, reason: String) throws(StateError)
   /// Ends a pause.
-  func resume(_ app: AppStoreApp) throws(StateDatabaseError)
+  func resume(_ app: AppStoreApp) throws(StateError)
   /// The pauses in force or past.
-  func pauses() throws(StateDatabaseError) -> [AppPause]
+  func pauses() throws(StateError) -> [AppPause]
   /// Holds `app`'s replies until `until`, as the store asked.
-  func throttle(_ app: AppStoreApp, until: Date, now: Date) throws(StateDatabaseError)
+  func throttle(_ app: AppStoreApp, until: Date, now: Date) throws(StateError)
   /// The throttles still in force at `now`.
-  func throttles(now: Date) throws(StateDatabaseError) -> [AppStoreApp: Date]
+  func throttles(now: Date) throws(StateError) -> [AppStoreApp: Date]
   /// Moves `app`'s pending entries to `until` at the earliest.
-  func postponePending(_ app: AppStoreApp, until: Date, now: Date) throws(StateDatabaseError)
+  func postponePending(_ app: AppStoreApp, until: Date, now: Date) throws(StateError)
 }
 
 /// How fast replies may go out, shared by every sender of the state: each app's pace and the
 /// holds a store's 429 put on it. Keys name an app (`bundle|environment`).
 public protocol SendPacing: Sendable {
   /// Reserves the next send slot for `key` at or after `now`, `rate` a second; when it starts.
-  func reserveSendSlot(_ key: String, rate: Double, now: Date) throws(StateDatabaseError) -> Date
+  func reserveSendSlot(_ key: String, rate: Double, now: Date) throws(StateError) -> Date
   /// Holds `key`'s sends after a 429 until `until`, or longer as a run of 429s builds up; when
   /// the hold ends.
-  func holdSends(_ key: String, until: Date, now: Date) throws(StateDatabaseError) -> Date
+  func holdSends(_ key: String, until: Date, now: Date) throws(StateError) -> Date
   /// Holds `key`'s sends until `until` as a hold recorded earlier, without counting a 429.
-  func restoreHold(_ key: String, until: Date, now: Date) throws(StateDatabaseError)
+  func restoreHold(_ key: String, until: Date, now: Date) throws(StateError)
   /// When the hold on `key` ends, if it is held at `now`.
-  func sendsHeldUntil(_ key: String, now: Date) throws(StateDatabaseError) -> Date?
+  func sendsHeldUntil(_ key: String, now: Date) throws(StateError) -> Date?
   /// The store accepted a send for `key`: the next 429 starts its hold from the shortest.
-  func sendAccepted(_ key: String) throws(StateDatabaseError)
+  func sendAccepted(_ key: String) throws(StateError)
 }
 
 /// Who may decide a request and who may send: claims on requests being decided, and the lease
 /// a sender holds while it runs.
 public protocol WorkClaims: Sendable {
   /// Claims request `requestId` for deciding; false when another decider holds it now.
-  func claimRequest(_ requestId: Int64) throws(StateDatabaseError) -> Bool
+  func claimRequest(_ requestId: Int64) throws(StateError) -> Bool
   /// Gives up the claim on request `requestId`.
-  func releaseRequest(_ requestId: Int64) throws(StateDatabaseError)
+  func releaseRequest(_ requestId: Int64) throws(StateError)
   /// Takes the sender lease without waiting; throws when another sender holds it, or the
   /// lease cannot be taken.
   func takeSenderLease() throws(SenderLockError) -> any SenderLease
@@ -134,32 +134,32 @@ public protocol StateMaintenance: Sendable {
   /// Removes what was finished before `cutoff` (with `dryRun`, counts it), stopping between
   /// batches when `stop` says so.
   func prune(before cutoff: Date, now: Date, dryRun: Bool, stop: () -> Bool)
-    throws(StateDatabaseError) -> PruneCounts
+    throws(StateError) -> PruneCounts
   /// The gauges `/metrics` and `/healthz` show.
-  func gauges(now: Date) throws(StateDatabaseError) -> StateGauges
+  func gauges(now: Date) throws(StateError) -> StateGauges
   /// How many entries are in each state.
-  func outboxDepth() throws(StateDatabaseError) -> [String: Int]
+  func outboxDepth() throws(StateError) -> [String: Int]
   /// Why writes fail now, if they do.
   var writeProblem: StateWriteHealth.Problem? { get }
   /// Throws unless a write goes through now.
-  func checkWritable() throws(StateDatabaseError)
+  func checkWritable() throws(StateError)
   /// Moves written data to where it lasts, when the backend keeps a log first; whether all of
   /// it was moved.
-  func checkpoint(waitingForOthers: Bool) throws(StateDatabaseError) -> Bool
+  func checkpoint(waitingForOthers: Bool) throws(StateError) -> Bool
   /// The schema version the store reads.
-  func schemaVersion() throws(StateDatabaseError) -> Int
+  func schemaVersion() throws(StateError) -> Int
 }
 
 /// The past requests dry-runs and reports read.
 public protocol RequestHistory: Sendable {
   /// The CONSUMPTION_REQUESTs received in `since..<until`.
-  func storedRequests(since: Date?, until: Date?) throws(StateDatabaseError) -> [StoredRequest]
+  func storedRequests(since: Date?, until: Date?) throws(StateError) -> [StoredRequest]
   /// The requests decided (or imported) in `since..<until`, with their outcomes.
-  func decidedOutcomes(since: Date?, until: Date?) throws(StateDatabaseError) -> [DecidedOutcome]
+  func decidedOutcomes(since: Date?, until: Date?) throws(StateError) -> [DecidedOutcome]
   /// When the store refunded or declined each transaction.
-  func appleVerdicts() throws(StateDatabaseError) -> AppleVerdicts
+  func appleVerdicts() throws(StateError) -> AppleVerdicts
   /// How many requests the store holds, and when the first and last came.
-  func requestSpan(decided: Bool) throws(StateDatabaseError) -> StoredRequestSpan
+  func requestSpan(decided: Bool) throws(StateError) -> StoredRequestSpan
 }
 
 /// Everything stateful a Reckon service keeps, behind one value: any backend (SQLite for one
@@ -171,33 +171,33 @@ public protocol StateStore: NotificationLog, DecisionLog, OutboxQueue, AppHolds,
 extension StateStore {
   /// Records a decision without a reply to enqueue.
   public func recordDecision(_ decision: DecisionRecord, requestId: Int64)
-    throws(StateDatabaseError) -> DecisionReceipt
+    throws(StateError) -> DecisionReceipt
   {
     try recordDecision(decision, requestId: requestId, enqueue: nil)
   }
 
   /// Undecided requests due for a retry, at most 100.
-  public func undecidedRequests(before: Date, now: Date) throws(StateDatabaseError)
+  public func undecidedRequests(before: Date, now: Date) throws(StateError)
     -> [UndecidedRequest]
   {
     try undecidedRequests(before: before, now: now, limit: 100)
   }
 
   /// Entries due at `now`, leaving every `sending` one to the sender that began it.
-  public func dueEntries(now: Date, limit: Int) throws(StateDatabaseError) -> [OutboxEntry] {
+  public func dueEntries(now: Date, limit: Int) throws(StateError) -> [OutboxEntry] {
     try dueEntries(now: now, leaseLapsedBefore: .distantPast, limit: limit)
   }
 
   /// Every entry, at most 1,000.
-  public func entries(states: [String] = []) throws(StateDatabaseError) -> [OutboxEntry] {
+  public func entries(states: [String] = []) throws(StateError) -> [OutboxEntry] {
     try entries(states: states, limit: 1_000)
   }
 
   /// How many entries there are in all.
-  public func entryCount() throws(StateDatabaseError) -> Int { try entryCount(states: []) }
+  public func entryCount() throws(StateError) -> Int { try entryCount(states: []) }
 
   /// Saves an entry's new state without an attempt.
-  public func save(_ entry: inout OutboxEntry, now: Date) throws(StateDatabaseError) {
+  public func save(_ entry: inout OutboxEntry, now: Date) throws(StateError) {
     try save(&entry, attempt: nil, now: now)
   }
 
@@ -209,19 +209,19 @@ extension StateStore {
   }
 
   /// How many requests for a transaction came before `date`, in any app.
-  public func requestCount(transactionId: String, before date: Date) throws(StateDatabaseError)
+  public func requestCount(transactionId: String, before date: Date) throws(StateError)
     -> Int
   {
     try requestCount(transactionId: transactionId, app: nil, before: date)
   }
 
   /// Prunes for real, without a stop.
-  public func prune(before cutoff: Date, now: Date) throws(StateDatabaseError) -> PruneCounts {
+  public func prune(before cutoff: Date, now: Date) throws(StateError) -> PruneCounts {
     try prune(before: cutoff, now: now, dryRun: false, stop: { false })
   }
 
   /// Checkpoints, waiting for other readers.
-  public func checkpoint() throws(StateDatabaseError) -> Bool {
+  public func checkpoint() throws(StateError) -> Bool {
     try checkpoint(waitingForOthers: true)
   }
 }

@@ -4,7 +4,7 @@ import ReckonSQLite
 import ReckonState
 
 /// The state database's connection: WAL mode, a busy timeout, cached statements, and SQLite's
-/// errors turned into `StateDatabaseError`. Not thread-safe on its own: its owner (`SQLiteStateStore`)
+/// errors turned into `StateError`. Not thread-safe on its own: its owner (`SQLiteStateStore`)
 /// serializes access.
 final class SQLiteConnection {
   private let database: SQLiteDatabase
@@ -22,7 +22,7 @@ final class SQLiteConnection {
   init(
     path: String, synchronous: String, busyTimeoutMilliseconds: Int32 = 5_000,
     readOnly: Bool = false, setUpForWriting: Bool = true
-  ) throws(StateDatabaseError) {
+  ) throws(StateError) {
     self.path = path
     // A new database holds customers' transaction ids and account tokens: owner-only, whatever
     // the umask. SQLite gives its -wal and -shm files the database file's permissions.
@@ -43,21 +43,20 @@ final class SQLiteConnection {
 
   /// Switches the file to WAL mode (a write, so only once it is known to be ours) and sets how
   /// hard commits are synced.
-  func setUpForWriting(synchronous: String) throws(StateDatabaseError) {
+  func setUpForWriting(synchronous: String) throws(StateError) {
     try execute("PRAGMA journal_mode=WAL")
     try execute("PRAGMA synchronous=\(synchronous)")
   }
 
   /// Runs SQL that returns no rows we need (several statements allowed).
-  func execute(_ sql: String) throws(StateDatabaseError) {
+  func execute(_ sql: String) throws(StateError) {
     do { try database.execute(sql) } catch { throw failed(error, sql) }
     noteSuccess(sql)
   }
 
   /// Runs one statement with `values` bound in order and returns every row.
   @discardableResult
-  func query(_ sql: String, _ values: [SQLiteValue] = []) throws(StateDatabaseError) -> [SQLiteRow]
-  {
+  func query(_ sql: String, _ values: [SQLiteValue] = []) throws(StateError) -> [SQLiteRow] {
     let rows: [SQLiteRow]
     do { rows = try database.query(sql, values) } catch { throw failed(error, sql) }
     noteSuccess(sql)
@@ -66,7 +65,7 @@ final class SQLiteConnection {
 
   /// The error for `error`, noted in `writeHealth` when a write failed for another reason than
   /// a constraint (which is the caller's answer, not the file's health).
-  private func failed(_ error: SQLiteError, _ sql: String) -> StateDatabaseError {
+  private func failed(_ error: SQLiteError, _ sql: String) -> StateError {
     let mapped = Self.mapped(error, sql)
     if Self.writingWords.contains(Self.firstWord(sql)), error.code & 0xff != SQLITE_CONSTRAINT {
       writeHealth.failed(mapped.description)
@@ -101,7 +100,7 @@ final class SQLiteConnection {
   var changes: Int { database.changes }
 
   /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
-  func transaction<T>(_ body: () throws(StateDatabaseError) -> T) throws(StateDatabaseError) -> T {
+  func transaction<T>(_ body: () throws(StateError) -> T) throws(StateError) -> T {
     try query("BEGIN IMMEDIATE")
     do {
       let result = try body()
@@ -113,11 +112,11 @@ final class SQLiteConnection {
     }
   }
 
-  private static func mapped(_ error: SQLiteError, _ sql: String) -> StateDatabaseError {
+  private static func mapped(_ error: SQLiteError, _ sql: String) -> StateError {
     if error.code & 0xff == SQLITE_CONSTRAINT {
-      return .constraintViolated(sql: summary(sql), message: error.message)
+      return .constraintViolated(operation: summary(sql), message: error.message)
     }
-    return .statementFailed(sql: summary(sql), message: error.message)
+    return .statementFailed(operation: summary(sql), message: error.message)
   }
 
   private static func summary(_ sql: String) -> String {

@@ -13,8 +13,8 @@ extension SQLiteStateStore {
   /// reader in another process, as emptying the log does, while the service's writes time out.
   /// It then returns whether every page was copied.
   @discardableResult
-  public func checkpoint(waitingForOthers: Bool = true) throws(StateDatabaseError) -> Bool {
-    try locked { () throws(StateDatabaseError) in
+  public func checkpoint(waitingForOthers: Bool = true) throws(StateError) -> Bool {
+    try locked { () throws(StateError) in
       guard waitingForOthers else {
         // The log's frame count, then how many were copied: all when the two are equal.
         let row = try connection.query("PRAGMA wal_checkpoint(PASSIVE)").first
@@ -29,7 +29,7 @@ extension SQLiteStateStore {
 extension SQLiteStateStore {
   /// Throws when the folder a new state database would be made in does not exist, naming it:
   /// SQLite (and the sender lock beside the file) would only say "unable to open database file".
-  public static func checkFolder(of path: String) throws(StateDatabaseError) {
+  public static func checkFolder(of path: String) throws(StateError) {
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue

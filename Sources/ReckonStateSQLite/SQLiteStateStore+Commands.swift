@@ -26,7 +26,7 @@ extension SQLiteStateStore {
           try save(&entry, attempt: record, now: now)
           return entry
         }
-      } catch StateDatabaseError.changedConcurrently where tries < 3 {
+      } catch StateError.changedConcurrently where tries < 3 {
         tries += 1
       }
     }
@@ -34,14 +34,14 @@ extension SQLiteStateStore {
 
   private func lockedThrowing<T>(_ body: () throws -> T) throws -> T {
     var result: Result<T, any Error>!
-    try locked { () throws(StateDatabaseError) in result = Result { try body() } }
+    try locked { () throws(StateError) in result = Result { try body() } }
     return try result.get()
   }
 
   /// The decision an outbox entry was made from (`OutboxEntry.decisionId`), as stored, so
   /// `reckon queue show` can say why a held entry was held and on which facts.
-  public func decision(id: Int64) throws(StateDatabaseError) -> DecisionRecord? {
-    try locked { () throws(StateDatabaseError) in
+  public func decision(id: Int64) throws(StateError) -> DecisionRecord? {
+    try locked { () throws(StateError) in
       try connection.query(
         """
         SELECT policy_name, policy_version, policy_sha256, action, rule, reason, body,

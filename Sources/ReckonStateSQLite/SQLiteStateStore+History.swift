@@ -5,10 +5,10 @@ import ReckonState
 
 extension SQLiteStateStore {
   /// CONSUMPTION_REQUESTs received in `since..<until`, oldest first, with their latest decision's facts.
-  public func storedRequests(since: Date?, until: Date?) throws(StateDatabaseError)
+  public func storedRequests(since: Date?, until: Date?) throws(StateError)
     -> [StoredRequest]
   {
-    try locked { () throws(StateDatabaseError) in
+    try locked { () throws(StateError) in
       try connection.query(
         """
         SELECT r.id, r.raw_notification, r.received_at,
@@ -28,8 +28,8 @@ extension SQLiteStateStore {
 
   /// Apple's verdicts on refund requests (REFUND, REFUND_DECLINED), for a dry-run to tell a
   /// customer asking again from a repeat among imported requests.
-  public func appleVerdicts() throws(StateDatabaseError) -> AppleVerdicts {
-    try locked { () throws(StateDatabaseError) in
+  public func appleVerdicts() throws(StateError) -> AppleVerdicts {
+    try locked { () throws(StateError) in
       var verdicts = AppleVerdicts()
       for row in try connection.query(
         """
@@ -49,10 +49,10 @@ extension SQLiteStateStore {
   /// Decided requests received in `since..<until`, and CONSUMPTION_REQUESTs imported from
   /// Apple's history that Reckon never decided (action `imported`), with the outcomes Apple
   /// reported for them.
-  public func decidedOutcomes(since: Date?, until: Date?) throws(StateDatabaseError)
+  public func decidedOutcomes(since: Date?, until: Date?) throws(StateError)
     -> [DecidedOutcome]
   {
-    try locked { () throws(StateDatabaseError) in
+    try locked { () throws(StateError) in
       try connection.query(
         """
         SELECT r.received_at, d.action, d.rule, d.policy_name, d.body, r.raw_notification,
@@ -85,8 +85,8 @@ extension SQLiteStateStore {
     """
 
   /// Whether a notification with this UUID is stored, as a request or an outcome.
-  public func hasNotification(uuid: String) throws(StateDatabaseError) -> Bool {
-    try locked { () throws(StateDatabaseError) in
+  public func hasNotification(uuid: String) throws(StateError) -> Bool {
+    try locked { () throws(StateError) in
       let found = try connection.query(
         "SELECT EXISTS (SELECT 1 FROM requests WHERE notification_uuid = ?) OR EXISTS (SELECT 1 FROM outcomes WHERE notification_uuid = ?)",
         [.text(uuid), .text(uuid)])
@@ -96,9 +96,9 @@ extension SQLiteStateStore {
 
   /// Records how Apple refunded, on an outcome already attached.
   public func recordRevocation(notificationUUID: String, type: String?, percentage: Int?)
-    throws(StateDatabaseError)
+    throws(StateError)
   {
-    try locked { () throws(StateDatabaseError) in
+    try locked { () throws(StateError) in
       try connection.query(
         "UPDATE outcomes SET revocation_type = ?, revocation_percentage = ? WHERE notification_uuid = ?",
         [.optional(type), .optional(percentage), .text(notificationUUID)])

@@ -21,7 +21,7 @@ extension SQLiteStateStore {
 
   func insertEntry(
     _ enqueue: OutboxEnqueue, decisionId: Int64, requestId: Int64, now: Date, sentAt: Date? = nil
-  ) throws(StateDatabaseError) -> Int64 {
+  ) throws(StateError) -> Int64 {
     let state: OutboxState =
       sentAt.map { .sent(at: $0) } ?? enqueue.holdUntil.map { .held(releaseAt: $0) }
       ?? .pending(notBefore: now)
@@ -46,8 +46,8 @@ extension SQLiteStateStore {
   }
 
   /// The entry with this id.
-  public func entry(id: Int64) throws(StateDatabaseError) -> OutboxEntry {
-    let rows = try locked { () throws(StateDatabaseError) in
+  public func entry(id: Int64) throws(StateError) -> OutboxEntry {
+    let rows = try locked { () throws(StateError) in
       try connection.query("SELECT \(entryColumns) FROM outbox WHERE id = ?", [.integer(id)])
     }
     guard let row = rows.first, let entry = Self.entry(row) else {
@@ -64,10 +64,10 @@ extension SQLiteStateStore {
   /// Entries in the named states (all when empty): held, pending, sending and failed first, most
   /// urgent (oldest deadline) first; then the finished ones, latest deadline first, so a long
   /// history does not push what happened lately past the limit.
-  public func entries(states: [String] = [], limit: Int = 1_000) throws(StateDatabaseError)
+  public func entries(states: [String] = [], limit: Int = 1_000) throws(StateError)
     -> [OutboxEntry]
   {
-    try locked { () throws(StateDatabaseError) in
+    try locked { () throws(StateError) in
       var found: [OutboxEntry] = []
       for finished in [false, true] {
         let wanted =
@@ -99,8 +99,8 @@ extension SQLiteStateStore {
   }
 
   /// How many entries are in the named states (all when empty).
-  public func entryCount(states: [String] = []) throws(StateDatabaseError) -> Int {
-    try locked { () throws(StateDatabaseError) in
+  public func entryCount(states: [String] = []) throws(StateError) -> Int {
+    try locked { () throws(StateError) in
       let rows = try connection.query(
         "SELECT count(*) FROM outbox \(Self.stateFilter(states))", states.map { .text($0) })
       return Int(rows.first?.int(0) ?? 0)
@@ -113,9 +113,9 @@ extension SQLiteStateStore {
 
   /// Entries that need attention at `now`: held past release, pending past not-before, or past the deadline.
   public func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int)
-    throws(StateDatabaseError) -> [OutboxEntry]
+    throws(StateError) -> [OutboxEntry]
   {
-    try locked { () throws(StateDatabaseError) in
+    try locked { () throws(StateError) in
       try connection.query(
         """
         SELECT \(entryColumns) FROM outbox
@@ -128,8 +128,8 @@ extension SQLiteStateStore {
   }
 
   /// The earliest time an unfinished entry needs attention, or nil when none is waiting.
-  public func nextWake() throws(StateDatabaseError) -> Date? {
-    try locked { () throws(StateDatabaseError) in
+  public func nextWake() throws(StateError) -> Date? {
+    try locked { () throws(StateError) in
       try connection.query(
         "SELECT MIN(MIN(state_at, deadline)) FROM outbox WHERE state IN ('held', 'pending')"
       ).first?.date(0)
@@ -139,11 +139,11 @@ extension SQLiteStateStore {
   /// Writes the entry's state, and the attempt when given, in one transaction, if the stored
   /// entry is still the revision `entry` was read at; throws `changedConcurrently` otherwise.
   public func save(_ entry: inout OutboxEntry, attempt: DeliveryAttempt? = nil, now: Date)
-    throws(StateDatabaseError)
+    throws(StateError)
   {
     let written = entry
-    try locked { () throws(StateDatabaseError) in
-      try connection.transaction { () throws(StateDatabaseError) in
+    try locked { () throws(StateError) in
+      try connection.transaction { () throws(StateError) in
         try connection.query(
           """
           UPDATE outbox SET body = ?, state = ?, state_at = ?, state_reason = ?, attempts = ?, interrupted_sends = ?,
@@ -172,8 +172,8 @@ extension SQLiteStateStore {
   }
 
   /// The recorded attempts of an entry, oldest first.
-  public func attempts(entryId: Int64) throws(StateDatabaseError) -> [DeliveryAttempt] {
-    try locked { () throws(StateDatabaseError) in
+  public func attempts(entryId: Int64) throws(StateError) -> [DeliveryAttempt] {
+    try locked { () throws(StateError) in
       try connection.query(
         """
         SELECT entry_id, started_at, finished_at, http_status, error_code, error_message, result FROM attempts
@@ -189,7 +189,7 @@ extension SQLiteStateStore {
     }
   }
 
-  private func insertAttempt(_ attempt: DeliveryAttempt) throws(StateDatabaseError) {
+  private func insertAttempt(_ attempt: DeliveryAttempt) throws(StateError) {
     try connection.query(
       """
       INSERT INTO attempts (entry_id, started_at, finished_at, http_status, error_code, error_message, result)

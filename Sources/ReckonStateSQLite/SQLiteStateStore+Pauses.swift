@@ -4,8 +4,8 @@ import ReckonState
 
 extension SQLiteStateStore {
   /// Pauses `app` until `until`, so other runs (`reckon send --once` from cron) respect it too.
-  public func pause(_ app: AppStoreApp, until: Date, reason: String) throws(StateDatabaseError) {
-    try locked { () throws(StateDatabaseError) in
+  public func pause(_ app: AppStoreApp, until: Date, reason: String) throws(StateError) {
+    try locked { () throws(StateError) in
       try connection.query(
         "INSERT OR REPLACE INTO app_pauses (bundle_id, environment, paused_until, reason) VALUES (?, ?, ?, ?)",
         [.text(app.bundleId), .text(app.environment.rawValue), .date(until), .text(reason)])
@@ -13,8 +13,8 @@ extension SQLiteStateStore {
   }
 
   /// Ends a pause (after a successful send, or by an operator).
-  public func resume(_ app: AppStoreApp) throws(StateDatabaseError) {
-    try locked { () throws(StateDatabaseError) in
+  public func resume(_ app: AppStoreApp) throws(StateError) {
+    try locked { () throws(StateError) in
       try connection.query(
         "DELETE FROM app_pauses WHERE bundle_id = ? AND environment = ?",
         [.text(app.bundleId), .text(app.environment.rawValue)])
@@ -22,8 +22,8 @@ extension SQLiteStateStore {
   }
 
   /// Every recorded pause, including ones that have run out.
-  public func pauses() throws(StateDatabaseError) -> [AppPause] {
-    try locked { () throws(StateDatabaseError) in
+  public func pauses() throws(StateError) -> [AppPause] {
+    try locked { () throws(StateError) in
       try connection.query(
         "SELECT bundle_id, environment, paused_until, reason FROM app_pauses ORDER BY bundle_id"
       ).compactMap { row in
@@ -40,9 +40,9 @@ extension SQLiteStateStore {
 
   /// Records that Apple holds `app` until `until` (a 429), keeping the later of this and a hold
   /// already recorded, and forgetting holds that ended before `now`.
-  public func throttle(_ app: AppStoreApp, until: Date, now: Date) throws(StateDatabaseError) {
-    try locked { () throws(StateDatabaseError) in
-      try connection.transaction { () throws(StateDatabaseError) in
+  public func throttle(_ app: AppStoreApp, until: Date, now: Date) throws(StateError) {
+    try locked { () throws(StateError) in
+      try connection.transaction { () throws(StateError) in
         try connection.query("DELETE FROM app_throttles WHERE held_until <= ?", [.date(now)])
         try connection.query(
           """
@@ -56,8 +56,8 @@ extension SQLiteStateStore {
   }
 
   /// The apps Apple still holds at `now`, with when each hold ends.
-  public func throttles(now: Date) throws(StateDatabaseError) -> [AppStoreApp: Date] {
-    try locked { () throws(StateDatabaseError) in
+  public func throttles(now: Date) throws(StateError) -> [AppStoreApp: Date] {
+    try locked { () throws(StateError) in
       var held: [AppStoreApp: Date] = [:]
       for row in try connection.query(
         "SELECT bundle_id, environment, held_until FROM app_throttles WHERE held_until > ?",
@@ -77,9 +77,9 @@ extension SQLiteStateStore {
   /// throttles the app or its credentials fail, its entries wait in the database: neither due
   /// (crowding out other apps' entries) nor waking the sender before then.
   public func postponePending(_ app: AppStoreApp, until: Date, now: Date)
-    throws(StateDatabaseError)
+    throws(StateError)
   {
-    try locked { () throws(StateDatabaseError) in
+    try locked { () throws(StateError) in
       try connection.query(
         """
         UPDATE outbox SET state_at = ?1, updated_at = ?2, revision = revision + 1

@@ -47,7 +47,7 @@ extension SQLiteStateStore {
   /// goes on from there.
   public func prune(
     before cutoff: Date, now: Date, dryRun: Bool = false, stop: () -> Bool = { false }
-  ) throws(StateDatabaseError) -> PruneCounts {
+  ) throws(StateError) -> PruneCounts {
     let latest = now.addingTimeInterval(-Self.shortestRetention)
     guard cutoff <= latest else { throw .retentionTooShort(cutoff: cutoff, latest: latest) }
     if dryRun { return try pruneCounts(before: cutoff) }
@@ -71,8 +71,8 @@ extension SQLiteStateStore {
   }
 
   /// What pruning before `cutoff` would remove, read in one transaction.
-  private func pruneCounts(before cutoff: Date) throws(StateDatabaseError) -> PruneCounts {
-    try locked { () throws(StateDatabaseError) in
+  private func pruneCounts(before cutoff: Date) throws(StateError) -> PruneCounts {
+    try locked { () throws(StateError) in
       let row = try connection.query(
         """
         WITH originals AS (SELECT r.id FROM requests r WHERE \(Self.prunable)),
@@ -98,9 +98,9 @@ extension SQLiteStateStore {
 
   /// Removes up to `pruneBatch` of the oldest prunable requests and what belongs to them, in one
   /// transaction; nil when none is left.
-  private func pruneBatch(before cutoff: Date) throws(StateDatabaseError) -> PruneCounts? {
-    try locked { () throws(StateDatabaseError) -> PruneCounts? in
-      try connection.transaction { () throws(StateDatabaseError) -> PruneCounts? in
+  private func pruneBatch(before cutoff: Date) throws(StateError) -> PruneCounts? {
+    try locked { () throws(StateError) -> PruneCounts? in
+      try connection.transaction { () throws(StateError) -> PruneCounts? in
         let originals = try ids(
           "SELECT r.id FROM requests r WHERE \(Self.prunable) ORDER BY r.received_at LIMIT ?2",
           [.date(cutoff), .integer(Int64(Self.pruneBatch))])
@@ -133,7 +133,7 @@ extension SQLiteStateStore {
   }
 
   /// The first column of each row `sql` returns, as ids.
-  private func ids(_ sql: String, _ values: [SQLiteValue] = []) throws(StateDatabaseError)
+  private func ids(_ sql: String, _ values: [SQLiteValue] = []) throws(StateError)
     -> [Int64]
   {
     try connection.query(sql, values).compactMap { $0.int(0) }
@@ -146,8 +146,8 @@ extension SQLiteStateStore {
 
   /// Removes up to `pruneBatch` outcomes attached to no request (imported from Apple's history
   /// for a transaction with no request here) reported before `cutoff`; nil when none is left.
-  private func pruneLooseOutcomes(before cutoff: Date) throws(StateDatabaseError) -> Int? {
-    try locked { () throws(StateDatabaseError) -> Int? in
+  private func pruneLooseOutcomes(before cutoff: Date) throws(StateError) -> Int? {
+    try locked { () throws(StateError) -> Int? in
       try connection.query(
         """
         DELETE FROM outcomes WHERE id IN (

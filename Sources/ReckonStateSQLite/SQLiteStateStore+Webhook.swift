@@ -7,13 +7,13 @@ extension SQLiteStateStore {
   /// that have no decision and are due to be tried (`postponeRetry`), the longest waiting
   /// first; not repeats, and not requests imported from history.
   public func undecidedRequests(before: Date, now: Date, limit: Int = 100)
-    throws(StateDatabaseError) -> [UndecidedRequest]
+    throws(StateError) -> [UndecidedRequest]
   {
     // A deadline is at most the reply window after receipt, so only requests received within
     // the longest window can still be open: the search reads those, not the whole table, every
     // 30 s while the service runs.
     let earliest = now.addingTimeInterval(-AppStoreEnvironment.longestReplyWindow)
-    return try locked { () throws(StateDatabaseError) in
+    return try locked { () throws(StateError) in
       try connection.query(
         Self.undecidedQuery,
         [.date(before), .date(now), .integer(Int64(limit)), .date(earliest)]
@@ -31,9 +31,9 @@ extension SQLiteStateStore {
   /// Puts off the next try of an undecided request until `until`, recording that one more
   /// failed and why.
   public func postponeRetry(requestId: Int64, until: Date, reason: String)
-    throws(StateDatabaseError)
+    throws(StateError)
   {
-    try locked { () throws(StateDatabaseError) in
+    try locked { () throws(StateError) in
       try connection.query(
         "UPDATE requests SET retry_at = ?, retries = retries + 1, retry_reason = ? WHERE id = ?",
         [.date(until), .text(reason), .integer(requestId)])
@@ -42,17 +42,17 @@ extension SQLiteStateStore {
 
   /// Makes every undecided request waiting out a retry's delay due now: what failed was fixed
   /// (`reckon serve` does this on SIGHUP).
-  public func makeRetriesDue() throws(StateDatabaseError) {
-    try locked { () throws(StateDatabaseError) in
+  public func makeRetriesDue() throws(StateError) {
+    try locked { () throws(StateError) in
       try connection.query("UPDATE requests SET retry_at = NULL WHERE retry_at IS NOT NULL")
     }
   }
 
   /// CONSUMPTION_REQUESTs whose deadline passed by `now` with no decision, not reported yet
   /// (`markLapsed`), among those received in the two longest windows before `now`.
-  public func lapsedRequests(now: Date) throws(StateDatabaseError) -> [LapsedRequest] {
+  public func lapsedRequests(now: Date) throws(StateError) -> [LapsedRequest] {
     let earliest = now.addingTimeInterval(-2 * AppStoreEnvironment.longestReplyWindow)
-    return try locked { () throws(StateDatabaseError) in
+    return try locked { () throws(StateError) in
       try connection.query(
         """
         SELECT r.id, r.transaction_id, r.bundle_id, r.environment, r.deadline, r.retries,
@@ -76,8 +76,8 @@ extension SQLiteStateStore {
   }
 
   /// Records that a lapsed request was reported, so it is reported once.
-  public func markLapsed(requestId: Int64, at now: Date) throws(StateDatabaseError) {
-    try locked { () throws(StateDatabaseError) in
+  public func markLapsed(requestId: Int64, at now: Date) throws(StateError) {
+    try locked { () throws(StateError) in
       try connection.query(
         "UPDATE requests SET lapsed_at = ? WHERE id = ?", [.date(now), .integer(requestId)])
     }
@@ -94,10 +94,10 @@ extension SQLiteStateStore {
     """
 
   /// The recorded notification of a request, as received; nil when there is no such request.
-  public func recordedNotification(requestId: Int64) throws(StateDatabaseError)
+  public func recordedNotification(requestId: Int64) throws(StateError)
     -> RecordedNotification?
   {
-    try locked { () throws(StateDatabaseError) in
+    try locked { () throws(StateError) in
       try connection.query(
         "SELECT received_at, raw_notification FROM requests WHERE id = ?", [.integer(requestId)]
       ).first.flatMap { row in
@@ -108,8 +108,8 @@ extension SQLiteStateStore {
   }
 
   /// Whether a decision was recorded for the request.
-  public func hasDecision(requestId: Int64) throws(StateDatabaseError) -> Bool {
-    try locked { () throws(StateDatabaseError) in
+  public func hasDecision(requestId: Int64) throws(StateError) -> Bool {
+    try locked { () throws(StateError) in
       try !connection.query(
         "SELECT 1 FROM decisions WHERE request_id = ? LIMIT 1", [.integer(requestId)]
       ).isEmpty
@@ -117,8 +117,8 @@ extension SQLiteStateStore {
   }
 
   /// The number of decisions recorded for the request (one, once decided).
-  public func decisionCount(requestId: Int64) throws(StateDatabaseError) -> Int {
-    try locked { () throws(StateDatabaseError) in
+  public func decisionCount(requestId: Int64) throws(StateError) -> Int {
+    try locked { () throws(StateError) in
       Int(
         try connection.query(
           "SELECT COUNT(*) FROM decisions WHERE request_id = ?", [.integer(requestId)]
@@ -132,9 +132,9 @@ extension SQLiteStateStore {
   /// Writes and commits a change that leaves nothing behind, so a write problem (a full disk,
   /// a lock held past the busy timeout) shows now rather than at the next request; a commit
   /// clears `writeProblem`. A transaction that only read would commit without writing a page.
-  public func checkWritable() throws(StateDatabaseError) {
-    try locked { () throws(StateDatabaseError) in
-      try connection.transaction { () throws(StateDatabaseError) in
+  public func checkWritable() throws(StateError) {
+    try locked { () throws(StateError) in
+      try connection.transaction { () throws(StateError) in
         try connection.query(
           "INSERT INTO schema_migrations (version, applied_at) VALUES (-1, 0)")
         try connection.query("DELETE FROM schema_migrations WHERE version = -1")
@@ -145,9 +145,9 @@ extension SQLiteStateStore {
   /// The outbox by state, the entries overdue and the requests undecided at `now`. Read without
   /// a transaction of their own, which would take the write lock: the gauges must read while
   /// writes fail.
-  public func gauges(now: Date) throws(StateDatabaseError) -> StateGauges {
+  public func gauges(now: Date) throws(StateError) -> StateGauges {
     let earliest = now.addingTimeInterval(-AppStoreEnvironment.longestReplyWindow)
-    return try locked { () throws(StateDatabaseError) in
+    return try locked { () throws(StateError) in
       var gauges = StateGauges(outboxDepth: try depthByState())
       gauges.overdue = Int(
         try connection.query(
@@ -170,12 +170,12 @@ extension SQLiteStateStore {
   }
 
   /// How many outbox entries are in each state, for `/metrics`.
-  public func outboxDepth() throws(StateDatabaseError) -> [String: Int] {
-    try locked { () throws(StateDatabaseError) in try depthByState() }
+  public func outboxDepth() throws(StateError) -> [String: Int] {
+    try locked { () throws(StateError) in try depthByState() }
   }
 
   /// `outboxDepth`'s query, for a caller holding the lock.
-  private func depthByState() throws(StateDatabaseError) -> [String: Int] {
+  private func depthByState() throws(StateError) -> [String: Int] {
     var depth: [String: Int] = [:]
     for row in try connection.query("SELECT state, COUNT(*) FROM outbox GROUP BY state") {
       if let state = row.text(0) { depth[state] = Int(row.int(1) ?? 0) }

@@ -54,7 +54,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
   public init(
     path: String, durability: Durability = .normal, backgroundCheckpoints: Bool = false,
     access: Access = .create
-  ) throws(StateDatabaseError) {
+  ) throws(StateError) {
     self.path = path
     if access != .create {
       guard FileManager.default.fileExists(atPath: path) else { throw .noSuchFile(path: path) }
@@ -62,7 +62,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
       try Self.checkFolder(of: path)
     }
     var version = StateSchema.migrations.count
-    do throws(StateDatabaseError) {
+    do throws(StateError) {
       connection = try SQLiteConnection(
         path: path, synchronous: durability.rawValue, readOnly: access == .readOnly,
         setUpForWriting: false)
@@ -95,9 +95,9 @@ public final class SQLiteStateStore: @unchecked Sendable {
   /// SQLite's "unable to open database file" said plainly when the cause is a folder this user
   /// cannot write: a WAL database needs its `-wal` and `-shm` files beside it even to be read.
   static func explained(
-    _ error: StateDatabaseError, path: String,
+    _ error: StateError, path: String,
     isWritable: (String) -> Bool = { Glibc.access($0, W_OK) == 0 }
-  ) -> StateDatabaseError {
+  ) -> StateError {
     guard error.description.contains("unable to open database file") else { return error }
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
     guard !isWritable(folder) else { return error }
@@ -113,7 +113,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
   /// Refuses `path` when it is a file another program made (it holds something, but not
   /// Reckon's tables), opening it read-only, so a command can say so before it puts anything
   /// beside it (the sender's lock file). A missing file passes: opening creates it.
-  public static func checkIsOurs(path: String) throws(StateDatabaseError) {
+  public static func checkIsOurs(path: String) throws(StateError) {
     guard FileManager.default.fileExists(atPath: path) else { return }
     let connection = try SQLiteConnection(path: path, synchronous: "NORMAL", readOnly: true)
     guard try !StateSchema.isEmpty(connection) else { return }
@@ -121,8 +121,8 @@ public final class SQLiteStateStore: @unchecked Sendable {
   }
 
   /// The schema version the file is at.
-  public func schemaVersion() throws(StateDatabaseError) -> Int {
-    try locked { () throws(StateDatabaseError) in
+  public func schemaVersion() throws(StateError) -> Int {
+    try locked { () throws(StateError) in
       Int(try connection.query("SELECT MAX(version) FROM schema_migrations").first?.int(0) ?? 0)
     }
   }
@@ -133,20 +133,20 @@ public final class SQLiteStateStore: @unchecked Sendable {
   /// recorded as live now (`.recorded` or `.repeated` under the imported id): Apple delivers
   /// again a request it has had no 200 for, and an import that found it first must not make
   /// the webhook ignore it.
-  public func recordNotification(_ record: NotificationRecord) throws(StateDatabaseError)
+  public func recordNotification(_ record: NotificationRecord) throws(StateError)
     -> RecordResult
   {
     // One write transaction from the look to the insert: two processes on one database (two
     // webhook instances) receiving copies at once must not both record them as new.
-    let result = try locked { () throws(StateDatabaseError) in
-      try connection.transaction { () throws(StateDatabaseError) in try recordOnce(record) }
+    let result = try locked { () throws(StateError) in
+      try connection.transaction { () throws(StateError) in try recordOnce(record) }
     }
     // A duplicate wrote nothing: no commit to count toward the next checkpoint, as before.
     if case .duplicate = result {} else { checkpointer?.committed() }
     return result
   }
 
-  private func recordOnce(_ record: NotificationRecord) throws(StateDatabaseError)
+  private func recordOnce(_ record: NotificationRecord) throws(StateError)
     -> RecordResult
   {
     let existing = try connection.query(
@@ -182,7 +182,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
   /// Makes the imported request `id` the live `record` Apple delivered: received now, with the
   /// deadline counted as for any live request, and a repeat if an open request precedes it.
   private func takeLive(importedId id: Int64, _ record: NotificationRecord)
-    throws(StateDatabaseError) -> RecordResult
+    throws(StateError) -> RecordResult
   {
     let original = try openRequest(repeatedBy: record)
     try connection.query(
@@ -204,7 +204,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
   /// a request after the deadline is a new one, and so is one Apple sent after its verdict on
   /// the last (the customer asked again). An imported request is never answered, so a live copy
   /// of it is decided as a request of its own.
-  private func openRequest(repeatedBy record: NotificationRecord) throws(StateDatabaseError)
+  private func openRequest(repeatedBy record: NotificationRecord) throws(StateError)
     -> Int64?
   {
     guard record.notificationType == NotificationType.consumptionRequest.rawValue,
@@ -247,7 +247,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
   /// The entry's body must validate; an invalid body is refused and nothing is written.
   public func recordDecision(
     _ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue? = nil
-  ) throws(StateDatabaseError) -> DecisionReceipt {
+  ) throws(StateError) -> DecisionReceipt {
     try recordDecision(decision, requestId: requestId, enqueue: enqueue, sentAt: nil)
   }
 
@@ -255,7 +255,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
   /// given: a generated history as if the sender had delivered it, without a second write.
   package func recordDecision(
     _ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?, sentAt: Date?
-  ) throws(StateDatabaseError) -> DecisionReceipt {
+  ) throws(StateError) -> DecisionReceipt {
     if let enqueue {
       do {
         _ = try ValidatedConsumptionBody(validating: enqueue.body, context: enqueue.context)
@@ -264,8 +264,8 @@ public final class SQLiteStateStore: @unchecked Sendable {
       }
     }
     defer { checkpointer?.committed() }
-    return try locked { () throws(StateDatabaseError) in
-      try connection.transaction { () throws(StateDatabaseError) in
+    return try locked { () throws(StateError) in
+      try connection.transaction { () throws(StateError) in
         // One decision per request, checked in the write transaction: a second service on the
         // database (a standby retrying undecided requests) must not queue a second reply.
         if let first = try connection.query(
@@ -305,9 +305,9 @@ public final class SQLiteStateStore: @unchecked Sendable {
   /// `history.*` facts); repeats of an open request are the same request and are not counted,
   /// nor are the outcome notifications recorded beside them.
   public func requestCount(transactionId: String, app: AppStoreApp? = nil, before date: Date)
-    throws(StateDatabaseError) -> Int
+    throws(StateError) -> Int
   {
-    try locked { () throws(StateDatabaseError) in
+    try locked { () throws(StateError) in
       Int(
         try connection.query(
           """
@@ -328,14 +328,14 @@ public final class SQLiteStateStore: @unchecked Sendable {
   /// `app` when given: a Sandbox refund is not a Production one. A refund whose app is unknown
   /// (recorded before Reckon kept it, with nothing to tell it from) counts for every app.
   public func refundCount(customer: CustomerKey, app: AppStoreApp? = nil, before date: Date)
-    throws(StateDatabaseError) -> Int
+    throws(StateError) -> Int
   {
     let (column, value): (String, String)
     switch customer {
     case .appAccountToken(let token): (column, value) = ("app_account_token", token.lowercased())
     case .originalTransactionId(let id): (column, value) = ("original_transaction_id", id)
     }
-    return try locked { () throws(StateDatabaseError) in
+    return try locked { () throws(StateError) in
       Int(
         try connection.query(
           """
@@ -377,11 +377,11 @@ public final class SQLiteStateStore: @unchecked Sendable {
     _ type: OutcomeType, notificationUUID: String, transactionId: String,
     app: AppStoreApp? = nil, originalTransactionId: String? = nil,
     appAccountToken: String? = nil, occurredAt: Date
-  ) throws(StateDatabaseError) -> Int64? {
+  ) throws(StateError) -> Int64? {
     // The request is looked up inside the write transaction, so one removed meanwhile (`prune`
     // in another process) is not pointed at.
-    try locked { () throws(StateDatabaseError) in
-      try connection.transaction { () throws(StateDatabaseError) -> Int64? in
+    try locked { () throws(StateError) in
+      try connection.transaction { () throws(StateError) -> Int64? in
         let request = try connection.query(
           """
           SELECT id, bundle_id, environment FROM requests WHERE transaction_id = ?1
@@ -424,7 +424,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
   /// own, left undecided for the retry of undecided requests to decide, and the later ones its
   /// repeats.
   private func reopenRepeats(of requestId: Int64, sentAfter verdict: Date, window: TimeInterval)
-    throws(StateDatabaseError)
+    throws(StateError)
   {
     var reopened: Int64?
     for row in try connection.query(
@@ -442,8 +442,8 @@ public final class SQLiteStateStore: @unchecked Sendable {
   }
 
   /// The outcomes attached to a request, oldest first.
-  public func outcomes(requestId: Int64) throws(StateDatabaseError) -> [OutcomeType] {
-    try locked { () throws(StateDatabaseError) in
+  public func outcomes(requestId: Int64) throws(StateError) -> [OutcomeType] {
+    try locked { () throws(StateError) in
       try connection.query(
         "SELECT type FROM outcomes WHERE request_id = ? ORDER BY occurred_at", [.integer(requestId)]
       )
@@ -453,7 +453,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
 
   /// Runs `body` holding the connection lock.
   @discardableResult
-  func locked<T>(_ body: () throws(StateDatabaseError) -> T) throws(StateDatabaseError) -> T {
+  func locked<T>(_ body: () throws(StateError) -> T) throws(StateError) -> T {
     lock.lock()
     defer { lock.unlock() }
     return try body()

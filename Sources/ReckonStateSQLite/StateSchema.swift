@@ -190,8 +190,8 @@ enum StateSchema {
   /// Whether the file holds nothing at all (no table, view, index or trigger, and no
   /// application id or user version another program set): a new file, which Reckon may make
   /// its own.
-  static func isEmpty(_ connection: SQLiteConnection) throws(StateDatabaseError) -> Bool {
-    do throws(StateDatabaseError) {
+  static func isEmpty(_ connection: SQLiteConnection) throws(StateError) -> Bool {
+    do throws(StateError) {
       let objects = try connection.query("SELECT 1 FROM sqlite_master LIMIT 1")
       let application = try connection.query("PRAGMA application_id").first?.int(0)
       let version = try connection.query("PRAGMA user_version").first?.int(0)
@@ -201,7 +201,7 @@ enum StateSchema {
     }
   }
 
-  static func version(_ connection: SQLiteConnection) throws(StateDatabaseError) -> Int {
+  static func version(_ connection: SQLiteConnection) throws(StateError) -> Int {
     let hasTable: Bool
     do {
       hasTable = try !connection.query(
@@ -224,7 +224,7 @@ enum StateSchema {
   /// Reckon left it, for tests), refusing one written by a newer Reckon.
   static func migrate(
     _ connection: SQLiteConnection, now: Double, to target: Int = StateSchema.migrations.count
-  ) throws(StateDatabaseError) {
+  ) throws(StateError) {
     try connection.execute(
       "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
     )
@@ -242,9 +242,9 @@ enum StateSchema {
   /// moment (serve starting while cron runs send) may have applied some meanwhile.
   static func apply(
     _ connection: SQLiteConnection, after current: Int, upTo target: Int, now: Double
-  ) throws(StateDatabaseError) {
+  ) throws(StateError) {
     for version in (current + 1)..<(max(target, current) + 1) {
-      try connection.transaction { () throws(StateDatabaseError) in
+      try connection.transaction { () throws(StateError) in
         // Read again under the write lock, which keeps it from changing until the commit.
         let applied = try connection.query(
           "SELECT 1 FROM schema_migrations WHERE version >= ?", [.integer(Int64(version))])

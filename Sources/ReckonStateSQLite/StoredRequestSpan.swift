@@ -5,13 +5,13 @@ import ReckonState
 extension SQLiteStateStore {
   /// The CONSUMPTION_REQUESTs a dry-run over the database reads when given no window; with
   /// `decided`, the requests the outcomes report reads (decided, or imported).
-  public func requestSpan(decided: Bool) throws(StateDatabaseError) -> StoredRequestSpan {
+  public func requestSpan(decided: Bool) throws(StateError) -> StoredRequestSpan {
     // The same selections as `storedRequests` and `decidedOutcomes`, without their window.
     let selection =
       decided
       ? Self.reportedRequest
       : "r.notification_type = 'CONSUMPTION_REQUEST' AND r.repeat_of IS NULL"
-    let row = try locked { () throws(StateDatabaseError) in
+    let row = try locked { () throws(StateError) in
       try connection.query(
         """
         SELECT count(*), min(r.received_at), max(r.received_at) FROM requests r

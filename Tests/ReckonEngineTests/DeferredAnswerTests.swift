@@ -8,7 +8,8 @@ import Testing
 struct DeferredAnswerTests {
   @Test func aDecisionNotStoredIsAnsweredWithoutTheDatabasesError() {
     let reason = DeferReason.notStored(
-      .statementFailed(sql: "INSERT INTO decisions (request_id, …", message: "disk I/O error"))
+      .statementFailed(operation: "INSERT INTO decisions (request_id, …", message: "disk I/O error")
+    )
     #expect(!reason.answered.contains("INSERT") && !reason.answered.contains("disk"))
     #expect(reason.description.contains("disk I/O error"), "the log keeps it")
   }

@@ -26,7 +26,7 @@ import Testing
     }
     try sender.save(&senderCopy, now: TestState.start)
     try operatorCopy.edit(body: Self.editedBody, now: TestState.start)
-    #expect(throws: StateDatabaseError.changedConcurrently(entry: id)) {
+    #expect(throws: StateError.changedConcurrently(entry: id)) {
       try operatorStore.save(&operatorCopy, now: TestState.start)
     }
     let stored = try sender.entry(id: id)

@@ -20,7 +20,7 @@ import Testing
     let path = TestState.temporaryPath()
     let store = try SQLiteStateStore(path: path)
     try store.connection.query("INSERT INTO schema_migrations (version, applied_at) VALUES (99, 0)")
-    let error = #expect(throws: StateDatabaseError.self) { try SQLiteStateStore(path: path) }
+    let error = #expect(throws: StateError.self) { try SQLiteStateStore(path: path) }
     #expect(error == .newerSchema(path: path, found: 99, known: StateSchema.migrations.count))
   }
 
@@ -38,7 +38,7 @@ import Testing
     #expect(try reader.schemaVersion() == StateSchema.oldestReadable)
     #expect(try reader.decidedOutcomes(since: nil, until: nil).isEmpty)
     let older = try Self.database(atVersion: StateSchema.oldestReadable - 1)
-    let error = #expect(throws: StateDatabaseError.self) {
+    let error = #expect(throws: StateError.self) {
       try SQLiteStateStore(path: older, access: .readOnly)
     }
     #expect(
@@ -177,17 +177,17 @@ import Testing
     _ = try store.attachOutcome(
       .refund, notificationUUID: "stored", transactionId: "1000", occurredAt: TestState.start)
     #expect(store.writeProblem == nil)
-    try store.locked { () throws(StateDatabaseError) in
+    try store.locked { () throws(StateError) in
       try store.connection.execute("PRAGMA query_only = 1")
     }
-    #expect(throws: StateDatabaseError.self) {
+    #expect(throws: StateError.self) {
       try store.recordNotification(TestState.notification("refused"))
     }
     let problem = try #require(store.writeProblem)
     #expect(problem.reason.contains("readonly"))
-    #expect(throws: StateDatabaseError.self) { try store.checkWritable() }
+    #expect(throws: StateError.self) { try store.checkWritable() }
     #expect(store.writeProblem == problem, "the first failure's time and reason are kept")
-    try store.locked { () throws(StateDatabaseError) in
+    try store.locked { () throws(StateError) in
       try store.connection.execute("PRAGMA query_only = 0")
     }
     // A commit that changed nothing (a duplicate answered from what is stored, an outcome
@@ -199,17 +199,17 @@ import Testing
     #expect(store.writeProblem == problem)
     try store.checkWritable()
     #expect(store.writeProblem == nil)
-    let left = try store.locked { () throws(StateDatabaseError) in
+    let left = try store.locked { () throws(StateError) in
       try store.connection.query("SELECT COUNT(*) FROM schema_migrations WHERE version < 1")
     }
     #expect(left.first?.int(0) == 0, "the check left a row behind")
 
-    try store.locked { () throws(StateDatabaseError) in
+    try store.locked { () throws(StateError) in
       try store.connection.query(
         "INSERT INTO app_pauses VALUES ('com.example.coins', 'Production', 0, 'test')")
     }
-    #expect(throws: StateDatabaseError.self) {
-      try store.locked { () throws(StateDatabaseError) in
+    #expect(throws: StateError.self) {
+      try store.locked { () throws(StateError) in
         try store.connection.query(
           "INSERT INTO app_pauses VALUES ('com.example.coins', 'Production', 0, 'again')")
       }
@@ -432,7 +432,7 @@ import Testing
   func aFileThatIsNotSQLiteIsNotAStateDatabase(access: SQLiteStateStore.Access) throws {
     let path = TestState.temporaryPath()
     try Data("not a database, just text\n".utf8).write(to: URL(fileURLWithPath: path))
-    let error = #expect(throws: StateDatabaseError.self) {
+    let error = #expect(throws: StateError.self) {
       try SQLiteStateStore(path: path, access: access)
     }
     #expect(error == .notAStateDatabase(path: path))
@@ -454,7 +454,7 @@ import Testing
     let app = try SQLiteDatabase(path: path, options: [.readWrite, .create])
     try app.execute(made)
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
-    let error = #expect(throws: StateDatabaseError.self) {
+    let error = #expect(throws: StateError.self) {
       try SQLiteStateStore(path: path, access: access)
     }
     #expect(error == .notAStateDatabase(path: path))
@@ -468,7 +468,7 @@ import Testing
   @Test func anEmptyFileIsTakenOnlyByTheService() throws {
     let path = TestState.temporaryPath()
     try #require(FileManager.default.createFile(atPath: path, contents: Data()))
-    let error = #expect(throws: StateDatabaseError.self) {
+    let error = #expect(throws: StateError.self) {
       try SQLiteStateStore(path: path, access: .existing)
     }
     #expect(error == .notAStateDatabase(path: path))
@@ -538,7 +538,7 @@ import Testing
     let bad = Data(
       #"{"customerConsented":false,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"#
         .utf8)
-    #expect(throws: StateDatabaseError.self) {
+    #expect(throws: StateError.self) {
       try store.recordDecision(
         TestState.decision(), requestId: request, enqueue: TestState.enqueue(body: bad))
     }
@@ -551,7 +551,7 @@ import Testing
     let request = try store.recordNotification(TestState.notification()).requestId
     try store.connection.execute(
       "CREATE TRIGGER refuse BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'disk full'); END")
-    #expect(throws: StateDatabaseError.self) {
+    #expect(throws: StateError.self) {
       try store.recordDecision(
         TestState.decision(), requestId: request, enqueue: TestState.enqueue())
     }

@@ -44,7 +44,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   private var pausesByApp: [AppStoreApp: AppPause] = [:]
   private var throttlesByApp: [AppStoreApp: Date] = [:]
 
-  private func locked<T>(_ body: () throws(StateDatabaseError) -> T) throws(StateDatabaseError)
+  private func locked<T>(_ body: () throws(StateError) -> T) throws(StateError)
     -> T
   {
     lock.lock()
@@ -70,8 +70,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
 
   // MARK: NotificationLog
 
-  func recordNotification(_ record: NotificationRecord) throws(StateDatabaseError) -> RecordResult {
-    try locked { () throws(StateDatabaseError) in
+  func recordNotification(_ record: NotificationRecord) throws(StateError) -> RecordResult {
+    try locked { () throws(StateError) in
       if let id = requestByUUID[record.notificationUUID] {
         guard let existing = requests[id], existing.record.imported, !record.imported,
           record.notificationType == NotificationType.consumptionRequest.rawValue
@@ -111,12 +111,12 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     return closed ? nil : open.id
   }
 
-  func hasNotification(uuid: String) throws(StateDatabaseError) -> Bool {
-    try locked { () throws(StateDatabaseError) in requestByUUID[uuid] != nil }
+  func hasNotification(uuid: String) throws(StateError) -> Bool {
+    try locked { () throws(StateError) in requestByUUID[uuid] != nil }
   }
 
-  func recordedNotification(requestId: Int64) throws(StateDatabaseError) -> RecordedNotification? {
-    try locked { () throws(StateDatabaseError) in
+  func recordedNotification(requestId: Int64) throws(StateError) -> RecordedNotification? {
+    try locked { () throws(StateError) in
       requests[requestId].map {
         RecordedNotification(
           receivedAt: $0.record.receivedAt, rawNotification: $0.record.rawNotification)
@@ -126,10 +126,10 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
 
   private func isDecided(_ id: Int64) -> Bool { decisions.values.contains { $0.requestId == id } }
 
-  func undecidedRequests(before: Date, now: Date, limit: Int) throws(StateDatabaseError)
+  func undecidedRequests(before: Date, now: Date, limit: Int) throws(StateError)
     -> [UndecidedRequest]
   {
-    try locked { () throws(StateDatabaseError) in
+    try locked { () throws(StateError) in
       requests.values.filter {
         $0.isOpenToDecide && $0.record.receivedAt < before && $0.record.deadline > now
           && ($0.retryAt.map { $0 <= now } ?? true) && !isDecided($0.id)
@@ -144,22 +144,22 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     }
   }
 
-  func postponeRetry(requestId: Int64, until: Date, reason: String) throws(StateDatabaseError) {
-    try locked { () throws(StateDatabaseError) in
+  func postponeRetry(requestId: Int64, until: Date, reason: String) throws(StateError) {
+    try locked { () throws(StateError) in
       requests[requestId]?.retryAt = until
       requests[requestId]?.retries += 1
       requests[requestId]?.retryReason = reason
     }
   }
 
-  func makeRetriesDue() throws(StateDatabaseError) {
-    try locked { () throws(StateDatabaseError) in
+  func makeRetriesDue() throws(StateError) {
+    try locked { () throws(StateError) in
       for id in requests.keys { requests[id]?.retryAt = nil }
     }
   }
 
-  func lapsedRequests(now: Date) throws(StateDatabaseError) -> [LapsedRequest] {
-    try locked { () throws(StateDatabaseError) in
+  func lapsedRequests(now: Date) throws(StateError) -> [LapsedRequest] {
+    try locked { () throws(StateError) in
       requests.values.filter {
         $0.isOpenToDecide && $0.record.deadline <= now && $0.lapsedAt == nil && !isDecided($0.id)
       }
@@ -173,15 +173,15 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     }
   }
 
-  func markLapsed(requestId: Int64, at now: Date) throws(StateDatabaseError) {
-    try locked { () throws(StateDatabaseError) in requests[requestId]?.lapsedAt = now }
+  func markLapsed(requestId: Int64, at now: Date) throws(StateError) {
+    try locked { () throws(StateError) in requests[requestId]?.lapsedAt = now }
   }
 
   func attachOutcome(
     _ type: OutcomeType, notificationUUID: String, transactionId: String, app: AppStoreApp?,
     originalTransactionId: String?, appAccountToken: String?, occurredAt: Date
-  ) throws(StateDatabaseError) -> Int64? {
-    try locked { () throws(StateDatabaseError) in
+  ) throws(StateError) -> Int64? {
+    try locked { () throws(StateError) in
       let request = requests.values.filter {
         $0.isConsumptionRequest && $0.repeatOf == nil && $0.record.transactionId == transactionId
           && Self.isOf(app, $0.record)
@@ -198,16 +198,16 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     }
   }
 
-  func outcomes(requestId: Int64) throws(StateDatabaseError) -> [OutcomeType] {
-    try locked { () throws(StateDatabaseError) in
+  func outcomes(requestId: Int64) throws(StateError) -> [OutcomeType] {
+    try locked { () throws(StateError) in
       outcomesList.filter { $0.requestId == requestId }.map(\.type)
     }
   }
 
   func recordRevocation(notificationUUID: String, type: String?, percentage: Int?)
-    throws(StateDatabaseError)
+    throws(StateError)
   {
-    try locked { () throws(StateDatabaseError) in
+    try locked { () throws(StateError) in
       for index in outcomesList.indices where outcomesList[index].uuid == notificationUUID {
         outcomesList[index].revocationType = type
         outcomesList[index].revocationPercentage = percentage
@@ -218,7 +218,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   // MARK: DecisionLog
 
   func recordDecision(_ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?)
-    throws(StateDatabaseError) -> DecisionReceipt
+    throws(StateError) -> DecisionReceipt
   {
     if let enqueue {
       do {
@@ -227,7 +227,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
         throw .invalidBody(error.description)
       }
     }
-    return try locked { () throws(StateDatabaseError) in
+    return try locked { () throws(StateError) in
       if let first = decisions.filter({ $0.value.requestId == requestId }).min(by: {
         $0.key < $1.key
       }) {
@@ -248,24 +248,24 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     }
   }
 
-  func decision(id: Int64) throws(StateDatabaseError) -> DecisionRecord? {
-    try locked { () throws(StateDatabaseError) in decisions[id]?.record }
+  func decision(id: Int64) throws(StateError) -> DecisionRecord? {
+    try locked { () throws(StateError) in decisions[id]?.record }
   }
 
-  func hasDecision(requestId: Int64) throws(StateDatabaseError) -> Bool {
-    try locked { () throws(StateDatabaseError) in isDecided(requestId) }
+  func hasDecision(requestId: Int64) throws(StateError) -> Bool {
+    try locked { () throws(StateError) in isDecided(requestId) }
   }
 
-  func decisionCount(requestId: Int64) throws(StateDatabaseError) -> Int {
-    try locked { () throws(StateDatabaseError) in
+  func decisionCount(requestId: Int64) throws(StateError) -> Int {
+    try locked { () throws(StateError) in
       decisions.values.filter { $0.requestId == requestId }.count
     }
   }
 
   func requestCount(transactionId: String, app: AppStoreApp?, before date: Date)
-    throws(StateDatabaseError) -> Int
+    throws(StateError) -> Int
   {
-    try locked { () throws(StateDatabaseError) in
+    try locked { () throws(StateError) in
       requests.values.filter {
         $0.isConsumptionRequest && $0.repeatOf == nil && $0.record.transactionId == transactionId
           && $0.record.receivedAt < date
@@ -275,9 +275,9 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   }
 
   func refundCount(customer: CustomerKey, app: AppStoreApp?, before date: Date)
-    throws(StateDatabaseError) -> Int
+    throws(StateError) -> Int
   {
-    try locked { () throws(StateDatabaseError) in
+    try locked { () throws(StateError) in
       outcomesList.filter { outcome in
         guard outcome.type == .refund, outcome.occurredAt < date else { return false }
         switch customer {
@@ -290,8 +290,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
 
   // MARK: OutboxQueue
 
-  func entry(id: Int64) throws(StateDatabaseError) -> OutboxEntry {
-    try locked { () throws(StateDatabaseError) in
+  func entry(id: Int64) throws(StateError) -> OutboxEntry {
+    try locked { () throws(StateError) in
       guard let entry = entries[id] else { throw .notFound(what: "outbox entry", id: id) }
       return entry
     }
@@ -299,8 +299,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
 
   private static let unfinished: Set<String> = ["held", "pending", "sending", "failed"]
 
-  func entries(states: [String], limit: Int) throws(StateDatabaseError) -> [OutboxEntry] {
-    try locked { () throws(StateDatabaseError) in
+  func entries(states: [String], limit: Int) throws(StateError) -> [OutboxEntry] {
+    try locked { () throws(StateError) in
       let chosen = entries.values.filter { states.isEmpty || states.contains($0.state.name) }
       let open = chosen.filter { Self.unfinished.contains($0.state.name) }
         .sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
@@ -310,8 +310,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     }
   }
 
-  func entryCount(states: [String]) throws(StateDatabaseError) -> Int {
-    try locked { () throws(StateDatabaseError) in
+  func entryCount(states: [String]) throws(StateError) -> Int {
+    try locked { () throws(StateError) in
       entries.values.filter { states.isEmpty || states.contains($0.state.name) }.count
     }
   }
@@ -323,10 +323,10 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     }
   }
 
-  func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int) throws(StateDatabaseError)
+  func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int) throws(StateError)
     -> [OutboxEntry]
   {
-    try locked { () throws(StateDatabaseError) in
+    try locked { () throws(StateError) in
       entries.values.filter {
         if case .sending(let since) = $0.state { return since < leaseLapsedBefore }
         return Self.isWaiting($0) && ($0.state.time <= now || $0.deadline <= now)
@@ -336,17 +336,17 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     }
   }
 
-  func nextWake() throws(StateDatabaseError) -> Date? {
-    try locked { () throws(StateDatabaseError) in
+  func nextWake() throws(StateError) -> Date? {
+    try locked { () throws(StateError) in
       entries.values.filter(Self.isWaiting).map { min($0.state.time, $0.deadline) }.min()
     }
   }
 
   func save(_ entry: inout OutboxEntry, attempt: DeliveryAttempt?, now: Date)
-    throws(StateDatabaseError)
+    throws(StateError)
   {
     let written = entry
-    try locked { () throws(StateDatabaseError) in
+    try locked { () throws(StateError) in
       guard let stored = entries[written.id] else {
         throw .notFound(what: "outbox entry", id: written.id)
       }
@@ -361,8 +361,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     entry.revision += 1
   }
 
-  func attempts(entryId: Int64) throws(StateDatabaseError) -> [DeliveryAttempt] {
-    try locked { () throws(StateDatabaseError) in attemptsByEntry[entryId] ?? [] }
+  func attempts(entryId: Int64) throws(StateError) -> [DeliveryAttempt] {
+    try locked { () throws(StateError) in attemptsByEntry[entryId] ?? [] }
   }
 
   func modifyEntry(
@@ -383,34 +383,34 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
 
   // MARK: AppHolds
 
-  func pause(_ app: AppStoreApp, until: Date, reason: String) throws(StateDatabaseError) {
-    try locked { () throws(StateDatabaseError) in
+  func pause(_ app: AppStoreApp, until: Date, reason: String) throws(StateError) {
+    try locked { () throws(StateError) in
       pausesByApp[app] = AppPause(app: app, until: until, reason: reason)
     }
   }
 
-  func resume(_ app: AppStoreApp) throws(StateDatabaseError) {
-    try locked { () throws(StateDatabaseError) in pausesByApp[app] = nil }
+  func resume(_ app: AppStoreApp) throws(StateError) {
+    try locked { () throws(StateError) in pausesByApp[app] = nil }
   }
 
-  func pauses() throws(StateDatabaseError) -> [AppPause] {
-    try locked { () throws(StateDatabaseError) in
+  func pauses() throws(StateError) -> [AppPause] {
+    try locked { () throws(StateError) in
       pausesByApp.values.sorted { $0.app.description < $1.app.description }
     }
   }
 
-  func throttle(_ app: AppStoreApp, until: Date, now: Date) throws(StateDatabaseError) {
-    try locked { () throws(StateDatabaseError) in
+  func throttle(_ app: AppStoreApp, until: Date, now: Date) throws(StateError) {
+    try locked { () throws(StateError) in
       throttlesByApp[app] = max(until, throttlesByApp[app] ?? until)
     }
   }
 
-  func throttles(now: Date) throws(StateDatabaseError) -> [AppStoreApp: Date] {
-    try locked { () throws(StateDatabaseError) in throttlesByApp.filter { $0.value > now } }
+  func throttles(now: Date) throws(StateError) -> [AppStoreApp: Date] {
+    try locked { () throws(StateError) in throttlesByApp.filter { $0.value > now } }
   }
 
-  func postponePending(_ app: AppStoreApp, until: Date, now: Date) throws(StateDatabaseError) {
-    try locked { () throws(StateDatabaseError) in
+  func postponePending(_ app: AppStoreApp, until: Date, now: Date) throws(StateError) {
+    try locked { () throws(StateError) in
       for (id, entry) in entries where entry.app == app {
         if case .pending(let notBefore) = entry.state, notBefore < until {
           entries[id]?.state = .pending(notBefore: until)
@@ -423,11 +423,11 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   // MARK: StateMaintenance
 
   func prune(before cutoff: Date, now: Date, dryRun: Bool, stop: () -> Bool)
-    throws(StateDatabaseError) -> PruneCounts
+    throws(StateError) -> PruneCounts
   {
     let latest = now.addingTimeInterval(-7 * 86_400)
     guard cutoff <= latest else { throw .retentionTooShort(cutoff: cutoff, latest: latest) }
-    return try locked { () throws(StateDatabaseError) in
+    return try locked { () throws(StateError) in
       // As the SQLite backend: a request stays, with its repeats, while its reply still waits
       // or anything about it came after the cutoff.
       let waiting: Set<String> = ["held", "pending", "sending"]
@@ -470,8 +470,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     }
   }
 
-  func gauges(now: Date) throws(StateDatabaseError) -> StateGauges {
-    try locked { () throws(StateDatabaseError) in
+  func gauges(now: Date) throws(StateError) -> StateGauges {
+    try locked { () throws(StateError) in
       StateGauges(
         outboxDepth: depth(),
         overdue: entries.values.filter {
@@ -487,22 +487,22 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     entries.values.reduce(into: [:]) { $0[$1.state.name, default: 0] += 1 }
   }
 
-  func outboxDepth() throws(StateDatabaseError) -> [String: Int] {
-    try locked { () throws(StateDatabaseError) in depth() }
+  func outboxDepth() throws(StateError) -> [String: Int] {
+    try locked { () throws(StateError) in depth() }
   }
 
   var writeProblem: StateWriteHealth.Problem? { nil }
 
-  func checkWritable() throws(StateDatabaseError) {}
+  func checkWritable() throws(StateError) {}
 
-  func checkpoint(waitingForOthers: Bool) throws(StateDatabaseError) -> Bool { true }
+  func checkpoint(waitingForOthers: Bool) throws(StateError) -> Bool { true }
 
-  func schemaVersion() throws(StateDatabaseError) -> Int { 1 }
+  func schemaVersion() throws(StateError) -> Int { 1 }
 
   // MARK: RequestHistory
 
-  func storedRequests(since: Date?, until: Date?) throws(StateDatabaseError) -> [StoredRequest] {
-    try locked { () throws(StateDatabaseError) in
+  func storedRequests(since: Date?, until: Date?) throws(StateError) -> [StoredRequest] {
+    try locked { () throws(StateError) in
       requests.values.filter {
         $0.isConsumptionRequest && $0.repeatOf == nil
           && Self.isWithin(since, until, $0.record.receivedAt)
@@ -517,8 +517,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     }
   }
 
-  func decidedOutcomes(since: Date?, until: Date?) throws(StateDatabaseError) -> [DecidedOutcome] {
-    try locked { () throws(StateDatabaseError) in
+  func decidedOutcomes(since: Date?, until: Date?) throws(StateError) -> [DecidedOutcome] {
+    try locked { () throws(StateError) in
       requests.values.filter { request in
         request.isConsumptionRequest && request.repeatOf == nil && isDecided(request.id)
           && Self.isWithin(since, until, request.record.receivedAt)
@@ -545,8 +545,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     }
   }
 
-  func appleVerdicts() throws(StateDatabaseError) -> AppleVerdicts {
-    try locked { () throws(StateDatabaseError) in
+  func appleVerdicts() throws(StateError) -> AppleVerdicts {
+    try locked { () throws(StateError) in
       var verdicts = AppleVerdicts()
       for outcome in outcomesList where AppleVerdicts.isVerdict(outcome.type.rawValue) {
         let environment = outcome.requestId.flatMap { requests[$0]?.record.environment }
@@ -557,8 +557,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     }
   }
 
-  func requestSpan(decided: Bool) throws(StateDatabaseError) -> StoredRequestSpan {
-    try locked { () throws(StateDatabaseError) in
+  func requestSpan(decided: Bool) throws(StateError) -> StoredRequestSpan {
+    try locked { () throws(StateError) in
       let chosen = requests.values.filter {
         $0.isConsumptionRequest && $0.repeatOf == nil && (!decided || isDecided($0.id))
       }.map(\.record.receivedAt)

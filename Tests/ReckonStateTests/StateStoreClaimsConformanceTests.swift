@@ -39,7 +39,7 @@ import Testing
     takenOver.state = .pending(notBefore: later)
     try store.save(&takenOver, attempt: nil, now: later)
     rival.state = .pending(notBefore: later)
-    #expect(throws: StateDatabaseError.changedConcurrently(entry: entry.id)) {
+    #expect(throws: StateError.changedConcurrently(entry: entry.id)) {
       try store.save(&rival, attempt: nil, now: later)
     }
   }

@@ -48,7 +48,7 @@ import Testing
     let request = try store.recordNotification(Fixture.notification()).requestId
     var enqueue = Fixture.enqueue()
     enqueue.body = Data(#"{"deliveryStatus":"DELIVERED"}"#.utf8)
-    #expect(throws: StateDatabaseError.self) {
+    #expect(throws: StateError.self) {
       try store.recordDecision(Fixture.decision(), requestId: request, enqueue: enqueue)
     }
     #expect(try !store.hasDecision(requestId: request))
@@ -87,7 +87,7 @@ import Testing
     first.state = .sending(since: now)
     try store.save(&first, attempt: nil, now: now)
     second.state = .dropped(at: now)
-    #expect(throws: StateDatabaseError.changedConcurrently(entry: original.id)) {
+    #expect(throws: StateError.changedConcurrently(entry: original.id)) {
       try store.save(&second, attempt: nil, now: now)
     }
     #expect(try store.entry(id: original.id).state == .sending(since: now))

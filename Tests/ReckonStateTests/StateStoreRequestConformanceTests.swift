@@ -145,7 +145,7 @@ import Testing
     #expect(removed.decisions == 1)
     #expect(removed.entries == 1)
     #expect(try Set(store.entries(states: [], limit: 10).map(\.id)) == [waiting.id, recent.id])
-    #expect(throws: StateDatabaseError.self) {
+    #expect(throws: StateError.self) {
       try store.prune(
         before: now.addingTimeInterval(-86_400), now: now, dryRun: false, stop: { false })
     }

@@ -109,7 +109,7 @@ extension OutboxSender {
   /// Postpones `entry` to the end of its app's pause or throttle, if there is one now; nil when
   /// the entry may go ahead.
   private func postponeIfHeld(_ entry: inout OutboxEntry, _ key: String)
-    throws(StateDatabaseError) -> OutboxAction?
+    throws(StateError) -> OutboxAction?
   {
     let now = clock.now()
     let throttled = try store.sendsHeldUntil(key, now: now)
@@ -122,7 +122,7 @@ extension OutboxSender {
   }
 
   private func report(_ action: OutboxAction, _ entry: OutboxEntry, now: Date)
-    throws(StateDatabaseError)
+    throws(StateError)
   {
     switch action {
     case .recordSent:
@@ -164,7 +164,7 @@ extension OutboxSender {
   /// still holds for the app's other entries.
   private func holdIfExpiredByThrottle(
     _ next: OutboxAction, _ delivery: ConsumptionDelivery, _ app: AppStoreApp, now: Date
-  ) throws(StateDatabaseError) {
+  ) throws(StateError) {
     guard next == .expire, case .answered(let answer) = delivery, answer.status == 429 else {
       return
     }
@@ -174,7 +174,7 @@ extension OutboxSender {
   /// Holds every send for `app` after a 429, here and (recorded) for the next run, and moves
   /// its pending entries to the hold's end; returns when it ends.
   private func holdApp(_ app: AppStoreApp, until retryAfter: Date, now: Date)
-    throws(StateDatabaseError) -> Date
+    throws(StateError) -> Date
   {
     let until = try store.holdSends(Self.limiterKey(app), until: retryAfter, now: now)
     try store.throttle(app, until: until, now: now)
@@ -223,7 +223,7 @@ final class PausedApps: @unchecked Sendable {
   private let lock = NSLock()
   private var until: [AppStoreApp: Date] = [:]
 
-  func load(from store: any StateStore, now: Date) throws(StateDatabaseError) {
+  func load(from store: any StateStore, now: Date) throws(StateError) {
     let pauses = try store.pauses()
     lock.lock()
     defer { lock.unlock() }

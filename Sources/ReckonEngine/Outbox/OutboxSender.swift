@@ -67,7 +67,7 @@ public final class OutboxSender: Sendable {
 
   /// Puts a send left unfinished by a sender that stopped back in line (it may have reached
   /// Apple, so it may go out twice, with the same body), recording the interrupted attempt.
-  func takeOverInterrupted(_ entry: inout OutboxEntry, now: Date) throws(StateDatabaseError) {
+  func takeOverInterrupted(_ entry: inout OutboxEntry, now: Date) throws(StateError) {
     let since = entry.state.time
     _ = entry.recoverInterruptedSend(now: now)
     let attempt = DeliveryAttempt(
@@ -127,7 +127,7 @@ public final class OutboxSender: Sendable {
           events(.databaseRecovered(after: clock.now().timeIntervalSince(ended.since)))
           problem = nil
         }
-      } catch let error as StateDatabaseError {
+      } catch let error as StateError {
         let now = clock.now()
         let reason = error.description
         if let ongoing = problem, ongoing.reason == reason,

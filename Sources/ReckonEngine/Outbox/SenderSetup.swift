@@ -80,7 +80,7 @@ public enum SenderSetup {
   /// credentials problem, or rate-limited by Apple; one warning each, for the start-up log, so
   /// a restart after fixing the key does not seem to do nothing.
   public static func carriedOver(_ store: any StateStore, now: Date = Date())
-    throws(StateDatabaseError) -> [String]
+    throws(StateError) -> [String]
   {
     let pauses = try store.pauses().filter { $0.until > now }.map {
       "\($0.app) is paused until \(SenderEvent.time($0.until)) after a credentials problem "

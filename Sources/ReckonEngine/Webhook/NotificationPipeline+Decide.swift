@@ -86,8 +86,8 @@ extension NotificationPipeline {
   /// failed write leaves one to report at the next pass rather than report it at every pass.
   /// Returns what failed, for the pass to say; a failure here keeps none of the retries from
   /// running.
-  private func reportLapsed(now: Date) -> StateDatabaseError? {
-    do throws(StateDatabaseError) {
+  private func reportLapsed(now: Date) -> StateError? {
+    do throws(StateError) {
       for request in try store.lapsedRequests(now: now) {
         try store.markLapsed(requestId: request.requestId, at: now)
         events(.undecidedExpired(request))
@@ -191,7 +191,7 @@ enum DeferReason: Error, CustomStringConvertible {
   case noTransaction
   case noPolicy(AppStoreApp)
   case facts(FactGatheringFailure)
-  case notStored(StateDatabaseError)
+  case notStored(StateError)
 
   var description: String {
     switch self {

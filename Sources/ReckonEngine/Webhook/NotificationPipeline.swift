@@ -77,8 +77,8 @@ public final class NotificationPipeline: Sendable {
       // The outcome first (idempotent on the UUID): if recording then fails, Apple's retry
       // finds both steps to do again.
       let transaction = verified.transaction?.transactionId
-      let attached = try outcome.flatMap { outcome throws(StateDatabaseError) in
-        try transaction.map { id throws(StateDatabaseError) in
+      let attached = try outcome.flatMap { outcome throws(StateError) in
+        try transaction.map { id throws(StateError) in
           try attach(outcome, uuid: uuid, transactionId: id, verified)
         }
       }
@@ -109,7 +109,7 @@ public final class NotificationPipeline: Sendable {
 
   private func attach(
     _ outcome: OutcomeType, uuid: String, transactionId: String, _ verified: VerifiedNotification
-  ) throws(StateDatabaseError) -> Int64? {
+  ) throws(StateError) -> Int64? {
     let transaction = verified.transaction
     return try store.attachOutcome(
       outcome, notificationUUID: uuid, transactionId: transactionId,

@@ -99,7 +99,7 @@ public enum ReckonServiceError: Error, Hashable, Sendable, CustomStringConvertib
   /// The configuration is invalid.
   case configuration(ConfigurationError)
   /// The state database cannot be opened.
-  case state(StateDatabaseError)
+  case state(StateError)
   /// A policy does not check.
   case policy(PolicyBook.Refusal)
   /// The App Store key cannot be loaded.

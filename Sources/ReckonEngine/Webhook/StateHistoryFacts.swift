@@ -26,7 +26,7 @@ public struct StateHistoryFacts: RecordsFactProvider {
   }
 
   /// The same facts, read on the calling thread (for the bulk dry-run).
-  public func history(for request: RefundRequest) throws(StateDatabaseError) -> [String: Value] {
+  public func history(for request: RefundRequest) throws(StateError) -> [String: Value] {
     var facts: [String: Value] = [:]
     let app = request.notification.data.flatMap { data in
       data.bundleId.flatMap { bundleId in
@@ -43,7 +43,7 @@ public struct StateHistoryFacts: RecordsFactProvider {
     let customer: CustomerKey? =
       keys.appAccountToken.map(CustomerKey.appAccountToken)
       ?? keys.originalTransactionId.map(CustomerKey.originalTransactionId)
-    let refunds = try customer.map { customer throws(StateDatabaseError) in
+    let refunds = try customer.map { customer throws(StateError) in
       try store.refundCount(customer: customer, app: app, before: request.receivedAt)
     }
     facts["history.earlier_refunds"] = .number(Double(refunds ?? 0))

@@ -9,8 +9,8 @@ import Testing
 /// written, even for a command that only reads: WAL mode keeps two files beside it. The error
 /// says so, naming the folder.
 @Suite struct StateFolderErrorTests {
-  static let cantOpen = StateDatabaseError.statementFailed(
-    sql: "SELECT 1 FROM sqlite_master LIMIT 1", message: "unable to open database file")
+  static let cantOpen = StateError.statementFailed(
+    operation: "SELECT 1 FROM sqlite_master LIMIT 1", message: "unable to open database file")
 
   @Test func aFolderThatCannotBeWrittenIsNamed() {
     let error = SQLiteStateStore.explained(
@@ -27,7 +27,7 @@ import Testing
     #expect(
       SQLiteStateStore.explained(Self.cantOpen, path: "/srv/rw/s.sqlite", isWritable: { _ in true })
         == Self.cantOpen)
-    let locked = StateDatabaseError.statementFailed(sql: "BEGIN", message: "database is locked")
+    let locked = StateError.statementFailed(operation: "BEGIN", message: "database is locked")
     #expect(
       SQLiteStateStore.explained(locked, path: "/srv/ro/s.sqlite", isWritable: { _ in false })
         == locked)

@@ -11,7 +11,7 @@ import Testing
 struct StateFolderTests {
   @Test func aStateDatabaseInAMissingFolderNamesTheFolder() {
     let folder = "/nonexistent-\(UUID().uuidString)"
-    let error = #expect(throws: StateDatabaseError.self) {
+    let error = #expect(throws: StateError.self) {
       _ = try SQLiteStateStore(path: folder + "/state.sqlite")
     }
     #expect(
@@ -24,7 +24,7 @@ struct StateFolderTests {
   @Test func aStateDatabaseBesideAFileInsteadOfAFolderIsRefusedToo() throws {
     let file = TestScratch.folder.appendingPathComponent("not-a-folder-\(UUID().uuidString)").path
     _ = FileManager.default.createFile(atPath: file, contents: Data())
-    #expect(throws: StateDatabaseError.self) {
+    #expect(throws: StateError.self) {
       _ = try SQLiteStateStore(path: file + "/state.sqlite")
     }
   }

@@ -46,7 +46,7 @@ import Testing
     #expect(
       counts
         == PruneCounts(notifications: 1, decisions: 1, entries: 1, attempts: 1, outcomes: 1))
-    #expect(throws: StateDatabaseError.notFound(what: "outbox entry", id: old.id)) {
+    #expect(throws: StateError.notFound(what: "outbox entry", id: old.id)) {
       try store.entry(id: old.id)
     }
     #expect(try store.entry(id: recent.id).state.name == "sent")
@@ -129,7 +129,7 @@ import Testing
       CREATE TEMP TRIGGER refuse_last BEFORE DELETE ON requests
       WHEN old.id > \(SQLiteStateStore.pruneBatch) BEGIN SELECT RAISE(ABORT, 'held elsewhere'); END
       """)
-    let error = #expect(throws: StateDatabaseError.self) {
+    let error = #expect(throws: StateError.self) {
       try store.prune(before: Self.cutoff, now: Self.now)
     }
     guard case .pruneStopped(let removed, _)? = error else {
@@ -194,10 +194,10 @@ import Testing
     try Self.answered(in: store, transaction: "1", at: Self.now.addingTimeInterval(-3 * 86_400))
     let cutoff = Self.now.addingTimeInterval(-6 * 86_400)
     let latest = Self.now.addingTimeInterval(-SQLiteStateStore.shortestRetention)
-    #expect(throws: StateDatabaseError.retentionTooShort(cutoff: cutoff, latest: latest)) {
+    #expect(throws: StateError.retentionTooShort(cutoff: cutoff, latest: latest)) {
       try store.prune(before: cutoff, now: Self.now)
     }
-    #expect(throws: StateDatabaseError.retentionTooShort(cutoff: cutoff, latest: latest)) {
+    #expect(throws: StateError.retentionTooShort(cutoff: cutoff, latest: latest)) {
       try store.prune(before: cutoff, now: Self.now, dryRun: true)
     }
     #expect(try Self.count("requests", in: store) == 1)

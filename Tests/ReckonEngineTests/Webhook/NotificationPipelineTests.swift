@@ -288,7 +288,7 @@ struct NotificationPipelineTests {
 
   @Test func aStateDatabaseThatCannotBeWrittenAnswers500() async throws {
     let fixture = try WebhookFixture()
-    try fixture.store.locked { () throws(StateDatabaseError) in
+    try fixture.store.locked { () throws(StateError) in
       try fixture.store.connection.execute("PRAGMA query_only = 1")
     }
     let answer = await fixture.service.answer(body: try fixture.body())

@@ -132,7 +132,7 @@ import Testing
   }
 
   static func setQueryOnly(_ store: SQLiteStateStore, _ on: Bool) throws {
-    try store.locked { () throws(StateDatabaseError) in
+    try store.locked { () throws(StateError) in
       try store.connection.execute("PRAGMA query_only = \(on ? 1 : 0)")
     }
   }

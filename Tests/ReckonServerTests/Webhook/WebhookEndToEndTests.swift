@@ -72,7 +72,7 @@ import Testing
   @Test func aStateDatabaseThatCannotBeWrittenAnswers500SoAppleRetries() async throws {
     let fixture = try ServerFixture()
     let store = try #require(fixture.service.store as? SQLiteStateStore)
-    try store.locked { () throws(StateDatabaseError) in
+    try store.locked { () throws(StateError) in
       try store.connection.execute("PRAGMA query_only = 1")
     }
     let (status, answer) = try await fixture.post(try fixture.body())

@@ -1,13 +1,13 @@
 import Foundation
 
-/// A state-database failure: which file or statement, and SQLite's message.
-public enum StateDatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// The database file could not be opened or created.
+/// A state backend's failure: which store, operation or entry, and the backend's own message.
+public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The state could not be opened or created (a file's path, or a database's address).
   case cannotOpen(path: String, message: String)
-  /// A statement failed.
-  case statementFailed(sql: String, message: String)
+  /// An operation on the state failed (for a database backend, a statement).
+  case statementFailed(operation: String, message: String)
   /// A uniqueness or foreign-key rule refused a write.
-  case constraintViolated(sql: String, message: String)
+  case constraintViolated(operation: String, message: String)
   /// A command that needs an existing state database found no file.
   case noSuchFile(path: String)
   /// The file is not SQLite, or a SQLite database Reckon did not make; nothing was written to it.
@@ -29,16 +29,16 @@ public enum StateDatabaseError: Error, Hashable, Sendable, CustomStringConvertib
   /// send again (`SQLiteStateStore.shortestRetention`).
   case retentionTooShort(cutoff: Date, latest: Date)
   /// A prune failed part-way, after removing `removed`; what is left is whole.
-  indirect case pruneStopped(removed: PruneCounts, cause: StateDatabaseError)
+  indirect case pruneStopped(removed: PruneCounts, cause: StateError)
 
   /// One sentence naming what failed and where.
   public var description: String {
     switch self {
     case .cannotOpen(let path, let message): "cannot open the state database \(path): \(message)"
-    case .statementFailed(let sql, let message):
-      "state database statement failed (\(sql)): \(message)"
-    case .constraintViolated(let sql, let message):
-      "state database refused a write (\(sql)): \(message)"
+    case .statementFailed(let operation, let message):
+      "state database statement failed (\(operation)): \(message)"
+    case .constraintViolated(let operation, let message):
+      "state database refused a write (\(operation)): \(message)"
     case .noSuchFile(let path): "the state database \(path) does not exist: no such file"
     case .notAStateDatabase(let path): "\(path) is not a Reckon state database"
     case .olderSchema(let path, let found, let needed):
@@ -58,10 +58,10 @@ public enum StateDatabaseError: Error, Hashable, Sendable, CustomStringConvertib
   }
 }
 
-extension StateDatabaseError {
+extension StateError {
   /// `notAStateDatabase(path)` when SQLite found the file is not a database at all; otherwise
   /// the error itself (a locked or unreadable database says so).
-  package func ifNotADatabase(path: String) -> StateDatabaseError {
+  package func ifNotADatabase(path: String) -> StateError {
     guard case .statementFailed(_, let message) = self, message.contains("not a database") else {
       return self
     }
