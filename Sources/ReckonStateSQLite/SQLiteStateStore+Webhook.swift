@@ -1,5 +1,4 @@
 import Foundation
-import ReckonAppStore
 import ReckonState
 
 extension SQLiteStateStore {
@@ -12,7 +11,7 @@ extension SQLiteStateStore {
     // A deadline is at most the reply window after receipt, so only requests received within
     // the longest window can still be open: the search reads those, not the whole table, every
     // 30 s while the service runs.
-    let earliest = now.addingTimeInterval(-AppStoreEnvironment.longestReplyWindow)
+    let earliest = now.addingTimeInterval(-NotificationRecord.longestReplyWindow)
     return try locked { () throws(StateError) in
       try connection.query(
         Self.undecidedQuery,
@@ -51,7 +50,7 @@ extension SQLiteStateStore {
   /// CONSUMPTION_REQUESTs whose deadline passed by `now` with no decision, not reported yet
   /// (`markLapsed`), among those received in the two longest windows before `now`.
   public func lapsedRequests(now: Date) throws(StateError) -> [LapsedRequest] {
-    let earliest = now.addingTimeInterval(-2 * AppStoreEnvironment.longestReplyWindow)
+    let earliest = now.addingTimeInterval(-2 * NotificationRecord.longestReplyWindow)
     return try locked { () throws(StateError) in
       try connection.query(
         """
@@ -146,7 +145,7 @@ extension SQLiteStateStore {
   /// a transaction of their own, which would take the write lock: the gauges must read while
   /// writes fail.
   public func gauges(now: Date) throws(StateError) -> StateGauges {
-    let earliest = now.addingTimeInterval(-AppStoreEnvironment.longestReplyWindow)
+    let earliest = now.addingTimeInterval(-NotificationRecord.longestReplyWindow)
     return try locked { () throws(StateError) in
       var gauges = StateGauges(outboxDepth: try depthByState())
       gauges.overdue = Int(

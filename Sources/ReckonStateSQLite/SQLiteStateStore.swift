@@ -153,9 +153,9 @@ public final class SQLiteStateStore: @unchecked Sendable {
       "SELECT id, imported FROM requests WHERE notification_uuid = ?",
       [.text(record.notificationUUID)])
     if let row = existing.first, let id = row.int(0) {
-      guard row.int(1) == 1, !record.imported,
-        record.notificationType == NotificationType.consumptionRequest.rawValue
-      else { return .duplicate(requestId: id) }
+      guard row.int(1) == 1, !record.imported, record.asksForReply else {
+        return .duplicate(requestId: id)
+      }
       return try takeLive(importedId: id, record)
     }
     let original = try openRequest(repeatedBy: record)
@@ -207,9 +207,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
   private func openRequest(repeatedBy record: NotificationRecord) throws(StateError)
     -> Int64?
   {
-    guard record.notificationType == NotificationType.consumptionRequest.rawValue,
-      let transactionId = record.transactionId
-    else { return nil }
+    guard record.asksForReply, let transactionId = record.transactionId else { return nil }
     guard
       let open = try connection.query(
         """
@@ -231,9 +229,8 @@ public final class SQLiteStateStore: @unchecked Sendable {
     // a 500) is still the same request. REFUND_REVERSED undoes an earlier refund: no verdict
     // on a request. A verdict that comes in after the new request is taken up by
     // `reopenRepeats` when it is attached.
-    let opened = deadline.addingTimeInterval(-record.environment.consumptionReplyWindow)
-    // Apple's own clock on both sides when it signed: the verdict's time is Apple's too.
-    let asked = record.signedDate ?? record.receivedAt
+    let opened = record.requestOpened(deadline: deadline)
+    let asked = record.askedAt
     let verdicts = try connection.query(
       """
       SELECT 1 FROM outcomes WHERE request_id = ? AND type IN ('REFUND', 'REFUND_DECLINED')
@@ -256,13 +253,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
   package func recordDecision(
     _ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?, sentAt: Date?
   ) throws(StateError) -> DecisionReceipt {
-    if let enqueue {
-      do {
-        _ = try ValidatedConsumptionBody(validating: enqueue.body, context: enqueue.context)
-      } catch {
-        throw .invalidBody(error.description)
-      }
-    }
+    try enqueue?.validate()
     defer { checkpointer?.committed() }
     return try locked { () throws(StateError) in
       try connection.transaction { () throws(StateError) in

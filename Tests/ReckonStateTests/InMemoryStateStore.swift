@@ -14,9 +14,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     var retries = 0
     var retryReason: String?
     var lapsedAt: Date?
-    var isConsumptionRequest: Bool {
-      record.notificationType == NotificationType.consumptionRequest.rawValue
-    }
+    var isConsumptionRequest: Bool { record.asksForReply }
     /// A request of its own that may still be decided: not a repeat, not imported.
     var isOpenToDecide: Bool { isConsumptionRequest && repeatOf == nil && !record.imported }
   }
@@ -74,7 +72,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     try locked { () throws(StateError) in
       if let id = requestByUUID[record.notificationUUID] {
         guard let existing = requests[id], existing.record.imported, !record.imported,
-          record.notificationType == NotificationType.consumptionRequest.rawValue
+          record.asksForReply
         else { return .duplicate(requestId: id) }
         let original = openRequest(repeatedBy: record)
         requests[id]?.record = record
@@ -92,18 +90,15 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   /// The latest open request of the record's app and transaction, received by then and before
   /// its deadline, that Apple gave no verdict on between its first send and this one.
   private func openRequest(repeatedBy record: NotificationRecord) -> Int64? {
-    guard record.notificationType == NotificationType.consumptionRequest.rawValue,
-      let transactionId = record.transactionId
-    else { return nil }
+    guard record.asksForReply, let transactionId = record.transactionId else { return nil }
     let open = requests.values.filter {
       $0.isOpenToDecide && $0.record.transactionId == transactionId
         && $0.record.bundleId == record.bundleId && $0.record.environment == record.environment
         && $0.record.receivedAt <= record.receivedAt && $0.record.deadline > record.receivedAt
     }.max { $0.record.receivedAt < $1.record.receivedAt }
     guard let open else { return nil }
-    let opened = open.record.deadline.addingTimeInterval(
-      -record.environment.consumptionReplyWindow)
-    let asked = record.signedDate ?? record.receivedAt
+    let opened = record.requestOpened(deadline: open.record.deadline)
+    let asked = record.askedAt
     let closed = outcomesList.contains {
       $0.requestId == open.id && ($0.type == .refund || $0.type == .refundDeclined)
         && $0.occurredAt >= opened && $0.occurredAt <= asked
@@ -220,13 +215,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   func recordDecision(_ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?)
     throws(StateError) -> DecisionReceipt
   {
-    if let enqueue {
-      do {
-        _ = try ValidatedConsumptionBody(validating: enqueue.body, context: enqueue.context)
-      } catch {
-        throw .invalidBody(error.description)
-      }
-    }
+    try enqueue?.validate()
     return try locked { () throws(StateError) in
       if let first = decisions.filter({ $0.value.requestId == requestId }).min(by: {
         $0.key < $1.key
