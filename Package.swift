@@ -43,7 +43,6 @@ let package = Package(
       name: "ReckonEngine",
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonState",
-        "ReckonStateSQLite",
       ]),
     .target(
       name: "ReckonTools",

@@ -26,7 +26,7 @@ public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
   /// was read; nothing was written.
   case changedConcurrently(entry: Int64)
   /// A prune was asked to remove notifications received after `latest`, which Apple may still
-  /// send again (`SQLiteStateStore.shortestRetention`).
+  /// send again (`StateRetention.shortest`).
   case retentionTooShort(cutoff: Date, latest: Date)
   /// A prune failed part-way, after removing `removed`; what is left is whole.
   indirect case pruneStopped(removed: PruneCounts, cause: StateError)

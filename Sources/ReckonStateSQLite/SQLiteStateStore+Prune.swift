@@ -4,14 +4,6 @@ import ReckonState
 import ReckonSupport
 
 extension SQLiteStateStore {
-  /// How recent a cutoff may be: Apple retries a notification it got no 200 for five times, up
-  /// to about six and a half days after the first try (1, 12, 24, 48 and 72 hours apart), and a
-  /// retry of one pruned by then would be taken for a new notification and decided again.
-  public static let shortestRetention: TimeInterval = 7 * 86_400
-
-  /// `shortestRetention` in whole days, as `reckon prune --older-than` and `state.keepDays` take it.
-  public static let shortestRetentionDays = Int((shortestRetention / 86_400).rounded(.up))
-
   /// How many refund requests one pruning transaction removes: small enough that the webhook
   /// and the sender, writing the same file, wait milliseconds for the lock rather than seconds.
   static let pruneBatch = 500
@@ -48,7 +40,7 @@ extension SQLiteStateStore {
   public func prune(
     before cutoff: Date, now: Date, dryRun: Bool = false, stop: () -> Bool = { false }
   ) throws(StateError) -> PruneCounts {
-    let latest = now.addingTimeInterval(-Self.shortestRetention)
+    let latest = now.addingTimeInterval(-StateRetention.shortest)
     guard cutoff <= latest else { throw .retentionTooShort(cutoff: cutoff, latest: latest) }
     if dryRun { return try pruneCounts(before: cutoff) }
     var counts = PruneCounts()

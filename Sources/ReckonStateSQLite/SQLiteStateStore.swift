@@ -6,15 +6,6 @@ import ReckonState
 /// SQLite file (WAL, busy timeout, prepared statements, forward migrations). One connection,
 /// serialized by a lock, so it is safe to share between tasks and threads.
 public final class SQLiteStateStore: @unchecked Sendable {
-  /// How hard each commit is pushed to disk.
-  public enum Durability: String, Sendable {
-    /// `synchronous=FULL`: a commit survives a power loss, at one fsync per commit.
-    case full = "FULL"
-    /// `synchronous=NORMAL` (the default, with WAL): a commit survives a process crash and the file
-    /// is never corrupted; a power loss may undo the commits since the last checkpoint.
-    case normal = "NORMAL"
-  }
-
   /// The schema version this build writes; opening an older file to write migrates it here.
   public static var newestSchema: Int { StateSchema.migrations.count }
   /// The oldest schema version this build reads without changing the file.
@@ -52,7 +43,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
   /// of inside whichever commit crosses SQLite's threshold (the webhook uses it to keep latency
   /// even).
   public init(
-    path: String, durability: Durability = .normal, backgroundCheckpoints: Bool = false,
+    path: String, durability: StateDurability = .normal, backgroundCheckpoints: Bool = false,
     access: Access = .create
   ) throws(StateError) {
     self.path = path

@@ -13,11 +13,11 @@ import ReckonSupport
 /// local stand-in at a configured limit.
 func runSenderBenchmark(options: BenchmarkOptions) async throws {
   let enqueueCount = options.int("entries", 20_000)
-  let modes: [SQLiteStateStore.Durability] =
+  let modes: [StateDurability] =
     options.string("durability", "both") == "both"
     ? [.normal, .full]
     : [
-      SQLiteStateStore.Durability(rawValue: options.string("durability", "").uppercased())
+      StateDurability(rawValue: options.string("durability", "").uppercased())
         ?? .normal
     ]
   for durability in modes {
@@ -39,7 +39,7 @@ func runSenderBenchmark(options: BenchmarkOptions) async throws {
     options: options)
 }
 
-private func temporaryStore(_ durability: SQLiteStateStore.Durability) throws -> SQLiteStateStore {
+private func temporaryStore(_ durability: StateDurability) throws -> SQLiteStateStore {
   try SQLiteStateStore(path: ScratchFiles.database("bench-sender"), durability: durability)
 }
 
@@ -79,7 +79,7 @@ private func decide(
 
 /// Decision + entry transactions per second (notifications recorded beforehand), then whole
 /// requests (notification commit, then decision + entry commit) per second on a fresh file.
-private func measureEnqueue(count: Int, durability: SQLiteStateStore.Durability) throws -> (
+private func measureEnqueue(count: Int, durability: StateDurability) throws -> (
   Double, Double
 ) {
   let app = AppStoreApp(bundleId: "com.example", environment: .production)

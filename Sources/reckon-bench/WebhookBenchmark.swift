@@ -4,6 +4,7 @@ import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
 import ReckonServer
+import ReckonStateSQLite
 import ReckonSupport
 
 /// `reckon-bench webhook [--count N] [--seconds S] [--connections C] [--rate R] [--paced N]
@@ -96,7 +97,9 @@ private func makeWebhookServer(_ authority: LocalCertificateAuthority) throws ->
         bundleId: "com.example.coins", appAppleId: 1_234_567_890, environment: .production,
         policy: .text(name: "bench.policy", policy))
     ], factSources: [.init(BenchFacts())],
-    statePath: ScratchFiles.database("bench-webhook"), roots: [authority.root])
+    state: try SQLiteStateStore(
+      path: ScratchFiles.database("bench-webhook"), backgroundCheckpoints: true),
+    roots: [authority.root])
   let json =
     #"{"apps": [{"bundleId": "b", "environment": "Sandbox", "policy": "p"}], "server": {"listen": "127.0.0.1:0"}}"#
   let root = try JSONValue.parse(Data(json.utf8)).objectValue ?? [:]

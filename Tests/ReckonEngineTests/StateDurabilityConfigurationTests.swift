@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonState
 import ReckonTestSupport
 import Testing
 
@@ -10,10 +11,10 @@ import Testing
 /// loss) or, by default, as WAL's `normal` does; the service opens its store that way.
 struct StateDurabilityConfigurationTests {
   @Test(arguments: [
-    (#"{}"#, SQLiteStateStore.Durability.normal), (#"{"durability": "normal"}"#, .normal),
+    (#"{}"#, StateDurability.normal), (#"{"durability": "normal"}"#, .normal),
     (#"{"durability": "full"}"#, .full),
   ])
-  func durabilityIsReadOrNormal(state: String, durability: SQLiteStateStore.Durability) throws {
+  func durabilityIsReadOrNormal(state: String, durability: StateDurability) throws {
     #expect(try StateRetentionConfigurationTests.load(state).stateDurability == durability)
   }
 
@@ -44,7 +45,8 @@ struct StateDurabilityConfigurationTests {
       """.utf8
     ).write(to: config)
     let service = try ReckonService(
-      configuration: try ReckonConfiguration.load(path: config.path), transport: nil)
+      configuration: try ReckonConfiguration.load(path: config.path),
+      state: SQLiteStateOpener(), transport: nil)
     let store = try #require(service.store as? SQLiteStateStore)
     let mode = try store.connection.query("PRAGMA synchronous").first?.int(0)
     #expect(mode == synchronous)

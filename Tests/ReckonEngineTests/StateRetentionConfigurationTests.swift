@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonStateSQLite
 import ReckonSupport
 import Testing
 
@@ -29,10 +30,10 @@ struct StateRetentionConfigurationTests {
   }
 
   @Test(arguments: [3, 40_000])
-  func aServiceFromPartsRefusesWhatTheConfigurationRefuses(days: Int) {
+  func aServiceFromPartsRefusesWhatTheConfigurationRefuses(days: Int) throws {
+    let state = try SQLiteStateStore(path: TestState.temporaryPath())
     let error = #expect(throws: ReckonServiceError.self) {
-      try ReckonService(
-        apps: [], factSources: [], statePath: TestState.temporaryPath(), keepDays: days)
+      try ReckonService(apps: [], factSources: [], state: state, keepDays: days)
     }
     guard case .configuration(let refusal)? = error else {
       Issue.record("\(String(describing: error))")

@@ -201,7 +201,8 @@ import Testing
     let warnings = Lines()
     let decided = Lines()
     let service = try ReckonService(
-      configuration: configuration, transport: CurlHTTPClient(), warn: warnings.append,
+      configuration: configuration, state: SQLiteStateOpener(), transport: CurlHTTPClient(),
+      warn: warnings.append,
       events: { event in
         if case .decided(_, let transaction, let action, _, _, _, _) = event {
           decided.append("\(transaction) \(action)")

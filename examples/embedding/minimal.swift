@@ -10,6 +10,7 @@ import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonStateSQLite
 
 /// The embedder's own facts: here fixed, in a real app a database or CRM lookup.
 struct MyAppFacts: FactSource {
@@ -34,7 +35,7 @@ func makeReckon() throws -> ReckonService {
         policy: .file("policies/targeted.policy"))
     ],
     factSources: [.init(MyAppFacts(), timeout: .milliseconds(500))],
-    statePath: "reckon-state.sqlite")
+    state: try SQLiteStateStore(path: "reckon-state.sqlite", backgroundCheckpoints: true))
 }
 
 /// The route: the same service for every POST.

@@ -1,7 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
-import ReckonStateSQLite
+import ReckonState
 import ReckonSupport
 
 /// Everything `reckon.json` configures: the apps and their policies, fact sources, the state
@@ -18,7 +18,7 @@ public struct ReckonConfiguration: Sendable {
   /// once a day (`state.keepDays`); nil keeps everything.
   public var stateKeepDays: Int?
   /// How hard each commit to the state database is pushed to disk (`state.durability`).
-  public var stateDurability: SQLiteStateStore.Durability = .normal
+  public var stateDurability: StateDurability = .normal
   /// The App Store Connect API key, when replies are sent.
   public var appStoreKey: AppStoreKeyConfiguration?
   /// How the sender behaves.
@@ -89,7 +89,7 @@ public struct ReckonConfiguration: Sendable {
     try state?.rejectUnknownKeys(["path", "keepDays", "durability"])
     self.statePath = resolve(try state?.optionalString("path") ?? "reckon-state.sqlite")
     if let durability = try state?.optionalString("durability") {
-      guard let chosen = SQLiteStateStore.Durability(rawValue: durability.uppercased()),
+      guard let chosen = StateDurability(rawValue: durability.uppercased()),
         durability == durability.lowercased()
       else {
         throw ConfigurationError(
@@ -139,7 +139,7 @@ public struct ReckonConfiguration: Sendable {
   /// `days` as `state.keepDays`: whole days, from the shortest retention Apple's retries allow
   /// (7) to a hundred years (more than any history, and short of dates going wrong).
   static func checkedKeepDays(_ days: Double) throws(ConfigurationError) -> Int {
-    let fewest = SQLiteStateStore.shortestRetentionDays
+    let fewest = StateRetention.shortestDays
     guard days == days.rounded(), days >= Double(fewest), days <= 36_500 else {
       throw ConfigurationError(
         "state.keepDays",

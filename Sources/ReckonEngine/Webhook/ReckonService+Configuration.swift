@@ -6,7 +6,8 @@ import ReckonSupport
 
 extension ReckonService {
   /// The service `reckon.json` describes: its apps and policies (loaded and checked now), fact
-  /// sources, state database, trusted roots and, when `appStore` is configured, the sender. A
+  /// sources, the state `state` opens (ReckonStateSQLite's `SQLiteStateOpener()` for a
+  /// `state.path`), trusted roots and, when `appStore` is configured, the sender. A
   /// fact source configured wrongly throws; one whose file cannot be read now is named through
   /// `warn` and opened again at each lookup, its requests kept for `retryUndecided` meanwhile.
   /// `factSources` of your own are asked before the configured ones (the first that supplies a
@@ -14,7 +15,8 @@ extension ReckonService {
   /// your own replaces the one `appStore` would configure, which sends through `transport`
   /// (ReckonHTTP's `CurlHTTPClient`, or one of your own).
   public convenience init(
-    configuration: ReckonConfiguration, transport: (any HTTPTransport)?,
+    configuration: ReckonConfiguration, state opener: any StateOpener,
+    transport: (any HTTPTransport)?,
     factSources own: [LayeredFactSource.Layer] = [],
     sender ownSender: (any ConsumptionSender)? = nil, warn: (String) -> Void = { _ in },
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
@@ -47,18 +49,26 @@ extension ReckonService {
       }
     }
     let unverified = Self.unverifiedEnvironments(configuration.trust)
+    let apps = configuration.apps.map {
+      App(
+        bundleId: $0.bundleId, appAppleId: $0.appAppleId, environment: $0.environment,
+        policy: .file($0.policyPath))
+    }
+    _ = try Self.policySources(apps: apps, keepDays: configuration.stateKeepDays)
+    let store: any StateStore
+    do {
+      store = try opener.open(
+        location: configuration.statePath, durability: configuration.stateDurability)
+    } catch {
+      throw .state(error)
+    }
     try self.init(
-      apps: configuration.apps.map {
-        App(
-          bundleId: $0.bundleId, appAppleId: $0.appAppleId, environment: $0.environment,
-          policy: .file($0.policyPath))
-      },
+      apps: apps,
       factSources: own + setup.layers, schema: setup.schema,
-      statePath: configuration.statePath,
+      state: store,
       roots: try Self.roots(configuration.trust), unverifiedEnvironments: unverified,
       sender: client, senderConfiguration: configuration.sender,
-      keepDays: configuration.stateKeepDays, durability: configuration.stateDurability,
-      events: events)
+      keepDays: configuration.stateKeepDays, events: events)
   }
 
   /// The environments whose notifications come unsigned (Xcode, local testing) when allowed.

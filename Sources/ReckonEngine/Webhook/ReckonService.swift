@@ -2,7 +2,6 @@ import Foundation
 import ReckonAppStore
 import ReckonFacts
 import ReckonState
-import ReckonStateSQLite
 
 /// Reckon behind one call: give it the raw body of Apple's POST, answer with what it returns.
 /// The whole pipeline is underneath (verify, record once, gather facts, decide, validate,
@@ -29,10 +28,8 @@ public final class ReckonService: Sendable {
 
   /// The pipeline every notification goes through.
   public let pipeline: NotificationPipeline
-  /// The state database.
+  /// The state: the notification log, decisions, the outbox and what senders share.
   public let store: any StateStore
-  /// Where the state database is (the sender's lock sits beside it).
-  public let statePath: String
   /// The outbox sender, when a `ConsumptionSender` was given or an App Store key configured.
   public let sender: OutboxSender?
   /// Reads consent again before a reply decided a while ago goes out.
@@ -43,20 +40,48 @@ public final class ReckonService: Sendable {
   /// The live policies, for reloading.
   public var policies: PolicyBook { pipeline.policies }
 
-  /// A service from parts. `factSources` are asked in order (the first that supplies a fact
-  /// wins); `schema` declares any custom facts they supply; `roots` default to Apple
-  /// Root CA - G3; without `sender` replies are queued but not sent; `durability` is how hard
-  /// each commit is pushed to disk (`.full` survives a power loss, at one fsync per commit).
+  /// A service from parts, over `state` (such as ReckonStateSQLite's `SQLiteStateStore`, opened
+  /// with `backgroundCheckpoints` for a long-running service). `factSources` are asked in order
+  /// (the first that supplies a fact wins); `schema` declares any custom facts they supply;
+  /// `roots` default to Apple Root CA - G3; without `sender` replies are queued but not sent.
   public init(
     apps: [App], factSources: [LayeredFactSource.Layer], schema: FactSchema = .standard,
-    statePath: String, roots: [X509Certificate] = AppleRootCertificates.defaultRoots(),
+    state store: any StateStore, roots: [X509Certificate] = AppleRootCertificates.defaultRoots(),
     unverifiedEnvironments: Set<AppStoreEnvironment> = [],
     sender: (any ConsumptionSender)? = nil,
     senderConfiguration: SenderConfiguration = .standard, keepDays: Int? = nil,
-    durability: SQLiteStateStore.Durability = .normal,
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) throws(ReckonServiceError) {
-    // What reckon.json refuses is refused from parts too.
+    let sources = try Self.policySources(apps: apps, keepDays: keepDays)
+    self.keepDays = keepDays
+    let policies: PolicyBook
+    do { policies = try PolicyBook(sources, schema: schema) } catch { throw .policy(error) }
+    policies.live().forEach(events)
+    let gatherer = FactGatherer(
+      schema: schema, layers: factSources, records: StateHistoryFacts(store: store))
+    self.store = store
+    self.pipeline = NotificationPipeline(
+      verifier: NotificationVerifier(
+        apps: apps.map(\.accepted), roots: roots, unverifiedEnvironments: unverifiedEnvironments),
+      store: store, policies: policies, gatherer: gatherer,
+      holdReleaseBeforeDeadline: senderConfiguration.holdReleaseBeforeDeadlineSeconds,
+      events: events)
+    let consentCheck = GatheredConsentCheck(
+      store: store, verifier: pipeline.verifier, gatherer: gatherer)
+    self.consentCheck = consentCheck
+    self.sender = sender.map { client in
+      OutboxSender(
+        store: store, sender: client, configuration: senderConfiguration,
+        consentCheck: consentCheck, events: { events(.sender($0)) })
+    }
+  }
+
+  /// Each app's policy source, once `apps` and `keepDays` are found sound: each app and
+  /// environment listed once, Production's with its App Apple ID. What reckon.json refuses is
+  /// refused from parts too, and before any state is opened.
+  static func policySources(apps: [App], keepDays: Int?) throws(ReckonServiceError)
+    -> [AppStoreApp: PolicyBook.Source]
+  {
     if let keepDays {
       do throws(ConfigurationError) {
         _ = try ReckonConfiguration.checkedKeepDays(Double(keepDays))
@@ -64,7 +89,6 @@ public final class ReckonService: Sendable {
         throw .configuration(error)
       }
     }
-    self.keepDays = keepDays
     var sources: [AppStoreApp: PolicyBook.Source] = [:]
     for (index, app) in apps.enumerated() {
       let key = AppStoreApp(bundleId: app.accepted.bundleId, environment: app.accepted.environment)
@@ -81,34 +105,7 @@ public final class ReckonService: Sendable {
       }
       sources[key] = app.policy
     }
-    let store: SQLiteStateStore
-    do {
-      store = try SQLiteStateStore(
-        path: statePath, durability: durability, backgroundCheckpoints: true)
-    } catch {
-      throw .state(error)
-    }
-    let policies: PolicyBook
-    do { policies = try PolicyBook(sources, schema: schema) } catch { throw .policy(error) }
-    policies.live().forEach(events)
-    let gatherer = FactGatherer(
-      schema: schema, layers: factSources, records: StateHistoryFacts(store: store))
-    self.store = store
-    self.statePath = statePath
-    self.pipeline = NotificationPipeline(
-      verifier: NotificationVerifier(
-        apps: apps.map(\.accepted), roots: roots, unverifiedEnvironments: unverifiedEnvironments),
-      store: store, policies: policies, gatherer: gatherer,
-      holdReleaseBeforeDeadline: senderConfiguration.holdReleaseBeforeDeadlineSeconds,
-      events: events)
-    let consentCheck = GatheredConsentCheck(
-      store: store, verifier: pipeline.verifier, gatherer: gatherer)
-    self.consentCheck = consentCheck
-    self.sender = sender.map { client in
-      OutboxSender(
-        store: store, sender: client, configuration: senderConfiguration,
-        consentCheck: consentCheck, events: { events(.sender($0)) })
-    }
+    return sources
   }
 
   /// Removes the records of notifications received more than `keepDays` days before `now`

@@ -34,7 +34,7 @@ public final class ServeProcess: Sendable {
     let metrics = ReckonMetrics()
     let events = HeldEvents(logger: logger)
     let service = try ReckonService(
-      configuration: configuration, transport: CurlHTTPClient(),
+      configuration: configuration, state: SQLiteStateOpener(), transport: CurlHTTPClient(),
       warn: events.warn,
       events: { event in
         metrics.record(event)

@@ -95,18 +95,18 @@ enum PruneCommand: Command {
       // A hundred years is more than any history; beyond it the date itself goes wrong.
       guard let count = Int(days), count <= 36_500 else {
         throw UsageError(
-          "--older-than takes a whole number of days from \(SQLiteStateStore.shortestRetentionDays) to 36500, e.g. --older-than 365"
+          "--older-than takes a whole number of days from \(StateRetention.shortestDays) to 36500, e.g. --older-than 365"
         )
       }
       cutoff = now.addingTimeInterval(-Double(count) * 86_400)
     case (nil, let date?):
       do { cutoff = try DryRunSetup.date(date) } catch { throw UsageError("--before: \(error)") }
     }
-    let latest = now.addingTimeInterval(-SQLiteStateStore.shortestRetention)
+    let latest = now.addingTimeInterval(-StateRetention.shortest)
     guard cutoff <= latest else {
       let given = olderThan.map { "--older-than \($0)" } ?? "--before \(before ?? "")"
       throw UsageError(
-        "\(given): the last \(SQLiteStateStore.shortestRetentionDays) days are always kept, as Apple sends a notification it got no 200 for again for about six and a half days; give --older-than \(SQLiteStateStore.shortestRetentionDays) or more, or --before \(latest.formatted(.iso8601)) or earlier"
+        "\(given): the last \(StateRetention.shortestDays) days are always kept, as Apple sends a notification it got no 200 for again for about six and a half days; give --older-than \(StateRetention.shortestDays) or more, or --before \(latest.formatted(.iso8601)) or earlier"
       )
     }
     return cutoff

@@ -1,4 +1,5 @@
 import ReckonEngine
+import ReckonStateSQLite
 
 /// `reckon version` (or `reckon --version`): the release and the state database schema.
 enum VersionCommand: Command {
@@ -16,11 +17,12 @@ enum VersionCommand: Command {
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     try arguments.rejectUnknown()
-    let schema = ReckonVersion.stateSchema
+    // The SQLite schema, so an operator can tell whether two builds can share a state file.
+    let schema = SQLiteStateStore.newestSchema
     console.out(
       """
       reckon \(ReckonVersion.release)
-      state database schema \(schema) (reads \(ReckonVersion.oldestReadableStateSchema) to \(schema))
+      state database schema \(schema) (reads \(SQLiteStateStore.oldestReadableSchema) to \(schema))
       """)
     return 0
   }

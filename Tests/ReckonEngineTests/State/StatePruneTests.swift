@@ -193,7 +193,7 @@ import Testing
     let store = try TestState.store()
     try Self.answered(in: store, transaction: "1", at: Self.now.addingTimeInterval(-3 * 86_400))
     let cutoff = Self.now.addingTimeInterval(-6 * 86_400)
-    let latest = Self.now.addingTimeInterval(-SQLiteStateStore.shortestRetention)
+    let latest = Self.now.addingTimeInterval(-StateRetention.shortest)
     #expect(throws: StateError.retentionTooShort(cutoff: cutoff, latest: latest)) {
       try store.prune(before: cutoff, now: Self.now)
     }

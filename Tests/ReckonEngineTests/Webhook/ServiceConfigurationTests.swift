@@ -2,10 +2,26 @@ import Foundation
 import ReckonAppStore
 import ReckonFacts
 import ReckonPolicy
+import ReckonState
+import ReckonStateSQLite
 import ReckonTestSupport
 import Testing
 
 @testable import ReckonEngine
+
+/// Opens the SQLite state as `reckon serve` does, and remembers whether it was asked to.
+final class WatchedStateOpener: StateOpener, @unchecked Sendable {
+  private let lock = NSLock()
+  private var asked = false
+
+  /// Whether `open` was called.
+  var opened: Bool { lock.withLock { asked } }
+
+  func open(location: String, durability: StateDurability) throws(StateError) -> any StateStore {
+    lock.withLock { asked = true }
+    return try SQLiteStateOpener().open(location: location, durability: durability)
+  }
+}
 
 /// A service built from reckon.json names the key of a policy file it cannot read, as it names
 /// every other start-up problem in the file.
@@ -22,9 +38,12 @@ struct ServiceConfigurationTests {
       """#.utf8
     ).write(to: config)
     let configuration = try ReckonConfiguration.load(path: config.path)
+    let opener = WatchedStateOpener()
     let error = #expect(throws: ReckonServiceError.self) {
-      try ReckonService(configuration: configuration, transport: nil)
+      try ReckonService(configuration: configuration, state: opener, transport: nil)
     }
+    // Refused before the state is opened, so no state file is left behind.
+    #expect(!opener.opened)
     guard case .configuration(let problem)? = error else {
       Issue.record("expected a configuration error, got \(String(describing: error))")
       return
@@ -35,7 +54,7 @@ struct ServiceConfigurationTests {
 
   /// A service from parts refuses what reckon.json refuses: a Production app without its App
   /// Apple ID (whose check was then skipped) and an app listed twice (whose first policy was
-  /// silently dropped). Nothing is opened before.
+  /// silently dropped).
   @Test(arguments: [
     (
       [
@@ -59,18 +78,16 @@ struct ServiceConfigurationTests {
   ])
   func aServiceFromPartsRefusesWhatTheConfigurationRefuses(
     _ apps: [ReckonService.App], _ key: String
-  ) {
-    let statePath = TestScratch.folder.appendingPathComponent("svc-\(UUID().uuidString).sqlite")
-      .path
+  ) throws {
+    let state = try SQLiteStateStore(path: TestState.temporaryPath())
     let error = #expect(throws: ReckonServiceError.self) {
-      try ReckonService(apps: apps, factSources: [], statePath: statePath)
+      try ReckonService(apps: apps, factSources: [], state: state)
     }
     guard case .configuration(let problem)? = error else {
       Issue.record("expected a configuration error, got \(String(describing: error))")
       return
     }
     #expect(problem.key == key, "\(problem)")
-    #expect(!FileManager.default.fileExists(atPath: statePath))
   }
 
   /// An embedder can use reckon.json and still bring a fact source and a sender of its own:
@@ -101,7 +118,8 @@ struct ServiceConfigurationTests {
     try Data("{}".utf8).write(to: folder.appendingPathComponent("notes.json"))
     var warnings: [String] = []
     let service = try ReckonService(
-      configuration: try ReckonConfiguration.load(path: config.path), transport: nil,
+      configuration: try ReckonConfiguration.load(path: config.path),
+      state: SQLiteStateOpener(), transport: nil,
       factSources: [.init(Mine(), timeout: .seconds(1))], sender: Quiet(),
       warn: { warnings.append($0) })
     #expect(service.pipeline.gatherer.sources.layers.map(\.source.name) == ["mine", "notes"])

@@ -48,8 +48,10 @@ final class ServerFixture: @unchecked Sendable {
         .init(bundleId: TestKey.bundleId, appAppleId: nil, environment: .sandbox, policy: policy)
       ],
       factSources: [.init(facts)],
-      statePath: statePath
-        ?? TestScratch.folder.appendingPathComponent("reckon-e2e-\(UUID()).sqlite").path,
+      state: try SQLiteStateStore(
+        path: statePath
+          ?? TestScratch.folder.appendingPathComponent("reckon-e2e-\(UUID()).sqlite").path,
+        backgroundCheckpoints: true),
       roots: [self.authority.root], sender: try TestKey.client(url),
       senderConfiguration: try SenderSettings.fast(sandboxPerSecond: 100, initialBackoff: 0.2),
       keepDays: keepDays,
