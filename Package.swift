@@ -32,7 +32,7 @@ let package = Package(
     .target(name: "ReckonHTTP", dependencies: ["ReckonSupport", "CCurl"]),
     .target(
       name: "ReckonFacts",
-      dependencies: ["ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonSQLite", "CSQLite"]),
+      dependencies: ["ReckonSupport", "ReckonPolicy", "ReckonSQLite", "CSQLite"]),
     // The state's records still name Apple's app and validation context; they become
     // store-neutral when a second store's vocabulary arrives.
     .target(name: "ReckonState", dependencies: ["ReckonSupport", "ReckonAppStore"]),

@@ -1,5 +1,4 @@
 import Foundation
-import ReckonAppStore
 import ReckonPolicy
 import ReckonSupport
 
