@@ -79,7 +79,8 @@ public struct CheckedRule: Sendable {
 
 /// A checked action.
 public enum CheckedAction: Hashable, Sendable {
-  /// `refund CHOICE`: the ordinal of the choice in the schema's refund choices, and its name.
+  /// The choosing action (`refund CHOICE` in App Store policies): the ordinal of the choice among
+  /// the schema's choices, and its name.
   case choose(ordinal: Int, name: String)
   case replyWithoutChoice
   case withholdReply

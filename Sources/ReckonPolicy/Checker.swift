@@ -93,8 +93,8 @@ public struct Checker {
   }
 
   /// The error for a file with no rule and no `otherwise` (empty, or only comments, headers and
-  /// lets), which would send every request to the implicit reply without a choice: almost surely the
-  /// wrong file or an unfinished one, which `reckon check` must not pass. Nil when a rule or
+  /// lets), which would send every request to the implicit reply without a choice: almost surely
+  /// the wrong file or an unfinished one, which `reckon check` must not pass. Nil when a rule or
   /// `otherwise` decides.
   static func nothingDecides(_ syntax: PolicySyntax, vocabulary: PolicyVocabulary) -> Diagnostic? {
     guard syntax.otherwise == nil else { return nil }

@@ -10,7 +10,8 @@ public struct PolicyDecision: Hashable, Sendable {
 
 /// One action of the deciding rule, ready for the application to apply.
 public enum DecidedAction: Hashable, Sendable {
-  /// `refund CHOICE`, with the choice's ordinal among the schema's refund choices and its name.
+  /// The choosing action (`refund CHOICE` in App Store policies), with the choice's ordinal among
+  /// the schema's choices and its name.
   case choose(ordinal: Int, name: String)
   case replyWithoutChoice
   case withholdReply

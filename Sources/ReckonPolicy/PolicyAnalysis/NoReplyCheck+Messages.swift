@@ -1,5 +1,5 @@
-/// The sentences of `NoReplyCheck`: the consequence first (no reply is sent), then the store's rule,
-/// and a hint that fits a rule (a condition to add) or `otherwise` (a rule to put above it).
+/// The sentences of `NoReplyCheck`: the consequence first (no reply is sent), then the store's
+/// rule, and a hint that fits a rule (a condition to add) or `otherwise` (a rule to put above it).
 extension NoReplyCheck {
   private var exemptNames: String { bounded.exemptCategories.joined(separator: " or ") }
 

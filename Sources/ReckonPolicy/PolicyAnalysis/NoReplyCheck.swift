@@ -1,11 +1,11 @@
-/// The warnings for a rule (or `otherwise`) that decides some requests with a body the store's rules
-/// refuse, so that no reply is sent: the bounded refund choice (GRANT_PRORATED) without a
-/// percentage strictly between 0% and 100%, and a `set` of the percentage for an exempt category
-/// (auto-renewable subscriptions) or, other than 0%, for a purchase not delivered.
+/// The warnings for a rule (or `otherwise`) that decides some requests with a body the store's
+/// rules refuse, so that no reply is sent: the bounded choice (the App Store's GRANT_PRORATED)
+/// without a percentage strictly between 0% and 100%, and a `set` of the percentage for an exempt
+/// category (auto-renewable subscriptions) or, other than 0%, for a purchase not delivered.
 ///
 /// A warning is given only when `ConditionRegions` shows such a request: one the rule matches, no
-/// rule above it matches, and whose body the store refuses. Regions leave out what they cannot read,
-/// so the check never warns wrongly, but may stay silent.
+/// rule above it matches, and whose body the store refuses. Regions leave out what they cannot
+/// read, so the check never warns wrongly, but may stay silent.
 struct NoReplyCheck {
   /// What the deciding actions do to the body, as far as this check is concerned.
   struct Reply {
