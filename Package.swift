@@ -25,9 +25,10 @@ let package = Package(
     .target(name: "ReckonSQLite", dependencies: ["CSQLite"]),
     .target(name: "ReckonPolicy", dependencies: ["ReckonSupport"]),
     // What the tests, fault runs and benchmarks share (seeded randomness, Apple's fixtures and
-    // test key, raw loopback sockets); not part of any product.
+    // test key, sample state records, raw loopback sockets); not part of any product.
     .target(
-      name: "ReckonTestSupport", dependencies: ["ReckonHTTP", "ReckonAppStore", "ReckonStandIn"]),
+      name: "ReckonTestSupport",
+      dependencies: ["ReckonHTTP", "ReckonAppStore", "ReckonState", "ReckonStandIn"]),
     .target(name: "ReckonAppStore", dependencies: ["ReckonSupport", "COpenSSL"]),
     .target(name: "ReckonHTTP", dependencies: ["ReckonSupport", "CCurl"]),
     .target(
