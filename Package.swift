@@ -54,8 +54,7 @@ let package = Package(
     .target(
       name: "ReckonServer",
       dependencies: [
-        "ReckonSupport", "ReckonAppStore", "ReckonState", "ReckonStateSQLite", "ReckonEngine",
-        "ReckonHTTP",
+        "ReckonSupport", "ReckonAppStore", "ReckonState", "ReckonEngine", "ReckonHTTP",
       ]),
     .target(
       name: "ReckonStandIn",

@@ -1,10 +1,21 @@
 import ReckonState
 
 /// Opens the embedded SQLite state at a file's path, checkpointing it in the background, as a
-/// long-running service wants.
+/// long-running service wants; its sender lease is the lock file beside it.
 public struct SQLiteStateOpener: StateOpener {
   /// The opener.
   public init() {}
+
+  /// Refuses a path whose folder does not exist, or a file another program made.
+  public func check(location: String) throws(StateError) {
+    try SQLiteStateStore.checkFolder(of: location)
+    try SQLiteStateStore.checkIsOurs(path: location)
+  }
+
+  /// Takes the lock file beside the state file at `location`.
+  public func takeSenderLease(location: String) throws(SenderLockError) -> any SenderLease {
+    try SenderLock(statePath: location)
+  }
 
   /// Opens (creating or migrating) the SQLite state file at `location`.
   public func open(location: String, durability: StateDurability) throws(StateError)

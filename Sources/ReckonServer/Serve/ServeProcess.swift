@@ -2,7 +2,6 @@ import Foundation
 import ReckonEngine
 import ReckonHTTP
 import ReckonState
-import ReckonStateSQLite
 
 /// `reckon serve` put together from `reckon.json`: the sender's lock, the service with its
 /// metrics and held start-up lines, and the webhook server, bound and running. The caller owns
@@ -14,10 +13,14 @@ public final class ServeProcess: Sendable {
   private let logger: JSONLogger
   private let configuration: ReckonConfiguration
 
-  /// Starts serving `configuration`; `listenKey` names where `server.listen` came from
+  /// Starts serving `configuration` over the state `state` opens (ReckonStateSQLite's
+  /// `SQLiteStateOpener()` for `state.path`); `listenKey` names where `server.listen` came from
   /// (`server.listen`, or a command's `--listen`) in the error when it cannot be bound. The
   /// start's own log lines go out once the address is bound, before this returns.
-  public init(configuration: ReckonConfiguration, listenKey: String = "server.listen") throws {
+  public init(
+    configuration: ReckonConfiguration, state opener: any StateOpener,
+    listenKey: String = "server.listen"
+  ) throws {
     self.configuration = configuration
     let logger = JSONLogger()
     self.logger = logger
@@ -26,15 +29,14 @@ public final class ServeProcess: Sendable {
     var senderLock: (any SenderLease)?
     // Named as the state database's problem, not as a lock file the operator never configured;
     // another program's database is refused before a lock file is left beside it.
-    try SQLiteStateStore.checkFolder(of: configuration.statePath)
-    try SQLiteStateStore.checkIsOurs(path: configuration.statePath)
+    try opener.check(location: configuration.statePath)
     if configuration.appStoreKey != nil {
-      senderLock = try SenderLock(statePath: configuration.statePath)
+      senderLock = try opener.takeSenderLease(location: configuration.statePath)
     }
     let metrics = ReckonMetrics()
     let events = HeldEvents(logger: logger)
     let service = try ReckonService(
-      configuration: configuration, state: SQLiteStateOpener(), transport: CurlHTTPClient(),
+      configuration: configuration, state: opener, transport: CurlHTTPClient(),
       warn: events.warn,
       events: { event in
         metrics.record(event)

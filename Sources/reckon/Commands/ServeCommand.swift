@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import ReckonEngine
 import ReckonServer
+import ReckonStateSQLite
 
 #if canImport(Glibc)
   import Glibc
@@ -46,7 +47,8 @@ enum ServeCommand: Command {
     // the webhook answers 500 to, instead of SIGXFSZ killing the server.
     signal(SIGXFSZ, SIG_IGN)
     let serve = try ServeProcess(
-      configuration: configuration, listenKey: listen == nil ? "server.listen" : "--listen")
+      configuration: configuration, state: SQLiteStateOpener(),
+      listenKey: listen == nil ? "server.listen" : "--listen")
     // Handled before `listening` is logged (`StopSignals` returns once the handlers are in
     // place): a supervisor that stops the server as soon as it says it listens must find
     // SIGTERM handled, not ignored or fatal.

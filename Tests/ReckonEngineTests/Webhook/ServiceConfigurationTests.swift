@@ -17,6 +17,14 @@ final class WatchedStateOpener: StateOpener, @unchecked Sendable {
   /// Whether `open` was called.
   var opened: Bool { lock.withLock { asked } }
 
+  func check(location: String) throws(StateError) {
+    try SQLiteStateOpener().check(location: location)
+  }
+
+  func takeSenderLease(location: String) throws(SenderLockError) -> any SenderLease {
+    try SQLiteStateOpener().takeSenderLease(location: location)
+  }
+
   func open(location: String, durability: StateDurability) throws(StateError) -> any StateStore {
     lock.withLock { asked = true }
     return try SQLiteStateOpener().open(location: location, durability: durability)

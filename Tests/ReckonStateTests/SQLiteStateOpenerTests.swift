@@ -1,0 +1,46 @@
+import Foundation
+import ReckonState
+import ReckonStateSQLite
+import ReckonTestSupport
+import Testing
+
+/// What `reckon serve` asks of the SQLite state before and as it opens it.
+struct SQLiteStateOpenerTests {
+  static func path(_ name: String = "opener-\(UUID().uuidString).sqlite") -> String {
+    TestScratch.folder.appendingPathComponent(name).path
+  }
+
+  @Test func aPathInAFolderThatDoesNotExistIsRefusedBeforeAnythingIsMade() {
+    let folder = TestScratch.folder.appendingPathComponent("missing-\(UUID().uuidString)")
+    let path = folder.appendingPathComponent("state.sqlite").path
+    #expect(throws: StateError.self) { try SQLiteStateOpener().check(location: path) }
+    #expect(!FileManager.default.fileExists(atPath: folder.path))
+  }
+
+  @Test func anotherProgramsFileIsRefusedAndLeftAsItWas() throws {
+    let path = Self.path()
+    let contents = Data("not a database, but someone's notes\n".utf8)
+    try contents.write(to: URL(fileURLWithPath: path))
+    #expect(throws: StateError.self) { try SQLiteStateOpener().check(location: path) }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
+  }
+
+  @Test func aNewPathPassesAndOpensAnEmptyState() throws {
+    let path = Self.path()
+    let opener = SQLiteStateOpener()
+    try opener.check(location: path)
+    let store = try opener.open(location: path, durability: .normal)
+    #expect(try store.entryCount(states: []) == 0)
+    try opener.check(location: path)
+  }
+
+  @Test func onlyOneSenderLeaseIsTakenAtATime() throws {
+    let path = Self.path()
+    let opener = SQLiteStateOpener()
+    let first = try opener.takeSenderLease(location: path)
+    #expect(throws: SenderLockError.self) { try opener.takeSenderLease(location: path) }
+    first.release()
+    let again = try opener.takeSenderLease(location: path)
+    again.release()
+  }
+}
