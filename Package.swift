@@ -28,7 +28,9 @@ let package = Package(
     // test key, sample state records, raw loopback sockets); not part of any product.
     .target(
       name: "ReckonTestSupport",
-      dependencies: ["ReckonHTTP", "ReckonAppStore", "ReckonState", "ReckonStandIn"]),
+      dependencies: [
+        "ReckonHTTP", "ReckonAppStore", "ReckonState", "ReckonStateSQLite", "ReckonStandIn",
+      ]),
     .target(name: "ReckonAppStore", dependencies: ["ReckonSupport", "COpenSSL"]),
     .target(name: "ReckonHTTP", dependencies: ["ReckonSupport", "CCurl"]),
     .target(
@@ -83,6 +85,12 @@ let package = Package(
       name: "ReckonStateTests",
       dependencies: [
         "ReckonSupport", "ReckonAppStore", "ReckonState", "ReckonStateSQLite", "ReckonTestSupport",
+      ]),
+    .testTarget(
+      name: "ReckonStateSQLiteTests",
+      dependencies: [
+        "ReckonSupport", "ReckonAppStore", "ReckonSQLite", "ReckonState", "ReckonStateSQLite",
+        "ReckonTestSupport",
       ]),
     .testTarget(
       name: "ReckonPolicyTests",

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonState
+import ReckonStateSQLite
 
 /// Ready-made state records for the tests of every target that reads or writes the state: one
 /// app, a CONSUMPTION_REQUEST, its decision and its valid reply, all at one start time.
@@ -55,6 +56,16 @@ public enum StateSamples {
       enqueue: enqueue(transaction: transaction, at: date, hold: hold))
     guard let entryId = receipt.entryId else { throw EntryMissing() }
     return try store.entry(id: entryId)
+  }
+
+  /// A path for a new SQLite state file of its own in the scratch folder.
+  public static func temporaryPath() -> String {
+    TestScratch.folder.appendingPathComponent("reckon-state-\(UUID().uuidString).sqlite").path
+  }
+
+  /// A new, empty SQLite state of its own.
+  public static func store() throws -> SQLiteStateStore {
+    try SQLiteStateStore(path: temporaryPath())
   }
 
   /// A decision with a reply came back without its entry.

@@ -6,18 +6,11 @@ import ReckonTestSupport
 
 @testable import ReckonStateSQLite
 
-/// Records for the reports and dry-runs that read a state database: the shared samples, a
-/// state database of their own and a decoded request.
+/// Records for the reports and dry-runs that read a state database: the shared samples and a
+/// decoded request.
 typealias StoredRecords = StateSamples
 
 extension StateSamples {
-  /// A state database of its own in the scratch folder.
-  static func store() throws -> SQLiteStateStore {
-    try SQLiteStateStore(
-      path: TestScratch.folder.appendingPathComponent("reckon-state-\(UUID().uuidString).sqlite")
-        .path)
-  }
-
   /// A decoded CONSUMPTION_REQUEST for one consumable, with the notification's fields a
   /// dry-run row reads.
   static func request(receivedAt: Date = start) -> RefundRequest {

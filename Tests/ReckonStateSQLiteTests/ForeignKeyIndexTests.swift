@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 
-@testable import ReckonEngine
 @testable import ReckonStateSQLite
 
 /// Every column that points at another table's row is indexed: SQLite looks the pointing rows

@@ -2,7 +2,6 @@ import Foundation
 import ReckonState
 import Testing
 
-@testable import ReckonEngine
 @testable import ReckonStateSQLite
 
 /// SQLite says only "unable to open database file" when the state database's folder cannot be

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 
-@testable import ReckonEngine
 @testable import ReckonStateSQLite
 
 /// The webhook's store checkpoints its WAL on a queue of its own, and nothing is lost by it.

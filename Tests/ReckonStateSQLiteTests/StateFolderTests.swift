@@ -3,7 +3,6 @@ import ReckonState
 import ReckonTestSupport
 import Testing
 
-@testable import ReckonEngine
 @testable import ReckonStateSQLite
 
 /// A state database whose folder does not exist is refused naming the folder, not with SQLite's

@@ -2,7 +2,6 @@ import Foundation
 import ReckonSQLite
 import Testing
 
-@testable import ReckonEngine
 @testable import ReckonStateSQLite
 
 /// The checkpoint `reckon prune` ends with never waits for another process: emptying the log

@@ -1,0 +1,4 @@
+import ReckonTestSupport
+
+/// The SQLite state's tests' records and temporary state files: the shared samples.
+typealias TestState = StateSamples
