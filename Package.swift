@@ -98,7 +98,11 @@ let package = Package(
       exclude: ["Snapshots"]),
     .testTarget(
       name: "ReckonAppStoreTests",
-      dependencies: ["ReckonSupport", "ReckonAppStore", "ReckonTestSupport"]),
+      dependencies: ["ReckonSupport", "ReckonAppStore", "ReckonStandIn", "ReckonTestSupport"],
+      resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "ReckonStandInTests",
+      dependencies: ["ReckonSupport", "ReckonAppStore", "ReckonStandIn", "ReckonTestSupport"]),
     .testTarget(
       name: "ReckonEngineTests",
       dependencies: [
