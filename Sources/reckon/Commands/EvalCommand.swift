@@ -1,6 +1,5 @@
 import Foundation
 import ReckonEngine
-import ReckonFacts
 import ReckonPolicy
 import ReckonTools
 
@@ -54,105 +53,45 @@ enum EvalCommand: Command {
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    let outcome: RequestEvaluation.Outcome
     if let configPath = arguments.option("config") {
-      return try await runConfigured(configPath, &arguments, console)
+      let requestPath = try arguments.required("request")
+      let policyPath = arguments.option("policy")
+      let factsPath = arguments.option("facts")
+      let output = try OutputOptions(&arguments)
+      do {
+        outcome = try await RequestEvaluation.decide(
+          configurationPath: configPath, policyPath: policyPath, requestPath: requestPath,
+          factsPath: factsPath, now: output.now, traces: output.traces, warn: console.error)
+      } catch let failure as RequestEvaluation.Failure {
+        throw UsageError(failure.description)
+      }
+      return finish(outcome, output, console)
     }
     let policyPath = try arguments.required("policy")
     let requestPath = try arguments.required("request")
     let factsPath = try arguments.required("facts")
     let output = try OutputOptions(&arguments)
-
-    let schema = FactSchema.standard
-    let loaded = try PolicyFiles.load(policyPath, schema: schema)
-    if !loaded.diagnostics.isEmpty { console.error(loaded.renderedDiagnostics()) }
-    guard let policy = loaded.policy else { return 1 }
-    let request = try RequestFile.load(path: requestPath, now: output.now)
-    warnAboutUnrecognizedValues(in: request, at: requestPath, console)
-    let document = try FactDocument(path: factsPath, schema: schema)
-    warnAboutNotificationFacts(in: document, at: factsPath, schema: schema, console)
-    var facts = GatheredFacts(request: request, schema: schema)
-    facts.add(
-      document.values, from: URL(fileURLWithPath: factsPath).lastPathComponent, schema: schema)
-
-    show(
-      Decider(policy: policy, schema: schema).decide(request, facts: facts, trace: output.traces),
-      policy, output, console)
-    return 0
+    outcome = try RequestEvaluation.decide(
+      policyPath: policyPath, requestPath: requestPath, factsPath: factsPath, now: output.now,
+      traces: output.traces, warn: console.error)
+    return finish(outcome, output, console)
   }
 
-  /// `--config`: facts through the configured sources, `--facts` layered first as an override.
-  private static func runConfigured(
-    _ configPath: String, _ arguments: inout Arguments, _ console: Console
-  ) async throws -> Int32 {
-    let requestPath = try arguments.required("request")
-    let policyOption = arguments.option("policy")
-    let factsPath = arguments.option("facts")
-    let output = try OutputOptions(&arguments)
-
-    let configuration = try ReckonConfiguration.load(path: configPath)
-    let setup = try FactSourceSetup(configuration.factSources)
-    // A webhook body as Apple posts it is verified as `reckon serve` would.
-    let request = try RequestFile.load(path: requestPath, now: output.now) {
-      () throws(RequestFile.Failure) in
-      do { return try DryRunSetup.verifier(configuration) } catch {
-        throw .unreadable(path: requestPath, reason: "cannot be verified: \(error)")
-      }
-    }
-    warnAboutUnrecognizedValues(in: request, at: requestPath, console)
-    let bundleId = request.keys.bundleId ?? ""
-    guard
-      let policyPath = policyOption
-        ?? configuration.app(
-          bundleId: bundleId, environment: request.notification.data?.environment)?.policyPath
-    else {
-      throw UsageError(
-        "\(configPath): no app for bundle '\(bundleId)' in this environment; give --policy")
-    }
-    let loaded = try PolicyFiles.load(policyPath, schema: setup.schema)
-    if !loaded.diagnostics.isEmpty { console.error(loaded.renderedDiagnostics()) }
-    guard let policy = loaded.policy else { return 1 }
-    var overrides: [LayeredFactSource.Layer] = []
-    if let factsPath {
-      let document = try FactDocument(path: factsPath, schema: setup.schema)
-      warnAboutNotificationFacts(in: document, at: factsPath, schema: setup.schema, console)
-      overrides.append(
-        LayeredFactSource.Layer(
-          FixedFactSource(
-            name: URL(fileURLWithPath: factsPath).lastPathComponent, values: document.values)))
-    }
-    switch await setup.gatherer(before: overrides).gather(request, for: policy) {
-    case .ready(let facts):
-      let decision = Decider(policy: policy, schema: setup.schema).decide(
-        request, facts: facts, trace: output.traces)
+  /// Prints the decision and says how the evaluation ended: 0 decided, 1 the policy refused,
+  /// 3 a fact source failed.
+  private static func finish(
+    _ outcome: RequestEvaluation.Outcome, _ output: OutputOptions, _ console: Console
+  ) -> Int32 {
+    switch outcome {
+    case .decided(let decision, let policy):
       show(decision, policy, output, console)
       return 0
-    case .retry(let failure):
-      console.error(failure.description)
+    case .policyRefused:
+      return 1
+    case .factsUnavailable(let reason):
+      console.error(reason)
       return 3
-    }
-  }
-
-  /// Says on stderr that a value in the request is none of Apple's, so its fact is missing: a
-  /// typo in a hand-written request would otherwise only show as a missing fact.
-  private static func warnAboutUnrecognizedValues(
-    in request: RefundRequest, at path: String, _ console: Console
-  ) {
-    for unrecognized in request.unrecognizedValues {
-      console.error("warning: \(path): \(unrecognized)")
-    }
-  }
-
-  /// Says on stderr, with or without --explain, that a fact only the request gives is not taken
-  /// from --facts: otherwise the file's value would seem to have been used.
-  private static func warnAboutNotificationFacts(
-    in document: FactDocument, at path: String, schema: FactSchema, _ console: Console
-  ) {
-    for name in document.values.keys.sorted() where schema.origin(of: name) == .notification {
-      let why =
-        name == "now"
-        ? "it is when the request was received; give it with --now"
-        : "only the request (the signed notification) gives it; change it in the --request file"
-      console.error("warning: \(path): \(name) is ignored: \(why)")
     }
   }
 
@@ -188,12 +127,4 @@ enum EvalCommand: Command {
       do { return try DryRunSetup.date(text) } catch { throw UsageError("--now: \(error)") }
     }
   }
-}
-
-/// The facts of a `--facts` file, as a source layered before the configured ones.
-private struct FixedFactSource: FactSource {
-  let name: String
-  let values: [String: Value]
-
-  func facts(for keys: RequestKeys) async throws -> [String: Value] { values }
 }

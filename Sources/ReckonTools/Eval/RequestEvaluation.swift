@@ -1,0 +1,136 @@
+import Foundation
+import ReckonEngine
+import ReckonFacts
+import ReckonPolicy
+
+/// One request decided as `reckon eval` decides it, nothing recorded: the policy from its file,
+/// the request from its file, and the facts from a file or through reckon.json's sources with
+/// that file layered first. What an author should know on the way (the policy's diagnostics, a
+/// value in the request none of Apple's, a fact the file gives in vain) goes to `warn` as it is
+/// found, before any later failure.
+public enum RequestEvaluation {
+  /// What became of the evaluation.
+  public enum Outcome: Sendable {
+    /// The policy decided.
+    case decided(Decision, policy: CompiledPolicy)
+    /// The policy does not check; its diagnostics went to `warn`.
+    case policyRefused
+    /// A fact source failed on a fact the policy reads: the webhook would keep the request
+    /// and retry it.
+    case factsUnavailable(String)
+  }
+
+  /// Why an evaluation from reckon.json could not start.
+  public enum Failure: Error, CustomStringConvertible {
+    /// No app of the configuration matches the request and no policy was given.
+    case noApp(configuration: String, bundleId: String)
+
+    /// One sentence naming the file and what to do.
+    public var description: String {
+      switch self {
+      case .noApp(let configuration, let bundleId):
+        "\(configuration): no app for bundle '\(bundleId)' in this environment; give --policy"
+      }
+    }
+  }
+
+  /// Decides the request at `requestPath` by the policy at `policyPath` over the facts at
+  /// `factsPath`, received at `now` (default: the notification's `signedDate`).
+  public static func decide(
+    policyPath: String, requestPath: String, factsPath: String, now: Date?, traces: Bool,
+    warn: (String) -> Void
+  ) throws -> Outcome {
+    let schema = FactSchema.standard
+    let loaded = try PolicyFiles.load(policyPath, schema: schema)
+    if !loaded.diagnostics.isEmpty { warn(loaded.renderedDiagnostics()) }
+    guard let policy = loaded.policy else { return .policyRefused }
+    let request = try RequestFile.load(path: requestPath, now: now)
+    warnAboutUnrecognizedValues(in: request, at: requestPath, warn)
+    let document = try FactDocument(path: factsPath, schema: schema)
+    warnAboutNotificationFacts(in: document, at: factsPath, schema: schema, warn)
+    var facts = GatheredFacts(request: request, schema: schema)
+    facts.add(
+      document.values, from: URL(fileURLWithPath: factsPath).lastPathComponent, schema: schema)
+    let decision = Decider(policy: policy, schema: schema).decide(
+      request, facts: facts, trace: traces)
+    return .decided(decision, policy: policy)
+  }
+
+  /// Decides the request at `requestPath` as the service `configurationPath` describes would:
+  /// a body as Apple posts it is verified against its roots, the policy is its app's unless
+  /// `policyPath` is given, and the facts come through its sources, with `factsPath` first.
+  public static func decide(
+    configurationPath: String, policyPath: String?, requestPath: String, factsPath: String?,
+    now: Date?, traces: Bool, warn: (String) -> Void
+  ) async throws -> Outcome {
+    let configuration = try ReckonConfiguration.load(path: configurationPath)
+    let setup = try FactSourceSetup(configuration.factSources)
+    let request = try RequestFile.load(path: requestPath, now: now) {
+      () throws(RequestFile.Failure) in
+      do { return try DryRunSetup.verifier(configuration) } catch {
+        throw .unreadable(path: requestPath, reason: "cannot be verified: \(error)")
+      }
+    }
+    warnAboutUnrecognizedValues(in: request, at: requestPath, warn)
+    let bundleId = request.keys.bundleId ?? ""
+    guard
+      let policyPath = policyPath
+        ?? configuration.app(
+          bundleId: bundleId, environment: request.notification.data?.environment)?.policyPath
+    else {
+      throw Failure.noApp(configuration: configurationPath, bundleId: bundleId)
+    }
+    let loaded = try PolicyFiles.load(policyPath, schema: setup.schema)
+    if !loaded.diagnostics.isEmpty { warn(loaded.renderedDiagnostics()) }
+    guard let policy = loaded.policy else { return .policyRefused }
+    var overrides: [LayeredFactSource.Layer] = []
+    if let factsPath {
+      let document = try FactDocument(path: factsPath, schema: setup.schema)
+      warnAboutNotificationFacts(in: document, at: factsPath, schema: setup.schema, warn)
+      overrides.append(
+        LayeredFactSource.Layer(
+          FixedFactSource(
+            name: URL(fileURLWithPath: factsPath).lastPathComponent, values: document.values)))
+    }
+    switch await setup.gatherer(before: overrides).gather(request, for: policy) {
+    case .ready(let facts):
+      let decision = Decider(policy: policy, schema: setup.schema).decide(
+        request, facts: facts, trace: traces)
+      return .decided(decision, policy: policy)
+    case .retry(let failure):
+      return .factsUnavailable(failure.description)
+    }
+  }
+
+  /// A value in the request that is none of Apple's leaves its fact missing; a typo in a
+  /// hand-written request would otherwise show only as a missing fact.
+  private static func warnAboutUnrecognizedValues(
+    in request: RefundRequest, at path: String, _ warn: (String) -> Void
+  ) {
+    for unrecognized in request.unrecognizedValues {
+      warn("warning: \(path): \(unrecognized)")
+    }
+  }
+
+  /// A fact only the request gives is not taken from the facts file: otherwise the file's
+  /// value would seem to have been used.
+  private static func warnAboutNotificationFacts(
+    in document: FactDocument, at path: String, schema: FactSchema, _ warn: (String) -> Void
+  ) {
+    for name in document.values.keys.sorted() where schema.origin(of: name) == .notification {
+      let why =
+        name == "now"
+        ? "it is when the request was received; give it with --now"
+        : "only the request (the signed notification) gives it; change it in the --request file"
+      warn("warning: \(path): \(name) is ignored: \(why)")
+    }
+  }
+}
+
+/// The facts of a facts file, as a source layered before the configured ones.
+private struct FixedFactSource: FactSource {
+  let name: String
+  let values: [String: Value]
+
+  func facts(for keys: RequestKeys) async throws -> [String: Value] { values }
+}
