@@ -44,7 +44,7 @@ struct HTTPConnectionTests {
     var connection = Self.connection()
     let firstClaims = connection.received(Array("GET / HT".utf8))
     #expect(firstClaims)
-    let restClaims = connection.received(Array("TP/1.1\r\n\r\n".utf8))
+    let restClaims = connection.received(Array("TP/1.1\r\nHost: x\r\n\r\n".utf8))
     #expect(!restClaims)
     _ = Self.next(&connection)
     _ = connection.answered(now: 100)

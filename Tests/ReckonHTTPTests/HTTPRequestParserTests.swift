@@ -26,7 +26,7 @@ import Testing
   @Test func bytesFedOneAtATimeGiveTheSameRequest() throws {
     var parser = HTTPRequestParser()
     var found: HTTPRequest?
-    for byte in "POST /x HTTP/1.1\r\nContent-Length: 2\r\n\r\nok".utf8 {
+    for byte in "POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nok".utf8 {
       #expect(found == nil)
       parser.feed([byte])
       found = try parser.next()
@@ -38,7 +38,7 @@ import Testing
   /// reads at any point is still found, and asking again before more bytes come is harmless.
   @Test(arguments: 1...6)
   func aHeadEndSplitAcrossReadsIsFound(chunk: Int) throws {
-    let bytes = Array("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\n\r\n".utf8)
+    let bytes = Array("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
     var parser = HTTPRequestParser()
     var paths: [String] = []
     var offset = 0
@@ -62,12 +62,13 @@ import Testing
   func connectionIsReadAsAListInWhichCloseWins(version: String, fields: String, keepAlive: Bool)
     throws
   {
-    let request = try #require(try parse("GET / \(version)\r\n\(fields)\r\n").first)
+    let request = try #require(try parse("GET / \(version)\r\nHost: x\r\n\(fields)\r\n").first)
     #expect(request.keepAlive == keepAlive)
   }
 
   @Test func pipelinedKeepAliveRequestsComeOutInOrder() throws {
-    let requests = try parse("GET /1 HTTP/1.1\r\n\r\nGET /2 HTTP/1.1\r\nConnection: close\r\n\r\n")
+    let requests = try parse(
+      "GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     #expect(requests.map(\.path) == ["/1", "/2"])
     #expect(requests.map(\.keepAlive) == [true, false])
   }
@@ -75,7 +76,7 @@ import Testing
   @Test func headerNamesMatchInAnyCaseAndOnlyWhole() throws {
     let request = try #require(
       try parse(
-        "POST /x HTTP/1.1\r\ncOnTeNt-LeNgTh: 2\r\nX-Accent: yes\r\nContent-Lengthy: 9\r\n\r\nok"
+        "POST /x HTTP/1.1\r\nHost: x\r\ncOnTeNt-LeNgTh: 2\r\nX-Accent: yes\r\nContent-Lengthy: 9\r\n\r\nok"
       ).first)
     #expect(request.body == Data("ok".utf8))
     #expect(request.header("CONTENT-LENGTH") == "2")
@@ -87,13 +88,14 @@ import Testing
 
   @Test func aHeadExpectingContinueAwaitsItUntilItsBodyArrives() throws {
     var parser = HTTPRequestParser()
-    parser.feed(Array("PUT / HTTP/1.1\r\nExpect: 100-Continue\r\nContent-Length: 2\r\n\r\n".utf8))
+    parser.feed(
+      Array("PUT / HTTP/1.1\r\nHost: x\r\nExpect: 100-Continue\r\nContent-Length: 2\r\n\r\n".utf8))
     #expect(try parser.next() == nil)
     #expect(parser.awaitsContinue)
     parser.feed(Array("ok".utf8))
     #expect(try parser.next()?.body == Data("ok".utf8))
     #expect(!parser.awaitsContinue)
-    parser.feed(Array("PUT / HTTP/1.1\r\nContent-Length: 2\r\n\r\n".utf8))
+    parser.feed(Array("PUT / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n".utf8))
     #expect(try parser.next() == nil)
     #expect(!parser.awaitsContinue)
   }
@@ -164,11 +166,11 @@ import Testing
   // request must change nothing else about how it is read or refused.
   @Test(arguments: [
     "PUT /a?b=c HTTP/1.1\r\nHost:  \t x y \t\r\nContent-Length: 2\r\n\r\nok",
-    "GET * HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", "M-SEARCH / HTTP/1.1\r\n\r\n",
+    "GET * HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", "M-SEARCH / HTTP/1.1\r\nHost: x\r\n\r\n",
     "GARBAGE\r\n\r\n", "get / HTTP/1.1\r\n\r\n", "GET  / HTTP/1.1\r\n\r\n",
     "GET x HTTP/1.1\r\n\r\n",
     "GET / HTTP/1.1\r\nNoColon\r\n\r\n", "GET / HTTP/1.1\r\n: empty name\r\n\r\n",
-    "GET / HTTP/1.1\r\nBad\tName: x\r\n\r\n", "GET / HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n",
+    "GET / HTTP/1.1\r\nBad\tName: x\r\n\r\n", "GET / HTTP/1.1\r\nHost: x\r\nB: 2\r\nC: 3\r\n\r\n",
   ])
   func asciiAndOtherHeadsAreReadByTheSameRules(text: String) throws {
     let limits = HTTPRequestParser.Limits(maximumHeaderCount: 3)
@@ -198,12 +200,13 @@ import Testing
       }
     default:
       // The fourth field pushes a three-field request over the limit.
-      #expect(text.hasPrefix("GET / HTTP/1.1\r\nA: 1"), "\(plain) but \(other)")
+      #expect(text.hasPrefix("GET / HTTP/1.1\r\nHost: x\r\nB: 2"), "\(plain) but \(other)")
     }
   }
 
   @Test func fieldValuesLoseOnlySpacesAndTabsAroundThem() throws {
-    let request = try #require(try parse("GET / HTTP/1.1\r\nX:\t a\tb  \t\r\nY:\r\n\r\n").first)
+    let request = try #require(
+      try parse("GET / HTTP/1.1\r\nHost: x\r\nX:\t a\tb  \t\r\nY:\r\n\r\n").first)
     #expect(request.header("X") == "a\tb")
     #expect(request.header("Y") == "")
   }
@@ -213,6 +216,66 @@ import Testing
       try parse("PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n")
     }
     #expect(error?.status == 411)
+  }
+
+  /// RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without Host, and to any
+  /// request with more than one.
+  @Test(arguments: [
+    ("GET / HTTP/1.1\r\n\r\n", false), ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", false),
+    ("GET / HTTP/1.0\r\nHost: a\r\nhost: a\r\n\r\n", false), ("GET / HTTP/1.0\r\n\r\n", true),
+    ("GET / HTTP/1.1\r\nhOsT: a\r\n\r\n", true),
+  ])
+  func aRequestNeedsExactlyOneHostUnlessItIsHTTP10(text: String, accepted: Bool) {
+    let result = Result { () throws(HTTPParseError) in try parse(text) }
+    switch result {
+    case .success(let requests): #expect(accepted && requests.count == 1, "\(requests)")
+    case .failure(let error):
+      #expect(!accepted, "\(error)")
+      #expect(error.status == 400)
+      #expect(error.description.contains("Host"))
+    }
+  }
+
+  /// RFC 9112 §2.2: empty lines before a request line are ignored, even split across reads.
+  @Test func emptyLinesBeforeARequestLineAreIgnored() throws {
+    var parser = HTTPRequestParser()
+    var paths: [String] = []
+    for chunk in ["\r", "\n\r\n", "GET /a HTTP/1.1\r\nHost: x\r\n\r\n\r", "\nGET /b HTTP/1.1\r\n"] {
+      parser.feed(Array(chunk.utf8))
+      while let request = try parser.next() { paths.append(request.path) }
+    }
+    parser.feed(Array("Host: x\r\n\r\n".utf8))
+    while let request = try parser.next() { paths.append(request.path) }
+    #expect(paths == ["/a", "/b"])
+    #expect(!parser.hasPartialRequest)
+  }
+
+  /// Bytes that cannot begin a request line are refused as they arrive, not once a head would
+  /// end: a TLS handshake, binary, a lowercase method or one longer than any method.
+  @Test(
+    arguments: [
+      [0x16, 0x03, 0x01, 0x02, 0x00, 0x01], Array("get / HTTP/1.1\r\n".utf8), [0x00],
+      Array("\r\r".utf8), Array(String(repeating: "A", count: 21).utf8),
+    ] as [[UInt8]])
+  func bytesThatCannotStartARequestAreRefusedAtOnce(_ bytes: [UInt8]) {
+    var parser = HTTPRequestParser()
+    parser.feed(bytes)
+    let error = #expect(throws: HTTPParseError.self) { try parser.next() }
+    #expect(error?.status == 400)
+  }
+
+  @Test(arguments: ["GET", "M-SEARCH /", "POST /apple/notifications HTTP/1.1\r\nHost", "\r", ""])
+  func theStartOfARealRequestWaitsForTheRest(_ text: String) throws {
+    var parser = HTTPRequestParser()
+    parser.feed(Array(text.utf8))
+    #expect(try parser.next() == nil)
+  }
+
+  @Test func aRefusedStartQuotesItsBytesPrintably() {
+    var parser = HTTPRequestParser()
+    parser.feed([0x16, 0x03, 0x01, 0x41])
+    let error = #expect(throws: HTTPParseError.self) { try parser.next() }
+    #expect(error == .badRequestLine("\\x16\\x03\\x01A"))
   }
 
   @Test func aResponseIsWrittenWithLengthAndConnection() {

@@ -75,6 +75,18 @@ import Testing
     #expect(reply.hasPrefix("HTTP/1.1 400 Bad Request"))
   }
 
+  /// A TLS handshake sent to the plain-HTTP port is answered 400 at once, not held for the read
+  /// timeout with a connection slot.
+  @Test func aTLSHandshakeIsAnswered400AtOnce() throws {
+    let server = HTTPServer(configuration: .init(readTimeout: 30)) { _ in .text(200, "never") }
+    let port = try server.start()
+    defer { server.shutdown() }
+    let started = Date()
+    let reply = try RawSocket.exchange(port: port, "\u{16}\u{03}\u{01}\u{02}\u{00}", wait: 20)
+    #expect(reply.hasPrefix("HTTP/1.1 400 Bad Request"), "\(reply)")
+    #expect(Date().timeIntervalSince(started) < 10)
+  }
+
   @Test func connectionsBeyondTheLimitAreAnswered503AndClosedUntilOneFrees() throws {
     let refusals = Refusals()
     let server = HTTPServer(

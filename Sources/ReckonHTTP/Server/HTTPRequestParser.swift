@@ -62,10 +62,12 @@ public struct HTTPRequestParser: Sendable {
   /// The next complete request, nil if more bytes are needed; throws on a request to refuse.
   public mutating func next() throws(HTTPParseError) -> HTTPRequest? {
     if head == nil {
+      skipEmptyLines()
       guard let end = headEnd() else {
         if buffer.count > limits.maximumHeaderBytes {
           throw .headersTooLarge("more than \(limits.maximumHeaderBytes) bytes")
         }
+        try refuseUnlikelyStart()
         return nil
       }
       guard end <= limits.maximumHeaderBytes else {
@@ -77,6 +79,7 @@ public struct HTTPRequestParser: Sendable {
       } else {
         parsed = try parseHead(String(decoding: buffer[..<end], as: UTF8.self))
       }
+      try Self.checkHost(of: parsed.0)
       buffer.removeFirst(end + 4)
       headSearchedUpTo = 0
       (head, bodyLength) = parsed
@@ -87,6 +90,56 @@ public struct HTTPRequestParser: Sendable {
     head = nil
     bodyLength = 0
     return request
+  }
+
+  /// Refuses an HTTP/1.1 request without a Host header, and any request with more than one
+  /// (RFC 9112 §3.2): a proxy and this server could otherwise disagree on where it is going.
+  private static func checkHost(of request: HTTPRequest) throws(HTTPParseError) {
+    let hosts = request.headers.filter { HTTPRequest.sameName($0.name, "host") }.count
+    if hosts > 1 { throw .badHeader("more than one Host header") }
+    if hosts == 0 && request.version == "HTTP/1.1" {
+      throw .badHeader("no Host header, which HTTP/1.1 requires")
+    }
+  }
+
+  /// Drops the empty lines a client may send before a request line (RFC 9112 §2.2), as older
+  /// clients do after a body.
+  private mutating func skipEmptyLines() {
+    var count = 0
+    while count + 1 < buffer.count, buffer[count] == 13, buffer[count + 1] == 10 { count += 2 }
+    guard count > 0 else { return }
+    buffer.removeFirst(count)
+    headSearchedUpTo = 0
+  }
+
+  /// Refuses an unfinished head whose first bytes already cannot begin a request line (binary,
+  /// a TLS handshake, a method no server knows), so that it is answered 400 at once rather than
+  /// holding a connection until the read timeout.
+  private func refuseUnlikelyStart() throws(HTTPParseError) {
+    // A lone CR may be the first half of an empty line still arriving.
+    if buffer.count == 1 && buffer[0] == 13 { return }
+    var index = 0
+    while index < buffer.count, buffer[index] != UInt8(ascii: " ") {
+      let byte = buffer[index]
+      let methodByte =
+        (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || byte == UInt8(ascii: "-")
+      guard methodByte, index < Self.longestMethod else {
+        let line = buffer.prefix { $0 != 13 && $0 != 10 }.prefix(80)
+        throw .badRequestLine(Self.printable(line))
+      }
+      index += 1
+    }
+  }
+
+  /// Longer than any method a webhook is sent (M-SEARCH, the longest common one, has 8 bytes).
+  private static let longestMethod = 20
+
+  /// Bytes as a message may quote them: printable ASCII kept, anything else as `\xNN`.
+  private static func printable(_ bytes: some Sequence<UInt8>) -> String {
+    bytes.map {
+      $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0)
+    }
+    .joined()
   }
 
   private mutating func headEnd() -> Int? {

@@ -76,7 +76,8 @@ import Testing
     let fixture = try ServerFixture(readTimeout: 0.5)
     async let slow = RawClient.exchange(
       port: fixture.port,
-      "POST /apple/notifications HTTP/1.1\r\nContent-Length: 100\r\n\r\n{\"signed", wait: 5)
+      "POST /apple/notifications HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"signed",
+      wait: 5)
     try await Task.sleep(nanoseconds: 50_000_000)
     let started = Date()
     let (status, _) = try await fixture.post(try fixture.body())
