@@ -46,7 +46,9 @@ public struct WebhookRoutes: Sendable {
       }
       return health()
     case "/metrics":
-      guard request.method == "GET" else { return notAllowed(request, "GET") }
+      guard request.method == "GET" || request.method == "HEAD" else {
+        return notAllowed(request, "GET, HEAD")
+      }
       // Nil when the file cannot be read: zeros would pass a stuck queue off as an empty one.
       let gauges = try? service.store.gauges(now: Date())
       return HTTPResponse(
