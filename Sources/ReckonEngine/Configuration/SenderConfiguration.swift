@@ -1,0 +1,61 @@
+import Foundation
+import ReckonAppStore
+
+/// How the sender paces and retries replies.
+public struct SenderConfiguration: Hashable, Sendable {
+  /// Requests per second per app in Production (Apple allows 50).
+  public var productionRequestsPerSecond: Double
+  /// Requests per second per app in Sandbox (a tenth of Production).
+  public var sandboxRequestsPerSecond: Double
+  /// How long before the deadline a held decision is sent as decided.
+  public var holdReleaseBeforeDeadlineSeconds: Double
+  /// The first retry delay after a 5xx or network error; it doubles each time, with jitter.
+  public var initialBackoffSeconds: Double
+  /// The longest retry delay.
+  public var maximumBackoffSeconds: Double
+
+  init(_ reader: ConfigurationReader?) throws(ConfigurationError) {
+    try reader?.rejectUnknownKeys([
+      "productionRequestsPerSecond", "sandboxRequestsPerSecond", "holdReleaseMinutesBeforeDeadline",
+      "initialBackoffSeconds", "maximumBackoffSeconds",
+    ])
+    productionRequestsPerSecond =
+      try reader?.positiveNumber("productionRequestsPerSecond", default: 50) ?? 50
+    sandboxRequestsPerSecond =
+      try reader?.positiveNumber("sandboxRequestsPerSecond", default: 5) ?? 5
+    holdReleaseBeforeDeadlineSeconds =
+      (try reader?.positiveNumber("holdReleaseMinutesBeforeDeadline", default: 60) ?? 60) * 60
+    // A held reply goes out a fifth of the window before the deadline at the earliest; a longer
+    // lead was cut to that unsaid, when the operator meant something else.
+    let longestLead = AppStoreEnvironment.production.consumptionReplyWindow / 5
+    guard holdReleaseBeforeDeadlineSeconds <= longestLead else {
+      throw ConfigurationError(
+        reader?.keyPath("holdReleaseMinutesBeforeDeadline")
+          ?? "sender.holdReleaseMinutesBeforeDeadline",
+        "must be at most \(Int(longestLead / 60)) (a fifth of the 12-hour reply window), so a "
+          + "held reply waits for review most of the window")
+    }
+    initialBackoffSeconds = try reader?.positiveNumber("initialBackoffSeconds", default: 30) ?? 30
+    maximumBackoffSeconds =
+      try reader?.positiveNumber("maximumBackoffSeconds", default: 1_800) ?? 1_800
+    guard maximumBackoffSeconds >= initialBackoffSeconds else {
+      // Named at the key the operator wrote: the maximum may be the default.
+      guard try reader?.optionalNumber("maximumBackoffSeconds") != nil else {
+        throw ConfigurationError(
+          reader?.keyPath("initialBackoffSeconds") ?? "sender.initialBackoffSeconds",
+          "must be at most maximumBackoffSeconds (\(Self.plain(maximumBackoffSeconds)), the "
+            + "default)")
+      }
+      throw ConfigurationError(
+        reader?.keyPath("maximumBackoffSeconds") ?? "sender.maximumBackoffSeconds",
+        "must be at least initialBackoffSeconds (\(Self.plain(initialBackoffSeconds)))")
+    }
+  }
+}
+
+extension SenderConfiguration {
+  /// A setting as written in JSON: `1800`, `0.5`, never `1,800`.
+  fileprivate static func plain(_ value: Double) -> String {
+    value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+  }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Where and how `reckon serve` listens.
+public struct ServerConfiguration: Hashable, Sendable {
+  /// The address, e.g. `127.0.0.1`.
+  public var host: String
+  /// The port.
+  public var port: Int
+  /// The largest request body accepted.
+  public var maximumBodyBytes: Int
+  /// The path Apple posts notifications to.
+  public var webhookPath: String
+  /// Connections served at once; beyond it the longest idle makes room, or 503 when none is.
+  public var maximumConnections: Int
+  /// Connections served at once from one address.
+  public var maximumConnectionsPerClient: Int
+
+  /// The largest `maxBodyBytes` accepted.
+  static let largestBody = 16 * 1_024 * 1_024
+
+  init(_ reader: ConfigurationReader?) throws(ConfigurationError) {
+    try reader?.rejectUnknownKeys([
+      "listen", "maxBodyBytes", "webhookPath", "maxConnections", "maxConnectionsPerClient",
+    ])
+    let listen = try reader?.optionalString("listen") ?? "127.0.0.1:8080"
+    do throws(ListenAddress.Problem) {
+      (host, port) = try ListenAddress.parse(listen)
+    } catch {
+      throw ConfigurationError(reader?.keyPath("listen") ?? "server.listen", error.description)
+    }
+    maximumBodyBytes = try reader?.positiveWholeNumber("maxBodyBytes", default: 262_144) ?? 262_144
+    // Each connection may buffer this much; Apple's notifications are a few kilobytes.
+    guard maximumBodyBytes <= Self.largestBody else {
+      throw ConfigurationError(
+        reader?.keyPath("maxBodyBytes") ?? "server.maxBodyBytes",
+        "must be at most \(Self.largestBody) (16 MiB): every connection may hold that much, and "
+          + "Apple's notifications are a few kilobytes")
+    }
+    webhookPath = try reader?.optionalString("webhookPath") ?? "/apple/notifications"
+    // Request targets always start with '/', so any other path could never match a request.
+    guard webhookPath.hasPrefix("/") else {
+      throw ConfigurationError(
+        reader?.keyPath("webhookPath") ?? "server.webhookPath", "must start with /")
+    }
+    maximumConnections = try reader?.positiveWholeNumber("maxConnections", default: 256) ?? 256
+    // No lower limit by default: behind the TLS proxy Apple's HTTPS needs, every connection
+    // comes from the proxy's address.
+    maximumConnectionsPerClient =
+      try reader?.positiveWholeNumber("maxConnectionsPerClient", default: maximumConnections)
+      ?? maximumConnections
+    guard maximumConnectionsPerClient <= maximumConnections else {
+      throw ConfigurationError(
+        reader?.keyPath("maxConnectionsPerClient") ?? "server.maxConnectionsPerClient",
+        "must be at most maxConnections (\(maximumConnections))")
+    }
+  }
+}
