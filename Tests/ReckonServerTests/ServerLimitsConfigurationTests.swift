@@ -73,6 +73,24 @@ struct ServerValueRefusalTests {
 
   @Test(arguments: [
     Case(server: #"{"webhookPath": "no-slash"}"#, message: "server.webhookPath: must start with /"),
+    Case(
+      server: #"{"webhookPath": "/healthz"}"#,
+      message:
+        "server.webhookPath: must not be /healthz, which the server answers itself; use another path"
+    ),
+    Case(
+      server: #"{"webhookPath": "/metrics"}"#,
+      message:
+        "server.webhookPath: must not be /metrics, which the server answers itself; use another path"
+    ),
+    Case(
+      server: #"{"webhookPath": "/apple notifications"}"#,
+      message:
+        "server.webhookPath: must be a path alone, without spaces, control characters, '?' or '#'"),
+    Case(
+      server: #"{"webhookPath": "/apple?key=1"}"#,
+      message:
+        "server.webhookPath: must be a path alone, without spaces, control characters, '?' or '#'"),
     Case(server: #"{"maxBodyBytes": 1.5}"#, message: "server.maxBodyBytes: must be a whole number"),
     Case(
       server: #"{"maxConnections": 2.5}"#, message: "server.maxConnections: must be a whole number"),

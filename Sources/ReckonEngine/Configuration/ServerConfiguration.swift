@@ -15,6 +15,9 @@ public struct ServerConfiguration: Hashable, Sendable {
   /// Connections served at once from one address.
   public var maximumConnectionsPerClient: Int
 
+  /// The paths the server answers itself, beside the webhook.
+  static let probePaths: Set<String> = ["/healthz", "/metrics"]
+
   /// The largest `maxBodyBytes` accepted.
   static let largestBody = 16 * 1_024 * 1_024
 
@@ -38,9 +41,20 @@ public struct ServerConfiguration: Hashable, Sendable {
     }
     webhookPath = try reader?.optionalString("webhookPath") ?? "/apple/notifications"
     // Request targets always start with '/', so any other path could never match a request.
-    guard webhookPath.hasPrefix("/") else {
+    let pathKey = reader?.keyPath("webhookPath") ?? "server.webhookPath"
+    guard webhookPath.hasPrefix("/") else { throw ConfigurationError(pathKey, "must start with /") }
+    // A request's path ends at '?', and the parser refuses spaces and controls in a target: such
+    // a webhook path could never match a request.
+    guard !webhookPath.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }),
+      !webhookPath.contains("?"), !webhookPath.contains("#")
+    else {
       throw ConfigurationError(
-        reader?.keyPath("webhookPath") ?? "server.webhookPath", "must start with /")
+        pathKey, "must be a path alone, without spaces, control characters, '?' or '#'")
+    }
+    // The server answers these itself, and the webhook's route is tried first: it would hide one.
+    guard !Self.probePaths.contains(webhookPath) else {
+      throw ConfigurationError(
+        pathKey, "must not be \(webhookPath), which the server answers itself; use another path")
     }
     maximumConnections = try reader?.positiveWholeNumber("maxConnections", default: 256) ?? 256
     // No lower limit by default: behind the TLS proxy Apple's HTTPS needs, every connection
