@@ -88,6 +88,14 @@ public struct ReckonConfiguration: Sendable {
     let state = try reader.object("state")
     try state?.rejectUnknownKeys(["path", "keepDays", "durability"])
     self.statePath = resolve(try state?.optionalString("path") ?? "reckon-state.sqlite")
+    // Otherwise the state backend would say only "disk I/O error" when it opens it.
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: statePath, isDirectory: &isFolder), isFolder.boolValue
+    {
+      throw ConfigurationError(
+        state?.keyPath("path") ?? "state.path",
+        "\(statePath) is a folder; give the path of a file, e.g. \(statePath)/reckon-state.sqlite")
+    }
     if let durability = try state?.optionalString("durability") {
       guard let chosen = StateDurability(rawValue: durability.uppercased()),
         durability == durability.lowercased()
