@@ -90,17 +90,21 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
   /// Never the key: its source only.
   public var description: String { "PrivateKey(\(source))" }
 
-  /// A warning when the key file can be read by its group or by others, else nil.
+  /// A warning when the key file's group or others may do anything with it, else nil.
   public static func permissionWarning(path: String) -> String? {
     guard let mode = permissions(path) else { return nil }
     guard mode & 0o077 != 0 else { return nil }
-    return "warning: the App Store key file \(path) is readable by "
-      + (mode & 0o007 != 0 ? "others" : "its group")
+    let others = mode & 0o007 != 0
+    let bits = others ? mode & 0o007 : (mode & 0o070) >> 3
+    return
+      "warning: the App Store key file \(path) is \(SigningError.access(bits, adjectives: true)) by "
+      + (others ? "others" : "its group")
       + String(format: " (mode %o); run chmod 600 on it", mode & 0o777)
   }
 
-  /// Throws when the key file can be read by every user: anyone on the machine could copy it and
-  /// answer Apple as the app. A missing file is left to `init(path:)` to report.
+  /// Throws when every user may read, write or execute the key file: anyone on the machine could
+  /// copy it and answer Apple as the app, or replace it. A missing file is left to `init(path:)`
+  /// to report.
   public static func refuseIfReadableByOthers(path: String) throws(SigningError) {
     guard let mode = permissions(path), mode & 0o007 != 0 else { return }
     throw .keyFileReadableByOthers(path: path, mode: mode)

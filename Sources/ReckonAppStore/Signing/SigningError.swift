@@ -2,7 +2,8 @@
 public enum SigningError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The key file could not be read.
   case keyFileUnreadable(path: String, reason: String)
-  /// The key file can be read by every user of the machine (`mode` is its permission bits).
+  /// Every user of the machine may read, write or execute the key file (`mode` is its permission
+  /// bits): one could copy it, another replace it.
   case keyFileReadableByOthers(path: String, mode: UInt16)
   /// The file is not a PEM private key OpenSSL can parse.
   case notAPrivateKey(path: String)
@@ -21,7 +22,7 @@ public enum SigningError: Error, Hashable, Sendable, CustomStringConvertible {
     case .keyFileUnreadable(let path, let reason):
       "the App Store key file \(path): \(reason)"
     case .keyFileReadableByOthers(let path, let mode):
-      "the App Store key file \(path) can be read by any user (mode "
+      "the App Store key file \(path) can be \(Self.access(mode & 0o007)) by any user (mode "
         + String(mode & 0o777, radix: 8) + "); run chmod 600 on it"
     case .notAPrivateKey(let path): "\(path) is not a PEM (PKCS#8 .p8) private key"
     case .keyEncrypted(let path):
@@ -30,5 +31,15 @@ public enum SigningError: Error, Hashable, Sendable, CustomStringConvertible {
     case .signatureFailed(let step): "ES256 signing failed at \(step)"
     case .generationFailed: "could not generate a test key or certificate"
     }
+  }
+
+  /// What one class of users may do with a file, from its three permission bits, in participles
+  /// ("read and written") or in adjectives ("readable and writable").
+  static func access(_ bits: UInt16, adjectives: Bool = false) -> String {
+    var words: [String] = []
+    if bits & 0o4 != 0 { words.append(adjectives ? "readable" : "read") }
+    if bits & 0o2 != 0 { words.append(adjectives ? "writable" : "written") }
+    if words.isEmpty && bits & 0o1 != 0 { words.append(adjectives ? "executable" : "executed") }
+    return words.joined(separator: " and ")
   }
 }

@@ -17,7 +17,7 @@ enum KeysCommand: Command {
 
     Loads appStore.privateKeyPath, signs a token for each configured app and prints the token's
     header and claims. The key and the token's signature are never printed. Refuses a key file
-    any user can read and warns when its group can.
+    any user may read, write or execute, and warns when its group may.
     """
 
   static let requiresArguments = true
