@@ -92,7 +92,7 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
 
   /// A warning when the key file's group or others may do anything with it, else nil.
   public static func permissionWarning(path: String) -> String? {
-    guard let mode = permissions(path) else { return nil }
+    guard let mode = LocalFile.permissions(at: path) else { return nil }
     guard mode & 0o077 != 0 else { return nil }
     let others = mode & 0o007 != 0
     let bits = others ? mode & 0o007 : (mode & 0o070) >> 3
@@ -106,15 +106,7 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
   /// copy it and answer Apple as the app, or replace it. A missing file is left to `init(path:)`
   /// to report.
   public static func refuseIfReadableByOthers(path: String) throws(SigningError) {
-    guard let mode = permissions(path), mode & 0o007 != 0 else { return }
+    guard let mode = LocalFile.permissions(at: path), mode & 0o007 != 0 else { return }
     throw .keyFileReadableByOthers(path: path, mode: mode)
-  }
-
-  /// The permission bits of the file `path` leads to: a symbolic link's own bits are always
-  /// 777 (Kubernetes and Docker mount secrets as links), and the key read is its target's.
-  private static func permissions(_ path: String) -> UInt16? {
-    var status = stat()
-    guard stat(path, &status) == 0 else { return nil }
-    return UInt16(truncatingIfNeeded: status.st_mode & 0o7777)
   }
 }

@@ -29,6 +29,8 @@ public struct ReckonConfiguration: Sendable {
   public var trust: TrustConfiguration
   /// The folder relative paths were resolved against.
   public var baseDirectory: String
+  /// The file it was loaded from; nil when it was built from parsed JSON.
+  public var path: String?
 
   /// Loads and validates the configuration at `path`.
   public static func load(path: String) throws(ConfigurationError) -> ReckonConfiguration {
@@ -46,7 +48,27 @@ public struct ReckonConfiguration: Sendable {
       throw ConfigurationError(path, "is not a JSON object")
     }
     let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
-    return try ReckonConfiguration(ConfigurationReader(root, path: ""), baseDirectory: base)
+    var configuration = try ReckonConfiguration(
+      ConfigurationReader(root, path: ""), baseDirectory: base)
+    configuration.path = path
+    return configuration
+  }
+
+  /// A warning for the configuration file and for each policy file any user may write: whoever
+  /// can change them changes what Reckon trusts and which refunds it asks for.
+  public func permissionWarnings() -> [String] {
+    var warnings: [String] = []
+    let files =
+      (path.map { [($0, "what Reckon trusts and sends")] } ?? [])
+      + apps.map { ($0.policyPath, "the refunds Reckon asks for") }
+    var seen: Set<String> = []
+    for (file, what) in files where seen.insert(file).inserted {
+      guard let mode = LocalFile.permissions(at: file), mode & 0o002 != 0 else { continue }
+      warnings.append(
+        "warning: \(file) can be written by any user (mode \(String(mode & 0o777, radix: 8))), "
+          + "who could change \(what); run chmod o-w on it")
+    }
+    return warnings
   }
 
   /// Validates a parsed configuration; `baseDirectory` anchors relative paths.

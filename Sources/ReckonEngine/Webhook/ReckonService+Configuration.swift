@@ -29,6 +29,7 @@ extension ReckonService {
       throw .configuration(error)
     }
     for source in setup.unopened { warn(source.description) }
+    for warning in configuration.permissionWarnings() { warn(warning) }
     // Your own sender, if given, replaces the configured one, whose key is then not loaded.
     var client = ownSender
     if client == nil, configuration.appStoreKey != nil {
