@@ -44,11 +44,11 @@ import Testing
     let listener = HTTPServer.Configuration(
       try Self.load(
         server:
-          #"{"listen": "0.0.0.0:9", "maxBodyBytes": 4096, "maxConnections": 40, "maxConnectionsPerClient": 5}"#
+          #"{"listen": "0.0.0.0:9", "maxBodyBytes": 65536, "maxConnections": 40, "maxConnectionsPerClient": 5}"#
       ))
     #expect(listener.host == "0.0.0.0")
     #expect(listener.port == 9)
-    #expect(listener.limits.maximumBodyBytes == 4096)
+    #expect(listener.limits.maximumBodyBytes == 65536)
     #expect(listener.maximumConnections == 40)
     #expect(listener.maximumConnectionsPerClient == 5)
   }
@@ -107,6 +107,11 @@ struct ServerValueRefusalTests {
       server: #"{"listen": "127.0.0.1:99999"}"#,
       message: "server.listen: port 99999 is out of range: use 1-65535 (0 lets the system pick)"),
     Case(
+      server: #"{"maxBodyBytes": 16384}"#,
+      message:
+        "server.maxBodyBytes: must be at least 65536 (64 KiB), so that no real notification is refused: each carries up to three signed parts, each with its certificate chain"
+    ),
+    Case(
       server: #"{"maxBodyBytes": 1000000000}"#,
       message:
         "server.maxBodyBytes: must be at most 16777216 (16 MiB): every connection may hold that much, and Apple's notifications are a few kilobytes"
@@ -126,8 +131,9 @@ struct ServerValueRefusalTests {
 
   @Test func aWholeNumberWrittenWithAPointIsAccepted() throws {
     #expect(
-      try ServerLimitsConfigurationTests.load(server: #"{"maxBodyBytes": 1024.0}"#).maximumBodyBytes
-        == 1024)
+      try ServerLimitsConfigurationTests.load(server: #"{"maxBodyBytes": 65536.0}"#)
+        .maximumBodyBytes
+        == 65536)
   }
 
   @Test func aFractionalBusyTimeoutIsRefusedAtItsKey() throws {

@@ -18,6 +18,9 @@ public struct ServerConfiguration: Hashable, Sendable {
   /// The paths the server answers itself, beside the webhook.
   static let probePaths: Set<String> = ["/healthz", "/metrics"]
 
+  /// The smallest `maxBodyBytes` accepted.
+  static let smallestBody = 64 * 1_024
+
   /// The largest `maxBodyBytes` accepted.
   static let largestBody = 16 * 1_024 * 1_024
 
@@ -32,6 +35,14 @@ public struct ServerConfiguration: Hashable, Sendable {
       throw ConfigurationError(reader?.keyPath("listen") ?? "server.listen", error.description)
     }
     maximumBodyBytes = try reader?.positiveWholeNumber("maxBodyBytes", default: 262_144) ?? 262_144
+    // A signed notification carries up to three JWSs, each with its certificate chain: a limit
+    // below this would refuse real ones with 413 (Apple retries, and is refused again).
+    guard maximumBodyBytes >= Self.smallestBody else {
+      throw ConfigurationError(
+        reader?.keyPath("maxBodyBytes") ?? "server.maxBodyBytes",
+        "must be at least \(Self.smallestBody) (64 KiB), so that no real notification is "
+          + "refused: each carries up to three signed parts, each with its certificate chain")
+    }
     // Each connection may buffer this much; Apple's notifications are a few kilobytes.
     guard maximumBodyBytes <= Self.largestBody else {
       throw ConfigurationError(
