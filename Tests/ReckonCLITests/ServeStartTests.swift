@@ -40,4 +40,32 @@ struct ServeStartTests {
       lines.first?.hasPrefix("reckon serve: --listen: cannot listen on 127.0.0.1:\(port)") == true,
       "\(run.standardError)")
   }
+
+  /// Each connection takes a thread: a maxConnections the user's thread limit cannot give one
+  /// each is refused at start naming the key, not found out by a flood.
+  @Test func moreConnectionsThanTheThreadLimitAllowsIsRefusedAtStart() async throws {
+    let folder = TestScratch.folder.appendingPathComponent("reckon-serve-\(UUID().uuidString)")
+      .path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let configuration = """
+      {
+        "apps": [{ "bundleId": "com.example.coins", "appAppleId": 1234567890, "environment": "Production", "policy": "\(ReckonBinary.packageRoot.path)/policies/targeted.policy" }],
+        "state": { "path": "\(folder)/reckon-state.sqlite" },
+        "server": { "listen": "127.0.0.1:0", "maxConnections": 256 }
+      }
+      """
+    try Data(configuration.utf8).write(to: URL(fileURLWithPath: folder + "/reckon.json"))
+    let run = try await ProcessOutput.run(
+      URL(fileURLWithPath: "/usr/bin/prlimit"),
+      [
+        "--nproc=200:200", try ReckonBinary.location().path, "serve", "--config",
+        folder + "/reckon.json",
+      ], limit: 60)
+    #expect(run.status == 1)
+    #expect(
+      run.error.contains("server.maxConnections: 256 connections take a thread each"),
+      "\(run.error)")
+    #expect(run.error.contains("lower maxConnections to at most 136"), "\(run.error)")
+    #expect(!FileManager.default.fileExists(atPath: folder + "/reckon-state.sqlite"))
+  }
 }

@@ -29,6 +29,8 @@ public final class ServeProcess: Sendable {
     var senderLock: (any SenderLease)?
     // Named as the state database's problem, not as a lock file the operator never configured;
     // another program's database is refused before a lock file is left beside it.
+    try ThreadBudget.check(
+      maximumConnections: configuration.server.maximumConnections, limit: ThreadBudget.userLimit())
     try opener.check(location: configuration.statePath)
     if configuration.appStoreKey != nil {
       senderLock = try opener.takeSenderLease(location: configuration.statePath)
