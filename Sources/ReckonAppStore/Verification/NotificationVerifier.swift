@@ -43,6 +43,8 @@ public struct RefusedNotification: Error, Hashable, Sendable {
 public struct NotificationVerifier: Sendable {
   private let verifier: SignedPayloadVerifier
   private let apps: [AcceptedApp]
+  /// The environments whose notifications are accepted unsigned (Xcode, local testing).
+  public let unverifiedEnvironments: Set<AppStoreEnvironment>
 
   /// Creates a verifier for `apps`, trusting `roots`.
   public init(
@@ -50,6 +52,7 @@ public struct NotificationVerifier: Sendable {
     unverifiedEnvironments: Set<AppStoreEnvironment> = []
   ) {
     self.apps = apps
+    self.unverifiedEnvironments = unverifiedEnvironments
     self.verifier = SignedPayloadVerifier(
       roots: roots, unverifiedEnvironments: unverifiedEnvironments)
   }

@@ -50,6 +50,12 @@ extension ReckonService {
       }
     }
     let unverified = Self.unverifiedEnvironments(configuration.trust)
+    for environment in Self.sorted(unverified) {
+      let key = environment == .xcode ? "trust.allowXcode" : "trust.allowLocalTesting"
+      warn(
+        "warning: \(key) is on: \(environment.rawValue) notifications, which Apple does not "
+          + "sign, are accepted and decided; keep it off outside development")
+    }
     let apps = configuration.apps.map {
       App(
         bundleId: $0.bundleId, appAppleId: $0.appAppleId, environment: $0.environment,
@@ -70,6 +76,11 @@ extension ReckonService {
       roots: try Self.roots(configuration.trust), unverifiedEnvironments: unverified,
       sender: client, senderConfiguration: configuration.sender,
       keepDays: configuration.stateKeepDays, events: events)
+  }
+
+  /// `environments` in a stable order, by Apple's spelling.
+  static func sorted(_ environments: Set<AppStoreEnvironment>) -> [AppStoreEnvironment] {
+    environments.sorted { $0.rawValue < $1.rawValue }
   }
 
   /// The environments whose notifications come unsigned (Xcode, local testing) when allowed.

@@ -37,6 +37,12 @@ public final class ReckonService: Sendable {
   /// How many days of records `pruneOldRecords` keeps; nil keeps everything.
   public let keepDays: Int?
 
+  /// The environments whose notifications are accepted unsigned, by Apple's spelling: a
+  /// development setting that `/healthz` and `/metrics` show while it is on.
+  public var unsignedEnvironments: [AppStoreEnvironment] {
+    Self.sorted(pipeline.verifier.unverifiedEnvironments)
+  }
+
   /// The live policies, for reloading.
   public var policies: PolicyBook { pipeline.policies }
 

@@ -71,7 +71,8 @@ public final class ReckonMetrics: @unchecked Sendable {
 
   /// The metrics as Prometheus text (format 0.0.4), with what the state database holds; nil
   /// when it cannot be read, which `reckon_state_readable` then says, leaving its gauges out.
-  public func render(state: StateGauges?) -> String {
+  /// `unsignedAccepted` names the environments accepted unsigned, by Apple's spelling.
+  public func render(state: StateGauges?, unsignedAccepted: [String] = []) -> String {
     lock.withLock {
       var text = ""
       family(
@@ -100,6 +101,14 @@ public final class ReckonMetrics: @unchecked Sendable {
         &text, "reckon_undecided_total", "counter",
         "Undecided requests: one kept undecided (on receipt or at a retry), a deadline passed with no decision (Apple got no reply), or the undecided requests unreadable (or a lapsed one not marked).",
         ["result"], undecided)
+      family(
+        &text, "reckon_trust_unsigned_accepted", "gauge",
+        "1 for each environment whose notifications are accepted unsigned (trust.allowXcode, trust.allowLocalTesting): a development setting.",
+        ["environment"],
+        Dictionary(
+          uniqueKeysWithValues: ["LocalTesting", "Xcode"].map {
+            ([$0], unsignedAccepted.contains($0) ? 1 : 0)
+          }))
       family(
         &text, "reckon_state_readable", "gauge",
         "1 when the state database answered this scrape, else 0 and its gauges are left out.", [],

@@ -53,7 +53,10 @@ public struct WebhookRoutes: Sendable {
       let gauges = try? service.store.gauges(now: Date())
       return HTTPResponse(
         status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-        body: Data(metrics.render(state: gauges).utf8))
+        body: Data(
+          metrics.render(
+            state: gauges, unsignedAccepted: service.unsignedEnvironments.map(\.rawValue)
+          ).utf8))
     default:
       refused(request, 404, "no route (the webhook is \(webhookPath))")
       return .text(404, "not found\n")
@@ -86,10 +89,14 @@ public struct WebhookRoutes: Sendable {
     }
     // Overdue replies and undecided requests are told, not failed on: restarting the service
     // would mend neither.
+    // Said while it is on, so a development setting left in production is seen.
+    let unsigned = service.unsignedEnvironments.map { #""\#($0.rawValue)""# }
+    let trust =
+      unsigned.isEmpty ? "" : #","unsignedAccepted":[\#(unsigned.joined(separator: ","))]"#
     return .json(
       200,
       Data(
-        #"{"status":"ok","state":"ok","outboxWaiting":\#(gauges.waiting),"outboxOverdue":\#(gauges.overdue),"undecided":\#(gauges.undecided)}"#
+        #"{"status":"ok","state":"ok","outboxWaiting":\#(gauges.waiting),"outboxOverdue":\#(gauges.overdue),"undecided":\#(gauges.undecided)\#(trust)}"#
           .utf8))
   }
 

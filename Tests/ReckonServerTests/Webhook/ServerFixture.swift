@@ -36,7 +36,8 @@ final class ServerFixture: @unchecked Sendable {
     policy: PolicyBook.Source = .text(name: "e2e.policy", ServerFixture.policy),
     facts: any FactSource = FixedFacts(), maximumBodyBytes: Int = 262_144,
     readTimeout: Double = 10, keepDays: Int? = nil, senderLock: SenderLock? = nil,
-    statePath: String? = nil, authority: LocalCertificateAuthority? = nil
+    statePath: String? = nil, authority: LocalCertificateAuthority? = nil,
+    unsignedAccepted: Set<AppStoreEnvironment> = []
   ) throws {
     self.authority = try authority ?? LocalCertificateAuthority()
     let (standIn, url) = try TestKey.standIn()
@@ -52,7 +53,8 @@ final class ServerFixture: @unchecked Sendable {
         path: statePath
           ?? TestScratch.folder.appendingPathComponent("reckon-e2e-\(UUID()).sqlite").path,
         backgroundCheckpoints: true),
-      roots: [self.authority.root], sender: try TestKey.client(url),
+      roots: [self.authority.root], unverifiedEnvironments: unsignedAccepted,
+      sender: try TestKey.client(url),
       senderConfiguration: try SenderSettings.fast(sandboxPerSecond: 100, initialBackoff: 0.2),
       keepDays: keepDays,
       events: { event in
