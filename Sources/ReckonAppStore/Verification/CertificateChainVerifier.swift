@@ -12,6 +12,10 @@ public final class CertificateChainVerifier: @unchecked Sendable {
   public static let intermediateOID = "1.2.840.113635.100.6.2.1"
 
   private let roots: [X509Certificate]
+  /// The roots a chain to which is verified strictly as well (OpenSSL's X509_STRICT, as Apple's
+  /// own library does for its root): a certificate without an Authority Key Identifier, say,
+  /// is refused. Test roots, such as the local CA, are left lenient.
+  private let strictRoots: [X509Certificate]
   private let lock = NSLock()
   // Guarded by `lock`: chains already verified, by leaf‖intermediate DER, with the window in which
   // the verdict holds (the intersection of both certificates' validity).
@@ -27,9 +31,13 @@ public final class CertificateChainVerifier: @unchecked Sendable {
     let intermediate: ObjectIdentifier
   }
 
-  /// Creates a verifier trusting `roots`.
-  public init(roots: [X509Certificate]) {
+  /// Creates a verifier trusting `roots`, of which those in `strictRoots` (by default Apple's
+  /// real root) are held to X509_STRICT.
+  public init(
+    roots: [X509Certificate], strictRoots: [X509Certificate] = AppleRootCertificates.defaultRoots()
+  ) {
     self.roots = roots
+    self.strictRoots = strictRoots
   }
 
   /// Verifies the chain at `date`; throws what is wrong with it.
@@ -62,6 +70,19 @@ public final class CertificateChainVerifier: @unchecked Sendable {
   private func verifyWithOpenSSL(
     leaf: X509Certificate, intermediate: X509Certificate, at date: Date
   ) throws(VerificationFailure) {
+    let root = try verifyWithOpenSSL(
+      leaf: leaf, intermediate: intermediate, at: date, strict: false)
+    // Which root a chain leads to is known only once it is built, so a chain to a strict root is
+    // verified a second time, strictly; verdicts are cached, so this is once per chain.
+    if strictRoots.contains(where: { X509_cmp($0.pointer, root.pointer) == 0 }) {
+      _ = try verifyWithOpenSSL(leaf: leaf, intermediate: intermediate, at: date, strict: true)
+    }
+  }
+
+  /// Verifies the chain, strictly when asked; returns the root it leads to.
+  private func verifyWithOpenSSL(
+    leaf: X509Certificate, intermediate: X509Certificate, at date: Date, strict: Bool
+  ) throws(VerificationFailure) -> X509Certificate {
     guard let store = X509_STORE_new() else {
       throw .untrustedChain("cannot create a certificate store")
     }
@@ -83,6 +104,9 @@ public final class CertificateChainVerifier: @unchecked Sendable {
       throw .untrustedChain("the signing time \(date.timeIntervalSince1970) s is out of range")
     }
     X509_VERIFY_PARAM_set_time(X509_STORE_CTX_get0_param(context), seconds)
+    if strict {
+      X509_VERIFY_PARAM_set_flags(X509_STORE_CTX_get0_param(context), UInt(X509_V_FLAG_X509_STRICT))
+    }
     guard X509_verify_cert(context) == 1 else {
       let code = X509_STORE_CTX_get_error(context)
       let reason = String(cString: X509_verify_cert_error_string(Int(code)))
@@ -95,10 +119,13 @@ public final class CertificateChainVerifier: @unchecked Sendable {
     // the intermediate whose OID was checked, then a configured root.
     guard let chain = X509_STORE_CTX_get0_chain(context), OPENSSL_sk_num(chain) == 3,
       let issuer = OPENSSL_sk_value(chain, 1),
-      X509_cmp(OpaquePointer(issuer), intermediate.pointer) == 0
+      X509_cmp(OpaquePointer(issuer), intermediate.pointer) == 0,
+      let top = OPENSSL_sk_value(chain, 2),
+      let root = roots.first(where: { X509_cmp($0.pointer, OpaquePointer(top)) == 0 })
     else {
       throw .untrustedChain("the leaf is not issued by the intermediate sent with it")
     }
+    return root
   }
 
   private func validity(_ leaf: X509Certificate, _ intermediate: X509Certificate) -> ClosedRange<
