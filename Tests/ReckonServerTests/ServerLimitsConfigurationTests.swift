@@ -167,6 +167,12 @@ struct SenderValueRefusalTests {
       #"{"initialBackoffSeconds": 3600}"#,
       "sender.initialBackoffSeconds: must be at most maximumBackoffSeconds (1800, the default)"
     ),
+    (
+      #"{"maximumConcurrentSends": 1000}"#,
+      "sender.maximumConcurrentSends: must be at most 256: each send in flight holds a connection to Apple, and Apple allows 50 requests a second per app"
+    ),
+    (#"{"maximumConcurrentSends": 0}"#, "sender.maximumConcurrentSends: must be greater than 0"),
+    (#"{"maximumConcurrentSends": 2.5}"#, "sender.maximumConcurrentSends: must be a whole number"),
   ])
   func aValueThatWouldBeQuietlyChangedIsRefused(sender: String, message: String) throws {
     let json = """
@@ -190,5 +196,18 @@ struct SenderValueRefusalTests {
     let sender = try ReckonConfiguration(ConfigurationReader(root, path: ""), baseDirectory: "/tmp")
       .sender
     #expect(sender.holdReleaseBeforeDeadlineSeconds == 144 * 60)
+  }
+
+  @Test(arguments: [(#"{}"#, 8), (#"{"maximumConcurrentSends": 24}"#, 24)])
+  func theSendsInFlightAreConfigurableAndEightByDefault(sender: String, sends: Int) throws {
+    let json = """
+      {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p.policy"}],
+       "sender": \(sender)}
+      """
+    let root = try #require(try JSONValue.parse(Data(json.utf8)).objectValue)
+    let configuration = try ReckonConfiguration(
+      ConfigurationReader(root, path: ""), baseDirectory: "/tmp"
+    ).sender
+    #expect(configuration.maximumConcurrentSends == sends)
   }
 }

@@ -13,12 +13,26 @@ public struct SenderConfiguration: Hashable, Sendable {
   public var initialBackoffSeconds: Double
   /// The longest retry delay.
   public var maximumBackoffSeconds: Double
+  /// Sends in flight at once. Each waits for Apple's answer, so this bounds the rate as much as
+  /// the pacing does: at 150 ms an answer, 8 sends at once reach at most about 53 a second.
+  public var maximumConcurrentSends: Int
+
+  /// The most sends in flight at once a configuration may ask for.
+  static let mostConcurrentSends = 256
 
   init(_ reader: ConfigurationReader?) throws(ConfigurationError) {
     try reader?.rejectUnknownKeys([
       "productionRequestsPerSecond", "sandboxRequestsPerSecond", "holdReleaseMinutesBeforeDeadline",
-      "initialBackoffSeconds", "maximumBackoffSeconds",
+      "initialBackoffSeconds", "maximumBackoffSeconds", "maximumConcurrentSends",
     ])
+    maximumConcurrentSends =
+      try reader?.positiveWholeNumber("maximumConcurrentSends", default: 8) ?? 8
+    guard maximumConcurrentSends <= Self.mostConcurrentSends else {
+      throw ConfigurationError(
+        reader?.keyPath("maximumConcurrentSends") ?? "sender.maximumConcurrentSends",
+        "must be at most \(Self.mostConcurrentSends): each send in flight holds a connection to "
+          + "Apple, and Apple allows 50 requests a second per app")
+    }
     productionRequestsPerSecond =
       try reader?.positiveNumber("productionRequestsPerSecond", default: 50) ?? 50
     sandboxRequestsPerSecond =

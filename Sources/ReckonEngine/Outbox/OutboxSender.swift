@@ -43,7 +43,7 @@ public final class OutboxSender: Sendable {
     store: any StateStore, sender: any ConsumptionSender, configuration: SenderConfiguration,
     clock: any OutboxClock = SystemClock(),
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-    credentialsPauseSeconds: TimeInterval = 300, maximumConcurrentSends: Int = 8,
+    credentialsPauseSeconds: TimeInterval = 300, maximumConcurrentSends: Int? = nil,
     sendLeaseSeconds: TimeInterval = 300,
     consentCheck: (any ConsentCheck)?, consentCheckAge: TimeInterval = 60,
     events: @escaping @Sendable (SenderEvent) -> Void = { _ in }
@@ -61,7 +61,8 @@ public final class OutboxSender: Sendable {
       initial: configuration.initialBackoffSeconds, maximum: configuration.maximumBackoffSeconds,
       random: random)
     self.credentialsPause = credentialsPauseSeconds
-    self.maximumConcurrentSends = max(1, maximumConcurrentSends)
+    self.maximumConcurrentSends = max(
+      1, maximumConcurrentSends ?? configuration.maximumConcurrentSends)
     self.events = events
   }
 
