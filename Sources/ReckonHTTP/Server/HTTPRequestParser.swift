@@ -95,7 +95,8 @@ public struct HTTPRequestParser: Sendable {
   /// Refuses an HTTP/1.1 request without a Host header, and any request with more than one
   /// (RFC 9112 §3.2): a proxy and this server could otherwise disagree on where it is going.
   private static func checkHost(of request: HTTPRequest) throws(HTTPParseError) {
-    let hosts = request.headers.filter { HTTPRequest.sameName($0.name, "host") }.count
+    var hosts = 0
+    for header in request.headers where HTTPRequest.sameName(header.name, "host") { hosts += 1 }
     if hosts > 1 { throw .badHeader("more than one Host header") }
     if hosts == 0 && request.version == "HTTP/1.1" {
       throw .badHeader("no Host header, which HTTP/1.1 requires")
