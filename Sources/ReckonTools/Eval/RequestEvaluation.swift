@@ -41,13 +41,12 @@ public enum RequestEvaluation {
     warn: (String) -> Void
   ) throws -> Outcome {
     let schema = FactSchema.standard
-    let loaded = try PolicyFiles.load(policyPath, schema: schema)
-    if !loaded.diagnostics.isEmpty { warn(loaded.renderedDiagnostics()) }
-    guard let policy = loaded.policy else { return .policyRefused }
+    guard let policy = try loadPolicy(policyPath, schema: schema, warn) else {
+      return .policyRefused
+    }
     let request = try RequestFile.load(path: requestPath, now: now)
     warnAboutUnrecognizedValues(in: request, at: requestPath, warn)
-    let document = try FactDocument(path: factsPath, schema: schema)
-    warnAboutNotificationFacts(in: document, at: factsPath, schema: schema, warn)
+    let document = try readFacts(factsPath, schema: schema, warn)
     var facts = GatheredFacts(request: request, schema: schema)
     facts.add(
       document.values, from: URL(fileURLWithPath: factsPath).lastPathComponent, schema: schema)
@@ -80,13 +79,12 @@ public enum RequestEvaluation {
     else {
       throw Failure.noApp(configuration: configurationPath, bundleId: bundleId)
     }
-    let loaded = try PolicyFiles.load(policyPath, schema: setup.schema)
-    if !loaded.diagnostics.isEmpty { warn(loaded.renderedDiagnostics()) }
-    guard let policy = loaded.policy else { return .policyRefused }
+    guard let policy = try loadPolicy(policyPath, schema: setup.schema, warn) else {
+      return .policyRefused
+    }
     var overrides: [LayeredFactSource.Layer] = []
     if let factsPath {
-      let document = try FactDocument(path: factsPath, schema: setup.schema)
-      warnAboutNotificationFacts(in: document, at: factsPath, schema: setup.schema, warn)
+      let document = try readFacts(factsPath, schema: setup.schema, warn)
       overrides.append(
         LayeredFactSource.Layer(
           FixedFactSource(
@@ -100,6 +98,24 @@ public enum RequestEvaluation {
     case .retry(let failure):
       return .factsUnavailable(failure.description)
     }
+  }
+
+  /// The policy at `path`, its diagnostics warned about; nil when it does not check.
+  private static func loadPolicy(_ path: String, schema: FactSchema, _ warn: (String) -> Void)
+    throws -> CompiledPolicy?
+  {
+    let loaded = try PolicyFiles.load(path, schema: schema)
+    if !loaded.diagnostics.isEmpty { warn(loaded.renderedDiagnostics()) }
+    return loaded.policy
+  }
+
+  /// The facts file at `path`, with a warning for each fact in it only the request gives.
+  private static func readFacts(_ path: String, schema: FactSchema, _ warn: (String) -> Void)
+    throws -> FactDocument
+  {
+    let document = try FactDocument(path: path, schema: schema)
+    warnAboutNotificationFacts(in: document, at: path, schema: schema, warn)
+    return document
   }
 
   /// A value in the request that is none of Apple's leaves its fact missing; a typo in a
