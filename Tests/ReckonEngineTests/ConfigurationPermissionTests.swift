@@ -52,21 +52,4 @@ struct ConfigurationPermissionTests {
       transport: nil, warn: { warnings.append($0) })
     #expect(warnings.contains { $0.contains("p.policy can be written by any user (mode 666)") })
   }
-
-  @Test func aTrustSwitchThatAcceptsUnsignedNotificationsIsWarnedAboutAtStart() throws {
-    let path = try Self.folder(configMode: 0o644, policyMode: 0o644)
-    var configuration = try ReckonConfiguration.load(path: path)
-    configuration.trust.allowXcode = true
-    var warnings: [String] = []
-    let service = try ReckonService(
-      configuration: configuration, state: SQLiteStateOpener(), transport: nil,
-      warn: { warnings.append($0) })
-    #expect(service.unsignedEnvironments == [.xcode])
-    #expect(
-      warnings.contains {
-        $0.hasPrefix(
-          "warning: trust.allowXcode is on: Xcode notifications, which Apple does not sign")
-      }, "\(warnings)")
-    #expect(!warnings.contains { $0.contains("allowLocalTesting") })
-  }
 }
