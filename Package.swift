@@ -30,18 +30,17 @@ let package = Package(
       name: "ReckonTestSupport",
       dependencies: [
         "ReckonHTTP", "ReckonAppStore", "ReckonState", "ReckonStateSQLite", "ReckonStandIn",
+        "ReckonEngine",
       ]),
     .target(name: "ReckonAppStore", dependencies: ["ReckonSupport", "COpenSSL"]),
     .target(name: "ReckonHTTP", dependencies: ["ReckonSupport", "CCurl"]),
     .target(
       name: "ReckonFacts",
       dependencies: ["ReckonSupport", "ReckonPolicy", "ReckonSQLite", "CSQLite"]),
-    // The state's records still name Apple's app and validation context; they become
-    // store-neutral when a second store's vocabulary arrives.
-    .target(name: "ReckonState", dependencies: ["ReckonSupport", "ReckonAppStore"]),
+    .target(name: "ReckonState", dependencies: ["ReckonSupport"]),
     .target(
       name: "ReckonStateSQLite",
-      dependencies: ["ReckonSupport", "ReckonAppStore", "ReckonState", "ReckonSQLite", "CSQLite"]),
+      dependencies: ["ReckonSupport", "ReckonState", "ReckonSQLite", "CSQLite"]),
     .target(
       name: "ReckonEngine",
       dependencies: [
@@ -84,7 +83,8 @@ let package = Package(
     .testTarget(
       name: "ReckonStateTests",
       dependencies: [
-        "ReckonSupport", "ReckonAppStore", "ReckonState", "ReckonStateSQLite", "ReckonTestSupport",
+        "ReckonSupport", "ReckonAppStore", "ReckonState", "ReckonStateSQLite", "ReckonEngine",
+        "ReckonTestSupport",
       ]),
     .testTarget(
       name: "ReckonStateSQLiteTests",

@@ -1,5 +1,4 @@
 import Foundation
-import ReckonAppStore
 
 /// One reply waiting to reach Apple, as a state machine: events (`poll`, `delivered`, operator
 /// commands) change `state` and return an `OutboxAction` that the I/O layer (`OutboxSender`,
@@ -12,11 +11,11 @@ public struct OutboxEntry: Hashable, Sendable {
   /// The request it answers.
   public let requestId: Int64
   /// The app (bundle and environment) it is sent for; pacing and pauses are per app.
-  public let app: AppStoreApp
+  public let app: AppKey
   /// The transaction in the URL.
   public let transactionId: String
   /// What validation needs to know about the transaction.
-  public let context: ConsumptionValidationContext
+  public let context: BodyContext
   /// The exact bytes to send; validated again before every send.
   public package(set) var body: Data
   /// Apple's deadline: received + 12 hours (5 minutes in the sandbox). Nothing is sent at or
@@ -55,8 +54,8 @@ public struct OutboxEntry: Hashable, Sendable {
 
   /// A new entry; `hold` keeps it for review until `releaseAt`.
   public init(
-    id: Int64, decisionId: Int64, requestId: Int64, app: AppStoreApp, transactionId: String,
-    context: ConsumptionValidationContext, body: Data, deadline: Date, state: OutboxState,
+    id: Int64, decisionId: Int64, requestId: Int64, app: AppKey, transactionId: String,
+    context: BodyContext, body: Data, deadline: Date, state: OutboxState,
     attempts: Int = 0, interruptedSends: Int = 0, lastStatus: Int? = nil, lastError: String? = nil,
     revision: Int64 = 0, createdAt: Date? = nil
   ) {

@@ -12,6 +12,8 @@ public protocol StateOpener: Sendable {
   func takeSenderLease(location: String) throws(SenderLockError) -> any SenderLease
 
   /// Opens the state at `location` (a file's path, or a database's address), creating or
-  /// migrating it, with each commit pushed to disk as `durability` says.
-  func open(location: String, durability: StateDurability) throws(StateError) -> any StateStore
+  /// migrating it, with each commit pushed to disk as `durability` says, recording requests by
+  /// the store's `rules`.
+  func open(location: String, durability: StateDurability, rules: ReplyRules)
+    throws(StateError) -> any StateStore
 }

@@ -1,9 +1,8 @@
 import Foundation
-import ReckonAppStore
 
 /// A notification as the webhook received it, recorded once per `notificationUUID`.
 public struct NotificationRecord: Hashable, Sendable {
-  /// Apple's notification UUID; retries of the same notification keep it.
+  /// The store's notification UUID; retries of the same notification keep it.
   public var notificationUUID: String
   /// e.g. `CONSUMPTION_REQUEST`.
   public var notificationType: String
@@ -15,8 +14,8 @@ public struct NotificationRecord: Hashable, Sendable {
   public var appAccountToken: String?
   /// The app's bundle id.
   public var bundleId: String
-  /// The environment the notification came from.
-  public var environment: AppStoreEnvironment
+  /// The store environment the notification came from (`Production`, `Sandbox`).
+  public var environment: String
   /// When Reckon received it.
   public var receivedAt: Date
   /// When Apple signed it: Apple's retries resend the first delivery's payload, so this is when
@@ -28,17 +27,15 @@ public struct NotificationRecord: Hashable, Sendable {
   /// dry-runs and reports, never decided or answered by the live service.
   public var imported: Bool
 
-  /// Apple's deadline for a consumption reply: 12 hours (5 minutes in the sandbox) after Apple
-  /// first sent the notification, or after Reckon received it if that was earlier (Reckon's clock behind Apple's).
-  public var deadline: Date {
-    environment.replyDeadline(receivedAt: receivedAt, signedDate: signedDate)
-  }
+  /// When the store asked, by its own clock where the notification was signed (the verdict's
+  /// time is the store's too), else by its receipt.
+  public var askedAt: Date { signedDate ?? receivedAt }
 
   /// Creates a record.
   public init(
     notificationUUID: String, notificationType: String, transactionId: String?,
     originalTransactionId: String? = nil,
-    appAccountToken: String? = nil, bundleId: String, environment: AppStoreEnvironment,
+    appAccountToken: String? = nil, bundleId: String, environment: String,
     receivedAt: Date, signedDate: Date? = nil,
     rawNotification: Data, imported: Bool = false
   ) {
@@ -119,13 +116,11 @@ public struct DecisionRecord: Hashable, Sendable {
 /// What to put in the outbox with a decision.
 public struct OutboxEnqueue: Hashable, Sendable {
   /// The app to send for.
-  public var app: AppStoreApp
+  public var app: AppKey
   /// The transaction in the URL.
   public var transactionId: String
-  /// What validation needs to know about the transaction.
-  public var context: ConsumptionValidationContext
-  /// The exact body to send; refused unless it validates.
-  public var body: Data
+  /// The body to send, checked against the store's rules.
+  public var body: CheckedBody
   /// Apple's deadline.
   public var deadline: Date
   /// Whether it waits for review (`hold`), and if so when it goes out as decided anyway.
@@ -133,13 +128,11 @@ public struct OutboxEnqueue: Hashable, Sendable {
 
   /// Creates an outbox request.
   public init(
-    app: AppStoreApp, transactionId: String, context: ConsumptionValidationContext, body: Data,
-    deadline: Date,
+    app: AppKey, transactionId: String, body: CheckedBody, deadline: Date,
     holdUntil: Date? = nil
   ) {
     self.app = app
     self.transactionId = transactionId
-    self.context = context
     self.body = body
     self.deadline = deadline
     self.holdUntil = holdUntil

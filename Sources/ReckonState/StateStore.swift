@@ -1,5 +1,4 @@
 import Foundation
-import ReckonAppStore
 
 /// The notifications a service received: each recorded once, whichever copy came first, with
 /// the retries of those a fact source left undecided and the store's outcomes attached later.
@@ -23,7 +22,7 @@ public protocol NotificationLog: Sendable {
   func markLapsed(requestId: Int64, at now: Date) throws(StateError)
   /// Attaches a store outcome (refunded, declined, reversed) to the request it answers.
   func attachOutcome(
-    _ type: OutcomeType, notificationUUID: String, transactionId: String, app: AppStoreApp?,
+    _ type: OutcomeType, notificationUUID: String, transactionId: String, app: AppKey?,
     originalTransactionId: String?, appAccountToken: String?, occurredAt: Date
   ) throws(StateError) -> Int64?
   /// The outcomes attached to a request.
@@ -46,10 +45,10 @@ public protocol DecisionLog: Sendable {
   /// How many decisions a request has.
   func decisionCount(requestId: Int64) throws(StateError) -> Int
   /// How many requests for a transaction came before `date`.
-  func requestCount(transactionId: String, app: AppStoreApp?, before date: Date)
+  func requestCount(transactionId: String, app: AppKey?, before date: Date)
     throws(StateError) -> Int
   /// How many refunds a customer had before `date`.
-  func refundCount(customer: CustomerKey, app: AppStoreApp?, before date: Date)
+  func refundCount(customer: CustomerKey, app: AppKey?, before date: Date)
     throws(StateError) -> Int
 }
 
@@ -86,17 +85,17 @@ public protocol OutboxQueue: Sendable {
 /// problem, a store's Retry-After.
 public protocol AppHolds: Sendable {
   /// Pauses sending for `app` until `until`.
-  func pause(_ app: AppStoreApp, until: Date, reason: String) throws(StateError)
+  func pause(_ app: AppKey, until: Date, reason: String) throws(StateError)
   /// Ends a pause.
-  func resume(_ app: AppStoreApp) throws(StateError)
+  func resume(_ app: AppKey) throws(StateError)
   /// The pauses in force or past.
   func pauses() throws(StateError) -> [AppPause]
   /// Holds `app`'s replies until `until`, as the store asked.
-  func throttle(_ app: AppStoreApp, until: Date, now: Date) throws(StateError)
+  func throttle(_ app: AppKey, until: Date, now: Date) throws(StateError)
   /// The throttles still in force at `now`.
-  func throttles(now: Date) throws(StateError) -> [AppStoreApp: Date]
+  func throttles(now: Date) throws(StateError) -> [AppKey: Date]
   /// Moves `app`'s pending entries to `until` at the earliest.
-  func postponePending(_ app: AppStoreApp, until: Date, now: Date) throws(StateError)
+  func postponePending(_ app: AppKey, until: Date, now: Date) throws(StateError)
 }
 
 /// How fast replies may go out, shared by every sender of the state: each app's pace and the
@@ -157,7 +156,7 @@ public protocol RequestHistory: Sendable {
   /// The requests decided (or imported) in `since..<until`, with their outcomes.
   func decidedOutcomes(since: Date?, until: Date?) throws(StateError) -> [DecidedOutcome]
   /// When the store refunded or declined each transaction.
-  func appleVerdicts() throws(StateError) -> AppleVerdicts
+  func storeVerdicts() throws(StateError) -> StoreVerdicts
   /// How many requests the store holds, and when the first and last came.
   func requestSpan(decided: Bool) throws(StateError) -> StoredRequestSpan
 }

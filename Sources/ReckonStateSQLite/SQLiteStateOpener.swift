@@ -18,9 +18,10 @@ public struct SQLiteStateOpener: StateOpener {
   }
 
   /// Opens (creating or migrating) the SQLite state file at `location`.
-  public func open(location: String, durability: StateDurability) throws(StateError)
-    -> any StateStore
+  public func open(location: String, durability: StateDurability, rules: ReplyRules)
+    throws(StateError) -> any StateStore
   {
-    try SQLiteStateStore(path: location, durability: durability, backgroundCheckpoints: true)
+    try SQLiteStateStore(
+      path: location, rules: rules, durability: durability, backgroundCheckpoints: true)
   }
 }

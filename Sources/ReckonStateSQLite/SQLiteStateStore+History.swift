@@ -1,5 +1,4 @@
 import Foundation
-import ReckonAppStore
 import ReckonSQLite
 import ReckonState
 
@@ -14,7 +13,7 @@ extension SQLiteStateStore {
         SELECT r.id, r.raw_notification, r.received_at,
           (SELECT d.facts_json FROM decisions d WHERE d.request_id = r.id ORDER BY d.id DESC LIMIT 1)
         FROM requests r
-        WHERE r.notification_type = 'CONSUMPTION_REQUEST' AND r.received_at >= ? AND r.received_at < ?
+        WHERE r.notification_type = \(requestTypeSQL) AND r.received_at >= ? AND r.received_at < ?
           AND r.repeat_of IS NULL
         ORDER BY r.received_at, r.id
         """, SQLiteStateStore.range(since, until)
@@ -28,9 +27,9 @@ extension SQLiteStateStore {
 
   /// Apple's verdicts on refund requests (REFUND, REFUND_DECLINED), for a dry-run to tell a
   /// customer asking again from a repeat among imported requests.
-  public func appleVerdicts() throws(StateError) -> AppleVerdicts {
+  public func storeVerdicts() throws(StateError) -> StoreVerdicts {
     try locked { () throws(StateError) in
-      var verdicts = AppleVerdicts()
+      var verdicts = StoreVerdicts()
       for row in try connection.query(
         """
         SELECT transaction_id, environment, occurred_at FROM \(outcomesWithApps)
@@ -40,7 +39,7 @@ extension SQLiteStateStore {
         guard let transactionId = row.text(0), let date = row.date(2) else { continue }
         verdicts.add(
           transactionId: transactionId,
-          environment: row.text(1).flatMap(AppStoreEnvironment.init(rawValue:)), at: date)
+          environment: row.text(1), at: date)
       }
       return verdicts
     }
@@ -62,7 +61,7 @@ extension SQLiteStateStore {
           (SELECT o.revocation_percentage FROM outcomes o WHERE o.request_id = r.id AND o.type = 'REFUND' ORDER BY o.occurred_at, o.id LIMIT 1)
         FROM requests r LEFT JOIN decisions d ON d.id = (SELECT max(id) FROM decisions WHERE request_id = r.id)
           LEFT JOIN outbox e ON e.decision_id = d.id
-        WHERE r.received_at >= ? AND r.received_at < ? AND \(Self.reportedRequest)
+        WHERE r.received_at >= ? AND r.received_at < ? AND \(reportedRequest)
         ORDER BY r.received_at, r.id
         """, SQLiteStateStore.range(since, until)
       ).map { row in
@@ -80,9 +79,11 @@ extension SQLiteStateStore {
 
   /// The requests the outcomes report reads (`r` the request, `d` its latest decision): the
   /// decided ones, and the CONSUMPTION_REQUESTs imported from history and never decided.
-  static let reportedRequest = """
-    (d.id IS NOT NULL OR (r.imported = 1 AND r.notification_type = 'CONSUMPTION_REQUEST' AND r.repeat_of IS NULL))
+  var reportedRequest: String {
     """
+    (d.id IS NOT NULL OR (r.imported = 1 AND r.notification_type = \(requestTypeSQL) AND r.repeat_of IS NULL))
+    """
+  }
 
   /// Whether a notification with this UUID is stored, as a request or an outcome.
   public func hasNotification(uuid: String) throws(StateError) -> Bool {

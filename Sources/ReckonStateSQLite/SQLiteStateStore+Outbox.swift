@@ -1,5 +1,4 @@
 import Foundation
-import ReckonAppStore
 import ReckonSQLite
 import ReckonState
 
@@ -25,6 +24,7 @@ extension SQLiteStateStore {
     let state: OutboxState =
       sentAt.map { .sent(at: $0) } ?? enqueue.holdUntil.map { .held(releaseAt: $0) }
       ?? .pending(notBefore: now)
+    let context = try OutboxContextColumns(enqueue.body.context)
     try connection.query(
       """
       INSERT INTO outbox (decision_id, request_id, bundle_id, environment, transaction_id, product_type, ownership_type,
@@ -34,13 +34,13 @@ extension SQLiteStateStore {
       """,
       [
         .integer(decisionId), .integer(requestId), .text(enqueue.app.bundleId),
-        .text(enqueue.app.environment.rawValue),
-        .text(enqueue.transactionId), .optional(enqueue.context.productType?.rawValue),
-        .optional(enqueue.context.ownershipType?.rawValue), .blob(enqueue.body), .text(state.name),
+        .text(enqueue.app.environment),
+        .text(enqueue.transactionId), .optional(context.productType),
+        .optional(context.ownershipType), .blob(enqueue.body.bytes), .text(state.name),
         .date(state.time),
         .date(enqueue.deadline), .date(enqueue.holdUntil ?? now),
         .integer(0), sentAt == nil ? .null : .integer(202),
-        .date(now), .date(sentAt ?? now), .integer(enqueue.context.isAdvancedCommerce ? 1 : 0),
+        .date(now), .date(sentAt ?? now), .integer(context.isAdvancedCommerce ? 1 : 0),
       ])
     return connection.lastInsertRowID
   }
@@ -205,19 +205,18 @@ extension SQLiteStateStore {
   static func entry(_ row: SQLiteRow) -> OutboxEntry? {
     guard let id = row.int(0), let decisionId = row.int(1), let requestId = row.int(2),
       let bundleId = row.text(3),
-      let environment = row.text(4).flatMap(AppStoreEnvironment.init(rawValue:)),
+      let environment = row.text(4),
       let transactionId = row.text(5),
       let body = row.blob(8), let stateAt = row.date(10),
       let state = row.text(9).flatMap({ OutboxState(name: $0, at: stateAt, reason: row.text(11)) }),
       let deadline = row.date(12)
     else { return nil }
-    let context = ConsumptionValidationContext(
-      productType: row.text(6).flatMap(ProductType.init(rawValue:)),
-      ownershipType: row.text(7).flatMap(InAppOwnershipType.init(rawValue:)),
-      isAdvancedCommerce: row.int(19) == 1)
+    let context = OutboxContextColumns(
+      productType: row.text(6), ownershipType: row.text(7), isAdvancedCommerce: row.int(19) == 1
+    ).context
     return OutboxEntry(
       id: id, decisionId: decisionId, requestId: requestId,
-      app: AppStoreApp(bundleId: bundleId, environment: environment),
+      app: AppKey(bundleId: bundleId, environment: environment),
       transactionId: transactionId, context: context, body: body, deadline: deadline, state: state,
       attempts: Int(row.int(13) ?? 0), interruptedSends: Int(row.int(14) ?? 0),
       lastStatus: row.int(15).map(Int.init),

@@ -1,23 +1,22 @@
 import Foundation
-import ReckonAppStore
 import ReckonState
 
 extension SQLiteStateStore {
   /// Pauses `app` until `until`, so other runs (`reckon send --once` from cron) respect it too.
-  public func pause(_ app: AppStoreApp, until: Date, reason: String) throws(StateError) {
+  public func pause(_ app: AppKey, until: Date, reason: String) throws(StateError) {
     try locked { () throws(StateError) in
       try connection.query(
         "INSERT OR REPLACE INTO app_pauses (bundle_id, environment, paused_until, reason) VALUES (?, ?, ?, ?)",
-        [.text(app.bundleId), .text(app.environment.rawValue), .date(until), .text(reason)])
+        [.text(app.bundleId), .text(app.environment), .date(until), .text(reason)])
     }
   }
 
   /// Ends a pause (after a successful send, or by an operator).
-  public func resume(_ app: AppStoreApp) throws(StateError) {
+  public func resume(_ app: AppKey) throws(StateError) {
     try locked { () throws(StateError) in
       try connection.query(
         "DELETE FROM app_pauses WHERE bundle_id = ? AND environment = ?",
-        [.text(app.bundleId), .text(app.environment.rawValue)])
+        [.text(app.bundleId), .text(app.environment)])
     }
   }
 
@@ -28,11 +27,11 @@ extension SQLiteStateStore {
         "SELECT bundle_id, environment, paused_until, reason FROM app_pauses ORDER BY bundle_id"
       ).compactMap { row in
         guard let bundle = row.text(0),
-          let environment = row.text(1).flatMap(AppStoreEnvironment.init(rawValue:)),
+          let environment = row.text(1),
           let until = row.date(2)
         else { return nil }
         return AppPause(
-          app: AppStoreApp(bundleId: bundle, environment: environment), until: until,
+          app: AppKey(bundleId: bundle, environment: environment), until: until,
           reason: row.text(3) ?? "")
       }
     }
@@ -40,7 +39,7 @@ extension SQLiteStateStore {
 
   /// Records that Apple holds `app` until `until` (a 429), keeping the later of this and a hold
   /// already recorded, and forgetting holds that ended before `now`.
-  public func throttle(_ app: AppStoreApp, until: Date, now: Date) throws(StateError) {
+  public func throttle(_ app: AppKey, until: Date, now: Date) throws(StateError) {
     try locked { () throws(StateError) in
       try connection.transaction { () throws(StateError) in
         try connection.query("DELETE FROM app_throttles WHERE held_until <= ?", [.date(now)])
@@ -50,24 +49,24 @@ extension SQLiteStateStore {
           ON CONFLICT (bundle_id, environment)
           DO UPDATE SET held_until = max(held_until, excluded.held_until)
           """,
-          [.text(app.bundleId), .text(app.environment.rawValue), .date(until)])
+          [.text(app.bundleId), .text(app.environment), .date(until)])
       }
     }
   }
 
   /// The apps Apple still holds at `now`, with when each hold ends.
-  public func throttles(now: Date) throws(StateError) -> [AppStoreApp: Date] {
+  public func throttles(now: Date) throws(StateError) -> [AppKey: Date] {
     try locked { () throws(StateError) in
-      var held: [AppStoreApp: Date] = [:]
+      var held: [AppKey: Date] = [:]
       for row in try connection.query(
         "SELECT bundle_id, environment, held_until FROM app_throttles WHERE held_until > ?",
         [.date(now)])
       {
         guard let bundle = row.text(0),
-          let environment = row.text(1).flatMap(AppStoreEnvironment.init(rawValue:)),
+          let environment = row.text(1),
           let until = row.date(2)
         else { continue }
-        held[AppStoreApp(bundleId: bundle, environment: environment)] = until
+        held[AppKey(bundleId: bundle, environment: environment)] = until
       }
       return held
     }
@@ -76,7 +75,7 @@ extension SQLiteStateStore {
   /// Moves every pending entry of `app` due before `until` to `until`, so that while Apple
   /// throttles the app or its credentials fail, its entries wait in the database: neither due
   /// (crowding out other apps' entries) nor waking the sender before then.
-  public func postponePending(_ app: AppStoreApp, until: Date, now: Date)
+  public func postponePending(_ app: AppKey, until: Date, now: Date)
     throws(StateError)
   {
     try locked { () throws(StateError) in
@@ -85,7 +84,7 @@ extension SQLiteStateStore {
         UPDATE outbox SET state_at = ?1, updated_at = ?2, revision = revision + 1
         WHERE state = 'pending' AND bundle_id = ?3 AND environment = ?4 AND state_at < ?1
         """,
-        [.date(until), .date(now), .text(app.bundleId), .text(app.environment.rawValue)])
+        [.date(until), .date(now), .text(app.bundleId), .text(app.environment)])
     }
   }
 }

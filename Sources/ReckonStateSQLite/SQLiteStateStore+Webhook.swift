@@ -11,10 +11,10 @@ extension SQLiteStateStore {
     // A deadline is at most the reply window after receipt, so only requests received within
     // the longest window can still be open: the search reads those, not the whole table, every
     // 30 s while the service runs.
-    let earliest = now.addingTimeInterval(-NotificationRecord.longestReplyWindow)
+    let earliest = now.addingTimeInterval(-rules.longestWindow)
     return try locked { () throws(StateError) in
       try connection.query(
-        Self.undecidedQuery,
+        undecidedQuery,
         [.date(before), .date(now), .integer(Int64(limit)), .date(earliest)]
       ).compactMap { row in
         guard let id = row.int(0), let received = row.date(1), let raw = row.blob(2) else {
@@ -50,14 +50,14 @@ extension SQLiteStateStore {
   /// CONSUMPTION_REQUESTs whose deadline passed by `now` with no decision, not reported yet
   /// (`markLapsed`), among those received in the two longest windows before `now`.
   public func lapsedRequests(now: Date) throws(StateError) -> [LapsedRequest] {
-    let earliest = now.addingTimeInterval(-2 * NotificationRecord.longestReplyWindow)
+    let earliest = now.addingTimeInterval(-2 * rules.longestWindow)
     return try locked { () throws(StateError) in
       try connection.query(
         """
         SELECT r.id, r.transaction_id, r.bundle_id, r.environment, r.deadline, r.retries,
           r.retry_reason
         FROM requests r
-        WHERE r.notification_type = 'CONSUMPTION_REQUEST' AND r.received_at >= ?2
+        WHERE r.notification_type = \(requestTypeSQL) AND r.received_at >= ?2
           AND r.deadline <= ?1 AND r.lapsed_at IS NULL AND r.repeat_of IS NULL AND r.imported = 0
           AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)
         ORDER BY r.deadline
@@ -83,14 +83,16 @@ extension SQLiteStateStore {
   }
 
   /// `undecidedRequests`' query: received before ?1 and after ?4, deadline after ?2, at most ?3.
-  static let undecidedQuery = """
+  var undecidedQuery: String {
+    """
     SELECT r.id, r.received_at, r.raw_notification, r.retries FROM requests r
-    WHERE r.notification_type = 'CONSUMPTION_REQUEST' AND r.received_at < ?1 AND r.received_at >= ?4
+    WHERE r.notification_type = \(requestTypeSQL) AND r.received_at < ?1 AND r.received_at >= ?4
       AND r.deadline > ?2 AND r.repeat_of IS NULL AND r.imported = 0
       AND (r.retry_at IS NULL OR r.retry_at <= ?2)
       AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)
     ORDER BY coalesce(r.retry_at, r.received_at) LIMIT ?3
     """
+  }
 
   /// The recorded notification of a request, as received; nil when there is no such request.
   public func recordedNotification(requestId: Int64) throws(StateError)
@@ -145,7 +147,7 @@ extension SQLiteStateStore {
   /// a transaction of their own, which would take the write lock: the gauges must read while
   /// writes fail.
   public func gauges(now: Date) throws(StateError) -> StateGauges {
-    let earliest = now.addingTimeInterval(-NotificationRecord.longestReplyWindow)
+    let earliest = now.addingTimeInterval(-rules.longestWindow)
     return try locked { () throws(StateError) in
       var gauges = StateGauges(outboxDepth: try depthByState())
       gauges.overdue = Int(
@@ -159,7 +161,7 @@ extension SQLiteStateStore {
         try connection.query(
           """
           SELECT COUNT(*) FROM requests r
-          WHERE r.notification_type = 'CONSUMPTION_REQUEST' AND r.received_at >= ?2
+          WHERE r.notification_type = \(requestTypeSQL) AND r.received_at >= ?2
             AND r.deadline > ?1 AND r.repeat_of IS NULL AND r.imported = 0
             AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)
           """, [.date(now), .date(earliest)]

@@ -1,5 +1,4 @@
 import Foundation
-import ReckonAppStore
 import ReckonState
 
 /// The state database: requests, decisions, the outbox, delivery attempts and outcomes, in one
@@ -25,6 +24,10 @@ public final class SQLiteStateStore: @unchecked Sendable {
   let pacing = RateLimiter()
   /// The requests being decided in this process.
   let claims = RequestClaims()
+  /// The store's rules for the requests recorded: which type asks for a reply, and its window.
+  public let rules: ReplyRules
+  /// `rules.requestType` as an SQL string literal, for the queries that select requests.
+  let requestTypeSQL: String
 
   /// What opening may do to the file.
   public enum Access: Sendable {
@@ -43,10 +46,12 @@ public final class SQLiteStateStore: @unchecked Sendable {
   /// of inside whichever commit crosses SQLite's threshold (the webhook uses it to keep latency
   /// even).
   public init(
-    path: String, durability: StateDurability = .normal, backgroundCheckpoints: Bool = false,
-    access: Access = .create
+    path: String, rules: ReplyRules, durability: StateDurability = .normal,
+    backgroundCheckpoints: Bool = false, access: Access = .create
   ) throws(StateError) {
     self.path = path
+    self.rules = rules
+    requestTypeSQL = "'" + rules.requestType.replacingOccurrences(of: "'", with: "''") + "'"
     if access != .create {
       guard FileManager.default.fileExists(atPath: path) else { throw .noSuchFile(path: path) }
     } else {
@@ -144,7 +149,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
       "SELECT id, imported FROM requests WHERE notification_uuid = ?",
       [.text(record.notificationUUID)])
     if let row = existing.first, let id = row.int(0) {
-      guard row.int(1) == 1, !record.imported, record.asksForReply else {
+      guard row.int(1) == 1, !record.imported, rules.asksForReply(record) else {
         return .duplicate(requestId: id)
       }
       return try takeLive(importedId: id, record)
@@ -162,7 +167,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
         .optional(record.transactionId),
         .optional(record.originalTransactionId), .optional(record.appAccountToken),
         .text(record.bundleId),
-        .text(record.environment.rawValue), .date(record.receivedAt), .date(record.deadline),
+        .text(record.environment), .date(record.receivedAt), .date(rules.deadline(of: record)),
         .blob(record.rawNotification), original.map { .integer($0) } ?? .null,
         .integer(record.imported ? 1 : 0),
       ])
@@ -183,7 +188,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
       WHERE id = ?
       """,
       [
-        .date(record.receivedAt), .date(record.deadline), .blob(record.rawNotification),
+        .date(record.receivedAt), .date(rules.deadline(of: record)), .blob(record.rawNotification),
         original.map { .integer($0) } ?? .null, .integer(id),
       ])
     return original.map { .repeated(requestId: id, of: $0) } ?? .recorded(requestId: id)
@@ -198,17 +203,17 @@ public final class SQLiteStateStore: @unchecked Sendable {
   private func openRequest(repeatedBy record: NotificationRecord) throws(StateError)
     -> Int64?
   {
-    guard record.asksForReply, let transactionId = record.transactionId else { return nil }
+    guard rules.asksForReply(record), let transactionId = record.transactionId else { return nil }
     guard
       let open = try connection.query(
         """
         SELECT id, deadline FROM requests WHERE transaction_id = ? AND bundle_id = ?
-          AND environment = ? AND notification_type = 'CONSUMPTION_REQUEST'
+          AND environment = ? AND notification_type = \(requestTypeSQL)
           AND repeat_of IS NULL AND imported = 0 AND received_at <= ? AND deadline > ?
         ORDER BY received_at DESC LIMIT 1
         """,
         [
-          .text(transactionId), .text(record.bundleId), .text(record.environment.rawValue),
+          .text(transactionId), .text(record.bundleId), .text(record.environment),
           .date(record.receivedAt), .date(record.receivedAt),
         ]
       ).first, let id = open.int(0), let deadline = open.date(1)
@@ -220,7 +225,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
     // a 500) is still the same request. REFUND_REVERSED undoes an earlier refund: no verdict
     // on a request. A verdict that comes in after the new request is taken up by
     // `reopenRepeats` when it is attached.
-    let opened = record.requestOpened(deadline: deadline)
+    let opened = rules.requestOpened(deadline: deadline, environment: record.environment)
     let asked = record.askedAt
     let verdicts = try connection.query(
       """
@@ -232,7 +237,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
   }
 
   /// Writes a decision and, when given, its outbox entry in one transaction: both or neither.
-  /// The entry's body must validate; an invalid body is refused and nothing is written.
+  /// The entry's body was checked against the store's rules when it became a `CheckedBody`.
   public func recordDecision(
     _ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue? = nil
   ) throws(StateError) -> DecisionReceipt {
@@ -244,7 +249,6 @@ public final class SQLiteStateStore: @unchecked Sendable {
   package func recordDecision(
     _ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?, sentAt: Date?
   ) throws(StateError) -> DecisionReceipt {
-    try enqueue?.validate()
     defer { checkpointer?.committed() }
     return try locked { () throws(StateError) in
       try connection.transaction { () throws(StateError) in
@@ -286,7 +290,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
   /// the same transaction id is not a Production request) were received before `date` (for
   /// `history.*` facts); repeats of an open request are the same request and are not counted,
   /// nor are the outcome notifications recorded beside them.
-  public func requestCount(transactionId: String, app: AppStoreApp? = nil, before date: Date)
+  public func requestCount(transactionId: String, app: AppKey? = nil, before date: Date)
     throws(StateError) -> Int
   {
     try locked { () throws(StateError) in
@@ -295,12 +299,12 @@ public final class SQLiteStateStore: @unchecked Sendable {
           """
           SELECT COUNT(*) FROM requests
           WHERE transaction_id = ?1 AND received_at < ?2 AND repeat_of IS NULL
-            AND notification_type = 'CONSUMPTION_REQUEST'
+            AND notification_type = \(requestTypeSQL)
             AND (?3 IS NULL OR (bundle_id = ?3 AND environment = ?4))
           """,
           [
             .text(transactionId), .date(date), .optional(app?.bundleId),
-            .optional(app?.environment.rawValue),
+            .optional(app?.environment),
           ]
         ).first?.int(0) ?? 0)
     }
@@ -309,7 +313,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
   /// How many refunds Apple reported for `customer` before `date` (for `history.*` facts), of
   /// `app` when given: a Sandbox refund is not a Production one. A refund whose app is unknown
   /// (recorded before Reckon kept it, with nothing to tell it from) counts for every app.
-  public func refundCount(customer: CustomerKey, app: AppStoreApp? = nil, before date: Date)
+  public func refundCount(customer: CustomerKey, app: AppKey? = nil, before date: Date)
     throws(StateError) -> Int
   {
     let (column, value): (String, String)
@@ -327,7 +331,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
           """,
           [
             .text(value), .date(date), .optional(app?.bundleId),
-            .optional(app?.environment.rawValue),
+            .optional(app?.environment),
           ]
         ).first?.int(0) ?? 0)
     }
@@ -357,7 +361,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
   @discardableResult
   public func attachOutcome(
     _ type: OutcomeType, notificationUUID: String, transactionId: String,
-    app: AppStoreApp? = nil, originalTransactionId: String? = nil,
+    app: AppKey? = nil, originalTransactionId: String? = nil,
     appAccountToken: String? = nil, occurredAt: Date
   ) throws(StateError) -> Int64? {
     // The request is looked up inside the write transaction, so one removed meanwhile (`prune`
@@ -367,13 +371,13 @@ public final class SQLiteStateStore: @unchecked Sendable {
         let request = try connection.query(
           """
           SELECT id, bundle_id, environment FROM requests WHERE transaction_id = ?1
-            AND repeat_of IS NULL AND notification_type = 'CONSUMPTION_REQUEST'
+            AND repeat_of IS NULL AND notification_type = \(requestTypeSQL)
             AND (?2 IS NULL OR (bundle_id = ?2 AND environment = ?3))
           ORDER BY received_at DESC LIMIT 1
           """,
           [
             .text(transactionId), .optional(app?.bundleId),
-            .optional(app?.environment.rawValue),
+            .optional(app?.environment),
           ]
         ).first
         let requestId = request?.int(0)
@@ -387,14 +391,14 @@ public final class SQLiteStateStore: @unchecked Sendable {
             .text(type.rawValue), .text(transactionId),
             .optional(originalTransactionId), .optional(appAccountToken?.lowercased()),
             .date(occurredAt), .optional(app?.bundleId ?? request?.text(1)),
-            .optional(app?.environment.rawValue ?? request?.text(2)),
+            .optional(app?.environment ?? request?.text(2)),
           ])
         guard connection.changes > 0, type == .refund || type == .refundDeclined,
           let requestId,
-          let environment = request?.text(2).flatMap(AppStoreEnvironment.init(rawValue:))
+          let environment = request?.text(2)
         else { return requestId }
         try reopenRepeats(
-          of: requestId, sentAfter: occurredAt, window: environment.consumptionReplyWindow)
+          of: requestId, sentAfter: occurredAt, window: rules.window(environment: environment))
         return requestId
       }
     }

@@ -9,8 +9,8 @@ extension SQLiteStateStore {
     // The same selections as `storedRequests` and `decidedOutcomes`, without their window.
     let selection =
       decided
-      ? Self.reportedRequest
-      : "r.notification_type = 'CONSUMPTION_REQUEST' AND r.repeat_of IS NULL"
+      ? reportedRequest
+      : "r.notification_type = \(requestTypeSQL) AND r.repeat_of IS NULL"
     let row = try locked { () throws(StateError) in
       try connection.query(
         """

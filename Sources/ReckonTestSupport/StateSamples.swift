@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonEngine
 import ReckonState
 import ReckonStateSQLite
 
@@ -10,6 +11,8 @@ public enum StateSamples {
   public static let start = Date(timeIntervalSince1970: 1_800_000_000)
   /// The app every sample is for.
   public static let app = AppStoreApp(bundleId: "com.example", environment: .production)
+  /// The app as the state keys it.
+  public static let appKey = app.key
   /// A reply body that passes every Apple rule.
   public static let validBody = Data(
     #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"#.utf8)
@@ -22,7 +25,7 @@ public enum StateSamples {
     NotificationRecord(
       notificationUUID: uuid, notificationType: "CONSUMPTION_REQUEST", transactionId: transaction,
       originalTransactionId: "900", appAccountToken: token, bundleId: app.bundleId,
-      environment: app.environment, receivedAt: date,
+      environment: app.environment.rawValue, receivedAt: date,
       rawNotification: Data(#"{"signedPayload":"x.y.z"}"#.utf8))
   }
 
@@ -35,14 +38,16 @@ public enum StateSamples {
   }
 
   /// The reply `body` for `transaction`, due 12 hours after `date`; held until an hour before
-  /// then when `hold`.
+  /// then when `hold`. Throws when `body` breaks one of Apple's rules.
   public static func enqueue(
-    transaction: String = "1000", body: Data = validBody, at date: Date = start, hold: Bool = false
-  ) -> OutboxEnqueue {
+    transaction: String = "1000", body: Data = validBody,
+    context: ConsumptionValidationContext = .init(), at date: Date = start, hold: Bool = false
+  ) throws(StateError) -> OutboxEnqueue {
     let deadline = date.addingTimeInterval(12 * 3_600)
     return OutboxEnqueue(
-      app: app, transactionId: transaction, context: ConsumptionValidationContext(), body: body,
-      deadline: deadline, holdUntil: hold ? deadline.addingTimeInterval(-3_600) : nil)
+      app: appKey, transactionId: transaction,
+      body: try CheckedBody(appStore: body, context: context), deadline: deadline,
+      holdUntil: hold ? deadline.addingTimeInterval(-3_600) : nil)
   }
 
   /// A request for `transaction` recorded in `store` and decided, its reply enqueued; the entry.
@@ -65,7 +70,7 @@ public enum StateSamples {
 
   /// A new, empty SQLite state of its own.
   public static func store() throws -> SQLiteStateStore {
-    try SQLiteStateStore(path: temporaryPath())
+    try SQLiteStateStore(path: temporaryPath(), rules: .appStore)
   }
 
   /// A decision with a reply came back without its entry.

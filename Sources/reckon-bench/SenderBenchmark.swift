@@ -40,7 +40,8 @@ func runSenderBenchmark(options: BenchmarkOptions) async throws {
 }
 
 private func temporaryStore(_ durability: StateDurability) throws -> SQLiteStateStore {
-  try SQLiteStateStore(path: ScratchFiles.database("bench-sender"), durability: durability)
+  try SQLiteStateStore(
+    path: ScratchFiles.database("bench-sender"), rules: .appStore, durability: durability)
 }
 
 private let benchBody = Data(
@@ -51,7 +52,7 @@ private func notification(_ index: Int, app: AppStoreApp, at date: Date) -> Noti
   NotificationRecord(
     notificationUUID: UUID().uuidString, notificationType: "CONSUMPTION_REQUEST",
     transactionId: "\(index)",
-    bundleId: app.bundleId, environment: app.environment, receivedAt: date,
+    bundleId: app.bundleId, environment: app.environment.rawValue, receivedAt: date,
     rawNotification: Data(repeating: 65, count: 2_000))
 }
 
@@ -72,7 +73,8 @@ private func decide(
     explanationJSON: Data(repeating: 67, count: 2_000),
     decidedAt: date)
   let outbox = OutboxEnqueue(
-    app: app, transactionId: "\(index)", context: .init(), body: benchBody,
+    app: app.key, transactionId: "\(index)",
+    body: try CheckedBody(appStore: benchBody, context: .init()),
     deadline: date.addingTimeInterval(43_200))
   _ = try store.recordDecision(decision, requestId: request, enqueue: outbox)
 }

@@ -98,7 +98,7 @@ private func makeWebhookServer(_ authority: LocalCertificateAuthority) throws ->
         policy: .text(name: "bench.policy", policy))
     ], factSources: [.init(BenchFacts())],
     state: try SQLiteStateStore(
-      path: ScratchFiles.database("bench-webhook"), backgroundCheckpoints: true),
+      path: ScratchFiles.database("bench-webhook"), rules: .appStore, backgroundCheckpoints: true),
     roots: [authority.root])
   let json =
     #"{"apps": [{"bundleId": "b", "environment": "Sandbox", "policy": "p"}], "server": {"listen": "127.0.0.1:0"}}"#

@@ -48,7 +48,7 @@ struct CommandNameTests {
     let lines = long.standardOutput.split(separator: "\n")
     #expect(lines.first == "reckon \(ReckonVersion.release)", "\(long.standardOutput)")
     let path = TestScratch.folder.appendingPathComponent("version-\(UUID().uuidString).sqlite").path
-    let written = try SQLiteStateStore(path: path).schemaVersion()
+    let written = try SQLiteStateStore(path: path, rules: .appStore).schemaVersion()
     #expect(
       lines.dropFirst().first?.hasPrefix("state database schema \(written) (reads ") == true,
       "\(long.standardOutput)")

@@ -19,7 +19,7 @@ struct EmptyWindowTests {
     let path = TestScratch.folder.appendingPathComponent(
       "reckon-empty-\(UUID().uuidString).sqlite"
     ).path
-    _ = try SQLiteStateStore(path: path)
+    _ = try SQLiteStateStore(path: path, rules: .appStore)
     return path
   }
 

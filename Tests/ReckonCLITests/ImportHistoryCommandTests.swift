@@ -30,7 +30,7 @@ struct ImportHistoryCommandTests {
     try Data(configuration.utf8).write(to: URL(fileURLWithPath: folder + "/reckon.json"))
     // A reader in another connection holds a snapshot while a later commit sits in the log.
     let statePath = folder + "/reckon-state.sqlite"
-    let store = try SQLiteStateStore(path: statePath)
+    let store = try SQLiteStateStore(path: statePath, rules: .appStore)
     _ = try QueueFixture.enqueue(in: store, at: Date(), transaction: "3001", hold: true)
     let reader = try SQLiteDatabase(path: statePath, options: [.readOnly])
     try reader.execute("BEGIN")

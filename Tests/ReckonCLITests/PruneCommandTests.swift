@@ -92,7 +92,7 @@ struct PruneCommandTests {
   @Test func aDryRunNeitherMigratesNorWritesTheFile() async throws {
     let folder = try await ReportOutcomesOptionTests.generated()
     let path = folder + "/reckon-state.sqlite"
-    let store = try SQLiteStateStore(path: path)
+    let store = try SQLiteStateStore(path: path, rules: .appStore)
     try store.connection.execute(
       """
       ALTER TABLE outbox DROP COLUMN advanced_commerce; DROP INDEX requests_by_repeat;

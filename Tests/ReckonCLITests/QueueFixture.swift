@@ -29,7 +29,7 @@ struct QueueFixture {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     // Whole seconds, so the times print as they were stored.
     received = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) - 60)
-    let store = try SQLiteStateStore(path: folder + "/reckon-state.sqlite")
+    let store = try SQLiteStateStore(path: folder + "/reckon-state.sqlite", rules: .appStore)
     try Self.enqueue(
       in: store, at: received, transaction: "2001", hold: true, body: body, facts: facts)
     try Self.enqueue(
@@ -50,7 +50,7 @@ struct QueueFixture {
   /// Adds entries Apple accepted, one per transaction, received `earlier` seconds before the
   /// fixture's entries so their deadlines come first.
   func addSent(transactions: [String], earlier: TimeInterval) throws {
-    let store = try SQLiteStateStore(path: statePath)
+    let store = try SQLiteStateStore(path: statePath, rules: .appStore)
     let at = received.addingTimeInterval(-earlier)
     for transaction in transactions {
       var entry = try store.entry(
@@ -67,27 +67,30 @@ struct QueueFixture {
   @discardableResult
   func addSandbox(transaction: String) throws -> Int64 {
     try Self.enqueue(
-      in: try SQLiteStateStore(path: statePath), at: received, transaction: transaction,
+      in: try SQLiteStateStore(path: statePath, rules: .appStore), at: received,
+      transaction: transaction,
       hold: false,
       environment: .sandbox)
   }
 
   /// Postpones the pending entries to `until`, as the sender does during a 429 or a pause.
   func postponePending(until: Date) throws {
-    try SQLiteStateStore(path: statePath).postponePending(
-      AppStoreApp(bundleId: "com.example", environment: .production), until: until, now: Date())
+    try SQLiteStateStore(path: statePath, rules: .appStore).postponePending(
+      AppStoreApp(bundleId: "com.example", environment: .production).key, until: until, now: Date())
   }
 
   /// Pauses the fixture's app as the sender does after a credentials problem.
   func pauseApp(until: Date, reason: String) throws {
-    try SQLiteStateStore(path: statePath).pause(
-      AppStoreApp(bundleId: "com.example", environment: .production), until: until,
+    try SQLiteStateStore(path: statePath, rules: .appStore).pause(
+      AppStoreApp(bundleId: "com.example", environment: .production).key, until: until,
       reason: reason)
   }
 
   /// The entry's body as stored.
   func body(_ id: Int64) throws -> String {
-    String(decoding: try SQLiteStateStore(path: statePath).entry(id: id).body, as: UTF8.self)
+    String(
+      decoding: try SQLiteStateStore(path: statePath, rules: .appStore).entry(id: id).body,
+      as: UTF8.self)
   }
 
   @discardableResult
@@ -97,18 +100,19 @@ struct QueueFixture {
   ) throws -> Int64 {
     let record = NotificationRecord(
       notificationUUID: UUID().uuidString, notificationType: "CONSUMPTION_REQUEST",
-      transactionId: transaction, bundleId: "com.example", environment: environment,
+      transactionId: transaction, bundleId: "com.example", environment: environment.rawValue,
       receivedAt: date, rawNotification: Data("{}".utf8))
     let request = try store.recordNotification(record).requestId
     let decision = DecisionRecord(
       policyName: "test", policyVersion: nil, policySHA256: String(repeating: "a", count: 64),
       action: hold ? "hold" : "respond", rule: "r", reason: nil, body: Data(body.utf8),
       factsJSON: Data(facts.utf8), explanationJSON: nil, decidedAt: date)
+    let deadline = ReplyRules.appStore.deadline(of: record)
     let enqueue = OutboxEnqueue(
-      app: AppStoreApp(bundleId: "com.example", environment: environment),
-      transactionId: transaction, context: .init(), body: Data(body.utf8),
-      deadline: record.deadline,
-      holdUntil: hold ? record.deadline.addingTimeInterval(-3_600) : nil)
+      app: AppStoreApp(bundleId: "com.example", environment: environment).key,
+      transactionId: transaction,
+      body: try CheckedBody(appStore: Data(body.utf8), context: .init()), deadline: deadline,
+      holdUntil: hold ? deadline.addingTimeInterval(-3_600) : nil)
     return try #require(
       try store.recordDecision(decision, requestId: request, enqueue: enqueue).entryId)
   }

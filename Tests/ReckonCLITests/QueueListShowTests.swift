@@ -32,7 +32,7 @@ struct QueueListShowTests {
   /// expires it or says so.
   @Test func anEntryPastItsDeadlineAndNotSentIsMarkedOverdue() async throws {
     let fixture = try QueueFixture()
-    let store = try SQLiteStateStore(path: fixture.statePath)
+    let store = try SQLiteStateStore(path: fixture.statePath, rules: .appStore)
     _ = try QueueFixture.enqueue(
       in: store, at: Date().addingTimeInterval(-13 * 3_600), transaction: "2003", hold: false)
     let run = try await fixture.queue(["list"])

@@ -52,8 +52,8 @@ struct QueuePausedAppTests {
   @Test func aRetryWhileAppleRateLimitsTheAppSaysUntilWhen() async throws {
     let fixture = try QueueFixture()
     let until = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) + 120)
-    try SQLiteStateStore(path: fixture.statePath).throttle(
-      AppStoreApp(bundleId: "com.example", environment: .production), until: until, now: Date())
+    try SQLiteStateStore(path: fixture.statePath, rules: .appStore).throttle(
+      AppStoreApp(bundleId: "com.example", environment: .production).key, until: until, now: Date())
     let run = try await fixture.queue(["retry", "2"])
     #expect(run.status == 0, "\(run.standardError)")
     #expect(run.standardOutput == "entry 2: pending\n")

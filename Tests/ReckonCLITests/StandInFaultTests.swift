@@ -12,7 +12,7 @@ struct StandInFaultTests {
     let folder = TestScratch.folder.appendingPathComponent("standin-fault-\(UUID().uuidString)")
       .path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let store = try SQLiteStateStore(path: folder + "/reckon-state.sqlite")
+    let store = try SQLiteStateStore(path: folder + "/reckon-state.sqlite", rules: .appStore)
     _ = try QueueFixture.enqueue(in: store, at: Date(), transaction: "3001", hold: false)
     let configuration = folder + "/reckon.json"
     func configure(baseURL: String?) throws {
@@ -37,7 +37,9 @@ struct StandInFaultTests {
     let output = folder + "/standin.out"
     try #require(FileManager.default.createFile(atPath: output, contents: nil))
     standIn.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-    standIn.standardError = FileHandle.nullDevice
+    let errors = folder + "/standin.err"
+    try #require(FileManager.default.createFile(atPath: errors, contents: nil))
+    standIn.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
     try standIn.run()
     defer { if standIn.isRunning { kill(standIn.processIdentifier, SIGKILL) } }
     var url: String?
@@ -48,7 +50,10 @@ struct StandInFaultTests {
         .map { String($0.dropFirst("listening on ".count)) }
       if url == nil { try await Task.sleep(nanoseconds: 50_000_000) }
     }
-    let baseURL = try #require(url, "the stand-in did not listen")
+    let baseURL = try #require(
+      url,
+      "the stand-in did not listen: \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")"
+    )
     try configure(baseURL: baseURL)
 
     let first = try await ReckonBinary.run(["send", "--once", "--config", configuration])

@@ -18,8 +18,10 @@ struct StateFileCopyTests {
     try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
     try FileManager.default.copyItem(
       atPath: folder + "/reckon-state.sqlite", toPath: copy + "/reckon-state.sqlite")
-    let original = try SQLiteStateStore(path: folder + "/reckon-state.sqlite", access: .readOnly)
-    let copied = try SQLiteStateStore(path: copy + "/reckon-state.sqlite", access: .readOnly)
+    let original = try SQLiteStateStore(
+      path: folder + "/reckon-state.sqlite", rules: .appStore, access: .readOnly)
+    let copied = try SQLiteStateStore(
+      path: copy + "/reckon-state.sqlite", rules: .appStore, access: .readOnly)
     // The generator's transaction ids count up from 2000000000000000, one request each.
     var requests = 0
     for index in 0..<40 {

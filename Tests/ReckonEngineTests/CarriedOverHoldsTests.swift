@@ -11,13 +11,13 @@ struct CarriedOverHoldsTests {
     let store = try TestState.store()
     let now = TestState.start
     try store.pause(
-      AppStoreApp(bundleId: "com.example.paused", environment: .production),
+      AppStoreApp(bundleId: "com.example.paused", environment: .production).key,
       until: now.addingTimeInterval(300), reason: "HTTP 401")
     try store.pause(
-      AppStoreApp(bundleId: "com.example.over", environment: .production),
+      AppStoreApp(bundleId: "com.example.over", environment: .production).key,
       until: now.addingTimeInterval(-1), reason: "HTTP 403")
     try store.throttle(
-      AppStoreApp(bundleId: "com.example.busy", environment: .sandbox),
+      AppStoreApp(bundleId: "com.example.busy", environment: .sandbox).key,
       until: now.addingTimeInterval(60), now: now)
     let said = try SenderSetup.carriedOver(store, now: now)
     #expect(said.count == 2, "\(said)")

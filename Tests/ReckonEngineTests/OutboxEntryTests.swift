@@ -11,7 +11,7 @@ import Testing
 
   func entry(body: Data = TestState.validBody, state: OutboxState? = nil) -> OutboxEntry {
     OutboxEntry(
-      id: 1, decisionId: 1, requestId: 1, app: TestState.app, transactionId: "1000",
+      id: 1, decisionId: 1, requestId: 1, app: TestState.app.key, transactionId: "1000",
       context: .init(), body: body,
       deadline: start.addingTimeInterval(12 * 3_600), state: state ?? .pending(notBefore: start))
   }
@@ -27,7 +27,9 @@ import Testing
     let action = entry.poll(now: start)
     #expect(
       action
-        == .send(try ValidatedConsumptionBody(validating: TestState.validBody, context: .init())))
+        == .send(
+          try ValidatedConsumptionBody(validating: TestState.validBody, context: .init()),
+          to: TestState.app))
     #expect(entry.state == .sending(since: start))
   }
 
@@ -45,7 +47,7 @@ import Testing
   func anEntryOfALocalEnvironmentFailsInsteadOfBeingSent(environment: AppStoreEnvironment) {
     var entry = OutboxEntry(
       id: 1, decisionId: 1, requestId: 1,
-      app: AppStoreApp(bundleId: TestState.app.bundleId, environment: environment),
+      app: AppStoreApp(bundleId: TestState.app.bundleId, environment: environment).key,
       transactionId: "1000", context: .init(), body: TestState.validBody,
       deadline: start.addingTimeInterval(12 * 3_600), state: .pending(notBefore: start))
     let reason = "the \(environment.rawValue) environment has no App Store Server API to answer"

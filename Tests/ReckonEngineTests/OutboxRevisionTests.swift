@@ -14,8 +14,8 @@ import Testing
 
   @Test func aSaveFromAStaleCopyIsRefusedAndWritesNothing() throws {
     let path = TestState.temporaryPath()
-    let sender = try SQLiteStateStore(path: path)
-    let operatorStore = try SQLiteStateStore(path: path)
+    let sender = try SQLiteStateStore(path: path, rules: .appStore)
+    let operatorStore = try SQLiteStateStore(path: path, rules: .appStore)
     let id = try TestState.enqueued(in: sender).id
     var senderCopy = try sender.entry(id: id)
     var operatorCopy = try operatorStore.entry(id: id)
@@ -37,8 +37,8 @@ import Testing
 
   @Test func anOperatorEditRacingTheSendersClaimIsJudgedAgainstTheClaimedEntry() throws {
     let path = TestState.temporaryPath()
-    let sender = try SQLiteStateStore(path: path)
-    let operatorStore = try SQLiteStateStore(path: path)
+    let sender = try SQLiteStateStore(path: path, rules: .appStore)
+    let operatorStore = try SQLiteStateStore(path: path, rules: .appStore)
     let id = try TestState.enqueued(in: sender, hold: true).id
     var senderCopy = try sender.entry(id: id)
     let release = TestState.start.addingTimeInterval(11 * 3_600)

@@ -31,7 +31,7 @@ struct StateRetentionConfigurationTests {
 
   @Test(arguments: [3, 40_000])
   func aServiceFromPartsRefusesWhatTheConfigurationRefuses(days: Int) throws {
-    let state = try SQLiteStateStore(path: TestState.temporaryPath())
+    let state = try SQLiteStateStore(path: TestState.temporaryPath(), rules: .appStore)
     let error = #expect(throws: ReckonServiceError.self) {
       try ReckonService(apps: [], factSources: [], state: state, keepDays: days)
     }

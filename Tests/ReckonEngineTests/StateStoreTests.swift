@@ -10,17 +10,19 @@ import Testing
 @Suite struct StateStoreTests {
   @Test func newDatabaseIsAtTheNewestSchemaAndReopeningMigratesNothing() throws {
     let path = TestState.temporaryPath()
-    let first = try SQLiteStateStore(path: path)
+    let first = try SQLiteStateStore(path: path, rules: .appStore)
     #expect(try first.schemaVersion() == StateSchema.migrations.count)
-    let second = try SQLiteStateStore(path: path)
+    let second = try SQLiteStateStore(path: path, rules: .appStore)
     #expect(try second.schemaVersion() == StateSchema.migrations.count)
   }
 
   @Test func databaseFromANewerReckonIsRefused() throws {
     let path = TestState.temporaryPath()
-    let store = try SQLiteStateStore(path: path)
+    let store = try SQLiteStateStore(path: path, rules: .appStore)
     try store.connection.query("INSERT INTO schema_migrations (version, applied_at) VALUES (99, 0)")
-    let error = #expect(throws: StateError.self) { try SQLiteStateStore(path: path) }
+    let error = #expect(throws: StateError.self) {
+      try SQLiteStateStore(path: path, rules: .appStore)
+    }
     #expect(error == .newerSchema(path: path, found: 99, known: StateSchema.migrations.count))
   }
 
@@ -34,18 +36,18 @@ import Testing
 
   @Test func aReadOnlyOpenReadsADatabaseAtTheOldestReadableVersionAndRefusesAnOlderOne() throws {
     let path = try Self.database(atVersion: StateSchema.oldestReadable)
-    let reader = try SQLiteStateStore(path: path, access: .readOnly)
+    let reader = try SQLiteStateStore(path: path, rules: .appStore, access: .readOnly)
     #expect(try reader.schemaVersion() == StateSchema.oldestReadable)
     #expect(try reader.decidedOutcomes(since: nil, until: nil).isEmpty)
     let older = try Self.database(atVersion: StateSchema.oldestReadable - 1)
     let error = #expect(throws: StateError.self) {
-      try SQLiteStateStore(path: older, access: .readOnly)
+      try SQLiteStateStore(path: older, rules: .appStore, access: .readOnly)
     }
     #expect(
       error
         == .olderSchema(
           path: older, found: StateSchema.oldestReadable - 1, needed: StateSchema.oldestReadable))
-    let upgraded = try SQLiteStateStore(path: path)
+    let upgraded = try SQLiteStateStore(path: path, rules: .appStore)
     #expect(try upgraded.schemaVersion() == StateSchema.migrations.count)
   }
 
@@ -54,7 +56,7 @@ import Testing
   @Test(arguments: StateSchema.oldestReadable...StateSchema.migrations.count)
   func theOutboxReadsAtEveryReadableVersion(version: Int) throws {
     let reader = try SQLiteStateStore(
-      path: try Self.database(atVersion: version), access: .readOnly)
+      path: try Self.database(atVersion: version), rules: .appStore, access: .readOnly)
     #expect(try reader.entries().isEmpty)
     #expect(try reader.entryCount() == 0)
   }
@@ -68,15 +70,17 @@ import Testing
     let second = try SQLiteConnection(path: path, synchronous: "NORMAL")
     try StateSchema.migrate(first, now: 0)
     try StateSchema.apply(second, after: 1, upTo: StateSchema.migrations.count, now: 0)
-    #expect(try SQLiteStateStore(path: path).schemaVersion() == StateSchema.migrations.count)
+    #expect(
+      try SQLiteStateStore(path: path, rules: .appStore).schemaVersion()
+        == StateSchema.migrations.count)
   }
 
   /// Two services on one database (a standby retrying undecided requests beside the webhook)
   /// decide a request once: the second decision is not written and queues no second reply.
   @Test func aRequestAlreadyDecidedByAnotherStoreIsNotDecidedAgain() throws {
     let path = TestState.temporaryPath()
-    let first = try SQLiteStateStore(path: path)
-    let second = try SQLiteStateStore(path: path)
+    let first = try SQLiteStateStore(path: path, rules: .appStore)
+    let second = try SQLiteStateStore(path: path, rules: .appStore)
     let request = try first.recordNotification(TestState.notification()).requestId
     let one = try first.recordDecision(
       TestState.decision(), requestId: request, enqueue: TestState.enqueue())
@@ -95,9 +99,9 @@ import Testing
   /// other waits and then finds it, rather than look before the commit and fail on the UUID.
   @Test func aNotificationBeingRecordedElsewhereIsFoundOnceItCommits() throws {
     let path = TestState.temporaryPath()
-    let store = try SQLiteStateStore(path: path)
+    let store = try SQLiteStateStore(path: path, rules: .appStore)
     let record = TestState.notification()
-    let other = try SQLiteStateStore(path: path)
+    let other = try SQLiteStateStore(path: path, rules: .appStore)
     try other.connection.execute("BEGIN IMMEDIATE")
     try other.connection.query(
       """
@@ -279,7 +283,7 @@ import Testing
     let store = try TestState.store()
     let first = try store.recordNotification(TestState.notification()).requestId
     let attached = try store.attachOutcome(
-      outcome, notificationUUID: "outcome", transactionId: "1000", app: TestState.app,
+      outcome, notificationUUID: "outcome", transactionId: "1000", app: TestState.app.key,
       occurredAt: TestState.start.addingTimeInterval(3_600))
     #expect(attached == first)
     let again = try store.recordNotification(
@@ -304,7 +308,7 @@ import Testing
     let store = try TestState.store()
     let first = try store.recordNotification(TestState.notification()).requestId
     let attached = try store.attachOutcome(
-      .refundDeclined, notificationUUID: "old", transactionId: "1000", app: TestState.app,
+      .refundDeclined, notificationUUID: "old", transactionId: "1000", app: TestState.app.key,
       occurredAt: TestState.start.addingTimeInterval(-30 * 86_400))
     #expect(attached == first)
     let copy = try store.recordNotification(
@@ -318,7 +322,7 @@ import Testing
     let store = try TestState.store()
     let first = try store.recordNotification(TestState.notification()).requestId
     _ = try store.attachOutcome(
-      .refundDeclined, notificationUUID: "declined", transactionId: "1000", app: TestState.app,
+      .refundDeclined, notificationUUID: "declined", transactionId: "1000", app: TestState.app.key,
       occurredAt: TestState.start.addingTimeInterval(2_400))
     var late = TestState.notification("late", at: TestState.start.addingTimeInterval(3_600))
     late.signedDate = TestState.start.addingTimeInterval(600)
@@ -341,7 +345,7 @@ import Testing
 
     _ = try store.attachOutcome(
       .refundDeclined, notificationUUID: "late-verdict", transactionId: "1000",
-      app: TestState.app, occurredAt: TestState.start.addingTimeInterval(1_800))
+      app: TestState.app.key, occurredAt: TestState.start.addingTimeInterval(1_800))
     let undecided = try store.undecidedRequests(
       before: .distantFuture, now: TestState.start.addingTimeInterval(3_800))
     #expect(undecided.map(\.requestId) == [first, first + 2], "the copy sent before stays one")
@@ -358,7 +362,7 @@ import Testing
     let store = try TestState.store()
     let first = try store.recordNotification(TestState.notification()).requestId
     _ = try store.attachOutcome(
-      .refundDeclined, notificationUUID: "declined", transactionId: "1000", app: TestState.app,
+      .refundDeclined, notificationUUID: "declined", transactionId: "1000", app: TestState.app.key,
       occurredAt: TestState.start.addingTimeInterval(1_800))
     var asked = TestState.notification("asked", at: TestState.start.addingTimeInterval(1_799))
     asked.signedDate = TestState.start.addingTimeInterval(1_801)
@@ -370,7 +374,7 @@ import Testing
     let first = try store.recordNotification(TestState.notification()).requestId
     let other = try store.attachOutcome(
       .refundDeclined, notificationUUID: "other-app", transactionId: "1000",
-      app: AppStoreApp(bundleId: "com.example.other", environment: .production),
+      app: AppStoreApp(bundleId: "com.example.other", environment: .production).key,
       occurredAt: TestState.start.addingTimeInterval(3_600))
     #expect(other == nil)
     let again = try store.recordNotification(
@@ -400,21 +404,22 @@ import Testing
     let store = try TestState.store()
     let production = try store.recordNotification(TestState.notification()).requestId
     var sandbox = TestState.notification(at: TestState.start.addingTimeInterval(60))
-    sandbox.environment = .sandbox
+    sandbox.environment = "Sandbox"
     let sandboxRequest = try store.recordNotification(sandbox).requestId
     #expect(sandboxRequest != production)
     let attached = try store.attachOutcome(
-      .refund, notificationUUID: "refund", transactionId: "1000", app: TestState.app,
+      .refund, notificationUUID: "refund", transactionId: "1000", app: TestState.app.key,
       occurredAt: TestState.start.addingTimeInterval(3_600))
     #expect(attached == production)
     let other = try store.attachOutcome(
       .refund, notificationUUID: "other-app", transactionId: "1000",
-      app: AppStoreApp(bundleId: "com.example.other", environment: .production),
+      app: AppStoreApp(bundleId: "com.example.other", environment: .production).key,
       occurredAt: TestState.start.addingTimeInterval(3_600))
     #expect(other == nil)
     // Nor does a Sandbox request count as an earlier request of a Production one.
     let later = TestState.start.addingTimeInterval(7_200)
-    #expect(try store.requestCount(transactionId: "1000", app: TestState.app, before: later) == 1)
+    #expect(
+      try store.requestCount(transactionId: "1000", app: TestState.app.key, before: later) == 1)
     #expect(try store.requestCount(transactionId: "1000", before: later) == 2)
   }
 
@@ -433,7 +438,7 @@ import Testing
     let path = TestState.temporaryPath()
     try Data("not a database, just text\n".utf8).write(to: URL(fileURLWithPath: path))
     let error = #expect(throws: StateError.self) {
-      try SQLiteStateStore(path: path, access: access)
+      try SQLiteStateStore(path: path, rules: .appStore, access: access)
     }
     #expect(error == .notAStateDatabase(path: path))
   }
@@ -455,7 +460,7 @@ import Testing
     try app.execute(made)
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     let error = #expect(throws: StateError.self) {
-      try SQLiteStateStore(path: path, access: access)
+      try SQLiteStateStore(path: path, rules: .appStore, access: access)
     }
     #expect(error == .notAStateDatabase(path: path))
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -469,11 +474,11 @@ import Testing
     let path = TestState.temporaryPath()
     try #require(FileManager.default.createFile(atPath: path, contents: Data()))
     let error = #expect(throws: StateError.self) {
-      try SQLiteStateStore(path: path, access: .existing)
+      try SQLiteStateStore(path: path, rules: .appStore, access: .existing)
     }
     #expect(error == .notAStateDatabase(path: path))
     #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0)
-    let store = try SQLiteStateStore(path: path, access: .create)
+    let store = try SQLiteStateStore(path: path, rules: .appStore, access: .create)
     #expect(try store.schemaVersion() == StateSchema.migrations.count)
   }
 
@@ -521,7 +526,8 @@ import Testing
     var record = TestState.notification()
     record.signedDate = TestState.start.addingTimeInterval(signedOffset)
     #expect(
-      record.deadline == TestState.start.addingTimeInterval(windowStartOffset + 12 * 3_600))
+      ReplyRules.appStore.deadline(of: record)
+        == TestState.start.addingTimeInterval(windowStartOffset + 12 * 3_600))
   }
 
   @Test func aDecisionAndItsEntryAreWrittenTogether() throws {
@@ -672,7 +678,7 @@ import Testing
 @Suite struct StateFilePermissionTests {
   @Test func aNewStateDatabaseAndItsLogAreReadableByTheirOwnerOnly() throws {
     let path = TestState.temporaryPath()
-    let store = try SQLiteStateStore(path: path)
+    let store = try SQLiteStateStore(path: path, rules: .appStore)
     _ = try TestState.enqueued(in: store)
     for file in [path, path + "-wal"] {
       let mode = try #require(

@@ -39,7 +39,8 @@ import Testing
     let (standIn, url) = try TestKey.standIn()
     defer { standIn.shutdown() }
     let folder = try Self.workspace(baseURL: url)
-    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(
+      path: folder.appendingPathComponent("state.sqlite").path, rules: .appStore)
     let now = Date()
     var bodies: [String: Data] = [:]
     for index in 0..<120 {

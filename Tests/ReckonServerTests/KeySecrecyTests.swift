@@ -29,7 +29,7 @@ import Testing
     let store = try SQLiteStateStore(
       path: TestScratch.folder.appendingPathComponent(
         "secrecy-\(UUID()).sqlite"
-      ).path)
+      ).path, rules: .appStore)
     let events = EventLog()
     let sender = OutboxSender(
       store: store, sender: try TestKey.client(url), configuration: try SenderSettings.fast(),

@@ -50,7 +50,7 @@ struct LogFieldsTests {
     ),
     (
       SenderEvent.throttled(
-        app: AppStoreApp(bundleId: "com.example.coins", environment: .production),
+        app: AppStoreApp(bundleId: "com.example.coins", environment: .production).key,
         until: Date(timeIntervalSince1970: 1_790_000_000)),
       ["app": "com.example.coins (Production)", "until": "2026-09-21T14:13:20Z"]
     ),

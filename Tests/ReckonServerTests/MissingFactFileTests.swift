@@ -51,7 +51,7 @@ import Testing
     let body = try ServerFixture.notification(transaction: transaction).body(signedBy: authority)
     let record = NotificationRecord(
       notificationUUID: UUID().uuidString, notificationType: "CONSUMPTION_REQUEST",
-      transactionId: transaction, bundleId: TestKey.bundleId, environment: .sandbox,
+      transactionId: transaction, bundleId: TestKey.bundleId, environment: "Sandbox",
       receivedAt: date, rawNotification: body)
     let request = try store.recordNotification(record).requestId
     let decision = DecisionRecord(
@@ -60,9 +60,10 @@ import Testing
       reason: nil, body: OutboxFixture.body, factsJSON: Data("[]".utf8), explanationJSON: nil,
       decidedAt: date)
     let enqueue = OutboxEnqueue(
-      app: AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox),
-      transactionId: transaction, context: .init(), body: OutboxFixture.body,
-      deadline: record.deadline, holdUntil: nil)
+      app: AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox).key,
+      transactionId: transaction,
+      body: try CheckedBody(appStore: OutboxFixture.body, context: .init()),
+      deadline: ReplyRules.appStore.deadline(of: record), holdUntil: nil)
     return try store.recordDecision(decision, requestId: request, enqueue: enqueue).entryId!
   }
 
@@ -75,7 +76,7 @@ import Testing
     let folder = try Self.workspace(url, authority)
     let configuration = try ReckonConfiguration.load(
       path: folder.appendingPathComponent("reckon.json").path)
-    let store = try SQLiteStateStore(path: configuration.statePath)
+    let store = try SQLiteStateStore(path: configuration.statePath, rules: .appStore)
     let fresh = try Self.enqueue("61", at: Date(), in: store, signedBy: authority)
     let old = try Self.enqueue(
       "62", at: Date().addingTimeInterval(-120), in: store, signedBy: authority)
@@ -128,7 +129,8 @@ import Testing
     defer { standIn.shutdown() }
     let authority = try LocalCertificateAuthority()
     let folder = try Self.workspace(url, authority)
-    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(
+      path: folder.appendingPathComponent("state.sqlite").path, rules: .appStore)
     let fresh = try Self.enqueue("71", at: Date(), in: store, signedBy: authority)
     let old = try Self.enqueue(
       "72", at: Date().addingTimeInterval(-120), in: store, signedBy: authority)
@@ -160,7 +162,8 @@ import Testing
     defer { standIn.shutdown() }
     let authority = try LocalCertificateAuthority()
     let folder = try Self.workspace(url, authority)
-    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(
+      path: folder.appendingPathComponent("state.sqlite").path, rules: .appStore)
     _ = try Self.enqueue("81", at: Date(), in: store, signedBy: authority)
     let old = try Self.enqueue(
       "82", at: Date().addingTimeInterval(-120), in: store, signedBy: authority)

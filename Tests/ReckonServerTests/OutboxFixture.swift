@@ -32,7 +32,7 @@ enum OutboxFixture {
   static func temporaryStore() throws -> SQLiteStateStore {
     try SQLiteStateStore(
       path: TestScratch.folder.appendingPathComponent("outbox-\(UUID()).sqlite")
-        .path, durability: .normal)
+        .path, rules: .appStore, durability: .normal)
   }
 
   /// Enqueues one entry received at `date`; returns its id.
@@ -45,7 +45,7 @@ enum OutboxFixture {
     let record = NotificationRecord(
       notificationUUID: UUID().uuidString, notificationType: "CONSUMPTION_REQUEST",
       transactionId: transaction,
-      bundleId: bundleId, environment: environment, receivedAt: date,
+      bundleId: bundleId, environment: environment.rawValue, receivedAt: date,
       rawNotification: Data("{}".utf8))
     let request = try store.recordNotification(record).requestId
     let decision = DecisionRecord(
@@ -53,10 +53,12 @@ enum OutboxFixture {
       action: hold ? "hold" : "respond", rule: "r", reason: nil, body: body,
       factsJSON: Data("[]".utf8),
       explanationJSON: nil, decidedAt: date)
+    let deadline = ReplyRules.appStore.deadline(of: record)
     let enqueue = OutboxEnqueue(
-      app: AppStoreApp(bundleId: bundleId, environment: environment), transactionId: transaction,
-      context: .init(), body: body,
-      deadline: record.deadline, holdUntil: hold ? record.deadline.addingTimeInterval(-3_600) : nil)
+      app: AppStoreApp(bundleId: bundleId, environment: environment).key,
+      transactionId: transaction,
+      body: try CheckedBody(appStore: body, context: .init()), deadline: deadline,
+      holdUntil: hold ? deadline.addingTimeInterval(-3_600) : nil)
     return try store.recordDecision(decision, requestId: request, enqueue: enqueue).entryId!
   }
 }

@@ -15,7 +15,8 @@ import Testing
     let (standIn, url) = try TestKey.standIn()
     defer { standIn.shutdown() }
     let folder = try CrashRecoveryTests.workspace(baseURL: url)
-    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(
+      path: folder.appendingPathComponent("state.sqlite").path, rules: .appStore)
     for index in 0..<40 {
       try OutboxFixture.enqueue(in: store, at: Date(), transaction: "8\(index)")
     }
@@ -51,9 +52,10 @@ import Testing
     let (standIn, url) = try TestKey.standIn()
     defer { standIn.shutdown() }
     let folder = try CrashRecoveryTests.workspace(baseURL: url)
-    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(
+      path: folder.appendingPathComponent("state.sqlite").path, rules: .appStore)
     try store.pause(
-      AppStoreApp(bundleId: "com.example.paused", environment: .production),
+      AppStoreApp(bundleId: "com.example.paused", environment: .production).key,
       until: Date().addingTimeInterval(600), reason: "HTTP 401")
     let (process, log) = try SendProcessTests.launchSend(binary, folder: folder)
     defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
@@ -88,7 +90,8 @@ import Testing
     let (standIn, url) = try TestKey.standIn()
     defer { standIn.shutdown() }
     let folder = try CrashRecoveryTests.workspace(baseURL: url)
-    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(
+      path: folder.appendingPathComponent("state.sqlite").path, rules: .appStore)
     for index in 0..<3 {
       try OutboxFixture.enqueue(in: store, at: Date(), transaction: "9\(index)")
     }
@@ -127,7 +130,7 @@ import Testing
     defer { standIn.shutdown() }
     let folder = try CrashRecoveryTests.workspace(baseURL: url)
     let statePath = folder.appendingPathComponent("state.sqlite").path
-    let store = try SQLiteStateStore(path: statePath)
+    let store = try SQLiteStateStore(path: statePath, rules: .appStore)
     let entry = try OutboxFixture.enqueue(in: store, at: Date(), transaction: "71")
     let config = folder.appendingPathComponent("reckon.json")
 
@@ -168,7 +171,8 @@ import Testing
     let (standIn, url) = try TestKey.standIn()
     defer { standIn.shutdown() }
     let folder = try CrashRecoveryTests.workspace(baseURL: url)
-    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(
+      path: folder.appendingPathComponent("state.sqlite").path, rules: .appStore)
     let entry = try OutboxFixture.enqueue(in: store, at: Date(), transaction: "77")
     var environment = ProcessInfo.processInfo.environment
     for name in ["http_proxy", "HTTP_PROXY", "ALL_PROXY", "all_proxy"] {

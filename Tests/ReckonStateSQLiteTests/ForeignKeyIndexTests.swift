@@ -35,7 +35,7 @@ import Testing
   @Test func theSearchIsBoundedByTheReplyWindowOnTheReceiptIndex() throws {
     let store = try TestState.store()
     let plan = try store.connection.query(
-      "EXPLAIN QUERY PLAN " + SQLiteStateStore.undecidedQuery,
+      "EXPLAIN QUERY PLAN " + store.undecidedQuery,
       [.real(0), .real(0), .integer(100), .real(0)]
     ).compactMap { $0.text(3) }
     #expect(

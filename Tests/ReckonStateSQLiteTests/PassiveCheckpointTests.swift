@@ -10,7 +10,7 @@ import Testing
 @Suite struct PassiveCheckpointTests {
   @Test func aCheckpointThatDoesNotWaitReturnsAtOnceBesideAnotherProcesssReader() throws {
     let path = TestState.temporaryPath()
-    let store = try SQLiteStateStore(path: path)
+    let store = try SQLiteStateStore(path: path, rules: .appStore)
     _ = try store.recordNotification(TestState.notification(transaction: "1"))
     let reader = try SQLiteDatabase(path: path, options: [.readOnly])
     try reader.execute("BEGIN")

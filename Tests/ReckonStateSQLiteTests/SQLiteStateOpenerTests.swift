@@ -29,7 +29,7 @@ struct SQLiteStateOpenerTests {
     let path = Self.path()
     let opener = SQLiteStateOpener()
     try opener.check(location: path)
-    let store = try opener.open(location: path, durability: .normal)
+    let store = try opener.open(location: path, durability: .normal, rules: .appStore)
     #expect(try store.entryCount(states: []) == 0)
     try opener.check(location: path)
   }

@@ -11,7 +11,7 @@ struct StateFolderTests {
   @Test func aStateDatabaseInAMissingFolderNamesTheFolder() {
     let folder = "/nonexistent-\(UUID().uuidString)"
     let error = #expect(throws: StateError.self) {
-      _ = try SQLiteStateStore(path: folder + "/state.sqlite")
+      _ = try SQLiteStateStore(path: folder + "/state.sqlite", rules: .appStore)
     }
     #expect(
       error?.description
@@ -24,7 +24,7 @@ struct StateFolderTests {
     let file = TestScratch.folder.appendingPathComponent("not-a-folder-\(UUID().uuidString)").path
     _ = FileManager.default.createFile(atPath: file, contents: Data())
     #expect(throws: StateError.self) {
-      _ = try SQLiteStateStore(path: file + "/state.sqlite")
+      _ = try SQLiteStateStore(path: file + "/state.sqlite", rules: .appStore)
     }
   }
 }

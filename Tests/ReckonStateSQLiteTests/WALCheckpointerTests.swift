@@ -7,7 +7,7 @@ import Testing
 @Suite struct WALCheckpointerTests {
   @Test func checkpointsRunInTheBackgroundAndEveryRecordStays() async throws {
     let path = TestState.temporaryPath()
-    let store = try SQLiteStateStore(path: path, backgroundCheckpoints: true)
+    let store = try SQLiteStateStore(path: path, rules: .appStore, backgroundCheckpoints: true)
     let checkpointer = try #require(store.checkpointer)
     for index in 0..<600 {
       let request = try store.recordNotification(
@@ -25,7 +25,7 @@ import Testing
     // Pages reached the database file itself, not only the WAL.
     let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
     #expect(size > 100_000)
-    let reopened = try SQLiteStateStore(path: path)
+    let reopened = try SQLiteStateStore(path: path, rules: .appStore)
     #expect(try reopened.requestCount(transactionId: "599", before: .distantFuture) == 1)
     #expect(try reopened.requestCount(transactionId: "0", before: .distantFuture) == 1)
   }

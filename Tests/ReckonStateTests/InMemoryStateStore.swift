@@ -1,5 +1,4 @@
 import Foundation
-import ReckonAppStore
 import ReckonState
 
 /// A `StateStore` kept in memory, for tests and as a second backend of the conformance suite:
@@ -9,14 +8,15 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   private struct Request {
     var id: Int64
     var record: NotificationRecord
+    var deadline: Date
+    var asksForReply: Bool
     var repeatOf: Int64?
     var retryAt: Date?
     var retries = 0
     var retryReason: String?
     var lapsedAt: Date?
-    var isConsumptionRequest: Bool { record.asksForReply }
     /// A request of its own that may still be decided: not a repeat, not imported.
-    var isOpenToDecide: Bool { isConsumptionRequest && repeatOf == nil && !record.imported }
+    var isOpenToDecide: Bool { asksForReply && repeatOf == nil && !record.imported }
   }
 
   private struct Outcome {
@@ -31,6 +31,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     var revocationPercentage: Int?
   }
 
+  /// The store's rules for the requests recorded.
+  let rules: ReplyRules
   private let lock = NSLock()
   private var nextId: Int64 = 1
   private var requests: [Int64: Request] = [:]
@@ -39,8 +41,13 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   private var entries: [Int64: OutboxEntry] = [:]
   private var attemptsByEntry: [Int64: [DeliveryAttempt]] = [:]
   private var outcomesList: [Outcome] = []
-  private var pausesByApp: [AppStoreApp: AppPause] = [:]
-  private var throttlesByApp: [AppStoreApp: Date] = [:]
+  private var pausesByApp: [AppKey: AppPause] = [:]
+  private var throttlesByApp: [AppKey: Date] = [:]
+
+  /// An empty store that records requests by `rules`.
+  init(rules: ReplyRules) {
+    self.rules = rules
+  }
 
   private func locked<T>(_ body: () throws(StateError) -> T) throws(StateError)
     -> T
@@ -51,7 +58,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   }
 
   /// Whether `record` is of `app`, or any app when none is named.
-  private static func isOf(_ app: AppStoreApp?, _ record: NotificationRecord) -> Bool {
+  private static func isOf(_ app: AppKey?, _ record: NotificationRecord) -> Bool {
     guard let app else { return true }
     return record.bundleId == app.bundleId && record.environment == app.environment
   }
@@ -72,16 +79,19 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     try locked { () throws(StateError) in
       if let id = requestByUUID[record.notificationUUID] {
         guard let existing = requests[id], existing.record.imported, !record.imported,
-          record.asksForReply
+          rules.asksForReply(record)
         else { return .duplicate(requestId: id) }
         let original = openRequest(repeatedBy: record)
         requests[id]?.record = record
+        requests[id]?.deadline = rules.deadline(of: record)
         requests[id]?.repeatOf = original
         return original.map { .repeated(requestId: id, of: $0) } ?? .recorded(requestId: id)
       }
       let original = openRequest(repeatedBy: record)
       let id = makeId()
-      requests[id] = Request(id: id, record: record, repeatOf: original)
+      requests[id] = Request(
+        id: id, record: record, deadline: rules.deadline(of: record),
+        asksForReply: rules.asksForReply(record), repeatOf: original)
       requestByUUID[record.notificationUUID] = id
       return original.map { .repeated(requestId: id, of: $0) } ?? .recorded(requestId: id)
     }
@@ -90,14 +100,15 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   /// The latest open request of the record's app and transaction, received by then and before
   /// its deadline, that Apple gave no verdict on between its first send and this one.
   private func openRequest(repeatedBy record: NotificationRecord) -> Int64? {
-    guard record.asksForReply, let transactionId = record.transactionId else { return nil }
+    guard rules.asksForReply(record), let transactionId = record.transactionId else { return nil }
     let open = requests.values.filter {
       $0.isOpenToDecide && $0.record.transactionId == transactionId
         && $0.record.bundleId == record.bundleId && $0.record.environment == record.environment
-        && $0.record.receivedAt <= record.receivedAt && $0.record.deadline > record.receivedAt
+        && $0.record.receivedAt <= record.receivedAt && $0.deadline > record.receivedAt
     }.max { $0.record.receivedAt < $1.record.receivedAt }
     guard let open else { return nil }
-    let opened = record.requestOpened(deadline: open.record.deadline)
+    let opened = rules.requestOpened(
+      deadline: open.deadline, environment: record.environment)
     let asked = record.askedAt
     let closed = outcomesList.contains {
       $0.requestId == open.id && ($0.type == .refund || $0.type == .refundDeclined)
@@ -126,7 +137,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   {
     try locked { () throws(StateError) in
       requests.values.filter {
-        $0.isOpenToDecide && $0.record.receivedAt < before && $0.record.deadline > now
+        $0.isOpenToDecide && $0.record.receivedAt < before && $0.deadline > now
           && ($0.retryAt.map { $0 <= now } ?? true) && !isDecided($0.id)
       }
       .sorted { ($0.retryAt ?? $0.record.receivedAt) < ($1.retryAt ?? $1.record.receivedAt) }
@@ -156,14 +167,14 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   func lapsedRequests(now: Date) throws(StateError) -> [LapsedRequest] {
     try locked { () throws(StateError) in
       requests.values.filter {
-        $0.isOpenToDecide && $0.record.deadline <= now && $0.lapsedAt == nil && !isDecided($0.id)
+        $0.isOpenToDecide && $0.deadline <= now && $0.lapsedAt == nil && !isDecided($0.id)
       }
-      .sorted { $0.record.deadline < $1.record.deadline }
+      .sorted { $0.deadline < $1.deadline }
       .map {
         LapsedRequest(
           requestId: $0.id, transactionId: $0.record.transactionId ?? "unknown",
-          app: "\($0.record.bundleId) (\($0.record.environment.rawValue))",
-          deadline: $0.record.deadline, retries: $0.retries, lastReason: $0.retryReason)
+          app: "\($0.record.bundleId) (\($0.record.environment))",
+          deadline: $0.deadline, retries: $0.retries, lastReason: $0.retryReason)
       }
     }
   }
@@ -173,12 +184,12 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   }
 
   func attachOutcome(
-    _ type: OutcomeType, notificationUUID: String, transactionId: String, app: AppStoreApp?,
+    _ type: OutcomeType, notificationUUID: String, transactionId: String, app: AppKey?,
     originalTransactionId: String?, appAccountToken: String?, occurredAt: Date
   ) throws(StateError) -> Int64? {
     try locked { () throws(StateError) in
       let request = requests.values.filter {
-        $0.isConsumptionRequest && $0.repeatOf == nil && $0.record.transactionId == transactionId
+        $0.asksForReply && $0.repeatOf == nil && $0.record.transactionId == transactionId
           && Self.isOf(app, $0.record)
       }.max { $0.record.receivedAt < $1.record.receivedAt }
       guard !outcomesList.contains(where: { $0.uuid == notificationUUID }) else {
@@ -215,8 +226,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   func recordDecision(_ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?)
     throws(StateError) -> DecisionReceipt
   {
-    try enqueue?.validate()
-    return try locked { () throws(StateError) in
+    try locked { () throws(StateError) in
       if let first = decisions.filter({ $0.value.requestId == requestId }).min(by: {
         $0.key < $1.key
       }) {
@@ -231,7 +241,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
         enqueue.holdUntil.map { .held(releaseAt: $0) } ?? .pending(notBefore: decision.decidedAt)
       entries[entryId] = OutboxEntry(
         id: entryId, decisionId: decisionId, requestId: requestId, app: enqueue.app,
-        transactionId: enqueue.transactionId, context: enqueue.context, body: enqueue.body,
+        transactionId: enqueue.transactionId, context: enqueue.body.context,
+        body: enqueue.body.bytes,
         deadline: enqueue.deadline, state: state, createdAt: decision.decidedAt)
       return DecisionReceipt(decisionId: decisionId, entryId: entryId)
     }
@@ -251,19 +262,19 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     }
   }
 
-  func requestCount(transactionId: String, app: AppStoreApp?, before date: Date)
+  func requestCount(transactionId: String, app: AppKey?, before date: Date)
     throws(StateError) -> Int
   {
     try locked { () throws(StateError) in
       requests.values.filter {
-        $0.isConsumptionRequest && $0.repeatOf == nil && $0.record.transactionId == transactionId
+        $0.asksForReply && $0.repeatOf == nil && $0.record.transactionId == transactionId
           && $0.record.receivedAt < date
           && Self.isOf(app, $0.record)
       }.count
     }
   }
 
-  func refundCount(customer: CustomerKey, app: AppStoreApp?, before date: Date)
+  func refundCount(customer: CustomerKey, app: AppKey?, before date: Date)
     throws(StateError) -> Int
   {
     try locked { () throws(StateError) in
@@ -372,13 +383,13 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
 
   // MARK: AppHolds
 
-  func pause(_ app: AppStoreApp, until: Date, reason: String) throws(StateError) {
+  func pause(_ app: AppKey, until: Date, reason: String) throws(StateError) {
     try locked { () throws(StateError) in
       pausesByApp[app] = AppPause(app: app, until: until, reason: reason)
     }
   }
 
-  func resume(_ app: AppStoreApp) throws(StateError) {
+  func resume(_ app: AppKey) throws(StateError) {
     try locked { () throws(StateError) in pausesByApp[app] = nil }
   }
 
@@ -388,17 +399,17 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     }
   }
 
-  func throttle(_ app: AppStoreApp, until: Date, now: Date) throws(StateError) {
+  func throttle(_ app: AppKey, until: Date, now: Date) throws(StateError) {
     try locked { () throws(StateError) in
       throttlesByApp[app] = max(until, throttlesByApp[app] ?? until)
     }
   }
 
-  func throttles(now: Date) throws(StateError) -> [AppStoreApp: Date] {
+  func throttles(now: Date) throws(StateError) -> [AppKey: Date] {
     try locked { () throws(StateError) in throttlesByApp.filter { $0.value > now } }
   }
 
-  func postponePending(_ app: AppStoreApp, until: Date, now: Date) throws(StateError) {
+  func postponePending(_ app: AppKey, until: Date, now: Date) throws(StateError) {
     try locked { () throws(StateError) in
       for (id, entry) in entries where entry.app == app {
         if case .pending(let notBefore) = entry.state, notBefore < until {
@@ -467,7 +478,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
           ["held", "pending", "sending"].contains($0.state.name) && $0.deadline <= now
         }.count,
         undecided: requests.values.filter {
-          $0.isOpenToDecide && $0.record.deadline > now && !isDecided($0.id)
+          $0.isOpenToDecide && $0.deadline > now && !isDecided($0.id)
         }.count)
     }
   }
@@ -493,7 +504,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   func storedRequests(since: Date?, until: Date?) throws(StateError) -> [StoredRequest] {
     try locked { () throws(StateError) in
       requests.values.filter {
-        $0.isConsumptionRequest && $0.repeatOf == nil
+        $0.asksForReply && $0.repeatOf == nil
           && Self.isWithin(since, until, $0.record.receivedAt)
       }
       .sorted { ($0.record.receivedAt, $0.id) < ($1.record.receivedAt, $1.id) }
@@ -509,7 +520,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   func decidedOutcomes(since: Date?, until: Date?) throws(StateError) -> [DecidedOutcome] {
     try locked { () throws(StateError) in
       requests.values.filter { request in
-        request.isConsumptionRequest && request.repeatOf == nil && isDecided(request.id)
+        request.asksForReply && request.repeatOf == nil && isDecided(request.id)
           && Self.isWithin(since, until, request.record.receivedAt)
       }
       .sorted { ($0.record.receivedAt, $0.id) < ($1.record.receivedAt, $1.id) }
@@ -534,10 +545,10 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     }
   }
 
-  func appleVerdicts() throws(StateError) -> AppleVerdicts {
+  func storeVerdicts() throws(StateError) -> StoreVerdicts {
     try locked { () throws(StateError) in
-      var verdicts = AppleVerdicts()
-      for outcome in outcomesList where AppleVerdicts.isVerdict(outcome.type.rawValue) {
+      var verdicts = StoreVerdicts()
+      for outcome in outcomesList where StoreVerdicts.isVerdict(outcome.type.rawValue) {
         let environment = outcome.requestId.flatMap { requests[$0]?.record.environment }
         verdicts.add(
           transactionId: outcome.transactionId, environment: environment, at: outcome.occurredAt)
@@ -549,7 +560,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   func requestSpan(decided: Bool) throws(StateError) -> StoredRequestSpan {
     try locked { () throws(StateError) in
       let chosen = requests.values.filter {
-        $0.isConsumptionRequest && $0.repeatOf == nil && (!decided || isDecided($0.id))
+        $0.asksForReply && $0.repeatOf == nil && (!decided || isDecided($0.id))
       }.map(\.record.receivedAt)
       return StoredRequestSpan(count: chosen.count, first: chosen.min(), last: chosen.max())
     }

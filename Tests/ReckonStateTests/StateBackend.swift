@@ -1,4 +1,5 @@
 import Foundation
+import ReckonEngine
 import ReckonState
 import ReckonStateSQLite
 import ReckonTestSupport
@@ -17,11 +18,11 @@ struct StateBackend: CustomTestStringConvertible, Sendable {
   static let sqlite = StateBackend(name: "SQLite") {
     try SQLiteStateStore(
       path: TestScratch.folder.appendingPathComponent("conformance-\(UUID().uuidString).sqlite")
-        .path)
+        .path, rules: .appStore)
   }
 
   /// The in-memory backend the tests use where no file is wanted.
-  static let inMemory = StateBackend(name: "in memory") { InMemoryStateStore() }
+  static let inMemory = StateBackend(name: "in memory") { InMemoryStateStore(rules: .appStore) }
 
   static let all: [StateBackend] = [.sqlite, .inMemory]
 }

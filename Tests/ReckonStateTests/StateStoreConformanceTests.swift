@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonEngine
 import ReckonState
 import Testing
 
@@ -40,19 +41,6 @@ import Testing
     #expect(try store.decisionCount(requestId: request) == 1)
     #expect(try store.entryCount(states: []) == 1)
     #expect(try store.decision(id: first.decisionId)?.rule == "delivered")
-  }
-
-  @Test(arguments: StateBackend.all)
-  func aBodyThatBreaksTheStoresRulesIsNeitherDecidedNorEnqueued(_ backend: StateBackend) throws {
-    let store = try backend.make()
-    let request = try store.recordNotification(Fixture.notification()).requestId
-    var enqueue = Fixture.enqueue()
-    enqueue.body = Data(#"{"deliveryStatus":"DELIVERED"}"#.utf8)
-    #expect(throws: StateError.self) {
-      try store.recordDecision(Fixture.decision(), requestId: request, enqueue: enqueue)
-    }
-    #expect(try !store.hasDecision(requestId: request))
-    #expect(try store.entryCount(states: []) == 0)
   }
 
   @Test(arguments: StateBackend.all)
@@ -107,10 +95,24 @@ import Testing
   }
 
   @Test(arguments: StateBackend.all)
+  func anEntryKeepsTheBodyContextItWasEnqueuedWith(_ backend: StateBackend) throws {
+    let store = try backend.make()
+    let request = try store.recordNotification(Fixture.notification()).requestId
+    let context = ConsumptionValidationContext(
+      productType: .consumable, ownershipType: .purchased, isAdvancedCommerce: false)
+    let receipt = try store.recordDecision(
+      Fixture.decision(), requestId: request, enqueue: Fixture.enqueue(context: context))
+    let entry = try store.entry(id: try #require(receipt.entryId))
+    #expect(entry.context == context.bodyContext)
+    #expect(ConsumptionValidationContext(entry.context) == context)
+    #expect(entry.app == Fixture.appKey)
+  }
+
+  @Test(arguments: StateBackend.all)
   func pausesAndThrottlesAreKeptPerApp(_ backend: StateBackend) throws {
     let store = try backend.make()
-    let app = Fixture.app
-    let other = AppStoreApp(bundleId: "com.example.other", environment: .sandbox)
+    let app = Fixture.appKey
+    let other = AppKey(bundleId: "com.example.other", environment: "Sandbox")
     let until = Fixture.start.addingTimeInterval(600)
     try store.pause(app, until: until, reason: "HTTP 401")
     #expect(try store.pauses() == [AppPause(app: app, until: until, reason: "HTTP 401")])
@@ -144,7 +146,7 @@ import Testing
     let request = try store.recordNotification(Fixture.notification(transaction: "777"))
       .requestId
     let attached = try store.attachOutcome(
-      .refund, notificationUUID: UUID().uuidString, transactionId: "777", app: Fixture.app,
+      .refund, notificationUUID: UUID().uuidString, transactionId: "777", app: Fixture.appKey,
       originalTransactionId: "900", appAccountToken: nil,
       occurredAt: Fixture.start.addingTimeInterval(3_600))
     #expect(attached == request)

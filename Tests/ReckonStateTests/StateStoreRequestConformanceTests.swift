@@ -60,7 +60,7 @@ import Testing
     let store = try backend.make()
     let first = try store.recordNotification(Fixture.notification()).requestId
     _ = try store.attachOutcome(
-      outcome, notificationUUID: UUID().uuidString, transactionId: "1000", app: Fixture.app,
+      outcome, notificationUUID: UUID().uuidString, transactionId: "1000", app: Fixture.appKey,
       originalTransactionId: nil, appAccountToken: nil,
       occurredAt: Fixture.start.addingTimeInterval(3_600))
     let again = try store.recordNotification(
@@ -156,7 +156,7 @@ import Testing
     let store = try backend.make()
     _ = try store.recordNotification(Fixture.notification(transaction: "1"))
     _ = try store.attachOutcome(
-      .refund, notificationUUID: UUID().uuidString, transactionId: "1", app: Fixture.app,
+      .refund, notificationUUID: UUID().uuidString, transactionId: "1", app: Fixture.appKey,
       originalTransactionId: "900", appAccountToken: "ABC",
       occurredAt: Fixture.start.addingTimeInterval(60))
     let later = Fixture.start.addingTimeInterval(120)

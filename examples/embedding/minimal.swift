@@ -35,7 +35,8 @@ func makeReckon() throws -> ReckonService {
         policy: .file("policies/targeted.policy"))
     ],
     factSources: [.init(MyAppFacts(), timeout: .milliseconds(500))],
-    state: try SQLiteStateStore(path: "reckon-state.sqlite", backgroundCheckpoints: true))
+    state: try SQLiteStateStore(
+      path: "reckon-state.sqlite", rules: .appStore, backgroundCheckpoints: true))
 }
 
 /// The route: the same service for every POST.

@@ -9,7 +9,7 @@ public enum OutboxAction: Hashable, Sendable {
   /// Come back at this time.
   case wait(until: Date)
   /// Persist the `sending` state, then send exactly these bytes.
-  case send(ValidatedConsumptionBody)
+  case send(ValidatedConsumptionBody, to: AppStoreApp)
   /// Persist: Apple accepted it.
   case recordSent
   /// Persist, and report loudly: the deadline passed unsent.

@@ -24,17 +24,17 @@ extension OutboxEntry {
       guard now >= notBefore else { return .wait(until: notBefore) }
       // Queued by an older build, or by hand: Xcode's and LocalTesting's transactions are on
       // no Apple server, and a reply would go to the sandbox's.
-      guard app.environment.hasServerAPI else {
-        let reason =
-          "the \(app.environment.rawValue) environment has no App Store Server API to answer"
+      guard let storeApp = AppStoreApp(app), storeApp.environment.hasServerAPI else {
+        let reason = "the \(app.environment) environment has no App Store Server API to answer"
         state = .failed(at: now, reason: reason)
         lastError = reason
         return .fail(reason: reason)
       }
       do {
-        let validated = try ValidatedConsumptionBody(validating: body, context: context)
+        let validated = try ValidatedConsumptionBody(
+          validating: body, context: ConsumptionValidationContext(context))
         state = .sending(since: now)
-        return .send(validated)
+        return .send(validated, to: storeApp)
       } catch {
         state = .failed(at: now, reason: error.description)
         lastError = error.description

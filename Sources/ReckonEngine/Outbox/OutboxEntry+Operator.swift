@@ -22,7 +22,10 @@ extension OutboxEntry {
       throw refused("only held, pending or failed entries can be changed; it is \(state.name)")
     }
     guard now < deadline else { throw deadlinePassed() }
-    do { _ = try ValidatedConsumptionBody(validating: newBody, context: context) } catch {
+    do {
+      _ = try ValidatedConsumptionBody(
+        validating: newBody, context: ConsumptionValidationContext(context))
+    } catch {
       throw refused(error.description)
     }
     body = newBody

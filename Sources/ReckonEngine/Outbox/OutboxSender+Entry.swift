@@ -37,7 +37,7 @@ extension OutboxSender {
     let started = clock.now()
     let action = entry.poll(now: started)
     switch action {
-    case .send(let body):
+    case .send(let body, let app):
       if let refused = await checkConsent(&entry, started: started) {
         do {
           try store.save(&entry, attempt: refused.attempt, now: clock.now())
@@ -53,7 +53,7 @@ extension OutboxSender {
         return .none  // an operator changed it since it was read; the next drain sees the change
       }
       let delivery = await sender.send(
-        body, transactionId: entry.transactionId, app: entry.app, before: entry.deadline)
+        body, transactionId: entry.transactionId, app: app, before: entry.deadline)
       let finished = clock.now()
       let next = entry.delivered(delivery, now: finished, backoff: backoff)
       try store.save(
@@ -163,7 +163,7 @@ extension OutboxSender {
   /// A 429 whose `Retry-After` lies past the entry's deadline expires the entry; Apple's limit
   /// still holds for the app's other entries.
   private func holdIfExpiredByThrottle(
-    _ next: OutboxAction, _ delivery: ConsumptionDelivery, _ app: AppStoreApp, now: Date
+    _ next: OutboxAction, _ delivery: ConsumptionDelivery, _ app: AppKey, now: Date
   ) throws(StateError) {
     guard next == .expire, case .answered(let answer) = delivery, answer.status == 429 else {
       return
@@ -173,7 +173,7 @@ extension OutboxSender {
 
   /// Holds every send for `app` after a 429, here and (recorded) for the next run, and moves
   /// its pending entries to the hold's end; returns when it ends.
-  private func holdApp(_ app: AppStoreApp, until retryAfter: Date, now: Date)
+  private func holdApp(_ app: AppKey, until retryAfter: Date, now: Date)
     throws(StateError) -> Date
   {
     let until = try store.holdSends(Self.limiterKey(app), until: retryAfter, now: now)
@@ -221,7 +221,7 @@ extension OutboxSender {
 /// Apps whose sending is paused for a credentials problem, shared by concurrent sends.
 final class PausedApps: @unchecked Sendable {
   private let lock = NSLock()
-  private var until: [AppStoreApp: Date] = [:]
+  private var until: [AppKey: Date] = [:]
 
   func load(from store: any StateStore, now: Date) throws(StateError) {
     let pauses = try store.pauses()
@@ -233,7 +233,7 @@ final class PausedApps: @unchecked Sendable {
   }
 
   /// When the pause of `app` ends, if it is paused at `now`.
-  func until(_ app: AppStoreApp, now: Date) -> Date? {
+  func until(_ app: AppKey, now: Date) -> Date? {
     lock.lock()
     defer { lock.unlock() }
     guard let end = until[app], end > now else { return nil }
@@ -241,7 +241,7 @@ final class PausedApps: @unchecked Sendable {
   }
 
   /// Returns false when the app was already paused (so the problem is reported once).
-  func insert(_ app: AppStoreApp, until date: Date, now: Date) -> Bool {
+  func insert(_ app: AppKey, until date: Date, now: Date) -> Bool {
     lock.lock()
     defer { lock.unlock() }
     let wasPaused = (until[app] ?? .distantPast) > now
@@ -250,7 +250,7 @@ final class PausedApps: @unchecked Sendable {
   }
 
   /// Returns whether the app had been paused.
-  func remove(_ app: AppStoreApp) -> Bool {
+  func remove(_ app: AppKey) -> Bool {
     lock.lock()
     defer { lock.unlock() }
     return until.removeValue(forKey: app) != nil

@@ -149,8 +149,8 @@ public final class OutboxSender: Sendable {
 
   /// How long an app is paused after a 401 or 403. A Sandbox reply has five minutes in all, so
   /// its app is paused for a minute at most: the full pause would expire every reply queued.
-  func credentialsPause(for app: AppStoreApp) -> TimeInterval {
-    app.environment == .sandbox
+  func credentialsPause(for app: AppKey) -> TimeInterval {
+    app.environment == AppStoreEnvironment.sandbox.rawValue
       ? min(credentialsPause, Self.longestSandboxCredentialsPause) : credentialsPause
   }
 
@@ -180,8 +180,8 @@ public final class OutboxSender: Sendable {
     }
   }
 
-  static func limiterKey(_ app: AppStoreApp) -> String {
-    "\(app.bundleId)|\(app.environment.rawValue)"
+  static func limiterKey(_ app: AppKey) -> String {
+    "\(app.bundleId)|\(app.environment)"
   }
 }
 

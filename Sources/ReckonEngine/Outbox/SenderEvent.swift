@@ -1,5 +1,5 @@
 import Foundation
-import ReckonAppStore
+import ReckonState
 
 /// Something the sender reports; `OutboxSender` hands each one to its event handler (the CLI
 /// prints them as JSON lines). Expiry and credentials problems are errors: an operator must look.
@@ -14,9 +14,9 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
   /// crash may have reached Apple all the same.
   case expired(entry: Int64, transactionId: String, deadline: Date, maybeSent: Bool)
   /// An app's sending is paused: its key, issuer or bundle is wrong.
-  case credentialsProblem(app: AppStoreApp, reason: String, until: Date)
+  case credentialsProblem(app: AppKey, reason: String, until: Date)
   /// Apple said to slow down.
-  case throttled(app: AppStoreApp, until: Date)
+  case throttled(app: AppKey, until: Date)
   /// Sends found unfinished after a crash are going out again.
   case recoveredInterrupted(count: Int)
   /// The state database refused a read or write; sending waits and tries again.

@@ -134,7 +134,7 @@ extension NotificationPipeline {
     do {
       receipt = try store.recordDecision(
         record, requestId: requestId,
-        enqueue: enqueue(decision, app: app, request: request, transactionId: transactionId))
+        enqueue: try enqueue(decision, app: app, request: request, transactionId: transactionId))
     } catch {
       return .failure(.notStored(error))
     }
@@ -164,7 +164,7 @@ extension NotificationPipeline {
 
   private func enqueue(
     _ decision: Decision, app: AppStoreApp, request: RefundRequest, transactionId: String
-  ) -> OutboxEnqueue? {
+  ) throws(StateError) -> OutboxEnqueue? {
     let holdUntil: Date?
     switch decision.action {
     case .respond: holdUntil = nil
@@ -179,10 +179,13 @@ extension NotificationPipeline {
     // so a developer sees what the policy does, and never queued.
     guard app.environment.hasServerAPI else { return nil }
     guard let body = decision.body.map(DecisionReport.bodyJSON) else { return nil }
+    // Checked here, before anything is written: a body that breaks Apple's rules is refused
+    // and the decision with it.
+    let checked = try CheckedBody(
+      appStore: body, context: ConsumptionValidationContext(transaction: request.transaction))
     return OutboxEnqueue(
-      app: app, transactionId: transactionId,
-      context: ConsumptionValidationContext(transaction: request.transaction), body: body,
-      deadline: request.deadline, holdUntil: holdUntil)
+      app: app.key, transactionId: transactionId, body: checked, deadline: request.deadline,
+      holdUntil: holdUntil)
   }
 }
 

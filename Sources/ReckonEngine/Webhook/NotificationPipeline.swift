@@ -113,7 +113,7 @@ public final class NotificationPipeline: Sendable {
     let transaction = verified.transaction
     return try store.attachOutcome(
       outcome, notificationUUID: uuid, transactionId: transactionId,
-      app: AppStoreApp(bundleId: verified.app.bundleId, environment: verified.app.environment),
+      app: AppStoreApp(bundleId: verified.app.bundleId, environment: verified.app.environment).key,
       originalTransactionId: transaction?.originalTransactionId,
       appAccountToken: transaction?.appAccountToken?.uuidString,
       occurredAt: transaction?.revocationDate ?? verified.payload.signedDate ?? now())
@@ -128,7 +128,7 @@ public final class NotificationPipeline: Sendable {
       transactionId: transaction?.transactionId,
       originalTransactionId: transaction?.originalTransactionId,
       appAccountToken: transaction?.appAccountToken?.uuidString, bundleId: verified.app.bundleId,
-      environment: verified.app.environment, receivedAt: receivedAt,
+      environment: verified.app.environment.rawValue, receivedAt: receivedAt,
       signedDate: verified.payload.signedDate, rawNotification: body)
   }
 

@@ -37,14 +37,14 @@ public struct StateHistoryFacts: RecordsFactProvider {
       facts["history.earlier_requests"] = .number(
         Double(
           try store.requestCount(
-            transactionId: transactionId, app: app, before: request.receivedAt)))
+            transactionId: transactionId, app: app?.key, before: request.receivedAt)))
     }
     let keys = request.keys
     let customer: CustomerKey? =
       keys.appAccountToken.map(CustomerKey.appAccountToken)
       ?? keys.originalTransactionId.map(CustomerKey.originalTransactionId)
     let refunds = try customer.map { customer throws(StateError) in
-      try store.refundCount(customer: customer, app: app, before: request.receivedAt)
+      try store.refundCount(customer: customer, app: app?.key, before: request.receivedAt)
     }
     facts["history.earlier_refunds"] = .number(Double(refunds ?? 0))
     return facts

@@ -79,7 +79,7 @@ public struct BulkDryRun: Sendable {
     var unreadable = UnreadableLines()
     var sameTransactionTwice = false
     var uncheckedBulkQueries: [String: String] = [:]
-    var verdicts = AppleVerdicts()
+    var verdicts = StoreVerdicts()
     var tally = DryRunTally()
     for outcome in outcomes {
       switch outcome {

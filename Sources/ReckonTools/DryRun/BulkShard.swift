@@ -47,7 +47,7 @@ final class BulkShard: @unchecked Sendable {
     /// Per fact source, why its bulk query could not be checked against its per-request queries.
     var uncheckedBulkQueries: [String: String] = [:]
     /// Apple's verdicts on refund requests, read among the lines.
-    var verdicts = AppleVerdicts()
+    var verdicts = StoreVerdicts()
     /// The counts of the shard's rows, made as each row is written.
     var tally = DryRunTally()
   }
@@ -95,7 +95,8 @@ final class BulkShard: @unchecked Sendable {
         continue
       case .verdict(let transactionId, let environment, let date):
         outcome.ignored += 1
-        outcome.verdicts.add(transactionId: transactionId, environment: environment, at: date)
+        outcome.verdicts.add(
+          transactionId: transactionId, environment: environment?.rawValue, at: date)
         continue
       case .otherApp:
         outcome.otherApps += 1

@@ -45,7 +45,7 @@ public struct DryRunResult: Sendable {
 
   /// Leaves out the rows `reckon serve` would not have decided (see `NotificationCopies`), with
   /// Apple's `verdicts` read beside them.
-  mutating func removeCopies(verdicts: AppleVerdicts) {
+  mutating func removeCopies(verdicts: StoreVerdicts) {
     var copies = NotificationCopies(verdicts: verdicts)
     copies.remove(from: &rows)
     duplicates = copies.duplicates

@@ -64,7 +64,7 @@ public enum DryRunSetup {
   )
     throws(DryRunError) -> (
       requests: [PastRequest], ignored: Int, otherApps: Int, unreadable: UnreadableLines,
-      verdicts: AppleVerdicts
+      verdicts: StoreVerdicts
     )
   {
     var reader = RequestLineReader(path: lines.path, verifier: verifier)
@@ -72,7 +72,7 @@ public enum DryRunSetup {
     var ignored = 0
     var otherApps = 0
     var unreadable = UnreadableLines()
-    var verdicts = AppleVerdicts()
+    var verdicts = StoreVerdicts()
     for index in 0..<lines.count {
       let read: RequestLine
       do { read = try reader.read(index, of: lines) } catch {
@@ -88,7 +88,7 @@ public enum DryRunSetup {
         continue
       case .verdict(let transactionId, let environment, let date):
         ignored += 1
-        verdicts.add(transactionId: transactionId, environment: environment, at: date)
+        verdicts.add(transactionId: transactionId, environment: environment?.rawValue, at: date)
         continue
       case .otherApp:
         otherApps += 1

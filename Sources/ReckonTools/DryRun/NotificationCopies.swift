@@ -7,10 +7,10 @@ import ReckonState
 /// notification (the same `notificationUUID`: Apple retried it) and a new notification for a
 /// transaction whose earlier request was still open (Apple sent the same refund request again).
 /// Serve records both and answers them with the first decision, so a dry-run leaves them out.
-/// A request after Apple's verdict on the open one (`AppleVerdicts`) is a new one.
+/// A request after Apple's verdict on the open one (`StoreVerdicts`) is a new one.
 struct NotificationCopies {
   /// Apple's verdicts read beside the requests.
-  var verdicts = AppleVerdicts()
+  var verdicts = StoreVerdicts()
   /// Rows left out as a notification already seen.
   private(set) var duplicates = 0
   /// Rows left out as a repeat of a request still open.
@@ -52,7 +52,8 @@ struct NotificationCopies {
       // Apple's first send, and sent by Apple with no verdict of its on the open one between.
       let sent = NotificationCopies.firstSent(row)
       if let request = open[row.environment], row.receivedAt < request.deadline,
-        !verdicts.closes(row.transactionId, row.environment, from: request.sent, to: sent)
+        !verdicts.closes(
+          row.transactionId, row.environment?.rawValue, from: request.sent, to: sent)
       {
         repeats += 1
         found.append(index)

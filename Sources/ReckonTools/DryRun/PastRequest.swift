@@ -28,7 +28,7 @@ enum RequestLine {
   case request(RefundRequest)
   /// Another notification, left out.
   case otherNotification
-  /// Apple's verdict on a refund request (see `AppleVerdicts`): left out as another
+  /// Apple's verdict on a refund request (see `StoreVerdicts`): left out as another
   /// notification, and noted, as a request after it is a new one.
   case verdict(transactionId: String, environment: AppStoreEnvironment?, at: Date)
   /// A signed notification that verified but names an app the configuration does not list.
@@ -94,7 +94,7 @@ struct RequestLineReader {
       throw .unverified(path: path, line: number, reason: error.failure.description)
     }
     guard verified.payload.notificationType == .consumptionRequest else {
-      guard AppleVerdicts.isVerdict(verified.payload.rawNotificationType),
+      guard StoreVerdicts.isVerdict(verified.payload.rawNotificationType),
         let transactionId = verified.transaction?.transactionId,
         let date = verified.transaction?.revocationDate ?? verified.payload.signedDate
       else { return .otherNotification }
@@ -111,7 +111,7 @@ struct RequestLineReader {
   /// Apple's verdict in a decoded notification, timed as `reckon serve` records it: when the
   /// transaction was refunded, else when the notification was signed.
   private static func verdict(in notification: [String: JSONValue]) -> RequestLine? {
-    guard AppleVerdicts.isVerdict(notification["notificationType"]?.stringValue),
+    guard StoreVerdicts.isVerdict(notification["notificationType"]?.stringValue),
       let data = notification["data"]?.objectValue,
       let transaction = (data["signedTransactionInfo"] ?? data["transactionInfo"])?.objectValue,
       let transactionId = transaction["transactionId"]?.stringValue,

@@ -39,7 +39,7 @@ public struct SequentialDryRun: Sendable {
   /// reports progress and can stop the run.
   public func run(
     _ requests: [PastRequest], ignored: Int = 0, otherApps: Int = 0,
-    unreadable: UnreadableLines = UnreadableLines(), verdicts: AppleVerdicts = AppleVerdicts(),
+    unreadable: UnreadableLines = UnreadableLines(), verdicts: StoreVerdicts = StoreVerdicts(),
     control: DryRunControl = DryRunControl()
   ) async -> DryRunResult {
     control.expect(requests.count)

@@ -29,7 +29,7 @@ public enum GeneratedHistory {
     for suffix in ["", "-wal", "-shm"] {
       try? FileManager.default.removeItem(atPath: statePath + suffix)
     }
-    let store = try SQLiteStateStore(path: statePath)
+    let store = try SQLiteStateStore(path: statePath, rules: .appStore)
     // As `reckon serve` gathers: with `history.*` from the database being written.
     let gatherer = setup.gatherer(records: StateHistoryFacts(store: store))
     let decider = Decider(policy: policy, schema: setup.schema)
@@ -42,7 +42,7 @@ public enum GeneratedHistory {
       let requestId = try store.recordNotification(record(request, raw: Data(line.utf8))).requestId
       guard case .ready(let facts) = await gatherer.gather(request, for: policy) else { continue }
       let decision = decider.decide(request, facts: facts, trace: true)
-      let (enqueue, sentAt) = sent(decision, request)
+      let (enqueue, sentAt) = try sent(decision, request)
       _ = try store.recordDecision(
         DecisionRecord(decision: decision, policy: policy, policySHA256: policySHA256),
         requestId: requestId, enqueue: enqueue, sentAt: sentAt)
@@ -55,9 +55,9 @@ public enum GeneratedHistory {
 
   /// The outbox entry of a decision that responds, delivered as decided (a hold as released an
   /// hour before the deadline), so the outcomes report groups it by the preference sent.
-  private static func sent(_ decision: Decision, _ request: RefundRequest) -> (
-    OutboxEnqueue?, Date?
-  ) {
+  private static func sent(_ decision: Decision, _ request: RefundRequest) throws(StateError)
+    -> (OutboxEnqueue?, Date?)
+  {
     let sentAt: Date
     switch decision.action {
     case .respond: sentAt = decision.decidedAt
@@ -66,8 +66,9 @@ public enum GeneratedHistory {
     }
     guard let body = decision.body.map(DecisionReport.bodyJSON) else { return (nil, nil) }
     let enqueue = OutboxEnqueue(
-      app: app(request), transactionId: request.transactionId ?? "",
-      context: ConsumptionValidationContext(transaction: request.transaction), body: body,
+      app: app(request).key, transactionId: request.transactionId ?? "",
+      body: try CheckedBody(
+        appStore: body, context: ConsumptionValidationContext(transaction: request.transaction)),
       deadline: request.deadline, holdUntil: decision.action == .hold ? sentAt : nil)
     return (enqueue, sentAt)
   }
@@ -85,7 +86,8 @@ public enum GeneratedHistory {
       notificationType: "CONSUMPTION_REQUEST", transactionId: request.transactionId,
       originalTransactionId: request.transaction.originalTransactionId,
       appAccountToken: request.keys.appAccountToken, bundleId: app(request).bundleId,
-      environment: app(request).environment, receivedAt: request.receivedAt, rawNotification: raw)
+      environment: app(request).environment.rawValue, receivedAt: request.receivedAt,
+      rawNotification: raw)
   }
 
   private static func attachOutcome(
@@ -106,7 +108,7 @@ public enum GeneratedHistory {
     let at = request.receivedAt.addingTimeInterval(Double(3_600 + random.below(2 * 86_400)))
     try store.attachOutcome(
       refunded ? .refund : .refundDeclined, notificationUUID: uuid,
-      transactionId: request.transactionId ?? "", app: app(request), occurredAt: at)
+      transactionId: request.transactionId ?? "", app: app(request).key, occurredAt: at)
     guard refunded else { return }
     let prorated = decision.body?.refundPreference == .grantProrated && random.below(100) < 60
     try store.recordRevocation(
@@ -115,7 +117,7 @@ public enum GeneratedHistory {
     if random.below(100) < 4 {
       try store.attachOutcome(
         .refundReversed, notificationUUID: generator.uuid(7, UInt64(index)),
-        transactionId: request.transactionId ?? "", app: app(request),
+        transactionId: request.transactionId ?? "", app: app(request).key,
         occurredAt: at.addingTimeInterval(20 * 86_400))
     }
   }

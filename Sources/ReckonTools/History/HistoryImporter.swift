@@ -138,7 +138,8 @@ public struct HistoryImporter: Sendable {
           transactionId: transaction.transactionId,
           originalTransactionId: transaction.originalTransactionId,
           appAccountToken: transaction.appAccountToken?.uuidString, bundleId: verified.app.bundleId,
-          environment: verified.app.environment, receivedAt: signedDate, signedDate: signedDate,
+          environment: verified.app.environment.rawValue, receivedAt: signedDate,
+          signedDate: signedDate,
           rawNotification: body,
           imported: true))
       summary.requests += 1
@@ -148,7 +149,8 @@ public struct HistoryImporter: Sendable {
       else { return }
       try store.attachOutcome(
         type, notificationUUID: uuid, transactionId: transactionId,
-        app: AppStoreApp(bundleId: verified.app.bundleId, environment: verified.app.environment),
+        app: AppStoreApp(bundleId: verified.app.bundleId, environment: verified.app.environment)
+          .key,
         originalTransactionId: transaction.originalTransactionId,
         appAccountToken: transaction.appAccountToken?.uuidString, occurredAt: signedDate)
       if type == .refund {

@@ -127,7 +127,7 @@ struct DryRunOptions {
     guard result.rows.isEmpty, !result.stopped else { return nil }
     if let statePath,
       let note = try range.emptyWindowNote(
-        SQLiteStateStore(path: statePath, access: .readOnly), decided: false)
+        SQLiteStateStore(path: statePath, rules: .appStore, access: .readOnly), decided: false)
     {
       return "warning: nothing was decided: \(note)"
     }
@@ -149,7 +149,7 @@ struct DryRunOptions {
   /// Reckon's records in the configured state database, for `--requests`.
   private func configuredRecords() throws -> StateHistoryFacts? {
     try historySource().map {
-      StateHistoryFacts(store: try SQLiteStateStore(path: $0, access: .readOnly))
+      StateHistoryFacts(store: try SQLiteStateStore(path: $0, rules: .appStore, access: .readOnly))
     }
   }
 
@@ -157,7 +157,7 @@ struct DryRunOptions {
     _ path: String, _ policy: CompiledPolicy, _ against: CompiledPolicy?, _ schema: FactSchema,
     _ control: DryRunControl
   ) async throws -> DryRunResult {
-    let store = try SQLiteStateStore(path: path, access: .readOnly)
+    let store = try SQLiteStateStore(path: path, rules: .appStore, access: .readOnly)
     let stored = try store.storedRequests(since: since, until: until)
     let requests = try stored.map { stored throws(DryRunError) in
       try StoredRequestDecoder.decode(stored, schema: schema)
@@ -172,6 +172,6 @@ struct DryRunOptions {
     default: throw UsageError("with --state, --facts is recorded or current")
     }
     return await SequentialDryRun(policy: policy, against: against, schema: schema, facts: mode)
-      .run(requests, verdicts: try store.appleVerdicts(), control: control)
+      .run(requests, verdicts: try store.storeVerdicts(), control: control)
   }
 }

@@ -44,7 +44,7 @@ enum ImportHistoryCommand: Command {
     }
     let verifier = try DryRunSetup.verifier(configuration)
     let store = try SQLiteStateStore(
-      path: configuration.statePath, durability: configuration.stateDurability)
+      path: configuration.statePath, rules: .appStore, durability: configuration.stateDurability)
     var failed = false
     for app in configuration.apps {
       if let note = HistoryImporter.startNote(since: since, now: now, environment: app.environment)

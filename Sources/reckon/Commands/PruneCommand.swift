@@ -71,7 +71,8 @@ enum PruneCommand: Command {
     let now = Date()
     let cutoff = try cutoff(olderThan: olderThan, before: before, now: now)
     // A dry run reads the file as it is: it neither migrates nor writes it.
-    let store = try SQLiteStateStore(path: statePath, access: dryRun ? .readOnly : .existing)
+    let store = try SQLiteStateStore(
+      path: statePath, rules: .appStore, access: dryRun ? .readOnly : .existing)
     let counts = try store.prune(before: cutoff, now: now, dryRun: dryRun)
     // So a copy of the file alone holds the result, as far as that needs no wait for another
     // process: a running service's writes must not time out behind it.

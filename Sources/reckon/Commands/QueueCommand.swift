@@ -63,7 +63,7 @@ enum QueueCommand: Command {
     // Looking never creates or migrates a database; changing one needs a Reckon database too.
     let reads = verb == "list" || verb == "show"
     let store = try SQLiteStateStore(
-      path: configuration.statePath, durability: configuration.stateDurability,
+      path: configuration.statePath, rules: .appStore, durability: configuration.stateDurability,
       access: reads ? .readOnly : .existing)
     if verb == "list" {
       let states = state.map { [$0] } ?? []
@@ -381,7 +381,7 @@ struct EntryReport: Encodable {
     }
     reason = entry.state.reason
     bundleId = entry.app.bundleId
-    environment = entry.app.environment.rawValue
+    environment = entry.app.environment
     transactionId = entry.transactionId
     deadline = entry.deadline
     overdue = entry.isOverdue(at: now)
@@ -444,7 +444,7 @@ enum QueueTable {
       lines.append(
         // A transaction id, bundle id or Apple's error message is anyone's text: a tab or an
         // escape in it must not forge a column or reach the terminal.
-        "\(entry.id)\t\(entry.state.name)\(entry.isOverdue(at: now) ? ", overdue" : "")\t\(cell(entry.transactionId))\t\(cell(entry.app.bundleId))\t\(entry.app.environment.rawValue)\t\(formatter.string(from: entry.deadline))\t\(entry.failedTries)\t\(cell(entry.lastError ?? ""))"
+        "\(entry.id)\t\(entry.state.name)\(entry.isOverdue(at: now) ? ", overdue" : "")\t\(cell(entry.transactionId))\t\(cell(entry.app.bundleId))\t\(entry.app.environment)\t\(formatter.string(from: entry.deadline))\t\(entry.failedTries)\t\(cell(entry.lastError ?? ""))"
       )
     }
     return lines.joined(separator: "\n")

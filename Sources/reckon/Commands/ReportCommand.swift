@@ -66,7 +66,7 @@ enum ReportCommand: Command {
     let html = try htmlPath.map { path throws(HTMLReportFile.Refusal) in
       try HTMLReportFile(path, inputs: [("--state", statePath)])
     }
-    let store = try SQLiteStateStore(path: statePath, access: .readOnly)
+    let store = try SQLiteStateStore(path: statePath, rules: .appStore, access: .readOnly)
     let report = OutcomeReport(try store.decidedOutcomes(since: range.since, until: range.until))
     console.out(format == .json ? report.json() : report.text())
     if report.all.decisions + report.importedHistory.decisions == 0 {

@@ -56,7 +56,7 @@ enum SendCommand: Command {
     let client = try SenderSetup.client(
       configuration, transport: CurlHTTPClient(), warn: warn)
     let store = try SQLiteStateStore(
-      path: configuration.statePath, durability: configuration.stateDurability)
+      path: configuration.statePath, rules: .appStore, durability: configuration.stateDurability)
     let sender = try SenderSetup.sender(
       configuration, store: store, client: client, warn: warn, facts: { logger.log($0) },
       events: { logger.log(.sender($0)) })

@@ -52,7 +52,7 @@ struct OutcomeAppTests {
   func aRefundIsAnEarlierRefundOnlyForRequestsOfItsOwnAppAndEnvironment(_ test: AppCase) throws {
     let store = try TestState.store()
     try store.attachOutcome(
-      .refund, notificationUUID: "refund", transactionId: "1000", app: test.refund,
+      .refund, notificationUUID: "refund", transactionId: "1000", app: test.refund.key,
       appAccountToken: Self.token.uppercased(), occurredAt: TestState.start)
     #expect(try Self.earlierRefunds(store, for: test.request) == .number(test.counts ? 1 : 0))
   }
@@ -60,7 +60,7 @@ struct OutcomeAppTests {
   @Test func anOutcomeRecordedWithoutItsAppKeepsTheAppOfTheRequestItAttachedTo() throws {
     let store = try TestState.store()
     var request = TestState.notification(token: Self.token)
-    request.environment = .sandbox
+    request.environment = "Sandbox"
     let id = try store.recordNotification(request).requestId
     let attached = try store.attachOutcome(
       .refund, notificationUUID: "refund", transactionId: "1000", appAccountToken: Self.token,
@@ -110,7 +110,8 @@ struct OutcomeAppTests {
   }
 
   @Test func migrationSixBackfillsEachOutcomesAppFromItsNotificationElseItsRequest() throws {
-    let store = try SQLiteStateStore(path: try Self.databaseBeforeOutcomeApps(), access: .existing)
+    let store = try SQLiteStateStore(
+      path: try Self.databaseBeforeOutcomeApps(), rules: .appStore, access: .existing)
     #expect(try store.schemaVersion() == StateSchema.migrations.count)
     let rows = try store.connection.query(
       "SELECT notification_uuid, bundle_id, environment FROM outcomes ORDER BY notification_uuid")
@@ -129,7 +130,8 @@ struct OutcomeAppTests {
   func anOlderDatabaseCountsEachRefundForTheAppItWasBackfilledWith(access: SQLiteStateStore.Access)
     throws
   {
-    let store = try SQLiteStateStore(path: try Self.databaseBeforeOutcomeApps(), access: access)
+    let store = try SQLiteStateStore(
+      path: try Self.databaseBeforeOutcomeApps(), rules: .appStore, access: access)
     #expect(try Self.earlierRefunds(store, for: TestState.app) == .number(2))
     #expect(try Self.earlierRefunds(store, for: Self.sandbox) == .number(2))
     #expect(try Self.earlierRefunds(store, for: Self.otherApp) == .number(1))

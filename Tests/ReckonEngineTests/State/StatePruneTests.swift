@@ -29,7 +29,7 @@ import Testing
         errorMessage: nil, result: "sent"), now: date)
     try store.attachOutcome(
       .refund, notificationUUID: UUID().uuidString, transactionId: transaction,
-      app: TestState.app, occurredAt: date.addingTimeInterval(86_400))
+      app: TestState.app.key, occurredAt: date.addingTimeInterval(86_400))
     return entry
   }
 
@@ -89,7 +89,7 @@ import Testing
     if what == "outcome" {
       try store.attachOutcome(
         .refundReversed, notificationUUID: UUID().uuidString, transactionId: "1",
-        app: TestState.app, occurredAt: Self.cutoff)
+        app: TestState.app.key, occurredAt: Self.cutoff)
     } else {
       let open = try store.recordNotification(
         TestState.notification(transaction: "2", at: received))
@@ -115,7 +115,7 @@ import Testing
   /// error says what had gone by then, and pruning again finishes the job.
   @Test func aPruneStoppedPartWaySaysWhatItRemovedAndAnotherRunFinishes() throws {
     let path = TestState.temporaryPath()
-    let store = try SQLiteStateStore(path: path)
+    let store = try SQLiteStateStore(path: path, rules: .appStore)
     let total = SQLiteStateStore.pruneBatch + 10
     for index in 0..<total {
       _ = try store.recordNotification(

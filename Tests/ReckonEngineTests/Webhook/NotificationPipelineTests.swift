@@ -54,7 +54,7 @@ struct NotificationPipelineTests {
     let earlier = NotificationRecord(
       notificationUUID: UUID().uuidString, notificationType: "CONSUMPTION_REQUEST",
       transactionId: "2000000812345678", bundleId: "com.example.coins",
-      environment: .production, receivedAt: Date().addingTimeInterval(-13 * 3_600),
+      environment: "Production", receivedAt: Date().addingTimeInterval(-13 * 3_600),
       rawNotification: try fixture.body())
     _ = try fixture.store.recordNotification(earlier)
     let again = await fixture.service.answer(body: try fixture.body(SimulatedNotification()))
@@ -180,7 +180,7 @@ struct NotificationPipelineTests {
       NotificationRecord(
         notificationUUID: notification.notificationUUID, notificationType: notification.type,
         transactionId: notification.transactionId, bundleId: notification.bundleId,
-        environment: .production, receivedAt: notification.signedDate,
+        environment: "Production", receivedAt: notification.signedDate,
         signedDate: notification.signedDate, rawNotification: Data(), imported: true))
     let answer = await fixture.service.answer(body: try fixture.body(notification))
     #expect(answer.verdict == .decided)

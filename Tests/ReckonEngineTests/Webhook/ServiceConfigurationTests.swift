@@ -12,10 +12,12 @@ import Testing
 /// Opens the SQLite state as `reckon serve` does, and remembers whether it was asked to.
 final class WatchedStateOpener: StateOpener, @unchecked Sendable {
   private let lock = NSLock()
-  private var asked = false
+  private var asked: ReplyRules?
 
   /// Whether `open` was called.
-  var opened: Bool { lock.withLock { asked } }
+  var opened: Bool { lock.withLock { asked != nil } }
+  /// The rules `open` was handed.
+  var rules: ReplyRules? { lock.withLock { asked } }
 
   func check(location: String) throws(StateError) {
     try SQLiteStateOpener().check(location: location)
@@ -25,9 +27,11 @@ final class WatchedStateOpener: StateOpener, @unchecked Sendable {
     try SQLiteStateOpener().takeSenderLease(location: location)
   }
 
-  func open(location: String, durability: StateDurability) throws(StateError) -> any StateStore {
-    lock.withLock { asked = true }
-    return try SQLiteStateOpener().open(location: location, durability: durability)
+  func open(location: String, durability: StateDurability, rules: ReplyRules)
+    throws(StateError) -> any StateStore
+  {
+    lock.withLock { asked = rules }
+    return try SQLiteStateOpener().open(location: location, durability: durability, rules: rules)
   }
 }
 
@@ -87,7 +91,7 @@ struct ServiceConfigurationTests {
   func aServiceFromPartsRefusesWhatTheConfigurationRefuses(
     _ apps: [ReckonService.App], _ key: String
   ) throws {
-    let state = try SQLiteStateStore(path: TestState.temporaryPath())
+    let state = try SQLiteStateStore(path: TestState.temporaryPath(), rules: .appStore)
     let error = #expect(throws: ReckonServiceError.self) {
       try ReckonService(apps: apps, factSources: [], state: state)
     }
@@ -133,5 +137,28 @@ struct ServiceConfigurationTests {
     #expect(service.pipeline.gatherer.sources.layers.map(\.source.name) == ["mine", "notes"])
     #expect(service.sender != nil)
     #expect(warnings.isEmpty, "\(warnings)")
+  }
+
+  /// The state records requests by Apple's rules: the service hands them to whichever backend
+  /// the configuration names, so no backend spells them itself.
+  @Test func theServiceOpensTheStateWithApplesReplyRules() throws {
+    let folder = TestScratch.folder.appendingPathComponent("reckon-svc-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data("otherwise share data only\n".utf8).write(
+      to: folder.appendingPathComponent("p.policy"))
+    let config = folder.appendingPathComponent("reckon.json")
+    try Data(
+      #"""
+      {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p.policy"}],
+       "state": {"path": "state.sqlite"}}
+      """#.utf8
+    ).write(to: config)
+    let opener = WatchedStateOpener()
+    _ = try ReckonService(
+      configuration: try ReckonConfiguration.load(path: config.path), state: opener,
+      transport: nil)
+    #expect(opener.rules == .appStore)
+    #expect(opener.rules?.requestType == "CONSUMPTION_REQUEST")
   }
 }

@@ -50,7 +50,8 @@ struct WebhookFixture {
           bundleId: "com.example.coins", appAppleId: 1_234_567_890, environment: $0,
           policy: policy)
       }, factSources: [.init(facts, timeout: .seconds(2))],
-      state: try SQLiteStateStore(path: self.statePath, backgroundCheckpoints: true),
+      state: try SQLiteStateStore(
+        path: self.statePath, rules: .appStore, backgroundCheckpoints: true),
       roots: [self.authority.root], sender: sender, events: { events.append($0) })
   }
 

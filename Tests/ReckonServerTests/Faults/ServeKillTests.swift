@@ -85,7 +85,8 @@ import Testing
       }
     }
     let retried = clock.now
-    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(
+      path: folder.appendingPathComponent("state.sqlite").path, rules: .appStore)
     let drained = try await ServerFixture.eventually(within: 60) {
       try Self.unfinished(store) == 0 && store.entries(limit: 100_000).count == notices.count
     }

@@ -48,7 +48,8 @@ import Testing
       whileFull.append(await ServeChild.post(second, port: port))
       try await Task.sleep(nanoseconds: 400_000_000)
     }
-    let store = try SQLiteStateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    let store = try SQLiteStateStore(
+      path: folder.appendingPathComponent("state.sqlite").path, rules: .appStore)
     let recordedWhileFull = try Self.requestCount(store, transaction: "4000000002")
     let sentWhileFull = standIn.requests.count
     let aliveWhileFull = child.process.isRunning

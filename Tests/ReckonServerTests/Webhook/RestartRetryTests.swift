@@ -22,7 +22,7 @@ struct RestartRetryTests {
     #expect(try await down.post(try down.body()).0 == 200)
     _ = await down.service.retryUndecided(olderThan: 0)
     await down.stop()
-    let waiting = try SQLiteStateStore(path: statePath).undecidedRequests(
+    let waiting = try SQLiteStateStore(path: statePath, rules: .appStore).undecidedRequests(
       before: .distantFuture, now: Date())
     #expect(waiting.isEmpty, "the failed retry waits a minute")
 

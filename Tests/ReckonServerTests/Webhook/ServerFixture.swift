@@ -52,6 +52,7 @@ final class ServerFixture: @unchecked Sendable {
       state: try SQLiteStateStore(
         path: statePath
           ?? TestScratch.folder.appendingPathComponent("reckon-e2e-\(UUID()).sqlite").path,
+        rules: .appStore,
         backgroundCheckpoints: true),
       roots: [self.authority.root], unverifiedEnvironments: unsignedAccepted,
       sender: try TestKey.client(url),

@@ -12,7 +12,7 @@ struct StateRetentionTests {
     NotificationRecord(
       notificationUUID: uuid, notificationType: "CONSUMPTION_REQUEST", transactionId: transaction,
       originalTransactionId: transaction, appAccountToken: nil, bundleId: TestKey.bundleId,
-      environment: .sandbox, receivedAt: date, rawNotification: Data("{}".utf8))
+      environment: "Sandbox", receivedAt: date, rawNotification: Data("{}".utf8))
   }
 
   @Test func serveRemovesRecordsOlderThanKeepDaysAndLogsWhatWent() async throws {

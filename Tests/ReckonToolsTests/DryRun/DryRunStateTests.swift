@@ -32,7 +32,7 @@ struct DryRunStateTests {
 
   @Test func sinceAndUntilSelectRequestsByReceiveTime() async throws {
     let (fixture, path) = try await Self.history()
-    let store = try SQLiteStateStore(path: path)
+    let store = try SQLiteStateStore(path: path, rules: .appStore)
     let all = try Self.requests(store, fixture)
     #expect(all.count == 150)
     let since = all[30].request.receivedAt
@@ -51,7 +51,7 @@ struct DryRunStateTests {
 
   @Test func recordedFactsGiveTheRecordedDecisionsEvenAfterTheFactsChange() async throws {
     let (fixture, path) = try await Self.history()
-    let store = try SQLiteStateStore(path: path)
+    let store = try SQLiteStateStore(path: path, rules: .appStore)
     let policy = try fixture.policy("targeted")
     let past = try Self.requests(store, fixture)
     let before = await SequentialDryRun(
@@ -82,12 +82,12 @@ struct DryRunStateTests {
   /// second as a request of its own, and a dry-run of the database decides it too.
   @Test func aRequestAfterApplesVerdictIsDryRunAsARequestOfItsOwn() async throws {
     let (fixture, path) = try await Self.history()
-    let store = try SQLiteStateStore(path: path)
+    let store = try SQLiteStateStore(path: path, rules: .appStore)
     let first = try #require(try Self.requests(store, fixture).first)
     let transactionId = try #require(first.request.transactionId)
     _ = try store.attachOutcome(
       .refundDeclined, notificationUUID: "declined", transactionId: transactionId,
-      app: AppStoreApp(bundleId: "com.example.coins", environment: .production),
+      app: AppStoreApp(bundleId: "com.example.coins", environment: .production).key,
       occurredAt: first.request.receivedAt.addingTimeInterval(3_600))
     let stored = try #require(
       try store.storedRequests(since: nil, until: nil).first?.rawNotification)
@@ -103,7 +103,7 @@ struct DryRunStateTests {
     let again = try store.recordNotification(
       NotificationRecord(
         notificationUUID: "asked-again", notificationType: "CONSUMPTION_REQUEST",
-        transactionId: transactionId, bundleId: "com.example.coins", environment: .production,
+        transactionId: transactionId, bundleId: "com.example.coins", environment: "Production",
         receivedAt: asked, signedDate: asked, rawNotification: Data(text.utf8)))
     guard case .recorded = again else {
       Issue.record("taken for a repeat: \(again)")
@@ -114,7 +114,7 @@ struct DryRunStateTests {
       facts: .current(fixture.setup.gatherer()))
     let past = try Self.requests(store, fixture)
     #expect(past.count == 151)
-    let result = await dryRun.run(past, verdicts: try store.appleVerdicts())
+    let result = await dryRun.run(past, verdicts: try store.storeVerdicts())
     #expect(result.repeats == 0)
     #expect(result.rows.count == 151)
     // Without the verdict the second would be taken for a repeat of the first.
@@ -125,7 +125,7 @@ struct DryRunStateTests {
     let store = try SQLiteStateStore(
       path: TestScratch.folder.appendingPathComponent(
         "reckon-\(UUID().uuidString).sqlite"
-      ).path)
+      ).path, rules: .appStore)
     let fixture = try DryRunFixture.shared()
     let line = try String(contentsOfFile: fixture.files.requests, encoding: .utf8).split(
       separator: "\n")[0]
@@ -134,7 +134,7 @@ struct DryRunStateTests {
       NotificationRecord(
         notificationUUID: "u-1", notificationType: "CONSUMPTION_REQUEST",
         transactionId: request.transactionId,
-        bundleId: "com.example.coins", environment: .production, receivedAt: request.receivedAt,
+        bundleId: "com.example.coins", environment: "Production", receivedAt: request.receivedAt,
         rawNotification: Data(line.utf8)))
     let past = try Self.requests(store, fixture)
     let result = await SequentialDryRun(

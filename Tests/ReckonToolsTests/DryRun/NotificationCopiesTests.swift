@@ -135,9 +135,9 @@ struct NotificationCopiesTests {
         uuid: "again", signed: start.addingTimeInterval(7_200),
         received: start.addingTimeInterval(7_200)),
     ]
-    var verdicts = AppleVerdicts()
+    var verdicts = StoreVerdicts()
     verdicts.add(
-      transactionId: rows[0].transactionId, environment: environment,
+      transactionId: rows[0].transactionId, environment: environment?.rawValue,
       at: start.addingTimeInterval(after))
     var copies = NotificationCopies(verdicts: verdicts)
     copies.remove(from: &rows)
@@ -256,9 +256,9 @@ struct NotificationCopiesWindowTests {
         uuid: "late", signed: start.addingTimeInterval(600),
         received: start.addingTimeInterval(3_600)),
     ]
-    var verdicts = AppleVerdicts()
+    var verdicts = StoreVerdicts()
     verdicts.add(
-      transactionId: rows[0].transactionId, environment: .production,
+      transactionId: rows[0].transactionId, environment: "Production",
       at: start.addingTimeInterval(2_400))
     var copies = NotificationCopies(verdicts: verdicts)
     copies.remove(from: &rows)

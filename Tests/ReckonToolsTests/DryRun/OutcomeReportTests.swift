@@ -200,13 +200,14 @@ struct OutcomeReportTests {
     let path = fixture.folder + "/reckon-state.sqlite"
     _ = try await GeneratedHistory.write(
       fixture.generator, configuration: fixture.files.configuration, to: path)
-    let decided = try SQLiteStateStore(path: path).decidedOutcomes(since: nil, until: nil)
+    let decided = try SQLiteStateStore(path: path, rules: .appStore).decidedOutcomes(
+      since: nil, until: nil)
     let answered = decided.filter { $0.action != "skip" }
     #expect(!answered.isEmpty)
     #expect(answered.allSatisfy { $0.sent && $0.sentBody == $0.body })
     #expect(decided.filter { $0.action == "skip" }.allSatisfy { $0.outboxState == nil })
     // Recorded as the sender records an accepted reply: Apple's 202, no failed attempt.
-    let sent = try SQLiteStateStore(path: path).entries(states: ["sent"])
+    let sent = try SQLiteStateStore(path: path, rules: .appStore).entries(states: ["sent"])
     #expect(!sent.isEmpty)
     #expect(sent.allSatisfy { $0.lastStatus == 202 && $0.attempts == 0 })
   }
@@ -217,7 +218,7 @@ struct OutcomeReportTests {
     _ = try await GeneratedHistory.write(
       fixture.generator, configuration: fixture.files.configuration, to: path)
     let report = OutcomeReport(
-      try SQLiteStateStore(path: path).decidedOutcomes(since: nil, until: nil))
+      try SQLiteStateStore(path: path, rules: .appStore).decidedOutcomes(since: nil, until: nil))
     #expect(report.all.decisions == 150)
     #expect(report.all.withOutcome == 150)
     let grant = try #require(

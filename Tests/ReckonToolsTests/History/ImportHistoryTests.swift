@@ -69,7 +69,7 @@ struct ImportHistoryTests {
     let store = try SQLiteStateStore(
       path: TestScratch.folder.appendingPathComponent(
         "reckon-import-\(UUID().uuidString).sqlite"
-      ).path)
+      ).path, rules: .appStore)
     let importer = HistoryImporter(
       client: NotificationHistoryClient(
         client: try TestKey.client(url),
@@ -138,7 +138,7 @@ struct ImportHistoryTests {
     let store = try SQLiteStateStore(
       path: TestScratch.folder.appendingPathComponent(
         "reckon-import-\(UUID().uuidString).sqlite"
-      ).path)
+      ).path, rules: .appStore)
     let sandbox = AppStoreApp(bundleId: TestKey.bundleId, environment: .sandbox)
     let importer = HistoryImporter(
       client: NotificationHistoryClient(
@@ -149,11 +149,12 @@ struct ImportHistoryTests {
     #expect(summary.outcomes == 1)
     let production = AppStoreApp(bundleId: TestKey.bundleId, environment: .production)
     #expect(
-      try store.refundCount(customer: .originalTransactionId("8"), app: sandbox, before: Self.now)
+      try store.refundCount(
+        customer: .originalTransactionId("8"), app: sandbox.key, before: Self.now)
         == 1)
     #expect(
       try store.refundCount(
-        customer: .originalTransactionId("8"), app: production, before: Self.now) == 0)
+        customer: .originalTransactionId("8"), app: production.key, before: Self.now) == 0)
   }
 
   @Test func aThrottledPageWaitsOutRetryAfterAndAFarOneEndsSayingUntilWhen() async throws {
@@ -219,7 +220,7 @@ struct ImportHistoryTests {
     let store = try SQLiteStateStore(
       path: TestScratch.folder.appendingPathComponent(
         "reckon-import-\(UUID().uuidString).sqlite"
-      ).path)
+      ).path, rules: .appStore)
     let importer = HistoryImporter(
       client: history, verifier: NotificationVerifier(apps: [Self.productionApp], roots: [ca.root]),
       store: store)
