@@ -49,8 +49,8 @@ let package = Package(
     .target(
       name: "ReckonTools",
       dependencies: [
-        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite",
-        "ReckonState", "ReckonStateSQLite", "ReckonEngine",
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonState",
+        "ReckonEngine",
       ]),
     .target(
       name: "ReckonServer",

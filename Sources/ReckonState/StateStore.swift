@@ -35,9 +35,11 @@ public protocol NotificationLog: Sendable {
 /// The decisions made on requests, each request decided once, with the reply it enqueues.
 public protocol DecisionLog: Sendable {
   /// Records a decision on a request and enqueues its reply, in one step; a request decided
-  /// already keeps its first decision.
-  func recordDecision(_ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?)
-    throws(StateError) -> DecisionReceipt
+  /// already keeps its first decision. With `sentAt`, the reply was delivered then: a past
+  /// decision written as history (a generated one, one moved from another state).
+  func recordDecision(
+    _ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?, sentAt: Date?
+  ) throws(StateError) -> DecisionReceipt
   /// A decision by its id.
   func decision(id: Int64) throws(StateError) -> DecisionRecord?
   /// Whether a request has a decision.
@@ -172,7 +174,14 @@ extension StateStore {
   public func recordDecision(_ decision: DecisionRecord, requestId: Int64)
     throws(StateError) -> DecisionReceipt
   {
-    try recordDecision(decision, requestId: requestId, enqueue: nil)
+    try recordDecision(decision, requestId: requestId, enqueue: nil, sentAt: nil)
+  }
+
+  /// Records a decision and enqueues its reply to be sent.
+  public func recordDecision(
+    _ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?
+  ) throws(StateError) -> DecisionReceipt {
+    try recordDecision(decision, requestId: requestId, enqueue: enqueue, sentAt: nil)
   }
 
   /// Undecided requests due for a retry, at most 100.

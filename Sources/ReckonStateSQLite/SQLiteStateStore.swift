@@ -236,17 +236,10 @@ public final class SQLiteStateStore: @unchecked Sendable {
     return verdicts.isEmpty ? id : nil
   }
 
-  /// Writes a decision and, when given, its outbox entry in one transaction: both or neither.
-  /// The entry's body was checked against the store's rules when it became a `CheckedBody`.
+  /// Writes a decision and, when given, its outbox entry in one transaction: both or neither;
+  /// with `sentAt`, the entry is written as sent then. The entry's body was checked against the
+  /// store's rules when it became a `CheckedBody`.
   public func recordDecision(
-    _ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue? = nil
-  ) throws(StateError) -> DecisionReceipt {
-    try recordDecision(decision, requestId: requestId, enqueue: enqueue, sentAt: nil)
-  }
-
-  /// As `recordDecision(_:requestId:enqueue:)`, with the entry already sent at `sentAt` when
-  /// given: a generated history as if the sender had delivered it, without a second write.
-  package func recordDecision(
     _ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?, sentAt: Date?
   ) throws(StateError) -> DecisionReceipt {
     defer { checkpointer?.committed() }

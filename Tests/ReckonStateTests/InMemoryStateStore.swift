@@ -223,9 +223,9 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
 
   // MARK: DecisionLog
 
-  func recordDecision(_ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?)
-    throws(StateError) -> DecisionReceipt
-  {
+  func recordDecision(
+    _ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?, sentAt: Date?
+  ) throws(StateError) -> DecisionReceipt {
     try locked { () throws(StateError) in
       if let first = decisions.filter({ $0.value.requestId == requestId }).min(by: {
         $0.key < $1.key
@@ -238,12 +238,14 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
       guard let enqueue else { return DecisionReceipt(decisionId: decisionId, entryId: nil) }
       let entryId = makeId()
       let state: OutboxState =
-        enqueue.holdUntil.map { .held(releaseAt: $0) } ?? .pending(notBefore: decision.decidedAt)
+        sentAt.map { .sent(at: $0) } ?? enqueue.holdUntil.map { .held(releaseAt: $0) }
+        ?? .pending(notBefore: decision.decidedAt)
       entries[entryId] = OutboxEntry(
         id: entryId, decisionId: decisionId, requestId: requestId, app: enqueue.app,
         transactionId: enqueue.transactionId, context: enqueue.body.context,
         body: enqueue.body.bytes,
-        deadline: enqueue.deadline, state: state, createdAt: decision.decidedAt)
+        deadline: enqueue.deadline, state: state, lastStatus: sentAt == nil ? nil : 202,
+        createdAt: decision.decidedAt)
       return DecisionReceipt(decisionId: decisionId, entryId: entryId)
     }
   }

@@ -95,6 +95,20 @@ import Testing
   }
 
   @Test(arguments: StateBackend.all)
+  func aPastDecisionIsWrittenWithItsReplyAlreadySent(_ backend: StateBackend) throws {
+    let store = try backend.make()
+    let request = try store.recordNotification(Fixture.notification()).requestId
+    let sentAt = Fixture.start.addingTimeInterval(60)
+    let receipt = try store.recordDecision(
+      Fixture.decision(), requestId: request, enqueue: Fixture.enqueue(), sentAt: sentAt)
+    let entry = try store.entry(id: try #require(receipt.entryId))
+    #expect(entry.state == .sent(at: sentAt))
+    #expect(entry.lastStatus == 202)
+    #expect(try store.dueEntries(now: Fixture.start.addingTimeInterval(3_600), limit: 10).isEmpty)
+    #expect(try store.nextWake() == nil)
+  }
+
+  @Test(arguments: StateBackend.all)
   func anEntryKeepsTheBodyContextItWasEnqueuedWith(_ backend: StateBackend) throws {
     let store = try backend.make()
     let request = try store.recordNotification(Fixture.notification()).requestId

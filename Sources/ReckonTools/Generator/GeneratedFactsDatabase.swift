@@ -1,13 +1,11 @@
 import Foundation
 import ReckonEngine
 import ReckonFacts
-import ReckonSQLite
 
 /// Writes the generated purchases, usage, customers, refunds and support overrides as the
 /// example app's database (the schema of examples/facts.sql), for the SQLite fact source.
 enum GeneratedFactsDatabase {
   static let schema = """
-    PRAGMA journal_mode = WAL;
     CREATE TABLE customers (account_token TEXT PRIMARY KEY, created_at INTEGER NOT NULL,
       consented_to_share INTEGER, lifetime_spent_cents INTEGER NOT NULL DEFAULT 0,
       currency TEXT NOT NULL DEFAULT 'USD', vip INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
@@ -27,29 +25,25 @@ enum GeneratedFactsDatabase {
 
   /// Writes every row of `generator` to a new database at `path`.
   static func write(_ generator: PastRequestGenerator, to path: String) throws {
-    for suffix in ["", "-wal", "-shm"] {
-      try? FileManager.default.removeItem(atPath: path + suffix)
-    }
-    let database = try SQLiteDatabase(path: path, options: [.readWrite, .create, .noMutex])
-    try database.execute(schema)
-    try database.execute("PRAGMA synchronous = OFF; BEGIN")
+    let database = try SQLiteFactsFileWriter(path: path, schema: schema)
     try customers(generator, database)
     try purchases(generator, database)
-    try database.execute("COMMIT; ANALYZE; PRAGMA wal_checkpoint(TRUNCATE)")
+    try database.finish()
   }
 
-  private static func customers(_ generator: PastRequestGenerator, _ database: SQLiteDatabase)
+  private static func customers(
+    _ generator: PastRequestGenerator, _ database: SQLiteFactsFileWriter
+  )
     throws
   {
-    let customer = try database.prepare("INSERT INTO customers VALUES (?, ?, ?, ?, ?, ?)")
-    let refund = try database.prepare("INSERT INTO refunds VALUES (?, ?, ?, ?)")
-    let override = try database.prepare(
+    let customer = try database.insert("INSERT INTO customers VALUES (?, ?, ?, ?, ?, ?)")
+    let refund = try database.insert("INSERT INTO refunds VALUES (?, ?, ?, ?)")
+    let override = try database.insert(
       "INSERT INTO support_overrides VALUES (?, ?, 'generated', 'generator', ?)")
     let start = Int64(generator.start.timeIntervalSince1970 * 1000)
     for index in 0..<generator.customerCount {
       let made = generator.customer(index)
-      try run(
-        customer,
+      try customer.run(
         [
           .text(made.token), .integer(made.createdAt),
           made.consented.map { .integer(Int64($0)) } ?? .null,
@@ -59,32 +53,32 @@ enum GeneratedFactsDatabase {
         let at =
           start + Int64(generator.days) * 86_400_000 * Int64(number) / 3 - Int64(
             (index * 7 + number * 13) % 120) * 86_400_000
-        try run(
-          refund,
+        try refund.run(
           [
             .text(made.token), .integer(at), .integer(Int64(99 + (index + number) % 900)),
             .text("USD"),
           ])
       }
       if let preference = made.override {
-        try run(override, [.text(made.token), .text(preference), .integer(start)])
+        try override.run([.text(made.token), .text(preference), .integer(start)])
       }
     }
   }
 
-  private static func purchases(_ generator: PastRequestGenerator, _ database: SQLiteDatabase)
+  private static func purchases(
+    _ generator: PastRequestGenerator, _ database: SQLiteFactsFileWriter
+  )
     throws
   {
-    let purchase = try database.prepare("INSERT INTO purchases VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-    let usage = try database.prepare("INSERT INTO usage VALUES (?, ?, ?)")
+    let purchase = try database.insert("INSERT INTO purchases VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+    let usage = try database.insert("INSERT INTO usage VALUES (?, ?, ?)")
     var tokens: [Int: String] = [:]
     for index in 0..<generator.count {
       let request = generator.request(index)
       let token = tokens[request.customer] ?? generator.customer(request.customer).token
       tokens[request.customer] = token
       let units = request.units
-      try run(
-        purchase,
+      try purchase.run(
         [
           .text(request.transactionId), .text(token),
           .text(PastRequestGenerator.products[request.product].id),
@@ -93,17 +87,9 @@ enum GeneratedFactsDatabase {
           request.delivered ? .null : .text(GeneratedRequest.problems[request.problem]),
           .integer(request.sampleOffered ? 1 : 0),
         ])
-      let lastUsed: ReckonSQLite.SQLiteValue =
+      let lastUsed: SQLiteFactsFileWriter.Value =
         units.used > 0 ? .integer(request.purchasedAt + request.lastUsedAfter) : .null
-      try run(usage, [.text(request.transactionId), .integer(Int64(units.used)), lastUsed])
+      try usage.run([.text(request.transactionId), .integer(Int64(units.used)), lastUsed])
     }
-  }
-
-  private static func run(
-    _ statement: ReckonSQLite.SQLiteStatement, _ values: [ReckonSQLite.SQLiteValue]
-  ) throws {
-    defer { statement.reset() }
-    for (offset, value) in values.enumerated() { try statement.bind(value, at: Int32(offset + 1)) }
-    _ = try statement.step()
   }
 }

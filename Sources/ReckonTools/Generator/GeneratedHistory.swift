@@ -4,7 +4,6 @@ import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
 import ReckonState
-import ReckonStateSQLite
 import ReckonSupport
 
 /// A state database as if Reckon had answered the generated requests: each notification
@@ -12,13 +11,12 @@ import ReckonSupport
 /// sources, its answer delivered as decided, and Apple's later outcome attached (more refunds
 /// where we asked for one, some prorated, a few reversed).
 public enum GeneratedHistory {
-  /// Writes the history of `generator`'s requests to a new state database at `path`; returns
-  /// how many requests were decided.
+  /// Writes the history of `generator`'s requests to a new state that `state` opens at
+  /// `location` (a file there before is replaced); returns how many requests were decided.
   public static func write(
-    _ generator: PastRequestGenerator, configuration path: String, to statePath: String
-  )
-    async throws -> Int
-  {
+    _ generator: PastRequestGenerator, configuration path: String, to location: String,
+    state: any StateOpener
+  ) async throws -> Int {
     let configuration = try ReckonConfiguration.load(path: path)
     let setup = try FactSourceSetup(configuration.factSources)
     guard let app = configuration.apps.first else { return 0 }
@@ -27,9 +25,9 @@ public enum GeneratedHistory {
       throw DryRunError.badLine(path: app.policyPath, line: 1, reason: "the policy does not check")
     }
     for suffix in ["", "-wal", "-shm"] {
-      try? FileManager.default.removeItem(atPath: statePath + suffix)
+      try? FileManager.default.removeItem(atPath: location + suffix)
     }
-    let store = try SQLiteStateStore(path: statePath, rules: .appStore)
+    let store = try state.open(location: location, durability: .normal, rules: .appStore)
     // As `reckon serve` gathers: with `history.*` from the database being written.
     let gatherer = setup.gatherer(records: StateHistoryFacts(store: store))
     let decider = Decider(policy: policy, schema: setup.schema)
@@ -49,7 +47,7 @@ public enum GeneratedHistory {
       decided += 1
       try attachOutcome(generator, index, request, decision, store)
     }
-    try store.checkpoint()
+    _ = try store.checkpoint(waitingForOthers: true)
     return decided
   }
 
@@ -92,7 +90,7 @@ public enum GeneratedHistory {
 
   private static func attachOutcome(
     _ generator: PastRequestGenerator, _ index: Int, _ request: RefundRequest, _ decision: Decision,
-    _ store: SQLiteStateStore
+    _ store: any StateStore
   ) throws {
     var random = GeneratorRandom(seed: generator.seed, stream: 5, index: UInt64(index))
     let chance: Int
@@ -108,7 +106,8 @@ public enum GeneratedHistory {
     let at = request.receivedAt.addingTimeInterval(Double(3_600 + random.below(2 * 86_400)))
     try store.attachOutcome(
       refunded ? .refund : .refundDeclined, notificationUUID: uuid,
-      transactionId: request.transactionId ?? "", app: app(request).key, occurredAt: at)
+      transactionId: request.transactionId ?? "", app: app(request).key,
+      originalTransactionId: nil, appAccountToken: nil, occurredAt: at)
     guard refunded else { return }
     let prorated = decision.body?.refundPreference == .grantProrated && random.below(100) < 60
     try store.recordRevocation(
@@ -118,6 +117,7 @@ public enum GeneratedHistory {
       try store.attachOutcome(
         .refundReversed, notificationUUID: generator.uuid(7, UInt64(index)),
         transactionId: request.transactionId ?? "", app: app(request).key,
+        originalTransactionId: nil, appAccountToken: nil,
         occurredAt: at.addingTimeInterval(20 * 86_400))
     }
   }

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonEngine
+import ReckonStateSQLite
 import ReckonTools
 
 /// `reckon generate`: realistic past requests with the app's facts, for dry-runs and demos.
@@ -84,7 +85,7 @@ enum GenerateCommand: Command {
     if state {
       written = try await GeneratedHistory.write(
         generator, configuration: files.configuration,
-        to: staging.path + "/reckon-state.sqlite")
+        to: staging.path + "/reckon-state.sqlite", state: SQLiteStateOpener())
     }
     do { try staging.moveIntoPlace(GeneratedFiles.names(state: state), replace: force) } catch {
       throw OutputFolder.failure(folder, error)

@@ -17,7 +17,8 @@ struct DryRunStateTests {
     let fixture = try DryRunFixture(count: 150, seed: 5)
     let path = fixture.folder + "/reckon-state.sqlite"
     let written = try await GeneratedHistory.write(
-      fixture.generator, configuration: fixture.files.configuration, to: path)
+      fixture.generator, configuration: fixture.files.configuration, to: path,
+      state: SQLiteStateOpener())
     #expect(written == 150)
     return (fixture, path)
   }

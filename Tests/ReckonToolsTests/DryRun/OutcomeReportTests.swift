@@ -199,7 +199,8 @@ struct OutcomeReportTests {
     let fixture = try DryRunFixture(count: 80, seed: 3)
     let path = fixture.folder + "/reckon-state.sqlite"
     _ = try await GeneratedHistory.write(
-      fixture.generator, configuration: fixture.files.configuration, to: path)
+      fixture.generator, configuration: fixture.files.configuration, to: path,
+      state: SQLiteStateOpener())
     let decided = try SQLiteStateStore(path: path, rules: .appStore).decidedOutcomes(
       since: nil, until: nil)
     let answered = decided.filter { $0.action != "skip" }
@@ -216,7 +217,8 @@ struct OutcomeReportTests {
     let fixture = try DryRunFixture(count: 150, seed: 8)
     let path = fixture.folder + "/reckon-state.sqlite"
     _ = try await GeneratedHistory.write(
-      fixture.generator, configuration: fixture.files.configuration, to: path)
+      fixture.generator, configuration: fixture.files.configuration, to: path,
+      state: SQLiteStateOpener())
     let report = OutcomeReport(
       try SQLiteStateStore(path: path, rules: .appStore).decidedOutcomes(since: nil, until: nil))
     #expect(report.all.decisions == 150)
