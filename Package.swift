@@ -135,8 +135,7 @@ let package = Package(
       name: "ReckonCLITests",
       dependencies: [
         "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonState", "ReckonStateSQLite",
-        "ReckonEngine", "ReckonTools",
-        "ReckonSQLite", "ReckonTestSupport",
+        "ReckonEngine", "ReckonTools", "ReckonHTTP", "ReckonSQLite", "ReckonTestSupport",
       ],
       exclude: ["Snapshots", "Fixtures"]),
   ]

@@ -1,5 +1,5 @@
 import Foundation
-import ReckonTestSupport
+import ReckonHTTP
 
 /// A blocking HTTP/1.1 keep-alive client on one loopback connection, for the webhook benchmark:
 /// it writes one POST and reads exactly one response (by Content-Length).
@@ -8,34 +8,20 @@ final class WebhookBenchmarkClient {
     let description: String
   }
 
-  private let descriptor: Int32
+  private let connection: LoopbackConnection
   private var buffer: [UInt8] = []
 
   init(port: Int) throws {
-    guard let descriptor = LoopbackSocket.connect(port: port) else {
-      throw Failure(description: "cannot connect to port \(port)")
-    }
-    self.descriptor = descriptor
-    var one: Int32 = 1
-    setsockopt(
-      descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    connection = try LoopbackConnection(port: port, noDelay: true)
   }
-
-  deinit { close(descriptor) }
 
   /// POSTs `body` to `path` and returns the response status.
   func post(_ path: String, body: Data) throws -> Int {
     let head =
       "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
       + "Content-Length: \(body.count)\r\n\r\n"
-    let request = Array(head.utf8) + Array(body)
-    var sent = 0
-    while sent < request.count {
-      let count = request[sent...].withUnsafeBytes {
-        send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-      }
-      guard count > 0 else { throw Failure(description: "send failed") }
-      sent += count
+    guard connection.send(Array(head.utf8) + Array(body)) else {
+      throw Failure(description: "send failed")
     }
     return try readResponse()
   }
@@ -46,10 +32,10 @@ final class WebhookBenchmarkClient {
         buffer.removeFirst(length)
         return status
       }
-      var chunk = [UInt8](repeating: 0, count: 16_384)
-      let count = recv(descriptor, &chunk, chunk.count, 0)
-      guard count > 0 else { throw Failure(description: "the server closed the connection") }
-      buffer += chunk.prefix(count)
+      guard case .bytes(let chunk) = connection.receive(maximum: 16_384) else {
+        throw Failure(description: "the server closed the connection")
+      }
+      buffer += chunk
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonHTTP
 import ReckonTestSupport
 import Testing
 
@@ -9,20 +10,10 @@ struct ServeStartTests {
     let folder = TestScratch.folder.appendingPathComponent("reckon-serve-\(UUID().uuidString)")
       .path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let occupied = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(occupied) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(occupied, $0, length) == 0 && listen(occupied, 1) == 0
-          && getsockname(occupied, $0, &length) == 0
-      }
-    }
-    try #require(bound)
-    let port = Int(UInt16(bigEndian: address.sin_port))
+    // Another listener holds the port: `reckon serve` must refuse it, not share it.
+    let occupied = HTTPServer(configuration: .init()) { _ in .text(200, "taken") }
+    let port = try occupied.start()
+    defer { occupied.shutdown(timeout: 1) }
     let configuration = """
       {
         "apps": [{ "bundleId": "com.example.coins", "appAppleId": 1234567890, "environment": "Production", "policy": "\(ReckonBinary.packageRoot.path)/policies/targeted.policy" }],

@@ -97,7 +97,7 @@ import Testing
     // Both part-way through a request, so neither is idle enough to make room.
     let first = try RawSocket.busy(port: port, on: server, count: 1)
     let second = try RawSocket.busy(port: port, on: server, count: 2)
-    defer { close(second) }
+    defer { second.close() }
     let request = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
     let refused = try RawSocket.exchange(port: port, request, wait: 5)
     #expect(refused.hasPrefix("HTTP/1.1 503"))
@@ -107,7 +107,7 @@ import Testing
     #expect(
       refusals.all == [HTTPRefusal(status: 503, reason: "too many connections (2 open)", count: 1)],
       "the refusal is reported, so an operator sees the limit is too low")
-    close(first)
+    first.close()
     var served = ""
     for _ in 0..<40 where !served.hasPrefix("HTTP/1.1 200") {
       usleep(50_000)  // the server notices the close within its 50 ms poll
@@ -125,7 +125,7 @@ import Testing
       synchronousHandler: { _ in .text(200, "ok") })
     let port = try server.start()
     let held = try RawSocket.busy(port: port, on: server, count: 1)
-    defer { close(held) }
+    defer { held.close() }
     let request = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
     for _ in 0..<3 { _ = try RawSocket.exchange(port: port, request, wait: 5) }
     for _ in 0..<60 where refusals.all.isEmpty { usleep(50_000) }
@@ -145,11 +145,9 @@ import Testing
     let port = try server.start()
     defer { server.shutdown(timeout: 1) }
     let stalled = try RawSocket.connected(port: port)
-    defer { close(stalled) }
+    defer { stalled.close() }
     let pipelined = Array(String(repeating: "GET / HTTP/1.1\r\nHost: x\r\n\r\n", count: 100).utf8)
-    _ = pipelined.withUnsafeBytes {
-      send(stalled, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-    }
+    stalled.send(pipelined)
     let request = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
     var served = ""
     let started = Date()
@@ -188,7 +186,7 @@ import Testing
     let port = try server.start()
     defer { server.shutdown(timeout: 1) }
     let socket = try RawSocket.connected(port: port)
-    defer { close(socket) }
+    defer { socket.close() }
     let body = "0123456789abcdefghij"
     #expect(
       try RawSocket.answer(
@@ -198,7 +196,7 @@ import Testing
       ) == "HTTP/1.1 100 Continue\r\n\r\n")
     let pieces = trickled ? body.utf8.map { [$0] } : [Array(body.utf8)]
     for piece in pieces {
-      _ = piece.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      socket.send(piece)
       if trickled { usleep(2_000) }
     }
     let answer = try RawSocket.answer(on: socket, to: "")
@@ -218,16 +216,16 @@ import Testing
     defer { server.shutdown(timeout: 1) }
     let keepAlive = "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
     let oldest = try RawSocket.connected(port: port)
-    defer { close(oldest) }
+    defer { oldest.close() }
     #expect(try RawSocket.answer(on: oldest, to: keepAlive).hasPrefix("HTTP/1.1 200"))
     // The answer can arrive before its thread marks the connection idle: wait for that.
     try RawSocket.wait(for: server, open: 1, busy: 0)
     let newer = try RawSocket.connected(port: port)
-    defer { close(newer) }
+    defer { newer.close() }
     #expect(try RawSocket.answer(on: newer, to: keepAlive).hasPrefix("HTTP/1.1 200"))
     try RawSocket.wait(for: server, open: 2, busy: 0)
     let busy = try RawSocket.busy(port: port, on: server, count: 3, busy: 1)
-    defer { close(busy) }
+    defer { busy.close() }
     // Only a connection idle for a second or more is closed for another.
     usleep(1_100_000)
 
@@ -235,9 +233,7 @@ import Testing
     #expect(try RawSocket.exchange(port: port, request, wait: 5).hasPrefix("HTTP/1.1 200"))
     #expect(RawSocket.closedByPeer(oldest), "the longest idle made room")
     #expect(try RawSocket.answer(on: newer, to: keepAlive).hasPrefix("HTTP/1.1 200"))
-    _ = Array("Host: x\r\nConnection: close\r\n\r\n".utf8).withUnsafeBytes {
-      send(busy, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-    }
+    busy.send("Host: x\r\nConnection: close\r\n\r\n")
     #expect(try RawSocket.answer(on: busy, to: "").hasPrefix("HTTP/1.1 200"), "never evicted")
     #expect(refusals.all.isEmpty)
   }
@@ -252,9 +248,9 @@ import Testing
     let port = try server.start()
     defer { server.shutdown(timeout: 1) }
     let first = try RawSocket.busy(port: port, on: server, count: 1)
-    defer { close(first) }
+    defer { first.close() }
     let second = try RawSocket.busy(port: port, on: server, count: 2)
-    defer { close(second) }
+    defer { second.close() }
     let request = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
     #expect(try RawSocket.exchange(port: port, request, wait: 5).hasPrefix("HTTP/1.1 503"))
     server.shutdown(timeout: 1)

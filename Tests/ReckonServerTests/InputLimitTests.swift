@@ -109,43 +109,32 @@ enum Trickle {
   private static func blockingExchange(port: Int, _ text: String, wait seconds: Int) throws -> (
     String, Bool
   ) {
-    let descriptor = try RawSocket.connected(port: port)
-    defer { close(descriptor) }
-    var timeout = timeval(tv_sec: seconds, tv_usec: 0)
-    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes {
-      Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-    }
+    let connection = try RawSocket.connected(port: port)
+    defer { connection.close() }
+    connection.send(text)
     var received: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4_096)
     while true {
-      let count = recv(descriptor, &buffer, buffer.count, 0)
-      if count > 0 {
-        received += buffer.prefix(count)
-        continue
+      switch connection.receive(timeout: Double(seconds)) {
+      case .bytes(let bytes): received += bytes
+      case .closed: return (String(decoding: received, as: UTF8.self), true)
+      case .nothing: return (String(decoding: received, as: UTF8.self), false)
       }
-      // 0 is end-of-file; a reset after the server closed with unread bytes counts as closed too.
-      let closed = count == 0 || errno == ECONNRESET
-      return (String(decoding: received, as: UTF8.self), closed)
     }
   }
 
   private static func blockingSend(
     port: Int, _ text: String, every interval: Double, giveUpAfter limit: Double
   ) throws -> (Double, String) {
-    let descriptor = try RawSocket.connected(port: port)
-    defer { close(descriptor) }
+    let connection = try RawSocket.connected(port: port)
+    defer { connection.close() }
     let started = Date()
     var received: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4_096)
     for byte in Array(text.utf8) where Date().timeIntervalSince(started) < limit {
-      var one = byte
-      guard Foundation.send(descriptor, &one, 1, Int32(MSG_NOSIGNAL)) == 1 else { break }
+      guard connection.send([byte]) else { break }
       Thread.sleep(forTimeInterval: interval)
-      let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-      if count > 0 { received += buffer.prefix(count) }
-      if count == 0 || (count > 0 && !received.isEmpty) { break }
+      let next = connection.receive(timeout: 0)
+      if case .bytes(let bytes) = next { received += bytes }
+      if next != .nothing { break }
     }
     return (Date().timeIntervalSince(started), String(decoding: received, as: UTF8.self))
   }
