@@ -29,8 +29,8 @@ let package = Package(
     .target(
       name: "ReckonTestSupport",
       dependencies: [
-        "ReckonHTTP", "ReckonAppStore", "ReckonState", "ReckonStateSQLite", "ReckonStandIn",
-        "ReckonEngine",
+        "ReckonSupport", "ReckonHTTP", "ReckonAppStore", "ReckonState", "ReckonStateSQLite",
+        "ReckonStandIn", "ReckonEngine",
       ]),
     .target(name: "ReckonAppStore", dependencies: ["ReckonSupport", "COpenSSL"]),
     .target(name: "ReckonHTTP", dependencies: ["ReckonSupport", "CCurl"]),
@@ -107,7 +107,8 @@ let package = Package(
       name: "ReckonEngineTests",
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite",
-        "ReckonState", "ReckonStateSQLite", "ReckonEngine", "ReckonTools", "ReckonTestSupport",
+        "ReckonState", "ReckonStateSQLite", "ReckonEngine", "ReckonTools", "ReckonHTTP",
+        "ReckonStandIn", "ReckonTestSupport",
       ]),
     .testTarget(
       name: "ReckonFactsTests",

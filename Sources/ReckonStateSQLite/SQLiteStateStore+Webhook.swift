@@ -143,6 +143,14 @@ extension SQLiteStateStore {
     }
   }
 
+  /// Makes every write through this store fail (or succeed again), as a full disk would: for
+  /// fault tests of what is written while the state refuses writes.
+  package func refuseWrites(_ refuse: Bool) throws(StateError) {
+    try locked { () throws(StateError) in
+      try connection.execute("PRAGMA query_only = \(refuse ? 1 : 0)")
+    }
+  }
+
   /// The outbox by state, the entries overdue and the requests undecided at `now`. Read without
   /// a transaction of their own, which would take the write lock: the gauges must read while
   /// writes fail.

@@ -30,7 +30,7 @@ import Testing
     let store = try OutboxFixture.temporaryStore()
     let clock = SimulatedClock(start: start)
     let random = SharedRandom(seed: Self.seed)
-    let events = EventLog()
+    let events = SenderEventLog()
     let sender = OutboxSender(
       store: store, sender: try TestKey.client(url),
       configuration: try SenderSettings.fast(sandboxPerSecond: 5, initialBackoff: 30),

@@ -95,7 +95,7 @@ import Testing
     fixture.standIn.respond { _ in
       guard !readOnly.isSet else { return nil }
       readOnly.set()
-      try? Self.setQueryOnly(store, true)
+      try? store.refuseWrites(true)
       return .serverError
     }
     let first = try fixture.body(ServerFixture.notification(transaction: "5000000001"))
@@ -108,7 +108,7 @@ import Testing
     // Reads still work, so only a write tells a balancer the service cannot take requests.
     let (healthWhileReadOnly, healthBody) = try await fixture.get("/healthz")
 
-    try Self.setQueryOnly(store, false)
+    try store.refuseWrites(false)
     // Writable again, and healthy before any request: the check writes itself.
     let healthAfterwards = try await fixture.get("/healthz").0
     let afterwards = try await fixture.post(second).0
@@ -129,12 +129,6 @@ import Testing
       let received = fixture.standIn.requests.filter { $0.transactionId == entry.transactionId }
       #expect(received.allSatisfy { $0.body == entry.body })
       #expect(received.filter { $0.status == 202 }.count == 1)
-    }
-  }
-
-  static func setQueryOnly(_ store: SQLiteStateStore, _ on: Bool) throws {
-    try store.locked { () throws(StateError) in
-      try store.connection.execute("PRAGMA query_only = \(on ? 1 : 0)")
     }
   }
 

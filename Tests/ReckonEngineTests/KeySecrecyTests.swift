@@ -30,7 +30,7 @@ import Testing
       path: TestScratch.folder.appendingPathComponent(
         "secrecy-\(UUID()).sqlite"
       ).path, rules: .appStore)
-    let events = EventLog()
+    let events = SenderEventLog()
     let sender = OutboxSender(
       store: store, sender: try TestKey.client(url), configuration: try SenderSettings.fast(),
       consentCheck: nil, events: events.append)

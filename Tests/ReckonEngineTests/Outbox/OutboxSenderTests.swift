@@ -16,7 +16,7 @@ import Testing
     let standIn: AppStoreStandIn
     let store: SQLiteStateStore
     let clock: SimulatedClock
-    let events = EventLog()
+    let events = SenderEventLog()
     let sender: OutboxSender
 
     init(
@@ -641,14 +641,14 @@ import Testing
     let h = try harness()
     defer { h.standIn.shutdown() }
     let id = try OutboxFixture.enqueue(in: h.store, at: start)
-    try StateWriteFailureTests.setQueryOnly(h.store, true)
+    try h.store.refuseWrites(true)
     let store = h.store
     let clock = h.clock
     let start = start
     let writable = Flag()
     try await h.sender.run(pollInterval: 5) {
       if !writable.isSet, clock.now() >= start.addingTimeInterval(900) {
-        try? StateWriteFailureTests.setQueryOnly(store, false)
+        try? store.refuseWrites(false)
         writable.set()
       }
       return clock.now() >= start.addingTimeInterval(960)

@@ -2,34 +2,18 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonState
+import ReckonStateSQLite
 import ReckonSupport
-import ReckonTestSupport
-
-@testable import ReckonStateSQLite
-
-/// Sender settings for tests: the default pacing, short backoff.
-enum SenderSettings {
-  static func fast(sandboxPerSecond: Double = 5, initialBackoff: Double = 30) throws
-    -> SenderConfiguration
-  {
-    let json = """
-      {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p.policy"}],
-       "sender": {"sandboxRequestsPerSecond": \(sandboxPerSecond), "initialBackoffSeconds": \(initialBackoff),
-                  "maximumBackoffSeconds": 1800}}
-      """
-    let root = try JSONValue.parse(Data(json.utf8)).objectValue ?? [:]
-    return try ReckonConfiguration(ConfigurationReader(root, path: ""), baseDirectory: "/tmp")
-      .sender
-  }
-}
 
 /// Entries and requests for sender tests.
-enum OutboxFixture {
-  static let body = Data(
+public enum OutboxFixture {
+  /// A reply body that passes every Apple rule, with a usage share.
+  public static let body = Data(
     #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":true,"consumptionPercentage":25000}"#
       .utf8)
 
-  static func temporaryStore() throws -> SQLiteStateStore {
+  /// A new, empty SQLite state in the scratch folder.
+  public static func temporaryStore() throws -> SQLiteStateStore {
     try SQLiteStateStore(
       path: TestScratch.folder.appendingPathComponent("outbox-\(UUID()).sqlite")
         .path, rules: .appStore, durability: .normal)
@@ -37,7 +21,7 @@ enum OutboxFixture {
 
   /// Enqueues one entry received at `date`; returns its id.
   @discardableResult
-  static func enqueue(
+  public static func enqueue(
     in store: SQLiteStateStore, at date: Date, transaction: String = "2000",
     bundleId: String = TestKey.bundleId, environment: AppStoreEnvironment = .production,
     hold: Bool = false, body: Data = body
@@ -61,17 +45,4 @@ enum OutboxFixture {
       holdUntil: hold ? deadline.addingTimeInterval(-3_600) : nil)
     return try store.recordDecision(decision, requestId: request, enqueue: enqueue).entryId!
   }
-}
-
-/// Collects sender events.
-final class EventLog: @unchecked Sendable {
-  private let lock = NSLock()
-  private var events: [SenderEvent] = []
-
-  var append: @Sendable (SenderEvent) -> Void {
-    { [self] event in lock.withLock { events.append(event) } }
-  }
-
-  var all: [SenderEvent] { lock.withLock { events } }
-  var lines: [String] { all.map { "\($0.level): \($0)" } }
 }
