@@ -1,6 +1,7 @@
 import Foundation
 import ReckonEngine
 import ReckonStateSQLite
+import ReckonSupport
 import ReckonTools
 
 /// `reckon generate`: realistic past requests with the app's facts, for dry-runs and demos.
@@ -69,11 +70,15 @@ enum GenerateCommand: Command {
       days: days)
     let absolute = URL(fileURLWithPath: policy ?? defaultPolicy).standardizedFileURL.path
     let staging: StagingFolder
-    do { staging = try StagingFolder(in: folder, console: console) } catch {
+    do { staging = try StagingFolder(in: folder) } catch {
       throw OutputFolder.failure(folder, error)
     }
     defer { staging.remove() }
-    let signals = StopSignals(onStop: { staging.abandon() })
+    let signals = StopSignals(onStop: {
+      guard staging.abandon() else { return }
+      console.error("reckon generate: stopped; nothing was written to \(folder)")
+      exit(130)
+    })
     defer { withExtendedLifetime(signals) {} }
     let files: GeneratedDataWriter.Files
     do {

@@ -1,13 +1,8 @@
-import Dispatch
 import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonStandIn
 import ReckonSupport
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// `reckon standin`: the local App Store stand-in as a process, for demos and manual tests.
 enum StandInCommand: Command {
@@ -73,15 +68,20 @@ enum StandInCommand: Command {
         bundleIds: Set(configuration.apps.map(\.bundleId))))
     // Opened before listening: a file that cannot be written is refused, not silently skipped.
     let recorder = try record.map { path throws(UsageError) in
-      try RequestRecorder(path: path, standIn: standIn, console: console)
+      do { return try StandInRecorder(path: path, standIn: standIn) } catch {
+        throw UsageError("--record \(error)")
+      }
+    }
+    let flush: @Sendable () -> Void = {
+      if let failure = recorder?.flush() { console.error("reckon standin: --record \(failure)") }
     }
     if let answer { standIn.respond(with: FaultAnswers(answer, times: times).next) }
     let url = try standIn.start(port: port)
     // Written unbuffered: a script waits for this line to learn the port.
     FileHandle.standardOutput.write(Data("listening on \(url.absoluteString)\n".utf8))
-    await waitForSignal { recorder?.flush() }
+    await waitForSignal(tick: flush)
     standIn.shutdown()
-    recorder?.flush()
+    flush()
     return 0
   }
 
@@ -107,84 +107,5 @@ enum StandInCommand: Command {
       tick()
       try? await Task.sleep(nanoseconds: 100_000_000)
     }
-  }
-}
-
-/// Appends the stand-in's new requests to a file, one JSON object per line, after whatever the
-/// file already holds (it may be something else given by mistake: nothing is truncated).
-private final class RequestRecorder: @unchecked Sendable {
-  let path: String
-  let standIn: AppStoreStandIn
-  private let console: Console
-  private let descriptor: Int32
-  private let lock = NSLock()
-  private var written = 0
-  private var failed = false
-
-  init(path: String, standIn: AppStoreStandIn, console: Console) throws(UsageError) {
-    self.path = path
-    self.standIn = standIn
-    self.console = console
-    // Bodies name transactions: for the operator's eyes only, as the state database is.
-    descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw UsageError("--record \(path): \(String(cString: strerror(errno)))")
-    }
-    // A file that does not end its last line would run it into the first record.
-    if let last = Self.lastByte(of: path), last != UInt8(ascii: "\n") {
-      _ = Self.writeAll(Data("\n".utf8), to: descriptor)
-    }
-  }
-
-  private static func lastByte(of path: String) -> UInt8? {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-    defer { try? handle.close() }
-    guard let end = try? handle.seekToEnd(), end > 0 else { return nil }
-    try? handle.seek(toOffset: end - 1)
-    return (try? handle.read(upToCount: 1))?.first
-  }
-
-  deinit { close(descriptor) }
-
-  func flush() {
-    lock.withLock {
-      let requests = standIn.requests
-      guard requests.count > written else { return }
-      var lines = Data()
-      for request in requests[written...] { lines.append(Self.line(request)) }
-      written = requests.count
-      if !failed, !Self.writeAll(lines, to: descriptor) {
-        failed = true
-        console.error(
-          "reckon standin: --record \(path): \(String(cString: strerror(errno))); requests are no longer recorded"
-        )
-      }
-    }
-  }
-
-  private static func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
-    data.withUnsafeBytes { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let wrote = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if wrote < 0, errno == EINTR { continue }
-        guard wrote > 0 else { return false }
-        offset += wrote
-      }
-      return true
-    }
-  }
-
-  private static func line(_ request: StandInRequest) -> Data {
-    var object: [String: Any] = [
-      "method": request.method, "path": request.path, "status": request.status,
-      "body": String(decoding: request.body, as: UTF8.self),
-      "receivedAt": ISO8601DateFormatter().string(from: request.receivedAt),
-    ]
-    if let id = request.transactionId { object["transactionId"] = id }
-    if let problem = request.problem { object["problem"] = problem }
-    let data =
-      (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-    return data + Data("\n".utf8)
   }
 }

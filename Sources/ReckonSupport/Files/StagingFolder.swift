@@ -1,6 +1,4 @@
 import Foundation
-import ReckonAppStore
-import ReckonSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -9,11 +7,10 @@ import ReckonSupport
 /// A hidden folder inside an output folder where a command makes its files, moved into place
 /// only once all are complete, so a stop or failure part way never leaves a set of files that
 /// looks whole (a state database with a third of its history, say).
-final class StagingFolder: @unchecked Sendable {
+public final class StagingFolder: @unchecked Sendable {
   /// The hidden folder's path.
-  let path: String
+  public let path: String
   private let folder: String
-  private let console: Console
   /// The folders made for this run, deepest first: removed again if nothing lands in them.
   private let madeFolders: [String]
   /// A lock file inside the hidden folder, held while this run lives: a later run removes a
@@ -28,9 +25,8 @@ final class StagingFolder: @unchecked Sendable {
 
   /// Creates a hidden folder in `folder` (creating `folder` if missing), after removing any a
   /// run that was killed left there (its process is gone).
-  init(in folder: String, console: Console) throws {
+  public init(in folder: String) throws {
     self.folder = folder
-    self.console = console
     madeFolders = Self.missingFolders(along: folder)
     Self.removeAbandoned(in: folder)
     path = folder + "/" + Self.prefix + "\(getpid())-\(UUID().uuidString)"
@@ -98,9 +94,11 @@ final class StagingFolder: @unchecked Sendable {
   private static let lockName = ".lock"
 
   /// Why the files could not be moved into place.
-  struct Appeared: Error, CustomStringConvertible {
-    let path: String
-    var description: String {
+  public struct Appeared: Error, CustomStringConvertible {
+    /// The file that appeared.
+    public let path: String
+    /// What happened, and what to give to replace it.
+    public var description: String {
       "\(path) appeared while the files were made (another run into the folder?); nothing was replaced: give --force to replace it"
     }
   }
@@ -111,7 +109,7 @@ final class StagingFolder: @unchecked Sendable {
   /// the start (another run's) stops the move and what was moved is taken back. Every target is
   /// checked before anything is moved, so a target that cannot be replaced (a folder of that
   /// name) leaves the output folder as it was.
-  func moveIntoPlace(_ names: [String], replace: Bool) throws {
+  public func moveIntoPlace(_ names: [String], replace: Bool) throws {
     lock.withLock { moving = true }
     // One run's set moves in at a time: two runs with --force into one folder would otherwise
     // leave some files of each.
@@ -172,23 +170,22 @@ final class StagingFolder: @unchecked Sendable {
 
   /// Removes the hidden folder and what is left in it, and the folders this run made if
   /// nothing landed in them.
-  func remove() {
+  public func remove() {
     try? FileManager.default.removeItem(atPath: path)
     for made in madeFolders { rmdir(made) }
   }
 
   /// On Ctrl-C or SIGTERM: unless the files are already being moved into place (then they are
-  /// finished first), removes the hidden folder, says nothing was written, and exits 130. The
-  /// lock is held to the end, so the move cannot start in between.
-  func abandon() {
+  /// finished first, and this returns false), removes the hidden folder and returns true. The
+  /// lock stays held after that, so no move starts before the caller exits.
+  public func abandon() -> Bool {
     lock.lock()
     guard !moving else {
       lock.unlock()
-      return
+      return false
     }
     remove()
-    console.error("reckon generate: stopped; nothing was written to \(folder)")
-    exit(130)
+    return true
   }
 
   /// Removes hidden folders of runs that are gone (killed, so they could not clean up): those
