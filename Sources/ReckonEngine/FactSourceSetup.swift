@@ -46,16 +46,18 @@ public struct FactSourceSetup: Sendable {
 
   /// Opens and checks every configured source; one whose file cannot be read now is refused or
   /// opened later, as `unavailable` says. A JSON facts file that changes and no longer reads is
-  /// reported to `events` as `factsReloadRefused` when given, else on standard error.
+  /// reported to `events` as `factsReloadRefused` when given, else to `warn` as a sentence.
   public init(
     _ configurations: [FactSourceConfiguration],
-    events: (@Sendable (ReckonEvent) -> Void)? = nil, unavailable: Unavailable = .refuse
+    events: (@Sendable (ReckonEvent) -> Void)? = nil,
+    warn: (@Sendable (String) -> Void)? = nil, unavailable: Unavailable = .refuse
   ) throws(ConfigurationError) {
     let schema = try FactSourceSetup.schema(configurations)
     var layers: [LayeredFactSource.Layer] = []
     var unopened: [Unopened] = []
     for configuration in configurations {
-      let opener = try FactSourceSetup.opener(configuration, schema: schema, events: events)
+      let opener = try FactSourceSetup.opener(
+        configuration, schema: schema, events: events, warn: warn)
       let source: any FactSource
       do { source = try opener() } catch {
         guard case .openLater = unavailable, error.isUnavailable else { throw error.problem }
@@ -146,7 +148,7 @@ public struct FactSourceSetup: Sendable {
   /// what opens it, which may fail now and succeed later.
   private static func opener(
     _ configuration: FactSourceConfiguration, schema: FactSchema,
-    events: (@Sendable (ReckonEvent) -> Void)?
+    events: (@Sendable (ReckonEvent) -> Void)?, warn: (@Sendable (String) -> Void)?
   ) throws(ConfigurationError) -> Opener {
     let settings = configuration.settings
     try checkKeys(configuration)
@@ -154,7 +156,9 @@ public struct FactSourceSetup: Sendable {
     let name = configuration.name
     if configuration.type == "json" {
       // A server logs JSON lines: a plain-text line on stderr would break its log pipeline.
-      var report = JSONFileFactSource.reportToStandardError
+      var report: @Sendable (JSONFileFactSourceError) -> Void = { error in
+        warn?(JSONFileFactSource.reloadProblem(error))
+      }
       if let events {
         report = { error in
           events(.factsReloadRefused(source: name, path: path, problem: error.description))

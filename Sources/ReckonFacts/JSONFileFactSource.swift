@@ -26,10 +26,11 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
   private var failure: JSONFileFactSourceError?
 
   /// Reads `path` (a file or a folder); fails when it cannot be read or a fact does not check.
+  /// A change that no longer reads is handed to `report` (once per change); the source keeps
+  /// refusing the file's facts until it reads again, whether or not anyone is told.
   public init(
     name: String, path: String, schema: FactSchema,
-    report: @escaping @Sendable (JSONFileFactSourceError) -> Void = JSONFileFactSource
-      .reportToStandardError
+    report: @escaping @Sendable (JSONFileFactSourceError) -> Void = { _ in }
   ) throws(JSONFileFactSourceError) {
     self.name = name
     self.path = path
@@ -90,13 +91,9 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
     if case .failure(let error) = result { report(error) }
   }
 
-  /// Writes a reload problem to standard error (dropped if standard error cannot be written:
-  /// the non-throwing `FileHandle.write(_:)` would trap inside `reckon serve`).
-  public static let reportToStandardError: @Sendable (JSONFileFactSourceError) -> Void = { error in
-    try? FileHandle.standardError.write(
-      contentsOf: Data(
-        "reckon: facts file does not read since it changed; requests that read it wait until it is fixed: \(error)\n"
-          .utf8))
+  /// A reload problem as one sentence for a person.
+  public static func reloadProblem(_ error: JSONFileFactSourceError) -> String {
+    "facts file does not read since it changed; requests that read it wait until it is fixed: \(error)"
   }
 
   /// The file itself, or the folder's `*.json` files in name order, each as the folder's path

@@ -93,7 +93,7 @@ enum DryRunCommand: Command {
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
-    let options = try DryRunOptions(&arguments)
+    let options = try DryRunOptions(&arguments) { console.error("reckon: \($0)") }
     let html = try options.htmlPath.map { path throws(HTMLReportFile.Refusal) in
       try HTMLReportFile(path, inputs: options.inputFiles)
     }

@@ -23,7 +23,11 @@ struct DryRunOptions {
   let skipBadLines: Bool
   private let configuration: ReckonConfiguration?
 
-  init(_ arguments: inout Arguments) throws {
+  /// Where a facts file that changes mid-run and no longer reads is said.
+  let warn: @Sendable (String) -> Void
+
+  init(_ arguments: inout Arguments, warn: @escaping @Sendable (String) -> Void) throws {
+    self.warn = warn
     policyPath = try arguments.required("policy")
     againstPath = arguments.option("against")
     requestsPath = arguments.option("requests")
@@ -75,7 +79,7 @@ struct DryRunOptions {
   /// The fact schema: the configuration's custom facts, or the standard schema.
   func schema() throws -> FactSchema {
     guard let configuration else { return .standard }
-    return try FactSourceSetup(configuration.factSources).schema
+    return try FactSourceSetup(configuration.factSources, warn: warn).schema
   }
 
   /// Runs the dry-run these options describe.
@@ -93,10 +97,12 @@ struct DryRunOptions {
       layers = [
         .lookup(
           try JSONFileFactSource(
-            name: URL(fileURLWithPath: facts).lastPathComponent, path: facts, schema: schema))
+            name: URL(fileURLWithPath: facts).lastPathComponent, path: facts, schema: schema,
+            report: { warn(JSONFileFactSource.reloadProblem($0)) }))
       ]
     } else if let configuration {
-      layers = try DryRunSetup.bulkLayers(configuration, FactSourceSetup(configuration.factSources))
+      layers = try DryRunSetup.bulkLayers(
+        configuration, FactSourceSetup(configuration.factSources, warn: warn))
     } else {
       layers = nil
     }
@@ -108,7 +114,7 @@ struct DryRunOptions {
       bulk.skipBadLines = skipBadLines
       return try await bulk.run(lines, control: control)
     }
-    let setup = try FactSourceSetup(configuration!.factSources)
+    let setup = try FactSourceSetup(configuration!.factSources, warn: warn)
     let read = try DryRunSetup.pastRequests(
       lines, verifier: verifier, apps: apps, skipBadLines: skipBadLines)
     return await SequentialDryRun(
@@ -167,7 +173,7 @@ struct DryRunOptions {
     case "recorded": mode = .recorded
     case "current":
       mode = .current(
-        try FactSourceSetup(configuration!.factSources).gatherer(
+        try FactSourceSetup(configuration!.factSources, warn: warn).gatherer(
           records: StateHistoryFacts(store: store)))
     default: throw UsageError("with --state, --facts is recorded or current")
     }
