@@ -114,19 +114,13 @@ struct ServiceConfigurationTests {
         -> ConsumptionDelivery
       { .networkError("not sent in tests") }
     }
-    let folder = TestScratch.folder.appendingPathComponent("reckon-svc-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    try Data("otherwise share data only\n".utf8).write(
-      to: folder.appendingPathComponent("p.policy"))
-    let config = folder.appendingPathComponent("reckon.json")
-    try Data(
+    let (folder, config) = try Self.folder(
       #"""
       {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p.policy"}],
        "factSources": [{"name": "notes", "type": "json", "path": "notes.json"}],
        "state": {"path": "state.sqlite"}}
-      """#.utf8
-    ).write(to: config)
+      """#)
+    defer { try? FileManager.default.removeItem(at: folder) }
     try Data("{}".utf8).write(to: folder.appendingPathComponent("notes.json"))
     var warnings: [String] = []
     let service = try ReckonService(
@@ -142,23 +136,29 @@ struct ServiceConfigurationTests {
   /// The state records requests by Apple's rules: the service hands them to whichever backend
   /// the configuration names, so no backend spells them itself.
   @Test func theServiceOpensTheStateWithApplesReplyRules() throws {
-    let folder = TestScratch.folder.appendingPathComponent("reckon-svc-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    try Data("otherwise share data only\n".utf8).write(
-      to: folder.appendingPathComponent("p.policy"))
-    let config = folder.appendingPathComponent("reckon.json")
-    try Data(
+    let (folder, config) = try Self.folder(
       #"""
       {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p.policy"}],
        "state": {"path": "state.sqlite"}}
-      """#.utf8
-    ).write(to: config)
+      """#)
+    defer { try? FileManager.default.removeItem(at: folder) }
     let opener = WatchedStateOpener()
     _ = try ReckonService(
       configuration: try ReckonConfiguration.load(path: config.path), state: opener,
       transport: nil)
     #expect(opener.rules == .appStore)
     #expect(opener.rules?.requestType == "CONSUMPTION_REQUEST")
+  }
+
+  /// A new folder holding `p.policy` (a policy that shares data only) and `reckon.json` with
+  /// `configuration`; the folder and the configuration file.
+  static func folder(_ configuration: String) throws -> (URL, URL) {
+    let folder = TestScratch.folder.appendingPathComponent("reckon-svc-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data("otherwise share data only\n".utf8).write(
+      to: folder.appendingPathComponent("p.policy"))
+    let config = folder.appendingPathComponent("reckon.json")
+    try Data(configuration.utf8).write(to: config)
+    return (folder, config)
   }
 }
