@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "ReckonFacts", targets: ["ReckonFacts"]),
     .library(name: "ReckonState", targets: ["ReckonState"]),
     .library(name: "ReckonStateSQLite", targets: ["ReckonStateSQLite"]),
+    .library(name: "ReckonStatePostgres", targets: ["ReckonStatePostgres"]),
     .library(name: "ReckonEngine", targets: ["ReckonEngine"]),
     .library(name: "ReckonTools", targets: ["ReckonTools"]),
     .library(name: "ReckonServer", targets: ["ReckonServer"]),
@@ -21,6 +22,7 @@ let package = Package(
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     .target(name: "ReckonSupport"),
     .target(name: "ReckonSQLite", dependencies: ["CSQLite"]),
     .target(name: "ReckonPolicy", dependencies: ["ReckonSupport"]),
@@ -30,7 +32,7 @@ let package = Package(
       name: "ReckonTestSupport",
       dependencies: [
         "ReckonSupport", "ReckonHTTP", "ReckonAppStore", "ReckonState", "ReckonStateSQLite",
-        "ReckonStandIn", "ReckonEngine",
+        "ReckonStatePostgres", "ReckonStandIn", "ReckonEngine",
       ]),
     .target(name: "ReckonAppStore", dependencies: ["ReckonSupport", "COpenSSL"]),
     .target(name: "ReckonHTTP", dependencies: ["ReckonSupport", "CCurl"]),
@@ -41,6 +43,8 @@ let package = Package(
     .target(
       name: "ReckonStateSQLite",
       dependencies: ["ReckonSupport", "ReckonState", "ReckonSQLite", "CSQLite"]),
+    .target(
+      name: "ReckonStatePostgres", dependencies: ["ReckonSupport", "ReckonState", "CLibPQ"]),
     .target(
       name: "ReckonEngine",
       dependencies: [
@@ -83,8 +87,8 @@ let package = Package(
     .testTarget(
       name: "ReckonStateTests",
       dependencies: [
-        "ReckonSupport", "ReckonAppStore", "ReckonState", "ReckonStateSQLite", "ReckonEngine",
-        "ReckonTestSupport",
+        "ReckonSupport", "ReckonAppStore", "ReckonState", "ReckonStateSQLite",
+        "ReckonStatePostgres", "ReckonEngine", "ReckonTestSupport",
       ]),
     .testTarget(
       name: "ReckonStateSQLiteTests",

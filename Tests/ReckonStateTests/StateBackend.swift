@@ -1,6 +1,7 @@
 import Foundation
 import ReckonEngine
 import ReckonState
+import ReckonStatePostgres
 import ReckonStateSQLite
 import ReckonTestSupport
 import Testing
@@ -24,5 +25,13 @@ struct StateBackend: CustomTestStringConvertible, Sendable {
   /// The in-memory backend the tests use where no file is wanted.
   static let inMemory = StateBackend(name: "in memory") { InMemoryStateStore(rules: .appStore) }
 
-  static let all: [StateBackend] = [.sqlite, .inMemory]
+  /// The shared PostgreSQL backend, in a database of its own on the test server.
+  static let postgres = StateBackend(name: "PostgreSQL") {
+    try PostgresStateStore(
+      address: PostgresAddress(url: TestPostgres.freshDatabase()), rules: .appStore)
+  }
+
+  /// Every backend; PostgreSQL only where a server is (see `TestPostgres`).
+  static let all: [StateBackend] =
+    [.sqlite, .inMemory] + (TestPostgres.isAvailable ? [.postgres] : [])
 }

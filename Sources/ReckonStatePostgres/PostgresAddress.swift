@@ -1,0 +1,107 @@
+import CLibPQ
+import Foundation
+import ReckonState
+
+/// Where the PostgreSQL state lives: a `postgres://user@host:port/database?sslmode=…` URL,
+/// whose every parameter libpq honours, and the password kept apart from it. A password is
+/// never part of the URL (which configurations, logs and `/healthz` show): libpq reads
+/// `PGPASSWORD` or its password file (`PGPASSFILE`, `~/.pgpass`), or Reckon reads the file
+/// `state.passwordFile` names.
+public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
+  /// The URL as configured.
+  public let url: String
+  /// The password read from a file, if one was named.
+  let password: String?
+
+  /// Whether `location` names a PostgreSQL database rather than a file.
+  public static func isAddress(_ location: String) -> Bool {
+    location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
+  }
+
+  /// Checks `url` with libpq's own parser; refuses one that is not a PostgreSQL URL, that libpq
+  /// cannot parse, or that holds a password. With `passwordFile`, the password is its first line.
+  public init(url: String, passwordFile: String? = nil) throws(StateError) {
+    guard Self.isAddress(url) else {
+      throw .cannotOpen(
+        path: url, message: "a PostgreSQL state's address starts with postgres:// or postgresql://")
+    }
+    var parseError: UnsafeMutablePointer<CChar>?
+    guard let options = PQconninfoParse(url, &parseError) else {
+      let reason = parseError.map { String(cString: $0) } ?? "libpq cannot parse it"
+      parseError.map { PQfreemem($0) }
+      throw .cannotOpen(
+        path: Self.redacted(url),
+        message: reason.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    defer { PQconninfoFree(options) }
+    var option = options
+    while let keyword = option.pointee.keyword {
+      if String(cString: keyword) == "password", option.pointee.val != nil {
+        throw .cannotOpen(
+          path: Self.redacted(url),
+          message:
+            "the address holds a password, which would show wherever the address does: set PGPASSWORD, or name a file holding it in state.passwordFile"
+        )
+      }
+      option += 1
+    }
+    self.url = url
+    if let passwordFile {
+      do {
+        let text = try String(contentsOfFile: passwordFile, encoding: .utf8)
+        password = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(
+          String.init)
+      } catch {
+        throw .cannotOpen(
+          path: url,
+          message: "cannot read the password file \(passwordFile): \(error.localizedDescription)")
+      }
+    } else {
+      password = nil
+    }
+  }
+
+  /// The URL, which never holds a password.
+  public var description: String { url }
+
+  /// Opens a libpq connection (possibly failed: check its status); nil when libpq cannot
+  /// allocate one.
+  func connect() -> OpaquePointer? {
+    var keywords = ["dbname", "fallback_application_name"]
+    var values = [url, "reckon"]
+    if let password {
+      keywords.append("password")
+      values.append(password)
+    }
+    return withCStrings(keywords) { keywordPointers in
+      withCStrings(values) { valuePointers in
+        PQconnectdbParams(keywordPointers, valuePointers, 1)
+      }
+    }
+  }
+
+  /// `url` with anything after a `:` in its user part replaced, for a message about a URL that
+  /// was refused.
+  static func redacted(_ url: String) -> String {
+    guard let scheme = url.range(of: "://"),
+      let at = url.range(of: "@", range: scheme.upperBound..<url.endIndex),
+      let colon = url.range(of: ":", range: scheme.upperBound..<at.lowerBound)
+    else { return url }
+    return String(url[..<colon.upperBound]) + "…" + String(url[at.lowerBound...])
+  }
+}
+
+/// Calls `body` with a NULL-terminated array of C strings, valid during the call.
+private func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+  let copies = strings.map { strdup($0) }
+  defer { for copy in copies { free(copy) } }
+  return body(copies.map { $0.map { UnsafePointer($0) } } + [nil])
+}
+
+extension PostgresAddress {
+  /// Runs `sql` on a connection of its own, for setting up a server (tests creating a database
+  /// each): statements no store runs, such as `CREATE DATABASE`.
+  package func administer(_ sql: String) throws(StateError) {
+    try PostgresConnection(address: self).execute(sql)
+  }
+}

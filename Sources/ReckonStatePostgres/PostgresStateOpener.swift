@@ -1,0 +1,38 @@
+import ReckonState
+
+/// Opens the PostgreSQL state at a `postgres://` address; its sender lease is an advisory lock.
+public struct PostgresStateOpener: StateOpener {
+  /// The file holding the database password, if the configuration names one.
+  public let passwordFile: String?
+
+  /// The opener, reading the password from `passwordFile` when given (else libpq's own
+  /// `PGPASSWORD` or password file).
+  public init(passwordFile: String? = nil) {
+    self.passwordFile = passwordFile
+  }
+
+  /// Refuses an address that is not a PostgreSQL URL or holds a password.
+  public func check(location: String) throws(StateError) {
+    _ = try PostgresAddress(url: location, passwordFile: passwordFile)
+  }
+
+  /// Takes the sender's advisory lock on the database at `location`.
+  public func takeSenderLease(location: String) throws(SenderLockError) -> any SenderLease {
+    let address: PostgresAddress
+    do {
+      address = try PostgresAddress(url: location, passwordFile: passwordFile)
+    } catch {
+      throw .cannotOpen(path: location, reason: error.description)
+    }
+    return try PostgresSenderLease(address: address)
+  }
+
+  /// Connects to the database at `location`, creating or migrating Reckon's schema.
+  public func open(location: String, durability: StateDurability, rules: ReplyRules)
+    throws(StateError) -> any StateStore
+  {
+    try PostgresStateStore(
+      address: PostgresAddress(url: location, passwordFile: passwordFile), rules: rules,
+      durability: durability)
+  }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import ReckonState
+
+/// The shared backend passes the same suite as every other; its pacing and claims live in the
+/// database, so every instance keeps to them.
+extension PostgresStateStore: StateStore {
+  /// Reserves `key`'s next slot in its `send_pacing` row, locked while it is read and written,
+  /// so instances together keep to `rate`.
+  public func reserveSendSlot(_ key: String, rate: Double, now: Date) throws(StateError) -> Date {
+    try withPace(key) { (pace: inout SendPace) in pace.reserve(rate: rate, now: now) }
+  }
+
+  public func holdSends(_ key: String, until: Date, now: Date) throws(StateError) -> Date {
+    try withPace(key) { (pace: inout SendPace) in pace.hold(until: until, now: now) }
+  }
+
+  public func restoreHold(_ key: String, until: Date, now: Date) throws(StateError) {
+    try withPace(key) { (pace: inout SendPace) in pace.restore(until: until, now: now) }
+  }
+
+  public func sendsHeldUntil(_ key: String, now: Date) throws(StateError) -> Date? {
+    try locked { () throws(StateError) in
+      try connection.query(
+        "SELECT held_until FROM send_pacing WHERE key = $1", [.text(key)]
+      ).first?.date(0).flatMap { $0 > now ? $0 : nil }
+    }
+  }
+
+  public func sendAccepted(_ key: String) throws(StateError) {
+    try locked { () throws(StateError) in
+      try connection.query(
+        "UPDATE send_pacing SET holds_in_row = 0 WHERE key = $1 AND holds_in_row <> 0",
+        [.text(key)])
+    }
+  }
+
+  /// Claims the request for this store until `claimLifetime` passes on the database's clock;
+  /// a claim whose holder never released it is taken over once it lapses.
+  public func claimRequest(_ requestId: Int64) throws(StateError) -> Bool {
+    try locked { () throws(StateError) in
+      try !connection.query(
+        """
+        INSERT INTO request_claims (request_id, holder, claimed_until)
+        VALUES ($1, $2, extract(epoch FROM clock_timestamp()) + $3)
+        ON CONFLICT (request_id) DO UPDATE
+          SET holder = excluded.holder, claimed_until = excluded.claimed_until
+          WHERE request_claims.claimed_until < extract(epoch FROM clock_timestamp())
+        RETURNING 1
+        """, [.integer(requestId), .text(holder), .double(Self.claimLifetime)]
+      ).isEmpty
+    }
+  }
+
+  public func releaseRequest(_ requestId: Int64) throws(StateError) {
+    try locked { () throws(StateError) in
+      try connection.query(
+        "DELETE FROM request_claims WHERE request_id = $1 AND holder = $2",
+        [.integer(requestId), .text(holder)])
+    }
+  }
+
+  /// The sender's advisory lock, on a connection of its own, held until released or until the
+  /// connection ends (the instance died), when the server lets it go.
+  public func takeSenderLease() throws(SenderLockError) -> any SenderLease {
+    try PostgresSenderLease(address: address)
+  }
+
+  public func isOwnLease(_ lease: any SenderLease) -> Bool {
+    guard let lease = lease as? PostgresSenderLease else { return false }
+    return lease.isHeld && lease.address == address
+  }
+
+  /// Runs `change` on `key`'s pace, read and written back under a row lock.
+  private func withPace<T>(_ key: String, _ change: (inout SendPace) -> T) throws(StateError) -> T {
+    try locked { () throws(StateError) in
+      try connection.transaction { () throws(StateError) in
+        try connection.query(
+          "INSERT INTO send_pacing (key) VALUES ($1) ON CONFLICT (key) DO NOTHING", [.text(key)])
+        let row = try connection.query(
+          """
+          SELECT next_free, held_until, holds_in_row, latest_now FROM send_pacing
+          WHERE key = $1 FOR UPDATE
+          """, [.text(key)]
+        ).first
+        var pace = SendPace(
+          nextFree: row?.date(0), heldUntil: row?.date(1), holdsInARow: Int(row?.int(2) ?? 0),
+          latestNow: row?.date(3))
+        let result = change(&pace)
+        try connection.query(
+          """
+          UPDATE send_pacing SET next_free = $2, held_until = $3, holds_in_row = $4,
+            latest_now = $5
+          WHERE key = $1
+          """,
+          [
+            .text(key), .optional(pace.nextFree), .optional(pace.heldUntil),
+            .integer(Int64(pace.holdsInARow)), .optional(pace.latestNow),
+          ])
+        return result
+      }
+    }
+  }
+}
