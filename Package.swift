@@ -91,6 +91,11 @@ let package = Package(
         "ReckonStatePostgres", "ReckonEngine", "ReckonTestSupport",
       ]),
     .testTarget(
+      name: "ReckonStatePostgresTests",
+      dependencies: [
+        "ReckonSupport", "ReckonState", "ReckonStatePostgres", "ReckonTestSupport",
+      ]),
+    .testTarget(
       name: "ReckonStateSQLiteTests",
       dependencies: [
         "ReckonSupport", "ReckonAppStore", "ReckonSQLite", "ReckonState", "ReckonStateSQLite",

@@ -80,14 +80,15 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// `url` with anything after a `:` in its user part replaced, for a message about a URL that
-  /// was refused.
+  /// `url` with its password, in the user part or the query, replaced, for a message about a
+  /// URL that was refused.
   static func redacted(_ url: String) -> String {
-    guard let scheme = url.range(of: "://"),
-      let at = url.range(of: "@", range: scheme.upperBound..<url.endIndex),
-      let colon = url.range(of: ":", range: scheme.upperBound..<at.lowerBound)
-    else { return url }
-    return String(url[..<colon.upperBound]) + "…" + String(url[at.lowerBound...])
+    guard var parts = URLComponents(string: url) else { return "the configured address" }
+    if parts.password != nil { parts.password = "…" }
+    parts.queryItems = parts.queryItems?.map {
+      $0.name == "password" ? URLQueryItem(name: $0.name, value: "…") : $0
+    }
+    return parts.string ?? "the configured address"
   }
 }
 

@@ -1,0 +1,125 @@
+import Foundation
+import ReckonState
+import ReckonStatePostgres
+import ReckonTestSupport
+import Synchronization
+import Testing
+
+/// Several instances on one database, each with a store of its own: what one records, decides,
+/// claims, paces or holds, every other sees and keeps to.
+@Suite(.enabled(if: TestPostgres.isAvailable, "needs a PostgreSQL server (see TestPostgres)"))
+struct PostgresSharedStateTests {
+  typealias Fixture = StateSamples
+
+  /// `count` stores on one new database, as that many instances would open it.
+  static func instances(_ count: Int) throws -> [PostgresStateStore] {
+    let url = try TestPostgres.freshDatabase()
+    return try (0..<count).map { _ in
+      try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore)
+    }
+  }
+
+  /// Runs `body` for each of `count` workers at once, on threads of their own.
+  static func concurrently<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) throws -> T)
+    -> [Result<T, any Error>]
+  {
+    let results = Mutex([Result<T, any Error>?](repeating: nil, count: count))
+    DispatchQueue.concurrentPerform(iterations: count) { index in
+      let result = Result { try body(index) }
+      results.withLock { $0[index] = result }
+    }
+    return results.withLock { $0.map { $0! } }
+  }
+
+  @Test func copiesReceivedByEveryInstanceAtOnceAreRecordedOnce() throws {
+    let stores = try Self.instances(4)
+    let record = Fixture.notification()
+    let results = Self.concurrently(8) { index in
+      try stores[index % stores.count].recordNotification(record)
+    }
+    let recorded = try results.map { try $0.get() }
+    #expect(recorded.filter { if case .recorded = $0 { true } else { false } }.count == 1)
+    #expect(Set(recorded.map(\.requestId)).count == 1)
+  }
+
+  @Test func aRequestDecidedByEveryInstanceAtOnceHasOneDecisionAndOneReply() throws {
+    let stores = try Self.instances(4)
+    let request = try stores[0].recordNotification(Fixture.notification()).requestId
+    let receipts = try Self.concurrently(8) { index in
+      try stores[index % stores.count].recordDecision(
+        Fixture.decision(), requestId: request, enqueue: Fixture.enqueue())
+    }.map { try $0.get() }
+    #expect(receipts.filter { !$0.alreadyDecided }.count == 1)
+    #expect(Set(receipts.map(\.entryId)).count == 1)
+    #expect(try stores[1].decisionCount(requestId: request) == 1)
+    #expect(try stores[2].entryCount(states: []) == 1)
+  }
+
+  @Test func aRepeatIsFoundWhicheverInstanceRecordsIt() throws {
+    let stores = try Self.instances(2)
+    let first = try stores[0].recordNotification(Fixture.notification())
+    let again = try stores[1].recordNotification(
+      Fixture.notification(at: Fixture.start.addingTimeInterval(60)))
+    #expect(again == .repeated(requestId: again.requestId, of: first.requestId))
+  }
+
+  @Test func aClaimKeepsOtherInstancesAwayUntilReleased() throws {
+    let stores = try Self.instances(2)
+    let request = try stores[0].recordNotification(Fixture.notification()).requestId
+    #expect(try stores[0].claimRequest(request))
+    #expect(try !stores[1].claimRequest(request))
+    try stores[1].releaseRequest(request)
+    #expect(try !stores[1].claimRequest(request), "only the holder releases a claim")
+    try stores[0].releaseRequest(request)
+    #expect(try stores[1].claimRequest(request))
+  }
+
+  @Test func instancesShareOnePaceAndOneHold() throws {
+    let stores = try Self.instances(3)
+    let start = Fixture.start
+    let slots = try (0..<6).map { try stores[$0 % 3].reserveSendSlot("app", rate: 50, now: start) }
+    #expect(
+      slots.map { ($0.timeIntervalSince(start) * 1_000).rounded() } == [0, 20, 40, 60, 80, 100])
+    let held = try stores[0].holdSends("app", until: start.addingTimeInterval(5), now: start)
+    #expect(try stores[2].sendsHeldUntil("app", now: start) == held)
+    #expect(try stores[1].reserveSendSlot("app", rate: 50, now: start) == held)
+  }
+
+  /// Slots reserved from many threads on several instances at once never come closer than the
+  /// rate allows: 50 a second is one every 20 ms.
+  @Test func slotsReservedAtOnceByEveryInstanceKeepTheRate() throws {
+    let stores = try Self.instances(3)
+    let start = Fixture.start
+    let slots = try Self.concurrently(60) { index in
+      try stores[index % 3].reserveSendSlot("app", rate: 50, now: start)
+    }.map { try $0.get() }.sorted()
+    let gaps = zip(slots.dropFirst(), slots).map { $0.timeIntervalSince($1) }
+    #expect(gaps.allSatisfy { abs($0 - 0.02) < 0.000_1 }, "\(gaps)")
+    #expect(Set(slots).count == 60)
+  }
+
+  @Test func theSenderLeaseMovesToAnotherInstanceWhenItsHolderLetsGo() throws {
+    let stores = try Self.instances(2)
+    let lease = try stores[0].takeSenderLease()
+    #expect(lease.isExclusive)
+    #expect(throws: SenderLockError.self) { try stores[1].takeSenderLease() }
+    #expect(stores[1].isOwnLease(lease), "a lease on the same database keeps every instance away")
+    lease.release()
+    let taken = try stores[1].takeSenderLease()
+    defer { taken.release() }
+    #expect(taken.isHeld)
+  }
+
+  @Test func anEntrySavedByOneInstanceIsRefusedToAnotherThatReadItBefore() throws {
+    let stores = try Self.instances(2)
+    var mine = try Fixture.enqueued(in: stores[0])
+    var theirs = try stores[1].entry(id: mine.id)
+    let now = Fixture.start.addingTimeInterval(1)
+    mine.state = .sending(since: now)
+    try stores[0].save(&mine, attempt: nil, now: now)
+    theirs.state = .sending(since: now)
+    #expect(throws: StateError.changedConcurrently(entry: mine.id)) {
+      try stores[1].save(&theirs, attempt: nil, now: now)
+    }
+  }
+}
