@@ -68,7 +68,7 @@ let package = Package(
       name: "reckon",
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonState",
-        "ReckonStateSQLite", "ReckonEngine",
+        "ReckonStateSQLite", "ReckonStatePostgres", "ReckonEngine",
         "ReckonTools", "ReckonHTTP", "ReckonServer", "ReckonStandIn",
       ]),
     .executableTarget(
@@ -136,7 +136,7 @@ let package = Package(
       name: "ReckonServerTests",
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonState",
-        "ReckonStateSQLite", "ReckonEngine",
+        "ReckonStateSQLite", "ReckonStatePostgres", "ReckonEngine",
         "ReckonTools", "ReckonHTTP", "ReckonServer", "ReckonStandIn", "ReckonSQLite",
         "ReckonTestSupport",
       ],
@@ -145,7 +145,8 @@ let package = Package(
       name: "ReckonCLITests",
       dependencies: [
         "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonState", "ReckonStateSQLite",
-        "ReckonEngine", "ReckonTools", "ReckonHTTP", "ReckonSQLite", "ReckonTestSupport",
+        "ReckonStatePostgres", "ReckonEngine", "ReckonTools", "ReckonHTTP", "ReckonSQLite",
+        "ReckonTestSupport",
       ],
       exclude: ["Snapshots", "Fixtures"]),
   ]

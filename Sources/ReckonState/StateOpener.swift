@@ -11,9 +11,19 @@ public protocol StateOpener: Sendable {
   /// than run without a sender.
   func takeSenderLease(location: String) throws(SenderLockError) -> any SenderLease
 
-  /// Opens the state at `location` (a file's path, or a database's address), creating or
-  /// migrating it, with each commit pushed to disk as `durability` says, recording requests by
-  /// the store's `rules`.
-  func open(location: String, durability: StateDurability, rules: ReplyRules)
+  /// Opens the state at `location` (a file's path, or a database's address) as `access` allows,
+  /// with each commit pushed to disk as `durability` says, recording requests by the store's
+  /// `rules`.
+  func open(
+    location: String, durability: StateDurability, rules: ReplyRules, access: StateAccess
+  ) throws(StateError) -> any StateStore
+}
+
+extension StateOpener {
+  /// Opens the state at `location`, creating or migrating it.
+  public func open(location: String, durability: StateDurability, rules: ReplyRules)
     throws(StateError) -> any StateStore
+  {
+    try open(location: location, durability: durability, rules: rules, access: .create)
+  }
 }

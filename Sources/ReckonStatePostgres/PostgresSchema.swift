@@ -171,9 +171,12 @@ enum PostgresSchema {
     }
   }
 
-  /// The version the database is at, creating `schema_migrations` in an empty one; throws
-  /// `.notAStateDatabase` for one that holds Reckon's table names but no version table.
-  static func version(_ connection: PostgresConnection) throws(StateError) -> Int {
+  /// The version the database is at (0 for an empty one, where `creating` makes
+  /// `schema_migrations`); throws `.notAStateDatabase` for one that holds Reckon's table names
+  /// but no version table.
+  static func version(_ connection: PostgresConnection, creating: Bool = true)
+    throws(StateError) -> Int
+  {
     let found = try connection.query(
       """
       SELECT to_regclass('schema_migrations') IS NOT NULL, to_regclass('requests') IS NOT NULL
@@ -183,6 +186,7 @@ enum PostgresSchema {
       guard found?.bool(1) != true else {
         throw .notAStateDatabase(path: connection.address.description)
       }
+      guard creating else { return 0 }
       try connection.execute(
         """
         CREATE TABLE schema_migrations (

@@ -27,12 +27,13 @@ public struct PostgresStateOpener: StateOpener {
     return try PostgresSenderLease(address: address)
   }
 
-  /// Connects to the database at `location`, creating or migrating Reckon's schema.
-  public func open(location: String, durability: StateDurability, rules: ReplyRules)
-    throws(StateError) -> any StateStore
-  {
+  /// Connects to the database at `location`, creating or migrating Reckon's schema as `access`
+  /// allows.
+  public func open(
+    location: String, durability: StateDurability, rules: ReplyRules, access: StateAccess
+  ) throws(StateError) -> any StateStore {
     try PostgresStateStore(
       address: PostgresAddress(url: location, passwordFile: passwordFile), rules: rules,
-      durability: durability)
+      durability: durability, access: access)
   }
 }

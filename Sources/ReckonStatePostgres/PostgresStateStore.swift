@@ -31,15 +31,33 @@ public final class PostgresStateStore: @unchecked Sendable {
   /// Connects to the database at `address`, creates or migrates its schema (under an advisory
   /// lock, so instances starting together migrate once), and refuses a database another
   /// program's tables are in or a newer Reckon migrated. With `durability` `.full`, every
-  /// commit waits for the server's flush to disk whatever the server's default.
+  /// commit waits for the server's flush to disk whatever the server's default. `access`
+  /// `.existing` refuses a database without Reckon's schema; `.readOnly` also migrates nothing
+  /// and makes every transaction read-only.
   public init(
-    address: PostgresAddress, rules: ReplyRules, durability: StateDurability = .normal
+    address: PostgresAddress, rules: ReplyRules, durability: StateDurability = .normal,
+    access: StateAccess = .create
   ) throws(StateError) {
     self.address = address
     self.rules = rules
     requestTypeSQL = "'" + rules.requestType.replacingOccurrences(of: "'", with: "''") + "'"
     connection = try PostgresConnection(address: address)
     if durability == .full { try connection.execute("SET synchronous_commit = on") }
+    if access != .create {
+      let found = try PostgresSchema.version(connection, creating: false)
+      guard found > 0 else { throw .notAStateDatabase(path: address.description) }
+      if access == .readOnly {
+        guard found == PostgresSchema.migrations.count else {
+          throw found < PostgresSchema.migrations.count
+            ? .olderSchema(
+              path: address.description, found: found, needed: PostgresSchema.migrations.count)
+            : .newerSchema(
+              path: address.description, found: found, known: PostgresSchema.migrations.count)
+        }
+        try connection.execute("SET default_transaction_read_only = on")
+        return
+      }
+    }
     try PostgresSchema.migrate(connection, now: Date())
   }
 

@@ -17,11 +17,13 @@ public struct SQLiteStateOpener: StateOpener {
     try SenderLock(statePath: location)
   }
 
-  /// Opens (creating or migrating) the SQLite state file at `location`.
-  public func open(location: String, durability: StateDurability, rules: ReplyRules)
-    throws(StateError) -> any StateStore
-  {
+  /// Opens the SQLite state file at `location` as `access` allows; one that writes checkpoints
+  /// in the background.
+  public func open(
+    location: String, durability: StateDurability, rules: ReplyRules, access: StateAccess
+  ) throws(StateError) -> any StateStore {
     try SQLiteStateStore(
-      path: location, rules: rules, durability: durability, backgroundCheckpoints: true)
+      path: location, rules: rules, durability: durability,
+      backgroundCheckpoints: access != .readOnly, access: access)
   }
 }

@@ -30,16 +30,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
   let requestTypeSQL: String
 
   /// What opening may do to the file.
-  public enum Access: Sendable {
-    /// Create the file if it is missing and migrate it to the newest schema (the service).
-    case create
-    /// The file must already be a Reckon state database; it is migrated forward, never created
-    /// (operator commands that write).
-    case existing
-    /// The file must already be a Reckon state database at this build's schema; it is opened
-    /// read-only and nothing is created, migrated or written (dry-runs, reports, listings).
-    case readOnly
-  }
+  public typealias Access = StateAccess
 
   /// Opens the database at `path` as `access` allows (by default creating and migrating as
   /// needed). With `backgroundCheckpoints`, WAL checkpoints run on a queue of their own instead

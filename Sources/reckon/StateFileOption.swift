@@ -1,18 +1,19 @@
 import Foundation
 import ReckonEngine
 
-/// `--state FILE`, or else the state database `reckon.json` names: for commands that read or
-/// tidy the state database and need nothing else of the configuration.
+/// `--state FILE|URL`, or else the state `reckon.json` names: for commands that read or tidy
+/// the state and need nothing else of the configuration.
 enum StateFileOption {
-  /// `--state`, else `state.path` of `--config` (or of ./reckon.json when there is one).
-  static func path(_ arguments: inout Arguments) throws -> String {
+  /// `--state` (a PostgreSQL address takes its password from libpq's `PGPASSWORD` or password
+  /// file), else the `state` of `--config` (or of ./reckon.json when there is one).
+  static func choice(_ arguments: inout Arguments) throws -> StateChoice {
     let configuration = arguments.option("config")
-    if let given = arguments.option("state") { return given }
+    if let given = arguments.option("state") { return StateChoice(location: given) }
     guard configuration != nil || FileManager.default.fileExists(atPath: "reckon.json") else {
       throw UsageError(
-        "missing --state FILE (the state database), or --config reckon.json whose state.path names it"
+        "missing --state FILE|URL (the state database), or --config reckon.json whose state names it"
       )
     }
-    return try ReckonConfiguration.load(path: configuration ?? "reckon.json").statePath
+    return StateChoice(try ReckonConfiguration.load(path: configuration ?? "reckon.json"))
   }
 }

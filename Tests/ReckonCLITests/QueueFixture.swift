@@ -95,7 +95,7 @@ struct QueueFixture {
 
   @discardableResult
   static func enqueue(
-    in store: SQLiteStateStore, at date: Date, transaction: String, hold: Bool, body: String = body,
+    in store: any StateStore, at date: Date, transaction: String, hold: Bool, body: String = body,
     environment: AppStoreEnvironment = .production, facts: String = "[]"
   ) throws -> Int64 {
     let record = NotificationRecord(

@@ -76,7 +76,7 @@ import Testing
     let folder = try Self.workspace(url, authority)
     let configuration = try ReckonConfiguration.load(
       path: folder.appendingPathComponent("reckon.json").path)
-    let store = try SQLiteStateStore(path: configuration.statePath, rules: .appStore)
+    let store = try SQLiteStateStore(path: configuration.stateLocation, rules: .appStore)
     let fresh = try Self.enqueue("61", at: Date(), in: store, signedBy: authority)
     let old = try Self.enqueue(
       "62", at: Date().addingTimeInterval(-120), in: store, signedBy: authority)

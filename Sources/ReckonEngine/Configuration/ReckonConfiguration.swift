@@ -12,8 +12,11 @@ public struct ReckonConfiguration: Sendable {
   public var apps: [AppConfiguration]
   /// The fact sources, in precedence order (the first that supplies a fact wins).
   public var factSources: [FactSourceConfiguration]
-  /// The state database (requests, decisions, outbox).
-  public var statePath: String
+  /// Where the state (requests, decisions, outbox) is: an SQLite file's path (`state.path`) or
+  /// a PostgreSQL database's `postgres://` address (`state.url`).
+  public var stateLocation: String
+  /// The file the PostgreSQL password is read from (`state.passwordFile`), if one is named.
+  public var statePasswordFile: String?
   /// How many days of records `reckon serve` keeps in the state database, pruning older ones
   /// once a day (`state.keepDays`); nil keeps everything.
   public var stateKeepDays: Int?
@@ -108,16 +111,8 @@ public struct ReckonConfiguration: Sendable {
     }
     self.factSources = sources
     let state = try reader.object("state")
-    try state?.rejectUnknownKeys(["path", "keepDays", "durability"])
-    self.statePath = resolve(try state?.optionalString("path") ?? "reckon-state.sqlite")
-    // Otherwise the state backend would say only "disk I/O error" when it opens it.
-    var isFolder: ObjCBool = false
-    if FileManager.default.fileExists(atPath: statePath, isDirectory: &isFolder), isFolder.boolValue
-    {
-      throw ConfigurationError(
-        state?.keyPath("path") ?? "state.path",
-        "\(statePath) is a folder; give the path of a file, e.g. \(statePath)/reckon-state.sqlite")
-    }
+    try state?.rejectUnknownKeys(["path", "url", "passwordFile", "keepDays", "durability"])
+    (stateLocation, statePasswordFile) = try Self.stateLocation(state, resolve: resolve)
     if let durability = try state?.optionalString("durability") {
       guard let chosen = StateDurability(rawValue: durability.uppercased()),
         durability == durability.lowercased()
@@ -158,6 +153,38 @@ public struct ReckonConfiguration: Sendable {
         )
       }
     }
+  }
+
+  /// `state.url` (with its `passwordFile`) or else `state.path`, resolved.
+  private static func stateLocation(
+    _ state: ConfigurationReader?, resolve: (String) -> String
+  ) throws(ConfigurationError) -> (String, String?) {
+    let passwordFile = try state?.optionalString("passwordFile").map(resolve)
+    if let url = try state?.optionalString("url") {
+      guard try state?.optionalString("path") == nil else {
+        throw ConfigurationError(
+          state!.keyPath("url"), "give state.url (PostgreSQL) or state.path (SQLite), not both")
+      }
+      // The backend parses the rest; a typo'd scheme would otherwise be taken for a file name.
+      guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+        throw ConfigurationError(
+          state!.keyPath("url"), "is a postgres://user@host:port/database address")
+      }
+      return (url, passwordFile)
+    }
+    guard passwordFile == nil else {
+      throw ConfigurationError(
+        state!.keyPath("passwordFile"), "is for a PostgreSQL state.url; state.path needs none")
+    }
+    let path = resolve(try state?.optionalString("path") ?? "reckon-state.sqlite")
+    // Otherwise the state backend would say only "disk I/O error" when it opens it.
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+      throw ConfigurationError(
+        state?.keyPath("path") ?? "state.path",
+        "\(path) is a folder; give the path of a file, e.g. \(path)/reckon-state.sqlite")
+    }
+    return (path, nil)
   }
 
   /// `state.keepDays`, if given.

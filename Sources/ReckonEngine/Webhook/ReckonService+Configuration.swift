@@ -65,7 +65,7 @@ extension ReckonService {
     let store: any StateStore
     do {
       store = try opener.open(
-        location: configuration.statePath, durability: configuration.stateDurability,
+        location: configuration.stateLocation, durability: configuration.stateDurability,
         rules: .appStore)
     } catch {
       throw .state(error)

@@ -31,9 +31,9 @@ public final class ServeProcess: Sendable {
     // another program's database is refused before a lock file is left beside it.
     try ThreadBudget.check(
       maximumConnections: configuration.server.maximumConnections, limit: ThreadBudget.userLimit())
-    try opener.check(location: configuration.statePath)
+    try opener.check(location: configuration.stateLocation)
     if configuration.appStoreKey != nil {
-      senderLock = try opener.takeSenderLease(location: configuration.statePath)
+      senderLock = try opener.takeSenderLease(location: configuration.stateLocation)
     }
     let metrics = ReckonMetrics()
     let events = HeldEvents(logger: logger)
@@ -73,11 +73,11 @@ public final class ServeProcess: Sendable {
       : "to \(configuration.appStoreKey?.baseURL ?? "Apple's App Store Server API")"
     logger.log(
       "info", event: "listening",
-      "listening on \(url)\(configuration.server.webhookPath); state \(configuration.statePath); "
+      "listening on \(url)\(configuration.server.webhookPath); state \(configuration.stateLocation); "
         + "sending \(sender)",
       fields: [
         "url": url, "webhook": configuration.server.webhookPath,
-        "state": configuration.statePath,
+        "state": configuration.stateLocation,
         "sender": configuration.appStoreKey == nil ? "off" : "on",
       ])
   }

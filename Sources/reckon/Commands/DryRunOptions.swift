@@ -133,7 +133,7 @@ struct DryRunOptions {
     guard result.rows.isEmpty, !result.stopped else { return nil }
     if let statePath,
       let note = try range.emptyWindowNote(
-        SQLiteStateStore(path: statePath, rules: .appStore, access: .readOnly), decided: false)
+        StateChoice(location: statePath).open(access: .readOnly), decided: false)
     {
       return "warning: nothing was decided: \(note)"
     }
@@ -144,18 +144,19 @@ struct DryRunOptions {
   /// Where `history.*` facts come from when they are gathered now: the `--state` database, or
   /// for `--requests` the configured one if it exists; nil when there is none, or the facts
   /// are the recorded ones.
-  func historySource() -> String? {
-    if statePath != nil { return facts == "current" ? statePath : nil }
-    guard let path = configuration?.statePath, FileManager.default.fileExists(atPath: path) else {
-      return nil
-    }
-    return path
+  func historySource() -> StateChoice? {
+    if let statePath { return facts == "current" ? StateChoice(location: statePath) : nil }
+    guard let configuration else { return nil }
+    let configured = StateChoice(configuration)
+    guard configured.isDatabaseServer || FileManager.default.fileExists(atPath: configured.location)
+    else { return nil }
+    return configured
   }
 
   /// Reckon's records in the configured state database, for `--requests`.
   private func configuredRecords() throws -> StateHistoryFacts? {
     try historySource().map {
-      StateHistoryFacts(store: try SQLiteStateStore(path: $0, rules: .appStore, access: .readOnly))
+      StateHistoryFacts(store: try $0.open(access: .readOnly))
     }
   }
 
@@ -163,7 +164,7 @@ struct DryRunOptions {
     _ path: String, _ policy: CompiledPolicy, _ against: CompiledPolicy?, _ schema: FactSchema,
     _ control: DryRunControl
   ) async throws -> DryRunResult {
-    let store = try SQLiteStateStore(path: path, rules: .appStore, access: .readOnly)
+    let store = try StateChoice(location: path).open(access: .readOnly)
     let stored = try store.storedRequests(since: since, until: until)
     let requests = try stored.map { stored throws(DryRunError) in
       try StoredRequestDecoder.decode(stored, schema: schema)

@@ -43,8 +43,8 @@ enum ImportHistoryCommand: Command {
       console.error($0)
     }
     let verifier = try DryRunSetup.verifier(configuration)
-    let store = try SQLiteStateStore(
-      path: configuration.statePath, rules: .appStore, durability: configuration.stateDurability)
+    let store = try StateChoice(configuration).open(
+      access: .create, durability: configuration.stateDurability)
     var failed = false
     for app in configuration.apps {
       if let note = HistoryImporter.startNote(since: since, now: now, environment: app.environment)

@@ -66,14 +66,13 @@ enum PruneCommand: Command {
     let before = arguments.option("before")
     let dryRun = arguments.flag("dry-run")
     let format = try OutputFormat.option(&arguments) ?? .text
-    let statePath = try StateFileOption.path(&arguments)
+    let state = try StateFileOption.choice(&arguments)
     try arguments.rejectUnknown()
     let now = Date()
     let cutoff = try cutoff(olderThan: olderThan, before: before, now: now)
     // A dry run reads the file as it is: it neither migrates nor writes it.
-    let store = try SQLiteStateStore(
-      path: statePath, rules: .appStore, access: dryRun ? .readOnly : .existing)
-    let counts = try store.prune(before: cutoff, now: now, dryRun: dryRun)
+    let store = try state.open(access: dryRun ? .readOnly : .existing)
+    let counts = try store.prune(before: cutoff, now: now, dryRun: dryRun, stop: { false })
     // So a copy of the file alone holds the result, as far as that needs no wait for another
     // process: a running service's writes must not time out behind it.
     if !dryRun { _ = try? store.checkpoint(waitingForOthers: false) }

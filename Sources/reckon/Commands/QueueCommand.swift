@@ -62,9 +62,8 @@ enum QueueCommand: Command {
     try checkWords(verb, words, listOptions: listOptions)
     // Looking never creates or migrates a database; changing one needs a Reckon database too.
     let reads = verb == "list" || verb == "show"
-    let store = try SQLiteStateStore(
-      path: configuration.statePath, rules: .appStore, durability: configuration.stateDurability,
-      access: reads ? .readOnly : .existing)
+    let store = try StateChoice(configuration).open(
+      access: reads ? .readOnly : .existing, durability: configuration.stateDurability)
     let outbox = OutboxOperator(store: store)
     let now = Date()
     if verb == "list" {

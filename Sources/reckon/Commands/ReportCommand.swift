@@ -58,22 +58,22 @@ enum ReportCommand: Command {
     guard which == "outcomes" else {
       throw UsageError("unknown report '\(which)'; the reports are: outcomes")
     }
-    let statePath = try StateFileOption.path(&arguments)
+    let state = try StateFileOption.choice(&arguments)
     let range = try DateRangeOptions(&arguments)
     let format = try OutputFormat.option(&arguments) ?? .text
     let htmlPath = arguments.option("html")
     try arguments.rejectUnknown(positionals: 1)
     let html = try htmlPath.map { path throws(HTMLReportFile.Refusal) in
-      try HTMLReportFile(path, inputs: [("--state", statePath)])
+      try HTMLReportFile(path, inputs: [("--state", state.location)])
     }
-    let store = try SQLiteStateStore(path: statePath, rules: .appStore, access: .readOnly)
+    let store = try state.open(access: .readOnly)
     let report = OutcomeReport(try store.decidedOutcomes(since: range.since, until: range.until))
     console.out(format == .json ? report.json() : report.text())
     if report.all.decisions + report.importedHistory.decisions == 0 {
       // Empty tables alone would look like a database with nothing in it.
       let why =
         try range.emptyWindowNote(store, decided: true)
-        ?? "the state database \(statePath) holds no decided or imported request"
+        ?? "\(state.description) holds no decided or imported request"
       console.error("warning: nothing to report: \(why)")
     }
     try html?.write(report.html())

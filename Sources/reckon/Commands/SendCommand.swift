@@ -55,8 +55,8 @@ enum SendCommand: Command {
     let warn = { logger.log("warning", event: "startup", $0) }
     let client = try SenderSetup.client(
       configuration, transport: CurlHTTPClient(), warn: warn)
-    let store = try SQLiteStateStore(
-      path: configuration.statePath, rules: .appStore, durability: configuration.stateDurability)
+    let store = try StateChoice(configuration).open(
+      access: .create, durability: configuration.stateDurability)
     let sender = try SenderSetup.sender(
       configuration, store: store, client: client, warn: warn, facts: { logger.log($0) },
       events: { logger.log(.sender($0)) })
@@ -84,9 +84,9 @@ enum SendCommand: Command {
       let waiting = (try? store.outboxDepth()).map { StateGauges(outboxDepth: $0).waiting }
       logger.log(
         "info", event: "started",
-        "sending replies from \(configuration.statePath)"
+        "sending replies from \(configuration.stateLocation)"
           + (waiting.map { " (\($0) waiting)" } ?? ""),
-        fields: ["state": configuration.statePath])
+        fields: ["state": configuration.stateLocation])
       try await sender.run(pollInterval: 1, holding: lock) { signals.isStopped }
       logger.log("info", event: "stopped", "stopped")
       return 0

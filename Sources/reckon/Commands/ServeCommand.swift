@@ -47,7 +47,7 @@ enum ServeCommand: Command {
     // the webhook answers 500 to, instead of SIGXFSZ killing the server.
     signal(SIGXFSZ, SIG_IGN)
     let serve = try ServeProcess(
-      configuration: configuration, state: SQLiteStateOpener(),
+      configuration: configuration, state: StateChoice(configuration).opener,
       listenKey: listen == nil ? "server.listen" : "--listen")
     // Handled before `listening` is logged (`StopSignals` returns once the handlers are in
     // place): a supervisor that stops the server as soon as it says it listens must find

@@ -27,11 +27,12 @@ final class WatchedStateOpener: StateOpener, @unchecked Sendable {
     try SQLiteStateOpener().takeSenderLease(location: location)
   }
 
-  func open(location: String, durability: StateDurability, rules: ReplyRules)
-    throws(StateError) -> any StateStore
-  {
+  func open(
+    location: String, durability: StateDurability, rules: ReplyRules, access: StateAccess
+  ) throws(StateError) -> any StateStore {
     lock.withLock { asked = rules }
-    return try SQLiteStateOpener().open(location: location, durability: durability, rules: rules)
+    return try SQLiteStateOpener().open(
+      location: location, durability: durability, rules: rules, access: access)
   }
 }
 

@@ -1,0 +1,44 @@
+import ReckonEngine
+import ReckonState
+import ReckonStatePostgres
+import ReckonStateSQLite
+
+/// The state a command works on and the backend that opens it: PostgreSQL for a `postgres://`
+/// address, SQLite for a file's path. The one place the CLI names a backend.
+struct StateChoice {
+  /// An SQLite file's path or a PostgreSQL address.
+  let location: String
+  /// The file the PostgreSQL password is read from, if one is named.
+  let passwordFile: String?
+
+  /// The state `configuration` names.
+  init(_ configuration: ReckonConfiguration) {
+    self.init(location: configuration.stateLocation, passwordFile: configuration.statePasswordFile)
+  }
+
+  init(location: String, passwordFile: String? = nil) {
+    self.location = location
+    self.passwordFile = passwordFile
+  }
+
+  /// Whether it is a database server's address rather than a file.
+  var isDatabaseServer: Bool { PostgresAddress.isAddress(location) }
+
+  /// The backend's opener.
+  var opener: any StateOpener {
+    isDatabaseServer
+      ? PostgresStateOpener(passwordFile: passwordFile) : SQLiteStateOpener()
+  }
+
+  /// Opens the state as `access` allows, recording requests by the App Store's rules.
+  func open(access: StateAccess, durability: StateDurability = .normal) throws(StateError)
+    -> any StateStore
+  {
+    try opener.open(location: location, durability: durability, rules: .appStore, access: access)
+  }
+
+  /// For messages: the state's location, saying what it is.
+  var description: String {
+    isDatabaseServer ? "the state database at \(location)" : "the state database \(location)"
+  }
+}

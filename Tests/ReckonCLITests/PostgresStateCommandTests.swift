@@ -1,0 +1,67 @@
+import Foundation
+import ReckonEngine
+import ReckonState
+import ReckonStatePostgres
+import ReckonTestSupport
+import Testing
+
+/// The operator commands work on a PostgreSQL state named by `state.url` as on an SQLite file:
+/// queue, prune and report open it through the same backend choice `reckon serve` makes.
+@Suite(.enabled(if: TestPostgres.isAvailable, "needs a PostgreSQL server (see TestPostgres)"))
+struct PostgresStateCommandTests {
+  let folder: String
+  let url: String
+
+  init() throws {
+    folder = TestScratch.folder.appendingPathComponent("reckon-pgcli-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    url = try TestPostgres.freshDatabase()
+    let store = try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore)
+    let received = Date().addingTimeInterval(-60)
+    _ = try QueueFixture.enqueue(in: store, at: received, transaction: "3001", hold: true)
+    _ = try QueueFixture.enqueue(in: store, at: received, transaction: "3002", hold: false)
+    let policy = ReckonBinary.packageRoot.path + "/policies/targeted.policy"
+    let json = """
+      {"apps": [{"bundleId": "com.example", "appAppleId": 1234567890, "environment": "Production", "policy": "\(policy)"}],
+       "state": {"url": "\(url)"}}
+      """
+    try Data(json.utf8).write(to: URL(fileURLWithPath: folder + "/reckon.json"))
+  }
+
+  private func run(_ arguments: [String]) async throws -> ReckonBinary.Run {
+    try await ReckonBinary.run(arguments + ["--config", folder + "/reckon.json"])
+  }
+
+  @Test func queueListsAndApprovesEntriesInTheDatabase() async throws {
+    let listed = try await run(["queue", "list"])
+    #expect(listed.status == 0, "\(listed.standardError)")
+    #expect(listed.standardOutput.contains("\theld\t3001\t"), "\(listed.standardOutput)")
+    #expect(listed.standardOutput.contains("\tpending\t3002\t"), "\(listed.standardOutput)")
+    let approved = try await run(["queue", "approve", "1"])
+    #expect(approved.status == 0, "\(approved.standardError)")
+    let store = try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore)
+    #expect(try store.entry(id: 1).state.name == "pending")
+  }
+
+  @Test func pruneAndReportReadTheDatabase() async throws {
+    let pruned = try await run(["prune", "--older-than", "30", "--dry-run"])
+    #expect(pruned.status == 0, "\(pruned.standardError)")
+    #expect(
+      pruned.standardOutput.contains("nothing to prune: no notification received before"),
+      "\(pruned.standardOutput)")
+    let report = try await run(["report", "outcomes", "--format", "json"])
+    #expect(report.status == 0, "\(report.standardError)")
+    #expect(
+      report.standardOutput.hasPrefix(#"{"all":{"decisions":2,"#), "\(report.standardOutput)")
+  }
+
+  @Test func aDatabaseWithoutReckonsSchemaIsNotCreatedByAReadingCommand() async throws {
+    let empty = try TestPostgres.freshDatabase()
+    let listed = try await ReckonBinary.run(["report", "outcomes", "--state", empty])
+    #expect(listed.status != 0)
+    #expect(listed.standardError.contains("is not a Reckon state database"), "\(listed.standardError)")
+    let probe = try PostgresStateStore(
+      address: PostgresAddress(url: empty), rules: .appStore, access: .create)
+    #expect(try probe.schemaVersion() == PostgresStateStore.newestSchema)
+  }
+}
