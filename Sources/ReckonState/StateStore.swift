@@ -116,8 +116,8 @@ public protocol SendPacing: Sendable {
   func sendAccepted(_ key: String) throws(StateError)
 }
 
-/// Who may decide a request and who may send: claims on requests being decided, and the lease
-/// a sender holds while it runs.
+/// Who may decide a request, who may send, and who does the once-only work: claims on requests
+/// being decided, the lease a sender holds while it runs, and the leader's lease.
 public protocol WorkClaims: Sendable {
   /// Claims request `requestId` for deciding; false when another decider holds it now.
   func claimRequest(_ requestId: Int64) throws(StateError) -> Bool
@@ -128,6 +128,9 @@ public protocol WorkClaims: Sendable {
   func takeSenderLease() throws(SenderLockError) -> any SenderLease
   /// Whether `lease` is held and is this state's.
   func isOwnLease(_ lease: any SenderLease) -> Bool
+  /// A lease on the state's once-only work, led or not as its `refresh()` finds; throws when
+  /// the state cannot be reached to take it.
+  func takeLeaderLease() throws(StateError) -> any LeaderLease
 }
 
 /// Keeping the state healthy and visible: pruning, gauges, write health.

@@ -67,8 +67,11 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
   /// Opens a libpq connection (possibly failed: check its status); nil when libpq cannot
   /// allocate one.
   func connect() -> OpaquePointer? {
-    var keywords = ["dbname", "fallback_application_name"]
-    var values = [url, "reckon"]
+    // Before `dbname`, so the URL's own options override them: a server or network gone
+    // silent fails a statement within seconds instead of the kernel's two hours.
+    let liveness = Self.livenessOptions
+    var keywords = liveness.map(\.0) + ["dbname", "fallback_application_name"]
+    var values = liveness.map(\.1) + [url, "reckon"]
     if let password {
       keywords.append("password")
       values.append(password)
@@ -79,6 +82,12 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
       }
     }
   }
+
+  /// The connection options that notice a dead peer, unless the URL sets its own.
+  static let livenessOptions = [
+    ("connect_timeout", "10"), ("keepalives_idle", "10"), ("keepalives_interval", "5"),
+    ("keepalives_count", "3"), ("tcp_user_timeout", "20000"),
+  ]
 
   /// `url` with its password, in the user part or the query, replaced, for a message about a
   /// URL that was refused.

@@ -132,7 +132,12 @@ enum PostgresSchema {
       holder TEXT PRIMARY KEY,
       checked_at DOUBLE PRECISION NOT NULL
     );
+    """,
+    // 2: an instance's claim on the due entries it took, so instances sending together take
+    // different ones.
     """
+    ALTER TABLE outbox ADD COLUMN claimed_by TEXT, ADD COLUMN claim_until DOUBLE PRECISION;
+    """,
   ]
 
   /// The advisory-lock class every key Reckon takes is under (`'RCKN'`), so Reckon's locks
@@ -140,8 +145,8 @@ enum PostgresSchema {
   static let lockClass: Int32 = 0x5243_4B4E
   /// The advisory lock migrations run under, so instances starting together migrate once.
   static let migrationLock: Int32 = 1
-  /// The advisory lock the sender holds (see `PostgresSenderLease`).
-  static let senderLock: Int32 = 2
+  /// The advisory lock the instance doing the once-only work holds (see `PostgresLeaderLease`).
+  static let leaderLock: Int32 = 2
 
   /// Brings the database to the newest version in one transaction under the migration lock,
   /// refusing a database Reckon did not make (its tables without `schema_migrations`) or one a

@@ -1,6 +1,6 @@
 import ReckonState
 
-/// Opens the PostgreSQL state at a `postgres://` address; its sender lease is an advisory lock.
+/// Opens the PostgreSQL state at a `postgres://` address, which several instances share.
 public struct PostgresStateOpener: StateOpener {
   /// The file holding the database password, if the configuration names one.
   public let passwordFile: String?
@@ -16,15 +16,14 @@ public struct PostgresStateOpener: StateOpener {
     _ = try PostgresAddress(url: location, passwordFile: passwordFile)
   }
 
-  /// Takes the sender's advisory lock on the database at `location`.
+  /// A sender's lease on the database at `location`, which every instance takes at once.
   public func takeSenderLease(location: String) throws(SenderLockError) -> any SenderLease {
-    let address: PostgresAddress
     do {
-      address = try PostgresAddress(url: location, passwordFile: passwordFile)
+      return PostgresSenderLease(
+        address: try PostgresAddress(url: location, passwordFile: passwordFile))
     } catch {
       throw .cannotOpen(path: location, reason: error.description)
     }
-    return try PostgresSenderLease(address: address)
   }
 
   /// Connects to the database at `location`, creating or migrating Reckon's schema as `access`

@@ -89,18 +89,38 @@ extension PostgresStateStore {
   public func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int) throws(StateError)
     -> [OutboxEntry]
   {
+    // Claimed, not only read: rows another instance is claiming are skipped, not waited for,
+    // and those it claimed stay its own until the claim lapses or it saves them.
     try locked { () throws(StateError) in
       try connection.query(
         """
-        SELECT \(Self.entryColumns) FROM outbox
-        WHERE state IN ('held', 'pending', 'sending')
-          AND ((state <> 'sending' AND (state_at <= $1 OR deadline <= $1))
-            OR (state = 'sending' AND state_at < $3))
-        ORDER BY deadline, id LIMIT $2
-        """, [.date(now), .integer(Int64(limit)), .date(leaseLapsedBefore)]
-      ).compactMap(Self.entry)
+        UPDATE outbox SET claimed_by = $4, claim_until = $5
+        WHERE id IN (
+          SELECT id FROM outbox
+          WHERE state IN ('held', 'pending', 'sending')
+            AND ((state <> 'sending' AND (state_at <= $1 OR deadline <= $1))
+              OR (state = 'sending' AND state_at < $3))
+            AND (claimed_by IS NULL OR claimed_by = $4 OR claim_until <= $1)
+          ORDER BY deadline, id LIMIT $2
+          FOR UPDATE SKIP LOCKED)
+        RETURNING \(Self.entryColumns)
+        """,
+        [
+          .date(now), .integer(Int64(min(limit, Self.largestClaim))), .date(leaseLapsedBefore),
+          .text(holder), .date(now + Self.outboxClaimLifetime),
+        ]
+      ).compactMap(Self.entry).sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
     }
   }
+
+  /// How long due entries an instance took stay its own before it saves them: long enough for
+  /// a batch at Apple's pace, short enough that the batch of an instance that died goes out
+  /// soon after from another.
+  static let outboxClaimLifetime: TimeInterval = 60
+
+  /// The most due entries one call claims, so instances sending together share a backlog
+  /// rather than one taking all of it.
+  static let largestClaim = 64
 
   /// When the next held or pending entry falls due, if any waits.
   public func nextWake() throws(StateError) -> Date? {
@@ -123,7 +143,7 @@ extension PostgresStateStore {
           """
           UPDATE outbox SET body = $1, state = $2, state_at = $3, state_reason = $4,
             attempts = $5, interrupted_sends = $6, last_status = $7, last_error = $8,
-            updated_at = $9, revision = revision + 1
+            updated_at = $9, revision = revision + 1, claimed_by = NULL, claim_until = NULL
           WHERE id = $10 AND revision = $11
           """,
           [

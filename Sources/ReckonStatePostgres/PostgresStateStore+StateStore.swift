@@ -59,15 +59,20 @@ extension PostgresStateStore: StateStore {
     }
   }
 
-  /// The sender's advisory lock, on a connection of its own, held until released or until the
-  /// connection ends (the instance died), when the server lets it go.
-  public func takeSenderLease() throws(SenderLockError) -> any SenderLease {
-    try PostgresSenderLease(address: address)
+  /// A sender's lease, which every instance takes at once: the outbox's claims keep their sends
+  /// apart.
+  public func takeSenderLease() -> any SenderLease {
+    PostgresSenderLease(address: address)
   }
 
   public func isOwnLease(_ lease: any SenderLease) -> Bool {
     guard let lease = lease as? PostgresSenderLease else { return false }
     return lease.isHeld && lease.address == address
+  }
+
+  /// The lead, an advisory lock on a connection of its own, taken at its first `refresh()`.
+  public func takeLeaderLease() -> any LeaderLease {
+    PostgresLeaderLease(address: address)
   }
 
   /// Runs `change` on `key`'s pace, read and written back under a row lock.

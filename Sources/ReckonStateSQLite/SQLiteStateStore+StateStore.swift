@@ -35,4 +35,7 @@ extension SQLiteStateStore: StateStore {
     return lease.isHeld && lease is SenderLock
       && standard(lease.name) == standard(SenderLock.path(forState: path))
   }
+
+  /// Always led: one service uses a state file.
+  public func takeLeaderLease() -> any LeaderLease { SoleLeaderLease() }
 }

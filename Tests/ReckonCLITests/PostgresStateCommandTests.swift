@@ -59,7 +59,8 @@ struct PostgresStateCommandTests {
     let empty = try TestPostgres.freshDatabase()
     let listed = try await ReckonBinary.run(["report", "outcomes", "--state", empty])
     #expect(listed.status != 0)
-    #expect(listed.standardError.contains("is not a Reckon state database"), "\(listed.standardError)")
+    #expect(
+      listed.standardError.contains("is not a Reckon state database"), "\(listed.standardError)")
     let probe = try PostgresStateStore(
       address: PostgresAddress(url: empty), rules: .appStore, access: .create)
     #expect(try probe.schemaVersion() == PostgresStateStore.newestSchema)

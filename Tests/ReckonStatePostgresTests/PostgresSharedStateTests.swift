@@ -98,16 +98,58 @@ struct PostgresSharedStateTests {
     #expect(Set(slots).count == 60)
   }
 
-  @Test func theSenderLeaseMovesToAnotherInstanceWhenItsHolderLetsGo() throws {
+  @Test func everyInstanceSendsAndTheLeadMovesWhenItsHolderLetsGo() throws {
     let stores = try Self.instances(2)
-    let lease = try stores[0].takeSenderLease()
-    #expect(lease.isExclusive)
-    #expect(throws: SenderLockError.self) { try stores[1].takeSenderLease() }
-    #expect(stores[1].isOwnLease(lease), "a lease on the same database keeps every instance away")
-    lease.release()
-    let taken = try stores[1].takeSenderLease()
-    defer { taken.release() }
-    #expect(taken.isHeld)
+    let senders = try stores.map { try $0.takeSenderLease() }
+    #expect(senders.allSatisfy { $0.isHeld && !$0.isExclusive })
+    let leads = try stores.map { try $0.takeLeaderLease() }
+    #expect(leads[0].refresh())
+    #expect(!leads[1].refresh(), "one instance leads at a time")
+    leads[0].release()
+    #expect(leads[1].refresh())
+    #expect(!leads[0].refresh())
+    leads[1].release()
+  }
+
+  @Test func theLeadOfAnInstanceWhoseSessionEndedGoesToAnother() throws {
+    let url = try TestPostgres.freshDatabase()
+    let stores = try (0..<2).map { _ in
+      try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore)
+    }
+    let leads = try stores.map { try $0.takeLeaderLease() }
+    defer { leads.forEach { $0.release() } }
+    #expect(leads[0].refresh())
+    // As the server does when the leader's machine stops answering its keepalives.
+    let database = String(url.split(separator: "/").last!)
+    try PostgresAddress(url: try TestPostgres.serverAddress() + "/postgres").administer(
+      """
+      SELECT pg_terminate_backend(pid) FROM pg_locks
+      WHERE locktype = 'advisory' AND objid = 2 AND database = (
+        SELECT oid FROM pg_database WHERE datname = '\(database)')
+      """)
+    #expect(leads[1].refresh(), "the lock went with the session")
+    #expect(!leads[0].refresh(), "the old leader finds it lost the lead")
+    #expect(!leads[0].isLeader)
+  }
+
+  @Test func instancesClaimDifferentDueEntriesUntilTheClaimLapses() throws {
+    let stores = try Self.instances(2)
+    for index in 0..<100 { _ = try Fixture.enqueued(in: stores[0], transaction: "t\(index)") }
+    let now = Fixture.start.addingTimeInterval(1)
+    let first = try stores[0].dueEntries(now: now, limit: 512)
+    let second = try stores[1].dueEntries(now: now, limit: 512)
+    #expect(first.count == 64)
+    #expect(second.count == 36)
+    #expect(Set(first.map(\.id)).isDisjoint(with: second.map(\.id)))
+    #expect(first.map(\.deadline) == first.map(\.deadline).sorted(), "earliest deadline first")
+    #expect(
+      try stores[0].dueEntries(now: now, limit: 512).map(\.id) == first.map(\.id),
+      "an instance's own claims stay its own")
+    #expect(try stores[1].dueEntries(now: now, limit: 512).count == 36)
+    let lapsed = try stores[1].dueEntries(now: now.addingTimeInterval(61), limit: 512)
+    #expect(
+      Set(lapsed.map(\.id)) == Set(first.map(\.id)),
+      "a claim its holder never saved is free after a minute")
   }
 
   @Test func anEntrySavedByOneInstanceIsRefusedToAnotherThatReadItBefore() throws {

@@ -604,6 +604,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   func isOwnLease(_ lease: any SenderLease) -> Bool {
     (lease as? InMemorySenderLease)?.slot === senderLease && lease.isHeld
   }
+
+  func takeLeaderLease() -> any LeaderLease { SoleLeaderLease() }
 }
 
 /// The in-memory store's sender lease: one holder at a time per store.

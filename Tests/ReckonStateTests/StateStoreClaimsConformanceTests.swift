@@ -44,13 +44,22 @@ import Testing
     }
   }
 
+  /// An exclusive lease (an embedded state's) keeps every other sender away; a shared one (a
+  /// state several instances send from) is taken by each.
   @Test(arguments: StateBackend.all)
-  func theSenderLeaseIsHeldByOneSenderAtATime(_ backend: StateBackend) throws {
+  func theSenderLeaseIsHeldByOneSenderAtATimeUnlessShared(_ backend: StateBackend) throws {
     let store = try backend.make()
     let first = try store.takeSenderLease()
     #expect(first.isHeld)
     #expect(store.isOwnLease(first))
-    #expect(throws: SenderLockError.self) { try store.takeSenderLease() }
+    if first.isExclusive {
+      #expect(throws: SenderLockError.self) { try store.takeSenderLease() }
+    } else {
+      let beside = try store.takeSenderLease()
+      #expect(store.isOwnLease(beside))
+      beside.release()
+      #expect(store.isOwnLease(first), "another sender's release leaves this one's lease held")
+    }
     first.release()
     #expect(!first.isHeld)
     #expect(!store.isOwnLease(first), "a released lease keeps no sender away")
@@ -59,6 +68,21 @@ import Testing
     #expect(store.isOwnLease(second))
     let other = try backend.make()
     #expect(!other.isOwnLease(second), "another state's lease is not this one's")
+  }
+
+  @Test(arguments: StateBackend.all)
+  func theLeaderLeaseLeadsUntilReleased(_ backend: StateBackend) throws {
+    let store = try backend.make()
+    let lease = try store.takeLeaderLease()
+    #expect(lease.refresh())
+    #expect(lease.isLeader)
+    #expect(lease.refresh(), "a lead held stays held")
+    lease.release()
+    #expect(!lease.isLeader)
+    #expect(!lease.refresh(), "a released lease is not taken again")
+    let next = try store.takeLeaderLease()
+    defer { next.release() }
+    #expect(next.refresh(), "the lead released is free for the next")
   }
 
   @Test(arguments: StateBackend.all)
