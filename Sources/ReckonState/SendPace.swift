@@ -2,8 +2,8 @@ import Foundation
 
 /// One key's pacing (a generic cell rate algorithm without bursts) and 429 holds, as a value a
 /// backend keeps where its senders share it: in memory for one sending process (`RateLimiter`),
-/// in a row for several. Each `reserve` returns the time the next send may start, `1/rate`
-/// after the previous one. A 429 holds the key until its `Retry-After`, and never for less than
+/// in a row for several. Each `reserve` returns the time the next send may start, a little over
+/// `1/rate` after the previous one (see `jitterAllowance`). A 429 holds the key until its `Retry-After`, and never for less than
 /// a floor that doubles with each 429 in a row, so a `Retry-After` of now or the past (or a
 /// clock ahead of the store's) does not become a hot loop.
 ///
@@ -29,6 +29,17 @@ public struct SendPace: Hashable, Sendable {
   public static let minimumHold: TimeInterval = 1
   /// The longest floor a run of 429s builds up to (the store's own `Retry-After` may be longer).
   public static let maximumHoldFloor: TimeInterval = 60
+  /// How much later than its slot a send may reach the store without `rate + 1` of them
+  /// landing in one second of the store's clock: `rate` slots span a second and this much.
+  /// Sends start late by the time a thread takes to wake and the request to travel, and
+  /// exactly `1/rate` apart a window would hold one too many whenever its first send was
+  /// later than its last.
+  public static let jitterAllowance: TimeInterval = 0.05
+
+  /// The time between two slots at `rate` a second.
+  public static func spacing(rate: Double) -> TimeInterval {
+    (1 + jitterAllowance) / max(rate, 0.001)
+  }
 
   /// A key never paced or held.
   public init(
@@ -44,7 +55,7 @@ public struct SendPace: Hashable, Sendable {
   public mutating func reserve(rate: Double, now: Date) -> Date {
     follow(now)
     let slot = max(nextFree ?? now, heldUntil ?? now, now)
-    nextFree = slot.addingTimeInterval(1 / max(rate, 0.001))
+    nextFree = slot.addingTimeInterval(Self.spacing(rate: rate))
     return slot
   }
 
