@@ -173,6 +173,10 @@ struct SenderValueRefusalTests {
     ),
     (#"{"maximumConcurrentSends": 0}"#, "sender.maximumConcurrentSends: must be greater than 0"),
     (#"{"maximumConcurrentSends": 2.5}"#, "sender.maximumConcurrentSends: must be a whole number"),
+    (
+      #"{"sendLeaseSeconds": 43200}"#,
+      "sender.sendLeaseSeconds: must be from 10 to 3600: longer than Apple takes to answer, and well inside the 12 hours Apple gives for a reply"
+    ),
   ])
   func aValueThatWouldBeQuietlyChangedIsRefused(sender: String, message: String) throws {
     let json = """
@@ -196,6 +200,7 @@ struct SenderValueRefusalTests {
     let sender = try ReckonConfiguration(ConfigurationReader(root, path: ""), baseDirectory: "/tmp")
       .sender
     #expect(sender.holdReleaseBeforeDeadlineSeconds == 144 * 60)
+    #expect(sender.sendLeaseSeconds == 300, "the default send lease")
   }
 
   @Test(arguments: [(#"{}"#, 8), (#"{"maximumConcurrentSends": 24}"#, 24)])

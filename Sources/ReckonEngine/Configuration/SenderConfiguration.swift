@@ -16,6 +16,13 @@ public struct SenderConfiguration: Hashable, Sendable {
   /// Sends in flight at once. Each waits for Apple's answer, so this bounds the rate as much as
   /// the pacing does: at 150 ms an answer, 8 sends at once reach at most about 53 a second.
   public var maximumConcurrentSends: Int
+  /// How long a send may stay unanswered before it counts as one whose sender stopped (the
+  /// process killed, its machine gone) and another sender makes it again, with the same body.
+  public var sendLeaseSeconds: Double
+
+  /// The range `sendLeaseSeconds` may take: longer than any answer takes, and well inside the
+  /// 12 hours Apple gives.
+  static let sendLeaseRange: ClosedRange<Double> = 10...3_600
 
   /// The most sends in flight at once a configuration may ask for.
   static let mostConcurrentSends = 256
@@ -24,7 +31,15 @@ public struct SenderConfiguration: Hashable, Sendable {
     try reader?.rejectUnknownKeys([
       "productionRequestsPerSecond", "sandboxRequestsPerSecond", "holdReleaseMinutesBeforeDeadline",
       "initialBackoffSeconds", "maximumBackoffSeconds", "maximumConcurrentSends",
+      "sendLeaseSeconds",
     ])
+    sendLeaseSeconds = try reader?.positiveNumber("sendLeaseSeconds", default: 300) ?? 300
+    guard Self.sendLeaseRange.contains(sendLeaseSeconds) else {
+      throw ConfigurationError(
+        reader?.keyPath("sendLeaseSeconds") ?? "sender.sendLeaseSeconds",
+        "must be from 10 to 3600: longer than Apple takes to answer, and well inside the 12 "
+          + "hours Apple gives for a reply")
+    }
     maximumConcurrentSends =
       try reader?.positiveWholeNumber("maximumConcurrentSends", default: 8) ?? 8
     guard maximumConcurrentSends <= Self.mostConcurrentSends else {

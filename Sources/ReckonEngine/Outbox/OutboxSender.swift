@@ -38,13 +38,14 @@ public final class OutboxSender: Sendable {
   /// With `consentCheck`, a reply whose decision is `consentCheckAge` seconds old or more has
   /// the customer's consent read again before it goes; it has no default, so a sender without
   /// one (`nil`) is chosen, never an oversight. A send still unanswered `sendLeaseSeconds`
-  /// after it began is taken for one whose sender stopped, and made again.
+  /// (by default the configuration's) after it began is taken for one whose sender stopped,
+  /// and made again.
   public init(
     store: any StateStore, sender: any ConsumptionSender, configuration: SenderConfiguration,
     clock: any OutboxClock = SystemClock(),
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
     credentialsPauseSeconds: TimeInterval = 300, maximumConcurrentSends: Int? = nil,
-    sendLeaseSeconds: TimeInterval = 300,
+    sendLeaseSeconds: TimeInterval? = nil,
     consentCheck: (any ConsentCheck)?, consentCheckAge: TimeInterval = 60,
     events: @escaping @Sendable (SenderEvent) -> Void = { _ in }
   ) {
@@ -56,7 +57,7 @@ public final class OutboxSender: Sendable {
     let production = configuration.productionRequestsPerSecond
     let sandbox = configuration.sandboxRequestsPerSecond
     self.rates = { key in key.hasSuffix("|Production") ? production : sandbox }
-    self.sendLease = sendLeaseSeconds
+    self.sendLease = sendLeaseSeconds ?? configuration.sendLeaseSeconds
     self.backoff = Backoff(
       initial: configuration.initialBackoffSeconds, maximum: configuration.maximumBackoffSeconds,
       random: random)
