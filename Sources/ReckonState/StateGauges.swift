@@ -10,12 +10,24 @@ public struct StateGauges: Hashable, Sendable {
   public var overdue: Int
   /// Requests without a decision whose deadline has not passed: waiting for a fact source.
   public var undecided: Int
+  /// When the longest-waiting entry that is due (held or pending, its time come) fell due; nil
+  /// when none waits. How far the senders lag behind.
+  public var oldestDueSince: Date?
 
   /// Gauges with the given values.
-  public init(outboxDepth: [String: Int] = [:], overdue: Int = 0, undecided: Int = 0) {
+  public init(
+    outboxDepth: [String: Int] = [:], overdue: Int = 0, undecided: Int = 0,
+    oldestDueSince: Date? = nil
+  ) {
     self.outboxDepth = outboxDepth
     self.overdue = overdue
     self.undecided = undecided
+    self.oldestDueSince = oldestDueSince
+  }
+
+  /// How long the oldest due entry has waited at `now`, 0 when none waits.
+  public func dueLag(now: Date) -> TimeInterval {
+    oldestDueSince.map { max(0, now.timeIntervalSince($0)) } ?? 0
   }
 
   /// Entries held, pending or sending.

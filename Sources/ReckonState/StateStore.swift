@@ -128,9 +128,9 @@ public protocol WorkClaims: Sendable {
   func takeSenderLease() throws(SenderLockError) -> any SenderLease
   /// Whether `lease` is held and is this state's.
   func isOwnLease(_ lease: any SenderLease) -> Bool
-  /// A lease on the state's once-only work, led or not as its `refresh()` finds; throws when
-  /// the state cannot be reached to take it.
-  func takeLeaderLease() throws(StateError) -> any LeaderLease
+  /// A lease on the state's once-only work, led or not as its `refresh()` finds (a state that
+  /// cannot be reached is not led).
+  func takeLeaderLease() -> any LeaderLease
 }
 
 /// Keeping the state healthy and visible: pruning, gauges, write health.

@@ -18,6 +18,14 @@ extension PostgresStateStore {
         AND r.deadline > $1 AND r.repeat_of IS NULL AND NOT r.imported
         AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)
       """, [.date(now), .date(earliest)])
+    gauges.oldestDueSince = try locked { () throws(StateError) in
+      try connection.query(
+        """
+        SELECT MIN(LEAST(state_at, deadline)) FROM outbox
+        WHERE state IN ('held', 'pending') AND (state_at <= $1 OR deadline <= $1)
+        """, [.date(now)]
+      ).first?.date(0)
+    }
     return gauges
   }
 

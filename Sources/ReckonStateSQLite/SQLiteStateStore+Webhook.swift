@@ -174,6 +174,12 @@ extension SQLiteStateStore {
             AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)
           """, [.date(now), .date(earliest)]
         ).first?.int(0) ?? 0)
+      gauges.oldestDueSince = try connection.query(
+        """
+        SELECT MIN(MIN(state_at, deadline)) FROM outbox
+        WHERE state IN ('held', 'pending') AND (state_at <= ?1 OR deadline <= ?1)
+        """, [.date(now)]
+      ).first?.date(0)
       return gauges
     }
   }

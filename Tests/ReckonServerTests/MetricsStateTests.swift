@@ -17,6 +17,16 @@ struct MetricsStateTests {
     #expect(text.contains("\nreckon_undecided_requests 5\n"))
   }
 
+  /// With several instances on one state, which one leads and how far the senders lag behind.
+  @Test(arguments: [true, false])
+  func theLeadAndTheLagOfTheOldestDueEntryAreGauges(leader: Bool) {
+    let now = Date()
+    let text = ReckonMetrics().render(
+      state: StateGauges(oldestDueSince: now.addingTimeInterval(-42)), leader: leader, now: now)
+    #expect(text.contains("\nreckon_leader \(leader ? 1 : 0)\n"), "\(text)")
+    #expect(text.contains("\nreckon_outbox_due_lag_seconds 42\n"))
+  }
+
   @Test func anUnreadableStateDatabaseLeavesItsGaugesOut() {
     let text = ReckonMetrics().render(state: nil)
     #expect(text.contains("\nreckon_state_readable 0\n"), "\(text)")

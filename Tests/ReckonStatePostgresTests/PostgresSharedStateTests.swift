@@ -100,9 +100,9 @@ struct PostgresSharedStateTests {
 
   @Test func everyInstanceSendsAndTheLeadMovesWhenItsHolderLetsGo() throws {
     let stores = try Self.instances(2)
-    let senders = try stores.map { try $0.takeSenderLease() }
+    let senders = stores.map { $0.takeSenderLease() }
     #expect(senders.allSatisfy { $0.isHeld && !$0.isExclusive })
-    let leads = try stores.map { try $0.takeLeaderLease() }
+    let leads = stores.map { $0.takeLeaderLease() }
     #expect(leads[0].refresh())
     #expect(!leads[1].refresh(), "one instance leads at a time")
     leads[0].release()
@@ -116,7 +116,7 @@ struct PostgresSharedStateTests {
     let stores = try (0..<2).map { _ in
       try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore)
     }
-    let leads = try stores.map { try $0.takeLeaderLease() }
+    let leads = stores.map { $0.takeLeaderLease() }
     defer { leads.forEach { $0.release() } }
     #expect(leads[0].refresh())
     // As the server does when the leader's machine stops answering its keepalives.

@@ -481,7 +481,9 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
         }.count,
         undecided: requests.values.filter {
           $0.isOpenToDecide && $0.deadline > now && !isDecided($0.id)
-        }.count)
+        }.count,
+        oldestDueSince: entries.values.filter { ["held", "pending"].contains($0.state.name) }
+          .map { min($0.state.time, $0.deadline) }.filter { $0 <= now }.min())
     }
   }
 

@@ -97,6 +97,9 @@ import Testing
     #expect(gauges.outboxDepth["held"] == 1)
     #expect(gauges.undecided == 1)
     #expect(gauges.overdue == 0)
+    #expect(gauges.oldestDueSince == Fixture.start, "the pending entry is due, the held one not")
+    #expect(gauges.dueLag(now: Fixture.start.addingTimeInterval(60)) == 60)
+    #expect(try store.gauges(now: Fixture.start.addingTimeInterval(-1)).oldestDueSince == nil)
     #expect(try store.gauges(now: Fixture.start.addingTimeInterval(13 * 3_600)).overdue == 2)
     #expect(try store.outboxDepth()["pending"] == 1)
   }

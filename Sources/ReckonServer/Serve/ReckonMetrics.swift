@@ -71,8 +71,11 @@ public final class ReckonMetrics: @unchecked Sendable {
 
   /// The metrics as Prometheus text (format 0.0.4), with what the state database holds; nil
   /// when it cannot be read, which `reckon_state_readable` then says, leaving its gauges out.
-  /// `unsignedAccepted` names the environments accepted unsigned, by Apple's spelling.
-  public func render(state: StateGauges?, unsignedAccepted: [String] = []) -> String {
+  /// `unsignedAccepted` names the environments accepted unsigned, by Apple's spelling;
+  /// `leader`, whether this instance leads the once-only work; `now`, the time lags run to.
+  public func render(
+    state: StateGauges?, unsignedAccepted: [String] = [], leader: Bool = true, now: Date = Date()
+  ) -> String {
     lock.withLock {
       var text = ""
       family(
@@ -113,6 +116,10 @@ public final class ReckonMetrics: @unchecked Sendable {
         &text, "reckon_state_readable", "gauge",
         "1 when the state database answered this scrape, else 0 and its gauges are left out.", [],
         [[]: state == nil ? 0 : 1])
+      family(
+        &text, "reckon_leader", "gauge",
+        "1 when this instance does the once-only work (retries of undecided requests, pruning) among those sharing the state.",
+        [], [[]: leader ? 1 : 0])
       if let state {
         var depth: [[String]: Int] = [:]
         for name in OutboxDepthStates.all { depth[[name]] = state.outboxDepth[name] ?? 0 }
@@ -125,6 +132,10 @@ public final class ReckonMetrics: @unchecked Sendable {
         family(
           &text, "reckon_undecided_requests", "gauge",
           "Requests without a decision whose deadline has not passed.", [], [[]: state.undecided])
+        family(
+          &text, "reckon_outbox_due_lag_seconds", "gauge",
+          "How long the oldest due entry (held or pending, its time come) has waited: how far the senders lag.",
+          [], [[]: Int(state.dueLag(now: now))])
       }
       histogram(&text)
       return text

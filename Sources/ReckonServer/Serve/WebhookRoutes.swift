@@ -17,16 +17,20 @@ public struct WebhookRoutes: Sendable {
   /// The names of the service's loops that stopped on an error (`loop_failed`), which
   /// `/healthz` reports as unhealthy: a restart brings them back.
   public let stoppedLoops: @Sendable () -> [String]
+  /// Whether this instance leads the once-only work, which `/healthz` and `/metrics` report.
+  public let isLeader: @Sendable () -> Bool
 
   /// Routes for `service` with the webhook on `webhookPath`.
   public init(
     service: ReckonService, webhookPath: String, metrics: ReckonMetrics,
-    stoppedLoops: @escaping @Sendable () -> [String] = { [] }
+    stoppedLoops: @escaping @Sendable () -> [String] = { [] },
+    isLeader: @escaping @Sendable () -> Bool = { true }
   ) {
     self.service = service
     self.webhookPath = webhookPath
     self.metrics = metrics
     self.stoppedLoops = stoppedLoops
+    self.isLeader = isLeader
   }
 
   /// Answers one request.
@@ -50,12 +54,14 @@ public struct WebhookRoutes: Sendable {
         return notAllowed(request, "GET, HEAD")
       }
       // Nil when the file cannot be read: zeros would pass a stuck queue off as an empty one.
-      let gauges = try? service.store.gauges(now: Date())
+      let now = Date()
+      let gauges = try? service.store.gauges(now: now)
       return HTTPResponse(
         status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
         body: Data(
           metrics.render(
-            state: gauges, unsignedAccepted: service.unsignedEnvironments.map(\.rawValue)
+            state: gauges, unsignedAccepted: service.unsignedEnvironments.map(\.rawValue),
+            leader: isLeader(), now: now
           ).utf8))
     default:
       refused(request, 404, "no route (the webhook is \(webhookPath))")
@@ -70,7 +76,8 @@ public struct WebhookRoutes: Sendable {
   /// given to whoever asks.
   private func health() -> HTTPResponse {
     let gauges: StateGauges
-    do { gauges = try service.store.gauges(now: Date()) } catch {
+    let now = Date()
+    do { gauges = try service.store.gauges(now: now) } catch {
       return .json(503, Data(#"{"status":"unavailable","state":"unreachable"}"#.utf8))
     }
     if let problem = service.store.writeProblem, (try? service.store.checkWritable()) == nil {
@@ -96,7 +103,7 @@ public struct WebhookRoutes: Sendable {
     return .json(
       200,
       Data(
-        #"{"status":"ok","state":"ok","outboxWaiting":\#(gauges.waiting),"outboxOverdue":\#(gauges.overdue),"undecided":\#(gauges.undecided)\#(trust)}"#
+        #"{"status":"ok","state":"ok","role":"\#(isLeader() ? "leader" : "follower")","outboxWaiting":\#(gauges.waiting),"outboxOverdue":\#(gauges.overdue),"outboxDueLagSeconds":\#(Int(gauges.dueLag(now: now))),"undecided":\#(gauges.undecided)\#(trust)}"#
           .utf8))
   }
 

@@ -23,9 +23,12 @@ public final class WebhookServer: @unchecked Sendable {
     public var firstPrune: Double = 60
     /// How long after one prune ends the next begins.
     public var prune: Double = 86_400
+    /// How often the lead on the once-only work is checked, and taken when free: how soon
+    /// another instance takes over from one that died.
+    public var leadership: Double = 1
 
     /// The defaults: policies every second, retries every 30 s, the sender every 250 ms,
-    /// pruning a minute after start and then daily.
+    /// pruning a minute after start and then daily, the lead checked every second.
     public init() {}
   }
 
@@ -39,6 +42,9 @@ public final class WebhookServer: @unchecked Sendable {
   private let lock = NSLock()
   private var stopped = false
   private let failed: FailedLoops
+  /// The lead on the state's once-only work (retrying undecided requests, reporting lapsed
+  /// ones, pruning), which one of the instances sharing a state holds.
+  private let leader: any LeaderLease
 
   /// A server for `service` listening as `configuration` says (port 0 picks a free one).
   public init(
@@ -50,9 +56,11 @@ public final class WebhookServer: @unchecked Sendable {
     self.logger = logger
     let failed = FailedLoops()
     self.failed = failed
+    let leader = service.store.takeLeaderLease()
+    self.leader = leader
     let routes = WebhookRoutes(
       service: service, webhookPath: configuration.webhookPath, metrics: metrics,
-      stoppedLoops: { failed.names })
+      stoppedLoops: { failed.names }, isLeader: { leader.isLeader })
     http = HTTPServer(
       configuration: .init(configuration, readTimeout: readTimeout),
       refused: { refusal in
@@ -70,7 +78,11 @@ public final class WebhookServer: @unchecked Sendable {
   /// Whether `shutdown()` was called.
   public var isStopped: Bool { lock.withLock { stopped } }
 
+  /// Whether this instance does the state's once-only work now.
+  public var isLeader: Bool { leader.isLeader }
+
   /// Listens, then starts the sender, the retry loop and the policy watcher; returns the port.
+  /// The retries and pruning run while this instance leads among those sharing the state.
   /// The sender runs holding `senderLock` (taken at start-up, so a second server refuses to
   /// start) or, without one, takes the lock itself and logs `loop_failed` if another holds it.
   @discardableResult
@@ -79,6 +91,13 @@ public final class WebhookServer: @unchecked Sendable {
   {
     let started = Date()
     let port = try http.start()
+    reportLead(leader.refresh(), was: false)
+    background("leadership") { [self] in
+      await repeatUntilStopped(every: intervals.leadership) { [self] in
+        let was = leader.isLeader
+        reportLead(leader.refresh(), was: was)
+      }
+    }
     background("sender") { [self] in
       try await service.runSender(pollInterval: intervals.senderPoll, holding: senderLock) {
         [self] in isStopped
@@ -92,10 +111,12 @@ public final class WebhookServer: @unchecked Sendable {
       // decided at once, not a retry interval later: Apple's retry of them is answered 200 as a
       // duplicate, so nothing else would decide them before then. A pass takes at most 100, so
       // pass again while one decides something (the set, received before `started`, is finite).
-      while !isStopped,
+      while !isStopped, leader.isLeader,
         await service.retryUndecided(olderThan: Date().timeIntervalSince(started)) > 0
       {}
-      await repeatUntilStopped(every: intervals.retry) { [self] in await service.retryUndecided() }
+      await repeatUntilStopped(every: intervals.retry) { [self] in
+        if leader.isLeader { await service.retryUndecided() }
+      }
     }
     if service.keepDays != nil { startPruning(intervals) }
     background("policy-watch") { [self] in
@@ -120,6 +141,8 @@ public final class WebhookServer: @unchecked Sendable {
     http.shutdown(timeout: timeout)
     lock.withLock { stopped = true }
     _ = loops.wait(timeout: .now() + timeout)
+    // At once for another instance, not when this one's session ends.
+    leader.release()
     // Every request answered and send recorded is then in the state file itself, so a copy of
     // the file alone is complete after a clean stop.
     _ = try? service.store.checkpoint()
@@ -158,7 +181,8 @@ public final class WebhookServer: @unchecked Sendable {
       defer { loops.leave() }
       var next = Date().addingTimeInterval(intervals.firstPrune)
       while !isStopped {
-        if Date() >= next {
+        // A follower keeps its turn due, so an instance taking the lead prunes soon.
+        if Date() >= next, leader.isLeader {
           service.pruneOldRecords { [self] in isStopped }
           next = Date().addingTimeInterval(intervals.prune)
         }
@@ -167,6 +191,21 @@ public final class WebhookServer: @unchecked Sendable {
     }
     thread.name = "reckon-prune"
     thread.start()
+  }
+
+  /// Logs a change of lead: which instance retries and prunes is what an operator of several
+  /// looks for first.
+  private func reportLead(_ leads: Bool, was: Bool) {
+    guard leads != was else { return }
+    if leads {
+      logger.log(
+        "info", event: "lead_taken",
+        "this instance leads: it retries undecided requests and prunes the state")
+    } else {
+      logger.log(
+        "warning", event: "lead_lost",
+        "this instance no longer leads: another retries and prunes, or the state is unreachable")
+    }
   }
 
   private func repeatUntilStopped(every seconds: Double, _ body: @Sendable () async -> Void) async {

@@ -5,6 +5,7 @@ import ReckonFacts
 import ReckonPolicy
 import ReckonServer
 import ReckonStandIn
+import ReckonState
 import ReckonStateSQLite
 import ReckonSupport
 import ReckonTestSupport
@@ -31,17 +32,21 @@ final class ServerFixture: @unchecked Sendable {
   let metrics = ReckonMetrics()
   let logLines = LogLines()
   let port: Int
+  /// Whether `stop()` shuts the stand-in down: not one shared with other fixtures.
+  private let ownsStandIn: Bool
 
   init(
     policy: PolicyBook.Source = .text(name: "e2e.policy", ServerFixture.policy),
     facts: any FactSource = FixedFacts(), maximumBodyBytes: Int = 262_144,
     readTimeout: Double = 10, keepDays: Int? = nil, senderLock: SenderLock? = nil,
-    statePath: String? = nil, authority: LocalCertificateAuthority? = nil,
-    unsignedAccepted: Set<AppStoreEnvironment> = []
+    statePath: String? = nil, state: (any StateStore)? = nil,
+    authority: LocalCertificateAuthority? = nil, unsignedAccepted: Set<AppStoreEnvironment> = [],
+    sharing shared: (AppStoreStandIn, URL)? = nil, sandboxPerSecond: Double = 100
   ) throws {
     self.authority = try authority ?? LocalCertificateAuthority()
-    let (standIn, url) = try TestKey.standIn()
+    let (standIn, url) = try shared ?? TestKey.standIn()
     self.standIn = standIn
+    ownsStandIn = shared == nil
     let metrics = self.metrics
     let logger = JSONLogger { [logLines] in logLines.append($0) }
     service = try ReckonService(
@@ -49,14 +54,16 @@ final class ServerFixture: @unchecked Sendable {
         .init(bundleId: TestKey.bundleId, appAppleId: nil, environment: .sandbox, policy: policy)
       ],
       factSources: [.init(facts)],
-      state: try SQLiteStateStore(
-        path: statePath
-          ?? TestScratch.folder.appendingPathComponent("reckon-e2e-\(UUID()).sqlite").path,
-        rules: .appStore,
-        backgroundCheckpoints: true),
+      state: try state
+        ?? SQLiteStateStore(
+          path: statePath
+            ?? TestScratch.folder.appendingPathComponent("reckon-e2e-\(UUID()).sqlite").path,
+          rules: .appStore,
+          backgroundCheckpoints: true),
       roots: [self.authority.root], unverifiedEnvironments: unsignedAccepted,
       sender: try TestKey.client(url),
-      senderConfiguration: try SenderSettings.fast(sandboxPerSecond: 100, initialBackoff: 0.2),
+      senderConfiguration: try SenderSettings.fast(
+        sandboxPerSecond: sandboxPerSecond, initialBackoff: 0.2),
       keepDays: keepDays,
       events: { event in
         metrics.record(event)
@@ -78,7 +85,7 @@ final class ServerFixture: @unchecked Sendable {
   /// which the loops being stopped and other tests' handlers need).
   func stop() async {
     await server.stop()
-    await Self.offPool { [standIn] in standIn.shutdown() }
+    if ownsStandIn { await Self.offPool { [standIn] in standIn.shutdown() } }
   }
 
   /// Runs blocking work on a GCD thread and waits for it without blocking the cooperative pool.
