@@ -64,7 +64,9 @@ public protocol OutboxQueue: Sendable {
   func entryCount(states: [String]) throws(StateError) -> Int
   /// Entries due to be sent at `now`, earliest deadline first: held and pending ones whose time
   /// came, and `sending` ones whose send began before `leaseLapsedBefore`, since the sender
-  /// that began it stopped without recording an answer.
+  /// that began it stopped without recording an answer. A backend several instances send from
+  /// claims the entries it returns for this caller, for as long as that lease
+  /// (`now - leaseLapsedBefore`), so the others skip them meanwhile.
   func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int) throws(StateError)
     -> [OutboxEntry]
   /// When the next entry falls due, if any waits.

@@ -107,16 +107,20 @@ extension PostgresStateStore {
         """,
         [
           .date(now), .integer(Int64(min(limit, Self.largestClaim))), .date(leaseLapsedBefore),
-          .text(holder), .date(now + Self.outboxClaimLifetime),
+          .text(holder),
+          .date(now + Self.claimLifetime(now: now, leaseLapsedBefore: leaseLapsedBefore)),
         ]
       ).compactMap(Self.entry).sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
     }
   }
 
-  /// How long due entries an instance took stay its own before it saves them: long enough for
-  /// a batch at Apple's pace, short enough that the batch of an instance that died goes out
-  /// soon after from another.
-  static let outboxClaimLifetime: TimeInterval = 60
+  /// How long due entries an instance took stay its own before it saves them: the sender's
+  /// send lease (`now - leaseLapsedBefore`), so an entry of an instance that died, begun or
+  /// only claimed, is another's after the same lease. Kept within a sane range for the
+  /// unbounded dates of a caller that takes over no sends.
+  static func claimLifetime(now: Date, leaseLapsedBefore: Date) -> TimeInterval {
+    min(max(now.timeIntervalSince(leaseLapsedBefore), 1), 3_600)
+  }
 
   /// The most due entries one call claims, so instances sending together share a backlog
   /// rather than one taking all of it.

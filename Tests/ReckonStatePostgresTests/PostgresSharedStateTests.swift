@@ -136,20 +136,24 @@ struct PostgresSharedStateTests {
     let stores = try Self.instances(2)
     for index in 0..<100 { _ = try Fixture.enqueued(in: stores[0], transaction: "t\(index)") }
     let now = Fixture.start.addingTimeInterval(1)
-    let first = try stores[0].dueEntries(now: now, limit: 512)
-    let second = try stores[1].dueEntries(now: now, limit: 512)
+    let lease = now.addingTimeInterval(-60)
+    let first = try stores[0].dueEntries(now: now, leaseLapsedBefore: lease, limit: 512)
+    let second = try stores[1].dueEntries(now: now, leaseLapsedBefore: lease, limit: 512)
     #expect(first.count == 64)
     #expect(second.count == 36)
     #expect(Set(first.map(\.id)).isDisjoint(with: second.map(\.id)))
     #expect(first.map(\.deadline) == first.map(\.deadline).sorted(), "earliest deadline first")
     #expect(
-      try stores[0].dueEntries(now: now, limit: 512).map(\.id) == first.map(\.id),
+      try stores[0].dueEntries(now: now, leaseLapsedBefore: lease, limit: 512).map(\.id)
+        == first.map(\.id),
       "an instance's own claims stay its own")
-    #expect(try stores[1].dueEntries(now: now, limit: 512).count == 36)
-    let lapsed = try stores[1].dueEntries(now: now.addingTimeInterval(61), limit: 512)
+    #expect(try stores[1].dueEntries(now: now, leaseLapsedBefore: lease, limit: 512).count == 36)
+    let later = now.addingTimeInterval(61)
+    let lapsed = try stores[1].dueEntries(
+      now: later, leaseLapsedBefore: later.addingTimeInterval(-60), limit: 512)
     #expect(
       Set(lapsed.map(\.id)) == Set(first.map(\.id)),
-      "a claim its holder never saved is free after a minute")
+      "a claim its holder never saved is free once the send lease (here a minute) lapsed")
   }
 
   @Test func anEntrySavedByOneInstanceIsRefusedToAnotherThatReadItBefore() throws {

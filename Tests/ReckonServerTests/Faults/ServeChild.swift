@@ -88,10 +88,13 @@ final class ServeChild: @unchecked Sendable {
   /// A workspace for `reckon serve`: the test key, a local CA in `ca/`, a policy that declines
   /// every request, facts for the default app account token, and a config that listens on a port
   /// the system picks and sends to `standIn` (fast backoff so retries happen within a test).
-  /// `factSource`, when given, is the JSON of the one fact source instead of those facts.
+  /// `factSource`, when given, is the JSON of the one fact source instead of those facts;
+  /// `state` and `sender` are the JSON of those sections.
   static func workspace(
     _ standIn: URL, _ authority: LocalCertificateAuthority, name: String,
-    factSource: String? = nil
+    factSource: String? = nil, state: String = #"{"path": "state.sqlite"}"#,
+    sender: String =
+      #"{"sandboxRequestsPerSecond": 200, "initialBackoffSeconds": 0.2, "maximumBackoffSeconds": 1}"#
   ) throws -> URL {
     let folder = TestScratch.folder.appendingPathComponent(
       "reckon-\(name)-\(UUID())")
@@ -115,10 +118,10 @@ final class ServeChild: @unchecked Sendable {
     let config = """
       {"apps": [{"bundleId": "\(TestKey.bundleId)", "environment": "Sandbox", "policy": "p.policy"}],
        "factSources": [\(source)],
-       "state": {"path": "state.sqlite"},
+       "state": \(state),
        "appStore": {"issuerId": "\(TestKey.issuerId)", "keyId": "\(TestKey.keyId)", "privateKeyPath": "key.p8",
                     "baseURL": "\(standIn.absoluteString)"},
-       "sender": {"sandboxRequestsPerSecond": 200, "initialBackoffSeconds": 0.2, "maximumBackoffSeconds": 1},
+       "sender": \(sender),
        "server": {"listen": "127.0.0.1:0"},
        "trust": {"roots": ["ca/root.pem"]}}
       """
