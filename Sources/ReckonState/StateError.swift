@@ -4,6 +4,9 @@ import Foundation
 public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The state could not be opened or created (a file's path, or a database's address).
   case cannotOpen(path: String, message: String)
+  /// The database server the state is on cannot be reached now (it is down, restarting, or the
+  /// network is): nothing was written, and the same call may succeed once it is back.
+  case unreachable(path: String, message: String)
   /// An operation on the state failed (for a database backend, a statement).
   case statementFailed(operation: String, message: String)
   /// A uniqueness or foreign-key rule refused a write.
@@ -35,6 +38,8 @@ public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .cannotOpen(let path, let message): "cannot open the state database \(path): \(message)"
+    case .unreachable(let path, let message):
+      "the state database \(path) cannot be reached: \(message)"
     case .statementFailed(let operation, let message):
       "state database statement failed (\(operation)): \(message)"
     case .constraintViolated(let operation, let message):
@@ -59,6 +64,12 @@ public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension StateError {
+  /// Whether the state's server could not be reached: a failure of the moment, for which a
+  /// caller answers "unavailable" rather than "failed".
+  public var isUnreachable: Bool {
+    if case .unreachable = self { true } else { false }
+  }
+
   /// `notAStateDatabase(path)` when SQLite found the file is not a database at all; otherwise
   /// the error itself (a locked or unreadable database says so).
   package func ifNotADatabase(path: String) -> StateError {

@@ -44,7 +44,7 @@ final class PostgresConnection {
     guard PQstatus(handle) != CONNECTION_OK else { return }
     PQreset(handle)
     guard PQstatus(handle) == CONNECTION_OK else {
-      throw .cannotOpen(path: address.description, message: Self.message(PQerrorMessage(handle)))
+      throw .unreachable(path: address.description, message: Self.message(PQerrorMessage(handle)))
     }
     PQsetNoticeProcessor(handle, { _, _ in }, nil)
     inTransaction = false
@@ -107,7 +107,12 @@ final class PostgresConnection {
         .map { String(cString: $0) }
       let message = Self.message(
         result.flatMap { PQresultErrorMessage($0) } ?? PQerrorMessage(handle))
-      let error = Self.mapped(sqlState: state, message: message, sql: sql)
+      // A session that ended under the statement (the server stopped, the network failed) is
+      // the server out of reach, not a statement at fault.
+      let error =
+        PQstatus(handle) == CONNECTION_BAD || Self.isConnectionLoss(sqlState: state)
+        ? StateError.unreachable(path: address.description, message: message)
+        : Self.mapped(sqlState: state, message: message, sql: sql)
       if Self.writingWords.contains(word), !(state?.hasPrefix("23") ?? false) {
         writeHealth.failed(error.description)
       }
@@ -166,6 +171,13 @@ final class PostgresConnection {
       return .constraintViolated(operation: operation, message: detail)
     }
     return .statementFailed(operation: operation, message: detail)
+  }
+
+  /// A connection failure (class 08) or the server shutting down or refusing connections
+  /// (57P01–57P03).
+  static func isConnectionLoss(sqlState: String?) -> Bool {
+    guard let sqlState else { return false }
+    return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
   }
 
   private static func message(_ text: UnsafePointer<CChar>?) -> String {

@@ -6,7 +6,7 @@ import ReckonSupport
 
 /// The path of one notification: verify ▶ record once ▶ gather facts ▶ decide ▶ validate ▶
 /// enqueue. It answers 200 only once the notification is durably recorded, 500 when recording
-/// fails (so Apple retries), and 4xx for anything that fails verification, which is never decided
+/// fails and 503 when the state's server cannot be reached (so Apple retries), and 4xx for anything that fails verification, which is never decided
 /// on. A request recorded but not decidable now (a fact source failed) is answered 200 and
 /// decided later by `retryUndecided()`.
 public final class NotificationPipeline: Sendable {
@@ -100,8 +100,9 @@ public final class NotificationPipeline: Sendable {
       }
       return await decide(verified, requestId: result.requestId, receivedAt: receivedAt)
     } catch {
+      // Unavailable, not failed: nothing was recorded, and Apple's retry will find it all to do.
       return WebhookAnswer(
-        status: 500, type: type, verdict: .recordingFailed,
+        status: error.isUnreachable ? 503 : 500, type: type, verdict: .recordingFailed,
         fields: ["error": "the notification could not be recorded; try again later"],
         logDetail: error.description)
     }
