@@ -7,7 +7,7 @@ import ReckonState
 /// server's errors turned into `StateError`. Not thread-safe on its own: its owner serializes
 /// access.
 final class PostgresConnection {
-  private var handle: OpaquePointer
+  private(set) var handle: OpaquePointer
   /// The database's address, its password never included.
   let address: PostgresAddress
   /// Whether writes have been committing (see `StateWriteHealth`).

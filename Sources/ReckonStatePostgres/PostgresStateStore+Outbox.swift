@@ -36,7 +36,14 @@ extension PostgresStateStore {
     guard let id = rows.first?.int(0) else {
       throw .statementFailed(operation: "INSERT INTO outbox", message: "no id returned")
     }
+    if sentAt == nil { try notifyOutboxChange() }
     return id
+  }
+
+  /// Tells every instance's listener that the outbox changed, when the transaction commits
+  /// (at once outside one).
+  func notifyOutboxChange() throws(StateError) {
+    try connection.query("SELECT pg_notify($1, '')", [.text(PostgresOutboxListener.channel)])
   }
 
   /// The entry with this id.
@@ -206,6 +213,8 @@ extension PostgresStateStore {
             errorMessage: $0, result: "operator")
         }
         try save(&entry, attempt: record, now: now)
+        // An approved or retried entry goes now, not at the next poll.
+        try locked { () throws(StateError) in try notifyOutboxChange() }
         return entry
       } catch StateError.changedConcurrently where tries < 3 {
         tries += 1

@@ -106,3 +106,12 @@ extension PostgresStateStore: StateStore {
     }
   }
 }
+
+extension PostgresStateStore: OutboxChangeNotifier {
+  /// Listens on a connection of its own for the changes every instance notifies.
+  public func listenForOutboxChanges(_ changed: @escaping @Sendable () -> Void)
+    -> any OutboxListener
+  {
+    PostgresOutboxListener(address: address, changed: changed)
+  }
+}

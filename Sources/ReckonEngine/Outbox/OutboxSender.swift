@@ -109,42 +109,58 @@ public final class OutboxSender: Sendable {
   }
 
   /// Drains, then sleeps until the next entry is due (or `pollInterval`), until `isStopped`.
+  /// Over a state that tells of changes (`OutboxChangeNotifier`), a change any instance makes
+  /// drains at once, and the poll, the fallback, comes every `listeningPollInterval` instead;
+  /// `isStopped` is still seen within `pollInterval`.
   /// A state database that refuses a read or write (full disk, read-only file) is reported and
   /// tried again every `pollInterval`: sending resumes by itself once the database recovers.
   /// The problem is reported when it starts, when its reason changes and every
   /// `databaseProblemReminder` while it lasts, not at every try (four a second in `serve`, on a
   /// disk that may be full), and its end is reported too.
   public func run(
-    pollInterval: TimeInterval = 5, holding lease: (any SenderLease)? = nil,
-    isStopped: @escaping @Sendable () -> Bool
+    pollInterval: TimeInterval = 5, listeningPollInterval: TimeInterval = 2,
+    holding lease: (any SenderLease)? = nil, isStopped: @escaping @Sendable () -> Bool
   ) async throws {
     // The database problem under way: when it started, and its last report.
     var problem: (since: Date, reason: String, reportedAt: Date)? = nil
+    let wake = WakeSignal()
+    let listener = (store as? any OutboxChangeNotifier)?.listenForOutboxChanges { wake.signal() }
+    defer { listener?.stop() }
+    var next = Date.distantPast
+    var drained = Date.distantPast
+    var drainNow = true
     while !isStopped() {
-      let wake: Date
-      do {
-        _ = try await drainDue(holding: lease, isStopped: isStopped)
-        wake = try store.nextWake() ?? .distantFuture
-        if let ended = problem {
-          events(.databaseRecovered(after: clock.now().timeIntervalSince(ended.since)))
-          problem = nil
+      if drainNow {
+        do {
+          _ = try await drainDue(holding: lease, isStopped: isStopped)
+          next = try store.nextWake() ?? .distantFuture
+          if let ended = problem {
+            events(.databaseRecovered(after: clock.now().timeIntervalSince(ended.since)))
+            problem = nil
+          }
+        } catch let error as StateError {
+          let now = clock.now()
+          let reason = error.description
+          if let ongoing = problem, ongoing.reason == reason,
+            now.timeIntervalSince(ongoing.reportedAt) < Self.databaseProblemReminder
+          {
+            // Reported already, and recently.
+          } else {
+            events(.databaseProblem(reason: reason))
+            problem = (problem?.since ?? now, reason, now)
+          }
+          next = .distantFuture
         }
-      } catch let error as StateError {
-        let now = clock.now()
-        let reason = error.description
-        if let ongoing = problem, ongoing.reason == reason,
-          now.timeIntervalSince(ongoing.reportedAt) < Self.databaseProblemReminder
-        {
-          // Reported already, and recently.
-        } else {
-          events(.databaseProblem(reason: reason))
-          problem = (problem?.since ?? now, reason, now)
-        }
-        wake = .distantFuture
+        drained = clock.now()
       }
       let now = clock.now()
-      try await clock.sleep(
-        until: max(min(wake, now.addingTimeInterval(pollInterval)), now.addingTimeInterval(0.01)))
+      let poll =
+        listener?.isListening == true && problem == nil
+        ? max(pollInterval, listeningPollInterval) : pollInterval
+      let drainAt = max(min(next, drained.addingTimeInterval(poll)), now.addingTimeInterval(0.01))
+      let signalled = await wake.sleep(
+        until: min(drainAt, now.addingTimeInterval(max(pollInterval, 0.01))), clock: clock)
+      drainNow = signalled || clock.now() >= drainAt
     }
   }
 
