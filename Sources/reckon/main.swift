@@ -17,6 +17,7 @@ let commands: [any Command.Type] = [
   ReportCommand.self,
   ImportHistoryCommand.self,
   PruneCommand.self,
+  StateCommand.self,
   VersionCommand.self,
 ]
 

@@ -9,16 +9,23 @@ import ReckonTools
 /// A progress bar with rate and ETA on standard error, redrawn a few times a second, only when
 /// standard error is a terminal.
 final class ProgressBar: @unchecked Sendable {
-  private let control: DryRunControl
+  private let done: @Sendable () -> Int
+  private let total: @Sendable () -> Int
   private let timer: any DispatchSourceTimer
   private let start = Date()
   private let lock = NSLock()
   private var finished = false
 
-  /// Starts drawing, or returns nil when standard error is not a terminal.
-  init?(control: DryRunControl) {
+  /// Starts drawing a dry-run's progress, or returns nil when standard error is not a terminal.
+  convenience init?(control: DryRunControl) {
+    self.init(done: { control.completed }, total: { control.expected })
+  }
+
+  /// Starts drawing `done()` of `total()`, or returns nil when standard error is not a terminal.
+  init?(done: @escaping @Sendable () -> Int, total: @escaping @Sendable () -> Int) {
     guard isatty(STDERR_FILENO) == 1 else { return nil }
-    self.control = control
+    self.done = done
+    self.total = total
     timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "reckon.progress"))
     timer.schedule(deadline: .now() + 0.2, repeating: 0.2)
     timer.setEventHandler { [weak self] in self?.draw() }
@@ -42,7 +49,7 @@ final class ProgressBar: @unchecked Sendable {
       Data(
         ("\r"
           + ProgressBar.line(
-            done: control.completed, total: control.expected,
+            done: done(), total: total(),
             seconds: Date().timeIntervalSince(start))).utf8))
   }
 

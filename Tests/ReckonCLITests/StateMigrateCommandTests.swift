@@ -1,0 +1,85 @@
+import Foundation
+import ReckonEngine
+import ReckonState
+import ReckonStatePostgres
+import ReckonStateSQLite
+import ReckonTestSupport
+import Testing
+
+/// `reckon state migrate` moves a whole SQLite state into PostgreSQL, ids and all; running it
+/// again writes nothing; it refuses while a sender holds the file.
+@Suite(.enabled(if: TestPostgres.isAvailable, "needs a PostgreSQL server (see TestPostgres)"))
+struct StateMigrateCommandTests {
+  typealias Fixture = StateSamples
+  let path = Fixture.temporaryPath()
+  let url: String
+
+  /// A file with a reply sent after a failed try, one held, one pending, an outcome, an
+  /// undecided request waiting out a retry, a pause and a throttle.
+  init() throws {
+    url = try TestPostgres.freshDatabase()
+    let store = try SQLiteStateStore(path: path, rules: .appStore)
+    var sent = try Fixture.enqueued(in: store, transaction: "1")
+    _ = try Fixture.enqueued(in: store, transaction: "2", hold: true)
+    _ = try Fixture.enqueued(in: store, transaction: "3")
+    let later = Fixture.start.addingTimeInterval(30)
+    sent.state = .sent(at: later)
+    try store.save(
+      &sent,
+      attempt: DeliveryAttempt(
+        entryId: sent.id, startedAt: later, finishedAt: later, httpStatus: 202, errorCode: nil,
+        errorMessage: nil, result: "sent"), now: later)
+    _ = try store.attachOutcome(
+      .refund, notificationUUID: UUID().uuidString, transactionId: "1", app: Fixture.appKey,
+      originalTransactionId: "900", appAccountToken: nil, occurredAt: later)
+    let undecided = try store.recordNotification(Fixture.notification(transaction: "4"))
+    try store.postponeRetry(
+      requestId: undecided.requestId, until: later, reason: "app-db timed out")
+    try store.pause(Fixture.appKey, until: later.addingTimeInterval(600), reason: "401")
+    try store.throttle(Fixture.appKey, until: later.addingTimeInterval(60), now: later)
+  }
+
+  private func migrate(_ extra: [String] = []) async throws -> ReckonBinary.Run {
+    try await ReckonBinary.run(["state", "migrate", "--from", path, "--to", url] + extra)
+  }
+
+  @Test func everyRowMovesWithItsIdAndASecondRunWritesNothing() async throws {
+    let first = try await migrate()
+    #expect(first.status == 0, "\(first.standardError)")
+    #expect(
+      first.standardOutput.contains("requests: 4 in the file, 4 written now, 4 in the database"))
+    #expect(first.standardOutput.contains("every row of the file is in the database"))
+    let again = try await migrate(["--format", "json"])
+    #expect(again.status == 0, "\(again.standardError)")
+    #expect(again.standardOutput.contains(#""requests":{"source":4,"written":0,"target":4}"#))
+    #expect(again.standardOutput.contains(#""attempts":{"source":1,"written":0,"target":1}"#))
+
+    let file = try SQLiteStateStore(path: path, rules: .appStore, access: .readOnly)
+    let database = try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore)
+    let now = Fixture.start.addingTimeInterval(40)
+    #expect(try database.entries(states: []) == file.entries(states: []))
+    for entry in try file.entries(states: []) {
+      #expect(try database.attempts(entryId: entry.id) == file.attempts(entryId: entry.id))
+    }
+    #expect(try database.outcomes(requestId: 1) == [.refund])
+    #expect(try database.pauses() == file.pauses())
+    #expect(try database.throttles(now: now) == file.throttles(now: now))
+    #expect(try database.decidedOutcomes(since: nil, until: nil).count == 3)
+    #expect(try database.storedRequests(since: nil, until: nil).count == 4)
+    #expect(try database.undecidedRequests(before: now, now: now).map(\.requestId) == [4])
+    // New rows follow the moved ones.
+    let next = try database.recordNotification(Fixture.notification(transaction: "5"))
+    #expect(next.requestId == 5)
+  }
+
+  @Test func aFileASenderHoldsIsRefused() async throws {
+    let lock = try SenderLock(statePath: path)
+    defer { lock.release() }
+    let run = try await migrate()
+    #expect(run.status == 1)
+    #expect(
+      run.standardError.contains("stop reckon serve and reckon send first"), "\(run.standardError)")
+    let database = try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore)
+    #expect(try database.rowCount(.requests) == 0)
+  }
+}
