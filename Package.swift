@@ -75,9 +75,8 @@ let package = Package(
       name: "reckon-bench",
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite",
-        "ReckonState", "ReckonStateSQLite", "ReckonEngine", "ReckonTools", "ReckonHTTP",
-        "ReckonServer", "ReckonStandIn",
-        "ReckonTestSupport",
+        "ReckonState", "ReckonStateSQLite", "ReckonStatePostgres", "ReckonEngine", "ReckonTools",
+        "ReckonHTTP", "ReckonServer", "ReckonStandIn", "ReckonTestSupport",
       ]),
     .testTarget(
       name: "ReckonSupportTests", dependencies: ["ReckonSupport", "ReckonTestSupport"]),

@@ -58,3 +58,10 @@ extension PostgresStateStore {
   /// Nothing to move: the server writes its own log to its files.
   public func checkpoint(waitingForOthers: Bool) throws(StateError) -> Bool { true }
 }
+
+extension PostgresStateStore {
+  /// How many bytes the database takes on the server's disk, tables and indexes with it.
+  public func databaseBytes() throws(StateError) -> Int {
+    try count("SELECT pg_database_size(current_database())")
+  }
+}

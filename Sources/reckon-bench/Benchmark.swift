@@ -96,6 +96,18 @@ struct Benchmark: Sendable {
         Option(name: "sample", kind: .number, help: "seconds per printed row (10)"),
         Option(name: "reckon", kind: .path, help: "the reckon binary (the one beside this)"),
       ], run: runSoakBenchmark),
+    Benchmark(
+      name: "instances",
+      summary:
+        "ingest on SQLite and on 1, 2, 3 instances of one PostgreSQL; their shared send rate",
+      options: [
+        Option(name: "count", kind: .integer, help: "requests sent back to back, at most (3000)"),
+        Option(name: "seconds", kind: .integer, help: "seconds per phase, at most (5)"),
+        Option(name: "connections", kind: .integer, help: "keep-alive connections in all (12)"),
+        Option(name: "rate", kind: .integer, help: "paced requests per second (200)"),
+        Option(name: "paced", kind: .count, help: "paced requests (600; 0 skips them)"),
+        Option(name: "send", kind: .count, help: "replies 3 senders send at 50/s (500; 0 skips)"),
+      ], run: runInstancesBenchmark),
   ]
 
   /// What `reckon-bench --help` prints.

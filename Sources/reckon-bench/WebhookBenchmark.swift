@@ -4,6 +4,7 @@ import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
 import ReckonServer
+import ReckonState
 import ReckonStateSQLite
 import ReckonSupport
 
@@ -31,7 +32,10 @@ func runWebhookBenchmark(options: BenchmarkOptions) async throws {
     notification.transactionId = String(3_000_000_000 + index)
     return try notification.body(signedBy: authority)
   }
-  let server = try makeWebhookServer(authority)
+  let server = try makeWebhookServer(
+    authority,
+    state: try SQLiteStateStore(
+      path: ScratchFiles.database("bench-webhook"), rules: .appStore, backgroundCheckpoints: true))
   if direct > 0 {
     // The pipeline without HTTP, on fresh requests, for comparison.
     let sample = Array(bodies[(count + paced)...])
@@ -49,7 +53,7 @@ func runWebhookBenchmark(options: BenchmarkOptions) async throws {
   let processBefore = Stopwatch.processCPUSeconds()
   let sustained = try await offPool {
     try sustainedRate(
-      port: port, bodies: Array(bodies[..<count]), connections: connections, limit: seconds)
+      ports: [port], bodies: Array(bodies[..<count]), connections: connections, limit: seconds)
   }
   let processCPU = Stopwatch.processCPUSeconds() - processBefore
   print(
@@ -69,7 +73,7 @@ func runWebhookBenchmark(options: BenchmarkOptions) async throws {
       Double(ProcessInfo.processInfo.activeProcessorCount) * 1e6 / max(1, serverCPU)))
   let latencies = try await offPool {
     try pacedLatencies(
-      port: port, bodies: Array(bodies[count..<(count + paced)]), rate: rate, limit: seconds)
+      ports: [port], bodies: Array(bodies[count..<(count + paced)]), rate: rate, limit: seconds)
   }.sorted()
   guard !latencies.isEmpty else {
     print("at \(Int(rate))/s: no requests answered 200 (--paced 0 skips this part)")
@@ -83,7 +87,11 @@ func runWebhookBenchmark(options: BenchmarkOptions) async throws {
       rate, latencies.count, p50, p99, (latencies.last ?? 0) * 1_000))
 }
 
-private func makeWebhookServer(_ authority: LocalCertificateAuthority) throws -> WebhookServer {
+/// The benchmark's webhook server over `state`, trusting `authority`, deciding by a policy that
+/// reads `history.*`.
+func makeWebhookServer(_ authority: LocalCertificateAuthority, state: any StateStore) throws
+  -> WebhookServer
+{
   let policy = """
     policy "bench"
     rule "asked again"
@@ -97,9 +105,7 @@ private func makeWebhookServer(_ authority: LocalCertificateAuthority) throws ->
         bundleId: "com.example.coins", appAppleId: 1_234_567_890, environment: .production,
         policy: .text(name: "bench.policy", policy))
     ], factSources: [.init(BenchFacts())],
-    state: try SQLiteStateStore(
-      path: ScratchFiles.database("bench-webhook"), rules: .appStore, backgroundCheckpoints: true),
-    roots: [authority.root])
+    state: state, roots: [authority.root])
   let json =
     #"{"apps": [{"bundleId": "b", "environment": "Sandbox", "policy": "p"}], "server": {"listen": "127.0.0.1:0"}}"#
   let root = try JSONValue.parse(Data(json.utf8)).objectValue ?? [:]
@@ -110,7 +116,9 @@ private func makeWebhookServer(_ authority: LocalCertificateAuthority) throws ->
     logger: JSONLogger { _ in })
 }
 
-private func sustainedRate(port: Int, bodies: [Data], connections: Int, limit: Double) throws
+/// Notifications answered with `connections` keep-alive connections sending back to back,
+/// spread over `ports` in turn, for at most `limit` seconds.
+func sustainedRate(ports: [Int], bodies: [Data], connections: Int, limit: Double) throws
   -> (done: Int, elapsed: Double, clientCPU: Double)
 {
   let next = BenchCounter()
@@ -119,7 +127,8 @@ private func sustainedRate(port: Int, bodies: [Data], connections: Int, limit: D
   let deadline = Date().addingTimeInterval(limit)
   let group = DispatchGroup()
   let started = Date()
-  for _ in 0..<connections {
+  for connection in 0..<connections {
+    let port = ports[connection % ports.count]
     group.enter()
     Thread {
       let cpuBefore = Stopwatch.threadCPUSeconds()
@@ -154,10 +163,11 @@ private final class BenchSeconds: @unchecked Sendable {
   var value: Double { lock.withLock { total } }
 }
 
-private func pacedLatencies(port: Int, bodies: [Data], rate: Double, limit: Double) throws
+/// The latency of each request sent at `rate` a second, to `ports` in turn.
+func pacedLatencies(ports: [Int], bodies: [Data], rate: Double, limit: Double) throws
   -> [Double]
 {
-  let client = try WebhookBenchmarkClient(port: port)
+  let clients = try ports.map { try WebhookBenchmarkClient(port: $0) }
   var latencies: [Double] = []
   let start = DispatchTime.now().uptimeNanoseconds
   for (index, body) in bodies.enumerated() {
@@ -166,14 +176,15 @@ private func pacedLatencies(port: Int, bodies: [Data], rate: Double, limit: Doub
     if due > now { usleep(UInt32((due - now) / 1_000)) }
     if Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 > limit { break }
     let sent = DispatchTime.now().uptimeNanoseconds
-    guard try client.post("/apple/notifications", body: body) == 200 else { continue }
+    guard try clients[index % clients.count].post("/apple/notifications", body: body) == 200
+    else { continue }
     latencies.append(Double(DispatchTime.now().uptimeNanoseconds - sent) / 1e9)
   }
   return latencies
 }
 
 /// The app database's answer for every request.
-private struct BenchFacts: FactSource {
+struct BenchFacts: FactSource {
   let name = "app-db"
 
   func facts(for keys: RequestKeys) async throws -> [String: Value] {

@@ -49,7 +49,9 @@ struct BenchmarkUsageTests {
   @Test func helpListsEveryBenchmarkWithItsOptions() async throws {
     let run = try await Self.run(["dryrun", "--help"])
     #expect(run.status == 0)
-    for name in ["decision (default)", "facts", "sender", "webhook", "dryrun", "soak"] {
+    for name in [
+      "decision (default)", "facts", "sender", "webhook", "dryrun", "soak", "instances",
+    ] {
       #expect(run.output.contains("\n  \(name):"))
     }
     #expect(run.output.contains("--no-floor"))
