@@ -1,6 +1,7 @@
 import Foundation
 import ReckonState
 import ReckonStatePostgres
+import ReckonTestSupport
 import Testing
 
 /// A PostgreSQL state's address: libpq's URL, never with a password in it.
@@ -42,6 +43,34 @@ import Testing
     } throws: { error in
       guard case StateError.cannotOpen(let shown, let message) = error else { return false }
       return shown == address.url && message.contains("127.0.0.1")
+    }
+  }
+
+  @Test func aPasswordFileIsReadAndItsPasswordNeverShown() throws {
+    let path = TestScratch.folder.appendingPathComponent("pw-\(UUID().uuidString)").path
+    try "s3cret-value\n".write(toFile: path, atomically: true, encoding: .utf8)
+    let address = try PostgresAddress(url: "postgres://reckon@db/reckon", passwordFile: path)
+    #expect(!address.description.contains("s3cret"))
+    #expect(!"\(address)".contains("s3cret"))
+    let missing = path + ".missing"
+    #expect {
+      try PostgresAddress(url: "postgres://reckon@db/reckon", passwordFile: missing)
+    } throws: { error in
+      "\(error)".contains("cannot read the password file \(missing)")
+    }
+  }
+
+  /// libpq's `sslmode` in the address is honoured: the test server has no TLS, so requiring it
+  /// refuses the connection, where a dropped option would have connected in the clear.
+  @Test(.enabled(if: TestPostgres.isAvailable, "needs a PostgreSQL server (see TestPostgres)"))
+  func sslmodeInTheAddressIsHonoured() throws {
+    let plain = try TestPostgres.freshDatabase()
+    _ = try PostgresStateStore(address: PostgresAddress(url: plain), rules: .appStore)
+    let required = try PostgresAddress(url: plain + "?sslmode=require")
+    #expect {
+      try PostgresStateStore(address: required, rules: .appStore)
+    } throws: { error in
+      "\(error)".contains("SSL")
     }
   }
 }
