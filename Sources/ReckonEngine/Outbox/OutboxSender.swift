@@ -158,7 +158,7 @@ public final class OutboxSender: Sendable {
         listener?.isListening == true && problem == nil
         ? max(pollInterval, listeningPollInterval) : pollInterval
       let drainAt = max(min(next, drained.addingTimeInterval(poll)), now.addingTimeInterval(0.01))
-      let signalled = await wake.sleep(
+      let signalled = try await wake.sleep(
         until: min(drainAt, now.addingTimeInterval(max(pollInterval, 0.01))), clock: clock)
       drainNow = signalled || clock.now() >= drainAt
     }

@@ -7,7 +7,11 @@ import Synchronization
 final class WakeSignal: Sendable {
   private struct State {
     var pending = false
-    var sleeper: CheckedContinuation<Bool, Never>?
+    /// The sleep waiting, by its number.
+    var sleeper: (sleep: Int, continuation: CheckedContinuation<Bool, Never>)?
+    /// A sleep whose time came before it began waiting.
+    var timedOut: Int?
+    var sleeps = 0
   }
 
   private let state = Mutex(State())
@@ -20,40 +24,54 @@ final class WakeSignal: Sendable {
         return nil
       }
       state.sleeper = nil
-      return sleeper
+      return sleeper.continuation
     }
     sleeper?.resume(returning: true)
   }
 
   /// Sleeps on `clock` until `date` or a signal, whichever comes first; whether a signal ended
-  /// it.
+  /// it. Throws `CancellationError` when the task is cancelled, as `Task.sleep` does.
   @discardableResult
-  func sleep(until date: Date, clock: any OutboxClock) async -> Bool {
+  func sleep(until date: Date, clock: any OutboxClock) async throws -> Bool {
+    let number = state.withLock { state -> Int in
+      state.sleeps += 1
+      return state.sleeps
+    }
+    // The clock may come round before the wait below begins (a simulated clock does at once).
     let timer = Task {
       try await clock.sleep(until: date)
-      self.timeUp()
+      self.timeUp(number)
     }
-    let signalled = await withCheckedContinuation {
-      (continuation: CheckedContinuation<Bool, Never>) in
-      let resumeNow = state.withLock { state -> Bool in
-        if state.pending {
-          state.pending = false
-          return true
+    let signalled = await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        let now = state.withLock { state -> Bool? in
+          if state.pending {
+            state.pending = false
+            return true
+          }
+          if state.timedOut == number { return false }
+          state.sleeper = (number, continuation)
+          return nil
         }
-        state.sleeper = continuation
-        return false
+        if let now { continuation.resume(returning: now) }
       }
-      if resumeNow { continuation.resume(returning: true) }
+    } onCancel: {
+      timeUp(number)
     }
     timer.cancel()
+    try Task.checkCancellation()
     return signalled
   }
 
-  /// Ends the sleep under way as timed out; nothing when it already ended.
-  private func timeUp() {
+  /// Ends sleep `number` as timed out, now or as soon as it waits; nothing for one that ended.
+  private func timeUp(_ number: Int) {
     let sleeper = state.withLock { state -> CheckedContinuation<Bool, Never>? in
-      defer { state.sleeper = nil }
-      return state.sleeper
+      guard let sleeper = state.sleeper, sleeper.sleep == number else {
+        state.timedOut = number
+        return nil
+      }
+      state.sleeper = nil
+      return sleeper.continuation
     }
     sleeper?.resume(returning: false)
   }
