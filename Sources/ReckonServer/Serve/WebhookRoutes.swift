@@ -103,7 +103,7 @@ public struct WebhookRoutes: Sendable {
     return .json(
       200,
       Data(
-        #"{"status":"ok","state":"ok","role":"\#(isLeader() ? "leader" : "follower")","outboxWaiting":\#(gauges.waiting),"outboxOverdue":\#(gauges.overdue),"outboxDueLagSeconds":\#(Int(gauges.dueLag(now: now))),"undecided":\#(gauges.undecided)\#(trust)}"#
+        #"{"status":"ok","state":"ok","role":"\#(isLeader() ? "leader" : "follower")","outboxWaiting":\#(gauges.waiting),"outboxOverdue":\#(gauges.overdue),"undecided":\#(gauges.undecided),"outboxDueLagSeconds":\#(Int(gauges.dueLag(now: now)))\#(trust)}"#
           .utf8))
   }
 

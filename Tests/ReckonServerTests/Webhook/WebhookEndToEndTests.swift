@@ -108,6 +108,8 @@ import Testing
     #expect(healthStatus == 200)
     #expect(health.contains(#""status":"ok""#))
     #expect(health.contains(#""outboxOverdue":0,"undecided":0"#), "\(health)")
+    #expect(health.contains(#""role":"leader""#), "one instance on SQLite leads")
+    #expect(health.contains(#""outboxDueLagSeconds":0"#), "\(health)")
     #expect(metricsStatus == 200)
     for line in [
       #"reckon_webhook_requests_total{type="CONSUMPTION_REQUEST",verdict="decided",status="200"} 1"#,
