@@ -65,4 +65,54 @@ struct PostgresStateCommandTests {
       address: PostgresAddress(url: empty), rules: .appStore, access: .create)
     #expect(try probe.schemaVersion() == PostgresStateStore.newestSchema)
   }
+
+  /// A generated history, moved into the database, dry-runs from it as from the file.
+  @Test func aDryRunReadsTheRequestsTheDatabaseHolds() async throws {
+    let generated = folder + "/generated"
+    let made = try await ReckonBinary.run([
+      "generate", "--out", generated, "--count", "40", "--state", "yes",
+    ])
+    #expect(made.status == 0, "\(made.transcript)")
+    let target = try TestPostgres.freshDatabase()
+    let moved = try await ReckonBinary.run([
+      "state", "migrate", "--from", generated + "/reckon-state.sqlite", "--to", target,
+    ])
+    #expect(moved.status == 0, "\(moved.transcript)")
+    let policy = ReckonBinary.packageRoot.path + "/policies/targeted.policy"
+    let fromFile = try await ReckonBinary.run([
+      "dry-run", "--policy", policy, "--state", generated + "/reckon-state.sqlite", "--format",
+      "json",
+    ])
+    let fromDatabase = try await ReckonBinary.run([
+      "dry-run", "--policy", policy, "--state", target, "--format", "json",
+    ])
+    #expect(fromDatabase.status == 0, "\(fromDatabase.transcript)")
+    #expect(
+      fromDatabase.standardOutput.contains(#""total":40"#),
+      "\(fromDatabase.standardOutput.prefix(300))")
+    #expect(fromDatabase.standardOutput == fromFile.standardOutput, "the same decisions")
+  }
+
+  @Test func importHistoryWritesToTheDatabase() async throws {
+    let workspace = try StandInRecordTests.workspace()
+    let (standIn, output, _) = try await StandInRecordTests.start(
+      workspace, record: workspace + "/requests.jsonl")
+    defer { StandInRecordTests.stop(standIn) }
+    let listening = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+      .first { $0.hasPrefix("listening on ") }
+    let baseURL = try #require(listening, "the stand-in did not listen").dropFirst(
+      "listening on ".count)
+    let configuration = """
+      {
+        "apps": [{ "bundleId": "com.example.coins", "appAppleId": 1234567890, "environment": "Production", "policy": "\(ReckonBinary.packageRoot.path)/policies/targeted.policy" }],
+        "state": { "url": "\(url)" },
+        "appStore": { "issuerId": "00000000-0000-0000-0000-000000000000", "keyId": "TEST123", "privateKeyPath": "\(workspace)/key.p8", "baseURL": "\(baseURL)" }
+      }
+      """
+    try Data(configuration.utf8).write(to: URL(fileURLWithPath: workspace + "/reckon.json"))
+    let run = try await ReckonBinary.run(
+      ["import-history", "--since", "2026-12-01"], in: URL(fileURLWithPath: workspace))
+    #expect(run.status == 0, "\(run.transcript)")
+    #expect(run.standardOutput.contains("0 notifications in"), "\(run.transcript)")
+  }
 }
