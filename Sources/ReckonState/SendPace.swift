@@ -3,9 +3,10 @@ import Foundation
 /// One key's pacing (a generic cell rate algorithm without bursts) and 429 holds, as a value a
 /// backend keeps where its senders share it: in memory for one sending process (`RateLimiter`),
 /// in a row for several. Each `reserve` returns the time the next send may start, a little over
-/// `1/rate` after the previous one (see `jitterAllowance`). A 429 holds the key until its `Retry-After`, and never for less than
-/// a floor that doubles with each 429 in a row, so a `Retry-After` of now or the past (or a
-/// clock ahead of the store's) does not become a hot loop.
+/// `1/rate` after the previous one (see `jitterAllowance`). A 429 holds the key until its
+/// `Retry-After`, and never for less than a floor that doubles with each 429 in a row, so a
+/// `Retry-After` of now or the past (or a clock ahead of the store's) does not become a hot
+/// loop.
 ///
 /// The times are wall-clock times, as the sender's clock gives them. When that clock steps back
 /// (NTP, an operator), the pacing slot moves back with it: otherwise the next slot would lie as

@@ -6,9 +6,10 @@ import ReckonSupport
 
 /// The path of one notification: verify ▶ record once ▶ gather facts ▶ decide ▶ validate ▶
 /// enqueue. It answers 200 only once the notification is durably recorded, 500 when recording
-/// fails and 503 when the state's server cannot be reached (so Apple retries), and 4xx for anything that fails verification, which is never decided
-/// on. A request recorded but not decidable now (a fact source failed) is answered 200 and
-/// decided later by `retryUndecided()`.
+/// fails and 503 when the state's server cannot be reached (so Apple retries), and 4xx for
+/// anything that fails verification, which is never decided on. A request recorded but not
+/// decidable now (a fact source failed) is answered 200 and decided later by
+/// `retryUndecided()`.
 public final class NotificationPipeline: Sendable {
   /// Verifies signatures, chains and app identity.
   public let verifier: NotificationVerifier
