@@ -11,23 +11,35 @@ import Testing
 /// hold the write lock until that reader let go, and the service's writes would time out. Like
 /// every other command it reads `reckon.json` in the working directory unless told otherwise.
 struct ImportHistoryCommandTests {
-  @Test func itEndsAtOnceBesideAnotherProcesssReader() async throws {
+  /// A workspace whose reckon.json imports from a `reckon stand-in` process, started, with the
+  /// state `state` (the JSON of reckon.json's `state`); stop the process when done.
+  static func workspace(state: String) async throws -> (folder: String, standIn: Process) {
     let folder = try StandInRecordTests.workspace()
     let (standIn, output, _) = try await StandInRecordTests.start(
       folder, record: folder + "/requests.jsonl")
-    defer { StandInRecordTests.stop(standIn) }
     let listening = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
       .first { $0.hasPrefix("listening on ") }
-    let baseURL = try #require(listening, "the stand-in did not listen").dropFirst(
-      "listening on ".count)
+    guard let baseURL = listening?.dropFirst("listening on ".count) else {
+      StandInRecordTests.stop(standIn)
+      throw StandInDidNotListen()
+    }
     let configuration = """
       {
         "apps": [{ "bundleId": "com.example.coins", "appAppleId": 1234567890, "environment": "Production", "policy": "\(ReckonBinary.packageRoot.path)/policies/targeted.policy" }],
-        "state": { "path": "reckon-state.sqlite" },
+        "state": \(state),
         "appStore": { "issuerId": "00000000-0000-0000-0000-000000000000", "keyId": "TEST123", "privateKeyPath": "\(folder)/key.p8", "baseURL": "\(baseURL)" }
       }
       """
     try Data(configuration.utf8).write(to: URL(fileURLWithPath: folder + "/reckon.json"))
+    return (folder, standIn)
+  }
+
+  /// The stand-in printed no `listening on` line.
+  struct StandInDidNotListen: Error {}
+
+  @Test func itEndsAtOnceBesideAnotherProcesssReader() async throws {
+    let (folder, standIn) = try await Self.workspace(state: #"{ "path": "reckon-state.sqlite" }"#)
+    defer { StandInRecordTests.stop(standIn) }
     // A reader in another connection holds a snapshot while a later commit sits in the log.
     let statePath = folder + "/reckon-state.sqlite"
     let store = try SQLiteStateStore(path: statePath, rules: .appStore)

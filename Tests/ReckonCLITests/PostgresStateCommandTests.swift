@@ -94,22 +94,9 @@ struct PostgresStateCommandTests {
   }
 
   @Test func importHistoryWritesToTheDatabase() async throws {
-    let workspace = try StandInRecordTests.workspace()
-    let (standIn, output, _) = try await StandInRecordTests.start(
-      workspace, record: workspace + "/requests.jsonl")
+    let (workspace, standIn) = try await ImportHistoryCommandTests.workspace(
+      state: #"{ "url": "\#(url)" }"#)
     defer { StandInRecordTests.stop(standIn) }
-    let listening = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
-      .first { $0.hasPrefix("listening on ") }
-    let baseURL = try #require(listening, "the stand-in did not listen").dropFirst(
-      "listening on ".count)
-    let configuration = """
-      {
-        "apps": [{ "bundleId": "com.example.coins", "appAppleId": 1234567890, "environment": "Production", "policy": "\(ReckonBinary.packageRoot.path)/policies/targeted.policy" }],
-        "state": { "url": "\(url)" },
-        "appStore": { "issuerId": "00000000-0000-0000-0000-000000000000", "keyId": "TEST123", "privateKeyPath": "\(workspace)/key.p8", "baseURL": "\(baseURL)" }
-      }
-      """
-    try Data(configuration.utf8).write(to: URL(fileURLWithPath: workspace + "/reckon.json"))
     let run = try await ReckonBinary.run(
       ["import-history", "--since", "2026-12-01"], in: URL(fileURLWithPath: workspace))
     #expect(run.status == 0, "\(run.transcript)")
