@@ -117,7 +117,7 @@ struct PostgresSharedStateTests {
       try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore)
     }
     let leads = stores.map { $0.takeLeaderLease() }
-    defer { leads.forEach { $0.release() } }
+    defer { for lead in leads { lead.release() } }
     #expect(leads[0].refresh())
     // As the server does when the leader's machine stops answering its keepalives.
     let database = String(url.split(separator: "/").last!)
