@@ -114,12 +114,7 @@ private func measureSharedSending(count: Int) async throws {
   }
   let elapsed = Date().timeIntervalSince(started)
   let times = standIn.requests.map(\.receivedAt).sorted()
-  var busiest = 0
-  var end = 0
-  for start in times.indices {
-    while end < times.count, times[end] < times[start].addingTimeInterval(1) { end += 1 }
-    busiest = max(busiest, end - start)
-  }
+  let busiest = busiestSecond(times)
   let rate = times.count > 1 ? Double(times.count - 1) / times.last!.timeIntervalSince(times[0]) : 0
   print(
     String(

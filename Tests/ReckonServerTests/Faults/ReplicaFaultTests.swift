@@ -113,7 +113,7 @@ struct ReplicaFaultTests {
       #expect(accepted <= 1 + entry.interruptedSends, "\(entry.transactionId): \(accepted)")
     }
     lost += notices.count - entries.count
-    let busiest = SharedStateServerTests.busiestSecond(
+    let busiest = busiestSecond(
       standIn.requests.filter { $0.method == "PUT" }.map(\.receivedAt))
     print(
       "replica fault test: seed \(Self.seed), \(notices.count) notifications, \(posts) POSTs, "

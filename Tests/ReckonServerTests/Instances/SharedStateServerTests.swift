@@ -32,18 +32,6 @@ struct SharedStateServerTests {
     await ServerFixture.offPool { [standIn = fixtures[0].standIn] in standIn.shutdown() }
   }
 
-  /// The most arrivals in any one second, from each arrival on.
-  static func busiestSecond(_ times: [Date]) -> Int {
-    let sorted = times.sorted()
-    var busiest = 0
-    var end = 0
-    for start in sorted.indices {
-      while end < sorted.count, sorted[end] < sorted[start].addingTimeInterval(1) { end += 1 }
-      busiest = max(busiest, end - start)
-    }
-    return busiest
-  }
-
   @Test func copiesPostedToEveryReplicaAreAnsweredOnceAtTheSharedRate() async throws {
     let rate = 20.0
     let (replicas, url) = try Self.replicas(3, perSecond: rate)
@@ -70,7 +58,7 @@ struct SharedStateServerTests {
     #expect(puts.count == transactions.count)
     #expect(Set(puts.compactMap(\.transactionId)) == Set(transactions), "each reply went once")
     #expect(puts.allSatisfy { $0.status == 202 }, "\(puts.filter { $0.status != 202 })")
-    let busiest = Self.busiestSecond(puts.map(\.receivedAt))
+    let busiest = busiestSecond(puts.map(\.receivedAt))
     #expect(busiest <= Int(rate), "\(busiest) replies reached the stand-in within one second")
     let store = try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore)
     #expect(try store.storedRequests(since: nil, until: nil).count == transactions.count)
