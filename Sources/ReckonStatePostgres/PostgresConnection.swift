@@ -44,7 +44,10 @@ final class PostgresConnection {
     guard PQstatus(handle) != CONNECTION_OK else { return }
     PQreset(handle)
     guard PQstatus(handle) == CONNECTION_OK else {
-      throw .unreachable(path: address.description, message: Self.message(PQerrorMessage(handle)))
+      let message = Self.message(PQerrorMessage(handle))
+      // Nothing can be written until it is back: `/healthz` says so from this moment.
+      writeHealth.failed(message)
+      throw .unreachable(path: address.description, message: message)
     }
     PQsetNoticeProcessor(handle, { _, _ in }, nil)
     inTransaction = false

@@ -19,18 +19,34 @@ public struct WebhookRoutes: Sendable {
   public let stoppedLoops: @Sendable () -> [String]
   /// Whether this instance leads the once-only work, which `/healthz` and `/metrics` report.
   public let isLeader: @Sendable () -> Bool
+  /// Where `/healthz` and `/metrics` read the state's gauges: a cache refreshed off the request
+  /// path, or nil to read the state on each request.
+  public let gauges: StateGaugeCache?
+  /// How old the cache's reading may be before `/healthz` says the state stopped answering.
+  public let staleAfter: TimeInterval
 
   /// Routes for `service` with the webhook on `webhookPath`.
   public init(
     service: ReckonService, webhookPath: String, metrics: ReckonMetrics,
     stoppedLoops: @escaping @Sendable () -> [String] = { [] },
-    isLeader: @escaping @Sendable () -> Bool = { true }
+    isLeader: @escaping @Sendable () -> Bool = { true }, gauges: StateGaugeCache? = nil,
+    staleAfter: TimeInterval = 15
   ) {
     self.service = service
     self.webhookPath = webhookPath
     self.metrics = metrics
     self.stoppedLoops = stoppedLoops
     self.isLeader = isLeader
+    self.gauges = gauges
+    self.staleAfter = staleAfter
+  }
+
+  /// The state's gauges now, from the cache when there is one; nil when they could not be read
+  /// (or the cache's reading is stale).
+  private func currentGauges(now: Date) -> StateGauges? {
+    guard let gauges else { return try? service.store.gauges(now: now) }
+    guard !gauges.isStale(now: now, limit: staleAfter) else { return nil }
+    return gauges.current.gauges
   }
 
   /// Answers one request.
@@ -55,7 +71,7 @@ public struct WebhookRoutes: Sendable {
       }
       // Nil when the file cannot be read: zeros would pass a stuck queue off as an empty one.
       let now = Date()
-      let gauges = try? service.store.gauges(now: now)
+      let gauges = currentGauges(now: now)
       return HTTPResponse(
         status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
         body: Data(
@@ -75,16 +91,20 @@ public struct WebhookRoutes: Sendable {
   /// 200 again as soon as the file can be written, traffic or not. The reason is logged, not
   /// given to whoever asks.
   private func health() -> HTTPResponse {
-    let gauges: StateGauges
+    let unreachable = HTTPResponse.json(
+      503, Data(#"{"status":"unavailable","state":"unreachable"}"#.utf8))
+    // Checked on the request, and first: a write that failed is known at once, where the
+    // cached gauges are up to a refresh old.
+    if let problem = service.store.writeProblem {
+      do throws(StateError) { try service.store.checkWritable() } catch {
+        if error.isUnreachable { return unreachable }
+        let since = ISO8601DateFormatter().string(from: problem.since)
+        return .json(
+          503, Data(#"{"status":"unavailable","state":"not writable","since":"\#(since)"}"#.utf8))
+      }
+    }
     let now = Date()
-    do { gauges = try service.store.gauges(now: now) } catch {
-      return .json(503, Data(#"{"status":"unavailable","state":"unreachable"}"#.utf8))
-    }
-    if let problem = service.store.writeProblem, (try? service.store.checkWritable()) == nil {
-      let since = ISO8601DateFormatter().string(from: problem.since)
-      return .json(
-        503, Data(#"{"status":"unavailable","state":"not writable","since":"\#(since)"}"#.utf8))
-    }
+    guard let gauges = currentGauges(now: now) else { return unreachable }
     // A loop that stopped (the sender, say) stays stopped until a restart, which this asks for.
     let stopped = stoppedLoops()
     if !stopped.isEmpty {

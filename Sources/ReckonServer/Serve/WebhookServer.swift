@@ -26,6 +26,8 @@ public final class WebhookServer: @unchecked Sendable {
     /// How often the lead on the once-only work is checked, and taken when free: how soon
     /// another instance takes over from one that died.
     public var leadership: Double = 1
+    /// How often the gauges `/healthz` and `/metrics` show are read from the state.
+    public var gauges: Double = 1
 
     /// The defaults: policies every second, retries every 30 s, the sender every 250 ms,
     /// pruning a minute after start and then daily, the lead checked every second.
@@ -45,6 +47,8 @@ public final class WebhookServer: @unchecked Sendable {
   /// The lead on the state's once-only work (retrying undecided requests, reporting lapsed
   /// ones, pruning), which one of the instances sharing a state holds.
   private let leader: any LeaderLease
+  /// The gauges `/healthz` and `/metrics` show, read off their request path.
+  private let gauges: StateGaugeCache
 
   /// A server for `service` listening as `configuration` says (port 0 picks a free one).
   public init(
@@ -58,9 +62,11 @@ public final class WebhookServer: @unchecked Sendable {
     self.failed = failed
     let leader = service.store.takeLeaderLease()
     self.leader = leader
+    let gauges = StateGaugeCache(store: service.store)
+    self.gauges = gauges
     let routes = WebhookRoutes(
       service: service, webhookPath: configuration.webhookPath, metrics: metrics,
-      stoppedLoops: { failed.names }, isLeader: { leader.isLeader })
+      stoppedLoops: { failed.names }, isLeader: { leader.isLeader }, gauges: gauges)
     http = HTTPServer(
       configuration: .init(configuration, readTimeout: readTimeout),
       refused: { refusal in
@@ -90,6 +96,9 @@ public final class WebhookServer: @unchecked Sendable {
     throws(HTTPServerError) -> Int
   {
     let started = Date()
+    // Read once before the first probe can come.
+    gauges.refresh()
+    startReadingGauges(every: intervals.gauges)
     let port = try http.start()
     reportLead(leader.refresh(), was: false)
     background("leadership") { [self] in
@@ -190,6 +199,25 @@ public final class WebhookServer: @unchecked Sendable {
       }
     }
     thread.name = "reckon-prune"
+    thread.start()
+  }
+
+  /// Reads the gauges every `seconds` on a thread of its own: the reads block, and the
+  /// concurrency pool's threads answer the webhook.
+  private func startReadingGauges(every seconds: Double) {
+    loops.enter()
+    let thread = Thread { [self, loops] in
+      defer { loops.leave() }
+      var next = Date().addingTimeInterval(seconds)
+      while !isStopped {
+        if Date() >= next {
+          gauges.refresh()
+          next = Date().addingTimeInterval(seconds)
+        }
+        Thread.sleep(forTimeInterval: min(0.1, max(0.01, seconds)))
+      }
+    }
+    thread.name = "reckon-gauges"
     thread.start()
   }
 

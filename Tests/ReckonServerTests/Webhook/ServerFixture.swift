@@ -78,6 +78,7 @@ final class ServerFixture: @unchecked Sendable {
     intervals.policyPoll = 0.1
     intervals.firstPrune = 0.1
     intervals.prune = 0.2
+    intervals.gauges = 0.05
     port = try server.start(intervals: intervals, senderLock: senderLock)
   }
 

@@ -100,6 +100,8 @@ import Testing
     _ = await ServerFixture.eventually {
       fixture.metrics.render(state: StateGauges()).contains(#"reckon_sends_total{result="sent"} 1"#)
     }
+    // The gauges are read every 50 ms here: long enough for a reading after the send.
+    try await Task.sleep(nanoseconds: 250_000_000)
     let (healthStatus, health) = try await fixture.get("/healthz")
     let (metricsStatus, metrics) = try await fixture.get("/metrics")
     let (missing, _) = try await fixture.get("/nowhere")
