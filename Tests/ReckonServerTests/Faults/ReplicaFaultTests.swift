@@ -113,13 +113,16 @@ struct ReplicaFaultTests {
       #expect(accepted <= 1 + entry.interruptedSends, "\(entry.transactionId): \(accepted)")
     }
     lost += notices.count - entries.count
-    let busiest = busiestSecond(
+    let busiestReceived = busiestSecond(
       standIn.requests.filter { $0.method == "PUT" }.map(\.receivedAt))
+    let busiest = busiestSecond(
+      try entries.flatMap { try store.attempts(entryId: $0.id) }.map(\.startedAt))
     print(
       "replica fault test: seed \(Self.seed), \(notices.count) notifications, \(posts) POSTs, "
         + "\(kills) kills, \(entries.count) decided, \(decidedTwice) decided twice, \(lost) lost, "
         + "\(otherBodies) transactions with another body, \(duplicates) repeated deliveries "
-        + "(same body), busiest second \(busiest) of \(Self.rate) allowed")
+        + "(same body), busiest second \(busiest) of \(Self.rate) allowed (\(busiestReceived) in the "
+        + "stand-in's log)")
     #expect(decidedTwice == 0)
     #expect(lost == 0)
     #expect(otherBodies == 0)
