@@ -55,8 +55,14 @@ final class PostgresLeaderLease: LeaderLease, @unchecked Sendable {
     }
   }
 
+  /// Unlocks before closing: the server frees a closed session's locks a moment after the
+  /// close returns, and the next instance should find the lead free at once.
   func release() {
     lock.withLock {
+      if leading {
+        _ = try? connection?.query(
+          "SELECT pg_advisory_unlock($1::integer, $2::integer)", Self.key)
+      }
       released = true
       leading = false
       connection = nil
