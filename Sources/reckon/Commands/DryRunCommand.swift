@@ -17,7 +17,9 @@ enum DryRunCommand: Command {
         "decoded in place of data.signedTransactionInfo) or webhook bodies",
         "{\"signedPayload\": ...}, verified against the roots in --config",
       ]),
-    CommandOption("state", value: "FILE", help: "the state database"),
+    CommandOption(
+      "state", value: "FILE|URL",
+      help: "the state database: an SQLite file, or a postgres:// address"),
     CommandOption(
       "since", value: "DATE",
       help: [
@@ -69,7 +71,7 @@ enum DryRunCommand: Command {
   ]
   static let help = """
     Usage: reckon dry-run --policy FILE --requests FILE.jsonl (--config reckon.json | --facts FILE.json) [options]
-           reckon dry-run --policy FILE --state reckon-state.sqlite [--since DATE] [--until DATE] [options]
+           reckon dry-run --policy FILE --state FILE|URL [--since DATE] [--until DATE] [options]
 
     \(CommandOption.table(options))
 

@@ -20,13 +20,15 @@ enum PruneCommand: Command {
         "its zone; at least 7 days ago",
       ]),
     CommandOption("dry-run", help: "count what would be removed and change nothing"),
-    CommandOption("state", value: "reckon-state.sqlite"),
+    CommandOption(
+      "state", value: "FILE|URL",
+      help: "the state: an SQLite file, or a postgres:// address"),
     CommandOption("config", value: "reckon.json"),
     CommandOption("format", value: "text|json"),
   ]
   static let help = """
     Usage: reckon prune (--older-than DAYS | --before DATE) [--dry-run]
-                        [--state reckon-state.sqlite | --config reckon.json] [--format text|json]
+                        [--state FILE|URL | --config reckon.json] [--format text|json]
 
     Removes every notification received before the cutoff from the state database, with all
     that was recorded about it: its decisions (facts and explanation), outbox entries, delivery

@@ -8,7 +8,9 @@ enum ReportCommand: Command {
   static let name = "report"
   static let summary = "Report refund outcomes of past decisions (reckon report outcomes)"
   static let options: [CommandOption] = [
-    CommandOption("state", value: "reckon-state.sqlite"),
+    CommandOption(
+      "state", value: "FILE|URL",
+      help: "the state: an SQLite file, or a postgres:// address"),
     CommandOption("config", value: "reckon.json"),
     CommandOption("since", value: "DATE"),
     CommandOption("until", value: "DATE"),
@@ -16,11 +18,11 @@ enum ReportCommand: Command {
     CommandOption("html", value: "FILE"),
   ]
   static let help = """
-    Usage: reckon report outcomes [--state reckon-state.sqlite | --config reckon.json]
+    Usage: reckon report outcomes [--state FILE|URL | --config reckon.json]
                                   [--since DATE] [--until DATE] [--format text|json] [--html FILE]
 
-    The state database is --state, or else the one reckon.json names (state.path; --config, or
-    ./reckon.json), as reckon queue finds it.
+    The state database is --state, or else the one reckon.json names (state.path or state.url;
+    --config, or ./reckon.json), as reckon queue finds it.
 
     For requests received at or after --since and before --until (exclusive), decided or
     imported from Apple's history (reckon import-history), what
