@@ -3,22 +3,6 @@ import ReckonAppStore
 import ReckonState
 
 extension OutboxSender {
-  /// Reserves `key`'s next send slot and sleeps until it comes, in half-second steps (a stop is
-  /// not kept waiting for a slot far ahead, and a wall clock stepped back does not lengthen the
-  /// wait; the entry stays as it is); the slot, or nil when stopped meanwhile.
-  private func waitForSlot(_ key: String, isStopped: @Sendable () -> Bool) async throws -> Date? {
-    let reservedAt = clock.now()
-    let slot = try store.reserveSendSlot(key, rate: rates(key), now: reservedAt)
-    var wait = slot.timeIntervalSince(reservedAt)
-    while wait > 0 {
-      if isStopped() { return nil }
-      let step = min(wait, 0.5)
-      try await clock.sleep(until: clock.now().addingTimeInterval(step))
-      wait -= step
-    }
-    return slot
-  }
-
   /// Runs one entry through its state machine: postpones it while its app is paused or
   /// throttled, waits for the app's rate slot, polls, persists the `sending` state *before* the
   /// request, sends, and records the answer with the attempt.
@@ -34,16 +18,21 @@ extension OutboxSender {
     let key = Self.limiterKey(entry.app)
     if clock.now() < entry.deadline, !entry.state.isFinal {
       if let action = try postponeIfHeld(&entry, key) { return action }
-      // A slot the send missed by more than the pace's jitter allowance (the thread woke late,
-      // the machine is busy) is given up for a new one: sent that late, it would land in the
-      // next second together with that second's own sends. The last one is kept however late.
-      for _ in 1...Self.slotAttempts {
-        guard let slot = try await waitForSlot(key, isStopped: isStopped) else { return .none }
-        if let action = try postponeIfHeld(&entry, key) { return action }
-        // Stopping: an entry not yet sent stays as it is for the next start.
+      // The wait for the slot is measured once and slept off in half-second steps: a stop
+      // (SIGTERM to `reckon send`) is not kept waiting for a slot far ahead (a low sandbox rate),
+      // the entry staying as it is, and a wall clock stepped back (NTP) does not lengthen it.
+      let reservedAt = clock.now()
+      var wait = try store.reserveSendSlot(key, rate: rates(key), now: reservedAt)
+        .timeIntervalSince(reservedAt)
+      while wait > 0 {
         if isStopped() { return .none }
-        if clock.now().timeIntervalSince(slot) <= SendPace.jitterAllowance { break }
+        let step = min(wait, 0.5)
+        try await clock.sleep(until: clock.now().addingTimeInterval(step))
+        wait -= step
       }
+      if let action = try postponeIfHeld(&entry, key) { return action }
+      // Stopping: an entry not yet sent stays as it is for the next start.
+      if isStopped() { return .none }
     }
     let started = clock.now()
     let action = entry.poll(now: started)

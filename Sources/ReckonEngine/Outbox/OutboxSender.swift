@@ -171,10 +171,6 @@ public final class OutboxSender: Sendable {
       ? min(credentialsPause, Self.longestSandboxCredentialsPause) : credentialsPause
   }
 
-  /// How many slots a send reserves, each missed by more than the jitter allowance, before it
-  /// goes in the last one however late: a machine too busy to keep any slot still sends.
-  static let slotAttempts = 4
-
   /// How often a lasting state database problem is reported again.
   static let databaseProblemReminder: TimeInterval = 300
 
