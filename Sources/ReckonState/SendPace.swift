@@ -35,7 +35,7 @@ public struct SendPace: Hashable, Sendable {
   /// Sends start late by the time a thread takes to wake and the request to travel, and
   /// exactly `1/rate` apart a window would hold one too many whenever its first send was
   /// later than its last.
-  public static let jitterAllowance: TimeInterval = 0.05
+  public static let jitterAllowance: TimeInterval = 0.1
 
   /// The time between two slots at `rate` a second.
   public static func spacing(rate: Double) -> TimeInterval {

@@ -90,7 +90,7 @@ import Testing
     let store = try backend.make()
     let start = Fixture.start
     let slots = try (0..<3).map { _ in try store.reserveSendSlot("slow", rate: 5, now: start) }
-    #expect(slots.map { ($0.timeIntervalSince(start) * 1_000).rounded() } == [0, 210, 420])
+    #expect(slots.map { ($0.timeIntervalSince(start) * 1_000).rounded() } == [0, 220, 440])
     #expect(try store.reserveSendSlot("fast", rate: 50, now: start) == start)
     let held = try store.holdSends("fast", until: start.addingTimeInterval(5), now: start)
     #expect(held == start.addingTimeInterval(5))

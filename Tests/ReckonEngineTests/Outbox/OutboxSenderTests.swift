@@ -523,7 +523,7 @@ import Testing
     let starts = try ids.map {
       try #require(try h.store.attempts(entryId: $0).first).startedAt.timeIntervalSince(start)
     }
-    #expect(starts.map { ($0 * 1_000).rounded() } == [0, 210, 420, 630, 840, 1_050])
+    #expect(starts.map { ($0 * 1_000).rounded() } == [0, 220, 440, 660, 880, 1_100])
   }
 
   @Test func aHeldEntryWaitsForApprovalOrGoesOutAnHourBeforeTheDeadline() async throws {
