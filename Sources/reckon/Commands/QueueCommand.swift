@@ -28,7 +28,8 @@ enum QueueCommand: Command {
                                             (a held entry: use approve or set)
            reckon queue drop ID             never send the entry
 
-    Every subcommand takes --config reckon.json (the state database is its state.path).
+    Every subcommand takes --config reckon.json (the state database is its state.path, or the
+    PostgreSQL database of its state.url).
     States: held, pending, sending, sent, failed, expired, dropped; --state takes one of them.
     list shows held, pending, sending and failed entries first, earliest deadline first, then
     sent, expired and dropped ones, latest deadline first;
