@@ -96,15 +96,11 @@ private func measureSharedSending(count: Int) async throws {
   for index in 0..<count {
     _ = try StateSamples.enqueued(in: filler, transaction: "5\(index)", at: Date())
   }
-  let json =
-    #"{"apps":[{"bundleId":"com.example","appAppleId":1,"policy":"p"}],"sender":{"productionRequestsPerSecond":50}}"#
-  let configuration = try ReckonConfiguration(
-    ConfigurationReader(try JSONValue.parse(Data(json.utf8)).objectValue ?? [:], path: ""),
-    baseDirectory: "/tmp")
+  let configuration = try SenderSettings.production(perSecond: 50)
   let senders = try (0..<3).map { _ in
     OutboxSender(
       store: try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore),
-      sender: try TestKey.client(standInURL), configuration: configuration.sender,
+      sender: try TestKey.client(standInURL), configuration: configuration,
       consentCheck: nil)
   }
   let started = Date()

@@ -6,6 +6,7 @@ import ReckonStandIn
 import ReckonState
 import ReckonStateSQLite
 import ReckonSupport
+import ReckonTestSupport
 
 /// `reckon-bench sender [--entries N] [--send N] [--rate R] [--concurrency N] [--connections N]
 /// [--durability normal|full|both] [--key PATH]`: the durable enqueue rate
@@ -113,16 +114,12 @@ private func measureSender(count: Int, rate: Double, keyPath: String, options: B
   let store = try temporaryStore(.normal)
   let app = AppStoreApp(bundleId: "com.example", environment: .production)
   for index in 0..<count { try enqueue(store, index: index, app: app, at: Date()) }
-  let json =
-    #"{"apps":[{"bundleId":"com.example","appAppleId":1,"policy":"p"}],"sender":{"productionRequestsPerSecond":\#(rate)}}"#
-  let configuration = try ReckonConfiguration(
-    ConfigurationReader(try JSONValue.parse(Data(json.utf8)).objectValue ?? [:], path: ""),
-    baseDirectory: "/tmp")
+  let configuration = try SenderSettings.production(perSecond: rate)
   let client = AppStoreAPIClient(
     issuerId: "bench-issuer", keyId: "BENCHKEY", key: key, baseURL: url,
     transport: CurlHTTPClient(maximumConnections: options.int("connections", 16)))
   let sender = OutboxSender(
-    store: store, sender: client, configuration: configuration.sender,
+    store: store, sender: client, configuration: configuration,
     maximumConcurrentSends: options.int("concurrency", 64), consentCheck: nil)
   let summary = try await sender.drainDue()
   let times = standIn.requests.map(\.receivedAt).sorted()

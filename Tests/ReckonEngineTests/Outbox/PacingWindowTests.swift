@@ -2,7 +2,6 @@ import Foundation
 import ReckonAppStore
 import ReckonState
 import ReckonStateSQLite
-import ReckonSupport
 import ReckonTestSupport
 import Testing
 
@@ -18,13 +17,9 @@ struct PacingWindowTests {
     for index in 0..<150 {
       _ = try StateSamples.enqueued(in: store, transaction: "6\(index)", at: Date())
     }
-    let json =
-      #"{"apps":[{"bundleId":"com.example","appAppleId":1,"policy":"p"}],"sender":{"productionRequestsPerSecond":50}}"#
-    let configuration = try ReckonConfiguration(
-      ConfigurationReader(try JSONValue.parse(Data(json.utf8)).objectValue ?? [:], path: ""),
-      baseDirectory: "/tmp")
     let sender = OutboxSender(
-      store: store, sender: try TestKey.client(url), configuration: configuration.sender,
+      store: store, sender: try TestKey.client(url),
+      configuration: try SenderSettings.production(perSecond: 50),
       consentCheck: nil)
     let summary = try await sender.drainDue()
     #expect(summary.sent == 150)
