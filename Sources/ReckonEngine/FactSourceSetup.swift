@@ -166,7 +166,8 @@ public struct FactSourceSetup: Sendable {
       }
       return { [report] () throws(OpenFailure) in
         do throws(JSONFileFactSourceError) {
-          return try JSONFileFactSource(name: name, path: path, schema: schema, report: report)
+          return try JSONFileFactSource(
+            name: name, path: path, schema: schema, limit: configuration.fileLimit, report: report)
         } catch {
           throw OpenFailure(
             problem: ConfigurationError(settings.keyPath("path"), error.description),

@@ -83,9 +83,11 @@ public enum PolicyFiles {
   /// at, with a line and column, rather than refused here without saying where.
   /// A PEM file (the `.p8` key, a certificate) named by mistake is refused without a line of it
   /// shown: a diagnostic would quote its base64, half a private key.
-  public static func read(_ path: String) throws(Failure) -> SourceFile {
+  public static func read(_ path: String, limit: FileSizeLimit = .policy) throws(Failure)
+    -> SourceFile
+  {
     let data: Data
-    do throws(LocalFileError) { data = try LocalFile.data(at: path) } catch {
+    do throws(LocalFileError) { data = try LocalFile.data(at: path, limit: limit) } catch {
       throw .unreadable(path: path, reason: error.reason)
     }
     if isPEM(data) {

@@ -39,7 +39,7 @@ public struct FactDocument: Sendable {
   /// given. A file shaped as an App Store notification is refused as what it is, a request.
   public init(path: String, schema: FactSchema) throws(FactDocumentError) {
     let data: Data
-    do throws(LocalFileError) { data = try LocalFile.json(at: path) } catch {
+    do throws(LocalFileError) { data = try LocalFile.json(at: path, limit: .facts) } catch {
       throw .unreadable(path: path, reason: error.reason)
     }
     let parsed: JSONValue

@@ -22,8 +22,10 @@ struct JSONFactsFile: Sendable {
   private var origins: [String: String] = [:]
 
   /// Reads `files` in order; a key may appear in only one of them.
-  init(files: [String], schema: FactSchema) throws(JSONFileFactSourceError) {
-    for file in files { try read(file, schema: schema) }
+  init(files: [String], schema: FactSchema, limit: FileSizeLimit = .facts)
+    throws(JSONFileFactSourceError)
+  {
+    for file in files { try read(file, schema: schema, limit: limit) }
   }
 
   /// The facts for a request: its transaction's, then its account's for facts still missing.
@@ -37,10 +39,12 @@ struct JSONFactsFile: Sendable {
 
   /// Errors name `file` as found (with its folder, when a folder was given), so a problem in
   /// one of many files in a folder can be found.
-  private mutating func read(_ file: String, schema: FactSchema) throws(JSONFileFactSourceError) {
+  private mutating func read(_ file: String, schema: FactSchema, limit: FileSizeLimit)
+    throws(JSONFileFactSourceError)
+  {
     let name = file
     let data: Data
-    do throws(LocalFileError) { data = try LocalFile.json(at: file) } catch {
+    do throws(LocalFileError) { data = try LocalFile.json(at: file, limit: limit) } catch {
       throw .unreadable(path: file, reason: error.reason)
     }
     let parsed: JSONValue

@@ -19,26 +19,29 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
   /// The file or folder read.
   public let path: String
   private let schema: FactSchema
+  private let limit: FileSizeLimit
   private let report: @Sendable (JSONFileFactSourceError) -> Void
   private let lock = NSLock()
   private var contents: JSONFactsFile
   private var fingerprint: [FileStamp]
   private var failure: JSONFileFactSourceError?
 
-  /// Reads `path` (a file or a folder); fails when it cannot be read or a fact does not check.
+  /// Reads `path` (a file or a folder), each file no larger than `limit`; fails when it cannot
+  /// be read or a fact does not check.
   /// A change that no longer reads is handed to `report` (once per change); the source keeps
   /// refusing the file's facts until it reads again, whether or not anyone is told.
   public init(
-    name: String, path: String, schema: FactSchema,
+    name: String, path: String, schema: FactSchema, limit: FileSizeLimit = .facts,
     report: @escaping @Sendable (JSONFileFactSourceError) -> Void = { _ in }
   ) throws(JSONFileFactSourceError) {
     self.name = name
     self.path = path
     self.schema = schema
+    self.limit = limit
     self.report = report
     let files = try JSONFileFactSource.files(at: path)
     fingerprint = files.map(FileStamp.init)
-    contents = try JSONFactsFile(files: files, schema: schema)
+    contents = try JSONFactsFile(files: files, schema: schema, limit: limit)
   }
 
   /// Why the last re-read failed, while lookups through `facts(for:)` fail with it; nil when
@@ -76,7 +79,7 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
       if files.isEmpty {
         throw .unreadable(path: path, reason: "no such file, or no *.json files in the folder")
       }
-      return try JSONFactsFile(files: files, schema: schema)
+      return try JSONFactsFile(files: files, schema: schema, limit: limit)
     }
     lock.lock()
     fingerprint = stamps

@@ -16,17 +16,21 @@ public struct Diagnostic: Hashable, Sendable {
   public let span: SourceSpan
   /// A suggestion shown under the source line, such as "did you mean 'DELIVERED'?".
   public let hint: String?
+  /// Whether the source line is shown under the message: not for a file that does not look
+  /// like a policy at all, which may be anything (`/etc/shadow` named by mistake).
+  public let quotesSource: Bool
 
   /// Creates a diagnostic.
   public init(
     _ id: DiagnosticID, _ severity: Severity, _ message: String, at span: SourceSpan,
-    hint: String? = nil
+    hint: String? = nil, quotesSource: Bool = true
   ) {
     self.id = id
     self.severity = severity
     self.message = message
     self.span = span
     self.hint = hint
+    self.quotesSource = quotesSource
   }
 
   /// Whether this diagnostic stops a load.

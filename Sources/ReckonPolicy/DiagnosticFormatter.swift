@@ -16,7 +16,11 @@ public struct DiagnosticFormatter: Sendable {
 
   /// Renders one diagnostic with its source line and caret.
   public func render(_ diagnostic: Diagnostic, in source: SourceFile) -> String {
-    render(
+    guard diagnostic.quotesSource else {
+      return "\(source.path): \(diagnostic.severity.rawValue): \(diagnostic.message)\n"
+        + (diagnostic.hint.map { "  = \($0)\n" } ?? "")
+    }
+    return render(
       diagnostic.severity, diagnostic.message, at: diagnostic.span, hint: diagnostic.hint,
       in: source)
   }
@@ -41,13 +45,30 @@ public struct DiagnosticFormatter: Sendable {
   /// The source line a span starts on, numbered, and a caret line under the span, without a
   /// trailing line break: for problems in other files a user writes, such as JSON.
   public func excerpt(at span: SourceSpan, in source: SourceFile) -> String {
-    let start = source.location(of: span.start)
-    let lineText = DiagnosticFormatter.printable(source.lineText(start.line))
+    var start = source.location(of: span.start)
+    var end = source.location(of: span.end)
+    var lineText = DiagnosticFormatter.printable(source.lineText(start.line))
+    // A line of a file that is one huge line (minified JSON) is shown around the span only.
+    if lineText.count > Self.longestLineShown {
+      let first = max(0, start.column - 1 - Self.longestLineShown / 3)
+      let window = lineText.dropFirst(first).prefix(Self.longestLineShown)
+      let cut = first > 0 ? "…" : ""
+      let shift = first - cut.count
+      if end.line == start.line {
+        end = SourceLocation(
+          line: end.line, column: min(end.column - shift, window.count + cut.count + 1))
+      }
+      start = SourceLocation(line: start.line, column: start.column - shift)
+      lineText = cut + window + (first + window.count < lineText.count ? "…" : "")
+    }
     let gutter = gutter(line: start.line)
     let number = String(repeating: " ", count: gutter.count - String(start.line).count)
     return "\(number)\(start.line) | \(lineText)\n"
-      + "\(gutter) | \(underline(span, from: start, lineText: lineText, in: source))"
+      + "\(gutter) | \(underline(from: start, to: end, lineText: lineText))"
   }
+
+  /// The most characters of a source line an excerpt shows.
+  static let longestLineShown = 160
 
   /// `line` with control characters other than tabs, line and paragraph separators, and the
   /// invisible characters that change how text shows (a right-to-left override), shown as
@@ -78,10 +99,9 @@ public struct DiagnosticFormatter: Sendable {
 
   /// The caret line. Columns count characters, but a terminal gives emoji and East Asian wide
   /// characters two cells, so the padding and the underline are measured in cells.
-  private func underline(
-    _ span: SourceSpan, from start: SourceLocation, lineText: String, in source: SourceFile
-  ) -> String {
-    let end = source.location(of: span.end)
+  private func underline(from start: SourceLocation, to end: SourceLocation, lineText: String)
+    -> String
+  {
     let lineLength = lineText.count
     let lastColumn = end.line == start.line ? end.column : lineLength + 1
     let before = lineText.prefix(start.column - 1)

@@ -1,5 +1,9 @@
 import CSQLite
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// An open SQLite connection. Not thread-safe by itself: use one connection from one thread at a
 /// time (a pool hands them out, or an owner serializes access), which is why it is opened with
 /// `SQLITE_OPEN_NOMUTEX` by default.
@@ -36,6 +40,15 @@ public final class SQLiteDatabase {
     throws(SQLiteError)
   {
     _ = SQLiteDatabase.configured
+    // SQLite would wait for ever on a FIFO's first read, or read a device as a database.
+    var status = stat()
+    if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+      throw SQLiteError(
+        code: SQLITE_CANTOPEN,
+        message: status.st_mode & S_IFMT == S_IFDIR
+          ? "is a folder, not a database file" : "is not a regular file (a FIFO or a device)",
+        context: "opening \(path)")
+    }
     var handle: OpaquePointer?
     let code = sqlite3_open_v2(path, &handle, options.rawValue, nil)
     guard code == SQLITE_OK, let handle else {

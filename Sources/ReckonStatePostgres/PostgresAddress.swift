@@ -1,6 +1,7 @@
 import CLibPQ
 import Foundation
 import ReckonState
+import ReckonSupport
 
 /// Where the PostgreSQL state lives: a `postgres://user@host:port/database?sslmode=…` URL,
 /// whose every parameter libpq honours, and the password kept apart from it. A password is
@@ -47,14 +48,13 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
     }
     self.url = url
     if let passwordFile {
-      do {
-        let text = try String(contentsOfFile: passwordFile, encoding: .utf8)
+      do throws(LocalFileError) {
+        let text = try LocalFile.text(at: passwordFile, limit: .secret)
         password = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(
           String.init)
       } catch {
         throw .cannotOpen(
-          path: url,
-          message: "cannot read the password file \(passwordFile): \(error.localizedDescription)")
+          path: url, message: "cannot read the password file \(passwordFile): \(error.reason)")
       }
     } else {
       password = nil

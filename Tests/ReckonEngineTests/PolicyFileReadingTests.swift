@@ -31,3 +31,26 @@ import Testing
     #expect(try PolicyFiles.read(path).bytes.count > 0)
   }
 }
+
+/// A policy path is read only when it names a regular file within `limits.policyFileBytes`.
+@Suite struct PolicyFileKindTests {
+  @Test func aPolicySymlinkedToADeviceIsRefusedAtOnce() throws {
+    let path = TestScratch.folder.appendingPathComponent("zero-\(UUID()).policy").path
+    try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/zero")
+    #expect {
+      _ = try PolicyFiles.read(path)
+    } throws: { error in
+      "\(error)" == "\(path): is a character device, not a regular file"
+    }
+  }
+
+  @Test func aPolicyOverTheLimitIsRefusedNamingTheSetting() throws {
+    let path = TestScratch.folder.appendingPathComponent("big-\(UUID()).policy").path
+    try Data(repeating: 0x23, count: 2_000).write(to: URL(fileURLWithPath: path))
+    #expect {
+      _ = try PolicyFiles.read(path, limit: .policy.raised(to: 1_000))
+    } throws: { error in
+      "\(error)".contains("over the 1000 bytes limit for policy files (limits.policyFileBytes")
+    }
+  }
+}

@@ -4,6 +4,10 @@ import ReckonSupport
 import ReckonTestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Where the state is: `state.path` (an SQLite file; a folder is refused at its key, where the
 /// backend would only have said "disk I/O error") or `state.url` (a PostgreSQL address, with its
 /// password in `state.passwordFile`).
@@ -29,6 +33,16 @@ struct StateLocationConfigurationTests {
     let error = #expect(throws: ConfigurationError.self) { try Self.load(statePath: folder) }
     #expect(error?.key == "state.path")
     #expect(error?.problem.contains("is a folder; give the path of a file") == true, "\(error!)")
+  }
+
+  @Test func aFIFOIsRefusedAtStatePath() throws {
+    let name = "state-fifo-\(UUID().uuidString)"
+    let path = TestScratch.folder.appendingPathComponent(name).path
+    #expect(mkfifo(path, 0o600) == 0)
+    defer { unlink(path) }
+    let error = #expect(throws: ConfigurationError.self) { try Self.load(statePath: name) }
+    #expect(error?.key == "state.path")
+    #expect(error?.problem.contains("is a FIFO (named pipe), not a regular file") == true)
   }
 
   @Test func aFileNotMadeYetIsAccepted() throws {

@@ -144,3 +144,35 @@ struct DiagnosticFormatterTests {
     )
   }
 }
+
+/// A file that is one huge line (minified JSON, a generated policy) is quoted around the span
+/// only, so one diagnostic never carries the whole file into a log.
+struct LongLineExcerptTests {
+  @Test func aLongLineIsShownAroundTheSpanWithTheCaretUnderIt() throws {
+    let text =
+      String(repeating: "a ", count: 50_000) + "DELIVERD " + String(repeating: "b ", count: 50_000)
+    let source = SourceFile(path: "long.policy", text: text)
+    let start = try #require(text.range(of: "DELIVERD")).lowerBound.utf16Offset(in: text)
+    let excerpt = DiagnosticFormatter().excerpt(
+      at: SourceSpan(start: start, end: start + 8), in: source)
+    let lines = excerpt.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(excerpt.count < 2 * DiagnosticFormatter.longestLineShown + 40)
+    #expect(lines.count == 2)
+    let shown = try #require(lines.first)
+    let caret = try #require(lines.last)
+    let column = try #require(caret.firstIndex(of: "^"))
+    let offset = caret.distance(from: caret.startIndex, to: column)
+    #expect(shown.dropFirst(offset).hasPrefix("DELIVERD"))
+    #expect(caret.hasSuffix(" ^" + String(repeating: "~", count: 7)))
+    #expect(shown.hasSuffix("…") && shown.contains("| …"))
+  }
+
+  @Test func aShortLineIsShownWhole() {
+    let source = SourceFile(path: "p.policy", text: "otherwise refund DECLIN\n")
+    #expect(
+      DiagnosticFormatter().excerpt(at: SourceSpan(start: 17, end: 23), in: source) == """
+            1 | otherwise refund DECLIN
+              |                  ^~~~~~
+        """)
+  }
+}

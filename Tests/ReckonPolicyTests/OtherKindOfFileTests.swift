@@ -34,7 +34,30 @@ struct OtherKindOfFileTests {
     Case(
       label: "a policy with a let named like a clause",
       text: "let tests = usage.consumed\notherwise share data only\n", message: nil),
+    Case(
+      label: "a password file",
+      text: "root:$6$salt$hashhashhash:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n",
+      message: unlike),
+    Case(
+      label: "a log whose lines begin with a word the language has, but not alone",
+      text: "rules: 3 loaded\notherwise_count=0\nwhen_ms=12\n", message: unlike),
+    Case(
+      label: "rules written without 'rule', which the parser explains",
+      text: "  when reason == LEGAL\n  then refund DECLINE\n", message: nil),
+    Case(label: "a policy of comments only", text: "# nothing yet\n", message: nil),
   ]
+
+  static let unlike =
+    "this does not look like a policy: no line begins with a word of the policy language "
+    + "('rule', 'when', 'otherwise') or a comment; none of it is shown"
+
+  @Test func aFileUnlikeAPolicyIsReportedWithoutQuotingAnyOfIt() {
+    let text = "root:$6$salt$secrethash:19000:0:99999:7:::\nbin:*:19000:0:99999:7:::\n"
+    let result = TestSchema.load(text, path: "/etc/shadow")
+    let rendered = result.renderedDiagnostics()
+    #expect(rendered.hasPrefix("/etc/shadow: error: this does not look like a policy"))
+    #expect(!rendered.contains("secrethash") && !rendered.contains("root"), "\(rendered)")
+  }
 
   @Test(arguments: cases)
   func isNamedForWhatItIs(_ example: Case) {

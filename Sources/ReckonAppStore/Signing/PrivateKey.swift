@@ -13,7 +13,7 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
   /// Loads the key at `path`.
   public convenience init(path: String) throws(SigningError) {
     let data: Data
-    do throws(LocalFileError) { data = try LocalFile.data(at: path) } catch {
+    do throws(LocalFileError) { data = try LocalFile.data(at: path, limit: .secret) } catch {
       throw .keyFileUnreadable(path: path, reason: error.reason)
     }
     try self.init(pem: data, source: path)

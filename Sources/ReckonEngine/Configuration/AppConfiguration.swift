@@ -1,4 +1,5 @@
 import ReckonAppStore
+import ReckonSupport
 
 /// One app Reckon answers for, in one environment.
 public struct AppConfiguration: Hashable, Sendable {
@@ -42,6 +43,8 @@ public struct FactSourceConfiguration: Sendable {
   public var timeoutSeconds: Double
   /// The whole entry, for the adapter to read its own keys with their paths.
   public var settings: ConfigurationReader
+  /// The largest facts file a `json` source reads (`limits.factsFileBytes`).
+  public var fileLimit: FileSizeLimit = .facts
   /// Resolves a path in the entry against the configuration's folder.
   public let resolvePath: @Sendable (String) -> String
 

@@ -72,6 +72,10 @@ public struct ConfigurationReader: Sendable {
     guard number.rounded(.towardZero) == number else {
       throw ConfigurationError(keyPath(key), "must be a whole number")
     }
+    // Beyond it `Int(number)` would stop the process; nothing configured comes near.
+    guard number <= 1e15 else {
+      throw ConfigurationError(keyPath(key), "must be at most 1000000000000000")
+    }
     return Int(number)
   }
 

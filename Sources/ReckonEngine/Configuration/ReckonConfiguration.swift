@@ -30,6 +30,8 @@ public struct ReckonConfiguration: Sendable {
   public var server: ServerConfiguration
   /// Which certificates notifications must chain to, and which test environments are accepted.
   public var trust: TrustConfiguration
+  /// The largest policy and facts files read.
+  public var fileLimits = FileLimitsConfiguration()
   /// The folder relative paths were resolved against.
   public var baseDirectory: String
   /// The file it was loaded from; nil when it was built from parsed JSON.
@@ -77,7 +79,7 @@ public struct ReckonConfiguration: Sendable {
   /// Validates a parsed configuration; `baseDirectory` anchors relative paths.
   public init(_ reader: ConfigurationReader, baseDirectory: String) throws(ConfigurationError) {
     try reader.rejectUnknownKeys([
-      "apps", "factSources", "state", "appStore", "sender", "server", "trust",
+      "apps", "factSources", "state", "appStore", "sender", "server", "trust", "limits",
     ])
     let resolve: @Sendable (String) -> String = { path in
       ReckonConfiguration.resolve(path, against: baseDirectory)
@@ -131,6 +133,8 @@ public struct ReckonConfiguration: Sendable {
     self.sender = try SenderConfiguration(reader.object("sender"))
     self.server = try ServerConfiguration(reader.object("server"))
     self.trust = try TrustConfiguration(reader.object("trust"), resolve: resolve)
+    self.fileLimits = try FileLimitsConfiguration(reader.object("limits"))
+    for index in factSources.indices { factSources[index].fileLimit = fileLimits.facts }
     try Self.checkUnsignedEnvironments(apps, trust)
   }
 
@@ -183,6 +187,10 @@ public struct ReckonConfiguration: Sendable {
       throw ConfigurationError(
         state?.keyPath("path") ?? "state.path",
         "\(path) is a folder; give the path of a file, e.g. \(path)/reckon-state.sqlite")
+    }
+    // SQLite would wait for ever on a FIFO's first read, and read a device as a database.
+    do throws(LocalFileError) { try LocalFile.refuseIfNotRegular(path) } catch {
+      throw ConfigurationError(state?.keyPath("path") ?? "state.path", error.description)
     }
     return (path, nil)
   }

@@ -54,17 +54,23 @@ public final class PolicyBook: @unchecked Sendable {
 
   /// The schema policies are checked against.
   public let schema: FactSchema
+  /// The largest policy file read.
+  public let fileLimit: FileSizeLimit
   private let lock = NSLock()
   private var entries: [AppStoreApp: Entry]
   /// The stamp of each file's last refused version (or of its absence), so it is reported once.
   private var refused: [String: FileStamp] = [:]
 
-  /// Loads and checks the policy of every app; fails on the first that does not check.
-  public init(_ sources: [AppStoreApp: Source], schema: FactSchema) throws(Refusal) {
+  /// Loads and checks the policy of every app, reading no file larger than `fileLimit`; fails
+  /// on the first that does not check.
+  public init(
+    _ sources: [AppStoreApp: Source], schema: FactSchema, fileLimit: FileSizeLimit = .policy
+  ) throws(Refusal) {
     self.schema = schema
+    self.fileLimit = fileLimit
     var entries: [AppStoreApp: Entry] = [:]
     for (app, source) in sources.sorted(by: { $0.key.description < $1.key.description }) {
-      entries[app] = try Self.load(source, schema: schema)
+      entries[app] = try Self.load(source, schema: schema, fileLimit: fileLimit)
     }
     self.entries = entries
   }
@@ -96,7 +102,9 @@ public final class PolicyBook: @unchecked Sendable {
       }
       let result =
         loadedByPath[path]
-        ?? Result { () throws(Refusal) in try Self.load(entry.source, schema: schema) }
+        ?? Result { () throws(Refusal) in
+          try Self.load(entry.source, schema: schema, fileLimit: fileLimit)
+        }
       if loadedByPath[path] == nil {
         loadedByPath[path] = result
         if case .failure(let refusal) = result {
@@ -119,13 +127,15 @@ public final class PolicyBook: @unchecked Sendable {
     return events
   }
 
-  private static func load(_ source: Source, schema: FactSchema) throws(Refusal) -> Entry {
+  private static func load(_ source: Source, schema: FactSchema, fileLimit: FileSizeLimit)
+    throws(Refusal) -> Entry
+  {
     let file: SourceFile
     var modified: FileStamp?
     switch source {
     case .file(let path):
       modified = FileStamp(path)
-      do { file = try PolicyFiles.read(path) } catch {
+      do { file = try PolicyFiles.read(path, limit: fileLimit) } catch {
         guard case .unreadable(_, let reason) = error else {
           throw Refusal(source: path, diagnostics: error.description)
         }

@@ -44,7 +44,9 @@ extension ReckonService {
     // A policy file that cannot be read is named by its key, like every other start-up problem
     // in reckon.json; one that reads but does not check gets check's diagnostics below.
     for (index, app) in configuration.apps.enumerated() {
-      do throws(LocalFileError) { _ = try LocalFile.data(at: app.policyPath) } catch {
+      do throws(LocalFileError) {
+        _ = try LocalFile.data(at: app.policyPath, limit: configuration.fileLimits.policy)
+      } catch {
         throw .configuration(
           ConfigurationError("apps[\(index)].policy", "\(app.policyPath): \(error.reason)"))
       }
@@ -76,7 +78,8 @@ extension ReckonService {
       state: store,
       roots: try Self.roots(configuration.trust), unverifiedEnvironments: unverified,
       sender: client, senderConfiguration: configuration.sender,
-      keepDays: configuration.stateKeepDays, events: events)
+      keepDays: configuration.stateKeepDays, policyFileLimit: configuration.fileLimits.policy,
+      events: events)
   }
 
   /// `environments` in a stable order, by Apple's spelling.
@@ -98,7 +101,7 @@ extension ReckonService {
     var roots: [X509Certificate] = []
     for path in trust.rootCertificatePaths {
       let data: Data
-      do throws(LocalFileError) { data = try LocalFile.data(at: path) } catch {
+      do throws(LocalFileError) { data = try LocalFile.data(at: path, limit: .secret) } catch {
         throw .root(path: path, reason: error.reason)
       }
       guard let certificate = X509Certificate(pemOrDER: data) else {

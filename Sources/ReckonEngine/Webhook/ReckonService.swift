@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonFacts
 import ReckonState
+import ReckonSupport
 
 /// Reckon behind one call: give it the raw body of Apple's POST, answer with what it returns.
 /// The whole pipeline is underneath (verify, record once, gather facts, decide, validate,
@@ -56,12 +57,15 @@ public final class ReckonService: Sendable {
     unverifiedEnvironments: Set<AppStoreEnvironment> = [],
     sender: (any ConsumptionSender)? = nil,
     senderConfiguration: SenderConfiguration = .standard, keepDays: Int? = nil,
+    policyFileLimit: FileSizeLimit = .policy,
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) throws(ReckonServiceError) {
     let sources = try Self.policySources(apps: apps, keepDays: keepDays)
     self.keepDays = keepDays
     let policies: PolicyBook
-    do { policies = try PolicyBook(sources, schema: schema) } catch { throw .policy(error) }
+    do {
+      policies = try PolicyBook(sources, schema: schema, fileLimit: policyFileLimit)
+    } catch { throw .policy(error) }
     policies.live().forEach(events)
     let gatherer = FactGatherer(
       schema: schema, layers: factSources, records: StateHistoryFacts(store: store))

@@ -37,7 +37,7 @@ public enum DryRunSetup {
     var roots: [X509Certificate] = []
     for path in configuration.trust.rootCertificatePaths {
       let data: Data
-      do throws(LocalFileError) { data = try LocalFile.data(at: path) } catch {
+      do throws(LocalFileError) { data = try LocalFile.data(at: path, limit: .secret) } catch {
         throw .unreadable(path: path, reason: error.reason)
       }
       guard let certificate = X509Certificate(pemOrDER: data) else {

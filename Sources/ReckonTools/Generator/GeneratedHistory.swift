@@ -20,7 +20,7 @@ public enum GeneratedHistory {
     let configuration = try ReckonConfiguration.load(path: path)
     let setup = try FactSourceSetup(configuration.factSources)
     guard let app = configuration.apps.first else { return 0 }
-    let policyText = try LocalFile.text(at: app.policyPath)
+    let policyText = try LocalFile.text(at: app.policyPath, limit: configuration.fileLimits.policy)
     guard let policy = try PolicyFiles.load(app.policyPath, schema: setup.schema).policy else {
       throw DryRunError.badLine(path: app.policyPath, line: 1, reason: "the policy does not check")
     }

@@ -98,6 +98,7 @@ struct DryRunOptions {
         .lookup(
           try JSONFileFactSource(
             name: URL(fileURLWithPath: facts).lastPathComponent, path: facts, schema: schema,
+            limit: configuration?.fileLimits.facts ?? .facts,
             report: { warn(JSONFileFactSource.reloadProblem($0)) }))
       ]
     } else if let configuration {

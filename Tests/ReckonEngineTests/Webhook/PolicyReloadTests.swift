@@ -50,6 +50,24 @@ struct PolicyReloadTests {
     #expect(fixture.events.all.contains { $0.name == "policy_refused" })
   }
 
+  @Test func aPolicyReplacedByAFIFOIsRefusedAtOnceAndThePreviousOneKeepsDeciding() async throws {
+    let path = TestScratch.folder.appendingPathComponent("fifo-\(UUID()).policy").path
+    try WebhookFixture.policy.write(toFile: path, atomically: true, encoding: .utf8)
+    let fixture = try WebhookFixture(policy: .file(path))
+    unlink(path)
+    #expect(mkfifo(path, 0o600) == 0)
+    defer { unlink(path) }
+    let started = Date()
+    let refused = fixture.service.reloadPolicies()
+    #expect(Date().timeIntervalSince(started) < 2)
+    #expect(refused.map(\.name) == ["policy_refused"])
+    if case .policyRefused(_, let diagnostics) = refused.first {
+      #expect(diagnostics.contains("is a FIFO (named pipe), not a regular file"), "\(diagnostics)")
+    }
+    let answer = await fixture.service.answer(body: try fixture.body(SimulatedNotification()))
+    #expect(WebhookFixture.fields(answer)["action"] == "respond")
+  }
+
   @Test func aPolicyThatDoesNotCheckStopsTheServiceFromStarting() throws {
     #expect(throws: ReckonServiceError.self) {
       try WebhookFixture(policy: .text(name: "bad.policy", "rule \"x\" when then"))
