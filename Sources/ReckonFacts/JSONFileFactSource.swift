@@ -10,9 +10,12 @@ import ReckonSupport
 /// appAccountToken (see `docs/configuration.md` for the shape).
 ///
 /// The files are checked on every lookup and re-read when one changes (size, modification time or
-/// identity), so support staff can edit them while Reckon runs. While a changed file does not
-/// read, `facts(for:)` fails with its problem (reported once and kept in `lastReloadError`), so
-/// requests wait for the fix; `lookup` answers from the last good version.
+/// identity), so support staff can edit them while Reckon runs. The re-reading runs on a thread
+/// of its own, beside the lookups: a lookup waits up to `reloadWait` for it (a small file is
+/// read by then, so an edit counts at once) and otherwise answers from the version before.
+/// While a changed file does not read, `facts(for:)` fails with its problem (reported once and
+/// kept in `lastReloadError`), so requests wait for the fix; `lookup` answers from the last
+/// good version.
 public final class JSONFileFactSource: FactSource, @unchecked Sendable {
   /// The provenance name of its facts.
   public let name: String
@@ -25,6 +28,12 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
   private var contents: JSONFactsFile
   private var fingerprint: [FileStamp]
   private var failure: JSONFileFactSourceError?
+  /// The re-reading under way, if one is.
+  private var reloading: ReloadWaiters?
+
+  /// How long a lookup waits for a re-read it found due before answering from the version
+  /// before.
+  static let reloadWait: Duration = .milliseconds(50)
 
   /// Reads `path` (a file or a folder), each file no larger than `limit`; fails when it cannot
   /// be read or a fact does not check.
@@ -55,7 +64,9 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
   /// be decided for good on a version someone has just replaced (the entry they were adding
   /// missing from it, say).
   public func facts(for keys: RequestKeys) async throws -> [String: Value] {
-    reloadIfChanged()
+    if let reload = reloadInBackgroundIfChanged() {
+      await reload.wait(upTo: Self.reloadWait)
+    }
     let (current, failure) = lock.withLock { (contents, self.failure) }
     if let failure { throw failure }
     return current.facts(for: keys)
@@ -66,8 +77,31 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
     lock.withLock { contents }.facts(for: keys)
   }
 
-  /// Re-reads the files when they changed since the last read; on error keeps the old contents
-  /// (which `lookup` still answers from) and remembers the problem.
+  /// Starts re-reading the files on a thread of its own when they changed since the last read,
+  /// unless a re-read is under way already; returns the re-read under way, if any.
+  private func reloadInBackgroundIfChanged() -> ReloadWaiters? {
+    let files = (try? JSONFileFactSource.files(at: path)) ?? []
+    let stamps = files.map(FileStamp.init)
+    let (waiters, start) = lock.withLock { () -> (ReloadWaiters?, Bool) in
+      if let reloading { return (reloading, false) }
+      guard stamps != fingerprint else { return (nil, false) }
+      let started = ReloadWaiters()
+      reloading = started
+      return (started, true)
+    }
+    guard start, let waiters else { return waiters }
+    let thread = Thread { [self] in
+      reload(files, stamps: stamps)
+      lock.withLock { reloading = nil }
+      waiters.finish()
+    }
+    thread.name = "reckon-facts-reload"
+    thread.start()
+    return waiters
+  }
+
+  /// Re-reads the files when they changed since the last read, on the calling thread; on error
+  /// keeps the old contents (which `lookup` still answers from) and remembers the problem.
   public func reloadIfChanged() {
     let files = (try? JSONFileFactSource.files(at: path)) ?? []
     let stamps = files.map(FileStamp.init)
@@ -75,6 +109,10 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
     let changed = stamps != fingerprint
     lock.unlock()
     guard changed else { return }
+    reload(files, stamps: stamps)
+  }
+
+  private func reload(_ files: [String], stamps: [FileStamp]) {
     let result = Result { () throws(JSONFileFactSourceError) in
       if files.isEmpty {
         throw .unreadable(path: path, reason: "no such file, or no *.json files in the folder")
@@ -117,5 +155,47 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
       throw .unreadable(path: path, reason: "the folder has no *.json files")
     }
     return files
+  }
+}
+
+/// Lookups waiting for a re-read, each until it ends or its own wait runs out.
+private final class ReloadWaiters: @unchecked Sendable {
+  private let lock = NSLock()
+  private var done = false
+  private var waiting: [UInt64: CheckedContinuation<Void, Never>] = [:]
+  private var nextID: UInt64 = 0
+
+  /// Returns once the re-read has ended, or after `limit`, whichever comes first.
+  func wait(upTo limit: Duration) async {
+    let id = lock.withLock { () -> UInt64 in
+      nextID += 1
+      return nextID
+    }
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let now = lock.withLock { () -> Bool in
+        if done { return true }
+        waiting[id] = continuation
+        return false
+      }
+      if now {
+        continuation.resume()
+        return
+      }
+      _ = DeadlineClock.shared.schedule(after: limit) { [self] in resume(id) }
+    }
+  }
+
+  /// Ends every wait: the re-read is over.
+  func finish() {
+    let all = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+      done = true
+      defer { waiting = [:] }
+      return Array(waiting.values)
+    }
+    for continuation in all { continuation.resume() }
+  }
+
+  private func resume(_ id: UInt64) {
+    lock.withLock { waiting.removeValue(forKey: id) }?.resume()
   }
 }

@@ -13,12 +13,26 @@ public struct LayeredFactSource: FactSource {
     public let source: any FactSource
     /// Its time limit per lookup.
     public let timeout: Duration
+    /// The threads its lookups run on: a source that blocks a thread blocks one of its own,
+    /// never the pool the webhook answers on nor another source's.
+    let threads: ThreadExecutor
+    /// Whether its lookups are hung.
+    let watch = LookupWatch()
+
+    /// Threads each source's lookups may take at once; more wait their turn.
+    static let threadsPerSource = 4
 
     /// Creates a layer.
     public init(_ source: any FactSource, timeout: Duration = .seconds(2)) {
       self.source = source
       self.timeout = timeout
+      self.threads = ThreadExecutor(
+        label: "reckon-facts-\(source.name)", width: Self.threadsPerSource)
     }
+
+    /// Whether the source is hung: its latest lookup ran out of time, or one that did has not
+    /// returned yet.
+    public var isHung: Bool { watch.isHung }
   }
 
   /// What one layer gave for one request.
@@ -39,6 +53,9 @@ public struct LayeredFactSource: FactSource {
     self.name = name
     self.layers = layers
   }
+
+  /// The names of the sources hung now, in layer order.
+  public var hungSources: [String] { layers.filter(\.isHung).map(\.source.name) }
 
   /// The union of what the layers can supply, or nil when one does not say.
   public var suppliableFacts: Set<String>? {
@@ -62,17 +79,23 @@ public struct LayeredFactSource: FactSource {
     let source: String
     let timeout: Duration
     let lookup: Deadline.Pending<[String: Value]>
+    let watch: LookupWatch
+    let ticket: LookupWatch.Ticket
 
     /// The layer's facts, or why there are none (a failure, or its timeout).
     public var result: LayerResult {
       get async {
         do {
-          return LayerResult(source: source, result: .success(try await lookup.value))
+          let facts = try await lookup.value
+          watch.answered()
+          return LayerResult(source: source, result: .success(facts))
         } catch is Deadline.Expired {
+          watch.expired(ticket)
           return LayerResult(
             source: source,
             result: .failure(FactSourceFailure(source: source, reason: .timedOut(after: timeout))))
         } catch {
+          if !(error is CancellationError) { watch.answered() }
           let message = String(describing: error)
           return LayerResult(
             source: source,
@@ -82,14 +105,19 @@ public struct LayeredFactSource: FactSource {
     }
   }
 
-  /// Starts every layer's lookup at once, each within its timeout, in layer order. One task per
-  /// layer and no task group: the webhook asks on every request.
+  /// Starts every layer's lookup at once, each within its timeout on the layer's own threads,
+  /// in layer order. One task per layer and no task group: the webhook asks on every request.
   public func ask(_ keys: RequestKeys) -> [PendingLayer] {
     layers.map { layer in
       let source = layer.source
+      let watch = layer.watch
+      let ticket = LookupWatch.Ticket()
       return PendingLayer(
         source: source.name, timeout: layer.timeout,
-        lookup: Deadline.start(within: layer.timeout) { try await source.facts(for: keys) })
+        lookup: Deadline.start(within: layer.timeout, on: layer.threads) {
+          defer { watch.returned(ticket) }
+          return try await source.facts(for: keys)
+        }, watch: watch, ticket: ticket)
     }
   }
 

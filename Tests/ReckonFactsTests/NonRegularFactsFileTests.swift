@@ -22,7 +22,7 @@ struct NonRegularFactsFileTests {
     } throws: { error in
       "\(error)".contains("is a FIFO (named pipe), not a regular file")
     }
-    #expect(Date().timeIntervalSince(started) < 2)
+    #expect(Date().timeIntervalSince(started) < 5)
     #expect(source.lookup(Fixtures.keys(transaction: "1")) == ["usage.consumed": .percent(40)])
   }
 
@@ -47,6 +47,55 @@ struct NonRegularFactsFileTests {
         name: "app-db", settings: .init(path: path, queries: Fixtures.exampleQueries()),
         schema: Fixtures.schema)
     }
-    #expect(Date().timeIntervalSince(started) < 2)
+    #expect(Date().timeIntervalSince(started) < 5)
+  }
+}
+
+/// A large facts file that changed is re-read beside the lookups: they answer from the version
+/// before until it has read, instead of each waiting for it.
+struct BackgroundReloadTests {
+  @Test func lookupsAnswerFromTheVersionBeforeWhileALargeEditIsRead() async throws {
+    let file = try Fixtures.temporaryFolder().appendingPathComponent("facts.json")
+    try Fixtures.write(#"{"byTransactionId": {"1": {"usage.consumed": "40%"}}}"#, to: file)
+    let source = try JSONFileFactSource(name: "notes", path: file.path, schema: .standard)
+    // Written on a thread of its own: built on the pool, the file's seconds of work in a debug
+    // build would hold one of its threads from every other test.
+    try await Self.offPool {
+      var text = #"{"byTransactionId": {"1": {"usage.consumed": "75%"}"#
+      for index in 0..<150_000 {
+        text +=
+          #", "t\#(index)": {"usage.consumed": "\#(index % 100)%", "customer.consented": true}"#
+      }
+      try Fixtures.write(text + "}}", to: file)
+    }
+    // The read takes seconds in a debug build; the lookup waits only its short turn, and
+    // answers from the version before.
+    let first = try await source.facts(for: Fixtures.keys(transaction: "1"))
+    #expect(first == ["usage.consumed": .percent(40)])
+    var latest = first
+    let limit = ContinuousClock.now + .seconds(120)
+    while latest != ["usage.consumed": .percent(75)], ContinuousClock.now < limit {
+      try await Task.sleep(for: .milliseconds(100))
+      latest = try await source.facts(for: Fixtures.keys(transaction: "1"))
+    }
+    #expect(latest == ["usage.consumed": .percent(75)])
+  }
+
+  static func offPool(_ work: @escaping @Sendable () throws -> Void) async throws {
+    try await withCheckedThrowingContinuation {
+      (continuation: CheckedContinuation<Void, any Error>) in
+      Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+  }
+
+  @Test func aSmallEditCountsAtTheNextLookup() async throws {
+    let file = try Fixtures.temporaryFolder().appendingPathComponent("facts.json")
+    try Fixtures.write(#"{"byTransactionId": {"1": {"usage.consumed": "40%"}}}"#, to: file)
+    let source = try JSONFileFactSource(name: "notes", path: file.path, schema: .standard)
+    try Fixtures.write(#"{"byTransactionId": {"1": {"usage.consumed": "75%"}}}"#, to: file)
+    #expect(
+      try await source.facts(for: Fixtures.keys(transaction: "1")) == [
+        "usage.consumed": .percent(75)
+      ])
   }
 }

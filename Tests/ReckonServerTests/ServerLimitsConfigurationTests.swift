@@ -25,6 +25,12 @@ import Testing
     #expect(server.maximumBodyBytes == 262_144)
   }
 
+  @Test func theShutdownGraceIsNineSecondsUnlessConfigured() throws {
+    #expect(try Self.load(server: "{}").shutdownGraceSeconds == 9)
+    #expect(
+      try Self.load(server: #"{"shutdownGraceSeconds": 25}"#).shutdownGraceSeconds == 25)
+  }
+
   @Test func maxConnectionsIsRead() throws {
     #expect(try Self.load(server: #"{"maxConnections": 32}"#).maximumConnections == 32)
   }
@@ -94,6 +100,9 @@ struct ServerValueRefusalTests {
     Case(server: #"{"maxBodyBytes": 1.5}"#, message: "server.maxBodyBytes: must be a whole number"),
     Case(
       server: #"{"maxConnections": 2.5}"#, message: "server.maxConnections: must be a whole number"),
+    Case(
+      server: #"{"shutdownGraceSeconds": 7200}"#,
+      message: "server.shutdownGraceSeconds: must be at most 3600 (an hour)"),
     Case(
       server: #"{"maxConnections": 16, "maxConnectionsPerClient": 17}"#,
       message: "server.maxConnectionsPerClient: must be at most maxConnections (16)"),

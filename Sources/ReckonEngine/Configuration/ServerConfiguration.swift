@@ -14,6 +14,9 @@ public struct ServerConfiguration: Hashable, Sendable {
   public var maximumConnections: Int
   /// Connections served at once from one address.
   public var maximumConnectionsPerClient: Int
+  /// How long a stop (SIGTERM) may take, in seconds: in-flight requests and the loops get this
+  /// long together, then the process exits whatever they are doing.
+  public var shutdownGraceSeconds: Double = 9
 
   /// The paths the server answers itself, beside the webhook.
   static let probePaths: Set<String> = ["/healthz", "/metrics"]
@@ -27,6 +30,7 @@ public struct ServerConfiguration: Hashable, Sendable {
   init(_ reader: ConfigurationReader?) throws(ConfigurationError) {
     try reader?.rejectUnknownKeys([
       "listen", "maxBodyBytes", "webhookPath", "maxConnections", "maxConnectionsPerClient",
+      "shutdownGraceSeconds",
     ])
     let listen = try reader?.optionalString("listen") ?? "127.0.0.1:8080"
     do throws(ListenAddress.Problem) {
@@ -77,6 +81,13 @@ public struct ServerConfiguration: Hashable, Sendable {
       throw ConfigurationError(
         reader?.keyPath("maxConnectionsPerClient") ?? "server.maxConnectionsPerClient",
         "must be at most maxConnections (\(maximumConnections))")
+    }
+    shutdownGraceSeconds =
+      try reader?.positiveNumber("shutdownGraceSeconds", default: 9) ?? 9
+    guard shutdownGraceSeconds <= 3_600 else {
+      throw ConfigurationError(
+        reader?.keyPath("shutdownGraceSeconds") ?? "server.shutdownGraceSeconds",
+        "must be at most 3600 (an hour)")
     }
   }
 }

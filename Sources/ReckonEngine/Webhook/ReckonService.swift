@@ -44,6 +44,17 @@ public final class ReckonService: Sendable {
     Self.sorted(pipeline.verifier.unverifiedEnvironments)
   }
 
+  /// The fact sources hung now: each one's latest lookup ran out of time, or one that did has
+  /// not returned. Requests that need their facts wait until they answer again.
+  public var hungFactSources: [String] { pipeline.gatherer.sources.hungSources }
+
+  /// Whether each fact source is hung now, by name.
+  public var factSourcesHung: [String: Bool] {
+    Dictionary(
+      pipeline.gatherer.sources.layers.map { ($0.source.name, $0.isHung) },
+      uniquingKeysWith: { $0 || $1 })
+  }
+
   /// The live policies, for reloading.
   public var policies: PolicyBook { pipeline.policies }
 

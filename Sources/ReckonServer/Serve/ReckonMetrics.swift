@@ -74,7 +74,8 @@ public final class ReckonMetrics: @unchecked Sendable {
   /// `unsignedAccepted` names the environments accepted unsigned, by Apple's spelling;
   /// `leader`, whether this instance leads the once-only work; `now`, the time lags run to.
   public func render(
-    state: StateGauges?, unsignedAccepted: [String] = [], leader: Bool = true, now: Date = Date()
+    state: StateGauges?, unsignedAccepted: [String] = [], leader: Bool = true,
+    factSourcesHung: [String: Bool] = [:], now: Date = Date()
   ) -> String {
     lock.withLock {
       var text = ""
@@ -120,6 +121,11 @@ public final class ReckonMetrics: @unchecked Sendable {
         &text, "reckon_leader", "gauge",
         "1 when this instance does the once-only work (retries of undecided requests, pruning) among those sharing the state.",
         [], [[]: leader ? 1 : 0])
+      family(
+        &text, "reckon_fact_source_hung", "gauge",
+        "1 while a fact source is hung (its latest lookup ran out of time, or one that did has not returned): requests that need its facts wait.",
+        ["source"],
+        Dictionary(uniqueKeysWithValues: factSourcesHung.map { ([$0.key], $0.value ? 1 : 0) }))
       if let state {
         var depth: [[String]: Int] = [:]
         for name in OutboxDepthStates.all { depth[[name]] = state.outboxDepth[name] ?? 0 }

@@ -85,7 +85,7 @@ public final class ServeProcess: Sendable {
   /// Stops accepting, finishes in-flight requests and stops the loops, logging each step.
   public func stop() {
     logger.log("info", event: "stopping", "finishing in-flight requests, then stopping")
-    server.shutdown()
+    server.shutdown(timeout: configuration.server.shutdownGraceSeconds)
     logger.log("info", event: "stopped", "stopped")
   }
 

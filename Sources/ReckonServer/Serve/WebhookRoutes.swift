@@ -77,7 +77,7 @@ public struct WebhookRoutes: Sendable {
         body: Data(
           metrics.render(
             state: gauges, unsignedAccepted: service.unsignedEnvironments.map(\.rawValue),
-            leader: isLeader(), now: now
+            leader: isLeader(), factSourcesHung: service.factSourcesHung, now: now
           ).utf8))
     default:
       refused(request, 404, "no route (the webhook is \(webhookPath))")
@@ -113,6 +113,25 @@ public struct WebhookRoutes: Sendable {
         Data(
           #"{"status":"unavailable","state":"loop stopped","loops":"\#(stopped.joined(separator: ","))"}"#
             .utf8))
+    }
+    // Requests that need a hung source's facts wait undecided; it clears by itself once the
+    // source answers in time again.
+    let hung = service.hungFactSources
+    if !hung.isEmpty {
+      var body = JSONTextWriter(escapesSlashes: false, capacity: 128)
+      body.beginObject()
+      body.key("facts")
+      body.string("hung")
+      body.key("sources")
+      body.beginArray()
+      for source in hung { body.string(source) }
+      body.endArray()
+      body.key("state")
+      body.string("ok")
+      body.key("status")
+      body.string("unavailable")
+      body.endObject()
+      return .json(503, body.data)
     }
     // Overdue replies and undecided requests are told, not failed on: restarting the service
     // would mend neither.

@@ -144,12 +144,15 @@ public final class WebhookServer: @unchecked Sendable {
     try? service.store.makeRetriesDue()
   }
 
-  /// Stops accepting, waits up to `timeout` seconds for in-flight requests, then stops the
-  /// sender and the loops. Blocks: call it from a thread of your own, not an async task.
-  public func shutdown(timeout: Double = 30) {
+  /// Stops accepting, waits for in-flight requests, then stops the sender and the loops, all
+  /// within `timeout` seconds together: what has not finished by then (a request waiting on a
+  /// fact source that does not answer, a send under way) is left to the process's exit.
+  /// Blocks: call it from a thread of your own, not an async task.
+  public func shutdown(timeout: Double = 9) {
+    let deadline = DispatchTime.now() + timeout
     http.shutdown(timeout: timeout)
     lock.withLock { stopped = true }
-    _ = loops.wait(timeout: .now() + timeout)
+    _ = loops.wait(timeout: deadline)
     // At once for another instance, not when this one's session ends.
     leader.release()
     // Every request answered and send recorded is then in the state file itself, so a copy of
@@ -159,7 +162,7 @@ public final class WebhookServer: @unchecked Sendable {
 
   /// `shutdown(timeout:)` from async code: the waiting happens on a GCD thread, so no
   /// cooperative thread (which the loops being stopped need) is blocked.
-  public func stop(timeout: Double = 30) async {
+  public func stop(timeout: Double = 9) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       DispatchQueue.global().async { [self] in
         shutdown(timeout: timeout)

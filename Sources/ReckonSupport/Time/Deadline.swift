@@ -29,13 +29,26 @@ public enum Deadline {
     }
   }
 
-  /// Starts `work` now; its limit counts from when it starts running.
+  /// How long after the call work that has not even started (every thread that could start it
+  /// blocked) counts as expired all the same: twice its limit and a second, so that a pool only
+  /// busy, whose queue a burst has made long, does not fail lookups that were never slow.
+  static func backstop(for limit: Duration) -> Duration { limit * 2 + .seconds(1) }
+
+  /// Starts `work` now, on `executor`'s threads when one is given; its limit counts from when
+  /// it starts running, and from the call at most `backstop(for: limit)`.
   public static func start<T: Sendable>(
-    within limit: Duration, _ work: @escaping @Sendable () async throws -> T
+    within limit: Duration, on executor: (any TaskExecutor)? = nil,
+    _ work: @escaping @Sendable () async throws -> T
   ) -> Pending<T> {
     let gate = ResumeGate<T>()
+    // Straight from the clock's thread: when the threads that would start the work or deliver
+    // its expiry are all blocked, the caller is still answered.
+    let backstop = DeadlineClock.shared.schedule(after: backstop(for: limit)) {
+      gate.resume(with: .failure(Expired()))
+    }
+    gate.onFinish { DeadlineClock.shared.cancel(backstop) }
     gate.track(
-      Task {
+      Task(executorPreference: executor) {
         // The limit counts from when the work gets a thread, as a timer task started beside it
         // would: a pool too busy to start the work says nothing about the source being slow.
         let alarm = DeadlineClock.shared.schedule(after: limit) {
@@ -50,11 +63,12 @@ public enum Deadline {
     return Pending(gate: gate)
   }
 
-  /// The work's result, or `Expired` after `limit`.
+  /// The work's result, or `Expired` after `limit`; on `executor`'s threads when one is given.
   public static func run<T: Sendable>(
-    within limit: Duration, _ work: @escaping @Sendable () async throws -> T
+    within limit: Duration, on executor: (any TaskExecutor)? = nil,
+    _ work: @escaping @Sendable () async throws -> T
   ) async throws -> T {
-    try await start(within: limit, work).value
+    try await start(within: limit, on: executor, work).value
   }
 }
 
@@ -66,7 +80,7 @@ private final class ResumeGate<T: Sendable>: @unchecked Sendable {
   private var early: Result<T, any Error>?
   private var finished = false
   private var task: Task<Void, Never>?
-  private var finish: (@Sendable () -> Void)?
+  private var finish: [@Sendable () -> Void] = []
 
   func install(_ continuation: CheckedContinuation<T, any Error>) {
     lock.lock()
@@ -79,11 +93,11 @@ private final class ResumeGate<T: Sendable>: @unchecked Sendable {
     lock.unlock()
   }
 
-  /// Runs `action` once the result is in (at once if it already is).
+  /// Runs `action` once the result is in (at once if it already is); each action given runs.
   func onFinish(_ action: @escaping @Sendable () -> Void) {
     lock.lock()
     let now = finished
-    if !now { finish = action }
+    if !now { finish.append(action) }
     lock.unlock()
     if now { action() }
   }
@@ -110,10 +124,10 @@ private final class ResumeGate<T: Sendable>: @unchecked Sendable {
     let racing = task
     let finish = finish
     task = nil
-    self.finish = nil
+    self.finish = []
     lock.unlock()
     continuation?.resume(with: result)
-    finish?()
+    for action in finish { action() }
     racing?.cancel()
   }
 }

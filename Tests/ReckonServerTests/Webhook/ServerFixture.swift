@@ -37,7 +37,8 @@ final class ServerFixture: @unchecked Sendable {
 
   init(
     policy: PolicyBook.Source = .text(name: "e2e.policy", ServerFixture.policy),
-    facts: any FactSource = FixedFacts(), maximumBodyBytes: Int = 262_144,
+    facts: any FactSource = FixedFacts(), factTimeout: Duration = .seconds(2),
+    maximumBodyBytes: Int = 262_144,
     readTimeout: Double = 10, keepDays: Int? = nil, senderLock: SenderLock? = nil,
     statePath: String? = nil, state: (any StateStore)? = nil,
     authority: LocalCertificateAuthority? = nil, unsignedAccepted: Set<AppStoreEnvironment> = [],
@@ -53,7 +54,7 @@ final class ServerFixture: @unchecked Sendable {
       apps: [
         .init(bundleId: TestKey.bundleId, appAppleId: nil, environment: .sandbox, policy: policy)
       ],
-      factSources: [.init(facts)],
+      factSources: [.init(facts, timeout: factTimeout)],
       state: try state
         ?? SQLiteStateStore(
           path: statePath
