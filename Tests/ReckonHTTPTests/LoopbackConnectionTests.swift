@@ -26,6 +26,17 @@ struct LoopbackConnectionTests {
     #expect(connection.receive(timeout: 1) == .closed)
   }
 
+  /// A second loopback address stands for a second client: the server sees it as the peer.
+  @Test func aConnectionFromAnotherLoopbackAddressComesFromThere() throws {
+    let server = HTTPServer(synchronousHandler: { .text(200, $0.client ?? "unknown") })
+    let port = try server.start()
+    defer { server.shutdown(timeout: 1) }
+    let connection = try LoopbackConnection(port: port, from: "127.0.0.2")
+    connection.send("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    let answer = String(decoding: connection.receiveAll(timeout: 5), as: UTF8.self)
+    #expect(answer.contains("\r\n\r\n127.0.0.2:"), "\(answer)")
+  }
+
   @Test func aSilentServerGivesNothingAndDoesNotClose() throws {
     let listener = try LoopbackListener { _ in nil }
     defer { listener.stop() }

@@ -33,13 +33,20 @@ public final class LoopbackConnection {
 
   /// Connects to `port` on 127.0.0.1; with `noDelay`, each send goes out at once rather than
   /// waiting to be joined with the next (Nagle's algorithm), as a benchmark's requests must.
-  public init(port: Int, noDelay: Bool = false) throws(Refused) {
+  /// With `source` (another loopback address, such as 127.0.0.2: all of 127.0.0.0/8 is loopback
+  /// on Linux), the server sees the connection come from there, as from a second client.
+  public init(port: Int, noDelay: Bool = false, from source: String? = nil) throws(Refused) {
     #if canImport(Glibc)
       let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
       let descriptor = socket(AF_INET, SOCK_STREAM, 0)
     #endif
     guard descriptor >= 0 else { throw Refused(port: port, errno: errno) }
+    if let source, !Self.bind(descriptor, to: source) {
+      let code = errno
+      Socket.close(descriptor)
+      throw Refused(port: port, errno: code)
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -63,6 +70,18 @@ public final class LoopbackConnection {
   }
 
   deinit { close() }
+
+  /// Binds `descriptor` to `host` on a port the system picks; false when it cannot be.
+  private static func bind(_ descriptor: Int32, to host: String) -> Bool {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return false }
+    return withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+      }
+    }
+  }
 
   /// Sends all of `bytes`, waiting as long as the server takes; false when it went away.
   @discardableResult
