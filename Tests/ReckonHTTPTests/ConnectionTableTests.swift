@@ -63,6 +63,68 @@ import Testing
     #expect(table.admit(client: "b", now: 7) == .admitted(id: 4, evicting: nil))
   }
 
+  /// `table.reading(id)`, outside `#expect`.
+  static func reading(_ table: inout ConnectionTable, _ ids: Range<Int>) {
+    for id in ids { _ = table.reading(id) }
+  }
+
+  /// When the server is full, a client holding more connections than another gives up its
+  /// oldest that is not answering a request, with no grace: silent or part-way through a request
+  /// (slow heads and bodies are what a flood holds slots with), until the shares are even.
+  @Test func underPressureTheClientHoldingMostMakesRoomForAnother() {
+    var table = ConnectionTable(maximum: 4, maximumPerClient: 4)
+    for index in 0..<4 { _ = table.admit(client: "a", now: Double(index) / 10) }
+    Self.reading(&table, 0..<4)
+    #expect(table.admit(client: "b", now: 0.4) == .admitted(id: 4, evicting: 0))
+    #expect(Self.busy(&table, 1))
+    #expect(table.admit(client: "c", now: 0.5) == .admitted(id: 5, evicting: 2), "not the busy one")
+    #expect(table.admit(client: "d", now: 0.6) == .admitted(id: 6, evicting: 3))
+    #expect(table.admit(client: "e", now: 0.7) == .full, "one each: even")
+  }
+
+  /// A client gives up a connection only to one holding at least two fewer, so that after the
+  /// swap it still holds as many: two clients never take slots from each other back and forth.
+  @Test func sharesOneApartAreEvenEnough() {
+    var table = ConnectionTable(maximum: 3, maximumPerClient: 3)
+    _ = table.admit(client: "a", now: 0)
+    _ = table.admit(client: "a", now: 0)
+    _ = table.admit(client: "b", now: 0)
+    Self.reading(&table, 0..<3)
+    #expect(table.admit(client: "b", now: 5) == .full)
+  }
+
+  /// Behind a proxy every connection has its address: one address alone may hold every slot,
+  /// and its own connections part-way through a request are not closed for its next.
+  @Test func oneAddressAloneMayHoldEverySlot() {
+    var table = ConnectionTable(maximum: 3, maximumPerClient: 3)
+    for _ in 0..<3 { _ = table.admit(client: "proxy", now: 0) }
+    Self.reading(&table, 0..<3)
+    #expect(table.admit(client: "proxy", now: 5) == .full)
+  }
+
+  /// A client over its share makes room before another's keep-alive connection, however long
+  /// that one has waited.
+  @Test func theClientHoldingMostMakesRoomBeforeAnIdleConnectionOfAnother() {
+    var table = ConnectionTable(maximum: 3, maximumPerClient: 3)
+    _ = table.admit(client: "apple", now: 0)
+    _ = table.admit(client: "a", now: 5)
+    _ = table.admit(client: "a", now: 6)
+    Self.reading(&table, 1..<3)
+    #expect(table.admit(client: "b", now: 9) == .admitted(id: 3, evicting: 1))
+  }
+
+  /// Nor does a client holding most take the keep-alive connection of one holding fewer: a
+  /// flood cannot close Apple's connection between its requests.
+  @Test func aClientHoldingMostDoesNotTakeTheIdleConnectionOfOneHoldingFewer() {
+    var table = ConnectionTable(maximum: 3, maximumPerClient: 3)
+    _ = table.admit(client: "apple", now: 0)
+    _ = table.admit(client: "a", now: 5)
+    _ = table.admit(client: "a", now: 6)
+    Self.reading(&table, 1..<3)
+    #expect(table.admit(client: "a", now: 9) == .full)
+    #expect(table.admit(client: "b", now: 9) == .admitted(id: 3, evicting: 1))
+  }
+
   @Test func aShareAsLargeAsTheServerIsTheServersLimit() {
     var table = ConnectionTable(maximum: 1, maximumPerClient: 5)
     _ = table.admit(client: "a", now: 1)

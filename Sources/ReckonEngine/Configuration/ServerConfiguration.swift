@@ -10,7 +10,8 @@ public struct ServerConfiguration: Hashable, Sendable {
   public var maximumBodyBytes: Int
   /// The path Apple posts notifications to.
   public var webhookPath: String
-  /// Connections served at once; beyond it the longest idle makes room, or 503 when none is.
+  /// Connections served at once; beyond it a connection of the client holding most makes room,
+  /// or the longest idle, or 503 when none can.
   public var maximumConnections: Int
   /// Connections served at once from one address.
   public var maximumConnectionsPerClient: Int
@@ -73,7 +74,8 @@ public struct ServerConfiguration: Hashable, Sendable {
     }
     maximumConnections = try reader?.positiveWholeNumber("maxConnections", default: 256) ?? 256
     // No lower limit by default: behind the TLS proxy Apple's HTTPS needs, every connection
-    // comes from the proxy's address.
+    // comes from the proxy's address. Without one, a full server still shares its connections
+    // out between addresses (`ConnectionTable`).
     maximumConnectionsPerClient =
       try reader?.positiveWholeNumber("maxConnectionsPerClient", default: maximumConnections)
       ?? maximumConnections

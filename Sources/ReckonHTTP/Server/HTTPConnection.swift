@@ -4,7 +4,8 @@
 struct HTTPConnection {
   /// What the server should do next on this connection.
   enum Action: Hashable {
-    /// Answer this complete request, then report it with `answered(now:)`.
+    /// Answer this complete request (first claiming the connection's slot for it, and closing
+    /// instead if the slot was given away), then report it with `answered(now:)`.
     case answer(HTTPRequest)
     /// The bytes are not a request the parser accepts: answer the error and close.
     case reject(HTTPParseError)
@@ -15,7 +16,8 @@ struct HTTPConnection {
     case read(gatherFirst: Bool)
     /// The read timeout passed: close, answering 408 first when a request was under way.
     case timeOut(requestUnderway: Bool)
-    /// Close without a word: the server is stopping, or gave this idle connection's slot away.
+    /// Close without a word: the server is stopping, or gave this connection's slot away
+    /// while it waited for a request or read one.
     case close
   }
 
@@ -23,7 +25,7 @@ struct HTTPConnection {
   enum AfterAnswer: Hashable {
     /// Nothing of a next request has arrived: the connection is idle, and may be evicted.
     case idle
-    /// Bytes of a next request are already here (pipelined): it stays busy.
+    /// Bytes of a next request are already here (pipelined): it is reading that request.
     case nextRequestUnderway
   }
 
@@ -36,7 +38,7 @@ struct HTTPConnection {
   private var waitingSince: Double
   /// Whether `100 Continue` was sent for the request under way.
   private var toldToContinue = false
-  /// Between a request's first byte and its answer (never evicted then).
+  /// Between a request's first byte and its answer.
   private(set) var isBusy = false
   /// How many bytes the last read brought.
   private var lastReadCount = Int.max
@@ -48,7 +50,9 @@ struct HTTPConnection {
     self.waitingSince = now
   }
 
-  /// The next action at `now`; `isEvicted` is asked only while the connection is idle.
+  /// The next action at `now`; `isEvicted` is asked only while no complete request is at hand:
+  /// a connection answering one is never evicted, but one waiting for a request or reading one
+  /// (a slow head or body is what a flood holds slots with) may be.
   mutating func nextAction(now: Double, isStopping: Bool, isEvicted: () -> Bool) -> Action {
     do {
       if let request = try parser.next() {
@@ -66,7 +70,7 @@ struct HTTPConnection {
       return .sendContinue
     }
     if isStopping && !parser.hasPartialRequest { return .close }
-    if !isBusy && isEvicted() { return .close }
+    if isEvicted() { return .close }
     if now - waitingSince > readTimeout {
       return .timeOut(requestUnderway: parser.hasPartialRequest)
     }

@@ -19,11 +19,14 @@ public final class HTTPServer: @unchecked Sendable {
     /// How long a client may take to take in a response before its connection is closed.
     public var writeTimeout: Double
     /// Open connections served at once (a thread each). Beyond it a new connection takes the
-    /// place of the one idle longest between requests; when none is idle it is answered 503 and
-    /// closed, so a flood cannot exhaust threads or memory.
+    /// place of one not being answered from the address holding at least two more than its
+    /// own, so that one client cannot keep others out, or else of the one idle longest between
+    /// requests; when neither is, it is answered 503 and closed, so a flood cannot exhaust
+    /// threads or memory.
     public var maximumConnections: Int
     /// Open connections served at once from one address; beyond it a connection from there is
-    /// answered 503 and closed, so one client cannot hold every slot with slow requests.
+    /// answered 503 and closed. Without it, one client holds more than an even share only
+    /// while the server has room; behind a proxy, every connection has the proxy's address.
     public var maximumConnectionsPerClient: Int
 
     /// A configuration; defaults to 127.0.0.1 on a port the system picks.
@@ -227,6 +230,8 @@ public final class HTTPServer: @unchecked Sendable {
         isEvicted: { lock.withLock { table.isEvicted(id) } })
       switch action {
       case .answer(var request):
+        // Given away while its request came in: it no longer counts, so it may not be served.
+        guard lock.withLock({ table.busy(id) }) else { return }
         request.client = peer
         let response = respond(to: request)
         let keepAlive = request.keepAlive && !isStopping
@@ -235,8 +240,11 @@ public final class HTTPServer: @unchecked Sendable {
             response.serialized(keepAlive: keepAlive, headOnly: request.method == "HEAD"),
             to: client), keepAlive
         else { return }
-        if connection.answered(now: DispatchTime.now().seconds) == .idle {
-          lock.withLock { table.idle(id, now: DispatchTime.now().seconds) }
+        let now = DispatchTime.now().seconds
+        let next = connection.answered(now: now)
+        lock.withLock {
+          table.idle(id, now: now)
+          if next == .nextRequestUnderway { _ = table.reading(id) }
         }
       case .reject(let error):
         _ = write(
@@ -265,8 +273,9 @@ public final class HTTPServer: @unchecked Sendable {
         guard let bytes = Socket.read(client) else { return }
         // Closed to make room since the last check: it is no longer counted, so it may not
         // serve. Its client sees the reset any keep-alive timeout can cause; a proxy in front
-        // may answer its request 502 rather than retry it, so a second's grace makes it rare.
-        if connection.received(bytes), !lock.withLock({ table.busy(id) }) { return }
+        // may answer its request 502 rather than retry it, so a second's grace makes it rare
+        // (none is given to a client holding more than its share of a full server).
+        if connection.received(bytes), !lock.withLock({ table.reading(id) }) { return }
       }
     }
   }
