@@ -108,6 +108,13 @@ struct Benchmark: Sendable {
         Option(name: "paced", kind: .count, help: "paced requests (600; 0 skips them)"),
         Option(name: "send", kind: .count, help: "replies 3 senders send at 50/s (500; 0 skips)"),
       ], run: runInstancesBenchmark),
+    Benchmark(
+      name: "state-size",
+      summary: "bytes of SQLite state per request with notifications signed as Apple's are",
+      options: [
+        Option(name: "count", kind: .integer, help: "requests recorded and decided (2000)"),
+        Option(name: "plain", kind: .flag, help: "store generated lines, not signed notifications"),
+      ], run: runStateSizeBenchmark),
   ]
 
   /// What `reckon-bench --help` prints.

@@ -51,6 +51,7 @@ struct BenchmarkUsageTests {
     #expect(run.status == 0)
     for name in [
       "decision (default)", "facts", "sender", "webhook", "dryrun", "soak", "instances",
+      "state-size",
     ] {
       #expect(run.output.contains("\n  \(name):"))
     }
@@ -68,6 +69,16 @@ struct BenchmarkUsageTests {
       ))
     #expect(!run.output.contains("nan"))
     #expect(!run.output.contains("ratio to the floor"))
+  }
+
+  @Test func stateSizePrintsBytesPerRequestAndEachTablesShare() async throws {
+    let run = try await Self.run(["state-size", "--count", "40"])
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output.contains("40 requests (40 decided), notifications signed as Apple does"))
+    #expect(run.output.contains("KB per request (target <= 5 KB)"))
+    for table in ["requests", "decisions", "outbox"] {
+      #expect(run.output.contains("\n  \(table) "), "\(run.output)")
+    }
   }
 
   struct Run {

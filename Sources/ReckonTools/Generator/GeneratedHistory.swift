@@ -13,9 +13,11 @@ import ReckonSupport
 public enum GeneratedHistory {
   /// Writes the history of `generator`'s requests to a new state that `state` opens at
   /// `location` (a file there before is replaced); returns how many requests were decided.
+  /// Each notification is stored as its generated line, or as `received` makes it from the
+  /// request (a signed body, for a state shaped like a live service's).
   public static func write(
     _ generator: PastRequestGenerator, configuration path: String, to location: String,
-    state: any StateOpener
+    state: any StateOpener, received: ((RefundRequest) throws -> Data)? = nil
   ) async throws -> Int {
     let configuration = try ReckonConfiguration.load(path: path)
     let setup = try FactSourceSetup(configuration.factSources)
@@ -37,7 +39,8 @@ public enum GeneratedHistory {
       let generated = generator.request(index)
       let line = generated.jsonLine(generator, token: generator.customer(generated.customer).token)
       let request = try RequestFile.decode(Data(line.utf8), path: "generated")
-      let requestId = try store.recordNotification(record(request, raw: Data(line.utf8))).requestId
+      let raw = try received?(request) ?? Data(line.utf8)
+      let requestId = try store.recordNotification(record(request, raw: raw)).requestId
       guard case .ready(let facts) = await gatherer.gather(request, for: policy) else { continue }
       let decision = decider.decide(request, facts: facts, trace: true)
       let (enqueue, sentAt) = try sent(decision, request)
