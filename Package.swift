@@ -23,6 +23,7 @@ let package = Package(
     .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .target(name: "ReckonSupport"),
     .target(name: "ReckonSQLite", dependencies: ["CSQLite"]),
     .target(name: "ReckonPolicy", dependencies: ["ReckonSupport"]),
@@ -39,7 +40,7 @@ let package = Package(
     .target(
       name: "ReckonFacts",
       dependencies: ["ReckonSupport", "ReckonPolicy", "ReckonSQLite", "CSQLite"]),
-    .target(name: "ReckonState", dependencies: ["ReckonSupport"]),
+    .target(name: "ReckonState", dependencies: ["ReckonSupport", "CZlib"]),
     .target(
       name: "ReckonStateSQLite",
       dependencies: ["ReckonSupport", "ReckonState", "ReckonSQLite", "CSQLite"]),

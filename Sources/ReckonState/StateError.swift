@@ -31,6 +31,9 @@ public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A prune was asked to remove notifications received after `latest`, which Apple may still
   /// send again (`StateRetention.shortest`).
   case retentionTooShort(cutoff: Date, latest: Date)
+  /// A stored row cannot be read back (a packed notification, a compressed explanation): the
+  /// file or database was damaged, or changed by something other than Reckon.
+  case unreadableRow(what: String, reason: String)
   /// A prune failed part-way, after removing `removed`; what is left is whole.
   indirect case pruneStopped(removed: PruneCounts, cause: StateError)
 
@@ -57,6 +60,8 @@ public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
       "outbox entry \(entry) changed while this change was being made; nothing was written, try again"
     case .retentionTooShort(let cutoff, let latest):
       "cannot prune notifications received before \(cutoff.formatted(.iso8601)): Apple sends a notification it got no 200 for again for about six and a half days, and a pruned one would then be decided and answered again; give a cutoff at or before \(latest.formatted(.iso8601))"
+    case .unreadableRow(let what, let reason):
+      "\(what) in the state database cannot be read: \(reason)"
     case .pruneStopped(let removed, let cause):
       "pruning stopped after removing \(removed.described.joined(separator: ", ")): \(cause.description); what is left is whole, and pruning again goes on from there"
     }

@@ -1,0 +1,172 @@
+import Foundation
+
+/// Builds a packed notification's template: JSON text is scanned for strings shaped as compact
+/// JWS, each JWS part is decoded (its header's x5c certificates taken out, its payload scanned
+/// again for nested JWS), and everything else kept as literal bytes. Anything not exactly as
+/// expected stays literal, so packing never changes what the template expands to.
+struct NotificationPacker {
+  private(set) var template: [UInt8] = []
+  private(set) var certificates: [Data] = []
+  /// Whether any JWS was found: without one there is nothing to pack.
+  private(set) var packedAny = false
+  private var pending: [UInt8] = []
+
+  /// How deep JWS may nest: a notification's payload holds the transaction's and the renewal
+  /// info's, which hold none.
+  static let deepest = 3
+
+  private static let quote = UInt8(ascii: "\"")
+  private static let backslash = UInt8(ascii: "\\")
+  private static let dot = UInt8(ascii: ".")
+
+  /// Writes `text` (JSON, or anything), each string in it that is a compact JWS packed.
+  mutating func text(_ text: ArraySlice<UInt8>, depth: Int) {
+    var index = text.startIndex
+    var copied = index
+    while index < text.endIndex {
+      guard text[index] == Self.quote else {
+        index += 1
+        continue
+      }
+      let start = index + 1
+      var end = start
+      var plain = true
+      var dots = 0
+      while end < text.endIndex, text[end] != Self.quote {
+        if text[end] == Self.backslash {
+          plain = false
+          end += 1
+        } else if text[end] == Self.dot {
+          dots += 1
+        } else if !Base64Bytes.isURLCharacter(text[end]) {
+          plain = false
+        }
+        end += 1
+      }
+      guard end < text.endIndex else { break }
+      if plain, dots == 2, depth < Self.deepest, let parts = JWSParts(text[start..<end]) {
+        literal(text[copied..<start])
+        jws(parts, depth: depth)
+        copied = end
+      }
+      index = end + 1
+    }
+    literal(text[copied...])
+  }
+
+  /// Ends the pending literal, so the template is complete.
+  mutating func flush() {
+    guard !pending.isEmpty else { return }
+    template.append(Segment.literal.rawValue)
+    VarInt.append(UInt64(pending.count), to: &template)
+    template += pending
+    pending.removeAll(keepingCapacity: true)
+  }
+
+  private mutating func jws(_ parts: JWSParts, depth: Int) {
+    packedAny = true
+    open()
+    header(parts.header)
+    close()
+    literal(CollectionOfOne(Self.dot))
+    open()
+    text(parts.payload[...], depth: depth + 1)
+    close()
+    literal(CollectionOfOne(Self.dot))
+    open()
+    literal(parts.signature)
+    close()
+  }
+
+  /// Writes a JWS header, each certificate of its x5c array taken out.
+  private mutating func header(_ header: [UInt8]) {
+    let bytes = header[...]
+    guard var index = Self.x5cArray(in: bytes) else {
+      literal(bytes)
+      return
+    }
+    var copied = bytes.startIndex
+    while true {
+      index = Self.skippingSpace(bytes, from: index)
+      guard index < bytes.endIndex, bytes[index] == Self.quote else { break }
+      let start = index + 1
+      guard
+        let end = bytes[start...].firstIndex(where: { $0 == Self.quote || $0 == Self.backslash }),
+        bytes[end] == Self.quote
+      else { break }
+      if let der = Base64Bytes.decodeStandard(bytes[start..<end]) {
+        literal(bytes[copied..<start])
+        certificate(der)
+        copied = end
+      }
+      index = Self.skippingSpace(bytes, from: end + 1)
+      guard index < bytes.endIndex, bytes[index] == UInt8(ascii: ",") else { break }
+      index += 1
+    }
+    literal(bytes[copied...])
+  }
+
+  /// Where the first element of the header's `"x5c": [` array may start.
+  private static func x5cArray(in bytes: ArraySlice<UInt8>) -> Int? {
+    let key = Array(#""x5c""#.utf8)
+    guard let found = bytes.indices.first(where: { bytes[$0...].starts(with: key) }) else {
+      return nil
+    }
+    var index = skippingSpace(bytes, from: found + key.count)
+    guard index < bytes.endIndex, bytes[index] == UInt8(ascii: ":") else { return nil }
+    index = skippingSpace(bytes, from: index + 1)
+    guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "[") else { return nil }
+    return index + 1
+  }
+
+  private static func skippingSpace(_ bytes: ArraySlice<UInt8>, from index: Int) -> Int {
+    bytes[min(index, bytes.endIndex)...].firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+      ?? bytes.endIndex
+  }
+
+  private mutating func literal<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+    pending.append(contentsOf: bytes)
+  }
+
+  private mutating func certificate(_ der: Data) {
+    flush()
+    let index =
+      certificates.firstIndex(of: der)
+      ?? {
+        certificates.append(der)
+        return certificates.count - 1
+      }()
+    template.append(Segment.certificate.rawValue)
+    VarInt.append(UInt64(index), to: &template)
+  }
+
+  private mutating func open() {
+    flush()
+    template.append(Segment.begin.rawValue)
+  }
+
+  private mutating func close() {
+    flush()
+    template.append(Segment.end.rawValue)
+  }
+}
+
+/// The three parts of a compact JWS, decoded; nil for a string that is not one (a part that is
+/// not canonical base64url, a header that is not a JSON object).
+struct JWSParts {
+  let header: [UInt8]
+  let payload: [UInt8]
+  let signature: [UInt8]
+
+  init?(_ token: ArraySlice<UInt8>) {
+    let parts = token.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count >= 4, !parts[1].isEmpty,
+      let header = Base64Bytes.decodeURL(parts[0]), header.first == UInt8(ascii: "{"),
+      let payload = Base64Bytes.decodeURL(parts[1]),
+      let signature = Base64Bytes.decodeURL(parts[2])
+    else { return nil }
+    self.header = header
+    self.payload = payload
+    self.signature = signature
+  }
+}
