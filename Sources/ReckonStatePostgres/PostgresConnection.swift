@@ -15,7 +15,7 @@ final class PostgresConnection {
   /// Rows the last statement changed.
   private(set) var changes = 0
   /// Whether a transaction is open on this connection.
-  private var inTransaction = false
+  private(set) var inTransaction = false
 
   /// How often a transaction the server aborted to keep transactions apart is run again.
   static let transactionAttempts = 8

@@ -7,16 +7,24 @@ extension PostgresStateStore {
     try locked { () throws(StateError) in
       try connection.query(
         """
-        SELECT r.id, r.raw_notification, r.received_at, d.facts_json
+        SELECT r.id, r.raw_notification, r.received_at, d.facts_json, r.raw_format, d.id,
+          d.json_format
         FROM requests r LEFT JOIN decisions d ON d.request_id = r.id
         WHERE r.notification_type = \(requestTypeSQL) AND r.received_at >= $1
           AND r.received_at < $2 AND r.repeat_of IS NULL
         ORDER BY r.received_at, r.id
         """, Self.range(since, until)
-      ).map { row in
-        StoredRequest(
-          id: row.int(0) ?? 0, rawNotification: row.bytes(1) ?? Data(),
-          receivedAt: row.date(2) ?? Date(timeIntervalSince1970: 0), factsJSON: row.bytes(3))
+      ).map { row throws(StateError) in
+        let id = row.int(0) ?? 0
+        return StoredRequest(
+          id: id,
+          rawNotification: try receivedNotification(
+            row.bytes(1) ?? Data(), format: row.int(4) ?? 0, requestId: id),
+          receivedAt: row.date(2) ?? Date(timeIntervalSince1970: 0),
+          factsJSON: try row.bytes(3).map { facts throws(StateError) in
+            try DecisionJSON(facts: facts, explanation: nil)
+              .written(format: row.int(6) ?? 0, decisionId: row.int(5) ?? 0).facts
+          })
       }
     }
   }
@@ -48,7 +56,7 @@ extension PostgresStateStore {
           e.state, CASE WHEN e.state = 'sent' THEN e.body END,
           (SELECT string_agg(o.type, ',' ORDER BY o.occurred_at, o.id) FROM outcomes o
             WHERE o.request_id = r.id),
-          refund.revocation_type, refund.revocation_percentage
+          refund.revocation_type, refund.revocation_percentage, r.id, r.raw_format
         FROM requests r LEFT JOIN decisions d ON d.request_id = r.id
           LEFT JOIN outbox e ON e.decision_id = d.id
           LEFT JOIN LATERAL (
@@ -58,12 +66,14 @@ extension PostgresStateStore {
         WHERE r.received_at >= $1 AND r.received_at < $2 AND \(reportedRequest)
         ORDER BY r.received_at, r.id
         """, Self.range(since, until)
-      ).map { row in
+      ).map { row throws(StateError) in
         DecidedOutcome(
           receivedAt: row.date(0) ?? Date(timeIntervalSince1970: 0),
           action: row.text(1) ?? DecidedOutcome.imported,
           rule: row.text(2) ?? "", policyName: row.text(3) ?? "", body: row.bytes(4),
-          rawNotification: row.bytes(5) ?? Data(), outboxState: row.text(6),
+          rawNotification: try receivedNotification(
+            row.bytes(5) ?? Data(), format: row.int(12) ?? 0, requestId: row.int(11) ?? 0),
+          outboxState: row.text(6),
           sentBody: row.bytes(7),
           outcomes: (row.text(8) ?? "").split(separator: ",").compactMap {
             OutcomeType(rawValue: String($0))

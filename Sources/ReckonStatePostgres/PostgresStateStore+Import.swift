@@ -4,25 +4,75 @@ import ReckonState
 extension PostgresStateStore: StateImporter {
   /// Writes the batch's rows in one transaction with the ids they had, skipping any whose id or
   /// unique key (a notification's UUID, a decision's request) the database holds already.
+  /// Notifications are packed and decisions' JSON deflated as the service stores them.
   public func importRows(_ batch: StateRowBatch) throws(StateError) -> Int {
     guard !batch.rows.isEmpty else { return 0 }
     let columns = batch.table.columns
-    let placeholders = columns.enumerated().map { index, column in
-      column.kind == .json ? "$\(index + 1)::jsonb" : "$\(index + 1)"
+    let format = Self.formatColumn(batch.table)
+    let names = columns.map(\.name) + (format.map { [$0] } ?? [])
+    let placeholders = names.indices.map { index in
+      index < columns.count && columns[index].kind == .json
+        ? "$\(index + 1)::jsonb" : "$\(index + 1)"
     }
     let sql = """
-      INSERT INTO \(batch.table.rawValue) (\(columns.map(\.name).joined(separator: ", ")))
+      INSERT INTO \(batch.table.rawValue) (\(names.joined(separator: ", ")))
       VALUES (\(placeholders.joined(separator: ", "))) ON CONFLICT DO NOTHING
       """
     return try locked { () throws(StateError) in
       try connection.transaction { () throws(StateError) in
         var written = 0
         for row in batch.rows {
-          try connection.query(sql, zip(row, columns).map { Self.value($0, as: $1.kind) })
+          var values = zip(row, columns).map { Self.value($0, as: $1.kind) }
+          if format != nil { try pack(&values, of: batch.table, columns: columns) }
+          try connection.query(sql, values)
           written += connection.changes
         }
         return written
       }
+    }
+  }
+
+  /// The column that says what form `table`'s packed values are in, for the tables that have one.
+  private static func formatColumn(_ table: StateTable) -> String? {
+    switch table {
+    case .requests: "raw_format"
+    case .decisions: "json_format"
+    default: nil
+    }
+  }
+
+  /// Packs a request's notification, or deflates a decision's facts and explanation, in the
+  /// row's values, and appends the format they are in. The certificates a notification refers
+  /// to are added in the import's transaction, so a batch that fails leaves none behind.
+  private func pack(
+    _ values: inout [PostgresValue], of table: StateTable,
+    columns: [(name: String, kind: StateTable.Kind)]
+  ) throws(StateError) {
+    func bytes(_ name: String) -> (Int, Data?)? {
+      guard let at = columns.firstIndex(where: { $0.name == name }) else { return nil }
+      if case .bytes(let data) = values[at] { return (at, data) }
+      return (at, nil)
+    }
+    switch table {
+    case .requests:
+      guard let (at, raw) = bytes("raw_notification"), let raw else {
+        values.append(.integer(0))
+        return
+      }
+      let stored = try storedNotification(raw)
+      values[at] = .bytes(stored.bytes)
+      values.append(.integer(stored.format))
+    default:
+      guard let (factsAt, facts) = bytes("facts_json"), let facts,
+        let (explanationAt, explanation) = bytes("explanation_json")
+      else {
+        values.append(.integer(0))
+        return
+      }
+      let stored = DecisionJSON(facts: facts, explanation: explanation).stored
+      values[factsAt] = .bytes(stored.facts)
+      values[explanationAt] = .optional(stored.explanation)
+      values.append(.integer(DecisionJSON.format))
     }
   }
 

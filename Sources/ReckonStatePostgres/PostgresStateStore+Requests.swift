@@ -9,24 +9,28 @@ extension PostgresStateStore {
   {
     let earliest = now.addingTimeInterval(-rules.longestWindow)
     return try locked { () throws(StateError) in
-      try connection.query(
+      var requests: [UndecidedRequest] = []
+      for row in try connection.query(
         """
-        SELECT r.id, r.received_at, r.raw_notification, r.retries FROM requests r
+        SELECT r.id, r.received_at, r.raw_notification, r.retries, r.raw_format FROM requests r
         WHERE r.notification_type = \(requestTypeSQL) AND r.received_at < $1
           AND r.received_at >= $4 AND r.deadline > $2 AND r.repeat_of IS NULL AND NOT r.imported
           AND (r.retry_at IS NULL OR r.retry_at <= $2)
           AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)
         ORDER BY coalesce(r.retry_at, r.received_at) LIMIT $3
         """,
-        [.date(before), .date(now), .integer(Int64(limit)), .date(earliest)]
-      ).compactMap { row in
+        [.date(before), .date(now), .integer(Int64(limit)), .date(earliest)])
+      {
         guard let id = row.int(0), let received = row.date(1), let raw = row.bytes(2) else {
-          return nil
+          continue
         }
-        return UndecidedRequest(
-          requestId: id, receivedAt: received, rawNotification: raw,
-          retries: Int(row.int(3) ?? 0))
+        requests.append(
+          UndecidedRequest(
+            requestId: id, receivedAt: received,
+            rawNotification: try receivedNotification(raw, format: row.int(4) ?? 0, requestId: id),
+            retries: Int(row.int(3) ?? 0)))
       }
+      return requests
     }
   }
 
@@ -84,12 +88,16 @@ extension PostgresStateStore {
   /// The recorded notification of a request; nil when there is no such request.
   public func recordedNotification(requestId: Int64) throws(StateError) -> RecordedNotification? {
     try locked { () throws(StateError) in
-      try connection.query(
-        "SELECT received_at, raw_notification FROM requests WHERE id = $1", [.integer(requestId)]
-      ).first.flatMap { row in
-        guard let received = row.date(0), let raw = row.bytes(1) else { return nil }
-        return RecordedNotification(receivedAt: received, rawNotification: raw)
-      }
+      guard
+        let row = try connection.query(
+          "SELECT received_at, raw_notification, raw_format FROM requests WHERE id = $1",
+          [.integer(requestId)]
+        ).first, let received = row.date(0), let raw = row.bytes(1)
+      else { return nil }
+      return RecordedNotification(
+        receivedAt: received,
+        rawNotification: try receivedNotification(
+          raw, format: row.int(2) ?? 0, requestId: requestId))
     }
   }
 
@@ -131,14 +139,16 @@ extension PostgresStateStore {
       try connection.query(
         """
         SELECT policy_name, policy_version, policy_sha256, action, rule, reason, body,
-          facts_json, explanation_json, decided_at FROM decisions WHERE id = $1
+          facts_json, explanation_json, decided_at, json_format FROM decisions WHERE id = $1
         """, [.integer(id)]
-      ).first.map {
-        DecisionRecord(
-          policyName: $0.text(0) ?? "", policyVersion: $0.text(1), policySHA256: $0.text(2) ?? "",
-          action: $0.text(3) ?? "", rule: $0.text(4) ?? "", reason: $0.text(5),
-          body: $0.bytes(6), factsJSON: $0.bytes(7) ?? Data(), explanationJSON: $0.bytes(8),
-          decidedAt: $0.date(9) ?? .distantPast)
+      ).first.map { row throws(StateError) in
+        let json = try DecisionJSON(facts: row.bytes(7) ?? Data(), explanation: row.bytes(8))
+          .written(format: row.int(10) ?? 0, decisionId: id)
+        return DecisionRecord(
+          policyName: row.text(0) ?? "", policyVersion: row.text(1),
+          policySHA256: row.text(2) ?? "", action: row.text(3) ?? "", rule: row.text(4) ?? "",
+          reason: row.text(5), body: row.bytes(6), factsJSON: json.facts,
+          explanationJSON: json.explanation, decidedAt: row.date(9) ?? .distantPast)
       }
     }
   }

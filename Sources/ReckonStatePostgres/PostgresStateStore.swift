@@ -20,6 +20,8 @@ public final class PostgresStateStore: @unchecked Sendable {
   let holder = UUID().uuidString
   let connection: PostgresConnection
   private let lock = NSRecursiveLock()
+  /// The certificates packed notifications refer to, as read or written here.
+  let certificateCache = CertificateCache()
   /// `rules.requestType` as an SQL string literal, for the queries that select requests.
   let requestTypeSQL: String
 
@@ -73,7 +75,8 @@ public final class PostgresStateStore: @unchecked Sendable {
     -> RecordResult
   {
     try locked { () throws(StateError) in
-      try connection.transaction { () throws(StateError) in
+      let stored = try storedNotification(record.rawNotification)
+      return try connection.transaction { () throws(StateError) in
         if let transactionId = record.transactionId {
           try lockTransaction(transactionId)
         }
@@ -84,7 +87,7 @@ public final class PostgresStateStore: @unchecked Sendable {
           guard existing.bool(1) == true, !record.imported, rules.asksForReply(record) else {
             return .duplicate(requestId: id)
           }
-          return try takeLive(importedId: id, record)
+          return try takeLive(importedId: id, record, stored: stored)
         }
         let original = try openRequest(repeatedBy: record)
         guard
@@ -92,8 +95,8 @@ public final class PostgresStateStore: @unchecked Sendable {
             """
             INSERT INTO requests (notification_uuid, notification_type, transaction_id,
               original_transaction_id, app_account_token, bundle_id, environment, received_at,
-              deadline, raw_notification, repeat_of, imported)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+              deadline, raw_notification, raw_format, repeat_of, imported)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
             ON CONFLICT (notification_uuid) DO NOTHING RETURNING id
             """,
             [
@@ -101,8 +104,8 @@ public final class PostgresStateStore: @unchecked Sendable {
               .optional(record.transactionId), .optional(record.originalTransactionId),
               .optional(record.appAccountToken), .text(record.bundleId), .text(record.environment),
               .date(record.receivedAt), .date(rules.deadline(of: record)),
-              .bytes(record.rawNotification), original.map { .integer($0) } ?? .null(.int8),
-              .boolean(record.imported),
+              .bytes(stored.bytes), .integer(stored.format),
+              original.map { .integer($0) } ?? .null(.int8), .boolean(record.imported),
             ]
           ).first?.int(0)
         else {
@@ -126,19 +129,19 @@ public final class PostgresStateStore: @unchecked Sendable {
   }
 
   /// Makes the imported request `id` the live `record` Apple delivered.
-  private func takeLive(importedId id: Int64, _ record: NotificationRecord)
-    throws(StateError) -> RecordResult
-  {
+  private func takeLive(
+    importedId id: Int64, _ record: NotificationRecord, stored: (bytes: Data, format: Int64)
+  ) throws(StateError) -> RecordResult {
     let original = try openRequest(repeatedBy: record)
     try connection.query(
       """
       UPDATE requests SET imported = false, received_at = $1, deadline = $2,
-        raw_notification = $3, repeat_of = $4
-      WHERE id = $5
+        raw_notification = $3, raw_format = $4, repeat_of = $5
+      WHERE id = $6
       """,
       [
-        .date(record.receivedAt), .date(rules.deadline(of: record)), .bytes(record.rawNotification),
-        original.map { .integer($0) } ?? .null(.int8), .integer(id),
+        .date(record.receivedAt), .date(rules.deadline(of: record)), .bytes(stored.bytes),
+        .integer(stored.format), original.map { .integer($0) } ?? .null(.int8), .integer(id),
       ])
     return original.map { .repeated(requestId: id, of: $0) } ?? .recorded(requestId: id)
   }
@@ -180,22 +183,24 @@ public final class PostgresStateStore: @unchecked Sendable {
   public func recordDecision(
     _ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?, sentAt: Date?
   ) throws(StateError) -> DecisionReceipt {
-    try locked { () throws(StateError) in
+    let json = DecisionJSON(facts: decision.factsJSON, explanation: decision.explanationJSON)
+      .stored
+    return try locked { () throws(StateError) in
       try connection.transaction { () throws(StateError) in
         guard
           let decisionId = try connection.query(
             """
             INSERT INTO decisions (request_id, decided_at, policy_name, policy_version,
-              policy_sha256, action, rule, reason, body, facts_json, explanation_json)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+              policy_sha256, action, rule, reason, body, facts_json, explanation_json, json_format)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
             ON CONFLICT (request_id) DO NOTHING RETURNING id
             """,
             [
               .integer(requestId), .date(decision.decidedAt), .text(decision.policyName),
               .optional(decision.policyVersion), .text(decision.policySHA256),
               .text(decision.action), .text(decision.rule), .optional(decision.reason),
-              .optional(decision.body), .bytes(decision.factsJSON),
-              .optional(decision.explanationJSON),
+              .optional(decision.body), .bytes(json.facts), .optional(json.explanation),
+              .integer(DecisionJSON.format),
             ]
           ).first?.int(0)
         else {

@@ -93,6 +93,9 @@ final class SQLiteConnection {
     "INSERT", "UPDATE", "DELETE", "REPLACE", "BEGIN", "COMMIT", "CREATE", "ALTER", "DROP",
   ]
 
+  /// Whether no transaction is open: each statement commits on its own.
+  var isAutocommit: Bool { database.isAutocommit }
+
   /// The rowid of the last insert.
   var lastInsertRowID: Int64 { database.lastInsertRowID }
 

@@ -45,14 +45,19 @@ extension SQLiteStateStore {
       try connection.query(
         """
         SELECT policy_name, policy_version, policy_sha256, action, rule, reason, body,
-          facts_json, explanation_json, decided_at FROM decisions WHERE id = ?
+          facts_json, explanation_json, decided_at, \(jsonFormat("decisions")) FROM decisions
+        WHERE id = ?
         """, [.integer(id)]
-      ).first.map {
-        DecisionRecord(
-          policyName: $0.text(0) ?? "", policyVersion: $0.text(1), policySHA256: $0.text(2) ?? "",
-          action: $0.text(3) ?? "", rule: $0.text(4) ?? "", reason: $0.text(5), body: $0.blob(6),
-          factsJSON: $0.blob(7) ?? Data(), explanationJSON: $0.blob(8),
-          decidedAt: $0.date(9) ?? .distantPast)
+      ).first.map { row throws(StateError) in
+        let json = try DecisionJSON(facts: row.blob(7) ?? Data(), explanation: row.blob(8))
+          .written(format: row.int(10) ?? 0, decisionId: id)
+        return DecisionRecord(
+          policyName: row.text(0) ?? "", policyVersion: row.text(1),
+          policySHA256: row.text(2) ?? "",
+          action: row.text(3) ?? "", rule: row.text(4) ?? "", reason: row.text(5),
+          body: row.blob(6),
+          factsJSON: json.facts, explanationJSON: json.explanation,
+          decidedAt: row.date(9) ?? .distantPast)
       }
     }
   }

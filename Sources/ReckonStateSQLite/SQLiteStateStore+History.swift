@@ -10,17 +10,25 @@ extension SQLiteStateStore {
     try locked { () throws(StateError) in
       try connection.query(
         """
-        SELECT r.id, r.raw_notification, r.received_at,
-          (SELECT d.facts_json FROM decisions d WHERE d.request_id = r.id ORDER BY d.id DESC LIMIT 1)
+        SELECT r.id, r.raw_notification, r.received_at, d.facts_json, \(rawFormat("r")), d.id,
+          \(jsonFormat("d"))
         FROM requests r
+          LEFT JOIN decisions d ON d.id = (SELECT max(id) FROM decisions WHERE request_id = r.id)
         WHERE r.notification_type = \(requestTypeSQL) AND r.received_at >= ? AND r.received_at < ?
           AND r.repeat_of IS NULL
         ORDER BY r.received_at, r.id
         """, SQLiteStateStore.range(since, until)
-      ).map { row in
-        StoredRequest(
-          id: row.int(0) ?? 0, rawNotification: row.blob(1) ?? Data(),
-          receivedAt: row.date(2) ?? Date(timeIntervalSince1970: 0), factsJSON: row.blob(3))
+      ).map { row throws(StateError) in
+        let id = row.int(0) ?? 0
+        return StoredRequest(
+          id: id,
+          rawNotification: try receivedNotification(
+            row.blob(1) ?? Data(), format: row.int(4) ?? 0, requestId: id),
+          receivedAt: row.date(2) ?? Date(timeIntervalSince1970: 0),
+          factsJSON: try row.blob(3).map { facts throws(StateError) in
+            try DecisionJSON(facts: facts, explanation: nil)
+              .written(format: row.int(6) ?? 0, decisionId: row.int(5) ?? 0).facts
+          })
       }
     }
   }
@@ -58,18 +66,21 @@ extension SQLiteStateStore {
           e.state, CASE WHEN e.state = 'sent' THEN e.body END,
           (SELECT group_concat(type, ',') FROM (SELECT type FROM outcomes o WHERE o.request_id = r.id ORDER BY o.occurred_at, o.id)),
           (SELECT o.revocation_type FROM outcomes o WHERE o.request_id = r.id AND o.type = 'REFUND' ORDER BY o.occurred_at, o.id LIMIT 1),
-          (SELECT o.revocation_percentage FROM outcomes o WHERE o.request_id = r.id AND o.type = 'REFUND' ORDER BY o.occurred_at, o.id LIMIT 1)
+          (SELECT o.revocation_percentage FROM outcomes o WHERE o.request_id = r.id AND o.type = 'REFUND' ORDER BY o.occurred_at, o.id LIMIT 1),
+          r.id, \(rawFormat("r"))
         FROM requests r LEFT JOIN decisions d ON d.id = (SELECT max(id) FROM decisions WHERE request_id = r.id)
           LEFT JOIN outbox e ON e.decision_id = d.id
         WHERE r.received_at >= ? AND r.received_at < ? AND \(reportedRequest)
         ORDER BY r.received_at, r.id
         """, SQLiteStateStore.range(since, until)
-      ).map { row in
+      ).map { row throws(StateError) in
         DecidedOutcome(
           receivedAt: row.date(0) ?? Date(timeIntervalSince1970: 0),
           action: row.text(1) ?? DecidedOutcome.imported,
           rule: row.text(2) ?? "", policyName: row.text(3) ?? "", body: row.blob(4),
-          rawNotification: row.blob(5) ?? Data(), outboxState: row.text(6), sentBody: row.blob(7),
+          rawNotification: try receivedNotification(
+            row.blob(5) ?? Data(), format: row.int(12) ?? 0, requestId: row.int(11) ?? 0),
+          outboxState: row.text(6), sentBody: row.blob(7),
           outcomes: (row.text(8) ?? "").split(separator: ",").compactMap {
             OutcomeType(rawValue: String($0))
           }, revocationType: row.text(9), revocationPercentage: row.int(10).map { Int($0) })

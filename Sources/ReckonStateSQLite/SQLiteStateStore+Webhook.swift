@@ -13,17 +13,20 @@ extension SQLiteStateStore {
     // 30 s while the service runs.
     let earliest = now.addingTimeInterval(-rules.longestWindow)
     return try locked { () throws(StateError) in
-      try connection.query(
-        undecidedQuery,
-        [.date(before), .date(now), .integer(Int64(limit)), .date(earliest)]
-      ).compactMap { row in
+      var requests: [UndecidedRequest] = []
+      for row in try connection.query(
+        undecidedQuery, [.date(before), .date(now), .integer(Int64(limit)), .date(earliest)])
+      {
         guard let id = row.int(0), let received = row.date(1), let raw = row.blob(2) else {
-          return nil
+          continue
         }
-        return UndecidedRequest(
-          requestId: id, receivedAt: received, rawNotification: raw,
-          retries: Int(row.int(3) ?? 0))
+        requests.append(
+          UndecidedRequest(
+            requestId: id, receivedAt: received,
+            rawNotification: try receivedNotification(raw, format: row.int(4) ?? 0, requestId: id),
+            retries: Int(row.int(3) ?? 0)))
       }
+      return requests
     }
   }
 
@@ -85,7 +88,7 @@ extension SQLiteStateStore {
   /// `undecidedRequests`' query: received before ?1 and after ?4, deadline after ?2, at most ?3.
   var undecidedQuery: String {
     """
-    SELECT r.id, r.received_at, r.raw_notification, r.retries FROM requests r
+    SELECT r.id, r.received_at, r.raw_notification, r.retries, \(rawFormat("r")) FROM requests r
     WHERE r.notification_type = \(requestTypeSQL) AND r.received_at < ?1 AND r.received_at >= ?4
       AND r.deadline > ?2 AND r.repeat_of IS NULL AND r.imported = 0
       AND (r.retry_at IS NULL OR r.retry_at <= ?2)
@@ -99,12 +102,16 @@ extension SQLiteStateStore {
     -> RecordedNotification?
   {
     try locked { () throws(StateError) in
-      try connection.query(
-        "SELECT received_at, raw_notification FROM requests WHERE id = ?", [.integer(requestId)]
-      ).first.flatMap { row in
-        guard let received = row.date(0), let raw = row.blob(1) else { return nil }
-        return RecordedNotification(receivedAt: received, rawNotification: raw)
-      }
+      guard
+        let row = try connection.query(
+          "SELECT received_at, raw_notification, \(rawFormat("requests")) FROM requests WHERE id = ?",
+          [.integer(requestId)]
+        ).first, let received = row.date(0), let raw = row.blob(1)
+      else { return nil }
+      return RecordedNotification(
+        receivedAt: received,
+        rawNotification: try receivedNotification(
+          raw, format: row.int(2) ?? 0, requestId: requestId))
     }
   }
 

@@ -24,6 +24,8 @@ public final class SQLiteStateStore: @unchecked Sendable {
   let pacing = RateLimiter()
   /// The requests being decided in this process.
   let claims = RequestClaims()
+  /// The certificates packed notifications refer to, as read or written here.
+  let certificateCache = CertificateCache()
   /// The store's rules for the requests recorded: which type asks for a reply, and its window.
   public let rules: ReplyRules
   /// `rules.requestType` as an SQL string literal, for the queries that select requests.
@@ -126,16 +128,19 @@ public final class SQLiteStateStore: @unchecked Sendable {
     // One write transaction from the look to the insert: two processes on one database (two
     // webhook instances) receiving copies at once must not both record them as new.
     let result = try locked { () throws(StateError) in
-      try connection.transaction { () throws(StateError) in try recordOnce(record) }
+      let stored = try storedNotification(record.rawNotification)
+      return try connection.transaction { () throws(StateError) in
+        try recordOnce(record, stored: stored)
+      }
     }
     // A duplicate wrote nothing: no commit to count toward the next checkpoint, as before.
     if case .duplicate = result {} else { checkpointer?.committed() }
     return result
   }
 
-  private func recordOnce(_ record: NotificationRecord) throws(StateError)
-    -> RecordResult
-  {
+  private func recordOnce(
+    _ record: NotificationRecord, stored: (bytes: Data, format: Int64)
+  ) throws(StateError) -> RecordResult {
     let existing = try connection.query(
       "SELECT id, imported FROM requests WHERE notification_uuid = ?",
       [.text(record.notificationUUID)])
@@ -143,15 +148,15 @@ public final class SQLiteStateStore: @unchecked Sendable {
       guard row.int(1) == 1, !record.imported, rules.asksForReply(record) else {
         return .duplicate(requestId: id)
       }
-      return try takeLive(importedId: id, record)
+      return try takeLive(importedId: id, record, stored: stored)
     }
     let original = try openRequest(repeatedBy: record)
     try connection.query(
       """
       INSERT INTO requests (notification_uuid, notification_type, transaction_id, original_transaction_id,
-        app_account_token, bundle_id, environment, received_at, deadline, raw_notification, repeat_of,
-        imported)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        app_account_token, bundle_id, environment, received_at, deadline, raw_notification, raw_format,
+        repeat_of, imported)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """,
       [
         .text(record.notificationUUID), .text(record.notificationType),
@@ -159,7 +164,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
         .optional(record.originalTransactionId), .optional(record.appAccountToken),
         .text(record.bundleId),
         .text(record.environment), .date(record.receivedAt), .date(rules.deadline(of: record)),
-        .blob(record.rawNotification), original.map { .integer($0) } ?? .null,
+        .blob(stored.bytes), .integer(stored.format), original.map { .integer($0) } ?? .null,
         .integer(record.imported ? 1 : 0),
       ])
     let id = connection.lastInsertRowID
@@ -168,19 +173,19 @@ public final class SQLiteStateStore: @unchecked Sendable {
 
   /// Makes the imported request `id` the live `record` Apple delivered: received now, with the
   /// deadline counted as for any live request, and a repeat if an open request precedes it.
-  private func takeLive(importedId id: Int64, _ record: NotificationRecord)
-    throws(StateError) -> RecordResult
-  {
+  private func takeLive(
+    importedId id: Int64, _ record: NotificationRecord, stored: (bytes: Data, format: Int64)
+  ) throws(StateError) -> RecordResult {
     let original = try openRequest(repeatedBy: record)
     try connection.query(
       """
       UPDATE requests SET imported = 0, received_at = ?, deadline = ?, raw_notification = ?,
-        repeat_of = ?
+        raw_format = ?, repeat_of = ?
       WHERE id = ?
       """,
       [
-        .date(record.receivedAt), .date(rules.deadline(of: record)), .blob(record.rawNotification),
-        original.map { .integer($0) } ?? .null, .integer(id),
+        .date(record.receivedAt), .date(rules.deadline(of: record)), .blob(stored.bytes),
+        .integer(stored.format), original.map { .integer($0) } ?? .null, .integer(id),
       ])
     return original.map { .repeated(requestId: id, of: $0) } ?? .recorded(requestId: id)
   }
@@ -247,18 +252,21 @@ public final class SQLiteStateStore: @unchecked Sendable {
           return DecisionReceipt(
             decisionId: decisionId, entryId: first.int(1), alreadyDecided: true)
         }
+        let json = DecisionJSON(facts: decision.factsJSON, explanation: decision.explanationJSON)
+          .stored
         try connection.query(
           """
           INSERT INTO decisions (request_id, decided_at, policy_name, policy_version, policy_sha256, action, rule,
-            reason, body, facts_json, explanation_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            reason, body, facts_json, explanation_json, json_format)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
           [
             .integer(requestId), .date(decision.decidedAt), .text(decision.policyName),
             .optional(decision.policyVersion),
             .text(decision.policySHA256), .text(decision.action), .text(decision.rule),
             .optional(decision.reason),
-            decision.body.map { .blob($0) } ?? .null, .blob(decision.factsJSON),
-            decision.explanationJSON.map { .blob($0) } ?? .null,
+            decision.body.map { .blob($0) } ?? .null, .blob(json.facts),
+            json.explanation.map { .blob($0) } ?? .null, .integer(DecisionJSON.format),
           ])
         let decisionId = connection.lastInsertRowID
         guard let enqueue else { return DecisionReceipt(decisionId: decisionId, entryId: nil) }

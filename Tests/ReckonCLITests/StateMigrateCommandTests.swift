@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonEngine
 import ReckonState
 import ReckonStatePostgres
@@ -41,6 +42,31 @@ struct StateMigrateCommandTests {
 
   private func migrate(_ extra: [String] = []) async throws -> ReckonBinary.Run {
     try await ReckonBinary.run(["state", "migrate", "--from", path, "--to", url] + extra)
+  }
+
+  /// The file packs notifications and deflates decisions' JSON, and so does the database, each
+  /// with certificate ids of its own: what moves is the bytes as received and written.
+  @Test func signedNotificationsAndExplanationsReadBackInTheDatabaseAsInTheFile() async throws {
+    let store = try SQLiteStateStore(path: path, rules: .appStore)
+    var simulated = SimulatedNotification()
+    simulated.transactionId = "5"
+    var record = Fixture.notification(transaction: "5")
+    record.rawNotification = try AppleShapedNotification().body(simulated)
+    let requestId = try store.recordNotification(record).requestId
+    var decision = Fixture.decision()
+    decision.explanationJSON = Data(#"{"facts":[],"rule":"delivered"}"#.utf8)
+    let receipt = try store.recordDecision(
+      decision, requestId: requestId, enqueue: nil, sentAt: nil)
+    let run = try await migrate()
+    #expect(run.status == 0, "\(run.standardError)")
+    let database = try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore)
+    #expect(
+      try database.recordedNotification(requestId: requestId)?.rawNotification
+        == record.rawNotification)
+    #expect(try database.decision(id: receipt.decisionId) == decision)
+    #expect(
+      try database.storedRequests(since: nil, until: nil)
+        == store.storedRequests(since: nil, until: nil))
   }
 
   @Test func everyRowMovesWithItsIdAndASecondRunWritesNothing() async throws {
