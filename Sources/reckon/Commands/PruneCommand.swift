@@ -5,7 +5,7 @@ import ReckonStateSQLite
 import ReckonTools
 
 /// `reckon prune`: removes old records from the state database, which otherwise grows by about
-/// 10 KB per refund request for as long as the service runs.
+/// 4 KB per refund request for as long as the service runs.
 enum PruneCommand: Command {
   static let name = "prune"
   static let summary = "Remove old requests, decisions and outcomes from the state database"
