@@ -53,6 +53,26 @@ struct PackedNotificationTests {
     #expect(try Self.unpacked(raw) == raw)
   }
 
+  /// Bodies damaged at random (a byte changed to one that matters to the scan, or cut short)
+  /// still read back exactly: packing keeps literal whatever it does not recognise.
+  @Test func aDamagedBodyReadsBackExactly() throws {
+    let body = try [UInt8](SimulatedNotification().body(signedBy: LocalCertificateAuthority()))
+    var random = SplitMix64(seed: 28)
+    let replacements = Array(#"".\[],:=+/-_ {}A0"#.utf8)
+    for _ in 0..<300 {
+      var damaged = body
+      for _ in 0..<Int.random(in: 1...3, using: &random) {
+        damaged[Int.random(in: 0..<damaged.count, using: &random)] =
+          replacements.randomElement(using: &random) ?? 0
+      }
+      if Bool.random(using: &random) {
+        damaged.removeLast(Int.random(in: 0..<damaged.count, using: &random))
+      }
+      let raw = Data(damaged)
+      #expect(try Self.unpacked(raw) == raw)
+    }
+  }
+
   @Test func aBodyWithoutAJWSIsStoredAsItIs() throws {
     let raw = Data(#"{"notificationType":"CONSUMPTION_REQUEST","data":{"bundleId":"1.2.3"}}"#.utf8)
     #expect(PackedNotification(raw) == nil)
