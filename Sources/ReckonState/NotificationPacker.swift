@@ -21,27 +21,27 @@ struct NotificationPacker {
 
   /// Writes `text` (JSON, or anything), each string in it that is a compact JWS packed.
   mutating func text(_ text: ArraySlice<UInt8>, depth: Int) {
+    let table = Base64Bytes.urlTable
     var index = text.startIndex
     var copied = index
-    while index < text.endIndex {
-      guard text[index] == Self.quote else {
-        index += 1
-        continue
-      }
-      let start = index + 1
+    while let open = text[index...].firstIndex(of: Self.quote) {
+      let start = open + 1
       var end = start
       var plain = true
       var dots = 0
-      while end < text.endIndex, text[end] != Self.quote {
-        if text[end] == Self.backslash {
-          plain = false
+      table.withUnsafeBufferPointer { table in
+        while end < text.endIndex, text[end] != Self.quote {
+          let byte = text[end]
+          if byte == Self.backslash {
+            plain = false
+            end += 1
+          } else if byte == Self.dot {
+            dots += 1
+          } else if table[Int(byte)] == 0xFF {
+            plain = false
+          }
           end += 1
-        } else if text[end] == Self.dot {
-          dots += 1
-        } else if !Base64Bytes.isURLCharacter(text[end]) {
-          plain = false
         }
-        end += 1
       }
       guard end < text.endIndex else { break }
       if plain, dots == 2, depth < Self.deepest, let parts = JWSParts(text[start..<end]) {
@@ -159,11 +159,14 @@ struct JWSParts {
   let signature: [UInt8]
 
   init?(_ token: ArraySlice<UInt8>) {
-    let parts = token.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-    guard parts.count == 3, parts[0].count >= 4, !parts[1].isEmpty,
-      let header = Base64Bytes.decodeURL(parts[0]), header.first == UInt8(ascii: "{"),
-      let payload = Base64Bytes.decodeURL(parts[1]),
-      let signature = Base64Bytes.decodeURL(parts[2])
+    let dot = UInt8(ascii: ".")
+    guard let first = token.firstIndex(of: dot),
+      let second = token[(first + 1)...].firstIndex(of: dot),
+      token[(second + 1)...].firstIndex(of: dot) == nil,
+      first - token.startIndex >= 4, second > first + 1,
+      let header = Base64Bytes.decodeURL(token[..<first]), header.first == UInt8(ascii: "{"),
+      let payload = Base64Bytes.decodeURL(token[(first + 1)..<second]),
+      let signature = Base64Bytes.decodeURL(token[(second + 1)...])
     else { return nil }
     self.header = header
     self.payload = payload
