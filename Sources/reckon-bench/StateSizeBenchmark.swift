@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonSQLite
+import ReckonState
 import ReckonStateSQLite
 import ReckonTestSupport
 import ReckonTools
@@ -27,6 +28,7 @@ func runStateSizeBenchmark(options: BenchmarkOptions) async throws {
   let signer = try AppleShapedNotification()
   let plain = options.flag("plain")
   var sizes: [Int] = []
+  var sample: [Data] = []
   let path = folder + "/reckon-state.sqlite"
   let decided = try await GeneratedHistory.write(
     generator, configuration: files.configuration, to: path, state: SQLiteStateOpener(),
@@ -35,6 +37,7 @@ func runStateSizeBenchmark(options: BenchmarkOptions) async throws {
       : { request in
         let body = try signer.body(StateSizeBenchmark.simulated(request))
         sizes.append(body.count)
+        if sample.count < 200 { sample.append(body) }
         return body
       })
   let bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
@@ -45,6 +48,7 @@ func runStateSizeBenchmark(options: BenchmarkOptions) async throws {
     String(
       format: "state file: %.2f MB, %.2f KB per request (target <= 5 KB)",
       Double(bytes) / 1_048_576, Double(bytes) / 1_024 / Double(max(1, count))))
+  if !sample.isEmpty { try StateSizeBenchmark.timePacking(sample) }
   for (name, size) in try StateSizeBenchmark.tableSizes(path) where size / Double(count) >= 10 {
     let padded = name.padding(toLength: 28, withPad: " ", startingAt: 0)
     print("  " + padded + String(format: "%6.2f KB per request", size / 1_024 / Double(count)))
@@ -67,6 +71,35 @@ enum StateSizeBenchmark {
     simulated.purchaseDate = request.transaction.purchaseDate ?? simulated.purchaseDate
     simulated.signedDate = request.receivedAt
     return simulated
+  }
+
+  /// Prints the CPU time packing and unpacking takes per notification of `sample`, certificate
+  /// ids given from memory as a backend's cache gives them.
+  static func timePacking(_ sample: [Data]) throws {
+    var ids: [Data: Int64] = [:]
+    var stored: [(bytes: Data, format: Int64)] = []
+    let packing = Stopwatch.processCPUSeconds()
+    for body in sample {
+      stored.append(
+        try PackedNotification.stored(body) { der throws(StateError) in
+          if let id = ids[der] { return id }
+          ids[der] = Int64(ids.count + 1)
+          return Int64(ids.count)
+        })
+    }
+    let unpacking = Stopwatch.processCPUSeconds()
+    let certificates = Dictionary(uniqueKeysWithValues: ids.map { ($1, $0) })
+    for (bytes, format) in stored {
+      _ = try PackedNotification.received(bytes, format: format, what: "a sample") {
+        id throws(StateError) in certificates[id] ?? Data()
+      }
+    }
+    let done = Stopwatch.processCPUSeconds()
+    print(
+      String(
+        format: "packing %.0f us, reading back %.0f us per notification (CPU, %d of them)",
+        (unpacking - packing) * 1e6 / Double(sample.count),
+        (done - unpacking) * 1e6 / Double(sample.count), sample.count))
   }
 
   /// Each table's and index's bytes, largest first, from SQLite's `dbstat` table.
