@@ -24,6 +24,9 @@ let package = Package(
     .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // posix_spawn's close-from and working-folder actions, which Swift's Glibc module leaves out;
+    // ReckonTestSupport starts child processes with them.
+    .target(name: "CSpawn"),
     .target(name: "ReckonSupport"),
     .target(name: "ReckonSQLite", dependencies: ["CSQLite"]),
     .target(name: "ReckonPolicy", dependencies: ["ReckonSupport"]),
@@ -33,7 +36,7 @@ let package = Package(
       name: "ReckonTestSupport",
       dependencies: [
         "ReckonSupport", "ReckonHTTP", "ReckonAppStore", "ReckonState", "ReckonStateSQLite",
-        "ReckonStatePostgres", "ReckonStandIn", "ReckonEngine",
+        "ReckonStatePostgres", "ReckonStandIn", "ReckonEngine", "CSpawn",
       ]),
     .target(name: "ReckonAppStore", dependencies: ["ReckonSupport", "COpenSSL"]),
     .target(name: "ReckonHTTP", dependencies: ["ReckonSupport", "CCurl"]),

@@ -5,7 +5,7 @@ import Foundation
 /// and in-process server of the run until the child exits.
 public enum ProcessOutput {
   /// What `process` wrote to `pipe`, once it has exited, and its termination status.
-  public static func readToEnd(_ process: Process, _ pipe: Pipe) async -> (
+  public static func readToEnd(_ process: ChildProcess, _ pipe: Pipe) async -> (
     status: Int32, text: String
   ) {
     await withCheckedContinuation { continuation in
@@ -23,7 +23,7 @@ public enum ProcessOutput {
   public static func run(
     _ executable: URL, _ arguments: [String], in folder: URL? = nil, limit: Double
   ) async throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = executable
     process.arguments = arguments
     if let folder { process.currentDirectoryURL = folder }

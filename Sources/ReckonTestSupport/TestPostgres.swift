@@ -123,7 +123,7 @@ public enum TestPostgres {
       '\(pgCtl)' -D '\(data)' -m fast -w -t 30 stop > /dev/null 2>&1
       rm -rf '\(folder.path)'
       """
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: prefix.first ?? "/bin/sh")
     process.arguments =
       Array(prefix.dropFirst()) + (prefix.isEmpty ? [] : ["/bin/sh"]) + ["-c", script]
@@ -151,7 +151,7 @@ public enum TestPostgres {
   }
 
   private static func runToEnd(_ arguments: [String]) throws -> (Int32, String) {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: arguments[0])
     process.arguments = Array(arguments.dropFirst())
     let pipe = Pipe()

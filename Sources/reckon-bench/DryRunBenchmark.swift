@@ -2,6 +2,7 @@ import Foundation
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonTestSupport
 import ReckonTools
 
 /// `reckon-bench dryrun`: a dry-run of 1,000,000 generated past requests with facts from the
@@ -137,7 +138,7 @@ enum DryRunBenchmarkData {
       to: URL(fileURLWithPath: script))
     var timings: [Double] = []
     for _ in 0..<runs {
-      let process = Process()
+      let process = ChildProcess()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
       process.arguments = ["sqlite3", "-readonly", folder + "/facts.sqlite"]
       process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: script))

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonFacts
+import ReckonTestSupport
 
 /// The floor for the facts benchmark: the same three queries for the same requests, run by the
 /// `sqlite3` shell in one process from a script of literal queries, timed from outside.
@@ -41,7 +42,7 @@ enum FactsBenchmarkShell {
 
   /// Seconds one `sqlite3 -readonly DB < script > /dev/null` takes.
   private static func time(database: String, script: URL) throws -> Double {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["sqlite3", "-readonly", database]
     process.standardInput = try FileHandle(forReadingFrom: script)

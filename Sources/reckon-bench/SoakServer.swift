@@ -1,8 +1,9 @@
 import Foundation
+import ReckonTestSupport
 
 /// `reckon serve` as a child process, with its resident memory read from /proc.
 final class SoakServer: @unchecked Sendable {
-  let process = Process()
+  let process = ChildProcess()
   let port: Int
   var pid: Int32 { process.processIdentifier }
 

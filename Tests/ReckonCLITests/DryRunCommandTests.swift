@@ -114,7 +114,7 @@ struct DryRunCommandTests {
 
   @Test func ctrlCStopsWithThePartialSummary() async throws {
     let folder = try await Self.generated(3_000)
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = try ReckonBinary.location()
     process.arguments = [
       "dry-run", "--config", folder + "/reckon.json", "--policy", "policies/targeted.policy",
@@ -145,7 +145,7 @@ struct DryRunCommandTests {
   @Test(arguments: ["csv", "json"])
   func ctrlCDuringRowOutputSaysOnStandardErrorThatItIsPartial(_ format: String) async throws {
     let folder = try await Self.generated(3_000)
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = try ReckonBinary.location()
     process.arguments = [
       "dry-run", "--config", folder + "/reckon.json", "--policy", "policies/targeted.policy",
@@ -193,7 +193,7 @@ struct DryRunCommandTests {
 
   /// Runs Chromium headless off the cooperative pool and returns what it printed.
   static func chromium(_ arguments: [String]) async throws -> String {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: chromium!)
     process.arguments =
       [

@@ -183,7 +183,7 @@ struct GenerateCommandTests {
   /// Starts `generate` into `out` (a large history, with --force), stops it with SIGINT once it
   /// has begun writing its files, and returns its exit status.
   static func stopPartWay(_ out: String) async throws -> Int32 {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = try ReckonBinary.location()
     process.arguments = [
       "generate", "--out", out, "--count", "2000000", "--state", "yes", "--force",
@@ -222,7 +222,7 @@ struct GenerateCommandTests {
   @Test func aCtrlCJustAfterTheStartStopsTheRun() throws {
     for delay in stride(from: 0, through: 300, by: 20) {
       let folder = try Self.emptyFolder()
-      let process = Process()
+      let process = ChildProcess()
       process.executableURL = try ReckonBinary.location()
       process.arguments = [
         "generate", "--out", folder, "--count", "2000000", "--policy",
@@ -350,7 +350,7 @@ struct GenerateCommandTests {
   /// the run stops, and nothing of it lands in the folder.
   @Test func aFileThatAppearsWhileGeneratingIsNotReplacedWithoutForce() async throws {
     let folder = try Self.emptyFolder()
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = try ReckonBinary.location()
     process.arguments = ["generate", "--out", folder, "--count", "150000"]
     let errors = Pipe()

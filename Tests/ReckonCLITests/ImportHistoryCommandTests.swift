@@ -13,7 +13,7 @@ import Testing
 struct ImportHistoryCommandTests {
   /// A workspace whose reckon.json imports from a `reckon stand-in` process, started, with the
   /// state `state` (the JSON of reckon.json's `state`); stop the process when done.
-  static func workspace(state: String) async throws -> (folder: String, standIn: Process) {
+  static func workspace(state: String) async throws -> (folder: String, standIn: ChildProcess) {
     let folder = try StandInRecordTests.workspace()
     let (standIn, output, _) = try await StandInRecordTests.start(
       folder, record: folder + "/requests.jsonl")

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonTestSupport
 
 /// Runs the `reckon` executable that `swift test` built, from the package root, and captures what
 /// it prints.
@@ -59,7 +60,7 @@ enum ReckonBinary {
   /// Runs `reckon ARGUMENTS` in `folder` (by default the package root), waiting on a GCD thread
   /// so a blocked cooperative pool cannot starve the other tests' servers.
   static func run(_ arguments: [String], in folder: URL = packageRoot) async throws -> Run {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = try location()
     process.arguments = arguments
     process.currentDirectoryURL = folder

@@ -28,7 +28,7 @@ struct StandInFaultTests {
     }
     try configure(baseURL: nil)
     let record = folder + "/requests.jsonl"
-    let standIn = Process()
+    let standIn = ChildProcess()
     standIn.executableURL = try ReckonBinary.location()
     standIn.arguments = [
       "standin", "--config", configuration, "--create-key", "--answer", "500", "--times", "1",

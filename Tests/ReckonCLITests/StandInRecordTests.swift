@@ -22,8 +22,9 @@ struct StandInRecordTests {
 
   /// A stand-in started with `--record record`, once it listens or exits (20 s at most), and
   /// its standard output and error files.
-  static func start(_ folder: String, record: String) async throws -> (Process, String, String) {
-    let process = Process()
+  static func start(_ folder: String, record: String) async throws -> (ChildProcess, String, String)
+  {
+    let process = ChildProcess()
     process.executableURL = try ReckonBinary.location()
     process.arguments = [
       "standin", "--config", folder + "/reckon.json", "--create-key", "--record", record,
@@ -45,7 +46,7 @@ struct StandInRecordTests {
   }
 
   /// Stops `process` (SIGTERM) if it still runs and waits for it.
-  static func stop(_ process: Process) {
+  static func stop(_ process: ChildProcess) {
     if process.isRunning { process.terminate() }
     process.waitUntilExit()
   }

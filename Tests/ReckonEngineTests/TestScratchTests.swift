@@ -10,7 +10,7 @@ struct TestScratchTests {
     let temporary = TestScratch.folder.appendingPathComponent("leftovers-\(UUID())")
     defer { try? FileManager.default.removeItem(at: temporary) }
     // A process that has exited: its id names no process once it has been waited for.
-    let finished = Process()
+    let finished = ChildProcess()
     finished.executableURL = URL(fileURLWithPath: "/bin/true")
     try finished.run()
     finished.waitUntilExit()

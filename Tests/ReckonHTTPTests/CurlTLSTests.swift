@@ -29,7 +29,7 @@ struct CurlTLSTests {
     // A free port: bound, noted and released for s_server (loopback only).
     let (probe, port) = try LoopbackListener.boundSocket()
     close(probe)
-    let server = Process()
+    let server = ChildProcess()
     server.executableURL = URL(fileURLWithPath: Self.openssl)
     server.arguments = [
       "s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key, "-www",
@@ -67,7 +67,7 @@ struct CurlTLSTests {
   static func run(_ arguments: [String]) async throws -> Int32 {
     try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: openssl)
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice

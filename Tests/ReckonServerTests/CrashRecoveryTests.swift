@@ -96,8 +96,8 @@ import Testing
     )
   }
 
-  static func launch(_ binary: URL, _ folder: URL) throws -> Process {
-    let process = Process()
+  static func launch(_ binary: URL, _ folder: URL) throws -> ChildProcess {
+    let process = ChildProcess()
     process.executableURL = binary
     process.arguments = [
       "send", "--once", "--config", folder.appendingPathComponent("reckon.json").path,
@@ -128,7 +128,7 @@ import Testing
 
   /// Waits for the child on a GCD thread: blocking a cooperative thread here would starve the
   /// stand-in in this process, which the child is waiting on.
-  static func waitForExit(_ process: Process) async {
+  static func waitForExit(_ process: ChildProcess) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       DispatchQueue.global().async {
         process.waitUntilExit()

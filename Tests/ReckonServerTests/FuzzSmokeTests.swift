@@ -31,7 +31,7 @@ import Testing
   /// Runs `arguments` with bash in the package root at low priority (so the build does not starve
   /// the other tests), waiting on a GCD thread, never on a cooperative-pool thread.
   static func shell(_ arguments: [String]) async throws -> Run {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["nice", "-n", "10", "bash"] + arguments
     process.currentDirectoryURL = packageRoot

@@ -189,10 +189,10 @@ import Testing
 
   /// Starts the built `reckon send` (continuous) on `folder`'s configuration, its standard
   /// error going to `folder/send.log`.
-  static func launchSend(_ binary: URL, folder: URL) throws -> (Process, URL) {
+  static func launchSend(_ binary: URL, folder: URL) throws -> (ChildProcess, URL) {
     let log = folder.appendingPathComponent("send.log")
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = binary
     process.arguments = ["send", "--config", folder.appendingPathComponent("reckon.json").path]
     process.standardOutput = FileHandle.nullDevice
@@ -205,7 +205,7 @@ import Testing
     async throws -> (Int32, String)
   {
     let error = Pipe()
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = binary
     if let environment { process.environment = environment }
     process.arguments = ["send", "--once", "--config", config.path]

@@ -11,10 +11,10 @@ import ReckonTestSupport
 /// SIGTERM. Every wait happens off the cooperative pool or in short async sleeps, never by
 /// blocking a cooperative thread (the stand-in the child sends to lives in this process).
 final class ServeChild: @unchecked Sendable {
-  let process: Process
+  let process: ChildProcess
   let log: URL
 
-  private init(process: Process, log: URL) {
+  private init(process: ChildProcess, log: URL) {
     self.process = process
     self.log = log
   }
@@ -27,7 +27,7 @@ final class ServeChild: @unchecked Sendable {
   {
     let log = folder.appendingPathComponent(logName)
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = binary
     process.arguments = ["serve", "--config", folder.appendingPathComponent("reckon.json").path]
     process.standardOutput = FileHandle.nullDevice

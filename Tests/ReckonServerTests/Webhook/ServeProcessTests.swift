@@ -13,7 +13,7 @@ import Testing
     let folder = try ServeChild.workspace(standInURL, authority, name: "serve")
     let log = folder.appendingPathComponent("serve.log")
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = binary
     process.arguments = ["serve", "--config", folder.appendingPathComponent("reckon.json").path]
     process.standardOutput = FileHandle.nullDevice
@@ -129,7 +129,7 @@ import Testing
   static func run(_ binary: URL, _ arguments: [String]) async throws -> (
     status: Int32, output: String
   ) {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = binary
     process.arguments = arguments
     let output = TestScratch.folder.appendingPathComponent("simulate-\(UUID()).out")
