@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSupport
 
 /// Builds a packed notification's template: JSON text is scanned for strings shaped as compact
 /// JWS, each JWS part is decoded (its header's x5c certificates taken out, its payload scanned

@@ -39,46 +39,8 @@ public enum Base64URL {
     return Data(base64Encoded: Data(bytes))
   }
 
-  /// The value of each base64url character, 0xFF for anything else.
-  private static let values: [UInt8] = {
-    var table = [UInt8](repeating: 0xFF, count: 256)
-    for (index, character) in Array(
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8
-    ).enumerated() {
-      table[Int(character)] = UInt8(index)
-    }
-    return table
-  }()
-
-  /// Decodes canonical unpadded base64url by table (a notification holds kilobytes of it), or
-  /// returns nil for anything else: a character outside the alphabet, a length no encoding has,
-  /// or unused trailing bits that are not zero.
+  /// Decodes canonical unpadded base64url by table, or returns nil for anything else.
   private static func decodeCanonical(_ text: UnsafeBufferPointer<UInt8>) -> Data? {
-    let count = text.count
-    guard count % 4 != 1 else { return nil }
-    return values.withUnsafeBufferPointer { values -> Data? in
-      var valid = true
-      var accumulator: UInt32 = 0
-      var bits: UInt32 = 0
-      let output = [UInt8](unsafeUninitializedCapacity: count / 4 * 3 + 2) { buffer, written in
-        for character in text {
-          let value = values[Int(character)]
-          guard value != 0xFF else {
-            valid = false
-            break
-          }
-          accumulator = (accumulator << 6) | UInt32(value)
-          bits += 6
-          if bits >= 8 {
-            bits -= 8
-            buffer[written] = UInt8(truncatingIfNeeded: accumulator >> bits)
-            written += 1
-            accumulator &= (1 << bits) - 1
-          }
-        }
-      }
-      guard valid, accumulator == 0 else { return nil }
-      return Data(output)
-    }
+    Base64Bytes.decodeURL(text).map { Data($0) }
   }
 }

@@ -1,0 +1,113 @@
+import Foundation
+
+/// Base64 written into and read from byte arrays: a notification holds kilobytes of it, which
+/// verifying it, packing it for the state and unpacking it go through.
+package enum Base64Bytes {
+  private static let standard = Array(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+  private static let url = Array(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+  private static let urlValues: [UInt8] = {
+    var table = [UInt8](repeating: 0xFF, count: 256)
+    for (index, character) in url.enumerated() { table[Int(character)] = UInt8(index) }
+    return table
+  }()
+
+  /// Appends `bytes` encoded: base64url without padding (JWS) when `url`, else standard base64
+  /// with padding (x5c).
+  package static func encode(_ bytes: UnsafeRawBufferPointer, into output: inout [UInt8], url: Bool)
+  {
+    let alphabet = url ? Self.url : standard
+    let count = bytes.count
+    let full = count / 3 * 3
+    let rest = count - full
+    let length = full / 3 * 4 + (rest == 0 ? 0 : url ? rest + 1 : 4)
+    let start = output.count
+    output.append(contentsOf: repeatElement(0, count: length))
+    alphabet.withUnsafeBufferPointer { alphabet in
+      output.withUnsafeMutableBufferPointer { buffer in
+        var at = start
+        var index = 0
+        while index < full {
+          let group =
+            UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+            | UInt32(bytes[index + 2])
+          buffer[at] = alphabet[Int(group >> 18 & 63)]
+          buffer[at + 1] = alphabet[Int(group >> 12 & 63)]
+          buffer[at + 2] = alphabet[Int(group >> 6 & 63)]
+          buffer[at + 3] = alphabet[Int(group & 63)]
+          at += 4
+          index += 3
+        }
+        guard rest > 0 else { return }
+        let group = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
+        buffer[at] = alphabet[Int(group >> 18 & 63)]
+        buffer[at + 1] = alphabet[Int(group >> 12 & 63)]
+        if rest == 2 {
+          buffer[at + 2] = alphabet[Int(group >> 6 & 63)]
+        } else if !url {
+          buffer[at + 2] = UInt8(ascii: "=")
+        }
+        if !url { buffer[at + 3] = UInt8(ascii: "=") }
+      }
+    }
+  }
+
+  /// Appends `bytes` encoded, as `encode(_:into:url:)` does.
+  package static func encode(_ bytes: [UInt8], into output: inout [UInt8], url: Bool) {
+    bytes.withUnsafeBytes { encode($0, into: &output, url: url) }
+  }
+
+  /// Appends `bytes` encoded, as `encode(_:into:url:)` does.
+  package static func encode(_ bytes: Data, into output: inout [UInt8], url: Bool) {
+    bytes.withUnsafeBytes { encode($0, into: &output, url: url) }
+  }
+
+  /// The value of each base64url character, 0xFF for anything else.
+  package static var urlTable: [UInt8] { urlValues }
+
+  /// `text` decoded when it is canonical unpadded base64url (the one encoding of its bytes:
+  /// no other character, no impossible length, unused trailing bits zero); else nil.
+  package static func decodeURL(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+    text.withUnsafeBufferPointer { decodeURL($0) }
+  }
+
+  /// `text` decoded when it is canonical unpadded base64url, as for a slice.
+  package static func decodeURL(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    guard text.count % 4 != 1 else { return nil }
+    let count = text.count / 4 * 3 + max(0, text.count % 4 - 1)
+    var valid = true
+    var accumulator: UInt32 = 0
+    var bits: UInt32 = 0
+    let output = urlValues.withUnsafeBufferPointer { values in
+      [UInt8](unsafeUninitializedCapacity: count) { buffer, written in
+        for character in text {
+          let value = values[Int(character)]
+          guard value != 0xFF else {
+            valid = false
+            return
+          }
+          accumulator = accumulator << 6 | UInt32(value)
+          bits += 6
+          if bits >= 8 {
+            bits -= 8
+            buffer[written] = UInt8(truncatingIfNeeded: accumulator >> bits)
+            written += 1
+            accumulator &= (1 << bits) - 1
+          }
+        }
+      }
+    }
+    return valid && accumulator == 0 ? output : nil
+  }
+
+  /// `text` decoded when it is standard padded base64 that encodes back to itself; else nil.
+  package static func decodeStandard(_ text: ArraySlice<UInt8>) -> Data? {
+    guard let decoded = Data(base64Encoded: Data(text)), !decoded.isEmpty else { return nil }
+    // Foundation accepts what the one encoding of the bytes is not (whitespace, say): only
+    // bytes that encode back to the text are taken out.
+    var again: [UInt8] = []
+    encode(decoded, into: &again, url: false)
+    return again.elementsEqual(text) ? decoded : nil
+  }
+}
