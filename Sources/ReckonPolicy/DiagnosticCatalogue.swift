@@ -88,6 +88,8 @@ extension DiagnosticID {
     case .refundForExcludedProduct: "a refund preference for a product type the store excludes"
     case .constantPercentCondition: "a percentage condition that is always or never true"
     case .answersWithoutConsent: "a rule that replies without reading the customer's consent"
+    case .unansweredRequests:
+      "a policy under which no request of a product type and delivery status gets a reply"
     case .percentageAppleRefuses: "a consumption percentage the store refuses for this request"
     }
   }

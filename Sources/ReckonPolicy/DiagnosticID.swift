@@ -68,6 +68,8 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case actionWithoutReply = "action-without-reply"
   case divisionByZero = "division-by-zero"
   case emptyPolicy = "empty-policy"
+  // Found by the host, which decides sample requests with the policy before it goes live
+  case unansweredRequests = "unanswered-requests"
   // Warnings
   case unreachableRule = "unreachable-rule"
   case neverMatches = "never-matches"

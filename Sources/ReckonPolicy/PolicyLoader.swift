@@ -10,6 +10,13 @@ public enum PolicyLoader {
     /// The source, for rendering the diagnostics.
     public let source: SourceFile
 
+    /// A result from its parts: a host that finds more problems adds them this way.
+    public init(policy: CompiledPolicy?, diagnostics: [Diagnostic], source: SourceFile) {
+      self.policy = policy
+      self.diagnostics = diagnostics
+      self.source = source
+    }
+
     /// Whether any diagnostic is an error.
     public var hasErrors: Bool { diagnostics.contains(where: \.isError) }
 

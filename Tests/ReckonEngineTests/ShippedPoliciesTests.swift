@@ -32,6 +32,14 @@ struct ShippedPoliciesTests {
     #expect(result.diagnostics.isEmpty, "\(result.renderedDiagnostics())")
   }
 
+  /// Before it goes live, a policy is refused if some kind of request would get no reply.
+  @Test(arguments: policyPaths)
+  func answersEveryKindOfRequest(path: String) throws {
+    let policy = try #require(try PolicyFiles.load(path).policy)
+    let gaps = AnswerCoverage(policy: policy, schema: .standard).gaps
+    #expect(gaps.isEmpty, "\(gaps)")
+  }
+
   @Test(arguments: policyPaths)
   func passesItsTestsAndReachesEveryRule(path: String) throws {
     let testsPath = String(path.dropLast(".policy".count)) + ".tests"

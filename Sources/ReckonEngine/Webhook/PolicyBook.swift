@@ -50,6 +50,23 @@ public final class PolicyBook: @unchecked Sendable {
 
     /// The source and the diagnostics.
     public var description: String { "\(source) does not check:\n\(diagnostics)" }
+
+    /// The line that names the first error and where it is (the first line when none does).
+    public var firstLine: String {
+      let lines = diagnostics.split(whereSeparator: \.isNewline)
+      let line = lines.first { $0.contains(": error: ") } ?? lines.first ?? ""
+      return QuotedText.cut(String(line), to: 300)
+    }
+  }
+
+  /// A policy file whose version on disk was refused, while an earlier version decides.
+  public struct RefusedFile: Hashable, Sendable {
+    /// The file.
+    public let path: String
+    /// The first line of why it was refused, as `reckon check` prints it.
+    public let problem: String
+    /// When it was first refused since its last version that checked.
+    public let since: Date
   }
 
   /// The schema policies are checked against.
@@ -60,6 +77,8 @@ public final class PolicyBook: @unchecked Sendable {
   private var entries: [AppStoreApp: Entry]
   /// The stamp of each file's last refused version (or of its absence), so it is reported once.
   private var refused: [String: FileStamp] = [:]
+  /// Why each file refused now was refused, for `/healthz` and `/metrics`.
+  private var refusals: [String: RefusedFile] = [:]
 
   /// Loads and checks the policy of every app, reading no file larger than `fileLimit`; fails
   /// on the first that does not check.
@@ -78,6 +97,23 @@ public final class PolicyBook: @unchecked Sendable {
   /// The live policy for `app`.
   public func entry(for app: AppStoreApp) -> Entry? {
     lock.withLock { entries[app] }
+  }
+
+  /// The files whose version on disk is refused now, by path: until each is fixed, an earlier
+  /// version of it decides.
+  public func refusedFiles() -> [RefusedFile] {
+    lock.withLock { refusals.values.sorted { $0.path < $1.path } }
+  }
+
+  /// Whether each policy file's version on disk is refused now, by path.
+  public func filesRefused() -> [String: Bool] {
+    lock.withLock {
+      var standing: [String: Bool] = [:]
+      for entry in entries.values {
+        if case .file(let path) = entry.source { standing[path] = refusals[path] != nil }
+      }
+      return standing
+    }
   }
 
   /// Every app's live policy, by app, for the log at start-up.
@@ -109,7 +145,11 @@ public final class PolicyBook: @unchecked Sendable {
         loadedByPath[path] = result
         if case .failure(let refusal) = result {
           events.append(.policyRefused(path: path, diagnostics: refusal.diagnostics))
-          lock.withLock { refused[path] = modified }
+          lock.withLock {
+            refused[path] = modified
+            refusals[path] = RefusedFile(
+              path: path, problem: refusal.firstLine, since: refusals[path]?.since ?? Date())
+          }
         }
       }
       guard case .success(let fresh) = result else { continue }
@@ -119,6 +159,7 @@ public final class PolicyBook: @unchecked Sendable {
       lock.withLock {
         entries[app] = fresh
         refused[path] = nil
+        refusals[path] = nil
       }
       if fresh.text != entry.text || restored {
         events.append(.policyApplied(LivePolicy(fresh, app: app)))
@@ -145,6 +186,7 @@ public final class PolicyBook: @unchecked Sendable {
     }
     let text = file.text
     let loaded = PolicyLoader.load(file, schema: schema.policySchema)
+      .withAnswerCoverage(schema: schema)
     guard let policy = loaded.policy else {
       throw Refusal(source: source.name, diagnostics: loaded.renderedDiagnostics())
     }

@@ -72,10 +72,12 @@ public final class ReckonMetrics: @unchecked Sendable {
   /// The metrics as Prometheus text (format 0.0.4), with what the state database holds; nil
   /// when it cannot be read, which `reckon_state_readable` then says, leaving its gauges out.
   /// `unsignedAccepted` names the environments accepted unsigned, by Apple's spelling;
-  /// `leader`, whether this instance leads the once-only work; `now`, the time lags run to.
+  /// `leader`, whether this instance leads the once-only work; `policiesRefused`, whether each
+  /// policy file's version on disk is refused; `now`, the time lags run to.
   public func render(
     state: StateGauges?, unsignedAccepted: [String] = [], leader: Bool = true,
-    factSourcesHung: [String: Bool] = [:], now: Date = Date()
+    factSourcesHung: [String: Bool] = [:], policiesRefused: [String: Bool] = [:],
+    now: Date = Date()
   ) -> String {
     lock.withLock {
       var text = ""
@@ -126,6 +128,11 @@ public final class ReckonMetrics: @unchecked Sendable {
         "1 while a fact source is hung (its latest lookup ran out of time, or one that did has not returned): requests that need its facts wait.",
         ["source"],
         Dictionary(uniqueKeysWithValues: factSourcesHung.map { ([$0.key], $0.value ? 1 : 0) }))
+      family(
+        &text, "reckon_policy_refused", "gauge",
+        "1 while a policy file's version on disk does not check or answers no request of some kind: an earlier version decides until it is fixed.",
+        ["path"],
+        Dictionary(uniqueKeysWithValues: policiesRefused.map { ([$0.key], $0.value ? 1 : 0) }))
       if let state {
         var depth: [[String]: Int] = [:]
         for name in OutboxDepthStates.all { depth[[name]] = state.outboxDepth[name] ?? 0 }

@@ -77,7 +77,8 @@ public struct WebhookRoutes: Sendable {
         body: Data(
           metrics.render(
             state: gauges, unsignedAccepted: service.unsignedEnvironments.map(\.rawValue),
-            leader: isLeader(), factSourcesHung: service.factSourcesHung, now: now
+            leader: isLeader(), factSourcesHung: service.factSourcesHung,
+            policiesRefused: service.policies.filesRefused(), now: now
           ).utf8))
     default:
       refused(request, 404, "no route (the webhook is \(webhookPath))")
@@ -134,16 +135,36 @@ public struct WebhookRoutes: Sendable {
       return .json(503, body.data)
     }
     // Overdue replies and undecided requests are told, not failed on: restarting the service
-    // would mend neither.
+    // would mend neither. A refused policy file is told too, as degraded: an earlier version
+    // decides meanwhile, and a restart would not mend it either.
+    let refused = service.policies.refusedFiles()
+    var body = JSONTextWriter(escapesSlashes: false, capacity: 256)
+    body.beginObject()
+    body.field("status", refused.isEmpty ? "ok" : "degraded")
+    body.field("state", "ok")
+    body.field("role", isLeader() ? "leader" : "follower")
+    body.field("outboxWaiting", gauges.waiting)
+    body.field("outboxOverdue", gauges.overdue)
+    body.field("undecided", gauges.undecided)
+    body.field("outboxDueLagSeconds", Int(gauges.dueLag(now: now)))
     // Said while it is on, so a development setting left in production is seen.
-    let unsigned = service.unsignedEnvironments.map { #""\#($0.rawValue)""# }
-    let trust =
-      unsigned.isEmpty ? "" : #","unsignedAccepted":[\#(unsigned.joined(separator: ","))]"#
-    return .json(
-      200,
-      Data(
-        #"{"status":"ok","state":"ok","role":"\#(isLeader() ? "leader" : "follower")","outboxWaiting":\#(gauges.waiting),"outboxOverdue":\#(gauges.overdue),"undecided":\#(gauges.undecided),"outboxDueLagSeconds":\#(Int(gauges.dueLag(now: now)))\#(trust)}"#
-          .utf8))
+    let unsigned = service.unsignedEnvironments.map(\.rawValue)
+    if !unsigned.isEmpty { body.field("unsignedAccepted", unsigned) }
+    if !refused.isEmpty {
+      body.field("policies", "refused")
+      body.key("refusedPolicies")
+      body.beginArray()
+      for file in refused {
+        body.beginObject()
+        body.field("path", file.path)
+        body.field("problem", file.problem)
+        body.field("since", ISO8601DateFormatter().string(from: file.since))
+        body.endObject()
+      }
+      body.endArray()
+    }
+    body.endObject()
+    return .json(200, body.data)
   }
 
   /// Reports a request answered without the pipeline, its method and path quoted cut short:

@@ -15,7 +15,10 @@ enum CheckCommand: Command {
 
     Checks each policy file (a folder means every *.policy file in it; default: policies/) and
     prints every problem as file:line:column with the source line and a caret. A folder with no
-    *.policy file, and a file with no rule and no otherwise, are errors.
+    *.policy file, and a file with no rule and no otherwise, are errors, as is a policy under
+    which no request of some product type and delivery status would get a reply (decided over
+    a built-in sample, as reckon serve does before a policy goes live) unless the file has the
+    line '# reckon: allow-unanswered'.
     Exits 1 if any file has an error, 0 if there are only warnings or none.
 
     \(CommandOption.table(options, column: 17))
@@ -40,7 +43,9 @@ enum CheckCommand: Command {
       }
       for path in paths {
         let result: PolicyLoader.Result
-        do { result = try PolicyFiles.load(path, schema: schema) } catch {
+        do {
+          result = try PolicyFiles.load(path, schema: schema).withAnswerCoverage(schema: schema)
+        } catch {
           console.error("reckon check: \(error)")
           errors += 1
           continue
