@@ -16,6 +16,7 @@ extension OutboxSender {
       }
     }
     let key = Self.limiterKey(entry.app)
+    let started: Date
     if clock.now() < entry.deadline, !entry.state.isFinal {
       if let action = try postponeIfHeld(&entry, key) { return action }
       // The wait for the slot is measured once and slept off in half-second steps: a stop
@@ -33,8 +34,14 @@ extension OutboxSender {
       if let action = try postponeIfHeld(&entry, key) { return action }
       // Stopping: an entry not yet sent stays as it is for the next start.
       if isStopped() { return .none }
+      guard
+        let admitted = await startWindow.admit(
+          key, rate: rates(key), clock: clock, isStopped: isStopped)
+      else { return .none }
+      started = admitted
+    } else {
+      started = clock.now()
     }
-    let started = clock.now()
     let action = entry.poll(now: started)
     switch action {
     case .send(let body, let app):

@@ -31,6 +31,8 @@ public final class OutboxSender: Sendable {
   let maximumConcurrentSends: Int
   let events: @Sendable (SenderEvent) -> Void
   let paused = PausedApps()
+  /// The sends this process began in the last second, per app.
+  let startWindow = StartWindow()
   let consentCheck: (any ConsentCheck)?
   let consentCheckAge: TimeInterval
 
