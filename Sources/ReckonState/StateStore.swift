@@ -118,6 +118,14 @@ public protocol SendPacing: Sendable {
   func sendAccepted(_ key: String) throws(StateError)
 }
 
+/// The last policy that went live for each app, which a restart falls back on.
+public protocol PolicyArchive: Sendable {
+  /// Keeps `policy` as its app's last live policy, replacing the one kept before.
+  func archiveLivePolicy(_ policy: ArchivedPolicy) throws(StateError)
+  /// The last live policy kept for `app`, if any.
+  func lastLivePolicy(app: AppKey) throws(StateError) -> ArchivedPolicy?
+}
+
 /// Who may decide a request, who may send, and who does the once-only work: claims on requests
 /// being decided, the lease a sender holds while it runs, and the leader's lease.
 public protocol WorkClaims: Sendable {
@@ -171,7 +179,7 @@ public protocol RequestHistory: Sendable {
 /// Everything stateful a Reckon service keeps, behind one value: any backend (SQLite for one
 /// instance, PostgreSQL for several) that passes the conformance suite.
 public protocol StateStore: NotificationLog, DecisionLog, OutboxQueue, AppHolds, SendPacing,
-  WorkClaims, StateMaintenance, RequestHistory
+  PolicyArchive, WorkClaims, StateMaintenance, RequestHistory
 {}
 
 extension StateStore {

@@ -153,6 +153,22 @@ enum PostgresSchema {
     ALTER TABLE requests ADD COLUMN raw_format SMALLINT NOT NULL DEFAULT 0;
     ALTER TABLE decisions ADD COLUMN json_format SMALLINT NOT NULL DEFAULT 0;
     """,
+    // 4: as the SQLite state's 12, the last policy that went live for each app, with its exact
+    // text, its hash and where it was read from, so an instance restarted while the policy file
+    // does not check can start with the policy it last decided by. One row per app, replaced
+    // whenever another policy goes live there (by any instance); not per-request data, so
+    // `reckon prune` leaves it.
+    """
+    CREATE TABLE live_policies (
+      bundle_id TEXT NOT NULL,
+      environment TEXT NOT NULL,
+      source TEXT NOT NULL,
+      text TEXT NOT NULL,
+      text_sha256 TEXT NOT NULL,
+      live_at DOUBLE PRECISION NOT NULL,
+      PRIMARY KEY (bundle_id, environment)
+    );
+    """,
   ]
 
   /// The advisory-lock class every key Reckon takes is under (`'RCKN'`), so Reckon's locks

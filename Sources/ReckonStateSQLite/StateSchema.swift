@@ -183,12 +183,30 @@ enum StateSchema {
     ALTER TABLE requests ADD COLUMN raw_format INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE decisions ADD COLUMN json_format INTEGER NOT NULL DEFAULT 0;
     """,
+    // 12: the last policy that went live for each app (bundle id and environment), with its
+    // exact text, its hash and where it was read from, so a restarted `reckon serve` whose
+    // policy file no longer checks can start with the policy it last decided by instead of with
+    // none. One row per app, replaced whenever another policy goes live there. It is not
+    // per-request data, so `reckon prune` leaves it; a read-only open of an older file finds no
+    // policy kept (see `SQLiteStateStore.lastLivePolicy`).
+    """
+    CREATE TABLE live_policies (
+      bundle_id TEXT NOT NULL,
+      environment TEXT NOT NULL,
+      source TEXT NOT NULL,
+      text TEXT NOT NULL,
+      text_sha256 TEXT NOT NULL,
+      live_at REAL NOT NULL,
+      PRIMARY KEY (bundle_id, environment)
+    );
+    """,
   ]
 
   /// The oldest version a read-only open accepts: the migrations after it add indexes, and
   /// outcomes' app columns that a read of an older file derives as migration 6 backfills them
   /// (see `SQLiteStateStore.outcomesWithApps`), so dry-runs and reports read an older file as it is
-  /// (slower) rather than refuse it.
+  /// (slower) rather than refuse it. Columns and tables added later read as their defaults would
+  /// (format 0, no live policy kept).
   static let oldestReadable = 4
 
   /// The first version whose outcomes carry their app (`bundle_id`, `environment`).
@@ -201,6 +219,9 @@ enum StateSchema {
   /// The first version that packs notifications and deflates decisions' JSON (`raw_format`,
   /// `json_format`).
   static let packedRows = 11
+
+  /// The first version that keeps each app's last live policy (`live_policies`).
+  static let livePolicies = 12
 
   /// The schema version of a Reckon state database, read without writing; a file that is not
   /// SQLite or has no `schema_migrations` table is not a Reckon state database.

@@ -48,7 +48,7 @@ struct PackedRowsMigrationTests {
     #expect(try reader.schemaVersion() == StateSchema.packedRows - 1)
     try expectTheOldRowsRead(reader)
     let upgraded = try SQLiteStateStore(path: path, rules: .appStore)
-    #expect(try upgraded.schemaVersion() == StateSchema.packedRows)
+    #expect(try upgraded.schemaVersion() == StateSchema.migrations.count)
     try expectTheOldRowsRead(upgraded)
   }
 

@@ -43,6 +43,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   private var outcomesList: [Outcome] = []
   private var pausesByApp: [AppKey: AppPause] = [:]
   private var throttlesByApp: [AppKey: Date] = [:]
+  private var livePolicies: [AppKey: ArchivedPolicy] = [:]
 
   /// An empty store that records requests by `rules`.
   init(rules: ReplyRules) {
@@ -420,6 +421,16 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
         }
       }
     }
+  }
+
+  // MARK: PolicyArchive
+
+  func archiveLivePolicy(_ policy: ArchivedPolicy) throws(StateError) {
+    try locked { () throws(StateError) in livePolicies[policy.app] = policy }
+  }
+
+  func lastLivePolicy(app: AppKey) throws(StateError) -> ArchivedPolicy? {
+    try locked { () throws(StateError) in livePolicies[app] }
   }
 
   // MARK: StateMaintenance
