@@ -20,6 +20,9 @@ public enum StateTable: String, CaseIterable, Sendable {
   case outcomes
   case appPauses = "app_pauses"
   case appThrottles = "app_throttles"
+  /// Each app's last live policy (`PolicyArchive`); a target that keeps one for the app already
+  /// keeps its own, as for pauses.
+  case livePolicies = "live_policies"
 
   /// What a column holds.
   public enum Kind: Sendable {
@@ -74,6 +77,11 @@ public enum StateTable: String, CaseIterable, Sendable {
       [("bundle_id", .text), ("environment", .text), ("paused_until", .real), ("reason", .text)]
     case .appThrottles:
       [("bundle_id", .text), ("environment", .text), ("held_until", .real)]
+    case .livePolicies:
+      [
+        ("bundle_id", .text), ("environment", .text), ("source", .text), ("text", .text),
+        ("text_sha256", .text), ("live_at", .real),
+      ]
     }
   }
 

@@ -16,7 +16,7 @@ struct StateMigrateCommandTests {
   let url: String
 
   /// A file with a reply sent after a failed try, one held, one pending, an outcome, an
-  /// undecided request waiting out a retry, a pause and a throttle.
+  /// undecided request waiting out a retry, a pause, a throttle and a live policy.
   init() throws {
     url = try TestPostgres.freshDatabase()
     let store = try SQLiteStateStore(path: path, rules: .appStore)
@@ -38,6 +38,10 @@ struct StateMigrateCommandTests {
       requestId: undecided.requestId, until: later, reason: "app-db timed out")
     try store.pause(Fixture.appKey, until: later.addingTimeInterval(600), reason: "401")
     try store.throttle(Fixture.appKey, until: later.addingTimeInterval(60), now: later)
+    try store.archiveLivePolicy(
+      ArchivedPolicy(
+        app: Fixture.appKey, source: "policy.reckon", text: "rule \"ö\": respond\n",
+        textSHA256: String(repeating: "b", count: 64), wentLiveAt: later))
   }
 
   private func migrate(_ extra: [String] = []) async throws -> ReckonBinary.Run {
@@ -90,6 +94,9 @@ struct StateMigrateCommandTests {
     #expect(try database.outcomes(requestId: 1) == [.refund])
     #expect(try database.pauses() == file.pauses())
     #expect(try database.throttles(now: now) == file.throttles(now: now))
+    #expect(try database.lastLivePolicy(app: Fixture.appKey) != nil)
+    #expect(
+      try database.lastLivePolicy(app: Fixture.appKey) == file.lastLivePolicy(app: Fixture.appKey))
     #expect(try database.decidedOutcomes(since: nil, until: nil).count == 3)
     #expect(try database.storedRequests(since: nil, until: nil).count == 4)
     #expect(try database.undecidedRequests(before: now, now: now).map(\.requestId) == [4])

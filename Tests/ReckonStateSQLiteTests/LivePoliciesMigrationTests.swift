@@ -48,4 +48,20 @@ struct LivePoliciesMigrationTests {
     let reader = try SQLiteStateStore(path: path, rules: .appStore, access: .readOnly)
     #expect(try reader.lastLivePolicy(app: TestState.appKey) == policy)
   }
+
+  /// `reckon state migrate` moves the kept policy with the rest of the file.
+  @Test func theKeptPolicyExportsWithTheState() throws {
+    let store = try SQLiteStateStore(path: path, rules: .appStore)
+    try store.archiveLivePolicy(policy)
+    let batch = try store.exportRows(.livePolicies, after: 0, limit: 10)
+    #expect(
+      batch.rows == [
+        [
+          .text(policy.app.bundleId), .text(policy.app.environment), .text(policy.source),
+          .text(policy.text), .text(policy.textSHA256),
+          .real(policy.wentLiveAt.timeIntervalSince1970),
+        ]
+      ])
+    #expect(try store.rowCount(.livePolicies) == 1)
+  }
 }

@@ -2,10 +2,10 @@ import Foundation
 import ReckonState
 
 /// Moves a state's whole history (requests, decisions, the outbox with its attempts, outcomes,
-/// pauses and holds) from one backend to another, table by table in batches, keeping every id,
-/// then checks that the target holds at least every row the source does. Rows the target has
-/// already are skipped, so a move stopped part-way, or run twice, is finished by running it
-/// again.
+/// pauses and holds, each app's last live policy) from one backend to another, table by table
+/// in batches, keeping every id, then checks that the target holds at least every row the
+/// source does. Rows the target has already are skipped, so a move stopped part-way, or run
+/// twice, is finished by running it again.
 public struct StateMigration: Sendable {
   /// One table's result.
   public struct TableCount: Hashable, Sendable {

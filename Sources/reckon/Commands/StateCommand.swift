@@ -28,11 +28,11 @@ enum StateCommand: Command {
 
     Moves the whole history of an SQLite state to a PostgreSQL database: requests, decisions
     (with their facts and explanations), the outbox with every delivery attempt, Apple's
-    outcomes, and the pauses and holds in force. Every row keeps its id, so the outbox entry
-    numbers an operator knows stay the same. Rows the database holds already are skipped: a move
-    that stopped part-way is finished by running it again, and running it twice changes nothing.
-    At the end it checks that the database holds every row of each table the file holds, and
-    prints the counts.
+    outcomes, the pauses and holds in force, and the last policy that went live for each app.
+    Every row keeps its id, so the outbox entry numbers an operator knows stay the same. Rows
+    the database holds already are skipped: a move that stopped part-way is finished by running
+    it again, and running it twice changes nothing. At the end it checks that the database
+    holds every row of each table the file holds, and prints the counts.
 
     \(CommandOption.table(options))
 
