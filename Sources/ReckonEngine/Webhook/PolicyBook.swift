@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonFacts
 import ReckonPolicy
+import ReckonState
 import ReckonSupport
 
 /// The live policy of every app, loaded and checked at start, replaced only by a version that
@@ -79,19 +80,47 @@ public final class PolicyBook: @unchecked Sendable {
   private var refused: [String: FileStamp] = [:]
   /// Why each file refused now was refused, for `/healthz` and `/metrics`.
   private var refusals: [String: RefusedFile] = [:]
+  /// Where each app's version that went live is kept, for a restart to start with.
+  private let archive: (any PolicyArchive)?
+  /// The apps that started with their kept version because their file did not check, with
+  /// why and that version, until the file checks.
+  private var fallbacks: [AppStoreApp: Fallback] = [:]
 
-  /// Loads and checks the policy of every app, reading no file larger than `fileLimit`; fails
-  /// on the first that does not check.
+  /// Why an app started with its kept version, and that version.
+  private struct Fallback {
+    let refusal: Refusal
+    let kept: ArchivedPolicy
+  }
+
+  /// Loads and checks the policy of every app, reading no file larger than `fileLimit`, and
+  /// keeps each in `archive`. An app whose file does not check starts with the version `archive`
+  /// kept when it last went live (reported by `live()` and `refusedFiles()` until the file is
+  /// fixed); without one, the first such file fails the whole load.
   public init(
-    _ sources: [AppStoreApp: Source], schema: FactSchema, fileLimit: FileSizeLimit = .policy
+    _ sources: [AppStoreApp: Source], schema: FactSchema, fileLimit: FileSizeLimit = .policy,
+    archive: (any PolicyArchive)? = nil
   ) throws(Refusal) {
     self.schema = schema
     self.fileLimit = fileLimit
+    self.archive = archive
     var entries: [AppStoreApp: Entry] = [:]
     for (app, source) in sources.sorted(by: { $0.key.description < $1.key.description }) {
-      entries[app] = try Self.load(source, schema: schema, fileLimit: fileLimit)
+      do throws(Refusal) {
+        entries[app] = try Self.load(source, schema: schema, fileLimit: fileLimit)
+      } catch {
+        guard case .file(let path) = source,
+          let kept = try? archive?.lastLivePolicy(app: app.key),
+          let entry = try? Self.compile(
+            source, SourceFile(path: path, text: kept.text), modified: nil, schema: schema)
+        else { throw error }
+        entries[app] = entry
+        fallbacks[app] = Fallback(refusal: error, kept: kept)
+        refused[path] = FileStamp(path)
+        refusals[path] = RefusedFile(path: path, problem: error.firstLine, since: Date())
+      }
     }
     self.entries = entries
+    for (app, entry) in entries where fallbacks[app] == nil { keep(entry, for: app) }
   }
 
   /// The live policy for `app`.
@@ -116,10 +145,18 @@ public final class PolicyBook: @unchecked Sendable {
     }
   }
 
-  /// Every app's live policy, by app, for the log at start-up.
+  /// Every app's live policy, by app, for the log at start-up: a kept version started with
+  /// because the file did not check is a `policyFallback`.
   public func live() -> [ReckonEvent] {
-    lock.withLock { entries }.sorted { $0.key.description < $1.key.description }.map {
-      .policyLive(LivePolicy($0.value, app: $0.key))
+    let (current, started) = lock.withLock {
+      () -> ([AppStoreApp: Entry], [AppStoreApp: Fallback]) in (entries, fallbacks)
+    }
+    return current.sorted { $0.key.description < $1.key.description }.map {
+      (app: AppStoreApp, entry: Entry) -> ReckonEvent in
+      let live = LivePolicy(entry, app: app)
+      guard let fallback = started[app] else { return .policyLive(live) }
+      return .policyFallback(
+        live, diagnostics: fallback.refusal.diagnostics, wentLiveAt: fallback.kept.wentLiveAt)
     }
   }
 
@@ -156,16 +193,27 @@ public final class PolicyBook: @unchecked Sendable {
       // A refused edit taken back (the file restored as it was) is said too: the log's last
       // word on the file would otherwise stay "refused" while the live version decides.
       let restored = refusedVersions[path] != nil
-      lock.withLock {
+      let fellBack = lock.withLock {
         entries[app] = fresh
         refused[path] = nil
         refusals[path] = nil
+        return fallbacks.removeValue(forKey: app) != nil
       }
-      if fresh.text != entry.text || restored {
+      if fresh.text != entry.text || restored || fellBack {
         events.append(.policyApplied(LivePolicy(fresh, app: app)))
+        keep(fresh, for: app)
       }
     }
     return events
+  }
+
+  /// Keeps `entry` as `app`'s version that went live. A state that cannot be written now
+  /// keeps the version before, which a restart then starts with if the file does not check.
+  private func keep(_ entry: Entry, for app: AppStoreApp) {
+    try? archive?.archiveLivePolicy(
+      ArchivedPolicy(
+        app: app.key, source: entry.source.name, text: entry.text, textSHA256: entry.textSHA256,
+        wentLiveAt: Date()))
   }
 
   private static func load(_ source: Source, schema: FactSchema, fileLimit: FileSizeLimit)
@@ -184,6 +232,13 @@ public final class PolicyBook: @unchecked Sendable {
       }
     case .text(let name, let body): file = SourceFile(path: name, text: body)
     }
+    return try compile(source, file, modified: modified, schema: schema)
+  }
+
+  /// `file`'s text loaded as `source`'s policy, as it must be to go live.
+  private static func compile(
+    _ source: Source, _ file: SourceFile, modified: FileStamp?, schema: FactSchema
+  ) throws(Refusal) -> Entry {
     let text = file.text
     let loaded = PolicyLoader.load(file, schema: schema.policySchema)
       .withAnswerCoverage(schema: schema)

@@ -31,6 +31,9 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   case policyApplied(LivePolicy)
   /// A changed policy failed `check` and was refused; the previous one stays live.
   case policyRefused(path: String, diagnostics: String)
+  /// At start an app's policy file did not check (`diagnostics`), so the version kept in the
+  /// state when it last went live (at `wentLiveAt`) decides until the file is fixed.
+  case policyFallback(LivePolicy, diagnostics: String, wentLiveAt: Date)
   /// Something the sender reported.
   case sender(SenderEvent)
   /// A JSON facts file (or folder) of fact source `source` changed and no longer reads; the
@@ -59,7 +62,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     // Another path or method is most often a scanner or a health probe at `/`: info, not a
     // warning on every one; the metric shows a wrong webhook URL as well.
     case .httpRefused(let status, _, _, _, _): status == 404 || status == 405 ? "info" : "warning"
-    case .retryFailed, .pruneFailed, .undecidedExpired: "error"
+    case .retryFailed, .pruneFailed, .undecidedExpired, .policyFallback: "error"
     case .pruned: "info"
     case .decidedElsewhere: "info"
     // A source that failed or a fact refused may have changed the decision: worth a look.
@@ -84,6 +87,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .policyLive: "policy_live"
     case .policyApplied: "policy_applied"
     case .policyRefused: "policy_refused"
+    case .policyFallback: "policy_fallback"
     case .sender: "sender"
     case .factsReloadRefused: "facts_reload_refused"
     case .httpRefused: "http_refused"
@@ -121,6 +125,10 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .policyRefused(let path, let diagnostics):
       "policy \(path) does not check and was refused; the previous version stays live\n"
         + diagnostics
+    case .policyFallback(let policy, let diagnostics, let wentLiveAt):
+      "policy file \(policy.path) does not check, so \(policy.app) is decided by the version "
+        + "that went live at \(wentLiveAt.formatted(.iso8601)), kept in the state (sha256 "
+        + "\(policy.sha256.prefix(12))), until the file is fixed\n" + diagnostics
     case .sender(let event): event.description
     case .factsReloadRefused(let source, let path, let problem):
       "facts file \(path) of fact source '\(source)' does not read since it changed; requests "
@@ -190,6 +198,11 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
         "before": before.formatted(.iso8601), "notifications": String(removed.notifications),
         "decisions": String(removed.decisions), "entries": String(removed.entries),
         "attempts": String(removed.attempts), "outcomes": String(removed.outcomes),
+      ]
+    case .policyFallback(let policy, _, let wentLiveAt):
+      [
+        "path": policy.path, "app": policy.app, "sha256": policy.sha256,
+        "wentLiveAt": wentLiveAt.formatted(.iso8601),
       ]
     case .policyLive(let policy), .policyApplied(let policy):
       ["path": policy.path, "app": policy.app, "sha256": policy.sha256]

@@ -75,7 +75,8 @@ public final class ReckonService: Sendable {
     self.keepDays = keepDays
     let policies: PolicyBook
     do {
-      policies = try PolicyBook(sources, schema: schema, fileLimit: policyFileLimit)
+      policies = try PolicyBook(
+        sources, schema: schema, fileLimit: policyFileLimit, archive: store)
     } catch { throw .policy(error) }
     policies.live().forEach(events)
     let gatherer = FactGatherer(

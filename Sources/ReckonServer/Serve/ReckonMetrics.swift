@@ -37,6 +37,7 @@ public final class ReckonMetrics: @unchecked Sendable {
         decisions[[action, rule], default: 0] += 1
       case .policyApplied: reloads[["applied"], default: 0] += 1
       case .policyRefused: reloads[["refused"], default: 0] += 1
+      case .policyFallback: reloads[["fallback"], default: 0] += 1
       case .sender(let sent): sends[[Self.result(of: sent)], default: 0] += 1
       case .factsReloadRefused(let source, _, _): factsRefusals[[source], default: 0] += 1
       case .httpRefused(let status, _, _, let count, _):

@@ -101,6 +101,51 @@ import Testing
     #expect(logged().contains(#""event":"stopped""#))
   }
 
+  /// A policy file broken while the service was down does not keep it down: the restart
+  /// decides with the version that last went live, kept in the state, logs why at error level,
+  /// and `/healthz` says degraded until the file is fixed.
+  @Test func aRestartWithAPolicyThatDoesNotCheckDecidesWithTheLastLiveVersion() async throws {
+    let (standIn, standInURL) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    let authority = try LocalCertificateAuthority()
+    let folder = try ServeChild.workspace(standInURL, authority, name: "fallback")
+    let binary = try CrashRecoveryTests.reckonBinary()
+    let first = try ServeChild.launch(binary, folder: folder, logName: "first.log")
+    defer { if first.process.isRunning { kill(first.pid, SIGKILL) } }
+    #expect(await first.port(within: 20) != nil, "\(first.logText)")
+    await first.terminate()
+
+    try "policy \"faults\"\nrule \"x\" when nonsense.fact then refund MAYBE\n".write(
+      to: folder.appendingPathComponent("p.policy"), atomically: true, encoding: .utf8)
+    let second = try ServeChild.launch(binary, folder: folder, logName: "second.log")
+    defer { if second.process.isRunning { kill(second.pid, SIGKILL) } }
+    let port = try #require(await second.port(within: 20), "\(second.logText)")
+    let health = try await RawClient.exchange(
+      port: port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+      wait: 10)
+    let posted = await ServeChild.post(
+      try ServerFixture.notification(transaction: "6000000001").body(signedBy: authority),
+      port: port)
+    let sent = await ServerFixture.eventually(within: 20) { standIn.requests.count == 1 }
+    await second.terminate()
+    let logged = second.logText
+    #expect(second.process.terminationStatus == 0, "\(logged)")
+    #expect(health.hasPrefix("HTTP/1.1 200"), "\(health)")
+    #expect(health.contains(#""status":"degraded""#), "\(health)")
+    #expect(health.contains(#""policies":"refused""#))
+    // Decided by the kept version, which declines.
+    #expect(posted == 200)
+    #expect(sent)
+    #expect(
+      standIn.requests.first.map { String(decoding: $0.body, as: UTF8.self) }?
+        .contains(#""refundPreference":"DECLINE""#) == true)
+    let fallback = logged.split(separator: "\n").first {
+      $0.contains(#""event":"policy_fallback""#)
+    }
+    #expect(fallback?.contains(#""level":"error""#) == true, "\(logged)")
+    #expect(fallback?.contains("nonsense.fact") == true)
+  }
+
   /// A SIGHUP while serve is still starting (after it began reading its configuration: the
   /// state database appearing shows that) finds the policies about to be read anyway; it used to
   /// kill the process, as the reload handler was put in place only once the server listened.
