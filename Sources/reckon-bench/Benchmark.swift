@@ -115,6 +115,18 @@ struct Benchmark: Sendable {
         Option(name: "count", kind: .integer, help: "requests recorded and decided (2000)"),
         Option(name: "plain", kind: .flag, help: "store generated lines, not signed notifications"),
       ], run: runStateSizeBenchmark),
+    Benchmark(
+      name: "health",
+      summary: "/healthz and /metrics polled on a large state, and the webhook's p50/p99 beside",
+      options: [
+        Option(name: "requests", kind: .integer, help: "past requests in the state (100000)"),
+        Option(name: "pollers", kind: .integer, help: "clients polling at once (8)"),
+        Option(name: "rate", kind: .integer, help: "paced notifications per second (200)"),
+        Option(name: "paced", kind: .integer, help: "paced notifications per phase (2000)"),
+        Option(
+          name: "state", kind: .path,
+          help: "a state file to use, filled first when missing (a temporary one)"),
+      ], run: runHealthBenchmark),
   ]
 
   /// What `reckon-bench --help` prints.

@@ -2,7 +2,7 @@ import Foundation
 import ReckonHTTP
 
 /// A blocking HTTP/1.1 keep-alive client on one loopback connection, for the webhook benchmark:
-/// it writes one POST and reads exactly one response (by Content-Length).
+/// it writes one request and reads exactly one response (by Content-Length).
 final class WebhookBenchmarkClient {
   struct Failure: Error, CustomStringConvertible {
     let description: String
@@ -21,6 +21,14 @@ final class WebhookBenchmarkClient {
       "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
       + "Content-Length: \(body.count)\r\n\r\n"
     guard connection.send(Array(head.utf8) + Array(body)) else {
+      throw Failure(description: "send failed")
+    }
+    return try readResponse()
+  }
+
+  /// GETs `path` and returns the response status.
+  func get(_ path: String) throws -> Int {
+    guard connection.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)) else {
       throw Failure(description: "send failed")
     }
     return try readResponse()
