@@ -163,8 +163,8 @@ extension SQLiteStateStore {
   /// writes fail.
   public func gauges(now: Date) throws(StateError) -> StateGauges {
     let earliest = now.addingTimeInterval(-rules.longestWindow)
-    return try locked { () throws(StateError) in
-      var gauges = StateGauges(outboxDepth: try depthByState())
+    return try gaugeReader.read { (connection) throws(StateError) in
+      var gauges = StateGauges(outboxDepth: try Self.depthByState(connection))
       gauges.overdue = Int(
         try connection.query(
           """
@@ -193,11 +193,13 @@ extension SQLiteStateStore {
 
   /// How many outbox entries are in each state, for `/metrics`.
   public func outboxDepth() throws(StateError) -> [String: Int] {
-    try locked { () throws(StateError) in try depthByState() }
+    try locked { () throws(StateError) in try Self.depthByState(connection) }
   }
 
-  /// `outboxDepth`'s query, for a caller holding the lock.
-  private func depthByState() throws(StateError) -> [String: Int] {
+  /// `outboxDepth`'s query on `connection`.
+  private static func depthByState(_ connection: SQLiteConnection) throws(StateError)
+    -> [String: Int]
+  {
     var depth: [String: Int] = [:]
     for row in try connection.query("SELECT state, COUNT(*) FROM outbox GROUP BY state") {
       if let state = row.text(0) { depth[state] = Int(row.int(1) ?? 0) }

@@ -26,6 +26,8 @@ public final class SQLiteStateStore: @unchecked Sendable {
   let claims = RequestClaims()
   /// The certificates packed notifications refer to, as read or written here.
   let certificateCache = CertificateCache()
+  /// Reads the gauges beside the store's connection, so they hold up no write.
+  let gaugeReader: GaugeReader
   /// The store's rules for the requests recorded: which type asks for a reply, and its window.
   public let rules: ReplyRules
   /// `rules.requestType` as an SQL string literal, for the queries that select requests.
@@ -44,6 +46,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
   ) throws(StateError) {
     self.path = path
     self.rules = rules
+    gaugeReader = GaugeReader(path: path)
     requestTypeSQL = "'" + rules.requestType.replacingOccurrences(of: "'", with: "''") + "'"
     if access != .create {
       guard FileManager.default.fileExists(atPath: path) else { throw .noSuchFile(path: path) }
