@@ -127,6 +127,13 @@ struct Benchmark: Sendable {
           name: "state", kind: .path,
           help: "a state file to use, filled first when missing (a temporary one)"),
       ], run: runHealthBenchmark),
+    Benchmark(
+      name: "json-facts",
+      summary: "the time to load a JSON facts file, and its rate in MB/s",
+      options: [
+        Option(name: "entries", kind: .integer, help: "entries by transaction id (100000)"),
+        Option(name: "runs", kind: .integer, help: "loads, of which the median is shown (5)"),
+      ], run: runJSONFactsBenchmark),
   ]
 
   /// What `reckon-bench --help` prints.
