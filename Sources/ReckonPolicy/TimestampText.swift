@@ -18,7 +18,7 @@ public enum TimestampText {
 
   /// Seconds since 1970 for `text`, which must be a whole day or a time with its zone.
   public static func seconds(_ text: String) throws(Refusal) -> Double {
-    var reader = Reader(bytes: Array(text.trimmingCharacters(in: .whitespaces).utf8))
+    var reader = Reader(bytes: Array(ValueParser.trimmedOfSpaces(text).utf8))
     let seconds = try reader.read()
     guard reader.atEnd, Value.timestampRange.contains(seconds) else { throw .notATime }
     return seconds
