@@ -2,10 +2,10 @@ import Foundation
 import ReckonState
 
 /// A read-only connection of its own for the gauges `/healthz` and `/metrics` show, opened on
-/// first use. Their counts read the outbox and the reply window's requests, which takes a
-/// tenth of a second on a gigabyte of state; on the store's one connection that held every
-/// write (every notification recorded) for as long, once a second. In WAL mode a reader on
-/// another connection holds up no writer.
+/// first use. Their counts read the outbox and the reply window's requests, which takes longer
+/// as the state grows; on the store's one connection the reading would hold every write (every
+/// notification recorded) for as long. In WAL mode a reader on another connection holds up no
+/// writer.
 final class GaugeReader: @unchecked Sendable {
   private let path: String
   private let lock = NSLock()

@@ -4,8 +4,9 @@ import Foundation
 /// A program run as a child with `posix_spawn`, for the tests and benchmarks that start one.
 ///
 /// Foundation's `Process` on Linux is not used: waiting for it from two threads at once races on
-/// its run-loop fields, and spawning reads past the end of `/proc/self/fd` entries; both crashed
-/// whole test runs. Here a thread of its own reaps the child, so any number of threads may wait.
+/// its run-loop fields, and spawning reads past the end of `/proc/self/fd` entries; either can
+/// crash the whole test run. Here a thread of its own reaps the child, so any number of threads
+/// may wait.
 public final class ChildProcess: @unchecked Sendable {
   /// How a child ended.
   public enum TerminationReason: Sendable, Equatable {

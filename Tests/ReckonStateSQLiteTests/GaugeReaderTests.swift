@@ -5,8 +5,7 @@ import Testing
 @testable import ReckonStateSQLite
 
 /// The gauges `/healthz` and `/metrics` show are read on a connection of their own: a reading
-/// under way (a tenth of a second on a gigabyte of state) holds up no notification being
-/// recorded, and what it counts is one snapshot.
+/// under way holds up no notification being recorded.
 struct GaugeReaderTests {
   @Test func aWriteGoesThroughWhileTheGaugesAreBeingRead() throws {
     let store = try SQLiteStateStore(path: TestState.temporaryPath(), rules: .appStore)
