@@ -83,13 +83,20 @@ struct ReplicaFaultTests {
     let kills = try await killing.value
 
     let store = try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore)
-    let drained = try await ServerFixture.eventually(within: 120) {
+    // A replica killed while deciding leaves its claim on the request for the claim's lifetime
+    // (`PostgresStateStore.claimLifetime`, 120 s); Apple's retry is then a duplicate, and the
+    // leader's retry pass (every 30 s) decides the request once the claim has lapsed. The wait
+    // covers both, and a margin for a busy machine.
+    let drained = try await ServerFixture.eventually(within: 200) {
       try store.entryCount(states: ["sent"]) == notices.count
     }
     await replicas.terminateAll()
     await ServerFixture.offPool { standIn.shutdown() }
     let depth = try store.outboxDepth()
-    #expect(drained, "not all sent: \(depth)")
+    #expect(
+      drained,
+      "not all sent: \(depth)\n\(replicas.linesAboutUndecided().suffix(20).joined(separator: "\n"))"
+    )
 
     let requests = try store.storedRequests(since: nil, until: nil)
     #expect(requests.count == notices.count, "each accepted notification recorded once")
@@ -156,6 +163,19 @@ final class Replicas: @unchecked Sendable {
     await victim.kill()
     let launched = try await launch()
     lock.withLock { children[index] = launched }
+  }
+
+  /// What the replicas logged about requests kept undecided or passes that failed, for a run
+  /// that did not drain.
+  func linesAboutUndecided() -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.filter { $0.hasPrefix("replica-") }.sorted().flatMap { name in
+      let text = (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
+      return (text ?? "").split(separator: "\n").filter {
+        $0.contains(#""event":"deferred""#) || $0.contains(#""event":"retry_failed""#)
+          || $0.contains(#""event":"loop_failed""#)
+      }.map { "\(name): \($0)" }
+    }
   }
 
   /// SIGTERMs every replica.
