@@ -12,6 +12,16 @@ struct ChildProcessTests {
     return child
   }
 
+  /// Runs `child` to its exit and returns what it printed on standard output.
+  static func printed(by child: ChildProcess) throws -> String {
+    let output = Pipe()
+    child.standardOutput = output
+    try child.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    child.waitUntilExit()
+    return text
+  }
+
   @Test func reportsTheExitCodeAndWhatEachStreamCarried() async throws {
     let child = Self.shell("echo printed; echo complained >&2; exit 3")
     let output = Pipe()
@@ -61,11 +71,7 @@ struct ChildProcessTests {
     defer { close(descriptor) }
     let child = Self.shell(
       "if [ -e /proc/self/fd/\(descriptor) ]; then echo open; else echo closed; fi")
-    let output = Pipe()
-    child.standardOutput = output
-    try child.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    child.waitUntilExit()
+    let text = try Self.printed(by: child)
     #expect(text == "closed\n")
   }
 
@@ -77,11 +83,7 @@ struct ChildProcessTests {
     pthread_sigmask(SIG_BLOCK, &blocked, &previous)
     defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
     let child = Self.shell("grep SigBlk /proc/self/status")
-    let output = Pipe()
-    child.standardOutput = output
-    try child.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    child.waitUntilExit()
+    let text = try Self.printed(by: child)
     #expect(text.hasPrefix("SigBlk:\t0000000000000000"), "\(text)")
   }
 
@@ -89,11 +91,7 @@ struct ChildProcessTests {
     let child = Self.shell("echo \"$RECKON_CHILD_SETTING\"; pwd")
     child.environment = ["RECKON_CHILD_SETTING": "given", "PATH": "/usr/bin:/bin"]
     child.currentDirectoryURL = URL(fileURLWithPath: "/tmp")
-    let output = Pipe()
-    child.standardOutput = output
-    try child.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    child.waitUntilExit()
+    let text = try Self.printed(by: child)
     #expect(text == "given\n/tmp\n")
   }
 

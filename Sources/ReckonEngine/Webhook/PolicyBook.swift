@@ -76,15 +76,20 @@ public final class PolicyBook: @unchecked Sendable {
   public let fileLimit: FileSizeLimit
   private let lock = NSLock()
   private var entries: [AppStoreApp: Entry]
-  /// The stamp of each file's last refused version (or of its absence), so it is reported once.
-  private var refused: [String: FileStamp] = [:]
-  /// Why each file refused now was refused, for `/healthz` and `/metrics`.
-  private var refusals: [String: RefusedFile] = [:]
+  /// Each file refused now: the stamp of its refused version (or of its absence), so it is
+  /// reported once, and why, for `/healthz` and `/metrics`.
+  private var refused: [String: Refused] = [:]
   /// Where each app's version that went live is kept, for a restart to start with.
   private let archive: (any PolicyArchive)?
   /// The apps that started with their kept version because their file did not check, with
   /// why and that version, until the file checks.
   private var fallbacks: [AppStoreApp: Fallback] = [:]
+
+  /// A file's refused version and why it was refused.
+  private struct Refused {
+    let stamp: FileStamp
+    let file: RefusedFile
+  }
 
   /// Why an app started with its kept version, and that version.
   private struct Fallback {
@@ -115,8 +120,9 @@ public final class PolicyBook: @unchecked Sendable {
         else { throw error }
         entries[app] = entry
         fallbacks[app] = Fallback(refusal: error, kept: kept)
-        refused[path] = FileStamp(path)
-        refusals[path] = RefusedFile(path: path, problem: error.firstLine, since: Date())
+        refused[path] = Refused(
+          stamp: FileStamp(path),
+          file: RefusedFile(path: path, problem: error.firstLine, since: Date()))
       }
     }
     self.entries = entries
@@ -131,7 +137,7 @@ public final class PolicyBook: @unchecked Sendable {
   /// The files whose version on disk is refused now, by path: until each is fixed, an earlier
   /// version of it decides.
   public func refusedFiles() -> [RefusedFile] {
-    lock.withLock { refusals.values.sorted { $0.path < $1.path } }
+    lock.withLock { refused.values.map(\.file).sorted { $0.path < $1.path } }
   }
 
   /// Whether each policy file's version on disk is refused now, by path.
@@ -139,7 +145,7 @@ public final class PolicyBook: @unchecked Sendable {
     lock.withLock {
       var standing: [String: Bool] = [:]
       for entry in entries.values {
-        if case .file(let path) = entry.source { standing[path] = refusals[path] != nil }
+        if case .file(let path) = entry.source { standing[path] = refused[path] != nil }
       }
       return standing
     }
@@ -164,7 +170,9 @@ public final class PolicyBook: @unchecked Sendable {
   /// symbolic links), or all of them with `force`; applies those that check, refuses the others
   /// (a removed file too) and keeps their previous version live.
   public func reload(force: Bool = false) -> [ReckonEvent] {
-    let (current, refusedVersions) = lock.withLock { (entries, refused) }
+    let (current, refusedVersions) = lock.withLock {
+      () -> ([AppStoreApp: Entry], [String: FileStamp]) in (entries, refused.mapValues(\.stamp))
+    }
     var events: [ReckonEvent] = []
     var loadedByPath: [String: Result<Entry, Refusal>] = [:]
     for (app, entry) in current.sorted(by: { $0.key.description < $1.key.description }) {
@@ -183,9 +191,10 @@ public final class PolicyBook: @unchecked Sendable {
         if case .failure(let refusal) = result {
           events.append(.policyRefused(path: path, diagnostics: refusal.diagnostics))
           lock.withLock {
-            refused[path] = modified
-            refusals[path] = RefusedFile(
-              path: path, problem: refusal.firstLine, since: refusals[path]?.since ?? Date())
+            refused[path] = Refused(
+              stamp: modified,
+              file: RefusedFile(
+                path: path, problem: refusal.firstLine, since: refused[path]?.file.since ?? Date()))
           }
         }
       }
@@ -196,7 +205,6 @@ public final class PolicyBook: @unchecked Sendable {
       let fellBack = lock.withLock {
         entries[app] = fresh
         refused[path] = nil
-        refusals[path] = nil
         return fallbacks.removeValue(forKey: app) != nil
       }
       if fresh.text != entry.text || restored || fellBack {
