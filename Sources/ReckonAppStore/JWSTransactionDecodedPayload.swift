@@ -71,6 +71,8 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
   public var rawBillingPlanType: String?
   /// The commitment details of a subscription with a commitment.
   public var commitmentInfo: TransactionCommitmentInfo?
+  /// The seats of a multiseat purchase; `quantity` is then the number of seats.
+  public var multiSeatInfo: TransactionMultiSeatInfo?
 
   /// Creates an empty payload; set the fields you need.
   public init() {}
@@ -156,7 +158,7 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
     case rawRevocationType = "revocationType"
     case revocationPercentage
     case rawBillingPlanType = "billingPlanType"
-    case commitmentInfo
+    case commitmentInfo, multiSeatInfo
     case advancedCommerceInfo
   }
 }

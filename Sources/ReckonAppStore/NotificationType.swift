@@ -40,4 +40,7 @@ public enum NotificationType: String, Codable, Hashable, Sendable, CaseIterable 
   case oneTimeCharge = "ONE_TIME_CHARGE"
   /// The customer withdrew consent for the app to receive their data.
   case rescindConsent = "RESCIND_CONSENT"
+  /// The App Store took back seat claims of a group subscription with developer-hosted
+  /// invitations (see `unclaimInfo`); nothing was refunded.
+  case unclaimSeats = "UNCLAIM_SEATS"
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The decoded payload of an App Store Server Notification V2 (the middle of `signedPayload`).
 ///
-/// Apple sends exactly one of `data`, `summary`, `externalPurchaseToken` and `appData`; each
+/// Apple sends one of `data`, `summary`, `externalPurchaseToken`, `appData` and `unclaimInfo`; each
 /// names the app and environment the notification is for. Unknown keys are ignored rather than
 /// rejected.
 public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable {
@@ -21,6 +21,8 @@ public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable {
   /// The app metadata; present instead of `data` on notifications about the app rather than a
   /// purchase, such as RESCIND_CONSENT.
   public var appData: NotificationAppData?
+  /// The seat claims taken back; present on UNCLAIM_SEATS.
+  public var unclaimInfo: NotificationUnclaimInfo?
   /// The notification format version, "2.0".
   public var version: String?
   /// When Apple signed the notification.
@@ -44,6 +46,7 @@ public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable {
   enum CodingKeys: String, CodingKey {
     case rawNotificationType = "notificationType"
     case rawSubtype = "subtype"
-    case notificationUUID, data, summary, externalPurchaseToken, appData, version, signedDate
+    case notificationUUID, data, summary, externalPurchaseToken, appData, unclaimInfo, version
+    case signedDate
   }
 }

@@ -34,4 +34,7 @@ public enum Subtype: String, Codable, Hashable, Sendable, CaseIterable {
   case failure = "FAILURE"
   /// An external purchase token was not reported in time.
   case unreported = "UNREPORTED"
+  /// On a REFUND: some seats of a multiseat purchase were refunded and the transaction stays
+  /// valid for the others (see `revokedSeatQuantity`); not a refund of the transaction.
+  case seats = "SEATS"
 }

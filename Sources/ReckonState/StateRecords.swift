@@ -168,6 +168,39 @@ public enum OutcomeType: String, Hashable, Sendable, CaseIterable {
   case refundReversed = "REFUND_REVERSED"
   /// A family-shared purchase is no longer available to the family member.
   case revoke = "REVOKE"
+  /// The App Store refunded some seats of a multiseat purchase (a REFUND with subtype SEATS);
+  /// the transaction stays valid for the others.
+  case seatsRefunded = "REFUND_SEATS"
+  /// The App Store took back seat claims of a group subscription (UNCLAIM_SEATS); nothing was
+  /// refunded.
+  case seatsUnclaimed = "UNCLAIM_SEATS"
+
+  /// The outcome a notification of `notificationType` and `subtype` reports; nil for the
+  /// notifications that report none.
+  public init?(notificationType: String?, subtype: String?) {
+    switch (notificationType, subtype) {
+    // A seat refund leaves the transaction valid: never recorded as a refund of it.
+    case ("REFUND"?, "SEATS"?): self = .seatsRefunded
+    case ("UNCLAIM_SEATS"?, _): self = .seatsUnclaimed
+    case (let type?, _): self.init(rawValue: type)
+    case (nil, _): return nil
+    }
+  }
+
+  /// Whether this is the store's verdict on a refund request: it refunded the transaction,
+  /// refunded some of its seats, or declined.
+  public var isVerdict: Bool { Self.verdicts.contains(self) }
+
+  /// The outcomes that are a verdict on a refund request.
+  public static let verdicts: [OutcomeType] = [.refund, .refundDeclined, .seatsRefunded]
+
+  /// The outcomes that gave the customer money back, as `history.earlier_refunds` counts them.
+  public static let refunds: [OutcomeType] = [.refund, .seatsRefunded]
+
+  /// `types` as an SQL list of string literals, for `type IN (…)`.
+  package static func sqlList(_ types: [OutcomeType]) -> String {
+    types.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+  }
 }
 
 /// How a customer is recognised across transactions.

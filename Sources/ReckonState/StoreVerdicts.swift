@@ -1,7 +1,7 @@
 import Foundation
 
-/// When the store refunded or declined a request for each transaction (a REFUND or
-/// REFUND_DECLINED; a REFUND_REVERSED undoes an earlier refund and answers no request), as a
+/// When the store refunded or declined a request for each transaction (a REFUND, of the
+/// transaction or of some seats, or a REFUND_DECLINED; a REFUND_REVERSED undoes an earlier refund and answers no request), as a
 /// dry-run reads them: a request the store sent after one is the customer asking again, not a
 /// repeat of the request the store answered, as `reckon serve` records it.
 public struct StoreVerdicts: Sendable {
@@ -10,9 +10,9 @@ public struct StoreVerdicts: Sendable {
   /// None yet.
   public init() {}
 
-  /// Whether `type` (a notification type) is the store's verdict on a refund request.
-  package static func isVerdict(_ type: String?) -> Bool {
-    type == OutcomeType.refund.rawValue || type == OutcomeType.refundDeclined.rawValue
+  /// Whether a notification of `type` and `subtype` is the store's verdict on a refund request.
+  package static func isVerdict(_ type: String?, subtype: String?) -> Bool {
+    OutcomeType(notificationType: type, subtype: subtype)?.isVerdict ?? false
   }
 
   /// Notes a verdict on `transactionId` at `date`; a nil environment is one of unknown app,

@@ -36,7 +36,7 @@ extension PostgresStateStore {
       for row in try connection.query(
         """
         SELECT transaction_id, environment, occurred_at FROM outcomes
-        WHERE type IN ('REFUND', 'REFUND_DECLINED')
+        WHERE type IN (\(OutcomeType.sqlList(OutcomeType.verdicts)))
         """)
       {
         guard let transactionId = row.text(0), let date = row.date(2) else { continue }

@@ -170,7 +170,7 @@ public final class PostgresStateStore: @unchecked Sendable {
     let opened = rules.requestOpened(deadline: deadline, environment: record.environment)
     let verdicts = try connection.query(
       """
-      SELECT 1 FROM outcomes WHERE request_id = $1 AND type IN ('REFUND', 'REFUND_DECLINED')
+      SELECT 1 FROM outcomes WHERE request_id = $1 AND type IN (\(OutcomeType.sqlList(OutcomeType.verdicts)))
         AND occurred_at >= $2 AND occurred_at <= $3
       LIMIT 1
       """, [.integer(id), .date(opened), .date(record.askedAt)])
@@ -252,7 +252,7 @@ public final class PostgresStateStore: @unchecked Sendable {
     return try count(
       """
       SELECT COUNT(*) FROM outcomes
-      WHERE \(column) = $1 AND type = 'REFUND' AND occurred_at < $2
+      WHERE \(column) = $1 AND type IN (\(OutcomeType.sqlList(OutcomeType.refunds))) AND occurred_at < $2
         AND ($3::text IS NULL OR environment IS NULL OR (bundle_id = $3 AND environment = $4))
       """,
       [.text(value), .date(date), .optional(app?.bundleId), .optional(app?.environment)])
@@ -291,7 +291,7 @@ public final class PostgresStateStore: @unchecked Sendable {
             .optional(app?.bundleId ?? request?.text(1)),
             .optional(app?.environment ?? request?.text(2)),
           ])
-        guard connection.changes > 0, type == .refund || type == .refundDeclined,
+        guard connection.changes > 0, type.isVerdict,
           let requestId, let environment = request?.text(2)
         else { return requestId }
         try reopenRepeats(

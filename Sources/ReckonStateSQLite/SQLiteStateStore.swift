@@ -228,7 +228,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
     let asked = record.askedAt
     let verdicts = try connection.query(
       """
-      SELECT 1 FROM outcomes WHERE request_id = ? AND type IN ('REFUND', 'REFUND_DECLINED')
+      SELECT 1 FROM outcomes WHERE request_id = ? AND type IN (\(OutcomeType.sqlList(OutcomeType.verdicts)))
         AND occurred_at >= ? AND occurred_at <= ?
       LIMIT 1
       """, [.integer(id), .date(opened), .date(asked)])
@@ -321,7 +321,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
         try connection.query(
           """
           SELECT COUNT(*) FROM \(outcomesWithApps)
-          WHERE \(column) = ?1 AND type = 'REFUND' AND occurred_at < ?2
+          WHERE \(column) = ?1 AND type IN (\(OutcomeType.sqlList(OutcomeType.refunds))) AND occurred_at < ?2
             AND (?3 IS NULL OR environment IS NULL OR (bundle_id = ?3 AND environment = ?4))
           """,
           [
@@ -388,7 +388,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
             .date(occurredAt), .optional(app?.bundleId ?? request?.text(1)),
             .optional(app?.environment ?? request?.text(2)),
           ])
-        guard connection.changes > 0, type == .refund || type == .refundDeclined,
+        guard connection.changes > 0, type.isVerdict,
           let requestId,
           let environment = request?.text(2)
         else { return requestId }

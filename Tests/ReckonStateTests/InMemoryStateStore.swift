@@ -112,7 +112,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
       deadline: open.deadline, environment: record.environment)
     let asked = record.askedAt
     let closed = outcomesList.contains {
-      $0.requestId == open.id && ($0.type == .refund || $0.type == .refundDeclined)
+      $0.requestId == open.id && $0.type.isVerdict
         && $0.occurredAt >= opened && $0.occurredAt <= asked
     }
     return closed ? nil : open.id
@@ -282,7 +282,9 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   {
     try locked { () throws(StateError) in
       outcomesList.filter { outcome in
-        guard outcome.type == .refund, outcome.occurredAt < date else { return false }
+        guard OutcomeType.refunds.contains(outcome.type), outcome.occurredAt < date else {
+          return false
+        }
         switch customer {
         case .appAccountToken(let token): return outcome.appAccountToken == token.lowercased()
         case .originalTransactionId(let id): return outcome.originalTransactionId == id
@@ -563,7 +565,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   func storeVerdicts() throws(StateError) -> StoreVerdicts {
     try locked { () throws(StateError) in
       var verdicts = StoreVerdicts()
-      for outcome in outcomesList where StoreVerdicts.isVerdict(outcome.type.rawValue) {
+      for outcome in outcomesList where outcome.type.isVerdict {
         let environment = outcome.requestId.flatMap { requests[$0]?.record.environment }
         verdicts.add(
           transactionId: outcome.transactionId, environment: environment, at: outcome.occurredAt)

@@ -50,6 +50,8 @@ import Testing
   static let verdicts = [
     Verdict(outcome: .refundDeclined, closes: true),
     Verdict(outcome: .refundReversed, closes: false),
+    Verdict(outcome: .seatsRefunded, closes: true),
+    Verdict(outcome: .seatsUnclaimed, closes: false),
   ]
 
   @Test(arguments: StateBackend.all, verdicts)
@@ -169,6 +171,21 @@ import Testing
     #expect(
       try store.refundCount(customer: .appAccountToken("abc"), app: nil, before: Fixture.start)
         == 0)
+  }
+
+  /// A refund of some seats gave the customer money back: it counts among their refunds.
+  @Test(arguments: StateBackend.all)
+  func aSeatRefundCountsAmongTheCustomersRefunds(_ backend: StateBackend) throws {
+    let store = try backend.make()
+    _ = try store.recordNotification(Fixture.notification(transaction: "1"))
+    for outcome in [OutcomeType.seatsRefunded, .seatsUnclaimed, .refundDeclined] {
+      _ = try store.attachOutcome(
+        outcome, notificationUUID: UUID().uuidString, transactionId: "1", app: Fixture.appKey,
+        originalTransactionId: "900", appAccountToken: "abc",
+        occurredAt: Fixture.start.addingTimeInterval(60))
+    }
+    let later = Fixture.start.addingTimeInterval(120)
+    #expect(try store.refundCount(customer: .appAccountToken("abc"), app: nil, before: later) == 1)
   }
 
   @Test(arguments: StateBackend.all)

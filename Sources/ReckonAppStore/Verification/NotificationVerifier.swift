@@ -113,12 +113,12 @@ public struct NotificationVerifier: Sendable {
   }
 
   /// The environment an unverified payload claims, read as `ClaimedApp` reads it (from `data`,
-  /// `summary`, `externalPurchaseToken` or `appData`, the first there), so that whether it may
+  /// `summary`, `externalPurchaseToken`, `appData` or `unclaimInfo`, the first there), so that whether it may
   /// come unsigned and whose it is are judged on the same claim. A token has no `environment`
   /// field (one written there is ignored, as `ClaimedApp` ignores it): its id says which.
   static func claimedEnvironment(_ payload: JSONValue) -> String? {
     guard let object = payload.objectValue else { return nil }
-    for block in ["data", "summary", "externalPurchaseToken", "appData"] {
+    for block in ["data", "summary", "externalPurchaseToken", "appData", "unclaimInfo"] {
       guard let found = object[block]?.objectValue else { continue }
       guard block == "externalPurchaseToken" else { return found["environment"]?.stringValue }
       return found["externalPurchaseId"]?.stringValue.map {
@@ -128,8 +128,8 @@ public struct NotificationVerifier: Sendable {
     return nil
   }
 
-  /// Checks the verified payload's app (from `data`, `summary`, `externalPurchaseToken` or
-  /// `appData`, whichever it carries) and its signed transaction.
+  /// Checks the verified payload's app (from `data`, `summary`, `externalPurchaseToken`,
+  /// `appData` or `unclaimInfo`, whichever it carries) and its signed transaction.
   private func accepted(_ payload: ResponseBodyV2DecodedPayload) throws(VerificationFailure)
     -> VerifiedNotification
   {

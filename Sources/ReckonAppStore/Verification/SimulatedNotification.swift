@@ -33,6 +33,22 @@ public struct SimulatedNotification: Hashable, Sendable {
   public var signedDate = Date()
   /// When the purchase was refunded or revoked (REFUND, REVOKE).
   public var revocationDate: Date?
+  /// The notification's subtype, e.g. `SEATS` on a seat-based REFUND.
+  public var subtype: String?
+  /// How the customer holds the purchase: `PURCHASED`, `FAMILY_SHARED` or `ASSIGNED`.
+  public var ownershipType = InAppOwnershipType.purchased.rawValue
+  /// The number of items, or of seats in a multiseat purchase.
+  public var quantity = 1
+  /// The seats a seat-based refund took back; when set, the transaction is a multiseat purchase
+  /// of `quantity` seats and carries `multiSeatInfo`.
+  public var revokedSeatQuantity: Int?
+  /// Apple's revocation type and percentage on a REFUND, e.g. `REFUND_PRORATED` and 40000.
+  public var revocationType: String?
+  /// The share refunded, in milliunits (REFUND_PRORATED).
+  public var revocationPercentage: Int?
+  /// The seat claims an UNCLAIM_SEATS takes back; when set, the payload carries `unclaimInfo`
+  /// in place of `data`.
+  public var unclaimSeatIds: [String]?
 
   /// The example notification; change what you need.
   public init() {}
@@ -44,6 +60,18 @@ public struct SimulatedNotification: Hashable, Sendable {
     return Self.json(["signedPayload": signed])
   }
 
+  /// A seat-based refund of `revoked` of `seats` seats: a REFUND with subtype SEATS whose
+  /// transaction stays valid.
+  public static func seatRefund(revoked: Int, of seats: Int) -> SimulatedNotification {
+    var notification = SimulatedNotification()
+    notification.type = NotificationType.refund.rawValue
+    notification.subtype = Subtype.seats.rawValue
+    notification.productType = ProductType.autoRenewable.rawValue
+    notification.quantity = seats
+    notification.revokedSeatQuantity = revoked
+    return notification
+  }
+
   /// The decoded notification, with `signedTransaction` in `data.signedTransactionInfo`.
   public func notificationPayload(_ signedTransaction: String) -> [String: any Sendable] {
     var data: [String: any Sendable] = [
@@ -52,10 +80,23 @@ public struct SimulatedNotification: Hashable, Sendable {
     ]
     if let appAppleId { data["appAppleId"] = appAppleId }
     if type == "CONSUMPTION_REQUEST" { data["consumptionRequestReason"] = reason }
-    return [
+    var payload: [String: any Sendable] = [
       "notificationType": type, "notificationUUID": notificationUUID, "version": "2.0",
-      "signedDate": Self.milliseconds(signedDate), "data": data,
+      "signedDate": Self.milliseconds(signedDate),
     ]
+    if let subtype { payload["subtype"] = subtype }
+    if let unclaimSeatIds {
+      var unclaim: [String: any Sendable] = [
+        "bundleId": bundleId, "environment": environment,
+        "originalTransactionId": originalTransactionId ?? transactionId,
+        "unclaimSeatIds": unclaimSeatIds,
+      ]
+      if let appAppleId { unclaim["appAppleId"] = appAppleId }
+      payload["unclaimInfo"] = unclaim
+    } else {
+      payload["data"] = data
+    }
+    return payload
   }
 
   /// The decoded transaction.
@@ -63,10 +104,10 @@ public struct SimulatedNotification: Hashable, Sendable {
     var payload: [String: any Sendable] = [
       "transactionId": transactionId,
       "originalTransactionId": originalTransactionId ?? transactionId,
-      "bundleId": bundleId, "productId": productId, "type": productType, "quantity": 1,
+      "bundleId": bundleId, "productId": productId, "type": productType, "quantity": quantity,
       "purchaseDate": Self.milliseconds(purchaseDate),
       "originalPurchaseDate": Self.milliseconds(purchaseDate),
-      "inAppOwnershipType": "PURCHASED", "signedDate": Self.milliseconds(signedDate),
+      "inAppOwnershipType": ownershipType, "signedDate": Self.milliseconds(signedDate),
       "environment": environment, "transactionReason": "PURCHASE", "storefront": "USA",
       "storefrontId": "143441", "price": 9_990, "currency": "USD",
     ]
@@ -74,6 +115,15 @@ public struct SimulatedNotification: Hashable, Sendable {
     if let revocationDate {
       payload["revocationDate"] = Self.milliseconds(revocationDate)
       payload["revocationReason"] = 0
+    }
+    if let revocationType { payload["revocationType"] = revocationType }
+    if let revocationPercentage { payload["revocationPercentage"] = revocationPercentage }
+    if let revokedSeatQuantity {
+      payload["multiSeatInfo"] =
+        [
+          "invitationManagement": "APPLE", "revokedSeatQuantity": revokedSeatQuantity,
+          "priceTiers": [["tierPrice": 9_990, "tierQuantity": quantity] as [String: any Sendable]],
+        ] as [String: any Sendable]
     }
     return payload
   }

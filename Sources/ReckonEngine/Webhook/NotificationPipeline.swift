@@ -73,7 +73,7 @@ public final class NotificationPipeline: Sendable {
         status: 400, type: type, verdict: .refused,
         fields: ["error": "a CONSUMPTION_REQUEST must carry a signed transaction"])
     }
-    let outcome = OutcomeType(rawValue: type)
+    let outcome = OutcomeType(notificationType: type, subtype: payload.rawSubtype)
     do {
       // The outcome first (idempotent on the UUID): if recording then fails, Apple's retry
       // finds both steps to do again.
@@ -113,12 +113,17 @@ public final class NotificationPipeline: Sendable {
     _ outcome: OutcomeType, uuid: String, transactionId: String, _ verified: VerifiedNotification
   ) throws(StateError) -> Int64? {
     let transaction = verified.transaction
-    return try store.attachOutcome(
+    let requestId = try store.attachOutcome(
       outcome, notificationUUID: uuid, transactionId: transactionId,
       app: AppStoreApp(bundleId: verified.app.bundleId, environment: verified.app.environment).key,
       originalTransactionId: transaction?.originalTransactionId,
       appAccountToken: transaction?.appAccountToken?.uuidString,
       occurredAt: transaction?.revocationDate ?? verified.payload.signedDate ?? now())
+    if let revocation = transaction?.revocation(for: outcome) {
+      try store.recordRevocation(
+        notificationUUID: uuid, type: revocation.type, percentage: revocation.percentage)
+    }
+    return requestId
   }
 
   private func record(

@@ -94,7 +94,9 @@ struct RequestLineReader {
       throw .unverified(path: path, line: number, reason: error.failure.description)
     }
     guard verified.payload.notificationType == .consumptionRequest else {
-      guard StoreVerdicts.isVerdict(verified.payload.rawNotificationType),
+      guard
+        StoreVerdicts.isVerdict(
+          verified.payload.rawNotificationType, subtype: verified.payload.rawSubtype),
         let transactionId = verified.transaction?.transactionId,
         let date = verified.transaction?.revocationDate ?? verified.payload.signedDate
       else { return .otherNotification }
@@ -111,7 +113,10 @@ struct RequestLineReader {
   /// Apple's verdict in a decoded notification, timed as `reckon serve` records it: when the
   /// transaction was refunded, else when the notification was signed.
   private static func verdict(in notification: [String: JSONValue]) -> RequestLine? {
-    guard StoreVerdicts.isVerdict(notification["notificationType"]?.stringValue),
+    guard
+      StoreVerdicts.isVerdict(
+        notification["notificationType"]?.stringValue,
+        subtype: notification["subtype"]?.stringValue),
       let data = notification["data"]?.objectValue,
       let transaction = (data["signedTransactionInfo"] ?? data["transactionInfo"])?.objectValue,
       let transactionId = transaction["transactionId"]?.stringValue,

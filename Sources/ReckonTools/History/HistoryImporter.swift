@@ -144,7 +144,9 @@ public struct HistoryImporter: Sendable {
           imported: true))
       summary.requests += 1
     default:
-      guard let type = payload.rawNotificationType.flatMap(OutcomeType.init(rawValue:)),
+      guard
+        let type = OutcomeType(
+          notificationType: payload.rawNotificationType, subtype: payload.rawSubtype),
         let transactionId = transaction.transactionId
       else { return }
       try store.attachOutcome(
@@ -153,10 +155,9 @@ public struct HistoryImporter: Sendable {
           .key,
         originalTransactionId: transaction.originalTransactionId,
         appAccountToken: transaction.appAccountToken?.uuidString, occurredAt: signedDate)
-      if type == .refund {
+      if let revocation = transaction.revocation(for: type) {
         try store.recordRevocation(
-          notificationUUID: uuid, type: transaction.rawRevocationType,
-          percentage: transaction.revocationPercentage)
+          notificationUUID: uuid, type: revocation.type, percentage: revocation.percentage)
       }
       summary.outcomes += 1
     }

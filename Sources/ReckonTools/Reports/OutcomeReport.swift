@@ -25,6 +25,9 @@ public struct OutcomeReport: Sendable {
     public var declined = 0
     /// Refunds reversed later (REFUND_REVERSED).
     public var reversed = 0
+    /// Refunds of some seats of a multiseat purchase (REFUND with subtype SEATS): an outcome,
+    /// neither refunded nor declined, since the transaction stays valid.
+    public var seatsRefunded = 0
 
     /// These counts and `other`'s together.
     func adding(_ other: Counts) -> Counts {
@@ -37,6 +40,7 @@ public struct OutcomeReport: Sendable {
       sum.proratedMeasured += other.proratedMeasured
       sum.declined += other.declined
       sum.reversed += other.reversed
+      sum.seatsRefunded += other.seatsRefunded
       return sum
     }
 
@@ -63,8 +67,13 @@ public struct OutcomeReport: Sendable {
       decisions += 1
       let refund = decision.outcomes.contains(.refund)
       let declined = decision.outcomes.contains(.refundDeclined)
-      guard refund || declined else { return }
+      let seats = decision.outcomes.contains(.seatsRefunded)
+      guard refund || declined || seats else { return }
       withOutcome += 1
+      guard refund || declined else {
+        seatsRefunded += 1
+        return
+      }
       if refund {
         refunded += 1
         if decision.revocationType == "REFUND_PRORATED" {
@@ -164,15 +173,15 @@ public struct OutcomeReport: Sendable {
       lines.append(title)
       lines.append(
         "  " + names.cell("") + " "
-          + "decisions  outcome  refunded  declined  reversed  prorated  avg prorated    rate  net rate"
+          + "decisions  outcome  refunded  declined  reversed  prorated  seats  avg prorated    rate  net rate"
       )
       for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
         // Counts with thousands separators, as the dry-run prints them.
         let columns = zip(
           [
             counts.decisions, counts.withOutcome, counts.refunded, counts.declined,
-            counts.reversed, counts.prorated,
-          ], [9, 7, 8, 8, 8, 8]
+            counts.reversed, counts.prorated, counts.seatsRefunded,
+          ], [9, 7, 8, 8, 8, 8, 5]
         ).map { Self.pad(DryRunText.n($0), $1) + "  " }
         lines.append(
           "  \(names.cell(name)) " + columns.joined()
@@ -189,7 +198,7 @@ public struct OutcomeReport: Sendable {
   /// The report as JSON.
   public func json() -> String {
     func object(_ counts: Counts) -> String {
-      "{\"decisions\":\(counts.decisions),\"withOutcome\":\(counts.withOutcome),\"refunded\":\(counts.refunded),\"declined\":\(counts.declined),\"reversed\":\(counts.reversed),\"prorated\":\(counts.prorated),\"averageProratedPercentage\":\(counts.averageProratedPercentage.map { String(format: "%.2f", $0) } ?? "null"),\"refundRate\":\(Self.number(counts.refundRate)),\"netRefundRate\":\(Self.number(counts.netRefundRate))}"
+      "{\"decisions\":\(counts.decisions),\"withOutcome\":\(counts.withOutcome),\"refunded\":\(counts.refunded),\"declined\":\(counts.declined),\"reversed\":\(counts.reversed),\"prorated\":\(counts.prorated),\"seatsRefunded\":\(counts.seatsRefunded),\"averageProratedPercentage\":\(counts.averageProratedPercentage.map { String(format: "%.2f", $0) } ?? "null"),\"refundRate\":\(Self.number(counts.refundRate)),\"netRefundRate\":\(Self.number(counts.netRefundRate))}"
     }
     let groups = sections.map { title, groups in
       "\(DryRunRows.quote(Self.key(title))):{"
@@ -218,13 +227,13 @@ public struct OutcomeReport: Sendable {
       body +=
         "<h2>\(HTMLText.escape(title))</h2><figure>\(SVGBarChart(title: "Refund rate (%) \(title.lowercased())", bars: bars).render())</figure>"
       body +=
-        "<table><tr><th></th><th class=\"n\">decisions</th><th class=\"n\">with outcome</th><th class=\"n\">refunded</th><th class=\"n\">declined</th><th class=\"n\">reversed</th><th class=\"n\">prorated</th><th class=\"n\">avg prorated</th><th class=\"n\">rate</th><th class=\"n\">net rate</th></tr>"
+        "<table><tr><th></th><th class=\"n\">decisions</th><th class=\"n\">with outcome</th><th class=\"n\">refunded</th><th class=\"n\">declined</th><th class=\"n\">reversed</th><th class=\"n\">prorated</th><th class=\"n\">seats refunded</th><th class=\"n\">avg prorated</th><th class=\"n\">rate</th><th class=\"n\">net rate</th></tr>"
       for (name, counts) in groups.sorted(by: { $0.key < $1.key }) {
         body +=
           "<tr><td>\(HTMLText.escape(name))</td>"
           + [
             counts.decisions, counts.withOutcome, counts.refunded, counts.declined, counts.reversed,
-            counts.prorated,
+            counts.prorated, counts.seatsRefunded,
           ].map { "<td class=\"n\">\(DryRunText.n($0))</td>" }.joined()
           + "<td class=\"n\">\(Self.averageProrated(counts))</td><td class=\"n\">\(Self.rate(counts.refundRate))</td><td class=\"n\">\(Self.rate(counts.netRefundRate))</td></tr>"
       }

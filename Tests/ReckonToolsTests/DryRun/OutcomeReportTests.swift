@@ -32,6 +32,24 @@ struct OutcomeReportTests {
       revocationPercentage: percentage)
   }
 
+  /// A refund of some seats is an outcome of its own: the transaction stays valid, so it is
+  /// neither a refund nor a decline, and the refund rate is not raised by it.
+  @Test func aSeatRefundIsCountedApartFromRefunds() throws {
+    let report = OutcomeReport([
+      Self.decision("DECLINE", [.seatsRefunded], percentage: 40_000),
+      Self.decision("DECLINE", [.refundDeclined]),
+    ])
+    let decline = try #require(report.byPreference["DECLINE"])
+    #expect(decline.withOutcome == 2)
+    #expect(decline.seatsRefunded == 1)
+    #expect(decline.refunded == 0)
+    #expect(decline.declined == 1)
+    #expect(decline.refundRate == 0)
+    #expect(report.json().contains(#""seatsRefunded":1"#))
+    #expect(report.text().contains("seats"))
+    #expect(report.html().contains("seats refunded"))
+  }
+
   @Test func refundRateCountsOnlyDecisionsWhoseOutcomeArrived() {
     let report = OutcomeReport([
       Self.decision("GRANT_FULL", [.refund], revocation: "REFUND_FULL"),
