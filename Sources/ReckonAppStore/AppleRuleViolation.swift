@@ -32,6 +32,17 @@ public enum AppleRuleViolation: Error, Hashable, Sendable, CaseIterable {
   /// The purchase was made through the Advanced Commerce API, which the endpoint does not support.
   case advancedCommerceTransactionNotSupported
 
+  /// Whether the rule is about the transaction, not the body: Apple takes no reply for it
+  /// whatever the policy decides (family-shared, assigned and Advanced Commerce purchases).
+  public var isAboutTheTransaction: Bool {
+    switch self {
+    case .familyTransactionNotSupported, .invalidAssignedTransactionNotSupported,
+      .advancedCommerceTransactionNotSupported:
+      true
+    default: false
+    }
+  }
+
   /// Apple's error object name, or Reckon's own where Apple publishes none (see `isNamedByApple`).
   public var errorName: String {
     switch self {

@@ -37,3 +37,34 @@ struct StandInTransactionRulesTests {
     #expect(accepted.status == 202)
   }
 }
+
+extension StandInTransactionRulesTests {
+  static let valid = Data(
+    #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false,"refundPreference":"DECLINE"}"#
+      .utf8)
+
+  /// Apple answers any reply for a family-shared or assigned purchase with its own error, so the
+  /// stand-in does too: a test that let one through would not pass.
+  @Test(arguments: [
+    (InAppOwnershipType.assigned, 4_000_227, "InvalidAssignedTransactionNotSupportedError"),
+    (.familyShared, 4_000_185, "FamilyTransactionNotSupportedError"),
+  ])
+  func aPurchaseAppleTakesNoReplyForIsAnsweredWithApplesError(
+    ownership: InAppOwnershipType, code: Int, name: String
+  ) async throws {
+    let (standIn, url) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    standIn.register("7101", ConsumptionValidationContext(ownershipType: ownership))
+    let body = try ValidatedConsumptionBody(validating: Self.valid, context: .init())
+    let app = AppStoreApp(bundleId: TestKey.bundleId, environment: .production)
+    let result = try await TestKey.client(url).send(body, transactionId: "7101", app: app)
+    guard case .answered(let answer) = result else {
+      Issue.record("no answer: \(result)")
+      return
+    }
+    #expect(answer.status == 400)
+    #expect(answer.error?.errorCode == code)
+    #expect(answer.error?.code.rawCode == code)
+    #expect(standIn.requests.last?.problem == name)
+  }
+}

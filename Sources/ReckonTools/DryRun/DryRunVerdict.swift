@@ -128,6 +128,9 @@ public enum DryRunOutcome: Int, CaseIterable, Hashable, Sendable, Comparable,
   case respondGrantFull, respondGrantProrated, respondDecline, respondDataOnly
   case holdGrantFull, holdGrantProrated, holdDecline, holdDataOnly
   case skipNoConsent, skipPolicy, skipMissingFact, skipRuleReadsMissingFact, skipAppleRules
+  /// Apple takes no reply for the purchase, whatever the body (family-shared, assigned or
+  /// Advanced Commerce): not a defect of the policy, unlike `skipAppleRules`.
+  case skipNotAnswerable
 
   /// The class of a reply (or held reply) with `preference`, nil for data only.
   init(responding: Bool, preference: RefundPreference?) {
@@ -148,6 +151,8 @@ public enum DryRunOutcome: Int, CaseIterable, Hashable, Sendable, Comparable,
     case .policyDoesNotRespond: self = .skipPolicy
     case .missingRequiredFact: self = .skipMissingFact
     case .setReadsMissingFact: self = .skipRuleReadsMissingFact
+    case .violatesAppleRules(let broken) where broken.contains(where: \.isAboutTheTransaction):
+      self = .skipNotAnswerable
     case .violatesAppleRules, .productTypeUnknown: self = .skipAppleRules
     }
   }
@@ -175,6 +180,7 @@ public enum DryRunOutcome: Int, CaseIterable, Hashable, Sendable, Comparable,
     case .skipMissingFact: "required fact missing"
     case .skipRuleReadsMissingFact: "rule set a missing fact"
     case .skipAppleRules: "breaks Apple's rules"
+    case .skipNotAnswerable: "Apple takes no reply for this purchase"
     default: nil
     }
   }

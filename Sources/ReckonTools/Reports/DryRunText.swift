@@ -26,6 +26,11 @@ public enum DryRunText {
         lines.append("  \(n(count)): \(violation.inWords)")
       }
     }
+    if let count = summary.byOutcome[.skipNotAnswerable], count > 0 {
+      lines.append(
+        "\(n(count)) \(count == 1 ? "request gets" : "requests get") no reply: Apple takes none "
+          + "for family-shared, assigned or Advanced Commerce purchases")
+    }
     if result.ignored > 0 { lines.append("\(n(result.ignored)) other notifications ignored") }
     if result.otherApps > 0 {
       lines.append("\(n(result.otherApps)) requests for apps not in reckon.json left out")
