@@ -31,6 +31,9 @@ extension Checker {
       return checkComparison(op, left, right, span)
     case .membership(let negated, let subject, let elements):
       return checkMembership(negated, subject, elements, span)
+    case .namedMembership(let negated, let subject, let name):
+      guard let elements = namedList(name) else { return nil }
+      return checkMembership(negated, subject, elements, span)
     case .missingTest(let negated, let subject):
       guard let value = checkExpression(subject, expected: nil) else { return nil }
       return node(.missingTest(negated: negated, value), .boolean, span)
@@ -57,7 +60,41 @@ extension Checker {
       return constant(.money(milli, currency: currency), .money, span)
     case .duration(let seconds, _, _): return constant(.duration(seconds), .duration, span)
     case .text(let text): return constant(.text(text), .text, span)
+    case .timestamp(let seconds, _): return constant(.timestamp(seconds), .timestamp, span)
     }
+  }
+
+  /// The items of the list `name` names, for `x in name`; nil (with the error reported) when
+  /// it names no list defined above.
+  mutating func namedList(_ name: Located<String>) -> [Expression]? {
+    guard let declared = declaredLets[name.value] else {
+      let lists = namedLists.keys.sorted().map { lets[$0].name }
+      let hint =
+        Suggestions.closest(to: name.value, among: lists).map { "did you mean '\($0)'?" }
+        ?? "a list is written in brackets, even of one value: in [\(name.value)]"
+      report(
+        .expectedList, "expected '[' to start a list, found '\(name.value)'", at: name.span,
+        hint: hint)
+      return nil
+    }
+    usedLets.insert(declared.index)
+    guard declared.index < letsDefined else {
+      let line = source.location(of: declared.span.start).line
+      report(
+        .letUsedBeforeDefinition, "'\(name.value)' is used before it is defined on line \(line)",
+        at: name.span, hint: "move the 'let' above its first use")
+      return nil
+    }
+    guard !failedLets.contains(declared.index) else { return nil }
+    guard let elements = namedLists[declared.index] else {
+      report(
+        .notAList, "'\(name.value)' is a value, not a list", at: name.span,
+        hint:
+          "compare with it, as in == \(name.value), or write a list in brackets: in [\(name.value)]"
+      )
+      return nil
+    }
+    return elements
   }
 
   /// Whether a name is a bare word that is neither a let nor a fact, so it can only be an enum value.
@@ -80,7 +117,17 @@ extension Checker {
           hint: "move the 'let' above its first use")
         return nil
       }
+      usedLets.insert(declared.index)
       guard !failedLets.contains(declared.index) else { return nil }
+      guard namedLists[declared.index] == nil else {
+        report(
+          .namedListOutsideIn, "'\(name)' is a list: it can only follow 'in' or 'not in'",
+          at: span,
+          hint:
+            "test a value against it, as in \(context ?? schema.vocabulary.examples.enumFact) in \(name)"
+        )
+        return nil
+      }
       let value = lets[declared.index].value
       if let known = value.constantValue { return constant(known, value.type, span) }
       return node(.letReference(index: declared.index), value.type, span)

@@ -14,6 +14,11 @@ public struct Checker {
   var declaredLets: [String: (index: Int, span: SourceSpan)] = [:]
   /// The lets whose value had an error: uses of them are not reported again.
   var failedLets: Set<Int> = []
+  /// The lets that name a list (`let packs = [...]`), with its items as written: they are
+  /// typed where the list is used, against the value tested, as a list written there would be.
+  var namedLists: [Int: [Expression]] = [:]
+  /// The lets some rule, let or action uses, for the unused-let warning.
+  var usedLets: Set<Int> = []
   var nodeSpans: [SourceSpan] = []
   var nodeTypes: [ValueType] = []
   /// How many lets have been checked so far; a let may only use those before it.
@@ -76,7 +81,7 @@ public struct Checker {
       summary: syntax.summary?.value, lets: lets, rules: rules, otherwise: otherwise,
       otherwiseSpan: syntax.otherwise?.span, schema: schema, source: source, nodeSpans: nodeSpans,
       nodeTypes: nodeTypes)
-    diagnostics += Self.warnings(policy)
+    diagnostics += syntaxWarnings(syntax) + Self.warnings(policy)
     return policy
   }
 
@@ -151,6 +156,16 @@ public struct Checker {
 
   private mutating func checkLet(_ declaration: LetDeclaration) -> Bool {
     defer { letsDefined += 1 }
+    if case .list(let elements) = declaration.value.kind {
+      namedLists[lets.count] = elements
+      lets.append(
+        CheckedLet(
+          name: declaration.name.value,
+          value: constant(.boolean(false), .boolean, declaration.span), span: declaration.span))
+      letDepths.append(1)
+      letCurrencies.append(nil)
+      return true
+    }
     let value = checkExpression(declaration.value, expected: nil)
     guard let value,
       isWithinDepthLimit(value, at: declaration.name.span, what: "'\(declaration.name.value)'")

@@ -6,7 +6,7 @@ extension DiagnosticID {
     switch self {
     case .unreachableRule, .neverMatches, .shadowedRule, .unguardedOptionalFact,
       .proratedWithoutUsageBound, .refundForExcludedProduct, .constantPercentCondition,
-      .answersWithoutConsent, .percentageAppleRefuses:
+      .answersWithoutConsent, .percentageAppleRefuses, .unusedLet, .mixedAndOr:
       .warning
     default: .error
     }
@@ -40,7 +40,8 @@ extension DiagnosticID {
     case .declarationAfterOtherwise: "a rule or 'let' after 'otherwise', which is never tried"
     case .duplicateOtherwise: "more than one 'otherwise'"
     case .chainedComparison: "comparisons chained as in a < b < c"
-    case .listOutsideIn: "a list anywhere but after 'in' or 'not in'"
+    case .listOutsideIn: "a list anywhere but after 'in' or 'not in', or as a let's whole value"
+    case .invalidDate: "a date or time that is not a real UTC day or time"
     case .nestingTooDeep: "a condition or expression nested deeper than the language allows"
     case .unknownUnit: "a unit the language does not know after a number"
     case .unknownCurrency: "money in a currency code that is not ISO 4217"
@@ -52,6 +53,8 @@ extension DiagnosticID {
     case .conflictingExpectations: "expectations in one test that cannot all hold"
     case .unknownName: "a name that is no fact, let or value"
     case .letUsedBeforeDefinition: "a 'let' used above the line that defines it"
+    case .namedListOutsideIn: "a named list used anywhere but after 'in' or 'not in'"
+    case .notAList: "a name after 'in' that is not a named list"
     case .bareEnumValue: "a value such as LEGAL with nothing saying what it is a value of"
     case .unknownFact: "a fact the schema does not have"
     case .givenLet: "a test giving a value to a 'let' instead of to the facts it reads"
@@ -91,6 +94,8 @@ extension DiagnosticID {
     case .unansweredRequests:
       "a policy under which no request of a product type and delivery status gets a reply"
     case .percentageAppleRefuses: "a consumption percentage the store refuses for this request"
+    case .unusedLet: "a 'let' that nothing uses"
+    case .mixedAndOr: "'and' and 'or' in one condition without parentheses"
     }
   }
 }

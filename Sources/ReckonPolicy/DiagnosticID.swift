@@ -29,6 +29,7 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case duplicateOtherwise = "duplicate-otherwise"
   case chainedComparison = "chained-comparison"
   case listOutsideIn = "list-outside-in"
+  case invalidDate = "invalid-date"
   case nestingTooDeep = "nesting-too-deep"
   case unknownUnit = "unknown-unit"
   case unknownCurrency = "unknown-currency"
@@ -41,6 +42,8 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   // Names and types
   case unknownName = "unknown-name"
   case letUsedBeforeDefinition = "let-used-before-definition"
+  case namedListOutsideIn = "named-list-outside-in"
+  case notAList = "not-a-list"
   case bareEnumValue = "bare-enum-value"
   case unknownFact = "unknown-fact"
   case givenLet = "given-let"
@@ -80,4 +83,6 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case constantPercentCondition = "constant-percent-condition"
   case answersWithoutConsent = "answers-without-consent"
   case percentageAppleRefuses = "percentage-apple-refuses"
+  case unusedLet = "unused-let"
+  case mixedAndOr = "mixed-and-or"
 }

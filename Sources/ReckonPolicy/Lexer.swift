@@ -306,6 +306,12 @@ public struct Lexer {
     while offset < bytes.count, Lexer.isDigit(bytes[offset]) || bytes[offset] == UInt8(ascii: "_") {
       offset += 1
     }
+    if offset - start == 4, let end = Lexer.dateEnd(after: offset, in: bytes) {
+      offset = end
+      return Token(
+        kind: .timestamp, text: slice(start, offset), span: SourceSpan(start: start, end: offset),
+        startsLine: startsLine)
+    }
     if offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "."),
       Lexer.isDigit(bytes[offset + 1])
     {
@@ -570,6 +576,33 @@ public struct Lexer {
 
   private func slice(_ start: Int, _ end: Int) -> String {
     String(decoding: bytes[start..<end], as: UTF8.self)
+  }
+
+  /// Where a date that began with a four-digit year ending at `offset` ends: `-MM-DD`, then
+  /// optionally `T` and a time with its zone; nil when `-MM-DD` does not follow. What the time
+  /// holds is the parser's to judge, so a slip in it is one error on the whole literal.
+  static func dateEnd(after offset: Int, in bytes: [UInt8]) -> Int? {
+    func byte(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
+    func isDigit(_ index: Int) -> Bool { byte(index).map(Lexer.isDigit) ?? false }
+    let dash = UInt8(ascii: "-")
+    guard byte(offset) == dash, isDigit(offset + 1), isDigit(offset + 2),
+      byte(offset + 3) == dash, isDigit(offset + 4), isDigit(offset + 5)
+    else { return nil }
+    var end = offset + 6
+    guard byte(end) == UInt8(ascii: "T"), isDigit(end + 1) else { return end }
+    end += 1
+    while let next = byte(end),
+      Lexer.isDigit(next) || next == UInt8(ascii: ":") || next == UInt8(ascii: ".")
+    {
+      end += 1
+    }
+    if byte(end) == UInt8(ascii: "Z") {
+      end += 1
+    } else if byte(end) == UInt8(ascii: "+") || byte(end) == dash, isDigit(end + 1) {
+      end += 1
+      while let next = byte(end), Lexer.isDigit(next) || next == UInt8(ascii: ":") { end += 1 }
+    }
+    return end
   }
 
   static func isDigit(_ byte: UInt8) -> Bool {

@@ -95,6 +95,15 @@ extension Parser {
       let negated = cursor.isWord("not")
       if negated { cursor.advance() }
       cursor.advance()
+      // A single name, not one of several without brackets: the list a `let` names.
+      if cursor.kind == .identifier, !Parser.reservedWords.contains(cursor.current.text),
+        cursor.peek().kind != .comma, cursor.peek().kind != .leftParen
+      {
+        let name = cursor.advance()
+        return Expression(
+          kind: .namedMembership(negated: negated, left, Located(name.text, at: name.span)),
+          span: left.span.merged(with: name.span))
+      }
       let list = try parseList()
       guard case .list(let elements) = list.kind else { return nil }
       return Expression(
@@ -200,6 +209,9 @@ extension Parser {
     case .string:
       cursor.advance()
       return Expression(kind: .literal(.text(token.text)), span: token.span)
+    case .timestamp:
+      cursor.advance()
+      return parseTimestamp(token)
     case .leftParen:
       cursor.advance()
       let inner = try parseExpression()
@@ -264,6 +276,16 @@ extension Parser {
     return values.joined(separator: ", ")
   }
 
+  /// A list as a let's value, or an invalid node where it could not be read.
+  mutating func parseListOrInvalid() -> Expression {
+    let start = cursor.current.span
+    do {
+      return try parseList()
+    } catch {
+      return Expression(kind: .invalid, span: start)
+    }
+  }
+
   private mutating func parseList() throws(ParseAbort) -> Expression {
     guard cursor.kind == .leftBracket else {
       report(
@@ -284,6 +306,21 @@ extension Parser {
     try expect(.rightBracket, "',' or ']' in the list")
     return Expression(
       kind: .list(elements), span: SourceSpan(start: open.span.start, end: cursor.previousEnd))
+  }
+
+  /// A date literal: a whole UTC day, or a time with its zone; every date is UTC.
+  private mutating func parseTimestamp(_ token: Token) -> Expression {
+    do {
+      let seconds = try TimestampText.seconds(token.text)
+      return Expression(kind: .literal(.timestamp(seconds, written: token.text)), span: token.span)
+    } catch {
+      let hint =
+        error == .noTimeZone
+        ? "there is no local time: add the zone, as in \(token.text)Z"
+        : "a date is a real day, written 2026-11-01, or a UTC time, written 2026-11-01T10:00:00Z"
+      report(.invalidDate, "'\(token.text)' is not a date", at: token.span, hint: hint)
+      return Expression(kind: .invalid, span: token.span)
+    }
   }
 
   private mutating func parseNumberLiteral() throws(ParseAbort) -> Expression {

@@ -155,7 +155,8 @@ public struct Parser {
           hint: "choose a single word that is not one of the language's own, such as 'used'")
       }
       try expect(.assign, "'='")
-      let value = parseExpressionOrInvalid()
+      // A list may be a let's whole value: a named list, for `in NAME`.
+      let value = cursor.kind == .leftBracket ? parseListOrInvalid() : parseExpressionOrInvalid()
       if value.kind == .invalid { synchronize() }
       return LetDeclaration(
         name: Located(name.text, at: name.span), value: value, span: start.merged(with: value.span))
@@ -277,7 +278,8 @@ public struct Parser {
       let field = try expect(
         .identifier, "the body field to set, such as \(vocabulary.examples.settableField)")
       try expect(.assign, "'='")
-      let value = parseExpressionOrInvalid()
+      // A list may be a let's whole value: a named list, for `in NAME`.
+      let value = cursor.kind == .leftBracket ? parseListOrInvalid() : parseExpressionOrInvalid()
       if value.kind == .invalid { throw ParseAbort() }
       kind = .set(field: Located(field.text, at: field.span), value: value)
     } else {

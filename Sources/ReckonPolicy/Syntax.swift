@@ -133,6 +133,8 @@ public struct Expression: Hashable, Sendable {
     case binary(BinaryOperator, Expression, Expression)
     case compare(ComparisonOperator, Expression, Expression)
     case membership(negated: Bool, Expression, [Expression])
+    /// `x in NAME`: membership in the list a `let` names.
+    case namedMembership(negated: Bool, Expression, Located<String>)
     case missingTest(negated: Bool, Expression)
     case call(Located<String>, [Expression])
     case list([Expression])
@@ -156,6 +158,8 @@ public enum Literal: Hashable, Sendable {
   /// Seconds, with the unit as written for the formatter.
   case duration(Double, unit: String, count: Double)
   case text(String)
+  /// Seconds since 1970 (UTC), with the date as written for the formatter.
+  case timestamp(Double, written: String)
 }
 
 /// `and`, `or` and arithmetic.

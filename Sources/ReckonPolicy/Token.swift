@@ -5,6 +5,8 @@ public struct Token: Hashable, Sendable {
     /// A name: `rule`, `usage.consumed`, `DELIVERED`; keywords are identifiers the parser knows.
     case identifier
     case number
+    /// A date or a UTC time: `2026-11-01`, `2026-11-01T10:00:00Z`; `text` is as written.
+    case timestamp
     /// A double-quoted string; `text` holds its decoded value.
     case string
     case percentSign

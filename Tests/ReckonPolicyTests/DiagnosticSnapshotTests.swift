@@ -251,6 +251,29 @@ struct DiagnosticSnapshotTests {
           expect refund DECLINE, share data only
         """),
     Example(
+      id: .invalidDate,
+      policy: "rule \"r\"\n  when purchase.date >= 2026-02-30\n  then refund DECLINE"),
+    Example(
+      id: .namedListOutsideIn,
+      policy:
+        "let packs = [\"com.example.coins.100\"]\nrule \"r\"\n  when product.id == packs\n  then refund DECLINE"
+    ),
+    Example(
+      id: .notAList,
+      policy:
+        "let pack = \"com.example.coins.100\"\nrule \"r\"\n  when product.id in pack\n  then refund DECLINE"
+    ),
+    Example(
+      id: .unusedLet,
+      policy:
+        "let heavy = usage.consumed > 80%\nrule \"r\"\n  when reason == LEGAL\n  then refund DECLINE"
+    ),
+    Example(
+      id: .mixedAndOr,
+      policy:
+        "rule \"r\"\n  when reason == LEGAL or reason == FULFILLMENT_ISSUE and usage.consumed < 10%\n  then refund GRANT_FULL"
+    ),
+    Example(
       id: .testSyntax, policy: "",
       tests: """
         test "heavy use"

@@ -89,6 +89,8 @@ enum TreePrinter {
     case .membership(let negated, let subject, let elements):
       return
         "(\(negated ? "not in" : "in") \(print(subject)) [\(elements.map(print).joined(separator: " "))])"
+    case .namedMembership(let negated, let subject, let name):
+      return "(\(negated ? "not in" : "in") \(print(subject)) \(name.value))"
     case .missingTest(let negated, let subject):
       return "(\(negated ? "is not missing" : "is missing") \(print(subject)))"
     case .call(let name, let arguments):
@@ -107,6 +109,7 @@ enum TreePrinter {
     case .duration(let seconds, let unit, let count):
       return "\(Value.formatNumber(seconds))s(\(Value.formatNumber(count)) \(unit))"
     case .text(let text): return "\"\(text)\""
+    case .timestamp(let seconds, _): return "@\(Value.formatNumber(seconds))"
     }
   }
 }

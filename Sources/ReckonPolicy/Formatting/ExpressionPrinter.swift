@@ -50,6 +50,9 @@ struct ExpressionPrinter {
       let list = "[" + members.map(print).joined(separator: ", ") + "]"
       return operand(subject, above: .comparison, orEqual: true) + (negated ? " not in " : " in ")
         + list
+    case .namedMembership(let negated, let subject, let name):
+      return operand(subject, above: .comparison, orEqual: true) + (negated ? " not in " : " in ")
+        + name.value
     case .missingTest(let negated, let subject):
       return operand(subject, above: .comparison, orEqual: true)
         + (negated ? " is not missing" : " is missing")
@@ -74,7 +77,7 @@ struct ExpressionPrinter {
     case .binary(.or, _, _): .or
     case .binary(.and, _, _): .and
     case .not: .not
-    case .compare, .membership, .missingTest: .comparison
+    case .compare, .membership, .namedMembership, .missingTest: .comparison
     case .binary(.add, _, _), .binary(.subtract, _, _): .additive
     case .binary(.multiply, _, _), .binary(.divide, _, _): .multiplicative
     case .negate: .unary
@@ -92,6 +95,7 @@ struct ExpressionPrinter {
       (milli % 1000 == 0 ? String(milli / 1000) : Value.formatMoney(milli)) + " " + currency
     case .duration(_, let unit, let count): numberText(count, at: span) + " " + unit
     case .text(let text): Self.quoted(text)
+    case .timestamp(_, let written): written
     }
   }
 

@@ -47,6 +47,8 @@ extension Expression {
     case .compare(let op, let left, let right): .compare(op, left.withoutSpans, right.withoutSpans)
     case .membership(let negated, let subject, let members):
       .membership(negated: negated, subject.withoutSpans, members.map(\.withoutSpans))
+    case .namedMembership(let negated, let subject, let name):
+      .namedMembership(negated: negated, subject.withoutSpans, name.withoutSpan)
     case .missingTest(let negated, let subject):
       .missingTest(negated: negated, subject.withoutSpans)
     case .call(let name, let arguments): .call(name.withoutSpan, arguments.map(\.withoutSpans))

@@ -180,6 +180,7 @@ struct PackedRowTests {
         .skipMissingFact: .missingRequiredFact(field: "deliveryStatus", fact: "delivery.status"),
         .skipRuleReadsMissingFact: .setReadsMissingFact(field: "f", rule: "r", because: "b"),
         .skipAppleRules: .productTypeUnknown,
+        .skipNotAnswerable: .violatesAppleRules([.invalidAssignedTransactionNotSupported]),
       ]
       action = .skip(reasons[outcome]!)
     }

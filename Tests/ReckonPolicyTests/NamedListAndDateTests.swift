@@ -1,0 +1,130 @@
+import Testing
+
+@testable import ReckonPolicy
+
+/// Second-round additions: a `let` may name a list for `in`, and dates are literals in UTC.
+struct NamedListAndDateTests {
+  static let packs = """
+    let coin_packs = ["com.example.coins.100", "com.example.coins"]
+    let legal = [LEGAL, OTHER]
+    rule "pack" when product.id in coin_packs and reason in legal then refund DECLINE
+    rule "other pack" when product.id not in coin_packs then refund GRANT_FULL
+    """
+
+  @Test(
+    arguments: [
+      ("com.example.coins", "OTHER", 0), ("com.example.coins", "UNINTENDED_PURCHASE", nil),
+      ("com.example.gems", "OTHER", 1),
+    ] as [(String, String, Int?)])
+  func aNamedListIsTestedAsTheListWrittenThere(product: String, reason: String, rule: Int?)
+    throws
+  {
+    let policy = try TestSchema.compile(Self.packs)
+    let facts = try TestSchema.baseFacts([
+      "product.id": .text(product), "reason": TestSchema.enumValue(TestSchema.reason, reason),
+    ])
+    #expect(policy.evaluate(facts, trace: false).rule == rule)
+    #expect(policy.evaluate(facts, trace: true).rule == rule)
+  }
+
+  @Test func aNamedListsItemsAreTypedWhereItIsUsed() {
+    let ids = TestSchema.errorIDs(
+      """
+      let packs = [LEGAL, 3]
+      rule "r" when reason in packs then refund DECLINE
+      """)
+    #expect(ids == [.listTypeMismatch])
+  }
+
+  @Test(arguments: [
+    (
+      "let packs = [LEGAL]\nrule \"r\" when reason == packs then refund DECLINE",
+      DiagnosticID.namedListOutsideIn
+    ),
+    ("let pack = \"a\"\nrule \"r\" when product.id in pack then refund DECLINE", .notAList),
+    (
+      "rule \"r\" when reason in packs then refund DECLINE\nlet packs = [LEGAL]",
+      .letUsedBeforeDefinition
+    ),
+    ("rule \"r\" when reason in LEGAL then refund DECLINE", .expectedList),
+  ])
+  func aNamedListUsedWronglyIsOneError(policy: String, id: DiagnosticID) {
+    #expect(TestSchema.errorIDs(policy) == [id])
+  }
+
+  @Test func aMisspeltNamedListIsSuggested() {
+    let result = TestSchema.load(
+      "let coin_packs = [\"a\"]\nrule \"r\" when product.id in coin_pack then refund DECLINE")
+    #expect(result.diagnostics.first?.hint == "did you mean 'coin_packs'?")
+  }
+
+  @Test(arguments: [
+    ("2023-11-01", 1_698_796_800.0), ("2023-11-01T10:00:00Z", 1_698_832_800),
+    ("2023-11-01T12:00:00+02:00", 1_698_832_800),
+  ])
+  func aDateLiteralIsAUTCTime(written: String, seconds: Double) throws {
+    let condition = try TestSchema.checkedCondition("purchase.date >= \(written)")
+    guard case .compare(_, _, let right) = condition.kind else {
+      Issue.record("not a comparison: \(condition.kind)")
+      return
+    }
+    #expect(right.constantValue == .timestamp(seconds))
+  }
+
+  @Test func aDatePlusADurationIsATime() throws {
+    // baseFacts: purchase.date is 2023-11-04T22:13:20Z.
+    let policy = try TestSchema.compile(
+      """
+      let launch = 2023-11-01
+      rule "launch week" when purchase.date >= launch and purchase.date < launch + 7 days
+        then refund GRANT_FULL
+      otherwise refund DECLINE
+      """)
+    #expect(policy.evaluate(try TestSchema.baseFacts(), trace: false).rule == 0)
+    let later = try TestSchema.baseFacts(["purchase.date": .timestamp(1_698_796_800 + 8 * 86_400)])
+    #expect(policy.evaluate(later, trace: false).rule == nil)
+  }
+
+  @Test(arguments: ["2023-02-30", "2023-13-01", "2023-11-01T25:00:00Z", "2023-11-01T10:00:00"])
+  func anImpossibleDateIsOneErrorOnTheWholeLiteral(written: String) throws {
+    let result = TestSchema.load("rule \"r\" when purchase.date >= \(written) then refund DECLINE")
+    #expect(result.diagnostics.map(\.id) == [.invalidDate], "\(result.renderedDiagnostics())")
+    let span = try #require(result.diagnostics.first?.span)
+    #expect(span.end - span.start == written.utf8.count)
+  }
+
+  @Test func theFormatterKeepsDatesAndNamedListsAsWritten() throws {
+    let text = """
+      let launch = 2026-11-01T10:00:00Z
+      let packs = ["a", "b"]
+
+      rule "r"
+        when product.id not in packs and purchase.date >= launch
+        then refund DECLINE
+      """
+    let formatted = try PolicyFormatter(vocabulary: TestSchema.words).format(
+      TestSchema.source(text))
+    #expect(formatted.contains("let launch = 2026-11-01T10:00:00Z"))
+    #expect(formatted.contains("let packs = [\"a\", \"b\"]"))
+    #expect(formatted.contains("product.id not in packs and purchase.date >= launch"))
+  }
+
+  @Test func anUnusedLetIsAWarning() {
+    #expect(
+      TestSchema.warningIDs("let unused = 3\nrule \"r\" when reason == LEGAL then refund DECLINE")
+        == [.unusedLet])
+    #expect(TestSchema.warningIDs(Self.packs).isEmpty)
+  }
+
+  @Test(arguments: [
+    ("reason == LEGAL or reason == OTHER and usage.consumed < 10%", true),
+    ("reason == OTHER and usage.consumed < 10% or reason == LEGAL", true),
+    ("(reason == LEGAL or reason == OTHER) and usage.consumed < 10%", false),
+    ("reason == LEGAL or (reason == OTHER and usage.consumed < 10%)", false),
+    ("reason == LEGAL or reason == OTHER", false),
+  ])
+  func andAndOrMixedWithoutParenthesesIsAWarning(condition: String, warns: Bool) {
+    let ids = TestSchema.warningIDs("rule \"r\" when \(condition) then refund GRANT_FULL")
+    #expect(ids.contains(.mixedAndOr) == warns)
+  }
+}
