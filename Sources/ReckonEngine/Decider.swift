@@ -27,11 +27,14 @@ public struct Decider: Sendable {
       facts: facts.values, decided: decided, rule: rule,
       context: ConsumptionValidationContext(transaction: request.transaction)
     ).build(policy: policy)
-    return Decision(
+    var decision = Decision(
       action: outcome.action, body: outcome.body, rule: rule, ruleIndex: decided.rule,
       fieldSources: outcome.sources,
       trace: decided.trace, facts: facts, policyName: policy.checked.name,
       policyVersion: policy.checked.version,
       decidedAt: request.receivedAt)
+    // A held decision that is not sent (no consent, Apple's rules) is not held by anything.
+    if case .hold = outcome.action { decision.heldBy = decided.hold.map(policy.holdName) }
+    return decision
   }
 }

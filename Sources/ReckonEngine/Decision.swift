@@ -25,6 +25,11 @@ public struct Decision: Hashable, Sendable {
   public let policyVersion: String?
   /// When the decision counts as made: the request's receive time.
   public let decidedAt: Date
+  /// The `hold` clause that held the decision for review, by name; nil when none did.
+  public var heldBy: String? = nil
+
+  /// Why the decision is held, when a `hold` clause held it: `held by hold "NAME"`.
+  public var holdReason: String? { heldBy.map { "held by hold \"\($0)\"" } }
 
   /// Whether the decision sends a body now.
   public var responds: Bool {

@@ -50,7 +50,8 @@ public struct DecisionExplainer: Sendable {
     case .respond:
       return "respond: send the body to Apple (decided by \(who))"
     case .hold:
-      return "hold for review: queue the body until a person approves it (decided by \(who))"
+      let held = decision.holdReason.map { ", \($0)" } ?? ""
+      return "hold for review: queue the body until a person approves it (decided by \(who)\(held))"
     case .skip(let reason):
       return "\(reason.description(body: decision.body)) (policy decided by \(who))"
     }

@@ -44,7 +44,7 @@ public struct DecisionReport: Encodable, Sendable {
   public init(_ decision: Decision, policy: CompiledPolicy) {
     switch decision.action {
     case .respond: (action, reason, violations) = ("respond", nil, nil)
-    case .hold: (action, reason, violations) = ("hold", nil, nil)
+    case .hold: (action, reason, violations) = ("hold", decision.holdReason, nil)
     case .skip(let skip):
       action = "skip"
       reason = skip.description(body: decision.body)

@@ -12,6 +12,8 @@ public struct CheckedPolicy: Sendable {
   public let rules: [CheckedRule]
   /// What happens when no rule matches.
   public let otherwise: [CheckedAction]
+  /// The `hold` clauses in order: the first whose condition is true holds the decision.
+  public let holds: [CheckedHold]
   /// Where `otherwise` was written, or nil for the implicit `otherwise share data only`.
   public let otherwiseSpan: SourceSpan?
   /// The schema it was checked against.
@@ -74,6 +76,16 @@ public struct CheckedRule: Sendable {
   /// The whole rule.
   public let span: SourceSpan
   /// The span of the name, for diagnostics about the rule.
+  public let nameSpan: SourceSpan
+}
+
+/// A checked `hold` clause.
+public struct CheckedHold: Sendable {
+  /// The name.
+  public let name: String
+  /// The condition, of boolean type.
+  public let condition: ResolvedExpression
+  /// The span of the name, for diagnostics about the clause.
   public let nameSpan: SourceSpan
 }
 

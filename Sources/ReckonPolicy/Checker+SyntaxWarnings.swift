@@ -19,6 +19,7 @@ extension Checker {
       expressions += rule.actions.compactMap(\.setValue)
     }
     expressions += (syntax.otherwise?.actions ?? []).compactMap(\.setValue)
+    expressions += syntax.holds.map(\.condition)
     for expression in expressions { mixedAndOr(in: expression, into: &warnings) }
     return warnings
   }

@@ -48,7 +48,9 @@ public struct Checker {
   mutating func checkPolicy(_ syntax: PolicySyntax) -> CheckedPolicy? {
     collectLetNames(syntax.lets)
     var rules: [CheckedRule] = []
+    var holds: [CheckedHold] = []
     var ruleNames: [String: SourceSpan] = [:]
+    var holdNames: [String: SourceSpan] = [:]
     var sound = true
     for declaration in syntax.declarations {
       switch declaration {
@@ -69,6 +71,24 @@ public struct Checker {
         // The first definition is the one to cite, however many copies follow it.
         if ruleNames[rule.name.value] == nil { ruleNames[rule.name.value] = rule.name.span }
         if let checked = checkRule(rule) { rules.append(checked) } else { sound = false }
+      case .hold(let hold):
+        if let earlier = holdNames[hold.name.value], !hold.name.value.isEmpty {
+          let line = source.location(of: earlier.start).line
+          report(
+            .duplicateRuleName,
+            "another hold is already called '\(hold.name.value)' (line \(line))",
+            at: hold.name.span, hint: "give each hold its own name: held decisions name it")
+        }
+        if holdNames[hold.name.value] == nil { holdNames[hold.name.value] = hold.name.span }
+        if let condition = checkCondition(
+          hold.condition, what: "the condition of hold '\(hold.name.value)'"),
+          isWithinDepthLimit(condition, at: hold.name.span, what: "hold '\(hold.name.value)'")
+        {
+          holds.append(
+            CheckedHold(name: hold.name.value, condition: condition, nameSpan: hold.name.span))
+        } else {
+          sound = false
+        }
       case .otherwise:
         continue
       }
@@ -78,7 +98,7 @@ public struct Checker {
     guard sound, let otherwise, !diagnostics.contains(where: \.isError) else { return nil }
     let policy = CheckedPolicy(
       name: syntax.name?.value ?? Checker.fileStem(source.path), version: syntax.version?.value,
-      summary: syntax.summary?.value, lets: lets, rules: rules, otherwise: otherwise,
+      summary: syntax.summary?.value, lets: lets, rules: rules, otherwise: otherwise, holds: holds,
       otherwiseSpan: syntax.otherwise?.span, schema: schema, source: source, nodeSpans: nodeSpans,
       nodeTypes: nodeTypes)
     diagnostics += syntaxWarnings(syntax) + Self.warnings(policy)
@@ -283,6 +303,19 @@ public struct Checker {
         sound = false
       }
       checked.append(resolved)
+    }
+    if outcome == nil, holds, sound,
+      let hold = actions.first(where: { $0.kind == .holdForReview })
+    {
+      let words = schema.vocabulary
+      report(
+        .holdWithoutAnswer,
+        "'\(words.holdForReview.text)' needs to say what is held: the rule decides nothing else",
+        at: hold.span,
+        hint:
+          "write \(words.replyWithoutChoice.text), \(words.holdForReview.text) or \(words.choose.text) \(words.examples.decline), \(words.holdForReview.text); to hold whatever the rules decide, write a clause of its own: hold \"NAME\" when CONDITION"
+      )
+      sound = false
     }
     if outcome?.action == .withholdReply,
       let other = actions.first(where: { isSendingDetail($0) })

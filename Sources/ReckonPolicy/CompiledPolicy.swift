@@ -18,6 +18,8 @@ public struct CompiledPolicy: Sendable {
     let otherwise: CompiledActions
     /// The lets' compiled values, by index, for `EvaluationFrame.letBodies`.
     let lets: ContiguousArray<CompiledExpression>
+    /// Each `hold` clause's condition, by index.
+    let holds: ContiguousArray<CompiledExpression>
   }
 
   /// The checked policy this was compiled from: names, spans, source.
@@ -103,22 +105,46 @@ public struct CompiledPolicy: Sendable {
       let result = conditions[index](&frame)
       frame.recorder?.endRule(result)
       if case .boolean(true) = result {
-        return decision(index, program.actions[index], &frame)
+        return decision(index, program.actions[index], program.holds, &frame)
       }
     }
-    return decision(nil, program.otherwise, &frame)
+    return decision(nil, program.otherwise, program.holds, &frame)
   }
 
-  private func decision(_ rule: Int?, _ actions: CompiledActions, _ frame: inout EvaluationFrame)
-    -> PolicyDecision
-  {
+  private func decision(
+    _ rule: Int?, _ actions: CompiledActions, _ holds: ContiguousArray<CompiledExpression>,
+    _ frame: inout EvaluationFrame
+  ) -> PolicyDecision {
     frame.recorder?.beginActions()
     var decided = actions.fixed
     for action in actions.computed {
       decided[action.position] = .set(field: action.field, value: action.value(&frame))
     }
-    return PolicyDecision(rule: rule, actions: decided, trace: frame.recorder?.trace)
+    let hold = holding(decided, holds, &frame)
+    if hold != nil, !decided.contains(.holdForReview) { decided.append(.holdForReview) }
+    var decision = PolicyDecision(rule: rule, actions: decided, trace: frame.recorder?.trace)
+    decision.hold = hold
+    return decision
   }
+
+  /// The first `hold` clause whose condition is true, for a decision that sends something:
+  /// one that withholds the reply has nothing to hold.
+  private func holding(
+    _ decided: [DecidedAction], _ holds: ContiguousArray<CompiledExpression>,
+    _ frame: inout EvaluationFrame
+  ) -> Int? {
+    guard !holds.isEmpty, !decided.contains(.withholdReply) else { return nil }
+    for index in holds.indices {
+      frame.recorder?.beginHold(index)
+      let result = holds[index](&frame)
+      frame.recorder?.endHold(result)
+      if case .boolean(true) = result { return index }
+    }
+    return nil
+  }
+
+  /// The name of the `hold` clause at `index`.
+  public func holdName(_ index: Int) -> String { checked.holds[index].name }
 
   /// The name of the rule at `index`, or "otherwise" for nil.
   public func ruleName(_ index: Int?) -> String {

@@ -42,6 +42,7 @@ extension DiagnosticID {
     case .chainedComparison: "comparisons chained as in a < b < c"
     case .listOutsideIn: "a list anywhere but after 'in' or 'not in', or as a let's whole value"
     case .invalidDate: "a date or time that is not a real UTC day or time"
+    case .holdWithThen: "a 'hold' clause with a 'then': a hold never decides"
     case .nestingTooDeep: "a condition or expression nested deeper than the language allows"
     case .unknownUnit: "a unit the language does not know after a number"
     case .unknownCurrency: "money in a currency code that is not ISO 4217"
@@ -81,6 +82,7 @@ extension DiagnosticID {
     case .actionGivenTwice: "the same action given twice in one rule"
     case .actionWithoutReply:
       "an action beside the one that withholds the reply, which sends nothing"
+    case .holdWithoutAnswer: "'hold for review' alone, which says nothing of what to hold"
     case .divisionByZero: "a division by a constant zero"
     case .emptyPolicy: "a policy with no rules and no 'otherwise'"
     case .unreachableRule: "a rule never tried, because a rule above always matches"

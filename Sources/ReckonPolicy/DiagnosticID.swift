@@ -29,6 +29,7 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case duplicateOtherwise = "duplicate-otherwise"
   case chainedComparison = "chained-comparison"
   case listOutsideIn = "list-outside-in"
+  case holdWithThen = "hold-with-then"
   case invalidDate = "invalid-date"
   case nestingTooDeep = "nesting-too-deep"
   case unknownUnit = "unknown-unit"
@@ -69,6 +70,7 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case fieldSetTwice = "field-set-twice"
   case actionGivenTwice = "action-given-twice"
   case actionWithoutReply = "action-without-reply"
+  case holdWithoutAnswer = "hold-without-answer"
   case divisionByZero = "division-by-zero"
   case emptyPolicy = "empty-policy"
   // Found by the host, which decides sample requests with the policy before it goes live

@@ -9,7 +9,7 @@ public struct Parser {
     "otherwise", "policy", "version", "description", "starts", "ends", "contains",
   ]
   static let declarationWords: Set<String> = [
-    "policy", "version", "description", "let", "rule", "otherwise",
+    "policy", "version", "description", "let", "rule", "hold", "otherwise",
   ]
   /// How deep an expression may nest, counting parentheses, `not`, unary minus and each operator of
   /// a chain such as `a and b and c`, so later stages never recurse deeper than this.
@@ -118,6 +118,7 @@ public struct Parser {
       case "version": return .header(.version(try parseVersion()))
       case "let": return .let(parseLet())
       case "rule": return .rule(parseRule())
+      case "hold": return parseHold().map(Declaration.hold)
       case "otherwise": return .otherwise(parseOtherwise())
       default:
         let hint = Suggestions.closest(to: token.text, among: Array(Parser.declarationWords)).map {
@@ -232,6 +233,52 @@ public struct Parser {
   static func isUsableRuleName(_ name: String) -> Bool {
     let words = name.split(whereSeparator: \.isWhitespace)
     return !words.isEmpty && words.joined(separator: " ").lowercased() != "otherwise"
+  }
+
+  /// `hold "NAME" when CONDITION`; nil when `hold for review` stands here, an action cut off from
+  /// its rule by a missing comma.
+  private mutating func parseHold() -> HoldDeclaration? {
+    let start = cursor.current.span
+    if cursor.peek().kind == .identifier, cursor.peek().text == "for" {
+      report(
+        .expectedActionSeparator,
+        "'\(vocabulary.holdForReview.text)' stands on its own: a rule's actions are joined by commas",
+        at: start,
+        hint:
+          "write then \(vocabulary.choose.text) \(vocabulary.examples.decline), \(vocabulary.holdForReview.text); to hold whatever the rules decide, write a clause of its own: hold \"NAME\" when CONDITION"
+      )
+      cursor.advance()
+      synchronize()
+      return nil
+    }
+    cursor.advance()
+    var name = Located("", at: start)
+    var condition = Expression(kind: .invalid, span: start)
+    do {
+      let nameToken = try expect(
+        .string, "the hold's name in double quotes, as in hold \"big purchases\"")
+      name = Located(nameToken.text, at: nameToken.span)
+      if name.value.allSatisfy(\.isWhitespace) {
+        report(
+          .invalidRuleName, "a hold needs a name", at: name.span,
+          hint: "say why it holds, as in hold \"big purchases\"; held decisions name it")
+      }
+      try expectWord("when")
+      condition = parseExpressionOrInvalid()
+      if condition.kind == .invalid { throw ParseAbort() }
+      if cursor.isWord("then") {
+        report(
+          .holdWithThen, "a hold has no 'then': it holds whatever the rules decide",
+          at: cursor.current.span,
+          hint: "to decide as well, write a rule: rule \"NAME\" when CONDITION then ...")
+        throw ParseAbort()
+      }
+    } catch {
+      synchronize()
+    }
+    return HoldDeclaration(
+      name: name, condition: condition,
+      span: SourceSpan(start: start.start, end: cursor.previousEnd))
   }
 
   private mutating func parseOtherwise() -> OtherwiseClause {

@@ -26,7 +26,8 @@ struct PolicyCompiler {
     return CompiledPolicy.Program(
       conditions: ContiguousArray(policy.rules.map { compile($0.condition) }),
       actions: policy.rules.map { compile($0.actions) }, otherwise: compile(policy.otherwise),
-      lets: ContiguousArray(compiledLets))
+      lets: ContiguousArray(compiledLets),
+      holds: ContiguousArray(policy.holds.map { compile($0.condition) }))
   }
 
   private func compile(_ actions: [CheckedAction]) -> CompiledPolicy.CompiledActions {

@@ -2,8 +2,11 @@
 public struct PolicyDecision: Hashable, Sendable {
   /// The index of the rule that decided, or nil when `otherwise` did.
   public let rule: Int?
-  /// The deciding rule's (or `otherwise`'s) actions, with `set` values computed.
+  /// The deciding rule's (or `otherwise`'s) actions, with `set` values computed; with
+  /// `holdForReview` added when a `hold` clause held the decision.
   public let actions: [DecidedAction]
+  /// The index of the `hold` clause that held the decision, or nil when none did.
+  public var hold: Int? = nil
   /// What the evaluation looked at, when a trace was asked for.
   public let trace: PolicyTrace?
 }

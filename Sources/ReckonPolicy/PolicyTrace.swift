@@ -11,6 +11,16 @@ public struct PolicyTrace: Hashable, Sendable {
     public var conditions: [ConditionValue]
   }
 
+  /// One `hold` clause whose condition was evaluated.
+  public struct HoldAttempt: Hashable, Sendable {
+    /// The clause's index in the policy.
+    public let hold: Int
+    /// true, false, or nil for unknown.
+    public var result: Bool?
+    /// The value of each condition evaluated while trying it, in evaluation order.
+    public var conditions: [ConditionValue]
+  }
+
   /// The value one node had.
   public struct ConditionValue: Hashable, Sendable {
     /// The node's id; `CheckedPolicy.nodeSpans[node]` is where it was written.
@@ -27,6 +37,8 @@ public struct PolicyTrace: Hashable, Sendable {
   public internal(set) var missingFacts: [Int] = []
   /// Values computed for `set` actions.
   public internal(set) var actionValues: [ConditionValue] = []
+  /// The `hold` clauses tried after the decision, in order; the last one with result true held it.
+  public internal(set) var holds: [HoldAttempt] = []
 }
 
 /// Collects a trace during one evaluation.
@@ -34,6 +46,7 @@ final class TraceRecorder {
   var trace = PolicyTrace()
   private var seenFacts: Set<Int> = []
   private var inAction = false
+  private var inHold = false
 
   func beginRule(_ index: Int) {
     trace.attempts.append(PolicyTrace.RuleAttempt(rule: index, result: nil, conditions: []))
@@ -48,9 +61,23 @@ final class TraceRecorder {
 
   func beginActions() { inAction = true }
 
+  func beginHold(_ index: Int) {
+    inHold = true
+    trace.holds.append(PolicyTrace.HoldAttempt(hold: index, result: nil, conditions: []))
+  }
+
+  func endHold(_ result: Value?) {
+    inHold = false
+    trace.holds[trace.holds.count - 1].result = result.flatMap {
+      if case .boolean(let b) = $0 { b } else { nil }
+    }
+  }
+
   func record(_ node: Int, _ value: Value?) {
     let entry = PolicyTrace.ConditionValue(node: node, value: value)
-    if inAction || trace.attempts.isEmpty {
+    if inHold {
+      trace.holds[trace.holds.count - 1].conditions.append(entry)
+    } else if inAction || trace.attempts.isEmpty {
       trace.actionValues.append(entry)
     } else {
       trace.attempts[trace.attempts.count - 1].conditions.append(entry)

@@ -15,6 +15,11 @@ public struct PolicySyntax: Hashable, Sendable {
     declarations.compactMap { if case .rule(let value) = $0 { value } else { nil } }
   }
 
+  /// The `hold` clauses in source order.
+  public var holds: [HoldDeclaration] {
+    declarations.compactMap { if case .hold(let value) = $0 { value } else { nil } }
+  }
+
   /// The `otherwise` clause, if the file has one.
   public var otherwise: OtherwiseClause? {
     for case .otherwise(let value) in declarations { return value }
@@ -59,6 +64,7 @@ public enum Declaration: Hashable, Sendable {
   case header(HeaderField)
   case `let`(LetDeclaration)
   case rule(RuleDeclaration)
+  case hold(HoldDeclaration)
   case otherwise(OtherwiseClause)
 }
 
@@ -88,6 +94,16 @@ public struct RuleDeclaration: Hashable, Sendable {
   /// What happens when the condition holds.
   public var actions: [Action]
   /// The whole rule.
+  public var span: SourceSpan
+}
+
+/// `hold "NAME" when EXPR`: holds whatever the rules decide for review, and never decides.
+public struct HoldDeclaration: Hashable, Sendable {
+  /// The hold's name, recorded with the decisions it holds.
+  public var name: Located<String>
+  /// When it holds.
+  public var condition: Expression
+  /// The whole clause.
   public var span: SourceSpan
 }
 

@@ -22,6 +22,10 @@ struct EditorGrammarTests {
     + ["refund", "share data only", "do not respond", "hold for review", "set"].map {
       Sample(grammar: "reckon-policy", text: $0, scope: "keyword.other.action.reckon")
     }
+    + [
+      Sample(
+        grammar: "reckon-policy", text: "hold \"big\"", scope: "keyword.control.declaration.reckon")
+    ]
     + ["2026-11-01", "2026-11-01T10:00:00Z", "2026-11-01T12:00:00+02:00"].map {
       Sample(grammar: "reckon-policy", text: $0, scope: "constant.other.date.reckon")
     }

@@ -264,6 +264,12 @@ struct DiagnosticSnapshotTests {
         "let pack = \"com.example.coins.100\"\nrule \"r\"\n  when product.id in pack\n  then refund DECLINE"
     ),
     Example(
+      id: .holdWithThen,
+      policy: "hold \"big purchases\"\n  when purchase.price > 50 USD\n  then refund DECLINE"),
+    Example(
+      id: .holdWithoutAnswer,
+      policy: "rule \"big purchases\"\n  when purchase.price > 50 USD\n  then hold for review"),
+    Example(
       id: .unusedLet,
       policy:
         "let heavy = usage.consumed > 80%\nrule \"r\"\n  when reason == LEGAL\n  then refund DECLINE"

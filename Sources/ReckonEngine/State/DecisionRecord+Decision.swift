@@ -20,7 +20,9 @@ extension DecisionRecord {
     var reason: String?
     switch decision.action {
     case .respond: action = "respond"
-    case .hold: action = "hold"
+    case .hold:
+      action = "hold"
+      reason = decision.holdReason
     case .skip(let why):
       action = "skip"
       reason = why.description(body: decision.body)

@@ -82,6 +82,18 @@ public struct PolicyFormatter: Sendable {
       let then = printer.tokenStart(after: rule.condition.span.end)
       lines += actionLines("then ", rule.actions, indent: 2, start: then, printer)
       return lines
+    case .hold(let hold):
+      var lines = [
+        FormattedLine(
+          0, "hold " + ExpressionPrinter.quoted(hold.name.value), hold.span.start,
+          end: hold.name.span.end)
+      ]
+      let when = printer.tokenStart(after: hold.name.span.end)
+      var condition = wrapped("when ", hold.condition, indent: 2, start: when, printer)
+      condition[0] = FormattedLine(
+        2, condition[0].text, when, contentStart: hold.condition.span.start, end: condition[0].end)
+      lines += condition
+      return lines
     case .otherwise(let clause):
       return actionLines("otherwise ", clause.actions, indent: 0, start: clause.span.start, printer)
     }
@@ -201,6 +213,7 @@ extension Declaration {
     case .header(let field): field.span
     case .let(let value): value.span
     case .rule(let rule): rule.span
+    case .hold(let hold): hold.span
     case .otherwise(let clause): clause.span
     }
   }

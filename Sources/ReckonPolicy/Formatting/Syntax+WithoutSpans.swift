@@ -16,6 +16,10 @@ extension Declaration {
         RuleDeclaration(
           name: rule.name.withoutSpan, condition: rule.condition.withoutSpans,
           actions: rule.actions.map(\.withoutSpans), span: .nowhere))
+    case .hold(let hold):
+      .hold(
+        HoldDeclaration(
+          name: hold.name.withoutSpan, condition: hold.condition.withoutSpans, span: .nowhere))
     case .otherwise(let clause):
       .otherwise(OtherwiseClause(actions: clause.actions.map(\.withoutSpans), span: .nowhere))
     }

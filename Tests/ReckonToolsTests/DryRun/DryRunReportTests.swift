@@ -34,7 +34,7 @@ struct DryRunReportTests {
       source: """
         rule "expensive in Germany"
           when purchase.price is not missing and purchase.price > 1000 EUR
-          then hold for review
+          then share data only, hold for review
 
         rule "used up"
           when usage.consumed is not missing and usage.consumed >= 80%
