@@ -99,4 +99,6 @@ public enum CheckedAction: Hashable, Sendable {
   case holdForReview
   /// `set FIELD = EXPR`.
   case set(field: FieldDescriptor, value: ResolvedExpression)
+  /// `follow FACT`: the answer is the action `answers[ordinal]` for the fact's value.
+  indirect case follow(slot: Int, answers: [CheckedAction])
 }

@@ -93,8 +93,13 @@ public struct Checker {
         continue
       }
     }
-    let otherwise =
+    var otherwise =
       syntax.otherwise.map { checkActions($0.actions, ruleSpan: $0.span) } ?? [.replyWithoutChoice]
+    if let actions = otherwise, let clause = syntax.otherwise,
+      !checkFollowGuards(actions, condition: nil, at: clause.span, what: "otherwise")
+    {
+      otherwise = nil
+    }
     guard sound, let otherwise, !diagnostics.contains(where: \.isError) else { return nil }
     let policy = CheckedPolicy(
       name: syntax.name?.value ?? Checker.fileStem(source.path), version: syntax.version?.value,
@@ -233,7 +238,9 @@ public struct Checker {
     let actions = checkActions(rule.actions, ruleSpan: rule.span)
     guard let condition, let actions, !rule.actions.isEmpty,
       isWithinDepthLimit(
-        condition, at: rule.condition.span, what: "the condition of rule '\(rule.name.value)'")
+        condition, at: rule.condition.span, what: "the condition of rule '\(rule.name.value)'"),
+      checkFollowGuards(
+        actions, condition: condition, at: rule.name.span, what: "rule '\(rule.name.value)'")
     else { return nil }
     return CheckedRule(
       name: rule.name.value, condition: condition, actions: actions, span: rule.span,
@@ -350,6 +357,7 @@ public struct Checker {
     case .choose(_, let name): "\(schema.vocabulary.choose.text) \(name)"
     case .replyWithoutChoice: schema.vocabulary.replyWithoutChoice.text
     case .withholdReply: schema.vocabulary.withholdReply.text
+    case .follow(let slot, _): "follow \(schema.facts[slot].name)"
     case .holdForReview, .set: nil
     }
   }
@@ -382,6 +390,85 @@ public struct Checker {
     case .holdForReview: return .holdForReview
     case .set(let fieldName, let expression):
       return checkSet(fieldName, expression)
+    case .follow(let fact):
+      return checkFollow(fact)
+    }
+  }
+
+  /// `follow FACT`: every value of the fact must be an answer (a choice, or the vocabulary's
+  /// values for replying without one and for not replying), so whatever it holds is one.
+  private mutating func checkFollow(_ fact: Located<String>) -> CheckedAction? {
+    let words = schema.vocabulary
+    guard let slot = schema.slot(ofFact: fact.value) else {
+      let hint = Suggestions.closest(to: fact.value, among: schema.facts.map(\.name)).map {
+        "did you mean '\($0)'?"
+      }
+      report(.unknownFact, "unknown fact '\(fact.value)'", at: fact.span, hint: hint)
+      return nil
+    }
+    let hint = "follow a fact whose values are answers, such as \(words.examples.optionalFact)"
+    guard case .enumeration(let type) = schema.facts[slot].type else {
+      report(
+        .followNotAnswer,
+        "'\(fact.value)' cannot be followed: it holds \(schema.facts[slot].type.withArticle), not an answer",
+        at: fact.span, hint: hint)
+      return nil
+    }
+    var answers: [CheckedAction] = []
+    for name in type.cases {
+      if let ordinal = schema.refundChoices.ordinal(of: name) {
+        answers.append(.choose(ordinal: ordinal, name: name))
+      } else if name == words.followWithoutChoice {
+        answers.append(.replyWithoutChoice)
+      } else if name == words.followWithhold {
+        answers.append(.withholdReply)
+      } else {
+        report(
+          .followNotAnswer, "'\(fact.value)' cannot be followed: its value \(name) is no answer",
+          at: fact.span, hint: hint)
+        return nil
+      }
+    }
+    return .follow(slot: slot, answers: answers)
+  }
+
+  /// A rule that follows a fact must test that the fact is there: a request without it would
+  /// otherwise have no answer from the rule.
+  mutating func checkFollowGuards(
+    _ actions: [CheckedAction], condition: ResolvedExpression?, at span: SourceSpan,
+    what: String
+  ) -> Bool {
+    var sound = true
+    for case .follow(let slot, _) in actions {
+      let name = schema.facts[slot].name
+      if let condition, Self.guardsPresence(of: slot, condition, lets: lets) { continue }
+      report(
+        .followUnguarded, "\(what) follows \(name) without testing that it is there",
+        at: span,
+        hint: condition == nil
+          ? "follow it in a rule of its own: rule \"NAME\" when \(name) is not missing then follow \(name)"
+          : "add 'and \(name) is not missing' to the condition")
+      sound = false
+    }
+    return sound
+  }
+
+  /// Whether `condition` is true only when the fact at `slot` is present: one of its `and`
+  /// parts (through lets) is `FACT is not missing`.
+  static func guardsPresence(
+    of slot: Int, _ condition: ResolvedExpression, lets: [CheckedLet]
+  ) -> Bool {
+    switch condition.kind {
+    case .missingTest(negated: true, let subject):
+      if case .fact(slot) = subject.kind { return true }
+      return false
+    case .and(let left, let right):
+      return guardsPresence(of: slot, left, lets: lets)
+        || guardsPresence(of: slot, right, lets: lets)
+    case .letReference(let index):
+      return guardsPresence(of: slot, lets[index].value, lets: lets)
+    default:
+      return false
     }
   }
 

@@ -5,6 +5,9 @@ public struct CompiledPolicy: Sendable {
     /// The actions with `set` values left nil; for most rules this is the whole answer.
     let fixed: [DecidedAction]
     let computed: [(position: Int, field: FieldDescriptor, value: CompiledExpression)]
+    /// A `follow FACT`: where its answer goes, the fact's slot, and the answer for each of its
+    /// values by ordinal.
+    var follow: (position: Int, slot: Int, answers: [DecidedAction])? = nil
   }
 
   /// The rules and `otherwise`, compiled one way (with or without trace recording).
@@ -119,6 +122,20 @@ public struct CompiledPolicy: Sendable {
     var decided = actions.fixed
     for action in actions.computed {
       decided[action.position] = .set(field: action.field, value: action.value(&frame))
+    }
+    if let follow = actions.follow {
+      let value = frame.facts[follow.slot]
+      frame.recorder?.read(follow.slot, value)
+      // The checker makes the rule test that the fact is there; were it not, nothing is sent.
+      let answer: DecidedAction
+      if case .enumeration(let ordinal)? = value, follow.answers.indices.contains(ordinal) {
+        answer = follow.answers[ordinal]
+      } else {
+        answer = .withholdReply
+      }
+      decided[follow.position] = answer
+      // Nothing is sent, so nothing is set or held.
+      if answer == .withholdReply { decided = [.withholdReply] }
     }
     let hold = holding(decided, holds, &frame)
     if hold != nil, !decided.contains(.holdForReview) { decided.append(.holdForReview) }

@@ -83,6 +83,8 @@ extension DiagnosticID {
     case .actionWithoutReply:
       "an action beside the one that withholds the reply, which sends nothing"
     case .holdWithoutAnswer: "'hold for review' alone, which says nothing of what to hold"
+    case .followNotAnswer: "'follow' of a fact whose values are not all answers"
+    case .followUnguarded: "'follow' of a fact the rule does not test is there"
     case .divisionByZero: "a division by a constant zero"
     case .emptyPolicy: "a policy with no rules and no 'otherwise'"
     case .unreachableRule: "a rule never tried, because a rule above always matches"

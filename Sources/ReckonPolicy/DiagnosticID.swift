@@ -71,6 +71,8 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case actionGivenTwice = "action-given-twice"
   case actionWithoutReply = "action-without-reply"
   case holdWithoutAnswer = "hold-without-answer"
+  case followNotAnswer = "follow-not-answer"
+  case followUnguarded = "follow-unguarded"
   case divisionByZero = "division-by-zero"
   case emptyPolicy = "empty-policy"
   // Found by the host, which decides sample requests with the policy before it goes live

@@ -320,18 +320,25 @@ public struct Parser {
     } else if let plain = vocabulary.plainActions.first(where: { $0.phrase.words.first == word }) {
       try expectPhrase(plain.phrase)
       kind = plain.kind
+    } else if word == "follow" {
+      cursor.advance()
+      let fact = try expect(
+        .identifier,
+        "the fact whose value is the answer, such as \(vocabulary.examples.optionalFact)")
+      kind = .follow(Located(fact.text, at: fact.span))
     } else if word == "set" {
       cursor.advance()
       let field = try expect(
         .identifier, "the body field to set, such as \(vocabulary.examples.settableField)")
       try expect(.assign, "'='")
-      // A list may be a let's whole value: a named list, for `in NAME`.
-      let value = cursor.kind == .leftBracket ? parseListOrInvalid() : parseExpressionOrInvalid()
+      let value = parseExpressionOrInvalid()
       if value.kind == .invalid { throw ParseAbort() }
       kind = .set(field: Located(field.text, at: field.span), value: value)
     } else {
       let phrases =
-        [vocabulary.choose.text] + vocabulary.plainActions.map(\.phrase).map(\.text) + ["set"]
+        [vocabulary.choose.text] + vocabulary.plainActions.map(\.phrase).map(\.text) + [
+          "set", "follow",
+        ]
       let hint =
         Suggestions.closest(to: first.text, among: phrases).map { "did you mean '\($0)'?" }
         ?? "an action is one of: \(vocabulary.actionList), set FIELD = VALUE"

@@ -33,6 +33,7 @@ struct PolicyCompiler {
   private func compile(_ actions: [CheckedAction]) -> CompiledPolicy.CompiledActions {
     var fixed: [DecidedAction] = []
     var computed: [(position: Int, field: FieldDescriptor, value: CompiledExpression)] = []
+    var follow: (position: Int, slot: Int, answers: [DecidedAction])?
     for action in actions {
       switch action {
       case .choose(let ordinal, let name): fixed.append(.choose(ordinal: ordinal, name: name))
@@ -45,9 +46,21 @@ struct PolicyCompiler {
         computed.append(
           (fixed.count, field, Self.recordsItself(value) ? body : traced(value.id, body)))
         fixed.append(.set(field: field, value: nil))
+      case .follow(let slot, let answers):
+        follow = (fixed.count, slot, answers.map(Self.decided))
+        fixed.append(.replyWithoutChoice)
       }
     }
-    return CompiledPolicy.CompiledActions(fixed: fixed, computed: computed)
+    return CompiledPolicy.CompiledActions(fixed: fixed, computed: computed, follow: follow)
+  }
+
+  /// A followed answer as decided: a choice, a reply without one, or no reply.
+  private static func decided(_ answer: CheckedAction) -> DecidedAction {
+    switch answer {
+    case .choose(let ordinal, let name): .choose(ordinal: ordinal, name: name)
+    case .withholdReply: .withholdReply
+    default: .replyWithoutChoice
+    }
   }
 
   func compile(_ expression: ResolvedExpression) -> CompiledExpression {

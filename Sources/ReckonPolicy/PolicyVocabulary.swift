@@ -33,6 +33,10 @@ public struct PolicyVocabulary: Hashable, Sendable {
   public let holdForReview: Phrase
   /// Names the hints use to show what to write.
   public let examples: Examples
+  /// The enumeration value that, followed (`follow FACT`), replies without a choice.
+  public let followWithoutChoice: String
+  /// The enumeration value that, followed, sends no reply.
+  public let followWithhold: String
 
   /// The names hints use as examples; each should be a real one of the schema.
   public struct Examples: Hashable, Sendable {
@@ -66,8 +70,11 @@ public struct PolicyVocabulary: Hashable, Sendable {
   /// Creates a vocabulary.
   public init(
     store: String, choose: Phrase, choiceNoun: String, replyWithoutChoice: Phrase,
-    withholdReply: Phrase, holdForReview: Phrase, examples: Examples
+    withholdReply: Phrase, holdForReview: Phrase, examples: Examples,
+    followWithoutChoice: String = "NO_PREFERENCE", followWithhold: String = "DO_NOT_RESPOND"
   ) {
+    self.followWithoutChoice = followWithoutChoice
+    self.followWithhold = followWithhold
     self.store = store
     self.choose = choose
     self.choiceNoun = choiceNoun

@@ -129,6 +129,8 @@ public struct Action: Hashable, Sendable {
     case holdForReview
     /// `set FIELD = EXPR`.
     case set(field: Located<String>, value: Expression)
+    /// `follow FACT`: the answer is the fact's value.
+    case follow(Located<String>)
   }
 
   /// Which action.

@@ -19,7 +19,7 @@ struct EditorGrammarTests {
     + ["and", "or", "not", "in", "is", "missing", "contains"].map {
       Sample(grammar: "reckon-policy", text: $0, scope: "keyword.operator.logical.reckon")
     }
-    + ["refund", "share data only", "do not respond", "hold for review", "set"].map {
+    + ["refund", "share data only", "do not respond", "hold for review", "set", "follow"].map {
       Sample(grammar: "reckon-policy", text: $0, scope: "keyword.other.action.reckon")
     }
     + [

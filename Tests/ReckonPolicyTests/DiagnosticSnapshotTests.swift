@@ -270,6 +270,12 @@ struct DiagnosticSnapshotTests {
       id: .holdWithoutAnswer,
       policy: "rule \"big purchases\"\n  when purchase.price > 50 USD\n  then hold for review"),
     Example(
+      id: .followNotAnswer,
+      policy: "rule \"r\"\n  when reason == LEGAL\n  then follow delivery.status"),
+    Example(
+      id: .followUnguarded,
+      policy: "rule \"support said so\"\n  when reason == LEGAL\n  then follow customer.override"),
+    Example(
       id: .unusedLet,
       policy:
         "let heavy = usage.consumed > 80%\nrule \"r\"\n  when reason == LEGAL\n  then refund DECLINE"

@@ -10,6 +10,9 @@ enum TestSchema {
     name: "ProductType", cases: ["CONSUMABLE", "NON_CONSUMABLE", "AUTO_RENEWABLE"])
   static let refund = EnumType(
     name: "RefundPreference", cases: ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"])
+  static let override = EnumType(
+    name: "Override",
+    cases: ["DECLINE", "GRANT_FULL", "GRANT_PRORATED", "NO_PREFERENCE", "DO_NOT_RESPOND"])
 
   /// The words of Reckon's App Store policies, which the language's own tests are written in.
   static let words = PolicyVocabulary(
@@ -39,6 +42,8 @@ enum TestSchema {
       FactDescriptor(name: "customer.account_age", type: .duration, isOptional: false, summary: ""),
       FactDescriptor(
         name: "customer.refunds_last_90_days", type: .number, isOptional: false, summary: ""),
+      FactDescriptor(
+        name: "customer.override", type: .enumeration(override), isOptional: true, summary: ""),
     ],
     refundChoices: refund,
     settableFields: [

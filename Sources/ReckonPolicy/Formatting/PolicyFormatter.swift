@@ -166,6 +166,7 @@ public struct PolicyFormatter: Sendable {
     case .withholdReply: vocabulary.withholdReply.text
     case .holdForReview: vocabulary.holdForReview.text
     case .set(let field, let value): "set \(field.value) = " + printer.print(value)
+    case .follow(let fact): "follow " + fact.value
     }
   }
 }

@@ -32,6 +32,7 @@ extension Action {
     case .choose(let choice): Action(kind: .choose(choice.withoutSpan), span: .nowhere)
     case .set(let field, let value):
       Action(kind: .set(field: field.withoutSpan, value: value.withoutSpans), span: .nowhere)
+    case .follow(let fact): Action(kind: .follow(fact.withoutSpan), span: .nowhere)
     case .replyWithoutChoice, .withholdReply, .holdForReview: Action(kind: kind, span: .nowhere)
     }
   }

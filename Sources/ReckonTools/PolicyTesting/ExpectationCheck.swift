@@ -103,8 +103,15 @@ struct ExpectationCheck {
       return decision.body != nil && decision.body?.refundPreference == nil && !decision.isSkip
         ? nil : outcome
     case .withholdReply:
+      // A rule that follows a fact says it only when the fact does.
+      let followed: Bool
+      if case .skip(.policyDoesNotRespond) = decision.action {
+        followed = true
+      } else {
+        followed = false
+      }
       let said = decision.ruleIndex.map(silentRules.contains) ?? silentOtherwise
-      return said && decision.isSkip ? nil : outcome
+      return (said || followed) && decision.isSkip ? nil : outcome
     case .holdForReview:
       return decision.action == .hold ? nil : outcome
     case .noReply:
