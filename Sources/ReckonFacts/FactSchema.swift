@@ -96,8 +96,10 @@ extension FactSchema {
 
   /// The body fields a rule may override with `set`.
   public static let settableFields = [
-    FieldDescriptor(name: "deliveryStatus", type: .enumeration(deliveryStatus)),
-    FieldDescriptor(name: "sampleContentProvided", type: .boolean),
+    FieldDescriptor(
+      name: "deliveryStatus", type: .enumeration(deliveryStatus), fact: "delivery.status"),
+    FieldDescriptor(
+      name: "sampleContentProvided", type: .boolean, fact: "product.sample_offered"),
     FieldDescriptor(name: "consumptionPercentage", type: .percent),
   ]
 

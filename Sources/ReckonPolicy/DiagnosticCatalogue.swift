@@ -6,7 +6,8 @@ extension DiagnosticID {
     switch self {
     case .unreachableRule, .neverMatches, .shadowedRule, .unguardedOptionalFact,
       .proratedWithoutUsageBound, .refundForExcludedProduct, .constantPercentCondition,
-      .answersWithoutConsent, .percentageAppleRefuses, .unusedLet, .mixedAndOr:
+      .answersWithoutConsent, .percentageAppleRefuses, .unusedLet, .mixedAndOr,
+      .setContradictsFacts:
       .warning
     default: .error
     }
@@ -99,6 +100,7 @@ extension DiagnosticID {
       "a policy under which no request of a product type and delivery status gets a reply"
     case .percentageAppleRefuses: "a consumption percentage the store refuses for this request"
     case .unusedLet: "a 'let' that nothing uses"
+    case .setContradictsFacts: "a 'set' that tells the store what the rule's own condition denies"
     case .mixedAndOr: "'and' and 'or' in one condition without parentheses"
     }
   }

@@ -88,5 +88,6 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case answersWithoutConsent = "answers-without-consent"
   case percentageAppleRefuses = "percentage-apple-refuses"
   case unusedLet = "unused-let"
+  case setContradictsFacts = "set-contradicts-facts"
   case mixedAndOr = "mixed-and-or"
 }

@@ -51,6 +51,7 @@ struct PolicyLints {
     var warnings = reachability()
     for rule in policy.rules {
       warnings += unguardedReads(in: rule)
+      warnings += contradictingSets(in: rule)
       if let warning = answersWithoutConsent(rule, conjuncts(of: rule.condition)) {
         warnings.append(warning)
       }
@@ -111,6 +112,59 @@ struct PolicyLints {
       return lets[index].conjuncts
     case .constant(.boolean(true)): return []
     default: return [expression]
+    }
+  }
+
+  // MARK: Sets the facts contradict
+
+  /// `set deliveryStatus = DELIVERED` in a rule whose condition says the purchase was not
+  /// delivered tells the store something the facts deny: the body should tell the truth.
+  private func contradictingSets(in rule: CheckedRule) -> [Diagnostic] {
+    var warnings: [Diagnostic] = []
+    let parts = conjuncts(of: rule.condition)
+    for case .set(let field, let value) in rule.actions {
+      guard let factName = field.fact, let slot = policy.schema.slot(ofFact: factName),
+        let set = value.constantValue,
+        let denial = parts.lazy.compactMap({ self.denial(of: set, slot: slot, in: $0) }).first
+      else { continue }
+      let shown = set.formatted(as: field.type)
+      warnings.append(
+        warning(
+          .setContradictsFacts,
+          "rule '\(rule.name)' tells \(policy.schema.vocabulary.store) \(field.name) is \(shown), but its condition says \(denial)",
+          at: value.span,
+          hint:
+            "the body should tell the truth: remove the set, and \(field.name) says what \(factName) says"
+        ))
+    }
+    return warnings
+  }
+
+  /// What `condition` says of the fact at `slot` that rules out `value`, in words; nil when it
+  /// says nothing that does.
+  private func denial(of value: Value, slot: Int, in condition: ResolvedExpression) -> String? {
+    let fact = policy.schema.facts[slot]
+    func isFact(_ node: ResolvedExpression) -> Bool {
+      if case .fact(slot) = node.kind { return true }
+      return false
+    }
+    let shown = "\(fact.name) is not \(value.formatted(as: fact.type))"
+    switch condition.kind {
+    case .compare(.notEqual, let left, let right) where isFact(left):
+      return right.constantValue == value ? shown : nil
+    case .compare(.equal, let left, let right) where isFact(left):
+      guard let other = right.constantValue, other != value else { return nil }
+      return "\(fact.name) is \(other.formatted(as: fact.type))"
+    case .membership(let negated, let subject, let members) where isFact(subject):
+      let constants = members.compactMap(\.constantValue)
+      guard constants.count == members.count else { return nil }
+      return constants.contains(value) == negated ? shown : nil
+    case .fact(slot) where fact.type == .boolean:
+      return value == .boolean(false) ? "\(fact.name) is true" : nil
+    case .not(let inner) where isFact(inner) && fact.type == .boolean:
+      return value == .boolean(true) ? "\(fact.name) is false" : nil
+    default:
+      return nil
     }
   }
 

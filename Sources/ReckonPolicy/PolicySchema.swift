@@ -107,11 +107,15 @@ public struct FieldDescriptor: Hashable, Sendable {
   public let name: String
   /// The type an expression must have to be assigned to it.
   public let type: ValueType
+  /// The fact the field tells the store when no rule sets it, e.g. `delivery.status`; a `set`
+  /// the rule's own condition contradicts is warned about.
+  public let fact: String?
 
   /// Creates a field descriptor.
-  public init(name: String, type: ValueType) {
+  public init(name: String, type: ValueType, fact: String? = nil) {
     self.name = name
     self.type = type
+    self.fact = fact
   }
 }
 

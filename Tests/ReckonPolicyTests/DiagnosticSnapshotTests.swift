@@ -276,6 +276,11 @@ struct DiagnosticSnapshotTests {
       id: .followUnguarded,
       policy: "rule \"support said so\"\n  when reason == LEGAL\n  then follow customer.override"),
     Example(
+      id: .setContradictsFacts,
+      policy:
+        "rule \"we failed\"\n  when delivery.status != DELIVERED\n  then refund GRANT_FULL, set deliveryStatus = DELIVERED"
+    ),
+    Example(
       id: .unusedLet,
       policy:
         "let heavy = usage.consumed > 80%\nrule \"r\"\n  when reason == LEGAL\n  then refund DECLINE"

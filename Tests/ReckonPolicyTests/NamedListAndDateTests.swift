@@ -127,4 +127,20 @@ struct NamedListAndDateTests {
     let ids = TestSchema.warningIDs("rule \"r\" when \(condition) then refund GRANT_FULL")
     #expect(ids.contains(.mixedAndOr) == warns)
   }
+
+  @Test(arguments: [
+    ("delivery.status != DELIVERED", "DELIVERED", true),
+    ("delivery.status == UNDELIVERED_OTHER", "DELIVERED", true),
+    ("delivery.status in [UNDELIVERED_OTHER, UNDELIVERED_QUALITY_ISSUE]", "DELIVERED", true),
+    ("delivery.status not in [DELIVERED]", "DELIVERED", true),
+    ("delivery.status != DELIVERED", "UNDELIVERED_OTHER", false),
+    ("delivery.status == DELIVERED", "DELIVERED", false),
+    ("reason == LEGAL", "DELIVERED", false),
+    ("delivery.status != DELIVERED or reason == LEGAL", "DELIVERED", false),
+  ])
+  func aSetTheConditionDeniesIsAWarning(condition: String, value: String, warns: Bool) {
+    let ids = TestSchema.warningIDs(
+      "rule \"r\" when \(condition) then refund GRANT_FULL, set deliveryStatus = \(value)")
+    #expect(ids.contains(.setContradictsFacts) == warns, "\(ids)")
+  }
 }

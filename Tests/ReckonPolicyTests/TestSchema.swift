@@ -47,7 +47,8 @@ enum TestSchema {
     ],
     refundChoices: refund,
     settableFields: [
-      FieldDescriptor(name: "deliveryStatus", type: .enumeration(delivery)),
+      FieldDescriptor(
+        name: "deliveryStatus", type: .enumeration(delivery), fact: "delivery.status"),
       FieldDescriptor(name: "sampleContentProvided", type: .boolean),
       FieldDescriptor(name: "consumptionPercentage", type: .percent),
     ],
