@@ -127,9 +127,20 @@ package struct ConditionReader {
     case .fact, .letReference:
       let shown = TerminalSafeText.shown(value.glossed(as: subject.type), oneLine: true)
       return "\(policy.checked.source.text(of: subject.span)) is \(shown)"
+        + (converted(value, comparedIn: part).map { " (\($0) at the configured rates)" } ?? "")
     default:
       return nil
     }
+  }
+
+  /// An amount in the currency of the amount it is compared with, when the rates convert it:
+  /// `54.00 USD` for 45 EUR compared with 50 USD.
+  private func converted(_ value: Value, comparedIn part: ResolvedExpression) -> String? {
+    guard case .compare(_, _, let other) = part.kind, case .money(let milli, let currency) = value,
+      case .money(_, let target)? = other.constantValue, target != currency,
+      let amount = policy.schema.currencyRates.convert(milli, from: currency, to: target)
+    else { return nil }
+    return Value.money(amount, currency: target).formatted(as: .money)
   }
 
   /// `heavy = used >= 80%; usage.consumed is 100%` for a condition that is a `let`: what it

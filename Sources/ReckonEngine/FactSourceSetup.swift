@@ -50,9 +50,10 @@ public struct FactSourceSetup: Sendable {
   public init(
     _ configurations: [FactSourceConfiguration],
     events: (@Sendable (ReckonEvent) -> Void)? = nil,
-    warn: (@Sendable (String) -> Void)? = nil, unavailable: Unavailable = .refuse
+    warn: (@Sendable (String) -> Void)? = nil, unavailable: Unavailable = .refuse,
+    currencies: CurrencyRates = .none
   ) throws(ConfigurationError) {
-    let schema = try FactSourceSetup.schema(configurations)
+    let schema = try FactSourceSetup.schema(configurations, currencies: currencies)
     var layers: [LayeredFactSource.Layer] = []
     var unopened: [Unopened] = []
     for configuration in configurations {
@@ -76,7 +77,9 @@ public struct FactSourceSetup: Sendable {
 
   /// Reckon's standard facts plus every source's `customFacts`, read from the configuration
   /// alone: no source is opened, so a policy checks before its facts database exists.
-  public static func schema(_ configurations: [FactSourceConfiguration])
+  public static func schema(
+    _ configurations: [FactSourceConfiguration], currencies: CurrencyRates = .none
+  )
     throws(ConfigurationError) -> FactSchema
   {
     var custom: [FactDescriptor] = []
@@ -95,7 +98,7 @@ public struct FactSourceSetup: Sendable {
         custom.append(fact)
       }
     }
-    return FactSchema(customFacts: custom)
+    return FactSchema(customFacts: custom, currencyRates: currencies)
   }
 
   /// A gatherer over these sources; `extra` layers (e.g. a `--facts` file) come first.

@@ -26,8 +26,9 @@ public struct FactSchema: Sendable {
   /// The schema the policy checker uses.
   public let policySchema: PolicySchema
 
-  /// Reckon's standard facts plus the `custom.NAME` facts a configuration declares.
-  public init(customFacts: [FactDescriptor] = []) {
+  /// Reckon's standard facts plus the `custom.NAME` facts a configuration declares, with the
+  /// configuration's rates for comparing money across currencies.
+  public init(customFacts: [FactDescriptor] = [], currencyRates: CurrencyRates = .none) {
     let custom = customFacts.map { Entry(descriptor: $0, origin: .adapter) }
     self.entries = FactSchema.standardEntries + custom
     self.policySchema = PolicySchema(
@@ -39,7 +40,7 @@ public struct FactSchema: Sendable {
         categoryFact: "product.type", exemptCategories: ["AUTO_RENEWABLE"],
         requiredFact: "delivery.status", requiredValue: "DELIVERED",
         requiredField: "deliveryStatus"),
-      consentFact: "customer.consented")
+      consentFact: "customer.consented", currencyRates: currencyRates)
   }
 
   /// The origin of the fact called `name`, if there is one.

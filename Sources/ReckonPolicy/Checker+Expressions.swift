@@ -302,10 +302,12 @@ extension Checker {
           ?? percentHint(lhs, rhs, example: 80) ?? comparisonHint(lhs.type, rhs.type))
       return nil
     }
-    if let (a, b) = currencyConflict([lhs, rhs]) {
+    if let (a, b) = currencyConflict([lhs, rhs]), !schema.currencyRates.connects(a, b) {
       report(
         .currencyMismatch, "cannot compare \(a) with \(b)", at: span,
-        hint: "compare amounts in the same currency")
+        hint:
+          "compare amounts in the same currency, or give both a rate under currencies in reckon.json"
+      )
       return nil
     }
     checkPercentRanges([lhs, rhs])

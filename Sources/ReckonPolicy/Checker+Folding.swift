@@ -18,7 +18,7 @@ extension Checker {
       folded = ValueOperations.arithmetic(op, a, b)
     case .compare(let op, let left, let right):
       guard let a = left.constantValue, let b = right.constantValue else { return expression }
-      folded = ValueOperations.compare(op, a, b).map(Value.boolean)
+      folded = ValueOperations.compare(op, a, b, rates: schema.currencyRates).map(Value.boolean)
     case .membership(let negated, let subject, let members):
       guard let a = subject.constantValue else { return expression }
       let constants = members.compactMap(\.constantValue)

@@ -7,7 +7,7 @@ extension DiagnosticID {
     case .unreachableRule, .neverMatches, .shadowedRule, .unguardedOptionalFact,
       .proratedWithoutUsageBound, .refundForExcludedProduct, .constantPercentCondition,
       .answersWithoutConsent, .percentageAppleRefuses, .unusedLet, .mixedAndOr,
-      .setContradictsFacts:
+      .setContradictsFacts, .singleCurrencyMoney:
       .warning
     default: .error
     }
@@ -100,6 +100,7 @@ extension DiagnosticID {
       "a policy under which no request of a product type and delivery status gets a reply"
     case .percentageAppleRefuses: "a consumption percentage the store refuses for this request"
     case .unusedLet: "a 'let' that nothing uses"
+    case .singleCurrencyMoney: "money compared with amounts in one currency, without rates"
     case .setContradictsFacts: "a 'set' that tells the store what the rule's own condition denies"
     case .mixedAndOr: "'and' and 'or' in one condition without parentheses"
     }

@@ -89,5 +89,6 @@ public enum DiagnosticID: String, Hashable, Sendable, CaseIterable {
   case percentageAppleRefuses = "percentage-apple-refuses"
   case unusedLet = "unused-let"
   case setContradictsFacts = "set-contradicts-facts"
+  case singleCurrencyMoney = "single-currency-money"
   case mixedAndOr = "mixed-and-or"
 }

@@ -222,6 +222,14 @@ struct PolicyCompiler {
         return .boolean((actual == ordinal) == wanted)
       }
     }
+    let rates = policy.schema.currencyRates
+    if left.type == .money, !rates.isEmpty {
+      let rhs = compile(right)
+      return { frame in
+        guard let a = lhs(&frame), let b = rhs(&frame) else { return nil }
+        return ValueOperations.compare(op, a, b, rates: rates).map(Value.boolean)
+      }
+    }
     if let constant = right.constantValue {
       return { frame in
         guard let a = lhs(&frame) else { return nil }

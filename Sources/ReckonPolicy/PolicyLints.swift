@@ -52,11 +52,57 @@ struct PolicyLints {
     for rule in policy.rules {
       warnings += unguardedReads(in: rule)
       warnings += contradictingSets(in: rule)
+      if let warning = singleCurrency(rule.condition, "rule '\(rule.name)'", at: rule.nameSpan) {
+        warnings.append(warning)
+      }
       if let warning = answersWithoutConsent(rule, conjuncts(of: rule.condition)) {
         warnings.append(warning)
       }
     }
+    for hold in policy.holds {
+      if let warning = singleCurrency(hold.condition, "hold '\(hold.name)'", at: hold.nameSpan) {
+        warnings.append(warning)
+      }
+    }
     return warnings + unguardedReadsInOtherwise()
+  }
+
+  // MARK: Money in one currency
+
+  /// A condition that bounds money worked out from facts only by amounts in one currency,
+  /// without rates for it: a purchase in any other currency makes the comparison unknown, and
+  /// the rule never matches it (`purchase.price > 50 USD` for a price in euros).
+  private func singleCurrency(_ condition: ResolvedExpression, _ what: String, at span: SourceSpan)
+    -> Diagnostic?
+  {
+    var currencies: Set<String> = []
+    var visited: Set<Int> = []
+    func walk(_ node: ResolvedExpression) {
+      switch node.kind {
+      case .compare(let op, let left, let right)
+      where left.type == .money && [.less, .lessOrEqual, .greater, .greaterOrEqual].contains(op):
+        for (side, other) in [(left, right), (right, left)] {
+          if case .money(_, let currency)? = side.constantValue, other.constantValue == nil {
+            currencies.insert(currency)
+          }
+        }
+      case .letReference(let index):
+        if visited.insert(index).inserted { walk(policy.lets[index].value) }
+      default:
+        node.children.forEach(walk)
+      }
+    }
+    walk(condition)
+    let rates = policy.schema.currencyRates
+    guard currencies.count == 1, let currency = currencies.first, rates.perUnit[currency] == nil
+    else { return nil }
+    return warning(
+      .singleCurrencyMoney,
+      "\(what) compares money only with amounts in \(currency): for a purchase in another currency the comparison is unknown, and it does not match",
+      at: span,
+      hint:
+        "give each currency a rate under currencies in reckon.json (and check with --config reckon.json), or compare with an amount in each currency you sell in"
+    )
   }
 
   // MARK: Reachability

@@ -13,12 +13,15 @@ public struct PolicySchema: Sendable {
     let consentFact: String?
     let vocabulary: PolicyVocabulary
     let factIndex: [String: Int]
+    let currencyRates: CurrencyRates
 
     init(
       _ facts: [FactDescriptor], _ refundChoices: EnumType, _ settableFields: [FieldDescriptor],
-      _ boundedChoice: BoundedChoice?, _ consentFact: String?, _ vocabulary: PolicyVocabulary
+      _ boundedChoice: BoundedChoice?, _ consentFact: String?, _ vocabulary: PolicyVocabulary,
+      _ currencyRates: CurrencyRates
     ) {
       self.vocabulary = vocabulary
+      self.currencyRates = currencyRates
       self.facts = facts
       self.refundChoices = refundChoices
       self.settableFields = settableFields
@@ -47,14 +50,25 @@ public struct PolicySchema: Sendable {
   /// The boolean fact that must be true for any reply to go (the customer's consent), for the
   /// checker's warning on a rule that answers only when it is not.
   public var consentFact: String? { storage.consentFact }
+  /// The rates that let money in one currency compare with money in another.
+  public var currencyRates: CurrencyRates { storage.currencyRates }
 
   /// Creates a schema; fact names must be unique.
   public init(
     facts: [FactDescriptor], refundChoices: EnumType, settableFields: [FieldDescriptor],
-    vocabulary: PolicyVocabulary, boundedChoice: BoundedChoice? = nil, consentFact: String? = nil
+    vocabulary: PolicyVocabulary, boundedChoice: BoundedChoice? = nil, consentFact: String? = nil,
+    currencyRates: CurrencyRates = .none
   ) {
     storage = Storage(
-      facts, refundChoices, settableFields, boundedChoice, consentFact, vocabulary)
+      facts, refundChoices, settableFields, boundedChoice, consentFact, vocabulary, currencyRates)
+  }
+
+  /// This schema with `rates` for comparing money across currencies.
+  public func with(currencyRates rates: CurrencyRates) -> PolicySchema {
+    PolicySchema(
+      facts: facts, refundChoices: refundChoices, settableFields: settableFields,
+      vocabulary: vocabulary, boundedChoice: boundedChoice, consentFact: consentFact,
+      currencyRates: rates)
   }
 
   /// The number of facts, which is the number of slots.

@@ -137,6 +137,18 @@ enum ValueOperations {
     }
   }
 
+  /// Whether `left op right` holds, or nil when the two cannot be compared (money in two
+  /// currencies, without `rates` for both).
+  static func compare(
+    _ op: ComparisonOperator, _ left: Value, _ right: Value, rates: CurrencyRates
+  ) -> Bool? {
+    guard case .money(_, let currency) = left, case .money(let milli, let other) = right,
+      currency != other
+    else { return compare(op, left, right) }
+    guard let converted = rates.convert(milli, from: other, to: currency) else { return nil }
+    return compare(op, left, .money(converted, currency: currency))
+  }
+
   /// Whether `left op right` holds, or nil when the two cannot be compared (money in two currencies).
   static func compare(_ op: ComparisonOperator, _ left: Value, _ right: Value) -> Bool? {
     switch op {

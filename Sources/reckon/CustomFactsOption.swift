@@ -9,6 +9,7 @@ enum CustomFactsOption {
   static func schema(_ arguments: inout Arguments) throws -> FactSchema {
     guard let path = arguments.option("config") else { return .standard }
     let configuration = try ReckonConfiguration.load(path: path)
-    return try FactSourceSetup.schema(configuration.factSources)
+    return try FactSourceSetup.schema(
+      configuration.factSources, currencies: configuration.currencies)
   }
 }

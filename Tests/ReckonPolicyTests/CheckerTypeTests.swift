@@ -144,7 +144,8 @@ struct CheckerTypeTests {
     ErrorCase(
       condition: "4.99 USD == 4.99 EUR", id: .currencyMismatch,
       message: "cannot compare USD with EUR",
-      hint: "compare amounts in the same currency"),
+      hint:
+        "compare amounts in the same currency, or give both a rate under currencies in reckon.json"),
     ErrorCase(
       condition: "purchase.price is not missing and purchase.price > 1 USD + 1 EUR",
       id: .currencyMismatch,
@@ -156,12 +157,15 @@ struct CheckerTypeTests {
     ErrorCase(
       condition: "purchase.price is not missing and purchase.price + 5 EUR > 10 USD",
       id: .currencyMismatch,
-      message: "cannot compare EUR with USD", hint: "compare amounts in the same currency"),
+      message: "cannot compare EUR with USD",
+      hint:
+        "compare amounts in the same currency, or give both a rate under currencies in reckon.json"),
     ErrorCase(
       condition:
         "purchase.price is not missing and max(purchase.price, 5 EUR) * 2 <= min(purchase.price, 3 USD)",
       id: .currencyMismatch, message: "cannot compare EUR with USD",
-      hint: "compare amounts in the same currency"),
+      hint:
+        "compare amounts in the same currency, or give both a rate under currencies in reckon.json"),
     ErrorCase(
       condition:
         "purchase.price is not missing and purchase.price - 5 EUR - 1 USD > purchase.price",

@@ -281,6 +281,11 @@ struct DiagnosticSnapshotTests {
         "rule \"we failed\"\n  when delivery.status != DELIVERED\n  then refund GRANT_FULL, set deliveryStatus = DELIVERED"
     ),
     Example(
+      id: .singleCurrencyMoney,
+      policy:
+        "rule \"expensive\"\n  when purchase.price is not missing and purchase.price > 50 USD\n  then refund DECLINE"
+    ),
+    Example(
       id: .unusedLet,
       policy:
         "let heavy = usage.consumed > 80%\nrule \"r\"\n  when reason == LEGAL\n  then refund DECLINE"

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonPolicy
 import ReckonState
 import ReckonSupport
 
@@ -32,6 +33,9 @@ public struct ReckonConfiguration: Sendable {
   public var trust: TrustConfiguration
   /// The largest policy and facts files read.
   public var fileLimits = FileLimitsConfiguration()
+  /// What one unit of each currency is worth in a common unit (`currencies`), so money in one
+  /// currency compares with money in another; empty compares within one currency only.
+  public var currencies = CurrencyRates.none
   /// The folder relative paths were resolved against.
   public var baseDirectory: String
   /// The file it was loaded from; nil when it was built from parsed JSON.
@@ -59,6 +63,28 @@ public struct ReckonConfiguration: Sendable {
     return configuration
   }
 
+  /// `currencies`: an object of ISO 4217 codes to the worth of one unit in a common unit, each a
+  /// positive number (`{"USD": 1, "EUR": 1.08}`).
+  private static func currencies(_ reader: ConfigurationReader?) throws(ConfigurationError)
+    -> CurrencyRates
+  {
+    guard let reader else { return .none }
+    var rates: [String: Double] = [:]
+    for code in reader.members.keys.sorted() {
+      guard CurrencyCodes.isKnown(code) else {
+        let hint = CurrencyCodes.suggestion(for: code).map { " (did you mean \($0)?)" } ?? ""
+        throw ConfigurationError(reader.keyPath(code), "is not an ISO 4217 currency code\(hint)")
+      }
+      guard let rate = try reader.optionalNumber(code), rate.isFinite, rate > 0 else {
+        throw ConfigurationError(
+          reader.keyPath(code),
+          "must be a positive number: what one \(code) is worth in the common unit")
+      }
+      rates[code] = rate
+    }
+    return CurrencyRates(rates)
+  }
+
   /// A warning for the configuration file and for each policy file any user may write: whoever
   /// can change them changes what Reckon trusts and which refunds it asks for.
   public func permissionWarnings() -> [String] {
@@ -80,6 +106,7 @@ public struct ReckonConfiguration: Sendable {
   public init(_ reader: ConfigurationReader, baseDirectory: String) throws(ConfigurationError) {
     try reader.rejectUnknownKeys([
       "apps", "factSources", "state", "appStore", "sender", "server", "trust", "limits",
+      "currencies",
     ])
     let resolve: @Sendable (String) -> String = { path in
       ReckonConfiguration.resolve(path, against: baseDirectory)
@@ -134,6 +161,7 @@ public struct ReckonConfiguration: Sendable {
     self.server = try ServerConfiguration(reader.object("server"))
     self.trust = try TrustConfiguration(reader.object("trust"), resolve: resolve)
     self.fileLimits = try FileLimitsConfiguration(reader.object("limits"))
+    self.currencies = try Self.currencies(reader.object("currencies"))
     for index in factSources.indices { factSources[index].fileLimit = fileLimits.facts }
     try Self.checkUnsignedEnvironments(apps, trust)
   }

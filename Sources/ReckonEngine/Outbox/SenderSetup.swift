@@ -58,7 +58,9 @@ public enum SenderSetup {
   ) throws(ReckonServiceError) -> OutboxSender {
     let setup: FactSourceSetup
     do {
-      setup = try FactSourceSetup(configuration.factSources, events: facts, unavailable: .openLater)
+      setup = try FactSourceSetup(
+        configuration.factSources, events: facts, unavailable: .openLater,
+        currencies: configuration.currencies)
     } catch {
       throw .configuration(error)
     }

@@ -24,7 +24,8 @@ extension ReckonService {
     let setup: FactSourceSetup
     do {
       setup = try FactSourceSetup(
-        configuration.factSources, events: events, unavailable: .openLater)
+        configuration.factSources, events: events, unavailable: .openLater,
+        currencies: configuration.currencies)
     } catch {
       throw .configuration(error)
     }

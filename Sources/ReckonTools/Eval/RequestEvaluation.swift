@@ -63,7 +63,8 @@ public enum RequestEvaluation {
     now: Date?, traces: Bool, warn: (String) -> Void
   ) async throws -> Outcome {
     let configuration = try ReckonConfiguration.load(path: configurationPath)
-    let setup = try FactSourceSetup(configuration.factSources)
+    let setup = try FactSourceSetup(
+      configuration.factSources, currencies: configuration.currencies)
     let request = try RequestFile.load(path: requestPath, now: now) {
       () throws(RequestFile.Failure) in
       do { return try DryRunSetup.verifier(configuration) } catch {

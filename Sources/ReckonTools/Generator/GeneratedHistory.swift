@@ -20,7 +20,8 @@ public enum GeneratedHistory {
     state: any StateOpener, received: ((RefundRequest) throws -> Data)? = nil
   ) async throws -> Int {
     let configuration = try ReckonConfiguration.load(path: path)
-    let setup = try FactSourceSetup(configuration.factSources)
+    let setup = try FactSourceSetup(
+      configuration.factSources, currencies: configuration.currencies)
     guard let app = configuration.apps.first else { return 0 }
     let policyText = try LocalFile.text(at: app.policyPath, limit: configuration.fileLimits.policy)
     guard let policy = try PolicyFiles.load(app.policyPath, schema: setup.schema).policy else {

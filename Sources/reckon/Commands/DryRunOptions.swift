@@ -79,7 +79,9 @@ struct DryRunOptions {
   /// The fact schema: the configuration's custom facts, or the standard schema.
   func schema() throws -> FactSchema {
     guard let configuration else { return .standard }
-    return try FactSourceSetup(configuration.factSources, warn: warn).schema
+    return try FactSourceSetup(
+      configuration.factSources, warn: warn, currencies: configuration.currencies
+    ).schema
   }
 
   /// Runs the dry-run these options describe.
@@ -103,7 +105,9 @@ struct DryRunOptions {
       ]
     } else if let configuration {
       layers = try DryRunSetup.bulkLayers(
-        configuration, FactSourceSetup(configuration.factSources, warn: warn))
+        configuration,
+        FactSourceSetup(
+          configuration.factSources, warn: warn, currencies: configuration.currencies))
     } else {
       layers = nil
     }
@@ -115,7 +119,8 @@ struct DryRunOptions {
       bulk.skipBadLines = skipBadLines
       return try await bulk.run(lines, control: control)
     }
-    let setup = try FactSourceSetup(configuration!.factSources, warn: warn)
+    let setup = try FactSourceSetup(
+      configuration!.factSources, warn: warn, currencies: configuration!.currencies)
     let read = try DryRunSetup.pastRequests(
       lines, verifier: verifier, apps: apps, skipBadLines: skipBadLines)
     return await SequentialDryRun(
@@ -175,7 +180,9 @@ struct DryRunOptions {
     case "recorded": mode = .recorded
     case "current":
       mode = .current(
-        try FactSourceSetup(configuration!.factSources, warn: warn).gatherer(
+        try FactSourceSetup(
+          configuration!.factSources, warn: warn, currencies: configuration!.currencies
+        ).gatherer(
           records: StateHistoryFacts(store: store)))
     default: throw UsageError("with --state, --facts is recorded or current")
     }
