@@ -106,8 +106,7 @@ let package = Package(
       ]),
     .testTarget(
       name: "ReckonPolicyTests",
-      dependencies: ["ReckonSupport", "ReckonPolicy", "ReckonTestSupport"],
-      exclude: ["Snapshots"]),
+      dependencies: ["ReckonSupport", "ReckonPolicy", "ReckonTestSupport"]),
     .testTarget(
       name: "ReckonAppStoreTests",
       dependencies: ["ReckonSupport", "ReckonAppStore", "ReckonStandIn", "ReckonTestSupport"],
@@ -127,7 +126,8 @@ let package = Package(
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonEngine",
         "ReckonSQLite", "CSQLite", "ReckonTestSupport",
-      ]),
+      ],
+      exclude: ["Snapshots"]),
     .testTarget(
       name: "ReckonToolsTests",
       dependencies: [

@@ -69,7 +69,7 @@ extension FactSchema {
     name: "ConsumptionRequestReason",
     cases: [
       "UNINTENDED_PURCHASE", "FULFILLMENT_ISSUE", "UNSATISFIED_WITH_PURCHASE", "LEGAL", "OTHER",
-    ])
+    ], noun: "reason")
   /// The kind of in-app purchase.
   public static let productType = EnumType(
     name: "ProductType", cases: ["CONSUMABLE", "NON_CONSUMABLE", "AUTO_RENEWABLE", "NON_RENEWING"])
@@ -87,7 +87,8 @@ extension FactSchema {
   /// A preference support set for one customer.
   public static let customerOverride = EnumType(
     name: "CustomerOverride",
-    cases: ["GRANT_FULL", "GRANT_PRORATED", "DECLINE", "NO_PREFERENCE", "DO_NOT_RESPOND"])
+    cases: ["GRANT_FULL", "GRANT_PRORATED", "DECLINE", "NO_PREFERENCE", "DO_NOT_RESPOND"],
+    noun: "override")
   /// The App Store environment the notification came from.
   public static let environment = EnumType(
     name: "Environment", cases: ["PRODUCTION", "SANDBOX", "XCODE", "LOCAL_TESTING"])

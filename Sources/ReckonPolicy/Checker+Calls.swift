@@ -17,9 +17,15 @@ extension Checker {
         continue
       }
       if member.type != value.type {
+        let expected: String
+        if case .enumeration(let type) = value.type {
+          expected = "takes values such as \(type.cases.prefix(2).joined(separator: ", "))"
+        } else {
+          expected = "is \(value.type.withArticle)"
+        }
         report(
           .listTypeMismatch,
-          "the list holds \(member.type.withArticle), but \(describe(subject, value)) is \(value.type.withArticle)",
+          "the list holds \(member.type.withArticle), but \(describe(subject, value)) \(expected)",
           at: element.span, hint: quotedValueHint(element, against: value.type))
         sound = false
       }

@@ -363,16 +363,35 @@ extension Checker {
     return "drop the quotes: write \(spelled), not \"\(text)\""
   }
 
+  /// The first fact of enumeration `type`, to show in a hint.
+  private func factOfType(_ type: EnumType) -> String? {
+    schema.facts.first { $0.type == .enumeration(type) }?.name
+  }
+
   private func comparisonHint(_ left: ValueType, _ right: ValueType) -> String? {
-    switch (left, right) {
-    case (.duration, .number), (.number, .duration): "give the number a unit, as in 90 days"
-    case (.money, .number), (.number, .money): "give the number a currency, as in 4.99 USD"
-    case (.timestamp, .duration), (.duration, .timestamp):
-      "compare how long ago it was, as in now - purchase.date > 30 days"
-    // A policy writes no dates of its own (a fixed date would go stale as the policy lives on).
-    case (.timestamp, .text), (.text, .timestamp):
-      "a policy compares times by how long ago they were, as in now - purchase.date > 30 days"
-    default: nil
+    for side in [left, right] {
+      guard case .enumeration(let type) = side else { continue }
+      let values =
+        type.cases.prefix(3).joined(separator: ", ") + (type.cases.count > 3 ? ", …" : "")
+      let fact = factOfType(type) ?? schema.vocabulary.examples.enumFact
+      if left == right {
+        return
+          "\(side.withArticle) has no order: compare it with == or !=, or list the values that qualify, as in \(fact) in [\(type.cases.prefix(2).joined(separator: ", "))]"
+      }
+      return
+        "\(side.withArticle) is one of \(values): compare it with one, as in \(fact) == \(type.cases.first ?? "")"
     }
+    let hint: String? =
+      switch (left, right) {
+      case (.duration, .number), (.number, .duration): "give the number a unit, as in 90 days"
+      case (.money, .number), (.number, .money): "give the number a currency, as in 4.99 USD"
+      case (.timestamp, .duration), (.duration, .timestamp):
+        "compare how long ago it was, as in now - purchase.date > 30 days"
+      case (.timestamp, .text), (.text, .timestamp):
+        "a date is written without quotes, as in purchase.date >= 2026-11-01, and how long ago "
+          + "with now, as in now - purchase.date > 30 days"
+      default: nil
+      }
+    return hint
   }
 }

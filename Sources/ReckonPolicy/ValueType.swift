@@ -20,7 +20,7 @@ public indirect enum ValueType: Hashable, Sendable, CustomStringConvertible {
     case .duration: "duration"
     case .timestamp: "timestamp"
     case .text: "text"
-    case .enumeration(let type): type.name
+    case .enumeration(let type): type.noun
     case .list(let element): "list of \(element)"
     }
   }
@@ -30,7 +30,9 @@ public indirect enum ValueType: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .money: "an amount of money"
     case .text: "text"
-    default: "a \(self)"
+    default:
+      // "an override", "a reason": the article of the word as it sounds, for the usual nouns.
+      "aeiou".contains(description.first ?? "x") ? "an \(self)" : "a \(self)"
     }
   }
 
@@ -45,15 +47,29 @@ public indirect enum ValueType: Hashable, Sendable, CustomStringConvertible {
 
 /// A closed set of symbolic values, such as a store's delivery statuses.
 public struct EnumType: Hashable, Sendable {
-  /// The name shown in messages, e.g. `DeliveryStatus`.
+  /// The type's name, e.g. `DeliveryStatus`.
   public let name: String
   /// The values, in declaration order.
   public let cases: [String]
+  /// What messages call one of its values, e.g. `delivery status` (`a delivery status`).
+  public let noun: String
 
-  /// Creates an enum type from its name and values.
-  public init(name: String, cases: [String]) {
+  /// Creates an enum type from its name and values; `noun` defaults to the name's words in
+  /// lower case (`DeliveryStatus` is `delivery status`).
+  public init(name: String, cases: [String], noun: String? = nil) {
     self.name = name
     self.cases = cases
+    self.noun = noun ?? EnumType.words(of: name)
+  }
+
+  /// `DeliveryStatus` as `delivery status`.
+  static func words(of name: String) -> String {
+    var words = ""
+    for character in name {
+      if character.isUppercase, !words.isEmpty { words.append(" ") }
+      words.append(character.lowercased())
+    }
+    return words
   }
 
   /// The position of `name` among the cases, if it is one of them.

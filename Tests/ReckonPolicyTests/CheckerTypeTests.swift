@@ -47,7 +47,8 @@ struct CheckerTypeTests {
     ErrorCase(
       condition: "purchase.date > \"2026-01-01\"", id: .typeMismatch,
       message: "cannot compare a timestamp with text",
-      hint: "a policy compares times by how long ago they were, as in now - purchase.date > 30 days"
+      hint:
+        "a date is written without quotes, as in purchase.date >= 2026-11-01, and how long ago with now, as in now - purchase.date > 30 days"
     ),
     ErrorCase(
       condition: "now > 30 days", id: .typeMismatch,
@@ -78,7 +79,7 @@ struct CheckerTypeTests {
       hint: "compare it with something, as in product.id == \"com.example.coins\""),
     ErrorCase(
       condition: "delivery.status", id: .conditionNotBoolean,
-      message: "the condition of rule 'r' must be true or false, but this is a DeliveryStatus",
+      message: "the condition of rule 'r' must be true or false, but this is a delivery status",
       hint: "compare it with something, as in delivery.status == DELIVERED"),
     ErrorCase(
       condition: "customer.account_age or true", id: .conditionNotBoolean,
@@ -89,27 +90,36 @@ struct CheckerTypeTests {
       message: "'=' gives a value; it does not compare", hint: "to compare, write =="),
     ErrorCase(
       condition: "delivery.status < DELIVERED", id: .typeMismatch,
-      message: "'<' does not apply to a DeliveryStatus"),
+      message: "'<' does not apply to a delivery status",
+      hint:
+        "a delivery status has no order: compare it with == or !=, or list the values that qualify, as in delivery.status in [DELIVERED, UNDELIVERED_QUALITY_ISSUE]"
+    ),
     ErrorCase(
       condition: "product.id starts with 3", id: .typeMismatch,
       message: "cannot compare text with a number"),
     ErrorCase(
       condition: "reason == product.type", id: .typeMismatch,
-      message: "cannot compare a Reason with a ProductType"),
+      message: "cannot compare a reason with a product type",
+      hint:
+        "a reason is one of UNINTENDED_PURCHASE, FULFILLMENT_ISSUE, LEGAL, …: compare it with one, as in reason == UNINTENDED_PURCHASE"
+    ),
     ErrorCase(
       condition: "reason in [LEGAL, 3]", id: .listTypeMismatch,
-      message: "the list holds a number, but reason is a Reason"),
+      message:
+        "the list holds a number, but reason takes values such as UNINTENDED_PURCHASE, FULFILLMENT_ISSUE"
+    ),
     ErrorCase(
       condition: "reason == \"LEGAL\"", id: .typeMismatch,
-      message: "cannot compare a Reason with text",
+      message: "cannot compare a reason with text",
       hint: "drop the quotes: write LEGAL, not \"LEGAL\""),
     ErrorCase(
       condition: "\"unintended purchase\" != reason", id: .typeMismatch,
-      message: "cannot compare text with a Reason",
+      message: "cannot compare text with a reason",
       hint: "drop the quotes: write UNINTENDED_PURCHASE, not \"unintended purchase\""),
     ErrorCase(
       condition: "reason in [LEGAL, \"OTHER\"]", id: .listTypeMismatch,
-      message: "the list holds text, but reason is a Reason",
+      message:
+        "the list holds text, but reason takes values such as UNINTENDED_PURCHASE, FULFILLMENT_ISSUE",
       hint: "drop the quotes: write OTHER, not \"OTHER\""),
     ErrorCase(
       condition: "customer.account_age < 1 month", id: .unknownUnit,
