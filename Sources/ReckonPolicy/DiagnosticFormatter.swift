@@ -1,6 +1,6 @@
 import ReckonSupport
 
-/// Renders diagnostics as `file:line:col: severity: message`, the source line, a caret under the
+/// Renders diagnostics as `file:line:col: severity[code]: message`, the source line, a caret under the
 /// span and a hint line, the way compilers print them.
 public struct DiagnosticFormatter: Sendable {
   /// Creates a formatter.
@@ -14,15 +14,16 @@ public struct DiagnosticFormatter: Sendable {
       .joined(separator: "\n")
   }
 
-  /// Renders one diagnostic with its source line and caret.
+  /// Renders one diagnostic with its source line and caret, its code beside its severity
+  /// (`error[P0301]`) for `reckon explain`.
   public func render(_ diagnostic: Diagnostic, in source: SourceFile) -> String {
+    let label = "\(diagnostic.severity.rawValue)[\(diagnostic.id.code)]"
     guard diagnostic.quotesSource else {
-      return "\(source.path): \(diagnostic.severity.rawValue): \(diagnostic.message)\n"
+      return "\(source.path): \(label): \(diagnostic.message)\n"
         + (diagnostic.hint.map { "  = \($0)\n" } ?? "")
     }
     return render(
-      diagnostic.severity, diagnostic.message, at: diagnostic.span, hint: diagnostic.hint,
-      in: source)
+      label, diagnostic.message, at: diagnostic.span, hint: diagnostic.hint, in: source)
   }
 
   /// Renders a problem that is not one of the checker's diagnostics, such as `fmt` refusing its
@@ -31,9 +32,15 @@ public struct DiagnosticFormatter: Sendable {
     _ severity: Diagnostic.Severity, _ message: String, at span: SourceSpan, hint: String?,
     in source: SourceFile
   ) -> String {
+    render(severity.rawValue, message, at: span, hint: hint, in: source)
+  }
+
+  private func render(
+    _ label: String, _ message: String, at span: SourceSpan, hint: String?, in source: SourceFile
+  ) -> String {
     let start = source.location(of: span.start)
     var lines = [
-      "\(source.path):\(start.line):\(start.column): \(severity.rawValue): \(message)",
+      "\(source.path):\(start.line):\(start.column): \(label): \(message)",
       excerpt(at: span, in: source),
     ]
     if let hint {

@@ -123,7 +123,7 @@ struct CheckCommandTests {
     #expect(run.status == 1)
     #expect(
       run.standardError.contains(
-        "\(path):1:1: error: the file has no rules and no otherwise: it would never decide"),
+        "\(path):1:1: error[P0334]: the file has no rules and no otherwise: it would never decide"),
       "\(run.standardError)")
     #expect(run.standardOutput.contains("1 error"), "\(run.standardOutput)")
   }
@@ -131,7 +131,7 @@ struct CheckCommandTests {
   @Test(arguments: [
     (
       "examples/reckon.json",
-      "examples/reckon.json:1:1: error: this is JSON, not a policy",
+      "examples/reckon.json:1:1: error[P0223]: this is JSON, not a policy",
       "configuration is read with --config"
     ),
     (

@@ -31,7 +31,7 @@ struct AnswerCoverageTests {
     let rendered = result.renderedDiagnostics()
     #expect(
       rendered.contains(
-        "policies/example.policy:3:1: error: no CONSUMABLE, NON_CONSUMABLE or NON_RENEWING request "
+        "policies/example.policy:3:1: error[P0401]: no CONSUMABLE, NON_CONSUMABLE or NON_RENEWING request "
           + "with delivery.status other than DELIVERED would get a reply: 'otherwise' decides it "
           + "and the body would break Apple's rules"), "\(rendered)")
     #expect(rendered.contains("add the line '# reckon: allow-unanswered' to the file"))
@@ -80,7 +80,8 @@ struct AnswerCoverageTests {
         "no CONSUMABLE request with any delivery.status would get a reply: rule 'coins' decides it")
         == true, "\(errors.first?.message ?? "")")
     #expect(
-      result.renderedDiagnostics().contains("policies/example.policy:2:6: error: no CONSUMABLE"),
+      result.renderedDiagnostics().contains(
+        "policies/example.policy:2:6: error[P0401]: no CONSUMABLE"),
       "\(result.renderedDiagnostics())")
   }
 

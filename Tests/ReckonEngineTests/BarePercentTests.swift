@@ -28,7 +28,8 @@ struct BarePercentTests {
       """)
     let problems = report.problems.joined()
     #expect(
-      problems.contains("used.tests:3:34: error: consumptionPercentage = \(bare) is \(read)"),
+      problems.contains(
+        "used.tests:3:34: error[P0322]: consumptionPercentage = \(bare) is \(read)"),
       "\(problems)")
     #expect(
       problems.contains(

@@ -65,9 +65,10 @@ struct AuthoringErrorTests {
       """
     let (diagnostics, rendered) = errors(text)
     #expect(diagnostics.map(\.message) == ["this rule has no 'then'"], "\(rendered)")
-    #expect(rendered.hasPrefix("test.policy:2:23: error: this rule has no 'then'"), "\(rendered)")
+    #expect(
+      rendered.hasPrefix("test.policy:2:23: error[P0206]: this rule has no 'then'"), "\(rendered)")
     let last = errors("rule \"a\" when reason == LEGAL\n")
-    #expect(last.rendered.hasPrefix("test.policy:1:30: error: this rule has no 'then'"))
+    #expect(last.rendered.hasPrefix("test.policy:1:30: error[P0206]: this rule has no 'then'"))
   }
 
   /// The slips of a first policy, each met with the form to write rather than only what the

@@ -206,7 +206,7 @@ struct DeepCheckTests {
       path: "d.policy")
     #expect(
       result.renderedDiagnostics() == """
-        d.policy:2:8: warning: rule 'x' can never match: 'usage.consumed > 80%' and 'usage.consumed < 50%' cannot all hold at once
+        d.policy:2:8: warning[P0502]: rule 'x' can never match: 'usage.consumed > 80%' and 'usage.consumed < 50%' cannot all hold at once
             2 |   when usage.consumed > 80% and usage.consumed < 50%
               |        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
               = one of these conditions is not what was meant; fix it, or remove the rule

@@ -16,7 +16,7 @@ struct DiagnosticFormatterTests {
       hint: "did you mean 'DELIVERED'?")
     #expect(
       DiagnosticFormatter().render(diagnostic, in: source) == """
-        policies/targeted.policy:14:27: error: unknown value 'DELIVERD' for delivery.status
+        policies/targeted.policy:14:27: error[P0308]: unknown value 'DELIVERD' for delivery.status
            14 |   when delivery.status != DELIVERD
               |                           ^~~~~~~~
               = did you mean 'DELIVERED'?
@@ -31,7 +31,7 @@ struct DiagnosticFormatterTests {
     let result = TestSchema.load(text, path: "policies/targeted.policy")
     #expect(
       result.renderedDiagnostics() == """
-        policies/targeted.policy:15:27: error: unknown value 'DELIVERD' for delivery.status
+        policies/targeted.policy:15:27: error[P0308]: unknown value 'DELIVERD' for delivery.status
            15 |   when delivery.status != DELIVERD
               |                           ^~~~~~~~
               = did you mean 'DELIVERED'?
@@ -58,7 +58,7 @@ struct DiagnosticFormatterTests {
     let source = SourceFile(path: "p", text: "abc")
     let rendered = DiagnosticFormatter().render(
       Diagnostic(.unknownName, .warning, "w", at: SourceSpan(start: 1, end: 2)), in: source)
-    #expect(rendered == "p:1:2: warning: w\n    1 | abc\n      |  ^\n")
+    #expect(rendered == "p:1:2: warning[P0301]: w\n    1 | abc\n      |  ^\n")
   }
 
   @Test func tabsInTheLineKeepTheCaretAligned() {
@@ -79,7 +79,7 @@ struct DiagnosticFormatterTests {
     let source = SourceFile(path: "p", text: "let x =\n")
     let rendered = DiagnosticFormatter().render(
       Diagnostic(.expectedExpression, .error, "m", at: SourceSpan(start: 8, end: 8)), in: source)
-    #expect(rendered == "p:2:1: error: m\n    2 | \n      | ^\n")
+    #expect(rendered == "p:2:1: error[P0209]: m\n    2 | \n      | ^\n")
   }
 
   @Test func theGutterWidensForLongFiles() {
@@ -88,7 +88,7 @@ struct DiagnosticFormatterTests {
     let rendered = DiagnosticFormatter().render(
       Diagnostic(.unknownName, .error, "m", at: SourceSpan(start: 123_456, end: 123_457)),
       in: source)
-    #expect(rendered == "p:123457:1: error: m\n 123457 | x\n        | ^\n")
+    #expect(rendered == "p:123457:1: error[P0301]: m\n 123457 | x\n        | ^\n")
   }
 
   @Test func multibyteCharactersCountAsOneColumnWhileTheCaretIsPaddedByTerminalCells() {
@@ -98,7 +98,7 @@ struct DiagnosticFormatterTests {
       Diagnostic(.unknownName, .error, "m", at: SourceSpan(start: offset, end: offset + 1)),
       in: source)
     // Column 5 counts characters; the emoji takes two cells, so the caret needs five spaces.
-    #expect(rendered == "p:1:5: error: m\n    1 | é ☕️ x\n      |      ^\n")
+    #expect(rendered == "p:1:5: error[P0301]: m\n    1 | é ☕️ x\n      |      ^\n")
   }
 
   struct WideCase: CustomTestStringConvertible, Sendable {
@@ -140,7 +140,7 @@ struct DiagnosticFormatterTests {
       ], in: source)
     #expect(
       rendered
-        == "p:1:1: error: first\n    1 | a b\n      | ^\n\np:1:3: error: second\n    1 | a b\n      |   ^\n"
+        == "p:1:1: error[P0301]: first\n    1 | a b\n      | ^\n\np:1:3: error[P0301]: second\n    1 | a b\n      |   ^\n"
     )
   }
 }

@@ -9,7 +9,8 @@ struct EdgeOfRangeTests {
     let text = "\u{FEFF}rule \"r\" when reason == LEGALL then refund DECLINE\n"
     let result = TestSchema.load(text, path: "bom.policy")
     let rendered = result.renderedDiagnostics()
-    #expect(rendered.hasPrefix("bom.policy:1:25: error: unknown value 'LEGALL'"), "\(rendered)")
+    #expect(
+      rendered.hasPrefix("bom.policy:1:25: error[P0308]: unknown value 'LEGALL'"), "\(rendered)")
     #expect(
       rendered.contains(
         "    1 | rule \"r\" when reason == LEGALL then refund DECLINE\n"

@@ -77,7 +77,7 @@ struct LetDepthTests {
     let rendered = result.renderedDiagnostics()
     #expect(
       rendered.hasPrefix(
-        "deep.policy:\(limit + 1):5: error: 'x\(limit)' nests \(limit + 1) levels deep counting the lets it uses, more than \(limit)"
+        "deep.policy:\(limit + 1):5: error[P0218]: 'x\(limit)' nests \(limit + 1) levels deep counting the lets it uses, more than \(limit)"
       ), "\(rendered)")
     #expect(rendered.contains("| let x\(limit) = x\(limit - 1)\n"))
     #expect(rendered.contains("|     ^~~~~\n"))

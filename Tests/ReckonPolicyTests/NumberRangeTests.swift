@@ -58,7 +58,8 @@ struct NumberRangeTests {
     let rendered = result.renderedDiagnostics()
     #expect(
       rendered.hasPrefix(
-        "big.policy:2:40: error: this number is too large to be represented\n"), "\(rendered)")
+        "big.policy:2:40: error[P0109]: this number is too large to be represented\n"),
+      "\(rendered)")
     #expect(rendered.contains("|                                        ^~~~"), "\(rendered)")
     #expect(
       rendered.hasSuffix(

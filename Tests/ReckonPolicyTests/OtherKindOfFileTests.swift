@@ -55,7 +55,7 @@ struct OtherKindOfFileTests {
     let text = "root:$6$salt$secrethash:19000:0:99999:7:::\nbin:*:19000:0:99999:7:::\n"
     let result = TestSchema.load(text, path: "/etc/shadow")
     let rendered = result.renderedDiagnostics()
-    #expect(rendered.hasPrefix("/etc/shadow: error: this does not look like a policy"))
+    #expect(rendered.hasPrefix("/etc/shadow: error[P0223]: this does not look like a policy"))
     #expect(!rendered.contains("secrethash") && !rendered.contains("root"), "\(rendered)")
   }
 
@@ -75,7 +75,7 @@ struct OtherKindOfFileTests {
     #expect(result.diagnostics.first?.hint == "run its tests with: reckon test policies/a.tests")
     #expect(
       result.renderedDiagnostics().hasPrefix(
-        "policies/a.tests:1:1: error: this is a policy tests file, not a policy\n"))
+        "policies/a.tests:1:1: error[P0223]: this is a policy tests file, not a policy\n"))
   }
 
   /// `reckon test tests.policy` would look for tests.tests beside it, so a tests file saved with

@@ -83,7 +83,7 @@ struct TextControlCharacterTests {
       "rule \"a\u{1B}[31mred\"\n  when reason == LEGAL\n  then refund DECLINE\n", path: "c.policy")
     #expect(
       result.renderedDiagnostics().hasPrefix(
-        "c.policy:1:8: error: U+001B escape cannot be written inside text\n"),
+        "c.policy:1:8: error[P0104]: U+001B escape cannot be written inside text\n"),
       "\(result.renderedDiagnostics())")
     #expect(result.policy == nil)
   }

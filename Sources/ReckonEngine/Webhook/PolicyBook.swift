@@ -55,7 +55,8 @@ public final class PolicyBook: @unchecked Sendable {
     /// The line that names the first error and where it is (the first line when none does).
     public var firstLine: String {
       let lines = diagnostics.split(whereSeparator: \.isNewline)
-      let line = lines.first { $0.contains(": error: ") } ?? lines.first ?? ""
+      let line =
+        lines.first { $0.contains(": error[") || $0.contains(": error: ") } ?? lines.first ?? ""
       return QuotedText.cut(String(line), to: 300)
     }
   }

@@ -99,7 +99,7 @@ struct PolicyTestLetTests {
     let problems = report.problems.joined()
     #expect(
       problems.contains(
-        "targeted.tests:2:9: error: 'heavyAndOld' is a let in targeted.policy, computed from "
+        "targeted.tests:2:9: error[P0307]: 'heavyAndOld' is a let in targeted.policy, computed from "
           + "usage.consumed, customer.account_age; give those facts"), "\(problems)")
     #expect(problems.contains("to check its value, write: expect heavyAndOld = true"))
     #expect(report.outcomes.isEmpty)

@@ -221,10 +221,11 @@ struct PolicyTestRunnerTests {
         expect rule "heavy usage"
       """)
     let problems = report.problems.joined()
-    #expect(problems.contains("small.tests:2:9: error: unknown fact 'usage.consumd'"))
+    #expect(problems.contains("small.tests:2:9: error[P0306]: unknown fact 'usage.consumd'"))
     #expect(problems.contains("did you mean 'usage.consumed'?"))
     #expect(
-      problems.contains("small.tests:3:15: error: unknown rule in small.policy 'heavy usage'"))
+      problems.contains(
+        "small.tests:3:15: error[P0301]: unknown rule in small.policy 'heavy usage'"))
     #expect(report.outcomes.isEmpty)
   }
 
@@ -242,7 +243,7 @@ struct PolicyTestRunnerTests {
       """)
     #expect(
       report.problems.joined().contains(
-        "small.tests:5:6: error: another test is already called 'light use' (line 1)"),
+        "small.tests:5:6: error[P0224]: another test is already called 'light use' (line 1)"),
       "\(report.problems)")
     #expect(report.outcomes.isEmpty)
   }
@@ -253,35 +254,35 @@ struct PolicyTestRunnerTests {
     arguments: [
       (
         "expect refund DECLINE\n  expect refund GRANT_FULL",
-        "small.tests:4:10: error: this test already expects refund DECLINE, which rules out refund GRANT_FULL (line 3)"
+        "small.tests:4:10: error[P0226]: this test already expects refund DECLINE, which rules out refund GRANT_FULL (line 3)"
       ),
       (
         "expect refund DECLINE, share data only",
-        "small.tests:3:26: error: this test already expects refund DECLINE, which rules out share data only (line 3)"
+        "small.tests:3:26: error[P0226]: this test already expects refund DECLINE, which rules out share data only (line 3)"
       ),
       (
         "expect hold for review, no reply",
-        "small.tests:3:27: error: this test already expects hold for review, which rules out no reply (line 3)"
+        "small.tests:3:27: error[P0226]: this test already expects hold for review, which rules out no reply (line 3)"
       ),
       (
         "expect do not respond\n  expect share data only",
-        "small.tests:4:10: error: this test already expects do not respond, which rules out share data only (line 3)"
+        "small.tests:4:10: error[P0226]: this test already expects do not respond, which rules out share data only (line 3)"
       ),
       (
         "expect rule \"heavy use\", rule \"recent\"",
-        "small.tests:3:28: error: this test already expects rule \"heavy use\" to decide (line 3)"
+        "small.tests:3:28: error[P0226]: this test already expects rule \"heavy use\" to decide (line 3)"
       ),
       (
         "expect otherwise, rule \"recent\"",
-        "small.tests:3:21: error: this test expects both a rule and otherwise to decide (line 3)"
+        "small.tests:3:21: error[P0226]: this test expects both a rule and otherwise to decide (line 3)"
       ),
       (
         "expect consumptionPercentage = 40000, consumptionPercentage = 40%",
-        "small.tests:3:41: error: consumptionPercentage is already expected in this test (line 3)"
+        "small.tests:3:41: error[P0226]: consumptionPercentage is already expected in this test (line 3)"
       ),
       (
         "given usage.consumed = 10%\n  expect otherwise",
-        "small.tests:3:9: error: usage.consumed is already given in this test (line 2)"
+        "small.tests:3:9: error[P0225]: usage.consumed is already given in this test (line 2)"
       ),
     ])
   func clashingClausesInOneTestAreAnErrorCitingTheFirst(_ clauses: String, _ error: String)
@@ -302,7 +303,7 @@ struct PolicyTestRunnerTests {
       """)
     #expect(
       report.problems.joined().contains(
-        "small.tests:2:7: error: reason is already given before the first test (line 1)"),
+        "small.tests:2:7: error[P0225]: reason is already given before the first test (line 1)"),
       "\(report.problems)")
   }
 
@@ -332,7 +333,7 @@ struct PolicyTestRunnerTests {
     let problems = report.problems.joined()
     #expect(
       problems.contains(
-        "small.tests:2:29: error: purchase.quantity: '\(quantity)' is not a whole number"),
+        "small.tests:2:29: error[P0321]: purchase.quantity: '\(quantity)' is not a whole number"),
       "\(problems)")
     #expect(problems.contains("  2 |   given purchase.quantity = \(quantity)"))
     #expect(problems.contains("^"))
@@ -404,13 +405,16 @@ struct PolicyTestRunnerTests {
       """)
     let problems = report.problems.joined()
     #expect(
-      problems.contains("small.tests:2:30: error: expected ',' or a new line, found 'expect'"))
-    #expect(
-      problems.contains("small.tests:4:1: error: expected what the refund preference should be"))
-    #expect(problems.contains("small.tests:4:6: error: expected the test's name in double quotes"))
+      problems.contains(
+        "small.tests:2:30: error[P0224]: expected ',' or a new line, found 'expect'"))
     #expect(
       problems.contains(
-        "small.tests:6:10: error: expected what the decision should be, found 'refnd'"))
+        "small.tests:4:1: error[P0224]: expected what the refund preference should be"))
+    #expect(
+      problems.contains("small.tests:4:6: error[P0224]: expected the test's name in double quotes"))
+    #expect(
+      problems.contains(
+        "small.tests:6:10: error[P0224]: expected what the decision should be, found 'refnd'"))
     #expect(problems.contains("did you mean 'refund'?"))
   }
 

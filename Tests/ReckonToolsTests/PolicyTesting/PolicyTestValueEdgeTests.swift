@@ -38,7 +38,7 @@ struct PolicyTestValueEdgeTests {
     #expect(report.problems.count == 1, "\(report.problems)")
     #expect(
       report.problems.joined().contains(
-        "edge.tests:2:25: error: purchase.date: '99999999999 days ago' is not a time in years 1 to 9999"
+        "edge.tests:2:25: error[P0321]: purchase.date: '99999999999 days ago' is not a time in years 1 to 9999"
       ), "\(report.problems)")
     #expect(!report.passed)
   }
@@ -53,7 +53,8 @@ struct PolicyTestValueEdgeTests {
       """)
     #expect(report.problems.count == 1, "\(report.problems)")
     #expect(
-      report.problems.joined().contains("edge.tests:2:15: error: now: "), "\(report.problems)")
+      report.problems.joined().contains("edge.tests:2:15: error[P0321]: now: "),
+      "\(report.problems)")
     #expect(!report.problems.joined().contains("lower case"), "\(report.problems)")
   }
 
@@ -156,7 +157,8 @@ struct PolicyTestValueEdgeTests {
   func anUnknownCurrencyIsAnErrorWithASuggestion(_ line: String, _ hint: String) throws {
     let report = try Self.run("test \"t\"\n  \(line)\n  expect otherwise\n")
     let problems = report.problems.joined()
-    #expect(problems.contains("edge.tests:2:35: error: customer.lifetime_spent: unknown currency"))
+    #expect(
+      problems.contains("edge.tests:2:35: error[P0321]: customer.lifetime_spent: unknown currency"))
     #expect(problems.contains(hint), "\(problems)")
   }
 }
