@@ -3,6 +3,7 @@ import Foundation
 /// Every verb, in the order `reckon --help` lists them.
 let commands: [any Command.Type] = [
   CheckCommand.self,
+  ExplainCommand.self,
   EvalCommand.self,
   TestCommand.self,
   FmtCommand.self,

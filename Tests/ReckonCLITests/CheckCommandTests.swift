@@ -156,3 +156,27 @@ struct CheckCommandTests {
     #expect(run.status == 0, "\(run.standardError)")
   }
 }
+
+extension CheckCommandTests {
+  @Test(arguments: ["json", "sarif"])
+  func checkWritesOneDocumentToStandardOutput(format: String) async throws {
+    let policy = "Tests/ReckonCLITests/Fixtures/custom-vip.policy"
+    let run = try await ReckonBinary.run(["check", "--format", format, policy])
+    #expect(run.status == 1)
+    #expect(run.standardError.isEmpty, "\(run.standardError)")
+    let document = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8))
+    #expect(document is [String: Any])
+    #expect(run.standardOutput.contains("P0306"))
+  }
+
+  @Test func explainSaysWhatACodeMeansAndRefusesOneNoProblemHas() async throws {
+    let known = try await ReckonBinary.run(["explain", "P0306"])
+    #expect(known.status == 0)
+    #expect(known.standardOutput.contains("unknown-fact"))
+    let unknown = try await ReckonBinary.run(["explain", "P9999"])
+    #expect(unknown.status == 2)
+    #expect(unknown.standardError.contains("no problem has the code 'P9999'"))
+    let bad = try await ReckonBinary.run(["check", "--format", "xml", "policies"])
+    #expect(bad.status == 2)
+  }
+}

@@ -1,5 +1,6 @@
 import ReckonEngine
 import ReckonPolicy
+import ReckonTools
 
 /// `reckon check [PATHS]`: loads policies and prints every diagnostic.
 enum CheckCommand: Command {
@@ -8,10 +9,13 @@ enum CheckCommand: Command {
   static let options: [CommandOption] = [
     CommandOption(
       "config", value: "FILE",
-      help: "also know the custom facts (custom.*) its fact sources declare")
+      help: "also know the custom facts (custom.*) its fact sources declare"),
+    CommandOption(
+      "format", value: "FORMAT",
+      help: "text (default), json, or sarif (SARIF 2.1.0, for code scanning and editors)"),
   ]
   static let help = """
-    Usage: reckon check [PATHS...] [--config reckon.json]
+    Usage: reckon check [PATHS...] [--config reckon.json] [--format text|json|sarif]
 
     Checks each policy file (a folder means every *.policy file in it; default: policies/) and
     prints every problem as file:line:column with the source line and a caret. A folder with no
@@ -19,17 +23,25 @@ enum CheckCommand: Command {
     which no request of some product type and delivery status would get a reply (decided over
     a built-in sample, as reckon serve does before a policy goes live) unless the file has the
     line '# reckon: allow-unanswered'.
-    Exits 1 if any file has an error, 0 if there are only warnings or none.
+    Each problem has a code (error[P0306]); reckon explain CODE says what it means. With
+    --format json or sarif the problems go to standard output as one document, and nothing else.
+    Exits 1 if any file has an error, 0 if there are only warnings or none, 2 on a usage mistake.
 
     \(CommandOption.table(options, column: 17))
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let schema = try CustomFactsOption.schema(&arguments)
+    let format =
+      try arguments.option("format").map { given throws(UsageError) in
+        guard let format = Format(rawValue: given) else {
+          throw UsageError("--format must be text, json or sarif")
+        }
+        return format
+      } ?? .text
     try arguments.rejectUnknown(positionals: .max)
-    var errors = 0
-    var warnings = 0
-    var checked = 0
+    var results: [PolicyLoader.Result] = []
+    var failures: [DiagnosticDocument.Failure] = []
     // A path that cannot be read is one error among the others: the rest are still checked, so
     // one run reports every problem.
     // A file named twice (itself and in its folder) is checked once, so counts are of files.
@@ -37,8 +49,8 @@ enum CheckCommand: Command {
     for input in arguments.positionals.isEmpty ? ["policies"] : arguments.positionals {
       let paths: [String]
       do { paths = PolicyFiles.dropRepeats(try PolicyFiles.expand([input]), seen: &seen) } catch {
-        console.error("reckon check: \(error)")
-        errors += 1
+        failures.append(.init(path: input, message: "\(error)"))
+        if format == .text { console.error("reckon check: \(error)") }
         continue
       }
       for path in paths {
@@ -46,20 +58,36 @@ enum CheckCommand: Command {
         do {
           result = try PolicyFiles.load(path, schema: schema).withAnswerCoverage(schema: schema)
         } catch {
-          console.error("reckon check: \(error)")
-          errors += 1
+          failures.append(.init(path: path, message: "\(error)"))
+          if format == .text { console.error("reckon check: \(error)") }
           continue
         }
-        checked += 1
-        if !result.diagnostics.isEmpty { console.error(result.renderedDiagnostics()) }
-        errors += result.diagnostics.filter(\.isError).count
-        warnings += result.diagnostics.count - result.diagnostics.filter(\.isError).count
+        results.append(result)
+        if format == .text, !result.diagnostics.isEmpty {
+          console.error(result.renderedDiagnostics())
+        }
       }
     }
-    let files = checked == 1 ? "1 file" : "\(checked) files"
-    console.out(
-      "checked \(files): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
-    )
+    let all = results.flatMap(\.diagnostics)
+    let errors = all.filter(\.isError).count + failures.count
+    let warnings = all.count - all.filter(\.isError).count
+    switch format {
+    case .text:
+      let files = results.count == 1 ? "1 file" : "\(results.count) files"
+      console.out(
+        "checked \(files): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+      )
+    case .json:
+      console.out(DiagnosticDocument.json(results, failures: failures))
+    case .sarif:
+      console.out(
+        DiagnosticDocument.sarif(results, failures: failures, toolVersion: ReckonVersion.release))
+    }
     return errors > 0 ? 1 : 0
+  }
+
+  /// What `--format` may say.
+  enum Format: String {
+    case text, json, sarif
   }
 }
