@@ -53,8 +53,10 @@ public struct GatheredFacts: Hashable, Sendable {
     provenance.values.contains { $0 != "notification" && $0 != "records" }
   }
 
-  /// Replaces a notification fact; for benchmarks and tests that vary requests without rebuilding them.
+  /// Replaces a fact whatever gave it, the notification too: for benchmarks and tests that vary
+  /// requests without rebuilding them, and for a what-if request, which has no notification.
   public mutating func overrideForBenchmark(_ name: String, _ value: Value) {
     try? values.set(name, to: value)
+    provenance[name] = "--fact"
   }
 }

@@ -63,6 +63,13 @@ struct Arguments {
     return flags.contains(name)
   }
 
+  /// Every value of an option that may be given several times, in order.
+  mutating func options(_ name: String) -> [String] {
+    assert(documented.contains(name), "--\(name) is read but not declared")
+    consumed.insert(name)
+    return options[name] ?? []
+  }
+
   mutating func option(_ name: String) -> String? {
     assert(documented.contains(name), "--\(name) is read but not declared")
     assert(!flagNames.contains(name), "--\(name) is read as an option but declared as a flag")

@@ -1,3 +1,4 @@
+import Foundation
 import ReckonEngine
 import ReckonState
 import ReckonStatePostgres
@@ -19,6 +20,15 @@ struct StateChoice {
   init(location: String, passwordFile: String? = nil) {
     self.location = location
     self.passwordFile = passwordFile
+  }
+
+  /// The state `configuration` names when there is one to read: a server, or a file that
+  /// exists; nil when its file has not been made yet.
+  static func existing(_ configuration: ReckonConfiguration) -> StateChoice? {
+    let configured = StateChoice(configuration)
+    guard configured.isDatabaseServer || FileManager.default.fileExists(atPath: configured.location)
+    else { return nil }
+    return configured
   }
 
   /// Whether it is a database server's address rather than a file.

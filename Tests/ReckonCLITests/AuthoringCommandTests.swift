@@ -63,8 +63,8 @@ struct AuthoringCommandTests {
     Case(snapshot: "help-eval", arguments: ["eval", "--help"], status: 0),
     Case(snapshot: "unknown-command", arguments: ["evaluate"], status: 2),
     Case(
-      snapshot: "eval-missing-option", arguments: ["eval", "--policy", "policies/targeted.policy"],
-      status: 2),
+      snapshot: "eval-missing-option",
+      arguments: ["eval", "--request", "examples/eval/request.json"], status: 2),
     Case(
       snapshot: "eval-unknown-format",
       arguments: [

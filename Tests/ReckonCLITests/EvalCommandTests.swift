@@ -166,3 +166,41 @@ extension EvalCommandTests {
       ), "\(run.transcript)")
   }
 }
+
+/// `reckon eval` without a notification file: the request is built from the options.
+struct EvalWhatIfTests {
+  @Test func theOptionsBuildTheRequestAndTheFactsDecideIt() async throws {
+    let run = try await ReckonBinary.run([
+      "eval", "--policy", "policies/targeted.policy", "--reason", "UNINTENDED_PURCHASE",
+      "--fact", "usage.consumed=100%", "--fact", "customer.account_age=400 days",
+      "--fact", "history.earlier_requests=0", "--format", "json",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput.contains(#""rule" : "heavy use""#), "\(run.standardOutput)")
+    #expect(run.standardError.isEmpty, "\(run.standardError)")
+  }
+
+  @Test func aPolicyReadingHistoryWithNoneToReadIsWarnedAbout() async throws {
+    let run = try await ReckonBinary.run([
+      "eval", "--policy", "policies/decline-first-grant-next.policy", "--fact",
+      "usage.consumed=40%",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardError.contains("warning: the policy reads history.earlier_requests"))
+  }
+
+  @Test(arguments: [
+    (["--reason", "LEGL"], "did you mean 'LEGAL'?"),
+    (["--product-type", "consumable"], "--product-type takes one of CONSUMABLE"),
+    (["--fact", "usage.consumd=3%"], "did you mean 'usage.consumed'?"),
+    (["--fact", "usage.consumed"], "--fact takes NAME=VALUE"),
+    (["--fact", "usage.consumed=lots"], "--fact usage.consumed=lots"),
+    (["--facts", "x.json"], "give facts with --fact"),
+  ])
+  func anOptionThatMakesNoRequestIsAUsageError(_ options: [String], _ says: String) async throws {
+    let run = try await ReckonBinary.run(
+      ["eval", "--policy", "policies/targeted.policy"] + options)
+    #expect(run.status == 2)
+    #expect(run.standardError.contains(says), "\(run.standardError)")
+  }
+}

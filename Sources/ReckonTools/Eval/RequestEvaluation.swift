@@ -50,6 +50,23 @@ public enum RequestEvaluation {
     var facts = GatheredFacts(request: request, schema: schema)
     facts.add(
       document.values, from: URL(fileURLWithPath: factsPath).lastPathComponent, schema: schema)
+    warnAboutMissingHistory(policy, schema, facts, records: false, warn)
+    let decision = Decider(policy: policy, schema: schema).decide(
+      request, facts: facts, trace: traces)
+    return .decided(decision, policy: policy)
+  }
+
+  /// Decides a request built from options (`--reason`, `--fact` …) by the policy at
+  /// `policyPath`, the facts checked against `schema`.
+  public static func decide(
+    policyPath: String, whatIf: WhatIfRequest, schema: FactSchema = .standard, traces: Bool,
+    warn: (String) -> Void
+  ) throws -> Outcome {
+    guard let policy = try loadPolicy(policyPath, schema: schema, warn) else {
+      return .policyRefused
+    }
+    let (request, facts) = try whatIf.build(schema: schema)
+    warnAboutMissingHistory(policy, schema, facts, records: false, warn)
     let decision = Decider(policy: policy, schema: schema).decide(
       request, facts: facts, trace: traces)
     return .decided(decision, policy: policy)
@@ -57,10 +74,14 @@ public enum RequestEvaluation {
 
   /// Decides the request at `requestPath` as the service `configurationPath` describes would:
   /// a body as Apple posts it is verified against its roots, the policy is its app's unless
-  /// `policyPath` is given, and the facts come through its sources, with `factsPath` first.
+  /// `policyPath` is given, and the facts come through its sources, with `factsPath` first;
+  /// `history.*` facts come from `records`, opened for the configuration (its state database,
+  /// when there is one to read).
   public static func decide(
     configurationPath: String, policyPath: String?, requestPath: String, factsPath: String?,
-    now: Date?, traces: Bool, warn: (String) -> Void
+    now: Date?, traces: Bool,
+    records: (ReckonConfiguration) throws -> (any RecordsFactProvider)? = { _ in nil },
+    warn: (String) -> Void
   ) async throws -> Outcome {
     let configuration = try ReckonConfiguration.load(path: configurationPath)
     let setup = try FactSourceSetup(
@@ -91,14 +112,32 @@ public enum RequestEvaluation {
           FixedFactSource(
             name: URL(fileURLWithPath: factsPath).lastPathComponent, values: document.values)))
     }
-    switch await setup.gatherer(before: overrides).gather(request, for: policy) {
+    let history = try records(configuration)
+    switch await setup.gatherer(records: history, before: overrides).gather(request, for: policy) {
     case .ready(let facts):
+      warnAboutMissingHistory(policy, setup.schema, facts, records: history != nil, warn)
       let decision = Decider(policy: policy, schema: setup.schema).decide(
         request, facts: facts, trace: traces)
       return .decided(decision, policy: policy)
     case .retry(let failure):
       return .factsUnavailable(failure.description)
     }
+  }
+
+  /// `history.*` facts come from Reckon's state database: a policy that reads them with none to
+  /// read would silently fall to rules that do not need them, as "decline first" grants.
+  private static func warnAboutMissingHistory(
+    _ policy: CompiledPolicy, _ schema: FactSchema, _ facts: GatheredFacts, records: Bool,
+    _ warn: (String) -> Void
+  ) {
+    let missing = FactGathering.factsRead(by: policy).filter {
+      schema.origin(of: $0) == .records && facts.values[$0] == nil
+    }.sorted()
+    guard !missing.isEmpty, !records else { return }
+    warn(
+      "warning: the policy reads \(missing.joined(separator: ", ")), which comes from Reckon's "
+        + "state database; with none to read (--config naming an existing state.path, or "
+        + "--fact history.earlier_requests=1 to ask what if) it is missing for this request")
   }
 
   /// The policy at `path`, its diagnostics warned about; nil when it does not check.

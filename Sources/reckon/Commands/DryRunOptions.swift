@@ -152,11 +152,7 @@ struct DryRunOptions {
   /// are the recorded ones.
   func historySource() -> StateChoice? {
     if let statePath { return facts == "current" ? StateChoice(location: statePath) : nil }
-    guard let configuration else { return nil }
-    let configured = StateChoice(configuration)
-    guard configured.isDatabaseServer || FileManager.default.fileExists(atPath: configured.location)
-    else { return nil }
-    return configured
+    return configuration.flatMap(StateChoice.existing)
   }
 
   /// Reckon's records in the configured state database, for `--requests`.

@@ -35,6 +35,21 @@ enum EvalCommand: Command {
       help: "say in plain words which rule decided and why, and where each field came from"),
     CommandOption("format", value: "FORMAT", help: "text (default) or json"),
     CommandOption(
+      "fact", value: "NAME=VALUE",
+      help: [
+        "without --request: a fact of the request to decide, written as in the",
+        "language (--fact usage.consumed=40%); give it again for each fact",
+      ]),
+    CommandOption(
+      "reason", value: "REASON",
+      help: "without --request: the customer's reason (default UNINTENDED_PURCHASE)"),
+    CommandOption(
+      "product-type", value: "TYPE",
+      help: "without --request: the product type (default CONSUMABLE)"),
+    CommandOption(
+      "purchase-date", value: "TIME",
+      help: "without --request: when it was bought (default a week before --now)"),
+    CommandOption(
       "now", value: "TIME",
       help: [
         "the receive time: 2026-11-01 (midnight UTC) or an ISO 8601 time with its",
@@ -44,6 +59,12 @@ enum EvalCommand: Command {
   static let help = """
     Usage: reckon eval --policy FILE --request FILE --facts FILE [--explain] [--format text|json] [--now TIME]
            reckon eval --config reckon.json --request FILE [--policy FILE] [--facts FILE] [...]
+           reckon eval --policy FILE [--reason R] [--product-type T] [--fact NAME=VALUE]... [...]
+
+    Without --request, the request is built from the options, to ask "what would we answer
+    if...": a purchase a week before --now (default: now), from a customer who consented,
+    delivered and without a sample unless --fact says otherwise. With --config, its custom
+    facts and currency rates are known.
 
     \(CommandOption.table(options))
 
@@ -54,6 +75,9 @@ enum EvalCommand: Command {
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let outcome: RequestEvaluation.Outcome
+    if arguments.option("request") == nil {
+      return try whatIf(&arguments, console)
+    }
     if let configPath = arguments.option("config") {
       let requestPath = try arguments.required("request")
       let policyPath = arguments.option("policy")
@@ -62,7 +86,12 @@ enum EvalCommand: Command {
       do {
         outcome = try await RequestEvaluation.decide(
           configurationPath: configPath, policyPath: policyPath, requestPath: requestPath,
-          factsPath: factsPath, now: output.now, traces: output.traces, warn: console.error)
+          factsPath: factsPath, now: output.now, traces: output.traces,
+          records: { configuration in
+            try StateChoice.existing(configuration).map {
+              StateHistoryFacts(store: try $0.open(access: .readOnly))
+            }
+          }, warn: console.error)
       } catch let failure as RequestEvaluation.Failure {
         throw UsageError(failure.description)
       }
@@ -75,6 +104,34 @@ enum EvalCommand: Command {
     outcome = try RequestEvaluation.decide(
       policyPath: policyPath, requestPath: requestPath, factsPath: factsPath, now: output.now,
       traces: output.traces, warn: console.error)
+    return finish(outcome, output, console)
+  }
+
+  /// `reckon eval --policy FILE --fact ...`: a request built from the options.
+  private static func whatIf(_ arguments: inout Arguments, _ console: Console) throws -> Int32 {
+    let policyPath = try arguments.required("policy")
+    let schema = try CustomFactsOption.schema(&arguments)
+    guard arguments.option("facts") == nil else {
+      throw UsageError("without --request, give facts with --fact NAME=VALUE")
+    }
+    let facts = arguments.options("fact")
+    let reason = arguments.option("reason")
+    let productType = arguments.option("product-type")
+    let purchaseDate = try arguments.option("purchase-date").map(OutputOptions.parseTime)
+    let output = try OutputOptions(&arguments)
+    var request = WhatIfRequest(now: output.now ?? Date())
+    request.facts = facts
+    if let reason { request.reason = reason }
+    if let productType { request.productType = productType }
+    request.purchaseDate = purchaseDate
+    let outcome: RequestEvaluation.Outcome
+    do {
+      outcome = try RequestEvaluation.decide(
+        policyPath: policyPath, whatIf: request, schema: schema, traces: output.traces,
+        warn: console.error)
+    } catch let problem as WhatIfRequest.Problem {
+      throw UsageError(problem.description)
+    }
     return finish(outcome, output, console)
   }
 
@@ -123,7 +180,7 @@ enum EvalCommand: Command {
     var traces: Bool { explain || format == .json }
 
     /// As `dry-run --since` reads it: a whole UTC day, or a time with its zone.
-    private static func parseTime(_ text: String) throws(UsageError) -> Date {
+    static func parseTime(_ text: String) throws(UsageError) -> Date {
       do { return try DryRunSetup.date(text) } catch { throw UsageError("--now: \(error)") }
     }
   }
