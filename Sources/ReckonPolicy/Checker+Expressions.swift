@@ -138,6 +138,9 @@ extension Checker {
     // The lexer already said a name with letters outside ASCII cannot be read.
     guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
     if name.contains(".") {
+      if name.hasPrefix("custom.") {
+        guard unknownCustomFacts.insert(name).inserted else { return nil }
+      }
       let hint =
         Suggestions.closest(to: name, among: schema.facts.map(\.name)).map {
           "did you mean '\($0)'?"
@@ -246,8 +249,12 @@ extension Checker {
   private func percentHint(_ lhs: ResolvedExpression, _ rhs: ResolvedExpression, example: Int)
     -> String?
   {
-    let (number, percent) = lhs.type == .number ? (lhs, rhs) : (rhs, lhs)
+    var (number, percent) = lhs.type == .number ? (lhs, rhs) : (rhs, lhs)
     guard number.type == .number, percent.type == .percent else { return nil }
+    // `let ratio = a / b` then `ratio > 50%`: the let's value says what the number is.
+    while case .letReference(let index) = number.kind, index < lets.count {
+      number = lets[index].value
+    }
     if case .number(let written)? = number.constantValue {
       // 0.8 is most likely a fraction: 80%, not 0.8%.
       let meant = written > 0 && written < 1 ? Value.percentage(ofFraction: written) : written

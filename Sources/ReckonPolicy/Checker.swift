@@ -19,6 +19,9 @@ public struct Checker {
   var namedLists: [Int: [Expression]] = [:]
   /// The lets some rule, let or action uses, for the unused-let warning.
   var usedLets: Set<Int> = []
+  /// The custom facts reported unknown: one fix (declaring it, or `--config`) mends every use,
+  /// so each is reported once.
+  var unknownCustomFacts: Set<String> = []
   var nodeSpans: [SourceSpan] = []
   var nodeTypes: [ValueType] = []
   /// How many lets have been checked so far; a let may only use those before it.

@@ -75,7 +75,10 @@ extension Parser {
   func conditionCutShort() -> Bool {
     if separatedNumber() != nil { return true }
     guard cursor.kind == .identifier else { return false }
-    return ["equals", "equal", "eq", "not"].contains(cursor.current.text.lowercased())
+    // A unit in words after a number (`80 percent`) is the number's, not a new word: the
+    // condition as parsed (`x > 80`) would draw a second error for the same slip.
+    return ["equals", "equal", "eq", "not", "percent", "percentage", "pct"].contains(
+      cursor.current.text.lowercased())
   }
 
   /// The hint for a number written with a comma where a condition ended (`1,000.00 USD`,

@@ -179,7 +179,11 @@ public struct Parser {
         .string, "the rule's name in double quotes, as in rule \"heavy use\"")
       name = Located(nameToken.text, at: nameToken.span)
       checkRuleName(name)
-      try expectWord("when")
+      try expectWord(
+        "when",
+        hint: cursor.isWord("then")
+          ? "say when the rule applies before 'then', as in when reason == LEGAL; for every request no rule matches, write otherwise \(vocabulary.replyWithoutChoice.text)"
+          : nil)
       condition = parseExpressionOrInvalid()
       if condition.kind == .invalid { throw ParseAbort() }
       if cursor.kind == .endOfFile
@@ -198,7 +202,8 @@ public struct Parser {
       guard cursor.isWord("then") else {
         report(
           .missingThen, "expected 'then', found \(cursor.current.quoted)",
-          at: cursor.current.span, hint: hintAfterCondition() ?? misspelt("then"))
+          at: cursor.current.span,
+          hint: hintAfterCondition() ?? misspelt("then") ?? actionWithoutThen())
         if conditionCutShort() { condition = Expression(kind: .invalid, span: condition.span) }
         throw ParseAbort()
       }
@@ -228,6 +233,17 @@ public struct Parser {
         "a rule cannot be called 'otherwise': decisions use that name for the otherwise clause",
         at: name.span, hint: "choose another name, such as \"everything else\"")
     }
+  }
+
+  /// The hint for an action written where `then` belongs: the condition ended, the word that
+  /// starts the actions was left out.
+  private func actionWithoutThen() -> String? {
+    let word = cursor.current.text
+    let starts =
+      [vocabulary.choose.words.first, "set", "follow"]
+      + vocabulary.plainActions.map(\.phrase.words.first)
+    guard cursor.kind == .identifier, starts.contains(word) else { return nil }
+    return "a rule's actions follow 'then': write then \(word) …"
   }
 
   static func isUsableRuleName(_ name: String) -> Bool {

@@ -135,13 +135,16 @@ struct AuthoringErrorTests {
     }
   }
 
-  /// A `then` left out is just that: the word after the condition gets no hint that would send
-  /// the author looking for a unit; a dotted name that is not text gets no quotes either.
+  /// A `then` left out is just that: the word after the condition gets the hint to write it,
+  /// not one that would send the author looking for a unit; a dotted name that is not text gets
+  /// no quotes either.
   @Test func aMissingThenGetsNoMisleadingHint() {
     let (diagnostics, rendered) = errors(
       "rule \"a\" when customer.refunds_last_90_days > 5 refund DECLINE")
     #expect(diagnostics.first?.message.hasPrefix("expected 'then'") == true, "\(rendered)")
-    #expect(diagnostics.allSatisfy { $0.hint == nil }, "\(rendered)")
+    #expect(
+      diagnostics.map(\.hint) == ["a rule's actions follow 'then': write then refund …"],
+      "\(rendered)")
   }
 
   /// A keyword in capitals or spelt out is told the keyword; a comparison written in words is
@@ -226,7 +229,11 @@ extension AuthoringErrorTests {
   @Test func aRuleWithoutItsConditionIsNotToldToSpellWhen() {
     let (diagnostics, rendered) = errors("rule \"a\"\n  then refund DECLINE\n")
     #expect(diagnostics.first?.message == "expected 'when', found 'then'", "\(rendered)")
-    #expect(diagnostics.allSatisfy { $0.hint == nil }, "\(rendered)")
+    #expect(
+      diagnostics.allSatisfy {
+        $0.hint?.hasPrefix("say when the rule applies before 'then'") == true
+      },
+      "\(rendered)")
   }
 
   /// A number the lexer could not read has been reported; no hint is built on its empty text.
