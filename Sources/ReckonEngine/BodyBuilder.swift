@@ -169,7 +169,8 @@ package struct BodyBuilder {
       return RefundPreference(rawValue: name)
     }
     if tracksSources {
-      sources["refundPreference"] = .default("left out: the rule shares data only")
+      let who = rule == "otherwise" ? "otherwise" : "the rule"
+      sources["refundPreference"] = .default("left out: \(who) shares data only")
     }
     return nil
   }

@@ -85,7 +85,18 @@ public struct DecisionExplainer: Sendable {
   }
 
   private static func sentence(_ condition: DecisionExplanation.Condition) -> String {
-    "\(condition.text) is \(condition.value)" + (condition.detail.map { " (\($0))" } ?? "")
+    // `x is not missing is false` reads as a riddle: say what was found.
+    for (test, negated) in [(" is not missing", true), (" is missing", false)]
+    where condition.text.hasSuffix(test) {
+      let fact = String(condition.text.dropLast(test.count))
+      switch (condition.value, negated) {
+      case ("false", true), ("true", false): return "\(fact) is missing"
+      case ("true", true), ("false", false):
+        return "\(fact) is there" + (condition.detail.map { " (\($0))" } ?? "")
+      default: break
+      }
+    }
+    return "\(condition.text) is \(condition.value)" + (condition.detail.map { " (\($0))" } ?? "")
   }
 
   /// Every rule tried with each condition's value, for test failures.
@@ -157,7 +168,8 @@ public struct DecisionExplainer: Sendable {
   }
 
   private func fieldLines(_ decision: Decision) -> [String] {
-    guard !decision.fieldSources.isEmpty else { return [] }
+    // Nothing is sent: where each field would have come from is beside the point.
+    guard !decision.fieldSources.isEmpty, decision.body != nil else { return [] }
     var lines = ["Body fields:"]
     let order = [
       "customerConsented", "deliveryStatus", "sampleContentProvided", "consumptionPercentage",

@@ -119,12 +119,17 @@ package struct ConditionReader {
     default: return nil
     }
     let read: Value?? =
-      if case .fact(let slot) = subject.kind { .some(facts[slot]) } else { values[subject.id] }
+      if case .fact(let slot) = subject.kind {
+        .some(facts[slot])
+      } else {
+        values[subject.id] ?? .some(policy.value(of: subject, facts: facts))
+      }
     guard case .some(.some(let value)) = read, subject.constantValue == nil else {
       return nil
     }
     switch subject.kind {
-    case .fact, .letReference:
+    case .fact, .letReference, .arithmetic, .call:
+      // A worked-out side (`now - usage.last_used`) is shown too: its value is the reason.
       let shown = TerminalSafeText.shown(value.glossed(as: subject.type), oneLine: true)
       return "\(policy.checked.source.text(of: subject.span)) is \(shown)"
         + (converted(value, comparedIn: part).map { " (\($0) at the configured rates)" } ?? "")

@@ -55,8 +55,10 @@ public struct GatheredFacts: Hashable, Sendable {
 
   /// Replaces a fact whatever gave it, the notification too: for benchmarks and tests that vary
   /// requests without rebuilding them, and for a what-if request, which has no notification.
-  public mutating func overrideForBenchmark(_ name: String, _ value: Value) {
+  public mutating func overrideForBenchmark(
+    _ name: String, _ value: Value, from source: String? = nil
+  ) {
     try? values.set(name, to: value)
-    provenance[name] = "--fact"
+    if let source { provenance[name] = source }
   }
 }

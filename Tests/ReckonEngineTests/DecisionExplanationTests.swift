@@ -225,3 +225,36 @@ extension DecisionExplanationTests {
       "\(rendered)")
   }
 }
+
+/// The explanation's sentences read as a person would say them.
+struct ExplanationWordingTests {
+  @Test func aMissingTestSaysWhatWasFound() throws {
+    let (policy, decision) = try DecisionExplanationTests.decide(
+      """
+      rule "support" when customer.override is not missing then refund GRANT_FULL
+      otherwise share data only
+      """, Scenario())
+    let rendered = DecisionExplainer(policy: policy).render(decision, explain: true)
+    #expect(rendered.contains("\"support\" (line 1): customer.override is missing"), "\(rendered)")
+    #expect(!rendered.contains("is not missing is false"))
+    #expect(rendered.contains("refundPreference: left out: otherwise shares data only"))
+  }
+
+  @Test func aWorkedOutSideShowsItsValue() throws {
+    let (policy, decision) = try DecisionExplanationTests.decide(
+      """
+      rule "recent" when now - purchase.date >= 1 days then refund DECLINE
+      otherwise share data only
+      """, Scenario())
+    let rendered = DecisionExplainer(policy: policy).render(decision, explain: true)
+    #expect(rendered.contains("(now - purchase.date is 1 day"), "\(rendered)")
+  }
+
+  @Test func aDecisionThatSendsNothingListsNoBodyFields() throws {
+    let (policy, decision) = try DecisionExplanationTests.decide(
+      "otherwise refund DECLINE", Scenario().with("customer.consented", "false"))
+    let rendered = DecisionExplainer(policy: policy).render(decision, explain: true)
+    #expect(!rendered.contains("Body fields:"), "\(rendered)")
+    #expect(!rendered.contains("customerConsented: left out"), "\(rendered)")
+  }
+}

@@ -66,12 +66,14 @@ public struct WhatIfRequest: Sendable {
       notification: notification, transaction: transaction, receivedAt: now)
     var gathered = GatheredFacts(request: request, schema: schema)
     var given = Self.defaults
+    var named: Set<String> = []
     for pair in facts {
       guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
         throw Problem(
           description: "--fact takes NAME=VALUE, as in usage.consumed=40%, not '\(pair)'")
       }
       given[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+      named.insert(String(pair[..<equals]))
     }
     for (name, text) in given.sorted(by: { $0.key < $1.key }) {
       guard let fact = schema.policySchema.fact(named: name) else {
@@ -81,7 +83,9 @@ public struct WhatIfRequest: Sendable {
       }
       do {
         // The user's value wins over the notification's: there is no notification here.
-        gathered.overrideForBenchmark(name, try ValueParser.parse(text, as: fact.type))
+        gathered.overrideForBenchmark(
+          name, try ValueParser.parse(text, as: fact.type),
+          from: named.contains(name) ? "--fact" : "what-if default")
       } catch {
         throw Problem(description: "--fact \(name)=\(text): \(error)")
       }
