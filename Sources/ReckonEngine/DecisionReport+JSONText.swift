@@ -21,11 +21,13 @@ extension DecisionReport {
     Self.write(facts, into: &writer)
     writer.field("fieldSources", fieldSources)
     writer.field("missingFacts", missingFacts)
+    writer.field("otherwise", otherwise)
     writer.field("policy", policy)
     writer.field("policyVersion", policyVersion)
     writer.field("reason", reason)
     writer.field("refusedFacts", refusedFacts)
-    writer.field("rule", rule)
+    writer.key("rule")
+    if let name = rule.name { writer.string(name) } else { writer.null() }
     if let trace {
       writer.key("trace")
       writer.beginArray()

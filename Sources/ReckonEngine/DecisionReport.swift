@@ -23,10 +23,23 @@ public struct DecisionReport: Encodable, Sendable {
     let value: String?
   }
 
+  /// The deciding rule's name, written `null` when `otherwise` decided: a rule may not be
+  /// called "otherwise", but a reader should not have to know that.
+  struct DecidingRule: Encodable {
+    let name: String?
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      if let name { try container.encode(name) } else { try container.encodeNil() }
+    }
+  }
+
   let action: String
   let reason: String?
   let violations: [String]?
-  let rule: String
+  let rule: DecidingRule
+  /// Whether `otherwise` decided (`rule` is then null).
+  let otherwise: Bool
   let policy: String
   let policyVersion: String?
   let body: ConsumptionRequest?
@@ -54,7 +67,8 @@ public struct DecisionReport: Encodable, Sendable {
         violations = nil
       }
     }
-    rule = decision.rule
+    rule = DecidingRule(name: decision.ruleIndex == nil ? nil : decision.rule)
+    otherwise = decision.ruleIndex == nil
     self.policy = decision.policyName
     policyVersion = decision.policyVersion
     body = decision.body

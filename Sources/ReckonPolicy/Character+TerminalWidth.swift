@@ -4,7 +4,7 @@ extension Character {
   /// (zero width space, byte order mark), 1 otherwise. Worked out from the stdlib's Unicode
   /// properties and the few blocks they do not cover, rather than from a copy of the Unicode
   /// width table: an approximation that is right for the text policies contain.
-  var terminalWidth: Int {
+  package var terminalWidth: Int {
     guard let first = unicodeScalars.first else { return 0 }
     let properties = first.properties
     if properties.isEmojiPresentation || unicodeScalars.contains("\u{FE0F}") { return 2 }
@@ -21,5 +21,16 @@ extension Character {
       true
     default: false
     }
+  }
+}
+
+extension String {
+  /// How many terminal cells the text takes: what tables pad by, so columns line up whatever
+  /// script or emoji a name is written in.
+  package var terminalWidth: Int { reduce(0) { $0 + $1.terminalWidth } }
+
+  /// The text padded with spaces to `width` terminal cells (unchanged when wider).
+  package func padded(toCells width: Int) -> String {
+    self + String(repeating: " ", count: max(0, width - terminalWidth))
   }
 }

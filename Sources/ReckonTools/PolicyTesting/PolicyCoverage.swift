@@ -92,9 +92,10 @@ public struct PolicyCoverage: Sendable, Encodable {
   /// Lines for a terminal: each rule decided, tried only, or not reached, and conditions not seen
   /// both ways.
   public func lines() -> [String] {
-    // Labels are `rule "NAME"` and `otherwise`, padded to the longest so the counts line up.
-    let width = max("otherwise".count, (rules.map { $0.name.count }.max() ?? 0) + 7)
-    let padded = { (label: String) in label + String(repeating: " ", count: width - label.count) }
+    // Labels are `rule "NAME"` and `otherwise`, padded to the longest so the counts line up, in
+    // terminal cells: a Japanese or emoji name takes two per character.
+    let width = max("otherwise".count, (rules.map { $0.name.terminalWidth }.max() ?? 0) + 7)
+    let padded = { (label: String) in label.padded(toCells: width) }
     var lines: [String] = []
     for rule in rules {
       let label = padded("rule \"\(rule.name)\"")
