@@ -25,6 +25,11 @@ struct Arguments {
     while index < words.count {
       let word = words[index]
       index += 1
+      // `--` ends the options: what follows is positional, a file named `--x.policy` too.
+      if word == "--" {
+        positionals += words[index...]
+        break
+      }
       guard word.hasPrefix("--"), word.count > 2 else {
         positionals.append(word)
         continue

@@ -15,12 +15,51 @@ protocol Command {
   /// usage and exits 2 before reading any file.
   static var requiresArguments: Bool { get }
 
+  /// What each exit status but 2 (a usage mistake, the same for every command) means.
+  static var exitStatuses: [(code: Int32, meaning: String)] { get }
+
   /// Runs the command; returns the process exit code.
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32
 }
 
 extension Command {
   static var requiresArguments: Bool { false }
+
+  static var exitStatuses: [(code: Int32, meaning: String)] {
+    [(0, "done"), (1, "it failed, and the message says why")]
+  }
+
+  /// The help with the exit statuses, as `--help` prints it.
+  static var fullHelp: String {
+    let statuses =
+      (exitStatuses + [
+        (2, "a usage mistake: an unknown option or command, a missing or malformed value")
+      ])
+      .sorted { $0.code < $1.code }
+    let lines = statuses.flatMap { status in
+      wrapped(status.meaning, width: 88).enumerated().map { index, line in
+        (index == 0
+          ? "  \(status.code)".padding(toLength: 7, withPad: " ", startingAt: 0)
+          : "       ") + line
+      }
+    }
+    return help.trimmingTrailingNewlines() + "\n\nExit status:\n" + lines.joined(separator: "\n")
+      + "\n"
+  }
+
+  /// `text` in lines of at most `width` characters, broken between words.
+  private static func wrapped(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      if !line.isEmpty, line.count + 1 + word.count > width {
+        lines.append(line)
+        line = ""
+      }
+      line += (line.isEmpty ? "" : " ") + word
+    }
+    return lines + (line.isEmpty ? [] : [line])
+  }
 
   /// The options that take no value.
   static var flagNames: Set<String> { Set(options.filter { $0.value == nil }.map(\.name)) }
@@ -38,5 +77,13 @@ struct Console: Sendable {
   func error(_ text: String) {
     let line = text.hasSuffix("\n") ? text : text + "\n"
     FileHandleOutput.standardError(line)
+  }
+}
+
+extension String {
+  fileprivate func trimmingTrailingNewlines() -> String {
+    var text = self
+    while text.hasSuffix("\n") { text.removeLast() }
+    return text
   }
 }

@@ -14,20 +14,22 @@ struct CommandLineTool {
     switch verb {
     case "--help", "-h": return help(Array(words.dropFirst()))
     case "help": return help(Array(words.dropFirst()))
-    case "--version": return await run(["version"] + words.dropFirst())
+    case "--version", "-V": return await run(["version"] + words.dropFirst())
     default: break
     }
     guard let command = find(verb) else {
-      console.error("reckon: unknown command '\(verb)'\(suggestion(for: verb))\n\n" + overview())
+      // One line: the whole overview would bury the suggestion.
+      console.error(
+        "reckon: unknown command '\(verb)'\(suggestion(for: verb)); 'reckon --help' lists them")
       return 2
     }
-    let rest = Array(words.dropFirst())
+    let rest = Self.expandingShortOptions(Array(words.dropFirst()), for: command)
     if rest.contains("--help") || rest.contains("-h") {
-      console.out(command.help)
+      console.out(command.fullHelp)
       return 0
     }
     if rest.isEmpty, command.requiresArguments {
-      console.error(command.help)
+      console.error(command.fullHelp)
       return 2
     }
     do {
@@ -43,6 +45,25 @@ struct CommandLineTool {
     }
   }
 
+  /// The short options and the long ones they stand for, where the command has the long one.
+  static let shortOptions = [
+    "-p": "policy", "-f": "format", "-c": "config", "-q": "quiet", "-r": "request",
+  ]
+
+  /// `words` with each short option (`-p`) written long (`--policy`), up to `--`.
+  static func expandingShortOptions(_ words: [String], for command: any Command.Type) -> [String] {
+    var expanded: [String] = []
+    for (index, word) in words.enumerated() {
+      if word == "--" { return expanded + words[index...] }
+      if let long = shortOptions[word], command.optionNames.contains(long) {
+        expanded.append("--" + long)
+      } else {
+        expanded.append(word)
+      }
+    }
+    return expanded
+  }
+
   /// `reckon help [COMMAND]`: the overview, or the command's help; a name that is no command is
   /// a usage mistake, not a request for the overview.
   private func help(_ words: [String]) -> Int32 {
@@ -52,10 +73,11 @@ struct CommandLineTool {
     }
     guard let command = find(name) else {
       console.error(
-        "reckon help: unknown command '\(name)'\(suggestion(for: name))\n\n" + overview())
+        "reckon help: unknown command '\(name)'\(suggestion(for: name)); 'reckon --help' lists them"
+      )
       return 2
     }
-    console.out(command.help)
+    console.out(command.fullHelp)
     return 0
   }
 

@@ -12,7 +12,8 @@ struct CommandNameTests {
     let run = try await ReckonBinary.run(["chek", "policies"])
     #expect(run.status == 2)
     #expect(
-      run.standardError.hasPrefix("reckon: unknown command 'chek' (did you mean 'check'?)\n"),
+      run.standardError
+        == "reckon: unknown command 'chek' (did you mean 'check'?); 'reckon --help' lists them\n",
       "\(run.standardError)")
     #expect(run.standardOutput.isEmpty)
   }
@@ -21,14 +22,15 @@ struct CommandNameTests {
     let unknown = try await ReckonBinary.run(["help", "nosuch"])
     #expect(unknown.status == 2)
     #expect(
-      unknown.standardError.hasPrefix("reckon help: unknown command 'nosuch'\n"),
+      unknown.standardError
+        == "reckon help: unknown command 'nosuch'; 'reckon --help' lists them\n",
       "\(unknown.standardError)")
     #expect(unknown.standardOutput.isEmpty)
     let mistyped = try await ReckonBinary.run(["help", "chek"])
     #expect(mistyped.status == 2)
     #expect(
       mistyped.standardError.hasPrefix(
-        "reckon help: unknown command 'chek' (did you mean 'check'?)\n"),
+        "reckon help: unknown command 'chek' (did you mean 'check'?); 'reckon --help' lists them\n"),
       "\(mistyped.standardError)")
   }
 
@@ -62,5 +64,33 @@ struct CommandNameTests {
     #expect(run.standardError.hasPrefix("Usage: reckon \(name) "), "\(run.standardError)")
     #expect(!run.standardError.contains("reckon.json: "), "\(run.standardError)")
     #expect(run.standardOutput.isEmpty)
+  }
+
+  @Test func shortOptionsStandForTheirLongOnesAndDoubleDashEndsThem() async throws {
+    let short = try await ReckonBinary.run([
+      "eval", "-p", "policies/targeted.policy", "--fact", "usage.consumed=10%", "-f", "json",
+    ])
+    #expect(short.status == 0, "\(short.standardError)")
+    #expect(short.standardOutput.hasPrefix("{"))
+    let version = try await ReckonBinary.run(["-V"])
+    #expect(version.status == 0)
+    #expect(version.standardOutput.hasPrefix("reckon "))
+    let ended = try await ReckonBinary.run(["check", "--", "--format"])
+    #expect(ended.status == 1)
+    #expect(ended.standardError.contains("--format"), "\(ended.standardError)")
+  }
+
+  @Test func aMistypedQueueCommandIsNamedBeforeAnyConfigurationIsRead() async throws {
+    let run = try await ReckonBinary.run(["queue", "lst", "--config", "/nonexistent/reckon.json"])
+    #expect(run.status == 2)
+    #expect(run.standardError.contains("(did you mean 'list'?)"), "\(run.standardError)")
+  }
+
+  @Test func everyCommandsHelpListsItsExitStatuses() async throws {
+    for command in ["check", "eval", "test", "dry-run", "queue", "serve", "version"] {
+      let run = try await ReckonBinary.run([command, "--help"])
+      #expect(run.standardOutput.contains("Exit status:\n  0    "), "\(command)")
+      #expect(run.standardOutput.contains("  2    a usage mistake"), "\(command)")
+    }
   }
 }

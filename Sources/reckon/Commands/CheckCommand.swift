@@ -25,10 +25,14 @@ enum CheckCommand: Command {
     line '# reckon: allow-unanswered'.
     Each problem has a code (error[P0306]); reckon explain CODE says what it means. With
     --format json or sarif the problems go to standard output as one document, and nothing else.
-    Exits 1 if any file has an error, 0 if there are only warnings or none, 2 on a usage mistake.
 
     \(CommandOption.table(options, column: 17))
     """
+
+  static let exitStatuses: [(code: Int32, meaning: String)] = [
+    (0, "no file has an error (warnings or none)"),
+    (1, "a file has an error or a path cannot be read"),
+  ]
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let schema = try CustomFactsOption.schema(&arguments)

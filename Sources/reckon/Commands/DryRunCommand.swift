@@ -94,6 +94,12 @@ enum DryRunCommand: Command {
     RECKON_DRY_RUN_PACE=N in the environment slows the run to N requests a second (for demos).
     """
 
+  static let exitStatuses: [(code: Int32, meaning: String)] = [
+    (0, "done"),
+    (1, "it failed, and the message says why"),
+    (130, "stopped by Ctrl-C, after printing the summary so far"),
+  ]
+
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let options = try DryRunOptions(&arguments) { console.error("reckon: \($0)") }
     let html = try options.htmlPath.map { path throws(HTMLReportFile.Refusal) in

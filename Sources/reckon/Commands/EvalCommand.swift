@@ -67,11 +67,16 @@ enum EvalCommand: Command {
     facts and currency rates are known.
 
     \(CommandOption.table(options))
-
-    Exits 0 when a decision was made (whatever it is), 1 when the policy or an input is invalid,
-    3 when a fact source failed or timed out and the policy reads facts it could have supplied
-    (the request would be kept and retried).
     """
+
+  static let exitStatuses: [(code: Int32, meaning: String)] = [
+    (0, "a decision was made (whatever it is)"),
+    (1, "the policy or an input is invalid"),
+    (
+      3,
+      "a fact source failed or timed out and the policy reads facts it could have supplied (the request would be kept and retried)"
+    ),
+  ]
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let outcome: RequestEvaluation.Outcome

@@ -15,7 +15,7 @@ enum ExplainCommand: Command {
     Prints what the problem with CODE means (P0306, or its name, unknown-fact), an example
     policy that has it, and what reckon check prints for that example. --list prints every code
     with its name and meaning.
-    Exits 0, or 2 for a code no problem has.
+    A code no problem has is a usage mistake.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {

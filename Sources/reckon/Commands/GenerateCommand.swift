@@ -48,6 +48,12 @@ enum GenerateCommand: Command {
     file that appears in FOLDER while generating (another run's) is not replaced either.
     """
 
+  static let exitStatuses: [(code: Int32, meaning: String)] = [
+    (0, "done"),
+    (1, "it failed, and the message says why"),
+    (130, "stopped by Ctrl-C"),
+  ]
+
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let folder = try arguments.required("out")
     let count = try number(arguments.option("count"), "count", atLeast: 1) ?? 10_000

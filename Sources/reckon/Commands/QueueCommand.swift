@@ -49,8 +49,7 @@ enum QueueCommand: Command {
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     // The options first: a state database given as --state is explained even without a config.
     let state = try stateName(arguments.option("state"))
-    let configuration = try ReckonConfiguration.load(
-      path: arguments.option("config") ?? "reckon.json")
+    let configPath = arguments.option("config") ?? "reckon.json"
     let json = try format(&arguments)
     let limit = try listLimit(arguments.option("limit"))
     try arguments.rejectUnknown(positionals: .max)
@@ -60,7 +59,9 @@ enum QueueCommand: Command {
     }
     let verb = words.removeFirst()
     let listOptions = (state == nil ? [] : ["--state"]) + (limit == nil ? [] : ["--limit"])
+    // The words before the configuration: `queue lst` is a typo to name, whatever the folder.
     try checkWords(verb, words, listOptions: listOptions)
+    let configuration = try ReckonConfiguration.load(path: configPath)
     // Looking never creates or migrates a database; changing one needs a Reckon database too.
     let reads = verb == "list" || verb == "show"
     let store = try StateChoice(configuration).open(

@@ -40,8 +40,12 @@ enum SimulateCommand: Command {
     --type          CONSUMPTION_REQUEST, REFUND, REFUND_DECLINED, REFUND_REVERSED, REVOKE, ...
     --product-type  CONSUMABLE, NON_CONSUMABLE, AUTO_RENEWABLE, NON_RENEWING (or Apple's names)
 
-    Exits 0 when the server answers 2xx, 1 otherwise.
     """
+
+  static let exitStatuses: [(code: Int32, meaning: String)] = [
+    (0, "the server answered 2xx"),
+    (1, "it did not, or could not be reached"),
+  ]
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     if let directory = arguments.option("init-ca") {

@@ -28,10 +28,15 @@ enum TestCommand: Command {
     \(CommandOption.table(options, column: 21))
 
     A path that cannot be read is reported and the others still run.
-    Exits 0 when every test passes, 1 when a test fails, a file does not check, a path cannot be
-    read, or (with --require-coverage) a rule decides no test or a policy in a folder has no
-    tests file, which it names.
     """
+
+  static let exitStatuses: [(code: Int32, meaning: String)] = [
+    (0, "every test passes"),
+    (
+      1,
+      "a test fails, a file does not check, a path cannot be read, or (with --require-coverage) a rule decides no test or a policy in a folder has no tests file, which it names"
+    ),
+  ]
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let format = try OutputFormat.option(&arguments) ?? .text
