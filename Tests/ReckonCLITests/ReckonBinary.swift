@@ -59,9 +59,11 @@ enum ReckonBinary {
 
   /// Runs `reckon ARGUMENTS` in `folder` (by default the package root), waiting on a GCD thread
   /// so a blocked cooperative pool cannot starve the other tests' servers.
-  static func run(_ arguments: [String], in folder: URL = packageRoot) async throws -> Run {
+  static func run(
+    _ arguments: [String], in folder: URL = packageRoot, executable: String? = nil
+  ) async throws -> Run {
     let process = ChildProcess()
-    process.executableURL = try location()
+    process.executableURL = try executable.map(URL.init(fileURLWithPath:)) ?? location()
     process.arguments = arguments
     process.currentDirectoryURL = folder
     let output = Pipe()

@@ -1,0 +1,58 @@
+import Foundation
+import ReckonTestSupport
+import Testing
+
+/// `reckon completion` writes completions and the man page from the commands' own declarations.
+struct CompletionCommandTests {
+  static func completion(_ what: String) async throws -> String {
+    let run = try await ReckonBinary.run(["completion", what])
+    #expect(run.status == 0, "\(run.standardError)")
+    return run.standardOutput
+  }
+
+  /// The bash script, loaded into a real bash, completes command names and a command's options.
+  @Test func bashCompletesCommandsThenTheirOptions() async throws {
+    let script = TestScratch.folder.appendingPathComponent("reckon-\(UUID().uuidString).bash")
+    try Data(try await Self.completion("bash").utf8).write(to: script)
+    let probe = """
+      source '\(script.path)'
+      COMP_WORDS=(reckon dry); COMP_CWORD=1; _reckon; echo "commands: ${COMPREPLY[*]}"
+      COMP_WORDS=(reckon eval --po); COMP_CWORD=2; _reckon; echo "options: ${COMPREPLY[*]}"
+      """
+    let run = try await ReckonBinary.run(["-c", probe], executable: "/bin/bash")
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput.contains("commands: dry-run"), "\(run.standardOutput)")
+    #expect(run.standardOutput.contains("options: --policy"), "\(run.standardOutput)")
+  }
+
+  @Test func zshAndFishNameEveryCommand() async throws {
+    let zsh = try await Self.completion("zsh")
+    let fish = try await Self.completion("fish")
+    #expect(zsh.hasPrefix("#compdef reckon\n"))
+    for command in ["check", "dry-run", "queue", "explain"] {
+      #expect(zsh.contains("'\(command):"), "\(command)")
+      #expect(fish.contains("-a \(command) -d"), "\(command)")
+    }
+    #expect(fish.contains("__fish_seen_subcommand_from eval' -l fact -r -F"))
+  }
+
+  @Test func theManPageRendersWithEveryCommandAndOption() async throws {
+    let page = try await Self.completion("man")
+    #expect(page.hasPrefix(".TH RECKON 1"))
+    #expect(page.contains(".B dry-run"))
+    #expect(page.contains("\\fB\\-\\-policy\\fR"))
+    let file = TestScratch.folder.appendingPathComponent("reckon-\(UUID().uuidString).1")
+    try Data(page.utf8).write(to: file)
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else { return }
+    let rendered = try await ReckonBinary.run(
+      ["-man", "-Tutf8", "-ww", file.path], executable: "/usr/bin/groff")
+    #expect(rendered.status == 0)
+    #expect(rendered.standardError.isEmpty, "\(rendered.standardError)")
+    #expect(rendered.standardOutput.contains("answers App Store refund requests"))
+  }
+
+  @Test func anUnknownShellIsAUsageError() async throws {
+    let run = try await ReckonBinary.run(["completion", "powershell"])
+    #expect(run.status == 2)
+  }
+}
