@@ -3,8 +3,18 @@ import ReckonSupport
 /// Renders diagnostics as `file:line:col: severity[code]: message`, the source line, a caret under the
 /// span and a hint line, the way compilers print them.
 public struct DiagnosticFormatter: Sendable {
-  /// Creates a formatter.
-  public init() {}
+  /// Whether to colour the severity, the caret and the hint for a terminal (ANSI escapes).
+  public let colour: Bool
+
+  /// Creates a formatter; `colour` for a terminal that shows ANSI colours.
+  public init(colour: Bool = false) {
+    self.colour = colour
+  }
+
+  /// `text` in the ANSI style `code` when colouring.
+  private func styled(_ text: String, _ code: String) -> String {
+    colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
 
   /// Renders every diagnostic in source order, separated by blank lines.
   public func render(_ diagnostics: [Diagnostic], in source: SourceFile) -> String {
@@ -17,7 +27,9 @@ public struct DiagnosticFormatter: Sendable {
   /// Renders one diagnostic with its source line and caret, its code beside its severity
   /// (`error[P0301]`) for `reckon explain`.
   public func render(_ diagnostic: Diagnostic, in source: SourceFile) -> String {
-    let label = "\(diagnostic.severity.rawValue)[\(diagnostic.id.code)]"
+    let label = styled(
+      "\(diagnostic.severity.rawValue)[\(diagnostic.id.code)]",
+      diagnostic.severity == .error ? "1;31" : "1;33")
     guard diagnostic.quotesSource else {
       return "\(source.path): \(label): \(diagnostic.message)\n"
         + (diagnostic.hint.map { "  = \($0)\n" } ?? "")
@@ -44,7 +56,7 @@ public struct DiagnosticFormatter: Sendable {
       excerpt(at: span, in: source),
     ]
     if let hint {
-      lines.append("\(gutter(line: start.line)) = \(hint)")
+      lines.append("\(gutter(line: start.line)) \(styled("=", "1;36")) \(hint)")
     }
     return lines.joined(separator: "\n") + "\n"
   }
@@ -117,6 +129,6 @@ public struct DiagnosticFormatter: Sendable {
       $0 == "\t" ? "\t" : String(repeating: " ", count: $0.terminalWidth)
     }.joined()
     let width = max(1, under.reduce(0) { $0 + $1.terminalWidth })
-    return indent + "^" + String(repeating: "~", count: width - 1)
+    return indent + styled("^" + String(repeating: "~", count: width - 1), "1;32")
   }
 }

@@ -20,9 +20,9 @@ public enum PolicyLoader {
     /// Whether any diagnostic is an error.
     public var hasErrors: Bool { diagnostics.contains(where: \.isError) }
 
-    /// The diagnostics rendered for a terminal.
-    public func renderedDiagnostics() -> String {
-      DiagnosticFormatter().render(diagnostics, in: source)
+    /// The diagnostics rendered for a terminal, coloured when `colour`.
+    public func renderedDiagnostics(colour: Bool = false) -> String {
+      DiagnosticFormatter(colour: colour).render(diagnostics, in: source)
     }
   }
 

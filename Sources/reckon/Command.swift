@@ -1,3 +1,5 @@
+import Foundation
+
 /// One verb of the `reckon` tool: parses its arguments, calls the libraries, maps the result to an
 /// exit code. Business rules live in the libraries, never here.
 protocol Command {
@@ -70,6 +72,15 @@ extension Command {
 
 /// Standard output and error.
 struct Console: Sendable {
+  /// Whether standard error shows colours: a terminal, unless `NO_COLOR` is set or `TERM` is
+  /// `dumb`; `CLICOLOR_FORCE=1` colours a pipe too. Never for a file or a pipe otherwise.
+  let colour: Bool = {
+    let environment = ProcessInfo.processInfo.environment
+    if environment["NO_COLOR"].map({ !$0.isEmpty }) == true { return false }
+    if environment["CLICOLOR_FORCE"].map({ !$0.isEmpty && $0 != "0" }) == true { return true }
+    return isatty(2) == 1 && environment["TERM"] != "dumb"
+  }()
+
   func out(_ text: String) {
     print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
   }

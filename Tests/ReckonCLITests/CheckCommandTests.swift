@@ -180,3 +180,24 @@ extension CheckCommandTests {
     #expect(bad.status == 2)
   }
 }
+
+/// Colour on a terminal only: never in a pipe or a file, and never with NO_COLOR.
+struct ColourTests {
+  @Test func aPipeGetsNoColourAndATerminalDoes() async throws {
+    let policy = "Tests/ReckonCLITests/Fixtures/custom-vip.policy"
+    let piped = try await ReckonBinary.run(["check", policy])
+    #expect(!piped.standardError.contains("\u{1B}["), "\(piped.standardError)")
+    // A terminal, through script(1)'s pseudo-terminal where the machine has it; the test
+    // runner sets NO_COLOR for its children, so the terminal case unsets it.
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+    let binary = try ReckonBinary.location().path
+    let terminal = try await ReckonBinary.run(
+      ["-qc", "env -u NO_COLOR TERM=xterm \(binary) check \(policy)", "/dev/null"],
+      executable: "/usr/bin/script")
+    #expect(terminal.standardOutput.contains("\u{1B}[1;31merror[P0306]\u{1B}[0m"))
+    let refused = try await ReckonBinary.run(
+      ["-qc", "TERM=xterm NO_COLOR=1 \(binary) check \(policy)", "/dev/null"],
+      executable: "/usr/bin/script")
+    #expect(!refused.standardOutput.contains("\u{1B}["), "\(refused.standardOutput)")
+  }
+}

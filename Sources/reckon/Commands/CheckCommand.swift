@@ -68,7 +68,7 @@ enum CheckCommand: Command {
         }
         results.append(result)
         if format == .text, !result.diagnostics.isEmpty {
-          console.error(result.renderedDiagnostics())
+          console.error(result.renderedDiagnostics(colour: console.colour))
         }
       }
     }

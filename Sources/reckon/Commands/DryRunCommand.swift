@@ -172,7 +172,9 @@ enum DryRunCommand: Command {
     -> CompiledPolicy?
   {
     let loaded = try PolicyFiles.load(path, schema: schema)
-    if !loaded.diagnostics.isEmpty { console.error(loaded.renderedDiagnostics()) }
+    if !loaded.diagnostics.isEmpty {
+      console.error(loaded.renderedDiagnostics(colour: console.colour))
+    }
     return loaded.policy
   }
 
