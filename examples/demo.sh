@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-echo "== building reckon" >&2
+echo "== building reckon (the first build compiles everything and takes a few minutes; later ones take seconds)" >&2
 swift build -q --product reckon >&2
 bin="$(swift build --show-bin-path)/reckon"
 [ -f examples/facts.sqlite ] || sqlite3 examples/facts.sqlite < examples/facts.sql > /dev/null

@@ -94,3 +94,59 @@ struct CommandNameTests {
     }
   }
 }
+
+/// `--format json` for the commands whose output a script reads.
+struct MachineReadableOutputTests {
+  @Test func versionAndGenerateWriteOneJSONObject() async throws {
+    let version = try await ReckonBinary.run(["version", "--format", "json"])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(version.standardOutput.utf8)) as? [String: Any])
+    #expect(object["release"] is String)
+    #expect(object["stateSchema"] is Int)
+    let folder = TestScratch.folder.appendingPathComponent("generate-\(UUID().uuidString)").path
+    let generated = try await ReckonBinary.run([
+      "generate", "--out", folder, "--count", "20", "--format", "json", "-q",
+    ])
+    #expect(generated.status == 0, "\(generated.standardError)")
+    #expect(generated.standardError.isEmpty, "\(generated.standardError)")
+    let written = try #require(
+      try JSONSerialization.jsonObject(with: Data(generated.standardOutput.utf8))
+        as? [String: Any])
+    #expect(written["requests"] as? Int == 20)
+    #expect((written["files"] as? [String])?.contains("\(folder)/requests.jsonl") == true)
+  }
+
+  @Test func generateSaysWhatItIsDoingUnlessQuiet() async throws {
+    let folder = TestScratch.folder.appendingPathComponent("generate-\(UUID().uuidString)").path
+    let run = try await ReckonBinary.run(["generate", "--out", folder, "--count", "20"])
+    #expect(run.standardError.contains("reckon generate: writing 20 requests"))
+  }
+}
+
+extension MachineReadableOutputTests {
+  @Test func keysCheckWritesEachAppsTokenHeaderAndClaims() async throws {
+    let folder = TestScratch.folder.appendingPathComponent("keys-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let key = folder.appendingPathComponent("key.p8")
+    try FileManager.default.copyItem(atPath: TestKey.path, toPath: key.path)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
+    let configuration = folder.appendingPathComponent("reckon.json")
+    try Data(
+      """
+      {"apps": [{"bundleId": "\(TestKey.bundleId)", "environment": "Sandbox", "policy": "p.policy"}],
+       "appStore": {"issuerId": "\(TestKey.issuerId)", "keyId": "\(TestKey.keyId)",
+                    "privateKeyPath": "key.p8"}}
+      """.utf8
+    ).write(to: configuration)
+    let run = try await ReckonBinary.run([
+      "keys", "check", "--config", configuration.path, "--format", "json",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+    let apps = try #require(report["apps"] as? [[String: Any]])
+    #expect((apps.first?["header"] as? [String: Any])?["kid"] as? String == TestKey.keyId)
+    #expect((apps.first?["claims"] as? [String: Any])?["bid"] as? String == TestKey.bundleId)
+    #expect(report["signs"] as? Bool == true)
+  }
+}

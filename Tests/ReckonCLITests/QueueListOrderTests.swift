@@ -26,16 +26,16 @@ struct QueueListOrderTests {
     #expect(text.status == 0, "\(text.standardError)")
     #expect(Self.ids(text.standardOutput) == ["1", "2"], "\(text.standardOutput)")
     #expect(
-      text.standardError == "showing 2 of 5 entries; use --limit or --state to see others\n")
+      text.standardError == "showing 2 of 5 entries; use --limit or --status to see others\n")
 
     let json = try await fixture.queue(["list", "--limit", "2", "--format", "json"])
     let array = try #require(
       try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
     #expect(array.compactMap { $0["id"] as? Int } == [1, 2])
     #expect(
-      json.standardError == "showing 2 of 5 entries; use --limit or --state to see others\n")
+      json.standardError == "showing 2 of 5 entries; use --limit or --status to see others\n")
 
-    let sent = try await fixture.queue(["list", "--state", "sent", "--limit", "1"])
+    let sent = try await fixture.queue(["list", "--status", "sent", "--limit", "1"])
     #expect(Self.ids(sent.standardOutput) == ["5"], "\(sent.standardOutput)")
     #expect(sent.standardError == "showing 1 of 3 sent entries; use --limit to see others\n")
   }
@@ -55,7 +55,7 @@ struct QueueListOrderTests {
       try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [Any])
     #expect(array.count == 1_000)
     #expect(
-      run.standardError == "showing 1000 of 1001 entries; use --limit or --state to see others\n")
+      run.standardError == "showing 1000 of 1001 entries; use --limit or --status to see others\n")
   }
 
   @Test(arguments: ["0", "-3", "ten", "1.5", ""])

@@ -15,7 +15,7 @@ struct QueueListShowTests {
       (["list", "held"], "unexpected 'held': queue list takes no words"),
       (["approve", "one"], "'one' is not an entry ID (a number, as queue list shows)"),
       (["aprove", "1"], "unknown queue command 'aprove' (did you mean 'approve'?)"),
-      (["show", "1", "--state", "held"], "--state is for queue list only"),
+      (["show", "1", "--status", "held"], "--status is for queue list only"),
       (["approve", "1", "--limit", "5"], "--limit is for queue list only"),
     ])
   func extraWordsAreRefused(arguments: [String], message: String) async throws {
@@ -51,7 +51,7 @@ struct QueueListShowTests {
 
   @Test func listRefusesAnUnknownStateNamingTheValidOnes() async throws {
     let fixture = try QueueFixture()
-    let run = try await fixture.queue(["list", "--state", "helld"])
+    let run = try await fixture.queue(["list", "--status", "helld"])
     #expect(run.status == 2)
     #expect(
       run.standardError.contains(
@@ -65,18 +65,18 @@ struct QueueListShowTests {
   @Test(arguments: ["reckon-state.sqlite", "./state/reckon-state.sqlite", "state.db"])
   func listGivenADatabaseAsItsStateSaysWhereTheDatabaseComesFrom(_ path: String) async throws {
     let fixture = try QueueFixture()
-    let run = try await fixture.queue(["list", "--state", path])
+    let run = try await fixture.queue(["list", "--status", path])
     #expect(run.status == 2)
     #expect(
       run.standardError.contains(
-        "'\(path)' looks like a state database, but queue's --state picks entries by their state (held, pending, sending, sent, failed, expired, dropped); queue finds the database through --config, from reckon.json's state.path"
+        "'\(path)' looks like a state database, but --status picks entries by their status (held, pending, sending, sent, failed, expired, dropped); queue finds the database through --config, from reckon.json's state.path"
       ), "\(run.standardError)")
   }
 
   /// A state with no entries says so, not that the whole outbox is empty.
   @Test func listOfAStateWithNoEntriesSaysHowManyAreInOthers() async throws {
     let fixture = try QueueFixture()
-    let run = try await fixture.queue(["list", "--state", "sent"])
+    let run = try await fixture.queue(["list", "--status", "sent"])
     #expect(run.status == 0, "\(run.standardError)")
     #expect(
       run.standardOutput.hasPrefix("no sent entries (2 in other states)"), "\(run.standardOutput)")
@@ -87,7 +87,7 @@ struct QueueListShowTests {
     let folder = TestScratch.folder.appendingPathComponent("no-config-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let run = try await ReckonBinary.run(
-      ["queue", "list", "--state", "reckon-state.sqlite"], in: folder)
+      ["queue", "list", "--status", "reckon-state.sqlite"], in: folder)
     #expect(run.status == 2)
     #expect(run.standardError.contains("looks like a state database"), "\(run.standardError)")
   }
@@ -113,7 +113,7 @@ struct QueueListShowTests {
 
   @Test func listFiltersByAKnownState() async throws {
     let fixture = try QueueFixture()
-    let run = try await fixture.queue(["list", "--state", "held"])
+    let run = try await fixture.queue(["list", "--status", "held"])
     #expect(run.status == 0, "\(run.standardError)")
     #expect(run.standardOutput.contains("\t2001\t"))
     #expect(!run.standardOutput.contains("\t2002\t"))
@@ -133,5 +133,15 @@ struct QueueListShowTests {
       try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
     #expect(object["stateAt"] as? String == formatter.string(from: fixture.received))
     #expect(object["releaseAt"] as? String == formatter.string(from: release))
+  }
+}
+
+extension QueueListShowTests {
+  /// `--state` names a state database elsewhere; queue list's filter is `--status`, and the old
+  /// spelling says so rather than filter by a file name.
+  @Test func theOldStateFilterSaysItIsStatusNow() async throws {
+    let run = try await ReckonBinary.run(["queue", "list", "--state", "held"])
+    #expect(run.status == 2)
+    #expect(run.standardError.contains("queue list picks entries with --status held now"))
   }
 }

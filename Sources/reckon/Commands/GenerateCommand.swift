@@ -17,6 +17,9 @@ enum GenerateCommand: Command {
     CommandOption("policy", value: "FILE"),
     CommandOption("state", value: "yes|no"),
     CommandOption("force"),
+    CommandOption("quiet", help: "say nothing on standard error while generating"),
+    CommandOption(
+      "format", value: "FORMAT", help: "text (default) or json: what was written, as one object"),
   ]
   static let help = """
     Usage: reckon generate --out FOLDER [--count N] [--seed N] [--days N] [--until DATE]
@@ -65,7 +68,11 @@ enum GenerateCommand: Command {
     let policy = arguments.option("policy")
     let state = try withState(arguments.option("state"))
     let force = arguments.flag("force")
+    let quiet = arguments.flag("quiet")
+    let format = try OutputFormat.option(&arguments) ?? .text
     try arguments.rejectUnknown()
+    // Each stage takes seconds at a realistic size: say what is being done.
+    let stage = { (text: String) in if !quiet { console.error("reckon generate: \(text)") } }
     let end = until ?? Self.startOfToday()
     try checkSpan(end: end, days: days, until: arguments.option("until"))
     try OutputFolder.check(folder)
@@ -86,6 +93,7 @@ enum GenerateCommand: Command {
       exit(130)
     })
     defer { withExtendedLifetime(signals) {} }
+    stage("writing \(DryRunText.n(count)) requests and their facts…")
     let files: GeneratedDataWriter.Files
     do {
       files = try GeneratedDataWriter.write(generator, to: staging.path, policyPath: absolute)
@@ -94,12 +102,22 @@ enum GenerateCommand: Command {
     }
     var written: Int?
     if state {
+      stage("deciding them into a state database, with outcomes…")
       written = try await GeneratedHistory.write(
         generator, configuration: files.configuration,
         to: staging.path + "/reckon-state.sqlite", state: SQLiteStateOpener())
     }
     do { try staging.moveIntoPlace(GeneratedFiles.names(state: state), replace: force) } catch {
       throw OutputFolder.failure(folder, error)
+    }
+    if format == .json {
+      let report = Written(
+        requests: count, decided: written,
+        files: GeneratedFiles.names(state: state).map { "\(folder)/\($0)" })
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+      console.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+      return 0
     }
     console.out(
       "wrote \(DryRunText.n(count)) requests to \(folder)/requests.jsonl, facts to \(folder)/facts.sqlite, \(folder)/reckon.json"
@@ -110,6 +128,13 @@ enum GenerateCommand: Command {
       )
     }
     return 0
+  }
+
+  /// What `--format json` says was written.
+  struct Written: Encodable {
+    let requests: Int
+    let decided: Int?
+    let files: [String]
   }
 
   /// The earliest start of a history: its purchases and customers reach up to a year before

@@ -45,15 +45,18 @@ final class ProgressBar: @unchecked Sendable {
 
   private func draw() {
     guard !lock.withLock({ finished }) else { return }
+    // Erased to the end of the line after it: a shorter line (ETA 4s after ETA 10s) would
+    // otherwise leave the old one's last characters behind.
     FileHandle.standardError.write(
       Data(
         ("\r"
           + ProgressBar.line(
             done: done(), total: total(),
-            seconds: Date().timeIntervalSince(start))).utf8))
+            seconds: Date().timeIntervalSince(start)) + "\u{1B}[K").utf8))
   }
 
-  /// `[#####.....]  45%  450,000/1,000,000  210,000/s  ETA 3s`.
+  /// `[#####.....]  45%  450,000/1,000,000  210,000/s  ETA 3s`, counts with thousands
+  /// separators.
   static func line(done: Int, total: Int, seconds: Double) -> String {
     let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 0
     let filled = Int(fraction * 30)
@@ -61,7 +64,7 @@ final class ProgressBar: @unchecked Sendable {
     let eta = rate > 0 ? Int((Double(total - done) / rate).rounded(.up)) : 0
     return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
       + "] " + String(format: "%3d%%", Int(fraction * 100))
-      + "  \(done)/\(total)  \(Int(rate))/s  ETA \(eta)s"
+      + "  \(DryRunText.n(done))/\(DryRunText.n(total))  \(DryRunText.n(Int(rate)))/s  ETA \(eta)s"
   }
 }
 

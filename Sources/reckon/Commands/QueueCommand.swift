@@ -13,13 +13,15 @@ enum QueueCommand: Command {
   /// Alone it names no subcommand: its usage comes before looking for a configuration to open.
   static let requiresArguments = true
   static let options: [CommandOption] = [
+    CommandOption("status", value: "STATUS"),
+    // Read only to say what it became: elsewhere --state names a state database.
     CommandOption("state", value: "STATE"),
     CommandOption("limit", value: "N"),
     CommandOption("format", value: "text|json"),
     CommandOption("config", value: "reckon.json"),
   ]
   static let help = """
-    Usage: reckon queue list [--state STATE] [--limit N] [--format text|json] [--config reckon.json]
+    Usage: reckon queue list [--status STATUS] [--limit N] [--format text|json] [--config reckon.json]
            reckon queue show ID [--format text|json]
            reckon queue approve ID          send a held entry now, as decided
            reckon queue set ID FIELD=VALUE ...   change body fields (validated) and send now
@@ -30,7 +32,7 @@ enum QueueCommand: Command {
 
     Every subcommand takes --config reckon.json (the state database is its state.path, or the
     PostgreSQL database of its state.url).
-    States: held, pending, sending, sent, failed, expired, dropped; --state takes one of them.
+    Statuses: held, pending, sending, sent, failed, expired, dropped; --status takes one of them.
     list shows held, pending, sending and failed entries first, earliest deadline first, then
     sent, expired and dropped ones, latest deadline first;
     at most --limit of them (1000 unless given), saying on stderr when more match.
@@ -47,8 +49,13 @@ enum QueueCommand: Command {
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
-    // The options first: a state database given as --state is explained even without a config.
-    let state = try stateName(arguments.option("state"))
+    // The options first: a state database given as --status is explained even without a config.
+    if let old = arguments.option("state") {
+      throw UsageError(
+        "queue list picks entries with --status \(old) now: --state names a state database file "
+          + "in dry-run, report and prune, and queue finds its database through --config")
+    }
+    let state = try stateName(arguments.option("status"))
     let configPath = arguments.option("config") ?? "reckon.json"
     let json = try format(&arguments)
     let limit = try listLimit(arguments.option("limit"))
@@ -58,7 +65,7 @@ enum QueueCommand: Command {
       throw UsageError("expected list, show, approve, set, retry or drop")
     }
     let verb = words.removeFirst()
-    let listOptions = (state == nil ? [] : ["--state"]) + (limit == nil ? [] : ["--limit"])
+    let listOptions = (state == nil ? [] : ["--status"]) + (limit == nil ? [] : ["--limit"])
     // The words before the configuration: `queue lst` is a typo to name, whatever the folder.
     try checkWords(verb, words, listOptions: listOptions)
     let configuration = try ReckonConfiguration.load(path: configPath)
@@ -121,7 +128,7 @@ enum QueueCommand: Command {
           + "is a sender running? (reckon serve with an appStore key, or reckon send)")
     }
     if let total = listing.total {
-      let which = state.map { "\($0) entries; use --limit" } ?? "entries; use --limit or --state"
+      let which = state.map { "\($0) entries; use --limit" } ?? "entries; use --limit or --status"
       console.error("showing \(listing.entries.count) of \(total) \(which) to see others")
     }
   }
@@ -168,13 +175,13 @@ enum QueueCommand: Command {
     return limit
   }
 
-  /// `--state`: one of the states an entry can be in, so a typo is not "the outbox is empty".
+  /// `--status`: one of the states an entry can be in, so a typo is not "the outbox is empty".
   private static func stateName(_ text: String?) throws(UsageError) -> String? {
     guard let text, !OutboxState.names.contains(text) else { return text }
-    // dry-run and report take --state FILE; here it picks entries, and the file comes from --config.
+    // dry-run and report take --state FILE; --status picks entries, and the file comes from --config.
     if text.contains("/") || text.hasSuffix(".sqlite") || text.hasSuffix(".db") {
       throw UsageError(
-        "'\(text)' looks like a state database, but queue's --state picks entries by their state "
+        "'\(text)' looks like a state database, but --status picks entries by their status "
           + "(\(OutboxState.names.joined(separator: ", "))); queue finds the database through "
           + "--config, from reckon.json's state.path")
     }
