@@ -74,12 +74,25 @@ extension Command {
 struct Console: Sendable {
   /// Whether standard error shows colours: a terminal, unless `NO_COLOR` is set or `TERM` is
   /// `dumb`; `CLICOLOR_FORCE=1` colours a pipe too. Never for a file or a pipe otherwise.
-  let colour: Bool = {
+  let colour = Console.colours(descriptor: 2)
+  /// Whether standard output shows colours, by the same rules.
+  let colourOut = Console.colours(descriptor: 1)
+
+  private static func colours(descriptor: Int32) -> Bool {
     let environment = ProcessInfo.processInfo.environment
     if environment["NO_COLOR"].map({ !$0.isEmpty }) == true { return false }
     if environment["CLICOLOR_FORCE"].map({ !$0.isEmpty && $0 != "0" }) == true { return true }
-    return isatty(2) == 1 && environment["TERM"] != "dumb"
-  }()
+    return isatty(descriptor) == 1 && environment["TERM"] != "dumb"
+  }
+
+  /// A summary with its headings (the lines not indented) bold, when standard output shows
+  /// colours.
+  func withBoldHeadings(_ text: String) -> String {
+    guard colourOut else { return text }
+    return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      line.isEmpty || line.first == " " ? String(line) : "\u{1B}[1m\(line)\u{1B}[0m"
+    }.joined(separator: "\n")
+  }
 
   func out(_ text: String) {
     print(text, terminator: text.hasSuffix("\n") ? "" : "\n")

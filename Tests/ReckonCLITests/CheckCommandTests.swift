@@ -200,4 +200,20 @@ struct ColourTests {
       executable: "/usr/bin/script")
     #expect(!refused.standardOutput.contains("\u{1B}["), "\(refused.standardOutput)")
   }
+
+  @Test func aDryRunSummaryOnATerminalHasBoldHeadingsAndNoneInAPipe() async throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+    let folder = TestScratch.folder.appendingPathComponent("colour-\(UUID().uuidString)").path
+    _ = try await ReckonBinary.run(["generate", "--out", folder, "--count", "50", "-q"])
+    let dryRun =
+      "dry-run --config \(folder)/reckon.json --requests \(folder)/requests.jsonl --policy policies/targeted.policy"
+    let piped = try await ReckonBinary.run(dryRun.split(separator: " ").map(String.init))
+    #expect(piped.status == 0, "\(piped.standardError)")
+    #expect(!piped.standardOutput.contains("\u{1B}["))
+    let binary = try ReckonBinary.location().path
+    let terminal = try await ReckonBinary.run(
+      ["-qc", "env -u NO_COLOR TERM=xterm \(binary) \(dryRun)", "/dev/null"],
+      executable: "/usr/bin/script")
+    #expect(terminal.standardOutput.contains("\u{1B}[1mBy action\u{1B}[0m"))
+  }
 }

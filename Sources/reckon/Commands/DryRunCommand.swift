@@ -185,7 +185,10 @@ enum DryRunCommand: Command {
     switch options.format {
     case .csv: DryRunRows.csv(result) { output.write($0) }
     case .json: DryRunRows.json(result, summary) { output.write($0) }
-    case .text: output.write(DryRunText.render(result, summary) + "\n")
+    case .text:
+      let text = DryRunText.render(result, summary)
+      // Bold only on a terminal: a redirected summary never gets escapes.
+      output.write(console.withBoldHeadings(text) + "\n")
     }
     output.flush()
   }
