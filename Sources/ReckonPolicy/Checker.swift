@@ -185,13 +185,9 @@ public struct Checker {
   private mutating func checkLet(_ declaration: LetDeclaration) -> Bool {
     defer { letsDefined += 1 }
     if case .list(let elements) = declaration.value.kind {
+      // Its items are checked where it is used; the slot keeps the lets' indices in step.
       namedLists[lets.count] = elements
-      lets.append(
-        CheckedLet(
-          name: declaration.name.value,
-          value: constant(.boolean(false), .boolean, declaration.span), span: declaration.span))
-      letDepths.append(1)
-      letCurrencies.append(nil)
+      appendPlaceholder(declaration)
       return true
     }
     let value = checkExpression(declaration.value, expected: nil)
@@ -200,18 +196,23 @@ public struct Checker {
     else {
       // Keep the slot so later references resolve, and mark it so they do not report again.
       failedLets.insert(lets.count)
-      lets.append(
-        CheckedLet(
-          name: declaration.name.value,
-          value: constant(.boolean(false), .boolean, declaration.span), span: declaration.span))
-      letDepths.append(1)
-      letCurrencies.append(nil)
+      appendPlaceholder(declaration)
       return false
     }
     lets.append(CheckedLet(name: declaration.name.value, value: value, span: declaration.span))
     letDepths.append(expandedDepth(value))
     letCurrencies.append(staticCurrency(value))
     return true
+  }
+
+  /// A let's slot with no value of its own: a named list, or a let whose value had an error.
+  private mutating func appendPlaceholder(_ declaration: LetDeclaration) {
+    lets.append(
+      CheckedLet(
+        name: declaration.name.value,
+        value: constant(.boolean(false), .boolean, declaration.span), span: declaration.span))
+    letDepths.append(1)
+    letCurrencies.append(nil)
   }
 
   /// How deep an expression nests once every let it uses is replaced by its value. Evaluating,

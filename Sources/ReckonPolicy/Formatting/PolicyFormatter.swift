@@ -67,36 +67,33 @@ public struct PolicyFormatter: Sendable {
       return wrapped(
         "let \(value.name.value) = ", value.value, indent: 0, start: value.span.start, printer)
     case .rule(let rule):
-      var lines = [
-        FormattedLine(
-          0, "rule " + ExpressionPrinter.quoted(rule.name.value), rule.span.start,
-          end: rule.name.span.end)
-      ]
-      // The `when` and `then` lines start at their keywords, so a comment written right after a
-      // keyword stays on its line.
-      let when = printer.tokenStart(after: rule.name.span.end)
-      var condition = wrapped("when ", rule.condition, indent: 2, start: when, printer)
-      condition[0] = FormattedLine(
-        2, condition[0].text, when, contentStart: rule.condition.span.start, end: condition[0].end)
-      lines += condition
+      var lines = namedCondition(
+        "rule", rule.name, rule.condition, start: rule.span.start, printer)
+      // The `then` line starts at its keyword, so a comment written right after it stays there.
       let then = printer.tokenStart(after: rule.condition.span.end)
       lines += actionLines("then ", rule.actions, indent: 2, start: then, printer)
       return lines
     case .hold(let hold):
-      var lines = [
-        FormattedLine(
-          0, "hold " + ExpressionPrinter.quoted(hold.name.value), hold.span.start,
-          end: hold.name.span.end)
-      ]
-      let when = printer.tokenStart(after: hold.name.span.end)
-      var condition = wrapped("when ", hold.condition, indent: 2, start: when, printer)
-      condition[0] = FormattedLine(
-        2, condition[0].text, when, contentStart: hold.condition.span.start, end: condition[0].end)
-      lines += condition
-      return lines
+      return namedCondition("hold", hold.name, hold.condition, start: hold.span.start, printer)
     case .otherwise(let clause):
       return actionLines("otherwise ", clause.actions, indent: 0, start: clause.span.start, printer)
     }
+  }
+
+  /// `KEYWORD "NAME"` and its indented `when` line (wrapped as needed), which starts at its
+  /// keyword, so a comment written right after the keyword stays on its line.
+  private func namedCondition(
+    _ keyword: String, _ name: Located<String>, _ condition: Expression, start: Int,
+    _ printer: ExpressionPrinter
+  ) -> [FormattedLine] {
+    let when = printer.tokenStart(after: name.span.end)
+    var lines = wrapped("when ", condition, indent: 2, start: when, printer)
+    lines[0] = FormattedLine(
+      2, lines[0].text, when, contentStart: condition.span.start, end: lines[0].end)
+    return [
+      FormattedLine(
+        0, keyword + " " + ExpressionPrinter.quoted(name.value), start, end: name.span.end)
+    ] + lines
   }
 
   /// `prefix A, B, C` on one line if it fits and no comment sits between the actions; else one
