@@ -150,3 +150,15 @@ extension MachineReadableOutputTests {
     #expect(report["signs"] as? Bool == true)
   }
 }
+
+/// The changelog's latest release is the version the tool reports.
+struct ChangelogTests {
+  @Test func theLatestReleaseInTheChangelogIsTheVersion() throws {
+    let text = try String(
+      contentsOf: ReckonBinary.packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+    let heading = try #require(text.split(separator: "\n").first { $0.hasPrefix("## ") })
+    #expect(heading.hasPrefix("## \(ReckonVersion.release) — "), "\(heading)")
+    let parts = ReckonVersion.release.split(separator: ".")
+    #expect(parts.count == 3 && parts.allSatisfy { Int($0) != nil })
+  }
+}
