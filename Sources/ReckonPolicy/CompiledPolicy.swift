@@ -23,6 +23,9 @@ public struct CompiledPolicy: Sendable {
     let lets: ContiguousArray<CompiledExpression>
     /// Each `hold` clause's condition, by index.
     let holds: ContiguousArray<CompiledExpression>
+    /// The rules to try by one fact's value, in the program that records no trace: a traced
+    /// evaluation tries every rule in turn, so its trace is the same either way.
+    let index: RuleIndex?
   }
 
   /// The checked policy this was compiled from: names, spans, source.
@@ -103,6 +106,14 @@ public struct CompiledPolicy: Sendable {
 
   private func run(_ program: Program, _ frame: inout EvaluationFrame) -> PolicyDecision {
     let conditions = program.conditions
+    if let index = program.index {
+      for rule in index.candidates(for: frame.facts[index.slot]) {
+        if case .boolean(true) = conditions[rule](&frame) {
+          return decision(rule, program.actions[rule], program.holds, &frame)
+        }
+      }
+      return decision(nil, program.otherwise, program.holds, &frame)
+    }
     for index in conditions.indices {
       frame.recorder?.beginRule(index)
       let result = conditions[index](&frame)

@@ -27,7 +27,8 @@ struct PolicyCompiler {
       conditions: ContiguousArray(policy.rules.map { compile($0.condition) }),
       actions: policy.rules.map { compile($0.actions) }, otherwise: compile(policy.otherwise),
       lets: ContiguousArray(compiledLets),
-      holds: ContiguousArray(policy.holds.map { compile($0.condition) }))
+      holds: ContiguousArray(policy.holds.map { compile($0.condition) }),
+      index: tracing ? nil : RuleIndex(policy))
   }
 
   private func compile(_ actions: [CheckedAction]) -> CompiledPolicy.CompiledActions {

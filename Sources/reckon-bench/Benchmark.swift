@@ -39,6 +39,9 @@ struct Benchmark: Sendable {
         Option(name: "policy", kind: .path, help: "the policy (policies/targeted.policy)"),
         Option(name: "count", kind: .integer, help: "fact sets decided per run (100000)"),
         Option(name: "runs", kind: .integer, help: "runs, of which the median is shown (7)"),
+        Option(
+          name: "catalogue", kind: .integer,
+          help: "decide with a generated policy of this many rules, one per product id"),
       ], run: runDecisionBenchmark),
     Benchmark(
       name: "facts",
