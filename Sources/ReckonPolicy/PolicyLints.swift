@@ -111,6 +111,10 @@ struct PolicyLints {
     var warnings: [Diagnostic] = []
     var alwaysMatching: CheckedRule?
     var earlier: [(rule: CheckedRule, conditions: Set<ResolvedExpression.Shape>)] = []
+    // An earlier rule shadows a later one only when all its conditions are among the later
+    // one's, so its first condition must be: earlier rules by that condition, so a rule is
+    // compared with the rules that can overlap it, not with all of them.
+    var byCondition: [ResolvedExpression.Shape: [Int]] = [:]
     for rule in policy.rules {
       if let blocker = alwaysMatching {
         warnings.append(
@@ -128,7 +132,11 @@ struct PolicyLints {
         continue
       }
       let shapes = Set(conjuncts(of: rule.condition).map(\.shape))
-      if let shadow = earlier.first(where: { $0.conditions.isSubset(of: shapes) }) {
+      let candidates = Set(
+        (shapes.flatMap { byCondition[$0] ?? [] }) + (byCondition[Self.noCondition] ?? [])
+      ).sorted()
+      if let found = candidates.first(where: { earlier[$0].conditions.isSubset(of: shapes) }) {
+        let shadow = earlier[found]
         warnings.append(
           warning(
             .shadowedRule,
@@ -136,6 +144,8 @@ struct PolicyLints {
             at: rule.nameSpan,
             hint: "move it above '\(shadow.rule.name)', or make its condition differ"))
       }
+      // Any one condition will do as the key; a rule without any is a candidate for all.
+      byCondition[shapes.first ?? Self.noCondition, default: []].append(earlier.count)
       earlier.append((rule, shapes))
       if rule.condition.constantValue == .boolean(true) { alwaysMatching = rule }
     }
@@ -147,6 +157,9 @@ struct PolicyLints {
     }
     return warnings
   }
+
+  /// The key of the rules with no condition to file them under.
+  private static let noCondition = ResolvedExpression.Shape(description: "")
 
   /// The parts of an `and` chain, looking through `let`s, each shape once.
   package func conjuncts(of expression: ResolvedExpression) -> [ResolvedExpression] {

@@ -18,7 +18,9 @@ struct PolicyAnalysis {
     self.letConjuncts = table
   }
 
-  private struct RuleFacts {
+  /// A class: every later rule is compared with each earlier one, and copying a struct of these
+  /// arrays and sets per comparison was most of a large policy's load time.
+  private final class RuleFacts {
     let rule: CheckedRule
     let conjuncts: [ResolvedExpression]
     let atoms: [ConditionAtom]
@@ -29,11 +31,30 @@ struct PolicyAnalysis {
     let shapes: [ResolvedExpression.Shape]
     let shapeSet: Set<ResolvedExpression.Shape>
     let conjunctAtoms: [ConditionAtom?]
+
+    init(
+      rule: CheckedRule, conjuncts: [ResolvedExpression], atoms: [ConditionAtom],
+      domains: [Int: FactDomain], shapes: [ResolvedExpression.Shape],
+      shapeSet: Set<ResolvedExpression.Shape>, conjunctAtoms: [ConditionAtom?]
+    ) {
+      self.rule = rule
+      self.conjuncts = conjuncts
+      self.atoms = atoms
+      self.domains = domains
+      self.shapes = shapes
+      self.shapeSet = shapeSet
+      self.conjunctAtoms = conjunctAtoms
+    }
   }
 
   func warnings() -> [Diagnostic] {
     var warnings: [Diagnostic] = []
     var earlier: [RuleFacts] = []
+    // An earlier rule covers a later one only if its first part that can rule a request out is
+    // among the later one's parts, or restricts a fact the later one restricts: earlier rules by
+    // that part, so each rule is compared with the rules that can overlap it.
+    var byKey: [String: [Int]] = [:]
+    var anyRule: [Int] = []
     var excludedTypes: [(rule: CheckedRule, ordinals: Set<Int>)] = []
     var typeDomains: [FactDomain?] = []
     for rule in policy.rules {
@@ -51,8 +72,10 @@ struct PolicyAnalysis {
         if percentWarnings.isEmpty { warnings.append(contradiction) }
         continue
       }
-      if let covering = earlier.first(where: { covers($0, facts) }) {
-        warnings.append(covered(facts.rule, by: covering.rule))
+      let keys = facts.shapes.map { "s:" + $0.description } + facts.domains.keys.map { "f:\($0)" }
+      let candidates = Set(keys.flatMap { byKey[$0] ?? [] } + anyRule).sorted()
+      if let found = candidates.first(where: { covers(earlier[$0], facts) }) {
+        warnings.append(covered(facts.rule, by: earlier[found].rule))
       } else if let warning = excludedRefund(facts, excludedTypes) {
         warnings.append(warning)
       }
@@ -63,6 +86,11 @@ struct PolicyAnalysis {
         case .oneOf(let types) = atoms[0].restriction
       {
         excludedTypes.append((rule, types))
+      }
+      if let key = coverKey(facts) {
+        byKey[key, default: []].append(earlier.count)
+      } else {
+        anyRule.append(earlier.count)
       }
       earlier.append(facts)
     }
@@ -87,6 +115,22 @@ struct PolicyAnalysis {
   }
 
   // MARK: Covered by an earlier rule
+
+  /// What a later rule must have for `facts` to cover it: its first part that can rule a request
+  /// out, as `s:SHAPE` (a part the analysis cannot read, which the later rule must share) or
+  /// `f:SLOT` (a restriction of a fact, which the later rule must restrict too); nil when no part
+  /// can rule a request out.
+  private func coverKey(_ facts: RuleFacts) -> String? {
+    for (index, shape) in facts.shapes.enumerated() {
+      guard let atom = facts.conjunctAtoms[index] else { return "s:" + shape.description }
+      let whole = FactDomain(type: policy.schema.facts[atom.slot].type)
+      if whole.implies(atom.restriction, caseCount: caseCount(atom.slot), currency: atom.currency) {
+        continue
+      }
+      return "f:\(atom.slot)"
+    }
+    return nil
+  }
 
   /// Whether every request `later` matches is matched by `earlier` too.
   private func covers(_ earlier: RuleFacts, _ later: RuleFacts) -> Bool {
