@@ -18,8 +18,8 @@ struct PolicyAnalysis {
     self.letConjuncts = table
   }
 
-  /// A class: every later rule is compared with each earlier one, and copying a struct of these
-  /// arrays and sets per comparison was most of a large policy's load time.
+  /// A class: later rules are compared with earlier ones, and a struct of these arrays and sets
+  /// would be copied, every part retained and released, per comparison.
   private final class RuleFacts {
     let rule: CheckedRule
     let conjuncts: [ResolvedExpression]
