@@ -64,6 +64,18 @@ extension Checker {
     }
   }
 
+  /// Whether the let `declared` is defined above the use of `name` at `span`; reports it if not.
+  private mutating func isDefined(
+    _ declared: (index: Int, span: SourceSpan), _ name: String, at span: SourceSpan
+  ) -> Bool {
+    guard declared.index >= letsDefined else { return true }
+    let line = source.location(of: declared.span.start).line
+    report(
+      .letUsedBeforeDefinition, "'\(name)' is used before it is defined on line \(line)",
+      at: span, hint: "move the 'let' above its first use")
+    return false
+  }
+
   /// The items of the list `name` names, for `x in name`; nil (with the error reported) when
   /// it names no list defined above.
   mutating func namedList(_ name: Located<String>) -> [Expression]? {
@@ -78,13 +90,7 @@ extension Checker {
       return nil
     }
     usedLets.insert(declared.index)
-    guard declared.index < letsDefined else {
-      let line = source.location(of: declared.span.start).line
-      report(
-        .letUsedBeforeDefinition, "'\(name.value)' is used before it is defined on line \(line)",
-        at: name.span, hint: "move the 'let' above its first use")
-      return nil
-    }
+    guard isDefined(declared, name.value, at: name.span) else { return nil }
     guard !failedLets.contains(declared.index) else { return nil }
     guard let elements = namedLists[declared.index] else {
       report(
@@ -109,14 +115,7 @@ extension Checker {
     -> ResolvedExpression?
   {
     if let declared = declaredLets[name] {
-      guard declared.index < letsDefined else {
-        let line = source.location(of: declared.span.start).line
-        report(
-          .letUsedBeforeDefinition, "'\(name)' is used before it is defined on line \(line)",
-          at: span,
-          hint: "move the 'let' above its first use")
-        return nil
-      }
+      guard isDefined(declared, name, at: span) else { return nil }
       usedLets.insert(declared.index)
       guard !failedLets.contains(declared.index) else { return nil }
       guard namedLists[declared.index] == nil else {

@@ -29,7 +29,8 @@ extension DiagnosticID {
     case .unsupportedLineBreak: "a line break other than LF or CRLF"
     case .expectedToken: "a word or symbol other than the one the syntax needs here"
     case .expectedKeyword: "a keyword missing where the syntax needs it"
-    case .expectedDeclaration: "something other than 'rule', 'hold', 'let' or 'otherwise' at the top level"
+    case .expectedDeclaration:
+      "something other than 'rule', 'hold', 'let' or 'otherwise' at the top level"
     case .expectedList: "'in' without a list in brackets after it"
     case .expectedActionSeparator: "two actions of a rule without a comma between them"
     case .missingThen: "a rule whose condition is not followed by 'then'"

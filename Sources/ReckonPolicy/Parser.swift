@@ -100,7 +100,8 @@ public struct Parser {
     let token = cursor.current
     guard token.kind == .identifier else {
       report(
-        .expectedDeclaration, "expected 'rule', 'hold', 'let' or 'otherwise', found \(token.quoted)",
+        .expectedDeclaration,
+        "expected 'rule', 'hold', 'let' or 'otherwise', found \(token.quoted)",
         at: token.span)
       return nil
     }
@@ -125,7 +126,8 @@ public struct Parser {
           "did you mean '\($0)'?"
         }
         report(
-          .expectedDeclaration, "expected 'rule', 'hold', 'let' or 'otherwise', found \(token.quoted)",
+          .expectedDeclaration,
+          "expected 'rule', 'hold', 'let' or 'otherwise', found \(token.quoted)",
           at: token.span, hint: hint)
         return nil
       }

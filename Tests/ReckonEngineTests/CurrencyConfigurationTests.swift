@@ -40,22 +40,28 @@ struct CurrencyConfigurationTests {
     #expect(error?.description.contains(says) == true, "\(String(describing: error))")
   }
 
-  @Test func aPurchaseInEurosIsComparedWithAThresholdInDollars() throws {
-    let schema = FactSchema(currencyRates: CurrencyRates(["USD": 1, "EUR": 1.2]))
+  /// The standard facts with a dollar and a euro of 1.2 dollars.
+  static let schema = FactSchema(currencyRates: CurrencyRates(["USD": 1, "EUR": 1.2]))
+
+  /// `text`, which must load against `schema` without a diagnostic.
+  static func policy(_ text: String) throws -> CompiledPolicy {
     let loaded = PolicyLoader.load(
-      SourceFile(
-        path: "p.policy",
-        text: """
-          rule "expensive"
-            when purchase.price is not missing and purchase.price > 50 USD
-            then refund DECLINE
-          otherwise refund GRANT_FULL
-          """), schema: schema.policySchema)
+      SourceFile(path: "p.policy", text: text), schema: schema.policySchema)
     #expect(loaded.diagnostics.isEmpty, "\(loaded.renderedDiagnostics())")
-    let policy = try #require(loaded.policy)
+    return try #require(loaded.policy)
+  }
+
+  @Test func aPurchaseInEurosIsComparedWithAThresholdInDollars() throws {
+    let policy = try Self.policy(
+      """
+      rule "expensive"
+        when purchase.price is not missing and purchase.price > 50 USD
+        then refund DECLINE
+      otherwise refund GRANT_FULL
+      """)
     var scenario = Scenario()
     scenario.facts["customer.consented"] = "true"
-    let gathered = try scenario.gathered(schema: schema)
+    let gathered = try scenario.gathered(schema: Self.schema)
     // The scenario's purchase is 4.99 USD; the one here 45 EUR, 54 USD at the rates.
     var facts = gathered.values
     try facts.set("purchase.price", to: .money(45_000, currency: "EUR"))
@@ -63,17 +69,14 @@ struct CurrencyConfigurationTests {
   }
 
   @Test func theExplanationShowsTheAmountInBothCurrencies() throws {
-    let schema = FactSchema(currencyRates: CurrencyRates(["USD": 1, "EUR": 1.2]))
-    let loaded = PolicyLoader.load(
-      SourceFile(
-        path: "p.policy",
-        text: """
-          rule "big spender"
-            when customer.lifetime_spent is not missing and customer.lifetime_spent > 50 USD
-            then refund GRANT_FULL
-          otherwise refund DECLINE
-          """), schema: schema.policySchema)
-    let policy = try #require(loaded.policy, "\(loaded.renderedDiagnostics())")
+    let policy = try Self.policy(
+      """
+      rule "big spender"
+        when customer.lifetime_spent is not missing and customer.lifetime_spent > 50 USD
+        then refund GRANT_FULL
+      otherwise refund DECLINE
+      """)
+    let schema = Self.schema
     let scenario = Scenario().with("customer.lifetime_spent", "45 EUR")
     let decision = Decider(policy: policy, schema: schema).decide(
       scenario.request, facts: try scenario.gathered(schema: schema), trace: true)

@@ -1,3 +1,4 @@
+import ReckonTestSupport
 import Testing
 
 @testable import ReckonPolicy
@@ -39,7 +40,7 @@ struct RuleIndexTests {
 
   @Test func theIndexDecidesAsTryingEveryRuleDoes() throws {
     let policy = try TestSchema.compile(Self.catalogue(200))
-    var random = SplitMix(seed: 7)
+    var random = SplitMix64(seed: 7)
     let ids = (0..<220).map { "com.example.sku\($0)" } + ["com.example.bundle", "other"]
     let reasons = TestSchema.reason.cases
     for _ in 0..<2_000 {
@@ -54,19 +55,6 @@ struct RuleIndexTests {
       let tried = policy.evaluate(facts, trace: true)
       #expect(indexed.rule == tried.rule, "\(id)")
       #expect(indexed.actions == tried.actions)
-    }
-  }
-
-  /// A small deterministic generator, so a failure replays.
-  struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
     }
   }
 }
