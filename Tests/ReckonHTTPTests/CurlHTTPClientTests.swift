@@ -85,14 +85,14 @@ struct CurlHTTPClientTests {
     )
   }
 
-  @Test func aRefusedConnectionIsATransportFailure() async throws {
+  @Test func aRefusedConnectionIsAFailureBeforeAnythingWasSent() async throws {
     // Bound but not listening: connecting is refused, and no one else can take the port.
     let (fd, port) = try LoopbackListener.boundSocket()
     defer { close(fd) }
     await #expect {
       try await CurlHTTPClient(timeout: 5).perform(HTTPClientRequest(method: "GET", url: url(port)))
     } throws: { error in
-      guard case .failed(let why) = error as? HTTPTransportError else { return false }
+      guard case .notSent(let why) = error as? HTTPTransportError else { return false }
       return why.contains("onnect")
     }
   }
@@ -125,7 +125,7 @@ struct CurlHTTPClientTests {
   @Test func aRequestWhoseDeadlineHasPassedIsNotStarted() async throws {
     let listener = try LoopbackListener { _ in LoopbackListener.response(status: 202) }
     defer { listener.stop() }
-    await #expect(throws: HTTPTransportError.failed("not started: its deadline had passed")) {
+    await #expect(throws: HTTPTransportError.notSent("not started: its deadline had passed")) {
       try await CurlHTTPClient(timeout: 5).perform(
         HTTPClientRequest(
           method: "PUT", url: url(listener.port), body: Data("{}".utf8),

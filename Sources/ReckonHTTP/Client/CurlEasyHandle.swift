@@ -67,7 +67,7 @@ final class CurlEasyHandle {
     setup += method(request)
     if let refused = setup.first(where: { $0 != CURLE_OK }) {
       return .failure(
-        .failed("curl refused the request: \(String(cString: curl_easy_strerror(refused)))"))
+        .notSent("curl refused the request: \(String(cString: curl_easy_strerror(refused)))"))
     }
 
     errorBuffer[0] = 0
@@ -78,7 +78,8 @@ final class CurlEasyHandle {
     if code == CURLE_ABORTED_BY_CALLBACK, job.isCancelled { return .failure(.cancelled) }
     guard code == CURLE_OK else {
       let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : ""
-      return .failure(.failed(detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail))
+      let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+      return .failure(Self.beforeSending.contains(code) ? .notSent(reason) : .failed(reason))
     }
     var status = 0
     guard reckon_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK, status > 0
@@ -86,6 +87,13 @@ final class CurlEasyHandle {
     return .success(
       HTTPClientResponse(status: status, headers: transfer.headers, body: transfer.body))
   }
+
+  /// The results curl gives only before any byte of the request went out.
+  private static let beforeSending: Set<CURLcode> = [
+    CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT,
+    CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_UNSUPPORTED_PROTOCOL,
+    CURLE_URL_MALFORMAT,
+  ]
 
   /// The options for the request's method and body (curl copies the body).
   private func method(_ request: HTTPClientRequest) -> [CURLcode] {

@@ -50,12 +50,12 @@ final class CurlWorkers: @unchecked Sendable {
         continue
       }
       guard let handle else {
-        finished = (job, .failure(.failed("curl_easy_init failed")))
+        finished = (job, .failure(.notSent("curl_easy_init failed")))
         continue
       }
       let left = job.request.deadline.map { min(timeout, $0.timeIntervalSinceNow) } ?? timeout
       guard left > 0 else {
-        finished = (job, .failure(.failed("not started: its deadline had passed")))
+        finished = (job, .failure(.notSent("not started: its deadline had passed")))
         continue
       }
       finished = (job, handle.perform(job, timeout: left, limit: limit))
