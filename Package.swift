@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "ReckonSupport", targets: ["ReckonSupport"]),
     .library(name: "ReckonPolicy", targets: ["ReckonPolicy"]),
     .library(name: "ReckonAppStore", targets: ["ReckonAppStore"]),
+    .library(name: "ReckonGooglePlay", targets: ["ReckonGooglePlay"]),
     .library(name: "ReckonHTTP", targets: ["ReckonHTTP"]),
     .library(name: "ReckonFacts", targets: ["ReckonFacts"]),
     .library(name: "ReckonState", targets: ["ReckonState"]),
@@ -39,6 +40,7 @@ let package = Package(
         "ReckonStatePostgres", "ReckonStandIn", "ReckonEngine", "CSpawn",
       ]),
     .target(name: "ReckonAppStore", dependencies: ["ReckonSupport", "COpenSSL"]),
+    .target(name: "ReckonGooglePlay", dependencies: ["ReckonSupport", "COpenSSL"]),
     .target(name: "ReckonHTTP", dependencies: ["ReckonSupport", "CCurl"]),
     .target(
       name: "ReckonFacts",
@@ -67,7 +69,7 @@ let package = Package(
       ]),
     .target(
       name: "ReckonStandIn",
-      dependencies: ["ReckonSupport", "ReckonHTTP", "ReckonAppStore"]),
+      dependencies: ["ReckonSupport", "ReckonHTTP", "ReckonAppStore", "ReckonGooglePlay"]),
     .executableTarget(
       name: "reckon",
       dependencies: [
@@ -111,6 +113,11 @@ let package = Package(
       name: "ReckonAppStoreTests",
       dependencies: ["ReckonSupport", "ReckonAppStore", "ReckonStandIn", "ReckonTestSupport"],
       resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "ReckonGooglePlayTests",
+      dependencies: [
+        "ReckonSupport", "ReckonGooglePlay", "ReckonHTTP", "ReckonStandIn", "ReckonTestSupport",
+      ]),
     .testTarget(
       name: "ReckonStandInTests",
       dependencies: ["ReckonSupport", "ReckonAppStore", "ReckonStandIn", "ReckonTestSupport"]),
