@@ -54,7 +54,8 @@ let package = Package(
     .target(
       name: "ReckonEngine",
       dependencies: [
-        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonState",
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonGooglePlay", "ReckonFacts",
+        "ReckonState",
       ]),
     .target(
       name: "ReckonTools",

@@ -10,7 +10,7 @@ extension PostgresStateStore {
         SELECT r.id, r.raw_notification, r.received_at, d.facts_json, r.raw_format, d.id,
           d.json_format
         FROM requests r LEFT JOIN decisions d ON d.request_id = r.id
-        WHERE r.notification_type = \(requestTypeSQL) AND r.received_at >= $1
+        WHERE r.notification_type IN (\(requestTypeSQL)) AND r.received_at >= $1
           AND r.received_at < $2 AND r.repeat_of IS NULL
         ORDER BY r.received_at, r.id
         """, Self.range(since, until)
@@ -86,7 +86,7 @@ extension PostgresStateStore {
   /// first and last came.
   public func requestSpan(decided: Bool) throws(StateError) -> StoredRequestSpan {
     let selection =
-      decided ? reportedRequest : "r.notification_type = \(requestTypeSQL) AND r.repeat_of IS NULL"
+      decided ? reportedRequest : "r.notification_type IN (\(requestTypeSQL)) AND r.repeat_of IS NULL"
     let row = try locked { () throws(StateError) in
       try connection.query(
         """
@@ -102,7 +102,7 @@ extension PostgresStateStore {
   /// The requests the outcomes report reads (`r` the request, `d` its decision).
   var reportedRequest: String {
     """
-    (d.id IS NOT NULL OR (r.imported AND r.notification_type = \(requestTypeSQL) \
+    (d.id IS NOT NULL OR (r.imported AND r.notification_type IN (\(requestTypeSQL)) \
     AND r.repeat_of IS NULL))
     """
   }

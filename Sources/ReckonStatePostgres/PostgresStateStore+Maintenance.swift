@@ -14,7 +14,7 @@ extension PostgresStateStore {
     gauges.undecided = try count(
       """
       SELECT COUNT(*) FROM requests r
-      WHERE r.notification_type = \(requestTypeSQL) AND r.received_at >= $2
+      WHERE r.notification_type IN (\(requestTypeSQL)) AND r.received_at >= $2
         AND r.deadline > $1 AND r.repeat_of IS NULL AND NOT r.imported
         AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)
       """, [.date(now), .date(earliest)])

@@ -13,7 +13,7 @@ extension PostgresStateStore {
       for row in try connection.query(
         """
         SELECT r.id, r.received_at, r.raw_notification, r.retries, r.raw_format FROM requests r
-        WHERE r.notification_type = \(requestTypeSQL) AND r.received_at < $1
+        WHERE r.notification_type IN (\(requestTypeSQL)) AND r.received_at < $1
           AND r.received_at >= $4 AND r.deadline > $2 AND r.repeat_of IS NULL AND NOT r.imported
           AND (r.retry_at IS NULL OR r.retry_at <= $2)
           AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)
@@ -60,7 +60,7 @@ extension PostgresStateStore {
         SELECT r.id, r.transaction_id, r.bundle_id, r.environment, r.deadline, r.retries,
           r.retry_reason
         FROM requests r
-        WHERE r.notification_type = \(requestTypeSQL) AND r.received_at >= $2
+        WHERE r.notification_type IN (\(requestTypeSQL)) AND r.received_at >= $2
           AND r.deadline <= $1 AND r.lapsed_at IS NULL AND r.repeat_of IS NULL AND NOT r.imported
           AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.request_id = r.id)
         ORDER BY r.deadline

@@ -22,7 +22,8 @@ public final class PostgresStateStore: @unchecked Sendable {
   private let lock = NSRecursiveLock()
   /// The certificates packed notifications refer to, as read or written here.
   let certificateCache = CertificateCache()
-  /// `rules.requestType` as an SQL string literal, for the queries that select requests.
+  /// `rules.requestTypes` as an SQL list of string literals, for the queries that select
+  /// requests (`notification_type IN (…)`).
   let requestTypeSQL: String
 
   /// How long a claim on a request keeps other deciders away when its holder never releases it
@@ -42,7 +43,7 @@ public final class PostgresStateStore: @unchecked Sendable {
   ) throws(StateError) {
     self.address = address
     self.rules = rules
-    requestTypeSQL = "'" + rules.requestType.replacingOccurrences(of: "'", with: "''") + "'"
+    requestTypeSQL = rules.requestTypesSQL
     connection = try PostgresConnection(address: address)
     if durability == .full { try connection.execute("SET synchronous_commit = on") }
     if access != .create {
@@ -157,7 +158,7 @@ public final class PostgresStateStore: @unchecked Sendable {
       let open = try connection.query(
         """
         SELECT id, deadline FROM requests WHERE transaction_id = $1 AND bundle_id = $2
-          AND environment = $3 AND notification_type = \(requestTypeSQL)
+          AND environment = $3 AND notification_type IN (\(requestTypeSQL))
           AND repeat_of IS NULL AND NOT imported AND received_at <= $4 AND deadline > $4
         ORDER BY received_at DESC LIMIT 1
         """,
@@ -231,7 +232,7 @@ public final class PostgresStateStore: @unchecked Sendable {
       """
       SELECT COUNT(*) FROM requests
       WHERE transaction_id = $1 AND received_at < $2 AND repeat_of IS NULL
-        AND notification_type = \(requestTypeSQL)
+        AND notification_type IN (\(requestTypeSQL))
         AND ($3::text IS NULL OR (bundle_id = $3 AND environment = $4))
       """,
       [
@@ -270,7 +271,7 @@ public final class PostgresStateStore: @unchecked Sendable {
         let request = try connection.query(
           """
           SELECT id, bundle_id, environment FROM requests WHERE transaction_id = $1
-            AND repeat_of IS NULL AND notification_type = \(requestTypeSQL)
+            AND repeat_of IS NULL AND notification_type IN (\(requestTypeSQL))
             AND ($2::text IS NULL OR (bundle_id = $2 AND environment = $3))
           ORDER BY received_at DESC LIMIT 1
           """,

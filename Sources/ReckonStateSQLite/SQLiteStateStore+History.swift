@@ -14,7 +14,7 @@ extension SQLiteStateStore {
           \(jsonFormat("d"))
         FROM requests r
           LEFT JOIN decisions d ON d.id = (SELECT max(id) FROM decisions WHERE request_id = r.id)
-        WHERE r.notification_type = \(requestTypeSQL) AND r.received_at >= ? AND r.received_at < ?
+        WHERE r.notification_type IN (\(requestTypeSQL)) AND r.received_at >= ? AND r.received_at < ?
           AND r.repeat_of IS NULL
         ORDER BY r.received_at, r.id
         """, SQLiteStateStore.range(since, until)
@@ -92,7 +92,7 @@ extension SQLiteStateStore {
   /// decided ones, and the CONSUMPTION_REQUESTs imported from history and never decided.
   var reportedRequest: String {
     """
-    (d.id IS NOT NULL OR (r.imported = 1 AND r.notification_type = \(requestTypeSQL) AND r.repeat_of IS NULL))
+    (d.id IS NOT NULL OR (r.imported = 1 AND r.notification_type IN (\(requestTypeSQL)) AND r.repeat_of IS NULL))
     """
   }
 

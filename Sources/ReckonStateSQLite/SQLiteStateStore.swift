@@ -30,7 +30,8 @@ public final class SQLiteStateStore: @unchecked Sendable {
   let gaugeReader: GaugeReader
   /// The store's rules for the requests recorded: which type asks for a reply, and its window.
   public let rules: ReplyRules
-  /// `rules.requestType` as an SQL string literal, for the queries that select requests.
+  /// `rules.requestTypes` as an SQL list of string literals, for the queries that select
+  /// requests (`notification_type IN (…)`).
   let requestTypeSQL: String
 
   /// What opening may do to the file.
@@ -47,7 +48,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
     self.path = path
     self.rules = rules
     gaugeReader = GaugeReader(path: path)
-    requestTypeSQL = "'" + rules.requestType.replacingOccurrences(of: "'", with: "''") + "'"
+    requestTypeSQL = rules.requestTypesSQL
     if access != .create {
       guard FileManager.default.fileExists(atPath: path) else { throw .noSuchFile(path: path) }
     } else {
@@ -207,7 +208,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
       let open = try connection.query(
         """
         SELECT id, deadline FROM requests WHERE transaction_id = ? AND bundle_id = ?
-          AND environment = ? AND notification_type = \(requestTypeSQL)
+          AND environment = ? AND notification_type IN (\(requestTypeSQL))
           AND repeat_of IS NULL AND imported = 0 AND received_at <= ? AND deadline > ?
         ORDER BY received_at DESC LIMIT 1
         """,
@@ -294,7 +295,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
           """
           SELECT COUNT(*) FROM requests
           WHERE transaction_id = ?1 AND received_at < ?2 AND repeat_of IS NULL
-            AND notification_type = \(requestTypeSQL)
+            AND notification_type IN (\(requestTypeSQL))
             AND (?3 IS NULL OR (bundle_id = ?3 AND environment = ?4))
           """,
           [
@@ -366,7 +367,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
         let request = try connection.query(
           """
           SELECT id, bundle_id, environment FROM requests WHERE transaction_id = ?1
-            AND repeat_of IS NULL AND notification_type = \(requestTypeSQL)
+            AND repeat_of IS NULL AND notification_type IN (\(requestTypeSQL))
             AND (?2 IS NULL OR (bundle_id = ?2 AND environment = ?3))
           ORDER BY received_at DESC LIMIT 1
           """,

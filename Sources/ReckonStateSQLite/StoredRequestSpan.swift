@@ -10,7 +10,7 @@ extension SQLiteStateStore {
     let selection =
       decided
       ? reportedRequest
-      : "r.notification_type = \(requestTypeSQL) AND r.repeat_of IS NULL"
+      : "r.notification_type IN (\(requestTypeSQL)) AND r.repeat_of IS NULL"
     let row = try locked { () throws(StateError) in
       try connection.query(
         """

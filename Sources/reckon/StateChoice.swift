@@ -44,7 +44,7 @@ struct StateChoice {
   func open(access: StateAccess, durability: StateDurability = .normal) throws(StateError)
     -> any StateStore
   {
-    try opener.open(location: location, durability: durability, rules: .appStore, access: access)
+    try opener.open(location: location, durability: durability, rules: .stores, access: access)
   }
 
   /// For messages: the state's location, saying what it is.

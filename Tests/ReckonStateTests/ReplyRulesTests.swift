@@ -79,3 +79,25 @@ struct ReplyRulesTests {
     }
   }
 }
+
+extension ReplyRulesTests {
+  @Test func bothStoresRulesAskForEitherStoresRequestEachWithinItsOwnWindow() {
+    var record = Fixture.notification()
+    let rules = ReplyRules.stores
+    #expect(rules.asksForReply(record))
+    record.notificationType = "PENDING_REFUND_REVIEW"
+    #expect(!ReplyRules.appStore.asksForReply(record))
+    #expect(rules.asksForReply(record))
+    record.environment = "GooglePlay"
+    #expect(rules.deadline(of: record).timeIntervalSince(record.receivedAt) == 24 * 3_600)
+    record.environment = "Sandbox"
+    #expect(rules.deadline(of: record).timeIntervalSince(record.receivedAt) == 5 * 60)
+    #expect(rules.longestWindow == 24 * 3_600)
+    #expect(rules.requestTypesSQL == "'CONSUMPTION_REQUEST', 'PENDING_REFUND_REVIEW'")
+  }
+
+  @Test func aQuoteInARequestTypeIsEscapedForSQL() {
+    let rules = ReplyRules(requestType: "IT'S", windows: [:], otherWindow: 1)
+    #expect(rules.requestTypesSQL == "'IT''S'")
+  }
+}

@@ -19,16 +19,16 @@ struct StateBackend: CustomTestStringConvertible, Sendable {
   static let sqlite = StateBackend(name: "SQLite") {
     try SQLiteStateStore(
       path: TestScratch.folder.appendingPathComponent("conformance-\(UUID().uuidString).sqlite")
-        .path, rules: .appStore)
+        .path, rules: .stores)
   }
 
   /// The in-memory backend the tests use where no file is wanted.
-  static let inMemory = StateBackend(name: "in memory") { InMemoryStateStore(rules: .appStore) }
+  static let inMemory = StateBackend(name: "in memory") { InMemoryStateStore(rules: .stores) }
 
   /// The shared PostgreSQL backend, in a database of its own on the test server.
   static let postgres = StateBackend(name: "PostgreSQL") {
     try PostgresStateStore(
-      address: PostgresAddress(url: TestPostgres.freshDatabase()), rules: .appStore)
+      address: PostgresAddress(url: TestPostgres.freshDatabase()), rules: .stores)
   }
 
   /// Every backend; PostgreSQL only where a server is (see `TestPostgres`).

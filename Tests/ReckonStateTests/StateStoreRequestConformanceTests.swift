@@ -205,3 +205,42 @@ import Testing
     #expect(try store.requestSpan(decided: true).count == 1)
   }
 }
+
+extension StateStoreRequestConformanceTests {
+  /// A Google Play review, as the Google pipeline records one.
+  static func googleReview(order: String = "GPA.1", at date: Date = Fixture.start)
+    -> NotificationRecord
+  {
+    NotificationRecord(
+      notificationUUID: "google:\(UUID().uuidString)", notificationType: "PENDING_REFUND_REVIEW",
+      transactionId: order, originalTransactionId: nil, appAccountToken: "acct",
+      bundleId: "com.example.play", environment: "GooglePlay", receivedAt: date,
+      rawNotification: Data("{}".utf8))
+  }
+
+  @Test(arguments: StateBackend.all)
+  func aGoogleReviewWaitsUndecidedAndLapsesAfterItsOwnDay(_ backend: StateBackend) throws {
+    let store = try backend.make()
+    let apple = try store.recordNotification(Fixture.notification()).requestId
+    let google = try store.recordNotification(Self.googleReview()).requestId
+    let soon = Fixture.start.addingTimeInterval(60)
+    #expect(
+      Set(try store.undecidedRequests(before: soon, now: soon).map(\.requestId))
+        == [apple, google])
+    // Apple's 12 hours have passed, Google's 24 have not.
+    let halfDay = Fixture.start.addingTimeInterval(13 * 3_600)
+    #expect(try store.lapsedRequests(now: halfDay).map(\.requestId) == [apple])
+    let day = Fixture.start.addingTimeInterval(24 * 3_600 + 60)
+    #expect(Set(try store.lapsedRequests(now: day).map(\.requestId)) == [apple, google])
+  }
+
+  @Test(arguments: StateBackend.all)
+  func aGoogleVoidedPurchaseIsNoRequest(_ backend: StateBackend) throws {
+    let store = try backend.make()
+    var voided = Self.googleReview()
+    voided.notificationType = "VOIDED_PURCHASE"
+    _ = try store.recordNotification(voided)
+    let soon = Fixture.start.addingTimeInterval(60)
+    #expect(try store.undecidedRequests(before: soon, now: soon).isEmpty)
+  }
+}

@@ -69,7 +69,7 @@ extension ReckonService {
     do {
       store = try opener.open(
         location: configuration.stateLocation, durability: configuration.stateDurability,
-        rules: .appStore)
+        rules: .stores)
     } catch {
       throw .state(error)
     }

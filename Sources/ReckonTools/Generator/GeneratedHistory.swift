@@ -30,7 +30,7 @@ public enum GeneratedHistory {
     for suffix in ["", "-wal", "-shm"] {
       try? FileManager.default.removeItem(atPath: location + suffix)
     }
-    let store = try state.open(location: location, durability: .normal, rules: .appStore)
+    let store = try state.open(location: location, durability: .normal, rules: .stores)
     // As `reckon serve` gathers: with `history.*` from the database being written.
     let gatherer = setup.gatherer(records: StateHistoryFacts(store: store))
     let decider = Decider(policy: policy, schema: setup.schema)

@@ -67,8 +67,8 @@ enum StateCommand: Command {
       return 1
     }
     defer { lock.release() }
-    let source = try SQLiteStateStore(path: from, rules: .appStore, access: .existing)
-    let target = try PostgresStateStore(address: address, rules: .appStore)
+    let source = try SQLiteStateStore(path: from, rules: .stores, access: .existing)
+    let target = try PostgresStateStore(address: address, rules: .stores)
     let migration = StateMigration(from: source, to: target)
     let total = try migration.totalRows()
     let moved = Atomic(0)

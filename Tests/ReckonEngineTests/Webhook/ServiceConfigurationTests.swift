@@ -134,9 +134,9 @@ struct ServiceConfigurationTests {
     #expect(warnings.isEmpty, "\(warnings)")
   }
 
-  /// The state records requests by Apple's rules: the service hands them to whichever backend
-  /// the configuration names, so no backend spells them itself.
-  @Test func theServiceOpensTheStateWithApplesReplyRules() throws {
+  /// The state records requests by the stores' rules: the service hands them to whichever
+  /// backend the configuration names, so no backend spells them itself.
+  @Test func theServiceOpensTheStateWithBothStoresReplyRules() throws {
     let (folder, config) = try Self.folder(
       #"""
       {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "p.policy"}],
@@ -147,8 +147,8 @@ struct ServiceConfigurationTests {
     _ = try ReckonService(
       configuration: try ReckonConfiguration.load(path: config.path), state: opener,
       transport: nil)
-    #expect(opener.rules == .appStore)
-    #expect(opener.rules?.requestType == "CONSUMPTION_REQUEST")
+    #expect(opener.rules == .stores)
+    #expect(opener.rules?.requestTypes == ["CONSUMPTION_REQUEST", "PENDING_REFUND_REVIEW"])
   }
 
   /// A new folder holding `p.policy` (a policy that shares data only) and `reckon.json` with
