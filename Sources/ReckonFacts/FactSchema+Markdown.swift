@@ -1,8 +1,9 @@
 import ReckonPolicy
 
 extension FactSchema {
-  /// The whole of docs/facts.md, rendered from this table, so the documentation never drifts.
-  public func markdown() -> String {
+  /// The whole of docs/facts.md, rendered from the App Store's table and Google Play's, so the
+  /// documentation never drifts.
+  public static func markdown() -> String {
     var lines = [
       "# Facts",
       "",
@@ -20,22 +21,20 @@ extension FactSchema {
       "draws a warning. Any fact can be missing when no source supplies it (see docs/configuration.md,",
       "\"When a fact source fails\").",
       "",
-      "| name | type | optional | origin | summary |",
-      "|---|---|---|---|---|",
+      "",
+      "## App Store",
+      "",
     ]
-    for entry in entries {
-      let fact = entry.descriptor
-      lines.append(
-        "| `\(fact.name)` | \(fact.type) | \(fact.isOptional ? "yes" : "no") | \(entry.origin.rawValue) | \(fact.summary) |"
-      )
-    }
-    lines += ["", "## Enumerations", "", "| type | values |", "|---|---|"]
-    var seen: Set<String> = []
-    for case .enumeration(let enumType) in entries.map(\.descriptor.type)
-    where seen.insert(enumType.name).inserted {
-      lines.append(
-        "| \(enumType.name) | " + enumType.cases.map { "`\($0)`" }.joined(separator: ", ") + " |")
-    }
+    lines += FactSchema.standard.table()
+    lines += [
+      "", "## Google Play", "",
+      "A Google Play chargeback review is decided on these facts. Where a fact means the same thing for",
+      "both stores it has the same name, so one fact source can serve both; the review names only the",
+      "order, so product and purchase facts come from the app's records. Fact sources are asked with",
+      "the order id as the transaction id and the obfuscated account id as the app account token.",
+      "",
+    ]
+    lines += FactSchema.googlePlay.table()
     lines += [
       "", "## Custom facts", "",
       "A fact source's configuration may declare `custom.NAME` facts with a type ("
@@ -47,5 +46,24 @@ extension FactSchema {
       "",
     ]
     return lines.joined(separator: "\n")
+  }
+
+  /// The schema's table of facts and of the enumerations they use.
+  private func table() -> [String] {
+    var lines = ["| name | type | optional | origin | summary |", "|---|---|---|---|---|"]
+    for entry in entries {
+      let fact = entry.descriptor
+      lines.append(
+        "| `\(fact.name)` | \(fact.type) | \(fact.isOptional ? "yes" : "no") | \(entry.origin.rawValue) | \(fact.summary) |"
+      )
+    }
+    lines += ["", "| type | values |", "|---|---|"]
+    var seen: Set<String> = []
+    for case .enumeration(let enumType) in entries.map(\.descriptor.type)
+    where seen.insert(enumType.name).inserted {
+      lines.append(
+        "| \(enumType.name) | " + enumType.cases.map { "`\($0)`" }.joined(separator: ", ") + " |")
+    }
+    return lines
   }
 }

@@ -21,26 +21,63 @@ public struct FactSchema: Sendable {
     public let origin: Origin
   }
 
+  /// The store whose requests the schema's facts describe.
+  public enum Store: String, Hashable, Sendable, CaseIterable {
+    /// Apple's App Store: CONSUMPTION_REQUEST notifications.
+    case appStore
+    /// Google Play: chargeback reviews (PendingRefundReviewNotification).
+    case googlePlay
+  }
+
+  /// The store the schema is for.
+  public let store: Store
   /// The rows, in documentation order.
   public let entries: [Entry]
   /// The schema the policy checker uses.
   public let policySchema: PolicySchema
 
-  /// Reckon's standard facts plus the `custom.NAME` facts a configuration declares, with the
-  /// configuration's rates for comparing money across currencies.
-  public init(customFacts: [FactDescriptor] = [], currencyRates: CurrencyRates = .none) {
+  /// Reckon's standard facts for `store`'s requests plus the `custom.NAME` facts a
+  /// configuration declares, with the configuration's rates for comparing money across
+  /// currencies.
+  public init(
+    store: Store = .appStore, customFacts: [FactDescriptor] = [],
+    currencyRates: CurrencyRates = .none
+  ) {
+    self.store = store
     let custom = customFacts.map { Entry(descriptor: $0, origin: .adapter) }
-    self.entries = FactSchema.standardEntries + custom
-    self.policySchema = PolicySchema(
-      facts: entries.map(\.descriptor), refundChoices: FactSchema.refundPreference,
-      settableFields: FactSchema.settableFields, vocabulary: FactSchema.words,
-      boundedChoice: BoundedChoice(
-        choice: "GRANT_PRORATED", boundedFact: "usage.consumed",
-        overridingField: "consumptionPercentage",
-        categoryFact: "product.type", exemptCategories: ["AUTO_RENEWABLE"],
-        requiredFact: "delivery.status", requiredValue: "DELIVERED",
-        requiredField: "deliveryStatus"),
-      consentFact: "customer.consented", currencyRates: currencyRates)
+    switch store {
+    case .appStore:
+      self.entries = FactSchema.standardEntries + custom
+      self.policySchema = PolicySchema(
+        facts: entries.map(\.descriptor), refundChoices: FactSchema.refundPreference,
+        settableFields: FactSchema.settableFields, vocabulary: FactSchema.words,
+        boundedChoice: BoundedChoice(
+          choice: "GRANT_PRORATED", boundedFact: "usage.consumed",
+          overridingField: "consumptionPercentage",
+          categoryFact: "product.type", exemptCategories: ["AUTO_RENEWABLE"],
+          requiredFact: "delivery.status", requiredValue: "DELIVERED",
+          requiredField: "deliveryStatus"),
+        consentFact: "customer.consented", currencyRates: currencyRates)
+    case .googlePlay:
+      self.entries = FactSchema.googlePlayEntries + custom
+      self.policySchema = PolicySchema(
+        facts: entries.map(\.descriptor), refundChoices: FactSchema.GooglePlay.refundPreference,
+        settableFields: FactSchema.GooglePlay.settableFields,
+        vocabulary: FactSchema.GooglePlay.words, consentFact: "customer.consented",
+        currencyRates: currencyRates)
+    }
+  }
+
+  /// This schema's custom facts and rates over `store`'s standard facts.
+  public func schema(for store: Store) -> FactSchema {
+    guard store != self.store else { return self }
+    let standard = Set(
+      (self.store == .appStore ? FactSchema.standardEntries : FactSchema.googlePlayEntries)
+        .map(\.descriptor.name))
+    return FactSchema(
+      store: store,
+      customFacts: entries.map(\.descriptor).filter { !standard.contains($0.name) },
+      currencyRates: policySchema.currencyRates)
   }
 
   /// The origin of the fact called `name`, if there is one.
@@ -50,6 +87,8 @@ public struct FactSchema: Sendable {
 
   /// The standard schema with no custom facts.
   public static let standard = FactSchema()
+  /// The standard schema of Google Play requests, with no custom facts.
+  public static let googlePlay = FactSchema(store: .googlePlay)
 }
 
 extension FactSchema {
@@ -173,7 +212,7 @@ extension FactSchema {
     ),
   ]
 
-  private static func entry(
+  static func entry(
     _ name: String, _ type: ValueType, _ origin: Origin, _ summary: String, optional: Bool = false
   ) -> Entry {
     Entry(
