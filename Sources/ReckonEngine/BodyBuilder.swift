@@ -100,6 +100,14 @@ package struct BodyBuilder {
   /// Why the deciding rule's `set` of `field` has no value: the missing facts it reads, by name,
   /// or the division by zero or the currencies that made it unknown.
   private func whyUnset(_ field: FieldDescriptor, policy: CompiledPolicy) -> String {
+    Self.whyUnset(field, policy: policy, facts: facts, ruleIndex: ruleIndex)
+  }
+
+  /// Why the `set` of `field` by the rule at `ruleIndex` (nil: `otherwise`) has no value on
+  /// `facts`; shared with Google Play's answer builder.
+  package static func whyUnset(
+    _ field: FieldDescriptor, policy: CompiledPolicy, facts: FactValues, ruleIndex: Int?
+  ) -> String {
     let written = ruleIndex.map { policy.checked.rules[$0].actions } ?? policy.checked.otherwise
     for case .set(let descriptor, let value) in written where descriptor.name == field.name {
       let reader = ConditionReader(policy: policy, facts: facts)

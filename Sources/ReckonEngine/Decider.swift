@@ -28,7 +28,8 @@ public struct Decider: Sendable {
       context: ConsumptionValidationContext(transaction: request.transaction)
     ).build(policy: policy)
     var decision = Decision(
-      action: outcome.action, body: outcome.body, rule: rule, ruleIndex: decided.rule,
+      action: outcome.action, reply: outcome.body.map(ReplyBody.appStore), rule: rule,
+      ruleIndex: decided.rule,
       fieldSources: outcome.sources,
       trace: decided.trace, facts: facts, policyName: policy.checked.name,
       policyVersion: policy.checked.version,

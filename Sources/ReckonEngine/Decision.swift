@@ -1,5 +1,7 @@
 import Foundation
 import ReckonAppStore
+import ReckonFacts
+import ReckonGooglePlay
 import ReckonPolicy
 
 /// What Reckon decided for one request: what to do, the body, which rule decided, why, and
@@ -7,8 +9,9 @@ import ReckonPolicy
 public struct Decision: Hashable, Sendable {
   /// What happens next.
   public let action: DecisionAction
-  /// The body as it would be sent, when one could be built (also for skips after a policy decision).
-  public let body: ConsumptionRequest?
+  /// The body as it would be sent, in its store's shape, when one could be built (also for
+  /// skips after a policy decision).
+  public let reply: ReplyBody?
   /// The name of the deciding rule, or `otherwise`.
   public let rule: String
   /// The deciding rule's index in the policy, or nil for `otherwise`.
@@ -27,9 +30,21 @@ public struct Decision: Hashable, Sendable {
   public let decidedAt: Date
   /// The `hold` clause that held the decision for review, by name; nil when none did.
   public var heldBy: String? = nil
+  /// The store the request came from.
+  public var store: FactSchema.Store = .appStore
 
   /// Why the decision is held, when a `hold` clause held it: `held by hold "NAME"`.
   public var holdReason: String? { heldBy.map { "held by hold \"\($0)\"" } }
+
+  /// Apple's body, when the decision built one for an App Store request.
+  public var body: ConsumptionRequest? {
+    if case .appStore(let body)? = reply { body } else { nil }
+  }
+
+  /// Google Play's answer, when the decision built one for a chargeback review.
+  public var answer: ReviewRefundRequest? {
+    if case .googlePlay(let answer)? = reply { answer } else { nil }
+  }
 
   /// Whether the decision sends a body now.
   public var responds: Bool {
@@ -39,7 +54,7 @@ public struct Decision: Hashable, Sendable {
 
 /// What happens to a request.
 public enum DecisionAction: Hashable, Sendable {
-  /// Send the body to Apple.
+  /// Send the body to the store.
   case respond
   /// Queue the body but send only after a person approves it, or an hour before the deadline.
   case hold
@@ -60,6 +75,8 @@ public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
   case setReadsMissingFact(field: String, rule: String, because: String)
   /// The body would break Apple's rules.
   case violatesAppleRules([AppleRuleViolation])
+  /// The answer would break Google Play's rules for `orders.reviewrefund`.
+  case violatesGooglePlayRules([GooglePlayRuleViolation])
   /// The body holds a percentage or asks for a prorated refund, whose rules depend on the
   /// product type, and the transaction's type is missing or one Reckon does not know.
   case productTypeUnknown
@@ -78,6 +95,9 @@ public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
       // Apple's rule in words first, for the person reading; the error name for searching.
       "no reply: the body would break Apple's rules: "
         + violations.map(\.inWords).joined(separator: " ")
+    case .violatesGooglePlayRules(let violations):
+      "no reply: the answer would break Google Play's rules: "
+        + violations.map(\.description).joined(separator: "; ")
     case .productTypeUnknown:
       "no reply: the transaction's product type is missing or unknown, so the body's "
         + "consumptionPercentage or GRANT_PRORATED cannot be checked against Apple's rules for it"

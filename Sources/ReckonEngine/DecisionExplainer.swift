@@ -1,4 +1,5 @@
 import ReckonAppStore
+import ReckonFacts
 import ReckonPolicy
 import ReckonSupport
 
@@ -15,8 +16,8 @@ public struct DecisionExplainer: Sendable {
   /// The headline and body, plus with `explain` the reasons, as lines of text.
   public func render(_ decision: Decision, explain: Bool) -> String {
     var lines = [headline(decision)]
-    if let body = decision.body, let json = try? body.jsonData() {
-      // A skip can still have built a body (one that breaks Apple's rules); it is never sent.
+    if let json = decision.reply?.json {
+      // A skip can still have built a body (one that breaks the store's rules); it is never sent.
       let label = if case .skip = decision.action { "body (not sent): " } else { "body: " }
       lines.append(label + String(decoding: json, as: UTF8.self))
     }
@@ -27,7 +28,7 @@ public struct DecisionExplainer: Sendable {
       lines.append("")
       // The body's own facts count too: a reply without consent or a delivery status is
       // skipped for them, though no rule read them.
-      let forBody = Self.bodyFacts.filter {
+      let forBody = Self.bodyFacts(decision.store).filter {
         decision.facts.values[$0] == nil && !explanation.missingFacts.contains($0)
       }.map { "\($0) (the body needs it)" }
       let missing = explanation.missingFacts + forBody
@@ -40,15 +41,20 @@ public struct DecisionExplainer: Sendable {
     return TerminalSafeText.shown(lines.joined(separator: "\n")) + "\n"
   }
 
-  /// The facts every reply's body is built from, whatever the policy reads.
-  static let bodyFacts = ["customer.consented", "delivery.status", "product.sample_offered"]
+  /// The facts every reply's body for `store` is built from, whatever the policy reads.
+  static func bodyFacts(_ store: FactSchema.Store) -> [String] {
+    switch store {
+    case .appStore: ["customer.consented", "delivery.status", "product.sample_offered"]
+    case .googlePlay: ["customer.consented", "product.sample_offered"]
+    }
+  }
 
   /// One line saying what will happen.
   public func headline(_ decision: Decision) -> String {
     let who = decision.ruleIndex == nil ? "otherwise" : "rule \"\(decision.rule)\""
     switch decision.action {
     case .respond:
-      return "respond: send the body to Apple (decided by \(who))"
+      return "respond: send the body to \(policy.schema.vocabulary.store) (decided by \(who))"
     case .hold:
       let held = decision.holdReason.map { ", \($0)" } ?? ""
       return "hold for review: queue the body until a person approves it (decided by \(who)\(held))"
@@ -169,7 +175,7 @@ public struct DecisionExplainer: Sendable {
 
   private func fieldLines(_ decision: Decision) -> [String] {
     // Nothing is sent: where each field would have come from is beside the point.
-    guard !decision.fieldSources.isEmpty, decision.body != nil else { return [] }
+    guard !decision.fieldSources.isEmpty, decision.reply != nil else { return [] }
     var lines = ["Body fields:"]
     let order = [
       "customerConsented", "deliveryStatus", "sampleContentProvided", "consumptionPercentage",
@@ -177,7 +183,7 @@ public struct DecisionExplainer: Sendable {
     ]
     for field in order {
       guard let source = decision.fieldSources[field] else { continue }
-      let value = fieldValue(field, decision.body)
+      let value = decision.reply?.value(of: field) ?? "-"
       let sourceText = source.description
       if value == "(left out)" || value == "-" {
         lines.append(
@@ -190,14 +196,4 @@ public struct DecisionExplainer: Sendable {
     return lines
   }
 
-  private func fieldValue(_ field: String, _ body: ConsumptionRequest?) -> String {
-    guard let body else { return "-" }
-    switch field {
-    case "customerConsented": return String(body.customerConsented)
-    case "deliveryStatus": return body.deliveryStatus.rawValue
-    case "sampleContentProvided": return String(body.sampleContentProvided)
-    case "consumptionPercentage": return body.consumptionPercentage.map(String.init) ?? "(left out)"
-    default: return body.refundPreference?.rawValue ?? "(left out)"
-    }
-  }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonGooglePlay
 import ReckonSupport
 
 extension DecisionReport {
@@ -9,9 +10,14 @@ extension DecisionReport {
     var writer = JSONTextWriter(capacity: 2_048)
     writer.beginObject()
     writer.field("action", action)
-    if let body {
+    switch body {
+    case .appStore(let body)?:
       writer.key("body")
       Self.write(body, into: &writer)
+    case .googlePlay(let answer)?:
+      writer.key("body")
+      Self.write(answer, into: &writer)
+    case nil: break
     }
     if let explanation {
       writer.key("explanation")
@@ -65,6 +71,48 @@ extension DecisionReport {
     var writer = JSONTextWriter(escapesSlashes: false, capacity: 160)
     write(body, into: &writer)
     return writer.data
+  }
+
+  /// `answer` as Google receives it (sorted keys, absent fields left out), as
+  /// `ValidatedReviewRefund` writes it.
+  package static func answerJSON(_ answer: ReviewRefundRequest) -> Data {
+    var writer = JSONTextWriter(escapesSlashes: false, capacity: 256)
+    write(answer, into: &writer)
+    return writer.data
+  }
+
+  private static func write(_ answer: ReviewRefundRequest, into writer: inout JSONTextWriter) {
+    writer.beginObject()
+    writer.field("consumptionPercentageMilliunits", answer.consumptionPercentageMilliunits)
+    if let events = answer.consumptionUsageEvents {
+      writer.key("consumptionUsageEvents")
+      writer.beginArray()
+      for event in events { write(event, into: &writer) }
+      writer.endArray()
+    }
+    writer.field("pendingRefundToken", answer.pendingRefundToken)
+    writer.field("refundPreference", answer.refundPreference.rawValue)
+    writer.field("sampleContentProvided", answer.sampleContentProvided)
+    writer.endObject()
+  }
+
+  private static func write(_ event: ConsumptionUsageEvent, into writer: inout JSONTextWriter) {
+    writer.beginObject()
+    writer.field("consumptionItemDescription", event.consumptionItemDescription)
+    writer.field("consumptionTime", event.consumptionTime)
+    writer.field("ipAddress", event.ipAddress)
+    if let location = event.location {
+      writer.key("location")
+      writer.beginObject()
+      writer.field("administrativeArea", location.administrativeArea)
+      writer.field("locality", location.locality)
+      writer.field("regionCode", location.regionCode)
+      writer.field("sublocality", location.sublocality)
+      writer.endObject()
+    }
+    writer.field("obfuscatedAccountId", event.obfuscatedAccountId)
+    writer.field("obfuscatedProfileId", event.obfuscatedProfileId)
+    writer.endObject()
   }
 
   private static func write(_ body: ConsumptionRequest, into writer: inout JSONTextWriter) {

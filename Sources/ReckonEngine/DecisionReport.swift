@@ -42,7 +42,7 @@ public struct DecisionReport: Encodable, Sendable {
   let otherwise: Bool
   let policy: String
   let policyVersion: String?
-  let body: ConsumptionRequest?
+  let body: ReplyBody?
   let fieldSources: [String: String]
   let facts: [Fact]
   let missingFacts: [String]?
@@ -61,17 +61,17 @@ public struct DecisionReport: Encodable, Sendable {
     case .skip(let skip):
       action = "skip"
       reason = skip.description(body: decision.body)
-      if case .violatesAppleRules(let list) = skip {
-        violations = list.map(\.errorName)
-      } else {
-        violations = nil
+      switch skip {
+      case .violatesAppleRules(let list): violations = list.map(\.errorName)
+      case .violatesGooglePlayRules(let list): violations = list.map(\.name)
+      default: violations = nil
       }
     }
     rule = DecidingRule(name: decision.ruleIndex == nil ? nil : decision.rule)
     otherwise = decision.ruleIndex == nil
     self.policy = decision.policyName
     policyVersion = decision.policyVersion
-    body = decision.body
+    body = decision.reply
     fieldSources = decision.fieldSources.mapValues(\.description)
     let schema = policy.schema
     facts = schema.facts.indices.compactMap { slot in

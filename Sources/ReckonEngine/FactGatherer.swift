@@ -6,7 +6,7 @@ import ReckonSupport
 /// state database implements it; until then a gatherer without one leaves those facts to adapters.
 public protocol RecordsFactProvider: Sendable {
   /// The records facts (origin `.records`) for `request`.
-  func facts(for request: RefundRequest) async throws -> [String: Value]
+  func facts(for request: any ReplyRequest) async throws -> [String: Value]
   /// Whether `facts(for:)` answers at once (a few local reads, waiting at most for a lock held
   /// as briefly): it is then asked on the caller's task, with no task or `recordsTimeout` of its
   /// own, which would cost more than the reads.
@@ -48,14 +48,14 @@ public struct FactGatherer: Sendable {
   }
 
   /// Gathers facts for a decision by `policy`.
-  public func gather(_ request: RefundRequest, for policy: CompiledPolicy) async
+  public func gather(_ request: some ReplyRequest, for policy: CompiledPolicy) async
     -> FactGathering.Outcome
   {
     await gather(request, reading: FactGathering.factsRead(by: policy))
   }
 
   /// Gathers facts for a decision that reads the facts named in `needed`.
-  public func gather(_ request: RefundRequest, reading needed: Set<String>) async
+  public func gather(_ request: some ReplyRequest, reading needed: Set<String>) async
     -> FactGathering.Outcome
   {
     // Every lookup starts before any is awaited, so they run at once, each within its timeout.
@@ -96,14 +96,14 @@ public struct FactGatherer: Sendable {
     return .ready(facts)
   }
 
-  private func startRecords(_ request: RefundRequest) -> RecordsLookup? {
+  private func startRecords(_ request: some ReplyRequest) -> RecordsLookup? {
     guard let records else { return nil }
     return RecordsLookup(
       timeout: recordsTimeout,
       lookup: Deadline.start(within: recordsTimeout) { try await records.facts(for: request) })
   }
 
-  private func readRecords(_ request: RefundRequest) async -> Result<
+  private func readRecords(_ request: some ReplyRequest) async -> Result<
     [String: Value], FactSourceFailure
   >? {
     guard let records else { return nil }

@@ -13,11 +13,11 @@ public struct GatheredFacts: Hashable, Sendable {
   public internal(set) var failures: [FactSourceFailure] = []
 
   /// Facts from the notification alone.
-  public init(request: RefundRequest, schema: FactSchema) {
+  public init(request: some ReplyRequest, schema: FactSchema) {
     var values = FactValues(schema: schema.policySchema)
     var provenance: [String: String] = [:]
     var refused: [String] = []
-    for (name, value) in NotificationFacts.extract(from: request, schema: schema) {
+    for (name, value) in request.notificationFacts() {
       do {
         try values.set(name, to: value)
         provenance[name] = "notification"

@@ -4,7 +4,7 @@ import ReckonPolicy
 
 /// The facts that come from the signed notification itself. They are never taken from an adapter.
 package enum NotificationFacts {
-  package static func extract(from request: RefundRequest, schema: FactSchema) -> [String: Value] {
+  package static func extract(from request: RefundRequest) -> [String: Value] {
     var facts: [String: Value] = [:]
     let transaction = request.transaction
     facts["now"] = .timestamp(request.receivedAt.timeIntervalSince1970)

@@ -1,10 +1,12 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonPolicy
+import ReckonState
 
 /// One CONSUMPTION_REQUEST, decoded (and, from the webhook, verified), with its transaction and
 /// the time Reckon received it, which is the decision's `now`.
-public struct RefundRequest: Hashable, Sendable {
+public struct RefundRequest: Hashable, Sendable, ReplyRequest {
   /// The notification payload.
   public let notification: ResponseBodyV2DecodedPayload
   /// The transaction the customer wants refunded.
@@ -60,5 +62,28 @@ public struct RefundRequest: Hashable, Sendable {
   public var deadline: Date {
     (notification.data?.environment ?? .production).replyDeadline(
       receivedAt: receivedAt, signedDate: notification.signedDate)
+  }
+
+  /// The facts the signed notification gives.
+  public func notificationFacts() -> [String: Value] {
+    NotificationFacts.extract(from: self)
+  }
+
+  /// The app and environment the notification names.
+  public var appKey: AppKey? {
+    guard let data = notification.data, let bundleId = data.bundleId,
+      let environment = data.environment
+    else { return nil }
+    return AppStoreApp(bundleId: bundleId, environment: environment).key
+  }
+
+  /// The transaction the reply names.
+  public var replyId: String? { transactionId }
+
+  /// The app account token set at purchase, else the original transaction.
+  public var customer: CustomerKey? {
+    let keys = keys
+    return keys.appAccountToken.map(CustomerKey.appAccountToken)
+      ?? keys.originalTransactionId.map(CustomerKey.originalTransactionId)
   }
 }

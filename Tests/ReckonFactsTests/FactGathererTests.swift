@@ -171,7 +171,7 @@ struct FactGathererTests {
   struct Records: RecordsFactProvider {
     var fail = false
     var answersAtOnce = false
-    func facts(for request: RefundRequest) async throws -> [String: Value] {
+    func facts(for request: any ReplyRequest) async throws -> [String: Value] {
       if fail { throw StubSource.Failure(description: "state database is closed") }
       return ["history.earlier_requests": .number(2), "usage.consumed": .percent(1)]
     }

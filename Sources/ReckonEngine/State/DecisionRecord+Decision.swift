@@ -32,7 +32,7 @@ extension DecisionRecord {
     self.init(
       policyName: decision.policyName, policyVersion: decision.policyVersion,
       policySHA256: policySHA256, action: action, rule: decision.rule, reason: reason,
-      body: decision.body.map(DecisionReport.bodyJSON), factsJSON: report.factsJSON(),
+      body: decision.reply?.json, factsJSON: report.factsJSON(),
       explanationJSON: report.compactJSON(), decidedAt: decision.decidedAt)
   }
 }

@@ -5,8 +5,9 @@ import ReckonPolicy
 import ReckonState
 
 /// The `history.*` facts from Reckon's own state database: earlier requests for the same
-/// transaction, and refunds Apple reported for the same customer, both before this request and
-/// of its own app and environment (a Sandbox test is not a Production request or refund).
+/// transaction (Google: order), and refunds the store reported for the same customer, both
+/// before this request and of its own app and environment (a Sandbox test is not a Production
+/// request or refund).
 public struct StateHistoryFacts: RecordsFactProvider {
   /// The state database.
   public let store: any StateStore
@@ -21,30 +22,21 @@ public struct StateHistoryFacts: RecordsFactProvider {
   public var answersAtOnce: Bool { true }
 
   /// `history.earlier_requests` and `history.earlier_refunds` for `request`.
-  public func facts(for request: RefundRequest) async throws -> [String: Value] {
+  public func facts(for request: any ReplyRequest) async throws -> [String: Value] {
     try history(for: request)
   }
 
   /// The same facts, read on the calling thread (for the bulk dry-run).
-  public func history(for request: RefundRequest) throws(StateError) -> [String: Value] {
+  public func history(for request: some ReplyRequest) throws(StateError) -> [String: Value] {
     var facts: [String: Value] = [:]
-    let app = request.notification.data.flatMap { data in
-      data.bundleId.flatMap { bundleId in
-        data.environment.map { AppStoreApp(bundleId: bundleId, environment: $0) }
-      }
-    }
-    if let transactionId = request.transactionId {
+    let app = request.appKey
+    if let replyId = request.replyId {
       facts["history.earlier_requests"] = .number(
-        Double(
-          try store.requestCount(
-            transactionId: transactionId, app: app?.key, before: request.receivedAt)))
+        Double(try store.requestCount(transactionId: replyId, app: app, before: request.receivedAt))
+      )
     }
-    let keys = request.keys
-    let customer: CustomerKey? =
-      keys.appAccountToken.map(CustomerKey.appAccountToken)
-      ?? keys.originalTransactionId.map(CustomerKey.originalTransactionId)
-    let refunds = try customer.map { customer throws(StateError) in
-      try store.refundCount(customer: customer, app: app?.key, before: request.receivedAt)
+    let refunds = try request.customer.map { customer throws(StateError) in
+      try store.refundCount(customer: customer, app: app, before: request.receivedAt)
     }
     facts["history.earlier_refunds"] = .number(Double(refunds ?? 0))
     return facts

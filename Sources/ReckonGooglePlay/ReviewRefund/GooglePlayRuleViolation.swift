@@ -21,6 +21,19 @@ public enum GooglePlayRuleViolation: Hashable, Sendable, CustomStringConvertible
   /// The longest description of one event, in characters.
   public static let maximumDescription = 5_000
 
+  /// The rule's name, for reports and searching: `consumptionOutOfRange`.
+  public var name: String {
+    switch self {
+    case .missingPendingRefundToken: "missingPendingRefundToken"
+    case .consumptionOutOfRange: "consumptionOutOfRange"
+    case .tooManyUsageEvents: "tooManyUsageEvents"
+    case .descriptionTooLong: "descriptionTooLong"
+    case .badConsumptionTime: "badConsumptionTime"
+    case .badIPAddress: "badIPAddress"
+    case .badRegionCode: "badRegionCode"
+    }
+  }
+
   /// One sentence saying which rule and where.
   public var description: String {
     switch self {

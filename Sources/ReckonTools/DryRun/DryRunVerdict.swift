@@ -153,7 +153,8 @@ public enum DryRunOutcome: Int, CaseIterable, Hashable, Sendable, Comparable,
     case .setReadsMissingFact: self = .skipRuleReadsMissingFact
     case .violatesAppleRules(let broken) where broken.contains(where: \.isAboutTheTransaction):
       self = .skipNotAnswerable
-    case .violatesAppleRules, .productTypeUnknown: self = .skipAppleRules
+    case .violatesAppleRules, .productTypeUnknown, .violatesGooglePlayRules:
+      self = .skipAppleRules
     }
   }
 

@@ -1,0 +1,26 @@
+import ReckonFacts
+import ReckonGooglePlay
+import ReckonPolicy
+
+extension Decider {
+  /// Decides a Google Play review on `facts`: the policy, then the answer, consent and Google's
+  /// rules; with `trace`, records what the policy looked at.
+  public func decide(_ request: GooglePlayReviewRequest, facts: GatheredFacts, trace: Bool = false)
+    -> Decision
+  {
+    let decided = policy.evaluate(facts.values, trace: trace)
+    let rule = policy.ruleName(decided.rule)
+    let outcome = GooglePlayAnswerBuilder(
+      facts: facts.values, decided: decided, rule: rule,
+      pendingRefundToken: request.review.pendingRefundToken
+    ).build(policy: policy)
+    var decision = Decision(
+      action: outcome.action, reply: outcome.answer.map(ReplyBody.googlePlay), rule: rule,
+      ruleIndex: decided.rule, fieldSources: outcome.sources, trace: decided.trace, facts: facts,
+      policyName: policy.checked.name, policyVersion: policy.checked.version,
+      decidedAt: request.receivedAt)
+    decision.store = .googlePlay
+    if case .hold = outcome.action { decision.heldBy = decided.hold.map(policy.holdName) }
+    return decision
+  }
+}

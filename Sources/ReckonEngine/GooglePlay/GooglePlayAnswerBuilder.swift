@@ -1,0 +1,122 @@
+import ReckonFacts
+import ReckonGooglePlay
+import ReckonPolicy
+
+/// Builds the answer Google Play receives from the facts and the deciding rule's actions, as
+/// `BodyBuilder` builds Apple's: consent first, then the rule's overrides over the facts, then
+/// Reckon's defaults, then Google's rules as a last gate.
+package struct GooglePlayAnswerBuilder {
+  package let facts: FactValues
+  package let actions: [DecidedAction]
+  package let rule: String
+  package let ruleIndex: Int?
+  package let pendingRefundToken: String
+
+  package struct Outcome {
+    package var action: DecisionAction
+    package var answer: ReviewRefundRequest?
+    package var sources: [String: FieldSource]
+  }
+
+  /// A builder for the decision `decided` of the rule named `rule`, answering the review with
+  /// `pendingRefundToken`.
+  package init(
+    facts: FactValues, decided: PolicyDecision, rule: String, pendingRefundToken: String
+  ) {
+    self.facts = facts
+    self.actions = decided.actions
+    self.rule = rule
+    self.ruleIndex = decided.rule
+    self.pendingRefundToken = pendingRefundToken
+  }
+
+  /// The answer and what to do with it; `policy`, the one that decided, is read only to say
+  /// why a `set` has no value.
+  package func build(policy: CompiledPolicy) -> Outcome {
+    var sources: [String: FieldSource] = [:]
+    guard case .boolean(true) = facts["customer.consented"] else {
+      let said = facts["customer.consented"].map { $0.formatted(as: .boolean) } ?? "missing"
+      return Outcome(action: .skip(.noConsent(said)), answer: nil, sources: [:])
+    }
+    if actions.contains(.withholdReply) {
+      return Outcome(
+        action: .skip(.policyDoesNotRespond(rule: rule)), answer: nil, sources: sources)
+    }
+    if let unset = actions.first(where: { if case .set(_, nil) = $0 { true } else { false } }),
+      case .set(let field, _) = unset
+    {
+      return Outcome(
+        action: .skip(
+          .setReadsMissingFact(
+            field: field.name, rule: rule,
+            because: BodyBuilder.whyUnset(
+              field, policy: policy, facts: facts, ruleIndex: ruleIndex))), answer: nil,
+        sources: sources)
+    }
+    let sample: Bool
+    if case .boolean(let set)? = setValue("sampleContentProvided") {
+      sample = set
+      sources["sampleContentProvided"] = .rule(rule)
+    } else if case .boolean(let fact)? = facts["product.sample_offered"] {
+      sample = fact
+      sources["sampleContentProvided"] = .fact("product.sample_offered")
+    } else {
+      return Outcome(
+        action: .skip(
+          .missingRequiredFact(field: "sampleContentProvided", fact: "product.sample_offered")),
+        answer: nil, sources: sources)
+    }
+    let answer = ReviewRefundRequest(
+      pendingRefundToken: pendingRefundToken, sampleContentProvided: sample,
+      refundPreference: preference(&sources),
+      consumptionPercentageMilliunits: milliunits(&sources))
+    let violations = ReviewRefundValidator.violations(of: answer)
+    if !violations.isEmpty {
+      return Outcome(
+        action: .skip(.violatesGooglePlayRules(violations)), answer: answer, sources: sources)
+    }
+    return Outcome(
+      action: actions.contains(.holdForReview) ? .hold : .respond, answer: answer, sources: sources
+    )
+  }
+
+  private func setValue(_ field: String) -> Value? {
+    for case .set(let descriptor, let value) in actions where descriptor.name == field {
+      return value
+    }
+    return nil
+  }
+
+  private func milliunits(_ sources: inout [String: FieldSource]) -> Int? {
+    let name = "consumptionPercentage"
+    if case .percent(let percent)? = setValue(name) {
+      sources[name] = .rule(rule)
+      return BodyBuilder.milliunits(percent)
+    }
+    if case .enumeration(let ordinal)? = facts["delivery.status"],
+      FactSchema.deliveryStatus.cases[ordinal] != "DELIVERED"
+    {
+      sources[name] = .default("0: the purchase was not delivered, so nothing of it was used")
+      return 0
+    }
+    guard case .percent(let percent)? = facts["usage.consumed"] else {
+      sources[name] = .default("left out: usage.consumed is missing")
+      return nil
+    }
+    sources[name] = .fact("usage.consumed")
+    return BodyBuilder.milliunits(percent)
+  }
+
+  private func preference(_ sources: inout [String: FieldSource]) -> GooglePlayRefundPreference {
+    for case .choose(_, let name) in actions {
+      if let preference = GooglePlayRefundPreference(rawValue: name) {
+        sources["refundPreference"] = .rule(rule)
+        return preference
+      }
+    }
+    let who = rule == "otherwise" ? "otherwise" : "the rule"
+    sources["refundPreference"] = .default(
+      "NEUTRAL: \(who) shares data only, and Google takes no answer without a preference")
+    return .neutral
+  }
+}
