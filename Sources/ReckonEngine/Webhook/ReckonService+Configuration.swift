@@ -96,8 +96,10 @@ extension ReckonService {
     return unverified
   }
 
-  /// The configured roots, or Apple Root CA - G3 when none are.
-  static func roots(_ trust: TrustConfiguration) throws(ReckonServiceError) -> [X509Certificate] {
+  /// The configured roots, or Apple Root CA - G3 when none are, loaded as the service loads them.
+  public static func roots(_ trust: TrustConfiguration) throws(ReckonServiceError)
+    -> [X509Certificate]
+  {
     guard !trust.rootCertificatePaths.isEmpty else { return AppleRootCertificates.defaultRoots() }
     var roots: [X509Certificate] = []
     for path in trust.rootCertificatePaths {
