@@ -1,0 +1,81 @@
+import Foundation
+import ReckonEngine
+import ReckonFacts
+import ReckonPolicy
+import ReckonSupport
+
+extension GoLiveDoctor {
+  /// For each policy file the apps name (once, however many apps share it): it checks as
+  /// `reckon serve` checks it before it goes live, and the tests beside it pass, as
+  /// `reckon test` runs them.
+  func policyChecks(_ configuration: ReckonConfiguration) -> [DoctorCheck] {
+    let schema: FactSchema
+    do {
+      schema = try FactSourceSetup.schema(
+        configuration.factSources, currencies: configuration.currencies)
+    } catch {
+      return [
+        .fail("policy", error.description),
+        .skip("policy tests", "the policy's facts cannot be known"),
+      ]
+    }
+    var seen: Set<String> = []
+    var checks: [DoctorCheck] = []
+    for path in configuration.apps.map(\.policyPath) where seen.insert(path).inserted {
+      let checked = policyCheck(path, schema: schema, limit: configuration.fileLimits.policy)
+      checks.append(checked)
+      checks.append(
+        checked.mark == .fail
+          ? .skip("policy tests", "\(path) does not check") : testsCheck(path, schema: schema))
+    }
+    return checks
+  }
+
+  private func policyCheck(_ path: String, schema: FactSchema, limit: FileSizeLimit) -> DoctorCheck
+  {
+    let file: SourceFile
+    do { file = try PolicyFiles.read(path, limit: limit) } catch {
+      return .fail("policy", error.description)
+    }
+    let loaded = PolicyLoader.load(file, schema: schema.policySchema)
+      .withAnswerCoverage(schema: schema)
+    let errors = loaded.diagnostics.filter(\.isError)
+    let warnings = loaded.diagnostics.count - errors.count
+    let warned = "\(warnings) warning\(warnings == 1 ? "" : "s")"
+    guard loaded.policy != nil, let first = errors.first else {
+      return .ok(
+        "policy",
+        "\(path) checks (no errors, \(warned)\(warnings > 0 ? ": reckon check shows them" : ""))")
+    }
+    let place = file.location(of: first.span.start)
+    return .fail(
+      "policy",
+      "\(path): \(errors.count) error\(errors.count == 1 ? "" : "s"), the first at \(place): "
+        + "\(first.message) (reckon check \(path) shows all)")
+  }
+
+  private func testsCheck(_ policyPath: String, schema: FactSchema) -> DoctorCheck {
+    let testsPath =
+      (policyPath.hasSuffix(".policy") ? String(policyPath.dropLast(".policy".count)) : policyPath)
+      + ".tests"
+    guard FileManager.default.fileExists(atPath: testsPath) else {
+      return .skip("policy tests", "no \(testsPath) beside the policy: write its tests there")
+    }
+    let report: PolicyTestFileReport
+    do { report = try PolicyTestRunner.run(testsPath: testsPath, schema: schema) } catch {
+      return .fail("policy tests", error.description)
+    }
+    if let problem = report.problems.first {
+      return .fail("policy tests", "\(testsPath) cannot run: \(problem)")
+    }
+    let count = report.outcomes.count
+    guard let failed = report.outcomes.first(where: { !$0.passed }) else {
+      return .ok("policy tests", "\(testsPath): \(count) test\(count == 1 ? "" : "s") passed")
+    }
+    let why = failed.failures.first.map { ": expected \($0.expected), got \($0.actual)" } ?? ""
+    return .fail(
+      "policy tests",
+      "\(testsPath): \(report.failedCount) of \(count) failed, the first \"\(failed.name)\" "
+        + "(line \(failed.location.line))\(why) (reckon test \(testsPath) shows the trace)")
+  }
+}
