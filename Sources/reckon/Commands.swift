@@ -11,6 +11,7 @@ enum Commands {
     SendCommand.self,
     KeysCommand.self,
     ServeCommand.self,
+    DoctorCommand.self,
     SimulateCommand.self,
     StandInCommand.self,
     DryRunCommand.self,
