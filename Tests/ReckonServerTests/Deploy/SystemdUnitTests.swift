@@ -36,7 +36,8 @@ struct SystemdUnitTests {
     // server.shutdownGraceSeconds defaults to 9: systemd's SIGKILL only after it.
     #expect(unit.contains("TimeoutStopSec=10s"))
     for setting in [
-      "ProtectSystem=strict", "StateDirectory=reckon", "NoNewPrivileges=yes", "PrivateTmp=yes",
+      "ProtectSystem=strict", "StateDirectory=reckon", "ReadWritePaths=/var/lib/reckon",
+      "User=reckon", "NoNewPrivileges=yes", "PrivateTmp=yes",
       "ProtectHome=yes", "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX",
       "SystemCallFilter=@system-service", "CapabilityBoundingSet=\n", "Restart=on-failure",
       "MemoryDenyWriteExecute=yes",
