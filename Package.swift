@@ -37,7 +37,7 @@ let package = Package(
       name: "ReckonTestSupport",
       dependencies: [
         "ReckonSupport", "ReckonHTTP", "ReckonAppStore", "ReckonState", "ReckonStateSQLite",
-        "ReckonStatePostgres", "ReckonStandIn", "ReckonEngine", "CSpawn",
+        "ReckonStatePostgres", "ReckonStandIn", "ReckonEngine", "ReckonGooglePlay", "CSpawn",
       ]),
     .target(name: "ReckonAppStore", dependencies: ["ReckonSupport", "COpenSSL"]),
     .target(name: "ReckonGooglePlay", dependencies: ["ReckonSupport", "COpenSSL"]),
@@ -125,7 +125,7 @@ let package = Package(
     .testTarget(
       name: "ReckonEngineTests",
       dependencies: [
-        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite",
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonGooglePlay", "ReckonFacts", "ReckonSQLite",
         "ReckonState", "ReckonStateSQLite", "ReckonEngine", "ReckonTools", "ReckonHTTP",
         "ReckonStandIn", "ReckonTestSupport",
       ]),

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonGooglePlay
 import ReckonStandIn
+import ReckonTestSupport
 import Testing
 
 @Suite struct GooglePlayClientTests {
@@ -93,7 +94,7 @@ import Testing
     let delivery = await client.send(
       GooglePlayWorld.answer(review), packageName: GooglePlayWorld.packageName,
       orderId: review.orderId, before: nil)
-    guard case .notRecorded = delivery else {
+    guard case .noToken = delivery else {
       Issue.record("\(delivery)")
       return
     }

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonStandIn
 import ReckonSupport
+import ReckonTestSupport
 import Testing
 
 @testable import ReckonGooglePlay

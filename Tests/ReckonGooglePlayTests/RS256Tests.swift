@@ -1,6 +1,7 @@
 import Foundation
 import ReckonGooglePlay
 import ReckonSupport
+import ReckonTestSupport
 import Testing
 
 @Suite struct RS256Tests {

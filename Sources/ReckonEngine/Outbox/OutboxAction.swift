@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonGooglePlay
 
 /// What the I/O layer must do after an event. Every action except `none` and `wait` also means
 /// "persist the entry"; `send` means persist *first*, then send.
@@ -10,7 +11,9 @@ public enum OutboxAction: Hashable, Sendable {
   case wait(until: Date)
   /// Persist the `sending` state, then send exactly these bytes.
   case send(ValidatedConsumptionBody, to: AppStoreApp)
-  /// Persist: Apple accepted it.
+  /// Persist the `sending` state, then send exactly this answer to Google Play, once.
+  case sendAnswer(ValidatedReviewRefund, packageName: String, orderId: String)
+  /// Persist: the store accepted it.
   case recordSent
   /// Persist, and report loudly: the deadline passed unsent.
   case expire

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonGooglePlay
 import ReckonState
 
 extension OutboxEntry {
@@ -22,6 +23,7 @@ extension OutboxEntry {
       return poll(now: now)
     case .pending(let notBefore):
       guard now >= notBefore else { return .wait(until: notBefore) }
+      if isGooglePlay { return pollAnswer(now: now) }
       // Queued by an older build, or by hand: Xcode's and LocalTesting's transactions are on
       // no Apple server, and a reply would go to the sandbox's.
       guard let storeApp = AppStoreApp(app), storeApp.environment.hasServerAPI else {
@@ -44,6 +46,27 @@ extension OutboxEntry {
       return .none
     case .sent, .failed, .expired, .dropped:
       return .none
+    }
+  }
+
+  /// Whether the entry answers a Google Play review.
+  public var isGooglePlay: Bool { app.environment == GooglePlayStore.environment }
+
+  /// A due Google Play entry: its stored answer checked again, then sent.
+  private mutating func pollAnswer(now: Date) -> OutboxAction {
+    switch ValidatedReviewRefund.revalidated(from: body) {
+    case .success(let validated)?:
+      state = .sending(since: now)
+      return .sendAnswer(validated, packageName: app.bundleId, orderId: transactionId)
+    case .failure(let rejection)?:
+      state = .failed(at: now, reason: rejection.description)
+      lastError = rejection.description
+      return .fail(reason: rejection.description)
+    case nil:
+      let reason = "the stored body is not a Google Play review answer"
+      state = .failed(at: now, reason: reason)
+      lastError = reason
+      return .fail(reason: reason)
     }
   }
 
@@ -79,13 +102,70 @@ extension OutboxEntry {
     }
   }
 
-  /// The entry was found `sending` at startup: the send may or may not have reached Apple, so it
-  /// is sent again (Apple accepts an updated reply within the window), and counted.
+  /// The entry was found `sending` at startup: the send may or may not have reached the store.
+  /// Apple's is sent again (Apple accepts an updated reply within the window), and counted.
+  /// Google's is not: Google records only the first call, so the entry fails as uncertain and
+  /// an operator decides (`reckon queue retry` sends the same answer again).
   public mutating func recoverInterruptedSend(now: Date) -> OutboxAction {
     guard case .sending = state else { return .none }
     interruptedSends += 1
+    if isGooglePlay {
+      return uncertain("the process stopped during the send", now: now)
+    }
     state = .pending(notBefore: now)
     return .retry(at: now)
+  }
+
+  /// What Google Play (or the network) answered to a send. Only a send Google surely did not
+  /// record is tried again on its own.
+  public mutating func delivered(_ delivery: ReviewRefundDelivery, now: Date, backoff: Backoff)
+    -> OutboxAction
+  {
+    guard case .sending = state else { return .none }
+    switch delivery {
+    case .recorded:
+      state = .sent(at: now)
+      lastStatus = 200
+      lastError = nil
+      return .recordSent
+    case .rejected(let status, let reason):
+      lastStatus = status
+      state = .failed(at: now, reason: reason)
+      lastError = reason
+      return .fail(reason: reason)
+    case .noToken(let reason):
+      return credentialsProblem("no access token: \(reason)", status: nil, now: now)
+    case .notRecorded(let reason, let status, let retryAfter):
+      if status == 401 || status == 403 {
+        return credentialsProblem(reason, status: status, now: now)
+      }
+      if status == 429 {
+        lastStatus = 429
+        let until = max(
+          retryAfter.map { now.addingTimeInterval(TimeInterval($0)) }
+            ?? backoff.delay(after: 1, from: now),
+          now.addingTimeInterval(RateLimiter.minimumHold))
+        guard until < deadline else {
+          return expire(now: now, because: "rate limited past the deadline")
+        }
+        state = .pending(notBefore: until)
+        lastError = "\(reason): rate limited until \(until)"
+        return .throttleApp(until: until)
+      }
+      return retryWithBackoff(reason, status: status, now: now, backoff: backoff)
+    case .uncertain(let reason):
+      return uncertain(reason, now: now)
+    }
+  }
+
+  /// Fails an entry Google may have recorded: never sent again on its own.
+  private mutating func uncertain(_ reason: String, now: Date) -> OutboxAction {
+    let why =
+      "uncertain: \(reason); Google may have recorded this answer and records only the first, "
+      + "so it is not sent again on its own ('reckon queue retry \(id)' sends the same answer)"
+    state = .failed(at: now, reason: why)
+    lastError = why
+    return .fail(reason: why)
   }
 
   /// What Apple (or the network) answered to a send.

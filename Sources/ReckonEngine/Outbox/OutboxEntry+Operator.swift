@@ -22,6 +22,12 @@ extension OutboxEntry {
       throw refused("only held, pending or failed entries can be changed; it is \(state.name)")
     }
     guard now < deadline else { throw deadlinePassed() }
+    // Google records only the first answer: a changed one after an uncertain send would be
+    // ignored while looking sent, and the fields are not Apple's anyway.
+    guard !isGooglePlay else {
+      throw refused(
+        "a Google Play answer cannot be changed; approve it as decided, or drop it")
+    }
     do {
       _ = try ValidatedConsumptionBody(
         validating: newBody, context: ConsumptionValidationContext(context))
@@ -59,7 +65,9 @@ extension OutboxEntry {
   }
 
   private func deadlinePassed() -> OutboxCommandRefused {
-    refused("its deadline \(deadline) has passed; Apple no longer expects a reply")
+    refused(
+      "its deadline \(deadline) has passed; \(isGooglePlay ? "Google Play" : "Apple") no longer expects a reply"
+    )
   }
 
   private func refused(_ why: String) -> OutboxCommandRefused {

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonGooglePlay
 import ReckonState
 
 extension OutboxSender {
@@ -11,7 +12,14 @@ extension OutboxSender {
   {
     var entry = original
     if case .sending = entry.state {
-      do { try takeOverInterrupted(&entry, now: clock.now()) } catch .changedConcurrently {
+      do {
+        let action = try takeOverInterrupted(&entry, now: clock.now())
+        // A Google Play answer that may have gone is not sent again: said, and done.
+        if case .fail = action {
+          try report(action, entry, now: clock.now())
+          return action
+        }
+      } catch .changedConcurrently {
         return .none  // another sender took it over first
       }
     }
@@ -66,6 +74,37 @@ extension OutboxSender {
       try store.save(
         &entry, attempt: attempt(entry, delivery, next, started, finished), now: finished)
       try holdIfExpiredByThrottle(next, delivery, entry.app, now: finished)
+      try report(next, entry, now: finished)
+      return next
+    case .sendAnswer(let answer, let packageName, let orderId):
+      if let refused = await checkConsent(&entry, started: started) {
+        do {
+          try store.save(&entry, attempt: refused.attempt, now: clock.now())
+        } catch .changedConcurrently {
+          return .none
+        }
+        try report(refused.action, entry, now: clock.now())
+        return refused.action
+      }
+      do {
+        try store.save(&entry, now: started)
+      } catch .changedConcurrently {
+        return .none
+      }
+      let delivery: ReviewRefundDelivery =
+        if let answerSender {
+          await answerSender.send(
+            answer, packageName: packageName, orderId: orderId, before: entry.deadline)
+        } else {
+          // Nothing left: the entry is `sending` in the state, and it did not go.
+          .notRecorded(
+            reason: "no Google Play client is configured (googlePlay in reckon.json)",
+            status: nil, retryAfterSeconds: nil)
+        }
+      let finished = clock.now()
+      let next = entry.delivered(delivery, now: finished, backoff: backoff)
+      try store.save(
+        &entry, attempt: attempt(entry, delivery, next, started, finished), now: finished)
       try report(next, entry, now: finished)
       return next
     case .expire, .fail:
@@ -162,7 +201,7 @@ extension OutboxSender {
         .expired(
           entry: entry.id, transactionId: entry.transactionId, deadline: entry.deadline,
           maybeSent: entry.interruptedSends > 0))
-    case .none, .wait, .send:
+    case .none, .wait, .send, .sendAnswer:
       break
     }
   }
@@ -211,6 +250,27 @@ extension OutboxSender {
       errorMessage: message, result: Self.resultName(next))
   }
 
+  private func attempt(
+    _ entry: OutboxEntry, _ delivery: ReviewRefundDelivery, _ next: OutboxAction,
+    _ started: Date, _ finished: Date
+  ) -> DeliveryAttempt {
+    var status: Int?
+    var message: String?
+    switch delivery {
+    case .recorded: status = 200
+    case .rejected(let code, let reason):
+      status = code
+      message = reason
+    case .notRecorded(let reason, let code, _):
+      status = code
+      message = reason
+    case .noToken(let reason), .uncertain(let reason): message = reason
+    }
+    return DeliveryAttempt(
+      entryId: entry.id, startedAt: started, finishedAt: finished, httpStatus: status,
+      errorCode: nil, errorMessage: message, result: Self.resultName(next))
+  }
+
   /// What an attempt that led to `next` is recorded as.
   private static func resultName(_ next: OutboxAction) -> String {
     switch next {
@@ -220,7 +280,7 @@ extension OutboxSender {
     case .pauseApp: "credentials"
     case .fail: "failed"
     case .expire: "expired"
-    case .none, .wait, .send: "none"
+    case .none, .wait, .send, .sendAnswer: "none"
     }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonGooglePlay
 import ReckonState
 
 /// The I/O side of the outbox: takes due entries from the state database, paces them per app,
@@ -23,6 +24,8 @@ public final class OutboxSender: Sendable {
 
   let store: any StateStore
   let sender: any ConsumptionSender
+  /// Where Google Play answers go; nil when no Google Play app is configured.
+  let answerSender: (any ReviewRefundSender)?
   let clock: any OutboxClock
   let rates: @Sendable (String) -> Double
   let backoff: Backoff
@@ -49,8 +52,10 @@ public final class OutboxSender: Sendable {
     credentialsPauseSeconds: TimeInterval = 300, maximumConcurrentSends: Int? = nil,
     sendLeaseSeconds: TimeInterval? = nil,
     consentCheck: (any ConsentCheck)?, consentCheckAge: TimeInterval = 60,
+    answerSender: (any ReviewRefundSender)? = nil,
     events: @escaping @Sendable (SenderEvent) -> Void = { _ in }
   ) {
+    self.answerSender = answerSender
     self.consentCheck = consentCheck
     self.consentCheckAge = consentCheckAge
     self.store = store
@@ -58,7 +63,12 @@ public final class OutboxSender: Sendable {
     self.clock = clock
     let production = configuration.productionRequestsPerSecond
     let sandbox = configuration.sandboxRequestsPerSecond
-    self.rates = { key in key.hasSuffix("|Production") ? production : sandbox }
+    // Google Play's Developer API takes far more than Apple's production rate; the production
+    // rate keeps one bad policy from flooding it.
+    self.rates = { key in
+      key.hasSuffix("|Production") || key.hasSuffix("|\(GooglePlayStore.environment)")
+        ? production : sandbox
+    }
     self.sendLease = sendLeaseSeconds ?? configuration.sendLeaseSeconds
     self.backoff = Backoff(
       initial: configuration.initialBackoffSeconds, maximum: configuration.maximumBackoffSeconds,
@@ -70,15 +80,20 @@ public final class OutboxSender: Sendable {
   }
 
   /// Puts a send left unfinished by a sender that stopped back in line (it may have reached
-  /// Apple, so it may go out twice, with the same body), recording the interrupted attempt.
-  func takeOverInterrupted(_ entry: inout OutboxEntry, now: Date) throws(StateError) {
+  /// Apple, so it may go out twice, with the same body), recording the interrupted attempt; a
+  /// Google Play answer fails as uncertain instead, since Google takes only the first.
+  @discardableResult
+  func takeOverInterrupted(_ entry: inout OutboxEntry, now: Date) throws(StateError)
+    -> OutboxAction
+  {
     let since = entry.state.time
-    _ = entry.recoverInterruptedSend(now: now)
+    let action = entry.recoverInterruptedSend(now: now)
     let attempt = DeliveryAttempt(
       entryId: entry.id, startedAt: since, finishedAt: nil, httpStatus: nil, errorCode: nil,
       errorMessage: "interrupted: the process stopped before the answer was recorded",
       result: "interrupted")
     try store.save(&entry, attempt: attempt, now: now)
+    return action
   }
 
   /// Sends everything due now, pacing per app, and returns when nothing more is due
@@ -211,7 +226,7 @@ extension OutboxSender.Summary {
     case .retry, .throttleApp, .pauseApp: retrying += 1
     case .fail: failed += 1
     case .expire: expired += 1
-    case .none, .wait, .send: break
+    case .none, .wait, .send, .sendAnswer: break
     }
   }
 }

@@ -39,7 +39,7 @@ public final class GooglePlayAPIClient: Sendable {
   ) async -> ReviewRefundDelivery {
     let token: String
     do { token = try await tokens.token(now: Date()) } catch {
-      return .notRecorded(reason: error.description, retryAfterSeconds: nil)
+      return .noToken(error.description)
     }
     let request = HTTPClientRequest(
       method: "POST", url: reviewRefundURL(packageName: packageName, orderId: orderId),
@@ -50,7 +50,7 @@ public final class GooglePlayAPIClient: Sendable {
       response = try await http.perform(request)
     } catch {
       if case .notSent(let why) = error {
-        return .notRecorded(reason: why, retryAfterSeconds: nil)
+        return .notRecorded(reason: why, status: nil, retryAfterSeconds: nil)
       }
       return .uncertain(reason: error.description)
     }
@@ -68,7 +68,8 @@ public final class GooglePlayAPIClient: Sendable {
     switch status {
     case 200..<300: return .recorded
     case 401, 403, 429, 503:
-      return .notRecorded(reason: reason, retryAfterSeconds: retryAfter.flatMap { Int($0) })
+      return .notRecorded(
+        reason: reason, status: status, retryAfterSeconds: retryAfter.flatMap { Int($0) })
     case 400..<500: return .rejected(status: status, reason: reason)
     default: return .uncertain(reason: reason)
     }

@@ -3,22 +3,23 @@ import ReckonGooglePlay
 import ReckonHTTP
 import ReckonStandIn
 
-/// A local Google Play for one test: the stand-in on loopback, a service account it trusts,
+/// A local Google Play for one test (for tests only): the stand-in on loopback, a service account it trusts,
 /// and a client wired to both through a real HTTP transport.
-struct GooglePlayWorld {
-  static let packageName = "com.example.reckon"
-  static let clientEmail = "reckon@example-project.iam.gserviceaccount.com"
+public struct GooglePlayWorld: Sendable {
+  public static let packageName = "com.example.reckon"
+  public static let clientEmail = "reckon@example-project.iam.gserviceaccount.com"
   /// Generating RSA keys is slow; every test shares one account key.
-  static let accountKey = try! RSAPrivateKey(generatedFor: "a test service account")
+  public static let accountKey = try! RSAPrivateKey(generatedFor: "a test service account")
 
-  let standIn: GooglePlayStandIn
-  let base: URL
-  let account: ServiceAccountKey
-  let tokens: AccessTokenSource
-  let client: GooglePlayAPIClient
-  let transport = CurlHTTPClient(timeout: 5)
+  public let standIn: GooglePlayStandIn
+  public let base: URL
+  public let account: ServiceAccountKey
+  public let tokens: AccessTokenSource
+  public let client: GooglePlayAPIClient
+  public let transport = CurlHTTPClient(timeout: 5)
 
-  init() throws {
+  /// Starts the stand-in and makes the client.
+  public init() throws {
     standIn = try GooglePlayStandIn(
       accountKey: try Self.accountKey.publicKey(), clientEmail: Self.clientEmail)
     base = try standIn.start()
@@ -30,7 +31,7 @@ struct GooglePlayWorld {
   }
 
   /// Opens a review in the stand-in and returns its notification.
-  func openReview(orderId: String = "GPA.3312-5841-2290-11234", token: String = "prt-1")
+  public func openReview(orderId: String = "GPA.3312-5841-2290-11234", token: String = "prt-1")
     -> PendingRefundReviewNotification
   {
     let review = PendingRefundReviewNotification(
@@ -40,7 +41,7 @@ struct GooglePlayWorld {
   }
 
   /// A valid answer to `review`.
-  static func answer(
+  public static func answer(
     _ review: PendingRefundReviewNotification, _ preference: GooglePlayRefundPreference = .decline
   ) -> ValidatedReviewRefund {
     let request = ReviewRefundRequest(

@@ -1,0 +1,181 @@
+import Foundation
+import ReckonAppStore
+import ReckonGooglePlay
+import ReckonStandIn
+import ReckonState
+import ReckonTestSupport
+import Testing
+
+@testable import ReckonEngine
+@testable import ReckonStateSQLite
+
+/// Google Play records only the first answer to a review: the outbox sends one, tries again
+/// only when Google surely recorded nothing, and never resends one Google may have recorded.
+@Suite struct GooglePlayOutboxTests {
+  let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970).rounded(.down))
+
+  struct Harness {
+    let world: GooglePlayWorld
+    let store: SQLiteStateStore
+    let clock: SimulatedClock
+    let events = SenderEventLog()
+    let sender: OutboxSender
+
+    init(start: Date) throws {
+      world = try GooglePlayWorld()
+      store = try OutboxFixture.temporaryStore()
+      clock = SimulatedClock(start: start)
+      sender = OutboxSender(
+        store: store, sender: Unused(), configuration: try SenderSettings.fast(), clock: clock,
+        random: { 0 }, maximumConcurrentSends: 1, consentCheck: nil,
+        answerSender: world.client, events: events.append)
+    }
+
+    func state(_ id: Int64) throws -> OutboxState { try store.entry(id: id).state }
+
+    var reviewCalls: [GooglePlayStandInCall] {
+      world.standIn.calls.filter { if case .reviewRefund = $0.endpoint { true } else { false } }
+    }
+  }
+
+  /// Apple's sender, which no Google entry may reach.
+  struct Unused: ConsumptionSender {
+    func send(_ body: ValidatedConsumptionBody, transactionId: String, app: AppStoreApp)
+      async -> ConsumptionDelivery
+    { .networkError("an Apple send for a Google entry") }
+  }
+
+  @Test func aDueAnswerIsSentOnceAndRecordedByGoogle() async throws {
+    let h = try Harness(start: start)
+    defer { h.world.standIn.shutdown() }
+    let review = h.world.openReview()
+    let id = try OutboxFixture.enqueueGoogleAnswer(
+      in: h.store, at: start, orderId: review.orderId, packageName: GooglePlayWorld.packageName)
+    let summary = try await h.sender.drainDue()
+    #expect(summary.sent == 1)
+    #expect(try h.state(id).name == "sent")
+    let call = try #require(h.reviewCalls.first)
+    #expect(call.recorded)
+    #expect(call.body == OutboxFixture.answer)
+    #expect(h.world.standIn.answer(for: review.orderId)?.refundPreference == .decline)
+    _ = try await h.sender.drainDue()
+    #expect(h.reviewCalls.count == 1)
+    #expect(try h.store.attempts(entryId: id).map(\.httpStatus) == [200])
+  }
+
+  @Test func anAnswerGoogleMayHaveRecordedIsNotSentAgain() async throws {
+    let h = try Harness(start: start)
+    defer { h.world.standIn.shutdown() }
+    let review = h.world.openReview()
+    let id = try OutboxFixture.enqueueGoogleAnswer(
+      in: h.store, at: start, orderId: review.orderId, packageName: GooglePlayWorld.packageName)
+    h.world.standIn.inject(.recordThenFail(status: 500))
+    let summary = try await h.sender.drainDue()
+    #expect(summary.failed == 1)
+    guard case .failed(_, let reason) = try h.state(id) else {
+      Issue.record("not failed: \(try h.state(id))")
+      return
+    }
+    #expect(reason.hasPrefix("uncertain: HTTP 500"))
+    h.clock.advance(to: start.addingTimeInterval(3_600))
+    _ = try await h.sender.drainDue()
+    #expect(h.reviewCalls.count == 1)
+  }
+
+  @Test func aCallGoogleTurnedAwayIsTriedAgainAfterTheBackoff() async throws {
+    let h = try Harness(start: start)
+    defer { h.world.standIn.shutdown() }
+    let review = h.world.openReview()
+    let id = try OutboxFixture.enqueueGoogleAnswer(
+      in: h.store, at: start, orderId: review.orderId, packageName: GooglePlayWorld.packageName)
+    h.world.standIn.inject(.refuse(status: 503))
+    _ = try await h.sender.drainDue()
+    guard case .pending(let notBefore) = try h.state(id) else {
+      Issue.record("not pending: \(try h.state(id))")
+      return
+    }
+    #expect(notBefore > start)
+    h.clock.advance(to: notBefore)
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id).name == "sent")
+    #expect(h.reviewCalls.map(\.status) == [503, 200])
+    #expect(try h.store.attempts(entryId: id).map(\.result) == ["retry", "sent"])
+  }
+
+  @Test func aSendInterruptedByACrashFailsAsUncertainAndIsNotResent() async throws {
+    let h = try Harness(start: start)
+    defer { h.world.standIn.shutdown() }
+    let review = h.world.openReview()
+    let id = try OutboxFixture.enqueueGoogleAnswer(
+      in: h.store, at: start, orderId: review.orderId, packageName: GooglePlayWorld.packageName)
+    var entry = try h.store.entry(id: id)
+    // The sender saved it `sending`, then the process died.
+    guard case .sendAnswer = entry.poll(now: start) else {
+      Issue.record("not sent")
+      return
+    }
+    try h.store.save(&entry, now: start)
+    h.clock.advance(to: start.addingTimeInterval(600))
+    let summary = try await h.sender.drainDue()
+    #expect(summary.failed == 1)
+    #expect(h.reviewCalls.isEmpty)
+    guard case .failed(_, let reason) = try h.state(id) else {
+      Issue.record("not failed")
+      return
+    }
+    #expect(reason.contains("the process stopped during the send"))
+    #expect(reason.contains("reckon queue retry \(id)"))
+  }
+
+  @Test func anOperatorRetryOfAnUncertainAnswerSendsTheSameBytes() async throws {
+    let h = try Harness(start: start)
+    defer { h.world.standIn.shutdown() }
+    let review = h.world.openReview()
+    let id = try OutboxFixture.enqueueGoogleAnswer(
+      in: h.store, at: start, orderId: review.orderId, packageName: GooglePlayWorld.packageName)
+    h.world.standIn.inject(.recordThenFail(status: 502))
+    _ = try await h.sender.drainDue()
+    var entry = try h.store.entry(id: id)
+    try entry.retry(now: h.clock.now())
+    try h.store.save(&entry, now: h.clock.now())
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id).name == "sent")
+    #expect(h.reviewCalls.map(\.body) == [OutboxFixture.answer, OutboxFixture.answer])
+    #expect(h.reviewCalls.map(\.recorded) == [true, false])
+  }
+
+  @Test func aGoogleAnswerCannotBeEditedByAnOperator() throws {
+    let h = try Harness(start: start)
+    defer { h.world.standIn.shutdown() }
+    let id = try OutboxFixture.enqueueGoogleAnswer(in: h.store, at: start, hold: true)
+    var entry = try h.store.entry(id: id)
+    #expect(throws: OutboxCommandRefused.self) {
+      try entry.edit(body: OutboxFixture.answer, now: start)
+    }
+  }
+
+  @Test func aHeldAnswerWaitsUntilAnHourBeforeGooglesDeadline() async throws {
+    let h = try Harness(start: start)
+    defer { h.world.standIn.shutdown() }
+    let review = h.world.openReview()
+    let id = try OutboxFixture.enqueueGoogleAnswer(
+      in: h.store, at: start, orderId: review.orderId, packageName: GooglePlayWorld.packageName,
+      hold: true)
+    _ = try await h.sender.drainDue()
+    #expect(h.reviewCalls.isEmpty)
+    h.clock.advance(to: start.addingTimeInterval(23 * 3_600))
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id).name == "sent")
+    #expect(h.reviewCalls.count == 1)
+  }
+
+  @Test func aRejectedAnswerFailsForGood() async throws {
+    let h = try Harness(start: start)
+    defer { h.world.standIn.shutdown() }
+    // No review opened: Google does not know the order.
+    let id = try OutboxFixture.enqueueGoogleAnswer(
+      in: h.store, at: start, packageName: GooglePlayWorld.packageName)
+    _ = try await h.sender.drainDue()
+    #expect(try h.state(id) == .failed(at: start, reason: "HTTP 404 NOT_FOUND: Order not found."))
+  }
+}
