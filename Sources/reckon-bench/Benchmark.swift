@@ -132,10 +132,13 @@ struct Benchmark: Sendable {
       ], run: runHealthBenchmark),
     Benchmark(
       name: "json-facts",
-      summary: "the time to load a JSON facts file, and its rate in MB/s",
+      summary: "the time to load a JSON facts file, its rate in MB/s, and a dry-run with it",
       options: [
         Option(name: "entries", kind: .integer, help: "entries by transaction id (100000)"),
         Option(name: "runs", kind: .integer, help: "loads, of which the median is shown (5)"),
+        Option(
+          name: "dry-run", kind: .flag,
+          help: "also dry-run as many requests against the file, its loading included"),
       ], run: runJSONFactsBenchmark),
   ]
 
