@@ -7,8 +7,8 @@ package struct JSONParser {
   /// How deeply arrays and objects may nest; deeper input is refused rather than risking the stack.
   package static let maximumDepth = 256
 
-  private let bytes: [UInt8]
-  private var offset = 0
+  let bytes: [UInt8]
+  var offset = 0
   private var depth = 0
 
   package init(_ data: Data) {
@@ -25,7 +25,7 @@ package struct JSONParser {
     return value
   }
 
-  private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+  mutating func parseValue() throws(JSONParseError) -> JSONValue {
     skipWhitespace()
     guard offset < bytes.count else { throw fail("unexpected end of input") }
     switch bytes[offset] {
@@ -94,6 +94,15 @@ package struct JSONParser {
 
   private mutating func parseString() throws(JSONParseError) -> String {
     offset += 1
+    let start = offset
+    if let plain = scanPlainString() { return try text(bytes[plain]) }
+    return try parseEscapedString(from: start)
+  }
+
+  /// The range of the string's bytes when it runs to its closing quote without an escape or a
+  /// control character, with `offset` moved past the quote; otherwise nil, `offset` on the byte
+  /// that stopped the scan. `offset` must be just past the opening quote.
+  mutating func scanPlainString() -> Range<Int>? {
     // Most strings (a notification's JWS is thousands of bytes) have no escapes: find the closing
     // quote and decode the run at once instead of copying it byte by byte.
     let start = offset
@@ -102,13 +111,18 @@ package struct JSONParser {
       let byte = bytes[end]
       if byte == UInt8(ascii: "\"") {
         offset = end + 1
-        return try text(bytes[start..<end])
+        return start..<end
       }
       if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
       end += 1
     }
-    var scalars = Array(bytes[start..<end])
     offset = end
+    return nil
+  }
+
+  /// The rest of a string whose plain run from `start` stopped at `offset`, escapes decoded.
+  mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
+    var scalars = Array(bytes[start..<offset])
     while offset < bytes.count {
       let byte = bytes[offset]
       offset += 1
@@ -123,10 +137,19 @@ package struct JSONParser {
   }
 
   /// The bytes of a string as text; bytes that are not UTF-8 are refused, not repaired.
-  private func text(_ utf8: ArraySlice<UInt8>) throws(JSONParseError) -> String {
+  func text(_ utf8: ArraySlice<UInt8>) throws(JSONParseError) -> String {
+    if Self.isASCII(utf8) { return String(decoding: utf8, as: UTF8.self) }
+    guard let text = String(validating: utf8, as: UTF8.self) else {
+      throw fail("a string that is not UTF-8")
+    }
+    return text
+  }
+
+  /// Whether every byte is ASCII.
+  static func isASCII(_ utf8: ArraySlice<UInt8>) -> Bool {
     // Nearly every string is ASCII (a JWS is kilobytes of base64url): checked eight bytes at a
     // time, then decoded at once; only the others go through the slower validating decoder.
-    let ascii = utf8.withUnsafeBufferPointer { bytes -> Bool in
+    utf8.withUnsafeBufferPointer { bytes -> Bool in
       guard let base = bytes.baseAddress else { return true }
       var high: UInt64 = 0
       var index = 0
@@ -140,11 +163,6 @@ package struct JSONParser {
       }
       return high & 0x8080_8080_8080_8080 == 0
     }
-    if ascii { return String(decoding: utf8, as: UTF8.self) }
-    guard let text = String(validating: utf8, as: UTF8.self) else {
-      throw fail("a string that is not UTF-8")
-    }
-    return text
   }
 
   private mutating func parseEscape(into scalars: inout [UInt8]) throws(JSONParseError) {
@@ -241,7 +259,7 @@ package struct JSONParser {
     return value
   }
 
-  private mutating func skipWhitespace() {
+  mutating func skipWhitespace() {
     while offset < bytes.count {
       switch bytes[offset] {
       case 0x20, 0x09, 0x0A, 0x0D: offset += 1
@@ -250,13 +268,13 @@ package struct JSONParser {
     }
   }
 
-  private mutating func consume(_ byte: UInt8) -> Bool {
+  mutating func consume(_ byte: UInt8) -> Bool {
     guard offset < bytes.count, bytes[offset] == byte else { return false }
     offset += 1
     return true
   }
 
-  private func fail(_ reason: String) -> JSONParseError {
+  func fail(_ reason: String) -> JSONParseError {
     JSONParseError(offset: offset, reason: reason)
   }
 }
