@@ -18,15 +18,27 @@ public enum TimestampText {
 
   /// Seconds since 1970 for `text`, which must be a whole day or a time with its zone.
   public static func seconds(_ text: String) throws(Refusal) -> Double {
-    var reader = Reader(bytes: Array(ValueParser.trimmedOfSpaces(text).utf8))
-    let seconds = try reader.read()
-    guard reader.atEnd, Value.timestampRange.contains(seconds) else { throw .notATime }
+    try Array(ValueParser.trimmedOfSpaces(text).utf8).withUnsafeBufferPointer {
+      bytes throws(Refusal) in
+      var reader = Reader(bytes: bytes)
+      let seconds = try reader.read()
+      guard reader.atEnd, Value.timestampRange.contains(seconds) else { throw .notATime }
+      return seconds
+    }
+  }
+
+  /// The time `bytes` spell with no spaces around them, as `seconds` reads it; nil where
+  /// `seconds` would refuse them or trim them first.
+  static func plainSeconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    var reader = Reader(bytes: bytes)
+    guard let seconds = try? reader.read(), reader.atEnd, Value.timestampRange.contains(seconds)
+    else { return nil }
     return seconds
   }
 
   /// Reads the text's bytes in order; every `number` is ASCII digits only.
   private struct Reader {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var offset = 0
 
     var atEnd: Bool { offset == bytes.count }
