@@ -14,39 +14,92 @@ import ReckonSupport
 /// Values are written as in the language, or as plain JSON booleans and numbers; facts for the
 /// transaction win over facts for the account.
 struct JSONFactsFile: Sendable {
-  static let sections = ["byTransactionId", "byAppAccountToken"]
+  /// A top-level key of a facts file.
+  enum Section: String, CaseIterable, Hashable, Sendable {
+    case byTransactionId, byAppAccountToken
+  }
 
-  private(set) var byTransactionId: [String: [String: Value]] = [:]
-  private(set) var byAppAccountToken: [String: [String: Value]] = [:]
-  /// Which file each key came from, to name both files when two give the same key.
-  private var origins: [String: String] = [:]
+  /// One key's facts, and which of `files` gave them, to name both files when two give the key.
+  struct Entry: Equatable, Sendable {
+    let facts: [String: Value]
+    let file: Int
+  }
 
-  /// Reads `files` in order; a key may appear in only one of them.
-  init(files: [String], schema: FactSchema, limit: FileSizeLimit = .facts)
+  /// The entries of every section by key (an account token in lower case).
+  struct Sections: Equatable, Sendable {
+    var byTransactionId: [String: Entry] = [:]
+    var byAppAccountToken: [String: Entry] = [:]
+
+    subscript(section: Section) -> [String: Entry] {
+      get { section == .byTransactionId ? byTransactionId : byAppAccountToken }
+      _modify {
+        if section == .byTransactionId { yield &byTransactionId } else { yield &byAppAccountToken }
+      }
+    }
+
+    var isEmpty: Bool { byTransactionId.isEmpty && byAppAccountToken.isEmpty }
+  }
+
+  static let sections = Section.allCases.map(\.rawValue)
+
+  private(set) var entries = Sections()
+  /// The files read, as named in errors.
+  private var files: [String] = []
+
+  /// Reads `files` in order; a key may appear in only one of them. `quickly: false` reads every
+  /// file the thorough way, for tests that compare the two.
+  init(files: [String], schema: FactSchema, limit: FileSizeLimit = .facts, quickly: Bool = true)
     throws(JSONFileFactSourceError)
   {
-    for file in files { try read(file, schema: schema, limit: limit) }
+    var reader = quickly ? JSONFactsFileReader(schema: schema) : nil
+    for file in files { try read(file, schema: schema, limit: limit, reader: &reader) }
   }
 
   /// The facts for a request: its transaction's, then its account's for facts still missing.
   func facts(for keys: RequestKeys) -> [String: Value] {
-    var facts = keys.transactionId.flatMap { byTransactionId[$0] } ?? [:]
-    if let token = keys.appAccountToken, let more = byAppAccountToken[token] {
+    var facts = keys.transactionId.flatMap { entries.byTransactionId[$0]?.facts } ?? [:]
+    if let token = keys.appAccountToken, let more = entries.byAppAccountToken[token]?.facts {
       facts.merge(more) { first, _ in first }
     }
     return facts
   }
 
-  /// Errors name `file` as found (with its folder, when a folder was given), so a problem in
-  /// one of many files in a folder can be found.
-  private mutating func read(_ file: String, schema: FactSchema, limit: FileSizeLimit)
-    throws(JSONFileFactSourceError)
-  {
-    let name = file
+  /// Reads one file straight from its bytes; one the quick reader gives up on, or that gives a
+  /// key an earlier file gave, is read thoroughly, to find and word its first problem.
+  private mutating func read(
+    _ file: String, schema: FactSchema, limit: FileSizeLimit, reader: inout JSONFactsFileReader?
+  ) throws(JSONFileFactSourceError) {
     let data: Data
     do throws(LocalFileError) { data = try LocalFile.json(at: file, limit: limit) } catch {
       throw .unreadable(path: file, reason: error.reason)
     }
+    files.append(file)
+    if let read = reader?.read(data, file: files.count - 1), adopt(read) { return }
+    try readThoroughly(data, file: file, schema: schema)
+  }
+
+  /// Takes in one file's entries, unless it gives a key already given; whether it did.
+  private mutating func adopt(_ read: Sections) -> Bool {
+    if entries.isEmpty {
+      entries = read
+      return true
+    }
+    for section in Section.allCases {
+      let given = entries[section]
+      guard read[section].keys.allSatisfy({ given[$0] == nil }) else { return false }
+    }
+    for section in Section.allCases {
+      entries[section].merge(read[section]) { first, _ in first }
+    }
+    return true
+  }
+
+  /// Errors name `file` as found (with its folder, when a folder was given), so a problem in
+  /// one of many files in a folder can be found.
+  private mutating func readThoroughly(_ data: Data, file: String, schema: FactSchema)
+    throws(JSONFileFactSourceError)
+  {
+    let name = file
     let parsed: JSONValue
     do { parsed = try JSONValue.parse(data) } catch {
       throw .notJSON(
@@ -59,10 +112,10 @@ struct JSONFactsFile: Sendable {
         path: "\(name): \(key)",
         suggestion: Suggestions.closest(to: key, among: JSONFactsFile.sections))
     }
-    for section in JSONFactsFile.sections {
-      guard let entries = root[section] else { continue }
+    for section in Section.allCases {
+      guard let entries = root[section.rawValue] else { continue }
       guard let object = entries.objectValue else {
-        throw .notAnObject(path: "\(name): \(section)")
+        throw .notAnObject(path: "\(name): \(section.rawValue)")
       }
       for (key, facts) in object.sorted(by: { $0.key < $1.key }) {
         try add(key, facts, section: section, file: name, schema: schema)
@@ -71,17 +124,16 @@ struct JSONFactsFile: Sendable {
   }
 
   private mutating func add(
-    _ rawKey: String, _ facts: JSONValue, section: String, file: String, schema: FactSchema
+    _ rawKey: String, _ facts: JSONValue, section: Section, file: String, schema: FactSchema
   )
     throws(JSONFileFactSourceError)
   {
-    let key = section == "byAppAccountToken" ? rawKey.lowercased() : rawKey
-    let path = "\(file): \(section).\(rawKey)"
+    let key = section == .byAppAccountToken ? rawKey.lowercased() : rawKey
+    let path = "\(file): \(section.rawValue).\(rawKey)"
     guard let object = facts.objectValue else { throw .notAnObject(path: path) }
-    if let other = origins["\(section).\(key)"] {
-      throw .duplicateKey(key: "\(section).\(key)", files: [other, file])
+    if let other = entries[section][key] {
+      throw .duplicateKey(key: "\(section.rawValue).\(key)", files: [files[other.file], file])
     }
-    origins["\(section).\(key)"] = file
     let document: FactDocument
     do { document = try FactDocument(object: object, schema: schema, path: path) } catch {
       throw .invalidFact(error)
@@ -89,11 +141,7 @@ struct JSONFactsFile: Sendable {
     for name in document.values.keys.sorted() where schema.origin(of: name) == .notification {
       throw .notificationFact(path: "\(path): \(name)")
     }
-    if section == "byTransactionId" {
-      byTransactionId[key] = document.values
-    } else {
-      byAppAccountToken[key] = document.values
-    }
+    entries[section][key] = Entry(facts: document.values, file: files.count - 1)
   }
 }
 
