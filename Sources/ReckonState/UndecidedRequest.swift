@@ -1,6 +1,6 @@
 import Foundation
 
-/// A recorded CONSUMPTION_REQUEST that has no decision yet: a fact source failed, or the
+/// A recorded request for a reply (a CONSUMPTION_REQUEST, a Google Play review) that has no decision yet: a fact source failed, or the
 /// process stopped between recording and deciding.
 public struct UndecidedRequest: Hashable, Sendable {
   /// The request's id.
@@ -11,12 +11,19 @@ public struct UndecidedRequest: Hashable, Sendable {
   public let rawNotification: Data
   /// How many retries failed before.
   public let retries: Int
+  /// The store environment it was recorded under (`Production`, `GooglePlay`): which store's
+  /// pipeline decides it.
+  public let environment: String
 
   /// A undecided request from its parts.
-  public init(requestId: Int64, receivedAt: Date, rawNotification: Data, retries: Int) {
+  public init(
+    requestId: Int64, receivedAt: Date, rawNotification: Data, retries: Int,
+    environment: String = ""
+  ) {
     self.requestId = requestId
     self.receivedAt = receivedAt
     self.rawNotification = rawNotification
     self.retries = retries
+    self.environment = environment
   }
 }

@@ -12,7 +12,8 @@ extension PostgresStateStore {
       var requests: [UndecidedRequest] = []
       for row in try connection.query(
         """
-        SELECT r.id, r.received_at, r.raw_notification, r.retries, r.raw_format FROM requests r
+        SELECT r.id, r.received_at, r.raw_notification, r.retries, r.raw_format, r.environment
+        FROM requests r
         WHERE r.notification_type IN (\(requestTypeSQL)) AND r.received_at < $1
           AND r.received_at >= $4 AND r.deadline > $2 AND r.repeat_of IS NULL AND NOT r.imported
           AND (r.retry_at IS NULL OR r.retry_at <= $2)
@@ -28,7 +29,7 @@ extension PostgresStateStore {
           UndecidedRequest(
             requestId: id, receivedAt: received,
             rawNotification: try receivedNotification(raw, format: row.int(4) ?? 0, requestId: id),
-            retries: Int(row.int(3) ?? 0)))
+            retries: Int(row.int(3) ?? 0), environment: row.text(5) ?? ""))
       }
       return requests
     }

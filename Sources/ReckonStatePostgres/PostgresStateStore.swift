@@ -270,7 +270,8 @@ public final class PostgresStateStore: @unchecked Sendable {
         try lockTransaction(transactionId)
         let request = try connection.query(
           """
-          SELECT id, bundle_id, environment FROM requests WHERE transaction_id = $1
+          SELECT id, bundle_id, environment, app_account_token FROM requests
+          WHERE transaction_id = $1
             AND repeat_of IS NULL AND notification_type IN (\(requestTypeSQL))
             AND ($2::text IS NULL OR (bundle_id = $2 AND environment = $3))
           ORDER BY received_at DESC LIMIT 1
@@ -288,7 +289,9 @@ public final class PostgresStateStore: @unchecked Sendable {
           [
             .text(notificationUUID), requestId.map { .integer($0) } ?? .null(.int8),
             .text(type.rawValue), .text(transactionId), .optional(originalTransactionId),
-            .optional(appAccountToken?.lowercased()), .date(occurredAt),
+            // An outcome that does not name its customer (Google's voided purchases) is the
+            // customer's of the request it answers.
+            .optional((appAccountToken ?? request?.text(3))?.lowercased()), .date(occurredAt),
             .optional(app?.bundleId ?? request?.text(1)),
             .optional(app?.environment ?? request?.text(2)),
           ])

@@ -24,7 +24,7 @@ extension SQLiteStateStore {
           UndecidedRequest(
             requestId: id, receivedAt: received,
             rawNotification: try receivedNotification(raw, format: row.int(4) ?? 0, requestId: id),
-            retries: Int(row.int(3) ?? 0)))
+            retries: Int(row.int(3) ?? 0), environment: row.text(5) ?? ""))
       }
       return requests
     }
@@ -88,7 +88,8 @@ extension SQLiteStateStore {
   /// `undecidedRequests`' query: received before ?1 and after ?4, deadline after ?2, at most ?3.
   var undecidedQuery: String {
     """
-    SELECT r.id, r.received_at, r.raw_notification, r.retries, \(rawFormat("r")) FROM requests r
+    SELECT r.id, r.received_at, r.raw_notification, r.retries, \(rawFormat("r")), r.environment
+    FROM requests r
     WHERE r.notification_type IN (\(requestTypeSQL)) AND r.received_at < ?1 AND r.received_at >= ?4
       AND r.deadline > ?2 AND r.repeat_of IS NULL AND r.imported = 0
       AND (r.retry_at IS NULL OR r.retry_at <= ?2)

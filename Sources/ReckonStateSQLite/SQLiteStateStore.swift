@@ -366,7 +366,8 @@ public final class SQLiteStateStore: @unchecked Sendable {
       try connection.transaction { () throws(StateError) -> Int64? in
         let request = try connection.query(
           """
-          SELECT id, bundle_id, environment FROM requests WHERE transaction_id = ?1
+          SELECT id, bundle_id, environment, app_account_token FROM requests
+          WHERE transaction_id = ?1
             AND repeat_of IS NULL AND notification_type IN (\(requestTypeSQL))
             AND (?2 IS NULL OR (bundle_id = ?2 AND environment = ?3))
           ORDER BY received_at DESC LIMIT 1
@@ -385,7 +386,10 @@ public final class SQLiteStateStore: @unchecked Sendable {
           [
             .text(notificationUUID), requestId.map { .integer($0) } ?? .null,
             .text(type.rawValue), .text(transactionId),
-            .optional(originalTransactionId), .optional(appAccountToken?.lowercased()),
+            .optional(originalTransactionId),
+            // An outcome that does not name its customer (Google's voided purchases) is the
+            // customer's of the request it answers.
+            .optional((appAccountToken ?? request?.text(3))?.lowercased()),
             .date(occurredAt), .optional(app?.bundleId ?? request?.text(1)),
             .optional(app?.environment ?? request?.text(2)),
           ])

@@ -146,7 +146,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
       .map {
         UndecidedRequest(
           requestId: $0.id, receivedAt: $0.record.receivedAt,
-          rawNotification: $0.record.rawNotification, retries: $0.retries)
+          rawNotification: $0.record.rawNotification, retries: $0.retries,
+          environment: $0.record.environment)
       }
     }
   }
@@ -199,7 +200,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
       outcomesList.append(
         Outcome(
           uuid: notificationUUID, requestId: request?.id, type: type,
-          transactionId: transactionId, appAccountToken: appAccountToken?.lowercased(),
+          transactionId: transactionId,
+          appAccountToken: (appAccountToken ?? request?.record.appAccountToken)?.lowercased(),
           originalTransactionId: originalTransactionId, occurredAt: occurredAt))
       return request?.id
     }

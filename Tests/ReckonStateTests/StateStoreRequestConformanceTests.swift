@@ -224,9 +224,12 @@ extension StateStoreRequestConformanceTests {
     let apple = try store.recordNotification(Fixture.notification()).requestId
     let google = try store.recordNotification(Self.googleReview()).requestId
     let soon = Fixture.start.addingTimeInterval(60)
-    #expect(
-      Set(try store.undecidedRequests(before: soon, now: soon).map(\.requestId))
-        == [apple, google])
+    let undecided = try store.undecidedRequests(before: soon, now: soon)
+    #expect(Set(undecided.map(\.requestId)) == [apple, google])
+    // Each says which store's pipeline decides it.
+    #expect(undecided.first { $0.requestId == google }?.environment == "GooglePlay")
+    #expect(undecided.first { $0.requestId == apple }?.environment == "Production")
+    #expect(undecided.first { $0.requestId == google }?.rawNotification == Data("{}".utf8))
     // Apple's 12 hours have passed, Google's 24 have not.
     let halfDay = Fixture.start.addingTimeInterval(13 * 3_600)
     #expect(try store.lapsedRequests(now: halfDay).map(\.requestId) == [apple])
@@ -242,5 +245,22 @@ extension StateStoreRequestConformanceTests {
     _ = try store.recordNotification(voided)
     let soon = Fixture.start.addingTimeInterval(60)
     #expect(try store.undecidedRequests(before: soon, now: soon).isEmpty)
+  }
+}
+
+extension StateStoreRequestConformanceTests {
+  @Test(arguments: StateBackend.all)
+  func anOutcomeThatNamesNoCustomerCountsForTheCustomerOfItsRequest(_ backend: StateBackend)
+    throws
+  {
+    let store = try backend.make()
+    _ = try store.recordNotification(Self.googleReview(order: "GPA.9"))
+    let app = AppKey(bundleId: "com.example.play", environment: "GooglePlay")
+    _ = try store.attachOutcome(
+      .refund, notificationUUID: "google:voided-1", transactionId: "GPA.9", app: app,
+      originalTransactionId: "purchase-token", appAccountToken: nil,
+      occurredAt: Fixture.start.addingTimeInterval(3_600))
+    let later = Fixture.start.addingTimeInterval(7_200)
+    #expect(try store.refundCount(customer: .appAccountToken("acct"), app: app, before: later) == 1)
   }
 }
