@@ -47,18 +47,22 @@ public struct FactSourceSetup: Sendable {
   /// Opens and checks every configured source; one whose file cannot be read now is refused or
   /// opened later, as `unavailable` says. A JSON facts file that changes and no longer reads is
   /// reported to `events` as `factsReloadRefused` when given, else to `warn` as a sentence.
+  /// The sources read their files by `sourcesStore`'s schema: with a Google Play app they serve
+  /// Google Play's reviews too, whose product and purchase facts come from the app's records
+  /// (Google's schema holds every fact an App Store source may give).
   public init(
     _ configurations: [FactSourceConfiguration],
     events: (@Sendable (ReckonEvent) -> Void)? = nil,
     warn: (@Sendable (String) -> Void)? = nil, unavailable: Unavailable = .refuse,
-    currencies: CurrencyRates = .none
+    currencies: CurrencyRates = .none, sourcesStore: FactSchema.Store = .appStore
   ) throws(ConfigurationError) {
     let schema = try FactSourceSetup.schema(configurations, currencies: currencies)
+    let sourcesSchema = schema.schema(for: sourcesStore)
     var layers: [LayeredFactSource.Layer] = []
     var unopened: [Unopened] = []
     for configuration in configurations {
       let opener = try FactSourceSetup.opener(
-        configuration, schema: schema, events: events, warn: warn)
+        configuration, schema: sourcesSchema, events: events, warn: warn)
       let source: any FactSource
       do { source = try opener() } catch {
         guard case .openLater = unavailable, error.isUnavailable else { throw error.problem }

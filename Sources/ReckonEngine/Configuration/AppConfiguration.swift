@@ -13,7 +13,7 @@ public struct AppConfiguration: Hashable, Sendable {
   public var policyPath: String
 
   init(_ reader: ConfigurationReader, resolve: (String) -> String) throws(ConfigurationError) {
-    try reader.rejectUnknownKeys(["bundleId", "appAppleId", "environment", "policy"])
+    try reader.rejectUnknownKeys(["store", "bundleId", "appAppleId", "environment", "policy"])
     bundleId = try reader.string("bundleId")
     let environmentName = try reader.optionalString("environment") ?? "Production"
     guard let environment = AppStoreEnvironment(rawValue: environmentName) else {

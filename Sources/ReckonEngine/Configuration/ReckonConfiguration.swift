@@ -9,8 +9,13 @@ import ReckonSupport
 /// database, the App Store key, the sender, the listener and the trusted roots. Relative paths
 /// are resolved against the configuration file's folder. See docs/configuration.md.
 public struct ReckonConfiguration: Sendable {
-  /// The apps Reckon answers for.
+  /// The App Store apps Reckon answers for.
   public var apps: [AppConfiguration]
+  /// The Google Play apps Reckon answers chargeback reviews for (`apps` entries with
+  /// `"store": "googlePlay"`).
+  public var googlePlayApps: [GooglePlayAppConfiguration] = []
+  /// How Google Play's pushes are taken and answered; required with a Google Play app.
+  public var googlePlay: GooglePlayConfiguration?
   /// The fact sources, in precedence order (the first that supplies a fact wins).
   public var factSources: [FactSourceConfiguration]
   /// Where the state (requests, decisions, outbox) is: an SQLite file's path (`state.path`) or
@@ -92,6 +97,7 @@ public struct ReckonConfiguration: Sendable {
     let files =
       (path.map { [($0, "what Reckon trusts and sends")] } ?? [])
       + apps.map { ($0.policyPath, "the refunds Reckon asks for") }
+      + googlePlayApps.map { ($0.policyPath, "the refunds Reckon asks for") }
     var seen: Set<String> = []
     for (file, what) in files where seen.insert(file).inserted {
       guard let mode = LocalFile.permissions(at: file), mode & 0o002 != 0 else { continue }
@@ -105,15 +111,34 @@ public struct ReckonConfiguration: Sendable {
   /// Validates a parsed configuration; `baseDirectory` anchors relative paths.
   public init(_ reader: ConfigurationReader, baseDirectory: String) throws(ConfigurationError) {
     try reader.rejectUnknownKeys([
-      "apps", "factSources", "state", "appStore", "sender", "server", "trust", "limits",
-      "currencies",
+      "apps", "factSources", "state", "appStore", "googlePlay", "sender", "server", "trust",
+      "limits", "currencies",
     ])
     let resolve: @Sendable (String) -> String = { path in
       ReckonConfiguration.resolve(path, against: baseDirectory)
     }
     self.baseDirectory = baseDirectory
     var apps: [AppConfiguration] = []
+    var googlePlayApps: [GooglePlayAppConfiguration] = []
+    var packageEntries: [String: Int] = [:]
     for (index, app) in try reader.objects("apps").enumerated() {
+      switch try app.optionalString("store") ?? "appStore" {
+      case "appStore": break
+      case "googlePlay":
+        let configured = try GooglePlayAppConfiguration(app, resolve: resolve)
+        if let earlier = packageEntries[configured.packageName] {
+          throw ConfigurationError(
+            "apps[\(index)]",
+            "package '\(configured.packageName)' is already configured by apps[\(earlier)]; each package may be listed once"
+          )
+        }
+        packageEntries[configured.packageName] = index
+        googlePlayApps.append(configured)
+        continue
+      case let other:
+        throw ConfigurationError(
+          app.keyPath("store"), "is appStore or googlePlay, not \"\(other)\"")
+      }
       let configured = try AppConfiguration(app, resolve: resolve)
       // A request is matched to its app by bundle id and environment: two entries would make
       // one of them silently unused.
@@ -127,8 +152,20 @@ public struct ReckonConfiguration: Sendable {
       }
       apps.append(configured)
     }
-    guard !apps.isEmpty else { throw ConfigurationError("apps", "must list at least one app") }
+    guard !apps.isEmpty || !googlePlayApps.isEmpty else {
+      throw ConfigurationError("apps", "must list at least one app")
+    }
     self.apps = apps
+    self.googlePlayApps = googlePlayApps
+    self.googlePlay = try reader.object("googlePlay").map { reader throws(ConfigurationError) in
+      try GooglePlayConfiguration(reader, resolve: resolve)
+    }
+    if !googlePlayApps.isEmpty, googlePlay == nil {
+      throw ConfigurationError(
+        "googlePlay",
+        "is required with a Google Play app: its push subscription's audience and service account, without which no review can be verified"
+      )
+    }
     var sources: [FactSourceConfiguration] = []
     for source in try reader.objects("factSources") {
       let configured = try FactSourceConfiguration(source, resolve: resolve)
@@ -159,6 +196,14 @@ public struct ReckonConfiguration: Sendable {
     }
     self.sender = try SenderConfiguration(reader.object("sender"))
     self.server = try ServerConfiguration(reader.object("server"))
+    if let push = googlePlay?.pushPath,
+      push == server.webhookPath || ServerConfiguration.probePaths.contains(push)
+    {
+      throw ConfigurationError(
+        "googlePlay.push.path",
+        "\(push) is taken by \(push == server.webhookPath ? "server.webhookPath" : "a probe"); give Google Play's pushes a path of their own"
+      )
+    }
     self.trust = try TrustConfiguration(reader.object("trust"), resolve: resolve)
     self.fileLimits = try FileLimitsConfiguration(reader.object("limits"))
     self.currencies = try Self.currencies(reader.object("currencies"))

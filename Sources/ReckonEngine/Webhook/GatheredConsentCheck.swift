@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonGooglePlay
 import ReckonState
 
 /// Asks the fact sources for `customer.consented` again, for the request an outbox entry
@@ -9,12 +10,18 @@ public struct GatheredConsentCheck: ConsentCheck {
   let store: any StateStore
   let verifier: NotificationVerifier
   let gatherer: FactGatherer
+  let googlePlayGatherer: FactGatherer?
 
-  /// A check reading requests from `store`, verifying them with `verifier` and asking `gatherer`.
-  public init(store: any StateStore, verifier: NotificationVerifier, gatherer: FactGatherer) {
+  /// A check reading requests from `store`, verifying them with `verifier` and asking `gatherer`;
+  /// Google Play reviews (recorded once verified) are asked of `googlePlayGatherer`.
+  public init(
+    store: any StateStore, verifier: NotificationVerifier, gatherer: FactGatherer,
+    googlePlayGatherer: FactGatherer? = nil
+  ) {
     self.store = store
     self.verifier = verifier
     self.gatherer = gatherer
+    self.googlePlayGatherer = googlePlayGatherer
   }
 
   /// Whether the customer of `entry`'s request consents now.
@@ -25,6 +32,12 @@ public struct GatheredConsentCheck: ConsentCheck {
     }
     guard let recorded else {
       return .notGiven("request \(entry.requestId) is not in the state database")
+    }
+    if entry.isGooglePlay {
+      guard let notification = try? DeveloperNotification(data: recorded.rawNotification),
+        let request = GooglePlayReviewRequest(notification, receivedAt: recorded.receivedAt)
+      else { return .notGiven("the recorded review cannot be read") }
+      return await consent(request, gatherer: googlePlayGatherer ?? gatherer)
     }
     let verified: VerifiedNotification
     // It verified when it arrived: failing now means the trust settings changed (a new root, an
@@ -38,6 +51,12 @@ public struct GatheredConsentCheck: ConsentCheck {
     guard let request = RefundRequest(verified, receivedAt: recorded.receivedAt) else {
       return .notGiven("the request has no transaction")
     }
+    return await consent(request, gatherer: gatherer)
+  }
+
+  private func consent(_ request: some ReplyRequest, gatherer: FactGatherer) async
+    -> ConsentCheckResult
+  {
     switch await gatherer.gather(request, reading: ["customer.consented"]) {
     case .retry(let failure):
       return .unknown("customer.consented could not be read: \(failure.description)")

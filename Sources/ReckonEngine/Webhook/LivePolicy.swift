@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonState
 
 /// Which policy version decides for an app: named in the log when the service starts and each
 /// time a reload puts a version live, so an operator can tell what is deciding and what `check`
@@ -17,7 +18,7 @@ public struct LivePolicy: Hashable, Sendable {
   public let warnings: [String]
 
   /// A description of `entry`, live for `app`.
-  init(_ entry: PolicyBook.Entry, app: AppStoreApp) {
+  init(_ entry: PolicyBook.Entry, app: AppKey) {
     path = entry.source.name
     self.app = app.description
     version = entry.policy.checked.version

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonGooglePlay
 import ReckonState
 
 extension NotificationPipeline {
@@ -60,6 +61,17 @@ extension NotificationPipeline {
     for request in waiting where (try? store.claimRequest(request.requestId)) == true {
       defer { try? store.releaseRequest(request.requestId) }
       guard (try? store.hasDecision(requestId: request.requestId)) == false else { continue }
+      if request.environment == GooglePlayStore.environment {
+        guard let googlePlay else {
+          postpone(request, because: "no Google Play app is configured to decide it")
+          continue
+        }
+        switch await googlePlay.retry(request) {
+        case .success(let decidedHere): if decidedHere { decided += 1 }
+        case .failure(let reason): postpone(request, because: reason.description)
+        }
+        continue
+      }
       let verified: VerifiedNotification
       do { verified = try verifier.verify(body: request.rawNotification) } catch {
         postpone(request, because: "no longer verifies: \(error)")
@@ -193,13 +205,18 @@ extension NotificationPipeline {
 enum DeferReason: Error, CustomStringConvertible {
   case noTransaction
   case noPolicy(AppStoreApp)
+  case noPolicyFor(AppKey)
   case facts(FactGatheringFailure)
   case notStored(StateError)
+  /// The recorded notification cannot be read again.
+  case unreadable
 
   var description: String {
     switch self {
     case .noTransaction: "the notification carries no transaction"
     case .noPolicy(let app): "no policy is configured for \(app)"
+    case .noPolicyFor(let app): "no policy is configured for \(app)"
+    case .unreadable: "the recorded notification cannot be read again"
     case .facts(let failure): failure.description
     case .notStored(let error): "the decision could not be stored: \(error)"
     }
@@ -211,7 +228,7 @@ enum DeferReason: Error, CustomStringConvertible {
     switch self {
     case .notStored: "the decision could not be stored; it is retried"
     case .facts: "a fact source could not answer; the request is decided when it does"
-    case .noTransaction, .noPolicy: description
+    case .noTransaction, .noPolicy, .noPolicyFor, .unreadable: description
     }
   }
 }

@@ -21,6 +21,9 @@ public final class NotificationPipeline: Sendable {
   public let gatherer: FactGatherer
   /// How long before the deadline a held reply goes out as decided.
   public let holdRelease: TimeInterval
+  /// Google Play's pipeline, which retries the reviews left undecided; nil without Google
+  /// Play apps.
+  public let googlePlay: GooglePlayPipeline?
   let now: @Sendable () -> Date
   let events: @Sendable (ReckonEvent) -> Void
 
@@ -28,9 +31,11 @@ public final class NotificationPipeline: Sendable {
   public init(
     verifier: NotificationVerifier, store: any StateStore, policies: PolicyBook,
     gatherer: FactGatherer, holdReleaseBeforeDeadline: TimeInterval = 3_600,
+    googlePlay: GooglePlayPipeline? = nil,
     now: @escaping @Sendable () -> Date = { Date() },
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) {
+    self.googlePlay = googlePlay
     self.verifier = verifier
     self.store = store
     self.policies = policies

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonGooglePlay
 import ReckonPolicy
 import ReckonState
 import ReckonSupport
@@ -71,12 +72,14 @@ public final class PolicyBook: @unchecked Sendable {
     public let since: Date
   }
 
-  /// The schema policies are checked against.
+  /// The schema App Store policies are checked against.
   public let schema: FactSchema
+  /// The schema Google Play policies are checked against: the same custom facts and rates.
+  public let googlePlaySchema: FactSchema
   /// The largest policy file read.
   public let fileLimit: FileSizeLimit
   private let lock = NSLock()
-  private var entries: [AppStoreApp: Entry]
+  private var entries: [AppKey: Entry]
   /// Each file refused now: the stamp of its refused version (or of its absence), so it is
   /// reported once, and why, for `/healthz` and `/metrics`.
   private var refused: [String: Refused] = [:]
@@ -84,7 +87,7 @@ public final class PolicyBook: @unchecked Sendable {
   private let archive: (any PolicyArchive)?
   /// The apps that started with their kept version because their file did not check, with
   /// why and that version, until the file checks.
-  private var fallbacks: [AppStoreApp: Fallback] = [:]
+  private var fallbacks: [AppKey: Fallback] = [:]
 
   /// A file's refused version and why it was refused.
   private struct Refused {
@@ -102,20 +105,34 @@ public final class PolicyBook: @unchecked Sendable {
   /// keeps each in `archive`. An app whose file does not check starts with the version `archive`
   /// kept when it last went live (reported by `live()` and `refusedFiles()` until the file is
   /// fixed); without one, the first such file fails the whole load.
-  public init(
+  public convenience init(
     _ sources: [AppStoreApp: Source], schema: FactSchema, fileLimit: FileSizeLimit = .policy,
     archive: (any PolicyArchive)? = nil
   ) throws(Refusal) {
+    try self.init(
+      apps: Dictionary(uniqueKeysWithValues: sources.map { ($0.key.key, $0.value) }),
+      schema: schema, fileLimit: fileLimit, archive: archive)
+  }
+
+  /// Loads and checks the policy of every app of either store, as `init(_:schema:...)` does: a
+  /// Google Play app's (environment `GooglePlay`) against Google Play's schema with `schema`'s
+  /// custom facts and rates.
+  public init(
+    apps sources: [AppKey: Source], schema: FactSchema, fileLimit: FileSizeLimit = .policy,
+    archive: (any PolicyArchive)? = nil
+  ) throws(Refusal) {
     self.schema = schema
+    self.googlePlaySchema = schema.schema(for: .googlePlay)
     self.fileLimit = fileLimit
     self.archive = archive
-    var entries: [AppStoreApp: Entry] = [:]
+    var entries: [AppKey: Entry] = [:]
     for (app, source) in sources.sorted(by: { $0.key.description < $1.key.description }) {
+      let schema = app.environment == GooglePlayStore.environment ? googlePlaySchema : schema
       do throws(Refusal) {
         entries[app] = try Self.load(source, schema: schema, fileLimit: fileLimit)
       } catch {
         guard case .file(let path) = source,
-          let kept = try? archive?.lastLivePolicy(app: app.key),
+          let kept = try? archive?.lastLivePolicy(app: app),
           let entry = try? Self.compile(
             source, SourceFile(path: path, text: kept.text), modified: nil, schema: schema)
         else { throw error }
@@ -132,7 +149,17 @@ public final class PolicyBook: @unchecked Sendable {
 
   /// The live policy for `app`.
   public func entry(for app: AppStoreApp) -> Entry? {
+    entry(for: app.key)
+  }
+
+  /// The live policy for the app of either store keyed `app`.
+  public func entry(for app: AppKey) -> Entry? {
     lock.withLock { entries[app] }
+  }
+
+  /// The schema the policy of `app` is checked against.
+  public func schema(for app: AppKey) -> FactSchema {
+    app.environment == GooglePlayStore.environment ? googlePlaySchema : schema
   }
 
   /// The files whose version on disk is refused now, by path: until each is fixed, an earlier
@@ -156,10 +183,10 @@ public final class PolicyBook: @unchecked Sendable {
   /// because the file did not check is a `policyFallback`.
   public func live() -> [ReckonEvent] {
     let (current, started) = lock.withLock {
-      () -> ([AppStoreApp: Entry], [AppStoreApp: Fallback]) in (entries, fallbacks)
+      () -> ([AppKey: Entry], [AppKey: Fallback]) in (entries, fallbacks)
     }
     return current.sorted { $0.key.description < $1.key.description }.map {
-      (app: AppStoreApp, entry: Entry) -> ReckonEvent in
+      (app: AppKey, entry: Entry) -> ReckonEvent in
       let live = LivePolicy(entry, app: app)
       guard let fallback = started[app] else { return .policyLive(live) }
       return .policyFallback(
@@ -172,7 +199,7 @@ public final class PolicyBook: @unchecked Sendable {
   /// (a removed file too) and keeps their previous version live.
   public func reload(force: Bool = false) -> [ReckonEvent] {
     let (current, refusedVersions) = lock.withLock {
-      () -> ([AppStoreApp: Entry], [String: FileStamp]) in (entries, refused.mapValues(\.stamp))
+      () -> ([AppKey: Entry], [String: FileStamp]) in (entries, refused.mapValues(\.stamp))
     }
     var events: [ReckonEvent] = []
     var loadedByPath: [String: Result<Entry, Refusal>] = [:]
@@ -185,7 +212,7 @@ public final class PolicyBook: @unchecked Sendable {
       let result =
         loadedByPath[path]
         ?? Result { () throws(Refusal) in
-          try Self.load(entry.source, schema: schema, fileLimit: fileLimit)
+          try Self.load(entry.source, schema: self.schema(for: app), fileLimit: fileLimit)
         }
       if loadedByPath[path] == nil {
         loadedByPath[path] = result
@@ -218,10 +245,10 @@ public final class PolicyBook: @unchecked Sendable {
 
   /// Keeps `entry` as `app`'s version that went live. A state that cannot be written now
   /// keeps the version before, which a restart then starts with if the file does not check.
-  private func keep(_ entry: Entry, for app: AppStoreApp) {
+  private func keep(_ entry: Entry, for app: AppKey) {
     try? archive?.archiveLivePolicy(
       ArchivedPolicy(
-        app: app.key, source: entry.source.name, text: entry.text, textSHA256: entry.textSHA256,
+        app: app, source: entry.source.name, text: entry.text, textSHA256: entry.textSHA256,
         wentLiveAt: Date()))
   }
 
@@ -249,8 +276,9 @@ public final class PolicyBook: @unchecked Sendable {
     _ source: Source, _ file: SourceFile, modified: FileStamp?, schema: FactSchema
   ) throws(Refusal) -> Entry {
     let text = file.text
-    let loaded = PolicyLoader.load(file, schema: schema.policySchema)
-      .withAnswerCoverage(schema: schema)
+    var loaded = PolicyLoader.load(file, schema: schema.policySchema)
+    // Which answers Apple's rules refuse for any purchase is Apple's alone to say.
+    if schema.store == .appStore { loaded = loaded.withAnswerCoverage(schema: schema) }
     guard let policy = loaded.policy else {
       throw Refusal(source: source.name, diagnostics: loaded.renderedDiagnostics())
     }

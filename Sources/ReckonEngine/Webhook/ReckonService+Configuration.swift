@@ -21,14 +21,21 @@ extension ReckonService {
     sender ownSender: (any ConsumptionSender)? = nil, warn: (String) -> Void = { _ in },
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) throws(ReckonServiceError) {
-    let setup: FactSourceSetup
-    do {
-      setup = try FactSourceSetup(
-        configuration.factSources, events: events, unavailable: .openLater,
-        currencies: configuration.currencies)
-    } catch {
-      throw .configuration(error)
+    // Sources are read by each store's schema; with Google Play apps alone, by Google's only.
+    let stores: [FactSchema.Store] =
+      (configuration.apps.isEmpty ? [] : [.appStore])
+      + (configuration.googlePlayApps.isEmpty ? [] : [.googlePlay])
+    var setups: [FactSchema.Store: FactSourceSetup] = [:]
+    for store in stores {
+      do {
+        setups[store] = try FactSourceSetup(
+          configuration.factSources, events: events, unavailable: .openLater,
+          currencies: configuration.currencies, sourcesStore: store)
+      } catch {
+        throw .configuration(error)
+      }
     }
+    let setup = setups[.appStore] ?? setups[.googlePlay]!
     for source in setup.unopened { warn(source.description) }
     for warning in configuration.permissionWarnings() { warn(warning) }
     // Your own sender, if given, replaces the configured one, whose key is then not loaded.
@@ -39,17 +46,22 @@ extension ReckonService {
       {
         throw .sender(error)
       }
-    } else if client == nil {
+    } else if client == nil, !configuration.apps.isEmpty {
       warn("appStore is not configured: replies are decided and queued but not sent")
     }
+    let googlePlay = try Self.googlePlayParts(
+      configuration, transport: transport,
+      factSources: setups[.googlePlay].map { own + $0.layers }, warn: warn)
     // A policy file that cannot be read is named by its key, like every other start-up problem
     // in reckon.json; one that reads but does not check gets check's diagnostics below.
-    for (index, app) in configuration.apps.enumerated() {
+    let policies =
+      configuration.apps.enumerated().map { ("apps[\($0.offset)].policy", $0.element.policyPath) }
+      + configuration.googlePlayApps.map { ("apps (\($0.packageName)).policy", $0.policyPath) }
+    for (key, path) in policies {
       do throws(LocalFileError) {
-        _ = try LocalFile.data(at: app.policyPath, limit: configuration.fileLimits.policy)
+        _ = try LocalFile.data(at: path, limit: configuration.fileLimits.policy)
       } catch {
-        throw .configuration(
-          ConfigurationError("apps[\(index)].policy", "\(app.policyPath): \(error.reason)"))
+        throw .configuration(ConfigurationError(key, "\(path): \(error.reason)"))
       }
     }
     let unverified = Self.unverifiedEnvironments(configuration.trust)
@@ -80,7 +92,34 @@ extension ReckonService {
       roots: try Self.roots(configuration.trust), unverifiedEnvironments: unverified,
       sender: client, senderConfiguration: configuration.sender,
       keepDays: configuration.stateKeepDays, policyFileLimit: configuration.fileLimits.policy,
-      events: events)
+      googlePlay: googlePlay, events: events)
+  }
+
+  /// The Google Play parts `googlePlay` and the Google Play apps describe; nil without such
+  /// apps.
+  static func googlePlayParts(
+    _ configuration: ReckonConfiguration, transport: (any HTTPTransport)?,
+    factSources: [LayeredFactSource.Layer]?, warn: (String) -> Void
+  ) throws(ReckonServiceError) -> GooglePlayParts? {
+    guard !configuration.googlePlayApps.isEmpty, let settings = configuration.googlePlay else {
+      return nil
+    }
+    do throws(GooglePlaySetup.Failure) {
+      let keys = try GooglePlaySetup.keys(settings, transport: transport)
+      let client = try GooglePlaySetup.client(settings, transport: transport)
+      if client == nil {
+        warn(
+          "googlePlay.serviceAccountKeyPath is not configured: Google Play answers are decided "
+            + "and queued but not sent")
+      }
+      return GooglePlayParts(
+        apps: configuration.googlePlayApps.map {
+          GooglePlayApp(packageName: $0.packageName, policy: .file($0.policyPath))
+        }, verifier: GooglePlaySetup.verifier(settings, keys: keys), answerSender: client,
+        factSources: factSources)
+    } catch {
+      throw .googlePlay(error)
+    }
   }
 
   /// `environments` in a stable order, by Apple's spelling.
@@ -135,6 +174,8 @@ public enum ReckonServiceError: Error, Hashable, Sendable, CustomStringConvertib
   case sender(SenderSetup.Failure)
   /// A trusted root certificate cannot be read.
   case root(path: String, reason: String)
+  /// Google Play's parts cannot be set up.
+  case googlePlay(GooglePlaySetup.Failure)
 
   /// One sentence (and the diagnostics, for a policy).
   public var description: String {
@@ -144,6 +185,7 @@ public enum ReckonServiceError: Error, Hashable, Sendable, CustomStringConvertib
     case .policy(let refusal): refusal.description
     case .sender(let failure): failure.description
     case .root(let path, let reason): "trust.roots: \(path): \(reason)"
+    case .googlePlay(let failure): failure.description
     }
   }
 }

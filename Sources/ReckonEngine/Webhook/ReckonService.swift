@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonGooglePlay
 import ReckonState
 import ReckonSupport
 
@@ -27,11 +28,52 @@ public final class ReckonService: Sendable {
     }
   }
 
-  /// The pipeline every notification goes through.
+  /// One Google Play app Reckon answers chargeback reviews for, with its policy.
+  public struct GooglePlayApp: Sendable {
+    /// The package name reviews must carry.
+    public var packageName: String
+    /// Where its policy comes from (checked against Google Play's words).
+    public var policy: PolicyBook.Source
+
+    /// An app and its policy.
+    public init(packageName: String, policy: PolicyBook.Source) {
+      self.packageName = packageName
+      self.policy = policy
+    }
+  }
+
+  /// What the service needs to take Google Play's pushes and answer them.
+  public struct GooglePlayParts: Sendable {
+    /// The apps.
+    public var apps: [GooglePlayApp]
+    /// Checks each push's token.
+    public var verifier: PushTokenVerifier
+    /// Sends the answers; nil queues them unsent.
+    public var answerSender: (any ReviewRefundSender)?
+    /// The fact sources reviews are decided on; nil asks the App Store's.
+    public var factSources: [LayeredFactSource.Layer]?
+
+    /// The parts.
+    public init(
+      apps: [GooglePlayApp], verifier: PushTokenVerifier,
+      answerSender: (any ReviewRefundSender)? = nil,
+      factSources: [LayeredFactSource.Layer]? = nil
+    ) {
+      self.apps = apps
+      self.verifier = verifier
+      self.answerSender = answerSender
+      self.factSources = factSources
+    }
+  }
+
+  /// The pipeline every App Store notification goes through.
   public let pipeline: NotificationPipeline
+  /// The pipeline every Google Play push goes through; nil without Google Play apps.
+  public var googlePlay: GooglePlayPipeline? { pipeline.googlePlay }
   /// The state: the notification log, decisions, the outbox and what senders share.
   public let store: any StateStore
-  /// The outbox sender, when a `ConsumptionSender` was given or an App Store key configured.
+  /// The outbox sender, when a `ConsumptionSender` or `ReviewRefundSender` was given, or an App
+  /// Store key or a Google Play service account configured.
   public let sender: OutboxSender?
   /// Reads consent again before a reply decided a while ago goes out.
   public let consentCheck: GatheredConsentCheck
@@ -68,33 +110,60 @@ public final class ReckonService: Sendable {
     unverifiedEnvironments: Set<AppStoreEnvironment> = [],
     sender: (any ConsumptionSender)? = nil,
     senderConfiguration: SenderConfiguration = .standard, keepDays: Int? = nil,
-    policyFileLimit: FileSizeLimit = .policy,
+    policyFileLimit: FileSizeLimit = .policy, googlePlay: GooglePlayParts? = nil,
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) throws(ReckonServiceError) {
-    let sources = try Self.policySources(apps: apps, keepDays: keepDays)
+    var sources = try Self.policySources(apps: apps, keepDays: keepDays)
+      .reduce(into: [AppKey: PolicyBook.Source]()) { $0[$1.key.key] = $1.value }
+    for (index, app) in (googlePlay?.apps ?? []).enumerated() {
+      let key = AppKey(bundleId: app.packageName, environment: GooglePlayStore.environment)
+      guard sources[key] == nil else {
+        throw .configuration(
+          ConfigurationError(
+            "googlePlay apps[\(index)]",
+            "\(app.packageName) is listed twice; give each package one policy"))
+      }
+      sources[key] = app.policy
+    }
     self.keepDays = keepDays
     let policies: PolicyBook
     do {
       policies = try PolicyBook(
-        sources, schema: schema, fileLimit: policyFileLimit, archive: store)
+        apps: sources, schema: schema, fileLimit: policyFileLimit, archive: store)
     } catch { throw .policy(error) }
     policies.live().forEach(events)
-    let gatherer = FactGatherer(
-      schema: schema, layers: factSources, records: StateHistoryFacts(store: store))
+    let records = StateHistoryFacts(store: store)
+    let gatherer = FactGatherer(schema: schema, layers: factSources, records: records)
+    let googlePlayGatherer = googlePlay.map {
+      FactGatherer(
+        schema: policies.googlePlaySchema, layers: $0.factSources ?? factSources, records: records)
+    }
+    let hold = senderConfiguration.holdReleaseBeforeDeadlineSeconds
     self.store = store
     self.pipeline = NotificationPipeline(
       verifier: NotificationVerifier(
         apps: apps.map(\.accepted), roots: roots, unverifiedEnvironments: unverifiedEnvironments),
       store: store, policies: policies, gatherer: gatherer,
-      holdReleaseBeforeDeadline: senderConfiguration.holdReleaseBeforeDeadlineSeconds,
+      holdReleaseBeforeDeadline: hold,
+      googlePlay: googlePlay.map { parts in
+        GooglePlayPipeline(
+          verifier: parts.verifier, packages: Set(parts.apps.map(\.packageName)), store: store,
+          policies: policies, gatherer: googlePlayGatherer!, holdReleaseBeforeDeadline: hold,
+          events: events)
+      },
       events: events)
     let consentCheck = GatheredConsentCheck(
-      store: store, verifier: pipeline.verifier, gatherer: gatherer)
+      store: store, verifier: pipeline.verifier, gatherer: gatherer,
+      googlePlayGatherer: googlePlayGatherer)
     self.consentCheck = consentCheck
-    self.sender = sender.map { client in
-      OutboxSender(
-        store: store, sender: client, configuration: senderConfiguration,
-        consentCheck: consentCheck, events: { events(.sender($0)) })
+    let answerSender = googlePlay?.answerSender
+    if sender != nil || answerSender != nil {
+      self.sender = OutboxSender(
+        store: store, sender: sender ?? UnconfiguredAppStoreSender(),
+        configuration: senderConfiguration, consentCheck: consentCheck,
+        answerSender: answerSender, events: { events(.sender($0)) })
+    } else {
+      self.sender = nil
     }
   }
 
@@ -160,6 +229,19 @@ public final class ReckonService: Sendable {
   /// address it came from, goes into the `answered` event.
   public func answer(body: Data, from client: String? = nil) async -> WebhookAnswer {
     await pipeline.handle(body: body, client: client)
+  }
+
+  /// Handles one Google Play push (its body and `Authorization` header) and says what to
+  /// answer; refused with 404 when no Google Play app is configured.
+  public func answerGooglePlay(body: Data, authorization: String?, from client: String? = nil)
+    async -> WebhookAnswer
+  {
+    guard let googlePlay else {
+      return WebhookAnswer(
+        status: 404, type: nil, verdict: .refused,
+        fields: ["error": "no Google Play app is configured"])
+    }
+    return await googlePlay.handle(body: body, authorization: authorization, client: client)
   }
 
   /// Delivers queued replies until `isStopped` (a no-op without a sender), checking for new

@@ -1,0 +1,275 @@
+import Foundation
+import ReckonFacts
+import ReckonGooglePlay
+import ReckonState
+import ReckonSupport
+
+/// The path of one Google Play push: verify the push token ▶ read the notification ▶ record
+/// once (by Pub/Sub's message id) ▶ a voided purchase becomes its review's outcome; a review is
+/// gathered, decided, validated against Google's rules and enqueued. It answers 2xx (which
+/// acknowledges the message to Pub/Sub) only once the notification is durably recorded; 500 or
+/// 503 when recording fails (Pub/Sub delivers it again); 401/403 for a push that does not
+/// verify and 400 for one that cannot be read, neither of which is ever decided on.
+public final class GooglePlayPipeline: Sendable {
+  /// Checks each push's OIDC token.
+  public let verifier: PushTokenVerifier
+  /// The package names reviews are taken for.
+  public let packages: Set<String>
+  /// The state database.
+  public let store: any StateStore
+  /// The live policy of each app (Google Play apps under the `GooglePlay` environment).
+  public let policies: PolicyBook
+  /// Gathers facts over Google Play's schema.
+  public let gatherer: FactGatherer
+  /// How long before the deadline a held answer goes out as decided.
+  public let holdRelease: TimeInterval
+  let now: @Sendable () -> Date
+  let events: @Sendable (ReckonEvent) -> Void
+
+  /// A pipeline over these parts; `now` is the receive time of each push.
+  public init(
+    verifier: PushTokenVerifier, packages: Set<String>, store: any StateStore,
+    policies: PolicyBook, gatherer: FactGatherer, holdReleaseBeforeDeadline: TimeInterval = 3_600,
+    now: @escaping @Sendable () -> Date = { Date() },
+    events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
+  ) {
+    self.verifier = verifier
+    self.packages = packages
+    self.store = store
+    self.policies = policies
+    self.gatherer = gatherer
+    self.holdRelease = holdReleaseBeforeDeadline
+    self.now = now
+    self.events = events
+  }
+
+  /// Handles one push: its body and its `Authorization` header; `client`, who sent it, goes
+  /// into the log.
+  public func handle(body: Data, authorization: String?, client: String? = nil) async
+    -> WebhookAnswer
+  {
+    let answer = await process(body: body, authorization: authorization)
+    events(
+      .answered(
+        type: answer.notificationType, verdict: answer.verdict, status: answer.status,
+        detail: answer.verdict.explainedInLogs
+          ? answer.logDetail ?? String(decoding: answer.body, as: UTF8.self) : nil,
+        client: client))
+    return answer
+  }
+
+  private func process(body: Data, authorization: String?) async -> WebhookAnswer {
+    let receivedAt = now()
+    do {
+      _ = try await verifier.verify(authorization: authorization, now: receivedAt)
+    } catch {
+      return WebhookAnswer(
+        status: error == .noToken ? 401 : 403, type: nil, verdict: .refused,
+        fields: ["error": error.description])
+    }
+    let push: PubSubPush
+    let notification: DeveloperNotification
+    do {
+      push = try PubSubPush(body: body)
+      notification = try DeveloperNotification(data: push.data)
+    } catch {
+      return WebhookAnswer(
+        status: 400, type: nil, verdict: .refused,
+        fields: ["error": QuotedText.cut(error.description, to: 500)])
+    }
+    let type = GooglePlayStore.notificationType(of: notification.kind)
+    guard packages.contains(notification.packageName) else {
+      return WebhookAnswer(
+        status: 403, type: type, verdict: .refused,
+        fields: [
+          "error":
+            "the notification is for package \(QuotedText.cut(notification.packageName, to: 200)), which is not configured"
+        ])
+    }
+    let uuid = "google:" + push.messageId
+    let app = AppKey(bundleId: notification.packageName, environment: GooglePlayStore.environment)
+    do {
+      // The outcome first (idempotent on the message id): if recording then fails, the
+      // redelivery finds both steps to do again.
+      var attached: Int64?
+      if case .voidedPurchase(let voided) = notification.kind {
+        attached = try attach(voided, uuid: uuid, app: app, at: notification.eventTime)
+      }
+      let result = try store.recordNotification(
+        record(notification, push: push, uuid: uuid, type: type, receivedAt: receivedAt))
+      switch result {
+      case .duplicate: return WebhookAnswer(status: 200, type: type, verdict: .duplicate)
+      case .repeated(_, let original):
+        return WebhookAnswer(
+          status: 200, type: type, verdict: .repeated, fields: ["repeatOf": String(original)])
+      case .recorded: break
+      }
+      switch notification.kind {
+      case .pendingRefundReview:
+        guard let request = GooglePlayReviewRequest(notification, receivedAt: receivedAt) else {
+          return WebhookAnswer(status: 200, type: type, verdict: .acknowledged)
+        }
+        return await decide(request, requestId: result.requestId, type: type)
+      case .voidedPurchase(let voided):
+        events(.outcome(type: type, transactionId: voided.orderId, requestId: attached))
+        return WebhookAnswer(status: 200, type: type, verdict: .outcome)
+      default:
+        return WebhookAnswer(status: 200, type: type, verdict: .acknowledged)
+      }
+    } catch {
+      return WebhookAnswer(
+        status: error.isUnreachable ? 503 : 500, type: type, verdict: .recordingFailed,
+        fields: ["error": "the notification could not be recorded; try again later"],
+        logDetail: error.description)
+    }
+  }
+
+  /// Records a voided purchase as the outcome of its order's review: a refund, full or of part
+  /// of the quantity.
+  private func attach(
+    _ voided: VoidedPurchaseNotification, uuid: String, app: AppKey, at date: Date
+  )
+    throws(StateError) -> Int64?
+  {
+    let requestId = try store.attachOutcome(
+      .refund, notificationUUID: uuid, transactionId: voided.orderId, app: app,
+      originalTransactionId: voided.purchaseToken, appAccountToken: nil, occurredAt: date)
+    let type: String =
+      switch voided.refundType {
+      case .fullRefund: "REFUND_FULL"
+      case .quantityBasedPartialRefund: "REFUND_QUANTITY_PARTIAL"
+      case .unrecognized(let number): "REFUND_TYPE_\(number)"
+      }
+    try store.recordRevocation(notificationUUID: uuid, type: type, percentage: nil)
+    return requestId
+  }
+
+  private func record(
+    _ notification: DeveloperNotification, push: PubSubPush, uuid: String, type: String,
+    receivedAt: Date
+  ) -> NotificationRecord {
+    var orderId: String?
+    var purchaseToken: String?
+    var account: String?
+    switch notification.kind {
+    case .pendingRefundReview(let review):
+      orderId = review.orderId
+      account = review.obfuscatedAccountId
+    case .voidedPurchase(let voided):
+      orderId = voided.orderId
+      purchaseToken = voided.purchaseToken
+    case .oneTimeProduct(_, let token, _), .subscription(_, let token): purchaseToken = token
+    case .test: break
+    }
+    // The data as Google wrote it, already verified: a retry decides it from here, as the push
+    // token that vouched for it will have expired.
+    return NotificationRecord(
+      notificationUUID: uuid, notificationType: type, transactionId: orderId,
+      originalTransactionId: purchaseToken, appAccountToken: account,
+      bundleId: notification.packageName, environment: GooglePlayStore.environment,
+      receivedAt: receivedAt, signedDate: notification.eventTime, rawNotification: push.data)
+  }
+
+  /// Decides a recorded review and stores the decision with its outbox entry; whatever
+  /// happens here the answer is 2xx, the review being recorded.
+  func decide(_ request: GooglePlayReviewRequest, requestId: Int64, type: String) async
+    -> WebhookAnswer
+  {
+    let claimed: Bool
+    do { claimed = try store.claimRequest(requestId) } catch {
+      events(.deferred(requestId: requestId, reason: "it could not be claimed: \(error)"))
+      return WebhookAnswer(
+        status: 200, type: type, verdict: .deferred,
+        fields: ["retry": "the request could not be claimed; it is retried"])
+    }
+    guard claimed else { return WebhookAnswer(status: 200, type: type, verdict: .duplicate) }
+    defer { try? store.releaseRequest(requestId) }
+    switch await decideClaimed(request, requestId: requestId) {
+    case .success(let fields) where fields[NotificationPipeline.decidedElsewhere] != nil:
+      return WebhookAnswer(status: 200, type: type, verdict: .duplicate, fields: fields)
+    case .success(let fields):
+      return WebhookAnswer(status: 200, type: type, verdict: .decided, fields: fields)
+    case .failure(let reason):
+      events(.deferred(requestId: requestId, reason: reason.description))
+      return WebhookAnswer(
+        status: 200, type: type, verdict: .deferred, fields: ["retry": reason.answered])
+    }
+  }
+
+  /// Decides a review left undecided, from its recorded notification; false when it could not
+  /// be decided now (said through `events`), true when it was or another service did.
+  func retry(_ undecided: UndecidedRequest) async -> Result<Bool, DeferReason> {
+    guard let notification = try? DeveloperNotification(data: undecided.rawNotification),
+      let request = GooglePlayReviewRequest(notification, receivedAt: undecided.receivedAt)
+    else { return .failure(.unreadable) }
+    switch await decideClaimed(request, requestId: undecided.requestId) {
+    case .success(let fields): return .success(fields[NotificationPipeline.decidedElsewhere] == nil)
+    case .failure(let reason): return .failure(reason)
+    }
+  }
+
+  private func decideClaimed(_ request: GooglePlayReviewRequest, requestId: Int64) async
+    -> Result<[String: String], DeferReason>
+  {
+    let app = request.appKey!
+    guard let entry = policies.entry(for: app) else { return .failure(.noPolicyFor(app)) }
+    let facts: GatheredFacts
+    switch await gatherer.gather(request, reading: entry.reads) {
+    case .ready(let gathered): facts = gathered
+    case .retry(let failure): return .failure(.facts(failure))
+    }
+    let decision = Decider(policy: entry.policy, schema: policies.schema(for: app)).decide(
+      request, facts: facts, trace: true)
+    let record = DecisionRecord(
+      decision: decision, policy: entry.policy, policySHA256: entry.textSHA256)
+    let receipt: DecisionReceipt
+    do {
+      receipt = try store.recordDecision(
+        record, requestId: requestId, enqueue: try enqueue(decision, app: app, request: request))
+    } catch {
+      return .failure(.notStored(error))
+    }
+    let orderId = request.review.orderId
+    if receipt.alreadyDecided {
+      events(
+        .decidedElsewhere(
+          requestId: requestId, transactionId: orderId, decisionId: receipt.decisionId))
+      return .success([NotificationPipeline.decidedElsewhere: String(receipt.decisionId)])
+    }
+    events(
+      .decided(
+        requestId: requestId, transactionId: orderId, action: record.action, rule: record.rule,
+        reason: record.reason, entryId: receipt.entryId,
+        factProblems: facts.failures.map { "unavailable: \($0)" }
+          + facts.refused.map { "refused: \($0)" }
+          + (request.review.refundReason.flatMap { reason in
+            if case .unrecognized(let number) = reason {
+              ["unrecognized: refundReason \(number), decided as a missing reason"]
+            } else {
+              nil
+            }
+          } ?? [])))
+    var fields = ["action": record.action, "rule": record.rule]
+    if let reason = record.reason { fields["reason"] = reason }
+    if let entryId = receipt.entryId { fields["entry"] = String(entryId) }
+    return .success(fields)
+  }
+
+  private func enqueue(_ decision: Decision, app: AppKey, request: GooglePlayReviewRequest)
+    throws(StateError) -> OutboxEnqueue?
+  {
+    let holdUntil: Date?
+    switch decision.action {
+    case .respond: holdUntil = nil
+    case .hold:
+      // Only the first answer counts: a held one waits for a person until the deadline is near.
+      holdUntil = request.deadline.addingTimeInterval(
+        -min(holdRelease, GooglePlayStore.replyWindow / 5))
+    case .skip: return nil
+    }
+    guard let body = decision.reply?.json else { return nil }
+    return OutboxEnqueue(
+      app: app, transactionId: request.review.orderId, body: try CheckedBody(googlePlay: body),
+      deadline: request.deadline, holdUntil: holdUntil)
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import ReckonGooglePlay
+import ReckonSupport
+
+/// Builds Google Play's parts from `reckon.json`: the push verifier with Google's signing keys,
+/// and the Developer API client from the service account's key file.
+public enum GooglePlaySetup {
+  /// Why Google Play's parts cannot be set up.
+  public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The service account's key file cannot be used.
+    case key(ServiceAccountKeyError)
+    /// Any user of the machine may read the key file.
+    case keyReadableByOthers(path: String, mode: UInt16)
+    /// A part that fetches (the keys, the client) was asked for with no transport given.
+    case noTransport
+
+    /// What to fix.
+    public var description: String {
+      switch self {
+      case .key(let error): "googlePlay.serviceAccountKeyPath: \(error.description)"
+      case .keyReadableByOthers(let path, let mode):
+        "googlePlay.serviceAccountKeyPath: \(path) can be read by any user (mode "
+          + String(mode & 0o777, radix: 8)
+          + "): it holds the service account's private key; run chmod 600 on it"
+      case .noTransport:
+        "googlePlay: is configured, but no HTTP transport was given to reach Google through "
+          + "(pass ReckonHTTP's CurlHTTPClient())"
+      }
+    }
+  }
+
+  /// Where the push verifier gets Google's signing keys.
+  public static func keys(_ settings: GooglePlayConfiguration, transport: (any HTTPTransport)?)
+    throws(Failure) -> GoogleSigningKeys
+  {
+    guard settings.refreshKeys else { return GoogleSigningKeys(.file(settings.keysFile!)) }
+    guard let transport else { throw .noTransport }
+    let url = URL(string: settings.keysURL) ?? GoogleSigningKeys.googleCertificatesURL
+    return GoogleSigningKeys(
+      .fetched(url: url, transport: transport, cacheFile: settings.keysFile))
+  }
+
+  /// The verifier of the push subscription's tokens.
+  public static func verifier(_ settings: GooglePlayConfiguration, keys: GoogleSigningKeys)
+    -> PushTokenVerifier
+  {
+    PushTokenVerifier(
+      expected: PushTokenExpectations(
+        audience: settings.audience, serviceAccountEmail: settings.pushServiceAccountEmail),
+      keys: keys)
+  }
+
+  /// The Developer API client, or nil when no service account key is configured (answers are
+  /// then decided and queued, not sent).
+  public static func client(_ settings: GooglePlayConfiguration, transport: (any HTTPTransport)?)
+    throws(Failure) -> GooglePlayAPIClient?
+  {
+    guard let path = settings.serviceAccountKeyPath else { return nil }
+    guard let transport else { throw .noTransport }
+    if let mode = LocalFile.permissions(at: path), mode & 0o004 != 0 {
+      throw .keyReadableByOthers(path: path, mode: mode)
+    }
+    let account: ServiceAccountKey
+    do throws(ServiceAccountKeyError) { account = try ServiceAccountKey(path: path) } catch {
+      throw .key(error)
+    }
+    return GooglePlayAPIClient(
+      tokens: AccessTokenSource(account: account, transport: transport),
+      baseURL: settings.baseURL.flatMap(URL.init(string:)) ?? GooglePlayAPIClient.productionURL,
+      transport: transport)
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import ReckonEngine
+import ReckonSupport
+import Testing
+
+/// Google Play apps in `reckon.json`: `apps` entries with `"store": "googlePlay"`, and the
+/// `googlePlay` section that says how their pushes are verified and answered.
+@Suite struct GooglePlayConfigurationTests {
+  static let push =
+    #""push": {"audience": "https://r.example.com/google/rtdn", "serviceAccountEmail": "p@x.iam.gserviceaccount.com"}"#
+
+  static func load(_ json: String) throws(ConfigurationError) -> ReckonConfiguration {
+    let root = (try? JSONValue.parse(Data(json.utf8)).objectValue) ?? [:]
+    return try ReckonConfiguration(ConfigurationReader(root, path: ""), baseDirectory: "/tmp")
+  }
+
+  @Test func bothStoresAppsAreReadSideBySide() throws {
+    let configuration = try Self.load(
+      """
+      {"apps": [{"bundleId": "com.example", "environment": "Sandbox", "policy": "a.policy"},
+                {"store": "googlePlay", "packageName": "com.example.play", "policy": "b.policy"}],
+       "googlePlay": {"serviceAccountKeyPath": "sa.json", \(Self.push)}}
+      """)
+    #expect(configuration.apps.map(\.bundleId) == ["com.example"])
+    #expect(configuration.googlePlayApps.map(\.packageName) == ["com.example.play"])
+    #expect(configuration.googlePlayApps.first?.policyPath == "/tmp/b.policy")
+    let google = try #require(configuration.googlePlay)
+    #expect(google.serviceAccountKeyPath == "/tmp/sa.json")
+    #expect(google.pushPath == "/google/rtdn")
+    #expect(google.refreshKeys)
+    #expect(google.keysURL == "https://www.googleapis.com/oauth2/v3/certs")
+  }
+
+  @Test(arguments: [
+    (
+      #"{"apps": [{"store": "googlePlay", "packageName": "com.example.play", "policy": "b.policy"}]}"#,
+      "googlePlay: is required with a Google Play app"
+    ),
+    (
+      #"{"apps": [{"store": "googlePlay", "packageName": "example", "policy": "b.policy"}], "googlePlay": {\#(push)}}"#,
+      "apps[0].packageName: must be the app's package name"
+    ),
+    (
+      #"{"apps": [{"store": "googlePlay", "packageName": "com.a.b", "policy": "b.policy"}, {"store": "googlePlay", "packageName": "com.a.b", "policy": "c.policy"}], "googlePlay": {\#(push)}}"#,
+      "apps[1]: package 'com.a.b' is already configured by apps[0]"
+    ),
+    (
+      #"{"apps": [{"store": "google", "packageName": "com.a.b", "policy": "b.policy"}]}"#,
+      "apps[0].store: is appStore or googlePlay, not \"google\""
+    ),
+    (
+      #"{"apps": [{"store": "googlePlay", "packageName": "com.a.b", "policy": "b.policy"}], "googlePlay": {}}"#,
+      "googlePlay.push: is required"
+    ),
+    (
+      #"{"apps": [{"store": "googlePlay", "packageName": "com.a.b", "policy": "b.policy"}], "googlePlay": {"push": {"path": "/apple/notifications", "audience": "a", "serviceAccountEmail": "p@x"}}}"#,
+      "googlePlay.push.path: /apple/notifications is taken by server.webhookPath"
+    ),
+    (
+      #"{"apps": [{"store": "googlePlay", "packageName": "com.a.b", "policy": "b.policy"}], "googlePlay": {"baseURL": "http://example.com", \#(push)}}"#,
+      "googlePlay.baseURL: must be https, or http on loopback"
+    ),
+    (
+      #"{"apps": [{"store": "googlePlay", "packageName": "com.a.b", "policy": "b.policy"}], "googlePlay": {"push": {"audience": "a", "serviceAccountEmail": "p@x", "refreshKeys": false}}}"#,
+      "googlePlay.push.keysFile: is required when refreshKeys is false"
+    ),
+  ])
+  func aGooglePlaySettingThatCannotWorkIsRefusedWithItsKey(json: String, message: String) {
+    let error = #expect(throws: ConfigurationError.self) { try Self.load(json) }
+    #expect(error?.description.hasPrefix(message) == true, "\(String(describing: error))")
+  }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import ReckonEngine
+import ReckonFacts
+import ReckonGooglePlay
+import ReckonPolicy
+import ReckonState
+import ReckonStateSQLite
+import ReckonTestSupport
+import Testing
+
+/// The Google Play pipeline from parts: a review whose facts cannot be read now is recorded,
+/// answered 200 and decided by the retry pass once they can.
+@Suite struct GooglePlayPipelineTests {
+  static let identity = try! LocalGoogleIdentity()
+  static let audience = "https://reckon.example.com/google/rtdn"
+  static let email = "play-push@example-project.iam.gserviceaccount.com"
+
+  /// Facts that fail until told to answer.
+  final class Flaky: FactSource, @unchecked Sendable {
+    let name = "app"
+    private let lock = NSLock()
+    private var up = false
+    func comeUp() { lock.withLock { up = true } }
+    func facts(for keys: RequestKeys) async throws -> [String: Value] {
+      guard lock.withLock({ up }) else { throw Down() }
+      return [
+        "customer.consented": .boolean(true), "product.sample_offered": .boolean(true),
+        "delivery.status": .enumeration(0), "usage.consumed": .percent(10),
+      ]
+    }
+    struct Down: Error {}
+  }
+
+  func service(facts: Flaky) throws -> ReckonService {
+    try ReckonService(
+      apps: [], factSources: [.init(facts, timeout: .seconds(1))],
+      state: try SQLiteStateStore(
+        path: TestScratch.folder.appendingPathComponent("gp-\(UUID()).sqlite").path,
+        rules: .stores),
+      googlePlay: .init(
+        apps: [
+          .init(
+            packageName: "com.example.play", policy: .text(name: "p", "otherwise refund NEUTRAL"))
+        ],
+        verifier: PushTokenVerifier(
+          expected: PushTokenExpectations(audience: Self.audience, serviceAccountEmail: Self.email),
+          keys: GoogleSigningKeys(.fixed(try Self.identity.keySet())))))
+  }
+
+  func push(_ service: ReckonService) async throws -> WebhookAnswer {
+    let notification = DeveloperNotification(
+      packageName: "com.example.play", eventTime: Date(),
+      kind: .pendingRefundReview(
+        PendingRefundReviewNotification(pendingRefundToken: "prt", orderId: "GPA.1")))
+    let (body, authorization) = try Self.identity.push(
+      notification, audience: Self.audience, email: Self.email)
+    return await service.answerGooglePlay(body: body, authorization: authorization)
+  }
+
+  @Test func aReviewWhoseFactsAreDownIsDecidedByTheRetryOnceTheyAnswer() async throws {
+    let facts = Flaky()
+    let service = try service(facts: facts)
+    let first = try await push(service)
+    #expect(first.status == 200)
+    #expect(first.verdict == .deferred)
+    #expect(await service.retryUndecided(olderThan: 0) == 0)
+    facts.comeUp()
+    // The failed retry put the next one off; a reload makes it due again.
+    try service.store.makeRetriesDue()
+    #expect(await service.retryUndecided(olderThan: 0) == 1)
+    let entry = try #require(try service.store.entries().first)
+    #expect(entry.app == AppKey(bundleId: "com.example.play", environment: "GooglePlay"))
+    #expect(
+      String(decoding: entry.body, as: UTF8.self)
+        == #"{"consumptionPercentageMilliunits":10000,"pendingRefundToken":"prt","refundPreference":"NEUTRAL","sampleContentProvided":true}"#
+    )
+  }
+
+  @Test func withoutGooglePlayAppsAPushIsRefused() async throws {
+    let service = try ReckonService(
+      apps: [], factSources: [],
+      state: try SQLiteStateStore(
+        path: TestScratch.folder.appendingPathComponent("gp-\(UUID()).sqlite").path,
+        rules: .stores))
+    let answer = await service.answerGooglePlay(body: Data("{}".utf8), authorization: nil)
+    #expect(answer.status == 404)
+  }
+}
