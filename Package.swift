@@ -146,7 +146,7 @@ let package = Package(
     .testTarget(
       name: "ReckonServerTests",
       dependencies: [
-        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonState",
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonGooglePlay", "ReckonFacts", "ReckonState",
         "ReckonStateSQLite", "ReckonStatePostgres", "ReckonEngine",
         "ReckonTools", "ReckonHTTP", "ReckonServer", "ReckonStandIn", "ReckonSQLite",
         "ReckonTestSupport",

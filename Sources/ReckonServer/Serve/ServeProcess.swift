@@ -48,7 +48,9 @@ public final class ServeProcess: Sendable {
       for warning in try SenderSetup.carriedOver(service.store) { events.warn(warning) }
     }
     server = WebhookServer(
-      service: service, configuration: configuration.server, metrics: metrics, logger: logger)
+      service: service, configuration: configuration.server, metrics: metrics, logger: logger,
+      googlePlayPath: configuration.googlePlayApps.isEmpty
+        ? nil : configuration.googlePlay?.pushPath)
     do throws(HTTPServerError) { port = try server.start(senderLock: senderLock) } catch {
       // Name where the address came from: the operator fixes it there.
       throw ConfigurationError(

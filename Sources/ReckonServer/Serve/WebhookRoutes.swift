@@ -5,8 +5,9 @@ import ReckonHTTP
 import ReckonState
 import ReckonSupport
 
-/// The routes `reckon serve` answers: `POST` on the webhook path, `GET /healthz` and
-/// `GET /metrics`; anything else is 404 (or 405 for a known path with the wrong method).
+/// The routes `reckon serve` answers: `POST` on the webhook path (Apple) and on Google Play's
+/// push path, `GET /healthz` and `GET /metrics`; anything else is 404 (or 405 for a known
+/// path with the wrong method).
 public struct WebhookRoutes: Sendable {
   /// The service behind the webhook.
   public let service: ReckonService
@@ -24,14 +25,17 @@ public struct WebhookRoutes: Sendable {
   public let gauges: StateGaugeCache?
   /// How old the cache's reading may be before `/healthz` says the state stopped answering.
   public let staleAfter: TimeInterval
+  /// Where Google Play's Pub/Sub subscription pushes, e.g. `/google/rtdn`; nil without one.
+  public let googlePlayPath: String?
 
   /// Routes for `service` with the webhook on `webhookPath`.
   public init(
     service: ReckonService, webhookPath: String, metrics: ReckonMetrics,
     stoppedLoops: @escaping @Sendable () -> [String] = { [] },
     isLeader: @escaping @Sendable () -> Bool = { true }, gauges: StateGaugeCache? = nil,
-    staleAfter: TimeInterval = 15
+    staleAfter: TimeInterval = 15, googlePlayPath: String? = nil
   ) {
+    self.googlePlayPath = googlePlayPath
     self.service = service
     self.webhookPath = webhookPath
     self.metrics = metrics
@@ -56,6 +60,16 @@ public struct WebhookRoutes: Sendable {
       guard request.method == "POST" else { return notAllowed(request, "POST") }
       let started = ContinuousClock.now
       let answer = await service.answer(body: request.body, from: request.client)
+      let elapsed = ContinuousClock.now - started
+      metrics.observeLatency(
+        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+      return .json(answer.status, answer.body)
+    case let path where path == googlePlayPath:
+      guard request.method == "POST" else { return notAllowed(request, "POST") }
+      let started = ContinuousClock.now
+      let answer = await service.answerGooglePlay(
+        body: request.body, authorization: request.header("Authorization"),
+        from: request.client)
       let elapsed = ContinuousClock.now - started
       metrics.observeLatency(
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)

@@ -53,7 +53,7 @@ public final class WebhookServer: @unchecked Sendable {
   /// A server for `service` listening as `configuration` says (port 0 picks a free one).
   public init(
     service: ReckonService, configuration: ServerConfiguration, metrics: ReckonMetrics,
-    logger: JSONLogger, readTimeout: Double = 10
+    logger: JSONLogger, readTimeout: Double = 10, googlePlayPath: String? = nil
   ) {
     self.service = service
     self.metrics = metrics
@@ -66,7 +66,8 @@ public final class WebhookServer: @unchecked Sendable {
     self.gauges = gauges
     let routes = WebhookRoutes(
       service: service, webhookPath: configuration.webhookPath, metrics: metrics,
-      stoppedLoops: { failed.names }, isLeader: { leader.isLeader }, gauges: gauges)
+      stoppedLoops: { failed.names }, isLeader: { leader.isLeader }, gauges: gauges,
+      googlePlayPath: googlePlayPath)
     http = HTTPServer(
       configuration: .init(configuration, readTimeout: readTimeout),
       refused: { refusal in
