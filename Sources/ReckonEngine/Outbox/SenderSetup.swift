@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonGooglePlay
 import ReckonState
 import ReckonSupport
 
@@ -51,16 +52,25 @@ public enum SenderSetup {
   /// throws; one whose file cannot be read now is named through `warn` and opened again at each
   /// consent re-check, and until it opens the replies that need one wait with backoff (fresh
   /// replies, which need none, go out).
+  /// Google Play answers go through `answerSender` (see `GooglePlaySetup.client`); without an
+  /// App Store `client`, an App Store entry pauses its app, saying why.
   public static func sender(
-    _ configuration: ReckonConfiguration, store: any StateStore, client: any ConsumptionSender,
+    _ configuration: ReckonConfiguration, store: any StateStore,
+    client: (any ConsumptionSender)?, answerSender: (any ReviewRefundSender)? = nil,
     warn: (String) -> Void = { _ in }, facts: (@Sendable (ReckonEvent) -> Void)? = nil,
     events: @escaping @Sendable (SenderEvent) -> Void
   ) throws(ReckonServiceError) -> OutboxSender {
     let setup: FactSourceSetup
+    var googlePlaySetup: FactSourceSetup?
     do {
       setup = try FactSourceSetup(
         configuration.factSources, events: facts, unavailable: .openLater,
         currencies: configuration.currencies)
+      if !configuration.googlePlayApps.isEmpty {
+        googlePlaySetup = try FactSourceSetup(
+          configuration.factSources, events: facts, unavailable: .openLater,
+          currencies: configuration.currencies, sourcesStore: .googlePlay)
+      }
     } catch {
       throw .configuration(error)
     }
@@ -70,12 +80,17 @@ public enum SenderSetup {
         AcceptedApp(bundleId: $0.bundleId, appAppleId: $0.appAppleId, environment: $0.environment)
       }, roots: try ReckonService.roots(configuration.trust),
       unverifiedEnvironments: ReckonService.unverifiedEnvironments(configuration.trust))
+    let records = StateHistoryFacts(store: store)
     let consentCheck = GatheredConsentCheck(
-      store: store, verifier: verifier,
-      gatherer: setup.gatherer(records: StateHistoryFacts(store: store)))
+      store: store, verifier: verifier, gatherer: setup.gatherer(records: records),
+      googlePlayGatherer: googlePlaySetup.map {
+        FactGatherer(
+          schema: setup.schema.schema(for: .googlePlay), layers: $0.layers, records: records)
+      })
     return OutboxSender(
-      store: store, sender: client, configuration: configuration.sender,
-      consentCheck: consentCheck, events: events)
+      store: store, sender: client ?? UnconfiguredAppStoreSender(),
+      configuration: configuration.sender, consentCheck: consentCheck,
+      answerSender: answerSender, events: events)
   }
 
   /// What an earlier sender left in force that holds sends back now: an app paused after a

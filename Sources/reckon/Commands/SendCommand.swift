@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonEngine
 import ReckonHTTP
 import ReckonServer
@@ -9,7 +10,7 @@ import ReckonStateSQLite
   import Glibc
 #endif
 
-/// `reckon send [--once]`: delivers due outbox entries to Apple.
+/// `reckon send [--once]`: delivers due outbox entries to Apple and Google Play.
 enum SendCommand: Command {
   static let name = "send"
   static let summary = "Send due replies to Apple (--once: drain what is due and exit, for cron)"
@@ -53,12 +54,23 @@ enum SendCommand: Command {
     // fact source whose file cannot be read now is a warning: fresh replies need no consent
     // re-check, and the others wait until it opens.
     let warn = { logger.log("warning", event: "startup", $0) }
-    let client = try SenderSetup.client(
-      configuration, transport: CurlHTTPClient(), warn: warn)
+    let transport = CurlHTTPClient()
+    // A service answering Google Play alone needs no App Store key.
+    let answerSender = try configuration.googlePlay.flatMap { settings in
+      do throws(GooglePlaySetup.Failure) {
+        return try GooglePlaySetup.client(settings, transport: transport)
+      } catch {
+        throw ReckonServiceError.googlePlay(error)
+      }
+    }
+    let client: (any ConsumptionSender)? =
+      configuration.appStoreKey == nil && answerSender != nil
+      ? nil : try SenderSetup.client(configuration, transport: transport, warn: warn)
     let store = try StateChoice(configuration).open(
       access: .create, durability: configuration.stateDurability)
     let sender = try SenderSetup.sender(
-      configuration, store: store, client: client, warn: warn, facts: { logger.log($0) },
+      configuration, store: store, client: client, answerSender: answerSender, warn: warn,
+      facts: { logger.log($0) },
       events: { logger.log(.sender($0)) })
     // Held until this function returns; the kernel releases it if the process dies.
     let lock: any SenderLease

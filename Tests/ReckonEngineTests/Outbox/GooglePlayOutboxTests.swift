@@ -3,6 +3,7 @@ import ReckonAppStore
 import ReckonGooglePlay
 import ReckonStandIn
 import ReckonState
+import ReckonSupport
 import ReckonTestSupport
 import Testing
 
@@ -177,5 +178,30 @@ import Testing
       in: h.store, at: start, packageName: GooglePlayWorld.packageName)
     _ = try await h.sender.drainDue()
     #expect(try h.state(id) == .failed(at: start, reason: "HTTP 404 NOT_FOUND: Order not found."))
+  }
+}
+
+extension GooglePlayOutboxTests {
+  /// `reckon send`'s sender, for a configuration that answers Google Play alone: no App Store
+  /// key is needed, and the answers go.
+  @Test func theConfiguredSenderAnswersGooglePlayWithoutAnAppStoreKey() async throws {
+    let world = try GooglePlayWorld()
+    defer { world.standIn.shutdown() }
+    let json = """
+      {"apps": [{"store": "googlePlay", "packageName": "\(GooglePlayWorld.packageName)", "policy": "p.policy"}],
+       "googlePlay": {"push": {"audience": "a", "serviceAccountEmail": "p@x"}}}
+      """
+    let root = try #require(try JSONValue.parse(Data(json.utf8)).objectValue)
+    let configuration = try ReckonConfiguration(
+      ConfigurationReader(root, path: ""), baseDirectory: "/tmp")
+    let store = try OutboxFixture.temporaryStore()
+    let review = world.openReview()
+    let id = try OutboxFixture.enqueueGoogleAnswer(
+      in: store, at: Date(), orderId: review.orderId, packageName: GooglePlayWorld.packageName)
+    let sender = try SenderSetup.sender(
+      configuration, store: store, client: nil, answerSender: world.client, events: { _ in })
+    #expect(try await sender.drainDue().sent == 1)
+    #expect(try store.entry(id: id).state.name == "sent")
+    #expect(world.standIn.answer(for: review.orderId) != nil)
   }
 }
