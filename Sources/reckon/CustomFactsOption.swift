@@ -1,3 +1,4 @@
+import Foundation
 import ReckonEngine
 import ReckonFacts
 
@@ -11,5 +12,39 @@ enum CustomFactsOption {
     let configuration = try ReckonConfiguration.load(path: path)
     return try FactSourceSetup.schema(
       configuration.factSources, currencies: configuration.currencies)
+  }
+
+  /// The schema, and which stores' words each policy file is checked in: `--store` for every
+  /// file, else those of the apps `--config` gives the file to, else the App Store's.
+  static func stores(_ arguments: inout Arguments) throws -> (
+    schema: FactSchema, stores: (String) -> [FactSchema.Store]
+  ) {
+    let store = try arguments.option("store").map { given throws(UsageError) in
+      guard let store = FactSchema.Store(rawValue: given) else {
+        throw UsageError("--store must be appStore or googlePlay")
+      }
+      return store
+    }
+    guard let path = arguments.option("config") else {
+      return (.standard, { _ in [store ?? .appStore] })
+    }
+    let configuration = try ReckonConfiguration.load(path: path)
+    let schema = try FactSourceSetup.schema(
+      configuration.factSources, currencies: configuration.currencies)
+    if let store { return (schema, { _ in [store] }) }
+    func normal(_ path: String) -> String {
+      URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+    let apple = Set(configuration.apps.map { normal($0.policyPath) })
+    let google = Set(configuration.googlePlayApps.map { normal($0.policyPath) })
+    return (
+      schema,
+      { file in
+        let file = normal(file)
+        let stores: [FactSchema.Store] =
+          (apple.contains(file) ? [.appStore] : []) + (google.contains(file) ? [.googlePlay] : [])
+        return stores.isEmpty ? [.appStore] : stores
+      }
+    )
   }
 }

@@ -13,9 +13,13 @@ enum CheckCommand: Command {
     CommandOption(
       "format", value: "FORMAT",
       help: "text (default), json, or sarif (SARIF 2.1.0, for code scanning and editors)"),
+    CommandOption(
+      "store", value: "STORE",
+      help: "appStore (default) or googlePlay: whose words the policies are written in"),
   ]
   static let help = """
-    Usage: reckon check [PATHS...] [--config reckon.json] [--format text|json|sarif]
+    Usage: reckon check [PATHS...] [--config reckon.json] [--store appStore|googlePlay]
+                        [--format text|json|sarif]
 
     Checks each policy file (a folder means every *.policy file in it; default: policies/) and
     prints every problem as file:line:column with the source line and a caret. A folder with no
@@ -23,6 +27,9 @@ enum CheckCommand: Command {
     which no request of some product type and delivery status would get a reply (decided over
     a built-in sample, as reckon serve does before a policy goes live) unless the file has the
     line '# reckon: allow-unanswered'.
+    A policy is checked in the App Store's words, or Google Play's with --store googlePlay; with
+    --config, each file in the words of the stores whose apps it decides for (both, for a file
+    one App Store app and one Google Play app share).
     Each problem has a code (error[P0306]); reckon explain CODE says what it means. With
     --format json or sarif the problems go to standard output as one document, and nothing else.
 
@@ -35,7 +42,7 @@ enum CheckCommand: Command {
   ]
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
-    let schema = try CustomFactsOption.schema(&arguments)
+    let (schema, stores) = try CustomFactsOption.stores(&arguments)
     let format =
       try arguments.option("format").map { given throws(UsageError) in
         guard let format = Format(rawValue: given) else {
@@ -58,17 +65,23 @@ enum CheckCommand: Command {
         continue
       }
       for path in paths {
-        let result: PolicyLoader.Result
-        do {
-          result = try PolicyFiles.load(path, schema: schema).withAnswerCoverage(schema: schema)
-        } catch {
-          failures.append(.init(path: path, message: "\(error)"))
-          if format == .text { console.error("reckon check: \(error)") }
-          continue
-        }
-        results.append(result)
-        if format == .text, !result.diagnostics.isEmpty {
-          console.error(result.renderedDiagnostics(colour: console.colour))
+        let checkedFor = stores(path)
+        for store in checkedFor {
+          let storeSchema = schema.schema(for: store)
+          var result: PolicyLoader.Result
+          do { result = try PolicyFiles.load(path, schema: storeSchema) } catch {
+            failures.append(.init(path: path, message: "\(error)"))
+            if format == .text { console.error("reckon check: \(error)") }
+            break
+          }
+          if store == .appStore { result = result.withAnswerCoverage(schema: storeSchema) }
+          results.append(result)
+          if format == .text, !result.diagnostics.isEmpty {
+            if checkedFor.count > 1 {
+              console.error("\(path), in \(storeSchema.policySchema.vocabulary.store)'s words:")
+            }
+            console.error(result.renderedDiagnostics(colour: console.colour))
+          }
         }
       }
     }
@@ -77,7 +90,9 @@ enum CheckCommand: Command {
     let warnings = all.count - all.filter(\.isError).count
     switch format {
     case .text:
-      let files = results.count == 1 ? "1 file" : "\(results.count) files"
+      // A file checked in both stores' words is one file.
+      let checked = Set(results.map(\.source.path)).count
+      let files = checked == 1 ? "1 file" : "\(checked) files"
       console.out(
         "checked \(files): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
       )
