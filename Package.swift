@@ -76,7 +76,7 @@ let package = Package(
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonState",
         "ReckonStateSQLite", "ReckonStatePostgres", "ReckonEngine",
-        "ReckonTools", "ReckonHTTP", "ReckonServer", "ReckonStandIn",
+        "ReckonTools", "ReckonHTTP", "ReckonServer", "ReckonStandIn", "ReckonGooglePlay",
       ]),
     .executableTarget(
       name: "reckon-bench",

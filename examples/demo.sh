@@ -2,7 +2,10 @@
 # The whole path on one machine, on loopback, then stops: a local App Store stand-in, `reckon
 # serve` with the bundled example configuration (trusting a local test CA instead of Apple's
 # root), one signed CONSUMPTION_REQUEST for the example transaction, the decision and the body
-# the stand-in received. Needs only Swift and scripts/install-packages; downloads nothing.
+# the stand-in received; then the same for Google Play: a Google Play stand-in, `reckon serve`
+# with examples/google-play (trusting a local OpenID signer instead of Google's keys), one
+# authenticated Pub/Sub push of a chargeback review, the decision and the answer Google Play
+# received. Needs only Swift and scripts/install-packages; downloads nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -85,3 +88,53 @@ wait "$serve_pid"
 echo
 echo "== reckon serve stopped: $(grep -c . "$work/serve.log") log lines; the last:"
 tail -n 1 "$work/serve.log"
+
+# examples/google-play/reckon.json with absolute paths, a port picked by the system, the local
+# OpenID signer's keys in place of Google's and the Google Play stand-in as Google.
+write_google_config() {
+  sed -e "s|\"play.policy\"|\"$root/examples/google-play/play.policy\"|" \
+    -e "s|\"facts.json\"|\"$root/examples/google-play/facts.json\"|" \
+    -e "s|\"reckon-state.sqlite\"|\"$work/google-state.sqlite\"|" \
+    -e "s|\"keys/service-account.json\"|\"$work/service-account.json\", \"baseURL\": \"$1\"|" \
+    -e "s|\"path\": \"/google/rtdn\",|\"path\": \"/google/rtdn\", \"keysFile\": \"$work/identity/keys.json\", \"refreshKeys\": false,|" \
+    -e "s|\"127.0.0.1:8081\"|\"127.0.0.1:0\"|" \
+    examples/google-play/reckon.json > "$work/google.json"
+}
+
+echo
+echo "== Google Play: a local OpenID signer, trusted by this demo's configuration only" >&2
+"$bin" simulate --init-identity "$work/identity" >&2
+write_google_config "http://127.0.0.1:1"
+
+echo "== the Google Play stand-in" >&2
+"$bin" standin --google-play --config "$work/google.json" --create-key \
+  --record "$work/google-received.jsonl" > "$work/google-standin.out" 2>&1 &
+pids+=($!)
+google_url=$(wait_for "$work/google-standin.out" "listening on" | sed 's/^listening on //')
+echo "stand-in at $google_url" >&2
+write_google_config "$google_url"
+
+echo "== reckon serve (Google Play)" >&2
+"$bin" serve --config "$work/google.json" 2> "$work/google-serve.log" &
+google_pid=$!
+pids+=($google_pid)
+url=$(wait_for "$work/google-serve.log" '"event":"listening"' | sed 's/.*"url":"\([^"]*\)".*/\1/')
+echo "serving at $url" >&2
+
+echo
+echo "== reckon simulate: a chargeback review of order GPA.3312-5841-2290-11234"
+"$bin" simulate --identity "$work/identity" --config "$work/google.json" --url "$url/google/rtdn" \
+  --play-reason FRIENDLY_FRAUD
+
+wait_for "$work/google-received.jsonl" '"endpoint":"reviewrefund"' > /dev/null
+echo
+echo "== the decision (from the serve log)"
+grep '"event":"decided"' "$work/google-serve.log" | sed 's/.*"message":"\([^"]*\)".*/\1/'
+echo
+echo "== what the Google Play stand-in received (the token exchange, then the one answer)"
+cat "$work/google-received.jsonl"
+
+kill -TERM "$google_pid"
+wait "$google_pid"
+echo
+echo "== reckon serve stopped: $(grep -c . "$work/google-serve.log") log lines"

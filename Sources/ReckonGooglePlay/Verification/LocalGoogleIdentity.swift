@@ -16,6 +16,48 @@ public struct LocalGoogleIdentity: Sendable {
     self.keyId = keyId
   }
 
+  /// The files an identity is kept in.
+  public enum FileName {
+    /// The private key, PKCS#8 PEM, readable by its owner only.
+    public static let key = "identity-key.pem"
+    /// The public key set, for `googlePlay.push.keysFile`.
+    public static let keys = "keys.json"
+  }
+
+  /// The identity written to `directory` by `write(to:)`.
+  public init(directory: String) throws(LocalIdentityError) {
+    let folder = URL(fileURLWithPath: directory)
+    let keyPath = folder.appendingPathComponent(FileName.key).path
+    let keysPath = folder.appendingPathComponent(FileName.keys).path
+    do {
+      let pem = String(decoding: try LocalFile.data(at: keyPath, limit: .secret), as: UTF8.self)
+      key = try RSAPrivateKey(pem: pem, source: keyPath)
+      let set = try JSONWebKeySet(json: try LocalFile.data(at: keysPath))
+      guard let kid = set.keys.keys.sorted().first else {
+        throw LocalIdentityError(path: keysPath, reason: "holds no key")
+      }
+      keyId = kid
+    } catch let error as LocalIdentityError {
+      throw error
+    } catch {
+      throw LocalIdentityError(path: directory, reason: "\(error)")
+    }
+  }
+
+  /// Writes the key (mode 0600) and the public key set into `directory`, creating it.
+  public func write(to directory: String) throws(LocalIdentityError) {
+    let folder = URL(fileURLWithPath: directory)
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let keyPath = folder.appendingPathComponent(FileName.key).path
+      try? FileManager.default.removeItem(atPath: keyPath)
+      try LocalFile.createPrivate(at: keyPath, with: Data(key.pkcs8PEM().utf8))
+      try keySet().json().write(to: folder.appendingPathComponent(FileName.keys))
+    } catch {
+      throw LocalIdentityError(path: directory, reason: "\(error)")
+    }
+  }
+
   /// The identity's public key as Google's JWKS endpoint would list it.
   public func keySet() throws(RSAKeyError) -> JSONWebKeySet {
     JSONWebKeySet(keys: [keyId: try key.publicKey()])

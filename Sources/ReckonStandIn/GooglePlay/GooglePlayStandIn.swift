@@ -26,6 +26,13 @@ public final class GooglePlayStandIn: @unchecked Sendable {
   private var reviews: [String: Review] = [:]
   private var faults: [GooglePlayStandInFault] = []
   private var log: [GooglePlayStandInCall] = []
+  /// Whether an answer for an order no review was opened for is taken as the first answer to
+  /// a review opened then (for a demo, where no one opens reviews); false refuses it with 404.
+  public var acceptsUnopenedReviews: Bool {
+    get { lock.withLock { acceptsUnopened } }
+    set { lock.withLock { acceptsUnopened = newValue } }
+  }
+  private var acceptsUnopened = false
 
   /// A stand-in that takes assertions from `clientEmail` signed by `accountKey`.
   public init(accountKey: RSAPublicKey, clientEmail: String) throws(RSAKeyError) {
@@ -188,6 +195,10 @@ public final class GooglePlayStandIn: @unchecked Sendable {
     case .accepted(let checked): body = checked
     }
     return lock.withLock { () -> (Int, Data) in
+      if acceptsUnopened, reviews[order] == nil {
+        reviews[order] = Review(
+          packageName: package, pendingRefundToken: body.pendingRefundToken, answer: nil)
+      }
       guard var review = reviews[order], review.packageName == package else {
         call.problem = "no review for order \(order) of \(package)"
         return Self.error(404, "NOT_FOUND", "Order not found.")

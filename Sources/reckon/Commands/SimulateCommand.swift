@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonGooglePlay
 import ReckonHTTP
 import ReckonSupport
 
@@ -21,6 +22,15 @@ enum SimulateCommand: Command {
     CommandOption("environment", value: "ENV"),
     CommandOption("app-account-token", value: "UUID"),
     CommandOption("notification-uuid", value: "UUID"),
+    CommandOption("init-identity", value: "DIR"),
+    CommandOption("identity", value: "DIR"),
+    CommandOption("config", value: "reckon.json"),
+    CommandOption("order-id", value: "ID"),
+    CommandOption("refund-token", value: "TOKEN"),
+    CommandOption("play-reason", value: "REASON"),
+    CommandOption("account-id", value: "ID"),
+    CommandOption("package", value: "NAME"),
+    CommandOption("voided"),
   ]
   static let help = """
     Usage: reckon simulate --init-ca DIR [--force]
@@ -40,6 +50,20 @@ enum SimulateCommand: Command {
     --type          CONSUMPTION_REQUEST, REFUND, REFUND_DECLINED, REFUND_REVERSED, REVOKE, ...
     --product-type  CONSUMABLE, NON_CONSUMABLE, AUTO_RENEWABLE, NON_RENEWING (or Apple's names)
 
+    Google Play:
+           reckon simulate --init-identity DIR [--force]
+           reckon simulate --identity DIR --url URL [--config reckon.json] [--order-id ID]
+                  [--refund-token TOKEN] [--play-reason REASON] [--account-id ID]
+                  [--package NAME] [--voided]
+
+    --init-identity DIR  writes a local stand-in for Google's OpenID signer: identity-key.pem
+                    (0600) and keys.json (name it in googlePlay.push.keysFile, with refreshKeys
+                    false). For tests and demos only.
+    --identity DIR  POSTs a Pub/Sub push of a pending refund review (a voided purchase with
+                    --voided) to --url, with an OIDC token signed by the identity in DIR for the
+                    audience and service account of googlePlay.push in --config. Defaults: the
+                    first Google Play app of --config, order GPA.3312-5841-2290-11234, token
+                    prt-demo-1, reason FRIENDLY_FRAUD.
     """
 
   static let exitStatuses: [(code: Int32, meaning: String)] = [
@@ -48,6 +72,24 @@ enum SimulateCommand: Command {
   ]
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
+    if let directory = arguments.option("init-identity") {
+      let force = arguments.flag("force")
+      try arguments.rejectUnknown()
+      let key = URL(fileURLWithPath: directory).appendingPathComponent(
+        LocalGoogleIdentity.FileName.key)
+      guard force || !FileManager.default.fileExists(atPath: key.path) else {
+        throw UsageError(
+          "\(key.path) exists and would be replaced; choose another folder, or give --force")
+      }
+      try LocalGoogleIdentity().write(to: directory)
+      console.out(
+        "wrote a local OpenID signer to \(directory); name \(directory)/\(LocalGoogleIdentity.FileName.keys) in googlePlay.push.keysFile"
+      )
+      return 0
+    }
+    if let directory = arguments.option("identity") {
+      return try await GooglePlayPush(directory: directory, arguments: &arguments).post(console)
+    }
     if let directory = arguments.option("init-ca") {
       let force = arguments.flag("force")
       try arguments.rejectUnknown()

@@ -16,10 +16,13 @@ enum StandInCommand: Command {
     CommandOption("create-key"),
     CommandOption("answer", value: "429|500|401|404"),
     CommandOption("times", value: "N"),
+    CommandOption("google-play"),
   ]
   static let help = """
     Usage: reckon standin [--config reckon.json] [--port N] [--record FILE] [--create-key]
                           [--answer 429|500|401|404] [--times N]
+           reckon standin --google-play [--config reckon.json] [--port N] [--record FILE]
+                          [--create-key]
 
     Listens on 127.0.0.1 (port 0, the default, picks a free one) as the App Store Server API's
     consumption endpoint for the configuration's apps: it checks each request's ES256 token
@@ -37,6 +40,15 @@ enum StandInCommand: Command {
     when it is in trouble: 429 (rate limited, Retry-After 5 s on), 500 (Apple's 5000000 error),
     401 (credentials refused) or 404 (transaction not found); the first N of them with
     --times N, then 202 again; every one without it.
+
+    With --google-play it is Google Play instead: an OAuth token endpoint (/token) that checks
+    the service account's RS256 assertion against the public half of the key in
+    googlePlay.serviceAccountKeyPath, and orders.reviewrefund, which checks the bearer token and
+    the body against Google's rules and keeps the first answer to each review (later ones are
+    answered 200 and ignored, as Google does). It takes an answer for any order, as a review
+    opened then. --create-key writes a test service account key file there (mode 0600) whose
+    token_uri is this stand-in; set googlePlay.baseURL to the printed URL. --record appends
+    each call as a JSON line.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
@@ -45,6 +57,13 @@ enum StandInCommand: Command {
     let port = Int(arguments.option("port") ?? "0") ?? -1
     let record = arguments.option("record")
     let createKey = arguments.flag("create-key")
+    if arguments.flag("google-play") {
+      try arguments.rejectUnknown()
+      guard (0...65_535).contains(port) else { throw UsageError("--port must be 0...65535") }
+      return try await GooglePlayStandInRun(
+        configuration: configuration, port: port, record: record, createKey: createKey
+      ).run(console)
+    }
     let answer = try arguments.option("answer").map(Self.fault)
     let times = try arguments.option("times").map(Self.times)
     try arguments.rejectUnknown()

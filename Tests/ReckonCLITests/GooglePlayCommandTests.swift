@@ -1,0 +1,123 @@
+import Foundation
+import ReckonTestSupport
+import Testing
+
+/// The Google Play part of the demo, command by command: `simulate --init-identity` makes a
+/// local OpenID signer, `standin --google-play --create-key` a Google Play with a service
+/// account, `serve` on examples/google-play takes the push `simulate --identity` sends, and the
+/// stand-in records the one answer. Also `check --store googlePlay`.
+@Suite(.serialized) struct GooglePlayCommandTests {
+  /// A process running `arguments`, once `line` shows in its `stream` file (20 s at most).
+  static func start(_ arguments: [String], waitingFor line: String, in folder: String, name: String)
+    async throws -> (ChildProcess, String)
+  {
+    let process = ChildProcess()
+    process.executableURL = try ReckonBinary.location()
+    process.arguments = arguments
+    process.currentDirectoryURL = ReckonBinary.packageRoot
+    let output = folder + "/\(name).out"
+    try #require(FileManager.default.createFile(atPath: output, contents: nil))
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+    process.standardOutput = handle
+    process.standardError = handle
+    try process.run()
+    let started = Date()
+    while Date().timeIntervalSince(started) < 20, process.isRunning,
+      !((try? String(contentsOfFile: output, encoding: .utf8))?.contains(line) ?? false)
+    {
+      try await Task.sleep(nanoseconds: 50_000_000)
+    }
+    return (process, try String(contentsOfFile: output, encoding: .utf8))
+  }
+
+  static func stop(_ process: ChildProcess) {
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+  }
+
+  /// examples/google-play/reckon.json for `folder`, as demo.sh writes it.
+  static func configuration(_ folder: String, standIn: String) throws -> String {
+    let root = ReckonBinary.packageRoot.path
+    var text = try String(
+      contentsOfFile: root + "/examples/google-play/reckon.json", encoding: .utf8)
+    for (from, to) in [
+      (#""play.policy""#, #""\#(root)/examples/google-play/play.policy""#),
+      (#""facts.json""#, #""\#(root)/examples/google-play/facts.json""#),
+      (#""reckon-state.sqlite""#, #""\#(folder)/state.sqlite""#),
+      (
+        #""keys/service-account.json""#,
+        #""\#(folder)/service-account.json", "baseURL": "\#(standIn)""#
+      ),
+      (
+        #""path": "/google/rtdn","#,
+        #""path": "/google/rtdn", "keysFile": "\#(folder)/identity/keys.json", "refreshKeys": false,"#
+      ),
+      (#""127.0.0.1:8081""#, #""127.0.0.1:0""#),
+    ] {
+      text = text.replacingOccurrences(of: from, with: to)
+    }
+    let path = folder + "/google.json"
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test func aSimulatedReviewIsAnsweredOnceThroughServe() async throws {
+    let folder = TestScratch.folder.appendingPathComponent("reckon-gp-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let identity = try await ReckonBinary.run(["simulate", "--init-identity", folder + "/identity"])
+    #expect(identity.status == 0, "\(identity.standardError)")
+    let again = try await ReckonBinary.run(["simulate", "--init-identity", folder + "/identity"])
+    #expect(again.status != 0, "an identity servers trust is not replaced without --force")
+    var config = try Self.configuration(folder, standIn: "http://127.0.0.1:1")
+    let record = folder + "/received.jsonl"
+    let (standIn, standInOutput) = try await Self.start(
+      ["standin", "--google-play", "--config", config, "--create-key", "--record", record],
+      waitingFor: "listening on", in: folder, name: "standin")
+    defer { Self.stop(standIn) }
+    let standInURL = try #require(
+      standInOutput.split(separator: "\n").first { $0.hasPrefix("listening on ") }
+    ).dropFirst("listening on ".count)
+    config = try Self.configuration(folder, standIn: String(standInURL))
+    let (serve, serveOutput) = try await Self.start(
+      ["serve", "--config", config], waitingFor: #""event":"listening""#, in: folder,
+      name: "serve")
+    defer { Self.stop(serve) }
+    let url = try #require(
+      serveOutput.range(of: #""url":"([^"]*)""#, options: .regularExpression).map {
+        String(serveOutput[$0].dropFirst(7).dropLast())
+      })
+    let pushed = try await ReckonBinary.run([
+      "simulate", "--identity", folder + "/identity", "--config", config, "--url",
+      url + "/google/rtdn",
+    ])
+    #expect(pushed.status == 0, "\(pushed.standardOutput)\(pushed.standardError)")
+    #expect(pushed.standardOutput.contains(#""rule":"spent, and says it was fraud""#))
+    var lines: [Substring] = []
+    for _ in 0..<100 {
+      lines = ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "").split(separator: "\n")
+      if lines.contains(where: { $0.contains(#""endpoint":"reviewrefund""#) }) { break }
+      try await Task.sleep(nanoseconds: 50_000_000)
+    }
+    let answer = try #require(lines.first { $0.contains(#""endpoint":"reviewrefund""#) })
+    #expect(answer.contains(#""recorded":true"#))
+    #expect(answer.contains(#"\"refundPreference\":\"DECLINE\""#), "\(answer)")
+    // The token exchange is recorded without the assertion, a credential.
+    #expect(!lines.contains { $0.contains("assertion") })
+  }
+
+  @Test func aGooglePlayPolicyChecksInGooglesWordsOnly() async throws {
+    let policy = "examples/google-play/play.policy"
+    let google = try await ReckonBinary.run(["check", "--store", "googlePlay", policy])
+    #expect(google.status == 0, "\(google.standardError)")
+    let apple = try await ReckonBinary.run(["check", policy])
+    #expect(apple.status == 1)
+    #expect(apple.standardError.contains("APPROVE"), "\(apple.standardError)")
+    let configured = try await ReckonBinary.run([
+      "check", "--config", "examples/google-play/reckon.json", policy,
+    ])
+    #expect(configured.status == 0, "\(configured.standardError)")
+    #expect(configured.standardOutput.contains("checked 1 file: 0 errors, 0 warnings"))
+    let wrong = try await ReckonBinary.run(["check", "--store", "play", policy])
+    #expect(wrong.status == 2)
+  }
+}
