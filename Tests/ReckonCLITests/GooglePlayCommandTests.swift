@@ -120,4 +120,22 @@ import Testing
     let wrong = try await ReckonBinary.run(["check", "--store", "play", policy])
     #expect(wrong.status == 2)
   }
+
+  @Test func evalDecidesAGooglePlayReviewInGooglesWords() async throws {
+    let run = try await ReckonBinary.run([
+      "eval", "--policy", "examples/google-play/play.policy", "--request",
+      "examples/google-play/review.json", "--facts", "examples/google-play/review-facts.json",
+      "--explain",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(
+      run.standardOutput.hasPrefix(
+        #"respond: send the body to Google Play (decided by rule "spent, and says it was fraud")"#
+      ), "\(run.standardOutput)")
+    #expect(
+      run.standardOutput.contains(
+        #"body: {"consumptionPercentageMilliunits":100000,"pendingRefundToken":"prt-demo-1","refundPreference":"DECLINE","sampleContentProvided":false}"#
+      ))
+    #expect(run.standardOutput.contains("reason = FRIENDLY_FRAUD (from notification)"))
+  }
 }

@@ -40,6 +40,10 @@ public enum RequestEvaluation {
     policyPath: String, requestPath: String, factsPath: String, now: Date?, traces: Bool,
     warn: (String) -> Void
   ) throws -> Outcome {
+    if let review = try GooglePlayRequestFile.load(path: requestPath, now: now) {
+      return try decide(
+        policyPath: policyPath, review: review, factsPath: factsPath, traces: traces, warn: warn)
+    }
     let schema = FactSchema.standard
     guard let policy = try loadPolicy(policyPath, schema: schema, warn) else {
       return .policyRefused
@@ -53,6 +57,26 @@ public enum RequestEvaluation {
     warnAboutMissingHistory(policy, schema, facts, records: false, warn)
     let decision = Decider(policy: policy, schema: schema).decide(
       request, facts: facts, trace: traces)
+    return .decided(decision, policy: policy)
+  }
+
+  /// Decides a Google Play review by the policy at `policyPath`, checked in Google Play's words,
+  /// over the facts at `factsPath`.
+  private static func decide(
+    policyPath: String, review: GooglePlayReviewRequest, factsPath: String, traces: Bool,
+    warn: (String) -> Void
+  ) throws -> Outcome {
+    let schema = FactSchema.googlePlay
+    guard let policy = try loadPolicy(policyPath, schema: schema, warn) else {
+      return .policyRefused
+    }
+    let document = try readFacts(factsPath, schema: schema, warn)
+    var facts = GatheredFacts(request: review, schema: schema)
+    facts.add(
+      document.values, from: URL(fileURLWithPath: factsPath).lastPathComponent, schema: schema)
+    warnAboutMissingHistory(policy, schema, facts, records: false, warn)
+    let decision = Decider(policy: policy, schema: schema).decide(
+      review, facts: facts, trace: traces)
     return .decided(decision, policy: policy)
   }
 
