@@ -10,10 +10,11 @@ extension Decider {
   {
     let decided = policy.evaluate(facts.values, trace: trace)
     let rule = policy.ruleName(decided.rule)
-    let outcome = GooglePlayAnswerBuilder(
+    var builder = GooglePlayAnswerBuilder(
       facts: facts.values, decided: decided, rule: rule,
-      pendingRefundToken: request.review.pendingRefundToken
-    ).build(policy: policy)
+      pendingRefundToken: request.review.pendingRefundToken)
+    builder.events = facts.usageEvents
+    let outcome = builder.build(policy: policy)
     var decision = Decision(
       action: outcome.action, reply: outcome.answer.map(ReplyBody.googlePlay), rule: rule,
       ruleIndex: decided.rule, fieldSources: outcome.sources, trace: decided.trace, facts: facts,

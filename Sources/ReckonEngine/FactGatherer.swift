@@ -34,13 +34,17 @@ public struct FactGatherer: Sendable {
   public let records: (any RecordsFactProvider)?
   /// How long the records may take.
   public let recordsTimeout: Duration
+  /// Where the purchase's usage events come from, for answers that carry them (Google Play's);
+  /// every source is asked and their events are put together.
+  public let usageEvents: [UsageEventLayer]
 
   /// Creates a gatherer over `layers`, in precedence order.
   public init(
     schema: FactSchema, layers: [LayeredFactSource.Layer],
     records: (any RecordsFactProvider)? = nil,
-    recordsTimeout: Duration = .seconds(2)
+    recordsTimeout: Duration = .seconds(2), usageEvents: [UsageEventLayer] = []
   ) {
+    self.usageEvents = usageEvents
     self.schema = schema
     self.sources = LayeredFactSource(layers: layers)
     self.records = records
@@ -64,6 +68,13 @@ public struct FactGatherer: Sendable {
     let inline = records?.answersAtOnce == true
     let pendingRecords = inline ? nil : startRecords(request)
     let layers = sources.ask(request.keys)
+    let keys = request.keys
+    let events = usageEvents.map { layer in
+      (
+        layer,
+        Deadline.start(within: layer.timeout) { try await layer.source.usageEvents(for: keys) }
+      )
+    }
     var facts = GatheredFacts(request: request, schema: schema)
     var failures: [FactSourceFailure] = []
     var atRisk: Set<String> = []
@@ -88,7 +99,27 @@ public struct FactGatherer: Sendable {
         atRisk.formUnion(couldSupply.filter { facts.provenance[$0] == nil })
       }
     }
+    // Evidence goes with the first answer or never (Google records only the first), so an
+    // answer waits for a source of events that failed, as for a fact the decision reads.
+    var eventsFailed = false
+    for (layer, pending) in events {
+      do { facts.usageEvents += try await pending.value } catch is Deadline.Expired {
+        failures.append(
+          FactSourceFailure(source: layer.source.name, reason: .timedOut(after: layer.timeout)))
+        eventsFailed = true
+      } catch {
+        failures.append(
+          FactSourceFailure(source: layer.source.name, reason: .failed(String(describing: error))))
+        eventsFailed = true
+      }
+    }
     facts.failures = failures
+    if eventsFailed {
+      return .retry(
+        FactGatheringFailure(
+          failures: failures, neededFacts: (atRisk.intersection(needed) + ["usage events"]).sorted()
+        ))
+    }
     let needed = atRisk.intersection(needed)
     guard needed.isEmpty else {
       return .retry(FactGatheringFailure(failures: failures, neededFacts: needed.sorted()))

@@ -1,3 +1,4 @@
+import Foundation
 import ReckonAppStore
 import ReckonFacts
 import ReckonPolicy
@@ -43,6 +44,8 @@ public struct FactSourceSetup: Sendable {
   public let layers: [LayeredFactSource.Layer]
   /// The sources that could not be opened now (only with `.openLater`), in configured order.
   public let unopened: [Unopened]
+  /// The sources that list usage events (`usageEventsQuery`), with their timeouts.
+  public let usageEvents: [UsageEventLayer]
 
   /// Opens and checks every configured source; one whose file cannot be read now is refused or
   /// opened later, as `unavailable` says. A JSON facts file that changes and no longer reads is
@@ -77,6 +80,60 @@ public struct FactSourceSetup: Sendable {
     self.schema = schema
     self.layers = layers
     self.unopened = unopened
+    var usageEvents: [UsageEventLayer] = []
+    for configuration in configurations where configuration.type == "sqlite" {
+      guard let sql = try configuration.settings.optionalString("usageEventsQuery") else {
+        continue
+      }
+      let settings = configuration.settings
+      let path = configuration.resolvePath(try settings.string("path"))
+      let busy = Int32(
+        min(try settings.positiveWholeNumber("busyTimeoutMs", default: 1_000), Int(Int32.max)))
+      let open: @Sendable () throws(SQLiteFactSourceError) -> SQLiteUsageEventSource = {
+        () throws(SQLiteFactSourceError) in
+        try SQLiteUsageEventSource(
+          name: configuration.name, path: path, sql: sql, busyTimeoutMs: busy)
+      }
+      let source: any UsageEventSource
+      do throws(SQLiteFactSourceError) { source = try open() } catch {
+        guard case .openLater = unavailable, error.isUnavailable else {
+          throw ConfigurationError(
+            settings.keyPath(error.isUnavailable ? "path" : "usageEventsQuery"), error.description)
+        }
+        source = OpenedLater(name: configuration.name, open: open)
+      }
+      usageEvents.append(
+        UsageEventLayer(
+          source: source,
+          timeout: .milliseconds(Int64((configuration.timeoutSeconds * 1_000).rounded()))))
+    }
+    self.usageEvents = usageEvents
+  }
+
+  /// A usage-event source whose file could not be opened at start-up: opened at a lookup.
+  private final class OpenedLater: UsageEventSource, @unchecked Sendable {
+    let name: String
+    private let open: @Sendable () throws(SQLiteFactSourceError) -> SQLiteUsageEventSource
+    private let lock = NSLock()
+    private var opened: SQLiteUsageEventSource?
+
+    init(
+      name: String,
+      open: @escaping @Sendable () throws(SQLiteFactSourceError) -> SQLiteUsageEventSource
+    ) {
+      self.name = name
+      self.open = open
+    }
+
+    func usageEvents(for keys: RequestKeys) async throws -> [UsageEvent] {
+      let source = try lock.withLock { () throws -> SQLiteUsageEventSource in
+        if let opened { return opened }
+        let fresh = try open()
+        opened = fresh
+        return fresh
+      }
+      return try await source.usageEvents(for: keys)
+    }
   }
 
   /// Reckon's standard facts plus every source's `customFacts`, read from the configuration
@@ -143,7 +200,7 @@ public struct FactSourceSetup: Sendable {
     throws(ConfigurationError)
   {
     let common = ["name", "type", "timeoutMs", "path", "customFacts"]
-    let sqlite = ["busyTimeoutMs", "queries", "bulkQuery"]
+    let sqlite = ["busyTimeoutMs", "queries", "bulkQuery", "usageEventsQuery"]
     try configuration.settings.rejectUnknownKeys(
       configuration.type == "json" ? common : common + sqlite)
   }

@@ -11,6 +11,8 @@ public struct GatheredFacts: Hashable, Sendable {
   public internal(set) var refused: [String]
   /// Fact sources that failed or timed out for this request without the decision needing them.
   public internal(set) var failures: [FactSourceFailure] = []
+  /// The purchase's recorded uses, from the usage-event sources, for answers that carry them.
+  public internal(set) var usageEvents: [UsageEvent] = []
 
   /// Facts from the notification alone.
   public init(request: some ReplyRequest, schema: FactSchema) {

@@ -11,6 +11,8 @@ package struct GooglePlayAnswerBuilder {
   package let rule: String
   package let ruleIndex: Int?
   package let pendingRefundToken: String
+  /// The purchase's recorded uses, sent as evidence.
+  package var events: [UsageEvent] = []
 
   package struct Outcome {
     package var action: DecisionAction
@@ -69,7 +71,8 @@ package struct GooglePlayAnswerBuilder {
     let answer = ReviewRefundRequest(
       pendingRefundToken: pendingRefundToken, sampleContentProvided: sample,
       refundPreference: preference(&sources),
-      consumptionPercentageMilliunits: milliunits(&sources))
+      consumptionPercentageMilliunits: milliunits(&sources),
+      consumptionUsageEvents: usageEvents(&sources))
     let violations = ReviewRefundValidator.violations(of: answer)
     if !violations.isEmpty {
       return Outcome(
@@ -78,6 +81,30 @@ package struct GooglePlayAnswerBuilder {
     return Outcome(
       action: actions.contains(.holdForReview) ? .hold : .respond, answer: answer, sources: sources
     )
+  }
+
+  /// The recorded uses, the most recent first, as many as Google takes; nil when there are none.
+  private func usageEvents(_ sources: inout [String: FieldSource]) -> [ConsumptionUsageEvent]? {
+    guard !events.isEmpty else { return nil }
+    let limit = GooglePlayRuleViolation.maximumUsageEvents
+    let recent = events.sorted { ($0.time ?? .distantPast) > ($1.time ?? .distantPast) }
+      .prefix(limit)
+    sources["consumptionUsageEvents"] = .default(
+      events.count > limit
+        ? "the \(limit) most recent of \(events.count) usage events from the fact sources"
+        : "\(events.count) usage event\(events.count == 1 ? "" : "s") from the fact sources")
+    return recent.map { event in
+      let location =
+        [event.regionCode, event.administrativeArea, event.locality].allSatisfy { $0 == nil }
+        ? nil
+        : CoarseLocation(
+          regionCode: event.regionCode, administrativeArea: event.administrativeArea,
+          locality: event.locality)
+      return ConsumptionUsageEvent(
+        obfuscatedAccountId: event.accountId, obfuscatedProfileId: event.profileId,
+        consumptionTime: event.time.map(RFC3339Time.text), ipAddress: event.ipAddress,
+        location: location, consumptionItemDescription: event.description)
+    }
   }
 
   private func setValue(_ field: String) -> Value? {

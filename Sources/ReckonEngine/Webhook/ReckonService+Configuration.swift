@@ -51,7 +51,8 @@ extension ReckonService {
     }
     let googlePlay = try Self.googlePlayParts(
       configuration, transport: transport,
-      factSources: setups[.googlePlay].map { own + $0.layers }, warn: warn)
+      factSources: setups[.googlePlay].map { own + $0.layers },
+      usageEvents: setups[.googlePlay]?.usageEvents ?? [], warn: warn)
     // A policy file that cannot be read is named by its key, like every other start-up problem
     // in reckon.json; one that reads but does not check gets check's diagnostics below.
     let policies =
@@ -99,7 +100,8 @@ extension ReckonService {
   /// apps.
   static func googlePlayParts(
     _ configuration: ReckonConfiguration, transport: (any HTTPTransport)?,
-    factSources: [LayeredFactSource.Layer]?, warn: (String) -> Void
+    factSources: [LayeredFactSource.Layer]?, usageEvents: [UsageEventLayer],
+    warn: (String) -> Void
   ) throws(ReckonServiceError) -> GooglePlayParts? {
     guard !configuration.googlePlayApps.isEmpty, let settings = configuration.googlePlay else {
       return nil
@@ -116,7 +118,7 @@ extension ReckonService {
         apps: configuration.googlePlayApps.map {
           GooglePlayApp(packageName: $0.packageName, policy: .file($0.policyPath))
         }, verifier: GooglePlaySetup.verifier(settings, keys: keys), answerSender: client,
-        factSources: factSources)
+        factSources: factSources, usageEvents: usageEvents)
     } catch {
       throw .googlePlay(error)
     }

@@ -52,13 +52,16 @@ public final class ReckonService: Sendable {
     public var answerSender: (any ReviewRefundSender)?
     /// The fact sources reviews are decided on; nil asks the App Store's.
     public var factSources: [LayeredFactSource.Layer]?
+    /// Where each answer's usage events come from.
+    public var usageEvents: [UsageEventLayer]
 
     /// The parts.
     public init(
       apps: [GooglePlayApp], verifier: PushTokenVerifier,
       answerSender: (any ReviewRefundSender)? = nil,
-      factSources: [LayeredFactSource.Layer]? = nil
+      factSources: [LayeredFactSource.Layer]? = nil, usageEvents: [UsageEventLayer] = []
     ) {
+      self.usageEvents = usageEvents
       self.apps = apps
       self.verifier = verifier
       self.answerSender = answerSender
@@ -136,7 +139,8 @@ public final class ReckonService: Sendable {
     let gatherer = FactGatherer(schema: schema, layers: factSources, records: records)
     let googlePlayGatherer = googlePlay.map {
       FactGatherer(
-        schema: policies.googlePlaySchema, layers: $0.factSources ?? factSources, records: records)
+        schema: policies.googlePlaySchema, layers: $0.factSources ?? factSources, records: records,
+        usageEvents: $0.usageEvents)
     }
     let hold = senderConfiguration.holdReleaseBeforeDeadlineSeconds
     self.store = store
