@@ -60,8 +60,8 @@ let package = Package(
     .target(
       name: "ReckonTools",
       dependencies: [
-        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonState",
-        "ReckonEngine",
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonGooglePlay", "ReckonFacts",
+        "ReckonState", "ReckonEngine",
       ]),
     .target(
       name: "ReckonServer",

@@ -103,6 +103,24 @@ import Testing
     #expect(answer.contains(#"\"refundPreference\":\"DECLINE\""#), "\(answer)")
     // The token exchange is recorded without the assertion, a credential.
     #expect(!lines.contains { $0.contains("assertion") })
+    // Google refunds the chargeback after all: the voided purchase is the review's outcome, and
+    // the outcome report counts it for the rule, the reason and the preference sent.
+    let voided = try await ReckonBinary.run([
+      "simulate", "--identity", folder + "/identity", "--config", config, "--url",
+      url + "/google/rtdn", "--voided",
+    ])
+    #expect(voided.standardOutput.contains(#""result":"outcome""#), "\(voided.standardOutput)")
+    Self.stop(serve)
+    let report = try await ReckonBinary.run([
+      "report", "outcomes", "--state", folder + "/state.sqlite", "--format", "json",
+    ])
+    #expect(report.status == 0, "\(report.standardError)")
+    for fragment in [
+      #""refunded":1"#, "FRIENDLY_FRAUD", "Google Play", "DECLINE",
+      "coin chargebacks: spent, and says it was fraud",
+    ] {
+      #expect(report.standardOutput.contains(fragment), "\(fragment): \(report.standardOutput)")
+    }
   }
 
   @Test func aGooglePlayPolicyChecksInGooglesWordsOnly() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonGooglePlay
 import ReckonState
 import ReckonSupport
 
@@ -121,11 +122,25 @@ public struct OutcomeReport: Sendable {
       byRule[rule, default: Counts()].add(decision)
       let request = try? StoredRequestDecoder.request(
         decision.rawNotification, receivedAt: decision.receivedAt, id: 0)
-      byReason[request?.notification.data?.rawConsumptionRequestReason ?? "none", default: Counts()]
-        .add(decision)
-      byProductType[request?.transaction.type?.policyName ?? "unknown", default: Counts()].add(
-        decision)
+      // A Google Play review is recorded as Google wrote it: its reason is Google's, and it
+      // names no product type.
+      let review = request == nil ? Self.review(decision.rawNotification) : nil
+      let reason =
+        request?.notification.data?.rawConsumptionRequestReason
+        ?? review.map { $0.refundReason?.name ?? "none" } ?? "none"
+      byReason[reason, default: Counts()].add(decision)
+      let productType =
+        request?.transaction.type?.policyName ?? (review != nil ? "Google Play" : "unknown")
+      byProductType[productType, default: Counts()].add(decision)
     }
+  }
+
+  /// The Google Play review recorded as `raw`, if it is one.
+  private static func review(_ raw: Data) -> PendingRefundReviewNotification? {
+    guard let notification = try? DeveloperNotification(data: raw),
+      case .pendingRefundReview(let review) = notification.kind
+    else { return nil }
+    return review
   }
 
   /// The group of requests imported from Apple's history and never decided by Reckon: what
