@@ -78,6 +78,13 @@ import Testing
       standInOutput.split(separator: "\n").first { $0.hasPrefix("listening on ") }
     ).dropFirst("listening on ".count)
     config = try Self.configuration(folder, standIn: String(standInURL))
+    // Before going live: the Google Play parts check too, each on its line.
+    let doctor = try await ReckonBinary.run(["doctor", "--config", config, "--offline"])
+    #expect(doctor.status == 0, "\(doctor.standardOutput)\(doctor.standardError)")
+    for line in ["google-play key", "app-store key", "policy"] {
+      #expect(doctor.standardOutput.contains(line), "\(line): \(doctor.standardOutput)")
+    }
+    #expect(!doctor.standardOutput.contains("FAIL"), "\(doctor.standardOutput)")
     let (serve, serveOutput) = try await Self.start(
       ["serve", "--config", config], waitingFor: #""event":"listening""#, in: folder,
       name: "serve")

@@ -9,6 +9,9 @@ extension GoLiveDoctor {
   /// verifies with the key's public half: what Apple checks before it reads a reply.
   func keyCheck(_ configuration: ReckonConfiguration) -> DoctorCheck {
     let name = "app-store key"
+    if configuration.apps.isEmpty, configuration.appStoreKey == nil {
+      return .skip(name, "no App Store app is configured")
+    }
     guard let settings = configuration.appStoreKey else {
       return .fail(
         name,

@@ -12,8 +12,10 @@ extension GoLiveDoctor {
   func factChecks(_ configuration: ReckonConfiguration) async -> [DoctorCheck] {
     let setup: FactSourceSetup
     do {
+      // Read as the service reads them: by Google Play's schema when it answers Google alone.
       setup = try FactSourceSetup(
-        configuration.factSources, unavailable: .openLater, currencies: configuration.currencies)
+        configuration.factSources, unavailable: .openLater, currencies: configuration.currencies,
+        sourcesStore: configuration.apps.isEmpty ? .googlePlay : .appStore)
     } catch {
       return [
         .skip("consent", "the fact sources are configured wrongly"),

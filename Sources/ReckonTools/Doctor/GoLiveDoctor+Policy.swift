@@ -21,7 +21,11 @@ extension GoLiveDoctor {
     }
     var seen: Set<String> = []
     var checks: [DoctorCheck] = []
-    for path in configuration.apps.map(\.policyPath) where seen.insert(path).inserted {
+    // Each file in the words of the store whose apps it decides for; a file both share, twice.
+    let files =
+      configuration.apps.map { ($0.policyPath, schema) }
+      + configuration.googlePlayApps.map { ($0.policyPath, schema.schema(for: .googlePlay)) }
+    for (path, schema) in files where seen.insert("\(path)|\(schema.store)").inserted {
       let checked = policyCheck(path, schema: schema, limit: configuration.fileLimits.policy)
       checks.append(checked)
       checks.append(
@@ -37,8 +41,8 @@ extension GoLiveDoctor {
     do { file = try PolicyFiles.read(path, limit: limit) } catch {
       return .fail("policy", error.description)
     }
-    let loaded = PolicyLoader.load(file, schema: schema.policySchema)
-      .withAnswerCoverage(schema: schema)
+    var loaded = PolicyLoader.load(file, schema: schema.policySchema)
+    if schema.store == .appStore { loaded = loaded.withAnswerCoverage(schema: schema) }
     let errors = loaded.diagnostics.filter(\.isError)
     let warnings = loaded.diagnostics.count - errors.count
     let warned = "\(warnings) warning\(warnings == 1 ? "" : "s")"
@@ -60,6 +64,9 @@ extension GoLiveDoctor {
       + ".tests"
     guard FileManager.default.fileExists(atPath: testsPath) else {
       return .skip("policy tests", "no \(testsPath) beside the policy: write its tests there")
+    }
+    guard schema.store == .appStore else {
+      return .skip("policy tests", "\(testsPath): policy tests take App Store requests only")
     }
     let report: PolicyTestFileReport
     do { report = try PolicyTestRunner.run(testsPath: testsPath, schema: schema) } catch {

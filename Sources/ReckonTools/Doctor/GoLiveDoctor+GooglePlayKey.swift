@@ -1,0 +1,38 @@
+import Foundation
+import ReckonEngine
+import ReckonGooglePlay
+
+extension GoLiveDoctor {
+  /// The service account's key file loads as `reckon serve` loads it (its mode checked the same
+  /// way) and its key signs an RS256 assertion that verifies with its public half: what Google's
+  /// token endpoint checks before it gives a token for `orders.reviewrefund`.
+  func googlePlayKeyCheck(_ configuration: ReckonConfiguration) -> DoctorCheck {
+    let name = "google-play key"
+    guard let settings = configuration.googlePlay, let path = settings.serviceAccountKeyPath
+    else {
+      return .fail(
+        name,
+        "googlePlay.serviceAccountKeyPath is not configured: no answer can be sent to Google Play")
+    }
+    do throws(GooglePlaySetup.Failure) {
+      _ = try GooglePlaySetup.client(settings, transport: transport)
+    } catch {
+      return .fail(name, error.description)
+    }
+    do {
+      let account = try ServiceAccountKey(path: path)
+      let message = Data("reckon doctor".utf8)
+      let signature = try account.privateKey.signRS256(message)
+      guard try account.privateKey.publicKey().verifiesRS256(signature: signature, message: message)
+      else {
+        return .fail(name, "\(path): the key's signature does not verify with its public half")
+      }
+      return .ok(
+        name,
+        "\(path) loads and signs RS256 for \(account.clientEmail), whose tokens come from "
+          + account.tokenURL.absoluteString)
+    } catch {
+      return .fail(name, "\(path): \(error)")
+    }
+  }
+}
