@@ -12,8 +12,8 @@ extension OutboxEntry {
       state = .expired(at: now)
       lastError =
         interruptedSends > 0
-        ? "the deadline passed with no send confirmed; a send interrupted by a crash may have reached Apple"
-        : "the deadline passed before Apple accepted the reply"
+        ? "the deadline passed with no send confirmed; a send interrupted by a crash may have reached \(storeName)"
+        : "the deadline passed before \(storeName) accepted the reply"
       return .expire
     }
     switch state {
@@ -48,6 +48,9 @@ extension OutboxEntry {
       return .none
     }
   }
+
+  /// The store the entry answers, as messages name it.
+  var storeName: String { isGooglePlay ? "Google Play" : "Apple" }
 
   /// Whether the entry answers a Google Play review.
   public var isGooglePlay: Bool { app.environment == GooglePlayStore.environment }

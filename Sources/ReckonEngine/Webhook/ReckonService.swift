@@ -156,9 +156,12 @@ public final class ReckonService: Sendable {
           events: events)
       },
       events: events)
+    // Consent is one fact: its re-check asks no source of usage events.
     let consentCheck = GatheredConsentCheck(
       store: store, verifier: pipeline.verifier, gatherer: gatherer,
-      googlePlayGatherer: googlePlayGatherer)
+      googlePlayGatherer: googlePlayGatherer.map {
+        FactGatherer(schema: $0.schema, layers: $0.sources.layers, records: records)
+      })
     self.consentCheck = consentCheck
     let answerSender = googlePlay?.answerSender
     if sender != nil || answerSender != nil {
