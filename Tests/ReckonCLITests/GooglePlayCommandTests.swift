@@ -163,4 +163,14 @@ import Testing
       ))
     #expect(run.standardOutput.contains("reason = FRIENDLY_FRAUD (from notification)"))
   }
+
+  @Test func evalWithTheConfigurationTakesTheGoogleAppsPolicyAndSources() async throws {
+    let run = try await ReckonBinary.run([
+      "eval", "--config", "examples/google-play/reckon.json", "--request",
+      "examples/google-play/review.json",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput.contains(#"decided by rule "spent, and says it was fraud""#))
+    #expect(run.standardOutput.contains(#""consumptionPercentageMilliunits":100000"#))
+  }
 }

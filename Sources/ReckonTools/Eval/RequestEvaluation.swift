@@ -108,6 +108,11 @@ public enum RequestEvaluation {
     warn: (String) -> Void
   ) async throws -> Outcome {
     let configuration = try ReckonConfiguration.load(path: configurationPath)
+    if let review = try GooglePlayRequestFile.load(path: requestPath, now: now) {
+      return try await decide(
+        configuration, configurationPath: configurationPath, policyPath: policyPath,
+        review: review, factsPath: factsPath, traces: traces, records: records, warn: warn)
+    }
     let setup = try FactSourceSetup(
       configuration.factSources, currencies: configuration.currencies)
     let request = try RequestFile.load(path: requestPath, now: now) {
@@ -143,6 +148,50 @@ public enum RequestEvaluation {
       let decision = Decider(policy: policy, schema: setup.schema).decide(
         request, facts: facts, trace: traces)
       return .decided(decision, policy: policy)
+    case .retry(let failure):
+      return .factsUnavailable(failure.description)
+    }
+  }
+
+  /// Decides a Google Play review as the service `configuration` describes would: its Google
+  /// Play app's policy unless `policyPath` is given, the facts and usage events through its
+  /// sources (opened by Google Play's schema) with `factsPath` first.
+  private static func decide(
+    _ configuration: ReckonConfiguration, configurationPath: String, policyPath: String?,
+    review: GooglePlayReviewRequest, factsPath: String?, traces: Bool,
+    records: (ReckonConfiguration) throws -> (any RecordsFactProvider)?, warn: (String) -> Void
+  ) async throws -> Outcome {
+    let setup = try FactSourceSetup(
+      configuration.factSources, currencies: configuration.currencies, sourcesStore: .googlePlay)
+    let schema = setup.schema.schema(for: .googlePlay)
+    guard
+      let policyPath = policyPath
+        ?? configuration.googlePlayApps.first(where: { $0.packageName == review.packageName })?
+        .policyPath
+    else {
+      throw Failure.noApp(configuration: configurationPath, bundleId: review.packageName)
+    }
+    guard let policy = try loadPolicy(policyPath, schema: schema, warn) else {
+      return .policyRefused
+    }
+    var overrides: [LayeredFactSource.Layer] = []
+    if let factsPath {
+      let document = try readFacts(factsPath, schema: schema, warn)
+      overrides.append(
+        LayeredFactSource.Layer(
+          FixedFactSource(
+            name: URL(fileURLWithPath: factsPath).lastPathComponent, values: document.values)))
+    }
+    let history = try records(configuration)
+    let gatherer = FactGatherer(
+      schema: schema, layers: overrides + setup.layers, records: history,
+      usageEvents: setup.usageEvents)
+    switch await gatherer.gather(review, for: policy) {
+    case .ready(let facts):
+      warnAboutMissingHistory(policy, schema, facts, records: history != nil, warn)
+      return .decided(
+        Decider(policy: policy, schema: schema).decide(review, facts: facts, trace: traces),
+        policy: policy)
     case .retry(let failure):
       return .factsUnavailable(failure.description)
     }
