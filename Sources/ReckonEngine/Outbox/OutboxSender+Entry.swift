@@ -53,20 +53,7 @@ extension OutboxSender {
     let action = entry.poll(now: started)
     switch action {
     case .send(let body, let app):
-      if let refused = await checkConsent(&entry, started: started) {
-        do {
-          try store.save(&entry, attempt: refused.attempt, now: clock.now())
-        } catch .changedConcurrently {
-          return .none
-        }
-        try report(refused.action, entry, now: clock.now())
-        return refused.action
-      }
-      do {
-        try store.save(&entry, now: started)
-      } catch .changedConcurrently {
-        return .none  // an operator changed it since it was read; the next drain sees the change
-      }
+      if let stop = try await clearToSend(&entry, started: started) { return stop }
       let delivery = await sender.send(
         body, transactionId: entry.transactionId, app: app, before: entry.deadline)
       let finished = clock.now()
@@ -77,20 +64,7 @@ extension OutboxSender {
       try report(next, entry, now: finished)
       return next
     case .sendAnswer(let answer, let packageName, let orderId):
-      if let refused = await checkConsent(&entry, started: started) {
-        do {
-          try store.save(&entry, attempt: refused.attempt, now: clock.now())
-        } catch .changedConcurrently {
-          return .none
-        }
-        try report(refused.action, entry, now: clock.now())
-        return refused.action
-      }
-      do {
-        try store.save(&entry, now: started)
-      } catch .changedConcurrently {
-        return .none
-      }
+      if let stop = try await clearToSend(&entry, started: started) { return stop }
       let delivery: ReviewRefundDelivery =
         if let answerSender {
           await answerSender.send(
@@ -118,6 +92,29 @@ extension OutboxSender {
     default:
       return .none
     }
+  }
+
+  /// What comes before either store's send: consent read again where due, then the `sending`
+  /// state saved. Nil when the send may go; else what the entry's run returns (consent refused,
+  /// or the entry changed since it was read).
+  private func clearToSend(_ entry: inout OutboxEntry, started: Date) async throws(StateError)
+    -> OutboxAction?
+  {
+    if let refused = await checkConsent(&entry, started: started) {
+      do {
+        try store.save(&entry, attempt: refused.attempt, now: clock.now())
+      } catch .changedConcurrently {
+        return OutboxAction.none
+      }
+      try report(refused.action, entry, now: clock.now())
+      return refused.action
+    }
+    do {
+      try store.save(&entry, now: started)
+    } catch .changedConcurrently {
+      return OutboxAction.none  // an operator changed it since it was read; the next drain sees it
+    }
+    return nil
   }
 
   /// Reads consent again for a reply decided `consentCheckAge` or more ago, or at a time that
