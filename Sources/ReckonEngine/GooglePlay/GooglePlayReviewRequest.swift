@@ -32,11 +32,13 @@ public struct GooglePlayReviewRequest: Hashable, Sendable, ReplyRequest {
   }
 
   /// The keys fact sources are asked with: the order id as the transaction id, the obfuscated
-  /// account id as the app account token, the package name as the bundle id.
+  /// account id (in lower case, as sources are asked for Apple's tokens) as the app account
+  /// token, the package name as the bundle id.
   public var keys: RequestKeys {
     RequestKeys(
       transactionId: review.orderId, originalTransactionId: nil,
-      appAccountToken: review.obfuscatedAccountId, productId: nil, bundleId: packageName)
+      appAccountToken: review.obfuscatedAccountId?.lowercased(), productId: nil,
+      bundleId: packageName)
   }
 
   /// The review's own facts.
@@ -64,6 +66,7 @@ public struct GooglePlayReviewRequest: Hashable, Sendable, ReplyRequest {
   /// The order the answer names.
   public var replyId: String? { review.orderId }
 
-  /// The obfuscated account id, which the app sets per customer.
-  public var customer: CustomerKey? { review.obfuscatedAccountId.map(CustomerKey.appAccountToken) }
+  /// The obfuscated account id, which the app sets per customer, in lower case as the state
+  /// keeps account tokens.
+  public var customer: CustomerKey? { keys.appAccountToken.map(CustomerKey.appAccountToken) }
 }

@@ -65,9 +65,7 @@ extension OutboxEntry {
   }
 
   private func deadlinePassed() -> OutboxCommandRefused {
-    refused(
-      "its deadline \(deadline) has passed; \(isGooglePlay ? "Google Play" : "Apple") no longer expects a reply"
-    )
+    refused("its deadline \(deadline) has passed; \(storeName) no longer expects a reply")
   }
 
   private func refused(_ why: String) -> OutboxCommandRefused {

@@ -141,4 +141,12 @@ import Testing
     #expect(facts.values["customer.obfuscated_account_id"] == .text("acct-7"))
     #expect(request.appKey == AppKey(bundleId: "com.example.play", environment: "GooglePlay"))
   }
+
+  @Test func anObfuscatedAccountIdIsAskedForInLowerCaseAndKeptAsWrittenInItsFact() throws {
+    var scenario = GooglePlayScenario()
+    scenario.accountId = "Acct-7X"
+    #expect(scenario.request.keys.appAccountToken == "acct-7x")
+    #expect(scenario.request.customer == .appAccountToken("acct-7x"))
+    #expect(try scenario.gathered().values["customer.obfuscated_account_id"] == .text("Acct-7X"))
+  }
 }

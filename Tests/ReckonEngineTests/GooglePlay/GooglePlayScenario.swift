@@ -9,6 +9,7 @@ struct GooglePlayScenario {
   var reason: GooglePlayRefundReason? = .friendlyFraud
   var eventTime = Date(timeIntervalSince1970: 1_796_000_000)
   var receivedAt = Date(timeIntervalSince1970: 1_796_000_030)
+  var accountId = "acct-7"
   var facts: [String: String?] = [
     "customer.consented": "true",
     "delivery.status": "DELIVERED",
@@ -22,7 +23,7 @@ struct GooglePlayScenario {
       kind: .pendingRefundReview(
         PendingRefundReviewNotification(
           pendingRefundToken: "prt-1", orderId: "GPA.3312-5841-2290-11234", refundReason: reason,
-          obfuscatedAccountId: "acct-7")))
+          obfuscatedAccountId: accountId)))
   }
 
   var request: GooglePlayReviewRequest {
