@@ -86,7 +86,8 @@ extension PostgresStateStore {
   /// first and last came.
   public func requestSpan(decided: Bool) throws(StateError) -> StoredRequestSpan {
     let selection =
-      decided ? reportedRequest : "r.notification_type IN (\(requestTypeSQL)) AND r.repeat_of IS NULL"
+      decided
+      ? reportedRequest : "r.notification_type IN (\(requestTypeSQL)) AND r.repeat_of IS NULL"
     let row = try locked { () throws(StateError) in
       try connection.query(
         """

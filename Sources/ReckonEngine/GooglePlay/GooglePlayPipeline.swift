@@ -49,12 +49,7 @@ public final class GooglePlayPipeline: Sendable {
     -> WebhookAnswer
   {
     let answer = await process(body: body, authorization: authorization)
-    events(
-      .answered(
-        type: answer.notificationType, verdict: answer.verdict, status: answer.status,
-        detail: answer.verdict.explainedInLogs
-          ? answer.logDetail ?? String(decoding: answer.body, as: UTF8.self) : nil,
-        client: client))
+    events(.answered(answer, client: client))
     return answer
   }
 
@@ -117,10 +112,7 @@ public final class GooglePlayPipeline: Sendable {
         return WebhookAnswer(status: 200, type: type, verdict: .acknowledged)
       }
     } catch {
-      return WebhookAnswer(
-        status: error.isUnreachable ? 503 : 500, type: type, verdict: .recordingFailed,
-        fields: ["error": "the notification could not be recorded; try again later"],
-        logDetail: error.description)
+      return .recordingFailed(type: type, error)
     }
   }
 
@@ -175,25 +167,9 @@ public final class GooglePlayPipeline: Sendable {
   func decide(_ request: GooglePlayReviewRequest, requestId: Int64, type: String) async
     -> WebhookAnswer
   {
-    let claimed: Bool
-    do { claimed = try store.claimRequest(requestId) } catch {
-      events(.deferred(requestId: requestId, reason: "it could not be claimed: \(error)"))
-      return WebhookAnswer(
-        status: 200, type: type, verdict: .deferred,
-        fields: ["retry": "the request could not be claimed; it is retried"])
-    }
-    guard claimed else { return WebhookAnswer(status: 200, type: type, verdict: .duplicate) }
-    defer { try? store.releaseRequest(requestId) }
-    switch await decideClaimed(request, requestId: requestId) {
-    case .success(let fields) where fields[NotificationPipeline.decidedElsewhere] != nil:
-      return WebhookAnswer(status: 200, type: type, verdict: .duplicate, fields: fields)
-    case .success(let fields):
-      return WebhookAnswer(status: 200, type: type, verdict: .decided, fields: fields)
-    case .failure(let reason):
-      events(.deferred(requestId: requestId, reason: reason.description))
-      return WebhookAnswer(
-        status: 200, type: type, verdict: .deferred, fields: ["retry": reason.answered])
-    }
+    await RecordedRequestDecision.answer(
+      requestId: requestId, type: type, store: store, events: events
+    ) { await decideClaimed(request, requestId: requestId) }
   }
 
   /// Decides a review left undecided, from its recorded notification; false when it could not
@@ -203,7 +179,8 @@ public final class GooglePlayPipeline: Sendable {
       let request = GooglePlayReviewRequest(notification, receivedAt: undecided.receivedAt)
     else { return .failure(.unreadable) }
     switch await decideClaimed(request, requestId: undecided.requestId) {
-    case .success(let fields): return .success(fields[NotificationPipeline.decidedElsewhere] == nil)
+    case .success(let fields):
+      return .success(fields[RecordedRequestDecision.decidedElsewhere] == nil)
     case .failure(let reason): return .failure(reason)
     }
   }
@@ -229,30 +206,16 @@ public final class GooglePlayPipeline: Sendable {
     } catch {
       return .failure(.notStored(error))
     }
-    let orderId = request.review.orderId
-    if receipt.alreadyDecided {
-      events(
-        .decidedElsewhere(
-          requestId: requestId, transactionId: orderId, decisionId: receipt.decisionId))
-      return .success([NotificationPipeline.decidedElsewhere: String(receipt.decisionId)])
+    let unrecognized = request.review.refundReason.flatMap { reason -> String? in
+      guard case .unrecognized(let number) = reason else { return nil }
+      return "unrecognized: refundReason \(number), decided as a missing reason"
     }
-    events(
-      .decided(
-        requestId: requestId, transactionId: orderId, action: record.action, rule: record.rule,
-        reason: record.reason, entryId: receipt.entryId,
+    return .success(
+      RecordedRequestDecision.stored(
+        record, receipt: receipt, requestId: requestId, transactionId: request.review.orderId,
         factProblems: facts.failures.map { "unavailable: \($0)" }
-          + facts.refused.map { "refused: \($0)" }
-          + (request.review.refundReason.flatMap { reason in
-            if case .unrecognized(let number) = reason {
-              ["unrecognized: refundReason \(number), decided as a missing reason"]
-            } else {
-              nil
-            }
-          } ?? [])))
-    var fields = ["action": record.action, "rule": record.rule]
-    if let reason = record.reason { fields["reason"] = reason }
-    if let entryId = receipt.entryId { fields["entry"] = String(entryId) }
-    return .success(fields)
+          + facts.refused.map { "refused: \($0)" } + (unrecognized.map { [$0] } ?? []),
+        events: events))
   }
 
   private func enqueue(_ decision: Decision, app: AppKey, request: GooglePlayReviewRequest)

@@ -6,7 +6,7 @@ import ReckonState
 
 extension NotificationPipeline {
   /// The answer's field naming the decision another service on the database made first.
-  static let decidedElsewhere = "decidedBefore"
+  static let decidedElsewhere = RecordedRequestDecision.decidedElsewhere
 
   /// Decides a recorded CONSUMPTION_REQUEST and stores the decision with its outbox entry. The
   /// request is already recorded, so whatever happens here the answer is 200; a request that
@@ -14,28 +14,10 @@ extension NotificationPipeline {
   func decide(_ verified: VerifiedNotification, requestId: Int64, receivedAt: Date) async
     -> WebhookAnswer
   {
-    let type = verified.payload.rawNotificationType
-    let claimed: Bool
-    do { claimed = try store.claimRequest(requestId) } catch {
-      // Recorded already, so it is decided by a later retry pass.
-      events(.deferred(requestId: requestId, reason: "it could not be claimed: \(error)"))
-      return WebhookAnswer(
-        status: 200, type: type, verdict: .deferred,
-        fields: ["retry": "the request could not be claimed; it is retried"])
-    }
-    guard claimed else { return WebhookAnswer(status: 200, type: type, verdict: .duplicate) }
-    defer { try? store.releaseRequest(requestId) }
-    switch await decideClaimed(verified, requestId: requestId, receivedAt: receivedAt) {
-    case .success(let fields) where fields[Self.decidedElsewhere] != nil:
-      // Another service on the database decided it first: nothing new here.
-      return WebhookAnswer(status: 200, type: type, verdict: .duplicate, fields: fields)
-    case .success(let fields):
-      return WebhookAnswer(status: 200, type: type, verdict: .decided, fields: fields)
-    case .failure(let reason):
-      events(.deferred(requestId: requestId, reason: reason.description))
-      return WebhookAnswer(
-        status: 200, type: type, verdict: .deferred, fields: ["retry": reason.answered])
-    }
+    await RecordedRequestDecision.answer(
+      requestId: requestId, type: verified.payload.rawNotificationType, store: store,
+      events: events
+    ) { await decideClaimed(verified, requestId: requestId, receivedAt: receivedAt) }
   }
 
   /// Decides the recorded CONSUMPTION_REQUESTs left undecided (a fact source failed, or the
@@ -150,28 +132,14 @@ extension NotificationPipeline {
     } catch {
       return .failure(.notStored(error))
     }
-    // Another service on the database decided it meanwhile: its decision and reply stand, and
-    // this one, not written, is said as such.
-    if receipt.alreadyDecided {
-      events(
-        .decidedElsewhere(
-          requestId: requestId, transactionId: transactionId, decisionId: receipt.decisionId))
-      return .success([Self.decidedElsewhere: String(receipt.decisionId)])
-    }
-    events(
-      .decided(
-        requestId: requestId, transactionId: transactionId, action: record.action,
-        rule: record.rule, reason: record.reason, entryId: receipt.entryId,
+    return .success(
+      RecordedRequestDecision.stored(
+        record, receipt: receipt, requestId: requestId, transactionId: transactionId,
         factProblems: facts.failures.map { "unavailable: \($0)" }
           + facts.refused.map { "refused: \($0)" }
           // A value newer than this build (a reason Apple added) decides as a missing fact.
-          + request.unrecognizedValues.map { "unrecognized: \($0.withoutSuggestion)" }))
-    var fields = ["action": record.action, "rule": record.rule]
-    // A skip's rule may be one that grants a refund, overruled (no consent, say): without the
-    // reason the answer would look like the wrong decision.
-    if let reason = record.reason { fields["reason"] = reason }
-    if let entryId = receipt.entryId { fields["entry"] = String(entryId) }
-    return .success(fields)
+          + request.unrecognizedValues.map { "unrecognized: \($0.withoutSuggestion)" },
+        events: events))
   }
 
   private func enqueue(

@@ -49,12 +49,7 @@ public final class NotificationPipeline: Sendable {
   /// `client`, who sent it, goes into the log.
   public func handle(body: Data, client: String? = nil) async -> WebhookAnswer {
     let answer = await process(body: body)
-    events(
-      .answered(
-        type: answer.notificationType, verdict: answer.verdict, status: answer.status,
-        detail: answer.verdict.explainedInLogs
-          ? answer.logDetail ?? String(decoding: answer.body, as: UTF8.self) : nil,
-        client: client))
+    events(.answered(answer, client: client))
     return answer
   }
 
@@ -106,11 +101,7 @@ public final class NotificationPipeline: Sendable {
       }
       return await decide(verified, requestId: result.requestId, receivedAt: receivedAt)
     } catch {
-      // Unavailable, not failed: nothing was recorded, and Apple's retry will find it all to do.
-      return WebhookAnswer(
-        status: error.isUnreachable ? 503 : 500, type: type, verdict: .recordingFailed,
-        fields: ["error": "the notification could not be recorded; try again later"],
-        logDetail: error.description)
+      return .recordingFailed(type: type, error)
     }
   }
 
