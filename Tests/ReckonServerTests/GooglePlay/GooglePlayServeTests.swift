@@ -55,6 +55,7 @@ import Testing
         {"apps": [{"store": "googlePlay", "packageName": "\(GooglePlayWorld.packageName)", "policy": "play.policy"}],
          "factSources": [{"name": "app", "type": "json", "path": "facts.json"}],
          "state": {"path": "state.sqlite"},
+         "server": {"listen": "127.0.0.1:0"},
          "googlePlay": {"serviceAccountKeyPath": "service-account.json",
                         "baseURL": "\(google.base.absoluteString)",
                         "push": {"audience": "\(GooglePlayServeTests.audience)",
