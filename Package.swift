@@ -141,7 +141,7 @@ let package = Package(
       dependencies: [
         "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonFacts", "ReckonSQLite",
         "ReckonState", "ReckonStateSQLite", "ReckonEngine", "ReckonTools", "ReckonHTTP",
-        "ReckonStandIn", "ReckonTestSupport",
+        "ReckonStandIn", "ReckonTestSupport", "ReckonGooglePlay",
       ]),
     .testTarget(
       name: "ReckonServerTests",

@@ -81,6 +81,7 @@ public struct BulkDryRun: Sendable {
     var uncheckedBulkQueries: [String: String] = [:]
     var verdicts = StoreVerdicts()
     var tally = DryRunTally()
+    var googlePlay: [Int] = []
     for outcome in outcomes {
       switch outcome {
       case .success(let shard):
@@ -91,10 +92,12 @@ public struct BulkDryRun: Sendable {
         uncheckedBulkQueries.merge(shard.uncheckedBulkQueries) { first, _ in first }
         verdicts.merge(shard.verdicts)
         tally.merge(shard.tally)
+        googlePlay += shard.googlePlay
       case .failure(let error): throw error
       }
     }
-    let leftOut = ignored + otherApps + unreadable.count
+    // Google Play lines are decided apart and counted when their rows are added.
+    let leftOut = ignored + otherApps + unreadable.count + googlePlay.count
     let linesRead = decided.count + leftOut
     let stopped = control.isStopped && linesRead < order.count
     // Unread lines may hold other notifications: counted as requests, the total is an upper bound.
@@ -108,6 +111,7 @@ public struct BulkDryRun: Sendable {
     result.otherApps = otherApps
     result.unreadable = unreadable
     result.uncheckedBulkQueries = uncheckedBulkQueries
+    result.googlePlayLines = googlePlay.sorted()
     // Copies are of one transaction, which the order puts side by side, unless a shard boundary
     // falls inside its lines or its lines had no quick key to order by (signed payloads).
     let straddled = bounds.dropFirst().contains {

@@ -50,6 +50,8 @@ final class BulkShard: @unchecked Sendable {
     var verdicts = StoreVerdicts()
     /// The counts of the shard's rows, made as each row is written.
     var tally = DryRunTally()
+    /// The indices of Google Play lines, left to `GooglePlayLines`.
+    var googlePlay: [Int] = []
   }
 
   /// Decides the shard's requests.
@@ -100,6 +102,9 @@ final class BulkShard: @unchecked Sendable {
         continue
       case .otherApp:
         outcome.otherApps += 1
+        continue
+      case .googlePlay:
+        outcome.googlePlay.append(index)
         continue
       }
       if let apps = plan.apps, !apps.contains(request) {

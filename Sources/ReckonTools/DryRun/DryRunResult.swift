@@ -32,6 +32,9 @@ public struct DryRunResult: Sendable {
   /// Per fact source, why its `bulkQuery` could not be checked against its per-request queries
   /// (a lookup failed: `reckon serve` would fail the same way); empty when every check ran.
   public var uncheckedBulkQueries: [String: String] = [:]
+  /// The indices of the requests file's Google Play lines, which the App Store readers leave
+  /// to `GooglePlayLines`; their rows join through `addGooglePlay`.
+  public var googlePlayLines: [Int] = []
   /// Whether the run was stopped (Ctrl-C) before the end.
   public var stopped: Bool
   /// The policy's rule names, by index.
@@ -52,6 +55,43 @@ public struct DryRunResult: Sendable {
     repeats = copies.repeats
     total -= duplicates + repeats
   }
+
+  /// Adds the rows of Google Play `reviews` after the App Store rows (each part in its own
+  /// source order), with what was left out of them; copies and repeats among them are left out
+  /// as among Apple's, with Google's voided purchases closing a review.
+  public mutating func addGooglePlay(_ rows: [DryRunRow], of reviews: GooglePlayLines) {
+    var added = DryRunResult(
+      rows: rows, ignored: reviews.ignored, total: reviews.reviews.count,
+      stopped: rows.count < reviews.reviews.count, ruleNames: ruleNames,
+      againstRuleNames: againstRuleNames, policyName: policyName, againstName: againstName)
+    added.removeCopies(verdicts: reviews.verdicts)
+    self.rows += added.rows
+    ignored += added.ignored
+    otherApps += reviews.otherApps
+    unreadable.merge(reviews.unreadable)
+    duplicates += added.duplicates
+    repeats += added.repeats
+    total += added.total
+    stopped = stopped || added.stopped
+    googlePlayLines = []
+  }
+
+  private init(
+    rows: [DryRunRow], ignored: Int, total: Int, stopped: Bool, ruleNames: [String],
+    againstRuleNames: [String]?, policyName: String, againstName: String?
+  ) {
+    self.rows = rows
+    self.ignored = ignored
+    self.total = total
+    self.stopped = stopped
+    self.ruleNames = ruleNames
+    self.againstRuleNames = againstRuleNames
+    self.policyName = policyName
+    self.againstName = againstName
+  }
+
+  /// Whether some row is a Google Play review's: the rows then say each one's store.
+  public var hasGooglePlayRows: Bool { rows.contains { $0.store == .googlePlay } }
 
   /// A result with rows decided by `policy` (and `against`).
   public init(

@@ -57,14 +57,15 @@ public enum DryRunSetup {
 
   /// Reads every line of `lines` as a past request, for the one-at-a-time dry-run; with `apps`,
   /// requests for other apps are counted and left out; with `skipBadLines`, so are lines that
-  /// cannot be read (`DryRunError.isUnreadableLine`), which otherwise stop the reading.
+  /// cannot be read (`DryRunError.isUnreadableLine`), which otherwise stop the reading. Google
+  /// Play lines are left for `GooglePlayLines`, by index.
   public static func pastRequests(
     _ lines: RequestLines, verifier: NotificationVerifier?, apps: ConfiguredApps? = nil,
     skipBadLines: Bool = false
   )
     throws(DryRunError) -> (
       requests: [PastRequest], ignored: Int, otherApps: Int, unreadable: UnreadableLines,
-      verdicts: StoreVerdicts
+      verdicts: StoreVerdicts, googlePlay: [Int]
     )
   {
     var reader = RequestLineReader(path: lines.path, verifier: verifier)
@@ -73,6 +74,7 @@ public enum DryRunSetup {
     var otherApps = 0
     var unreadable = UnreadableLines()
     var verdicts = StoreVerdicts()
+    var googlePlay: [Int] = []
     for index in 0..<lines.count {
       let read: RequestLine
       do { read = try reader.read(index, of: lines) } catch {
@@ -93,6 +95,9 @@ public enum DryRunSetup {
       case .otherApp:
         otherApps += 1
         continue
+      case .googlePlay:
+        googlePlay.append(index)
+        continue
       }
       if let apps, !apps.contains(request) {
         otherApps += 1
@@ -101,7 +106,7 @@ public enum DryRunSetup {
       requests.append(
         PastRequest(request: request, origin: "\(lines.path):\(lines.numbers[index])"))
     }
-    return (requests, ignored, otherApps, unreadable, verdicts)
+    return (requests, ignored, otherApps, unreadable, verdicts, googlePlay)
   }
 
   /// A date option: `2026-11-01` (UTC midnight) or an ISO 8601 time with its zone.

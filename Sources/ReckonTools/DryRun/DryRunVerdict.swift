@@ -1,15 +1,18 @@
 import ReckonAppStore
 import ReckonEngine
+import ReckonFacts
+import ReckonGooglePlay
 
 /// What a policy decided for one past request, without the facts and trace: the action, the body
-/// Apple would receive and the deciding rule. Two verdicts are equal exactly when the decisions
+/// Apple would receive (or the answer Google Play would) and the deciding rule. Two verdicts are equal exactly when the decisions
 /// would send the same thing for the same reason.
 public struct DryRunVerdict: Hashable, Sendable {
   // Packed: a dry-run holds two per row, and the plain fields (an action with its reason's
   // strings, an optional body, an optional index) took 96 bytes of each; these take 24.
   /// The reason for a skip, shared by verdicts with the same one; nil for respond and hold.
   private let skipped: SharedSkipReason?
-  /// The body's `consumptionPercentage` when `bits` says it has one, else 0.
+  /// The body's `consumptionPercentage` (Google's `consumptionPercentageMilliunits`) when
+  /// `bits` says it has one, else 0.
   private let percentage: Int
   /// The deciding rule's index, -1 for `otherwise`.
   private let rule: Int32
@@ -22,9 +25,12 @@ public struct DryRunVerdict: Hashable, Sendable {
     return bits & Bits.hold != 0 ? .hold : .respond
   }
 
-  /// The body, when one was built.
+  /// The store whose request it decided.
+  public var store: FactSchema.Store { bits & Bits.googlePlay != 0 ? .googlePlay : .appStore }
+
+  /// Apple's body, when one was built for an App Store request.
   public var body: ConsumptionRequest? {
-    guard bits & Bits.hasBody != 0 else { return nil }
+    guard bits & Bits.hasBody != 0, bits & Bits.googlePlay == 0 else { return nil }
     return ConsumptionRequest(
       customerConsented: bits & Bits.consented != 0,
       deliveryStatus: Bits.deliveryStatuses[Int(bits >> Bits.deliveryShift & 0x7)],
@@ -33,12 +39,59 @@ public struct DryRunVerdict: Hashable, Sendable {
       refundPreference: Bits.preference(bits))
   }
 
+  /// Google Play's answer, when one was built for a chargeback review.
+  public var answer: GooglePlayDryRunAnswer? {
+    guard bits & Bits.hasBody != 0, bits & Bits.googlePlay != 0 else { return nil }
+    return GooglePlayDryRunAnswer(
+      sampleContentProvided: bits & Bits.sampleProvided != 0,
+      refundPreference: Bits.googlePreference(bits) ?? .neutral,
+      consumptionPercentageMilliunits: bits & Bits.hasPercentage != 0 ? percentage : nil)
+  }
+
   /// The deciding rule's index, nil for `otherwise`.
   public var ruleIndex: Int? { rule < 0 ? nil : Int(rule) }
 
-  /// The verdict of a full decision.
+  /// The verdict of a full decision, for either store.
   public init(_ decision: Decision) {
-    self.init(action: decision.action, body: decision.body, ruleIndex: decision.ruleIndex)
+    guard decision.store == .googlePlay else {
+      self.init(action: decision.action, body: decision.body, ruleIndex: decision.ruleIndex)
+      return
+    }
+    var reasons = SharedSkipReasons(capacity: 0)
+    self.init(
+      action: decision.action, answer: decision.answer.map(GooglePlayDryRunAnswer.init),
+      ruleIndex: decision.ruleIndex, sharing: &reasons)
+  }
+
+  /// A verdict on a Google Play review, its skip reason shared through `reasons`.
+  init(
+    action: DecisionAction, answer: GooglePlayDryRunAnswer?, ruleIndex: Int?,
+    sharing reasons: inout SharedSkipReasons
+  ) {
+    var bits = Bits.googlePlay
+    skipped = Self.skipped(action, &bits, &reasons)
+    if let answer {
+      bits |= Bits.hasBody
+      if answer.sampleContentProvided { bits |= Bits.sampleProvided }
+      if answer.consumptionPercentageMilliunits != nil { bits |= Bits.hasPercentage }
+      bits |= Bits.googlePreferenceBits(answer.refundPreference)
+    }
+    percentage = answer?.consumptionPercentageMilliunits ?? 0
+    rule = ruleIndex.map { Int32(exactly: $0)! } ?? -1
+    self.bits = bits
+  }
+
+  /// The shared skip reason of `action`, nil for respond and hold, which set their bit.
+  private static func skipped(
+    _ action: DecisionAction, _ bits: inout UInt16, _ reasons: inout SharedSkipReasons
+  ) -> SharedSkipReason? {
+    switch action {
+    case .respond: return nil
+    case .hold:
+      bits |= Bits.hold
+      return nil
+    case .skip(let reason): return reasons.shared(reason)
+    }
   }
 
   /// A verdict from its parts.
@@ -54,13 +107,7 @@ public struct DryRunVerdict: Hashable, Sendable {
     sharing reasons: inout SharedSkipReasons
   ) {
     var bits: UInt16 = 0
-    switch action {
-    case .respond: skipped = nil
-    case .hold:
-      skipped = nil
-      bits |= Bits.hold
-    case .skip(let reason): skipped = reasons.shared(reason)
-    }
+    skipped = Self.skipped(action, &bits, &reasons)
     if let body {
       bits |= Bits.hasBody
       if body.customerConsented { bits |= Bits.consented }
@@ -79,6 +126,10 @@ public struct DryRunVerdict: Hashable, Sendable {
   /// The outcome class the summaries count.
   public var outcome: DryRunOutcome {
     if let skipped { return skipped.outcome }
+    if bits & Bits.googlePlay != 0 {
+      return DryRunOutcome(
+        responding: bits & Bits.hold == 0, googlePlay: Bits.googlePreference(bits) ?? .neutral)
+    }
     return DryRunOutcome(responding: bits & Bits.hold == 0, preference: Bits.preference(bits))
   }
 
@@ -93,8 +144,21 @@ public struct DryRunVerdict: Hashable, Sendable {
     static let deliveryShift: UInt16 = 5
     /// Two bits: none, then `preferences`.
     static let preferenceShift: UInt16 = 8
+    /// Set for a Google Play review: the preference bits then index `googlePreferences`, and
+    /// the delivery and consent bits are unused.
+    static let googlePlay: UInt16 = 1 << 10
     static let deliveryStatuses = DeliveryStatus.allCases
     static let preferences = RefundPreference.allCases
+    static let googlePreferences = GooglePlayRefundPreference.allCases
+
+    static func googlePreference(_ bits: UInt16) -> GooglePlayRefundPreference? {
+      let index = Int(bits >> preferenceShift & 0x3)
+      return index == 0 ? nil : googlePreferences[index - 1]
+    }
+
+    static func googlePreferenceBits(_ preference: GooglePlayRefundPreference) -> UInt16 {
+      UInt16(googlePreferences.firstIndex(of: preference)! + 1) << preferenceShift
+    }
 
     static func preference(_ bits: UInt16) -> RefundPreference? {
       let index = Int(bits >> preferenceShift & 0x3)
@@ -107,9 +171,9 @@ public struct DryRunVerdict: Hashable, Sendable {
     }
   }
 
-  /// Whether Apple would receive something different: another action or another body.
+  /// Whether the store would receive something different: another action or another body.
   public func differs(from other: DryRunVerdict) -> Bool {
-    outcome != other.outcome || body != other.body && responds
+    outcome != other.outcome || (body != other.body || answer != other.answer) && responds
   }
 
   private var responds: Bool {
@@ -117,98 +181,5 @@ public struct DryRunVerdict: Hashable, Sendable {
     case .respond, .hold: true
     case .skip: false
     }
-  }
-}
-
-/// A verdict's class for counting: respond or hold with a preference (or data only), or a skip
-/// with its kind. Small and ordered, so summaries count in arrays.
-public enum DryRunOutcome: Int, CaseIterable, Hashable, Sendable, Comparable,
-  CustomStringConvertible
-{
-  case respondGrantFull, respondGrantProrated, respondDecline, respondDataOnly
-  case holdGrantFull, holdGrantProrated, holdDecline, holdDataOnly
-  case skipNoConsent, skipPolicy, skipMissingFact, skipRuleReadsMissingFact, skipAppleRules
-  /// Apple takes no reply for the purchase, whatever the body (family-shared, assigned or
-  /// Advanced Commerce): not a defect of the policy, unlike `skipAppleRules`.
-  case skipNotAnswerable
-
-  /// The class of a reply (or held reply) with `preference`, nil for data only.
-  init(responding: Bool, preference: RefundPreference?) {
-    let column: Int
-    switch preference {
-    case .grantFull?: column = 0
-    case .grantProrated?: column = 1
-    case .decline?: column = 2
-    case nil: column = 3
-    }
-    self = DryRunOutcome(rawValue: (responding ? 0 : 4) + column)!
-  }
-
-  /// The class of a skip for `reason`.
-  init(skipping reason: SkipReason) {
-    switch reason {
-    case .noConsent: self = .skipNoConsent
-    case .policyDoesNotRespond: self = .skipPolicy
-    case .missingRequiredFact: self = .skipMissingFact
-    case .setReadsMissingFact: self = .skipRuleReadsMissingFact
-    case .violatesAppleRules(let broken) where broken.contains(where: \.isAboutTheTransaction):
-      self = .skipNotAnswerable
-    case .violatesAppleRules, .productTypeUnknown, .violatesGooglePlayRules:
-      self = .skipAppleRules
-    }
-  }
-
-  /// `respond`, `hold` or `skip`.
-  public var action: String {
-    switch rawValue {
-    case 0..<4: "respond"
-    case 4..<8: "hold"
-    default: "skip"
-    }
-  }
-
-  /// The refund preference sent (or held), `none` for data only, nil for skips.
-  public var preference: String? {
-    guard rawValue < 8 else { return nil }
-    return ["GRANT_FULL", "GRANT_PRORATED", "DECLINE", "none"][rawValue % 4]
-  }
-
-  /// Why nothing is sent, for skips.
-  public var skipKind: String? {
-    switch self {
-    case .skipNoConsent: "no consent"
-    case .skipPolicy: "policy: do not respond"
-    case .skipMissingFact: "required fact missing"
-    case .skipRuleReadsMissingFact: "rule set a missing fact"
-    case .skipAppleRules: "breaks Apple's rules"
-    case .skipNotAnswerable: "Apple takes no reply for this purchase"
-    default: nil
-    }
-  }
-
-  /// A short label in the policy language's words, e.g. `respond GRANT_FULL`,
-  /// `hold share data only`, `skip (no consent)`.
-  public var description: String { label(dataOnly: "share data only") }
-
-  /// The label JSON output uses as a key, unchanged since it was first written
-  /// (`respond data only` where the text says `respond share data only`), so that readers of
-  /// the JSON keep working.
-  public var jsonName: String { label(dataOnly: "data only") }
-
-  private func label(dataOnly: String) -> String {
-    if let skipKind { return "skip (\(skipKind))" }
-    let preference = preference == "none" ? dataOnly : preference ?? ""
-    return "\(action) \(preference)"
-  }
-
-  /// A preference as text outputs name it: `none` (a body with no refundPreference, as the JSON
-  /// and CSV name it) in the policy language's words.
-  public static func preferenceLabel(_ preference: String) -> String {
-    preference == "none" ? "no preference (share data only)" : preference
-  }
-
-  /// Ordered as declared.
-  public static func < (left: DryRunOutcome, right: DryRunOutcome) -> Bool {
-    left.rawValue < right.rawValue
   }
 }

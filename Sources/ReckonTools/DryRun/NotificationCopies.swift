@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonGooglePlay
 import ReckonState
 
 /// The requests of a dry-run that `reckon serve` would not have decided: another copy of a
@@ -52,8 +53,7 @@ struct NotificationCopies {
       // Apple's first send, and sent by Apple with no verdict of its on the open one between.
       let sent = NotificationCopies.firstSent(row)
       if let request = open[row.environment], row.receivedAt < request.deadline,
-        !verdicts.closes(
-          row.transactionId, row.environment?.rawValue, from: request.sent, to: sent)
+        !verdicts.closes(row.transactionId, environment(row), from: request.sent, to: sent)
       {
         repeats += 1
         found.append(index)
@@ -67,6 +67,15 @@ struct NotificationCopies {
   /// When Apple first sent the row's notification: its deadline less the reply window, as the
   /// deadline counts from the earlier of Apple's signature and its receipt.
   private static func firstSent(_ row: DryRunRow) -> Date {
-    row.deadline.addingTimeInterval(-(row.environment ?? .production).consumptionReplyWindow)
+    guard row.store == .appStore else {
+      return row.deadline.addingTimeInterval(-GooglePlayStore.replyWindow)
+    }
+    return row.deadline.addingTimeInterval(
+      -(row.environment ?? .production).consumptionReplyWindow)
+  }
+
+  /// The environment the state records the row's verdicts under.
+  private func environment(_ row: DryRunRow) -> String? {
+    row.store == .googlePlay ? GooglePlayStore.environment : row.environment?.rawValue
   }
 }

@@ -33,6 +33,8 @@ enum RequestLine {
   case verdict(transactionId: String, environment: AppStoreEnvironment?, at: Date)
   /// A signed notification that verified but names an app the configuration does not list.
   case otherApp
+  /// A Google Play push or notification, left to `GooglePlayLines`.
+  case googlePlay
 }
 
 /// Reads one line of a requests file: a decoded notification (fast path, else `RequestFile`), or
@@ -72,6 +74,7 @@ struct RequestLineReader {
     guard let object = parsed.objectValue else {
       throw .badLine(path: path, line: number, reason: "not a JSON object")
     }
+    if GooglePlayLine.isGooglePlay(object) { return .googlePlay }
     if case .string(let signed)? = object["signedPayload"] {
       return try verify(signed, number: number)
     }

@@ -24,6 +24,8 @@ public struct SequentialDryRun: Sendable {
   public let schema: FactSchema
   /// Where the facts come from.
   public let facts: Facts
+  /// Decides the Google Play reviews among the entries; nil when there are none.
+  public var googlePlay: GooglePlayDryRun?
 
   /// Creates a dry-run.
   public init(policy: CompiledPolicy, against: CompiledPolicy?, schema: FactSchema, facts: Facts) {
@@ -42,18 +44,41 @@ public struct SequentialDryRun: Sendable {
     unreadable: UnreadableLines = UnreadableLines(), verdicts: StoreVerdicts = StoreVerdicts(),
     control: DryRunControl = DryRunControl()
   ) async -> DryRunResult {
-    control.expect(requests.count)
+    await run(
+      entries: requests.map(PastEntry.appStore), ignored: ignored, otherApps: otherApps,
+      unreadable: unreadable, verdicts: verdicts, control: control)
+  }
+
+  /// Decides `entries` of either store in order, as `run(_:)` does; a Google Play review is
+  /// decided by `googlePlay`, and without it is left undecided, saying why.
+  public func run(
+    entries: [PastEntry], ignored: Int = 0, otherApps: Int = 0,
+    unreadable: UnreadableLines = UnreadableLines(), verdicts: StoreVerdicts = StoreVerdicts(),
+    control: DryRunControl = DryRunControl()
+  ) async -> DryRunResult {
+    control.expect(entries.count)
     let needed = FactGathering.factsRead(by: policy).union(
       against.map(FactGathering.factsRead(by:)) ?? [])
     var rows: [DryRunRow] = []
-    rows.reserveCapacity(requests.count)
-    for past in requests {
+    rows.reserveCapacity(entries.count)
+    for entry in entries {
       if control.isStopped { break }
-      rows.append(await decide(past, needed: needed))
+      switch entry {
+      case .appStore(let past): rows.append(await decide(past, needed: needed))
+      case .googlePlay(let past):
+        guard let googlePlay else {
+          rows.append(
+            DryRunRow(
+              review: past.review, messageId: past.messageId, verdict: nil, against: nil,
+              problem: "no policy was checked in Google Play's words"))
+          break
+        }
+        rows.append(await googlePlay.decide(past))
+      }
       control.advance(by: 1)
     }
     var result = DryRunResult(
-      rows: rows, ignored: ignored, total: requests.count, stopped: rows.count < requests.count,
+      rows: rows, ignored: ignored, total: entries.count, stopped: rows.count < entries.count,
       policy: policy, against: against)
     result.otherApps = otherApps
     result.unreadable = unreadable

@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
+import ReckonGooglePlay
 import ReckonPolicy
 import ReckonState
 import ReckonSupport
@@ -17,6 +18,44 @@ public enum StoredRequestDecoder {
     let request = try request(stored.rawNotification, receivedAt: stored.receivedAt, id: stored.id)
     let facts = stored.factsJSON.map { recordedFacts($0, request: request, schema: schema) }
     return PastRequest(request: request, origin: "request \(stored.id)", recordedFacts: facts)
+  }
+
+  /// The request of either store, received at its stored time, with its recorded facts read by
+  /// its store's schema: `schema` for Apple's, `googlePlay` for Google Play's reviews (which
+  /// `reckon serve` records as the decoded developer notification, verified on arrival).
+  public static func decodeEntry(
+    _ stored: StoredRequest, schema: FactSchema, googlePlay: FactSchema
+  ) throws(DryRunError) -> PastEntry {
+    // Apple's first, as nearly all are, on its fast path; Google's only when that fails.
+    let apple: DryRunError
+    do { return .appStore(try decode(stored, schema: schema)) } catch { apple = error }
+    guard let review = try review(stored) else { throw apple }
+    let facts = stored.factsJSON.map { recordedFacts($0, request: review, schema: googlePlay) }
+    return .googlePlay(
+      PastReview(review: review, origin: "request \(stored.id)", recordedFacts: facts))
+  }
+
+  /// The Google Play review a stored notification holds; nil when it is Apple's.
+  private static func review(_ stored: StoredRequest) throws(DryRunError)
+    -> GooglePlayReviewRequest?
+  {
+    // Apple's are a decoded notification (`notificationType`) or `{"signedPayload": …}`; only
+    // Google's developer notifications name a package.
+    guard stored.rawNotification.first == UInt8(ascii: "{"),
+      let object = (try? JSONValue.parse(stored.rawNotification))?.objectValue,
+      object["packageName"] != nil, object["notificationType"] == nil
+    else { return nil }
+    let notification: DeveloperNotification
+    do throws(GooglePlayPayloadError) {
+      notification = try DeveloperNotification(data: stored.rawNotification)
+    } catch {
+      throw .badStoredRequest(id: stored.id, reason: error.description)
+    }
+    guard let review = GooglePlayReviewRequest(notification, receivedAt: stored.receivedAt) else {
+      throw .badStoredRequest(
+        id: stored.id, reason: "the stored Google Play notification is not a refund review")
+    }
+    return review
   }
 
   /// The request in a stored notification body.
@@ -62,7 +101,7 @@ public enum StoredRequestDecoder {
   }
 
   /// The facts stored with a decision (`[{name, value, source}]`), over the notification's own.
-  static func recordedFacts(_ json: Data, request: RefundRequest, schema: FactSchema)
+  static func recordedFacts(_ json: Data, request: some ReplyRequest, schema: FactSchema)
     -> GatheredFacts
   {
     var facts = GatheredFacts(request: request, schema: schema)

@@ -12,7 +12,10 @@ public enum DryRunRows {
     if result.againstName != nil {
       header += ",against_action,against_preference,against_skip_reason,against_rule,changed"
     }
-    write(header + ",problem\n")
+    // The store's column only when some row is Google Play's: an App Store run reads as it
+    // always did, and the column comes last so every other keeps its place.
+    let stores = result.hasGooglePlayRows
+    write(header + (stores ? ",problem,store\n" : ",problem\n"))
     var chunk = ""
     for row in result.rows {
       var fields = [
@@ -27,6 +30,7 @@ public enum DryRunRows {
         fields.append(row.changed ? "true" : "false")
       }
       fields.append(row.problem ?? "")
+      if stores { fields.append(row.store.rawValue) }
       chunk += fields.map(escape).joined(separator: ",") + "\n"
       if chunk.utf8.count > 1 << 16 {
         write(chunk)
@@ -53,6 +57,7 @@ public enum DryRunRows {
     write("\"duplicates\":\(result.duplicates),\"repeats\":\(result.repeats),")
     write("\"summary\":\(DryRunJSONSummary.json(summary)),\"requests\":[")
     var chunk = ""
+    let stores = result.hasGooglePlayRows
     for (index, row) in result.rows.enumerated() {
       var object =
         "{\"notificationUUID\":\(quote(row.notificationUUID)),\"transactionId\":\(quote(row.transactionId)),"
@@ -66,6 +71,7 @@ public enum DryRunRows {
           ",\"against\":\(verdictJSON(against, result.againstRuleName)),\"changed\":\(row.changed)"
       }
       if let problem = row.problem { object += ",\"problem\":\(quote(problem))" }
+      if stores { object += ",\"store\":\(quote(row.store.rawValue))" }
       chunk += (index == 0 ? "" : ",") + object + "}"
       if chunk.utf8.count > 1 << 16 {
         write(chunk)
@@ -87,6 +93,10 @@ public enum DryRunRows {
   /// The skip's kind; for a body that breaks Apple's rules, with each rule in words, so the row
   /// says why no reply goes (as the JSON row's `reason` does).
   private static func skipReason(_ verdict: DryRunVerdict) -> String {
+    if case .skip(.violatesGooglePlayRules(let violations)) = verdict.action {
+      return "\(verdict.outcome.skipKind ?? ""): "
+        + violations.map(\.description).joined(separator: "; ")
+    }
     guard case .skip(.violatesAppleRules(let violations)) = verdict.action else {
       return verdict.outcome.skipKind ?? ""
     }
@@ -105,6 +115,7 @@ public enum DryRunRows {
     if let body = verdict.body, let data = try? body.jsonData() {
       object += ",\"body\":" + String(decoding: data, as: UTF8.self)
     }
+    if let answer = verdict.answer { object += ",\"answer\":" + answer.json }
     return object + "}"
   }
 

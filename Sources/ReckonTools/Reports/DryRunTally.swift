@@ -64,7 +64,8 @@ struct DryRunTally {
       for violation in broken { violations[violation, default: 0] += 1 }
     }
     reasons.add(row.reason ?? "none", outcome)
-    productTypes.add(row.productType ?? "unknown", outcome)
+    // A Google Play review names no product: it is no "unknown" product type.
+    if row.store == .appStore { productTypes.add(row.productType ?? "unknown", outcome) }
     let price = row.currency.flatMap { currency in row.price.map { (currency, Int($0)) } }
     if let (currency, amount) = price { values.add(currency, outcome, amount: amount) }
     guard let against = row.against else { return }

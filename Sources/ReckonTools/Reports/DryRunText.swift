@@ -31,6 +31,11 @@ public enum DryRunText {
         "\(n(count)) \(count == 1 ? "request gets" : "requests get") no reply: Apple takes none "
           + "for family-shared, assigned or Advanced Commerce purchases")
     }
+    if let count = summary.byOutcome[.skipGooglePlayRules], count > 0 {
+      lines.append(
+        "\(n(count)) \(count == 1 ? "review gets" : "reviews get") no reply: the answer breaks "
+          + "Google Play's rules (see the rows)")
+    }
     if result.ignored > 0 { lines.append("\(n(result.ignored)) other notifications ignored") }
     if result.otherApps > 0 {
       lines.append("\(n(result.otherApps)) requests for apps not in reckon.json left out")

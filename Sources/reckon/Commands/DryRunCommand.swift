@@ -106,12 +106,12 @@ enum DryRunCommand: Command {
       try HTMLReportFile(path, inputs: options.inputFiles)
     }
     let schema = try options.schema()
-    // Both policies are loaded so every error is shown at once; a broken --against fails the
-    // run like a broken --policy rather than leaving the comparison out.
-    let policy = try load(options.policyPath, schema, console)
-    let against = try options.againstPath.map { try load($0, schema, console) }
-    guard let policy, against.map({ $0 != nil }) ?? true else { return 1 }
-    warnAboutMissingHistory(policy, against ?? nil, schema, options, console)
+    guard let policies = try DryRunPolicies.load(options, schema: schema, console: console) else {
+      return 1
+    }
+    let policy = policies.primary.policy
+    let against = policies.primary.against
+    warnAboutMissingHistory(policy, against, schema, options, console)
     let control = DryRunControl(
       pace: ProcessInfo.processInfo.environment["RECKON_DRY_RUN_PACE"].flatMap(Double.init))
     let interrupt = InterruptHandler { control.stop() }
@@ -123,7 +123,7 @@ enum DryRunCommand: Command {
     let result: DryRunResult
     do {
       result = try await options.run(
-        policy: policy, against: against ?? nil, schema: schema, control: control)
+        policies, schema: schema, control: control, console: console)
     } catch let error as DryRunError where error.isUnreadableLine {
       throw UnreadableLineError(error: error)
     }
@@ -166,16 +166,6 @@ enum DryRunCommand: Command {
       "warning: the policy reads \(history.joined(separator: ", ")), which comes from Reckon's "
         + "state database; with none to read (--config naming an existing state.path, or --state "
         + "with --facts current) it is missing for every request")
-  }
-
-  private static func load(_ path: String, _ schema: FactSchema, _ console: Console) throws
-    -> CompiledPolicy?
-  {
-    let loaded = try PolicyFiles.load(path, schema: schema)
-    if !loaded.diagnostics.isEmpty {
-      console.error(loaded.renderedDiagnostics(colour: console.colour))
-    }
-    return loaded.policy
   }
 
   private static func write(

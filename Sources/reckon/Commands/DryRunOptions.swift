@@ -1,7 +1,9 @@
 import Foundation
+import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonState
 import ReckonStateSQLite
 import ReckonTools
 
@@ -84,25 +86,64 @@ struct DryRunOptions {
     ).schema
   }
 
-  /// Runs the dry-run these options describe.
+  /// Runs the dry-run these options describe: each store's requests by `policies` checked in
+  /// its words.
   func run(
-    policy: CompiledPolicy, against: CompiledPolicy?, schema: FactSchema, control: DryRunControl
-  )
-    async throws -> DryRunResult
-  {
-    if let statePath { return try await runState(statePath, policy, against, schema, control) }
+    _ policies: DryRunPolicies, schema: FactSchema, control: DryRunControl, console: Console
+  ) async throws -> DryRunResult {
+    if let statePath {
+      return try await runState(statePath, policies, schema, control, console)
+    }
     let lines = try RequestLines(path: requestsPath!)
     let verifier = try configuration.map(DryRunSetup.verifier)
+    let records = try configuredRecords()
+    var result: DryRunResult
+    if let apple = policies.appStore {
+      result = try await runAppStore(lines, apple, schema, verifier, records, control)
+    } else {
+      // A policy in Google Play's words alone: the file must hold no App Store request.
+      let read = try DryRunSetup.pastRequests(
+        lines, verifier: verifier, apps: configuration.flatMap(ConfiguredApps.init),
+        skipBadLines: skipBadLines)
+      if !read.requests.isEmpty {
+        _ = try policies.require(.appStore, in: requestsPath!, console)
+      }
+      let primary = policies.primary
+      result = DryRunResult(
+        rows: [], ignored: read.ignored, total: 0, stopped: false, policy: primary.policy,
+        against: primary.against)
+      result.otherApps = read.otherApps
+      result.unreadable = read.unreadable
+      result.googlePlayLines = read.googlePlay
+    }
+    guard !result.googlePlayLines.isEmpty, !result.stopped else { return result }
+    let reviews = try GooglePlayLines(
+      lines, indices: result.googlePlayLines,
+      packages: configuration.map { Set($0.googlePlayApps.map(\.packageName)) },
+      skipBadLines: skipBadLines)
+    guard !reviews.reviews.isEmpty else {
+      result.addGooglePlay([], of: reviews)
+      return result
+    }
+    let google = try policies.require(.googlePlay, in: requestsPath!, console)
+    let dryRun = GooglePlayDryRun(
+      policy: google.policy, against: google.against, schema: policies.googlePlaySchema,
+      facts: .current(try googlePlayGatherer(policies.googlePlaySchema, records: records)))
+    result.addGooglePlay(await dryRun.rows(reviews.reviews, control: control), of: reviews)
+    return result
+  }
+
+  /// The App Store requests of a requests file: in bulk when every source answers at once,
+  /// else one at a time.
+  private func runAppStore(
+    _ lines: RequestLines, _ checked: DryRunPolicies.Checked, _ schema: FactSchema,
+    _ verifier: NotificationVerifier?, _ records: StateHistoryFacts?, _ control: DryRunControl
+  ) async throws -> DryRunResult {
+    let (policy, against) = (checked.policy, checked.against)
     let apps = configuration.flatMap(ConfiguredApps.init)
     let layers: [BulkFactLayer]?
     if let facts, facts != "current", facts != "recorded" {
-      layers = [
-        .lookup(
-          try JSONFileFactSource(
-            name: URL(fileURLWithPath: facts).lastPathComponent, path: facts, schema: schema,
-            limit: configuration?.fileLimits.facts ?? .facts,
-            report: { warn(JSONFileFactSource.reloadProblem($0)) }))
-      ]
+      layers = [.lookup(try factsFile(facts, schema: schema))]
     } else if let configuration {
       layers = try DryRunSetup.bulkLayers(
         configuration,
@@ -111,7 +152,6 @@ struct DryRunOptions {
     } else {
       layers = nil
     }
-    let records = try configuredRecords()
     if let layers {
       var bulk = BulkDryRun(
         policy: policy, against: against, schema: schema,
@@ -123,13 +163,40 @@ struct DryRunOptions {
       configuration!.factSources, warn: warn, currencies: configuration!.currencies)
     let read = try DryRunSetup.pastRequests(
       lines, verifier: verifier, apps: apps, skipBadLines: skipBadLines)
-    return await SequentialDryRun(
+    var result = await SequentialDryRun(
       policy: policy, against: against, schema: schema,
       facts: .current(setup.gatherer(records: records))
     )
     .run(
       read.requests, ignored: read.ignored, otherApps: read.otherApps,
       unreadable: read.unreadable, verdicts: read.verdicts, control: control)
+    result.googlePlayLines = read.googlePlay
+    return result
+  }
+
+  /// The `--facts FILE.json` source, read by `schema`.
+  private func factsFile(_ path: String, schema: FactSchema) throws -> JSONFileFactSource {
+    try JSONFileFactSource(
+      name: URL(fileURLWithPath: path).lastPathComponent, path: path, schema: schema,
+      limit: configuration?.fileLimits.facts ?? .facts,
+      report: { warn(JSONFileFactSource.reloadProblem($0)) })
+  }
+
+  /// Gathers Google Play reviews' facts now: from a `--facts` file, else through the
+  /// configured sources opened by Google Play's schema, with the usage events they list.
+  private func googlePlayGatherer(_ schema: FactSchema, records: (any RecordsFactProvider)?)
+    throws -> FactGatherer
+  {
+    if let facts, facts != "current", facts != "recorded" {
+      return FactGatherer(
+        schema: schema, layers: [LayeredFactSource.Layer(try factsFile(facts, schema: schema))],
+        records: records)
+    }
+    let setup = try FactSourceSetup(
+      configuration!.factSources, warn: warn, currencies: configuration!.currencies,
+      sourcesStore: .googlePlay)
+    return FactGatherer(
+      schema: schema, layers: setup.layers, records: records, usageEvents: setup.usageEvents)
   }
 
   /// Why the run decided nothing, as a warning, or nil when it decided something or was
@@ -163,26 +230,52 @@ struct DryRunOptions {
   }
 
   private func runState(
-    _ path: String, _ policy: CompiledPolicy, _ against: CompiledPolicy?, _ schema: FactSchema,
-    _ control: DryRunControl
+    _ path: String, _ policies: DryRunPolicies, _ schema: FactSchema, _ control: DryRunControl,
+    _ console: Console
   ) async throws -> DryRunResult {
     let store = try StateChoice(location: path).open(access: .readOnly)
     let stored = try store.storedRequests(since: since, until: until)
-    let requests = try stored.map { stored throws(DryRunError) in
-      try StoredRequestDecoder.decode(stored, schema: schema)
+    let entries = try stored.map { stored throws(DryRunError) in
+      try StoredRequestDecoder.decodeEntry(
+        stored, schema: schema, googlePlay: policies.googlePlaySchema)
     }
+    let source = "the state database \(path)"
+    var apple = policies.appStore
+    var google: DryRunPolicies.Checked?
+    for entry in entries {
+      switch entry {
+      case .appStore where apple == nil:
+        apple = try policies.require(.appStore, in: source, console)
+      case .googlePlay where google == nil:
+        google = try policies.require(.googlePlay, in: source, console)
+      default: continue
+      }
+    }
+    let history = StateHistoryFacts(store: store)
     let mode: SequentialDryRun.Facts
+    let googleMode: SequentialDryRun.Facts
     switch facts ?? "recorded" {
-    case "recorded": mode = .recorded
+    case "recorded":
+      mode = .recorded
+      googleMode = .recorded
     case "current":
       mode = .current(
         try FactSourceSetup(
           configuration!.factSources, warn: warn, currencies: configuration!.currencies
-        ).gatherer(
-          records: StateHistoryFacts(store: store)))
+        ).gatherer(records: history))
+      googleMode =
+        google == nil
+        ? .recorded : .current(try googlePlayGatherer(policies.googlePlaySchema, records: history))
     default: throw UsageError("with --state, --facts is recorded or current")
     }
-    return await SequentialDryRun(policy: policy, against: against, schema: schema, facts: mode)
-      .run(requests, verdicts: try store.storeVerdicts(), control: control)
+    let primary = apple ?? policies.primary
+    var dryRun = SequentialDryRun(
+      policy: primary.policy, against: primary.against, schema: schema, facts: mode)
+    dryRun.googlePlay = google.map {
+      GooglePlayDryRun(
+        policy: $0.policy, against: $0.against, schema: policies.googlePlaySchema,
+        facts: googleMode)
+    }
+    return await dryRun.run(entries: entries, verdicts: try store.storeVerdicts(), control: control)
   }
 }

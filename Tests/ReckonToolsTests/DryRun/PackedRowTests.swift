@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonGooglePlay
 import Testing
 
 @testable import ReckonEngine
@@ -164,6 +165,11 @@ struct PackedRowTests {
 
   @Test(arguments: DryRunOutcome.allCases)
   func verdictCountsUnderTheOutcomeOfItsParts(_ outcome: DryRunOutcome) {
+    if let google = Self.googlePlayVerdict(outcome) {
+      #expect(google.outcome == outcome)
+      #expect(google.store == .googlePlay)
+      return
+    }
     let preferences: [RefundPreference?] = [.grantFull, .grantProrated, .decline, nil]
     let action: DecisionAction
     var preference: RefundPreference? = nil
@@ -188,6 +194,28 @@ struct PackedRowTests {
       customerConsented: true, deliveryStatus: .delivered, sampleContentProvided: false,
       refundPreference: preference)
     #expect(DryRunVerdict(action: action, body: body, ruleIndex: nil).outcome == outcome)
+  }
+
+  /// A verdict on a Google Play review that counts under `outcome`, for the outcomes only
+  /// Google's answers have; nil for Apple's.
+  static func googlePlayVerdict(_ outcome: DryRunOutcome) -> DryRunVerdict? {
+    let answer = { (preference: GooglePlayRefundPreference) in
+      GooglePlayDryRunAnswer(
+        sampleContentProvided: false, refundPreference: preference,
+        consumptionPercentageMilliunits: 45_200)
+    }
+    let parts: (DecisionAction, GooglePlayDryRunAnswer?)
+    switch outcome {
+    case .respondApprove: parts = (.respond, answer(.approve))
+    case .respondNeutral: parts = (.respond, answer(.neutral))
+    case .holdApprove: parts = (.hold, answer(.approve))
+    case .holdNeutral: parts = (.hold, answer(.neutral))
+    case .skipGooglePlayRules:
+      parts = (.skip(.violatesGooglePlayRules([.consumptionOutOfRange(120_000)])), nil)
+    default: return nil
+    }
+    var reasons = SharedSkipReasons(capacity: 0)
+    return DryRunVerdict(action: parts.0, answer: parts.1, ruleIndex: 2, sharing: &reasons)
   }
 
   /// A dry-run holds a row per request, two verdicts in each: their size is the run's memory,
