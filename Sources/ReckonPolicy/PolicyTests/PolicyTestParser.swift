@@ -6,8 +6,11 @@
 ///   given reason = UNSATISFIED_WITH_PURCHASE, usage.consumed = 94%
 ///   expect refund DECLINE, rule "heavy use"
 /// ```
+///
+/// `store NAME` (before the first test, or in one) names the store whose request the tests
+/// describe; the name is read by the runner, which knows the stores.
 public struct PolicyTestParser {
-  static let clauseWords: Set<String> = ["test", "given", "expect"]
+  static let clauseWords: Set<String> = ["test", "given", "expect", "store"]
 
   /// What an expectation may start with, for the hint after a misspelt one.
   private var expectationPhrases: [String] {
@@ -49,6 +52,9 @@ public struct PolicyTestParser {
         if cursor.isWord("given"), file.tests.isEmpty {
           file.defaults += try parseGiven()
           try expectClauseEnd()
+        } else if cursor.isWord("store"), file.tests.isEmpty {
+          file.store = try parseStore(earlier: file.store)
+          try expectClauseEnd()
         } else if cursor.isWord("test") {
           let test = try parseTest()
           // A failure names its test: two of one name would leave the reader guessing which.
@@ -60,7 +66,8 @@ public struct PolicyTestParser {
           file.tests.append(test)
         } else {
           let hint =
-            cursor.isWord("given") ? "file-wide 'given' lines come before the first test" : nil
+            cursor.isWord("given") || cursor.isWord("store")
+            ? "file-wide '\(cursor.current.text)' lines come before the first test" : nil
           report(
             "expected 'test \"NAME\"', found \(cursor.current.quoted)", at: cursor.current.span,
             hint: hint)
@@ -93,10 +100,12 @@ public struct PolicyTestParser {
       sameLine: true)
     var test = PolicyTestCase(
       name: Located(name.text, at: name.span), givens: [], expectations: [], span: start)
-    while cursor.isWord("given") || cursor.isWord("expect") {
+    while cursor.isWord("given") || cursor.isWord("expect") || cursor.isWord("store") {
       do {
         if cursor.isWord("given") {
           test.givens += try parseGiven()
+        } else if cursor.isWord("store") {
+          test.store = try parseStore(earlier: test.store)
         } else {
           test.expectations += try parseExpect()
         }
@@ -116,6 +125,21 @@ public struct PolicyTestParser {
     }
     test.span = SourceSpan(start: start.start, end: cursor.previousEnd)
     return test
+  }
+
+  /// `store NAME`; a second in one place is an error, as a second `given` of one fact is.
+  private mutating func parseStore(earlier: Located<String>?) throws(ParseAbort)
+    -> Located<String>
+  {
+    cursor.advance()
+    let name = try expect(
+      .identifier, "the store's name, such as appStore or googlePlay", sameLine: true)
+    if let earlier {
+      report(
+        "the store is already named (line \(line(of: earlier.span.start)))", at: name.span,
+        hint: "name the store once")
+    }
+    return Located(name.text, at: name.span)
   }
 
   private mutating func parseGiven() throws(ParseAbort) -> [FactAssignment] {

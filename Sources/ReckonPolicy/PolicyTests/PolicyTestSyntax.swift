@@ -4,6 +4,12 @@ public struct PolicyTestFile: Hashable, Sendable {
   public var defaults: [FactAssignment]
   /// The tests in source order.
   public var tests: [PolicyTestCase]
+  /// `store NAME` before the first test: the store whose request every test describes unless
+  /// it names its own. The language knows no store; the runner reads the name.
+  public var store: Located<String>? = nil
+
+  /// The store test `index` describes, as written: its own, else the file's; nil for neither.
+  public func store(of index: Int) -> Located<String>? { tests[index].store ?? store }
 }
 
 /// `test "NAME"` with its `given` facts and `expect` clauses.
@@ -16,6 +22,8 @@ public struct PolicyTestCase: Hashable, Sendable {
   public var expectations: [Expectation]
   /// The whole test.
   public var span: SourceSpan
+  /// `store NAME` in the test: the store whose request it describes.
+  public var store: Located<String>? = nil
 }
 
 /// `FACT = VALUE` or `FACT is missing` after `given`.

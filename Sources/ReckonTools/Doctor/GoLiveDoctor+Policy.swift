@@ -20,6 +20,7 @@ extension GoLiveDoctor {
       ]
     }
     var seen: Set<String> = []
+    var tested: Set<String> = []
     var checks: [DoctorCheck] = []
     // Each file in the words of the store whose apps it decides for; a file both share, twice.
     let files =
@@ -28,9 +29,12 @@ extension GoLiveDoctor {
     for (path, schema) in files where seen.insert("\(path)|\(schema.store)").inserted {
       let checked = policyCheck(path, schema: schema, limit: configuration.fileLimits.policy)
       checks.append(checked)
-      checks.append(
-        checked.mark == .fail
-          ? .skip("policy tests", "\(path) does not check") : testsCheck(path, schema: schema))
+      if checked.mark == .fail {
+        checks.append(.skip("policy tests", "\(path) does not check"))
+      } else if tested.insert(path).inserted {
+        // Once per file, as `reckon test` runs it: each test in its own store's words.
+        checks.append(testsCheck(path, schema: schema.schema(for: .appStore)))
+      }
     }
     return checks
   }
@@ -64,9 +68,6 @@ extension GoLiveDoctor {
       + ".tests"
     guard FileManager.default.fileExists(atPath: testsPath) else {
       return .skip("policy tests", "no \(testsPath) beside the policy: write its tests there")
-    }
-    guard schema.store == .appStore else {
-      return .skip("policy tests", "\(testsPath): policy tests take App Store requests only")
     }
     let report: PolicyTestFileReport
     do { report = try PolicyTestRunner.run(testsPath: testsPath, schema: schema) } catch {

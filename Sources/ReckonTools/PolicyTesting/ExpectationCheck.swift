@@ -1,5 +1,7 @@
 import ReckonAppStore
 import ReckonEngine
+import ReckonFacts
+import ReckonGooglePlay
 import ReckonPolicy
 
 /// Checks one `expect` clause: first against the policy (does the rule exist, is the value valid),
@@ -10,7 +12,16 @@ struct ExpectationCheck {
     "refundPreference",
   ]
 
+  /// The fields of Google Play's answer a test may expect: `consumptionPercentage` is its
+  /// `consumptionPercentageMilliunits`, under the name a policy's `set` gives it.
+  static let googlePlayFields = [
+    "sampleContentProvided", "consumptionPercentage", "consumptionPercentageMilliunits",
+    "refundPreference",
+  ]
+
   let expectation: Expectation
+  /// The store whose decision is checked, whose words the expectation is in.
+  let store: FactSchema.Store
   /// The expected value of a body field, normalised as `ExpectationCheck.fieldText` renders it.
   private(set) var expectedFieldText: String?
   /// Which deciders say `do not respond`: the rules by index, and whether `otherwise` does. The
@@ -26,18 +37,21 @@ struct ExpectationCheck {
 
   /// Validates `expectation` against `policy`; returns the problem as a diagnostic on failure.
   /// `now` is the test's `now`, which a let's expected time such as `3 days ago` counts back from.
-  init(_ expectation: Expectation, policy: CompiledPolicy, now: Value? = nil)
-    throws(DiagnosticError)
-  {
+  init(
+    _ expectation: Expectation, policy: CompiledPolicy, now: Value? = nil,
+    store: FactSchema.Store = .appStore
+  ) throws(DiagnosticError) {
     self.expectation = expectation
+    self.store = store
+    let fields = store == .appStore ? Self.fields : Self.googlePlayFields
+    let preferences = Self.preferences(store)
     let rules = policy.checked.rules
     silentRules = Set(rules.indices.filter { rules[$0].actions.contains(.withholdReply) })
     silentOtherwise = policy.checked.otherwise.contains(.withholdReply)
     switch expectation.kind {
     case .choose(let choice):
-      guard RefundPreference(rawValue: choice.value) != nil else {
-        throw Self.unknown(
-          choice, among: RefundPreference.allCases.map(\.rawValue), what: "refund preference")
+      guard preferences.contains(choice.value) else {
+        throw Self.unknown(choice, among: preferences, what: "refund preference")
       }
     case .rule(let name):
       guard policy.checked.rules.contains(where: { $0.name == name.value }) else {
@@ -46,8 +60,7 @@ struct ExpectationCheck {
           what: "rule in \(policy.checked.source.path)")
       }
     case .field(let field, let value):
-      if !Self.fields.contains(field.value), let index = policy.checked.letIndex(named: field.value)
-      {
+      if !fields.contains(field.value), let index = policy.checked.letIndex(named: field.value) {
         checkedLet = (index, policy)
         let type = policy.checked.lets[index].value.type
         expectedLetValue = try value.map { value throws(DiagnosticError) in
@@ -63,13 +76,13 @@ struct ExpectationCheck {
         expectedFieldText = expectedLetValue.map { Self.shown($0, as: type) }
         return
       }
-      guard Self.fields.contains(field.value) else {
+      guard fields.contains(field.value) else {
         throw Self.unknown(
-          field, among: Self.fields + policy.checked.lets.map(\.name),
+          field, among: fields + policy.checked.lets.map(\.name),
           what: "body field or let in \(policy.checked.source.path)")
       }
       expectedFieldText = try value.map { value throws(DiagnosticError) in
-        try Self.normalise(value, for: field.value)
+        try Self.normalise(value, for: field.value, store: store)
       }
     default:
       break
@@ -97,11 +110,15 @@ struct ExpectationCheck {
     let outcome = Self.outcome(decision)
     switch expectation.kind {
     case .choose(let choice):
-      return decision.body?.refundPreference?.rawValue == choice.value && !decision.isSkip
-        ? nil : outcome
+      return Self.preference(decision) == choice.value && !decision.isSkip ? nil : outcome
     case .replyWithoutChoice:
-      return decision.body != nil && decision.body?.refundPreference == nil && !decision.isSkip
-        ? nil : outcome
+      // Google takes no answer without a preference: sharing data only sends NEUTRAL.
+      let sent = decision.reply != nil && !decision.isSkip
+      let without =
+        decision.store == .googlePlay
+        ? Self.preference(decision) == GooglePlayRefundPreference.neutral.rawValue
+        : Self.preference(decision) == nil
+      return sent && without ? nil : outcome
     case .withholdReply:
       // A rule that follows a fact says it only when the fact does.
       let followed: Bool
@@ -136,8 +153,8 @@ struct ExpectationCheck {
       let why = ConditionReader(policy: policy, facts: decision.facts.values).whyUnknown(value)
       return "\(field.value) is unknown" + (why.map { " (\($0))" } ?? "")
     case .field(let field, _):
-      guard let body = decision.body, !decision.isSkip else { return outcome }
-      let actual = Self.fieldText(field.value, body)
+      guard let reply = decision.reply, !decision.isSkip else { return outcome }
+      let actual = Self.fieldText(field.value, reply)
       return actual == expectedFieldText
         ? nil : "\(field.value) " + (actual.map { "= \($0)" } ?? "is missing")
     }
@@ -175,14 +192,43 @@ struct ExpectationCheck {
     case .skip(.policyDoesNotRespond): return "do not respond"
     case .skip(let reason): return reason.description(body: decision.body)
     case .respond, .hold:
-      let choice =
-        decision.body?.refundPreference.map { "refund \($0.rawValue)" } ?? "share data only"
+      let choice = preference(decision).map { "refund \($0)" } ?? "share data only"
       return decision.action == .hold ? choice + ", hold for review" : choice
     }
   }
 
   static func decider(_ decision: Decision) -> String {
     decision.ruleIndex == nil ? "decided by otherwise" : "decided by rule \"\(decision.rule)\""
+  }
+
+  /// The refund preference the decision's body or answer carries, in its store's words.
+  static func preference(_ decision: Decision) -> String? {
+    switch decision.reply {
+    case .appStore(let body)?: body.refundPreference?.rawValue
+    case .googlePlay(let answer)?: answer.refundPreference.rawValue
+    case nil: nil
+    }
+  }
+
+  /// The refund preferences of `store`, as tests write them.
+  static func preferences(_ store: FactSchema.Store) -> [String] {
+    store == .appStore
+      ? RefundPreference.allCases.map(\.rawValue)
+      : GooglePlayRefundPreference.allCases.map(\.rawValue)
+  }
+
+  /// A field's value as tests write it, in its store's reply; nil when the reply leaves it out.
+  static func fieldText(_ field: String, _ reply: ReplyBody) -> String? {
+    switch reply {
+    case .appStore(let body): return fieldText(field, body)
+    case .googlePlay(let answer):
+      switch field {
+      case "sampleContentProvided": return String(answer.sampleContentProvided)
+      case "consumptionPercentage", "consumptionPercentageMilliunits":
+        return answer.consumptionPercentageMilliunits.map(String.init)
+      default: return answer.refundPreference.rawValue
+      }
+    }
   }
 
   /// A body field's value as tests write it; nil when the body leaves it out.
@@ -196,11 +242,11 @@ struct ExpectationCheck {
     }
   }
 
-  private static func normalise(_ value: TestValue, for field: String) throws(DiagnosticError)
-    -> String
-  {
+  private static func normalise(
+    _ value: TestValue, for field: String, store: FactSchema.Store
+  ) throws(DiagnosticError) -> String {
     let text = value.text
-    switch field {
+    switch field == "consumptionPercentageMilliunits" ? "consumptionPercentage" : field {
     case "customerConsented", "sampleContentProvided":
       guard text == "true" || text == "false" else {
         throw invalid(value, "\(field) is true or false")
@@ -239,10 +285,9 @@ struct ExpectationCheck {
       }
       return text
     default:
-      guard RefundPreference(rawValue: text) != nil else {
+      guard preferences(store).contains(text) else {
         throw unknown(
-          Located(text, at: value.span), among: RefundPreference.allCases.map(\.rawValue),
-          what: "refund preference")
+          Located(text, at: value.span), among: preferences(store), what: "refund preference")
       }
       return text
     }

@@ -79,6 +79,28 @@ public struct PolicyCoverage: Sendable, Encodable {
     }
   }
 
+  /// Adds the coverage of the same policy checked in another store's words (its rules and
+  /// conditions are the same, in the same order), as a policy serving both stores is tested.
+  public mutating func merge(_ other: PolicyCoverage) {
+    guard other.rules.count == rules.count else { return }
+    otherwiseDecided += other.otherwiseDecided
+    for index in rules.indices
+    where other.rules[index].conditions.count
+      == rules[index].conditions.count
+    {
+      rules[index].tried += other.rules[index].tried
+      rules[index].decided += other.rules[index].decided
+      for (position, seen) in other.rules[index].conditions.enumerated() {
+        rules[index].conditions[position].seenTrue =
+          rules[index].conditions[position].seenTrue || seen.seenTrue
+        rules[index].conditions[position].seenFalse =
+          rules[index].conditions[position].seenFalse || seen.seenFalse
+        rules[index].conditions[position].seenUnknown =
+          rules[index].conditions[position].seenUnknown || seen.seenUnknown
+      }
+    }
+  }
+
   /// The names of rules no decision was made by.
   public var undecidedRules: [String] { rules.filter { !$0.decidedAny }.map(\.name) }
 

@@ -21,6 +21,20 @@ public struct PolicyTestFileReport: Sendable {
     self.problems = problems
   }
 
+  /// One report of the runs of one tests file in each store's words: the outcomes in file
+  /// order, the coverage added up.
+  init(merging reports: [PolicyTestFileReport]) {
+    self = reports[0]
+    for report in reports.dropFirst() {
+      problems += report.problems
+      outcomes += report.outcomes
+      if let other = report.coverage {
+        if coverage == nil { coverage = other } else { coverage?.merge(other) }
+      }
+    }
+    outcomes.sort { $0.location.line < $1.location.line }
+  }
+
   /// Whether the file ran and every test passed.
   public var passed: Bool { problems.isEmpty && outcomes.allSatisfy(\.passed) }
 

@@ -11,14 +11,22 @@ public struct PolicyTestRunner: Sendable {
   public let policy: CompiledPolicy
   /// The fact schema tests give facts in.
   public let schema: FactSchema
+  /// The store of the tests that name none: the runner runs the tests of `schema`'s store.
+  public let defaultStore: FactSchema.Store
 
-  /// Creates a runner for `policy`.
-  public init(policy: CompiledPolicy, schema: FactSchema = .standard) {
+  /// Creates a runner for `policy`, running the tests of `schema`'s store; tests that name no
+  /// store are `defaultStore`'s (by default, `schema`'s).
+  public init(
+    policy: CompiledPolicy, schema: FactSchema = .standard, defaultStore: FactSchema.Store? = nil
+  ) {
     self.policy = policy
     self.schema = schema
+    self.defaultStore = defaultStore ?? schema.store
   }
 
-  /// Reads `testsPath` and the policy beside it (same name, `.policy`), and runs the tests.
+  /// Reads `testsPath` and the policy beside it (same name, `.policy`), and runs the tests:
+  /// each test in the words of its store (`store NAME`, else `schema`'s), the policy checked in
+  /// the words of every store its tests name, one report with the coverage of them all.
   public static func run(testsPath: String, schema: FactSchema = .standard) throws(PolicyFiles
     .Failure) -> PolicyTestFileReport
   {
@@ -29,12 +37,32 @@ public struct PolicyTestRunner: Sendable {
         testsSource: tests, policyPath: policyPath,
         problems: ["\(policyPath): no such policy beside the tests"])
     }
-    let loaded = try PolicyFiles.load(policyPath, schema: schema)
-    guard let policy = loaded.policy else {
+    let (stores, diagnostics) = TestStores.read(tests, default: schema)
+    guard diagnostics.isEmpty else {
       return PolicyTestFileReport(
-        testsSource: tests, policyPath: policyPath, problems: [loaded.renderedDiagnostics()])
+        testsSource: tests, policyPath: policyPath,
+        problems: [DiagnosticFormatter().render(diagnostics, in: tests)])
     }
-    return PolicyTestRunner(policy: policy, schema: schema).run(tests)
+    var reports: [PolicyTestFileReport] = []
+    for store in stores {
+      let storeSchema = schema.schema(for: store)
+      let loaded = try PolicyFiles.load(policyPath, schema: storeSchema)
+      guard let policy = loaded.policy else {
+        let note =
+          stores.count > 1 || store != schema.store
+          ? [
+            "\(policyPath) does not check in \(TestStores.words(store)) words, which its tests of "
+              + "store \(store.rawValue) are in:"
+          ] : []
+        return PolicyTestFileReport(
+          testsSource: tests, policyPath: policyPath,
+          problems: note + [loaded.renderedDiagnostics()])
+      }
+      reports.append(
+        PolicyTestRunner(policy: policy, schema: storeSchema, defaultStore: schema.store).run(
+          tests))
+    }
+    return PolicyTestFileReport(merging: reports)
   }
 
   /// The problems the tests in `source` have before any runs (their syntax, the facts they give,
@@ -44,7 +72,9 @@ public struct PolicyTestRunner: Sendable {
       source, vocabulary: schema.policySchema.vocabulary)
     var diagnostics = syntaxDiagnostics
     var prepared: [PreparedTest] = []
-    for test in file.tests {
+    // Each runner runs the tests of its schema's store; another store's are another runner's.
+    for (index, test) in file.tests.enumerated()
+    where TestStores.store(file.store(of: index), default: defaultStore) == schema.store {
       let facts = TestFacts(
         schema: schema, layers: [file.defaults, test.givens], policy: policy.checked)
       diagnostics += facts.diagnostics
@@ -52,7 +82,8 @@ public struct PolicyTestRunner: Sendable {
       for expectation in test.expectations {
         do {
           checks.append(
-            try ExpectationCheck(expectation, policy: policy, now: facts.values["now"]))
+            try ExpectationCheck(
+              expectation, policy: policy, now: facts.values["now"], store: schema.store))
         } catch {
           diagnostics.append(error.diagnostic)
         }
@@ -87,11 +118,19 @@ public struct PolicyTestRunner: Sendable {
   private func run(
     _ test: PolicyTestCase, _ facts: TestFacts, _ checks: [ExpectationCheck], _ source: SourceFile
   ) -> PolicyTestOutcome {
-    let request = facts.request()
     let location = source.location(of: test.span.start)
-    let gathered = facts.gathered(for: request, source: "\(source.path):\(location.line)")
-    let decision = Decider(policy: policy, schema: schema).decide(
-      request, facts: gathered, trace: true)
+    let origin = "\(source.path):\(location.line)"
+    let decider = Decider(policy: policy, schema: schema)
+    let decision: Decision
+    if schema.store == .googlePlay {
+      let review = facts.review()
+      decision = decider.decide(
+        review, facts: facts.gathered(for: review, source: origin), trace: true)
+    } else {
+      let request = facts.request()
+      decision = decider.decide(
+        request, facts: facts.gathered(for: request, source: origin), trace: true)
+    }
     let failures = checks.compactMap { check -> PolicyTestFailure? in
       guard let actual = check.mismatch(decision) else { return nil }
       return PolicyTestFailure(

@@ -2,6 +2,7 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
+import ReckonGooglePlay
 import ReckonPolicy
 
 /// The facts of one policy test: Reckon's documented defaults, then the file's `given` lines, then
@@ -215,8 +216,25 @@ struct TestFacts {
     return RefundRequest(notification: notification, transaction: transaction, receivedAt: now)
   }
 
+  /// The Google Play review the facts describe, received at `now`: its order, package,
+  /// reason and obfuscated ids as given (each has a test value when not given).
+  func review() -> GooglePlayReviewRequest {
+    let now = date("now") ?? Date(timeIntervalSince1970: 0)
+    let reason = enumName("reason", FactSchema.GooglePlay.reason).flatMap { name in
+      (0..<8).map(GooglePlayRefundReason.init(number:)).first { $0.name == name }
+    }
+    let notification = DeveloperNotification(
+      packageName: text("request.package_name") ?? "com.example.app", eventTime: now,
+      kind: .pendingRefundReview(
+        PendingRefundReviewNotification(
+          pendingRefundToken: "prt-test", orderId: text("order.id") ?? "GPA.0000-0000-0000-00001",
+          refundReason: reason, obfuscatedAccountId: text("customer.obfuscated_account_id"),
+          obfuscatedProfileId: text("customer.obfuscated_profile_id"))))
+    return GooglePlayReviewRequest(notification, receivedAt: now)!
+  }
+
   /// The gathered facts: the notification's from the request, the rest as given.
-  func gathered(for request: RefundRequest, source: String) -> GatheredFacts {
+  func gathered(for request: some ReplyRequest, source: String) -> GatheredFacts {
     var facts = GatheredFacts(request: request, schema: schema)
     let others = values.filter { schema.origin(of: $0.key) != .notification }
     facts.add(others, from: source, schema: schema)

@@ -77,8 +77,12 @@ enum TestCommand: Command {
         ).jsonText())
     } else {
       for report in reports {
-        let explainer = try? PolicyFiles.load(report.policyPath, schema: schema).policy.map(
-          DecisionExplainer.init)
+        // A policy in Google Play's words alone traces by Google's schema.
+        let policy =
+          (try? PolicyFiles.load(report.policyPath, schema: schema).policy ?? nil)
+          ?? (try? PolicyFiles.load(report.policyPath, schema: schema.schema(for: .googlePlay))
+            .policy ?? nil)
+        let explainer = policy.map(DecisionExplainer.init)
         console.out(report.render(explainer: explainer ?? nil))
       }
       console.out(summary(reports, unreadable: unreadable.count))
