@@ -72,7 +72,9 @@ struct TestFacts {
     }
     // A test that does not say when the original purchase was made tests a first purchase,
     // whatever its purchase.date.
-    if written["purchase.original_date"] == nil {
+    if written["purchase.original_date"] == nil,
+      schema.policySchema.fact(named: "purchase.original_date") != nil
+    {
       values["purchase.original_date"] = values["purchase.date"]
     }
   }

@@ -1,0 +1,289 @@
+import Foundation
+import ReckonEngine
+import ReckonFacts
+import ReckonPolicy
+import ReckonState
+import ReckonStateSQLite
+import ReckonTestSupport
+import Testing
+
+/// `reckon dry-run` over Google Play reviews, as a user runs it: a requests file of Pub/Sub push
+/// bodies (beside Apple's lines or alone), a state database `reckon serve` recorded them in,
+/// the answers in Google's words in every output, and a policy that does not check in a store's
+/// words refused for that store's requests.
+struct GooglePlayDryRunCommandTests {
+  static let root = ReckonBinary.packageRoot.path
+  static let playPolicy = root + "/examples/google-play/play.policy"
+  static let reviewFile = root + "/examples/google-play/review.json"
+  static let spentOrder = "GPA.3312-5841-2290-11234"
+  static let barelyUsedOrder = "GPA.1111-2222-3333-44444"
+
+  /// A policy of words both stores share.
+  static let sharedPolicy = """
+    policy "both stores"
+    rule "barely used"
+      when usage.consumed < 10%
+      then share data only
+    rule "never delivered"
+      when delivery.status != DELIVERED
+      then do not respond
+    otherwise share data only
+    """
+
+  /// A scratch folder of its own.
+  static func folder() throws -> String {
+    let folder = TestScratch.folder.appendingPathComponent("gp-dry-run-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
+  /// The example review for `orderId` with Google's reason number `reason`, as JSON text.
+  static func review(orderId: String, reason: Int) throws -> String {
+    try String(contentsOfFile: reviewFile, encoding: .utf8)
+      .replacingOccurrences(of: spentOrder, with: orderId)
+      .replacingOccurrences(of: "\"refundReason\": 6", with: "\"refundReason\": \(reason)")
+      .replacingOccurrences(of: "\n", with: " ")
+  }
+
+  /// A Pub/Sub push body carrying `notification`, as Google posts it.
+  static func push(_ notification: String, messageId: String) -> String {
+    let data = Data(notification.utf8).base64EncodedString()
+    return #"{"message": {"data": "\#(data)", "messageId": "\#(messageId)", "#
+      + #""publishTime": "2026-11-29T10:00:00Z"}, "subscription": "projects/p/subscriptions/s"}"#
+  }
+
+  /// The facts of both example orders, by order id.
+  static let facts = """
+    {"byTransactionId": {
+      "\(spentOrder)": {"customer.consented": true, "delivery.status": "DELIVERED",
+        "product.sample_offered": false, "usage.consumed": "100%",
+        "customer.lifetime_spent": "19.96 USD"},
+      "\(barelyUsedOrder)": {"customer.consented": true, "delivery.status": "DELIVERED",
+        "product.sample_offered": false, "usage.consumed": "5%"}
+    }}
+    """
+
+  /// A requests file of two pushes and a second copy of the first, and the facts file.
+  static func pushes(in folder: String) throws -> (requests: String, facts: String) {
+    let spent = push(try review(orderId: spentOrder, reason: 6), messageId: "m-1")
+    let lines = [
+      spent, push(try review(orderId: barelyUsedOrder, reason: 1), messageId: "m-2"), spent,
+    ]
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: folder + "/requests.jsonl", atomically: true, encoding: .utf8)
+    try facts.write(toFile: folder + "/facts.json", atomically: true, encoding: .utf8)
+    return (folder + "/requests.jsonl", folder + "/facts.json")
+  }
+
+  @Test func pushesInARequestsFileAreDecidedInGooglesWords() async throws {
+    let folder = try Self.folder()
+    let (requests, facts) = try Self.pushes(in: folder)
+    let base = ["dry-run", "--policy", Self.playPolicy, "--requests", requests, "--facts", facts]
+    let csv = try await ReckonBinary.run(base + ["--format", "csv"])
+    #expect(csv.status == 0, "\(csv.standardError)")
+    let lines = csv.standardOutput.split(separator: "\n").map(String.init)
+    #expect(lines.first?.hasSuffix(",problem,store") == true, "\(lines)")
+    #expect(lines.count == 3, "a second copy of a push (same message id) is left out: \(lines)")
+    #expect(
+      lines[1].hasPrefix(
+        "google:m-1,\(Self.spentOrder),2026-11-30T00:53:20.000Z,FRIENDLY_FRAUD,,,,respond,DECLINE,"
+      ), "\(lines[1])")
+    #expect(lines[1].hasSuffix(",googlePlay"))
+    #expect(lines[2].contains(",REMORSE,,,,respond,APPROVE,,barely touched,"), "\(lines[2])")
+
+    let json = try await ReckonBinary.run(base + ["--format", "json"])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+    #expect(object["duplicates"] as? Int == 1)
+    let rows = try #require(object["requests"] as? [[String: Any]])
+    #expect(rows.map { $0["store"] as? String } == ["googlePlay", "googlePlay"])
+    let decision = try #require(rows.first?["decision"] as? [String: Any])
+    let answer = try #require(decision["answer"] as? [String: Any])
+    #expect(answer["refundPreference"] as? String == "DECLINE")
+    #expect(answer["consumptionPercentageMilliunits"] as? Int == 100_000)
+    #expect(decision["body"] == nil, "Apple's body is left out of a Google row")
+
+    let text = try await ReckonBinary.run(base + ["--html", folder + "/report.html"])
+    #expect(text.standardOutput.contains("dry-run of policy \"coin chargebacks\" over 2 requests"))
+    #expect(text.standardOutput.contains("FRIENDLY_FRAUD"))
+    #expect(!text.standardOutput.contains("By product type"), "a review names no product type")
+    let html = try String(contentsOfFile: folder + "/report.html", encoding: .utf8)
+    #expect(html.contains("respond APPROVE") && html.contains("respond DECLINE"))
+  }
+
+  @Test func againstComparesGoogleAnswersInGooglesWords() async throws {
+    let folder = try Self.folder()
+    let (requests, facts) = try Self.pushes(in: folder)
+    try Self.sharedPolicy.write(
+      toFile: folder + "/both.policy", atomically: true, encoding: .utf8)
+    let run = try await ReckonBinary.run([
+      "dry-run", "--policy", Self.playPolicy, "--against", folder + "/both.policy",
+      "--requests", requests, "--facts", facts,
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput.contains("2 of 2 answers change"), "\(run.standardOutput)")
+    #expect(run.standardOutput.contains("respond DECLINE → respond NEUTRAL"))
+    #expect(run.standardOutput.contains("respond APPROVE → respond NEUTRAL"))
+  }
+
+  /// Apple's lines decide as they do without Google's beside them, and Google's rows follow.
+  @Test func aFileOfBothStoresDecidesEachByItsOwnSchema() async throws {
+    let folder = try Self.folder()
+    let generate = try await ReckonBinary.run([
+      "generate", "--out", folder, "--count", "40", "--seed", "3",
+    ])
+    #expect(generate.status == 0, "\(generate.standardError)")
+    try Self.sharedPolicy.write(
+      toFile: folder + "/both.policy", atomically: true, encoding: .utf8)
+    let arguments = [
+      "dry-run", "--policy", folder + "/both.policy", "--config", folder + "/reckon.json",
+      "--format", "csv",
+    ]
+    let apple = try await ReckonBinary.run(arguments + ["--requests", folder + "/requests.jsonl"])
+    #expect(apple.status == 0, "\(apple.standardError)")
+    #expect(!apple.standardOutput.contains("store"), "an App Store run reads as it always did")
+    // The configuration lists the Google Play app, whose reviews are read by Google's schema
+    // through the same sources: the orders are in none, so they are decided without facts.
+    try Self.listGooglePlayApp(in: folder)
+    let mixed =
+      try String(contentsOfFile: folder + "/requests.jsonl", encoding: .utf8)
+      + Self.push(try Self.review(orderId: Self.spentOrder, reason: 6), messageId: "m-1") + "\n"
+    try mixed.write(toFile: folder + "/mixed.jsonl", atomically: true, encoding: .utf8)
+    var both = arguments
+    both[4] = folder + "/both.json"
+    let run = try await ReckonBinary.run(both + ["--requests", folder + "/mixed.jsonl"])
+    #expect(run.status == 0, "\(run.standardError)")
+    var lines = run.standardOutput.split(separator: "\n").map(String.init)
+    let google = lines.removeLast()
+    #expect(google.hasPrefix("google:m-1,\(Self.spentOrder),"), "\(google)")
+    #expect(google.hasSuffix(",skip,,no consent,otherwise,,googlePlay"), "\(google)")
+    let appleLines = apple.standardOutput.split(separator: "\n").map(String.init)
+    #expect(lines.first == appleLines.first! + ",store")
+    #expect(
+      lines.dropFirst().map { String($0.dropLast(",appStore".count)) }
+        == appleLines.dropFirst().map { $0 })
+  }
+
+  /// Writes both.json: the generated reckon.json with the Google Play app com.example.coins.
+  static func listGooglePlayApp(in folder: String) throws {
+    var configuration = try String(contentsOfFile: folder + "/reckon.json", encoding: .utf8)
+    configuration = configuration.replacingOccurrences(
+      of: #""apps": ["#,
+      with:
+        #""googlePlay": {"push": {"audience": "https://x.example/rtdn", "serviceAccountEmail": "p@x.iam.gserviceaccount.com"}}, "apps": [ { "store": "googlePlay", "packageName": "com.example.coins", "policy": "both.policy" },"#
+    )
+    try configuration.write(toFile: folder + "/both.json", atomically: true, encoding: .utf8)
+  }
+
+  @Test func aPolicyThatDoesNotCheckInAStoresWordsIsRefusedNamingTheStore() async throws {
+    let folder = try Self.folder()
+    let (requests, facts) = try Self.pushes(in: folder)
+    let google = try await ReckonBinary.run([
+      "dry-run", "--policy", "policies/targeted.policy", "--requests", requests, "--facts", facts,
+    ])
+    #expect(google.status == 1)
+    #expect(
+      google.standardError.contains(
+        "holds Google Play reviews, and the policy does not check in Google Play's words"),
+      "\(google.standardError)")
+    let generate = try await ReckonBinary.run([
+      "generate", "--out", folder + "/apple", "--count", "5", "--seed", "3",
+    ])
+    #expect(generate.status == 0)
+    let apple = try await ReckonBinary.run([
+      "dry-run", "--policy", Self.playPolicy, "--requests", folder + "/apple/requests.jsonl",
+      "--config", folder + "/apple/reckon.json",
+    ])
+    #expect(apple.status == 1)
+    #expect(
+      apple.standardError.contains(
+        "holds App Store requests, and the policy does not check in the App Store's words"),
+      "\(apple.standardError)")
+  }
+
+  @Test func unreadableGoogleLinesAreSkippedOnRequest() async throws {
+    let folder = try Self.folder()
+    let (requests, facts) = try Self.pushes(in: folder)
+    let broken =
+      try String(contentsOfFile: requests, encoding: .utf8)
+      + #"{"message": {"data": "not base64!", "messageId": "m-9"}, "subscription": "s"}"# + "\n"
+    try broken.write(toFile: requests, atomically: true, encoding: .utf8)
+    let base = ["dry-run", "--policy", Self.playPolicy, "--requests", requests, "--facts", facts]
+    let stopped = try await ReckonBinary.run(base)
+    #expect(stopped.status == 1)
+    #expect(stopped.standardError.contains("requests.jsonl:4"), "\(stopped.standardError)")
+    let skipped = try await ReckonBinary.run(base + ["--skip-bad-lines"])
+    #expect(skipped.status == 0, "\(skipped.standardError)")
+    #expect(skipped.standardOutput.contains("unreadable lines left out: 1"))
+    #expect(skipped.standardOutput.contains("over 2 requests"))
+  }
+
+  /// A generated state of App Store requests, with a review `reckon serve` recorded and
+  /// decided added.
+  static func state(in folder: String) async throws -> String {
+    let generate = try await ReckonBinary.run([
+      "generate", "--out", folder, "--count", "5", "--seed", "3", "--state", "yes",
+    ])
+    #expect(generate.status == 0, "\(generate.standardError)")
+    let path = folder + "/reckon-state.sqlite"
+    let store = try SQLiteStateStore(path: path, rules: .stores)
+    let raw = try Data(contentsOf: URL(fileURLWithPath: Self.reviewFile))
+    let review = try #require(try GooglePlayRequestFile.load(path: Self.reviewFile, now: nil))
+    let record = NotificationRecord(
+      notificationUUID: "google:m-1", notificationType: "PENDING_REFUND_REVIEW",
+      transactionId: Self.spentOrder, appAccountToken: "acct-7",
+      bundleId: "com.example.coins", environment: "GooglePlay", receivedAt: review.receivedAt,
+      signedDate: review.receivedAt, rawNotification: raw)
+    let requestId = try store.recordNotification(record).requestId
+    let schema = FactSchema.standard.schema(for: .googlePlay)
+    let policy = try #require(try PolicyFiles.load(Self.playPolicy, schema: schema).policy)
+    let document = try FactDocument(
+      path: Self.root + "/examples/google-play/review-facts.json", schema: schema)
+    var facts = GatheredFacts(request: review, schema: schema)
+    facts.add(document.values, from: "review-facts.json", schema: schema)
+    let decision = Decider(policy: policy, schema: schema).decide(review, facts: facts)
+    _ = try store.recordDecision(
+      DecisionRecord(decision: decision, policy: policy, policyText: "play"),
+      requestId: requestId, enqueue: nil)
+    return path
+  }
+
+  @Test func aStateOfBothStoresDecidesEachReviewOnItsRecordedFacts() async throws {
+    let folder = try Self.folder()
+    let state = try await Self.state(in: folder)
+    try Self.sharedPolicy.write(
+      toFile: folder + "/both.policy", atomically: true, encoding: .utf8)
+    let run = try await ReckonBinary.run([
+      "dry-run", "--policy", folder + "/both.policy", "--state", state, "--format", "json",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+    let rows = try #require(object["requests"] as? [[String: Any]])
+    #expect(Set(rows.compactMap { $0["store"] as? String }) == ["googlePlay", "appStore"])
+    let google = try #require(rows.first { $0["store"] as? String == "googlePlay" })
+    #expect(google["transactionId"] as? String == Self.spentOrder)
+    #expect(google["reason"] as? String == "FRIENDLY_FRAUD")
+    let decision = try #require(google["decision"] as? [String: Any])
+    #expect(decision["preference"] as? String == "NEUTRAL", "\(decision)")
+    #expect(google["problem"] == nil, "decided on its recorded facts: \(google)")
+
+    // Today's facts: the configured sources, read by Google's schema, have none for the order.
+    try Self.listGooglePlayApp(in: folder)
+    let current = try await ReckonBinary.run([
+      "dry-run", "--policy", folder + "/both.policy", "--state", state, "--config",
+      folder + "/both.json", "--facts", "current", "--format", "csv",
+    ])
+    #expect(current.status == 0, "\(current.standardError)")
+    let line = try #require(
+      current.standardOutput.split(separator: "\n").first { $0.hasSuffix(",googlePlay") })
+    #expect(line.contains(",skip,,no consent,otherwise,"), "\(line)")
+
+    // The Google policy alone cannot decide the App Store request beside the review.
+    let refused = try await ReckonBinary.run([
+      "dry-run", "--policy", Self.playPolicy, "--state", state,
+    ])
+    #expect(refused.status == 1)
+    #expect(refused.standardError.contains("holds App Store requests"), "\(refused.standardError)")
+  }
+}
