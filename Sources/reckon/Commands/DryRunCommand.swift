@@ -15,7 +15,9 @@ enum DryRunCommand: Command {
       help: [
         "past notifications, one JSON object a line: decoded payloads (the transaction",
         "decoded in place of data.signedTransactionInfo) or webhook bodies",
-        "{\"signedPayload\": ...}, verified against the roots in --config",
+        "{\"signedPayload\": ...}, verified against the roots in --config; and Google",
+        "Play's: Pub/Sub push bodies or decoded developer notifications, which are NOT",
+        "verified (the push's OIDC token is a header the file does not keep)",
       ]),
     CommandOption(
       "state", value: "FILE|URL",
@@ -92,6 +94,11 @@ enum DryRunCommand: Command {
     each part, not the file's first N lines; and as the unread lines may hold other
     notifications, it gives M as "at most" and says how many lines it read.
     RECKON_DRY_RUN_PACE=N in the environment slows the run to N requests a second (for demos).
+    Google Play reviews (from --state, or push lines in --requests) are decided by the same
+    --policy checked in Google Play's words, each as of its event time (a file's) or receive
+    time (the state's); a source holding a store's requests the policy does not check for is
+    refused, naming the store. Their rows follow Apple's, in the source's order, with Google's
+    answers (APPROVE, DECLINE, NEUTRAL); CSV and JSON rows then say each row's store.
     """
 
   static let exitStatuses: [(code: Int32, meaning: String)] = [
