@@ -201,6 +201,21 @@ struct GooglePlayDryRunCommandTests {
       "\(apple.standardError)")
   }
 
+  @Test func aPolicyInGooglePlaysWordsAloneShowsItsWarningsInThoseWords() async throws {
+    let folder = try Self.folder()
+    let (requests, facts) = try Self.pushes(in: folder)
+    let policy = try String(contentsOfFile: Self.playPolicy, encoding: .utf8)
+      .replacingOccurrences(
+        of: "let used = usage.consumed", with: "let used = usage.consumed\nlet spare = 1")
+    try policy.write(toFile: folder + "/warned.policy", atomically: true, encoding: .utf8)
+    let run = try await ReckonBinary.run([
+      "dry-run", "--policy", folder + "/warned.policy", "--requests", requests, "--facts", facts,
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardError.contains("'spare' is never used"), "\(run.standardError)")
+    #expect(!run.standardError.contains("error["), "no App Store errors: \(run.standardError)")
+  }
+
   @Test func unreadableGoogleLinesAreSkippedOnRequest() async throws {
     let folder = try Self.folder()
     let (requests, facts) = try Self.pushes(in: folder)

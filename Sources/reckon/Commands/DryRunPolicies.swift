@@ -39,6 +39,9 @@ struct DryRunPolicies {
     // nothing checks) are shown as they always were.
     if apple.checked != nil || google.checked == nil, !apple.rendered.isEmpty {
       console.error(apple.rendered)
+    } else if apple.checked == nil, !google.rendered.isEmpty {
+      // A policy in Google Play's words alone: its warnings, in those words.
+      console.error(google.rendered)
     }
     return apple.checked == nil && google.checked == nil ? nil : policies
   }
