@@ -29,7 +29,7 @@ struct EditorGrammarTests {
     + ["2026-11-01", "2026-11-01T10:00:00Z", "2026-11-01T12:00:00+02:00"].map {
       Sample(grammar: "reckon-policy", text: $0, scope: "constant.other.date.reckon")
     }
-    + ["test", "given", "expect"].map {
+    + ["test", "given", "expect", "store"].map {
       Sample(grammar: "reckon-tests", text: $0, scope: "keyword.control.clause.reckon")
     }
     + ["reckon-policy", "reckon-tests"].flatMap { grammar in
