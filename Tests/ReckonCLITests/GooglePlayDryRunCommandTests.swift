@@ -106,6 +106,7 @@ struct GooglePlayDryRunCommandTests {
     let text = try await ReckonBinary.run(base + ["--html", folder + "/report.html"])
     #expect(text.standardOutput.contains("dry-run of policy \"coin chargebacks\" over 2 requests"))
     #expect(text.standardOutput.contains("FRIENDLY_FRAUD"))
+    #expect(text.standardOutput.contains("Google Play reviews among them: 2"))
     #expect(!text.standardOutput.contains("By product type"), "a review names no product type")
     let html = try String(contentsOfFile: folder + "/report.html", encoding: .utf8)
     #expect(html.contains("respond APPROVE") && html.contains("respond DECLINE"))

@@ -19,6 +19,10 @@ public enum DryRunText {
       result.stopped
         ? "\(heading): stopped after \(stoppedAfter(result))"
         : "\(heading) over \(n(result.total)) requests")
+    let reviews = result.rows.lazy.filter { $0.store == .googlePlay }.count
+    if reviews > 0 {
+      lines.append("Google Play reviews among them: \(n(reviews)) (answered in Google's words)")
+    }
     // First, as it is a defect of the policy: requests it meant to answer get nothing.
     if let note = appleRulesNote(result, summary) {
       lines.append(note)
