@@ -301,5 +301,38 @@ struct GooglePlayDryRunCommandTests {
     ])
     #expect(refused.status == 1)
     #expect(refused.standardError.contains("holds App Store requests"), "\(refused.standardError)")
+    #expect(refused.standardError.contains("or --store googlePlay"))
+
+    // --store googlePlay decides the review by it, the App Store requests counted apart.
+    let chosen = try await ReckonBinary.run([
+      "dry-run", "--policy", Self.playPolicy, "--state", state, "--store", "googlePlay",
+      "--format", "json",
+    ])
+    #expect(chosen.status == 0, "\(chosen.standardError)")
+    let only = try #require(
+      try JSONSerialization.jsonObject(with: Data(chosen.standardOutput.utf8)) as? [String: Any])
+    #expect(only["otherStore"] as? Int == 5)
+    let reviews = try #require(only["requests"] as? [[String: Any]])
+    #expect(reviews.count == 1)
+    let answer = try #require((reviews.first?["decision"] as? [String: Any])?["answer"])
+    #expect((answer as? [String: Any])?["refundPreference"] as? String == "DECLINE")
+  }
+
+  @Test func storeAppStoreLeavesAFilesGoogleLinesOut() async throws {
+    let folder = try Self.folder()
+    let (requests, facts) = try Self.pushes(in: folder)
+    let run = try await ReckonBinary.run([
+      "dry-run", "--policy", "policies/targeted.policy", "--requests", requests, "--facts", facts,
+      "--store", "appStore",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput.contains("3 of the other store's requests left out (--store)"))
+    #expect(run.standardError.contains("nothing was decided"), "\(run.standardError)")
+    let wrong = try await ReckonBinary.run([
+      "dry-run", "--policy", Self.playPolicy, "--requests", requests, "--facts", facts,
+      "--store", "amazon",
+    ])
+    #expect(wrong.status == 2)
+    #expect(wrong.standardError.contains("--store must be appStore or googlePlay"))
   }
 }

@@ -35,6 +35,9 @@ public struct DryRunResult: Sendable {
   /// The indices of the requests file's Google Play lines, which the App Store readers leave
   /// to `GooglePlayLines`; their rows join through `addGooglePlay`.
   public var googlePlayLines: [Int] = []
+  /// With `--store`: the other store's requests (and a requests file's Google Play lines)
+  /// left out; nil when both stores' are decided.
+  public var otherStore: Int?
   /// Whether the run was stopped (Ctrl-C) before the end.
   public var stopped: Bool
   /// The policy's rule names, by index.

@@ -50,6 +50,7 @@ public enum DryRunRows {
       write("\"linesRead\":\(read),\"lines\":\(lines),")
     }
     write("\"otherApps\":\(result.otherApps),")
+    if let other = result.otherStore { write("\"otherStore\":\(other),") }
     let unreadable = result.unreadable.first.map { quote($0.description) }
     write(
       "\"unreadable\":\(result.unreadable.count),"

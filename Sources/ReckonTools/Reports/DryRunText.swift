@@ -40,6 +40,9 @@ public enum DryRunText {
         "\(n(count)) \(count == 1 ? "review gets" : "reviews get") no reply: the answer breaks "
           + "Google Play's rules (see the rows)")
     }
+    if let other = result.otherStore, other > 0 {
+      lines.append("\(n(other)) of the other store's requests left out (--store)")
+    }
     if result.ignored > 0 { lines.append("\(n(result.ignored)) other notifications ignored") }
     if result.otherApps > 0 {
       lines.append("\(n(result.otherApps)) requests for apps not in reckon.json left out")
@@ -153,6 +156,9 @@ public enum DryRunText {
     }
     if result.unreadable.count > 0 {
       found.append("\(n(result.unreadable.count)) unreadable lines")
+    }
+    if let other = result.otherStore, other > 0 {
+      found.append("\(n(other)) of the other store's requests, left out by --store")
     }
     let why =
       found.isEmpty

@@ -68,6 +68,12 @@ enum DryRunCommand: Command {
         "first such line stops the run (exit 1), naming file:line",
       ]),
     CommandOption(
+      "store", value: "STORE",
+      help: [
+        "appStore or googlePlay: decide only that store's requests, counting the other's",
+        "as left out (default: both, the policy checked in the words of each)",
+      ]),
+    CommandOption(
       "quiet", help: "no progress bar (it shows only when standard error is a terminal)"),
     CommandOption("policy", value: "FILE"),
   ]

@@ -23,6 +23,8 @@ struct DryRunOptions {
   let htmlPath: String?
   let quiet: Bool
   let skipBadLines: Bool
+  /// `--store`: the one store whose requests are decided, the other's left out; nil for both.
+  let store: FactSchema.Store?
   private let configuration: ReckonConfiguration?
 
   /// Where a facts file that changes mid-run and no longer reads is said.
@@ -43,6 +45,12 @@ struct DryRunOptions {
     htmlPath = arguments.option("html")
     quiet = arguments.flag("quiet")
     skipBadLines = arguments.flag("skip-bad-lines")
+    store = try arguments.option("store").map { given throws(UsageError) in
+      guard let store = FactSchema.Store(rawValue: given) else {
+        throw UsageError("--store must be appStore or googlePlay")
+      }
+      return store
+    }
     try arguments.rejectUnknown()
     guard (requestsPath == nil) != (statePath == nil) else {
       throw UsageError("give either --requests FILE.jsonl or --state DATABASE")
@@ -98,14 +106,15 @@ struct DryRunOptions {
     let verifier = try configuration.map(DryRunSetup.verifier)
     let records = try configuredRecords()
     var result: DryRunResult
-    if let apple = policies.appStore {
+    if store != .googlePlay, let apple = policies.appStore {
       result = try await runAppStore(lines, apple, schema, verifier, records, control)
     } else {
-      // A policy in Google Play's words alone: the file must hold no App Store request.
+      // A policy in Google Play's words alone, or --store googlePlay: the App Store requests
+      // are refused, or counted and left out.
       let read = try DryRunSetup.pastRequests(
         lines, verifier: verifier, apps: configuration.flatMap(ConfiguredApps.init),
         skipBadLines: skipBadLines)
-      if !read.requests.isEmpty {
+      if !read.requests.isEmpty, store == nil {
         _ = try policies.require(.appStore, in: requestsPath!, console)
       }
       let primary = policies.primary
@@ -115,6 +124,11 @@ struct DryRunOptions {
       result.otherApps = read.otherApps
       result.unreadable = read.unreadable
       result.googlePlayLines = read.googlePlay
+      if store == .googlePlay { result.otherStore = read.requests.count }
+    }
+    if store == .appStore {
+      result.otherStore = result.googlePlayLines.count
+      result.googlePlayLines = []
     }
     guard !result.googlePlayLines.isEmpty, !result.stopped else { return result }
     let reviews = try GooglePlayLines(
@@ -235,9 +249,18 @@ struct DryRunOptions {
   ) async throws -> DryRunResult {
     let store = try StateChoice(location: path).open(access: .readOnly)
     let stored = try store.storedRequests(since: since, until: until)
-    let entries = try stored.map { stored throws(DryRunError) in
+    var entries = try stored.map { stored throws(DryRunError) in
       try StoredRequestDecoder.decodeEntry(
         stored, schema: schema, googlePlay: policies.googlePlaySchema)
+    }
+    let all = entries.count
+    if let only = self.store {
+      entries.removeAll {
+        switch $0 {
+        case .appStore: only != .appStore
+        case .googlePlay: only != .googlePlay
+        }
+      }
     }
     let source = "the state database \(path)"
     var apple = policies.appStore
@@ -276,6 +299,9 @@ struct DryRunOptions {
         policy: $0.policy, against: $0.against, schema: policies.googlePlaySchema,
         facts: googleMode)
     }
-    return await dryRun.run(entries: entries, verdicts: try store.storeVerdicts(), control: control)
+    var result = await dryRun.run(
+      entries: entries, verdicts: try store.storeVerdicts(), control: control)
+    if self.store != nil { result.otherStore = all - entries.count }
+    return result
   }
 }

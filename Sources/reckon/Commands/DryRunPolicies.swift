@@ -35,6 +35,12 @@ struct DryRunPolicies {
     let policies = DryRunPolicies(
       appStore: apple.checked, googlePlay: google.checked, appStoreDiagnostics: apple.rendered,
       googlePlayDiagnostics: google.rendered, googlePlaySchema: googlePlaySchema)
+    // With --store, that store's check alone counts.
+    if let store = options.store {
+      let chosen = store == .appStore ? apple : google
+      if !chosen.rendered.isEmpty { console.error(chosen.rendered) }
+      return chosen.checked == nil ? nil : policies
+    }
     // App Store requests are the usual case: their diagnostics (warnings, or the errors when
     // nothing checks) are shown as they always were.
     if apple.checked != nil || google.checked == nil, !apple.rendered.isEmpty {
@@ -58,11 +64,13 @@ struct DryRunPolicies {
     if !diagnostics.isEmpty { console.error(diagnostics) }
     let words = store == .appStore ? "the App Store's" : "Google Play's"
     let requests = store == .appStore ? "App Store requests" : "Google Play reviews"
+    let other: FactSchema.Store = store == .appStore ? .googlePlay : .appStore
     throw Refusal(
       description:
         "\(source) holds \(requests), and the policy does not check in \(words) words (see "
         + "above); give a policy that checks in the words of both stores "
-        + "(reckon check --store \(store.rawValue) FILE), or a source of one store's requests")
+        + "(reckon check --store \(store.rawValue) FILE), or --store \(other.rawValue) to "
+        + "decide only the other store's requests")
   }
 
   /// A source holding requests of a store the policy does not check for.
