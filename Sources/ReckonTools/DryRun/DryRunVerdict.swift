@@ -4,8 +4,8 @@ import ReckonFacts
 import ReckonGooglePlay
 
 /// What a policy decided for one past request, without the facts and trace: the action, the body
-/// Apple would receive (or the answer Google Play would) and the deciding rule. Two verdicts are equal exactly when the decisions
-/// would send the same thing for the same reason.
+/// Apple would receive (or the answer Google Play would) and the deciding rule. Two verdicts are
+/// equal exactly when the decisions would send the same thing for the same reason.
 public struct DryRunVerdict: Hashable, Sendable {
   // Packed: a dry-run holds two per row, and the plain fields (an action with its reason's
   // strings, an optional body, an optional index) took 96 bytes of each; these take 24.
