@@ -44,6 +44,14 @@ struct Benchmark: Sendable {
           help: "decide with a generated policy of this many rules, one per product id"),
       ], run: runDecisionBenchmark),
     Benchmark(
+      name: "peers",
+      summary: "Reckon beside GoRules ZEN (pip install zen-engine) on the same rules and facts",
+      options: [
+        Option(name: "count", kind: .integer, help: "fact sets decided per run (100000)"),
+        Option(name: "runs", kind: .integer, help: "runs, of which the median is shown (5)"),
+        Option(name: "python", kind: .path, help: "the Python with zen-engine (python3)"),
+      ], run: runPeersBenchmark),
+    Benchmark(
       name: "facts",
       summary: "µs per request through the SQLite adapter, next to the sqlite3 shell",
       options: [

@@ -90,7 +90,8 @@ private func cataloguePolicy(_ rules: Int) -> String {
   return lines.joined(separator: "\n")
 }
 
-private func benchmarkRequest() -> RefundRequest {
+/// The App Store request every decision benchmark decides, its facts varied per run.
+func benchmarkRequest() -> RefundRequest {
   var notification = ResponseBodyV2DecodedPayload()
   notification.rawNotificationType = "CONSUMPTION_REQUEST"
   notification.notificationUUID = "bench"

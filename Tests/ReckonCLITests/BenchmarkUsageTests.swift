@@ -51,7 +51,7 @@ struct BenchmarkUsageTests {
     #expect(run.status == 0)
     for name in [
       "decision (default)", "facts", "sender", "webhook", "dryrun", "soak", "instances",
-      "state-size", "health", "json-facts",
+      "state-size", "health", "json-facts", "peers",
     ] {
       #expect(run.output.contains("\n  \(name):"))
     }
