@@ -52,6 +52,11 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   case pruneFailed(reason: String)
   /// A request's deadline passed with no decision: Apple got no reply to it.
   case undecidedExpired(LapsedRequest)
+  /// One of `ReckonService.run()`'s loops (`sender`, `retry`, `policy-watch`) stopped on an
+  /// error; it stays stopped until the service is run again.
+  case loopFailed(loop: String, reason: String)
+  /// This instance took the lead on the state's once-only work (retries, pruning), or lost it.
+  case leadChanged(leads: Bool)
 
   /// `error`, `warning` or `info`.
   public var level: String {
@@ -62,7 +67,8 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     // Another path or method is most often a scanner or a health probe at `/`: info, not a
     // warning on every one; the metric shows a wrong webhook URL as well.
     case .httpRefused(let status, _, _, _, _): status == 404 || status == 405 ? "info" : "warning"
-    case .retryFailed, .pruneFailed, .undecidedExpired, .policyFallback: "error"
+    case .retryFailed, .pruneFailed, .undecidedExpired, .policyFallback, .loopFailed: "error"
+    case .leadChanged(let leads): leads ? "info" : "warning"
     case .pruned: "info"
     case .decidedElsewhere: "info"
     // A source that failed or a fact refused may have changed the decision: worth a look.
@@ -94,6 +100,8 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .pruned: "pruned"
     case .pruneFailed: "prune_failed"
     case .undecidedExpired: "undecided_expired"
+    case .loopFailed: "loop_failed"
+    case .leadChanged(let leads): leads ? "lead_taken" : "lead_lost"
     }
   }
 
@@ -150,6 +158,11 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
           ? ""
           : "; \(lapsed.retries) \(lapsed.retries == 1 ? "retry" : "retries") failed")
         + (lapsed.lastReason.map { ", the last: \($0)" } ?? "")
+    case .loopFailed(let loop, let reason): "the \(loop) loop stopped: \(reason)"
+    case .leadChanged(true):
+      "this instance leads: it retries undecided requests and prunes the state"
+    case .leadChanged(false):
+      "this instance no longer leads: another retries and prunes, or the state is unreachable"
     }
   }
 
@@ -186,6 +199,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
       ["type": type, "transactionId": transaction]
         .merging(request.map { ["requestId": String($0)] } ?? [:]) { first, _ in first }
     case .policyRefused(let path, _): ["path": path]
+    case .loopFailed(let loop, _): ["loop": loop]
     case .sender(let event): event.fields
     case .factsReloadRefused(let source, let path, let problem):
       ["source": source, "path": path, "problem": problem]

@@ -4,10 +4,12 @@ import ReckonFacts
 import ReckonGooglePlay
 import ReckonState
 import ReckonSupport
+import Synchronization
 
 /// Reckon behind one call: give it the raw body of Apple's POST, answer with what it returns.
 /// The whole pipeline is underneath (verify, record once, gather facts, decide, validate,
-/// enqueue), and `runSender` delivers the queued replies. Build it from `reckon.json` or from
+/// enqueue), and `run()` runs what goes on beside it (the sender, retries, policy reloads,
+/// pruning) until cancelled. Build it from `reckon.json` or from
 /// parts (your own `FactSource`, your own `ConsumptionSender`). See docs/embedding.md.
 public final class ReckonService: Sendable {
   /// One app Reckon answers for, with the policy that decides its requests.
@@ -82,6 +84,14 @@ public final class ReckonService: Sendable {
   public let consentCheck: GatheredConsentCheck
   /// How many days of records `pruneOldRecords` keeps; nil keeps everything.
   public let keepDays: Int?
+  /// The loops of `run()` that stopped on an error.
+  let loopsStopped = StoppedLoops()
+  /// Whether `run()` last reported this instance as leading.
+  let leads = Mutex(false)
+
+  /// The loops of `run()` that stopped on an error (`sender`, `retry`, `policy-watch`), in the
+  /// order they did: a health check reports them, as a restart brings them back.
+  public var stoppedLoops: [String] { loopsStopped.all }
 
   /// The environments whose notifications are accepted unsigned, by Apple's spelling: a
   /// development setting that `/healthz` and `/metrics` show while it is on.

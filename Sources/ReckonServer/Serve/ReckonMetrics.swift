@@ -45,7 +45,8 @@ public final class ReckonMetrics: @unchecked Sendable {
       case .deferred: undecided[["deferred"], default: 0] += 1
       case .undecidedExpired: undecided[["expired"], default: 0] += 1
       case .retryFailed: undecided[["unreadable"], default: 0] += 1
-      case .outcome, .policyLive, .decidedElsewhere, .pruned, .pruneFailed:
+      case .outcome, .policyLive, .decidedElsewhere, .pruned, .pruneFailed, .loopFailed,
+        .leadChanged:
         break
       }
     }

@@ -1,0 +1,211 @@
+import Foundation
+import ReckonAppStore
+import ReckonEngine
+import ReckonFacts
+import ReckonPolicy
+import ReckonStandIn
+import ReckonState
+import ReckonStateSQLite
+import ReckonTestSupport
+import Synchronization
+import Testing
+
+/// `ReckonService.run()` is the one call an embedder makes for everything beside the route:
+/// each loop acts while it runs, and once the calling task is cancelled nothing more goes out
+/// and the sender lock is free for the next service.
+struct ServiceRunTests {
+  @Test func everyLoopActsWhileRunningAndNothingAfterCancellation() async throws {
+    let world = try RunWorld()
+    defer { world.standIn.shutdown() }
+    let service = try world.service()
+    let running = Task { try await service.run(intervals: RunWorld.intervals) }
+
+    // The sender: a decided reply reaches the local App Store stand-in.
+    #expect(await world.answer(service, transaction: "1001").status == 200)
+    #expect(await world.eventually { world.standIn.requests.count == 1 }, "sent")
+    // The retry: a request its fact source failed on is decided by the retry loop.
+    world.facts.failNext()
+    #expect(await world.answer(service, transaction: "1002").verdict == .deferred)
+    #expect(await world.eventually { world.events.decided("1002") }, "retried")
+    #expect(await world.eventually { world.standIn.requests.count == 2 })
+    // The policy watcher: an edited policy goes live without being asked.
+    try RunWorld.policy(version: "2").write(
+      toFile: world.policyPath, atomically: true, encoding: .utf8)
+    #expect(await world.eventually { world.events.has("policy_applied") }, "reloaded")
+    // Pruning: a notification recorded long ago is removed.
+    #expect(await world.eventually { world.events.has("pruned") }, "pruned")
+    #expect(try world.store.hasNotification(uuid: RunWorld.oldUUID) == false)
+    // The sender holds the lock while it runs: a second service refuses to run beside it.
+    let second = try world.service()
+    await #expect(throws: SenderLockError.self) { try await second.run() }
+
+    running.cancel()
+    try await running.value
+    let sent = world.standIn.requests.count
+    // Stopped: a reply decided now stays queued, and the retry loop decides nothing more.
+    #expect(await world.answer(service, transaction: "1003").verdict == .decided)
+    world.facts.failNext()
+    _ = await world.answer(service, transaction: "1004")
+    try await Task.sleep(for: .milliseconds(600))
+    #expect(world.standIn.requests.count == sent, "no send after cancellation")
+    #expect(!world.events.decided("1004"), "no retry after cancellation")
+    #expect(service.stoppedLoops.isEmpty)
+
+    // The lock is released: the second service takes it and sends what the first left.
+    let taken = Task { try await second.run(intervals: RunWorld.intervals) }
+    #expect(await world.eventually { world.standIn.requests.count == sent + 2 }, "second sends")
+    taken.cancel()
+    try await taken.value
+  }
+
+  @Test func aLoopThatFailsIsNamedAndTheOthersGoOn() async throws {
+    let world = try RunWorld()
+    defer { world.standIn.shutdown() }
+    let service = try world.service()
+    // Another state database's lock keeps no sender of this one away: the sender refuses it.
+    let other = try SenderLock(
+      statePath: TestScratch.folder.appendingPathComponent("other-\(UUID()).sqlite").path)
+    defer { other.release() }
+    let running = Task { try await service.run(intervals: RunWorld.intervals, holding: other) }
+    #expect(await world.eventually { service.stoppedLoops == ["sender"] })
+    #expect(world.events.has("loop_failed"))
+    try RunWorld.policy(version: "3").write(
+      toFile: world.policyPath, atomically: true, encoding: .utf8)
+    #expect(await world.eventually { world.events.has("policy_applied") }, "others go on")
+    running.cancel()
+    try await running.value
+  }
+}
+
+/// A state database, a policy file, a fact source that can be made to fail once, the local App
+/// Store stand-in, and the events of the services built over them.
+final class RunWorld: Sendable {
+  static let oldUUID = "00000000-0000-4000-8000-000000000001"
+  static var intervals: ReckonService.Intervals {
+    var intervals = ReckonService.Intervals()
+    intervals.senderPoll = 0.05
+    intervals.retry = 0.1
+    intervals.policyPoll = 0.05
+    intervals.firstPrune = 0.1
+    intervals.leadership = 0.1
+    return intervals
+  }
+
+  let authority: LocalCertificateAuthority
+  let standIn: AppStoreStandIn
+  let url: URL
+  let statePath: String
+  let policyPath: String
+  let store: SQLiteStateStore
+  let facts = FlakyFacts()
+  let events = EventLog()
+
+  init() throws {
+    authority = try LocalCertificateAuthority()
+    (standIn, url) = try TestKey.standIn()
+    let folder = TestScratch.folder
+    statePath = folder.appendingPathComponent("run-\(UUID()).sqlite").path
+    policyPath = folder.appendingPathComponent("run-\(UUID()).policy").path
+    try Self.policy(version: "1").write(toFile: policyPath, atomically: true, encoding: .utf8)
+    store = try SQLiteStateStore(path: statePath, rules: .appStore, backgroundCheckpoints: true)
+    // Long before any `keepDays` keeps.
+    _ = try store.recordNotification(
+      NotificationRecord(
+        notificationUUID: Self.oldUUID, notificationType: "TEST", transactionId: nil,
+        bundleId: TestKey.bundleId, environment: "Sandbox",
+        receivedAt: Date().addingTimeInterval(-400 * 86_400), rawNotification: Data("{}".utf8)))
+  }
+
+  static func policy(version: String) -> String {
+    """
+    policy "run"
+    version \(version)
+    otherwise refund DECLINE
+    """
+  }
+
+  /// A service over the world's state; each call opens the database again, as a second
+  /// process would.
+  func service() throws -> ReckonService {
+    let events = events
+    return try ReckonService(
+      apps: [
+        .init(
+          bundleId: TestKey.bundleId, appAppleId: nil, environment: .sandbox,
+          policy: .file(policyPath))
+      ],
+      factSources: [.init(facts, timeout: .seconds(2))],
+      state: try SQLiteStateStore(path: statePath, rules: .appStore, backgroundCheckpoints: true),
+      roots: [authority.root], sender: try TestKey.client(url),
+      senderConfiguration: try SenderSettings.fast(sandboxPerSecond: 100, initialBackoff: 0.2),
+      keepDays: 30, events: { events.append($0) })
+  }
+
+  /// Posts a signed CONSUMPTION_REQUEST for `transaction` to `service`.
+  func answer(_ service: ReckonService, transaction: String) async -> WebhookAnswer {
+    var notification = SimulatedNotification()
+    notification.bundleId = TestKey.bundleId
+    notification.environment = "Sandbox"
+    notification.appAppleId = nil
+    notification.transactionId = transaction
+    standIn.register(
+      transaction,
+      ConsumptionValidationContext(productType: ProductType(rawValue: notification.productType)))
+    // Signing with the local CA cannot fail for a notification built here.
+    return await service.answer(body: try! notification.body(signedBy: authority))
+  }
+
+  /// Waits up to ten seconds for `condition`.
+  func eventually(_ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline {
+      if condition() { return true }
+      try? await Task.sleep(for: .milliseconds(20))
+    }
+    return condition()
+  }
+}
+
+/// Consented, delivered, 10% used; fails the next lookup when told to.
+final class FlakyFacts: FactSource {
+  let name = "app-db"
+  private let failing = Mutex(false)
+
+  /// Makes the next lookup fail.
+  func failNext() { failing.withLock { $0 = true } }
+
+  func facts(for keys: RequestKeys) async throws -> [String: Value] {
+    if failing.withLock({ failing in
+      defer { failing = false }
+      return failing
+    }) {
+      throw FlakyFactsError.down
+    }
+    return [
+      "customer.consented": .boolean(true),
+      "delivery.status": .enumeration(FactSchema.deliveryStatus.ordinal(of: "DELIVERED") ?? 0),
+      "product.sample_offered": .boolean(false),
+      "usage.consumed": .percent(10),
+    ]
+  }
+}
+
+enum FlakyFactsError: Error { case down }
+
+/// The events services reported.
+final class EventLog: Sendable {
+  private let events = Mutex<[ReckonEvent]>([])
+
+  func append(_ event: ReckonEvent) { events.withLock { $0.append(event) } }
+
+  func has(_ name: String) -> Bool { events.withLock { $0.contains { $0.name == name } } }
+
+  /// Whether a request for `transaction` was decided.
+  func decided(_ transaction: String) -> Bool {
+    events.withLock {
+      $0.contains {
+        if case .decided(_, transaction, _, _, _, _, _) = $0 { true } else { false }
+      }
+    }
+  }
+}
