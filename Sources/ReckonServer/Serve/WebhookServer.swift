@@ -32,6 +32,18 @@ public final class WebhookServer: @unchecked Sendable {
     /// The defaults: policies every second, retries every 30 s, the sender every 250 ms,
     /// pruning a minute after start and then daily, the lead checked every second.
     public init() {}
+
+    /// The intervals of the service's own loops.
+    var loops: ReckonService.Intervals {
+      var loops = ReckonService.Intervals()
+      loops.policyPoll = policyPoll
+      loops.retry = retry
+      loops.senderPoll = senderPoll
+      loops.firstPrune = firstPrune
+      loops.prune = prune
+      loops.leadership = leadership
+      return loops
+    }
   }
 
   /// The service behind the webhook.
@@ -43,6 +55,8 @@ public final class WebhookServer: @unchecked Sendable {
   private let loops = DispatchGroup()
   private let lock = NSLock()
   private var stopped = false
+  /// The service's loops, cancelled at shutdown.
+  private var running: Task<Void, Never>?
   private let failed: FailedLoops
   /// The lead on the state's once-only work (retrying undecided requests, reporting lapsed
   /// ones, pruning), which one of the instances sharing a state holds.
@@ -66,7 +80,8 @@ public final class WebhookServer: @unchecked Sendable {
     self.gauges = gauges
     let routes = WebhookRoutes(
       service: service, webhookPath: configuration.webhookPath, metrics: metrics,
-      stoppedLoops: { failed.names }, isLeader: { leader.isLeader }, gauges: gauges,
+      stoppedLoops: { [service] in failed.names + service.stoppedLoops },
+      isLeader: { leader.isLeader }, gauges: gauges,
       googlePlayPath: googlePlayPath)
     http = HTTPServer(
       configuration: .init(configuration, readTimeout: readTimeout),
@@ -88,53 +103,45 @@ public final class WebhookServer: @unchecked Sendable {
   /// Whether this instance does the state's once-only work now.
   public var isLeader: Bool { leader.isLeader }
 
-  /// Listens, then starts the sender, the retry loop and the policy watcher; returns the port.
-  /// The retries and pruning run while this instance leads among those sharing the state.
-  /// The sender runs holding `senderLock` (taken at start-up, so a second server refuses to
-  /// start) or, without one, takes the lock itself and logs `loop_failed` if another holds it.
+  /// Listens, then runs the service's loops (`ReckonService.run()`: the sender, the retry
+  /// loop, the policy watcher, pruning); returns the port. The retries and pruning run while
+  /// this instance leads among those sharing the state. The sender runs holding `senderLock`
+  /// (taken at start-up, so a second server refuses to start) or, without one, takes the lock
+  /// itself and logs `loop_failed` if another holds it, the other loops running all the same.
   @discardableResult
   public func start(intervals: Intervals = Intervals(), senderLock: (any SenderLease)? = nil)
     throws(HTTPServerError) -> Int
   {
-    let started = Date()
     // Read once before the first probe can come.
     gauges.refresh()
     startReadingGauges(every: intervals.gauges)
     let port = try http.start()
-    reportLead(leader.refresh(), was: false)
-    background("leadership") { [self] in
-      await repeatUntilStopped(every: intervals.leadership) { [self] in
-        let was = leader.isLeader
-        reportLead(leader.refresh(), was: was)
-      }
+    // Known before this returns; the service's loop reports it and keeps it fresh.
+    _ = leader.refresh()
+    loops.enter()
+    let running = Task { [self, loops] in
+      defer { loops.leave() }
+      await runLoops(intervals.loops, senderLock: senderLock)
     }
-    background("sender") { [self] in
-      try await service.runSender(pollInterval: intervals.senderPoll, holding: senderLock) {
-        [self] in isStopped
-      }
-    }
-    // A restart is how a fixed fact source or configuration goes live: the requests waiting
-    // out a failed retry's delay are tried now, not up to ten minutes later.
-    try? service.store.makeRetriesDue()
-    background("retry") { [self] in
-      // Requests an earlier process recorded but never decided (it was killed in between) are
-      // decided at once, not a retry interval later: Apple's retry of them is answered 200 as a
-      // duplicate, so nothing else would decide them before then. A pass takes at most 100, so
-      // pass again while one decides something (the set, received before `started`, is finite).
-      while !isStopped, leader.isLeader,
-        await service.retryUndecided(olderThan: Date().timeIntervalSince(started)) > 0
-      {}
-      await repeatUntilStopped(every: intervals.retry) { [self] in
-        if leader.isLeader { await service.retryUndecided() }
-      }
-    }
-    if service.keepDays != nil { startPruning(intervals) }
-    background("policy-watch") { [self] in
-      await repeatUntilStopped(every: intervals.policyPoll) { [self] in
-        service.reloadPolicies()
-      }
-    }
+    lock.withLock { self.running = running }
     return port
+  }
+
+  /// The service's loops until `shutdown()`; another sender holding the lock stops only the
+  /// sender, which is not this one failing (its replies go out all the same).
+  private func runLoops(_ intervals: ReckonService.Intervals, senderLock: (any SenderLease)?)
+    async
+  {
+    do {
+      try await service.run(intervals: intervals, holding: senderLock, leader: leader)
+    } catch {
+      logger.log("error", event: "loop_failed", "the sender loop stopped: \(error)")
+      if case SenderLockError.heldByAnotherSender? = error as? SenderLockError {
+      } else {
+        failed.add("sender")
+      }
+      try? await service.run(intervals: intervals, sending: false, leader: leader)
+    }
   }
 
   /// Re-reads every policy now (SIGHUP); a policy that fails `check` is refused. Undecided
@@ -152,7 +159,11 @@ public final class WebhookServer: @unchecked Sendable {
   public func shutdown(timeout: Double = 9) {
     let deadline = DispatchTime.now() + timeout
     http.shutdown(timeout: timeout)
-    lock.withLock { stopped = true }
+    let running = lock.withLock {
+      stopped = true
+      return self.running
+    }
+    running?.cancel()
     _ = loops.wait(timeout: deadline)
     // At once for another instance, not when this one's session ends.
     leader.release()
@@ -172,40 +183,6 @@ public final class WebhookServer: @unchecked Sendable {
     }
   }
 
-  private func background(_ name: String, _ body: @escaping @Sendable () async throws -> Void) {
-    loops.enter()
-    let logger = self.logger
-    Task { [loops, failed] in
-      defer { loops.leave() }
-      do { try await body() } catch {
-        logger.log("error", event: "loop_failed", "the \(name) loop stopped: \(error)")
-        // Another process sending is not this one failing: its replies go out all the same.
-        if case SenderLockError.heldByAnotherSender? = error as? SenderLockError { return }
-        failed.add(name)
-      }
-    }
-  }
-
-  /// Prunes the state database now and then on a thread of its own: its transactions block,
-  /// and the concurrency pool's threads answer the webhook.
-  private func startPruning(_ intervals: Intervals) {
-    loops.enter()
-    let thread = Thread { [self, loops] in
-      defer { loops.leave() }
-      var next = Date().addingTimeInterval(intervals.firstPrune)
-      while !isStopped {
-        // A follower keeps its turn due, so an instance taking the lead prunes soon.
-        if Date() >= next, leader.isLeader {
-          service.pruneOldRecords { [self] in isStopped }
-          next = Date().addingTimeInterval(intervals.prune)
-        }
-        Thread.sleep(forTimeInterval: min(0.1, max(0.01, intervals.prune)))
-      }
-    }
-    thread.name = "reckon-prune"
-    thread.start()
-  }
-
   /// Reads the gauges every `seconds` on a thread of its own: the reads block, and the
   /// concurrency pool's threads answer the webhook.
   private func startReadingGauges(every seconds: Double) {
@@ -223,31 +200,5 @@ public final class WebhookServer: @unchecked Sendable {
     }
     thread.name = "reckon-gauges"
     thread.start()
-  }
-
-  /// Logs a change of lead: which instance retries and prunes is what an operator of several
-  /// looks for first.
-  private func reportLead(_ leads: Bool, was: Bool) {
-    guard leads != was else { return }
-    if leads {
-      logger.log(
-        "info", event: "lead_taken",
-        "this instance leads: it retries undecided requests and prunes the state")
-    } else {
-      logger.log(
-        "warning", event: "lead_lost",
-        "this instance no longer leads: another retries and prunes, or the state is unreachable")
-    }
-  }
-
-  private func repeatUntilStopped(every seconds: Double, _ body: @Sendable () async -> Void) async {
-    var next = Date().addingTimeInterval(seconds)
-    while !isStopped {
-      if Date() >= next {
-        await body()
-        next = Date().addingTimeInterval(seconds)
-      }
-      try? await Task.sleep(nanoseconds: UInt64(min(0.1, seconds) * 1e9))
-    }
   }
 }
