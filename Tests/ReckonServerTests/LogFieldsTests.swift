@@ -2,16 +2,18 @@ import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonServer
+import ReckonState
+import ReckonSupport
 import Testing
 
 /// A log pipeline filters on fields, not on words in a message: each event carries the ids,
 /// action, rule, status and app its message names, and times are ISO 8601 throughout.
 struct LogFieldsTests {
-  static func logged(_ event: ReckonEvent) throws -> [String: String] {
+  /// The line `event` is logged as, read by a parser that tells a number from a string.
+  static func logged(_ event: ReckonEvent) throws -> [String: JSONValue] {
     let lines = LogLines()
     JSONLogger { lines.append($0) }.log(event)
-    return try #require(
-      try JSONSerialization.jsonObject(with: Data(lines.all.joined().utf8)) as? [String: String])
+    return try #require(try JSONValue.parse(Data(lines.all.joined().utf8)).objectValue)
   }
 
   @Test func aDecisionCarriesItsIdsActionRuleAndEntry() throws {
@@ -19,34 +21,34 @@ struct LogFieldsTests {
       .decided(
         requestId: 7, transactionId: "2000000812345678", action: "respond", rule: "heavy use",
         reason: nil, entryId: 3))
-    #expect(line["requestId"] == "7")
-    #expect(line["transactionId"] == "2000000812345678")
-    #expect(line["action"] == "respond")
-    #expect(line["rule"] == "heavy use")
-    #expect(line["entryId"] == "3")
-    #expect(line["event"] == "decided")
+    #expect(line["requestId"] == .integer(7), "\(line)")
+    #expect(line["transactionId"] == .string("2000000812345678"))
+    #expect(line["action"] == .string("respond"))
+    #expect(line["rule"] == .string("heavy use"))
+    #expect(line["entryId"] == .integer(3), "\(line)")
+    #expect(line["event"] == .string("decided"))
   }
 
   @Test(arguments: [
     (
       SenderEvent.sent(entry: 4, transactionId: "2000000812345678", status: 202),
-      ["entryId": "4", "transactionId": "2000000812345678", "status": "202"]
+      ["entryId": 4, "transactionId": "2000000812345678", "status": 202] as [String: Expected]
     ),
     (
       SenderEvent.expired(
         entry: 5, transactionId: "9", deadline: Date(timeIntervalSince1970: 1_790_000_000),
         maybeSent: false),
-      ["entryId": "5", "transactionId": "9", "deadline": "2026-09-21T14:13:20Z"]
+      ["entryId": 5, "transactionId": "9", "deadline": "2026-09-21T14:13:20Z"]
     ),
     (
       SenderEvent.retrying(
         entry: 6, transactionId: "77", at: Date(timeIntervalSince1970: 1_790_000_000),
         reason: "HTTP 503", status: 503),
-      ["entryId": "6", "transactionId": "77", "retryAt": "2026-09-21T14:13:20Z", "status": "503"]
+      ["entryId": 6, "transactionId": "77", "retryAt": "2026-09-21T14:13:20Z", "status": 503]
     ),
     (
       SenderEvent.failed(entry: 7, transactionId: "78", reason: "HTTP 400", status: 400),
-      ["entryId": "7", "transactionId": "78", "status": "400"]
+      ["entryId": 7, "transactionId": "78", "status": 400]
     ),
     (
       SenderEvent.throttled(
@@ -55,20 +57,46 @@ struct LogFieldsTests {
       ["app": "com.example.coins (Production)", "until": "2026-09-21T14:13:20Z"]
     ),
   ])
-  func aSenderEventCarriesWhatItsMessageNames(event: SenderEvent, expected: [String: String])
+  func aSenderEventCarriesWhatItsMessageNames(event: SenderEvent, expected: [String: Expected])
     throws
   {
     let line = try Self.logged(.sender(event))
-    for (key, value) in expected { #expect(line[key] == value, "\(key) in \(line)") }
+    for (key, value) in expected {
+      switch value {
+      case .text(let text): #expect(line[key] == .string(text), "\(key) in \(line)")
+      case .number(let number): #expect(line[key] == .integer(number), "\(key) in \(line)")
+      }
+    }
     // The message writes times as the fields do, not as Swift prints a `Date`.
-    #expect(!(line["message"] ?? "").contains("+0000"), "\(line)")
+    #expect(line["message"]?.stringValue?.contains("+0000") == false, "\(line)")
   }
 
   @Test func theTimeOfALineHasMilliseconds() throws {
-    let time = try #require(try Self.logged(.retryFailed(reason: "x"))["time"])
+    let time = try #require(try Self.logged(.retryFailed(reason: "x"))["time"]?.stringValue)
     #expect(
       time.range(
         of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#, options: .regularExpression) != nil,
       "\(time)")
   }
+
+  @Test func countsOfAPruneAreNumbers() throws {
+    let line = try Self.logged(
+      .pruned(
+        before: Date(timeIntervalSince1970: 1_790_000_000),
+        removed: PruneCounts(notifications: 12, decisions: 3, entries: 2, attempts: 5, outcomes: 1))
+    )
+    for (key, number) in [("notifications", 12), ("decisions", 3), ("entries", 2), ("attempts", 5)]
+    {
+      #expect(line[key] == .integer(number), "\(key) in \(line)")
+    }
+  }
+}
+
+/// A field value a log line should carry: text, or a JSON number.
+enum Expected: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+  case text(String)
+  case number(Int)
+
+  init(stringLiteral value: String) { self = .text(value) }
+  init(integerLiteral value: Int) { self = .number(value) }
 }

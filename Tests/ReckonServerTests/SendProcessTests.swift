@@ -218,9 +218,9 @@ import Testing
   /// The `event` field of a JSON log line that also has `time`, `level` and `message`.
   static func event(_ line: Substring) -> String? {
     guard
-      let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
-      object["time"] != nil, object["level"] != nil, object["message"] != nil
+      let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+      object["time"] is String, object["level"] is String, object["message"] is String
     else { return nil }
-    return object["event"]
+    return object["event"] as? String
   }
 }

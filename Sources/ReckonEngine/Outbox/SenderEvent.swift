@@ -1,5 +1,6 @@
 import Foundation
 import ReckonState
+import ReckonSupport
 
 /// Something the sender reports; `OutboxSender` hands each one to its event handler (the CLI
 /// prints them as JSON lines). Expiry and credentials problems are errors: an operator must look.
@@ -59,26 +60,39 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Fields a log line carries besides the message: the entry, transaction, app and status a
-  /// message names.
-  public var fields: [String: String] {
+  /// message names; numbers as JSON numbers.
+  public var fields: [String: JSONValue] {
     switch self {
     case .sent(let entry, let transaction, let status):
-      ["entryId": String(entry), "transactionId": transaction, "status": String(status)]
+      return [
+        "entryId": .int(entry), "transactionId": .string(transaction), "status": .int(status),
+      ]
     // The transaction and Apple's status on every line of an entry's life, so one
     // transaction's history is one filter.
     case .retrying(let entry, let transaction, let at, _, let status):
-      ["entryId": String(entry), "transactionId": transaction, "retryAt": Self.time(at)]
-        .merging(status.map { ["status": String($0)] } ?? [:]) { first, _ in first }
+      var fields: [String: JSONValue] = [
+        "entryId": .int(entry), "transactionId": .string(transaction),
+        "retryAt": .string(Self.time(at)),
+      ]
+      fields["status"] = status.map(JSONValue.int)
+      return fields
     case .failed(let entry, let transaction, _, let status):
-      ["entryId": String(entry), "transactionId": transaction]
-        .merging(status.map { ["status": String($0)] } ?? [:]) { first, _ in first }
+      var fields: [String: JSONValue] = [
+        "entryId": .int(entry), "transactionId": .string(transaction),
+      ]
+      fields["status"] = status.map(JSONValue.int)
+      return fields
     case .expired(let entry, let transaction, let deadline, _):
-      ["entryId": String(entry), "transactionId": transaction, "deadline": Self.time(deadline)]
+      return [
+        "entryId": .int(entry), "transactionId": .string(transaction),
+        "deadline": .string(Self.time(deadline)),
+      ]
     case .credentialsProblem(let app, _, let until):
-      ["app": app.description, "until": Self.time(until)]
-    case .throttled(let app, let until): ["app": app.description, "until": Self.time(until)]
-    case .recoveredInterrupted(let count): ["count": String(count)]
-    case .databaseProblem, .databaseRecovered: [:]
+      return ["app": .string(app.description), "until": .string(Self.time(until))]
+    case .throttled(let app, let until):
+      return ["app": .string(app.description), "until": .string(Self.time(until))]
+    case .recoveredInterrupted(let count): return ["count": .int(count)]
+    case .databaseProblem, .databaseRecovered: return [:]
     }
   }
 

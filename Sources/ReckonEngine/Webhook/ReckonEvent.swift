@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonState
+import ReckonSupport
 
 /// Something the webhook pipeline, the sender or policy reloading reports. `reckon serve` writes
 /// each as a JSON line and counts them in `/metrics`; an embedder may log them its own way.
@@ -167,61 +168,77 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Fields a log line carries besides the message, for a pipeline to filter on: the ids,
-  /// action, rule, status and app a message names.
-  public var fields: [String: String] {
+  /// action, rule, status and app a message names; numbers as JSON numbers.
+  public var fields: [String: JSONValue] {
     switch self {
     case .answered(let type, let verdict, let status, _, let client):
-      ["verdict": verdict.rawValue, "status": String(status)]
-        .merging(type.map { ["type": $0] } ?? [:]) { first, _ in first }
-        .merging(client.map { ["client": $0] } ?? [:]) { first, _ in first }
+      var fields: [String: JSONValue] = [
+        "verdict": .string(verdict.rawValue), "status": .int(status),
+      ]
+      fields["type"] = type.map(JSONValue.string)
+      fields["client"] = client.map(JSONValue.string)
+      return fields
     case .decided(
       let request, let transaction, let action, let rule, let reason, let entry, let problems):
-      [
-        "requestId": String(request), "transactionId": transaction, "action": action,
-        "rule": rule,
+      var fields: [String: JSONValue] = [
+        "requestId": .int(request), "transactionId": .string(transaction),
+        "action": .string(action), "rule": .string(rule),
       ]
-      .merging(entry.map { ["entryId": String($0)] } ?? [:]) { first, _ in first }
-      .merging(reason.map { ["reason": $0] } ?? [:]) { first, _ in first }
-      .merging(problems.isEmpty ? [:] : ["facts": problems.joined(separator: "; ")]) { $1 }
-    case .deferred(let request, _): ["requestId": String(request)]
+      fields["entryId"] = entry.map(JSONValue.int)
+      fields["reason"] = reason.map(JSONValue.string)
+      if !problems.isEmpty { fields["facts"] = .string(problems.joined(separator: "; ")) }
+      return fields
+    case .deferred(let request, _): return ["requestId": .int(request)]
     case .undecidedExpired(let lapsed):
-      [
-        "requestId": String(lapsed.requestId), "transactionId": lapsed.transactionId,
-        "app": lapsed.app, "deadline": lapsed.deadline.formatted(.iso8601),
-        "retries": String(lapsed.retries),
+      return [
+        "requestId": .int(lapsed.requestId), "transactionId": .string(lapsed.transactionId),
+        "app": .string(lapsed.app), "deadline": .string(lapsed.deadline.formatted(.iso8601)),
+        "retries": .int(lapsed.retries),
       ]
     case .decidedElsewhere(let request, let transaction, let decision):
-      [
-        "requestId": String(request), "transactionId": transaction,
-        "decisionId": String(decision),
+      return [
+        "requestId": .int(request), "transactionId": .string(transaction),
+        "decisionId": .int(decision),
       ]
     case .outcome(let type, let transaction, let request):
-      ["type": type, "transactionId": transaction]
-        .merging(request.map { ["requestId": String($0)] } ?? [:]) { first, _ in first }
-    case .policyRefused(let path, _): ["path": path]
-    case .loopFailed(let loop, _): ["loop": loop]
-    case .sender(let event): event.fields
+      var fields: [String: JSONValue] = [
+        "type": .string(type), "transactionId": .string(transaction),
+      ]
+      fields["requestId"] = request.map(JSONValue.int)
+      return fields
+    case .policyRefused(let path, _): return ["path": .string(path)]
+    case .loopFailed(let loop, _): return ["loop": .string(loop)]
+    case .sender(let event): return event.fields
     case .factsReloadRefused(let source, let path, let problem):
-      ["source": source, "path": path, "problem": problem]
+      return ["source": .string(source), "path": .string(path), "problem": .string(problem)]
     case .httpRefused(let status, _, let path, let count, let client):
-      ["status": String(status), "count": String(count)]
-        .merging(path.map { ["path": $0] } ?? [:]) { first, _ in first }
-        .merging(client.map { ["client": $0] } ?? [:]) { first, _ in first }
+      var fields: [String: JSONValue] = ["status": .int(status), "count": .int(count)]
+      fields["path"] = path.map(JSONValue.string)
+      fields["client"] = client.map(JSONValue.string)
+      return fields
     case .pruned(let before, let removed):
-      [
-        "before": before.formatted(.iso8601), "notifications": String(removed.notifications),
-        "decisions": String(removed.decisions), "entries": String(removed.entries),
-        "attempts": String(removed.attempts), "outcomes": String(removed.outcomes),
+      return [
+        "before": .string(before.formatted(.iso8601)), "notifications": .int(removed.notifications),
+        "decisions": .int(removed.decisions), "entries": .int(removed.entries),
+        "attempts": .int(removed.attempts), "outcomes": .int(removed.outcomes),
       ]
     case .policyFallback(let policy, _, let wentLiveAt):
-      [
-        "path": policy.path, "app": policy.app, "sha256": policy.sha256,
-        "wentLiveAt": wentLiveAt.formatted(.iso8601),
+      return [
+        "path": .string(policy.path), "app": .string(policy.app), "sha256": .string(policy.sha256),
+        "wentLiveAt": .string(wentLiveAt.formatted(.iso8601)),
       ]
     case .policyLive(let policy), .policyApplied(let policy):
-      ["path": policy.path, "app": policy.app, "sha256": policy.sha256]
-        .merging(policy.version.map { ["version": $0] } ?? [:]) { first, _ in first }
-    default: [:]
+      var fields: [String: JSONValue] = [
+        "path": .string(policy.path), "app": .string(policy.app), "sha256": .string(policy.sha256),
+      ]
+      fields["version"] = policy.version.map(JSONValue.string)
+      return fields
+    default: return [:]
     }
   }
+}
+
+extension JSONValue {
+  /// An integer field of a log line.
+  static func int(_ value: some BinaryInteger) -> JSONValue { .integer(Int(value)) }
 }

@@ -1,8 +1,10 @@
 import Foundation
 import ReckonEngine
+import ReckonSupport
 
-/// Writes one JSON object per line (`time`, `level`, `event`, `message`, and any fields) to a
-/// sink, standard error by default. Events never carry the App Store key or a token.
+/// Writes one JSON object per line (`time`, `level`, `event`, `message`, and any fields, numbers
+/// as JSON numbers) to a sink, standard error by default. Events never carry the App Store key
+/// or a token.
 public struct JSONLogger: Sendable {
   private let write: @Sendable (String) -> Void
 
@@ -20,23 +22,29 @@ public struct JSONLogger: Sendable {
 
   /// Logs one event.
   public func log(_ event: ReckonEvent) {
-    log(event.level, event: event.name, event.description, fields: event.fields)
+    log(event.level, event: event.name, event.description, values: event.fields)
   }
 
-  /// Logs a message with extra fields.
+  /// Logs a message with extra text fields.
   public func log(
     _ level: String, event: String, _ message: String, fields: [String: String] = [:]
   ) {
+    log(level, event: event, message, values: fields.mapValues(JSONValue.string))
+  }
+
+  /// Logs a message with extra fields of any JSON type.
+  public func log(
+    _ level: String, event: String, _ message: String, values fields: [String: JSONValue]
+  ) {
     var object = fields
     // To the millisecond: a burst of requests in one second must keep its order in the log.
-    object["time"] = Date().formatted(.iso8601WithMilliseconds)
-    object["level"] = level
-    object["event"] = event
-    object["message"] = message
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    guard let data = try? encoder.encode(object) else { return }
-    write(String(decoding: data, as: UTF8.self) + "\n")
+    object["time"] = .string(Date().formatted(.iso8601WithMilliseconds))
+    object["level"] = .string(level)
+    object["event"] = .string(event)
+    object["message"] = .string(message)
+    var writer = JSONTextWriter(escapesSlashes: false, capacity: 256)
+    writer.value(.object(object))
+    write(String(decoding: writer.data, as: UTF8.self) + "\n")
   }
 }
 

@@ -71,6 +71,32 @@ package struct JSONTextWriter {
     bytes.append(contentsOf: "null".utf8)
   }
 
+  /// Any JSON value, an object's keys in sorted order; a number that is not finite as `null`,
+  /// which is what JSON can say of it.
+  package mutating func value(_ value: JSONValue) {
+    switch value {
+    case .null: null()
+    case .bool(let flag): bool(flag)
+    case .integer(let number): int(number)
+    case .number(let number):
+      guard number.isFinite else { return null() }
+      separate()
+      bytes.append(contentsOf: "\(number)".utf8)
+    case .string(let text): string(text)
+    case .array(let values):
+      beginArray()
+      for element in values { self.value(element) }
+      endArray()
+    case .object(let members):
+      beginObject()
+      for (name, member) in members.sorted(by: { $0.key < $1.key }) {
+        key(name)
+        self.value(member)
+      }
+      endObject()
+    }
+  }
+
   /// `"name":"value"`, left out when `value` is nil (as synthesized `Encodable` leaves out nil).
   package mutating func field(_ name: String, _ value: String?) {
     guard let value else { return }

@@ -100,6 +100,6 @@ import Testing
       requestId: 1, transactionId: "t", action: "respond", rule: "r", reason: nil, entryId: 1,
       factProblems: ["unavailable: notes timed out"])
     #expect(event.level == "warning")
-    #expect(event.fields["facts"] == "unavailable: notes timed out")
+    #expect(event.fields["facts"] == .string("unavailable: notes timed out"))
   }
 }

@@ -32,7 +32,7 @@ struct PolicyFallbackTests {
     #expect(events.map(\.name) == ["policy_fallback"])
     #expect(events.first?.level == "error")
     #expect(events.first?.description.contains("nonsense.fact") == true)
-    #expect(events.first?.fields["wentLiveAt"] == kept.wentLiveAt.formatted(.iso8601))
+    #expect(events.first?.fields["wentLiveAt"] == .string(kept.wentLiveAt.formatted(.iso8601)))
     #expect(restarted.refusedFiles().map(\.path) == [path])
     #expect(restarted.filesRefused() == [path: true])
     // The file unchanged is not refused again at every poll.

@@ -27,11 +27,12 @@ import Testing
     #expect(object["reason"] == Self.reason, "\(answer)")
     let decided = try #require(
       fixture.logLines.all.lazy.compactMap {
-        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String]
-      }.first { $0["event"] == "decided" }, "\(fixture.logLines.all)")
-    #expect(decided["reason"] == Self.reason, "\(decided)")
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+      }.first { $0["event"] as? String == "decided" }, "\(fixture.logLines.all)")
+    #expect(decided["reason"] as? String == Self.reason, "\(decided)")
     #expect(
-      decided["message"]?.contains("decided skip by rule 'we failed to deliver' (\(Self.reason))")
+      (decided["message"] as? String)?.contains(
+        "decided skip by rule 'we failed to deliver' (\(Self.reason))")
         == true, "\(decided)")
   }
 
