@@ -23,6 +23,8 @@ public final class GooglePlayPipeline: Sendable {
   public let gatherer: FactGatherer
   /// How long before the deadline a held answer goes out as decided.
   public let holdRelease: TimeInterval
+  /// The log contexts of recorded reviews, for their retries' and sends' lines.
+  public let requestLogs: RequestLogBook
   let now: @Sendable () -> Date
   let events: @Sendable (ReckonEvent) -> Void
 
@@ -30,10 +32,12 @@ public final class GooglePlayPipeline: Sendable {
   public init(
     verifier: PushTokenVerifier, packages: Set<String>, store: any StateStore,
     policies: PolicyBook, gatherer: FactGatherer, holdReleaseBeforeDeadline: TimeInterval = 3_600,
+    requestLogs: RequestLogBook = RequestLogBook(),
     now: @escaping @Sendable () -> Date = { Date() },
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) {
     self.verifier = verifier
+    self.requestLogs = requestLogs
     self.packages = packages
     self.store = store
     self.policies = policies
@@ -44,13 +48,17 @@ public final class GooglePlayPipeline: Sendable {
   }
 
   /// Handles one push: its body and its `Authorization` header; `client`, who sent it, goes
-  /// into the log.
+  /// into the log. Its lines carry `RequestLogContext.current`, or a new context when there is
+  /// none, with the message id, order id and package name in the fields Apple's ids fill.
   public func handle(body: Data, authorization: String?, client: String? = nil) async
     -> WebhookAnswer
   {
-    let answer = await process(body: body, authorization: authorization)
-    events(.answered(answer, client: client))
-    return answer
+    await RequestLogContext.within {
+      var answer = await process(body: body, authorization: authorization)
+      answer.correlationId = RequestLogContext.current?.id
+      events(.answered(answer, client: client))
+      return answer
+    }
   }
 
   private func process(body: Data, authorization: String?) async -> WebhookAnswer {
@@ -83,6 +91,10 @@ public final class GooglePlayPipeline: Sendable {
     }
     let uuid = "google:" + push.messageId
     let app = AppKey(bundleId: notification.packageName, environment: GooglePlayStore.environment)
+    let log = RequestLogContext.current
+    log?.note(
+      notificationUUID: push.messageId, transactionId: Self.orderId(of: notification),
+      app: notification.packageName)
     do {
       // The outcome first (idempotent on the message id): if recording then fails, the
       // redelivery finds both steps to do again.
@@ -92,6 +104,7 @@ public final class GooglePlayPipeline: Sendable {
       }
       let result = try store.recordNotification(
         record(notification, push: push, uuid: uuid, type: type, receivedAt: receivedAt))
+      log?.note(requestId: result.requestId)
       switch result {
       case .duplicate: return WebhookAnswer(status: 200, type: type, verdict: .duplicate)
       case .repeated(_, let original):
@@ -104,6 +117,7 @@ public final class GooglePlayPipeline: Sendable {
         guard let request = GooglePlayReviewRequest(notification, receivedAt: receivedAt) else {
           return WebhookAnswer(status: 200, type: type, verdict: .acknowledged)
         }
+        if let log { requestLogs.keep(log, for: result.requestId) }
         return await decide(request, requestId: result.requestId, type: type)
       case .voidedPurchase(let voided):
         events(.outcome(type: type, transactionId: voided.orderId, requestId: attached))
@@ -134,6 +148,15 @@ public final class GooglePlayPipeline: Sendable {
       }
     try store.recordRevocation(notificationUUID: uuid, type: type, percentage: nil)
     return requestId
+  }
+
+  /// The order a notification names, if any.
+  static func orderId(of notification: DeveloperNotification) -> String? {
+    switch notification.kind {
+    case .pendingRefundReview(let review): review.orderId
+    case .voidedPurchase(let voided): voided.orderId
+    default: nil
+    }
   }
 
   private func record(
@@ -178,6 +201,8 @@ public final class GooglePlayPipeline: Sendable {
     guard let notification = try? DeveloperNotification(data: undecided.rawNotification),
       let request = GooglePlayReviewRequest(notification, receivedAt: undecided.receivedAt)
     else { return .failure(.unreadable) }
+    RequestLogContext.current?.note(
+      notificationUUID: nil, transactionId: request.review.orderId, app: request.packageName)
     switch await decideClaimed(request, requestId: undecided.requestId) {
     case .success(let fields):
       return .success(fields[RecordedRequestDecision.decidedElsewhere] == nil)
@@ -190,6 +215,8 @@ public final class GooglePlayPipeline: Sendable {
   {
     let app = request.appKey!
     guard let entry = policies.entry(for: app) else { return .failure(.noPolicyFor(app)) }
+    RequestLogContext.current?.note(
+      policyVersion: entry.policy.checked.version, sha256: entry.textSHA256)
     let facts: GatheredFacts
     switch await gatherer.gather(request, reading: entry.reads) {
     case .ready(let gathered): facts = gathered

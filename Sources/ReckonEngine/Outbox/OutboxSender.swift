@@ -38,6 +38,8 @@ public final class OutboxSender: Sendable {
   let startWindow = StartWindow()
   let consentCheck: (any ConsentCheck)?
   let consentCheckAge: TimeInterval
+  /// The log contexts of the requests entries answer, so an entry's lines carry its request's.
+  public let requestLogs: RequestLogBook
 
   /// A sender over `store` delivering through `sender`, paced and retried as `configuration` says.
   /// With `consentCheck`, a reply whose decision is `consentCheckAge` seconds old or more has
@@ -52,10 +54,11 @@ public final class OutboxSender: Sendable {
     credentialsPauseSeconds: TimeInterval = 300, maximumConcurrentSends: Int? = nil,
     sendLeaseSeconds: TimeInterval? = nil,
     consentCheck: (any ConsentCheck)?, consentCheckAge: TimeInterval = 60,
-    answerSender: (any ReviewRefundSender)? = nil,
+    answerSender: (any ReviewRefundSender)? = nil, requestLogs: RequestLogBook = RequestLogBook(),
     events: @escaping @Sendable (SenderEvent) -> Void = { _ in }
   ) {
     self.answerSender = answerSender
+    self.requestLogs = requestLogs
     self.consentCheck = consentCheck
     self.consentCheckAge = consentCheckAge
     self.store = store
@@ -202,15 +205,34 @@ public final class OutboxSender: Sendable {
       var iterator = entries.makeIterator()
       for _ in 0..<maximumConcurrentSends {
         guard let entry = iterator.next() else { break }
-        group.addTask { try await self.process(entry, isStopped: isStopped) }
+        group.addTask { try await self.processLogged(entry, isStopped: isStopped) }
       }
       while let result = try await group.next() {
         results.append(result)
         if !isStopped(), let entry = iterator.next() {
-          group.addTask { try await self.process(entry, isStopped: isStopped) }
+          group.addTask { try await self.processLogged(entry, isStopped: isStopped) }
         }
       }
       return results
+    }
+  }
+
+  /// Processes `entry` with its request's log context current: the one the request arrived
+  /// with while it is kept, else one naming what the entry knows.
+  private func processLogged(_ entry: OutboxEntry, isStopped: @escaping @Sendable () -> Bool)
+    async throws -> OutboxAction
+  {
+    let context =
+      requestLogs.context(for: entry.requestId)
+      ?? {
+        let context = RequestLogContext()
+        context.note(
+          notificationUUID: nil, transactionId: entry.transactionId, app: entry.app.bundleId)
+        context.note(requestId: entry.requestId)
+        return context
+      }()
+    return try await RequestLogContext.$current.withValue(context) {
+      try await process(entry, isStopped: isStopped)
     }
   }
 

@@ -42,32 +42,54 @@ extension NotificationPipeline {
     var decided = 0
     for request in waiting where (try? store.claimRequest(request.requestId)) == true {
       defer { try? store.releaseRequest(request.requestId) }
-      guard (try? store.hasDecision(requestId: request.requestId)) == false else { continue }
-      if request.environment == GooglePlayStore.environment {
-        guard let googlePlay else {
-          postpone(request, because: "no Google Play app is configured to decide it")
-          continue
-        }
-        switch await googlePlay.retry(request) {
-        case .success(let decidedHere): if decidedHere { decided += 1 }
-        case .failure(let reason): postpone(request, because: reason.description)
-        }
-        continue
-      }
-      let verified: VerifiedNotification
-      do { verified = try verifier.verify(body: request.rawNotification) } catch {
-        postpone(request, because: "no longer verifies: \(error)")
-        continue
-      }
-      switch await decideClaimed(
-        verified, requestId: request.requestId, receivedAt: request.receivedAt)
-      {
-      case .success(let fields) where fields[Self.decidedElsewhere] != nil: continue
-      case .success: decided += 1
-      case .failure(let reason): postpone(request, because: reason.description)
+      if await RequestLogContext.within(logContext(of: request), { await retryClaimed(request) }) {
+        decided += 1
       }
     }
     return decided
+  }
+
+  /// The log context of `request`: the one it arrived with, while it is kept, else a new one.
+  private func logContext(of request: UndecidedRequest) -> RequestLogContext {
+    if let kept = requestLogs.context(for: request.requestId) { return kept }
+    let context = RequestLogContext()
+    context.note(requestId: request.requestId)
+    requestLogs.keep(context, for: request.requestId)
+    return context
+  }
+
+  /// Decides one claimed undecided request, or puts it off; whether it was decided here.
+  private func retryClaimed(_ request: UndecidedRequest) async -> Bool {
+    guard (try? store.hasDecision(requestId: request.requestId)) == false else { return false }
+    if request.environment == GooglePlayStore.environment {
+      guard let googlePlay else {
+        postpone(request, because: "no Google Play app is configured to decide it")
+        return false
+      }
+      switch await googlePlay.retry(request) {
+      case .success(let decidedHere): return decidedHere
+      case .failure(let reason):
+        postpone(request, because: reason.description)
+        return false
+      }
+    }
+    let verified: VerifiedNotification
+    do { verified = try verifier.verify(body: request.rawNotification) } catch {
+      postpone(request, because: "no longer verifies: \(error)")
+      return false
+    }
+    RequestLogContext.current?.note(
+      notificationUUID: verified.payload.notificationUUID,
+      transactionId: verified.transaction?.transactionId, app: verified.app.bundleId)
+    switch await decideClaimed(
+      verified, requestId: request.requestId, receivedAt: request.receivedAt)
+    {
+    case .success(let fields) where fields[Self.decidedElsewhere] != nil: return false
+    case .success: return true
+    case .failure(let reason):
+      postpone(request, because: reason.description)
+      return false
+    }
   }
 
   /// How long an undecided request waits after `failures` failed retries, the last included:
@@ -113,6 +135,8 @@ extension NotificationPipeline {
     guard let transaction = verified.transaction, let transactionId = transaction.transactionId
     else { return .failure(.noTransaction) }
     guard let entry = policies.entry(for: app) else { return .failure(.noPolicy(app)) }
+    RequestLogContext.current?.note(
+      policyVersion: entry.policy.checked.version, sha256: entry.textSHA256)
     let request = RefundRequest(
       notification: verified.payload, transaction: transaction, receivedAt: receivedAt)
     let facts: GatheredFacts

@@ -24,6 +24,8 @@ public final class NotificationPipeline: Sendable {
   /// Google Play's pipeline, which retries the reviews left undecided; nil without Google
   /// Play apps.
   public let googlePlay: GooglePlayPipeline?
+  /// The log contexts of recorded requests, for their retries' and sends' lines.
+  public let requestLogs: RequestLogBook
   let now: @Sendable () -> Date
   let events: @Sendable (ReckonEvent) -> Void
 
@@ -31,11 +33,12 @@ public final class NotificationPipeline: Sendable {
   public init(
     verifier: NotificationVerifier, store: any StateStore, policies: PolicyBook,
     gatherer: FactGatherer, holdReleaseBeforeDeadline: TimeInterval = 3_600,
-    googlePlay: GooglePlayPipeline? = nil,
+    googlePlay: GooglePlayPipeline? = nil, requestLogs: RequestLogBook = RequestLogBook(),
     now: @escaping @Sendable () -> Date = { Date() },
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) {
     self.googlePlay = googlePlay
+    self.requestLogs = requestLogs
     self.verifier = verifier
     self.store = store
     self.policies = policies
@@ -46,11 +49,15 @@ public final class NotificationPipeline: Sendable {
   }
 
   /// Handles the raw POST body Apple sent (`{"signedPayload": "..."}`) and says what to answer;
-  /// `client`, who sent it, goes into the log.
+  /// `client`, who sent it, goes into the log. Its lines carry `RequestLogContext.current`, or
+  /// a new context when there is none.
   public func handle(body: Data, client: String? = nil) async -> WebhookAnswer {
-    let answer = await process(body: body)
-    events(.answered(answer, client: client))
-    return answer
+    await RequestLogContext.within {
+      var answer = await process(body: body)
+      answer.correlationId = RequestLogContext.current?.id
+      events(.answered(answer, client: client))
+      return answer
+    }
   }
 
   private func process(body: Data) async -> WebhookAnswer {
@@ -73,6 +80,10 @@ public final class NotificationPipeline: Sendable {
         status: 400, type: type, verdict: .refused,
         fields: ["error": "a CONSUMPTION_REQUEST must carry a signed transaction"])
     }
+    let log = RequestLogContext.current
+    log?.note(
+      notificationUUID: uuid, transactionId: verified.transaction?.transactionId,
+      app: verified.app.bundleId)
     let outcome = OutcomeType(notificationType: type, subtype: payload.rawSubtype)
     do {
       // The outcome first (idempotent on the UUID): if recording then fails, Apple's retry
@@ -84,6 +95,7 @@ public final class NotificationPipeline: Sendable {
         }
       }
       let result = try store.recordNotification(record(verified, uuid: uuid, at: receivedAt, body))
+      log?.note(requestId: result.requestId)
       switch result {
       case .duplicate:
         return WebhookAnswer(status: 200, type: type, verdict: .duplicate)
@@ -99,6 +111,7 @@ public final class NotificationPipeline: Sendable {
         return WebhookAnswer(
           status: 200, type: type, verdict: outcome == nil ? .acknowledged : .outcome)
       }
+      if let log { requestLogs.keep(log, for: result.requestId) }
       return await decide(verified, requestId: result.requestId, receivedAt: receivedAt)
     } catch {
       return .recordingFailed(type: type, error)

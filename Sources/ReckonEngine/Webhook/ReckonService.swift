@@ -153,6 +153,9 @@ public final class ReckonService: Sendable {
         usageEvents: $0.usageEvents)
     }
     let hold = senderConfiguration.holdReleaseBeforeDeadlineSeconds
+    // One book for both stores' pipelines and the sender: a request's retries and sends log
+    // under the id it arrived with.
+    let requestLogs = RequestLogBook()
     self.store = store
     self.pipeline = NotificationPipeline(
       verifier: NotificationVerifier(
@@ -163,8 +166,8 @@ public final class ReckonService: Sendable {
         GooglePlayPipeline(
           verifier: parts.verifier, packages: Set(parts.apps.map(\.packageName)), store: store,
           policies: policies, gatherer: googlePlayGatherer!, holdReleaseBeforeDeadline: hold,
-          events: events)
-      },
+          requestLogs: requestLogs, events: events)
+      }, requestLogs: requestLogs,
       events: events)
     // Consent is one fact: its re-check asks no source of usage events.
     let consentCheck = GatheredConsentCheck(
@@ -178,7 +181,7 @@ public final class ReckonService: Sendable {
       self.sender = OutboxSender(
         store: store, sender: sender ?? UnconfiguredAppStoreSender(),
         configuration: senderConfiguration, consentCheck: consentCheck,
-        answerSender: answerSender, events: { events(.sender($0)) })
+        answerSender: answerSender, requestLogs: requestLogs, events: { events(.sender($0)) })
     } else {
       self.sender = nil
     }
@@ -248,17 +251,37 @@ public final class ReckonService: Sendable {
     await pipeline.handle(body: body, client: client)
   }
 
-  /// Handles one Google Play push (its body and `Authorization` header) and says what to
-  /// answer; refused with 404 when no Google Play app is configured.
-  public func answerGooglePlay(body: Data, authorization: String?, from client: String? = nil)
-    async -> WebhookAnswer
+  /// Like `answer(body:from:)`, with every log line of the request carrying `requestId` (the
+  /// `X-Request-Id` header a proxy in front sent) when it is one a proxy would make, else a new
+  /// id; the answer's `correlationId` says which, for the response's `X-Request-Id`.
+  public func answer(body: Data, from client: String? = nil, requestId: String?) async
+    -> WebhookAnswer
   {
+    await RequestLogContext.$current.withValue(Self.logContext(requestId)) {
+      await answer(body: body, from: client)
+    }
+  }
+
+  /// Handles one Google Play push (its body and `Authorization` header) and says what to
+  /// answer; refused with 404 when no Google Play app is configured. `requestId` is taken as
+  /// `answer(body:from:requestId:)` takes it.
+  public func answerGooglePlay(
+    body: Data, authorization: String?, from client: String? = nil, requestId: String? = nil
+  ) async -> WebhookAnswer {
     guard let googlePlay else {
       return WebhookAnswer(
         status: 404, type: nil, verdict: .refused,
         fields: ["error": "no Google Play app is configured"])
     }
-    return await googlePlay.handle(body: body, authorization: authorization, client: client)
+    return await RequestLogContext.$current.withValue(Self.logContext(requestId)) {
+      await googlePlay.handle(body: body, authorization: authorization, client: client)
+    }
+  }
+
+  /// The log context of a request that came with the header `requestId`.
+  static func logContext(_ requestId: String?) -> RequestLogContext {
+    RequestLogContext.acceptedId(requestId).map { RequestLogContext(id: $0) }
+      ?? RequestLogContext()
   }
 
   /// Delivers queued replies until `isStopped` (a no-op without a sender), checking for new

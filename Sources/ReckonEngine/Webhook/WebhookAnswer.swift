@@ -13,6 +13,9 @@ public struct WebhookAnswer: Hashable, Sendable {
   public let notificationType: String?
   /// What became of the notification.
   public let verdict: Verdict
+  /// The id every log line of the request carries (`RequestLogContext`), for the answer's
+  /// `X-Request-Id` header.
+  public internal(set) var correlationId: String?
   /// Why, for the log only, when the answer's body must not say it (the state database's own
   /// error, which whoever posted has no business reading).
   let logDetail: String?

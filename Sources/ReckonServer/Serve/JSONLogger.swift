@@ -3,8 +3,9 @@ import ReckonEngine
 import ReckonSupport
 
 /// Writes one JSON object per line (`time`, `level`, `event`, `message`, and any fields, numbers
-/// as JSON numbers) to a sink, standard error by default. Events never carry the App Store key
-/// or a token.
+/// as JSON numbers) to a sink, standard error by default. A line written while a request is
+/// handled (or its reply sent) carries `RequestLogContext.current`'s fields too, so every line
+/// of one request shares its `correlationId`. Events never carry the App Store key or a token.
 public struct JSONLogger: Sendable {
   private let write: @Sendable (String) -> Void
 
@@ -32,11 +33,13 @@ public struct JSONLogger: Sendable {
     log(level, event: event, message, values: fields.mapValues(JSONValue.string))
   }
 
-  /// Logs a message with extra fields of any JSON type.
+  /// Logs a message with extra fields of any JSON type; the event's own fields win over the
+  /// request's where both name one.
   public func log(
     _ level: String, event: String, _ message: String, values fields: [String: JSONValue]
   ) {
-    var object = fields
+    var object = RequestLogContext.current?.fields ?? [:]
+    object.merge(fields) { _, own in own }
     // To the millisecond: a burst of requests in one second must keep its order in the log.
     object["time"] = .string(Date().formatted(.iso8601WithMilliseconds))
     object["level"] = .string(level)

@@ -59,21 +59,22 @@ public struct WebhookRoutes: Sendable {
     case webhookPath:
       guard request.method == "POST" else { return notAllowed(request, "POST") }
       let started = ContinuousClock.now
-      let answer = await service.answer(body: request.body, from: request.client)
+      let answer = await service.answer(
+        body: request.body, from: request.client, requestId: request.header("X-Request-Id"))
       let elapsed = ContinuousClock.now - started
       metrics.observeLatency(
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
-      return .json(answer.status, answer.body)
+      return Self.response(answer)
     case let path where path == googlePlayPath:
       guard request.method == "POST" else { return notAllowed(request, "POST") }
       let started = ContinuousClock.now
       let answer = await service.answerGooglePlay(
         body: request.body, authorization: request.header("Authorization"),
-        from: request.client)
+        from: request.client, requestId: request.header("X-Request-Id"))
       let elapsed = ContinuousClock.now - started
       metrics.observeLatency(
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
-      return .json(answer.status, answer.body)
+      return Self.response(answer)
     case "/healthz":
       guard request.method == "GET" || request.method == "HEAD" else {
         return notAllowed(request, "GET, HEAD")
@@ -179,6 +180,13 @@ public struct WebhookRoutes: Sendable {
     }
     body.endObject()
     return .json(200, body.data)
+  }
+
+  /// The answer as sent, with its `X-Request-Id`, the id its log lines carry.
+  static func response(_ answer: WebhookAnswer) -> HTTPResponse {
+    var response = HTTPResponse.json(answer.status, answer.body)
+    if let id = answer.correlationId { response.headers.append(("X-Request-Id", id)) }
+    return response
   }
 
   /// Reports a request answered without the pipeline, its method and path quoted cut short:

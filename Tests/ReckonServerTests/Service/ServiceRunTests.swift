@@ -6,6 +6,7 @@ import ReckonPolicy
 import ReckonStandIn
 import ReckonState
 import ReckonStateSQLite
+import ReckonSupport
 import ReckonTestSupport
 import Synchronization
 import Testing
@@ -56,6 +57,23 @@ struct ServiceRunTests {
     #expect(await world.eventually { world.standIn.requests.count == sent + 2 }, "second sends")
     taken.cancel()
     try await taken.value
+  }
+
+  @Test func aRetriedRequestAndItsSendLogUnderTheIdItArrivedWith() async throws {
+    let world = try RunWorld()
+    defer { world.standIn.shutdown() }
+    let service = try world.service()
+    let running = Task { try await service.run(intervals: RunWorld.intervals) }
+    world.facts.failNext()
+    let answer = await world.answer(service, transaction: "1102")
+    #expect(answer.verdict == .deferred)
+    #expect(await world.eventually { world.standIn.requests.count == 1 }, "retried and sent")
+    running.cancel()
+    try await running.value
+    let about = world.events.about("1102")
+    #expect(about.map(\.name) == ["decided", "sender"], "\(about)")
+    #expect(about.allSatisfy { $0.requestId == answer.correlationId }, "\(about)")
+    #expect(answer.correlationId != nil)
   }
 
   @Test func aLoopThatFailsIsNamedAndTheOthersGoOn() async throws {
@@ -192,20 +210,31 @@ final class FlakyFacts: FactSource {
 
 enum FlakyFactsError: Error { case down }
 
-/// The events services reported.
+/// The events services reported, each with the request id of the line it would be logged on.
 final class EventLog: Sendable {
-  private let events = Mutex<[ReckonEvent]>([])
+  private let events = Mutex<[(event: ReckonEvent, requestId: String?)]>([])
 
-  func append(_ event: ReckonEvent) { events.withLock { $0.append(event) } }
+  func append(_ event: ReckonEvent) {
+    let id = RequestLogContext.current?.id
+    events.withLock { $0.append((event, id)) }
+  }
 
-  func has(_ name: String) -> Bool { events.withLock { $0.contains { $0.name == name } } }
+  func has(_ name: String) -> Bool { events.withLock { $0.contains { $0.event.name == name } } }
 
   /// Whether a request for `transaction` was decided.
   func decided(_ transaction: String) -> Bool {
     events.withLock {
       $0.contains {
-        if case .decided(_, transaction, _, _, _, _, _) = $0 { true } else { false }
+        if case .decided(_, transaction, _, _, _, _, _) = $0.event { true } else { false }
       }
+    }
+  }
+
+  /// The names and request ids of the events that name `transaction`.
+  func about(_ transaction: String) -> [(name: String, requestId: String?)] {
+    events.withLock {
+      $0.filter { $0.event.fields["transactionId"] == .string(transaction) }
+        .map { ($0.event.name, $0.requestId) }
     }
   }
 }
