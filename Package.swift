@@ -71,6 +71,23 @@ let package = Package(
     .target(
       name: "ReckonStandIn",
       dependencies: ["ReckonSupport", "ReckonHTTP", "ReckonAppStore", "ReckonGooglePlay"]),
+    // The framework examples of docs/embedding.md, compiled on every build against stand-ins of
+    // the frameworks' route and lifecycle types (no outside package can be fetched), so an API
+    // change that breaks them fails the build. Not part of any product.
+    .target(name: "VaporStandIn", path: "examples/embedding/StandIns/Vapor"),
+    .target(name: "HummingbirdStandIn", path: "examples/embedding/StandIns/Hummingbird"),
+    .target(
+      name: "EmbeddingExampleVapor",
+      dependencies: [
+        "ReckonEngine", "ReckonHTTP", "ReckonState", "ReckonStateSQLite", "VaporStandIn",
+      ],
+      path: "examples/embedding/Vapor"),
+    .target(
+      name: "EmbeddingExampleHummingbird",
+      dependencies: [
+        "ReckonEngine", "ReckonHTTP", "ReckonState", "ReckonStateSQLite", "HummingbirdStandIn",
+      ],
+      path: "examples/embedding/Hummingbird"),
     .executableTarget(
       name: "reckon",
       dependencies: [
