@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
   name: "Reckon",
+  // Synchronization's Mutex and Atomic, which the engine's locks use, need macOS 15.
+  platforms: [.macOS(.v15)],
   products: [
     .library(name: "ReckonSupport", targets: ["ReckonSupport"]),
     .library(name: "ReckonPolicy", targets: ["ReckonPolicy"]),
@@ -20,11 +22,21 @@ let package = Package(
     .executable(name: "reckon-bench", targets: ["reckon-bench"]),
   ],
   targets: [
-    .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-    .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
-    .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-    .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // pkg-config finds Homebrew's keg-only OpenSSL and libpq on macOS (with PKG_CONFIG_PATH
+    // set to their lib/pkgconfig folders), and the system's own folders on Linux.
+    .systemLibrary(
+      name: "CSQLite", pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+    .systemLibrary(
+      name: "COpenSSL", pkgConfig: "openssl",
+      providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+    .systemLibrary(
+      name: "CCurl", pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+    .systemLibrary(
+      name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+    .systemLibrary(
+      name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
     // posix_spawn's close-from and working-folder actions, which Swift's Glibc module leaves out;
     // ReckonTestSupport starts child processes with them.
     .target(name: "CSpawn"),

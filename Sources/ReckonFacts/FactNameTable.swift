@@ -2,6 +2,8 @@ import ReckonPolicy
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// The schema's facts found by the UTF-8 bytes of their names, without making a `String` of

@@ -2,6 +2,8 @@ import CSQLite
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// An open SQLite connection. Not thread-safe by itself: use one connection from one thread at a

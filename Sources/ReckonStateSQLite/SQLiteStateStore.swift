@@ -89,7 +89,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
   /// cannot write: a WAL database needs its `-wal` and `-shm` files beside it even to be read.
   static func explained(
     _ error: StateError, path: String,
-    isWritable: (String) -> Bool = { Glibc.access($0, W_OK) == 0 }
+    isWritable: (String) -> Bool = { FileManager.default.isWritableFile(atPath: $0) }
   ) -> StateError {
     guard error.description.contains("unable to open database file") else { return error }
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Reads `HOST:PORT` for `server.listen` and `reckon serve --listen`, so both refuse the same

@@ -42,6 +42,7 @@ public final class LoopbackConnection {
       let descriptor = socket(AF_INET, SOCK_STREAM, 0)
     #endif
     guard descriptor >= 0 else { throw Refused(port: port, errno: errno) }
+    POSIXCalls.noSignalOnWrite(descriptor)
     if let source, !Self.bind(descriptor, to: source) {
       let code = errno
       Socket.close(descriptor)
@@ -78,7 +79,7 @@ public final class LoopbackConnection {
     guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return false }
     return withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        POSIXCalls.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
       }
     }
   }
@@ -89,7 +90,7 @@ public final class LoopbackConnection {
     var offset = 0
     while offset < bytes.count {
       let written = bytes[offset...].withUnsafeBytes {
-        Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        POSIXCalls.send(descriptor, $0.baseAddress, $0.count, POSIXCalls.noSignal)
       }
       if written < 0, errno == EINTR { continue }
       guard written > 0 else { return false }

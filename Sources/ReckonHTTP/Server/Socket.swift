@@ -11,7 +11,7 @@ enum Socket {
     descriptor: Int32, port: Int
   ) {
     let (descriptor, bound) = try self.bound(host: host, port: port)
-    guard Glibc.listen(descriptor, backlog) == 0 else {
+    guard POSIXCalls.listen(descriptor, backlog) == 0 else {
       let code = errno
       close(descriptor)
       throw .socket(call: "bind/listen \(host):\(port)", errno: code)
@@ -64,8 +64,9 @@ enum Socket {
 
   /// Accepts one connection, or nil.
   static func accept(_ descriptor: Int32) -> Int32? {
-    let client = Glibc.accept(descriptor, nil, nil)
+    let client = POSIXCalls.accept(descriptor)
     guard client >= 0 else { return nil }
+    POSIXCalls.noSignalOnWrite(client)
     var yes: Int32 = 1
     setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
     return client
@@ -113,7 +114,8 @@ enum Socket {
     var offset = 0
     while offset < bytes.count {
       let written = bytes[offset...].withUnsafeBytes {
-        send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        POSIXCalls.send(
+          descriptor, $0.baseAddress, $0.count, POSIXCalls.noSignal | Int32(MSG_DONTWAIT))
       }
       if written > 0 {
         offset += written
@@ -132,7 +134,7 @@ enum Socket {
   }
 
   static func close(_ descriptor: Int32) {
-    _ = Glibc.close(descriptor)
+    _ = POSIXCalls.close(descriptor)
   }
 }
 

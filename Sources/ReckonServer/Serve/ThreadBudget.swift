@@ -2,6 +2,8 @@ import ReckonEngine
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Whether the process may start a thread for every connection `server.maxConnections` allows:
@@ -15,7 +17,12 @@ enum ThreadBudget {
   /// The soft limit on the user's processes and threads, nil when there is none.
   static func userLimit() -> Int? {
     var limit = rlimit()
-    guard getrlimit(__rlimit_resource_t(__RLIMIT_NPROC.rawValue), &limit) == 0,
+    #if canImport(Glibc)
+      let resource = __rlimit_resource_t(__RLIMIT_NPROC.rawValue)
+    #else
+      let resource = RLIMIT_NPROC
+    #endif
+    guard getrlimit(resource, &limit) == 0,
       limit.rlim_cur != rlim_t.max
     else { return nil }
     return Int(clamping: limit.rlim_cur)

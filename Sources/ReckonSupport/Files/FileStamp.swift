@@ -25,8 +25,13 @@ public struct FileStamp: Hashable, Sendable {
     }
     inode = UInt64(info.st_ino)
     size = Int64(info.st_size)
-    modifiedSeconds = Int(info.st_mtim.tv_sec)
-    modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+    #if canImport(Darwin)
+      modifiedSeconds = Int(info.st_mtimespec.tv_sec)
+      modifiedNanoseconds = Int(info.st_mtimespec.tv_nsec)
+    #else
+      modifiedSeconds = Int(info.st_mtim.tv_sec)
+      modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+    #endif
   }
 
   /// Whether the file was there to stamp.
