@@ -46,11 +46,9 @@ func handleAppleNotification(_ reckon: ReckonService, postBody: Data) async -> (
   await reckon.handleNotification(body: postBody)
 }
 
-/// Beside the route, for as long as the server runs: requests a fact source failed on (or a
-/// crash left undecided) are kept, and decided here, at start and every 30 s.
-func retryUndecidedRequests(_ reckon: ReckonService, isStopped: @Sendable () -> Bool) async {
-  while !isStopped() {
-    await reckon.retryUndecided()
-    try? await Task.sleep(for: .seconds(30))
-  }
+/// Beside the route, for as long as the server runs: the retry of requests a fact source failed
+/// on (or a crash left undecided), policy reloads and, with a sender, the sends. One call; it
+/// returns once the task running it is cancelled, after the work in flight finished.
+func runReckonLoops(_ reckon: ReckonService) async throws {
+  try await reckon.run()
 }
