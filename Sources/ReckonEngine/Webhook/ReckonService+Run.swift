@@ -122,10 +122,11 @@ extension ReckonService {
     {}
   }
 
-  /// Refreshes the lead and reports a change: which instance retries and prunes is what an
-  /// operator of several looks for first.
+  /// Refreshes `leader` and reports a change (`leadChanged`): which instance retries and prunes
+  /// is what an operator of several looks for first. `run()` calls it every
+  /// `Intervals.leadership`; call it before, to have the lead known and said at once.
   @discardableResult
-  private func refreshLead(_ leader: any LeaderLease) -> Bool {
+  public func refreshLead(_ leader: any LeaderLease) -> Bool {
     leads.withLock { reported in
       let now = leader.refresh()
       if now != reported {

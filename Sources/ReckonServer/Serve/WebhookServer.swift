@@ -116,8 +116,8 @@ public final class WebhookServer: @unchecked Sendable {
     gauges.refresh()
     startReadingGauges(every: intervals.gauges)
     let port = try http.start()
-    // Known before this returns; the service's loop reports it and keeps it fresh.
-    _ = leader.refresh()
+    // Known and said before this returns; the service's loop keeps it fresh.
+    service.refreshLead(leader)
     loops.enter()
     let running = Task { [self, loops] in
       defer { loops.leave() }
