@@ -32,7 +32,7 @@ struct StateRetentionTests {
     await fixture.stop()
     #expect(pruned, "\(fixture.logLines.all)")
     let line = fixture.logLines.all.first { $0.contains(#""event":"pruned""#) } ?? ""
-    #expect(line.contains(#""notifications":"1""#), "\(line)")
+    #expect(line.contains(#""notifications":1"#), "\(line)")
     #expect(try !store.hasNotification(uuid: old))
     #expect(try store.hasNotification(uuid: recent))
     #expect(answered.0 == 200)
