@@ -67,7 +67,9 @@ struct ServiceRunTests {
     world.facts.failNext()
     let answer = await world.answer(service, transaction: "1102")
     #expect(answer.verdict == .deferred)
-    #expect(await world.eventually { world.standIn.requests.count == 1 }, "retried and sent")
+    #expect(
+      await world.eventually { world.standIn.requests.count == 1 },
+      "retried and sent; stopped loops \(service.stoppedLoops), events \(world.events.names)")
     running.cancel()
     try await running.value
     let about = world.events.about("1102")
@@ -173,9 +175,10 @@ final class RunWorld: Sendable {
     return await service.answer(body: try! notification.body(signedBy: authority))
   }
 
-  /// Waits up to ten seconds for `condition`.
+  /// Waits up to 30 seconds for `condition`: the loops run on the test runner's two pool
+  /// threads beside every other suite, which can keep them waiting for seconds.
   func eventually(_ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(10)
+    let deadline = Date().addingTimeInterval(30)
     while Date() < deadline {
       if condition() { return true }
       try? await Task.sleep(for: .milliseconds(20))
@@ -218,6 +221,9 @@ final class EventLog: Sendable {
     let id = RequestLogContext.current?.id
     events.withLock { $0.append((event, id)) }
   }
+
+  /// The names of the events so far, in order.
+  var names: [String] { events.withLock { $0.map(\.event.name) } }
 
   func has(_ name: String) -> Bool { events.withLock { $0.contains { $0.event.name == name } } }
 

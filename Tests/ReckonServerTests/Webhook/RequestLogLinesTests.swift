@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonEngine
 import ReckonGooglePlay
 import ReckonServer
@@ -8,6 +9,9 @@ import Testing
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
+#endif
+#if canImport(Glibc)
+  import Glibc
 #endif
 
 /// One request's story is one filter: every line `reckon serve` logs for it, from the answer to
@@ -66,6 +70,42 @@ struct RequestLogLinesTests {
     #expect(
       lines.filter { $0["transactionId"] == .string("2000000899990001") }.count == mine.count)
     for line in mine {
+      for key in ["status", "entryId", "requestId"] where line[key] != nil {
+        guard case .integer = line[key] else {
+          Issue.record("\(key) is not a JSON number: \(line)")
+          continue
+        }
+      }
+    }
+  }
+
+  @Test func reckonServesLinesOfOneRequestShareItsIdAndFields() async throws {
+    let (standIn, standInURL) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    let authority = try LocalCertificateAuthority()
+    let folder = try ServeChild.workspace(standInURL, authority, name: "log-ids")
+    let child = try ServeChild.launch(try CrashRecoveryTests.reckonBinary(), folder: folder)
+    defer { if child.process.isRunning { kill(child.pid, SIGKILL) } }
+    let port = try #require(await child.port(within: 20), "\(child.logText)")
+    let notification = ServerFixture.notification(transaction: "2000000899990003")
+    let posted = await ServeChild.post(try notification.body(signedBy: authority), port: port)
+    let sent = await ServerFixture.eventually(within: 20) {
+      child.logText.contains(#""event":"sender""#)
+    }
+    await child.terminate()
+    #expect(posted == 200)
+    #expect(sent, "\(child.logText)")
+    // Every line of the process is a JSON object, whatever it is about.
+    let lines = try Self.lines(child.logText.split(separator: "\n").map(String.init))
+    let mine = lines.filter { $0["transactionId"] == .string("2000000899990003") }
+    #expect(Set(mine.compactMap { $0["correlationId"] }).count == 1, "\(mine)")
+    #expect(
+      Set(mine.compactMap { $0["event"]?.stringValue }) == ["answered", "decided", "sender"],
+      "\(mine)")
+    for line in mine {
+      #expect(line["notificationUUID"] == .string(notification.notificationUUID), "\(line)")
+      #expect(line["app"] == .string(TestKey.bundleId), "\(line)")
+      #expect(line["policyVersion"]?.stringValue?.hasPrefix("sha256:") == true, "\(line)")
       for key in ["status", "entryId", "requestId"] where line[key] != nil {
         guard case .integer = line[key] else {
           Issue.record("\(key) is not a JSON number: \(line)")
