@@ -23,6 +23,7 @@ public final class RequestLogContext: Sendable {
     var app: String?
     var requestId: Int64?
     var policyVersion: String?
+    var policySHA256: String?
   }
 
   /// A context for a request with `id`, a new one by default.
@@ -71,7 +72,11 @@ public final class RequestLogContext: Sendable {
   /// Notes the version of the policy deciding the request: its `version` header, or the start
   /// of its SHA-256 when it has none.
   public func note(policyVersion version: String?, sha256: String) {
-    known.withLock { $0.policyVersion = version ?? "sha256:" + sha256.prefix(12) }
+    // Kept as given: the text is made only when a line is written.
+    known.withLock {
+      $0.policyVersion = version
+      $0.policySHA256 = sha256
+    }
   }
 
   /// The fields a log line of the request carries: `correlationId` and what is known so far.
@@ -82,7 +87,9 @@ public final class RequestLogContext: Sendable {
     if let transaction = known.transactionId { fields["transactionId"] = .string(transaction) }
     if let app = known.app { fields["app"] = .string(app) }
     if let request = known.requestId { fields["requestId"] = .integer(Int(request)) }
-    if let version = known.policyVersion { fields["policyVersion"] = .string(version) }
+    if let version = known.policyVersion ?? known.policySHA256.map({ "sha256:" + $0.prefix(12) }) {
+      fields["policyVersion"] = .string(version)
+    }
     return fields
   }
 
