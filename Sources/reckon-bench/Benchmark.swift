@@ -42,6 +42,9 @@ struct Benchmark: Sendable {
         Option(
           name: "catalogue", kind: .integer,
           help: "decide with a generated policy of this many rules, one per product id"),
+        Option(
+          name: "no-catalogues", kind: .flag,
+          help: "leave out the load times of the 1,000- and 10,000-rule catalogues"),
       ], run: runDecisionBenchmark),
     Benchmark(
       name: "peers",
