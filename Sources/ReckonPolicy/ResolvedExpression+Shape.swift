@@ -21,21 +21,61 @@ extension ResolvedExpression {
   /// The expression's shape, for finding repeated conditions.
   public var shape: Shape { Shape(description: shapeText) }
 
+  /// Built by appending to one string, and with a constant's value spelled out here: string
+  /// interpolation of a `Value` goes through reflection, and the lints and the analysis take
+  /// the shape of every condition of every rule.
   private var shapeText: String {
-    let inner = children.map(\.shapeText).joined(separator: ",")
+    var text = ""
+    appendShape(to: &text)
+    return text
+  }
+
+  private func appendShape(to text: inout String) {
     switch kind {
-    case .constant(let value): return "c(\(value))"
-    case .fact(let slot): return "f\(slot)"
-    case .letReference(let index): return "l\(index)"
-    case .negate: return "neg(\(inner))"
-    case .not: return "not(\(inner))"
-    case .and: return "and(\(inner))"
-    case .or: return "or(\(inner))"
-    case .arithmetic(let op, _, _): return "\(op.rawValue)(\(inner))"
-    case .compare(let op, _, _): return "\(op.rawValue)(\(inner))"
-    case .membership(let negated, _, _): return "\(negated ? "notin" : "in")(\(inner))"
-    case .missingTest(let negated, _): return "\(negated ? "present" : "missing")(\(inner))"
-    case .call(let builtin, _): return "\(builtin.rawValue)(\(inner))"
+    case .constant(let value):
+      text += "c("
+      Self.appendShape(of: value, to: &text)
+      text += ")"
+      return
+    case .fact(let slot):
+      text += "f"
+      text += String(slot)
+      return
+    case .letReference(let index):
+      text += "l"
+      text += String(index)
+      return
+    case .negate: text += "neg"
+    case .not: text += "not"
+    case .and: text += "and"
+    case .or: text += "or"
+    case .arithmetic(let op, _, _): text += op.rawValue
+    case .compare(let op, _, _): text += op.rawValue
+    case .membership(let negated, _, _): text += negated ? "notin" : "in"
+    case .missingTest(let negated, _): text += negated ? "present" : "missing"
+    case .call(let builtin, _): text += builtin.rawValue
+    }
+    text += "("
+    for (position, child) in children.enumerated() {
+      if position > 0 { text += "," }
+      child.appendShape(to: &text)
+    }
+    text += ")"
+  }
+
+  /// A value's case and contents, one text per distinct value: a text is prefixed with its
+  /// length, so no text can read as the end of one constant and the start of another.
+  private static func appendShape(of value: Value, to text: inout String) {
+    switch value {
+    case .boolean(let flag): text += flag ? "b1" : "b0"
+    case .number(let number): text += "n" + number.description
+    case .percent(let percent): text += "p" + percent.description
+    case .money(let milli, let currency):
+      text += "m" + String(milli) + ":" + String(currency.utf8.count) + ":" + currency
+    case .duration(let seconds): text += "d" + seconds.description
+    case .timestamp(let seconds): text += "t" + seconds.description
+    case .text(let string): text += "s" + String(string.utf8.count) + ":" + string
+    case .enumeration(let ordinal): text += "e" + String(ordinal)
     }
   }
 }
