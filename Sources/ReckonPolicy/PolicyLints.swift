@@ -144,8 +144,11 @@ struct PolicyLints {
             at: rule.nameSpan,
             hint: "move it above '\(shadow.rule.name)', or make its condition differ"))
       }
-      // Any one condition will do as the key; a rule without any is a candidate for all.
-      byCondition[shapes.first ?? Self.noCondition, default: []].append(earlier.count)
+      // Any one condition will do as the key; a rule without any is a candidate for all. The one
+      // fewest earlier rules share keeps the lists short: in a catalogue, each rule's product id
+      // rather than the reason test half the rules repeat.
+      let key = shapes.min { (byCondition[$0]?.count ?? 0) < (byCondition[$1]?.count ?? 0) }
+      byCondition[key ?? Self.noCondition, default: []].append(earlier.count)
       earlier.append((rule, shapes))
       if rule.condition.constantValue == .boolean(true) { alwaysMatching = rule }
     }

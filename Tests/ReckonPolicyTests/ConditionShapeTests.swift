@@ -40,6 +40,26 @@ struct ConditionShapeTests {
     #expect(try shape(first) != shape(second))
   }
 
+  /// Where the shared condition sits in each rule does not matter: shadowing is found whichever
+  /// condition many earlier rules repeat and whichever the shadowing rule shares.
+  @Test(arguments: [false, true])
+  func aRuleIsFoundShadowedWhicheverOfItsConditionsEarlierRulesRepeat(_ sharedFirst: Bool) {
+    var lines: [String] = []
+    for sku in 0..<20 {
+      let own = "product.id == \"sku\(sku)\""
+      let shared = "reason in [UNINTENDED_PURCHASE, OTHER]"
+      let condition = sharedFirst ? "\(shared) and \(own)" : "\(own) and \(shared)"
+      lines.append("rule \"sku \(sku)\" when \(condition) then refund DECLINE")
+    }
+    lines.append(
+      "rule \"late\" when usage.consumed > 5% and product.id == \"sku7\" "
+        + "and reason in [UNINTENDED_PURCHASE, OTHER] then refund GRANT_FULL")
+    let result = TestSchema.load(lines.joined(separator: "\n"))
+    let shadowed = result.diagnostics.filter { $0.id == .shadowedRule }
+    #expect(shadowed.map { result.source.text(of: $0.span) } == ["\"late\""])
+    #expect(shadowed.first?.message.contains("'sku 7'") == true)
+  }
+
   private func shape(_ condition: String) throws -> ResolvedExpression.Shape {
     try TestSchema.checkedCondition(condition).shape
   }
