@@ -43,7 +43,9 @@ public struct CompiledPolicy: Sendable {
   public func evaluate(_ facts: FactValues, trace: Bool = false) -> PolicyDecision {
     // Each program is passed as it is stored: choosing one into a local copied it, a retain
     // and a release of each of its arrays per decision.
-    trace ? evaluate(facts, traced, TraceRecorder()) : evaluate(facts, plain, nil)
+    trace
+      ? evaluate(facts, traced, TraceRecorder(factCount: checked.schema.factCount))
+      : evaluate(facts, plain, nil)
   }
 
   private func evaluate(_ facts: FactValues, _ program: Program, _ recorder: TraceRecorder?)

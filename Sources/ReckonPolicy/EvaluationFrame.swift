@@ -7,7 +7,7 @@ struct EvaluationFrame {
   /// that use it: captured, a chain of lets was a chain of closures whose release recursed once
   /// per let, and overflowed a small thread stack long before evaluating it would.
   let letBodies: UnsafeBufferPointer<CompiledExpression>
-  let recorder: TraceRecorder?
+  var recorder: TraceRecorder?
 
   /// A `let` is computed the first time a rule needs it, then remembered.
   enum LetState {

@@ -41,39 +41,46 @@ public struct PolicyTrace: Hashable, Sendable {
   public internal(set) var holds: [HoldAttempt] = []
 }
 
-/// Collects a trace during one evaluation.
-final class TraceRecorder {
+/// Collects a trace during one evaluation. A value in the evaluation's frame, which every
+/// compiled node gets `inout`: a class's stored properties are checked for exclusive access at
+/// run time on every change, and a traced decision records dozens of them.
+struct TraceRecorder {
   var trace = PolicyTrace()
-  private var seenFacts: Set<Int> = []
+  /// Whether each fact's slot has been read yet, by slot: a fact is listed once, on first read.
+  private var seenFacts: [Bool]
   private var inAction = false
   private var inHold = false
 
-  func beginRule(_ index: Int) {
+  init(factCount: Int) {
+    seenFacts = Array(repeating: false, count: factCount)
+  }
+
+  mutating func beginRule(_ index: Int) {
     trace.attempts.append(PolicyTrace.RuleAttempt(rule: index, result: nil, conditions: []))
   }
 
-  func endRule(_ result: Value?) {
+  mutating func endRule(_ result: Value?) {
     guard !trace.attempts.isEmpty else { return }
     trace.attempts[trace.attempts.count - 1].result = result.flatMap {
       if case .boolean(let b) = $0 { b } else { nil }
     }
   }
 
-  func beginActions() { inAction = true }
+  mutating func beginActions() { inAction = true }
 
-  func beginHold(_ index: Int) {
+  mutating func beginHold(_ index: Int) {
     inHold = true
     trace.holds.append(PolicyTrace.HoldAttempt(hold: index, result: nil, conditions: []))
   }
 
-  func endHold(_ result: Value?) {
+  mutating func endHold(_ result: Value?) {
     inHold = false
     trace.holds[trace.holds.count - 1].result = result.flatMap {
       if case .boolean(let b) = $0 { b } else { nil }
     }
   }
 
-  func record(_ node: Int, _ value: Value?) {
+  mutating func record(_ node: Int, _ value: Value?) {
     let entry = PolicyTrace.ConditionValue(node: node, value: value)
     if inHold {
       trace.holds[trace.holds.count - 1].conditions.append(entry)
@@ -84,8 +91,14 @@ final class TraceRecorder {
     }
   }
 
-  func read(_ slot: Int, _ value: Value?) {
-    guard seenFacts.insert(slot).inserted else { return }
+  mutating func read(_ slot: Int, _ value: Value?) {
+    // A slot outside the schema (facts of another length) is listed each time it is read.
+    if seenFacts.indices.contains(slot) {
+      guard !seenFacts[slot] else { return }
+      seenFacts[slot] = true
+    } else if trace.factsRead.contains(slot) {
+      return
+    }
     trace.factsRead.append(slot)
     if value == nil { trace.missingFacts.append(slot) }
   }
