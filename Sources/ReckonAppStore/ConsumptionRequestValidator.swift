@@ -84,6 +84,8 @@ public enum ConsumptionRequestValidator {
   }
 
   static func ordered(_ found: Set<AppleRuleViolation>) -> [AppleRuleViolation] {
-    AppleRuleViolation.allCases.filter(found.contains)
+    // Most bodies break no rule: no list of every case to filter.
+    guard !found.isEmpty else { return [] }
+    return AppleRuleViolation.allCases.filter(found.contains)
   }
 }

@@ -42,6 +42,8 @@ package struct BodyBuilder {
   /// builder (a request in a dry-run) retained every part of it.
   package func build(policy: CompiledPolicy) -> Outcome {
     var sources: [String: FieldSource] = [:]
+    // One table for the five fields, not one grown and rehashed as they are added.
+    if tracksSources { sources.reserveCapacity(5) }
     guard case .boolean(true) = facts[slots.consented] else {
       let said = facts[slots.consented].map { $0.formatted(as: .boolean) } ?? "missing"
       return Outcome(action: .skip(.noConsent(said)), body: nil, sources: [:])
@@ -177,8 +179,9 @@ package struct BodyBuilder {
       return RefundPreference(rawValue: name)
     }
     if tracksSources {
-      let who = rule == "otherwise" ? "otherwise" : "the rule"
-      sources["refundPreference"] = .default("left out: \(who) shares data only")
+      sources["refundPreference"] = .default(
+        rule == "otherwise"
+          ? "left out: otherwise shares data only" : "left out: the rule shares data only")
     }
     return nil
   }

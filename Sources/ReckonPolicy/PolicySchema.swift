@@ -74,6 +74,10 @@ public struct PolicySchema: Sendable {
   /// The number of facts, which is the number of slots.
   public var factCount: Int { storage.facts.count }
 
+  /// Whether `other` is this schema itself (a copy of it, not one built alike), so slots found
+  /// in one hold in the other.
+  public func isSame(as other: PolicySchema) -> Bool { storage === other.storage }
+
   /// The slot of the fact called `name`, if the schema has one.
   public func slot(ofFact name: String) -> Int? {
     storage.factIndex[name]
