@@ -1,29 +1,78 @@
 /// A policy that passed the checker: names resolved, types known, ready to compile.
 public struct CheckedPolicy: Sendable {
+  /// Held in one shared box, so copying a policy (a decider holds one, and a decision is made
+  /// with a copy) costs one reference count, not one per table.
+  private final class Storage: Sendable {
+    let name: String
+    let version: String?
+    let summary: String?
+    let lets: [CheckedLet]
+    let rules: [CheckedRule]
+    let otherwise: [CheckedAction]
+    let holds: [CheckedHold]
+    let otherwiseSpan: SourceSpan?
+    let schema: PolicySchema
+    let source: SourceFile
+    let nodeSpans: [SourceSpan]
+    let nodeTypes: [ValueType]
+
+    init(
+      name: String, version: String?, summary: String?, lets: [CheckedLet], rules: [CheckedRule],
+      otherwise: [CheckedAction], holds: [CheckedHold], otherwiseSpan: SourceSpan?,
+      schema: PolicySchema, source: SourceFile, nodeSpans: [SourceSpan], nodeTypes: [ValueType]
+    ) {
+      self.name = name
+      self.version = version
+      self.summary = summary
+      self.lets = lets
+      self.rules = rules
+      self.otherwise = otherwise
+      self.holds = holds
+      self.otherwiseSpan = otherwiseSpan
+      self.schema = schema
+      self.source = source
+      self.nodeSpans = nodeSpans
+      self.nodeTypes = nodeTypes
+    }
+  }
+
+  private let storage: Storage
+
+  init(
+    name: String, version: String?, summary: String?, lets: [CheckedLet], rules: [CheckedRule],
+    otherwise: [CheckedAction], holds: [CheckedHold], otherwiseSpan: SourceSpan?,
+    schema: PolicySchema, source: SourceFile, nodeSpans: [SourceSpan], nodeTypes: [ValueType]
+  ) {
+    storage = Storage(
+      name: name, version: version, summary: summary, lets: lets, rules: rules,
+      otherwise: otherwise, holds: holds, otherwiseSpan: otherwiseSpan, schema: schema,
+      source: source, nodeSpans: nodeSpans, nodeTypes: nodeTypes)
+  }
+
   /// The name from `policy "..."`, or the file name without extension.
-  public let name: String
+  public var name: String { storage.name }
   /// The `version` header as written, if any.
-  public let version: String?
+  public var version: String? { storage.version }
   /// The `description` header, if any.
-  public let summary: String?
+  public var summary: String? { storage.summary }
   /// The `let` declarations in order; `letReference(index:)` points here.
-  public let lets: [CheckedLet]
+  public var lets: [CheckedLet] { storage.lets }
   /// The rules in order.
-  public let rules: [CheckedRule]
+  public var rules: [CheckedRule] { storage.rules }
   /// What happens when no rule matches.
-  public let otherwise: [CheckedAction]
+  public var otherwise: [CheckedAction] { storage.otherwise }
   /// The `hold` clauses in order: the first whose condition is true holds the decision.
-  public let holds: [CheckedHold]
+  public var holds: [CheckedHold] { storage.holds }
   /// Where `otherwise` was written, or nil for the implicit `otherwise share data only`.
-  public let otherwiseSpan: SourceSpan?
+  public var otherwiseSpan: SourceSpan? { storage.otherwiseSpan }
   /// The schema it was checked against.
-  public let schema: PolicySchema
+  public var schema: PolicySchema { storage.schema }
   /// The source it came from.
-  public let source: SourceFile
+  public var source: SourceFile { storage.source }
   /// The span of every node, by node id, for traces.
-  public let nodeSpans: [SourceSpan]
+  public var nodeSpans: [SourceSpan] { storage.nodeSpans }
   /// The type of every node, by node id, for rendering traced values.
-  public let nodeTypes: [ValueType]
+  public var nodeTypes: [ValueType] { storage.nodeTypes }
 }
 
 extension CheckedPolicy {

@@ -28,10 +28,36 @@ public struct CompiledPolicy: Sendable {
     let index: RuleIndex?
   }
 
+  /// The two programs, in one shared box: a policy is copied into each decider and each
+  /// decision, and copying the programs' arrays one by one costs a reference count per array,
+  /// both ways, each time.
+  final class Programs: Sendable {
+    let plain: Program
+    let traced: Program
+    /// The schema's fact count, read on every decision: through the checked policy's box and
+    /// the schema's, it cost two reference counts each way.
+    let factCount: Int
+
+    init(plain: Program, traced: Program, factCount: Int) {
+      self.plain = plain
+      self.traced = traced
+      self.factCount = factCount
+    }
+  }
+
   /// The checked policy this was compiled from: names, spans, source.
   public let checked: CheckedPolicy
-  let plain: Program
-  let traced: Program
+  let programs: Programs
+  /// The program that records no trace.
+  var plain: Program { programs.plain }
+  /// The program that records a trace.
+  var traced: Program { programs.traced }
+
+  init(checked: CheckedPolicy, plain: Program, traced: Program) {
+    self.checked = checked
+    self.programs = Programs(
+      plain: plain, traced: traced, factCount: checked.schema.factCount)
+  }
 
   /// The schema facts must follow.
   public var schema: PolicySchema { checked.schema }
@@ -44,15 +70,15 @@ public struct CompiledPolicy: Sendable {
     // Each program is passed as it is stored: choosing one into a local copied it, a retain
     // and a release of each of its arrays per decision.
     trace
-      ? evaluate(facts, traced, TraceRecorder(factCount: checked.schema.factCount))
-      : evaluate(facts, plain, nil)
+      ? evaluate(facts, programs.traced, TraceRecorder(factCount: programs.factCount))
+      : evaluate(facts, programs.plain, nil)
   }
 
   private func evaluate(_ facts: FactValues, _ program: Program, _ recorder: TraceRecorder?)
     -> PolicyDecision
   {
-    guard facts.values.count == checked.schema.factCount else {
-      let values = ContiguousArray((0..<checked.schema.factCount).map { facts[$0] })
+    guard facts.values.count == programs.factCount else {
+      let values = ContiguousArray((0..<programs.factCount).map { facts[$0] })
       return values.withUnsafeBufferPointer { decide($0, program, recorder) }
     }
     return facts.values.withUnsafeBufferPointer { decide($0, program, recorder) }
@@ -84,7 +110,7 @@ public struct CompiledPolicy: Sendable {
     if values.count != checked.schema.factCount {
       values = ContiguousArray((0..<checked.schema.factCount).map { facts[$0] })
     }
-    return withFrame(values, plain, nil) { frame in body(&frame) }
+    return withFrame(values, programs.plain, nil) { frame in body(&frame) }
   }
 
   private func withFrame<Result>(
