@@ -75,30 +75,46 @@ package enum Base64Bytes {
   /// `text` decoded when it is canonical unpadded base64url, as for a slice.
   package static func decodeURL(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
     guard text.count % 4 != 1 else { return nil }
-    let count = text.count / 4 * 3 + max(0, text.count % 4 - 1)
-    var valid = true
-    var accumulator: UInt32 = 0
-    var bits: UInt32 = 0
+    let groups = text.count / 4
+    let tail = text.count % 4
+    let count = groups * 3 + max(0, tail - 1)
+    // Four characters make three bytes at a time: a notification is three signed payloads of
+    // some kilobytes each, decoded on every request. A character outside the alphabet has the
+    // table's 0xFF, whose top bits no valid value has; they are collected and tested once.
+    var seen: UInt32 = 0
+    var strayBits: UInt32 = 0
     let output = urlValues.withUnsafeBufferPointer { values in
       [UInt8](unsafeUninitializedCapacity: count) { buffer, written in
-        for character in text {
-          let value = values[Int(character)]
-          guard value != 0xFF else {
-            valid = false
-            return
-          }
-          accumulator = accumulator << 6 | UInt32(value)
-          bits += 6
-          if bits >= 8 {
-            bits -= 8
-            buffer[written] = UInt8(truncatingIfNeeded: accumulator >> bits)
+        func value(_ index: Int) -> UInt32 { UInt32(values[Int(text[index])]) }
+        var input = 0
+        for _ in 0..<groups {
+          let (a, b, c, d) = (value(input), value(input + 1), value(input + 2), value(input + 3))
+          seen |= a | b | c | d
+          let word = a << 18 | b << 12 | c << 6 | d
+          buffer[written] = UInt8(truncatingIfNeeded: word >> 16)
+          buffer[written + 1] = UInt8(truncatingIfNeeded: word >> 8)
+          buffer[written + 2] = UInt8(truncatingIfNeeded: word)
+          written += 3
+          input += 4
+        }
+        // Two characters left are 12 bits, a byte and four that must be 0; three are 18 bits,
+        // two bytes and two that must be 0: anything else is not the one encoding of the bytes.
+        if tail >= 2 {
+          let (a, b) = (value(input), value(input + 1))
+          let c = tail == 3 ? value(input + 2) : 0
+          seen |= a | b | c
+          let word = a << 18 | b << 12 | c << 6
+          buffer[written] = UInt8(truncatingIfNeeded: word >> 16)
+          written += 1
+          if tail == 3 {
+            buffer[written] = UInt8(truncatingIfNeeded: word >> 8)
             written += 1
-            accumulator &= (1 << bits) - 1
           }
+          strayBits = tail == 3 ? c & 0x03 : b & 0x0F
         }
       }
     }
-    return valid && accumulator == 0 ? output : nil
+    return seen & 0xC0 == 0 && strayBits == 0 ? output : nil
   }
 
   /// `text` decoded when it is standard padded base64 that encodes back to itself; else nil.
