@@ -26,6 +26,9 @@ public struct CompiledPolicy: Sendable {
     /// The rules to try by one fact's value, in the program that records no trace: a traced
     /// evaluation tries every rule in turn, so its trace is the same either way.
     let index: RuleIndex?
+    /// For each rule, at most how many values trying it records, so a traced attempt's list is
+    /// allocated once at its full size; empty in the program that records no trace.
+    var traceSizes: ContiguousArray<Int> = []
   }
 
   /// The two programs, in one shared box: a policy is copied into each decider and each
@@ -70,7 +73,10 @@ public struct CompiledPolicy: Sendable {
     // Each program is passed as it is stored: choosing one into a local copied it, a retain
     // and a release of each of its arrays per decision.
     trace
-      ? evaluate(facts, programs.traced, TraceRecorder(factCount: programs.factCount))
+      ? evaluate(
+        facts, programs.traced,
+        TraceRecorder(
+          factCount: programs.factCount, rules: programs.traced.conditions.count))
       : evaluate(facts, programs.plain, nil)
   }
 
@@ -143,7 +149,7 @@ public struct CompiledPolicy: Sendable {
       return decision(nil, program.otherwise, program.holds, &frame)
     }
     for index in conditions.indices {
-      frame.recorder?.beginRule(index)
+      frame.recorder?.beginRule(index, recording: program.traceSizes[index])
       let result = conditions[index](&frame)
       frame.recorder?.endRule(result)
       if case .boolean(true) = result {

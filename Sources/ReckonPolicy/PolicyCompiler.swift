@@ -23,12 +23,32 @@ struct PolicyCompiler {
     for checked in policy.lets {
       compiledLets.append(compile(checked.value))
     }
-    return CompiledPolicy.Program(
+    var program = CompiledPolicy.Program(
       conditions: ContiguousArray(policy.rules.map { compile($0.condition) }),
       actions: policy.rules.map { compile($0.actions) }, otherwise: compile(policy.otherwise),
       lets: ContiguousArray(compiledLets),
       holds: ContiguousArray(policy.holds.map { compile($0.condition) }),
       index: tracing ? nil : RuleIndex(policy))
+    if tracing { program.traceSizes = traceSizes() }
+    return program
+  }
+
+  /// For each rule, about the most values trying it can record: each node that records itself,
+  /// and for a `let` it names, the let's own (it is worked out, and recorded, by the first rule
+  /// that reads it). Capped, as lets built from lets count each other many times over; a list
+  /// that needs more grows.
+  private func traceSizes() -> ContiguousArray<Int> {
+    let most = 64
+    var letSizes: [Int] = []
+    func size(_ node: ResolvedExpression) -> Int {
+      let own = Self.recordsItself(node) ? 1 : 0
+      if case .letReference(let index) = node.kind {
+        return min(most, own + (letSizes.indices.contains(index) ? letSizes[index] : 0))
+      }
+      return node.children.reduce(own) { min(most, $0 + size($1)) }
+    }
+    for checked in policy.lets { letSizes.append(size(checked.value)) }
+    return ContiguousArray(policy.rules.map { size($0.condition) })
   }
 
   private func compile(_ actions: [CheckedAction]) -> CompiledPolicy.CompiledActions {

@@ -51,12 +51,19 @@ struct TraceRecorder {
   private var inAction = false
   private var inHold = false
 
-  init(factCount: Int) {
+  /// A recorder for a policy of `rules` rules over `factCount` facts. Room for the first rules'
+  /// attempts is made at once; a policy of thousands grows its list only as far as it tries.
+  init(factCount: Int, rules: Int) {
     seenFacts = Array(repeating: false, count: factCount)
+    trace.attempts.reserveCapacity(min(rules, 32))
   }
 
-  mutating func beginRule(_ index: Int) {
-    trace.attempts.append(PolicyTrace.RuleAttempt(rule: index, result: nil, conditions: []))
+  /// Starts the attempt of the rule at `index`, which records at most `recording` values.
+  mutating func beginRule(_ index: Int, recording: Int) {
+    var conditions: [PolicyTrace.ConditionValue] = []
+    conditions.reserveCapacity(recording)
+    trace.attempts.append(
+      PolicyTrace.RuleAttempt(rule: index, result: nil, conditions: conditions))
   }
 
   mutating func endRule(_ result: Value?) {
