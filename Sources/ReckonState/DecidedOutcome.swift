@@ -15,8 +15,19 @@ public struct DecidedOutcome: Hashable, Sendable {
   public let policyName: String
   /// The body as decided (JSON), if one was built.
   public let body: Data?
-  /// The request as received, for its reason and product type.
+  /// The request as received, for its reason, product type and price when the state keeps no
+  /// `summary` of them (a request recorded before Reckon 0.3.0); empty when it does, so a report
+  /// over many requests does not read every notification.
   public let rawNotification: Data
+  /// The request's price, currency, reason and product type as recorded with it; nil for a
+  /// request recorded without them, whose `rawNotification` says them.
+  public let summary: RequestSummary?
+  /// The store environment the request came from (`Production`, `Sandbox`, `GooglePlay`).
+  public let environment: String
+  /// The deciding policy's version header, if it had one.
+  public let policyVersion: String?
+  /// SHA-256 of the deciding policy's text (hex); nil for a request never decided.
+  public let policySHA256: String?
   /// The outbox entry's state (`sent`, `expired`, `held`, ...), or nil when nothing was queued.
   public let outboxState: String?
   /// The body delivered to Apple, when the entry was sent: `reckon queue set` may have changed it
@@ -35,7 +46,8 @@ public struct DecidedOutcome: Hashable, Sendable {
   public init(
     receivedAt: Date, action: String, rule: String, policyName: String, body: Data?,
     rawNotification: Data, outboxState: String?, sentBody: Data?, outcomes: [OutcomeType],
-    revocationType: String?, revocationPercentage: Int?
+    revocationType: String?, revocationPercentage: Int?, summary: RequestSummary? = nil,
+    environment: String = "", policyVersion: String? = nil, policySHA256: String? = nil
   ) {
     self.receivedAt = receivedAt
     self.action = action
@@ -48,5 +60,9 @@ public struct DecidedOutcome: Hashable, Sendable {
     self.outcomes = outcomes
     self.revocationType = revocationType
     self.revocationPercentage = revocationPercentage
+    self.summary = summary
+    self.environment = environment
+    self.policyVersion = policyVersion
+    self.policySHA256 = policySHA256
   }
 }

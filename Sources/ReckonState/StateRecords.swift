@@ -26,6 +26,9 @@ public struct NotificationRecord: Hashable, Sendable {
   /// Whether it came from Apple's notification history rather than the webhook: kept for
   /// dry-runs and reports, never decided or answered by the live service.
   public var imported: Bool
+  /// What the reports read of the request (price, reason, product type), when the recorder
+  /// read them from the verified notification; nil leaves the reports to decode it.
+  public var summary: RequestSummary?
 
   /// When the store asked, by its own clock where the notification was signed (the verdict's
   /// time is the store's too), else by its receipt.
@@ -37,7 +40,7 @@ public struct NotificationRecord: Hashable, Sendable {
     originalTransactionId: String? = nil,
     appAccountToken: String? = nil, bundleId: String, environment: String,
     receivedAt: Date, signedDate: Date? = nil,
-    rawNotification: Data, imported: Bool = false
+    rawNotification: Data, imported: Bool = false, summary: RequestSummary? = nil
   ) {
     self.notificationUUID = notificationUUID
     self.notificationType = notificationType
@@ -50,6 +53,7 @@ public struct NotificationRecord: Hashable, Sendable {
     self.signedDate = signedDate
     self.rawNotification = rawNotification
     self.imported = imported
+    self.summary = summary
   }
 }
 

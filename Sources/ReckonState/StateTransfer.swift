@@ -42,6 +42,8 @@ public enum StateTable: String, CaseIterable, Sendable {
         ("received_at", .real), ("deadline", .real), ("raw_notification", .bytes),
         ("repeat_of", .integer), ("imported", .boolean), ("retry_at", .real),
         ("retries", .integer), ("retry_reason", .text), ("lapsed_at", .real),
+        ("price", .integer), ("currency", .text), ("reason", .text), ("product_type", .text),
+        ("summarized", .boolean),
       ]
     case .decisions:
       [

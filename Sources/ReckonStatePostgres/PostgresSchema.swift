@@ -169,6 +169,14 @@ enum PostgresSchema {
       PRIMARY KEY (bundle_id, environment)
     );
     """,
+    // 5: as the SQLite state's 13, what the reports read of each request (price, currency,
+    // the customer's reason, product type), kept as it is recorded; earlier rows keep
+    // `summarized` false and the reports decode their notification.
+    """
+    ALTER TABLE requests ADD COLUMN price BIGINT, ADD COLUMN currency TEXT,
+      ADD COLUMN reason TEXT, ADD COLUMN product_type TEXT,
+      ADD COLUMN summarized BOOLEAN NOT NULL DEFAULT false;
+    """,
   ]
 
   /// The advisory-lock class every key Reckon takes is under (`'RCKN'`), so Reckon's locks

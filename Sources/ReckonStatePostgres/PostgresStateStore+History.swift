@@ -47,39 +47,45 @@ extension PostgresStateStore {
   }
 
   /// Decided requests received in `since..<until`, and requests imported from history and never
-  /// decided, with the outcomes the store reported for them.
+  /// decided, with the outcomes the store reported for them. A request recorded with its
+  /// summary comes without its notification.
   public func decidedOutcomes(since: Date?, until: Date?) throws(StateError) -> [DecidedOutcome] {
     try locked { () throws(StateError) in
       try connection.query(
         """
-        SELECT r.received_at, d.action, d.rule, d.policy_name, d.body, r.raw_notification,
+        SELECT r.received_at, d.action, d.rule, d.policy_name, d.body,
+          CASE WHEN NOT r.summarized THEN r.raw_notification END,
           e.state, CASE WHEN e.state = 'sent' THEN e.body END,
-          (SELECT string_agg(o.type, ',' ORDER BY o.occurred_at, o.id) FROM outcomes o
-            WHERE o.request_id = r.id),
-          refund.revocation_type, refund.revocation_percentage, r.id, r.raw_format
+          (SELECT string_agg(o.type || ' ' || COALESCE(o.revocation_type, '') || ' '
+              || COALESCE(o.revocation_percentage::text, ''), ',' ORDER BY o.occurred_at, o.id)
+            FROM outcomes o WHERE o.request_id = r.id),
+          r.id, r.raw_format, r.environment, d.policy_version, d.policy_sha256,
+          r.price, r.currency, r.reason, r.product_type, r.summarized
         FROM requests r LEFT JOIN decisions d ON d.request_id = r.id
           LEFT JOIN outbox e ON e.decision_id = d.id
-          LEFT JOIN LATERAL (
-            SELECT o.revocation_type, o.revocation_percentage FROM outcomes o
-            WHERE o.request_id = r.id AND o.type = 'REFUND' ORDER BY o.occurred_at, o.id LIMIT 1
-          ) refund ON true
         WHERE r.received_at >= $1 AND r.received_at < $2 AND \(reportedRequest)
         ORDER BY r.received_at, r.id
         """, Self.range(since, until)
-      ).map { row throws(StateError) in
-        DecidedOutcome(
-          receivedAt: row.date(0) ?? Date(timeIntervalSince1970: 0),
-          action: row.text(1) ?? DecidedOutcome.imported,
-          rule: row.text(2) ?? "", policyName: row.text(3) ?? "", body: row.bytes(4),
-          rawNotification: try receivedNotification(
-            row.bytes(5) ?? Data(), format: row.int(12) ?? 0, requestId: row.int(11) ?? 0),
-          outboxState: row.text(6),
-          sentBody: row.bytes(7),
-          outcomes: (row.text(8) ?? "").split(separator: ",").compactMap {
-            OutcomeType(rawValue: String($0))
-          }, revocationType: row.text(9), revocationPercentage: row.int(10).map { Int($0) })
-      }
+      ).map { row throws(StateError) in try decidedOutcome(row) }
     }
+  }
+
+  private func decidedOutcome(_ row: PostgresRow) throws(StateError) -> DecidedOutcome {
+    let attached = AttachedOutcomes(row.text(8))
+    return DecidedOutcome(
+      receivedAt: row.date(0) ?? Date(timeIntervalSince1970: 0),
+      action: row.text(1) ?? DecidedOutcome.imported,
+      rule: row.text(2) ?? "", policyName: row.text(3) ?? "", body: row.bytes(4),
+      rawNotification: try row.bytes(5).map { raw throws(StateError) in
+        try receivedNotification(raw, format: row.int(10) ?? 0, requestId: row.int(9) ?? 0)
+      } ?? Data(),
+      outboxState: row.text(6), sentBody: row.bytes(7), outcomes: attached.types,
+      revocationType: attached.revocationType, revocationPercentage: attached.revocationPercentage,
+      summary: row.bool(18) == true
+        ? RequestSummary(
+          price: row.int(14), currency: row.text(15), reason: row.text(16),
+          productType: row.text(17)) : nil,
+      environment: row.text(11) ?? "", policyVersion: row.text(12), policySHA256: row.text(13))
   }
 
   /// How many requests a dry-run (or, with `decided`, the outcomes report) reads, and when the

@@ -96,8 +96,10 @@ public final class PostgresStateStore: @unchecked Sendable {
             """
             INSERT INTO requests (notification_uuid, notification_type, transaction_id,
               original_transaction_id, app_account_token, bundle_id, environment, received_at,
-              deadline, raw_notification, raw_format, repeat_of, imported)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+              deadline, raw_notification, raw_format, repeat_of, imported, price, currency,
+              reason, product_type, summarized)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+              $18)
             ON CONFLICT (notification_uuid) DO NOTHING RETURNING id
             """,
             [
@@ -107,7 +109,7 @@ public final class PostgresStateStore: @unchecked Sendable {
               .date(record.receivedAt), .date(rules.deadline(of: record)),
               .bytes(stored.bytes), .integer(stored.format),
               original.map { .integer($0) } ?? .null(.int8), .boolean(record.imported),
-            ]
+            ] + Self.summaryValues(record.summary)
           ).first?.int(0)
         else {
           // Another instance recorded a copy between the look and the insert.
@@ -137,14 +139,23 @@ public final class PostgresStateStore: @unchecked Sendable {
     try connection.query(
       """
       UPDATE requests SET imported = false, received_at = $1, deadline = $2,
-        raw_notification = $3, raw_format = $4, repeat_of = $5
-      WHERE id = $6
+        raw_notification = $3, raw_format = $4, repeat_of = $5, price = $6, currency = $7,
+        reason = $8, product_type = $9, summarized = $10
+      WHERE id = $11
       """,
       [
         .date(record.receivedAt), .date(rules.deadline(of: record)), .bytes(stored.bytes),
-        .integer(stored.format), original.map { .integer($0) } ?? .null(.int8), .integer(id),
-      ])
+        .integer(stored.format), original.map { .integer($0) } ?? .null(.int8),
+      ] + Self.summaryValues(record.summary) + [.integer(id)])
     return original.map { .repeated(requestId: id, of: $0) } ?? .recorded(requestId: id)
+  }
+
+  /// The `price, currency, reason, product_type, summarized` values of a request row.
+  static func summaryValues(_ summary: RequestSummary?) -> [PostgresValue] {
+    [
+      summary?.price.map { .integer($0) } ?? .null(.int8), .optional(summary?.currency),
+      .optional(summary?.reason), .optional(summary?.productType), .boolean(summary != nil),
+    ]
   }
 
   /// The request `record` repeats, by the rules `SQLiteStateStore` documents: the latest open

@@ -16,7 +16,7 @@ extension SQLiteStateStore: StateExporter {
       ? columns.flatMap { column in
         column.name == "context"
           ? ["product_type", "ownership_type", "advanced_commerce"] : [column.name]
-      } : columns.map(\.name)
+      } : columns.map { requestColumn($0.name, of: table) }
     let rows = try locked { () throws(StateError) in
       try connection.query(
         """
@@ -39,6 +39,17 @@ extension SQLiteStateStore: StateExporter {
       cells.append(zip(columns, values).map { Self.cell($1, as: $0.kind) })
     }
     return StateRowBatch(table: table, rows: cells, lastKey: rows.last?.int(0) ?? key)
+  }
+
+  /// `name` as a file older than `StateSchema.requestSummaries` read as it is has it: a
+  /// request's summary columns it lacks read as a request recorded without one.
+  private func requestColumn(_ name: String, of table: StateTable) -> String {
+    guard table == .requests, readVersion < StateSchema.requestSummaries else { return name }
+    switch name {
+    case "price", "currency", "reason", "product_type": return "NULL"
+    case "summarized": return "0"
+    default: return name
+    }
   }
 
   /// How many rows `table` holds.

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSQLite
 import ReckonState
 
 /// The state database: requests, decisions, the outbox, delivery attempts and outcomes, in one
@@ -159,8 +160,8 @@ public final class SQLiteStateStore: @unchecked Sendable {
       """
       INSERT INTO requests (notification_uuid, notification_type, transaction_id, original_transaction_id,
         app_account_token, bundle_id, environment, received_at, deadline, raw_notification, raw_format,
-        repeat_of, imported)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        repeat_of, imported, price, currency, reason, product_type, summarized)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """,
       [
         .text(record.notificationUUID), .text(record.notificationType),
@@ -170,7 +171,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
         .text(record.environment), .date(record.receivedAt), .date(rules.deadline(of: record)),
         .blob(stored.bytes), .integer(stored.format), original.map { .integer($0) } ?? .null,
         .integer(record.imported ? 1 : 0),
-      ])
+      ] + Self.summaryValues(record.summary))
     let id = connection.lastInsertRowID
     return original.map { .repeated(requestId: id, of: $0) } ?? .recorded(requestId: id)
   }
@@ -184,14 +185,24 @@ public final class SQLiteStateStore: @unchecked Sendable {
     try connection.query(
       """
       UPDATE requests SET imported = 0, received_at = ?, deadline = ?, raw_notification = ?,
-        raw_format = ?, repeat_of = ?
+        raw_format = ?, repeat_of = ?, price = ?, currency = ?, reason = ?, product_type = ?,
+        summarized = ?
       WHERE id = ?
       """,
       [
         .date(record.receivedAt), .date(rules.deadline(of: record)), .blob(stored.bytes),
-        .integer(stored.format), original.map { .integer($0) } ?? .null, .integer(id),
-      ])
+        .integer(stored.format), original.map { .integer($0) } ?? .null,
+      ] + Self.summaryValues(record.summary) + [.integer(id)])
     return original.map { .repeated(requestId: id, of: $0) } ?? .recorded(requestId: id)
+  }
+
+  /// The `price, currency, reason, product_type, summarized` values of a request row.
+  static func summaryValues(_ summary: RequestSummary?) -> [SQLiteValue] {
+    [
+      summary?.price.map { .integer($0) } ?? .null, .optional(summary?.currency),
+      .optional(summary?.reason), .optional(summary?.productType),
+      .integer(summary == nil ? 0 : 1),
+    ]
   }
 
   /// The request `record` repeats: the latest CONSUMPTION_REQUEST of its app and transaction

@@ -200,6 +200,17 @@ enum StateSchema {
       PRIMARY KEY (bundle_id, environment)
     );
     """,
+    // 13: what the reports read of each request (its price and currency, the customer's
+    // reason, the product type), kept as it is recorded, so a report over a million requests
+    // reads columns instead of decoding each signed notification. `summarized` says the row
+    // has them; earlier rows keep 0 and the reports decode their notification, as before.
+    """
+    ALTER TABLE requests ADD COLUMN price INTEGER;
+    ALTER TABLE requests ADD COLUMN currency TEXT;
+    ALTER TABLE requests ADD COLUMN reason TEXT;
+    ALTER TABLE requests ADD COLUMN product_type TEXT;
+    ALTER TABLE requests ADD COLUMN summarized INTEGER NOT NULL DEFAULT 0;
+    """,
   ]
 
   /// The oldest version a read-only open accepts: the migrations after it add indexes, and
@@ -222,6 +233,9 @@ enum StateSchema {
 
   /// The first version that keeps each app's last live policy (`live_policies`).
   static let livePolicies = 12
+
+  /// The first version whose requests carry what the reports read (`RequestSummary`).
+  static let requestSummaries = 13
 
   /// The schema version of a Reckon state database, read without writing; a file that is not
   /// SQLite or has no `schema_migrations` table is not a Reckon state database.

@@ -38,7 +38,7 @@ struct LivePoliciesMigrationTests {
   @Test func theUpgradedFileKeepsAPolicyThroughClosingAndReopening() throws {
     do {
       let store = try SQLiteStateStore(path: path, rules: .appStore)
-      #expect(try store.schemaVersion() == StateSchema.livePolicies)
+      #expect(try store.schemaVersion() == StateSchema.migrations.count)
       #expect(try store.lastLivePolicy(app: TestState.appKey) == nil)
       try store.archiveLivePolicy(policy)
       #expect(try store.recordedNotification(requestId: 1) != nil)

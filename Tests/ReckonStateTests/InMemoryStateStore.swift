@@ -554,12 +554,16 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
         return DecidedOutcome(
           receivedAt: request.record.receivedAt, action: latest.value.record.action,
           rule: latest.value.record.rule, policyName: latest.value.record.policyName,
-          body: latest.value.record.body, rawNotification: request.record.rawNotification,
+          body: latest.value.record.body,
+          rawNotification: request.record.summary == nil ? request.record.rawNotification : Data(),
           outboxState: entry?.state.name,
           sentBody: entry.flatMap { if case .sent = $0.state { $0.body } else { nil } },
           outcomes: attached.map(\.type),
-          revocationType: attached.compactMap(\.revocationType).last,
-          revocationPercentage: attached.compactMap(\.revocationPercentage).last)
+          revocationType: attached.first { $0.type == .refund }?.revocationType,
+          revocationPercentage: attached.first { $0.type == .refund }?.revocationPercentage,
+          summary: request.record.summary, environment: request.record.environment,
+          policyVersion: latest.value.record.policyVersion,
+          policySHA256: latest.value.record.policySHA256)
       }
     }
   }

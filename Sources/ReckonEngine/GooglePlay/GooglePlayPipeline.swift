@@ -182,7 +182,8 @@ public final class GooglePlayPipeline: Sendable {
       notificationUUID: uuid, notificationType: type, transactionId: orderId,
       originalTransactionId: purchaseToken, appAccountToken: account,
       bundleId: notification.packageName, environment: GooglePlayStore.environment,
-      receivedAt: receivedAt, signedDate: notification.eventTime, rawNotification: push.data)
+      receivedAt: receivedAt, signedDate: notification.eventTime, rawNotification: push.data,
+      summary: .googlePlay(notification))
   }
 
   /// Decides a recorded review and stores the decision with its outbox entry; whatever

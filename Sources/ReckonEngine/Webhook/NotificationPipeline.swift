@@ -145,7 +145,8 @@ public final class NotificationPipeline: Sendable {
       originalTransactionId: transaction?.originalTransactionId,
       appAccountToken: transaction?.appAccountToken?.uuidString, bundleId: verified.app.bundleId,
       environment: verified.app.environment.rawValue, receivedAt: receivedAt,
-      signedDate: verified.payload.signedDate, rawNotification: body)
+      signedDate: verified.payload.signedDate, rawNotification: body,
+      summary: .appStore(verified.payload, transaction: transaction))
   }
 
   /// The answer to a refused notification; `type` when the payload was verified before the

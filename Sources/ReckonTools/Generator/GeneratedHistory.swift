@@ -89,7 +89,8 @@ public enum GeneratedHistory {
       originalTransactionId: request.transaction.originalTransactionId,
       appAccountToken: request.keys.appAccountToken, bundleId: app(request).bundleId,
       environment: app(request).environment.rawValue, receivedAt: request.receivedAt,
-      rawNotification: raw)
+      rawNotification: raw,
+      summary: .appStore(request.notification, transaction: request.transaction))
   }
 
   private static func attachOutcome(

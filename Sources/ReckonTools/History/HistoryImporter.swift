@@ -141,7 +141,7 @@ public struct HistoryImporter: Sendable {
           environment: verified.app.environment.rawValue, receivedAt: signedDate,
           signedDate: signedDate,
           rawNotification: body,
-          imported: true))
+          imported: true, summary: .appStore(payload, transaction: transaction)))
       summary.requests += 1
     default:
       guard
