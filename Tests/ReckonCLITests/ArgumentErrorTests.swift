@@ -59,7 +59,7 @@ struct ArgumentErrorTests {
       message: "reckon send: --format must be text or json"),
     CommandErrorCase(
       arguments: ["report", "foo", "--state", "reckon-state.sqlite"],
-      message: "reckon report: unknown report 'foo'; the reports are: outcomes"),
+      message: "reckon report: unknown report 'foo'; the reports are: outcomes, rules"),
     CommandErrorCase(
       arguments: ["report", "outcomes", "extra", "--state", "reckon-state.sqlite"],
       message: "reckon report: unexpected argument 'extra'"),

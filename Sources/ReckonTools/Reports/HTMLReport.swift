@@ -182,6 +182,22 @@ public enum HTMLReport {
     return html + "</table>"
   }
 
+  /// The policies a report is about, each with its name, version, content hash and a note
+  /// (how many decisions it made, or where it was read from).
+  static func policyList(
+    _ policies: [(name: String, version: String?, sha256: String, note: String)]
+  )
+    -> String
+  {
+    var html =
+      "<table id=\"policies\"><tr><th>policy</th><th>version</th><th>SHA-256 of its text</th><th></th></tr>"
+    for policy in policies {
+      html +=
+        "<tr class=\"policy\"><td>\(HTMLText.escape(policy.name))</td><td>\(HTMLText.escape(policy.version ?? "—"))</td><td><code class=\"hash\">\(HTMLText.escape(policy.sha256))</code></td><td>\(HTMLText.escape(policy.note))</td></tr>"
+    }
+    return html + "</table>"
+  }
+
   static func page(title: String, body: String) -> String {
     """
     <!DOCTYPE html>
@@ -194,6 +210,14 @@ public enum HTMLReport {
     svg text { font: 13px system-ui, sans-serif; fill: #1d232b; } svg .chart-title { font-weight: 600; font-size: 14px; } svg .small { font-size: 11px; }
     figure { margin: 1em 0; } .key { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; } .key.a { background: #3b6ea5; } .key.b { background: #d08a2c; }
     .apple-rules { background: #fdecea; border-left: 4px solid #b3261e; padding: .5em 1em; } .apple-rules p { margin: .2em 0; font-weight: 600; }
+    .meta { color: #4a5563; } code.hash { font-size: .8em; word-break: break-all; } p.small { font-size: .85em; color: #4a5563; }
+    svg.time-chart .axis, svg.time-chart .x-label { font-size: 11px; fill: #4a5563; }
+    @media print {
+      body { margin: 0; max-width: none; font-size: 10pt; }
+      figure, tr, .totals, .meta { break-inside: avoid; page-break-inside: avoid; }
+      h2 { break-after: avoid; page-break-after: avoid; }
+      svg { max-width: 100%; height: auto; }
+    }
     </style></head><body>
     \(body)
     <p class="small">Made by Reckon.</p>

@@ -45,7 +45,7 @@ struct SVGBarChart {
     let height = bars.count * rowHeight + 36
     let maximum = max(1, (bars.map(\.value) + (secondary ?? [])).max() ?? 1)
     var svg =
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\" width=\"\(labelWidth + barWidth + 90)\" height=\"\(height)\">"
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\" viewBox=\"0 0 \(labelWidth + barWidth + 90) \(height)\" width=\"\(labelWidth + barWidth + 90)\" height=\"\(height)\">"
     svg += "<text x=\"0\" y=\"18\" class=\"chart-title\">\(HTMLText.escape(title))</text>"
     for (index, bar) in bars.enumerated() {
       let y = 30 + index * rowHeight

@@ -1,0 +1,121 @@
+import Foundation
+import ReckonState
+import Testing
+
+@testable import ReckonTools
+
+/// The outcomes report over time and with money: periods from the window's start to its end
+/// with none left out, ISO weeks, a time zone's days, money kept per currency, and Google Play
+/// reviews counted with their own meaning.
+struct OutcomeReportOverTimeTests {
+  /// 2026-11-30, a Monday, 00:00 UTC.
+  static let monday = Date(timeIntervalSince1970: 1_795_996_800)
+
+  static func decision(
+    at date: Date, _ outcomes: [OutcomeType] = [], price: Int64? = 10_000,
+    currency: String = "EUR", revocation: String? = nil, percentage: Int? = nil,
+    environment: String = "Production", rule: String = "r"
+  ) -> DecidedOutcome {
+    DecidedOutcome(
+      receivedAt: date, action: "respond", rule: rule, policyName: "p", body: nil,
+      rawNotification: Data(), outboxState: "sent",
+      sentBody: Data(#"{"refundPreference":"DECLINE"}"#.utf8), outcomes: outcomes,
+      revocationType: revocation, revocationPercentage: percentage,
+      summary: RequestSummary(
+        price: price, currency: price == nil ? nil : currency, reason: "OTHER",
+        productType: environment == "GooglePlay" ? "Google Play" : "consumable"),
+      environment: environment, policyVersion: "3", policySHA256: "abc")
+  }
+
+  @Test func weeksWithNoRequestInTheWindowAreZeroRows() {
+    let report = OutcomeReport(
+      [Self.decision(at: Self.monday.addingTimeInterval(3_600), [.refundDeclined])],
+      by: ReportPeriod(.week), since: Self.monday.addingTimeInterval(-7 * 86_400),
+      until: Self.monday.addingTimeInterval(14 * 86_400))
+    #expect(report.periods.map(\.label) == ["2026-W48", "2026-W49", "2026-W50"])
+    #expect(report.periods.map(\.sections.all.decisions) == [0, 1, 0])
+    #expect(report.periods.map(\.sections.all.refundRate) == [nil, 0, nil])
+    #expect(report.csv().split(separator: "\n").filter { $0.contains(",all,all,") }.count == 3)
+  }
+
+  /// A Sunday late at night is the end of the ISO week that began on Monday, and the first days
+  /// of January can belong to the year before's last week.
+  @Test func weeksAreISOWeeksFromMonday() {
+    let period = ReportPeriod(.week)
+    let sunday = Self.monday.addingTimeInterval(7 * 86_400 - 1)
+    #expect(period.interval(containing: sunday).start == Self.monday)
+    #expect(period.label(period.interval(containing: sunday).start) == "2026-W49")
+    // 2027-01-01 is a Friday: still ISO week 53 of 2026.
+    let newYear = Date(timeIntervalSince1970: 1_798_761_600)
+    #expect(period.label(period.interval(containing: newYear).start) == "2026-W53")
+  }
+
+  @Test func daysFollowTheTimeZoneAsked() throws {
+    let late = Self.monday.addingTimeInterval(23.5 * 3_600)
+    let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+    let utc = OutcomeReport([Self.decision(at: late)], by: ReportPeriod(.day))
+    let local = OutcomeReport(
+      [Self.decision(at: late)], by: ReportPeriod(.day, timeZone: berlin))
+    #expect(utc.periods.map(\.label) == ["2026-11-30"])
+    #expect(local.periods.map(\.label) == ["2026-12-01"])
+    #expect(local.json().contains(#""start":"2026-12-01T00:00:00+01:00""#))
+  }
+
+  /// Declined and reversed refunds keep the price, a prorated refund the share not given back,
+  /// a full refund nothing; each currency on its own.
+  @Test func moneyKeptIsCountedPerCurrency() throws {
+    let report = OutcomeReport([
+      Self.decision(at: Self.monday, [.refundDeclined]),
+      Self.decision(
+        at: Self.monday, [.refund], revocation: "REFUND_PRORATED", percentage: 25_000),
+      Self.decision(at: Self.monday, [.refund], revocation: "REFUND_FULL"),
+      Self.decision(at: Self.monday, [.refund, .refundReversed], revocation: "REFUND_FULL"),
+      Self.decision(at: Self.monday, [], currency: "USD"),
+      Self.decision(at: Self.monday, [.refundDeclined], price: 990, currency: "USD"),
+    ])
+    let euro = try #require(report.all.money["EUR"])
+    #expect(euro.requests == 4)
+    #expect(euro.atStake == 40_000)
+    #expect(euro.kept == 10_000 + 7_500 + 0 + 10_000)
+    #expect(report.all.money["USD"] == OutcomeMoney(requests: 2, atStake: 10_990, kept: 990))
+    #expect(report.text().contains("money kept: EUR 27.50 of 40.00"))
+    #expect(
+      report.json().contains(
+        #""EUR":{"requests":4,"atStakeMilliunits":40000,"keptMilliunits":27500}"#))
+    #expect(report.csv().contains("at_stake_EUR,kept_EUR,at_stake_USD,kept_USD"))
+  }
+
+  /// Google sends no decline: a review is counted apart and left out of the refund rate, a
+  /// voided purchase counted as its refund.
+  @Test func googlePlayReviewsAreLeftOutOfTheRefundRate() {
+    let report = OutcomeReport([
+      Self.decision(at: Self.monday, [.refundDeclined]),
+      Self.decision(at: Self.monday, [.refund], price: nil, environment: "GooglePlay"),
+      Self.decision(at: Self.monday, [], price: nil, environment: "GooglePlay"),
+    ])
+    #expect(report.all.googlePlayReviews == 2)
+    #expect(report.all.googlePlayVoided == 1)
+    #expect(report.all.refunded == 1)
+    #expect(report.all.refundRate == 0)
+    #expect(report.all.googlePlayVoidedRate == 0.5)
+    #expect(report.all.unpriced == 2)
+    #expect(report.text().contains("Google Play: 2 reviews, 1 voided (50.0%"))
+  }
+
+  @Test func theDecidingPoliciesAreNamedWithVersionAndHash() {
+    let report = OutcomeReport([Self.decision(at: Self.monday)], by: ReportPeriod(.month))
+    #expect(report.policies == [.init(name: "p", version: "3", sha256: "abc", decisions: 1)])
+    let html = report.html()
+    #expect(html.contains("<code class=\"hash\">abc</code>"))
+    #expect(html.contains("id=\"requests-over-time\""))
+  }
+
+  /// A body written with spaces is read whole rather than taken for one without a preference.
+  @Test(arguments: [
+    (#"{"refundPreference":"GRANT_FULL"}"#, "GRANT_FULL"),
+    (#"{"refundPreference" : "DECLINE"}"#, "DECLINE"), (#"{"deliveryStatus":"DELIVERED"}"#, nil),
+  ])
+  func thePreferenceSentIsReadFromTheBody(_ body: String, _ preference: String?) {
+    #expect(ReportedRequest.refundPreference(Data(body.utf8)) == preference)
+  }
+}
