@@ -212,11 +212,11 @@ public enum HTMLReport {
     .apple-rules { background: #fdecea; border-left: 4px solid #b3261e; padding: .5em 1em; } .apple-rules p { margin: .2em 0; font-weight: 600; }
     .meta { color: #4a5563; } code.hash { font-size: .8em; word-break: break-all; } p.small { font-size: .85em; color: #4a5563; }
     svg.time-chart .axis, svg.time-chart .x-label { font-size: 11px; fill: #4a5563; }
+    svg { max-width: 100%; height: auto; }
     @media print {
       body { margin: 0; max-width: none; font-size: 10pt; }
       figure, tr, .totals, .meta { break-inside: avoid; page-break-inside: avoid; }
       h2 { break-after: avoid; page-break-after: avoid; }
-      svg { max-width: 100%; height: auto; }
     }
     </style></head><body>
     \(body)
