@@ -92,6 +92,7 @@ enum ReportCommand: Command {
     }
     switch which {
     case "outcomes": return try outcomes(&arguments, console)
+    case "rules": return try await RulesReportCommand.run(&arguments, console)
     default: throw UsageError("unknown report '\(which)'; the reports are: outcomes, rules")
     }
   }
