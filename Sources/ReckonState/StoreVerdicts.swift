@@ -5,7 +5,7 @@ import Foundation
 /// dry-run reads them: a request the store sent after one is the customer asking again, not a
 /// repeat of the request the store answered, as `reckon serve` records it.
 public struct StoreVerdicts: Sendable {
-  private var times: [String: [(environment: String?, at: Date)]] = [:]
+  private var times: [String: [(environment: String?, at: Date, outcome: OutcomeType?)]] = [:]
 
   /// None yet.
   public init() {}
@@ -15,12 +15,24 @@ public struct StoreVerdicts: Sendable {
     OutcomeType(notificationType: type, subtype: subtype)?.isVerdict ?? false
   }
 
-  /// Notes a verdict on `transactionId` at `date`; a nil environment is one of unknown app,
-  /// which counts for every environment, as `history.earlier_refunds` counts it.
+  /// Notes a verdict on `transactionId` at `date` (`outcome`, when the reader knows which); a
+  /// nil environment is one of unknown app, which counts for every environment, as
+  /// `history.earlier_refunds` counts it.
   public mutating func add(
-    transactionId: String, environment: String?, at date: Date
+    transactionId: String, environment: String?, at date: Date, outcome: OutcomeType? = nil
   ) {
-    times[transactionId, default: []].append((environment, date))
+    times[transactionId, default: []].append((environment, date, outcome))
+  }
+
+  /// The store's first verdict on `transactionId` in `environment` at or after `start`, when
+  /// its kind is known: the outcome of a request received then.
+  package func outcome(_ transactionId: String, _ environment: String?, after start: Date)
+    -> OutcomeType?
+  {
+    times[transactionId]?.filter { verdict in
+      (verdict.environment == nil || environment == nil || verdict.environment == environment)
+        && start <= verdict.at
+    }.min { $0.at < $1.at }?.outcome
   }
 
   /// Adds `other`'s verdicts.

@@ -40,14 +40,14 @@ extension SQLiteStateStore {
       var verdicts = StoreVerdicts()
       for row in try connection.query(
         """
-        SELECT transaction_id, environment, occurred_at FROM \(outcomesWithApps)
+        SELECT transaction_id, environment, occurred_at, type FROM \(outcomesWithApps)
         WHERE type IN (\(OutcomeType.sqlList(OutcomeType.verdicts)))
         """)
       {
         guard let transactionId = row.text(0), let date = row.date(2) else { continue }
         verdicts.add(
-          transactionId: transactionId,
-          environment: row.text(1), at: date)
+          transactionId: transactionId, environment: row.text(1), at: date,
+          outcome: row.text(3).flatMap(OutcomeType.init(rawValue:)))
       }
       return verdicts
     }

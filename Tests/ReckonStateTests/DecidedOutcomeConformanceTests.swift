@@ -78,4 +78,23 @@ import Testing
     #expect(decided.revocationType == "REFUND_PRORATED")
     #expect(decided.revocationPercentage == 25_000)
   }
+
+  /// A dry-run over the state shows each request's outcome: the store's first verdict after it.
+  @Test(arguments: StateBackend.all)
+  func theStoresVerdictsSayWhichOutcomeTheyAre(_ backend: StateBackend) throws {
+    let store = try backend.make()
+    _ = try store.recordNotification(Fixture.notification(transaction: "1"))
+    _ = try store.recordNotification(Fixture.notification(transaction: "2"))
+    for (transaction, type) in [("1", OutcomeType.refundDeclined), ("2", .refund)] {
+      _ = try store.attachOutcome(
+        type, notificationUUID: "verdict-\(transaction)", transactionId: transaction,
+        app: Fixture.appKey, originalTransactionId: nil, appAccountToken: nil,
+        occurredAt: Fixture.start.addingTimeInterval(3_600))
+    }
+    let verdicts = try store.storeVerdicts()
+    #expect(verdicts.outcome("1", "Production", after: Fixture.start) == .refundDeclined)
+    #expect(verdicts.outcome("2", "Production", after: Fixture.start) == .refund)
+    #expect(
+      verdicts.outcome("2", "Production", after: Fixture.start.addingTimeInterval(7_200)) == nil)
+  }
 }

@@ -574,7 +574,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
       for outcome in outcomesList where outcome.type.isVerdict {
         let environment = outcome.requestId.flatMap { requests[$0]?.record.environment }
         verdicts.add(
-          transactionId: outcome.transactionId, environment: environment, at: outcome.occurredAt)
+          transactionId: outcome.transactionId, environment: environment, at: outcome.occurredAt,
+          outcome: outcome.type)
       }
       return verdicts
     }

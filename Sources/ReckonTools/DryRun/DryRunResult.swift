@@ -1,3 +1,4 @@
+import Foundation
 import ReckonAppStore
 import ReckonEngine
 import ReckonPolicy
@@ -48,10 +49,20 @@ public struct DryRunResult: Sendable {
   public var policyName: String
   /// The `--against` policy's name.
   public var againstName: String?
+  /// The policy's version header, if it has one.
+  public var policyVersion: String?
+  /// SHA-256 of the policy's text (hex), as `reckon serve` records it with each decision.
+  public var policySHA256 = ""
+  /// The `--against` policy's version and SHA-256.
+  public var against: (version: String?, sha256: String)?
+  /// The store's verdicts the run read beside the requests (a state's outcomes), for the
+  /// store's outcome of each request; nil when it read none.
+  public var storeVerdicts: StoreVerdicts?
 
   /// Leaves out the rows `reckon serve` would not have decided (see `NotificationCopies`), with
   /// Apple's `verdicts` read beside them.
   mutating func removeCopies(verdicts: StoreVerdicts) {
+    storeVerdicts = verdicts
     var copies = NotificationCopies(verdicts: verdicts)
     copies.remove(from: &rows)
     duplicates = copies.duplicates
@@ -109,6 +120,11 @@ public struct DryRunResult: Sendable {
     againstRuleNames = against.map { $0.checked.rules.map(\.name) }
     policyName = policy.checked.name
     againstName = against?.checked.name
+    policyVersion = policy.checked.version
+    policySHA256 = SHA256Digest.hex(Data(policy.checked.source.text.utf8))
+    self.against = against.map {
+      ($0.checked.version, SHA256Digest.hex(Data($0.checked.source.text.utf8)))
+    }
   }
 
   /// The name of the policy's rule at `index`, `otherwise` for nil.

@@ -13,6 +13,7 @@ public enum HTMLReport {
     -> String
   {
     var body = "<h1>Dry-run of “\(HTMLText.escape(result.policyName))”</h1>"
+    body += dryRunOverTime(result)
     body +=
       "<p class=\"totals\">Requests: <b id=\"total\">\(DryRunText.n(summary.decided + summary.undecided))</b>"
     body += " · decided <b id=\"decided\">\(DryRunText.n(summary.decided))</b>"
