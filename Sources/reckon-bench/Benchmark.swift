@@ -130,6 +130,13 @@ struct Benchmark: Sendable {
         Option(name: "plain", kind: .flag, help: "store generated lines, not signed notifications"),
       ], run: runStateSizeBenchmark),
     Benchmark(
+      name: "report",
+      summary: "report outcomes --by week and report rules over a large SQLite state",
+      options: [
+        Option(name: "requests", kind: .integer, help: "decided requests in the state (1000000)"),
+        Option(name: "keep", kind: .path, help: "leave the state at PATH (a new file)"),
+      ], run: runReportBenchmark),
+    Benchmark(
       name: "health",
       summary: "/healthz and /metrics polled on a large state, and the webhook's p50/p99 beside",
       options: [

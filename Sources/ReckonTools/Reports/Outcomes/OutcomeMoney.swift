@@ -12,6 +12,13 @@ public struct OutcomeMoney: Hashable, Sendable {
   /// yet keep nothing counted here.
   public var kept: Int64 = 0
 
+  /// Counts a request that paid `price`, of which `kept` stayed paid.
+  mutating func add(_ price: Int64, kept: Int64) {
+    requests += 1
+    atStake &+= price
+    self.kept &+= kept
+  }
+
   /// These sums and `other`'s together.
   func adding(_ other: OutcomeMoney) -> OutcomeMoney {
     OutcomeMoney(

@@ -28,7 +28,13 @@ extension OutcomeReport {
     /// Of the Google Play reviews, how many purchases Google voided (refunded).
     public var googlePlayVoided = 0
     /// The money, by ISO 4217 currency.
-    public var money: [String: OutcomeMoney] = [:]
+    public var money: [String: OutcomeMoney] {
+      Dictionary(
+        moneyByCurrency.map { ($0.currency, $0.sums) }, uniquingKeysWith: { $0.adding($1) })
+    }
+    /// The money as counted: a few currencies, found by comparison, which a million requests
+    /// counted into every group cost far less than hashing each into a dictionary.
+    private var moneyByCurrency: [(currency: String, sums: OutcomeMoney)] = []
     /// Decisions whose purchase named no price (every Google Play review), left out of `money`.
     public var unpriced = 0
 
@@ -50,7 +56,7 @@ extension OutcomeReport {
       sum.seatsRefunded += other.seatsRefunded
       sum.googlePlayReviews += other.googlePlayReviews
       sum.googlePlayVoided += other.googlePlayVoided
-      sum.money.merge(other.money) { $0.adding($1) }
+      for (currency, sums) in other.moneyByCurrency { sum.addMoney(currency, sums) }
       sum.unpriced += other.unpriced
       return sum
     }
@@ -118,9 +124,36 @@ extension OutcomeReport {
         unpriced += 1
         return
       }
-      money[currency, default: OutcomeMoney()].requests += 1
-      money[currency, default: OutcomeMoney()].atStake &+= price
-      money[currency, default: OutcomeMoney()].kept &+= OutcomeMoney.kept(price, request)
+      addMoney(
+        currency, OutcomeMoney(requests: 1, atStake: price, kept: OutcomeMoney.kept(price, request))
+      )
+    }
+
+    private mutating func addMoney(_ currency: String, _ sums: OutcomeMoney) {
+      if let at = moneyByCurrency.firstIndex(where: { $0.currency == currency }) {
+        moneyByCurrency[at].sums = moneyByCurrency[at].sums.adding(sums)
+      } else {
+        moneyByCurrency.append((currency, sums))
+      }
+    }
+
+    public static func == (left: Counts, right: Counts) -> Bool {
+      left.decisions == right.decisions && left.withOutcome == right.withOutcome
+        && left.refunded == right.refunded && left.prorated == right.prorated
+        && left.proratedMilliunits == right.proratedMilliunits
+        && left.proratedMeasured == right.proratedMeasured && left.declined == right.declined
+        && left.reversed == right.reversed && left.seatsRefunded == right.seatsRefunded
+        && left.googlePlayReviews == right.googlePlayReviews
+        && left.googlePlayVoided == right.googlePlayVoided && left.unpriced == right.unpriced
+        && left.money == right.money
+    }
+
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(decisions)
+      hasher.combine(withOutcome)
+      hasher.combine(refunded)
+      hasher.combine(declined)
+      hasher.combine(money)
     }
   }
 }

@@ -74,8 +74,9 @@ public struct OutcomeReport: Sendable {
     if let period { periods = Self.periods(period, from: since ?? first, to: until, last: last) }
     var policies = PolicyTally()
     var current = 0
+    var ruleKeys = RuleKeys()
     for decision in decisions {
-      let request = ReportedRequest(decision)
+      let request = ReportedRequest(decision, rules: &ruleKeys)
       whole.add(request)
       if decision.action != DecidedOutcome.imported { policies.add(decision) }
       guard !periods.isEmpty, let index = periodIndex(of: request.receivedAt, near: current)

@@ -5,6 +5,22 @@ import ReckonGooglePlay
 import ReckonState
 import ReckonSupport
 
+/// The `policy: rule` names of a report's groups, made once per rule rather than per request:
+/// a million requests share a few rules, and most come after one of the same rule.
+struct RuleKeys {
+  private var last: (policy: String, rule: String, key: String)?
+  private var keys: [String: [String: String]] = [:]
+
+  mutating func key(_ decision: DecidedOutcome) -> String {
+    if let last, last.rule == decision.rule, last.policy == decision.policyName { return last.key }
+    let key =
+      keys[decision.policyName]?[decision.rule] ?? "\(decision.policyName): \(decision.rule)"
+    keys[decision.policyName, default: [:]][decision.rule] = key
+    last = (decision.policyName, decision.rule, key)
+    return key
+  }
+}
+
 /// One decided (or imported) request as the outcomes report counts it: the groups it falls in
 /// and what the store did afterwards, read once.
 struct ReportedRequest {
@@ -25,12 +41,11 @@ struct ReportedRequest {
   let prorated: Bool
   let revocationPercentage: Int?
 
-  init(_ decision: DecidedOutcome) {
+  init(_ decision: DecidedOutcome, rules: inout RuleKeys) {
     receivedAt = decision.receivedAt
     imported = decision.action == DecidedOutcome.imported
     preference = Self.preference(decision)
-    rule =
-      imported ? OutcomeReport.importedHistory : "\(decision.policyName): \(decision.rule)"
+    rule = imported ? OutcomeReport.importedHistory : rules.key(decision)
     let summary = decision.summary ?? Self.summary(decision.rawNotification)
     googlePlay =
       decision.environment == GooglePlayStore.environment

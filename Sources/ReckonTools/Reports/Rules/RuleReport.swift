@@ -80,10 +80,11 @@ public struct RuleReport: Sendable {
       }
     }
     var retiredLines: [String: Int] = [:]
+    var ruleKeys = RuleKeys()
     for decision in decisions where decision.action != DecidedOutcome.imported {
       first = min(first ?? decision.receivedAt, decision.receivedAt)
       last = max(last ?? decision.receivedAt, decision.receivedAt)
-      let request = ReportedRequest(decision)
+      let request = ReportedRequest(decision, rules: &ruleKeys)
       if let (policy, index) = lines[decision.policyName]?[decision.rule] {
         policies[policy].rules[index].counts.add(request)
         continue
