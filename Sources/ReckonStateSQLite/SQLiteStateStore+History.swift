@@ -67,10 +67,7 @@ extension SQLiteStateStore {
         SELECT r.received_at, d.action, d.rule, d.policy_name, d.body,
           CASE WHEN \(summaryColumn("r", "summarized")) = 0 THEN r.raw_notification END,
           e.state, CASE WHEN e.state = 'sent' THEN e.body END,
-          (SELECT group_concat(type || ' ' || COALESCE(revocation_type, '') || ' '
-              || COALESCE(revocation_percentage, ''), ',')
-            FROM (SELECT o.type, o.revocation_type, o.revocation_percentage FROM outcomes o
-              WHERE o.request_id = r.id ORDER BY o.occurred_at, o.id)),
+          \(outcomesOfRequest),
           r.id, \(rawFormat("r")), r.environment, d.policy_version, d.policy_sha256,
           \(["price", "currency", "reason", "product_type", "summarized"].map { summaryColumn("r", $0) }.joined(separator: ", "))
         FROM requests r LEFT JOIN decisions d ON d.id = (SELECT max(id) FROM decisions WHERE request_id = r.id)
@@ -99,6 +96,27 @@ extension SQLiteStateStore {
           price: row.int(14), currency: row.text(15), reason: row.text(16),
           productType: row.text(17)) : nil,
       environment: row.text(11) ?? "", policyVersion: row.text(12), policySHA256: row.text(13))
+  }
+
+  /// A request's outcomes (`r`), oldest first, as `AttachedOutcomes` reads them. Read through
+  /// the index on (request, time, id), whose order the list takes: a sort per request in a
+  /// subquery took half as long again over a million requests. A file older than the index
+  /// (read-only, as it is) sorts.
+  private var outcomesOfRequest: String {
+    let parts =
+      "o.type || ' ' || COALESCE(o.revocation_type, '') || ' ' || COALESCE(o.revocation_percentage, '')"
+    guard readVersion >= StateSchema.outcomesByRequest else {
+      return """
+        (SELECT group_concat(type || ' ' || COALESCE(revocation_type, '') || ' '
+            || COALESCE(revocation_percentage, ''), ',')
+          FROM (SELECT o.type, o.revocation_type, o.revocation_percentage FROM outcomes o
+            WHERE o.request_id = r.id ORDER BY o.occurred_at, o.id))
+        """
+    }
+    return """
+      (SELECT group_concat(\(parts), ',') FROM outcomes o INDEXED BY outcomes_by_request
+        WHERE o.request_id = r.id)
+      """
   }
 
   /// `alias.name`, one of a request's summary columns; in a file older than

@@ -220,6 +220,9 @@ enum StateSchema {
   /// (format 0, no live policy kept).
   static let oldestReadable = 4
 
+  /// The first version with the index of outcomes by request, time and id.
+  static let outcomesByRequest = 5
+
   /// The first version whose outcomes carry their app (`bundle_id`, `environment`).
   static let outcomeApps = 6
 
