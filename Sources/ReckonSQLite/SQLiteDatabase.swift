@@ -149,6 +149,17 @@ public final class SQLiteDatabase {
     return rows
   }
 
+  /// Runs one statement with `values` bound in order, handing each row to `body` as it is
+  /// read: a million rows are never held at once.
+  public func forEachRow(
+    _ sql: String, _ values: [SQLiteValue] = [], _ body: (SQLiteRow) -> Void
+  ) throws(SQLiteError) {
+    let statement = try prepare(sql)
+    defer { statement.reset() }
+    try statement.bind(values)
+    while try statement.step() { body(statement.row()) }
+  }
+
   /// The rowid of the last insert.
   public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

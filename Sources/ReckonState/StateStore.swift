@@ -170,6 +170,11 @@ public protocol RequestHistory: Sendable {
   func storedRequests(since: Date?, until: Date?) throws(StateError) -> [StoredRequest]
   /// The requests decided (or imported) in `since..<until`, with their outcomes.
   func decidedOutcomes(since: Date?, until: Date?) throws(StateError) -> [DecidedOutcome]
+  /// The same requests as `decidedOutcomes`, in the same order, each handed to `body` as it
+  /// is read, so a report over millions holds none of them for long.
+  func forEachDecidedOutcome(
+    since: Date?, until: Date?, _ body: (DecidedOutcome) -> Void
+  ) throws(StateError)
   /// When the store refunded or declined each transaction.
   func storeVerdicts() throws(StateError) -> StoreVerdicts
   /// How many requests the store holds, and when the first and last came.
@@ -244,5 +249,15 @@ extension StateStore {
   /// Checkpoints, waiting for other readers.
   public func checkpoint() throws(StateError) -> Bool {
     try checkpoint(waitingForOthers: true)
+  }
+}
+
+extension RequestHistory {
+  /// Reads `decidedOutcomes` whole and hands them over one by one: a backend that can read
+  /// row by row does better.
+  public func forEachDecidedOutcome(
+    since: Date?, until: Date?, _ body: (DecidedOutcome) -> Void
+  ) throws(StateError) {
+    for decided in try decidedOutcomes(since: since, until: until) { body(decided) }
   }
 }

@@ -63,6 +63,14 @@ final class SQLiteConnection {
     return rows
   }
 
+  /// Runs one statement, handing each row to `body` as it is read.
+  func forEachRow(_ sql: String, _ values: [SQLiteValue], _ body: (SQLiteRow) -> Void)
+    throws(StateError)
+  {
+    do { try database.forEachRow(sql, values, body) } catch { throw failed(error, sql) }
+    noteSuccess(sql)
+  }
+
   /// The error for `error`, noted in `writeHealth` when a write failed for another reason than
   /// a constraint (which is the caller's answer, not the file's health).
   private func failed(_ error: SQLiteError, _ sql: String) -> StateError {

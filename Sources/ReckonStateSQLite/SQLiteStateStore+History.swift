@@ -59,10 +59,22 @@ extension SQLiteStateStore {
   public func decidedOutcomes(since: Date?, until: Date?) throws(StateError)
     -> [DecidedOutcome]
   {
+    var decided: [DecidedOutcome] = []
+    try forEachDecidedOutcome(since: since, until: until) { decided.append($0) }
+    return decided
+  }
+
+  /// The requests `decidedOutcomes` reads, each handed to `body` as its row is read; a row
+  /// that cannot be read (a packed notification whose certificate is gone) stops the reading
+  /// with its error.
+  public func forEachDecidedOutcome(
+    since: Date?, until: Date?, _ body: (DecidedOutcome) -> Void
+  ) throws(StateError) {
     try locked { () throws(StateError) in
+      var failure: StateError?
       // One look-up of a request's outcomes, in order, each with how a refund was made: the
       // report reads a million requests, and a look-up per column tripled its time.
-      try connection.query(
+      try connection.forEachRow(
         """
         SELECT r.received_at, d.action, d.rule, d.policy_name, d.body,
           CASE WHEN \(summaryColumn("r", "summarized")) = 0 THEN r.raw_notification END,
@@ -75,7 +87,11 @@ extension SQLiteStateStore {
         WHERE r.received_at >= ? AND r.received_at < ? AND \(reportedRequest)
         ORDER BY r.received_at, r.id
         """, SQLiteStateStore.range(since, until)
-      ).map { row throws(StateError) in try decidedOutcome(row) }
+      ) { row in
+        guard failure == nil else { return }
+        do throws(StateError) { body(try decidedOutcome(row)) } catch { failure = error }
+      }
+      if let failure { throw failure }
     }
   }
 

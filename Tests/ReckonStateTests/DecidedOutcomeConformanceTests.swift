@@ -97,4 +97,23 @@ import Testing
     #expect(
       verdicts.outcome("2", "Production", after: Fixture.start.addingTimeInterval(7_200)) == nil)
   }
+
+  /// Reading row by row hands over the same requests, in the same order, as reading them whole.
+  @Test(arguments: StateBackend.all)
+  func readingOneByOneGivesWhatReadingWholeGives(_ backend: StateBackend) throws {
+    let store = try backend.make()
+    for (index, transaction) in ["3", "1", "2"].enumerated() {
+      var record = Fixture.notification(
+        transaction: transaction, at: Fixture.start.addingTimeInterval(Double(3 - index) * 60))
+      record.summary = index == 1 ? nil : Self.summary
+      let id = try store.recordNotification(record).requestId
+      _ = try store.recordDecision(Fixture.decision(), requestId: id, enqueue: nil, sentAt: nil)
+    }
+    var streamed: [DecidedOutcome] = []
+    try store.forEachDecidedOutcome(since: nil, until: nil) { streamed.append($0) }
+    let whole = try store.decidedOutcomes(since: nil, until: nil)
+    #expect(streamed == whole)
+    #expect(streamed.map(\.receivedAt) == streamed.map(\.receivedAt).sorted())
+    #expect(streamed.count == 3)
+  }
 }

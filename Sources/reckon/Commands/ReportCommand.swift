@@ -108,9 +108,9 @@ enum ReportCommand: Command {
       try HTMLReportFile(path, inputs: [("--state", state.location)])
     }
     let store = try state.open(access: .readOnly)
-    let report = OutcomeReport(
-      try store.decidedOutcomes(since: range.since, until: range.until), by: period,
-      since: range.since, until: range.until)
+    let report = try OutcomeReport(by: period, since: range.since, until: range.until) {
+      try store.forEachDecidedOutcome(since: range.since, until: range.until, $0)
+    }
     switch format {
     case .json: console.out(report.json())
     case .csv: console.out(report.csv())

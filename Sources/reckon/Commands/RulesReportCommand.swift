@@ -37,9 +37,9 @@ enum RulesReportCommand {
     }
     guard let sources = try policies(policyPath, configuration, console) else { return 1 }
     let store = try state.open(access: .readOnly)
-    let report = RuleReport(
-      sources, try store.decidedOutcomes(since: range.since, until: range.until),
-      since: range.since, until: range.until)
+    let report = try RuleReport(sources, since: range.since, until: range.until) {
+      try store.forEachDecidedOutcome(since: range.since, until: range.until, $0)
+    }
     switch format {
     case .json: console.out(report.json())
     case .csv: console.out(report.csv())

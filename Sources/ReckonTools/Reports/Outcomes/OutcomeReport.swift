@@ -66,25 +66,72 @@ public struct OutcomeReport: Sendable {
     _ decisions: [DecidedOutcome], by period: ReportPeriod? = nil, since: Date? = nil,
     until: Date? = nil
   ) {
+    self.init(by: period, since: since, until: until) { count in decisions.forEach(count) }
+  }
+
+  /// The report over the decisions `read` hands over one by one (as
+  /// `StateStore.forEachDecidedOutcome` does), none of them kept once counted.
+  public init(
+    by period: ReportPeriod? = nil, since: Date? = nil, until: Date? = nil,
+    reading read: ((DecidedOutcome) -> Void) throws -> Void
+  ) rethrows {
     self.period = period
     self.since = since
     self.until = until
-    first = decisions.lazy.map(\.receivedAt).min()
-    last = decisions.lazy.map(\.receivedAt).max()
-    if let period { periods = Self.periods(period, from: since ?? first, to: until, last: last) }
+    var tally = Tally(period)
+    try read { tally.add($0) }
+    tally.finish()
+    whole = tally.whole
+    first = tally.first
+    last = tally.last
+    policies = tally.policies.policies
+    guard let period else { return }
+    periods = Self.periods(period, from: since ?? first, to: until, last: last).map { empty in
+      var filled = empty
+      filled.sections = tally.byPeriod[empty.interval.start] ?? OutcomeSections()
+      return filled
+    }
+  }
+
+  /// What the report counts as the decisions come: the whole range, and each period's tables
+  /// by its start. Decisions come oldest first, so the period at hand is kept apart and the
+  /// calendar asked again only when one falls outside it.
+  private struct Tally {
+    let period: ReportPeriod?
+    var whole = OutcomeSections()
+    var byPeriod: [Date: OutcomeSections] = [:]
+    var current: (interval: DateInterval, sections: OutcomeSections)?
+    var first: Date?
+    var last: Date?
     var policies = PolicyTally()
-    var current = 0
     var ruleKeys = RuleKeys()
-    for decision in decisions {
+
+    init(_ period: ReportPeriod?) { self.period = period }
+
+    mutating func add(_ decision: DecidedOutcome) {
       let request = ReportedRequest(decision, rules: &ruleKeys)
+      first = min(first ?? request.receivedAt, request.receivedAt)
+      last = max(last ?? request.receivedAt, request.receivedAt)
       whole.add(request)
       if decision.action != DecidedOutcome.imported { policies.add(decision) }
-      guard !periods.isEmpty, let index = periodIndex(of: request.receivedAt, near: current)
-      else { continue }
-      current = index
-      periods[index].sections.add(request)
+      guard let period else { return }
+      if let at = current?.interval, at.start <= request.receivedAt, request.receivedAt < at.end {
+        current?.sections.add(request)
+        return
+      }
+      finish()
+      let interval = period.interval(containing: request.receivedAt)
+      var sections = byPeriod.removeValue(forKey: interval.start) ?? OutcomeSections()
+      sections.add(request)
+      current = (interval, sections)
     }
-    self.policies = policies.policies
+
+    /// Puts the period at hand with the others.
+    mutating func finish() {
+      guard let current else { return }
+      byPeriod[current.interval.start] = current.sections
+      self.current = nil
+    }
   }
 
   /// The periods from the one holding `start` to the one before `until` (exclusive), or to the
@@ -99,22 +146,6 @@ public struct OutcomeReport: Sendable {
     return period.intervals(from: start, through: end).map {
       Period(interval: $0, label: period.label($0.start))
     }
-  }
-
-  /// The index of the period holding `date`: requests come oldest first, so the last one's
-  /// period, or the next, is tried before a search.
-  private func periodIndex(of date: Date, near current: Int) -> Int? {
-    for index in [current, current + 1] where periods.indices.contains(index) {
-      if periods[index].interval.start <= date, date < periods[index].interval.end { return index }
-    }
-    var low = 0
-    var high = periods.count
-    while low < high {
-      let middle = (low + high) / 2
-      if periods[middle].interval.end <= date { low = middle + 1 } else { high = middle }
-    }
-    guard low < periods.count, periods[low].interval.start <= date else { return nil }
-    return low
   }
 
   /// The group of requests imported from Apple's history and never decided by Reckon: what

@@ -66,6 +66,15 @@ public struct RuleReport: Sendable {
   /// The report of `decisions` against `sources`; requests imported from history, which no
   /// rule decided, are left out.
   public init(_ sources: [Source], _ decisions: [DecidedOutcome], since: Date?, until: Date?) {
+    self.init(sources, since: since, until: until) { count in decisions.forEach(count) }
+  }
+
+  /// The report of the decisions `read` hands over one by one (as
+  /// `StateStore.forEachDecidedOutcome` does), none of them kept once counted.
+  public init(
+    _ sources: [Source], since: Date?, until: Date?,
+    reading read: ((DecidedOutcome) -> Void) throws -> Void
+  ) rethrows {
     self.since = since
     self.until = until
     policies = sources.map { source in
@@ -81,13 +90,14 @@ public struct RuleReport: Sendable {
     }
     var retiredLines: [String: Int] = [:]
     var ruleKeys = RuleKeys()
-    for decision in decisions where decision.action != DecidedOutcome.imported {
+    try read { decision in
+      guard decision.action != DecidedOutcome.imported else { return }
       first = min(first ?? decision.receivedAt, decision.receivedAt)
       last = max(last ?? decision.receivedAt, decision.receivedAt)
       let request = ReportedRequest(decision, rules: &ruleKeys)
       if let (policy, index) = lines[decision.policyName]?[decision.rule] {
         policies[policy].rules[index].counts.add(request)
-        continue
+        return
       }
       let key = "\(decision.policyName)\u{0}\(decision.rule)"
       if retiredLines[key] == nil {
