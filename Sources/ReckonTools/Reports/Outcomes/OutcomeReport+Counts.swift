@@ -137,6 +137,7 @@ extension OutcomeReport {
       }
     }
 
+    /// Whether both count the same, money by currency included.
     public static func == (left: Counts, right: Counts) -> Bool {
       left.decisions == right.decisions && left.withOutcome == right.withOutcome
         && left.refunded == right.refunded && left.prorated == right.prorated
@@ -148,6 +149,7 @@ extension OutcomeReport {
         && left.money == right.money
     }
 
+    /// Hashes what `==` compares, or enough of it.
     public func hash(into hasher: inout Hasher) {
       hasher.combine(decisions)
       hasher.combine(withOutcome)
