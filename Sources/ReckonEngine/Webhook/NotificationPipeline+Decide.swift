@@ -54,8 +54,7 @@ extension NotificationPipeline {
     if let kept = requestLogs.context(for: request.requestId) { return kept }
     let context = RequestLogContext()
     context.note(requestId: request.requestId)
-    requestLogs.keep(context, for: request.requestId)
-    return context
+    return requestLogs.keep(context, for: request.requestId)
   }
 
   /// Decides one claimed undecided request, or puts it off; whether it was decided here.

@@ -20,10 +20,14 @@ public final class RequestLogBook: Sendable {
     self.capacity = max(1, capacity)
   }
 
-  /// Keeps `context` for request `requestId`.
-  public func keep(_ context: RequestLogContext, for requestId: Int64) {
+  /// Keeps `context` for request `requestId` unless one is kept for it already; the one kept.
+  @discardableResult
+  public func keep(_ context: RequestLogContext, for requestId: Int64) -> RequestLogContext {
     shelf.withLock { shelf in
-      guard shelf.contexts.updateValue(context, forKey: requestId) == nil else { return }
+      // The first stays: a retry pass may have taken up the request, and logged under its
+      // context, between the request's recording and its own keep.
+      if let kept = shelf.contexts[requestId] { return kept }
+      shelf.contexts[requestId] = context
       shelf.order.append(requestId)
       if shelf.order.count - shelf.oldest > capacity {
         shelf.contexts[shelf.order[shelf.oldest]] = nil
@@ -34,6 +38,7 @@ public final class RequestLogBook: Sendable {
           shelf.oldest = 0
         }
       }
+      return context
     }
   }
 

@@ -22,6 +22,16 @@ struct RequestLogBookTests {
     #expect(book.context(for: 2) != nil)
   }
 
+  /// A retry pass that took a request up first logs its decision under the context it kept:
+  /// the request's own keep, coming after, must not give the send another id.
+  @Test func theFirstContextKeptForARequestStays() {
+    let book = RequestLogBook(capacity: 2)
+    let first = RequestLogContext()
+    #expect(book.keep(first, for: 1) === first)
+    #expect(book.keep(RequestLogContext(), for: 1) === first)
+    #expect(book.context(for: 1) === first)
+  }
+
   @Test func aNewIdIsSixteenHexadecimalDigits() {
     let ids = (0..<100).map { _ in RequestLogContext.newId() }
     #expect(ids.allSatisfy { $0.count == 16 && $0.allSatisfy(\.isHexDigit) })
