@@ -79,7 +79,6 @@ extension ReckonService {
     _ intervals: Intervals, sender lease: (any SenderLease)?, leader: any LeaderLease,
     stop: StopFlag
   ) async {
-    let started = Date()
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
         await self.loop("leadership", every: intervals.leadership, stop: stop, first: true) {
@@ -95,7 +94,7 @@ extension ReckonService {
         }
       }
       group.addTask {
-        await self.retryLeftOver(since: started, leader: leader, stop: stop)
+        await self.retryLeftOver(since: self.createdAt, leader: leader, stop: stop)
         await self.loop("retry", every: intervals.retry, stop: stop) {
           if leader.isLeader { await self.retryUndecided() }
         }
@@ -114,7 +113,10 @@ extension ReckonService {
   /// Decides at once the requests an earlier process recorded but never decided (it was killed
   /// in between): Apple's retry of them is answered 200 as a duplicate, so nothing else would
   /// decide them before the first retry interval. A pass takes at most 100, so pass again while
-  /// one decides something (the set, received before `started`, is finite).
+  /// one decides something (the set, received before `started`, is finite). `started` is when
+  /// this service was made, not when `run()` began: a webhook listens before its loops start,
+  /// and a request it is still handling, recorded but not yet claimed, would be taken up here
+  /// and decided apart from its own answer and log lines.
   private func retryLeftOver(since started: Date, leader: any LeaderLease, stop: StopFlag) async {
     _ = refreshLead(leader)
     while !stop.isSet(), leader.isLeader,

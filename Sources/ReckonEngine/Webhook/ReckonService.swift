@@ -88,6 +88,9 @@ public final class ReckonService: Sendable {
   let loopsStopped = StoppedLoops()
   /// Whether `run()` last reported this instance as leading.
   let leads = Mutex(false)
+  /// When this service was made: every request received before was received by another (an
+  /// earlier process), so `run()`'s start-up pass may decide it.
+  let createdAt = Date()
 
   /// The loops of `run()` that stopped on an error (`sender`, `retry`, `policy-watch`), in the
   /// order they did: a health check reports them, as a restart brings them back.

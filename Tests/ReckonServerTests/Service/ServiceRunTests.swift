@@ -78,6 +78,28 @@ struct ServiceRunTests {
     #expect(answer.correlationId != nil)
   }
 
+  /// The start-up pass decides at once what an earlier service left undecided, never what this
+  /// one received: a webhook listens before its loops start, and a request it was still
+  /// handling would be decided by the pass, answered as a duplicate and logged under two ids.
+  @Test func theStartUpPassDecidesWhatAnEarlierServiceLeftNotWhatThisOneReceived() async throws {
+    let world = try RunWorld()
+    defer { world.standIn.shutdown() }
+    world.facts.failNext()
+    #expect(await world.answer(try world.service(), transaction: "1201").verdict == .deferred)
+    let service = try world.service()
+    world.facts.failNext()
+    #expect(await world.answer(service, transaction: "1202").verdict == .deferred)
+    var intervals = RunWorld.intervals
+    intervals.retry = 600
+    let running = Task { try await service.run(intervals: intervals) }
+    #expect(await world.eventually { world.events.decided("1201") }, "\(world.events.names)")
+    // The pass goes on while it decides something: time to have taken up 1202 as well.
+    try await Task.sleep(for: .milliseconds(500))
+    running.cancel()
+    try await running.value
+    #expect(!world.events.decided("1202"), "\(world.events.names)")
+  }
+
   @Test func aLoopThatFailsIsNamedAndTheOthersGoOn() async throws {
     let world = try RunWorld()
     defer { world.standIn.shutdown() }
