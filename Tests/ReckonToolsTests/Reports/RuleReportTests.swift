@@ -11,16 +11,17 @@ struct RuleReportTests {
     name: "p", version: "2", sha256: "abc", path: "p.policy",
     rules: ["heavy use", "never fires"])
 
-  static func decision(_ rule: String, policy: String = "p", _ outcomes: [OutcomeType] = [])
-    -> DecidedOutcome
-  {
+  static func decision(
+    _ rule: String, policy: String = "p", sha256: String? = nil, _ outcomes: [OutcomeType] = []
+  ) -> DecidedOutcome {
     var decided = OutcomeReportOverTimeTests.decision(
       at: OutcomeReportOverTimeTests.monday, outcomes, rule: rule)
-    if policy != "p" {
+    if policy != "p" || sha256 != nil {
       decided = DecidedOutcome(
         receivedAt: decided.receivedAt, action: "respond", rule: rule, policyName: policy,
         body: nil, rawNotification: Data(), outboxState: nil, sentBody: nil, outcomes: outcomes,
-        revocationType: nil, revocationPercentage: nil, summary: decided.summary)
+        revocationType: nil, revocationPercentage: nil, summary: decided.summary,
+        policySHA256: sha256)
     }
     return decided
   }
@@ -55,6 +56,20 @@ struct RuleReportTests {
     #expect(report.policies.first?.decisions == 0)
     #expect(report.json().contains(#""notInPolicies":[{"policy":"old policy","rule":"heavy use""#))
     #expect(report.html().contains("id=\"not-in-policies\""))
+  }
+
+  @Test func policiesOfOneNameEachCountTheDecisionsTheirTextMade() throws {
+    // A copy per app: the same `policy` name, different text.
+    let other = RuleReport.Source(
+      name: "p", version: "3", sha256: "def", path: "other.policy", rules: ["heavy use"])
+    let byOther = Self.decision("heavy use", sha256: "def")
+    let report = RuleReport(
+      [Self.source, other],
+      [Self.decision("heavy use", sha256: "abc"), byOther, byOther, Self.decision("heavy use")],
+      since: nil, until: nil)
+    // The last decision records no hash (an older state): it goes by name, to the first.
+    #expect(report.policies.map(\.decisions) == [2, 2])
+    #expect(report.retired.isEmpty)
   }
 
   @Test func importedRequestsAreLeftOut() {

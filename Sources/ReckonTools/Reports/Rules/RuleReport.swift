@@ -82,12 +82,7 @@ public struct RuleReport: Sendable {
         source: source,
         rules: (source.rules + ["otherwise"]).map { Rule(policy: source.name, name: $0) })
     }
-    var lines: [String: [String: (Int, Int)]] = [:]
-    for (policy, rules) in policies.enumerated().reversed() {
-      for (index, rule) in rules.rules.enumerated() {
-        lines[rule.policy, default: [:]][rule.name] = (policy, index)
-      }
-    }
+    let lines = RuleLines(policies)
     var retiredLines: [String: Int] = [:]
     var ruleKeys = RuleKeys()
     try read { decision in
@@ -95,7 +90,7 @@ public struct RuleReport: Sendable {
       first = min(first ?? decision.receivedAt, decision.receivedAt)
       last = max(last ?? decision.receivedAt, decision.receivedAt)
       let request = ReportedRequest(decision, rules: &ruleKeys)
-      if let (policy, index) = lines[decision.policyName]?[decision.rule] {
+      if let (policy, index) = lines.line(of: decision) {
         policies[policy].rules[index].counts.add(request)
         return
       }
