@@ -17,11 +17,17 @@ struct DateRangeOptions {
   let sinceText: String?
   let untilText: String?
 
-  init(_ arguments: inout Arguments) throws {
+  /// The range the options give; with `timeZone`, a bare date (2026-12-01) is that day's
+  /// midnight there rather than in UTC, so periods cut in that zone start and end whole.
+  init(_ arguments: inout Arguments, timeZone: TimeZone? = nil) throws {
     sinceText = arguments.option("since")
     untilText = arguments.option("until")
-    since = try sinceText.map { text throws(UsageError) in try Self.date(text, "--since") }
-    until = try untilText.map { text throws(UsageError) in try Self.date(text, "--until") }
+    since = try sinceText.map { text throws(UsageError) in
+      try Self.date(text, "--since", timeZone)
+    }
+    until = try untilText.map { text throws(UsageError) in
+      try Self.date(text, "--until", timeZone)
+    }
     given = [sinceText.map { _ in "--since" }, untilText.map { _ in "--until" }].compactMap { $0 }
     if let since, let until, let sinceText, let untilText, since >= until {
       throw UsageError(
@@ -30,8 +36,28 @@ struct DateRangeOptions {
   }
 
   /// A date option's value; one that is no date is a usage error (exit 2), as `eval --now`'s is.
-  private static func date(_ text: String, _ option: String) throws(UsageError) -> Date {
-    do { return try DryRunSetup.date(text) } catch { throw UsageError("\(option): \(error)") }
+  private static func date(_ text: String, _ option: String, _ timeZone: TimeZone?)
+    throws(UsageError) -> Date
+  {
+    let date: Date
+    do { date = try DryRunSetup.date(text) } catch { throw UsageError("\(option): \(error)") }
+    guard let timeZone, Self.isBareDate(text) else { return date }
+    var utc = Calendar(identifier: .gregorian)
+    utc.timeZone = TimeZone(identifier: "UTC")!
+    var local = Calendar(identifier: .gregorian)
+    local.timeZone = timeZone
+    let day = utc.dateComponents([.year, .month, .day], from: date)
+    return local.date(from: day) ?? date
+  }
+
+  /// Whether `text` is a date without a time (YYYY-MM-DD).
+  private static func isBareDate(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    return bytes.count == 10
+      && bytes.enumerated().allSatisfy { index, byte in
+        index == 4 || index == 7
+          ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+      }
   }
 
   /// Why a run over `store` found nothing when the database holds requests outside the window

@@ -66,4 +66,26 @@ struct ReportOverTimeCommandTests {
     #expect(run.status == 2)
     #expect(run.standardError.contains("missing --policy FILE"), "\(run.standardError)")
   }
+
+  /// A bare --since/--until date is midnight in the --time-zone asked for, so no partial day
+  /// of the zone's makes a period of its own at either end of the window.
+  @Test func aWindowOfBareDatesInAZoneGivesWholeDays() async throws {
+    let folder = try await ReportOutcomesOptionTests.generated()
+    let state = folder + "/reckon-state.sqlite"
+    func periods(_ extra: [String]) async throws -> [[String: Any]] {
+      let run = try await ReckonBinary.run(
+        ["report", "outcomes", "--state", state, "--by", "day", "--format", "json"] + extra)
+      #expect(run.status == 0, "\(run.standardError)")
+      let object = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8))
+      return try #require((object as? [String: Any])?["periods"] as? [[String: Any]])
+    }
+    let days = try await periods([]).compactMap { $0["label"] as? String }
+    try #require(days.count > 20, "\(days)")
+    let window = try await periods([
+      "--time-zone", "America/New_York", "--since", days[10], "--until", days[17],
+    ])
+    #expect(window.compactMap { $0["label"] as? String } == Array(days[10..<17]))
+    let start = try #require(window.first?["start"] as? String)
+    #expect(start.hasPrefix(days[10] + "T00:00:00-0"), "\(start)")
+  }
 }

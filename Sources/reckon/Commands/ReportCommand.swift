@@ -51,7 +51,7 @@ enum ReportCommand: Command {
     --by day|week|month adds a line per period from --since (or the first request) to --until
     (or the last request), periods with no request included as zeros; weeks are ISO weeks,
     Monday to Sunday, written 2026-W49. Periods are in UTC, or in --time-zone ZONE (an IANA
-    name such as Europe/Berlin). --format json gives each period's groups too; --format csv
+    name such as Europe/Berlin), where a bare --since or --until date is that day's midnight. --format json gives each period's groups too; --format csv
     gives a row per period and group, with an at_stake_CUR and kept_CUR column per currency.
 
     Google Play reviews are counted with their own meaning: a voided purchase is a refund, and
@@ -99,8 +99,8 @@ enum ReportCommand: Command {
 
   private static func outcomes(_ arguments: inout Arguments, _ console: Console) throws -> Int32 {
     let state = try StateFileOption.choice(&arguments)
-    let range = try DateRangeOptions(&arguments)
     let period = try ReportPeriodOptions.period(&arguments)
+    let range = try DateRangeOptions(&arguments, timeZone: period?.timeZone)
     let format = try OutputFormat.option(&arguments, allowed: [.text, .json, .csv]) ?? .text
     let htmlPath = arguments.option("html")
     try arguments.rejectUnknown(positionals: 1)
