@@ -228,6 +228,32 @@ import Testing
     #expect(decided.all.map { $0.hasPrefix("91 ") } == [true], "\(decided.all)")
   }
 
+  /// `run()` stops its retries between requests: a pass told to stop takes up no further
+  /// request, and what it left is decided by the next.
+  @Test func aRetryPassToldToStopTakesUpNoFurtherRequest() async throws {
+    let authority = try LocalCertificateAuthority()
+    let folder = try Self.workspace(URL(string: "http://127.0.0.1:1")!, authority)
+    let configuration = try ReckonConfiguration.load(
+      path: folder.appendingPathComponent("reckon.json").path)
+    let decided = Lines()
+    let service = try ReckonService(
+      configuration: configuration, state: SQLiteStateOpener(), transport: CurlHTTPClient(),
+      warn: { _ in },
+      events: { event in
+        if case .decided(_, let transaction, _, _, _, _, _) = event { decided.append(transaction) }
+      })
+    for transaction in ["91", "92", "93"] {
+      let body = try ServerFixture.notification(transaction: transaction).body(signedBy: authority)
+      #expect(await service.answer(body: body).verdict == .deferred)
+    }
+    try Self.createFacts(in: folder)
+    try service.store.makeRetriesDue()
+    #expect(await service.retryUndecided(olderThan: 0, isStopped: { !decided.all.isEmpty }) == 1)
+    #expect(decided.all.count == 1)
+    #expect(await service.retryUndecided(olderThan: 0) == 2)
+    #expect(Set(decided.all) == ["91", "92", "93"])
+  }
+
   @Test func reckonServeStartsWithAWarningWhileAFactFileIsMissing() async throws {
     let binary = try CrashRecoveryTests.reckonBinary()
     let authority = try LocalCertificateAuthority()

@@ -24,9 +24,12 @@ extension NotificationPipeline {
   /// process stopped before deciding) that are still before their deadline and due to be
   /// tried: one whose retry fails waits `retryDelay(afterFailures:)`, so a few that keep
   /// failing do not take every pass from the others. Reports, once each, those whose deadline
-  /// passed undecided. Returns how many were decided now.
+  /// passed undecided. Returns how many were decided now; once `isStopped`, no further request
+  /// is taken up (the one under way finishes).
   @discardableResult
-  public func retryUndecided(olderThan age: TimeInterval = 1) async -> Int {
+  public func retryUndecided(
+    olderThan age: TimeInterval = 1, isStopped: @Sendable () -> Bool = { false }
+  ) async -> Int {
     let at = now()
     let lapsedProblem = reportLapsed(now: at)
     let waiting: [UndecidedRequest]
@@ -40,7 +43,9 @@ extension NotificationPipeline {
     }
     if let lapsedProblem { events(.retryFailed(reason: lapsedProblem.description)) }
     var decided = 0
-    for request in waiting where (try? store.claimRequest(request.requestId)) == true {
+    for request in waiting {
+      if isStopped() { break }
+      guard (try? store.claimRequest(request.requestId)) == true else { continue }
       defer { try? store.releaseRequest(request.requestId) }
       if await RequestLogContext.within(logContext(of: request), { await retryClaimed(request) }) {
         decided += 1

@@ -37,8 +37,8 @@ extension ReckonService {
   /// given up when this returns.
   ///
   /// Cancellation is not passed on to the work under way: each loop sees it within a tenth of
-  /// a second (the sender between sends), so a send, a decision or a prune transaction in flight
-  /// finishes, and what is not sent yet stays queued. Then the lease is released, the state is
+  /// a second (the sender between sends, the retries between requests), so a send, a decision
+  /// or a prune transaction in flight finishes, and what is not sent yet stays queued. Then the lease is released, the state is
   /// checkpointed, and this returns. A loop that stops on an error is reported
   /// (`ReckonEvent.loopFailed`) and named in `stoppedLoops`; the others go on.
   public func run(
@@ -96,7 +96,7 @@ extension ReckonService {
       group.addTask {
         await self.retryLeftOver(since: self.createdAt, leader: leader, stop: stop)
         await self.loop("retry", every: intervals.retry, stop: stop) {
-          if leader.isLeader { await self.retryUndecided() }
+          if leader.isLeader { await self.retryUndecided(isStopped: { stop.isSet() }) }
         }
       }
       group.addTask {
@@ -120,7 +120,8 @@ extension ReckonService {
   private func retryLeftOver(since started: Date, leader: any LeaderLease, stop: StopFlag) async {
     _ = refreshLead(leader)
     while !stop.isSet(), leader.isLeader,
-      await retryUndecided(olderThan: Date().timeIntervalSince(started)) > 0
+      await retryUndecided(
+        olderThan: Date().timeIntervalSince(started), isStopped: { stop.isSet() }) > 0
     {}
   }
 

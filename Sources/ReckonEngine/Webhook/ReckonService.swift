@@ -321,10 +321,12 @@ public final class ReckonService: Sendable {
 
   /// Decides requests left undecided by a failed fact source or a stop, received more than
   /// `age` seconds ago and still before their deadline, at most 100 a call, one after another;
-  /// returns how many.
+  /// returns how many; once `isStopped`, no further request is taken up.
   @discardableResult
-  public func retryUndecided(olderThan age: TimeInterval = 1) async -> Int {
-    await pipeline.retryUndecided(olderThan: age)
+  public func retryUndecided(
+    olderThan age: TimeInterval = 1, isStopped: @Sendable () -> Bool = { false }
+  ) async -> Int {
+    await pipeline.retryUndecided(olderThan: age, isStopped: isStopped)
   }
 
   /// Hands `event` to the service's event handler, as its own events are (the webhook server
