@@ -123,7 +123,12 @@ public final class WebhookServer: @unchecked Sendable {
       defer { loops.leave() }
       await runLoops(intervals.loops, senderLock: senderLock)
     }
-    lock.withLock { self.running = running }
+    // A shutdown() that came while the task was being made found nothing to cancel.
+    let stoppedMeanwhile = lock.withLock {
+      self.running = running
+      return stopped
+    }
+    if stoppedMeanwhile { running.cancel() }
     return port
   }
 
