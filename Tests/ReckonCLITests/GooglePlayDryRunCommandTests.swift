@@ -328,6 +328,21 @@ struct GooglePlayDryRunCommandTests {
     #expect(run.status == 0, "\(run.standardError)")
     #expect(run.standardOutput.contains("3 of the other store's requests left out (--store)"))
     #expect(run.standardError.contains("nothing was decided"), "\(run.standardError)")
+    // A test notification and an unreadable push of the store left out are no requests of it.
+    let test = Self.push(
+      #"{"version": "1.0", "packageName": "com.example.play", "eventTimeMillis": "1764464000000", "#
+        + #""testNotification": {"version": "1.0"}}"#, messageId: "m-test")
+    let broken = Self.push("{not json", messageId: "m-broken")
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: requests))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data((test + "\n" + broken + "\n").utf8))
+    try handle.close()
+    let more = try await ReckonBinary.run([
+      "dry-run", "--policy", "policies/targeted.policy", "--requests", requests, "--facts", facts,
+      "--store", "appStore",
+    ])
+    #expect(more.status == 0, "\(more.standardError)")
+    #expect(more.standardOutput.contains("3 of the other store's requests left out (--store)"))
     let wrong = try await ReckonBinary.run([
       "dry-run", "--policy", Self.playPolicy, "--requests", requests, "--facts", facts,
       "--store", "amazon",

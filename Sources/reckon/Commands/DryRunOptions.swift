@@ -127,7 +127,11 @@ struct DryRunOptions {
       if store == .googlePlay { result.otherStore = read.requests.count }
     }
     if store == .appStore {
-      result.otherStore = result.googlePlayLines.count
+      // The other store's requests are its reviews, not its other notifications; a line of
+      // the store left out cannot stop the run.
+      let other = try? GooglePlayLines(
+        lines, indices: result.googlePlayLines, packages: nil, skipBadLines: true)
+      result.otherStore = other?.reviews.count ?? result.googlePlayLines.count
       result.googlePlayLines = []
     }
     guard !result.googlePlayLines.isEmpty, !result.stopped else { return result }
