@@ -26,7 +26,8 @@ public struct PolicyTestFileReport: Sendable {
   init(merging reports: [PolicyTestFileReport]) {
     self = reports[0]
     for report in reports.dropFirst() {
-      problems += report.problems
+      // Each store's run reads the whole file: a problem of the file is said once.
+      problems += report.problems.filter { !problems.contains($0) }
       outcomes += report.outcomes
       if let other = report.coverage {
         if coverage == nil { coverage = other } else { coverage?.merge(other) }

@@ -161,6 +161,23 @@ struct GooglePlayPolicyTestTests {
     #expect(report.problems.joined().contains(problem), "\(report.problems)")
   }
 
+  @Test func aProblemOfAFileTestingBothStoresIsSaidOnce() throws {
+    let report = try Self.run(
+      policy: Self.sharedPolicy,
+      tests: """
+        given product.idd = "x"
+
+        test "an App Store request"
+          expect share data only
+
+        test "a review"
+          store googlePlay
+          expect share data only
+        """)
+    #expect(!report.problems.isEmpty)
+    #expect(report.problems.count == Set(report.problems).count, "\(report.problems)")
+  }
+
   @Test func theExampleGooglePlayPolicysTestsPass() throws {
     let path = DryRunFixture.repository.appendingPathComponent("examples/google-play/play.tests")
       .path
