@@ -61,6 +61,16 @@ struct OutcomeReportOverTimeTests {
     #expect(local.json().contains(#""start":"2026-12-01T00:00:00+01:00""#))
   }
 
+  /// A currency as a state holds it (an embedder's summary, a hand-edited file) cannot shift
+  /// the CSV's columns.
+  @Test func aCurrencyInACSVHeaderIsQuotedWhenItMustBe() {
+    let report = OutcomeReport([
+      Self.decision(at: Self.monday, [.refundDeclined], price: 990, currency: "E,UR")
+    ])
+    let header = report.csv().split(separator: "\n").first.map(String.init) ?? ""
+    #expect(header.hasSuffix(#","at_stake_E,UR","kept_E,UR""#), "\(header)")
+  }
+
   /// Declined and reversed refunds keep the price, a prorated refund the share not given back,
   /// a full refund nothing; each currency on its own.
   @Test func moneyKeptIsCountedPerCurrency() throws {
