@@ -52,7 +52,11 @@ func runPeersBenchmark(options: BenchmarkOptions) async throws {
   }
   guard run.status == 0, let zen = ZenFigures(run.output) else {
     let why = run.error.trimmingCharacters(in: .whitespacesAndNewlines)
-    print("  ZEN skipped: \(why.isEmpty ? "zen-decide.py exited \(run.status)" : why)")
+    let exited =
+      run.status == 0
+      ? "zen-decide.py printed no figures this reads: \(run.output)"
+      : "zen-decide.py exited \(run.status)"
+    print("  ZEN skipped: \(why.isEmpty ? exited : why)")
     return
   }
   let zenRules = try JSONDecoder().decode(
@@ -69,14 +73,17 @@ func runPeersBenchmark(options: BenchmarkOptions) async throws {
     return
   }
   print("  both engines chose the same rule for all \(count) fact sets")
-  print(String(format: "  ZEN by its own timer            %9.0f ns per decision", zen.ownTimer))
+  if let ownTimer = zen.ownTimer {
+    print(String(format: "  ZEN by its own timer            %9.0f ns per decision", ownTimer))
+  } else {
+    print("  ZEN by its own timer            not read (ZEN printed a time this cannot read)")
+  }
   print(String(format: "  ZEN batch API (from Python)     %9.0f ns per decision", zen.batch))
   print(String(format: "  ZEN one call at a time (Python) %9.0f ns per decision", zen.perCall))
+  let timerRatio = zen.ownTimer.map { String(format: "%.1fx", $0 / reckon.evaluation) } ?? "—"
   print(
-    String(
-      format:
-        "  ratio: ZEN's own timer / Reckon evaluation %.1fx; ZEN batch / Reckon decision %.1fx",
-      zen.ownTimer / reckon.evaluation, zen.batch / reckon.decision))
+    "  ratio: ZEN's own timer / Reckon evaluation \(timerRatio); "
+      + String(format: "ZEN batch / Reckon decision %.1fx", zen.batch / reckon.decision))
 }
 
 /// Reckon's medians (ns per decision) and the rule each fact set was decided by.
@@ -101,17 +108,17 @@ private func measureReckon(
 
 /// What `zen-decide.py` printed: ns per decision by ZEN's own timer, per call and in a batch.
 private struct ZenFigures {
-  let ownTimer: Double
+  let ownTimer: Double?
   let perCall: Double
   let batch: Double
 
   init?(_ output: String) {
     guard let line = output.split(separator: "\n").last,
       let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-      let ownTimer = object["zen_timer_ns"] as? Double,
       let perCall = object["per_call_ns"] as? Double,
       let batch = object["batch_ns"] as? Double
     else { return nil }
-    (self.ownTimer, self.perCall, self.batch) = (ownTimer, perCall, batch)
+    (self.perCall, self.batch) = (perCall, batch)
+    ownTimer = object["zen_timer_ns"] as? Double
   }
 }
