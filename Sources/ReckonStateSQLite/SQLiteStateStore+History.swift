@@ -73,7 +73,7 @@ extension SQLiteStateStore {
     try locked { () throws(StateError) in
       var failure: StateError?
       // One look-up of a request's outcomes, in order, each with how a refund was made: the
-      // report reads a million requests, and a look-up per column tripled its time.
+      // report reads a million requests, and a look-up per column multiplies its time.
       try connection.forEachRow(
         """
         SELECT r.received_at, d.action, d.rule, d.policy_name, d.body,
@@ -115,8 +115,9 @@ extension SQLiteStateStore {
   }
 
   /// A request's outcomes (`r`), oldest first, as `AttachedOutcomes` reads them. Read through
-  /// the index on (request, time, id), whose order the list takes: a sort per request in a
-  /// subquery took half as long again over a million requests. A file older than the index
+  /// the index on (request, time, id), forced, whose order a scan of one request's entries
+  /// follows and the list takes (a sort per request in a subquery is far slower over a
+  /// million requests; the conformance suite pins the order). A file older than the index
   /// (read-only, as it is) sorts.
   private var outcomesOfRequest: String {
     let parts =

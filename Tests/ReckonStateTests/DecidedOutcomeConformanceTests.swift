@@ -79,6 +79,36 @@ import Testing
     #expect(decided.revocationPercentage == 25_000)
   }
 
+  /// Outcomes are ordered by when they happened, not by when they were recorded: Apple's
+  /// notifications can arrive out of order, and the first refund decides the money kept.
+  @Test(arguments: StateBackend.all)
+  func outcomesRecordedOutOfOrderComeInTheOrderTheyHappened(_ backend: StateBackend) throws {
+    let store = try backend.make()
+    var record = Fixture.notification(transaction: "1")
+    record.summary = Self.summary
+    let id = try store.recordNotification(record).requestId
+    _ = try store.recordDecision(Fixture.decision(), requestId: id, enqueue: nil, sentAt: nil)
+    let recorded: [(OutcomeType, seconds: Double, revocation: String?)] = [
+      (.refundReversed, 300, nil), (.refundDeclined, 100, nil), (.refund, 200, "REFUND_PRORATED"),
+    ]
+    for (index, outcome) in recorded.enumerated() {
+      let uuid = "late-\(index)"
+      _ = try store.attachOutcome(
+        outcome.0, notificationUUID: uuid, transactionId: "1", app: Fixture.appKey,
+        originalTransactionId: nil, appAccountToken: nil,
+        occurredAt: Fixture.start.addingTimeInterval(outcome.seconds))
+      if let revocation = outcome.revocation {
+        try store.recordRevocation(
+          notificationUUID: uuid, type: revocation,
+          percentage: revocation == "REFUND_PRORATED" ? 40_000 : nil)
+      }
+    }
+    let decided = try #require(try store.decidedOutcomes(since: nil, until: nil).first)
+    #expect(decided.outcomes == [.refundDeclined, .refund, .refundReversed])
+    #expect(decided.revocationType == "REFUND_PRORATED")
+    #expect(decided.revocationPercentage == 40_000)
+  }
+
   /// A dry-run over the state shows each request's outcome: the store's first verdict after it.
   @Test(arguments: StateBackend.all)
   func theStoresVerdictsSayWhichOutcomeTheyAre(_ backend: StateBackend) throws {

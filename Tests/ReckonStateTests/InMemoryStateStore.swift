@@ -551,6 +551,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
         else { return nil }
         let entry = entries.values.first { $0.decisionId == latest.key }
         let attached = outcomesList.filter { $0.requestId == request.id }
+          .sorted { $0.occurredAt < $1.occurredAt }
         return DecidedOutcome(
           receivedAt: request.record.receivedAt, action: latest.value.record.action,
           rule: latest.value.record.rule, policyName: latest.value.record.policyName,
