@@ -10,8 +10,8 @@ public struct Decider: Sendable {
   public let policy: CompiledPolicy
   /// The fact schema the policy was checked against.
   public let schema: FactSchema
-  /// Where the body's facts are in the policy's schema, found once: by name, the four lookups
-  /// cost a tenth of a decision.
+  /// Where the body's facts are in the policy's schema, found once rather than looked up by
+  /// name on every decision.
   private let slots: BodyFactSlots
 
   /// Creates a decider for a policy checked against `schema`.

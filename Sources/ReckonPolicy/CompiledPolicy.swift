@@ -37,8 +37,8 @@ public struct CompiledPolicy: Sendable {
   final class Programs: Sendable {
     let plain: Program
     let traced: Program
-    /// The schema's fact count, read on every decision: through the checked policy's box and
-    /// the schema's, it cost two reference counts each way.
+    /// The schema's fact count, read on every decision: kept here so reading it takes no trip
+    /// through the checked policy's box and the schema's, each a retain and a release.
     let factCount: Int
 
     init(plain: Program, traced: Program, factCount: Int) {
