@@ -1,8 +1,9 @@
 import Foundation
 
 extension OutcomeReport {
-  /// The report as CSV for a spreadsheet: a row per group (the headline as `all`), and with
-  /// `--by` per period and group; a pair of money columns per currency (`at_stake_EUR`,
+  /// The report as CSV for a spreadsheet: a row per group (the headline as `all`), or with
+  /// `--by` a row per period and group instead (a period's `all` row is its headline; sum
+  /// them for the window's); a pair of money columns per currency (`at_stake_EUR`,
   /// `kept_EUR`, in units of the currency), as currencies are never added together.
   public func csv() -> String {
     let currencies = currenciesKept
