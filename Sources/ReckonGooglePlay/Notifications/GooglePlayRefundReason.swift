@@ -13,7 +13,8 @@ public enum GooglePlayRefundReason: Hashable, Sendable {
   /// A number Reckon does not know.
   case unrecognized(Int)
 
-  private static let known: [GooglePlayRefundReason] = [
+  /// The reasons Reckon knows, in Google's numbering.
+  public static let known: [GooglePlayRefundReason] = [
     .other, .remorse, .notReceived, .defective, .accidentalPurchase, .fraud, .friendlyFraud,
     .chargeback,
   ]

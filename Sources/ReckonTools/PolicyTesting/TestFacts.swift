@@ -223,7 +223,7 @@ struct TestFacts {
   func review() -> GooglePlayReviewRequest {
     let now = date("now") ?? Date(timeIntervalSince1970: 0)
     let reason = enumName("reason", FactSchema.GooglePlay.reason).flatMap { name in
-      (0..<8).map(GooglePlayRefundReason.init(number:)).first { $0.name == name }
+      GooglePlayRefundReason.known.first { $0.name == name }
     }
     let notification = DeveloperNotification(
       packageName: text("request.package_name") ?? "com.example.app", eventTime: now,
