@@ -45,3 +45,13 @@ extension OutcomeReport {
     return DryRunText.money(Int(rounded))
   }
 }
+
+extension OutcomeMoney {
+  /// The CSV header columns of money per currency, a pair each (`,at_stake_EUR,kept_EUR`),
+  /// quoted when a currency as stored needs it.
+  static func csvHeader(_ currencies: [String]) -> String {
+    currencies.map {
+      "," + DryRunRows.escape("at_stake_\($0)") + "," + DryRunRows.escape("kept_\($0)")
+    }.joined()
+  }
+}

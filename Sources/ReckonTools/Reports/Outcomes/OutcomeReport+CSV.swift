@@ -9,9 +9,7 @@ extension OutcomeReport {
     let currencies = currenciesKept
     var lines = [
       "period,period_start,period_end,section,group,decisions,with_outcome,refunded,declined,reversed,prorated,seats_refunded,no_outcome_yet,refund_rate,net_refund_rate,google_play_reviews,google_play_voided,unpriced"
-        + currencies.map {
-          "," + DryRunRows.escape("at_stake_\($0)") + "," + DryRunRows.escape("kept_\($0)")
-        }.joined()
+        + OutcomeMoney.csvHeader(currencies)
     ]
     let zone = period ?? ReportPeriod(.day)
     if period == nil {

@@ -85,9 +85,7 @@ extension RuleReport {
     let currencies = currencies
     var lines = [
       "policy,rule,in_policy,decisions,with_outcome,refunded,declined,reversed,no_outcome_yet,refund_rate,google_play_reviews,google_play_voided"
-        + currencies.map {
-          "," + DryRunRows.escape("at_stake_\($0)") + "," + DryRunRows.escape("kept_\($0)")
-        }.joined()
+        + OutcomeMoney.csvHeader(currencies)
     ]
     let rows = policies.flatMap { $0.rules.map { ($0, true) } } + retired.map { ($0, false) }
     for (rule, live) in rows {
