@@ -37,7 +37,8 @@ struct Benchmark: Sendable {
       summary: "ns per decision (trace off and on) and the time to load a policy",
       options: [
         Option(name: "policy", kind: .path, help: "the policy (policies/targeted.policy)"),
-        Option(name: "count", kind: .integer, help: "fact sets decided per run (100000)"),
+        Option(name: "count", kind: .integer, help: "decisions per run (100000)"),
+        Option(name: "sets", kind: .integer, help: "distinct fact sets, cycled (1000)"),
         Option(name: "runs", kind: .integer, help: "runs, of which the median is shown (7)"),
         Option(
           name: "catalogue", kind: .integer,
@@ -45,6 +46,9 @@ struct Benchmark: Sendable {
         Option(
           name: "no-catalogues", kind: .flag,
           help: "leave out the load times of the 1,000- and 10,000-rule catalogues"),
+        Option(
+          name: "evaluation-only", kind: .flag,
+          help: "time untraced evaluation alone, for running under a profiler"),
       ], run: runDecisionBenchmark),
     Benchmark(
       name: "peers",
