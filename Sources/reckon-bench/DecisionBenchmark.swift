@@ -52,22 +52,32 @@ func runDecisionBenchmark(options: BenchmarkOptions) async throws {
   let decider = Decider(policy: policy, schema: schema)
 
   var sink = 0
-  let evaluateOff = Stopwatch.median(runs: runs) {
-    for _ in 0..<rounds { for facts in values { sink &+= policy.evaluate(facts).rule ?? -1 } }
+  let evaluateOff = { (runs: Int) in
+    Stopwatch.median(runs: runs) {
+      for _ in 0..<rounds { for facts in values { sink &+= policy.evaluate(facts).rule ?? -1 } }
+    }
   }
-  if options.flag("evaluation-only") {
-    // For a profiler: nothing but untraced evaluation, run after run.
-    print("  policy evaluation, trace off   \(perDecision(evaluateOff, decided)) per decision")
+  let decideOff = { (runs: Int) in
+    Stopwatch.median(runs: runs) {
+      for _ in 0..<rounds {
+        for facts in factSets { sink &+= decider.decide(request, facts: facts).ruleIndex ?? -1 }
+      }
+    }
+  }
+  // For a profiler: one measurement alone, run after run.
+  switch options.string("only", "") {
+  case "evaluation":
+    print(
+      "  policy evaluation, trace off   \(perDecision(evaluateOff(runs), decided)) per decision")
     return
+  case "decision":
+    print("  full decision, trace off       \(perDecision(decideOff(runs), decided)) per decision")
+    return
+  default: break
   }
   let evaluateOn = Stopwatch.median(runs: runs) {
     for _ in 0..<rounds {
       for facts in values { sink &+= policy.evaluate(facts, trace: true).rule ?? -1 }
-    }
-  }
-  let decideOff = Stopwatch.median(runs: runs) {
-    for _ in 0..<rounds {
-      for facts in factSets { sink &+= decider.decide(request, facts: facts).ruleIndex ?? -1 }
     }
   }
   let decideOn = Stopwatch.median(runs: runs) {
@@ -84,9 +94,9 @@ func runDecisionBenchmark(options: BenchmarkOptions) async throws {
   print(
     "reckon-bench decision: \(path), \(decided) decisions over \(setCount) fact sets, "
       + "median of \(runs) runs, thread CPU time")
-  print("  policy evaluation, trace off   \(perDecision(evaluateOff, decided)) per decision")
+  print("  policy evaluation, trace off   \(perDecision(evaluateOff(runs), decided)) per decision")
   print("  policy evaluation, trace on    \(perDecision(evaluateOn, decided)) per decision")
-  print("  full decision (body + Apple rules), trace off \(perDecision(decideOff, decided))")
+  print("  full decision (body + Apple rules), trace off \(perDecision(decideOff(runs), decided))")
   print("  full decision (body + Apple rules), trace on  \(perDecision(decideOn, decided))")
   print(
     "  policy evaluation, trace off, \(decided) distinct sets not in cache "
