@@ -183,7 +183,7 @@ public struct CompiledPolicy: Sendable {
       if answer == .withholdReply { decided = [.withholdReply] }
     }
     let hold = holding(decided, holds, &frame)
-    if hold != nil, !decided.contains(.holdForReview) { decided.append(.holdForReview) }
+    if hold != nil, !decided.contains(where: \.isHoldForReview) { decided.append(.holdForReview) }
     var decision = PolicyDecision(rule: rule, actions: decided, trace: frame.recorder?.trace)
     decision.hold = hold
     return decision
@@ -195,7 +195,7 @@ public struct CompiledPolicy: Sendable {
     _ decided: [DecidedAction], _ holds: ContiguousArray<CompiledExpression>,
     _ frame: inout EvaluationFrame
   ) -> Int? {
-    guard !holds.isEmpty, !decided.contains(.withholdReply) else { return nil }
+    guard !holds.isEmpty, !decided.contains(where: \.isWithholdReply) else { return nil }
     for index in holds.indices {
       frame.recorder?.beginHold(index)
       let result = holds[index](&frame)

@@ -22,3 +22,15 @@ public enum DecidedAction: Hashable, Sendable {
   /// `set FIELD = EXPR`; the value is nil when the expression read a missing fact.
   case set(field: FieldDescriptor, value: Value?)
 }
+
+extension DecidedAction {
+  /// Whether this is `do not respond`: matched in place, where `==` would copy both sides.
+  package var isWithholdReply: Bool {
+    if case .withholdReply = self { true } else { false }
+  }
+
+  /// Whether this holds the decision for review.
+  package var isHoldForReview: Bool {
+    if case .holdForReview = self { true } else { false }
+  }
+}
