@@ -15,13 +15,13 @@ package struct BodyBuilder {
   /// Where the body's facts are in `facts`; found once per schema by callers deciding many.
   package var slots: BodyFactSlots
   /// Whether to record where each field came from; a dry-run leaves it off, as it shows only
-  /// the verdict and the dictionary costs more than the rest of the body.
+  /// the verdict.
   package var tracksSources = true
 
   package struct Outcome {
     package var action: DecisionAction
     package var body: ConsumptionRequest?
-    package var sources: [String: FieldSource]
+    package var sources: FieldSourceList
   }
 
   /// A builder for the decision `decided` of the rule named `rule`.
@@ -41,15 +41,13 @@ package struct BodyBuilder {
   /// `set` has no value; it is a parameter rather than a property because copying it into each
   /// builder (a request in a dry-run) retained every part of it.
   package func build(policy: CompiledPolicy) -> Outcome {
-    var sources: [String: FieldSource] = [:]
-    // One table for the five fields, not one grown and rehashed as they are added.
-    if tracksSources { sources.reserveCapacity(5) }
+    var sources = tracksSources ? FieldSourceList(capacity: 5) : FieldSourceList()
     guard case .boolean(true) = facts[slots.consented] else {
       let said = facts[slots.consented].map { $0.formatted(as: .boolean) } ?? "missing"
-      return Outcome(action: .skip(.noConsent(said)), body: nil, sources: [:])
+      return Outcome(action: .skip(.noConsent(said)), body: nil, sources: FieldSourceList())
     }
-    if tracksSources { sources["customerConsented"] = .fact("customer.consented") }
-    if actions.contains(.withholdReply) {
+    if tracksSources { sources.add("customerConsented", .fact("customer.consented")) }
+    if actions.contains(where: \.isWithholdReply) {
       return Outcome(action: .skip(.policyDoesNotRespond(rule: rule)), body: nil, sources: sources)
     }
     if let unset = actions.first(where: { if case .set(_, nil) = $0 { true } else { false } }),
@@ -96,7 +94,8 @@ package struct BodyBuilder {
       return Outcome(action: .skip(.violatesAppleRules(violations)), body: body, sources: sources)
     }
     return Outcome(
-      action: actions.contains(.holdForReview) ? .hold : .respond, body: body, sources: sources)
+      action: actions.contains(where: \.isHoldForReview) ? .hold : .respond, body: body,
+      sources: sources)
   }
 
   /// Why the deciding rule's `set` of `field` has no value: the missing facts it reads, by name,
@@ -124,14 +123,14 @@ package struct BodyBuilder {
 
   /// A required field: the rule's `set` value, else the fact.
   private func field(
-    _ name: String, fact: String, slot: Int, _ sources: inout [String: FieldSource]
+    _ name: String, fact: String, slot: Int, _ sources: inout FieldSourceList
   ) -> Value? {
     if let value = setValue(name) {
-      if tracksSources { sources[name] = .rule(rule) }
+      if tracksSources { sources.add(name, .rule(rule)) }
       return value
     }
     guard let value = facts[slot] else { return nil }
-    if tracksSources { sources[name] = .fact(fact) }
+    if tracksSources { sources.add(name, .fact(fact)) }
     return value
   }
 
@@ -142,18 +141,18 @@ package struct BodyBuilder {
     return nil
   }
 
-  private func percentage(_ delivery: DeliveryStatus, _ sources: inout [String: FieldSource])
+  private func percentage(_ delivery: DeliveryStatus, _ sources: inout FieldSourceList)
     -> Int?
   {
     let name = "consumptionPercentage"
     if case .percent(let percent)? = setValue(name) {
-      if tracksSources { sources[name] = .rule(rule) }
+      if tracksSources { sources.add(name, .rule(rule)) }
       return BodyBuilder.milliunits(percent)
     }
     if context.productType == .autoRenewable {
       if tracksSources {
-        sources[name] = .default(
-          "left out: Apple takes no percentage for auto-renewable subscriptions")
+        sources.add(
+          name, .default("left out: Apple takes no percentage for auto-renewable subscriptions"))
       }
       return nil
     }
@@ -161,27 +160,29 @@ package struct BodyBuilder {
     // usage facts say or whether they are there at all.
     if delivery != .delivered {
       if tracksSources {
-        sources[name] = .default("0: the purchase was not delivered, so nothing of it was used")
+        sources.add(name, .default("0: the purchase was not delivered, so nothing of it was used"))
       }
       return 0
     }
     guard case .percent(let percent)? = facts[slots.usageConsumed] else {
-      if tracksSources { sources[name] = .default("left out: usage.consumed is missing") }
+      if tracksSources { sources.add(name, .default("left out: usage.consumed is missing")) }
       return nil
     }
-    if tracksSources { sources[name] = .fact("usage.consumed") }
+    if tracksSources { sources.add(name, .fact("usage.consumed")) }
     return BodyBuilder.milliunits(percent)
   }
 
-  private func refundPreference(_ sources: inout [String: FieldSource]) -> RefundPreference? {
+  private func refundPreference(_ sources: inout FieldSourceList) -> RefundPreference? {
     for case .choose(_, let name) in actions {
-      if tracksSources { sources["refundPreference"] = .rule(rule) }
+      if tracksSources { sources.add("refundPreference", .rule(rule)) }
       return RefundPreference(rawValue: name)
     }
     if tracksSources {
-      sources["refundPreference"] = .default(
-        rule == "otherwise"
-          ? "left out: otherwise shares data only" : "left out: the rule shares data only")
+      sources.add(
+        "refundPreference",
+        .default(
+          rule == "otherwise"
+            ? "left out: otherwise shares data only" : "left out: the rule shares data only"))
     }
     return nil
   }

@@ -15,13 +15,10 @@ extension Decider {
       pendingRefundToken: request.review.pendingRefundToken)
     builder.events = facts.usageEvents
     let outcome = builder.build(policy: policy)
-    var decision = Decision(
+    return Decision(
       action: outcome.action, reply: outcome.answer.map(ReplyBody.googlePlay), rule: rule,
-      ruleIndex: decided.rule, fieldSources: outcome.sources, trace: decided.trace, facts: facts,
+      ruleIndex: decided.rule, sourceList: outcome.sources, trace: decided.trace, facts: facts,
       policyName: policy.checked.name, policyVersion: policy.checked.version,
-      decidedAt: request.receivedAt)
-    decision.store = .googlePlay
-    if case .hold = outcome.action { decision.heldBy = decided.hold.map(policy.holdName) }
-    return decision
+      decidedAt: request.receivedAt, heldBy: heldBy(outcome.action, decided), store: .googlePlay)
   }
 }

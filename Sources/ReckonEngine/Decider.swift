@@ -32,15 +32,18 @@ public struct Decider: Sendable {
       context: ConsumptionValidationContext(transaction: request.transaction),
       slots: facts.values.schema.isSame(as: policy.schema) ? slots : nil
     ).build(policy: policy)
-    var decision = Decision(
+    // Made in one go: a field set afterwards copies the whole decision.
+    return Decision(
       action: outcome.action, reply: outcome.body.map(ReplyBody.appStore), rule: rule,
-      ruleIndex: decided.rule,
-      fieldSources: outcome.sources,
-      trace: decided.trace, facts: facts, policyName: policy.checked.name,
-      policyVersion: policy.checked.version,
-      decidedAt: request.receivedAt)
-    // A held decision that is not sent (no consent, Apple's rules) is not held by anything.
-    if case .hold = outcome.action { decision.heldBy = decided.hold.map(policy.holdName) }
-    return decision
+      ruleIndex: decided.rule, sourceList: outcome.sources, trace: decided.trace, facts: facts,
+      policyName: policy.checked.name, policyVersion: policy.checked.version,
+      decidedAt: request.receivedAt, heldBy: heldBy(outcome.action, decided))
+  }
+
+  /// The `hold` clause that held the decision, by name: a decision held but not sent (no
+  /// consent, Apple's rules) is not held by anything.
+  func heldBy(_ action: DecisionAction, _ decided: PolicyDecision) -> String? {
+    guard case .hold = action else { return nil }
+    return decided.hold.map(policy.holdName)
   }
 }

@@ -16,8 +16,10 @@ public struct Decision: Hashable, Sendable {
   public let rule: String
   /// The deciding rule's index in the policy, or nil for `otherwise`.
   public let ruleIndex: Int?
-  /// Where each body field came from, by Apple's field name.
-  public let fieldSources: [String: FieldSource]
+  /// Where each body field came from, by the store's field name.
+  public var fieldSources: [String: FieldSource] { sourceList.dictionary }
+  /// The same, as the builder listed them.
+  package let sourceList: FieldSourceList
   /// The policy's trace, when one was asked for.
   public let trace: PolicyTrace?
   /// The facts the decision was made on, with their sources.

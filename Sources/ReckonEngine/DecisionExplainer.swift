@@ -154,7 +154,9 @@ public struct DecisionExplainer: Sendable {
     var lines = ["Facts read:"]
     // The body's own facts (consent, sample) are read too, after the rules' facts.
     var slots = trace.factsRead
-    for case .fact(let name) in decision.fieldSources.values.sorted(by: { "\($0)" < "\($1)" }) {
+    for case .fact(let name) in decision.sourceList.entries.map(\.source).sorted(by: {
+      "\($0)" < "\($1)"
+    }) {
       if let slot = policy.schema.slot(ofFact: name), !slots.contains(slot) { slots.append(slot) }
     }
     for slot in slots {
@@ -175,14 +177,14 @@ public struct DecisionExplainer: Sendable {
 
   private func fieldLines(_ decision: Decision) -> [String] {
     // Nothing is sent: where each field would have come from is beside the point.
-    guard !decision.fieldSources.isEmpty, decision.reply != nil else { return [] }
+    guard !decision.sourceList.isEmpty, decision.reply != nil else { return [] }
     var lines = ["Body fields:"]
     let order = [
       "customerConsented", "deliveryStatus", "sampleContentProvided", "consumptionPercentage",
       "refundPreference",
     ]
     for field in order {
-      guard let source = decision.fieldSources[field] else { continue }
+      guard let source = decision.sourceList[field] else { continue }
       let value = decision.reply?.value(of: field) ?? "-"
       let sourceText = source.description
       if value == "(left out)" || value == "-" {

@@ -17,7 +17,7 @@ package struct GooglePlayAnswerBuilder {
   package struct Outcome {
     package var action: DecisionAction
     package var answer: ReviewRefundRequest?
-    package var sources: [String: FieldSource]
+    package var sources: FieldSourceList
   }
 
   /// A builder for the decision `decided` of the rule named `rule`, answering the review with
@@ -35,12 +35,12 @@ package struct GooglePlayAnswerBuilder {
   /// The answer and what to do with it; `policy`, the one that decided, is read only to say
   /// why a `set` has no value.
   package func build(policy: CompiledPolicy) -> Outcome {
-    var sources: [String: FieldSource] = [:]
+    var sources = FieldSourceList(capacity: 5)
     guard case .boolean(true) = facts["customer.consented"] else {
       let said = facts["customer.consented"].map { $0.formatted(as: .boolean) } ?? "missing"
-      return Outcome(action: .skip(.noConsent(said)), answer: nil, sources: [:])
+      return Outcome(action: .skip(.noConsent(said)), answer: nil, sources: FieldSourceList())
     }
-    if actions.contains(.withholdReply) {
+    if actions.contains(where: \.isWithholdReply) {
       return Outcome(
         action: .skip(.policyDoesNotRespond(rule: rule)), answer: nil, sources: sources)
     }
@@ -58,10 +58,10 @@ package struct GooglePlayAnswerBuilder {
     let sample: Bool
     if case .boolean(let set)? = setValue("sampleContentProvided") {
       sample = set
-      sources["sampleContentProvided"] = .rule(rule)
+      sources.add("sampleContentProvided", .rule(rule))
     } else if case .boolean(let fact)? = facts["product.sample_offered"] {
       sample = fact
-      sources["sampleContentProvided"] = .fact("product.sample_offered")
+      sources.add("sampleContentProvided", .fact("product.sample_offered"))
     } else {
       return Outcome(
         action: .skip(
@@ -79,20 +79,23 @@ package struct GooglePlayAnswerBuilder {
         action: .skip(.violatesGooglePlayRules(violations)), answer: answer, sources: sources)
     }
     return Outcome(
-      action: actions.contains(.holdForReview) ? .hold : .respond, answer: answer, sources: sources
+      action: actions.contains(where: \.isHoldForReview) ? .hold : .respond, answer: answer,
+      sources: sources
     )
   }
 
   /// The recorded uses, the most recent first, as many as Google takes; nil when there are none.
-  private func usageEvents(_ sources: inout [String: FieldSource]) -> [ConsumptionUsageEvent]? {
+  private func usageEvents(_ sources: inout FieldSourceList) -> [ConsumptionUsageEvent]? {
     guard !events.isEmpty else { return nil }
     let limit = GooglePlayRuleViolation.maximumUsageEvents
     let recent = events.sorted { ($0.time ?? .distantPast) > ($1.time ?? .distantPast) }
       .prefix(limit)
-    sources["consumptionUsageEvents"] = .default(
-      events.count > limit
-        ? "the \(limit) most recent of \(events.count) usage events from the fact sources"
-        : "\(events.count) usage event\(events.count == 1 ? "" : "s") from the fact sources")
+    sources.add(
+      "consumptionUsageEvents",
+      .default(
+        events.count > limit
+          ? "the \(limit) most recent of \(events.count) usage events from the fact sources"
+          : "\(events.count) usage event\(events.count == 1 ? "" : "s") from the fact sources"))
     return recent.map { event in
       let location =
         [event.regionCode, event.administrativeArea, event.locality].allSatisfy { $0 == nil }
@@ -114,36 +117,38 @@ package struct GooglePlayAnswerBuilder {
     return nil
   }
 
-  private func milliunits(_ sources: inout [String: FieldSource]) -> Int? {
+  private func milliunits(_ sources: inout FieldSourceList) -> Int? {
     let name = "consumptionPercentage"
     if case .percent(let percent)? = setValue(name) {
-      sources[name] = .rule(rule)
+      sources.add(name, .rule(rule))
       return BodyBuilder.milliunits(percent)
     }
     if case .enumeration(let ordinal)? = facts["delivery.status"],
       FactSchema.deliveryStatus.cases[ordinal] != "DELIVERED"
     {
-      sources[name] = .default("0: the purchase was not delivered, so nothing of it was used")
+      sources.add(name, .default("0: the purchase was not delivered, so nothing of it was used"))
       return 0
     }
     guard case .percent(let percent)? = facts["usage.consumed"] else {
-      sources[name] = .default("left out: usage.consumed is missing")
+      sources.add(name, .default("left out: usage.consumed is missing"))
       return nil
     }
-    sources[name] = .fact("usage.consumed")
+    sources.add(name, .fact("usage.consumed"))
     return BodyBuilder.milliunits(percent)
   }
 
-  private func preference(_ sources: inout [String: FieldSource]) -> GooglePlayRefundPreference {
+  private func preference(_ sources: inout FieldSourceList) -> GooglePlayRefundPreference {
     for case .choose(_, let name) in actions {
       if let preference = GooglePlayRefundPreference(rawValue: name) {
-        sources["refundPreference"] = .rule(rule)
+        sources.add("refundPreference", .rule(rule))
         return preference
       }
     }
     let who = rule == "otherwise" ? "otherwise" : "the rule"
-    sources["refundPreference"] = .default(
-      "NEUTRAL: \(who) shares data only, and Google takes no answer without a preference")
+    sources.add(
+      "refundPreference",
+      .default(
+        "NEUTRAL: \(who) shares data only, and Google takes no answer without a preference"))
     return .neutral
   }
 }

@@ -1,0 +1,53 @@
+/// Where each body field came from, in the order the builder settled them: a handful of fields,
+/// so a list searched in place costs less per decision than a dictionary's hashing and table.
+package struct FieldSourceList: Hashable, Sendable {
+  package struct Entry: Hashable, Sendable {
+    package let field: String
+    package var source: FieldSource
+  }
+
+  package private(set) var entries: [Entry] = []
+
+  package init() {}
+
+  /// Room for `count` fields, so a body's few are added without regrowing the list.
+  package init(capacity count: Int) { entries.reserveCapacity(count) }
+
+  package var isEmpty: Bool { entries.isEmpty }
+
+  /// The source of `field`; setting one already listed replaces it in place.
+  package subscript(field: String) -> FieldSource? {
+    get { entries.first { $0.field == field }?.source }
+    set {
+      let index = entries.firstIndex { $0.field == field }
+      switch (index, newValue) {
+      case (let index?, let source?): entries[index].source = source
+      case (let index?, nil): entries.remove(at: index)
+      case (nil, let source?): entries.append(Entry(field: field, source: source))
+      case (nil, nil): break
+      }
+    }
+  }
+
+  /// Lists where `field`, not listed yet, came from.
+  package mutating func add(_ field: String, _ source: FieldSource) {
+    entries.append(Entry(field: field, source: source))
+  }
+
+  /// The same sources by field name.
+  package var dictionary: [String: FieldSource] {
+    Dictionary(entries.map { ($0.field, $0.source) }, uniquingKeysWith: { _, last in last })
+  }
+
+  /// Equal when they list the same sources for the same fields, in whatever order.
+  package static func == (left: FieldSourceList, right: FieldSourceList) -> Bool {
+    left.entries.count == right.entries.count
+      && left.entries.allSatisfy { right[$0.field] == $0.source }
+  }
+
+  package func hash(into hasher: inout Hasher) {
+    // Order-independent, as equality is.
+    hasher.combine(entries.count)
+    hasher.combine(entries.reduce(0) { $0 &+ $1.hashValue })
+  }
+}
