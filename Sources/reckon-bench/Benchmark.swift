@@ -47,8 +47,8 @@ struct Benchmark: Sendable {
           name: "no-catalogues", kind: .flag,
           help: "leave out the load times of the 1,000- and 10,000-rule catalogues"),
         Option(
-          name: "only", kind: .choice(["evaluation", "decision"]),
-          help: "time one thing alone, for a profiler: evaluation or decision (untraced)"),
+          name: "only", kind: .choice(["evaluation", "trace", "decision"]),
+          help: "time one thing alone, for a profiler: evaluation, trace (traced) or decision"),
       ], run: runDecisionBenchmark),
     Benchmark(
       name: "peers",

@@ -64,21 +64,26 @@ func runDecisionBenchmark(options: BenchmarkOptions) async throws {
       }
     }
   }
+  let evaluateOn = { (runs: Int) in
+    Stopwatch.median(runs: runs) {
+      for _ in 0..<rounds {
+        for facts in values { sink &+= policy.evaluate(facts, trace: true).rule ?? -1 }
+      }
+    }
+  }
   // For a profiler: one measurement alone, run after run.
   switch options.string("only", "") {
   case "evaluation":
     print(
       "  policy evaluation, trace off   \(perDecision(evaluateOff(runs), decided)) per decision")
     return
+  case "trace":
+    print("  policy evaluation, trace on    \(perDecision(evaluateOn(runs), decided)) per decision")
+    return
   case "decision":
     print("  full decision, trace off       \(perDecision(decideOff(runs), decided)) per decision")
     return
   default: break
-  }
-  let evaluateOn = Stopwatch.median(runs: runs) {
-    for _ in 0..<rounds {
-      for facts in values { sink &+= policy.evaluate(facts, trace: true).rule ?? -1 }
-    }
   }
   let decideOn = Stopwatch.median(runs: runs) {
     for _ in 0..<rounds {
@@ -95,7 +100,7 @@ func runDecisionBenchmark(options: BenchmarkOptions) async throws {
     "reckon-bench decision: \(path), \(decided) decisions over \(setCount) fact sets, "
       + "median of \(runs) runs, thread CPU time")
   print("  policy evaluation, trace off   \(perDecision(evaluateOff(runs), decided)) per decision")
-  print("  policy evaluation, trace on    \(perDecision(evaluateOn, decided)) per decision")
+  print("  policy evaluation, trace on    \(perDecision(evaluateOn(runs), decided)) per decision")
   print("  full decision (body + Apple rules), trace off \(perDecision(decideOff(runs), decided))")
   print("  full decision (body + Apple rules), trace on  \(perDecision(decideOn, decided))")
   print(
