@@ -12,10 +12,8 @@ public struct CompiledPolicy: Sendable {
 
   /// The rules and `otherwise`, compiled one way (with or without trace recording).
   struct Program: Sendable {
-    /// Each rule's condition, by rule index. Kept apart from the actions: a closure called out
-    /// of a rule structure was retained and released around each call, one pair per rule
-    /// tried per decision; called out of an array of closures alone it is not.
-    let conditions: ContiguousArray<CompiledExpression>
+    /// Each rule's condition, by rule index, kept apart from the actions.
+    let conditions: RuleConditions
     /// Each rule's actions, by rule index.
     let actions: [CompiledActions]
     let otherwise: CompiledActions
@@ -26,9 +24,9 @@ public struct CompiledPolicy: Sendable {
     /// The rules to try by one fact's value, in the program that records no trace: a traced
     /// evaluation tries every rule in turn, so its trace is the same either way.
     let index: RuleIndex?
-    /// For each rule, at most how many values trying it records, so a traced attempt's list is
-    /// allocated once at its full size; empty in the program that records no trace.
-    var traceSizes: ContiguousArray<Int> = []
+    /// About how many values a traced decision records, so the trace's list of them is
+    /// allocated once; 0 in the program that records no trace.
+    var traceCapacity = 0
   }
 
   /// The two programs, in one shared box: a policy is copied into each decider and each
@@ -73,37 +71,37 @@ public struct CompiledPolicy: Sendable {
     // Each program is passed as it is stored: choosing one into a local copied it, a retain
     // and a release of each of its arrays per decision.
     trace
-      ? evaluate(
-        facts, programs.traced,
-        TraceRecorder(
-          factCount: programs.factCount, rules: programs.traced.conditions.count))
-      : evaluate(facts, programs.plain, nil)
+      ? evaluate(facts, programs.traced, traced: true)
+      : evaluate(facts, programs.plain, traced: false)
   }
 
-  private func evaluate(_ facts: FactValues, _ program: Program, _ recorder: TraceRecorder?)
-    -> PolicyDecision
-  {
+  private func evaluate(_ facts: FactValues, _ program: Program, traced: Bool) -> PolicyDecision {
     guard facts.values.count == programs.factCount else {
       let values = ContiguousArray((0..<programs.factCount).map { facts[$0] })
-      return values.withUnsafeBufferPointer { decide($0, program, recorder) }
+      return values.withUnsafeBufferPointer { decide($0, program, traced) }
     }
-    return facts.values.withUnsafeBufferPointer { decide($0, program, recorder) }
+    return facts.values.withUnsafeBufferPointer { decide($0, program, traced) }
   }
 
-  private func decide(
-    _ facts: UnsafeBufferPointer<Value?>, _ program: Program, _ recorder: TraceRecorder?
-  ) -> PolicyDecision {
-    // The frame is set up here, not through `withFrame`: with the generic helper and a closure
-    // an untraced evaluation took 1.0-1.5 µs against 0.74-1.06 µs (reckon-bench decision,
-    // alternating runs).
+  private func decide(_ facts: UnsafeBufferPointer<Value?>, _ program: Program, _ traced: Bool)
+    -> PolicyDecision
+  {
+    // The frame is set up here rather than through the generic `withFrame`, whose closure
+    // context costs an untraced evaluation a noticeable share of its time.
     program.lets.withUnsafeBufferPointer { bodies in
       withUnsafeTemporaryAllocation(of: EvaluationFrame.LetState.self, capacity: bodies.count) {
         lets in
         lets.initialize(repeating: .pending)
         defer { lets.deinitialize() }
+        // The recorder is made in the frame itself: made outside and copied in, its lists
+        // had two owners, and the first value recorded copied each of them.
         var frame = EvaluationFrame(
-          facts: facts, lets: lets, letBodies: bodies, recorder: recorder)
-        return run(program, &frame)
+          facts: facts, lets: lets, letBodies: bodies,
+          recorder: traced
+            ? TraceRecorder(
+              factCount: programs.factCount, rules: program.conditions.count,
+              expected: program.traceCapacity) : nil)
+        return run(program, &frame, traced: traced)
       }
     }
   }
@@ -138,22 +136,29 @@ public struct CompiledPolicy: Sendable {
     }
   }
 
-  private func run(_ program: Program, _ frame: inout EvaluationFrame) -> PolicyDecision {
-    let conditions = program.conditions
-    if let index = program.index {
-      for rule in index.candidates(for: frame.facts[index.slot]) {
-        if case .boolean(true) = conditions[rule](&frame) {
+  private func run(_ program: Program, _ frame: inout EvaluationFrame, traced: Bool)
+    -> PolicyDecision
+  {
+    // Told, not found out: comparing the frame's recorder with nil copied the recorder.
+    if !traced {
+      if let index = program.index {
+        for rule in index.candidates(for: frame.facts[index.slot])
+        where program.conditions.matches(rule, &frame) {
           return decision(rule, program.actions[rule], program.holds, &frame)
         }
+        return decision(nil, program.otherwise, program.holds, &frame)
+      }
+      for rule in 0..<program.conditions.count where program.conditions.matches(rule, &frame) {
+        return decision(rule, program.actions[rule], program.holds, &frame)
       }
       return decision(nil, program.otherwise, program.holds, &frame)
     }
-    for index in conditions.indices {
-      frame.recorder?.beginRule(index, recording: program.traceSizes[index])
-      let result = conditions[index](&frame)
+    for rule in 0..<program.conditions.count {
+      frame.recorder?.beginRule(rule)
+      let result = program.conditions.tracedValue(rule, &frame)
       frame.recorder?.endRule(result)
       if case .boolean(true) = result {
-        return decision(index, program.actions[index], program.holds, &frame)
+        return decision(rule, program.actions[rule], program.holds, &frame)
       }
     }
     return decision(nil, program.otherwise, program.holds, &frame)
@@ -184,7 +189,7 @@ public struct CompiledPolicy: Sendable {
     }
     let hold = holding(decided, holds, &frame)
     if hold != nil, !decided.contains(where: \.isHoldForReview) { decided.append(.holdForReview) }
-    var decision = PolicyDecision(rule: rule, actions: decided, trace: frame.recorder?.trace)
+    var decision = PolicyDecision(rule: rule, actions: decided, trace: frame.recorder?.finish())
     decision.hold = hold
     return decision
   }

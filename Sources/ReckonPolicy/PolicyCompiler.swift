@@ -24,12 +24,12 @@ struct PolicyCompiler {
       compiledLets.append(compile(checked.value))
     }
     var program = CompiledPolicy.Program(
-      conditions: ContiguousArray(policy.rules.map { compile($0.condition) }),
+      conditions: RuleConditions(policy.rules, lets: policy.lets) { compile($0) },
       actions: policy.rules.map { compile($0.actions) }, otherwise: compile(policy.otherwise),
       lets: ContiguousArray(compiledLets),
       holds: ContiguousArray(policy.holds.map { compile($0.condition) }),
       index: tracing ? nil : RuleIndex(policy))
-    if tracing { program.traceSizes = traceSizes() }
+    if tracing { program.traceCapacity = min(64, traceSizes().reduce(0, +)) }
     return program
   }
 
