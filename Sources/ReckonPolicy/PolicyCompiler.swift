@@ -29,7 +29,8 @@ struct PolicyCompiler {
       lets: ContiguousArray(compiledLets),
       holds: ContiguousArray(policy.holds.map { compile($0.condition) }),
       index: tracing ? nil : RuleIndex(policy))
-    if tracing { program.traceCapacity = min(64, traceSizes().reduce(0, +)) }
+    // Enough for the rules a typical decision tries before one matches; more grows the list.
+    if tracing { program.traceCapacity = min(32, traceSizes().reduce(0, +)) }
     return program
   }
 

@@ -80,7 +80,9 @@ struct TraceRecorder {
   /// of thousands grows its lists only as far as it tries.
   init(factCount: Int, rules: Int, expected: Int) {
     seenFacts = FactSlotSet(count: factCount)
-    trace.tried.reserveCapacity(min(rules, 32))
+    // Sixteen rules' room stays under a kilobyte, a size the allocator keeps a per-thread cache
+    // of; room for 32 took a block from the shared heap on every traced decision.
+    trace.tried.reserveCapacity(min(rules, 16))
     trace.factsRead.reserveCapacity(min(factCount, 16))
     trace.values.reserveCapacity(expected)
   }
