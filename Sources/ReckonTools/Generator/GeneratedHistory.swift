@@ -109,7 +109,7 @@ public enum GeneratedHistory {
     let refunded = random.below(100) < chance
     let uuid = generator.uuid(6, UInt64(index))
     let at = request.receivedAt.addingTimeInterval(Double(3_600 + random.below(2 * 86_400)))
-    try store.attachOutcome(
+    _ = try store.attachOutcome(
       refunded ? .refund : .refundDeclined, notificationUUID: uuid,
       transactionId: request.transactionId ?? "", app: app(request).key,
       originalTransactionId: nil, appAccountToken: nil, occurredAt: at)
@@ -119,7 +119,7 @@ public enum GeneratedHistory {
       notificationUUID: uuid, type: prorated ? "REFUND_PRORATED" : "REFUND_FULL",
       percentage: prorated ? 100_000 - (decision.body?.consumptionPercentage ?? 50_000) : nil)
     if random.below(100) < 4 {
-      try store.attachOutcome(
+      _ = try store.attachOutcome(
         .refundReversed, notificationUUID: generator.uuid(7, UInt64(index)),
         transactionId: request.transactionId ?? "", app: app(request).key,
         originalTransactionId: nil, appAccountToken: nil,
