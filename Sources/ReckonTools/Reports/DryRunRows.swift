@@ -137,7 +137,16 @@ public enum DryRunRows {
       Int(milliseconds % 1000))
   }
 
+  /// A CSV field: quoted when it holds a comma, a quote or a line break, and, when it is text a
+  /// spreadsheet would take for a formula (`=`, `+`, `-`, `@`, a tab or a carriage return first:
+  /// a rule name or a request file's field), with a `'` before it. Numbers stay as they are.
   static func escape(_ field: String) -> String {
+    var field = field
+    if let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first),
+      Double(field) == nil
+    {
+      field = "'" + field
+    }
     // By scalar: "\r\n" is one Character, equal to neither "\n" nor "\r".
     guard
       field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
