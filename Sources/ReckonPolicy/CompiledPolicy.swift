@@ -93,8 +93,8 @@ public struct CompiledPolicy: Sendable {
         lets in
         lets.initialize(repeating: .pending)
         defer { lets.deinitialize() }
-        // The recorder is made in the frame itself: made outside and copied in, its lists
-        // had two owners, and the first value recorded copied each of them.
+        // The recorder is made in the frame itself: made outside and copied in, its lists would
+        // have two owners, and the first value recorded would copy each of them.
         var frame = EvaluationFrame(
           facts: facts, lets: lets, letBodies: bodies,
           recorder: traced
@@ -139,7 +139,7 @@ public struct CompiledPolicy: Sendable {
   private func run(_ program: Program, _ frame: inout EvaluationFrame, traced: Bool)
     -> PolicyDecision
   {
-    // Told, not found out: comparing the frame's recorder with nil copied the recorder.
+    // Told rather than found out: comparing the frame's recorder with nil copies the recorder.
     if !traced {
       if let index = program.index {
         for rule in index.candidates(for: frame.facts[index.slot])

@@ -81,7 +81,7 @@ struct TraceRecorder {
   init(factCount: Int, rules: Int, expected: Int) {
     seenFacts = FactSlotSet(count: factCount)
     // Sixteen rules' room stays under a kilobyte, a size the allocator keeps a per-thread cache
-    // of; room for 32 took a block from the shared heap on every traced decision.
+    // of; room for more would take a block from the shared heap on every traced decision.
     trace.tried.reserveCapacity(min(rules, 16))
     trace.factsRead.reserveCapacity(min(factCount, 16))
     trace.values.reserveCapacity(expected)

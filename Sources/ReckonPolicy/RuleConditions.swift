@@ -19,7 +19,8 @@ struct RuleConditions: Sendable {
   private let expressions: ContiguousArray<CompiledExpression>
   /// Where each rule's parts start in `parts`, and, one past the last rule, where they end.
   private let starts: ContiguousArray<Int>
-  /// For each part after a rule's first, the node of the `and` joining it to those before it.
+  /// For each part, the node of the `and` joining it to the parts before it; -1 for a rule's
+  /// first part.
   private let joins: ContiguousArray<Int>
 
   /// The conditions of `rules`, each part compiled by `compile`.
