@@ -55,7 +55,7 @@ public struct PolicyTrace: Hashable, Sendable {
   /// traced decision allocates one list of values, not one per rule tried.
   var tried: ContiguousArray<TriedRule> = []
   /// The values every rule tried and every hold recorded, in order.
-  var values: ContiguousArray<ConditionValue> = []
+  var values = TracedValues()
   /// The slots of the facts read, in first-read order.
   public internal(set) var factsRead: [Int] = []
   /// The slots of facts that were read but missing.
@@ -115,11 +115,10 @@ struct TraceRecorder {
 
   @inline(__always)
   mutating func record(_ node: Int, _ value: Value?) {
-    let entry = PolicyTrace.ConditionValue(node: node, value: value)
     if !inHold, inAction || trace.tried.isEmpty {
-      trace.actionValues.append(entry)
+      trace.actionValues.append(PolicyTrace.ConditionValue(node: node, value: value))
     } else {
-      trace.values.append(entry)
+      trace.values.append(node, value)
     }
   }
 
@@ -127,7 +126,7 @@ struct TraceRecorder {
   /// in an action or a hold.
   @inline(__always)
   mutating func recordInRule(_ node: Int, _ value: Value?) {
-    trace.values.append(PolicyTrace.ConditionValue(node: node, value: value))
+    trace.values.append(node, value)
   }
 
   @inline(__always)

@@ -2,12 +2,9 @@
 /// one list of values.
 public struct TraceAttempts: RandomAccessCollection, Hashable, Sendable {
   private let tried: ContiguousArray<PolicyTrace.TriedRule>
-  private let values: ContiguousArray<PolicyTrace.ConditionValue>
+  private let values: TracedValues
 
-  init(
-    tried: ContiguousArray<PolicyTrace.TriedRule>,
-    values: ContiguousArray<PolicyTrace.ConditionValue>
-  ) {
+  init(tried: ContiguousArray<PolicyTrace.TriedRule>, values: TracedValues) {
     self.tried = tried
     self.values = values
   }

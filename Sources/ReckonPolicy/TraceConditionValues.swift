@@ -1,16 +1,16 @@
 /// The values one attempt recorded, in evaluation order: a view of the trace's one list of every
 /// value, so a traced decision allocates that list once rather than one array per rule tried.
 public struct TraceConditionValues: RandomAccessCollection, Hashable, Sendable {
-  private let storage: ContiguousArray<PolicyTrace.ConditionValue>
+  private let storage: TracedValues
   private let range: Range<Int>
 
-  init(_ storage: ContiguousArray<PolicyTrace.ConditionValue>, _ range: Range<Int>) {
+  init(_ storage: TracedValues, _ range: Range<Int>) {
     self.storage = storage
     self.range = range
   }
 
   /// No values.
-  public init() { self.init([], 0..<0) }
+  public init() { self.init(TracedValues(), 0..<0) }
 
   public var startIndex: Int { 0 }
   public var endIndex: Int { range.count }
@@ -33,6 +33,8 @@ public struct TraceConditionValues: RandomAccessCollection, Hashable, Sendable {
 extension TraceConditionValues: ExpressibleByArrayLiteral {
   /// The values listed, for comparing a trace with what a test expects.
   public init(arrayLiteral values: PolicyTrace.ConditionValue...) {
-    self.init(ContiguousArray(values), 0..<values.count)
+    var storage = TracedValues()
+    for value in values { storage.append(value.node, value.value) }
+    self.init(storage, 0..<values.count)
   }
 }

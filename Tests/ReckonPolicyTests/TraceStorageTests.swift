@@ -20,10 +20,10 @@ struct TraceStorageTests {
   }
 
   @Test func anAttemptsValuesAreIndexedFromZero() {
-    let storage: ContiguousArray<PolicyTrace.ConditionValue> = [
-      .init(node: 1, value: .boolean(true)), .init(node: 2, value: nil),
-      .init(node: 3, value: .boolean(false)),
-    ]
+    var storage = TracedValues()
+    storage.append(1, .boolean(true))
+    storage.append(2, nil)
+    storage.append(3, .boolean(false))
     let values = TraceConditionValues(storage, 1..<3)
     #expect(values.count == 2)
     #expect(values[0].node == 2)
@@ -31,6 +31,22 @@ struct TraceStorageTests {
     #expect(values == [.init(node: 2, value: nil), .init(node: 3, value: .boolean(false))])
     #expect(values != [.init(node: 2, value: nil)])
     #expect(TraceConditionValues().isEmpty)
+  }
+
+  @Test(arguments: [
+    Value.boolean(true), .boolean(false), .number(-2.5), .number(.infinity), .percent(40),
+    .duration(86_400), .timestamp(-62_135_596_800), .enumeration(0), .enumeration(63),
+    .text("com.example.coins"), .text(""), .money(4_990, currency: "USD"),
+  ])
+  func everyKindOfValueReadsBackAsRecorded(value: Value) {
+    var storage = TracedValues()
+    storage.append(7, nil)
+    storage.append(8, value)
+    storage.append(9, .text("after"))
+    #expect(storage.count == 3)
+    #expect(storage[0] == PolicyTrace.ConditionValue(node: 7, value: nil))
+    #expect(storage[1] == PolicyTrace.ConditionValue(node: 8, value: value))
+    #expect(storage[2] == PolicyTrace.ConditionValue(node: 9, value: .text("after")))
   }
 
   @Test func attemptsReadTheirOwnRangeOfTheTracesValues() throws {
