@@ -4,6 +4,9 @@
 struct PolicyCompiler {
   let policy: CheckedPolicy
   let tracing: Bool
+  /// Whether tests of one fact against constants are compiled as one closure each; off, every
+  /// node is its own closure, the form the tests hold the one-closure form to.
+  var testsFactsInPlace = true
   private var compiledLets: [CompiledExpression] = []
 
   init(policy: CheckedPolicy, tracing: Bool) {
@@ -12,9 +15,11 @@ struct PolicyCompiler {
   }
 
   /// Compiles `policy` both ways.
-  static func compile(_ policy: CheckedPolicy) -> CompiledPolicy {
+  static func compile(_ policy: CheckedPolicy, testsFactsInPlace: Bool = true) -> CompiledPolicy {
     var plain = PolicyCompiler(policy: policy, tracing: false)
     var traced = PolicyCompiler(policy: policy, tracing: true)
+    plain.testsFactsInPlace = testsFactsInPlace
+    traced.testsFactsInPlace = testsFactsInPlace
     return CompiledPolicy(
       checked: policy, plain: plain.compileProgram(), traced: traced.compileProgram())
   }
@@ -86,6 +91,7 @@ struct PolicyCompiler {
   }
 
   func compile(_ expression: ResolvedExpression) -> CompiledExpression {
+    if let test = compileFactTest(expression) { return test }
     let id = expression.id
     switch expression.kind {
     case .constant(let value):
@@ -144,6 +150,38 @@ struct PolicyCompiler {
         }
         return ValueOperations.call(builtin, values)
       }
+    }
+  }
+
+  /// A test of one fact against constants as one closure, where it records what the nodes it
+  /// stands for would (the fact read, the `let` naming it, its own value). Untraced, only a
+  /// test through a `let` is made here: a fact's own tests have their paths below.
+  private func compileFactTest(_ expression: ResolvedExpression) -> CompiledExpression? {
+    guard testsFactsInPlace, let test = FactTest(expression, lets: policy.lets) else { return nil }
+    let slot = test.slot
+    let subject = FactTest.subjectNode(of: expression)
+    guard tracing else {
+      guard Self.namesLet(expression) else { return nil }
+      return { frame in test.tracedValue(frame.facts[slot]) }
+    }
+    let node = expression.id
+    return { frame in
+      let fact = frame.facts[slot]
+      frame.recorder?.read(slot, fact)
+      if let subject { frame.recorder?.record(subject, fact) }
+      let value = test.tracedValue(fact)
+      frame.recorder?.record(node, value)
+      return value
+    }
+  }
+
+  /// Whether the fact a test reads is named through a `let`.
+  private static func namesLet(_ expression: ResolvedExpression) -> Bool {
+    switch expression.kind {
+    case .missingTest(_, let subject), .compare(_, let subject, _), .membership(_, let subject, _):
+      if case .letReference = subject.kind { return true }
+      return false
+    default: return false
     }
   }
 

@@ -30,7 +30,7 @@ public enum PolicyLoader {
   public static func load(_ source: SourceFile, schema: PolicySchema) -> Result {
     let (syntax, syntaxDiagnostics) = Parser.parse(source, vocabulary: schema.vocabulary)
     let (checked, checkDiagnostics) = Checker.check(syntax, schema: schema, source: source)
-    let compiled = checked.map(PolicyCompiler.compile)
+    let compiled = checked.map { PolicyCompiler.compile($0) }
     var found = syntaxDiagnostics + checkDiagnostics
     // Only when nothing else is wrong, so it does not bury the errors an author is fixing.
     if !found.contains(where: \.isError),

@@ -24,6 +24,8 @@ struct RuleConditionsTests {
       then refund DECLINE
     rule "or" when heavy or purchase.price > 10 USD then refund DECLINE
     rule "alone" when heavy then refund DECLINE
+    rule "inside or" when (used < 5% or reason in [LEGAL]) and not (gave is missing)
+      then refund GRANT_FULL
     """
 
   /// The policy's rules as whole compiled conditions, tried one after another.
@@ -31,6 +33,7 @@ struct RuleConditionsTests {
     _ policy: CompiledPolicy, _ facts: FactValues, traced: Bool
   ) -> (rule: Int?, trace: PolicyTrace?) {
     var compiler = PolicyCompiler(policy: policy.checked, tracing: traced)
+    compiler.testsFactsInPlace = false
     let program = compiler.compileProgram()
     let conditions = policy.checked.rules.map { compiler.compile($0.condition) }
     return facts.values.withUnsafeBufferPointer { values in
@@ -92,6 +95,39 @@ struct RuleConditionsTests {
     // The facts reach most rules, and `otherwise`.
     #expect(decidedBy.count >= 6)
     #expect(decidedBy.contains(nil))
+  }
+
+  @Test func factTestsInsideLetsSetsAndHoldsTraceAsSeparateNodesDo() throws {
+    let text = """
+      let used = usage.consumed
+      let heavy = used >= 80% or customer.override in [DECLINE]
+      rule "heavy" when heavy or not (used < 10%)
+        then refund DECLINE, set sampleContentProvided = customer.override is missing
+      otherwise refund GRANT_FULL, set sampleContentProvided = used > 50%
+      hold "new" when customer.refunds_last_90_days >= 1 and reason == LEGAL
+      """
+    let policy = try TestSchema.compile(text)
+    let separate = PolicyCompiler.compile(policy.checked, testsFactsInPlace: false)
+    var random = SplitMix64(seed: 11)
+    for _ in 0..<1_000 {
+      var facts = policy.makeFacts()
+      for (slot, fact) in TestSchema.schema.facts.enumerated() {
+        facts.set(slot: slot, to: RobustnessTests.randomValue(of: fact.type, &random))
+      }
+      let traced = policy.evaluate(facts, trace: true)
+      let expected = separate.evaluate(facts, trace: true)
+      let trace = try #require(traced.trace)
+      let other = try #require(expected.trace)
+      #expect(traced.rule == expected.rule)
+      #expect(traced.hold == expected.hold)
+      #expect(Self.shown(trace) == Self.shown(other))
+      #expect("\(trace.actionValues)" == "\(other.actionValues)")
+      #expect(
+        trace.holds.map { "\($0.result.map { "\($0)" } ?? "nil") \(Array($0.conditions))" }
+          == other.holds.map { "\($0.result.map { "\($0)" } ?? "nil") \(Array($0.conditions))" })
+      #expect(trace.factsRead == other.factsRead)
+      #expect(policy.evaluate(facts).rule == separate.evaluate(facts).rule)
+    }
   }
 
   @Test(arguments: [
