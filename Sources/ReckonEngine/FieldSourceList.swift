@@ -15,18 +15,9 @@ package struct FieldSourceList: Hashable, Sendable {
 
   package var isEmpty: Bool { entries.isEmpty }
 
-  /// The source of `field`; setting one already listed replaces it in place.
+  /// The source of `field`, if it is listed.
   package subscript(field: String) -> FieldSource? {
-    get { entries.first { $0.field == field }?.source }
-    set {
-      let index = entries.firstIndex { $0.field == field }
-      switch (index, newValue) {
-      case (let index?, let source?): entries[index].source = source
-      case (let index?, nil): entries.remove(at: index)
-      case (nil, let source?): entries.append(Entry(field: field, source: source))
-      case (nil, nil): break
-      }
-    }
+    entries.first { $0.field == field }?.source
   }
 
   /// Lists where `field`, not listed yet, came from.

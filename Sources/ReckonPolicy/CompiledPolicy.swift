@@ -117,7 +117,9 @@ public struct CompiledPolicy: Sendable {
     return withFrame(values, programs.plain, nil) { frame in body(&frame) }
   }
 
-  private func withFrame<Result>(
+  /// Runs `body` in a frame over `values` for `program`: for evaluations outside the decision
+  /// path, which sets up its own frame.
+  func withFrame<Result>(
     _ values: ContiguousArray<Value?>, _ program: Program, _ recorder: TraceRecorder?,
     _ body: (inout EvaluationFrame) -> Result
   ) -> Result {

@@ -64,7 +64,7 @@ enum FactTest: Sendable {
         else { return nil }
         mask |= 1 << UInt64(ordinal)
       }
-      self = .membership(slot, mask, negated)
+      self = .members(slot: slot, mask: mask, negated: negated)
     case .fact(let slot) where expression.type == .boolean:
       self = .flag(slot: slot)
     default:
@@ -88,13 +88,7 @@ enum FactTest: Sendable {
   /// The node recorded with the fact's value before the test's own, in a trace: the fact, when
   /// it is a boolean (`flag is missing`), or the `let` naming it; nil for none.
   static func subjectNode(of expression: ResolvedExpression) -> Int? {
-    let subject: ResolvedExpression
-    switch expression.kind {
-    case .missingTest(_, let operand), .compare(_, let operand, _),
-      .membership(_, let operand, _):
-      subject = operand
-    default: return nil
-    }
+    guard let subject = subject(of: expression) else { return nil }
     switch subject.kind {
     case .fact: return subject.type == .boolean ? subject.id : nil
     case .letReference: return subject.id
@@ -102,8 +96,13 @@ enum FactTest: Sendable {
     }
   }
 
-  private static func membership(_ slot: Int, _ mask: UInt64, _ negated: Bool) -> FactTest {
-    .members(slot: slot, mask: mask, negated: negated)
+  /// What a missing test, a comparison or a membership test tests; nil for other nodes.
+  static func subject(of expression: ResolvedExpression) -> ResolvedExpression? {
+    switch expression.kind {
+    case .missingTest(_, let subject), .compare(_, let subject, _), .membership(_, let subject, _):
+      subject
+    default: nil
+    }
   }
 
   /// The slot of the fact it reads.

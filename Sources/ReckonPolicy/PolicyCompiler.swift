@@ -161,7 +161,7 @@ struct PolicyCompiler {
     let slot = test.slot
     let subject = FactTest.subjectNode(of: expression)
     guard tracing else {
-      guard Self.namesLet(expression) else { return nil }
+      guard case .letReference? = FactTest.subject(of: expression)?.kind else { return nil }
       return { frame in test.tracedValue(frame.facts[slot]) }
     }
     let node = expression.id
@@ -172,16 +172,6 @@ struct PolicyCompiler {
       let value = test.tracedValue(fact)
       frame.recorder?.record(node, value)
       return value
-    }
-  }
-
-  /// Whether the fact a test reads is named through a `let`.
-  private static func namesLet(_ expression: ResolvedExpression) -> Bool {
-    switch expression.kind {
-    case .missingTest(_, let subject), .compare(_, let subject, _), .membership(_, let subject, _):
-      if case .letReference = subject.kind { return true }
-      return false
-    default: return false
     }
   }
 

@@ -17,16 +17,6 @@ struct FieldSourceListTests {
       ])
   }
 
-  @Test func settingAListedFieldReplacesItAndNilRemovesIt() {
-    var list = FieldSourceList()
-    list["deliveryStatus"] = .fact("delivery.status")
-    list["deliveryStatus"] = .rule("r")
-    #expect(list.entries.count == 1)
-    #expect(list["deliveryStatus"] == .rule("r"))
-    list["deliveryStatus"] = nil
-    #expect(list.isEmpty)
-  }
-
   @Test func listsOfTheSameSourcesInAnotherOrderAreEqualAndHashAlike() {
     var first = FieldSourceList()
     first.add("a", .fact("x"))

@@ -36,30 +36,21 @@ struct RuleConditionsTests {
     compiler.testsFactsInPlace = false
     let program = compiler.compileProgram()
     let conditions = policy.checked.rules.map { compiler.compile($0.condition) }
-    return facts.values.withUnsafeBufferPointer { values in
-      program.lets.withUnsafeBufferPointer { bodies in
-        withUnsafeTemporaryAllocation(of: EvaluationFrame.LetState.self, capacity: bodies.count) {
-          lets in
-          lets.initialize(repeating: .pending)
-          defer { lets.deinitialize() }
-          var frame = EvaluationFrame(
-            facts: values, lets: lets, letBodies: bodies,
-            recorder: traced
-              ? TraceRecorder(factCount: values.count, rules: conditions.count, expected: 0)
-              : nil)
-          var decided: Int?
-          for (index, condition) in conditions.enumerated() {
-            frame.recorder?.beginRule(index)
-            let result = condition(&frame)
-            frame.recorder?.endRule(result)
-            if case .boolean(true) = result {
-              decided = index
-              break
-            }
-          }
-          return (decided, frame.recorder?.finish())
+    let recorder =
+      traced
+      ? TraceRecorder(factCount: facts.values.count, rules: conditions.count, expected: 0) : nil
+    return policy.withFrame(facts.values, program, recorder) { frame in
+      var decided: Int?
+      for (index, condition) in conditions.enumerated() {
+        frame.recorder?.beginRule(index)
+        let result = condition(&frame)
+        frame.recorder?.endRule(result)
+        if case .boolean(true) = result {
+          decided = index
+          break
         }
       }
+      return (decided, frame.recorder?.finish())
     }
   }
 
