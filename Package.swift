@@ -37,6 +37,8 @@ let package = Package(
       name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
     .systemLibrary(
       name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    .systemLibrary(
+      name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
     // posix_spawn's close-from and working-folder actions, which Swift's Glibc module leaves out;
     // ReckonTestSupport starts child processes with them.
     .target(name: "CSpawn"),
@@ -57,7 +59,7 @@ let package = Package(
     .target(
       name: "ReckonFacts",
       dependencies: ["ReckonSupport", "ReckonPolicy", "ReckonSQLite", "CSQLite"]),
-    .target(name: "ReckonState", dependencies: ["ReckonSupport", "CZlib"]),
+    .target(name: "ReckonState", dependencies: ["ReckonSupport", "CZlib", "CZstd"]),
     .target(
       name: "ReckonStateSQLite",
       dependencies: ["ReckonSupport", "ReckonState", "ReckonSQLite", "CSQLite"]),
@@ -154,7 +156,8 @@ let package = Package(
     .testTarget(
       name: "ReckonEngineTests",
       dependencies: [
-        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonGooglePlay", "ReckonFacts", "ReckonSQLite",
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonGooglePlay", "ReckonFacts",
+        "ReckonSQLite",
         "ReckonState", "ReckonStateSQLite", "ReckonEngine", "ReckonTools", "ReckonHTTP",
         "ReckonStandIn", "ReckonTestSupport",
       ]),
@@ -175,7 +178,8 @@ let package = Package(
     .testTarget(
       name: "ReckonServerTests",
       dependencies: [
-        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonGooglePlay", "ReckonFacts", "ReckonState",
+        "ReckonSupport", "ReckonPolicy", "ReckonAppStore", "ReckonGooglePlay", "ReckonFacts",
+        "ReckonState",
         "ReckonStateSQLite", "ReckonStatePostgres", "ReckonEngine",
         "ReckonTools", "ReckonHTTP", "ReckonServer", "ReckonStandIn", "ReckonSQLite",
         "ReckonTestSupport",

@@ -1,16 +1,13 @@
 import CZlib
 import Foundation
 
-/// zlib's deflate for what a state stores compressed (facts and explanations, packed
-/// notifications): the original length first, as a varint, then the zlib stream, so reading
-/// back allocates once and a damaged value is refused rather than read short. A dictionary
-/// (bytes the value likely repeats, stored beside it) makes a small value smaller still; the
-/// same one must be given to read it back.
+/// zlib's deflate, as states stored compressed values (facts and explanations, packed
+/// notifications) in format 1: the original length first, as a varint, then the zlib stream, so
+/// reading back allocates once and a damaged value is refused rather than read short. A
+/// dictionary (bytes the value likely repeats, stored beside it) makes a small value smaller
+/// still; the same one must be given to read it back. States now write `Zstandard`; rows in
+/// format 1 read back through this, and tests write them with it.
 public enum Deflated {
-  /// The largest value read back: far above any explanation or notification, so a damaged
-  /// length cannot ask for gigabytes.
-  static let largest = 256 << 20
-
   /// `data`, compressed, with `dictionary` as zlib's preset dictionary when given.
   public static func compress(_ data: Data, dictionary: Data? = nil) -> Data {
     var output = Data()
@@ -63,10 +60,8 @@ public enum Deflated {
     _ data: Data, dictionary: Data? = nil, what: @autoclosure () -> String
   ) throws(StateError) -> Data {
     var offset = data.startIndex
-    guard let length = VarInt.read(data, at: &offset), length <= largest else {
-      throw .unreadableRow(what: what(), reason: "its compressed length is damaged")
-    }
-    var output = [UInt8](repeating: 0, count: Int(length) + 1)
+    let length = try VarInt.readLength(data, at: &offset, what: what())
+    var output = [UInt8](repeating: 0, count: length + 1)
     var stream = z_stream()
     var status = inflateInit_(&stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
     defer { inflateEnd(&stream) }
@@ -89,11 +84,11 @@ public enum Deflated {
         status = inflate(&stream, Z_FINISH)
       }
     }
-    guard status == Z_STREAM_END, stream.total_out == length, stream.avail_in == 0 else {
+    guard status == Z_STREAM_END, stream.total_out == UInt(length), stream.avail_in == 0 else {
       throw .unreadableRow(
         what: what(), reason: "its compressed bytes are damaged (zlib \(status))")
     }
-    return Data(output[..<Int(length)])
+    return Data(output[..<length])
   }
 }
 
@@ -117,6 +112,21 @@ enum VarInt {
       rest >>= 7
     }
     output.append(UInt8(rest))
+  }
+
+  /// The largest value read back: far above any explanation or notification, so a damaged
+  /// length cannot ask for gigabytes.
+  static let largestLength = 256 << 20
+
+  /// The length a compressed value starts with, at `offset`, moving past it; `what` names the
+  /// row in the error for a damaged one.
+  static func readLength(_ data: Data, at offset: inout Data.Index, what: @autoclosure () -> String)
+    throws(StateError) -> Int
+  {
+    guard let length = read(data, at: &offset), length <= largestLength else {
+      throw .unreadableRow(what: what(), reason: "its compressed length is damaged")
+    }
+    return Int(length)
   }
 
   /// The integer at `offset`, moving past it; nil at the end or for one over 64 bits.

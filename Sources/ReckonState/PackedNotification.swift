@@ -5,7 +5,7 @@ import Foundation
 /// (`signedTransactionInfo`, `signedRenewalInfo`), each base64 inside base64url, some twice.
 /// Packing takes every x5c certificate out (a backend stores each distinct one once, and the
 /// packed form refers to it by id), keeps every JWS part decoded rather than as base64url, and
-/// deflates the rest; unpacking re-encodes it all and gives back the bytes received, byte for
+/// compresses the rest; unpacking re-encodes it all and gives back the bytes received, byte for
 /// byte (packing checks that it does before it offers a packed form).
 public struct PackedNotification: Sendable {
   /// The certificates (DER) taken out, in the order the template refers to them.
@@ -14,8 +14,8 @@ public struct PackedNotification: Sendable {
   let template: [UInt8]
 
   /// The format a packed row is in, as a backend records it beside the row: 0 is the bytes as
-  /// received.
-  public static let format: Int64 = 1
+  /// received, 1 packed and deflated (rows from before), 2 packed and compressed with zstd.
+  public static let format: Int64 = 2
 
   /// `raw` packed, or nil when it holds no JWS to unpick or would not read back exactly.
   public init?(_ raw: Data) {
@@ -37,7 +37,7 @@ public struct PackedNotification: Sendable {
     VarInt.append(UInt64(ids.count), to: &plain)
     for id in ids { VarInt.append(UInt64(id), to: &plain) }
     plain += template
-    return Deflated.compress(Data(plain))
+    return Zstandard.compress(Data(plain))
   }
 
   /// How a backend stores `raw`: packed, with the id `certificateId` gives each certificate it
@@ -58,12 +58,15 @@ public struct PackedNotification: Sendable {
     _ bytes: Data, format: Int64, what: @autoclosure () -> String,
     certificate: (Int64) throws(StateError) -> Data
   ) throws(StateError) -> Data {
-    guard format != 0 else { return bytes }
-    guard format == Self.format else {
+    let plain: Data
+    switch format {
+    case 0: return bytes
+    case 1: plain = try Deflated.decompress(bytes, what: what())
+    case Self.format: plain = try Zstandard.decompress(bytes, what: what())
+    default:
       throw .unreadableRow(
         what: what(), reason: "its format \(format) is not one this Reckon reads")
     }
-    let plain = try Deflated.decompress(bytes, what: what())
     guard plain.first == UInt8(format) else {
       throw .unreadableRow(what: what(), reason: "its packed header is damaged")
     }

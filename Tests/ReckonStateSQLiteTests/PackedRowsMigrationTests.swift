@@ -62,7 +62,7 @@ struct PackedRowsMigrationTests {
     decision.explanationJSON = explanation
     _ = try store.recordDecision(decision, requestId: id, enqueue: nil, sentAt: nil)
     let formats = try store.connection.query("SELECT raw_format FROM requests ORDER BY id")
-    #expect(formats.map { $0.int(0) } == [0, 1])
+    #expect(formats.map { $0.int(0) } == [0, PackedNotification.format])
     let stored = try store.connection.query("SELECT length(raw_notification) FROM requests")
     #expect((stored.last?.int(0) ?? 0) * 8 < raw.count)
     #expect(try store.connection.query("SELECT count(*) FROM certificates").first?.int(0) == 3)

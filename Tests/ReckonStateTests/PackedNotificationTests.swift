@@ -1,9 +1,10 @@
 import Foundation
 import ReckonAppStore
-import ReckonState
 import ReckonSupport
 import ReckonTestSupport
 import Testing
+
+@testable import ReckonState
 
 /// A notification packed for storage reads back byte for byte, whatever its shape: packing takes
 /// out what it recognises and leaves the rest as it was.
@@ -86,7 +87,8 @@ struct PackedNotificationTests {
     var damaged = packed
     damaged[damaged.count / 2] ^= 0xFF
     let error = #expect(throws: StateError.self) {
-      try PackedNotification.received(damaged, format: 1, what: "request 7") {
+      try PackedNotification.received(damaged, format: PackedNotification.format, what: "request 7")
+      {
         _ throws(StateError) in
         Data()
       }
@@ -105,6 +107,41 @@ struct PackedNotificationTests {
     #expect(try written.written(format: 0, decisionId: 1) == written)
     let bare = DecisionJSON(facts: facts, explanation: nil)
     #expect(try bare.stored.written(format: DecisionJSON.format, decisionId: 1) == bare)
+  }
+
+  /// Rows stored in format 1, deflated before states compressed with zstd, still read back.
+  @Test func aNotificationPackedAndDeflatedAsBeforeReadsBackExactly() throws {
+    let raw = try SimulatedNotification().body(signedBy: LocalCertificateAuthority())
+    let packed = try #require(PackedNotification(raw))
+    var plain: [UInt8] = [1]
+    VarInt.append(UInt64(packed.certificates.count), to: &plain)
+    for id in packed.certificates.indices { VarInt.append(UInt64(id + 1), to: &plain) }
+    let stored = Deflated.compress(Data(plain + packed.template))
+    let read = try PackedNotification.received(stored, format: 1, what: "a test") {
+      id throws(StateError) in packed.certificates[Int(id) - 1]
+    }
+    #expect(read == raw)
+  }
+
+  @Test func aDecisionDeflatedAsBeforeReadsBackAsWritten() throws {
+    let facts = Data(#"[{"name":"reason","source":"notification","value":"OTHER"}]"#.utf8)
+    let explanation = Data(#"{"facts":\#(String(decoding: facts, as: UTF8.self)),"rule":"r"}"#.utf8)
+    let stored = DecisionJSON(
+      facts: Deflated.compress(facts),
+      explanation: Deflated.compress(explanation, dictionary: facts))
+    #expect(
+      try stored.written(format: 1, decisionId: 1)
+        == DecisionJSON(facts: facts, explanation: explanation))
+  }
+
+  @Test func aFormatThisReckonDoesNotKnowIsRefused() throws {
+    let stored = DecisionJSON(facts: Data("[]".utf8), explanation: nil).stored
+    #expect(throws: StateError.self) { try stored.written(format: 3, decisionId: 1) }
+    #expect(throws: StateError.self) {
+      try PackedNotification.received(stored.facts, format: 3, what: "a test") {
+        _ throws(StateError) in Data()
+      }
+    }
   }
 
   /// A compact JWS with `header`, a small payload and a signature.

@@ -48,13 +48,16 @@ struct DockerfileTests {
     let dockerfile = try DeployExample.text("Dockerfile")
     let runStage = try #require(
       dockerfile.components(separatedBy: "FROM debian:bookworm-slim").last)
-    for library in ["libsqlite3-0", "libssl3", "libcurl4", "libpq5", "zlib1g", "ca-certificates"] {
+    for library in [
+      "libsqlite3-0", "libssl3", "libcurl4", "libpq5", "zlib1g", "libzstd1", "ca-certificates",
+    ] {
       #expect(runStage.contains(library), "\(library)")
     }
     let manifest = try String(
       contentsOf: DeployExample.root.appendingPathComponent("Package.swift"), encoding: .utf8)
     for development in [
       "libsqlite3-dev", "libssl-dev", "libcurl4-openssl-dev", "libpq-dev", "zlib1g-dev",
+      "libzstd-dev",
     ] {
       #expect(manifest.contains(development), "\(development)")
       #expect(dockerfile.contains(development), "the build stage needs \(development)")
