@@ -22,37 +22,53 @@ struct NotificationPacker {
 
   /// Writes `text` (JSON, or anything), each string in it that is a compact JWS packed.
   mutating func text(_ text: ArraySlice<UInt8>, depth: Int) {
-    let table = Base64Bytes.urlTable
-    var index = text.startIndex
-    var copied = index
-    while let open = text[index...].firstIndex(of: Self.quote) {
-      let start = open + 1
-      var end = start
-      var plain = true
-      var dots = 0
-      table.withUnsafeBufferPointer { table in
-        while end < text.endIndex, text[end] != Self.quote {
-          let byte = text[end]
-          if byte == Self.backslash {
+    var copied = text.startIndex
+    if depth < Self.deepest {
+      let strings = text.withUnsafeBufferPointer { Self.jwsShapedStrings(in: $0) }
+      for string in strings {
+        let range = (text.startIndex + string.lowerBound)..<(text.startIndex + string.upperBound)
+        guard let parts = JWSParts(text[range]) else { continue }
+        literal(text[copied..<range.lowerBound])
+        jws(parts, depth: depth)
+        copied = range.upperBound
+      }
+    }
+    literal(text[copied...])
+  }
+
+  /// Where the JSON strings in `bytes` that could be a compact JWS lie (their text, quotes
+  /// excluded): only base64url characters, and two dots. A string with an escape is none.
+  private static func jwsShapedStrings(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    var found: [Range<Int>] = []
+    Base64Bytes.urlTable.withUnsafeBufferPointer { table in
+      var index = 0
+      while index < bytes.count {
+        guard bytes[index] == quote else {
+          index += 1
+          continue
+        }
+        let start = index + 1
+        var end = start
+        var plain = true
+        var dots = 0
+        while end < bytes.count, bytes[end] != quote {
+          let byte = bytes[end]
+          if byte == backslash {
             plain = false
             end += 1
-          } else if byte == Self.dot {
+          } else if byte == dot {
             dots += 1
           } else if table[Int(byte)] == 0xFF {
             plain = false
           }
           end += 1
         }
+        guard end < bytes.count else { return }
+        if plain, dots == 2 { found.append(start..<end) }
+        index = end + 1
       }
-      guard end < text.endIndex else { break }
-      if plain, dots == 2, depth < Self.deepest, let parts = JWSParts(text[start..<end]) {
-        literal(text[copied..<start])
-        jws(parts, depth: depth)
-        copied = end
-      }
-      index = end + 1
     }
-    literal(text[copied...])
+    return found
   }
 
   /// Ends the pending literal, so the template is complete.

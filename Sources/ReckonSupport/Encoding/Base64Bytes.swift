@@ -7,11 +7,15 @@ package enum Base64Bytes {
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
   private static let url = Array(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-  private static let urlValues: [UInt8] = {
+  private static let urlValues = values(of: url)
+  private static let standardValues = values(of: standard)
+
+  /// The value of each character of `alphabet`, 0xFF for any other byte.
+  private static func values(of alphabet: [UInt8]) -> [UInt8] {
     var table = [UInt8](repeating: 0xFF, count: 256)
-    for (index, character) in url.enumerated() { table[Int(character)] = UInt8(index) }
+    for (index, character) in alphabet.enumerated() { table[Int(character)] = UInt8(index) }
     return table
-  }()
+  }
 
   /// Appends `bytes` encoded: base64url without padding (JWS) when `url`, else standard base64
   /// with padding (x5c).
@@ -74,6 +78,23 @@ package enum Base64Bytes {
 
   /// `text` decoded when it is canonical unpadded base64url, as for a slice.
   package static func decodeURL(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    decode(text, values: urlValues)
+  }
+
+  /// `text` decoded when it is standard padded base64, the one encoding of its bytes (padded
+  /// to a multiple of four, no other character, unused trailing bits zero), and not empty.
+  package static func decodeStandard(_ text: ArraySlice<UInt8>) -> Data? {
+    let padding = text.reversed().prefix(2).prefix { $0 == UInt8(ascii: "=") }.count
+    guard !text.isEmpty, text.count % 4 == 0 else { return nil }
+    return text.withUnsafeBufferPointer { text in
+      decode(UnsafeBufferPointer(rebasing: text[..<(text.count - padding)]), values: standardValues)
+        .map { Data($0) }
+    }
+  }
+
+  /// `text` decoded by the character values `values` when it is the one unpadded encoding of
+  /// its bytes; else nil.
+  private static func decode(_ text: UnsafeBufferPointer<UInt8>, values: [UInt8]) -> [UInt8]? {
     guard text.count % 4 != 1 else { return nil }
     let groups = text.count / 4
     let tail = text.count % 4
@@ -83,7 +104,7 @@ package enum Base64Bytes {
     // table's 0xFF, whose top bits no valid value has; they are collected and tested once.
     var seen: UInt32 = 0
     var strayBits: UInt32 = 0
-    let output = urlValues.withUnsafeBufferPointer { values in
+    let output = values.withUnsafeBufferPointer { values in
       [UInt8](unsafeUninitializedCapacity: count) { buffer, written in
         func value(_ index: Int) -> UInt32 { UInt32(values[Int(text[index])]) }
         var input = 0
@@ -115,15 +136,5 @@ package enum Base64Bytes {
       }
     }
     return seen & 0xC0 == 0 && strayBits == 0 ? output : nil
-  }
-
-  /// `text` decoded when it is standard padded base64 that encodes back to itself; else nil.
-  package static func decodeStandard(_ text: ArraySlice<UInt8>) -> Data? {
-    guard let decoded = Data(base64Encoded: Data(text)), !decoded.isEmpty else { return nil }
-    // Foundation accepts what the one encoding of the bytes is not (whitespace, say): only
-    // bytes that encode back to the text are taken out.
-    var again: [UInt8] = []
-    encode(decoded, into: &again, url: false)
-    return again.elementsEqual(text) ? decoded : nil
   }
 }
