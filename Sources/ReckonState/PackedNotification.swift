@@ -12,9 +12,13 @@ public struct PackedNotification: Sendable {
   public let certificates: [Data]
   /// The segments, as `Segment` describes; certificates referred to by index.
   let template: [UInt8]
+  /// The template compressed, as format 2 stores it after the certificates' ids: made with the
+  /// packing, so a backend need not compress while it holds its lock.
+  let compressedTemplate: Data
 
   /// The format a packed row is in, as a backend records it beside the row: 0 is the bytes as
-  /// received, 1 packed and deflated (rows from before), 2 packed and compressed with zstd.
+  /// received; 1 (rows from before) the certificates' ids and the template, deflated together;
+  /// 2 the ids, then the template compressed with zstd.
   public static let format: Int64 = 2
 
   /// `raw` packed, or nil when it holds no JWS to unpick or would not read back exactly.
@@ -28,16 +32,16 @@ public struct PackedNotification: Sendable {
     else { return nil }
     certificates = packer.certificates
     template = packer.template
+    compressedTemplate = Zstandard.compress(Data(packer.template))
   }
 
   /// The bytes a backend stores, with `ids` its ids of `certificates`, in order.
   public func stored(ids: [Int64]) -> Data {
     precondition(ids.count == certificates.count, "an id for each certificate")
-    var plain: [UInt8] = [UInt8(truncatingIfNeeded: Self.format)]
-    VarInt.append(UInt64(ids.count), to: &plain)
-    for id in ids { VarInt.append(UInt64(id), to: &plain) }
-    plain += template
-    return Zstandard.compress(Data(plain))
+    var bytes = Data()
+    VarInt.append(UInt64(ids.count), to: &bytes)
+    for id in ids { VarInt.append(UInt64(id), to: &bytes) }
+    return bytes + compressedTemplate
   }
 
   /// How a backend stores `raw`: packed, with the id `certificateId` gives each certificate it
@@ -45,7 +49,15 @@ public struct PackedNotification: Sendable {
   public static func stored(
     _ raw: Data, certificateId: (Data) throws(StateError) -> Int64
   ) throws(StateError) -> (bytes: Data, format: Int64) {
-    guard let packed = PackedNotification(raw) else { return (raw, 0) }
+    try stored(raw, packed: PackedNotification(raw), certificateId: certificateId)
+  }
+
+  /// How a backend stores `raw`, as `stored(_:certificateId:)` says, with `packed` the
+  /// notification packed beforehand (nil when it does not pack).
+  public static func stored(
+    _ raw: Data, packed: PackedNotification?, certificateId: (Data) throws(StateError) -> Int64
+  ) throws(StateError) -> (bytes: Data, format: Int64) {
+    guard let packed, packed.compressedTemplate.count < raw.count else { return (raw, 0) }
     var ids: [Int64] = []
     for der in packed.certificates { ids.append(try certificateId(der)) }
     let bytes = packed.stored(ids: ids)
@@ -58,32 +70,48 @@ public struct PackedNotification: Sendable {
     _ bytes: Data, format: Int64, what: @autoclosure () -> String,
     certificate: (Int64) throws(StateError) -> Data
   ) throws(StateError) -> Data {
-    let plain: Data
+    let ids: [Int64]
+    let template: Data
     switch format {
     case 0: return bytes
-    case 1: plain = try Deflated.decompress(bytes, what: what())
-    case Self.format: plain = try Zstandard.decompress(bytes, what: what())
+    case 1:
+      let plain = try Deflated.decompress(bytes, what: what())
+      guard plain.first == UInt8(format) else {
+        throw .unreadableRow(what: what(), reason: "its packed header is damaged")
+      }
+      var offset = plain.index(after: plain.startIndex)
+      ids = try certificateIds(plain, at: &offset, what: what())
+      template = plain[offset...]
+    case Self.format:
+      var offset = bytes.startIndex
+      ids = try certificateIds(bytes, at: &offset, what: what())
+      template = try Zstandard.decompress(bytes[offset...], what: what())
     default:
       throw .unreadableRow(
         what: what(), reason: "its format \(format) is not one this Reckon reads")
     }
-    guard plain.first == UInt8(format) else {
-      throw .unreadableRow(what: what(), reason: "its packed header is damaged")
-    }
-    var offset = plain.index(after: plain.startIndex)
-    guard let count = VarInt.read(plain, at: &offset), count <= plain.count else {
-      throw .unreadableRow(what: what(), reason: "its packed header is damaged")
-    }
     var certificates: [Data] = []
+    for id in ids { certificates.append(try certificate(id)) }
+    guard let expanded = NotificationTemplate.expand(template, certificates: certificates) else {
+      throw .unreadableRow(what: what(), reason: "its packed segments are damaged")
+    }
+    return Data(expanded)
+  }
+
+  /// The count of certificate ids at `offset` in `bytes`, then the ids, moving past them.
+  private static func certificateIds(
+    _ bytes: Data, at offset: inout Data.Index, what: @autoclosure () -> String
+  ) throws(StateError) -> [Int64] {
+    guard let count = VarInt.read(bytes, at: &offset), count <= bytes.count else {
+      throw .unreadableRow(what: what(), reason: "its packed header is damaged")
+    }
+    var ids: [Int64] = []
     for _ in 0..<count {
-      guard let id = VarInt.read(plain, at: &offset), let id = Int64(exactly: id) else {
+      guard let id = VarInt.read(bytes, at: &offset), let id = Int64(exactly: id) else {
         throw .unreadableRow(what: what(), reason: "its certificate ids are damaged")
       }
-      certificates.append(try certificate(id))
+      ids.append(id)
     }
-    guard
-      let expanded = NotificationTemplate.expand(plain[offset...], certificates: certificates)
-    else { throw .unreadableRow(what: what(), reason: "its packed segments are damaged") }
-    return Data(expanded)
+    return ids
   }
 }

@@ -59,7 +59,7 @@ extension PostgresStateStore: StateImporter {
         values.append(.integer(0))
         return
       }
-      let stored = try storedNotification(raw)
+      let stored = try storedNotification(raw, packed: PackedNotification(raw))
       values[at] = .bytes(stored.bytes)
       values.append(.integer(stored.format))
     default:

@@ -75,8 +75,10 @@ public final class PostgresStateStore: @unchecked Sendable {
   public func recordNotification(_ record: NotificationRecord) throws(StateError)
     -> RecordResult
   {
-    try locked { () throws(StateError) in
-      let stored = try storedNotification(record.rawNotification)
+    // Packed before taking the lock, which the instance's other writes wait for.
+    let packed = PackedNotification(record.rawNotification)
+    return try locked { () throws(StateError) in
+      let stored = try storedNotification(record.rawNotification, packed: packed)
       return try connection.transaction { () throws(StateError) in
         if let transactionId = record.transactionId {
           try lockTransaction(transactionId)

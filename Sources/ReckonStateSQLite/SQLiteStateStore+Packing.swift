@@ -4,8 +4,12 @@ import ReckonState
 extension SQLiteStateStore {
   /// How `raw` is stored: packed, its certificates added to `certificates` (each in a commit of
   /// its own, before the caller's transaction, so the ids cached are durable), or as it is.
-  func storedNotification(_ raw: Data) throws(StateError) -> (bytes: Data, format: Int64) {
-    try PackedNotification.stored(raw) { der throws(StateError) in try certificateId(der) }
+  func storedNotification(_ raw: Data, packed: PackedNotification?) throws(StateError) -> (
+    bytes: Data, format: Int64
+  ) {
+    try PackedNotification.stored(raw, packed: packed) { der throws(StateError) in
+      try certificateId(der)
+    }
   }
 
   /// The notification as received, from a request row's `raw_notification` and `raw_format`.

@@ -132,8 +132,10 @@ public final class SQLiteStateStore: @unchecked Sendable {
   {
     // One write transaction from the look to the insert: two processes on one database (two
     // webhook instances) receiving copies at once must not both record them as new.
+    // Packed before taking the lock, which every other request's writes wait for.
+    let packed = PackedNotification(record.rawNotification)
     let result = try locked { () throws(StateError) in
-      let stored = try storedNotification(record.rawNotification)
+      let stored = try storedNotification(record.rawNotification, packed: packed)
       return try connection.transaction { () throws(StateError) in
         try recordOnce(record, stored: stored)
       }
@@ -254,6 +256,9 @@ public final class SQLiteStateStore: @unchecked Sendable {
     _ decision: DecisionRecord, requestId: Int64, enqueue: OutboxEnqueue?, sentAt: Date?
   ) throws(StateError) -> DecisionReceipt {
     defer { checkpointer?.committed() }
+    // Compressed before taking the lock, which every other request's writes wait for.
+    let json = DecisionJSON(facts: decision.factsJSON, explanation: decision.explanationJSON)
+      .stored
     return try locked { () throws(StateError) in
       try connection.transaction { () throws(StateError) in
         // One decision per request, checked in the write transaction: a second service on the
@@ -267,8 +272,6 @@ public final class SQLiteStateStore: @unchecked Sendable {
           return DecisionReceipt(
             decisionId: decisionId, entryId: first.int(1), alreadyDecided: true)
         }
-        let json = DecisionJSON(facts: decision.factsJSON, explanation: decision.explanationJSON)
-          .stored
         try connection.query(
           """
           INSERT INTO decisions (request_id, decided_at, policy_name, policy_version, policy_sha256, action, rule,
