@@ -57,9 +57,11 @@ public struct PolicyTrace: Hashable, Sendable {
   /// The values every rule tried and every hold recorded, in order.
   var values = TracedValues()
   /// The slots of the facts read, in first-read order.
-  public internal(set) var factsRead: [Int] = []
-  /// The slots of facts that were read but missing.
-  public internal(set) var missingFacts: [Int] = []
+  public var factsRead: [Int] { reads.slots }
+  /// The slots of facts that were read but missing, in first-read order.
+  public var missingFacts: [Int] { reads.missingSlots }
+  /// The facts read, as recorded.
+  var reads = TracedFactReads()
   /// Values computed for `set` actions.
   public internal(set) var actionValues: [ConditionValue] = []
   /// The `hold` clauses tried after the decision, in order; the last one with result true held it.
@@ -83,7 +85,6 @@ struct TraceRecorder {
     // Sixteen rules' room stays under a kilobyte, a size the allocator keeps a per-thread cache
     // of; room for more would take a block from the shared heap on every traced decision.
     trace.tried.reserveCapacity(min(rules, 16))
-    trace.factsRead.reserveCapacity(min(factCount, 16))
     trace.values.reserveCapacity(expected)
   }
 
@@ -134,11 +135,10 @@ struct TraceRecorder {
     // A slot outside the schema (facts of another length) is listed each time it is read.
     if seenFacts.covers(slot) {
       guard seenFacts.insert(slot) else { return }
-    } else if trace.factsRead.contains(slot) {
+    } else if trace.reads.contains(slot) {
       return
     }
-    trace.factsRead.append(slot)
-    if value == nil { trace.missingFacts.append(slot) }
+    trace.reads.append(slot, missing: value == nil)
   }
 
   /// The trace, each hold given its values.
