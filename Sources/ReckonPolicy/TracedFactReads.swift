@@ -1,39 +1,30 @@
-/// The facts a trace read, in first-read order, each marked missing or not. The first sixteen
-/// reads of slots under 256, all a typical policy makes, are kept as bytes in the value itself,
-/// so a traced decision allocates no list for them; any read after one that is not goes to a
-/// list, so the order holds.
+/// The facts a trace read, in first-read order, each marked missing or not. The first eight
+/// reads of slots under 64 (every fact of the shipped schemas), what a typical policy makes,
+/// are kept in one word of the value itself, so a traced decision allocates no list for them;
+/// any read after one that is not goes to a list, so the order holds.
 struct TracedFactReads: Hashable, Sendable {
   /// Reads after the inline ones, each its slot times two, plus one when missing.
   private var overflow: [Int] = []
-  /// The slots of reads 0 to 7, a byte each, the first lowest.
-  private var first: UInt64 = 0
-  /// The slots of reads 8 to 15.
-  private var second: UInt64 = 0
-  /// How many reads are inline (the low byte), and from bit 8, bit `8 + i` set when inline read
-  /// `i` was of a missing fact. Whole words only: a trace is copied out of every traced
-  /// evaluation, and fields of a byte or two made that copy move parts of words.
-  private var inlineState: UInt64 = 0
+  /// The inline reads: six bits of slot each from bit 0, the first lowest; bit 48 + `i` set
+  /// when read `i` was of a missing fact; their count from bit 56. One word, so a trace, which
+  /// every evaluation's decision carries (nil when untraced), is no larger than two lists.
+  private var inline: UInt64 = 0
 
-  private static let inlineLimit = 16
+  private static let inlineLimit = 8
 
-  private var inlineCount: Int { Int(truncatingIfNeeded: inlineState & 0xFF) }
+  private var inlineCount: Int { Int(truncatingIfNeeded: inline >> 56) }
 
   /// Records a read of `slot`, of a fact that was `missing` or not.
   @inline(__always)
   mutating func append(_ slot: Int, missing: Bool) {
     let count = inlineCount
-    guard overflow.isEmpty, count < Self.inlineLimit, (0..<256).contains(slot) else {
+    guard overflow.isEmpty, count < Self.inlineLimit, (0..<64).contains(slot) else {
       overflow.append(slot &* 2 + (missing ? 1 : 0))
       return
     }
-    let shift = UInt64(count % 8) * 8
-    if count < 8 {
-      first |= UInt64(slot) << shift
-    } else {
-      second |= UInt64(slot) << shift
-    }
-    inlineState += 1
-    if missing { inlineState |= 1 << UInt64(8 + count) }
+    inline |= UInt64(slot) << UInt64(6 * count)
+    if missing { inline |= 1 << UInt64(48 + count) }
+    inline += 1 << 56
   }
 
   /// Every read as (slot, missing), in order.
@@ -41,9 +32,8 @@ struct TracedFactReads: Hashable, Sendable {
     var reads: [(slot: Int, missing: Bool)] = []
     reads.reserveCapacity(inlineCount + overflow.count)
     for index in 0..<inlineCount {
-      let word = index < 8 ? first : second
-      let slot = Int(truncatingIfNeeded: word >> (UInt64(index % 8) * 8) & 0xFF)
-      reads.append((slot, inlineState & (1 << UInt64(8 + index)) != 0))
+      let slot = Int(truncatingIfNeeded: inline >> UInt64(6 * index) & 0x3F)
+      reads.append((slot, inline & (1 << UInt64(48 + index)) != 0))
     }
     for entry in overflow { reads.append((entry >> 1, entry & 1 == 1)) }
     return reads
