@@ -75,6 +75,9 @@ public struct CompiledPolicy: Sendable {
       : evaluate(facts, programs.plain, traced: false)
   }
 
+  // Inlined into `evaluate(_:trace:)`: called, its decision was returned into a temporary and
+  // copied again, the trace part by unaligned moves that stall on the stores just made.
+  @inline(__always)
   private func evaluate(_ facts: FactValues, _ program: Program, traced: Bool) -> PolicyDecision {
     guard facts.values.count == programs.factCount else {
       let values = ContiguousArray((0..<programs.factCount).map { facts[$0] })
@@ -191,7 +194,7 @@ public struct CompiledPolicy: Sendable {
     }
     let hold = holding(decided, holds, &frame)
     if hold != nil, !decided.contains(where: \.isHoldForReview) { decided.append(.holdForReview) }
-    var decision = PolicyDecision(rule: rule, actions: decided, trace: frame.recorder?.finish())
+    var decision = PolicyDecision(trace: frame.recorder?.finish(), rule: rule, actions: decided)
     decision.hold = hold
     return decision
   }

@@ -1,5 +1,9 @@
 /// What a policy decided for one request.
 public struct PolicyDecision: Hashable, Sendable {
+  // The trace comes first so that it starts the value on a word: after the optionals' tag
+  // bytes, copying a decision out of an evaluation moved it in unaligned parts that stalled.
+  /// What the evaluation looked at, when a trace was asked for.
+  public let trace: PolicyTrace?
   /// The index of the rule that decided, or nil when `otherwise` did.
   public let rule: Int?
   /// The deciding rule's (or `otherwise`'s) actions, with `set` values computed; with
@@ -7,8 +11,6 @@ public struct PolicyDecision: Hashable, Sendable {
   public let actions: [DecidedAction]
   /// The index of the `hold` clause that held the decision, or nil when none did.
   public var hold: Int? = nil
-  /// What the evaluation looked at, when a trace was asked for.
-  public let trace: PolicyTrace?
 }
 
 /// One action of the deciding rule, ready for the application to apply.
