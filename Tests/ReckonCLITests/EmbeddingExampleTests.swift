@@ -15,7 +15,7 @@ struct EmbeddingExampleTests {
         "swiftc", "-typecheck", "-parse-as-library", "\(root)/examples/embedding/minimal.swift",
         "-I", modules,
       ]
-      + ["CSQLite", "COpenSSL", "CCurl", "CZlib"].flatMap {
+      + ["CSQLite", "COpenSSL", "CCurl", "CZlib", "CZstd"].flatMap {
         ["-Xcc", "-fmodule-map-file=\(root)/Sources/\($0)/module.modulemap"]
       }
     let (status, output, error) = try await ProcessOutput.run(
