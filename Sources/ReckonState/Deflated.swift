@@ -13,13 +13,10 @@ public enum Deflated {
     var output = Data()
     VarInt.append(UInt64(data.count), to: &output)
     var stream = z_stream()
-    // Memory level 4, not zlib's 8, and a window no larger than the value and its dictionary:
-    // the values are kilobytes, and setting up zlib's full-size tables cost more than
-    // compressing them. Any window reads back with the same inflate.
+    // As format 1 was written: memory level 4, zlib's full window.
     var status = deflateInit2_(
-      &stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED,
-      windowBits(reaching: data.count + (dictionary?.count ?? 0)), 4, Z_DEFAULT_STRATEGY,
-      zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+      &stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15, 4, Z_DEFAULT_STRATEGY, zlibVersion(),
+      Int32(MemoryLayout<z_stream>.size))
     defer { deflateEnd(&stream) }
     if status == Z_OK, let dictionary, !dictionary.isEmpty {
       status = dictionary.withUnsafeBytes { bytes in
@@ -45,14 +42,6 @@ public enum Deflated {
     precondition(status == Z_STREAM_END, "zlib deflate failed: \(status)")
     output.append(contentsOf: compressed[..<Int(stream.total_out)])
     return output
-  }
-
-  /// The smallest window (as zlib's log2 of its size, 9 to 15) from which a match can reach
-  /// back over `count` bytes: zlib keeps its last 262 bytes for looking ahead.
-  static func windowBits(reaching count: Int) -> Int32 {
-    var bits: Int32 = 9
-    while bits < 15, (1 << bits) - 262 < count { bits += 1 }
-    return bits
   }
 
   /// What `compress` compressed with the same `dictionary`; throws for anything else.
