@@ -125,7 +125,7 @@ let package = Package(
       name: "ReckonStateTests",
       dependencies: [
         "ReckonSupport", "ReckonAppStore", "ReckonState", "ReckonStateSQLite",
-        "ReckonStatePostgres", "ReckonEngine", "ReckonTestSupport",
+        "ReckonStatePostgres", "ReckonEngine", "ReckonTestSupport", "CZstd",
       ]),
     .testTarget(
       name: "ReckonStatePostgresTests",

@@ -1,0 +1,62 @@
+import CZstd
+import Foundation
+import Testing
+
+@testable import ReckonState
+
+/// zstd contexts are reused with nothing left from their last use, and only as many are kept
+/// as the limit says.
+struct ZstandardContextsTests {
+  @Test func aReusedCompressorHasNoPrefixLeftFromItsLastUse() throws {
+    let contexts = ZstandardContexts(limit: 1)
+    let prefix = DeflatedTests.echoing(2_000)
+    let value = prefix + Data("and a little more".utf8)
+    let first = contexts.withCompressor { context in
+      ZSTD_CCtx_refPrefix(context, prefix.withUnsafeBytes { $0.baseAddress }, prefix.count)
+      return (context, Self.compress(value, with: context))
+    }
+    #expect(first.1.count < 100, "the prefix was not referred to")
+    let second = contexts.withCompressor { context in (context, Self.compress(value, with: context))
+    }
+    #expect(second.0 == first.0, "the context was not kept for reuse")
+    #expect(second.1.count > 100, "the second compression referred to the first one's prefix")
+    var restored = [UInt8](repeating: 0, count: value.count)
+    let size = second.1.withUnsafeBytes { source in
+      ZSTD_decompress(&restored, restored.count, source.baseAddress, source.count)
+    }
+    #expect(ZSTD_isError(size) == 0 && Data(restored[..<size]) == value)
+  }
+
+  @Test func noMoreContextsAreKeptThanTheLimit() {
+    let contexts = ZstandardContexts(limit: 2)
+    contexts.withCompressor { _ in
+      contexts.withCompressor { _ in
+        contexts.withCompressor { _ in contexts.withDecompressor { _ in } }
+      }
+    }
+    #expect(contexts.kept.compressors == 2)
+    #expect(contexts.kept.decompressors == 1)
+  }
+
+  @Test func valuesCompressedAtOnceOnManyThreadsReadBack() async throws {
+    try await withThrowingTaskGroup(of: Bool.self) { group in
+      for index in 0..<32 {
+        group.addTask {
+          let value = DeflatedTests.echoing(500 + index * 97)
+          let prefix = index.isMultiple(of: 2) ? DeflatedTests.echoing(300) : nil
+          let stored = Zstandard.compress(value, prefix: prefix)
+          return try Zstandard.decompress(stored, prefix: prefix, what: "a test") == value
+        }
+      }
+      for try await readBack in group { #expect(readBack) }
+    }
+  }
+
+  private static func compress(_ value: Data, with context: OpaquePointer) -> Data {
+    var output = [UInt8](repeating: 0, count: ZSTD_compressBound(value.count))
+    let size = value.withUnsafeBytes { source in
+      ZSTD_compress2(context, &output, output.count, source.baseAddress, source.count)
+    }
+    return Data(output[..<size])
+  }
+}
