@@ -65,13 +65,21 @@ public struct SignedPayloadVerifier: Sendable {
     return (payload, payloadJSON)
   }
 
-  /// The JWS's dot-separated parts. Scans the contiguous UTF-8 bytes directly: the generic
-  /// `split` over `String.UTF8View` cost 3–5% of a webhook request.
+  /// The JWS's dot-separated parts. The dots are found with `memchr` in the contiguous UTF-8
+  /// bytes: a JWS is several kilobytes, and a byte-at-a-time scan shows in a webhook request.
   static func dotSeparatedParts(_ jws: String) -> [Substring] {
     let dots =
       jws.utf8.withContiguousStorageIfAvailable { bytes -> [Int] in
+        guard let base = bytes.baseAddress else { return [] }
         var found: [Int] = []
-        for index in bytes.indices where bytes[index] == UInt8(ascii: ".") { found.append(index) }
+        var offset = 0
+        while offset < bytes.count,
+          let dot = memchr(base + offset, Int32(UInt8(ascii: ".")), bytes.count - offset)
+        {
+          offset = UnsafeRawPointer(dot) - UnsafeRawPointer(base)
+          found.append(offset)
+          offset += 1
+        }
         return found
       }
       ?? jws.utf8.indices.filter { jws.utf8[$0] == UInt8(ascii: ".") }.map {
