@@ -22,8 +22,10 @@ struct OutboxContextColumns {
 
   /// The columns of `context`; throws `.invalidBody` for a value no column holds.
   init(_ context: BodyContext) throws(StateError) {
-    let known: Set = [Self.productTypeKey, Self.ownershipTypeKey, Self.advancedCommerceKey]
-    if let unknown = context.values.keys.sorted().first(where: { !known.contains($0) }) {
+    // Written inside the store's write lock for every reply: no set or sort unless one is unknown.
+    if let unknown = context.values.keys.filter({
+      $0 != Self.productTypeKey && $0 != Self.ownershipTypeKey && $0 != Self.advancedCommerceKey
+    }).min() {
       throw .invalidBody("the SQLite state has no column for the body context value \(unknown)")
     }
     productType = context.values[Self.productTypeKey]

@@ -75,7 +75,7 @@ final class SQLiteConnection {
   /// a constraint (which is the caller's answer, not the file's health).
   private func failed(_ error: SQLiteError, _ sql: String) -> StateError {
     let mapped = Self.mapped(error, sql)
-    if Self.writingWords.contains(Self.firstWord(sql)), error.code & 0xff != SQLITE_CONSTRAINT {
+    if Self.writingWord(sql) != nil, error.code & 0xff != SQLITE_CONSTRAINT {
       writeHealth.failed(mapped.description)
     }
     return mapped
@@ -84,8 +84,7 @@ final class SQLiteConnection {
   /// Notes a write that committed a change: a COMMIT, or a write outside a transaction, that
   /// changed a row. A duplicate ignored, or a transaction that only read, writes no page.
   private func noteSuccess(_ sql: String) {
-    let word = Self.firstWord(sql)
-    guard Self.writingWords.contains(word) else { return }
+    guard let word = Self.writingWord(sql) else { return }
     guard database.isAutocommit else {
       // BEGIN: count the changes from here.
       if word == "BEGIN" { changesAtBegin = database.totalChanges }
@@ -97,7 +96,7 @@ final class SQLiteConnection {
   }
 
   /// The first words of statements that write (or start or end a write transaction).
-  private static let writingWords: Set<String> = [
+  private static let writingWords: [String] = [
     "INSERT", "UPDATE", "DELETE", "REPLACE", "BEGIN", "COMMIT", "CREATE", "ALTER", "DROP",
   ]
 
@@ -135,9 +134,11 @@ final class SQLiteConnection {
     return flat.count > 80 ? String(flat.prefix(77)) + "..." : flat
   }
 
-  /// The statement's first word, upper-cased.
-  private static func firstWord(_ sql: String) -> String {
+  /// The statement's first word, upper-cased, when it is one of `writingWords`; compared byte
+  /// by byte, since every statement of every request is looked at.
+  private static func writingWord(_ sql: String) -> String? {
     let word = sql.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 }.prefix { $0 > 0x20 }
-    return String(decoding: word, as: UTF8.self).uppercased()
+    let upper = word.lazy.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+    return writingWords.first { $0.utf8.elementsEqual(upper) }
   }
 }

@@ -25,4 +25,14 @@ struct OutboxContextColumnsTests {
       try OutboxContextColumns(BodyContext(["productType": "Consumable", "giftedBy": "x"]))
     }
   }
+
+  @Test func ofSeveralValuesWithNoColumnTheFirstByNameIsNamed() {
+    #expect(
+      throws: StateError.invalidBody(
+        "the SQLite state has no column for the body context value alpha")
+    ) {
+      try OutboxContextColumns(
+        BodyContext(["zeta": "1", "productType": "Consumable", "giftedBy": "x", "alpha": "y"]))
+    }
+  }
 }
