@@ -3,6 +3,7 @@ import ReckonAppStore
 import ReckonFacts
 import ReckonPolicy
 import ReckonState
+import ReckonSupport
 
 /// One CONSUMPTION_REQUEST, decoded (and, from the webhook, verified), with its transaction and
 /// the time Reckon received it, which is the decision's `now`.
@@ -52,7 +53,7 @@ public struct RefundRequest: Hashable, Sendable, ReplyRequest {
     RequestKeys(
       transactionId: transaction.transactionId,
       originalTransactionId: transaction.originalTransactionId,
-      appAccountToken: transaction.appAccountToken?.uuidString.lowercased(),
+      appAccountToken: transaction.appAccountToken.map { UUIDText.text($0, uppercase: false) },
       productId: transaction.productId,
       bundleId: transaction.bundleId ?? notification.data?.bundleId)
   }

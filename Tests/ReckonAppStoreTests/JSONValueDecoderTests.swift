@@ -40,10 +40,15 @@ import Testing
     #"{"quantity": 2, "price": 1e3, "purchaseDate": 1698148900000.5, "isUpgraded": false}"#,
     #"{"appAccountToken": "7e3fb20b-4cdb-47cc-936d-99d65f608138", "quantity": null}"#,
     #"{"quantity": 2.0, "unknown": {"nested": [1, "x", null]}}"#,
+    #"{"appAccountToken": "7E3FB20B-4CDB-47cc-936D-99D65F608138"}"#,
     // Each of these is refused by both.
     #"{"quantity": 2.5}"#, #"{"quantity": "2"}"#, #"{"appAccountToken": "not-a-uuid"}"#,
     #"{"isUpgraded": 1}"#, #"{"purchaseDate": "yesterday"}"#, #"{"transactionId": 12}"#,
     #"{"commitmentInfo": []}"#, #"[]"#, #"{"quantity": 99999999999999999999}"#,
+    #"{"appAccountToken": "7e3fb20b4-cdb-47cc-936d-99d65f608138"}"#,
+    #"{"appAccountToken": "{7e3fb20b-4cdb-47cc-936d-99d65f608138}"}"#,
+    #"{"appAccountToken": "7e3fb20b-4cdb-47cc-936d-99d65f60813g"}"#,
+    #"{"appAccountToken": 7}"#,
   ])
   func edgeCasesMatchJSONDecoder(json: String) throws {
     let (bytes, value) = try Self.both(JWSTransactionDecodedPayload.self, Data(json.utf8))

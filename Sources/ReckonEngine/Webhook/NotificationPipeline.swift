@@ -126,7 +126,7 @@ public final class NotificationPipeline: Sendable {
       outcome, notificationUUID: uuid, transactionId: transactionId,
       app: AppStoreApp(bundleId: verified.app.bundleId, environment: verified.app.environment).key,
       originalTransactionId: transaction?.originalTransactionId,
-      appAccountToken: transaction?.appAccountToken?.uuidString,
+      appAccountToken: transaction?.appAccountToken.map { UUIDText.text($0) },
       occurredAt: transaction?.revocationDate ?? verified.payload.signedDate ?? now())
     if let revocation = transaction?.revocation(for: outcome) {
       try store.recordRevocation(
@@ -143,7 +143,8 @@ public final class NotificationPipeline: Sendable {
       notificationUUID: uuid, notificationType: verified.payload.rawNotificationType ?? "",
       transactionId: transaction?.transactionId,
       originalTransactionId: transaction?.originalTransactionId,
-      appAccountToken: transaction?.appAccountToken?.uuidString, bundleId: verified.app.bundleId,
+      appAccountToken: transaction?.appAccountToken.map { UUIDText.text($0) },
+      bundleId: verified.app.bundleId,
       environment: verified.app.environment.rawValue, receivedAt: receivedAt,
       signedDate: verified.payload.signedDate, rawNotification: body,
       summary: .appStore(verified.payload, transaction: transaction))

@@ -73,12 +73,24 @@ private struct JSONValueDecoding: Decoder {
     if type == Int32.self { return try integer(Int32.self) as! T }
     if type == Double.self { return try double() as! T }
     if type == JSONValue.self { return value as! T }
+    if type == UUID.self { return try uuid() as! T }
     return try T(from: self)
   }
 
   func string() throws -> String {
     guard case .string(let text) = value else { throw mismatch(String.self) }
     return text
+  }
+
+  /// A UUID from its text, as Foundation's `UUID(from:)` reads one, without its `sscanf`.
+  func uuid() throws -> UUID {
+    guard let uuid = UUIDText.uuid(try string()) else {
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: codingPath,
+          debugDescription: "Attempted to decode UUID from invalid UUID string."))
+    }
+    return uuid
   }
 
   func bool() throws -> Bool {

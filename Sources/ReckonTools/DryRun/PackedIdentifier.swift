@@ -1,4 +1,5 @@
 import ReckonEngine
+import ReckonSupport
 
 /// An identifier from a notification, kept without a heap allocation when it has the shape
 /// Apple gives it: a lowercase UUID (`notificationUUID`) or a decimal number (`transactionId`).

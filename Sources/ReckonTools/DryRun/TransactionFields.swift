@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonSupport
 
 /// Reads one member (found by `TransactionField.named`) of a decoded transaction object into `JWSTransactionDecodedPayload`, by the
 /// same keys and conversions as its `Decodable` conformance; false for a key or value it does

@@ -1,12 +1,50 @@
-import ReckonEngine
+import Foundation
 
-/// UUID text (8-4-4-4-12 hexadecimal digits) read straight from bytes, for the millions a
-/// dry-run reads: Foundation's parser, and a test per byte of whether it is a digit or a
-/// letter (a branch mispredicted on about a third of random hexadecimal), showed in profiles.
-enum UUIDText {
+/// UUID text (8-4-4-4-12 hexadecimal digits) read and written straight from bytes, for the
+/// millions a dry-run reads and the few every webhook request handles: Foundation's parser and
+/// formatter go through `sscanf` and `snprintf`, and a test per byte of whether it is a digit
+/// or a letter (a branch mispredicted on about a third of random hexadecimal) showed in
+/// profiles.
+public enum UUIDText {
+  /// The UUID `text` spells, in either case, as `UUID(uuidString:)` reads it.
+  public static func uuid(_ text: String) -> UUID? {
+    var text = text
+    return text.withUTF8 { bytes in
+      bits(bytes, lowercaseOnly: false).map { high, low in
+        let h = high.bigEndian
+        let l = low.bigEndian
+        return withUnsafeBytes(of: (h, l)) { raw in
+          UUID(uuid: raw.load(as: uuid_t.self))
+        }
+      }
+    }
+  }
+
+  /// `uuid` as text, upper-case as `UUID.uuidString` writes it, or lower-case.
+  public static func text(_ uuid: UUID, uppercase: Bool = true) -> String {
+    let digits = uppercase ? upperDigits : lowerDigits
+    return withUnsafeBytes(of: uuid.uuid) { bytes in
+      String(unsafeUninitializedCapacity: 36) { output in
+        var at = 0
+        for (index, byte) in bytes.enumerated() {
+          if index == 4 || index == 6 || index == 8 || index == 10 {
+            output[at] = UInt8(ascii: "-")
+            at += 1
+          }
+          output[at] = digits[Int(byte >> 4)]
+          output[at + 1] = digits[Int(byte & 0x0F)]
+          at += 2
+        }
+        return at
+      }
+    }
+  }
+
   /// The 128 bits of `text` as two words, first digit highest; nil unless `text` is a UUID,
   /// with lowercase digits only when `lowercaseOnly`.
-  static func bits(_ text: UnsafeBufferPointer<UInt8>, lowercaseOnly: Bool) -> (UInt64, UInt64)? {
+  public static func bits(_ text: UnsafeBufferPointer<UInt8>, lowercaseOnly: Bool) -> (
+    UInt64, UInt64
+  )? {
     guard text.count == 36, let base = text.baseAddress,
       base[8] == UInt8(ascii: "-"), base[13] == UInt8(ascii: "-"),
       base[18] == UInt8(ascii: "-"), base[23] == UInt8(ascii: "-")
@@ -27,6 +65,9 @@ enum UUIDText {
     }
     return invalid & 0xF0 == 0 ? (high, low) : nil
   }
+
+  nonisolated(unsafe) private static let upperDigits = table(Array("0123456789ABCDEF".utf8))
+  nonisolated(unsafe) private static let lowerDigits = table(Array("0123456789abcdef".utf8))
 
   /// Per byte, its value as a hexadecimal digit of either case, else 0xFF. Kept for the
   /// process's life outside an array, which each call would retain and release.
