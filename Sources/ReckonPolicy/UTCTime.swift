@@ -26,8 +26,32 @@ struct UTCTime {
     year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
   }
 
-  /// `YYYY-MM-DDTHH:MM:SSZ`.
+  /// `YYYY-MM-DDTHH:MM:SSZ`. Written digit by digit into the string's storage for years of
+  /// four digits, which every recorded decision's timestamps have.
   var iso8601: String {
+    guard (0...9_999).contains(year) else { return padded }
+    return String(unsafeUninitializedCapacity: 20) { text in
+      func put(_ number: Int64, _ width: Int, at end: Int) {
+        var rest = number
+        for index in stride(from: end - 1, through: end - width, by: -1) {
+          text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+          rest /= 10
+        }
+      }
+      put(year, 4, at: 4)
+      put(month, 2, at: 7)
+      put(day, 2, at: 10)
+      put(hour, 2, at: 13)
+      put(minute, 2, at: 16)
+      put(second, 2, at: 19)
+      (text[4], text[7], text[10]) = (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"))
+      (text[13], text[16], text[19]) = (UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: "Z"))
+      return 20
+    }
+  }
+
+  /// `iso8601` for any year, padded to four digits at least.
+  var padded: String {
     "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))Z"
   }
 
