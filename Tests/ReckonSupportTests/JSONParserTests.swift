@@ -63,6 +63,42 @@ struct JSONParserTests {
     }
   }
 
+  @Test func theEightByteTestFindsExactlyTheWordsWithAQuoteEscapeOrControl() {
+    func bytewise(_ word: UInt64) -> Bool {
+      (0..<8).contains { shift in
+        let byte = UInt8(truncatingIfNeeded: word >> (shift * 8))
+        return byte == 0x22 || byte == 0x5C || byte < 0x20
+      }
+    }
+    var words: [UInt64] = (0..<20_000).map { _ in UInt64.random(in: .min ... .max) }
+    let plain = UInt64(0x6162_6364_C3A9_7A7A)
+    for position in 0..<8 {
+      for byte: UInt64 in [0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xFF] {
+        let cleared = plain & ~(UInt64(0xFF) << (position * 8))
+        words.append(cleared | byte << (position * 8))
+      }
+    }
+    for word in words {
+      #expect(JSONParser.holdsQuoteEscapeOrControl(word) == bytewise(word), "\(word)")
+    }
+  }
+
+  @Test func aQuoteEscapeOrControlIsFoundAtEveryOffset() throws {
+    for length in 0..<20 {
+      for run in 0..<20 {
+        let head = String(repeating: "a", count: length)
+        let tail = String(repeating: "é", count: run)
+        #expect(try JSONValue.parse(Data("\"\(head)\"".utf8)) == .string(head))
+        #expect(
+          try JSONValue.parse(Data("\"\(head)\\\"\(tail)\"".utf8)) == .string(head + "\"" + tail))
+        #expect(throws: JSONParseError.self) {
+          try JSONValue.parse(Data("\"\(head)\u{1F}\(tail)\"".utf8))
+        }
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(Data("\"\(head)\(tail)".utf8)) }
+      }
+    }
+  }
+
   @Test func nestingBeyondTheLimitIsRefusedNotACrash() {
     let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
     #expect(throws: JSONParseError.self) { try JSONValue.parse(Data(deep.utf8)) }
