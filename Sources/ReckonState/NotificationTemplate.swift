@@ -17,11 +17,13 @@ enum Segment: UInt8 {
 enum NotificationTemplate {
   /// The bytes `template` stands for, or nil when it is not a template (an unknown kind, a
   /// length past its end, an index with no certificate, an unmatched `begin` or `end`).
-  static func expand<Bytes: Collection<UInt8>>(_ template: Bytes, certificates: [Data])
-    -> [UInt8]?
-  {
+  /// `expectedCount`, when known, is the notification's length, reserved at once.
+  static func expand<Bytes: Collection<UInt8>>(
+    _ template: Bytes, certificates: [Data], expectedCount: Int = 0
+  ) -> [UInt8]? {
     // The output of each open `begin`, innermost last; the first is the notification.
     var levels: [[UInt8]] = [[]]
+    levels[0].reserveCapacity(expectedCount)
     var offset = template.startIndex
     while offset < template.endIndex {
       guard let kind = Segment(rawValue: template[offset]) else { return nil }

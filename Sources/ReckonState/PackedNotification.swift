@@ -27,7 +27,8 @@ public struct PackedNotification: Sendable {
     packer.text(ArraySlice(raw), depth: 0)
     packer.flush()
     guard packer.packedAny,
-      NotificationTemplate.expand(packer.template, certificates: packer.certificates)
+      NotificationTemplate.expand(
+        packer.template, certificates: packer.certificates, expectedCount: raw.count)
         == [UInt8](raw)
     else { return nil }
     certificates = packer.certificates
