@@ -20,7 +20,9 @@ public protocol NotificationLog: Sendable {
   func lapsedRequests(now: Date) throws(StateError) -> [LapsedRequest]
   /// Marks a lapsed request as reported.
   func markLapsed(requestId: Int64, at now: Date) throws(StateError)
-  /// Attaches a store outcome (refunded, declined, reversed) to the request it answers.
+  /// Attaches a store outcome (refunded, declined, reversed) to the request it answers;
+  /// returns that request's id, nil when it answers none recorded here.
+  @discardableResult
   func attachOutcome(
     _ type: OutcomeType, notificationUUID: String, transactionId: String, app: AppKey?,
     originalTransactionId: String?, appAccountToken: String?, occurredAt: Date
@@ -159,6 +161,7 @@ public protocol StateMaintenance: Sendable {
   func checkWritable() throws(StateError)
   /// Moves written data to where it lasts, when the backend keeps a log first; whether all of
   /// it was moved.
+  @discardableResult
   func checkpoint(waitingForOthers: Bool) throws(StateError) -> Bool
   /// The schema version the store reads.
   func schemaVersion() throws(StateError) -> Int

@@ -2,7 +2,7 @@ import Foundation
 
 /// One verb of the `reckon` tool: parses its arguments, calls the libraries, maps the result to an
 /// exit code. Business rules live in the libraries, never here.
-protocol Command {
+protocol Command: Sendable {
   /// The verb, e.g. `check`.
   static var name: String { get }
   /// One line for `reckon --help`.

@@ -22,7 +22,8 @@ enum RulesReportCommand {
         ? "reckon.json" : nil))
       .map { path in try ReckonConfiguration.load(path: path) }
     guard
-      let state = statePath.map { StateChoice(location: $0) } ?? configuration.map(StateChoice.init)
+      let state = statePath.map({ StateChoice(location: $0) })
+        ?? configuration.map(StateChoice.init)
     else {
       throw UsageError(
         "missing --state FILE|URL (the state database), or --config reckon.json whose state names it"
