@@ -11,10 +11,9 @@ public enum UUIDText {
     var text = text
     return text.withUTF8 { bytes in
       bits(bytes, lowercaseOnly: false).map { high, low in
-        let h = high.bigEndian
-        let l = low.bigEndian
-        return withUnsafeBytes(of: (h, l)) { raw in
-          UUID(uuid: raw.load(as: uuid_t.self))
+        // The first digit is the highest: big-endian words are the UUID's bytes in order.
+        withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) {
+          UUID(uuid: $0.load(as: uuid_t.self))
         }
       }
     }
