@@ -18,7 +18,7 @@ struct StandInRecorderTests {
     let recorder = try StandInRecorder(path: path, standIn: standIn)
     let body = try ValidatedConsumptionBody(validating: Self.body, context: .init())
     let app = AppStoreApp(bundleId: TestKey.bundleId, environment: .production)
-    _ = await try TestKey.client(url).send(body, transactionId: "8001", app: app)
+    _ = try await TestKey.client(url).send(body, transactionId: "8001", app: app)
     #expect(recorder.flush() == nil)
     #expect(recorder.flush() == nil)
     let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
