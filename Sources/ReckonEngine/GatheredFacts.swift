@@ -18,6 +18,7 @@ public struct GatheredFacts: Hashable, Sendable {
   public init(request: some ReplyRequest, schema: FactSchema) {
     var values = FactValues(schema: schema.policySchema)
     var provenance: [String: String] = [:]
+    provenance.reserveCapacity(schema.policySchema.facts.count)
     var refused: [String] = []
     for (name, value) in request.notificationFacts() {
       do {
@@ -35,9 +36,13 @@ public struct GatheredFacts: Hashable, Sendable {
 
   /// Adds facts from one source; earlier sources win, and notification facts can never be replaced.
   public mutating func add(_ facts: [String: Value], from source: String, schema: FactSchema) {
-    for (name, value) in facts.sorted(by: { $0.key < $1.key }) {
+    // Refusals are said in the order of the facts' names; the facts themselves go in any order
+    // (each name once), so only the refusals, nearly always none, are sorted.
+    var refusals: [(name: String, reason: String)] = []
+    for (name, value) in facts {
       if schema.origin(of: name) == .notification {
-        refused.append("\(source) supplied \(name), which only the signed notification may give")
+        refusals.append(
+          (name, "\(source) supplied \(name), which only the signed notification may give"))
         continue
       }
       guard provenance[name] == nil else { continue }
@@ -45,9 +50,10 @@ public struct GatheredFacts: Hashable, Sendable {
         try values.set(name, to: value)
         provenance[name] = source
       } catch {
-        refused.append("\(source): \(error.description)")
+        refusals.append((name, "\(source): \(error.description)"))
       }
     }
+    refused += refusals.sorted { $0.name < $1.name }.map(\.reason)
   }
 
   /// Whether a fact source supplied any fact: not only the notification and Reckon's records.

@@ -6,6 +6,7 @@ import ReckonPolicy
 package enum NotificationFacts {
   package static func extract(from request: RefundRequest) -> [String: Value] {
     var facts: [String: Value] = [:]
+    facts.reserveCapacity(12)
     let transaction = request.transaction
     facts["now"] = .timestamp(request.receivedAt.timeIntervalSince1970)
     if let reason = request.notification.data?.consumptionRequestReason {
@@ -32,7 +33,7 @@ package enum NotificationFacts {
     facts["purchase.offer"] = transaction.offerType.flatMap {
       ordinal(offerName(of: $0), in: FactSchema.offer)
     }
-    return facts.compactMapValues { $0 }
+    return facts
   }
 
   private static func ordinal(_ name: String, in type: EnumType) -> Value? {

@@ -58,6 +58,26 @@ struct FactGathererTests {
     #expect(facts.refused == ["db supplied reason, which only the signed notification may give"])
   }
 
+  @Test func aSourcesRefusedFactsAreSaidInTheOrderOfTheirNames() async throws {
+    let source = StubSource(
+      name: "db",
+      values: Self.baseFacts.merging([
+        "reason": .enumeration(3), "product.id": .text("x"), "usage.consumed": .text("most"),
+        "now": .timestamp(0),
+      ]) { _, new in new })
+    let (outcome, _) = try await gather([.init(source)])
+    guard case .ready(let facts) = outcome else {
+      Issue.record("\(outcome)")
+      return
+    }
+    #expect(facts.refused.count == 4)
+    #expect(facts.refused[0] == "db supplied now, which only the signed notification may give")
+    #expect(facts.refused[1].hasPrefix("db supplied product.id"))
+    #expect(facts.refused[2].hasPrefix("db supplied reason"))
+    #expect(facts.refused[3].hasPrefix("db: "), "\(facts.refused[3])")
+    #expect(facts.refused[3].contains("usage.consumed"))
+  }
+
   @Test func provenanceShowsInTheExplanation() async throws {
     let notes = StubSource(name: "support-notes", values: ["usage.consumed": .percent(95)])
     let (outcome, policy) = try await gather([
