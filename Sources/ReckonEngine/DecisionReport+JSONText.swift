@@ -4,9 +4,16 @@ import ReckonGooglePlay
 import ReckonSupport
 
 extension DecisionReport {
-  /// The report as compact JSON with sorted keys, as `JSONEncoder` with `.sortedKeys` writes it,
-  /// written by hand because it is stored with every decision the webhook makes.
-  func compactJSON() -> Data {
+  /// The report, and its facts alone, as compact JSON with sorted keys, as `JSONEncoder` with
+  /// `.sortedKeys` writes them: written by hand because both are stored with every decision the
+  /// webhook makes, and the facts once, cut from the report, where they are the same text.
+  func compactJSONAndFacts() -> (report: Data, facts: Data) {
+    let (writer, facts) = compactText()
+    return (writer.data, writer.data(in: facts))
+  }
+
+  /// The report's text, and where in it the facts are.
+  private func compactText() -> (writer: JSONTextWriter, facts: Range<Int>) {
     var writer = JSONTextWriter(capacity: 2_048)
     writer.beginObject()
     writer.field("action", action)
@@ -24,7 +31,9 @@ extension DecisionReport {
       Self.write(explanation, into: &writer)
     }
     writer.key("facts")
+    let factsStart = writer.count
     Self.write(facts, into: &writer)
+    let factsRange = factsStart..<writer.count
     writer.field("fieldSources", fieldSources)
     writer.field("missingFacts", missingFacts)
     writer.field("otherwise", otherwise)
@@ -43,14 +52,7 @@ extension DecisionReport {
     writer.field("unavailableSources", unavailableSources)
     writer.field("violations", violations)
     writer.endObject()
-    return writer.data
-  }
-
-  /// The facts alone, as `compactJSON()` writes them.
-  func factsJSON() -> Data {
-    var writer = JSONTextWriter(capacity: 512)
-    Self.write(facts, into: &writer)
-    return writer.data
+    return (writer, factsRange)
   }
 
   private static func write(_ facts: [Fact], into writer: inout JSONTextWriter) {

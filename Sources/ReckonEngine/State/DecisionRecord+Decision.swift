@@ -29,11 +29,12 @@ extension DecisionRecord {
     }
     // Written by `JSONTextWriter`, byte for byte what `JSONEncoder` with `.sortedKeys` gives,
     // because the generic encoder was the largest cost of a webhook request.
+    let json = report.compactJSONAndFacts()
     self.init(
       policyName: decision.policyName, policyVersion: decision.policyVersion,
       policySHA256: policySHA256, action: action, rule: decision.rule, reason: reason,
-      body: decision.reply?.json, factsJSON: report.factsJSON(),
-      explanationJSON: report.compactJSON(), decidedAt: decision.decidedAt)
+      body: decision.reply?.json, factsJSON: json.facts, explanationJSON: json.report,
+      decidedAt: decision.decidedAt)
   }
 }
 

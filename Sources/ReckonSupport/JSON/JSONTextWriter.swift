@@ -20,6 +20,12 @@ package struct JSONTextWriter {
   /// The text as `Data`.
   package var data: Data { Data(bytes) }
 
+  /// How many bytes are written so far: where the next value begins, once `key(_:)` is written.
+  package var count: Int { bytes.count }
+
+  /// The bytes written in `range`, as `Data`.
+  package func data(in range: Range<Int>) -> Data { Data(bytes[range]) }
+
   package mutating func beginObject() {
     separate()
     bytes.append(UInt8(ascii: "{"))
