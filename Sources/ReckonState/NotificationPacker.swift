@@ -39,36 +39,59 @@ struct NotificationPacker {
   /// Where the JSON strings in `bytes` that could be a compact JWS lie (their text, quotes
   /// excluded): only base64url characters, and two dots. A string with an escape is none.
   private static func jwsShapedStrings(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    guard let base = bytes.baseAddress else { return [] }
     var found: [Range<Int>] = []
-    Base64Bytes.urlTable.withUnsafeBufferPointer { table in
+    // A notification is kilobytes of such strings: quotes are found with `memchr`, and each
+    // string's bytes classed through a table without a branch per byte.
+    characterClasses.withUnsafeBufferPointer { classes in
       var index = 0
-      while index < bytes.count {
-        guard bytes[index] == quote else {
-          index += 1
-          continue
-        }
-        let start = index + 1
-        var end = start
-        var plain = true
+      while let open = find(quote, in: bytes, from: index) {
+        let start = open + 1
+        guard var end = find(quote, in: bytes, from: start) else { return }
+        var other: UInt8 = 0
         var dots = 0
-        while end < bytes.count, bytes[end] != quote {
-          let byte = bytes[end]
-          if byte == backslash {
-            plain = false
-            end += 1
-          } else if byte == dot {
-            dots += 1
-          } else if table[Int(byte)] == 0xFF {
-            plain = false
-          }
-          end += 1
+        for offset in start..<end {
+          let kind = classes[Int(base[offset])]
+          other |= kind
+          dots &+= Int(kind & 1)
         }
-        guard end < bytes.count else { return }
-        if plain, dots == 2 { found.append(start..<end) }
+        if other & 2 != 0 {
+          // Not a JWS; and an escaped quote would not end the string.
+          end = stringEnd(in: bytes, from: start)
+          guard end < bytes.count else { return }
+        } else if dots == 2 {
+          found.append(start..<end)
+        }
         index = end + 1
       }
     }
     return found
+  }
+
+  /// Per byte: 0 for a base64url character, 1 for a dot, 2 for any other (a backslash too).
+  private static let characterClasses: [UInt8] = Base64Bytes.urlTable.enumerated().map {
+    byte, value in byte == Int(dot) ? 1 : value == 0xFF ? 2 : 0
+  }
+
+  /// The offset of the first `byte` in `bytes` from `start` on, found with `memchr`.
+  private static func find(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int)
+    -> Int?
+  {
+    guard start < bytes.count, let base = bytes.baseAddress,
+      let found = memchr(base + start, Int32(byte), bytes.count - start)
+    else { return nil }
+    return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+  }
+
+  /// Where the JSON string whose text begins at `start` ends (its closing quote, escapes
+  /// skipped), or the end of `bytes` when it does not.
+  private static func stringEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    var end = start
+    while end < bytes.count, bytes[end] != quote {
+      if bytes[end] == backslash { end += 1 }
+      end += 1
+    }
+    return min(end, bytes.count)
   }
 
   /// Ends the pending literal, so the template is complete.
@@ -107,10 +130,7 @@ struct NotificationPacker {
       index = Self.skippingSpace(bytes, from: index)
       guard index < bytes.endIndex, bytes[index] == Self.quote else { break }
       let start = index + 1
-      guard
-        let end = bytes[start...].firstIndex(where: { $0 == Self.quote || $0 == Self.backslash }),
-        bytes[end] == Self.quote
-      else { break }
+      guard let end = Self.plainStringEnd(bytes, from: start) else { break }
       if let der = Base64Bytes.decodeStandard(bytes[start..<end]) {
         literal(bytes[copied..<start])
         certificate(der)
@@ -137,8 +157,21 @@ struct NotificationPacker {
   }
 
   private static func skippingSpace(_ bytes: ArraySlice<UInt8>, from index: Int) -> Int {
-    bytes[min(index, bytes.endIndex)...].firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-      ?? bytes.endIndex
+    bytes[min(index, bytes.endIndex)...].firstIndex { byte in
+      byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D
+    } ?? bytes.endIndex
+  }
+
+  /// The closing quote of the JSON string whose text begins at `start`, when no backslash comes
+  /// before it; nil otherwise (or when there is none).
+  private static func plainStringEnd(_ bytes: ArraySlice<UInt8>, from start: Int) -> Int? {
+    bytes.withUnsafeBufferPointer { buffer -> Int? in
+      let from = start - bytes.startIndex
+      guard let end = find(quote, in: buffer, from: from) else { return nil }
+      let rest = UnsafeBufferPointer(rebasing: buffer[from..<end])
+      guard find(backslash, in: rest, from: 0) == nil else { return nil }
+      return bytes.startIndex + end
+    }
   }
 
   private mutating func literal<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
@@ -176,10 +209,21 @@ struct JWSParts {
   let signature: [UInt8]
 
   init?(_ token: ArraySlice<UInt8>) {
-    let dot = UInt8(ascii: ".")
-    guard let first = token.firstIndex(of: dot),
-      let second = token[(first + 1)...].firstIndex(of: dot),
-      token[(second + 1)...].firstIndex(of: dot) == nil,
+    // The dots found with `memchr`: the payload part of a notification is kilobytes long.
+    let dots = token.withUnsafeBufferPointer { buffer -> (Int, Int)? in
+      guard let base = buffer.baseAddress,
+        let first = memchr(base, Int32(UInt8(ascii: ".")), buffer.count)
+      else { return nil }
+      let afterFirst = UnsafeRawPointer(first) - UnsafeRawPointer(base) + 1
+      guard
+        let second = memchr(base + afterFirst, Int32(UInt8(ascii: ".")), buffer.count - afterFirst)
+      else { return nil }
+      let afterSecond = UnsafeRawPointer(second) - UnsafeRawPointer(base) + 1
+      guard memchr(base + afterSecond, Int32(UInt8(ascii: ".")), buffer.count - afterSecond) == nil
+      else { return nil }
+      return (token.startIndex + afterFirst - 1, token.startIndex + afterSecond - 1)
+    }
+    guard let (first, second) = dots,
       first - token.startIndex >= 4, second > first + 1,
       let header = Base64Bytes.decodeURL(token[..<first]), header.first == UInt8(ascii: "{"),
       let payload = Base64Bytes.decodeURL(token[(first + 1)..<second]),

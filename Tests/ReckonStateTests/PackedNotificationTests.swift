@@ -74,6 +74,18 @@ struct PackedNotificationTests {
     }
   }
 
+  /// A string with escapes before the JWS (an escaped quote and dots in it) does not hide the
+  /// JWS from packing, nor does one after it.
+  @Test(arguments: [
+    #"{"x":"a\".b.c\"","signedPayload":"\#(jws(header: #"{"alg":"ES256","x5c":["AAEC"]}"#))"}"#,
+    #"{"x":"\\","signedPayload":"\#(jws(header: #"{"alg":"ES256","x5c":["AAEC"]}"#))","y":"\""}"#,
+  ])
+  func aJWSAfterAnEscapedStringIsStillPacked(_ body: String) throws {
+    let raw = Data(body.utf8)
+    #expect(PackedNotification(raw)?.certificates == [Data([0, 1, 2])])
+    #expect(try Self.unpacked(raw) == raw)
+  }
+
   @Test func aBodyWithoutAJWSIsStoredAsItIs() throws {
     let raw = Data(#"{"notificationType":"CONSUMPTION_REQUEST","data":{"bundleId":"1.2.3"}}"#.utf8)
     #expect(PackedNotification(raw) == nil)
