@@ -156,7 +156,8 @@ extension NotificationPipeline {
     do {
       receipt = try store.recordDecision(
         record, requestId: requestId,
-        enqueue: try enqueue(decision, app: app, request: request, transactionId: transactionId))
+        enqueue: try enqueue(
+          decision, body: record.body, app: app, request: request, transactionId: transactionId))
     } catch {
       return .failure(.notStored(error))
     }
@@ -170,8 +171,10 @@ extension NotificationPipeline {
         events: events))
   }
 
+  /// The outbox entry for `decision`, whose reply the record wrote as `body`.
   private func enqueue(
-    _ decision: Decision, app: AppStoreApp, request: RefundRequest, transactionId: String
+    _ decision: Decision, body: Data?, app: AppStoreApp, request: RefundRequest,
+    transactionId: String
   ) throws(StateError) -> OutboxEnqueue? {
     let holdUntil: Date?
     switch decision.action {
@@ -186,7 +189,8 @@ extension NotificationPipeline {
     // (or, sent to the sandbox, reach a transaction that is not this one). Decided and recorded,
     // so a developer sees what the policy does, and never queued.
     guard app.environment.hasServerAPI else { return nil }
-    guard let body = decision.body.map(DecisionReport.bodyJSON) else { return nil }
+    // The record's body is the reply's bytes as sent (`ReplyBody.json`), written once.
+    guard decision.body != nil, let body else { return nil }
     // Checked here, before anything is written: a body that breaks Apple's rules is refused
     // and the decision with it.
     let checked = try CheckedBody(
