@@ -74,9 +74,9 @@ struct NotificationPacker {
   }
 
   /// The offset of the first `byte` in `bytes` from `start` on, found with `memchr`.
-  private static func find(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int)
-    -> Int?
-  {
+  fileprivate static func find(
+    _ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int
+  ) -> Int? {
     guard start < bytes.count, let base = bytes.baseAddress,
       let found = memchr(base + start, Int32(byte), bytes.count - start)
     else { return nil }
@@ -210,18 +210,13 @@ struct JWSParts {
 
   init?(_ token: ArraySlice<UInt8>) {
     // The dots found with `memchr`: the payload part of a notification is kilobytes long.
+    let dot = UInt8(ascii: ".")
     let dots = token.withUnsafeBufferPointer { buffer -> (Int, Int)? in
-      guard let base = buffer.baseAddress,
-        let first = memchr(base, Int32(UInt8(ascii: ".")), buffer.count)
+      guard let first = NotificationPacker.find(dot, in: buffer, from: 0),
+        let second = NotificationPacker.find(dot, in: buffer, from: first + 1),
+        NotificationPacker.find(dot, in: buffer, from: second + 1) == nil
       else { return nil }
-      let afterFirst = UnsafeRawPointer(first) - UnsafeRawPointer(base) + 1
-      guard
-        let second = memchr(base + afterFirst, Int32(UInt8(ascii: ".")), buffer.count - afterFirst)
-      else { return nil }
-      let afterSecond = UnsafeRawPointer(second) - UnsafeRawPointer(base) + 1
-      guard memchr(base + afterSecond, Int32(UInt8(ascii: ".")), buffer.count - afterSecond) == nil
-      else { return nil }
-      return (token.startIndex + afterFirst - 1, token.startIndex + afterSecond - 1)
+      return (token.startIndex + first, token.startIndex + second)
     }
     guard let (first, second) = dots,
       first - token.startIndex >= 4, second > first + 1,
