@@ -51,7 +51,7 @@ struct UTCTime {
   }
 
   /// `iso8601` for any year, padded to four digits at least.
-  var padded: String {
+  private var padded: String {
     "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))Z"
   }
 
