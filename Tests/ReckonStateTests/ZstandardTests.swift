@@ -1,3 +1,4 @@
+import CZstd
 import Foundation
 import Testing
 
@@ -25,6 +26,28 @@ struct ZstandardTests {
     #expect(throws: StateError.self) {
       try Zstandard.decompress(stored, prefix: other, what: "a test")
     }
+  }
+
+  @Test func aValueIsCompressedAtLevelOneWithItsChecksum() throws {
+    let value = Data(
+      (0..<2_000).map {
+        #"{"productId":"com.example.pack\#($0 * 7_919 % 1_009)","quantity":\#($0 % 7)}"#
+      }
+      .joined().utf8)
+    let stored = Zstandard.compress(value)
+    var offset = stored.startIndex
+    #expect(try VarInt.readLength(stored, at: &offset, what: "a test") == value.count)
+    let context = try #require(ZSTD_createCCtx())
+    defer { ZSTD_freeCCtx(context) }
+    ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1)
+    ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, 1)
+    var expected = [UInt8](repeating: 0, count: ZSTD_compressBound(value.count))
+    let count = value.withUnsafeBytes { source in
+      ZSTD_compress2(context, &expected, expected.count, source.baseAddress, source.count)
+    }
+    #expect(ZSTD_isError(count) == 0)
+    let sameFrame = stored[offset...].elementsEqual(expected.prefix(count))
+    #expect(sameFrame, "the stored frame is not zstd's level 1 frame with a checksum")
   }
 
   @Test func aDamagedValueIsRefused() {
