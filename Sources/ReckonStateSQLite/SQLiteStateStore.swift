@@ -336,7 +336,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
         try connection.query(
           """
           SELECT COUNT(*) FROM \(outcomesWithApps)
-          WHERE \(column) = ?1 AND type IN (\(OutcomeType.sqlList(OutcomeType.refunds))) AND occurred_at < ?2
+          WHERE \(column) = ?1 AND +type IN (\(Self.refundTypesSQL)) AND occurred_at < ?2
             AND (?3 IS NULL OR environment IS NULL OR (bundle_id = ?3 AND environment = ?4))
           """,
           [
@@ -346,6 +346,11 @@ public final class SQLiteStateStore: @unchecked Sendable {
         ).first?.int(0) ?? 0)
     }
   }
+
+  /// The refund outcome types as an SQL list. `refundCount` tests them as `+type`, so its
+  /// lookup goes through the customer alone (a customer has few outcomes): a list that also
+  /// drives the index lookup costs SQLite a temporary b-tree on every call.
+  private static let refundTypesSQL = OutcomeType.sqlList(OutcomeType.refunds)
 
   /// `outcomes` with each row's `bundle_id` and `environment`: its own columns, or in a file
   /// older than `StateSchema.outcomeApps` (read-only, as it is) derived as that migration
