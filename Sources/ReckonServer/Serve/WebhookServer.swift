@@ -177,6 +177,11 @@ public final class WebhookServer: @unchecked Sendable {
     _ = try? service.store.checkpoint()
   }
 
+  /// Whether every loop `start()` began has returned, waiting at most `seconds` for them.
+  func loopsHaveEnded(within seconds: Double) -> Bool {
+    loops.wait(timeout: .now() + seconds) == .success
+  }
+
   /// `shutdown(timeout:)` from async code: the waiting happens on a GCD thread, so no
   /// cooperative thread (which the loops being stopped need) is blocked.
   public func stop(timeout: Double = 9) async {

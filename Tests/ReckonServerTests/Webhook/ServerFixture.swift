@@ -42,7 +42,8 @@ final class ServerFixture: @unchecked Sendable {
     readTimeout: Double = 10, keepDays: Int? = nil, senderLock: SenderLock? = nil,
     statePath: String? = nil, state: (any StateStore)? = nil,
     authority: LocalCertificateAuthority? = nil, unsignedAccepted: Set<AppStoreEnvironment> = [],
-    sharing shared: (AppStoreStandIn, URL)? = nil, sandboxPerSecond: Double = 100
+    sharing shared: (AppStoreStandIn, URL)? = nil, sandboxPerSecond: Double = 100,
+    start: Bool = true
   ) throws {
     self.authority = try authority ?? LocalCertificateAuthority()
     let (standIn, url) = try shared ?? TestKey.standIn()
@@ -74,13 +75,18 @@ final class ServerFixture: @unchecked Sendable {
     server = WebhookServer(
       service: service, configuration: configuration, metrics: metrics, logger: logger,
       readTimeout: readTimeout)
+    port = start ? try server.start(intervals: Self.intervals, senderLock: senderLock) : 0
+  }
+
+  /// The loops' intervals, short so that tests see them run.
+  static var intervals: WebhookServer.Intervals {
     var intervals = WebhookServer.Intervals()
     intervals.senderPoll = 0.05
     intervals.policyPoll = 0.1
     intervals.firstPrune = 0.1
     intervals.prune = 0.2
     intervals.gauges = 0.05
-    port = try server.start(intervals: intervals, senderLock: senderLock)
+    return intervals
   }
 
   /// Shuts the server down, then the stand-in, waiting on GCD threads (never a cooperative one,
