@@ -45,9 +45,9 @@ struct NotificationPacker {
     // string's bytes classed through a table without a branch per byte.
     characterClasses.withUnsafeBufferPointer { classes in
       var index = 0
-      while let open = find(quote, in: bytes, from: index) {
+      while let open = bytes.firstOffset(of: quote, from: index) {
         let start = open + 1
-        guard var end = find(quote, in: bytes, from: start) else { return }
+        guard var end = bytes.firstOffset(of: quote, from: start) else { return }
         var other: UInt8 = 0
         var dots = 0
         for offset in start..<end {
@@ -71,16 +71,6 @@ struct NotificationPacker {
   /// Per byte: 0 for a base64url character, 1 for a dot, 2 for any other (a backslash too).
   private static let characterClasses: [UInt8] = Base64Bytes.urlTable.enumerated().map {
     byte, value in byte == Int(dot) ? 1 : value == 0xFF ? 2 : 0
-  }
-
-  /// The offset of the first `byte` in `bytes` from `start` on, found with `memchr`.
-  fileprivate static func find(
-    _ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int
-  ) -> Int? {
-    guard start < bytes.count, let base = bytes.baseAddress,
-      let found = memchr(base + start, Int32(byte), bytes.count - start)
-    else { return nil }
-    return UnsafeRawPointer(found) - UnsafeRawPointer(base)
   }
 
   /// Where the JSON string whose text begins at `start` ends (its closing quote, escapes
@@ -167,9 +157,9 @@ struct NotificationPacker {
   private static func plainStringEnd(_ bytes: ArraySlice<UInt8>, from start: Int) -> Int? {
     bytes.withUnsafeBufferPointer { buffer -> Int? in
       let from = start - bytes.startIndex
-      guard let end = find(quote, in: buffer, from: from) else { return nil }
+      guard let end = buffer.firstOffset(of: quote, from: from) else { return nil }
       let rest = UnsafeBufferPointer(rebasing: buffer[from..<end])
-      guard find(backslash, in: rest, from: 0) == nil else { return nil }
+      guard rest.firstOffset(of: backslash) == nil else { return nil }
       return bytes.startIndex + end
     }
   }
@@ -212,9 +202,9 @@ struct JWSParts {
     // The dots found with `memchr`: the payload part of a notification is kilobytes long.
     let dot = UInt8(ascii: ".")
     let dots = token.withUnsafeBufferPointer { buffer -> (Int, Int)? in
-      guard let first = NotificationPacker.find(dot, in: buffer, from: 0),
-        let second = NotificationPacker.find(dot, in: buffer, from: first + 1),
-        NotificationPacker.find(dot, in: buffer, from: second + 1) == nil
+      guard let first = buffer.firstOffset(of: dot),
+        let second = buffer.firstOffset(of: dot, from: first + 1),
+        buffer.firstOffset(of: dot, from: second + 1) == nil
       else { return nil }
       return (token.startIndex + first, token.startIndex + second)
     }

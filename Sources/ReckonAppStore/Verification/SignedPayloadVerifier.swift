@@ -70,15 +70,9 @@ public struct SignedPayloadVerifier: Sendable {
   static func dotSeparatedParts(_ jws: String) -> [Substring] {
     let dots =
       jws.utf8.withContiguousStorageIfAvailable { bytes -> [Int] in
-        guard let base = bytes.baseAddress else { return [] }
         var found: [Int] = []
-        var offset = 0
-        while offset < bytes.count,
-          let dot = memchr(base + offset, Int32(UInt8(ascii: ".")), bytes.count - offset)
-        {
-          offset = UnsafeRawPointer(dot) - UnsafeRawPointer(base)
-          found.append(offset)
-          offset += 1
+        while let dot = bytes.firstOffset(of: UInt8(ascii: "."), from: (found.last ?? -1) + 1) {
+          found.append(dot)
         }
         return found
       }
