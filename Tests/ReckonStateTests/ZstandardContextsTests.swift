@@ -11,9 +11,12 @@ struct ZstandardContextsTests {
     let contexts = ZstandardContexts(limit: 1)
     let prefix = DeflatedTests.echoing(2_000)
     let value = prefix + Data("and a little more".utf8)
+    // zstd only refers to the prefix, which must stay where it is until the compression ends.
     let first = contexts.withCompressor { context in
-      ZSTD_CCtx_refPrefix(context, prefix.withUnsafeBytes { $0.baseAddress }, prefix.count)
-      return (context, Self.compress(value, with: context))
+      prefix.withUnsafeBytes { bytes in
+        ZSTD_CCtx_refPrefix(context, bytes.baseAddress, bytes.count)
+        return (context, Self.compress(value, with: context))
+      }
     }
     #expect(first.1.count < 100, "the prefix was not referred to")
     let second = contexts.withCompressor { context in (context, Self.compress(value, with: context))
