@@ -30,6 +30,22 @@ struct ZstandardContextsTests {
     #expect(ZSTD_isError(size) == 0 && Data(restored[..<size]) == value)
   }
 
+  /// `Zstandard` sets its level and checksum on every use; any other setting must not carry
+  /// over. A reused context compresses exactly as a new one does.
+  @Test func aReusedCompressorHasNoParametersLeftFromItsLastUse() throws {
+    let value = Data(
+      (0..<2_000).map { "{\"id\":\"pack\($0 * 7_919 % 1_009)\",\"n\":\($0 % 7)}" }.joined().utf8)
+    let contexts = ZstandardContexts(limit: 1)
+    contexts.withCompressor { context in
+      ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, 19)
+      ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1)
+    }
+    let reused = contexts.withCompressor { Self.compress(value, with: $0) }
+    let fresh = try #require(ZSTD_createCCtx())
+    defer { ZSTD_freeCCtx(fresh) }
+    #expect(reused == Self.compress(value, with: fresh), "a setting was left from the last use")
+  }
+
   @Test func noMoreContextsAreKeptThanTheLimit() {
     let contexts = ZstandardContexts(limit: 2)
     contexts.withCompressor { _ in
