@@ -1,4 +1,5 @@
 import Foundation
+import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
@@ -316,6 +317,30 @@ struct GooglePlayDryRunCommandTests {
     #expect(reviews.count == 1)
     let answer = try #require((reviews.first?["decision"] as? [String: Any])?["answer"])
     #expect((answer as? [String: Any])?["refundPreference"] as? String == "DECLINE")
+  }
+
+  /// The App Store lines left out are not verified: a signed one stops no run, even with no
+  /// configuration to verify it by, and a damaged one is not counted.
+  @Test func storeGooglePlayLeavesAFilesAppStoreLinesOutUnverified() async throws {
+    let folder = try Self.folder()
+    let (requests, facts) = try Self.pushes(in: folder)
+    let signed = String(
+      decoding: try SimulatedNotification().body(signedBy: LocalCertificateAuthority()),
+      as: UTF8.self)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: requests))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data((signed + "\n" + #"{"signedPayload": "a.b"}"# + "\n").utf8))
+    try handle.close()
+    let run = try await ReckonBinary.run([
+      "dry-run", "--policy", Self.playPolicy, "--requests", requests, "--facts", facts,
+      "--store", "googlePlay", "--format", "json",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+    #expect(object["otherStore"] as? Int == 1)
+    #expect((object["requests"] as? [[String: Any]])?.count == 2)
+    #expect(object["unreadable"] as? Int == 0)
   }
 
   @Test func storeAppStoreLeavesAFilesGoogleLinesOut() async throws {

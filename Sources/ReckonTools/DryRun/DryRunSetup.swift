@@ -109,6 +109,31 @@ public enum DryRunSetup {
     return (requests, ignored, otherApps, unreadable, verdicts, googlePlay)
   }
 
+  /// For a run that decides Google Play's lines alone (`--store googlePlay`): the indices of
+  /// the Google Play lines of `lines`, and how many of the App Store lines, left out, claim to
+  /// be CONSUMPTION_REQUESTs. No App Store line is verified, and none stops the reading; a line
+  /// of neither store does, unless `skipBadLines`, as in `pastRequests`.
+  public static func googlePlayLines(_ lines: RequestLines, skipBadLines: Bool = false)
+    throws(DryRunError) -> (googlePlay: [Int], appStoreRequests: Int, unreadable: UnreadableLines)
+  {
+    var reader = RequestLineReader(path: lines.path, verifier: nil)
+    var googlePlay: [Int] = []
+    var appStoreRequests = 0
+    var unreadable = UnreadableLines()
+    for index in 0..<lines.count {
+      do {
+        switch try reader.readForGooglePlay(index, of: lines) {
+        case .googlePlay: googlePlay.append(index)
+        case .appStore(let isRequest): if isRequest { appStoreRequests += 1 }
+        }
+      } catch {
+        guard skipBadLines, error.isUnreadableLine else { throw error }
+        unreadable.add(error)
+      }
+    }
+    return (googlePlay, appStoreRequests, unreadable)
+  }
+
   /// A date option: `2026-11-01` (UTC midnight) or an ISO 8601 time with its zone.
   public static func date(_ text: String) throws(DryRunError) -> Date {
     try DateOption.parse(text)

@@ -37,6 +37,15 @@ enum RequestLine {
   case googlePlay
 }
 
+/// What one line of a requests file holds for a run that decides Google Play's lines alone
+/// (`--store googlePlay`).
+enum GooglePlayRunLine: Equatable {
+  /// A Google Play push or notification, left to `GooglePlayLines`.
+  case googlePlay
+  /// An App Store line, left out: whether it claims to be a CONSUMPTION_REQUEST.
+  case appStore(isRequest: Bool)
+}
+
 /// Reads one line of a requests file: a decoded notification (fast path, else `RequestFile`), or
 /// a raw webhook body `{"signedPayload": …}` verified against the configured roots.
 struct RequestLineReader {
@@ -61,19 +70,10 @@ struct RequestLineReader {
   mutating func read(_ given: UnsafeBufferPointer<UInt8>, number: Int) throws(DryRunError)
     -> RequestLine
   {
-    // A file saved "with BOM" (as some Windows editors do) starts with one; it is no JSON.
-    let line =
-      number == 1 && given.starts(with: [0xEF, 0xBB, 0xBF])
-      ? UnsafeBufferPointer(rebasing: given[3...]) : given
+    let line = Self.withoutBOM(given, number: number)
     if let request = fast.decode(line) { return .request(request) }
     let data = Data(line)
-    let parsed: JSONValue
-    do { parsed = try JSONValue.parse(data) } catch {
-      throw .badLine(path: path, line: number, reason: "not valid JSON: \(error.description)")
-    }
-    guard let object = parsed.objectValue else {
-      throw .badLine(path: path, line: number, reason: "not a JSON object")
-    }
+    let object = try self.object(data, number: number)
     if GooglePlayLine.isGooglePlay(object) { return .googlePlay }
     if case .string(let signed)? = object["signedPayload"] {
       return try verify(signed, number: number)
@@ -85,6 +85,56 @@ struct RequestLineReader {
     } catch {
       throw .badLine(path: path, line: number, reason: error.problem)
     }
+  }
+
+  /// What line `index` of `lines` holds for a run that leaves the App Store's lines out. Those
+  /// are told apart by what they claim, with no signature verified: none is decided, so one
+  /// that cannot be read or verified does not stop the run (as a Google Play line does not
+  /// stop `--store appStore`). A line of neither store stops it, as in any dry-run.
+  mutating func readForGooglePlay(_ index: Int, of lines: RequestLines) throws(DryRunError)
+    -> GooglePlayRunLine
+  {
+    let number = Int(lines.numbers[index])
+    return try lines.withLine(index) { given throws(DryRunError) in
+      let line = Self.withoutBOM(given, number: number)
+      if fast.decode(line) != nil { return .appStore(isRequest: true) }
+      let data = Data(line)
+      let object = try self.object(data, number: number)
+      if GooglePlayLine.isGooglePlay(object) { return .googlePlay }
+      let claimed: JSONValue?
+      if case .string(let signed)? = object["signedPayload"] {
+        claimed = SignedPayloadVerifier.claimedPayload(signed)?.objectValue?["notificationType"]
+      } else if let type = object["notificationType"] {
+        claimed = type
+      } else {
+        // Neither store's by its keys: read, and refused, as a run of every line reads it.
+        if case .request = try read(line, number: number) { return .appStore(isRequest: true) }
+        return .appStore(isRequest: false)
+      }
+      return .appStore(
+        isRequest: claimed?.stringValue == NotificationType.consumptionRequest.rawValue)
+    }
+  }
+
+  /// The line without the byte order mark a file saved "with BOM" (as some Windows editors do)
+  /// starts with; it is no JSON.
+  private static func withoutBOM(_ line: UnsafeBufferPointer<UInt8>, number: Int)
+    -> UnsafeBufferPointer<UInt8>
+  {
+    number == 1 && line.starts(with: [0xEF, 0xBB, 0xBF])
+      ? UnsafeBufferPointer(rebasing: line[3...]) : line
+  }
+
+  /// The line parsed as the JSON object every line must be.
+  private func object(_ data: Data, number: Int) throws(DryRunError) -> [String: JSONValue] {
+    let parsed: JSONValue
+    do { parsed = try JSONValue.parse(data) } catch {
+      throw .badLine(path: path, line: number, reason: "not valid JSON: \(error.description)")
+    }
+    guard let object = parsed.objectValue else {
+      throw .badLine(path: path, line: number, reason: "not a JSON object")
+    }
+    return object
   }
 
   private func verify(_ signed: String, number: Int) throws(DryRunError) -> RequestLine {

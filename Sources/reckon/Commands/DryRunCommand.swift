@@ -103,7 +103,8 @@ enum DryRunCommand: Command {
     Google Play reviews (from --state, or push lines in --requests) are decided by the same
     --policy checked in Google Play's words, each as of its event time (a file's) or receive
     time (the state's); a source holding a store's requests the policy does not check for is
-    refused, naming the store (--store decides one store's requests only). A requests file's
+    refused, naming the store (--store decides one store's requests only, and counts the
+    other's from what its lines claim, none verified). A requests file's
     reviews follow its App Store rows, in file order; a state's rows keep the database's order.
     They show Google's answers (APPROVE, DECLINE, NEUTRAL); CSV and JSON rows then say each
     row's store.

@@ -108,13 +108,22 @@ struct DryRunOptions {
     var result: DryRunResult
     if store != .googlePlay, let apple = policies.appStore {
       result = try await runAppStore(lines, apple, schema, verifier, records, control)
+    } else if store == .googlePlay {
+      // The App Store lines are left out: counted from what they claim, none verified.
+      let split = try DryRunSetup.googlePlayLines(lines, skipBadLines: skipBadLines)
+      let primary = policies.primary
+      result = DryRunResult(
+        rows: [], ignored: 0, total: 0, stopped: false, policy: primary.policy,
+        against: primary.against)
+      result.unreadable = split.unreadable
+      result.googlePlayLines = split.googlePlay
+      result.otherStore = split.appStoreRequests
     } else {
-      // A policy in Google Play's words alone, or --store googlePlay: the App Store requests
-      // are refused, or counted and left out.
+      // A policy in Google Play's words alone: the App Store requests are refused.
       let read = try DryRunSetup.pastRequests(
         lines, verifier: verifier, apps: configuration.flatMap(ConfiguredApps.init),
         skipBadLines: skipBadLines)
-      if !read.requests.isEmpty, store == nil {
+      if !read.requests.isEmpty {
         _ = try policies.require(.appStore, in: requestsPath!, console)
       }
       let primary = policies.primary
@@ -124,7 +133,6 @@ struct DryRunOptions {
       result.otherApps = read.otherApps
       result.unreadable = read.unreadable
       result.googlePlayLines = read.googlePlay
-      if store == .googlePlay { result.otherStore = read.requests.count }
     }
     if store == .appStore {
       // The other store's requests are its reviews, not its other notifications; a line of
