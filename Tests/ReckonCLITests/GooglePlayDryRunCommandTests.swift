@@ -343,6 +343,20 @@ struct GooglePlayDryRunCommandTests {
     #expect(object["unreadable"] as? Int == 0)
   }
 
+  /// The example's sources hold facts only Google Play's schema lets a source give (Apple's
+  /// signed transaction gives `product.id`): the run opens them by it.
+  @Test func theGooglePlayExampleConfigurationGivesTheFacts() async throws {
+    let folder = try Self.folder()
+    let (requests, _) = try Self.pushes(in: folder)
+    let run = try await ReckonBinary.run([
+      "dry-run", "--config", Self.root + "/examples/google-play/reckon.json", "--policy",
+      Self.playPolicy, "--requests", requests, "--format", "csv",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    let spent = run.standardOutput.split(separator: "\n").first { $0.contains(Self.spentOrder) }
+    #expect(spent?.contains(",respond,DECLINE,") == true, "\(run.standardOutput)")
+  }
+
   @Test func storeAppStoreLeavesAFilesGoogleLinesOut() async throws {
     let folder = try Self.folder()
     let (requests, facts) = try Self.pushes(in: folder)

@@ -86,12 +86,13 @@ struct DryRunOptions {
     return files
   }
 
-  /// The fact schema: the configuration's custom facts, or the standard schema.
+  /// The fact schema: the configuration's custom facts, or the standard schema. Read from the
+  /// configuration alone: a source is opened by the schema of the store it answers for, and
+  /// only by the part of the run that asks it.
   func schema() throws -> FactSchema {
     guard let configuration else { return .standard }
-    return try FactSourceSetup(
-      configuration.factSources, warn: warn, currencies: configuration.currencies
-    ).schema
+    return try FactSourceSetup.schema(
+      configuration.factSources, currencies: configuration.currencies)
   }
 
   /// Runs the dry-run these options describe: each store's requests by `policies` checked in
