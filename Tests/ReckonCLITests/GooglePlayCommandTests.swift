@@ -85,6 +85,9 @@ import Testing
       #expect(doctor.standardOutput.contains(line), "\(line): \(doctor.standardOutput)")
     }
     #expect(!doctor.standardOutput.contains("FAIL"), "\(doctor.standardOutput)")
+    #expect(
+      doctor.standardOutput.contains("loads: com.example.coins (Google Play); 1 fact source"),
+      "\(doctor.standardOutput)")
     // The Google Play policy's tests run, as reckon test runs them, rather than being skipped.
     #expect(
       doctor.standardOutput.contains("play.tests: 7 tests passed"), "\(doctor.standardOutput)")

@@ -88,7 +88,9 @@ public struct GoLiveDoctor: Sendable {
         warnings.map { $0.hasPrefix("warning: ") ? String($0.dropFirst(9)) : $0 }
           .joined(separator: "; "))
     }
-    let apps = configuration.apps.map { "\($0.bundleId) (\($0.environment.rawValue))" }
+    let apps =
+      configuration.apps.map { "\($0.bundleId) (\($0.environment.rawValue))" }
+      + configuration.googlePlayApps.map { "\($0.packageName) (Google Play)" }
     let sources = configuration.factSources.count
     return .ok(
       "configuration",
