@@ -357,6 +357,23 @@ struct GooglePlayDryRunCommandTests {
     #expect(spent?.contains(",respond,DECLINE,") == true, "\(run.standardOutput)")
   }
 
+  /// Today's facts for the reviews of a state, from the Google Play example's sources, which
+  /// do not open by the App Store's schema: the App Store requests are left out, so they are
+  /// not opened by it.
+  @Test func aStatesReviewsTakeTodaysFactsFromGooglePlaySources() async throws {
+    let folder = try Self.folder()
+    let state = try await Self.state(in: folder)
+    let run = try await ReckonBinary.run([
+      "dry-run", "--policy", Self.playPolicy, "--state", state, "--store", "googlePlay",
+      "--config", Self.root + "/examples/google-play/reckon.json", "--facts", "current",
+      "--format", "csv",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    let line = try #require(
+      run.standardOutput.split(separator: "\n").first { $0.hasSuffix(",googlePlay") })
+    #expect(line.contains(",respond,DECLINE,"), "\(line)")
+  }
+
   @Test func storeAppStoreLeavesAFilesGoogleLinesOut() async throws {
     let folder = try Self.folder()
     let (requests, facts) = try Self.pushes(in: folder)

@@ -295,10 +295,15 @@ struct DryRunOptions {
       mode = .recorded
       googleMode = .recorded
     case "current":
-      mode = .current(
-        try FactSourceSetup(
-          configuration!.factSources, warn: warn, currencies: configuration!.currencies
-        ).gatherer(records: history))
+      // Each store's gatherer only when the run has its requests: the sources are opened by
+      // its schema, and a source made for the other store's facts may not open by it.
+      let hasAppStore = entries.contains { if case .appStore = $0 { true } else { false } }
+      mode =
+        hasAppStore
+        ? .current(
+          try FactSourceSetup(
+            configuration!.factSources, warn: warn, currencies: configuration!.currencies
+          ).gatherer(records: history)) : .recorded
       googleMode =
         google == nil
         ? .recorded : .current(try googlePlayGatherer(policies.googlePlaySchema, records: history))
