@@ -162,6 +162,25 @@ struct FailingCase: CustomTestStringConvertible, Sendable {
         }
       }),
     FailingCase(
+      name: "policy-does-not-check", check: "policy",
+      edit: { json in
+        var apps = json["apps"] as? [[String: Any]] ?? []
+        apps[0]["policy"] = "misspelt.policy"
+        json["apps"] = apps
+      },
+      prepare: { workspace in
+        try Data(
+          """
+          policy "misspelt"
+          rule "never delivered"
+            when delivery.status != DELIVERD
+            then refund GRANT_FULL
+          otherwise share data only
+
+          """.utf8
+        ).write(to: workspace.folder.appendingPathComponent("misspelt.policy"))
+      }),
+    FailingCase(
       name: "no-consent-source", check: "consent",
       edit: { json in json["factSources"] = [] }),
     FailingCase(name: "state-locked", check: "state", holdsStateLock: true),

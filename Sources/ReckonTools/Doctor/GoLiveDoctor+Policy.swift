@@ -50,16 +50,19 @@ extension GoLiveDoctor {
     let errors = loaded.diagnostics.filter(\.isError)
     let warnings = loaded.diagnostics.count - errors.count
     let warned = "\(warnings) warning\(warnings == 1 ? "" : "s")"
-    guard loaded.policy != nil, let first = errors.first else {
-      return .ok(
+    if let first = errors.first {
+      let place = file.location(of: first.span.start)
+      return .fail(
         "policy",
-        "\(path) checks (no errors, \(warned)\(warnings > 0 ? ": reckon check shows them" : ""))")
+        "\(path): \(errors.count) error\(errors.count == 1 ? "" : "s"), the first at \(place): "
+          + "\(first.message) (reckon check \(path) shows all)")
     }
-    let place = file.location(of: first.span.start)
-    return .fail(
+    guard loaded.policy != nil else {
+      return .fail("policy", "\(path) does not compile (reckon check \(path) says why)")
+    }
+    return .ok(
       "policy",
-      "\(path): \(errors.count) error\(errors.count == 1 ? "" : "s"), the first at \(place): "
-        + "\(first.message) (reckon check \(path) shows all)")
+      "\(path) checks (no errors, \(warned)\(warnings > 0 ? ": reckon check shows them" : ""))")
   }
 
   private func testsCheck(_ policyPath: String, schema: FactSchema) -> DoctorCheck {
