@@ -38,6 +38,35 @@ struct OutcomeReportOverTimeTests {
     #expect(report.csv().split(separator: "\n").filter { $0.contains(",all,all,") }.count == 3)
   }
 
+  /// A window that starts or ends inside a week counts that week's part inside it: the row says
+  /// so, its start or end is the window's, and the report covers the window, not whole weeks.
+  @Test func aWeekTheWindowCutsIsShownAsAPart() {
+    let wednesday = Self.monday.addingTimeInterval(2 * 86_400)
+    let nextThursday = Self.monday.addingTimeInterval(10 * 86_400)
+    let report = OutcomeReport(
+      [
+        Self.decision(at: Self.monday.addingTimeInterval(3 * 86_400), [.refundDeclined]),
+        Self.decision(at: Self.monday.addingTimeInterval(9 * 86_400), [.refundDeclined]),
+      ], by: ReportPeriod(.week), since: wednesday, until: nextThursday)
+    #expect(report.periods.map(\.label) == ["2026-W49", "2026-W50"])
+    #expect(report.periods.map(\.isPartial) == [true, true])
+    #expect(report.periods.first?.interval.start == wednesday)
+    #expect(report.periods.last?.interval.end == nextThursday)
+    #expect(report.periods.map(\.sections.all.decisions) == [1, 1])
+    let text = report.text()
+    #expect(
+      text.contains("from 2026-12-02T00:00:00Z to 2026-12-10T00:00:00Z (exclusive)"), "\(text)")
+    #expect(text.contains("  2026-W49 (part)  "), "\(text)")
+    #expect(report.html().contains("2026-W50 (part)"))
+    #expect(
+      report.json().contains(#"{"label":"2026-W49","partial":true,"start":"2026-12-02T00:00:00Z""#))
+    let whole = OutcomeReport(
+      [Self.decision(at: Self.monday)], by: ReportPeriod(.week), since: Self.monday,
+      until: Self.monday.addingTimeInterval(7 * 86_400))
+    #expect(whole.periods.map(\.isPartial) == [false])
+    #expect(!whole.text().contains("(part)"))
+  }
+
   /// A Sunday late at night is the end of the ISO week that began on Monday, and the first days
   /// of January can belong to the year before's last week.
   @Test func weeksAreISOWeeksFromMonday() {

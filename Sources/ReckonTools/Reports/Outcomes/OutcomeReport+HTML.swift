@@ -58,7 +58,7 @@ extension OutcomeReport {
 
   /// The charts and table over time.
   private func overTime(_ period: ReportPeriod) -> String {
-    let labels = periods.map(\.label)
+    let labels = periods.map(\.shownLabel)
     let counts = periods.map(\.sections.all)
     let colors = Self.outcomeColors
     func series(_ name: String, _ color: String, _ value: (Counts) -> Int) -> SVGTimeChart.Series {
@@ -105,7 +105,7 @@ extension OutcomeReport {
     for period in periods {
       let counts = period.sections.all
       html +=
-        "<tr><td>\(HTMLText.escape(period.label))</td>"
+        "<tr><td>\(HTMLText.escape(period.shownLabel))</td>"
         + [
           counts.decisions, counts.withOutcome, counts.refunded, counts.declined, counts.reversed,
           counts.noOutcomeYet,

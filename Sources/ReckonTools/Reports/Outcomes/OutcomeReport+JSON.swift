@@ -25,7 +25,7 @@ extension OutcomeReport {
       members.append(
         "\"periods\":["
           + periods.map { row in
-            "{\"label\":\"\(row.label)\",\"start\":\(date(row.interval.start)),\"end\":\(date(row.interval.end)),\"all\":\(Self.object(row.sections.all)),\"importedHistory\":\(Self.object(row.sections.importedHistory)),\(Self.groups(row.sections))}"
+            "{\"label\":\"\(row.label)\",\"partial\":\(row.isPartial),\"start\":\(date(row.interval.start)),\"end\":\(date(row.interval.end)),\"all\":\(Self.object(row.sections.all)),\"importedHistory\":\(Self.object(row.sections.importedHistory)),\(Self.groups(row.sections))}"
           }.joined(separator: ",") + "]")
     }
     return "{" + members.joined(separator: ",") + "}\n"

@@ -63,7 +63,8 @@ extension OutcomeReport {
     return lines
   }
 
-  /// The dates covered, as the report's periods (or the window, or the requests) span them.
+  /// The dates covered, as the report's periods (cut to the window) span them, or the window,
+  /// or the requests.
   func rangeText() -> String? {
     let zone = period ?? ReportPeriod(.day)
     if let start = periods.first?.interval.start, let end = periods.last?.interval.end {
@@ -79,7 +80,7 @@ extension OutcomeReport {
     lines.append(
       "By \(period.unit.rawValue) (\(period.unit == .week ? "ISO weeks from Monday, " : "")\(period.zoneName))"
     )
-    let width = max(10, periods.map(\.label.count).max() ?? 0)
+    let width = max(10, periods.map(\.shownLabel.count).max() ?? 0)
     lines.append(
       "  " + "period".padding(toLength: width, withPad: " ", startingAt: 0)
         + "  decisions  outcome  refunded  declined  reversed  no outcome    rate"
@@ -93,7 +94,7 @@ extension OutcomeReport {
         ], [9, 7, 8, 8, 8, 10]
       ).map { Self.pad(DryRunText.n($0), $1) + "  " }
       lines.append(
-        "  " + period.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+        "  " + period.shownLabel.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
           + columns.joined() + Self.pad(Self.rate(counts.refundRate), 6)
           + currencies.map {
             "  " + Self.pad(OutcomeReport.money(counts.money[$0]?.kept ?? 0), 14)

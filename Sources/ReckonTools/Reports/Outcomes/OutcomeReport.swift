@@ -7,12 +7,29 @@ import ReckonState
 public struct OutcomeReport: Sendable {
   /// One period of a report over time, with its tables.
   public struct Period: Hashable, Sendable {
-    /// When it starts (inclusive) and ends (exclusive).
-    public let interval: DateInterval
+    /// When it starts (inclusive) and ends (exclusive): the part of it inside the window asked
+    /// for, when the window starts or ends inside it.
+    public internal(set) var interval: DateInterval
     /// How it is written: `2026-12-07`, `2026-W49`, `2026-12`.
     public let label: String
     /// Its tables; all zeros when no request came in it.
     public internal(set) var sections = OutcomeSections()
+    /// Whether the window leaves part of the period out, so its counts are of that part only.
+    public internal(set) var isPartial = false
+
+    /// The label as the text and HTML reports show it, `2026-W45 (part)` when partial.
+    public var shownLabel: String { isPartial ? label + " (part)" : label }
+
+    /// The period cut to the window `since..<until`.
+    func clipped(since: Date?, until: Date?) -> Period {
+      let start = max(interval.start, since ?? interval.start)
+      let end = min(interval.end, until ?? interval.end)
+      guard start < end, start != interval.start || end != interval.end else { return self }
+      var clipped = self
+      clipped.interval = DateInterval(start: start, end: end)
+      clipped.isPartial = true
+      return clipped
+    }
   }
 
   /// A policy that made some of the decisions, as recorded with them.
@@ -89,7 +106,7 @@ public struct OutcomeReport: Sendable {
     periods = Self.periods(period, from: since ?? first, to: until, last: last).map { empty in
       var filled = empty
       filled.sections = tally.byPeriod[empty.interval.start] ?? OutcomeSections()
-      return filled
+      return filled.clipped(since: since, until: until)
     }
   }
 
