@@ -33,6 +33,19 @@ public struct SourceFile: Sendable {
 
   /// The 1-based line and column (in characters) of a byte offset.
   public func location(of offset: Int) -> SourceLocation {
+    let (line, before) = lineAndTextBefore(offset)
+    return SourceLocation(line: line, column: before.count + 1)
+  }
+
+  /// The 1-based line and column of a byte offset with the column in UTF-16 code units, as
+  /// SARIF counts by default and most editors do (a character may be several).
+  public func utf16Location(of offset: Int) -> SourceLocation {
+    let (line, before) = lineAndTextBefore(offset)
+    return SourceLocation(line: line, column: before.utf16.count + 1)
+  }
+
+  /// The 1-based line of a byte offset, and its line's text up to the offset.
+  private func lineAndTextBefore(_ offset: Int) -> (line: Int, text: String) {
     let clamped = max(0, min(offset, bytes.count))
     var low = 0
     var high = lineStarts.count - 1
@@ -41,9 +54,7 @@ public struct SourceFile: Sendable {
       if lineStarts[middle] <= clamped { low = middle } else { high = middle - 1 }
     }
     let lineStart = lineStarts[low]
-    let column =
-      String(decoding: bytes[lineStart..<max(lineStart, clamped)], as: UTF8.self).count + 1
-    return SourceLocation(line: low + 1, column: column)
+    return (low + 1, String(decoding: bytes[lineStart..<max(lineStart, clamped)], as: UTF8.self))
   }
 
   /// The offset of the first byte that is not part of valid UTF-8, or nil if the whole file is.

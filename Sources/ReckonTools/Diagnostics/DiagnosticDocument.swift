@@ -67,7 +67,7 @@ public enum DiagnosticDocument {
     }
     let found: [JSONValue] = results.flatMap { result in
       result.diagnostics.map { diagnostic in
-        let place = location(diagnostic, in: result.source)
+        let place = location(diagnostic, in: result.source, utf16: true)
         let text = diagnostic.message + (diagnostic.hint.map { " (\($0))" } ?? "")
         return .object([
           "ruleId": .string(diagnostic.id.code),
@@ -106,8 +106,9 @@ public enum DiagnosticDocument {
           "name": .string("reckon"), "version": .string(toolVersion), "rules": .array(rules),
         ])
       ]),
-      // Columns count characters, as the terminal output does.
-      "columnKind": .string("unicodeCodePoints"),
+      // SARIF's default, and what editors and code-scanning services count in: a character
+      // may be several units (an emoji, an accent written as its own code point).
+      "columnKind": .string("utf16CodeUnits"),
       "results": .array(found),
       "invocations": .array([
         .object([
@@ -128,12 +129,13 @@ public enum DiagnosticDocument {
   }
 
   /// `line`, `column`, `endLine`, `endColumn`, 1-based; the end is just past the span, and an
-  /// empty span ends where it starts.
-  private static func location(_ diagnostic: Diagnostic, in source: SourceFile)
-    -> [String: JSONValue]
-  {
-    let start = source.location(of: diagnostic.span.start)
-    let end = source.location(of: max(diagnostic.span.end, diagnostic.span.start))
+  /// empty span ends where it starts. Columns count characters, or with `utf16` UTF-16 units.
+  private static func location(
+    _ diagnostic: Diagnostic, in source: SourceFile, utf16: Bool = false
+  ) -> [String: JSONValue] {
+    let place = utf16 ? source.utf16Location(of:) : source.location(of:)
+    let start = place(diagnostic.span.start)
+    let end = place(max(diagnostic.span.end, diagnostic.span.start))
     return [
       "line": .integer(start.line), "column": .integer(start.column),
       "endLine": .integer(end.line), "endColumn": .integer(end.column),

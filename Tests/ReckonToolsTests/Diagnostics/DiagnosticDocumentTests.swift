@@ -61,6 +61,29 @@ struct DiagnosticDocumentTests {
     #expect(region["startColumn"] as? Int == 8)
   }
 
+  /// SARIF's columns are in the units it declares, UTF-16, where a family emoji is eight and an
+  /// accent written as its own code point one more; the terminal and the JSON count characters.
+  @Test func theSARIFColumnsAreUTF16UnitsAsItSays() throws {
+    let line = "  when product.id == \"👨‍👩‍👧e\u{301}\" and reason == LEGL\n"
+    let result = PolicyLoader.load(
+      SourceFile(path: "p.policy", text: "rule \"a\"\n" + line + "  then refund DECLINE\n"),
+      schema: FactSchema.standard.policySchema)
+    let log = try Self.object(DiagnosticDocument.sarif([result], failures: [], toolVersion: "1"))
+    let run = try #require((log["runs"] as? [[String: Any]])?.first)
+    #expect(run["columnKind"] as? String == "utf16CodeUnits")
+    let results = try #require(run["results"] as? [[String: Any]])
+    let region = try #require(
+      ((results.first?["locations"] as? [[String: Any]])?.first?["physicalLocation"]
+        as? [String: Any])?["region"] as? [String: Any])
+    let before = try #require(line.range(of: "LEGL")).lowerBound
+    #expect(region["startColumn"] as? Int == line[..<before].utf16.count + 1)
+    #expect(region["endColumn"] as? Int == line[..<before].utf16.count + 5)
+    let document = try Self.object(DiagnosticDocument.json([result], failures: []))
+    let problem = try #require(
+      ((document["files"] as? [[String: Any]])?.first?["diagnostics"] as? [[String: Any]])?.first)
+    #expect(problem["column"] as? Int == line[..<before].count + 1)
+  }
+
   @Test func explainShowsTheExampleAndWhatCheckSaysOfIt() {
     let text = DiagnosticExplanation.text(for: .unknownFact)
     #expect(text.hasPrefix("P0306 unknown-fact (error)\n"))
