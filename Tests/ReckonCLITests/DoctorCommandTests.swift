@@ -95,6 +95,39 @@ struct DoctorCommandTests {
     #expect(lines.dropFirst().dropLast().allSatisfy { $0.hasPrefix("skip") }, "\(run.transcript)")
   }
 
+  /// A diagnostic's first line stays on the check's line; its source line and caret follow on
+  /// lines of their own, where the caret still points at the column the first line names.
+  @Test func aDiagnosticsSourceLineAndCaretStayOnLinesOfTheirOwn() async throws {
+    let path = TestScratch.folder.appendingPathComponent("bad-\(UUID().uuidString).json").path
+    let source = #"{"apps": [ {"bundleId": "x",}]}"#
+    try Data(source.utf8).write(to: URL(fileURLWithPath: path))
+    let run = try await ReckonBinary.run(["doctor", "--config", path, "--offline"])
+    #expect(run.status == 1)
+    let lines = run.standardOutput.split(separator: "\n").map(String.init)
+    try #require(lines.count > 3, "\(run.transcript)")
+    #expect(lines[0].hasPrefix("FAIL  configuration  \(path):1:"), "\(run.transcript)")
+    #expect(lines[0].hasSuffix("expected a key"), "\(run.transcript)")
+    let column = try #require(
+      Int(lines[0].dropFirst("FAIL  configuration  \(path):1:".count).prefix { $0.isNumber }))
+    #expect(lines[1].hasSuffix("1 | " + source), "\(run.transcript)")
+    let start = try #require(lines[1].range(of: source)).lowerBound
+    let caret = try #require(lines[2].firstIndex(of: "^"))
+    #expect(
+      lines[2].distance(from: lines[2].startIndex, to: caret)
+        == lines[1].distance(from: lines[1].startIndex, to: start) + column - 1,
+      "\(run.transcript)")
+    #expect(lines[3].hasPrefix("skip  "), "\(run.transcript)")
+
+    let json = try await ReckonBinary.run([
+      "doctor", "--config", path, "--offline", "--format", "json",
+    ])
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+    let first = try #require((document["checks"] as? [[String: Any]])?.first)
+    #expect((first["detail"] as? String)?.hasSuffix("expected a key") == true)
+    #expect((first["excerpt"] as? [String])?.count == 2)
+  }
+
   @Test(arguments: [
     CommandErrorCase(
       arguments: ["doctor", "--url", "refunds"], message: "--url must be a full URL"),

@@ -18,15 +18,24 @@ public struct DoctorCheck: Hashable, Sendable, Encodable {
   public let name: String
   /// How it came out.
   public let mark: Mark
-  /// What was found, on one line.
+  /// What was found, on one line: the first line of what the check said.
   public let detail: String
+  /// The lines after the first, as they were: the source line and caret under a diagnostic,
+  /// which only line up on lines of their own. Empty for most checks.
+  public let excerpt: [String]
 
-  /// A check's outcome; a detail of several lines is joined into one, so each check stays a line.
+  /// A check's outcome; the detail's first line stays on the check's line, and any further
+  /// lines go under it as they are.
   public init(_ name: String, _ mark: Mark, _ detail: String) {
     self.name = name
     self.mark = mark
-    self.detail = detail.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces() }
-      .filter { !$0.isEmpty }.joined(separator: " ")
+    let lines = detail.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    self.detail = lines.first?.trimmingSpaces() ?? ""
+    var excerpt = lines.dropFirst().map {
+      String($0.reversed().drop(while: \.isWhitespace).reversed())
+    }
+    while excerpt.last?.isEmpty == true { excerpt.removeLast() }
+    self.excerpt = excerpt
   }
 
   /// A check that passed.
@@ -40,6 +49,16 @@ public struct DoctorCheck: Hashable, Sendable, Encodable {
     case name = "check"
     case mark = "status"
     case detail
+    case excerpt
+  }
+
+  /// `check`, `status` and `detail`, and `excerpt` (its lines) when there is one.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(name, forKey: .name)
+    try container.encode(mark, forKey: .mark)
+    try container.encode(detail, forKey: .detail)
+    if !excerpt.isEmpty { try container.encode(excerpt, forKey: .excerpt) }
   }
 }
 

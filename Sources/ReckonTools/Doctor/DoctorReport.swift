@@ -16,12 +16,16 @@ public struct DoctorReport: Sendable {
   /// How many checks came out `mark`.
   public func count(_ mark: DoctorCheck.Mark) -> Int { checks.filter { $0.mark == mark }.count }
 
-  /// One line per check, `MARK  NAME  DETAIL` in aligned columns, then the counts.
+  /// One line per check, `MARK  NAME  DETAIL` in aligned columns, with any excerpt under its
+  /// detail, then the counts.
   public var text: String {
     let width = (checks.map(\.name.count).max() ?? 0) + 2
-    var lines = checks.map { check in
-      check.mark.word.padding(toLength: 6, withPad: " ", startingAt: 0)
-        + check.name.padding(toLength: width, withPad: " ", startingAt: 0) + check.detail
+    let indent = String(repeating: " ", count: 6 + width)
+    var lines = checks.flatMap { check in
+      [
+        check.mark.word.padding(toLength: 6, withPad: " ", startingAt: 0)
+          + check.name.padding(toLength: width, withPad: " ", startingAt: 0) + check.detail
+      ] + check.excerpt.map { $0.isEmpty ? "" : indent + $0 }
     }
     lines.append(
       "\(count(.ok)) ok, \(count(.fail)) failed, \(count(.skip)) skipped: "

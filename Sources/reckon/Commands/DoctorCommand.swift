@@ -27,7 +27,7 @@ enum DoctorCommand: Command {
                          [--format text|json]
 
     Checks what docs/going-live.md lists, one line each: ok, FAIL or skip, the check's name, and
-    what was found. The App Store key loads and signs ES256 tokens that verify; the trusted
+    what was found (a quoted source line and its caret under it). The App Store key loads and signs ES256 tokens that verify; the trusted
     roots load (Apple's, for Production and Sandbox apps); each policy checks and passes the
     tests beside it; a fact source gives customer.consented; each fact source answers a
     lookup; the state database opens and takes a write that leaves nothing behind; the webhook
