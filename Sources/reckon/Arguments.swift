@@ -11,6 +11,9 @@ struct Arguments {
   /// command may read them only after the one that is missing.
   private let documented: Set<String>
   private var consumed: Set<String> = []
+  /// Options read as taking one value that were given more than once: which one was meant is
+  /// not for the tool to guess.
+  private var repeated: Set<String> = []
   /// Options written with no value after them: last, or before another option the command
   /// knows. Whether that is a missing value or a mistyped flag is only known once the command
   /// has said which options it reads.
@@ -79,6 +82,7 @@ struct Arguments {
     assert(documented.contains(name), "--\(name) is read but not declared")
     assert(!flagNames.contains(name), "--\(name) is read as an option but declared as a flag")
     consumed.insert(name)
+    if (options[name]?.count ?? 0) > 1 { repeated.insert(name) }
     return options[name]?.last
   }
 
@@ -101,12 +105,18 @@ struct Arguments {
     return value
   }
 
-  /// Fails on any option or flag no command asked for, so typos do not pass silently, and on
-  /// positional arguments beyond the `positionals` the command takes, so a stray word is not
+  /// Fails on any option or flag no command asked for, so typos do not pass silently; on an
+  /// option of one value given several times, which the last would otherwise silently win; and
+  /// on positional arguments beyond the `positionals` the command takes, so a stray word is not
   /// silently ignored.
   func rejectUnknown(positionals allowed: Int = 0) throws(UsageError) {
     let missingValue = valueless.filter { consumed.contains($0) && options[$0] == nil }
     if let missing = missingValue.sorted().first { throw UsageError("--\(missing) needs a value") }
+    if let twice = repeated.sorted().first {
+      let values = (options[twice] ?? []).map { "'\($0)'" }.joined(separator: ", ")
+      throw UsageError(
+        "--\(twice) is given \(options[twice]?.count ?? 0) times (\(values)): give it once")
+    }
     let unknown = Set(options.keys).union(flags).union(valueless).subtracting(consumed)
     if let first = unknown.sorted().first {
       // Never suggested as a fix for itself: the help may name it for another command.

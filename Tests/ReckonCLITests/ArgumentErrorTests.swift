@@ -11,6 +11,24 @@ struct ArgumentErrorTests {
   ]
 
   static let cases: [CommandErrorCase] = [
+    // An option of one value given twice: the last would otherwise win without a word.
+    CommandErrorCase(
+      arguments: eval + ["--policy", "policies/prefer-refund.policy"],
+      message:
+        "reckon eval: --policy is given 2 times ('policies/targeted.policy', 'policies/prefer-refund.policy'): give it once"
+    ),
+    CommandErrorCase(
+      arguments: [
+        "prune", "--older-than", "30", "--older-than", "40", "--dry-run", "--state",
+        "none.sqlite",
+      ],
+      message: "reckon prune: --older-than is given 2 times ('30', '40'): give it once"),
+    CommandErrorCase(
+      arguments: [
+        "eval", "--policy", "policies/targeted.policy", "--fact", "usage.consumed=40%", "--fact",
+        "usage.consumed=90%",
+      ],
+      message: "reckon eval: --fact usage.consumed is given twice: give each fact once"),
     CommandErrorCase(
       arguments: eval + ["--explian"],
       message: "reckon eval: unknown option --explian (did you mean --explain?)"),

@@ -72,8 +72,12 @@ public struct WhatIfRequest: Sendable {
         throw Problem(
           description: "--fact takes NAME=VALUE, as in usage.consumed=40%, not '\(pair)'")
       }
-      given[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
-      named.insert(String(pair[..<equals]))
+      let name = String(pair[..<equals])
+      // As in a tests file: the second value would silently replace the first.
+      guard named.insert(name).inserted else {
+        throw Problem(description: "--fact \(name) is given twice: give each fact once")
+      }
+      given[name] = String(pair[pair.index(after: equals)...])
     }
     for (name, text) in given.sorted(by: { $0.key < $1.key }) {
       guard let fact = schema.policySchema.fact(named: name) else {
