@@ -27,6 +27,9 @@ protocol Command: Sendable {
 extension Command {
   static var requiresArguments: Bool { false }
 
+  /// The options shell completion and the man page offer.
+  static var offeredOptions: [CommandOption] { options.filter(\.isOffered) }
+
   static var exitStatuses: [(code: Int32, meaning: String)] {
     [(0, "done"), (1, "it failed, and the message says why")]
   }

@@ -7,11 +7,14 @@ struct CommandOption: Sendable {
   let value: String?
   /// Its lines in the options table; empty for an option the usage line alone explains.
   let help: [String]
+  /// Whether shell completion offers it: not an option read only to say why it is refused.
+  let isOffered: Bool
 
-  init(_ name: String, value: String? = nil, help: [String] = []) {
+  init(_ name: String, value: String? = nil, help: [String] = [], isOffered: Bool = true) {
     self.name = name
     self.value = value
     self.help = help
+    self.isOffered = isOffered
   }
 
   init(_ name: String, value: String? = nil, help: String) {

@@ -6,7 +6,7 @@ enum ShellCompletion {
     let names = commands.map { $0.name }.joined(separator: " ")
     var cases: [String] = []
     for command in commands {
-      let options = command.options.map { "--\($0.name)" }.joined(separator: " ")
+      let options = command.offeredOptions.map { "--\($0.name)" }.joined(separator: " ")
       cases.append("    \(command.name)) options=\"\(options) --help\" ;;")
     }
     return """
@@ -37,7 +37,7 @@ enum ShellCompletion {
     let described = commands.map { "    '\($0.name):\(shellQuoted($0.summary))'" }
     var cases: [String] = []
     for command in commands {
-      let specs = command.options.map { option -> String in
+      let specs = command.offeredOptions.map { option -> String in
         let help = zshQuoted(option.help.first ?? "")
         let value = option.value.map { ":\($0):_files" } ?? ""
         return "'--\(option.name)[\(help)]\(value)'"
@@ -79,7 +79,7 @@ enum ShellCompletion {
       lines.append(
         "complete -c reckon -n __fish_use_subcommand -a \(command.name) -d '\(fishQuoted(command.summary))'"
       )
-      for option in command.options {
+      for option in command.offeredOptions {
         let takesValue = option.value == nil ? "" : " -r -F"
         lines.append(
           "complete -c reckon -n '__fish_seen_subcommand_from \(command.name)' -l \(option.name)\(takesValue) -d '\(fishQuoted(option.help.first ?? ""))'"
@@ -101,9 +101,9 @@ enum ShellCompletion {
       page += [".TP", ".B \(command.name)", roff(command.summary)]
     }
     page.append(".SH OPTIONS")
-    for command in commands where !command.options.isEmpty {
+    for command in commands where !command.offeredOptions.isEmpty {
       page.append(".SS \(command.name)")
-      for option in command.options {
+      for option in command.offeredOptions {
         page.append(".TP")
         page.append(
           "\\fB\\-\\-\(roff(option.name))\\fR" + (option.value.map { " \\fI\(roff($0))\\fR" } ?? "")

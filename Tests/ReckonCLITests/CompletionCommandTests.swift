@@ -18,11 +18,14 @@ struct CompletionCommandTests {
       source '\(script.path)'
       COMP_WORDS=(reckon dry); COMP_CWORD=1; _reckon; echo "commands: ${COMPREPLY[*]}"
       COMP_WORDS=(reckon eval --po); COMP_CWORD=2; _reckon; echo "options: ${COMPREPLY[*]}"
+      COMP_WORDS=(reckon queue --st); COMP_CWORD=2; _reckon; echo "queue: ${COMPREPLY[*]}"
       """
     let run = try await ReckonBinary.run(["-c", probe], executable: "/bin/bash")
     #expect(run.status == 0, "\(run.standardError)")
     #expect(run.standardOutput.contains("commands: dry-run"), "\(run.standardOutput)")
     #expect(run.standardOutput.contains("options: --policy"), "\(run.standardOutput)")
+    // queue reads --state only to say it takes none.
+    #expect(run.standardOutput.contains("queue: --status\n"), "\(run.standardOutput)")
   }
 
   @Test func zshAndFishNameEveryCommand() async throws {

@@ -144,4 +144,15 @@ extension QueueListShowTests {
     #expect(run.status == 2)
     #expect(run.standardError.contains("queue list picks entries with --status held now"))
   }
+
+  /// A state database given as the other commands take it is not taken for a status.
+  @Test func aStateDatabaseGivenAsStateNamesConfig() async throws {
+    let run = try await ReckonBinary.run(["queue", "show", "31", "--state", "reckon-state.sqlite"])
+    #expect(run.status == 2)
+    #expect(
+      run.standardError.contains(
+        "queue takes no --state: it finds the state database through --config"),
+      "\(run.standardError)")
+    #expect(!run.standardError.contains("--status"), "\(run.standardError)")
+  }
 }

@@ -15,7 +15,7 @@ enum QueueCommand: Command {
   static let options: [CommandOption] = [
     CommandOption("status", value: "STATUS"),
     // Read only to say what it became: elsewhere --state names a state database.
-    CommandOption("state", value: "STATE"),
+    CommandOption("state", value: "STATE", isOffered: false),
     CommandOption("limit", value: "N"),
     CommandOption("format", value: "text|json"),
     CommandOption("config", value: "reckon.json"),
@@ -50,9 +50,15 @@ enum QueueCommand: Command {
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     // The options first: a state database given as --status is explained even without a config.
-    if let old = arguments.option("state") {
+    if let given = arguments.option("state") {
+      // The old spelling of --status, or a state database as dry-run, report and prune take.
+      guard OutboxState.names.contains(given) else {
+        throw UsageError(
+          "queue takes no --state: it finds the state database through --config, from "
+            + "reckon.json's state (--state FILE is for dry-run, report and prune)")
+      }
       throw UsageError(
-        "queue list picks entries with --status \(old) now: --state names a state database file "
+        "queue list picks entries with --status \(given) now: --state names a state database file "
           + "in dry-run, report and prune, and queue finds its database through --config")
     }
     let state = try stateName(arguments.option("status"))
