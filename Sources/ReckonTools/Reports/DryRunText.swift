@@ -18,7 +18,7 @@ public enum DryRunText {
     lines.append(
       result.stopped
         ? "\(heading): stopped after \(stoppedAfter(result))"
-        : "\(heading) over \(n(result.total)) requests")
+        : "\(heading) over \(n(result.total)) \(result.total == 1 ? "request" : "requests")")
     let reviews = result.rows.lazy.filter { $0.store == .googlePlay }.count
     if reviews > 0 {
       lines.append("Google Play reviews among them: \(n(reviews)) (answered in Google's words)")

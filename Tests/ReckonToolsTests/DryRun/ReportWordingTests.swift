@@ -25,6 +25,23 @@ struct ReportWordingTests {
     ).run(RequestLines(path: fixture.files.requests))
   }
 
+  @Test(arguments: [1, 2])
+  func theHeadingCountsRequestsInTheRightNumber(_ count: Int) async throws {
+    let fixture = try DryRunFixture.shared()
+    let lines = try String(contentsOfFile: fixture.files.requests, encoding: .utf8)
+      .split(separator: "\n").prefix(count)
+    let path = fixture.folder + "/first-\(count)-\(UUID().uuidString).jsonl"
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+    let result = try await BulkDryRun(
+      policy: try fixture.policy("targeted"), against: nil, schema: fixture.setup.schema,
+      layers: try fixture.layers()
+    ).run(RequestLines(path: path))
+    let heading = DryRunText.render(result, DryRunSummary(result)).split(separator: "\n").first
+    #expect(
+      heading?.hasSuffix(count == 1 ? " over 1 request" : " over 2 requests") == true,
+      "\(heading ?? "")")
+  }
+
   @Test func dryRunTextSaysShareDataOnlyAndNoPreference() async throws {
     let result = try await run()
     let summary = DryRunSummary(result)
