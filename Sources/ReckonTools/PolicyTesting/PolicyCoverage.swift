@@ -131,8 +131,12 @@ public struct PolicyCoverage: Sendable, Encodable {
         lines.append("  - \(condition.text): \(Self.seen(condition))")
       }
     }
+    // `otherwise` is reached only by a test no rule decides, so one that decided none was not.
     lines.append(
-      padded("otherwise") + "  decided \(otherwiseDecided) test\(otherwiseDecided == 1 ? "" : "s")")
+      padded("otherwise") + "  "
+        + (otherwiseDecided == 0
+          ? "never reached" : "decided \(otherwiseDecided) test\(otherwiseDecided == 1 ? "" : "s")")
+    )
     return lines
   }
 

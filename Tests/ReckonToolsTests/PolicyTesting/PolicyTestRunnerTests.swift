@@ -390,6 +390,7 @@ struct PolicyTestRunnerTests {
     let lines = try #require(report.coverage).lines()
     #expect(lines.contains("rule \"undelivered\"  never decided"), "\(lines)")
     #expect(lines.contains("rule \"heavy\"        never reached"), "\(lines)")
+    #expect(lines.last == "otherwise           never reached", "\(lines)")
     #expect(report.render(explainer: nil).contains("2 of 4 rules decided"))
   }
 
