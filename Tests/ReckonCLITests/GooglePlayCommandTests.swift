@@ -124,6 +124,9 @@ import Testing
     ])
     #expect(voided.standardOutput.contains(#""result":"outcome""#), "\(voided.standardOutput)")
     Self.stop(serve)
+    // The sender alone reads the same sources as serve did, by Google Play's schema.
+    let send = try await ReckonBinary.run(["send", "--once", "--config", config])
+    #expect(send.status == 0, "\(send.standardOutput)\(send.standardError)")
     let report = try await ReckonBinary.run([
       "report", "outcomes", "--state", folder + "/state.sqlite", "--format", "json",
     ])

@@ -63,13 +63,19 @@ public enum SenderSetup {
     let setup: FactSourceSetup
     var googlePlaySetup: FactSourceSetup?
     do {
-      setup = try FactSourceSetup(
-        configuration.factSources, events: facts, unavailable: .openLater,
-        currencies: configuration.currencies)
       if !configuration.googlePlayApps.isEmpty {
         googlePlaySetup = try FactSourceSetup(
           configuration.factSources, events: facts, unavailable: .openLater,
           currencies: configuration.currencies, sourcesStore: .googlePlay)
+      }
+      // Sources are read by each configured store's schema, as serve reads them: with Google
+      // Play apps alone, by Google's only (a source may give facts Apple's notification gives).
+      if configuration.apps.isEmpty, let googlePlaySetup {
+        setup = googlePlaySetup
+      } else {
+        setup = try FactSourceSetup(
+          configuration.factSources, events: facts, unavailable: .openLater,
+          currencies: configuration.currencies)
       }
     } catch {
       throw .configuration(error)
