@@ -99,6 +99,12 @@ import Testing
       serveOutput.range(of: #""url":"([^"]*)""#, options: .regularExpression).map {
         String(serveOutput[$0].dropFirst(7).dropLast())
       })
+    // It says it sends, and where Google posts: no App Store app is configured.
+    let listening = try #require(
+      serveOutput.split(separator: "\n").first { $0.contains(#""event":"listening""#) })
+    #expect(listening.contains(#""sender":"on""#), "\(listening)")
+    #expect(listening.contains(#""webhook":"/google/rtdn""#), "\(listening)")
+    #expect(!listening.contains("/apple/notifications"), "\(listening)")
     let pushed = try await ReckonBinary.run([
       "simulate", "--identity", folder + "/identity", "--config", config, "--url",
       url + "/google/rtdn",

@@ -287,6 +287,13 @@ public struct ReckonConfiguration: Sendable {
     return Int(days)
   }
 
+  /// Whether a service over this configuration sends some store's answers itself: an App
+  /// Store key, or a Google Play service account for its Google Play apps.
+  public var sendsAnswers: Bool {
+    appStoreKey != nil
+      || (!googlePlayApps.isEmpty && googlePlay?.serviceAccountKeyPath != nil)
+  }
+
   /// The app with this bundle id and environment, if configured.
   public func app(bundleId: String, environment: AppStoreEnvironment?) -> AppConfiguration? {
     apps.first { $0.bundleId == bundleId && (environment == nil || $0.environment == environment) }

@@ -32,7 +32,7 @@ public final class ServeProcess: Sendable {
     try ThreadBudget.check(
       maximumConnections: configuration.server.maximumConnections, limit: ThreadBudget.userLimit())
     try opener.check(location: configuration.stateLocation)
-    if configuration.appStoreKey != nil {
+    if configuration.sendsAnswers {
       senderLock = try opener.takeSenderLease(location: configuration.stateLocation)
     }
     let metrics = ReckonMetrics()
@@ -66,22 +66,51 @@ public final class ServeProcess: Sendable {
   /// Logs `listening`: call it once the process handles SIGTERM, since a supervisor that stops
   /// the server as soon as it says it listens must find the signal handled.
   public func announce() {
-    let url = "http://\(configuration.server.host):\(port)"
-    // What an operator checks first when nothing seems to happen: which database, which App
-    // Store, whether this process sends at all.
-    let sender =
-      configuration.appStoreKey == nil
-      ? "off (no appStore key configured: replies wait in the outbox for reckon send)"
-      : "to \(configuration.appStoreKey?.baseURL ?? "Apple's App Store Server API")"
-    logger.log(
-      "info", event: "listening",
-      "listening on \(url)\(configuration.server.webhookPath); state \(configuration.stateLocation); "
-        + "sending \(sender)",
-      fields: [
-        "url": url, "webhook": configuration.server.webhookPath,
-        "state": configuration.stateLocation,
-        "sender": configuration.appStoreKey == nil ? "off" : "on",
-      ])
+    let line = Self.listening(configuration, url: "http://\(configuration.server.host):\(port)")
+    logger.log("info", event: "listening", line.message, fields: line.fields)
+  }
+
+  /// The `listening` line for `configuration` served at `url`. What an operator checks first
+  /// when nothing seems to happen: which database, where each store posts, and whether this
+  /// process sends each store's answers at all (`sender` on, off or partial).
+  static func listening(_ configuration: ReckonConfiguration, url: String) -> (
+    message: String, fields: [String: String]
+  ) {
+    let appStore = !configuration.apps.isEmpty || configuration.googlePlayApps.isEmpty
+    let googlePlay = configuration.googlePlayApps.isEmpty ? nil : configuration.googlePlay
+    var paths: [String] = []
+    var sending: [String] = []
+    var waiting: [String] = []
+    if appStore {
+      paths.append(configuration.server.webhookPath)
+      if let key = configuration.appStoreKey {
+        sending.append("to \(key.baseURL ?? "Apple's App Store Server API")")
+      } else {
+        waiting.append("no appStore key configured")
+      }
+    }
+    if let googlePlay {
+      paths.append(googlePlay.pushPath)
+      if googlePlay.serviceAccountKeyPath != nil {
+        sending.append("to \(googlePlay.baseURL ?? "Google Play's Developer API")")
+      } else {
+        waiting.append("no googlePlay.serviceAccountKeyPath configured")
+      }
+    }
+    let off =
+      waiting.isEmpty
+      ? "" : "off (\(waiting.joined(separator: "; ")): replies wait in the outbox for reckon send)"
+    let said =
+      sending.isEmpty ? off : sending.joined(separator: " and ") + (off.isEmpty ? "" : "; " + off)
+    var fields = [
+      "url": url, "webhook": paths[0], "state": configuration.stateLocation,
+      "sender": sending.isEmpty ? "off" : waiting.isEmpty ? "on" : "partial",
+    ]
+    if appStore, let googlePlay { fields["googlePlayPush"] = googlePlay.pushPath }
+    let message =
+      "listening on " + paths.map { url + $0 }.joined(separator: " and ")
+      + "; state \(configuration.stateLocation); sending \(said)"
+    return (message, fields)
   }
 
   /// Stops accepting, finishes in-flight requests and stops the loops, logging each step.

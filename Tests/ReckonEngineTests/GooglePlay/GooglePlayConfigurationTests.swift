@@ -31,6 +31,27 @@ import Testing
     #expect(google.keysURL == "https://www.googleapis.com/oauth2/v3/certs")
   }
 
+  /// A service sends when some store it answers has its credentials: the App Store key, or the
+  /// Google Play service account of Google Play apps.
+  @Test(arguments: [
+    (#"{"apps": [\#(apple)]}"#, false),
+    (#"{"apps": [\#(apple)], "appStore": {\#(appStoreKey)}}"#, true),
+    (#"{"apps": [\#(play)], "googlePlay": {"serviceAccountKeyPath": "sa.json", \#(push)}}"#, true),
+    (#"{"apps": [\#(play)], "googlePlay": {\#(push)}}"#, false),
+    (
+      #"{"apps": [\#(apple)], "googlePlay": {"serviceAccountKeyPath": "sa.json", \#(push)}}"#, false
+    ),
+  ])
+  func aConfigurationSendsWhenAStoreItAnswersHasItsCredentials(_ json: String, sends: Bool) throws {
+    #expect(try Self.load(json).sendsAnswers == sends)
+  }
+
+  static let apple = #"{"bundleId": "com.example", "environment": "Sandbox", "policy": "a.policy"}"#
+  static let play =
+    #"{"store": "googlePlay", "packageName": "com.example.play", "policy": "b.policy"}"#
+  static let appStoreKey =
+    #""issuerId": "57246542-96fe-1a63-e053-0824d011072a", "keyId": "ABC123DEFG", "privateKeyPath": "key.p8""#
+
   @Test(arguments: [
     (
       #"{"apps": [{"store": "googlePlay", "packageName": "com.example.play", "policy": "b.policy"}]}"#,
