@@ -33,6 +33,10 @@ public struct LayeredFactSource: FactSource {
     /// Whether the source is hung: its latest lookup ran out of time, or one that did has not
     /// returned yet.
     public var isHung: Bool { watch.isHung }
+
+    /// Whether the source's latest lookup failed within its time (not hung, but answering
+    /// with an error: a file missing or refused, a database that does not open).
+    public var isFailing: Bool { watch.isFailing }
   }
 
   /// What one layer gave for one request.
@@ -56,6 +60,9 @@ public struct LayeredFactSource: FactSource {
 
   /// The names of the sources hung now, in layer order.
   public var hungSources: [String] { layers.filter(\.isHung).map(\.source.name) }
+
+  /// The names of the sources whose latest lookup failed, in layer order.
+  public var failingSources: [String] { layers.filter(\.isFailing).map(\.source.name) }
 
   /// The union of what the layers can supply, or nil when one does not say.
   public var suppliableFacts: Set<String>? {
@@ -95,7 +102,7 @@ public struct LayeredFactSource: FactSource {
             source: source,
             result: .failure(FactSourceFailure(source: source, reason: .timedOut(after: timeout))))
         } catch {
-          if !(error is CancellationError) { watch.answered() }
+          if !(error is CancellationError) { watch.failed() }
           let message = String(describing: error)
           return LayerResult(
             source: source,

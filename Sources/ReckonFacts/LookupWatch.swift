@@ -12,10 +12,15 @@ final class LookupWatch: @unchecked Sendable {
 
   private let lock = NSLock()
   private var latestTimedOut = false
+  private var latestFailed = false
   private var expiredRunning = 0
 
   /// Whether the source is hung now.
   var isHung: Bool { lock.withLock { latestTimedOut || expiredRunning > 0 } }
+
+  /// Whether the source's latest lookup answered in time with an error: a file it reads is
+  /// missing or refused, its database cannot be opened.
+  var isFailing: Bool { lock.withLock { latestFailed } }
 
   /// Notes that the lookup's work returned, early or late.
   func returned(_ ticket: Ticket) {
@@ -35,8 +40,19 @@ final class LookupWatch: @unchecked Sendable {
     }
   }
 
-  /// Notes that the lookup answered (with facts or an error) within its time.
+  /// Notes that the lookup answered with facts within its time.
   func answered() {
-    lock.withLock { latestTimedOut = false }
+    lock.withLock {
+      latestTimedOut = false
+      latestFailed = false
+    }
+  }
+
+  /// Notes that the lookup answered with an error within its time.
+  func failed() {
+    lock.withLock {
+      latestTimedOut = false
+      latestFailed = true
+    }
   }
 }

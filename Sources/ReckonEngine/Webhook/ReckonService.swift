@@ -106,6 +106,19 @@ public final class ReckonService: Sendable {
   /// not returned. Requests that need their facts wait until they answer again.
   public var hungFactSources: [String] { pipeline.gatherer.sources.hungSources }
 
+  /// The fact sources whose latest lookup failed (a facts file missing or refused, a
+  /// database that does not open), either store's, each once in layer order. Requests that
+  /// need their facts wait until a lookup succeeds again.
+  public var failingFactSources: [String] {
+    var names: [String] = []
+    for name in pipeline.gatherer.sources.failingSources
+      + (pipeline.googlePlay?.gatherer.sources.failingSources ?? []) where !names.contains(name)
+    {
+      names.append(name)
+    }
+    return names
+  }
+
   /// Whether each fact source is hung now, by name.
   public var factSourcesHung: [String: Bool] {
     Dictionary(

@@ -151,11 +151,14 @@ public struct WebhookRoutes: Sendable {
     }
     // Overdue replies and undecided requests are told, not failed on: restarting the service
     // would mend neither. A refused policy file is told too, as degraded: an earlier version
-    // decides meanwhile, and a restart would not mend it either.
+    // decides meanwhile, and a restart would not mend it either. So is a fact source whose
+    // lookups fail (its file missing or refused): the requests that need it wait, and the
+    // log says why.
     let refused = service.policies.refusedFiles()
+    let failing = service.failingFactSources
     var body = JSONTextWriter(escapesSlashes: false, capacity: 256)
     body.beginObject()
-    body.field("status", refused.isEmpty ? "ok" : "degraded")
+    body.field("status", refused.isEmpty && failing.isEmpty ? "ok" : "degraded")
     body.field("state", "ok")
     body.field("role", isLeader() ? "leader" : "follower")
     body.field("outboxWaiting", gauges.waiting)
@@ -165,6 +168,10 @@ public struct WebhookRoutes: Sendable {
     // Said while it is on, so a development setting left in production is seen.
     let unsigned = service.unsignedEnvironments.map(\.rawValue)
     if !unsigned.isEmpty { body.field("unsignedAccepted", unsigned) }
+    if !failing.isEmpty {
+      body.field("facts", "failing")
+      body.field("failingSources", failing)
+    }
     if !refused.isEmpty {
       body.field("policies", "refused")
       body.key("refusedPolicies")

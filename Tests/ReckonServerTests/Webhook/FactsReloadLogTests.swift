@@ -47,4 +47,47 @@ import Testing
     #expect(
       metrics.contains(#"reckon_facts_reloads_refused_total{source="notes"} 1"#), "\(metrics)")
   }
+
+  /// While a source's lookups fail (its file no longer reads), the requests that need it wait,
+  /// and `/healthz` says so, degraded and naming it; it is ok again once a lookup succeeds.
+  @Test func aFactsFileThatNoLongerReadsMakesHealthDegradedUntilItReadsAgain() async throws {
+    let binary = try CrashRecoveryTests.reckonBinary()
+    let (standIn, standInURL) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    let authority = try LocalCertificateAuthority()
+    let folder = try ServeChild.workspace(standInURL, authority, name: "facts-failing")
+    let child = try ServeChild.launch(binary, folder: folder)
+    defer { kill(child.pid, SIGKILL) }
+    let port = try #require(await child.port(within: 20), "\(child.logText)")
+    func post(_ transactionId: String) async throws -> Int? {
+      var notification = SimulatedNotification()
+      notification.bundleId = TestKey.bundleId
+      notification.environment = "Sandbox"
+      notification.appAppleId = nil
+      notification.transactionId = transactionId
+      return await ServeChild.post(try notification.body(signedBy: authority), port: port)
+    }
+    func health() async throws -> [String: Any] {
+      try #require(
+        try JSONSerialization.jsonObject(
+          with: Data(try await ServerFixture.get(port: port, "/healthz").utf8)) as? [String: Any])
+    }
+
+    let facts = folder.appendingPathComponent("facts.json")
+    let good = try String(contentsOf: facts, encoding: .utf8)
+    #expect(try await health()["status"] as? String == "ok")
+    try #"{"byTransactionId": {"#.write(to: facts, atomically: true, encoding: .utf8)
+    #expect(try await post("2000000900000001") == 200)
+    let failing = try await health()
+    #expect(failing["status"] as? String == "degraded", "\(failing)")
+    #expect(failing["facts"] as? String == "failing", "\(failing)")
+    #expect(failing["failingSources"] as? [String] == ["notes"], "\(failing)")
+
+    try good.write(to: facts, atomically: true, encoding: .utf8)
+    #expect(try await post("2000000900000002") == 200)
+    let mended = try await health()
+    #expect(mended["status"] as? String == "ok", "\(mended)")
+    #expect(mended["failingSources"] == nil, "\(mended)")
+    await child.terminate()
+  }
 }
