@@ -17,6 +17,10 @@ import Synchronization
 /// concurrency pool, a few at a time: a file locked by the app's writer makes a lookup wait up to
 /// the busy timeout, and on the pool that wait would hold one of its few threads from the
 /// webhook and the sender. `lookup` runs on the calling thread, for callers that own theirs.
+///
+/// The source follows the path, not the file it first opened: a database moved into its place
+/// (a nightly export replacing the last) is read from within a second, and while no file is
+/// there every lookup fails, as a JSON source's does, rather than answer from a removed one.
 public final class SQLiteFactSource: FactSource, @unchecked Sendable {
   /// What the configuration says about a SQLite source.
   public struct Settings: Hashable, Sendable {
@@ -55,13 +59,33 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
   private var idle: [Connection]
   private let lookups: BlockingWorkQueue
   private let offPool = Mutex(0)
+  /// The file the pooled connections read (its identity), nil while the path names none.
+  private var fileIdentity: UInt64?
+  /// When a lookup next looks which file the path names (uptime nanoseconds).
+  private var nextFileCheck: UInt64
 
   /// How many lookups through `facts(for:)` run at once; more wait their turn.
   static let concurrentLookups = 4
 
+  /// How often, at most, a lookup looks which file the path names (nanoseconds): a `stat` a
+  /// second, not one per lookup of a dry-run's hundred thousand.
+  private let fileCheckInterval: UInt64
+
   /// Opens the database, prepares every query and checks its parameters and columns.
-  public init(name: String, settings: Settings, schema: FactSchema) throws(SQLiteFactSourceError) {
+  public convenience init(name: String, settings: Settings, schema: FactSchema)
+    throws(SQLiteFactSourceError)
+  {
+    try self.init(name: name, settings: settings, schema: schema, fileCheckEvery: .seconds(1))
+  }
+
+  /// A source that looks which file the path names every `fileCheckEvery` at most.
+  init(name: String, settings: Settings, schema: FactSchema, fileCheckEvery: Duration)
+    throws(SQLiteFactSourceError)
+  {
     guard !settings.queries.isEmpty else { throw .noQueries }
+    let (seconds, attoseconds) = fileCheckEvery.components
+    fileCheckInterval =
+      UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds / 1_000_000_000))
     self.name = name
     self.settings = settings
     self.schema = schema
@@ -77,6 +101,8 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
     }
     self.suppliableFacts = Set(owners.keys)
     self.idle = [first]
+    self.fileIdentity = first.fileIdentity
+    self.nextFileCheck = DispatchTime.now().uptimeNanoseconds + fileCheckInterval
     lookups = BlockingWorkQueue(
       label: "reckon.fact-source.\(name)", width: SQLiteFactSource.concurrentLookups)
   }
@@ -101,6 +127,7 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
   /// connection holds one now, or when no connection is free: opening one reads the schema,
   /// which waits out a lock.
   func lookupIfUnlocked(_ keys: RequestKeys) throws(SQLiteFactSourceError) -> [String: Value]? {
+    try followFile()
     guard let connection = lock.withLock({ idle.popLast() }) else { return nil }
     defer { checkIn(connection) }
     connection.waitsForLocks(false)
@@ -114,6 +141,7 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
 
   /// The facts the queries find for `keys`, synchronously on the calling thread.
   public func lookup(_ keys: RequestKeys) throws(SQLiteFactSourceError) -> [String: Value] {
+    try followFile()
     let connection = try checkOut()
     defer { checkIn(connection) }
     var lockedOut = false
@@ -130,8 +158,37 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
 
   private func checkIn(_ connection: Connection) {
     lock.lock()
-    idle.append(connection)
+    // One opened on a file since replaced is closed rather than kept.
+    if connection.fileIdentity == fileIdentity { idle.append(connection) }
     lock.unlock()
+  }
+
+  /// Looks, once a second at most, which file the path names: when another file has taken
+  /// its place the pooled connections are closed, so the next lookups open the new one; while
+  /// there is none, each lookup fails.
+  private func followFile() throws(SQLiteFactSourceError) {
+    let now = DispatchTime.now().uptimeNanoseconds
+    let due = lock.withLock { () -> Bool in
+      guard now >= nextFileCheck else { return false }
+      nextFileCheck = now + fileCheckInterval
+      return true
+    }
+    let current: UInt64?
+    if due {
+      let found = FileStamp(settings.path).identity
+      current = lock.withLock { () -> UInt64? in
+        if found != fileIdentity {
+          fileIdentity = found
+          idle.removeAll()
+        }
+        return found
+      }
+    } else {
+      current = lock.withLock { fileIdentity }
+    }
+    guard current != nil else {
+      throw .cannotOpen(path: settings.path, message: "no such file (it was removed)")
+    }
   }
 
   /// One read-only connection with every query prepared on it.
@@ -139,6 +196,8 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
     /// Pages are read through a memory map of up to this size rather than copied by `read`.
     static let mappedBytes = 1 << 30
     let database: SQLiteDatabase
+    /// The file it opened, as `FileStamp` identifies it.
+    let fileIdentity: UInt64?
     let queries: [SQLiteFactQuery]
     let columnCount: Int
     private let begin: SQLiteStatement
@@ -156,6 +215,8 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
       } catch {
         throw .cannotOpen(path: settings.path, message: error.message)
       }
+      // Read once opened: a file moved in meanwhile makes this one's stale, closed at check-in.
+      fileIdentity = FileStamp(settings.path).identity
       var queries: [SQLiteFactQuery] = []
       for (name, sql) in settings.queries.sorted(by: { $0.key < $1.key }) {
         queries.append(try SQLiteFactQuery(name: name, sql: sql, on: database, schema: schema))

@@ -36,4 +36,8 @@ public struct FileStamp: Hashable, Sendable {
 
   /// Whether the file was there to stamp.
   public var exists: Bool { size >= 0 }
+
+  /// Which file the path named (its inode), whatever its contents; nil when there was none.
+  /// A file moved into the path's place has another; one written in place keeps its own.
+  public var identity: UInt64? { exists ? inode : nil }
 }
