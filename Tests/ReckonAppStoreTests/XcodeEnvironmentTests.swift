@@ -37,6 +37,19 @@ import Testing
     }
   }
 
+  /// A refusal names the notification and its app for the log only when Apple signed them: an
+  /// unsigned local payload's are anybody's text.
+  @Test func aRefusedUnsignedPayloadNamesNoNotificationOrApp() throws {
+    do {
+      _ = try Self.verifier.verifyNamingType(signedPayload: Self.unsigned(environment: "Xcode"))
+      Issue.record("an Xcode payload for a Sandbox app was accepted")
+    } catch {
+      #expect(error.notificationType == "CONSUMPTION_REQUEST")
+      #expect(error.notificationUUID == nil)
+      #expect(error.bundleId == nil)
+    }
+  }
+
   @Test func anUnsignedPayloadClaimingSandboxIsRefusedEvenWhenXcodeIsAllowed() {
     #expect(throws: VerificationFailure.unsupportedAlgorithm("none")) {
       try Self.verifier.verify(signedPayload: Self.unsigned(environment: "Sandbox"))

@@ -36,6 +36,11 @@ public struct RefusedNotification: Error, Hashable, Sendable {
   public let failure: VerificationFailure
   /// The verified payload's `notificationType`; nil when the payload could not be read or trusted.
   public let notificationType: String?
+  /// The verified payload's `notificationUUID`; nil when the payload could not be read, or came
+  /// unsigned (an allowed Xcode or LocalTesting one: anybody's text).
+  public var notificationUUID: String? = nil
+  /// The bundle id the verified payload names, as `notificationUUID` is given.
+  public var bundleId: String? = nil
 }
 
 /// Verifies an App Store Server Notification V2 `signedPayload` and its nested transaction, then
@@ -90,9 +95,17 @@ public struct NotificationVerifier: Sendable {
     // Signed by Apple and readable: a refusal from here on is about whose it is, not what it is.
     do { return try accepted(payload) } catch {
       // Only a type Apple defines: the payload may be an unsigned Xcode one, whose text is
-      // anybody's.
-      throw RefusedNotification(
+      // anybody's; its id and app only when Apple signed them, for the log to name.
+      var refused = RefusedNotification(
         failure: error, notificationType: payload.notificationType?.rawValue)
+      let claimed = ClaimedApp(payload)
+      if !unverifiedEnvironments.contains(
+        where: { $0.rawValue == claimed?.environment })
+      {
+        refused.notificationUUID = payload.notificationUUID.map { QuotedText.cut($0, to: 64) }
+        refused.bundleId = claimed?.bundleId.map { QuotedText.cut($0, to: 200) }
+      }
+      throw refused
     }
   }
 

@@ -64,6 +64,8 @@ public final class NotificationPipeline: Sendable {
     let receivedAt = now()
     let verified: VerifiedNotification
     do { verified = try verifier.verifyNamingType(body: body) } catch {
+      RequestLogContext.current?.note(
+        notificationUUID: error.notificationUUID, transactionId: nil, app: error.bundleId)
       return Self.refusal(error.failure, type: error.notificationType)
     }
     let payload = verified.payload

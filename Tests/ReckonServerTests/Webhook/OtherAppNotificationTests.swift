@@ -20,6 +20,10 @@ import Testing
       fixture.logLines.all.first { $0.contains(#""event":"answered""#) }, "\(fixture.logLines.all)")
     #expect(line.contains("CONSUMPTION_REQUEST answered 403 (refused)"), "\(line)")
     #expect(!line.contains("unreadable"), "\(line)")
+    // What its signed payload said, for a log pipeline to filter on.
+    #expect(line.contains(#""app":"com.other""#), "\(line)")
+    #expect(line.contains(#""notificationUUID":"\#(notification.notificationUUID)""#), "\(line)")
+    #expect(!line.contains("transactionId"), "the nested transaction was not verified: \(line)")
     #expect(
       metrics.contains(
         #"reckon_webhook_requests_total{type="CONSUMPTION_REQUEST",verdict="refused",status="403"} 1"#
