@@ -71,7 +71,7 @@ extension SQLiteStateStore {
         else { return nil }
         return LapsedRequest(
           requestId: id, transactionId: row.text(1) ?? "unknown",
-          app: "\(bundle) (\(environment))", deadline: deadline,
+          bundleId: bundle, environment: environment, deadline: deadline,
           retries: Int(row.int(5) ?? 0), lastReason: row.text(6))
       }
     }

@@ -54,7 +54,7 @@ struct LogFieldsTests {
       SenderEvent.throttled(
         app: AppStoreApp(bundleId: "com.example.coins", environment: .production).key,
         until: Date(timeIntervalSince1970: 1_790_000_000)),
-      ["app": "com.example.coins (Production)", "until": "2026-09-21T14:13:20Z"]
+      ["app": "com.example.coins", "environment": "Production", "until": "2026-09-21T14:13:20Z"]
     ),
   ])
   func aSenderEventCarriesWhatItsMessageNames(event: SenderEvent, expected: [String: Expected])
@@ -69,6 +69,20 @@ struct LogFieldsTests {
     }
     // The message writes times as the fields do, not as Swift prints a `Date`.
     #expect(line["message"]?.stringValue?.contains("+0000") == false, "\(line)")
+  }
+
+  /// `app` is the bundle id on every line that names an app, its environment beside it, so one
+  /// filter on `app` finds all of an app's lines.
+  @Test func aLapsedRequestsLineNamesItsAppByBundleId() throws {
+    let line = try Self.logged(
+      .undecidedExpired(
+        LapsedRequest(
+          requestId: 1, transactionId: "7", bundleId: "com.example.coins",
+          environment: "Production", deadline: Date(timeIntervalSince1970: 1_790_000_000),
+          retries: 2, lastReason: nil)))
+    #expect(line["app"] == .string("com.example.coins"), "\(line)")
+    #expect(line["environment"] == .string("Production"), "\(line)")
+    #expect(line["message"]?.stringValue?.contains("com.example.coins (Production)") == true)
   }
 
   @Test func theTimeOfALineHasMilliseconds() throws {

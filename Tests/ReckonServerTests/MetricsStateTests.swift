@@ -41,7 +41,8 @@ struct MetricsStateTests {
     metrics.record(
       .undecidedExpired(
         LapsedRequest(
-          requestId: 1, transactionId: "7", app: "com.example (Production)", deadline: Date(),
+          requestId: 1, transactionId: "7", bundleId: "com.example", environment: "Production",
+          deadline: Date(),
           retries: 2, lastReason: nil)))
     metrics.record(.retryFailed(reason: "locked"))
     let text = metrics.render(state: StateGauges())

@@ -175,7 +175,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
       .map {
         LapsedRequest(
           requestId: $0.id, transactionId: $0.record.transactionId ?? "unknown",
-          app: "\($0.record.bundleId) (\($0.record.environment))",
+          bundleId: $0.record.bundleId, environment: $0.record.environment,
           deadline: $0.deadline, retries: $0.retries, lastReason: $0.retryReason)
       }
     }

@@ -87,10 +87,11 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
         "entryId": .int(entry), "transactionId": .string(transaction),
         "deadline": .string(Self.time(deadline)),
       ]
-    case .credentialsProblem(let app, _, let until):
-      return ["app": .string(app.description), "until": .string(Self.time(until))]
-    case .throttled(let app, let until):
-      return ["app": .string(app.description), "until": .string(Self.time(until))]
+    case .credentialsProblem(let app, _, let until), .throttled(let app, let until):
+      return [
+        "app": .string(app.bundleId), "environment": .string(app.environment),
+        "until": .string(Self.time(until)),
+      ]
     case .recoveredInterrupted(let count): return ["count": .int(count)]
     case .databaseProblem, .databaseRecovered: return [:]
     }

@@ -10,6 +10,10 @@ public struct LivePolicy: Hashable, Sendable {
   public let path: String
   /// The app it decides for, as `bundleId (Environment)`.
   public let app: String
+  /// The app's bundle id (a Google Play app's package name), as log lines' `app` field holds.
+  public let bundleId: String
+  /// The app's environment.
+  public let environment: String
   /// The policy's `version` header, if it has one.
   public let version: String?
   /// SHA-256 of the policy text as hex, as stored with each decision.
@@ -21,6 +25,8 @@ public struct LivePolicy: Hashable, Sendable {
   init(_ entry: PolicyBook.Entry, app: AppKey) {
     path = entry.source.name
     self.app = app.description
+    bundleId = app.bundleId
+    environment = app.environment
     version = entry.policy.checked.version
     sha256 = entry.textSHA256
     warnings = entry.warnings

@@ -192,7 +192,8 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .undecidedExpired(let lapsed):
       return [
         "requestId": .int(lapsed.requestId), "transactionId": .string(lapsed.transactionId),
-        "app": .string(lapsed.app), "deadline": .string(lapsed.deadline.formatted(.iso8601)),
+        "app": .string(lapsed.bundleId), "environment": .string(lapsed.environment),
+        "deadline": .string(lapsed.deadline.formatted(.iso8601)),
         "retries": .int(lapsed.retries),
       ]
     case .decidedElsewhere(let request, let transaction, let decision):
@@ -224,12 +225,14 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
       ]
     case .policyFallback(let policy, _, let wentLiveAt):
       return [
-        "path": .string(policy.path), "app": .string(policy.app), "sha256": .string(policy.sha256),
+        "path": .string(policy.path), "app": .string(policy.bundleId),
+        "environment": .string(policy.environment), "sha256": .string(policy.sha256),
         "wentLiveAt": .string(wentLiveAt.formatted(.iso8601)),
       ]
     case .policyLive(let policy), .policyApplied(let policy):
       var fields: [String: JSONValue] = [
-        "path": .string(policy.path), "app": .string(policy.app), "sha256": .string(policy.sha256),
+        "path": .string(policy.path), "app": .string(policy.bundleId),
+        "environment": .string(policy.environment), "sha256": .string(policy.sha256),
       ]
       fields["version"] = policy.version.map(JSONValue.string)
       return fields
