@@ -36,6 +36,7 @@ extension SQLiteStateStore: StateStore {
       && standard(lease.name) == standard(SenderLock.path(forState: path))
   }
 
-  /// Always led: one service uses a state file.
-  public func takeLeaderLease() -> any LeaderLease { SoleLeaderLease() }
+  /// The lock file beside the database (`STATE.lead.lock`): one service uses a state file,
+  /// and a second started on it by mistake follows.
+  public func takeLeaderLease() -> any LeaderLease { LeaderLock(statePath: path) }
 }

@@ -25,9 +25,14 @@ public final class SenderLock: SenderLease, @unchecked Sendable {
   /// the path leads to: two configurations reaching one database through a link and its target
   /// must take one lock, not one each.
   public static func path(forState statePath: String) -> String {
+    lockFile(forState: statePath, "send")
+  }
+
+  /// `STATE.KIND.lock` beside the database a symbolic link in `statePath` leads to.
+  static func lockFile(forState statePath: String, _ kind: String) -> String {
     let given = URL(fileURLWithPath: statePath)
     let resolved = given.resolvingSymlinksInPath().path
-    return (resolved == given.standardizedFileURL.path ? statePath : resolved) + ".send.lock"
+    return (resolved == given.standardizedFileURL.path ? statePath : resolved) + ".\(kind).lock"
   }
 
   /// Takes the lock for the state database at `statePath` without waiting; throws when another
