@@ -180,6 +180,30 @@ struct EvalWhatIfTests {
     #expect(run.standardError.isEmpty, "\(run.standardError)")
   }
 
+  /// Text is written as the language writes it, between double quotes, or bare; the quotes
+  /// are not part of the value.
+  @Test(arguments: [
+    #"product.id="com.example.coins.pack500""#, "product.id=com.example.coins.pack500",
+  ])
+  func aTextFactIsReadWithOrWithoutItsQuotes(_ fact: String) async throws {
+    let folder = TestScratch.folder.appendingPathComponent("what-if-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let policy = folder.appendingPathComponent("product.policy").path
+    try Data(
+      """
+      rule "the big pack"
+        when product.id == "com.example.coins.pack500"
+        then refund DECLINE
+      otherwise share data only
+
+      """.utf8
+    ).write(to: URL(fileURLWithPath: policy))
+    let run = try await ReckonBinary.run(["eval", "--policy", policy, "--fact", fact])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(
+      run.standardOutput.contains(#"decided by rule "the big pack""#), "\(run.standardOutput)")
+  }
+
   @Test func aPolicyReadingHistoryWithNoneToReadIsWarnedAbout() async throws {
     let run = try await ReckonBinary.run([
       "eval", "--policy", "policies/decline-first-grant-next.policy", "--fact",
@@ -196,6 +220,14 @@ struct EvalWhatIfTests {
     (["--fact", "usage.consumed"], "--fact takes NAME=VALUE"),
     (["--fact", "usage.consumed=lots"], "--fact usage.consumed=lots"),
     (["--facts", "x.json"], "give facts with --fact"),
+    // A request no store sends, as a tests file refuses it.
+    (["--now", "2026-11-02", "--purchase-date", "2026-11-03"], "--purchase-date is after"),
+    (["--fact", "customer.refunds_last_90_days=2.5"], "is not a whole number"),
+    (["--fact", "customer.lifetime_spent=-3 USD"], "is below zero"),
+    // One value each: the second would silently win.
+    (["--reason", "LEGAL", "--fact", "reason=OTHER"], "--fact reason and --reason both give it"),
+    (["--fact", "now=2026-01-01"], "give the request's time with --now"),
+    (["--fact", #"product.id="com.x"#], #"is not one text between double quotes"#),
   ])
   func anOptionThatMakesNoRequestIsAUsageError(_ options: [String], _ says: String) async throws {
     let run = try await ReckonBinary.run(

@@ -121,7 +121,7 @@ struct TestFacts {
         at: written.span, hint: "write a whole number of items, such as 3")
       return
     }
-    if !isDefault, let problem = impossibility(fact, value) {
+    if !isDefault, let problem = Self.impossibility(fact, value, now: values["now"]) {
       report(
         .invalidTestValue, "\(fact): '\(written.text)' \(problem.message)", at: written.span,
         hint: problem.hint)
@@ -130,14 +130,17 @@ struct TestFacts {
     values[fact] = value
   }
 
-  /// Why no request could have `value` for `fact`, and what to write instead; a test of such a
-  /// request passes or fails for a reason no real request meets.
-  private func impossibility(_ fact: String, _ value: Value) -> (message: String, hint: String)? {
+  /// Why no request received at `now` could have `value` for `fact`, and what to write
+  /// instead; a test (or a what-if) of such a request passes or fails for a reason no real
+  /// request meets.
+  static func impossibility(
+    _ fact: String, _ value: Value, now: Value?, nowName: String = "the test's now"
+  ) -> (message: String, hint: String)? {
     switch value {
     case .timestamp(let time) where TestFacts.pastTimes.contains(fact):
-      guard case .timestamp(let now)? = values["now"], time > now else { return nil }
+      guard case .timestamp(let now)? = now, time > now else { return nil }
       return (
-        "is after the test's now (\(Value.timestamp(now).formatted(as: .timestamp))): a request "
+        "is after \(nowName) (\(Value.timestamp(now).formatted(as: .timestamp))): a request "
           + "comes after the purchase it asks about",
         "give an earlier time, as in 3 days ago, or give now a later one"
       )
