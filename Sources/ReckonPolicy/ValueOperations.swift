@@ -50,7 +50,7 @@ enum ValueOperations {
     case (.timestamp(let a), .duration(let b)), (.duration(let b), .timestamp(let a)):
       return finite(apply(op, a, b)).map(Value.timestamp)
     case (.timestamp(let a), .timestamp(let b)):
-      return finite(a - b).map(Value.duration)
+      return finite(a - b).map { Value.duration(wholeMicroseconds($0)) }
     case (.money(let a, let currency), .money(let b, let other)):
       return moneyArithmetic(op, a, b, currency, other)
     case (.money(let milli, let currency), .number(let factor)),
@@ -75,6 +75,14 @@ enum ValueOperations {
 
   private static func finite(_ number: Double) -> Double? {
     number.isFinite ? number : nil
+  }
+
+  /// The time between two times, in whole microseconds: a time of this century held as seconds
+  /// in a double is exact to about a quarter of one, so the digits past it are noise (700 ms
+  /// between two times came out 0.7000000476837158 s, and failed `<= 0.7 seconds`).
+  static func wholeMicroseconds(_ seconds: Double) -> Double {
+    let micro = (seconds * 1_000_000).rounded()
+    return micro.isFinite ? micro / 1_000_000 : seconds
   }
 
   /// `number` to 15 significant digits: what a product owner means by it. Binary floating point

@@ -188,6 +188,22 @@ struct EvaluationArithmeticTests {
     #expect(policy.evaluate(old).rule == 0)
   }
 
+  /// The time between two times of this century is counted in whole microseconds: 700 ms
+  /// apart is 0.7 seconds, not the 0.7000000476837158 their doubles give, so a boundary holds.
+  @Test(arguments: [0.7, 0.1, 0.001, 1.5])
+  func theTimeBetweenTwoTimesIsExactToTheMicrosecond(_ seconds: Double) throws {
+    let policy = try TestSchema.compile(
+      "rule \"in time\" when now - purchase.date <= \(seconds) seconds then refund DECLINE")
+    let now = 1_772_359_200.0 + seconds
+    let facts = try TestSchema.baseFacts([
+      "now": .timestamp(now), "purchase.date": .timestamp(1_772_359_200),
+    ])
+    #expect(policy.evaluate(facts).rule == 0)
+    #expect(
+      ValueOperations.arithmetic(.subtract, .timestamp(now), .timestamp(1_772_359_200))
+        == .duration(seconds))
+  }
+
   @Test func textOperatorsMatchPrefixSuffixAndSubstring() throws {
     let policy = try TestSchema.compile(
       """
