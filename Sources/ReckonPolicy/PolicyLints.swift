@@ -60,6 +60,7 @@ struct PolicyLints {
       }
     }
     for hold in policy.holds {
+      warnings += unguardedReads(in: hold)
       if let warning = singleCurrency(hold.condition, "hold '\(hold.name)'", at: hold.nameSpan) {
         warnings.append(warning)
       }
@@ -232,15 +233,46 @@ struct PolicyLints {
 
   // MARK: Optional facts
 
+  /// What an unguarded read does to a clause, in words: a rule's or a hold's.
+  private struct ClauseWords {
+    let subject: String
+    let fails: String
+    let onlyIfOtherSide: String
+
+    static func rule(_ name: String) -> ClauseWords {
+      ClauseWords(
+        subject: "rule '\(name)'", fails: "the rule does not match",
+        onlyIfOtherSide: "the rule matches only if the other side of the 'or' holds")
+    }
+
+    static func hold(_ name: String) -> ClauseWords {
+      ClauseWords(
+        subject: "hold '\(name)'", fails: "the request is not held",
+        onlyIfOtherSide: "the request is held only if the other side of the 'or' holds")
+    }
+  }
+
   private func unguardedReads(in rule: CheckedRule) -> [Diagnostic] {
+    unguardedReads(.rule(rule.name), condition: rule.condition, actions: rule.actions)
+  }
+
+  /// A hold's condition read as a rule's is: unknown for a request without the fact, so the
+  /// request is not held, which is as silent as a rule that does not match.
+  private func unguardedReads(in hold: CheckedHold) -> [Diagnostic] {
+    unguardedReads(.hold(hold.name), condition: hold.condition, actions: [])
+  }
+
+  private func unguardedReads(
+    _ words: ClauseWords, condition: ResolvedExpression, actions: [CheckedAction]
+  ) -> [Diagnostic] {
     var reads: [Read] = []
-    collectReads(rule.condition, at: nil, into: &reads)
+    collectReads(condition, at: nil, into: &reads)
     let inCondition = reads.count
-    for case .set(_, let value) in rule.actions { collectReads(value, at: nil, into: &reads) }
+    for case .set(_, let value) in actions { collectReads(value, at: nil, into: &reads) }
     let besideOr = Self.onlyBesideOr(Array(reads[..<inCondition]))
     let readBySet = Set(reads[inCondition...].map(\.slot))
     var guarded: Set<Int> = []
-    collectGuards(rule.condition, into: &guarded)
+    collectGuards(condition, into: &guarded)
     var warned: Set<Int> = []
     var warnings: [Diagnostic] = []
     for read in reads
@@ -251,13 +283,12 @@ struct PolicyLints {
       if besideOr.contains(read.slot) && !readBySet.contains(read.slot) {
         // Three-valued logic: `missing > 5 USD or reason == OTHER` is unknown or true, so the
         // rule still matches when the other side holds.
-        effect =
-          "when it is missing, this part is unknown and the rule matches only if the other side of the 'or' holds"
+        effect = "when it is missing, this part is unknown and \(words.onlyIfOtherSide)"
       } else if readBySet.contains(read.slot) && !readOutsideOr(read.slot, reads[..<inCondition]) {
         // Read by a `set`: the rule decides, and the field has no value to send.
         effect = "when it is missing, the rule still decides and no reply is sent"
       } else {
-        effect = "when it is missing the rule does not match"
+        effect = "when it is missing \(words.fails)"
       }
       // For `!=` and `not in`, `is not missing and` would keep the rule from requests without
       // the fact, which the comparison reads as meant to match them.
@@ -278,7 +309,7 @@ struct PolicyLints {
       warnings.append(
         warning(
           .unguardedOptionalFact,
-          "rule '\(rule.name)' reads \(name), which a request may not have; \(effect)",
+          "\(words.subject) reads \(name), which a request may not have; \(effect)",
           at: read.span, hint: hint))
     }
     return warnings

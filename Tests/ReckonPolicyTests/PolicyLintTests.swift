@@ -126,6 +126,21 @@ struct PolicyLintTests {
       label: "required facts need no guard",
       policy: "rule \"a\" when usage.consumed > 10% then refund DECLINE",
       warnings: []),
+    // A hold whose condition is unknown does not hold: as silent as a rule that does not match.
+    LintCase(
+      label: "unguarded optional fact in a hold",
+      policy: """
+        hold "idle" when now - usage.last_used > 30 days
+        otherwise share data only
+        """,
+      warnings: [.unguardedOptionalFact]),
+    LintCase(
+      label: "guarded optional fact in a hold",
+      policy: """
+        hold "idle" when usage.last_used is not missing and now - usage.last_used > 30 days
+        otherwise share data only
+        """,
+      warnings: []),
   ]
 
   static let prorated: [LintCase] = [
