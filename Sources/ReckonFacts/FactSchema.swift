@@ -101,7 +101,7 @@ extension FactSchema {
     examples: .init(
       grant: "GRANT_FULL", decline: "DECLINE", percentFact: "usage.consumed",
       optionalFact: "customer.override", enumFact: "delivery.status",
-      settableField: "deliveryStatus"))
+      settableField: "deliveryStatus"), choiceField: "refundPreference")
 
   /// Why the customer asked for a refund.
   public static let reason = EnumType(

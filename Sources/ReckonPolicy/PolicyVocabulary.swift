@@ -67,12 +67,19 @@ public struct PolicyVocabulary: Hashable, Sendable {
     }
   }
 
+  /// The body field the choice is sent in (`refundPreference`), absent from a reply without a
+  /// choice, so a test expecting it is read as expecting the choice; nil when no field holds
+  /// just the choice (Google Play answers a reply without one as NEUTRAL).
+  public let choiceField: String?
+
   /// Creates a vocabulary.
   public init(
     store: String, choose: Phrase, choiceNoun: String, replyWithoutChoice: Phrase,
     withholdReply: Phrase, holdForReview: Phrase, examples: Examples,
-    followWithoutChoice: String = "NO_PREFERENCE", followWithhold: String = "DO_NOT_RESPOND"
+    followWithoutChoice: String = "NO_PREFERENCE", followWithhold: String = "DO_NOT_RESPOND",
+    choiceField: String? = nil
   ) {
+    self.choiceField = choiceField
     self.followWithoutChoice = followWithoutChoice
     self.followWithhold = followWithhold
     self.store = store

@@ -67,29 +67,43 @@ enum PolicyTestConsistency {
       break
     }
     let repliesDiffer =
-      replies(earlier).flatMap { first in replies(later).map { $0 != first } } ?? false
+      replies(earlier, words).flatMap { first in replies(later, words).map { $0 != first } }
+      ?? false
     let preferencesDiffer =
-      preference(earlier).flatMap { first in preference(later).map { $0 != first } } ?? false
+      preference(earlier, words).flatMap { first in
+        preference(later, words).map { $0 != first }
+      } ?? false
     guard repliesDiffer || preferencesDiffer, let first = phrase(earlier, words),
       let second = phrase(later, words)
     else { return nil }
     return ("this test already expects \(first), which rules out \(second)", never)
   }
 
+  /// The choice a `FIELD = VALUE` expectation names when the field is the one the choice is
+  /// sent in (`refundPreference = DECLINE`); nil for any other expectation.
+  private static func chosen(_ kind: Expectation.Kind, _ words: PolicyVocabulary) -> String? {
+    guard case .field(let field, let value?) = kind, field.value == words.choiceField else {
+      return nil
+    }
+    return value.text
+  }
+
   /// Whether the expectation says a reply is made (held or not); nil when it does not say.
-  private static func replies(_ kind: Expectation.Kind) -> Bool? {
+  private static func replies(_ kind: Expectation.Kind, _ words: PolicyVocabulary) -> Bool? {
     switch kind {
     case .choose, .replyWithoutChoice, .holdForReview: true
     case .withholdReply, .noReply: false
-    case .rule, .otherwise, .field: nil
+    case .field: chosen(kind, words) != nil ? true : nil
+    case .rule, .otherwise: nil
     }
   }
 
   /// The choice the expectation requires (`.some(nil)` for none); nil when it does not say.
-  private static func preference(_ kind: Expectation.Kind) -> String?? {
+  private static func preference(_ kind: Expectation.Kind, _ words: PolicyVocabulary) -> String?? {
     switch kind {
     case .choose(let choice): .some(choice.value)
     case .replyWithoutChoice: .some(nil)
+    case .field: chosen(kind, words).map { .some($0) }
     default: nil
     }
   }
@@ -101,7 +115,8 @@ enum PolicyTestConsistency {
     case .holdForReview: words.holdForReview.text
     case .withholdReply: words.withholdReply.text
     case .noReply: "no reply"
-    case .rule, .otherwise, .field: nil
+    case .field(let field, _): chosen(kind, words).map { "\(field.value) = \($0)" }
+    case .rule, .otherwise: nil
     }
   }
 }

@@ -276,6 +276,15 @@ struct PolicyTestRunnerTests {
         "expect otherwise, rule \"recent\"",
         "small.tests:3:21: error[P0226]: this test expects both a rule and otherwise to decide (line 3)"
       ),
+      // The field the preference is sent in says the preference.
+      (
+        "expect refundPreference = DECLINE, refund GRANT_FULL",
+        "small.tests:3:38: error[P0226]: this test already expects refundPreference = DECLINE, which rules out refund GRANT_FULL (line 3)"
+      ),
+      (
+        "expect share data only\n  expect refundPreference = DECLINE",
+        "small.tests:4:10: error[P0226]: this test already expects share data only, which rules out refundPreference = DECLINE (line 3)"
+      ),
       (
         "expect consumptionPercentage = 40000, consumptionPercentage = 40%",
         "small.tests:3:41: error[P0226]: consumptionPercentage is already expected in this test (line 3)"
