@@ -62,6 +62,22 @@ struct NoReplyCheckTests {
       policy:
         "rule \"ends\" when usage.consumed == 0% or usage.consumed == 100% or usage.consumed is missing then refund DECLINE\notherwise refund GRANT_PRORATED",
       warns: false),
+    // `follow` prefers the choice for the requests whose fact holds it.
+    Case(
+      label: "following a fact that may hold GRANT_PRORATED, the usage unbounded",
+      policy:
+        "rule \"a\" when customer.override is not missing then follow customer.override",
+      warns: true),
+    Case(
+      label: "following a fact the condition keeps from GRANT_PRORATED",
+      policy:
+        "rule \"a\" when customer.override is not missing and customer.override != GRANT_PRORATED then follow customer.override",
+      warns: false),
+    Case(
+      label: "following a fact with the usage bounded",
+      policy:
+        "rule \"a\" when customer.override is not missing and usage.consumed > 0% and usage.consumed < 100% then follow customer.override",
+      warns: false),
     Case(
       label: "otherwise after rules that leave a missing usage to it",
       policy:

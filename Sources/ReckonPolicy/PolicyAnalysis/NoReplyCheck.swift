@@ -25,6 +25,9 @@ struct NoReplyCheck {
     }
 
     var prefersChoice = false
+    /// For `follow FACT`: the fact, and its values whose answer is the bounded choice; the
+    /// choice is preferred only for requests with one of them.
+    var followed: (slot: Int, ordinals: Set<Int>)?
     var answers = true
     var percent = Percent.fromFacts
     var percentSpan: SourceSpan?
@@ -73,22 +76,28 @@ struct NoReplyCheck {
     let replies = policy.rules.map { reply($0.actions) }
     let otherwise = reply(policy.otherwise)
     guard (replies + [otherwise]).contains(where: isChecked) else { return [] }
-    var regions = ConditionRegions(policy: policy, pinned: [category, required, usage])
+    // A followed fact is pinned too: a part of a condition the regions cannot read is then
+    // taken as unknowable rather than as free to give it the choice's value.
+    let followed = Set((replies + [otherwise]).compactMap { $0.followed?.slot })
+    var regions = ConditionRegions(
+      policy: policy, pinned: Set([category, required, usage]).union(followed))
     var notTrue: [RequestRegion] = []
     var warnings: [Diagnostic] = []
     for (index, rule) in policy.rules.enumerated() {
       let condition = regions.regions(of: rule.condition)
       if isChecked(replies[index]) {
         let subject = Subject(
-          what: "rule '\(rule.name)'", span: rule.nameSpan, isOtherwise: false,
-          onlyExempt: onlyExempt(categoryDomains[index]))
+          what: "rule '\(rule.name)'" + following(replies[index]), span: rule.nameSpan,
+          isOtherwise: false, onlyExempt: onlyExempt(categoryDomains[index]))
         warnings += check(
           replies[index], subject, matched: condition.whenTrue, notTrue, &regions.work)
       }
       notTrue.append(condition.whenNotTrue)
     }
     if let span = policy.otherwiseSpan, isChecked(otherwise) {
-      let subject = Subject(what: "'otherwise'", span: span, isOtherwise: true, onlyExempt: false)
+      let subject = Subject(
+        what: "'otherwise'" + following(otherwise), span: span, isOtherwise: true,
+        onlyExempt: false)
       warnings += check(otherwise, subject, matched: .everything, notTrue, &regions.work)
     }
     return warnings
@@ -118,18 +127,22 @@ struct NoReplyCheck {
     }
     var warnings: [Diagnostic] = []
     if reply.prefersChoice {
+      // Followed, the choice is preferred only for requests with one of those values.
+      let chosen =
+        reply.followed.map { [($0.slot, ConditionAtom.Restriction.oneOf($0.ordinals))] }
+        ?? []
       if case .constant(let percent) = reply.percent, percent <= 0 || percent >= 100 {
         // Refused for every request: the exempt categories take no percentage at all.
-        if reached(region(deliveryKnown(reply))) {
+        if reached(region(deliveryKnown(reply) + chosen)) {
           warnings.append(choiceWithPercent(percent, subject, at: reply.percentSpan))
         }
         return warnings
       }
       if case .other(let value) = reply.delivery, reply.percent == .fromFacts {
-        if reached(region([(category, .oneOf(others))])) {
+        if reached(region([(category, .oneOf(others))] + chosen)) {
           warnings.append(choiceUndelivered(value, subject))
         }
-      } else if let (undelivered, unbounded) = choiceRegions(reply) {
+      } else if let (undelivered, unbounded) = choiceRegions(reply, chosen) {
         let missing = (undelivered.map(reached) ?? false, reached(unbounded))
         if missing.0 || missing.1 {
           warnings.append(choiceUnbounded(subject, undelivered: missing.0, unbounded: missing.1))
@@ -148,7 +161,9 @@ struct NoReplyCheck {
 
   /// For the choice with the percentage from facts: the requests not delivered (nil when a `set`
   /// decides delivery) and those delivered with the bounded fact missing, 0% or 100%.
-  private func choiceRegions(_ reply: Reply) -> (RequestRegion?, RequestRegion)? {
+  private func choiceRegions(_ reply: Reply, _ chosen: [(Int, ConditionAtom.Restriction)])
+    -> (RequestRegion?, RequestRegion)?
+  {
     let category = (self.category, ConditionAtom.Restriction.oneOf(others))
     let usageOutside: [ConditionAtom.Restriction]
     switch reply.percent {
@@ -166,11 +181,11 @@ struct NoReplyCheck {
     var undelivered: RequestRegion?
     if reply.delivery == .fromFacts && reply.percent == .fromFacts {
       delivered = [(required, .oneOf([requiredOrdinal]))]
-      undelivered = region([category, (required, .oneOf(otherDeliveries))])
+      undelivered = region([category, (required, .oneOf(otherDeliveries))] + chosen)
     }
     var unbounded = RequestRegion.nothing
     for restriction in usageOutside {
-      unbounded = unbounded.union(region([category, (usage, restriction)] + delivered))
+      unbounded = unbounded.union(region([category, (usage, restriction)] + delivered + chosen))
     }
     return (undelivered, unbounded)
   }
@@ -193,6 +208,12 @@ struct NoReplyCheck {
 
   // MARK: Helpers
 
+  /// `, following FACT,` for a reply that prefers the choice by following a fact, for the
+  /// messages: the rule names no choice itself.
+  private func following(_ reply: Reply) -> String {
+    reply.followed.map { ", following \(policy.schema.facts[$0.slot].name)," } ?? ""
+  }
+
   /// Whether the actions answer with something this check looks at.
   private func isChecked(_ reply: Reply) -> Bool {
     reply.answers && (reply.prefersChoice || reply.percent != .fromFacts)
@@ -203,6 +224,16 @@ struct NoReplyCheck {
     for action in actions {
       switch action {
       case .choose(_, let name): reply.prefersChoice = name == bounded.choice
+      case .follow(let slot, let answers):
+        let ordinals = Set(
+          answers.indices.filter {
+            if case .choose(_, let name) = answers[$0] { return name == bounded.choice }
+            return false
+          })
+        if !ordinals.isEmpty {
+          reply.prefersChoice = true
+          reply.followed = (slot, ordinals)
+        }
       case .withholdReply: reply.answers = false
       case .set(let field, let value) where field.name == bounded.overridingField:
         reply.percentSpan = value.span
