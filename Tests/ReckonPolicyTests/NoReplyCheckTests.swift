@@ -62,6 +62,22 @@ struct NoReplyCheckTests {
       policy:
         "rule \"ends\" when usage.consumed == 0% or usage.consumed == 100% or usage.consumed is missing then refund DECLINE\notherwise refund GRANT_PRORATED",
       warns: false),
+    // A numeric `in` list is read as the `or` of its members.
+    Case(
+      label: "an in list of percentages that holds 0%",
+      policy:
+        "rule \"a\" when delivery.status == DELIVERED and usage.consumed in [0%, 50%] then refund GRANT_PRORATED",
+      warns: true),
+    Case(
+      label: "an in list of percentages strictly between 0% and 100%",
+      policy:
+        "rule \"a\" when delivery.status == DELIVERED and usage.consumed in [10%, 50%] then refund GRANT_PRORATED",
+      warns: false),
+    Case(
+      label: "a not in list that leaves 0% and 100% out",
+      policy:
+        "rule \"a\" when usage.consumed is not missing and usage.consumed not in [0%, 100%] then refund GRANT_PRORATED",
+      warns: false),
     // `follow` prefers the choice for the requests whose fact holds it.
     Case(
       label: "following a fact that may hold GRANT_PRORATED, the usage unbounded",

@@ -52,6 +52,24 @@ struct ConditionAtom {
     }
   }
 
+  /// A numeric fact's `in` list (`usage.consumed in [0%, 50%]`) as one `==` atom per member,
+  /// and whether it is `not in`; nil for anything else, or for an empty list.
+  static func points(of condition: ResolvedExpression, lets: [CheckedLet]) -> (
+    negated: Bool, points: [ConditionAtom]
+  )? {
+    guard case .membership(let negated, let subject, let members) = inline(condition, lets).kind,
+      !members.isEmpty, caseCount(subject.type) == nil
+    else { return nil }
+    var points: [ConditionAtom] = []
+    for member in members {
+      guard let atom = comparison(.equal, inline(subject, lets), member, condition.span) else {
+        return nil
+      }
+      points.append(atom)
+    }
+    return (negated, points)
+  }
+
   private static func comparison(
     _ op: ComparisonOperator, _ left: ResolvedExpression, _ right: ResolvedExpression,
     _ span: SourceSpan
