@@ -222,6 +222,19 @@ struct PolicyLints {
       let constants = members.compactMap(\.constantValue)
       guard constants.count == members.count else { return nil }
       return constants.contains(value) == negated ? shown : nil
+    // `not (delivery.status == DELIVERED)`, the form `reckon fmt` writes a negation in, says what
+    // `!=` says; `not` around a list, what the opposite list says.
+    case .not(let inner):
+      switch inner.kind {
+      case .compare(.equal, let left, let right) where isFact(left):
+        return right.constantValue == value ? shown : nil
+      case .membership(let negated, let subject, let members) where isFact(subject):
+        let constants = members.compactMap(\.constantValue)
+        guard constants.count == members.count else { return nil }
+        return constants.contains(value) != negated ? shown : nil
+      default:
+        return nil
+      }
     case .fact(slot) where fact.type == .boolean:
       return value == .boolean(false) ? "\(fact.name) is true" : nil
     case .not(let inner) where isFact(inner) && fact.type == .boolean:

@@ -133,6 +133,11 @@ struct NamedListAndDateTests {
     ("delivery.status == UNDELIVERED_OTHER", "DELIVERED", true),
     ("delivery.status in [UNDELIVERED_OTHER, UNDELIVERED_QUALITY_ISSUE]", "DELIVERED", true),
     ("delivery.status not in [DELIVERED]", "DELIVERED", true),
+    // The form `reckon fmt` writes a negation in.
+    ("not (delivery.status == DELIVERED)", "DELIVERED", true),
+    ("not (delivery.status in [DELIVERED])", "DELIVERED", true),
+    ("not (delivery.status not in [DELIVERED])", "DELIVERED", false),
+    ("not (delivery.status == DELIVERED)", "UNDELIVERED_OTHER", false),
     ("delivery.status != DELIVERED", "UNDELIVERED_OTHER", false),
     ("delivery.status == DELIVERED", "DELIVERED", false),
     ("reason == LEGAL", "DELIVERED", false),
