@@ -125,15 +125,23 @@ public struct Checker {
       }
   }
 
-  /// The error for a file with no rule and no `otherwise` (empty, or only comments, headers and
-  /// lets), which would send every request to the implicit reply without a choice: almost surely
-  /// the wrong file or an unfinished one, which `reckon check` must not pass. Nil when a rule or
-  /// `otherwise` decides.
+  /// The error for a file with no rule, hold or `otherwise` (empty, or only comments, headers
+  /// and lets), which would send every request to the implicit reply without a choice: almost
+  /// surely the wrong file or an unfinished one, which `reckon check` must not pass. Nil when a
+  /// rule or `otherwise` decides, or a hold says which of those implicit replies wait for a
+  /// person: a file of holds alone is written on purpose.
   static func nothingDecides(_ syntax: PolicySyntax, vocabulary: PolicyVocabulary) -> Diagnostic? {
     guard syntax.otherwise == nil else { return nil }
-    for case .rule in syntax.declarations { return nil }
+    for declaration in syntax.declarations {
+      switch declaration {
+      case .rule, .hold: return nil
+      default: continue
+      }
+    }
     return Diagnostic(
-      .emptyPolicy, .error, "the file has no rules and no otherwise: it would never decide",
+      .emptyPolicy, .error,
+      "the file has no rules, holds or otherwise: every request would be answered "
+        + "'\(vocabulary.replyWithoutChoice.text)' by a file that says nothing",
       at: SourceSpan(start: 0, end: 0),
       hint:
         "add a rule, or an 'otherwise' line such as: otherwise \(vocabulary.replyWithoutChoice.text)"

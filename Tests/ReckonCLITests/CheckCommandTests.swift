@@ -123,7 +123,8 @@ struct CheckCommandTests {
     #expect(run.status == 1)
     #expect(
       run.standardError.contains(
-        "\(path):1:1: error[P0334]: the file has no rules and no otherwise: it would never decide"),
+        "\(path):1:1: error[P0334]: the file has no rules, holds or otherwise: every request would be answered 'share data only' by a file that says nothing"
+      ),
       "\(run.standardError)")
     #expect(run.standardOutput.contains("1 error"), "\(run.standardOutput)")
   }

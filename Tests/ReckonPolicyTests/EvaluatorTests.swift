@@ -51,6 +51,18 @@ struct EvaluatorTests {
     #expect(result.diagnostics.first?.span == SourceSpan(start: 0, end: 0))
   }
 
+  /// A file of holds alone is written on purpose: it answers as `otherwise share data only`
+  /// does, holding the requests its holds name.
+  @Test func aPolicyOfHoldsAloneSharesDataOnlyAndHolds() throws {
+    let policy = try TestSchema.compile("hold \"legal\" when reason == LEGAL\n")
+    let legal = policy.evaluate(try TestSchema.baseFacts(["reason": .enumeration(2)]))
+    #expect(legal.actions == [.replyWithoutChoice, .holdForReview])
+    #expect(legal.hold == 0)
+    let other = policy.evaluate(try TestSchema.baseFacts(["reason": .enumeration(3)]))
+    #expect(other.actions == [.replyWithoutChoice])
+    #expect(other.hold == nil)
+  }
+
   @Test func aPolicyWithOnlyOtherwiseSharesDataOnlyAndIsNamedAfterItsFile() throws {
     let policy = try TestSchema.compile("# nothing yet\notherwise share data only\n")
     #expect(policy.evaluate(policy.makeFacts()).actions == [.replyWithoutChoice])
