@@ -139,6 +139,31 @@ struct FormatterTests {
 
         """),
     Case(
+      name: "a parenthesised chain too long for its line wraps inside its parentheses",
+      input:
+        "rule \"skus\" when reason == LEGAL and (product.id == \"com.example.sku0\" or product.id == \"com.example.sku1\" or product.id == \"com.example.sku2\" or product.id == \"com.example.sku3\") and usage.consumed > 10% then refund DECLINE\n",
+      expected: """
+        rule "skus"
+          when reason == LEGAL
+            and (product.id == "com.example.sku0" or product.id == "com.example.sku1"
+              or product.id == "com.example.sku2" or product.id == "com.example.sku3")
+            and usage.consumed > 10%
+          then refund DECLINE
+
+        """),
+    Case(
+      name: "so does one under not",
+      input:
+        "rule \"skus\" when not (product.id == \"com.example.sku0\" or product.id == \"com.example.sku1\" or product.id == \"com.example.sku2\" or product.id == \"com.example.sku3\") and reason == LEGAL then refund DECLINE\n",
+      expected: """
+        rule "skus"
+          when not (product.id == "com.example.sku0" or product.id == "com.example.sku1"
+              or product.id == "com.example.sku2" or product.id == "com.example.sku3")
+            and reason == LEGAL
+          then refund DECLINE
+
+        """),
+    Case(
       name: "actions without comments between them join one line",
       input:
         "rule \"r\"\n  when reason == LEGAL\n  then refund DECLINE,\n    set sampleContentProvided = true  # why\n",

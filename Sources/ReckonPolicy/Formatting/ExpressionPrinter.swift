@@ -120,21 +120,42 @@ struct ExpressionPrinter {
     return result + "\""
   }
 
+  /// One operand of a chain: as printed, where it was written, and the chain inside it that a
+  /// too-long line may be broken in, with what goes before it (`(` or `not (`).
+  struct ChainPart {
+    let text: String
+    let start: Int
+    let end: Int
+    let inner: (opening: String, chain: Expression)?
+  }
+
   /// The operands of a top-level `and` (or `or`) chain, each printed, for wrapping long conditions.
-  func chain(_ expression: Expression) -> (
-    word: String, parts: [(text: String, start: Int, end: Int)]
-  )? {
+  func chain(_ expression: Expression) -> (word: String, parts: [ChainPart])? {
     guard case .binary(let op, _, _) = expression.kind, op == .and || op == .or else { return nil }
     let level = Self.precedence(of: expression)
-    var parts: [(text: String, start: Int, end: Int)] = []
+    var parts: [ChainPart] = []
     var node = expression
     while case .binary(op, let left, let right) = node.kind {
-      parts.insert(
-        (operand(right, above: level, orEqual: true), right.span.start, right.span.end), at: 0)
+      parts.insert(part(right, operand(right, above: level, orEqual: true)), at: 0)
       node = left
     }
-    parts.insert(
-      (operand(node, above: level, orEqual: false), node.span.start, node.span.end), at: 0)
+    parts.insert(part(node, operand(node, above: level, orEqual: false)), at: 0)
     return (op.rawValue, parts)
+  }
+
+  /// `text`, the operand printed, as a part; one that is a parenthesised chain, or `not` of one,
+  /// can be broken inside its parentheses.
+  private func part(_ node: Expression, _ text: String) -> ChainPart {
+    func isChain(_ expression: Expression) -> Bool {
+      if case .binary(let op, _, _) = expression.kind { return op == .and || op == .or }
+      return false
+    }
+    var inner: (String, Expression)?
+    if isChain(node), text.hasPrefix("(") {
+      inner = ("(", node)
+    } else if case .not(let operand) = node.kind, isChain(operand), text.hasPrefix("not (") {
+      inner = ("not (", operand)
+    }
+    return ChainPart(text: text, start: node.span.start, end: node.span.end, inner: inner)
   }
 }

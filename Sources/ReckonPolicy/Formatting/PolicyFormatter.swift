@@ -122,11 +122,13 @@ public struct PolicyFormatter: Sendable {
     }
   }
 
-  /// `prefix EXPR` on one line if it fits, else filled up to `width` and broken before `and`/`or`.
+  /// `prefix EXPR` on one line if it fits, else filled up to `width` and broken before `and`/`or`,
+  /// the lines after the first at `continuation` (two deeper than the first by default).
   private func wrapped(
     _ prefix: String, _ expression: Expression, indent: Int, start: Int,
-    _ printer: ExpressionPrinter
+    _ printer: ExpressionPrinter, continuation: Int? = nil
   ) -> [FormattedLine] {
+    let next = continuation ?? indent + 2
     let whole = prefix + printer.print(expression)
     guard let chain = printer.chain(expression),
       indent + whole.count > width
@@ -136,23 +138,47 @@ public struct PolicyFormatter: Sendable {
     else {
       return [FormattedLine(indent, whole, start, end: expression.span.end)]
     }
-    var lines = [
-      FormattedLine(indent, prefix + chain.parts[0].text, start, end: chain.parts[0].end)
-    ]
+    var lines = partLines(
+      prefix, chain.parts[0], indent: indent, continuation: next + 2, start: start, printer)
+    // A part broken inside its parentheses ends its block: the next starts a line of its own.
+    var closed = chain.parts[0].inner != nil && lines.count > 1
     for (previous, part) in zip(chain.parts, chain.parts.dropFirst()) {
       let last = lines[lines.count - 1]
       let extended = last.text + " \(chain.word) " + part.text
       // A comment between two parts keeps the break the author made there, so the comment stays
       // beside the part it was written beside. One inside a part goes above its line.
-      if last.indent + extended.count <= width,
+      if !closed, last.indent + extended.count <= width,
         !printer.hasComment(from: previous.end, to: part.start)
       {
         lines[lines.count - 1] = FormattedLine(last.indent, extended, last.start, end: part.end)
+        closed = false
       } else {
-        lines.append(
-          FormattedLine(indent + 2, chain.word + " " + part.text, part.start, end: part.end))
+        let added = partLines(
+          chain.word + " ", part, indent: next, continuation: next + 2, start: part.start,
+          printer)
+        lines += added
+        closed = part.inner != nil && added.count > 1
       }
     }
+    return lines
+  }
+
+  /// `prefix PART` on one line if it fits; else, for a parenthesised chain (or `not` of one),
+  /// broken inside the parentheses as a condition is, its lines at `continuation`, deeper than
+  /// the enclosing chain's.
+  private func partLines(
+    _ prefix: String, _ part: ExpressionPrinter.ChainPart, indent: Int, continuation: Int,
+    start: Int, _ printer: ExpressionPrinter
+  ) -> [FormattedLine] {
+    let line = FormattedLine(indent, prefix + part.text, start, end: part.end)
+    guard indent + prefix.count + part.text.count > width, let inner = part.inner else {
+      return [line]
+    }
+    var lines = wrapped(
+      prefix + inner.opening, inner.chain, indent: indent, start: start, printer,
+      continuation: continuation)
+    let last = lines[lines.count - 1]
+    lines[lines.count - 1] = FormattedLine(last.indent, last.text + ")", last.start, end: part.end)
     return lines
   }
 
