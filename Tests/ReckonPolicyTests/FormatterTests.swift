@@ -204,15 +204,17 @@ struct FormatterTests {
     #expect(SyntaxShape.of(output) == SyntaxShape.of(input))
   }
 
-  static let policyPaths: [String] = {
+  /// The shipped policies and the examples' (the Google Play one checks in Google's words, but
+  /// the layout is the same).
+  static let policyPaths: [String] = ["../../policies", "../../examples/google-play"].flatMap {
     let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-      "../../policies"
+      $0
     ).standardizedFileURL
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     return names.filter { $0.hasSuffix(".policy") }.sorted().map {
       folder.appendingPathComponent($0).path
     }
-  }()
+  }
 
   @Test(arguments: policyPaths)
   func shippedPoliciesAreAlreadyFormatted(path: String) throws {
