@@ -179,12 +179,7 @@ struct FailingCase: CustomTestStringConvertible, Sendable {
           to: workspace.folder.appendingPathComponent("ca").path)
       }),
     FailingCase(
-      name: "policy-fails-its-tests", check: "policy tests",
-      edit: { json in
-        var apps = json["apps"] as? [[String: Any]] ?? []
-        apps[0]["policy"] = "broken.policy"
-        json["apps"] = apps
-      },
+      name: "policy-fails-its-tests", check: "policy tests", edit: policy("broken.policy"),
       prepare: { workspace in
         let fixtures = ReckonBinary.packageRoot.appendingPathComponent(
           "Tests/ReckonCLITests/Fixtures")
@@ -195,12 +190,7 @@ struct FailingCase: CustomTestStringConvertible, Sendable {
         }
       }),
     FailingCase(
-      name: "policy-does-not-check", check: "policy",
-      edit: { json in
-        var apps = json["apps"] as? [[String: Any]] ?? []
-        apps[0]["policy"] = "misspelt.policy"
-        json["apps"] = apps
-      },
+      name: "policy-does-not-check", check: "policy", edit: policy("misspelt.policy"),
       prepare: { workspace in
         try Data(
           """
@@ -232,6 +222,15 @@ struct FailingCase: CustomTestStringConvertible, Sendable {
       }),
     FailingCase(name: "clock-ten-minutes-behind", check: "clock", clockSkew: 600),
   ]
+
+  /// An edit that makes the first app's policy `file`, in the workspace.
+  static func policy(_ file: String) -> @Sendable (inout [String: Any]) -> Void {
+    { json in
+      var apps = json["apps"] as? [[String: Any]] ?? []
+      apps[0]["policy"] = file
+      json["apps"] = apps
+    }
+  }
 
   /// A loopback port nothing listens on: bound by the system, then released.
   static func closedPort() -> Int {
