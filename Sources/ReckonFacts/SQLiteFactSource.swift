@@ -168,23 +168,22 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
   /// there is none, each lookup fails.
   private func followFile() throws(SQLiteFactSourceError) {
     let now = DispatchTime.now().uptimeNanoseconds
-    let due = lock.withLock { () -> Bool in
-      guard now >= nextFileCheck else { return false }
+    // One lock between checks: a lookup takes it again for a connection.
+    let (due, seen) = lock.withLock { () -> (Bool, UInt64?) in
+      guard now >= nextFileCheck else { return (false, fileIdentity) }
       nextFileCheck = now + fileCheckInterval
-      return true
+      return (true, fileIdentity)
     }
-    let current: UInt64?
+    var current = seen
     if due {
       let found = FileStamp(settings.path).identity
-      current = lock.withLock { () -> UInt64? in
+      current = found
+      lock.withLock {
         if found != fileIdentity {
           fileIdentity = found
           idle.removeAll()
         }
-        return found
       }
-    } else {
-      current = lock.withLock { fileIdentity }
     }
     guard current != nil else {
       throw .cannotOpen(path: settings.path, message: "no such file (it was removed)")
