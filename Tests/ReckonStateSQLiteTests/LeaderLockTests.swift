@@ -8,7 +8,7 @@ import Testing
 /// the retries and pruning run once, and takes the lead when the first gives it up.
 struct LeaderLockTests {
   @Test func aSecondStoreOnTheSameFileFollowsUntilTheFirstLetsGo() throws {
-    let path = try TestState.temporaryPath()
+    let path = TestState.temporaryPath()
     let first = try SQLiteStateStore(path: path, rules: .appStore)
     let second = try SQLiteStateStore(path: path, rules: .appStore)
     let leading = first.takeLeaderLease()
