@@ -223,6 +223,7 @@ struct EvalWhatIfTests {
     // A request no store sends, as a tests file refuses it.
     (["--now", "2026-11-02", "--purchase-date", "2026-11-03"], "--purchase-date is after"),
     (["--fact", "customer.refunds_last_90_days=2.5"], "is not a whole number"),
+    (["--fact", "purchase.quantity=2.5"], "is not a whole number the notification can carry"),
     (["--fact", "customer.lifetime_spent=-3 USD"], "is below zero"),
     // One value each: the second would silently win.
     (["--reason", "LEGAL", "--fact", "reason=OTHER"], "--fact reason and --reason both give it"),

@@ -94,12 +94,6 @@ public struct WhatIfRequest: Sendable {
         throw Problem(description: "--fact \(name)=\(text): \(error)")
       }
       // As a tests file refuses them: a request no store sends decides for no real reason.
-      if case .number(let number) = value, TestFacts.wholeNumberFacts.contains(name),
-        number.rounded() != number
-      {
-        throw Problem(
-          description: "--fact \(name)=\(text) is not a whole number the notification can carry")
-      }
       if let problem = TestFacts.impossibility(
         name, value, now: .timestamp(now.timeIntervalSince1970), nowName: "the request's time")
       {

@@ -112,15 +112,6 @@ struct TestFacts {
       report(.invalidTestValue, "\(fact): \(error.description)", at: written.span)
       return
     }
-    if TestFacts.wholeNumberFacts.contains(fact), case .number(let number) = value,
-      Int(exactly: number) == nil
-    {
-      report(
-        .invalidTestValue,
-        "\(fact): '\(written.text)' is not a whole number the notification can carry",
-        at: written.span, hint: "write a whole number of items, such as 3")
-      return
-    }
     if !isDefault, let problem = Self.impossibility(fact, value, now: values["now"]) {
       report(
         .invalidTestValue, "\(fact): '\(written.text)' \(problem.message)", at: written.span,
@@ -137,6 +128,12 @@ struct TestFacts {
     _ fact: String, _ value: Value, now: Value?, nowName: String = "the test's now"
   ) -> (message: String, hint: String)? {
     switch value {
+    case .number(let number)
+    where TestFacts.wholeNumberFacts.contains(fact) && Int(exactly: number) == nil:
+      return (
+        "is not a whole number the notification can carry",
+        "write a whole number of items, such as 3"
+      )
     case .timestamp(let time) where TestFacts.pastTimes.contains(fact):
       guard case .timestamp(let now)? = now, time > now else { return nil }
       return (
