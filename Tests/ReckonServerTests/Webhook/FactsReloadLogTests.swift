@@ -6,26 +6,52 @@ import Testing
 /// `reckon serve` reports a facts file that no longer reads as a JSON log event, counted in
 /// `/metrics`, not as a plain-text line its log pipeline cannot read.
 @Suite(.serialized) struct FactsReloadLogTests {
-  @Test func aFactsFileThatFailsToReloadIsAJSONWarningEventAndAMetric() async throws {
-    let binary = try CrashRecoveryTests.reckonBinary()
+  /// A `reckon serve` child on a workspace of its own, its facts file, and a way to post it a
+  /// signed request for a transaction.
+  struct Served {
+    let child: ServeChild
+    let port: Int
+    let facts: URL
+    let authority: LocalCertificateAuthority
+
+    func post(transactionId: String = "2000000812345678") async throws -> Int? {
+      var notification = SimulatedNotification()
+      notification.bundleId = TestKey.bundleId
+      notification.environment = "Sandbox"
+      notification.appAppleId = nil
+      notification.transactionId = transactionId
+      return await ServeChild.post(try notification.body(signedBy: authority), port: port)
+    }
+  }
+
+  /// Runs `body` with a served child named `name`, killed and its stand-in stopped after.
+  static func withServed(_ name: String, _ body: (Served) async throws -> Void) async throws {
     let (standIn, standInURL) = try TestKey.standIn()
     defer { standIn.shutdown() }
     let authority = try LocalCertificateAuthority()
-    let folder = try ServeChild.workspace(standInURL, authority, name: "facts-reload")
-    let child = try ServeChild.launch(binary, folder: folder)
+    let folder = try ServeChild.workspace(standInURL, authority, name: name)
+    let child = try ServeChild.launch(try CrashRecoveryTests.reckonBinary(), folder: folder)
     defer { kill(child.pid, SIGKILL) }
     let port = try #require(await child.port(within: 20), "\(child.logText)")
+    try await body(
+      Served(
+        child: child, port: port, facts: folder.appendingPathComponent("facts.json"),
+        authority: authority))
+  }
 
-    let facts = folder.appendingPathComponent("facts.json")
+  @Test func aFactsFileThatFailsToReloadIsAJSONWarningEventAndAMetric() async throws {
+    try await Self.withServed("facts-reload") { served in
+      try await Self.aRefusedReloadIsLoggedAndCounted(served)
+    }
+  }
+
+  private static func aRefusedReloadIsLoggedAndCounted(_ served: Served) async throws {
+    let (child, facts) = (served.child, served.facts)
     let broken = try String(contentsOf: facts, encoding: .utf8)
       .replacingOccurrences(of: #""usage.consumed": "10%""#, with: #""usage.consumed": "140%""#)
     try broken.write(to: facts, atomically: true, encoding: .utf8)
-    var notification = SimulatedNotification()
-    notification.bundleId = TestKey.bundleId
-    notification.environment = "Sandbox"
-    notification.appAppleId = nil
-    let status = await ServeChild.post(try notification.body(signedBy: authority), port: port)
-    let metrics = try await ServerFixture.get(port: port, "/metrics")
+    let status = try await served.post()
+    let metrics = try await ServerFixture.get(port: served.port, "/metrics")
     await child.terminate()
 
     let log = child.logText
@@ -51,29 +77,23 @@ import Testing
   /// While a source's lookups fail (its file no longer reads), the requests that need it wait,
   /// and `/healthz` says so, degraded and naming it; it is ok again once a lookup succeeds.
   @Test func aFactsFileThatNoLongerReadsMakesHealthDegradedUntilItReadsAgain() async throws {
-    let binary = try CrashRecoveryTests.reckonBinary()
-    let (standIn, standInURL) = try TestKey.standIn()
-    defer { standIn.shutdown() }
-    let authority = try LocalCertificateAuthority()
-    let folder = try ServeChild.workspace(standInURL, authority, name: "facts-failing")
-    let child = try ServeChild.launch(binary, folder: folder)
-    defer { kill(child.pid, SIGKILL) }
-    let port = try #require(await child.port(within: 20), "\(child.logText)")
+    try await Self.withServed("facts-failing") { served in
+      try await Self.healthSaysWhileTheFileDoesNotRead(served)
+    }
+  }
+
+  private static func healthSaysWhileTheFileDoesNotRead(_ served: Served) async throws {
+    let facts = served.facts
     func post(_ transactionId: String) async throws -> Int? {
-      var notification = SimulatedNotification()
-      notification.bundleId = TestKey.bundleId
-      notification.environment = "Sandbox"
-      notification.appAppleId = nil
-      notification.transactionId = transactionId
-      return await ServeChild.post(try notification.body(signedBy: authority), port: port)
+      try await served.post(transactionId: transactionId)
     }
     func health() async throws -> [String: Any] {
       try #require(
         try JSONSerialization.jsonObject(
-          with: Data(try await ServerFixture.get(port: port, "/healthz").utf8)) as? [String: Any])
+          with: Data(try await ServerFixture.get(port: served.port, "/healthz").utf8))
+          as? [String: Any])
     }
 
-    let facts = folder.appendingPathComponent("facts.json")
     let good = try String(contentsOf: facts, encoding: .utf8)
     #expect(try await health()["status"] as? String == "ok")
     try #"{"byTransactionId": {"#.write(to: facts, atomically: true, encoding: .utf8)
@@ -88,6 +108,6 @@ import Testing
     let mended = try await health()
     #expect(mended["status"] as? String == "ok", "\(mended)")
     #expect(mended["failingSources"] == nil, "\(mended)")
-    await child.terminate()
+    await served.child.terminate()
   }
 }
