@@ -102,28 +102,32 @@ public final class ReckonService: Sendable {
     Self.sorted(pipeline.verifier.unverifiedEnvironments)
   }
 
-  /// The fact sources hung now: each one's latest lookup ran out of time, or one that did has
-  /// not returned. Requests that need their facts wait until they answer again.
-  public var hungFactSources: [String] { pipeline.gatherer.sources.hungSources }
+  /// The fact sources hung now, either store's, each once in layer order: each one's latest
+  /// lookup ran out of time, or one that did has not returned. Requests that need their facts
+  /// wait until they answer again.
+  public var hungFactSources: [String] { Self.once(factSources.flatMap(\.hungSources)) }
 
   /// The fact sources whose latest lookup failed (a facts file missing or refused, a
   /// database that does not open), either store's, each once in layer order. Requests that
   /// need their facts wait until a lookup succeeds again.
-  public var failingFactSources: [String] {
-    var names: [String] = []
-    for name in pipeline.gatherer.sources.failingSources
-      + (pipeline.googlePlay?.gatherer.sources.failingSources ?? []) where !names.contains(name)
-    {
-      names.append(name)
-    }
-    return names
-  }
+  public var failingFactSources: [String] { Self.once(factSources.flatMap(\.failingSources)) }
 
-  /// Whether each fact source is hung now, by name.
+  /// Whether each fact source, either store's, is hung now, by name.
   public var factSourcesHung: [String: Bool] {
     Dictionary(
-      pipeline.gatherer.sources.layers.map { ($0.source.name, $0.isHung) },
+      factSources.flatMap(\.layers).map { ($0.source.name, $0.isHung) },
       uniquingKeysWith: { $0 || $1 })
+  }
+
+  /// Each store's fact sources: the App Store's, then Google Play's when it has its own.
+  private var factSources: [LayeredFactSource] {
+    [pipeline.gatherer.sources] + (pipeline.googlePlay.map { [$0.gatherer.sources] } ?? [])
+  }
+
+  /// `names` with each name kept at its first place only.
+  private static func once(_ names: [String]) -> [String] {
+    var seen = Set<String>()
+    return names.filter { seen.insert($0).inserted }
   }
 
   /// The live policies, for reloading.

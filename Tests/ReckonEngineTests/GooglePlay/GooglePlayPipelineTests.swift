@@ -31,7 +31,18 @@ import Testing
     struct Down: Error {}
   }
 
-  func service(facts: Flaky) throws -> ReckonService {
+  /// Answers after a minute, long past any timeout here.
+  struct Sleeper: FactSource {
+    let name = "play-crm"
+    func facts(for keys: RequestKeys) async throws -> [String: Value] {
+      try await Task.sleep(for: .seconds(60))
+      return [:]
+    }
+  }
+
+  func service(facts: Flaky, googlePlayFacts: [LayeredFactSource.Layer]? = nil) throws
+    -> ReckonService
+  {
     try ReckonService(
       apps: [], factSources: [.init(facts, timeout: .seconds(1))],
       state: try SQLiteStateStore(
@@ -44,7 +55,8 @@ import Testing
         ],
         verifier: PushTokenVerifier(
           expected: PushTokenExpectations(audience: Self.audience, serviceAccountEmail: Self.email),
-          keys: GoogleSigningKeys(.fixed(try Self.identity.keySet())))))
+          keys: GoogleSigningKeys(.fixed(try Self.identity.keySet()))),
+        factSources: googlePlayFacts))
   }
 
   func push(_ service: ReckonService) async throws -> WebhookAnswer {
@@ -74,6 +86,16 @@ import Testing
       String(decoding: entry.body, as: UTF8.self)
         == #"{"consumptionPercentageMilliunits":10000,"pendingRefundToken":"prt","refundPreference":"NEUTRAL","sampleContentProvided":true}"#
     )
+  }
+
+  @Test func aHungSourceOfGooglePlayAloneIsToldAsHung() async throws {
+    let service = try service(
+      facts: Flaky(), googlePlayFacts: [.init(Sleeper(), timeout: .milliseconds(50))])
+    #expect(service.hungFactSources.isEmpty)
+    let answer = try await push(service)
+    #expect(answer.verdict == .deferred)
+    #expect(service.hungFactSources == ["play-crm"])
+    #expect(service.factSourcesHung == ["app": false, "play-crm": true])
   }
 
   @Test func withoutGooglePlayAppsAPushIsRefused() async throws {
