@@ -13,7 +13,12 @@ struct QueueListShowTests {
       (["approve", "1", "2"], "unexpected '2': queue approve takes one entry ID"),
       (["drop", "1", "now"], "unexpected 'now': queue drop takes one entry ID"),
       (["list", "held"], "unexpected 'held': queue list takes no words"),
-      (["approve", "one"], "'one' is not an entry ID (a number, as queue list shows)"),
+      (
+        ["approve", "one"], "'one' is not an entry ID (a whole number from 1, as queue list shows)"
+      ),
+      (["show", "-1"], "'-1' is not an entry ID (a whole number from 1, as queue list shows)"),
+      (["drop", "0"], "'0' is not an entry ID (a whole number from 1, as queue list shows)"),
+      (["retry"], "retry needs an entry ID"),
       (["aprove", "1"], "unknown queue command 'aprove' (did you mean 'approve'?)"),
       (["show", "1", "--status", "held"], "--status is for queue list only"),
       (["approve", "1", "--limit", "5"], "--limit is for queue list only"),
@@ -25,6 +30,16 @@ struct QueueListShowTests {
     #expect(run.standardError.contains(message), "\(run.standardError)")
     let show = try await fixture.queue(["show", "1"]).standardOutput
     #expect(show.hasPrefix("entry 1: held since"), "\(show)")
+  }
+
+  @Test func aWrongEntryIDIsNamedBeforeAnyConfigurationIsLookedFor() async throws {
+    let run = try await ReckonBinary.run(
+      ["queue", "show", "abc", "--config", "/nonexistent/reckon.json"])
+    #expect(run.status == 2)
+    #expect(
+      run.standardError.contains(
+        "'abc' is not an entry ID (a whole number from 1, as queue list shows)"),
+      "\(run.standardError)")
   }
 
   /// An entry still waiting past its deadline is marked, and a line on stderr asks whether a

@@ -74,6 +74,7 @@ enum QueueCommand: Command {
     let listOptions = (state == nil ? [] : ["--status"]) + (limit == nil ? [] : ["--limit"])
     // The words before the configuration: `queue lst` is a typo to name, whatever the folder.
     try checkWords(verb, words, listOptions: listOptions)
+    let id = verb == "list" ? nil : try entryID(verb, words.first)
     let configuration = try ReckonConfiguration.load(path: configPath)
     // Looking never creates or migrates a database; changing one needs a Reckon database too.
     let reads = verb == "list" || verb == "show"
@@ -85,11 +86,7 @@ enum QueueCommand: Command {
       try list(outbox, state: state, limit: limit ?? defaultListLimit, json: json, now, console)
       return 0
     }
-    guard let idText = words.first, let id = Int64(idText) else {
-      throw UsageError(
-        words.first.map { "'\($0)' is not an entry ID (a number, as queue list shows)" }
-          ?? "\(verb) needs an entry ID")
-    }
+    guard let id else { preconditionFailure("every verb but list was given an entry ID") }
     let command: OutboxOperator.Command
     switch verb {
     case "show":
@@ -163,6 +160,16 @@ enum QueueCommand: Command {
       let what = verb == "list" ? "queue list takes no words" : "queue \(verb) takes one entry ID"
       throw UsageError("unexpected '\(first)': \(what)")
     }
+  }
+
+  /// The entry ID `verb` names. IDs count from 1, so a zero or negative one is a mistake in the
+  /// command, not an entry that happens to be missing.
+  private static func entryID(_ verb: String, _ word: String?) throws(UsageError) -> Int64 {
+    guard let word else { throw UsageError("\(verb) needs an entry ID") }
+    guard let id = Int64(word), id > 0 else {
+      throw UsageError("'\(word)' is not an entry ID (a whole number from 1, as queue list shows)")
+    }
+    return id
   }
 
   private static func format(_ arguments: inout Arguments) throws(UsageError) -> Bool {
