@@ -62,6 +62,9 @@ public struct NotificationVerifier: Sendable {
       roots: roots, unverifiedEnvironments: unverifiedEnvironments)
   }
 
+  /// Whether any app's notifications are accepted: a service of Google Play apps alone has none.
+  public var acceptsAnyApp: Bool { !apps.isEmpty }
+
   /// Verifies the body Apple POSTs: `{"signedPayload": "..."}`.
   public func verify(body: Data) throws(VerificationFailure) -> VerifiedNotification {
     do { return try verifyNamingType(body: body) } catch { throw error.failure }

@@ -261,14 +261,24 @@ public final class ReckonService: Sendable {
 
   /// Handles the raw POST body and returns the HTTP status and body to answer Apple with.
   public func handleNotification(body: Data) async -> (status: Int, body: Data) {
-    let answer = await pipeline.handle(body: body)
+    let answer = await answer(body: body)
     return (answer.status, answer.body)
   }
 
+  /// Whether App Store notifications are answered: false for a service of Google Play apps
+  /// alone, whose App Store webhook is no route.
+  public var answersAppStore: Bool { pipeline.verifier.acceptsAnyApp }
+
   /// Like `handleNotification(body:)`, with what became of the notification; `client`, the
-  /// address it came from, goes into the `answered` event.
+  /// address it came from, goes into the `answered` event. Refused with 404 when no App Store
+  /// app is configured, as a Google Play push is without Google Play apps.
   public func answer(body: Data, from client: String? = nil) async -> WebhookAnswer {
-    await pipeline.handle(body: body, client: client)
+    guard answersAppStore else {
+      return WebhookAnswer(
+        status: 404, type: nil, verdict: .refused,
+        fields: ["error": "no App Store app is configured"])
+    }
+    return await pipeline.handle(body: body, client: client)
   }
 
   /// Like `answer(body:from:)`, with every log line of the request carrying `requestId` (the

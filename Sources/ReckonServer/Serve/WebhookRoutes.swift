@@ -56,7 +56,7 @@ public struct WebhookRoutes: Sendable {
   /// Answers one request.
   public func respond(to request: HTTPRequest) async -> HTTPResponse {
     switch request.path {
-    case webhookPath:
+    case webhookPath where service.answersAppStore:
       guard request.method == "POST" else { return notAllowed(request, "POST") }
       let started = ContinuousClock.now
       let answer = await service.answer(
@@ -96,8 +96,18 @@ public struct WebhookRoutes: Sendable {
             policiesRefused: service.policies.filesRefused(), now: now
           ).utf8))
     default:
-      refused(request, 404, "no route (the webhook is \(webhookPath))")
+      refused(request, 404, "no route (\(webhooks))")
       return .text(404, "not found\n")
+    }
+  }
+
+  /// The webhooks this service answers on, for a 404's log line.
+  private var webhooks: String {
+    let paths = (service.answersAppStore ? [webhookPath] : []) + (googlePlayPath.map { [$0] } ?? [])
+    switch paths.count {
+    case 0: return "no app is configured"
+    case 1: return "the webhook is \(paths[0])"
+    default: return "the webhooks are \(paths.joined(separator: " and "))"
     }
   }
 

@@ -107,4 +107,12 @@ import Testing
     let answer = await service.answerGooglePlay(body: Data("{}".utf8), authorization: nil)
     #expect(answer.status == 404)
   }
+
+  @Test func withoutAppStoreAppsANotificationIsRefused() async throws {
+    let service = try service(facts: Flaky())
+    let answer = await service.answer(body: Data(#"{"signedPayload":"x.y.z"}"#.utf8))
+    #expect(answer.status == 404)
+    #expect(String(decoding: answer.body, as: UTF8.self).contains("no App Store app is configured"))
+    #expect(await service.handleNotification(body: Data("{}".utf8)).status == 404)
+  }
 }

@@ -176,6 +176,24 @@ import Testing
     #expect(world.google.standIn.answer(for: review.orderId) == nil)
   }
 
+  /// A service of Google Play apps alone has no App Store webhook: a POST there is no route,
+  /// and the log names the one webhook there is.
+  @Test func theAppStoreWebhookIsNoRouteWithoutAppStoreApps() async throws {
+    let world = try World()
+    var request = URLRequest(
+      url: URL(string: "http://127.0.0.1:\(world.port)/apple/notifications")!)
+    request.httpMethod = "POST"
+    request.httpBody = Data(#"{"signedPayload":"x.y.z"}"#.utf8)
+    let (_, response) = try await URLSession.shared.data(for: request)
+    await world.stop()
+    #expect((response as? HTTPURLResponse)?.statusCode == 404)
+    #expect(!world.service.answersAppStore)
+    let refused = world.logLines.all.filter { $0.contains(#""event":"http_refused""#) }
+    #expect(
+      refused.first?.contains("POST no route (the webhook is /google/rtdn)") == true,
+      "\(world.logLines.all)")
+  }
+
   @Test func anotherPackagesReviewIsRefused() async throws {
     let world = try World()
     let (status, body) = try await world.push(
