@@ -88,6 +88,15 @@ import Testing
     #expect(
       doctor.standardOutput.contains("loads: com.example.coins (Google Play); 1 fact source"),
       "\(doctor.standardOutput)")
+    // Nothing of the App Store's is asked of Google Play apps alone: not its roots, webhook or
+    // clock.
+    for said in [
+      "trusted roots       no App Store app is configured",
+      "pass the URL Google Play's Pub/Sub subscription pushes to (https://HOST/google/rtdn)",
+      "--offline: Google Play was not asked",
+    ] {
+      #expect(doctor.standardOutput.contains(said), "\(said): \(doctor.standardOutput)")
+    }
     // The Google Play policy's tests run, as reckon test runs them, rather than being skipped.
     #expect(
       doctor.standardOutput.contains("play.tests: 7 tests passed"), "\(doctor.standardOutput)")
@@ -105,6 +114,19 @@ import Testing
     #expect(listening.contains(#""sender":"on""#), "\(listening)")
     #expect(listening.contains(#""webhook":"/google/rtdn""#), "\(listening)")
     #expect(!listening.contains("/apple/notifications"), "\(listening)")
+    let pushURL = try await ReckonBinary.run([
+      "doctor", "--config", config, "--offline", "--url", url + "/google/rtdn",
+    ])
+    #expect(
+      pushURL.standardOutput.contains("/google/rtdn reaches a webhook that takes POST only"),
+      "\(pushURL.standardOutput)")
+    let appleURL = try await ReckonBinary.run([
+      "doctor", "--config", config, "--offline", "--url", url + "/apple/notifications",
+    ])
+    #expect(
+      appleURL.standardOutput.contains(
+        "answers 404 to a GET: nothing takes notifications there (googlePlay.push.path is /google/rtdn)"
+      ), "\(appleURL.standardOutput)")
     let pushed = try await ReckonBinary.run([
       "simulate", "--identity", folder + "/identity", "--config", config, "--url",
       url + "/google/rtdn",

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonGooglePlay
 import ReckonSupport
 
 extension GoLiveDoctor {
@@ -11,35 +12,65 @@ extension GoLiveDoctor {
   /// How long one request of these checks may take, in seconds.
   public static let requestTimeout: TimeInterval = 10
 
-  /// The webhook URL, when given, then the clock against the App Store (or the URL's answer).
+  /// The webhook URL, when given, then the clock against the store's API (or the URL's answer).
   func networkChecks(_ configuration: ReckonConfiguration) async -> [DoctorCheck] {
     var fromURL: ClockReading?
     let url: DoctorCheck
+    let webhooks = Webhook.all(configuration)
     if let webhook = options.webhookURL {
-      (url, fromURL) = await webhookCheck(webhook, configuration.server.webhookPath)
+      (url, fromURL) = await webhookCheck(webhook, webhooks)
     } else {
+      let which = webhooks.map { "the URL \($0.poster) to (https://HOST\($0.path))" }
       url = .skip(
         "webhook url",
-        "no --url given: pass the URL App Store Connect posts to "
-          + "(https://HOST\(configuration.server.webhookPath)) to try it from here")
+        "no --url given: pass \(which.joined(separator: " or ")) to try it from here")
     }
     return [url, await clockCheck(configuration, fromURL: fromURL)]
+  }
+
+  /// A path a store posts to, as configured.
+  struct Webhook {
+    /// The path `reckon serve` answers on.
+    let path: String
+    /// The configuration key that sets it.
+    let key: String
+    /// Who posts there, for sentences such as "the URL … to".
+    let poster: String
+
+    /// The webhooks of the stores that have apps: the App Store's, then Google Play's.
+    static func all(_ configuration: ReckonConfiguration) -> [Webhook] {
+      var webhooks: [Webhook] = []
+      if !configuration.apps.isEmpty || configuration.googlePlayApps.isEmpty {
+        webhooks.append(
+          Webhook(
+            path: configuration.server.webhookPath, key: "server.webhookPath",
+            poster: "App Store Connect posts"))
+      }
+      if let googlePlay = configuration.googlePlay, !configuration.googlePlayApps.isEmpty {
+        webhooks.append(
+          Webhook(
+            path: googlePlay.pushPath, key: "googlePlay.push.path",
+            poster: "Google Play's Pub/Sub subscription pushes"))
+      }
+      return webhooks
+    }
   }
 
   /// A GET on the URL Apple posts to reaches `reckon serve`: its webhook answers anything but a
   /// POST with 405 and `Allow: POST` (a POST would be a notification, and logged as refused);
   /// `/healthz` answers 200 while the service is up.
-  private func webhookCheck(_ url: URL, _ webhookPath: String) async -> (
+  private func webhookCheck(_ url: URL, _ webhooks: [Webhook]) async -> (
     DoctorCheck, ClockReading?
   ) {
     let name = "webhook url"
     let scheme = url.scheme?.lowercased()
     guard scheme == "https" || (scheme == "http" && Self.isLoopback(url.host)) else {
+      let posters = webhooks.map(\.poster).joined(separator: " and ")
       return (
         .fail(
           name,
-          "\(url.absoluteString): Apple posts notifications to https URLs only (http is tried "
-            + "on loopback only)"), nil
+          "\(url.absoluteString): \(posters) to https URLs only (http is tried on loopback only)"),
+        nil
       )
     }
     let sent = now()
@@ -50,12 +81,13 @@ extension GoLiveDoctor {
     let reading = ClockReading(
       source: url.absoluteString, dateHeader: response.header("Date"), sent: sent,
       received: now())
-    return (webhookVerdict(url, response, webhookPath), reading)
+    return (webhookVerdict(url, response, webhooks), reading)
   }
 
-  private func webhookVerdict(_ url: URL, _ response: HTTPClientResponse, _ webhookPath: String)
+  private func webhookVerdict(_ url: URL, _ response: HTTPClientResponse, _ webhooks: [Webhook])
     -> DoctorCheck
   {
+    let configured = webhooks.map { "\($0.key) is \($0.path)" }.joined(separator: ", ")
     let name = "webhook url"
     let shown = url.absoluteString
     if url.path.hasSuffix("/healthz") {
@@ -67,8 +99,8 @@ extension GoLiveDoctor {
     let allow = response.header("Allow") ?? ""
     if response.status == 405, allow.uppercased().contains("POST") {
       let mapped =
-        url.path == webhookPath
-        ? "" : " (server.webhookPath is \(webhookPath): the proxy must map \(url.path) to it)"
+        webhooks.contains { $0.path == url.path }
+        ? "" : " (\(configured): the proxy must map \(url.path) to it)"
       return .ok(
         name,
         "\(shown) reaches a webhook that takes POST only (405 to a GET, Allow: \(allow))"
@@ -76,23 +108,27 @@ extension GoLiveDoctor {
     }
     let why =
       switch response.status {
-      case 404: "nothing takes notifications there (server.webhookPath is \(webhookPath))"
+      case 404: "nothing takes notifications there (\(configured))"
       case 502, 503, 504: "the proxy in front cannot reach reckon serve"
       default: "reckon serve's webhook answers a GET 405 with Allow: POST"
       }
     return .fail(name, "\(shown) answers \(response.status) to a GET: \(why)")
   }
 
-  /// The clock against the App Store's `Date` header (the clock tokens and deadlines must agree
-  /// with), else the webhook URL's; skipped, saying so, when neither answered.
+  /// The clock against the store API's `Date` header (the clock tokens and deadlines must agree
+  /// with): the App Store's, or Google Play's for Google Play apps alone; else the webhook URL's.
+  /// Skipped, saying so, when neither answered.
   private func clockCheck(_ configuration: ReckonConfiguration, fromURL: ClockReading?) async
     -> DoctorCheck
   {
     let name = "clock"
-    var unreached = "--offline: the App Store was not asked"
+    let googlePlayOnly = configuration.apps.isEmpty && !configuration.googlePlayApps.isEmpty
+    let storeName = googlePlayOnly ? "Google Play" : "the App Store"
+    var unreached = "--offline: \(storeName) was not asked"
     var reading: ClockReading?
     if !options.offline {
-      let store = Self.appStoreURL(configuration)
+      let store =
+        googlePlayOnly ? Self.googlePlayURL(configuration) : Self.appStoreURL(configuration)
       let sent = now()
       do {
         let response = try await get(store)
@@ -110,8 +146,9 @@ extension GoLiveDoctor {
     guard abs(reading.skew) <= Self.clockTolerance else {
       return .fail(
         name,
-        "this machine \(reading.described): more than \(Int(Self.clockTolerance)) s, so Apple "
-          + "may refuse its tokens (dated a minute back) or get replies after their deadline; "
+        "this machine \(reading.described): more than \(Int(Self.clockTolerance)) s, so "
+          + "\(googlePlayOnly ? "Google" : "Apple") may refuse its tokens (dated a minute back) "
+          + "or get replies after their deadline; "
           + "keep it in time with NTP (systemd-timesyncd, chrony)")
     }
     return .ok(name, "this machine \(reading.described)")
@@ -124,6 +161,12 @@ extension GoLiveDoctor {
     }
     return configuration.apps.first?.environment == .production
       ? AppStoreAPIClient.productionURL : AppStoreAPIClient.sandboxURL
+  }
+
+  /// The Google Play host answers go to: `googlePlay.baseURL`, else Google's.
+  static func googlePlayURL(_ configuration: ReckonConfiguration) -> URL {
+    configuration.googlePlay?.baseURL.flatMap(URL.init(string:))
+      ?? GooglePlayAPIClient.productionURL
   }
 
   private func get(_ url: URL) async throws(HTTPTransportError) -> HTTPClientResponse {

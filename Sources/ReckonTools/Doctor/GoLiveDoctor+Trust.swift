@@ -3,11 +3,13 @@ import ReckonAppStore
 import ReckonEngine
 
 extension GoLiveDoctor {
-  /// The roots load as `reckon serve` loads them, none has expired, and an app that takes
+  /// Skipped without App Store apps. The roots load as `reckon serve` loads them, none has expired, and an app that takes
   /// Apple's signed notifications (Production, Sandbox) has Apple's root among them: configured
   /// roots replace it, so a test CA left in `trust.roots` refuses every genuine notification.
   func rootsCheck(_ configuration: ReckonConfiguration) -> DoctorCheck {
     let name = "trusted roots"
+    // Roots are for Apple's signed notifications; Google Play's pushes are checked by key.
+    guard !configuration.apps.isEmpty else { return .skip(name, "no App Store app is configured") }
     let roots: [X509Certificate]
     do { roots = try ReckonService.roots(configuration.trust) } catch {
       return .fail(name, error.description)
