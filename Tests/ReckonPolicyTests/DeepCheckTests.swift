@@ -176,6 +176,59 @@ struct DeepCheckTests {
       rules:
         #"rule "x" when usage.consumed > 0% and usage.consumed < 100% then refund GRANT_PRORATED"#,
       id: nil, underlined: nil),
+    Case(
+      name: "an empty list never matches",
+      rules: #"rule "x" when reason in [] then refund DECLINE"#,
+      id: .neverMatches, underlined: "reason in []"),
+    Case(
+      name: "an empty numeric list never matches",
+      rules: #"rule "x" when customer.refunds_last_90_days in [] then refund DECLINE"#,
+      id: .neverMatches, underlined: "customer.refunds_last_90_days in []"),
+    Case(
+      name: "a numeric list outside a range never matches",
+      rules:
+        #"rule "x" when usage.consumed in [10%, 20%] and usage.consumed > 50% then refund DECLINE"#,
+      id: .neverMatches, underlined: "usage.consumed in [10%, 20%] and usage.consumed > 50%"),
+    Case(
+      name: "a numeric list and its exclusion never match",
+      rules:
+        #"rule "x" when usage.consumed in [10%, 20%] and usage.consumed not in [20%, 10%] then refund DECLINE"#,
+      id: .neverMatches, underlined: nil),
+    Case(
+      name: "a numeric list meeting a range is fine",
+      rules:
+        #"rule "x" when usage.consumed in [10%, 60%] and usage.consumed > 50% then refund DECLINE"#,
+      id: nil, underlined: nil),
+    Case(
+      name: "a value of an earlier numeric list is covered",
+      rules: "rule \"a\" when usage.consumed in [10%, 20%] then refund DECLINE\n"
+        + "rule \"b\" when usage.consumed == 10% then refund GRANT_FULL",
+      id: .shadowedRule, underlined: "\"b\""),
+    Case(
+      name: "a shorter numeric list after a longer one is covered",
+      rules: "rule \"a\" when customer.refunds_last_90_days in [1, 2, 3] then refund DECLINE\n"
+        + "rule \"b\" when customer.refunds_last_90_days in [3, 1] then refund GRANT_FULL",
+      id: .shadowedRule, underlined: "\"b\""),
+    Case(
+      name: "a numeric list inside an earlier range is covered",
+      rules: "rule \"a\" when usage.consumed >= 50% then refund DECLINE\n"
+        + "rule \"b\" when usage.consumed in [60%, 70%] then refund GRANT_FULL",
+      id: .shadowedRule, underlined: "\"b\""),
+    Case(
+      name: "a longer numeric list after a shorter one is not covered",
+      rules: "rule \"a\" when usage.consumed == 10% then refund DECLINE\n"
+        + "rule \"b\" when usage.consumed in [10%, 20%] then refund GRANT_FULL",
+      id: nil, underlined: nil),
+    Case(
+      name: "exclusions after a not-in list of them are covered",
+      rules: "rule \"a\" when usage.consumed not in [10%, 30%] then refund DECLINE\n"
+        + "rule \"b\" when usage.consumed != 10% and usage.consumed != 30% then refund GRANT_FULL",
+      id: .shadowedRule, underlined: "\"b\""),
+    Case(
+      name: "amounts of an earlier list in another currency are not covered",
+      rules: "rule \"a\" when purchase.price in [1 USD, 2 USD] then refund DECLINE\n"
+        + "rule \"b\" when purchase.price == 1 EUR then refund GRANT_FULL",
+      id: nil, underlined: nil),
   ]
 
   static let deeperIDs: Set<DiagnosticID> = [

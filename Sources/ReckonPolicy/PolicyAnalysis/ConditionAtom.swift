@@ -10,8 +10,10 @@ struct ConditionAtom {
     case oneOf(Set<Int>)
     /// A numeric fact inside this range.
     case within(NumericRange)
-    /// A numeric fact other than this value.
-    case other(than: Double)
+    /// A numeric fact equal to one of these values (`usage.consumed in [0%, 50%]`).
+    case among(Set<Double>)
+    /// A numeric fact other than each of these values (`!=`, `not in`).
+    case other(than: Set<Double>)
   }
 
   let slot: Int
@@ -37,8 +39,10 @@ struct ConditionAtom {
       guard case .fact(let slot) = inline(subject, lets).kind else { return nil }
       return ConditionAtom(slot: slot, restriction: negated ? .present : .missing, span: span)
     case .membership(let negated, let subject, let members):
-      guard case .fact(let slot) = inline(subject, lets).kind, let count = caseCount(subject.type)
-      else { return nil }
+      guard case .fact(let slot) = inline(subject, lets).kind else { return nil }
+      guard let count = caseCount(subject.type) else {
+        return numericMembership(negated, slot, inline(subject, lets), members, span)
+      }
       let ordinals = members.compactMap { ordinal($0.constantValue) }
       guard ordinals.count == members.count else { return nil }
       let chosen = Set(ordinals)
@@ -52,22 +56,26 @@ struct ConditionAtom {
     }
   }
 
-  /// A numeric fact's `in` list (`usage.consumed in [0%, 50%]`) as one `==` atom per member,
-  /// and whether it is `not in`; nil for anything else, or for an empty list.
-  static func points(of condition: ResolvedExpression, lets: [CheckedLet]) -> (
-    negated: Bool, points: [ConditionAtom]
-  )? {
-    guard case .membership(let negated, let subject, let members) = inline(condition, lets).kind,
-      !members.isEmpty, caseCount(subject.type) == nil
-    else { return nil }
-    var points: [ConditionAtom] = []
+  /// A numeric fact's `in` list (`usage.consumed in [0%, 50%]`) as the values it allows, or
+  /// those `not in` rules out; nil when a member is not a constant of the fact's kind, or the
+  /// members' amounts are in different currencies.
+  private static func numericMembership(
+    _ negated: Bool, _ slot: Int, _ subject: ResolvedExpression, _ members: [ResolvedExpression],
+    _ span: SourceSpan
+  ) -> ConditionAtom? {
+    var values: Set<Double> = []
+    var currencies: Set<String> = []
     for member in members {
-      guard let atom = comparison(.equal, inline(subject, lets), member, condition.span) else {
-        return nil
-      }
-      points.append(atom)
+      guard let point = comparison(.equal, subject, member, span),
+        case .within(let range) = point.restriction, range.lower == range.upper
+      else { return nil }
+      values.insert(range.lower)
+      if let currency = point.currency { currencies.insert(currency) }
     }
-    return (negated, points)
+    guard currencies.count <= 1 else { return nil }
+    return ConditionAtom(
+      slot: slot, restriction: negated ? .other(than: values) : .among(values), span: span,
+      currency: currencies.first)
   }
 
   private static func comparison(
@@ -95,7 +103,7 @@ struct ConditionAtom {
     let restriction: Restriction
     switch op {
     case .equal: restriction = .within(NumericRange(lower: number, upper: number))
-    case .notEqual: restriction = .other(than: number)
+    case .notEqual: restriction = .other(than: [number])
     case .less: restriction = .within(NumericRange(upper: number, upperOpen: true))
     case .lessOrEqual: restriction = .within(NumericRange(upper: number))
     case .greater: restriction = .within(NumericRange(lower: number, lowerOpen: true))

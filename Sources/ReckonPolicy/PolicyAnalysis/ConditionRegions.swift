@@ -91,19 +91,6 @@ struct ConditionRegions {
       return found
     default:
       if let atom = ConditionAtom.from(condition, lets: policy.lets) { return regions(of: atom) }
-      if let (negated, points) = ConditionAtom.points(of: condition, lets: policy.lets) {
-        // `usage.consumed in [0%, 50%]` is `== 0% or == 50%`, read as that `or` is.
-        var found = regions(of: points[0])
-        for point in points.dropFirst() {
-          let next = regions(of: point)
-          found = Regions(
-            whenTrue: found.whenTrue.union(next.whenTrue),
-            whenFalse: found.whenFalse.intersected(with: next.whenFalse, work: &work),
-            whenNotTrue: found.whenNotTrue.intersected(with: next.whenNotTrue, work: &work),
-            whenNotFalse: found.whenNotFalse.union(next.whenNotFalse))
-        }
-        return negated ? found.negated : found
-      }
       guard !readsPinned(condition) else { return .unknowable }
       let shape = condition.shape
       let whenTrue = RequestRegion(unread: shape, is: true)
@@ -162,8 +149,10 @@ struct ConditionRegions {
         parts.append(.within(NumericRange(lower: range.upper, lowerOpen: !range.upperOpen)))
       }
       return parts
-    case .other(let value):
-      return [.within(NumericRange(lower: value, upper: value))]
+    case .among(let values):
+      return [.other(than: values)]
+    case .other(let values):
+      return values.isEmpty ? [] : [.among(values)]
     }
   }
 

@@ -6,6 +6,9 @@ struct FactDomain: Equatable {
   /// For enum and boolean facts, the ordinals still possible; nil means all.
   var ordinals: Set<Int>?
   var range = NumericRange()
+  /// For numeric facts, the only values still possible (an `in` list), within `range` and not
+  /// `excluded`; nil means any.
+  var points: Set<Double>?
   var excluded: Set<Double> = []
   /// For a money fact, the currency its conditions compare it in, if any; a price has one
   /// currency, so conditions in two currencies cannot all hold.
@@ -29,7 +32,8 @@ struct FactDomain: Equatable {
     case .present: break
     case .oneOf(let allowed): ordinals = ordinals.map { $0.intersection(allowed) } ?? allowed
     case .within(let bounds): range = range.intersected(with: bounds)
-    case .other(let value): excluded.insert(value)
+    case .among(let values): points = points.map { $0.intersection(values) } ?? values
+    case .other(let values): excluded.formUnion(values)
     }
     mayBeMissing = false  // any comparison holds only for a present value
   }
@@ -43,6 +47,9 @@ struct FactDomain: Equatable {
       result.ordinals = ordinals.map { $0.intersection(allowed) } ?? allowed
     }
     result.range = range.intersected(with: other.range)
+    if let allowed = other.points {
+      result.points = points.map { $0.intersection(allowed) } ?? allowed
+    }
     result.excluded.formUnion(other.excluded)
     if let currency = other.currency {
       if result.currency == nil { result.currency = currency }
@@ -52,11 +59,25 @@ struct FactDomain: Equatable {
     return result
   }
 
+  /// The values of an `in` list that the range and exclusions still allow; nil for any.
+  private var possiblePoints: Set<Double>? {
+    points?.filter { range.contains($0) && !excluded.contains($0) }
+  }
+
+  /// The one value a numeric fact may have when its range is a single number.
+  private var onlyValue: Double? {
+    guard range.lower == range.upper, !range.isEmpty, !excluded.contains(range.lower) else {
+      return nil
+    }
+    return range.lower
+  }
+
   /// Whether no value (present or missing) satisfies every condition.
   var isEmpty: Bool {
     let noPresentValue =
       !mayBePresent || ordinals?.isEmpty == true || range.isEmpty || mixedCurrencies
       || (range.lower == range.upper && excluded.contains(range.lower))
+      || possiblePoints?.isEmpty == true
     return noPresentValue && !mayBeMissing
   }
 
@@ -74,9 +95,19 @@ struct FactDomain: Equatable {
       guard !mayBeMissing else { return false }
       let possible = ordinals ?? Set(0..<(caseCount ?? 0))
       return caseCount != nil && possible.isSubset(of: allowed)
-    case .within(let bounds): return !mayBeMissing && range.isSubset(of: bounds)
-    case .other(let value):
-      return !mayBeMissing && (!range.contains(value) || excluded.contains(value))
+    case .within(let bounds):
+      return !mayBeMissing
+        && (range.isSubset(of: bounds) || possiblePoints?.allSatisfy(bounds.contains) == true)
+    case .among(let allowed):
+      guard !mayBeMissing else { return false }
+      if let possible = possiblePoints { return possible.isSubset(of: allowed) }
+      return onlyValue.map(allowed.contains) ?? false
+    case .other(let values):
+      return !mayBeMissing
+        && values.allSatisfy { value in
+          !range.contains(value) || excluded.contains(value)
+            || possiblePoints?.contains(value) == false
+        }
     }
   }
 }

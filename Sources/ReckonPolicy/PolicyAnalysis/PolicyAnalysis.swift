@@ -103,7 +103,15 @@ struct PolicyAnalysis {
   private func contradiction(_ facts: RuleFacts) -> Diagnostic? {
     for (slot, domain) in facts.domains.sorted(by: { $0.key < $1.key }) where domain.isEmpty {
       let involved = facts.atoms.filter { $0.slot == slot }
-      guard involved.count >= 2 else { return nil }
+      guard involved.count >= 2 else {
+        // One condition alone allows no value: `reason in []`, `usage.consumed in [150%]`.
+        guard let atom = involved.first else { return nil }
+        return warning(
+          .neverMatches,
+          "rule '\(facts.rule.name)' can never match: '\(policy.source.text(of: atom.span))' is never true",
+          at: atom.span,
+          hint: "it allows no value the fact can have; fix it, or remove the rule")
+      }
       let texts = involved.map { "'\(policy.source.text(of: $0.span))'" }
       let span = involved[0].span.merged(with: involved[involved.count - 1].span)
       return warning(
