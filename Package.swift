@@ -93,13 +93,13 @@ let package = Package(
     .target(
       name: "EmbeddingExampleVapor",
       dependencies: [
-        "ReckonEngine", "ReckonHTTP", "ReckonState", "ReckonStateSQLite", "VaporStandIn",
+        "ReckonEngine", "ReckonHTTP", "ReckonStateSQLite", "VaporStandIn",
       ],
       path: "examples/embedding/Vapor"),
     .target(
       name: "EmbeddingExampleHummingbird",
       dependencies: [
-        "ReckonEngine", "ReckonHTTP", "ReckonState", "ReckonStateSQLite", "HummingbirdStandIn",
+        "ReckonEngine", "ReckonHTTP", "ReckonStateSQLite", "HummingbirdStandIn",
       ],
       path: "examples/embedding/Hummingbird"),
     .executableTarget(

@@ -24,13 +24,17 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
   case databaseProblem(reason: String)
   /// The state database answers again, `after` seconds; sending resumes.
   case databaseRecovered(after: TimeInterval)
+  /// Another sender holds the sender lease `lock`: this one stands by until it is free.
+  case standingBy(lock: String)
+  /// A standby took the sender lease `lock`: it sends from now on.
+  case tookOver(lock: String)
 
   /// `error`, `warning` or `info`.
   public var level: String {
     switch self {
     case .expired, .credentialsProblem, .failed, .databaseProblem: "error"
     case .retrying, .throttled, .recoveredInterrupted: "warning"
-    case .sent, .databaseRecovered: "info"
+    case .sent, .databaseRecovered, .standingBy, .tookOver: "info"
     }
   }
 
@@ -56,6 +60,9 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
       "STATE DATABASE PROBLEM: \(reason); nothing is sent until it can be written, then sending resumes"
     case .databaseRecovered(let after):
       "the state database answers again after \(Int(after.rounded())) s; sending resumes"
+    case .standingBy(let lock):
+      "another sender holds \(lock): this one stands by and sends once it is free"
+    case .tookOver(let lock): "took the sender lease \(lock): this one sends from now on"
     }
   }
 
@@ -93,6 +100,7 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
         "until": .string(Self.time(until)),
       ]
     case .recoveredInterrupted(let count): return ["count": .int(count)]
+    case .standingBy(let lock), .tookOver(let lock): return ["lock": .string(lock)]
     case .databaseProblem, .databaseRecovered: return [:]
     }
   }

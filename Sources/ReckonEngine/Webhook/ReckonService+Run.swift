@@ -18,9 +18,13 @@ extension ReckonService {
     /// How often the lead on the once-only work is checked, and taken when free: how soon
     /// another instance takes over from one that died.
     public var leadership: Double = 1
+    /// How often a standby (`run(standby: true)`) tries the sender lease another sender holds:
+    /// how soon it sends once that one stops.
+    public var senderStandby: Double = 5
 
     /// The defaults: policies every second, retries every 30 s, the sender every 250 ms,
-    /// pruning a minute after start and then daily, the lead checked every second.
+    /// pruning a minute after start and then daily, the lead checked every second, a standby's
+    /// sender lease tried every 5 s.
     public init() {}
   }
 
@@ -30,8 +34,11 @@ extension ReckonService {
   /// take turns at. `reckon serve` runs the same call beside its HTTP listener.
   ///
   /// The sender lease is taken before any loop starts: when another sender holds it, this
-  /// throws `SenderLockError.heldByAnotherSender` at once and nothing runs (catch it and call
-  /// again later for a standby). `lock`, when given, is one already taken for this state;
+  /// throws `SenderLockError.heldByAnotherSender` at once and nothing runs, or, with `standby`,
+  /// every other loop runs and the sender stands by (`SenderEvent.standingBy`), trying the
+  /// lease every `Intervals.senderStandby` and sending once it has it (`SenderEvent.tookOver`).
+  /// Each run starts with `stoppedLoops` empty. `lock`, when given, is one already taken for
+  /// this state;
   /// without `sending`, or without a sender, no lease is taken and `lock` is released.
   /// `leader`, when given, is refreshed here and left to its owner; otherwise one is taken and
   /// given up when this returns.
@@ -43,9 +50,19 @@ extension ReckonService {
   /// (`ReckonEvent.loopFailed`) and named in `stoppedLoops`; the others go on.
   public func run(
     intervals: Intervals = Intervals(), holding lock: (any SenderLease)? = nil,
-    sending: Bool = true, leader: (any LeaderLease)? = nil
+    sending: Bool = true, leader: (any LeaderLease)? = nil, standby: Bool = false
   ) async throws {
-    let held = try senderLease(lock, sending: sending)
+    let held: (any SenderLease)?
+    var heldElsewhere: String?
+    do {
+      held = try senderLease(lock, sending: sending)
+    } catch SenderLockError
+      .heldByAnotherSender(let path)
+    {
+      guard standby else { throw SenderLockError.heldByAnotherSender(path: path) }
+      (held, heldElsewhere) = (nil, path)
+    }
+    loopsStopped.clear()
     let lead = leader ?? store.takeLeaderLease()
     // A restart is how a fixed fact source or configuration goes live: the requests waiting
     // out a failed retry's delay are tried now, not up to ten minutes later.
@@ -53,7 +70,10 @@ extension ReckonService {
     let stop = StopFlag()
     // Not a child of the caller's task, so its cancellation reaches the loops only as the flag;
     // awaited below whatever happens, so nothing outlives this call.
-    let loops = Task { await runLoops(intervals, sender: held, leader: lead, stop: stop) }
+    let loops = Task {
+      await runLoops(
+        intervals, sender: held, standingByFor: heldElsewhere, leader: lead, stop: stop)
+    }
     await withTaskCancellationHandler {
       await loops.value
     } onCancel: {
@@ -76,8 +96,8 @@ extension ReckonService {
   }
 
   private func runLoops(
-    _ intervals: Intervals, sender lease: (any SenderLease)?, leader: any LeaderLease,
-    stop: StopFlag
+    _ intervals: Intervals, sender lease: (any SenderLease)?, standingByFor lockName: String?,
+    leader: any LeaderLease, stop: StopFlag
   ) async {
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
@@ -88,6 +108,16 @@ extension ReckonService {
       if let lease {
         group.addTask {
           await self.guarded("sender") {
+            try await self.runSender(
+              pollInterval: intervals.senderPoll, holding: lease, isStopped: { stop.isSet() })
+          }
+        }
+      } else if let lockName {
+        group.addTask {
+          await self.guarded("sender") {
+            guard let lease = try await self.standBy(lockName, intervals, stop: stop) else {
+              return
+            }
             try await self.runSender(
               pollInterval: intervals.senderPoll, holding: lease, isStopped: { stop.isSet() })
           }
@@ -154,6 +184,30 @@ extension ReckonService {
       }
       try? await Task.sleep(nanoseconds: UInt64(min(0.1, max(0.001, seconds)) * 1e9))
     }
+  }
+
+  /// Waits for the sender lease another sender holds, trying it every
+  /// `intervals.senderStandby`; nil when stopped first. Says when it starts waiting and when it
+  /// has the lease, so a standby is seen as one.
+  private func standBy(_ lockName: String, _ intervals: Intervals, stop: StopFlag) async throws
+    -> (any SenderLease)?
+  {
+    pipeline.events(.sender(.standingBy(lock: lockName)))
+    var next = Date().addingTimeInterval(intervals.senderStandby)
+    while !stop.isSet() {
+      if Date() >= next {
+        do {
+          let lease = try store.takeSenderLease()
+          pipeline.events(.sender(.tookOver(lock: lease.name)))
+          return lease
+        } catch .heldByAnotherSender {
+          next = Date().addingTimeInterval(intervals.senderStandby)
+        }
+      }
+      try? await Task.sleep(
+        nanoseconds: UInt64(min(0.1, max(0.001, intervals.senderStandby)) * 1e9))
+    }
+    return nil
   }
 
   /// Runs the loop `name`, reporting it stopped when it throws.

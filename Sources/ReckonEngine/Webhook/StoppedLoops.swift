@@ -6,7 +6,12 @@ final class StoppedLoops: Sendable {
 
   /// Records that the loop `name` stopped.
   func add(_ name: String) {
-    names.withLock { $0.append(name) }
+    names.withLock { if !$0.contains(name) { $0.append(name) } }
+  }
+
+  /// Forgets every stopped loop: a new run starts them all again.
+  func clear() {
+    names.withLock { $0.removeAll() }
   }
 
   /// The loops that stopped, in the order they did.

@@ -196,6 +196,8 @@ public final class ReckonMetrics: @unchecked Sendable {
     case .recoveredInterrupted: "recovered_interrupted"
     case .databaseProblem: "database_problem"
     case .databaseRecovered: "database_recovered"
+    case .standingBy: "standing_by"
+    case .tookOver: "took_over"
     }
   }
 }

@@ -107,7 +107,8 @@ public final class WebhookServer: @unchecked Sendable {
   /// loop, the policy watcher, pruning); returns the port. The retries and pruning run while
   /// this instance leads among those sharing the state. The sender runs holding `senderLock`
   /// (taken at start-up, so a second server refuses to start) or, without one, takes the lock
-  /// itself and logs `loop_failed` if another holds it, the other loops running all the same.
+  /// itself, standing by while another holds it (`SenderEvent.standingBy`), the other loops
+  /// running all the same.
   @discardableResult
   public func start(intervals: Intervals = Intervals(), senderLock: (any SenderLease)? = nil)
     throws(HTTPServerError) -> Int
@@ -132,19 +133,17 @@ public final class WebhookServer: @unchecked Sendable {
     return port
   }
 
-  /// The service's loops until `shutdown()`; another sender holding the lock stops only the
-  /// sender, which is not this one failing (its replies go out all the same).
+  /// The service's loops until `shutdown()`; while another sender holds the lock this one
+  /// stands by, the other loops running all the same, and sends once it is free.
   private func runLoops(_ intervals: ReckonService.Intervals, senderLock: (any SenderLease)?)
     async
   {
     do {
-      try await service.run(intervals: intervals, holding: senderLock, leader: leader)
+      try await service.run(
+        intervals: intervals, holding: senderLock, leader: leader, standby: true)
     } catch {
       logger.log("error", event: "loop_failed", "the sender loop stopped: \(error)")
-      if case SenderLockError.heldByAnotherSender? = error as? SenderLockError {
-      } else {
-        failed.add("sender")
-      }
+      failed.add("sender")
       try? await service.run(intervals: intervals, sending: false, leader: leader)
     }
   }

@@ -119,6 +119,71 @@ struct ServiceRunTests {
   }
 }
 
+extension ServiceRunTests {
+  /// The version of the policy `service` decides by now.
+  static func liveVersion(_ service: ReckonService) -> String? {
+    for case .policyLive(let policy) in service.policies.live() { return policy.version }
+    return nil
+  }
+
+  /// A second process on the state, run as a standby, reloads policies and retries while the
+  /// first sends, and sends itself once the first stops.
+  @Test func aStandbyRunsTheOtherLoopsAndSendsOnceTheSenderStops() async throws {
+    let world = try RunWorld()
+    defer { world.standIn.shutdown() }
+    var intervals = RunWorld.intervals
+    intervals.senderStandby = 0.1
+    let first = try world.service()
+    let sending = Task { try await first.run(intervals: intervals) }
+    #expect(await world.answer(first, transaction: "1300").verdict == .decided)
+    #expect(await world.eventually { world.standIn.requests.count == 1 }, "the first sends")
+    let standby = try world.service()
+    let standingBy = Task { try await standby.run(intervals: intervals, standby: true) }
+    #expect(await world.eventually { Self.has(world, \.isStandingBy) }, "\(world.events.names)")
+    try RunWorld.policy(version: "2").write(
+      toFile: world.policyPath, atomically: true, encoding: .utf8)
+    #expect(await world.eventually { Self.liveVersion(standby) == "2" }, "the standby reloads")
+    sending.cancel()
+    try await sending.value
+    #expect(await world.answer(standby, transaction: "1301").verdict == .decided)
+    #expect(await world.eventually { world.standIn.requests.count == 2 }, "the standby sends")
+    standingBy.cancel()
+    try await standingBy.value
+    #expect(Self.has(world, \.hasTakenOver))
+    #expect(standby.stoppedLoops.isEmpty)
+  }
+
+  /// Whether a sender event of the world's services is `kind`.
+  static func has(_ world: RunWorld, _ kind: (SenderEvent) -> Bool) -> Bool {
+    world.events.all.contains { if case .sender(let event) = $0 { kind(event) } else { false } }
+  }
+
+  /// A loop that stopped in one run is running again in the next, so `/healthz` turns healthy.
+  @Test func aNewRunForgetsTheLoopsTheLastOneStopped() async throws {
+    let world = try RunWorld()
+    defer { world.standIn.shutdown() }
+    let service = try world.service()
+    let other = try SenderLock(
+      statePath: TestScratch.folder.appendingPathComponent("other-\(UUID()).sqlite").path)
+    defer { other.release() }
+    let failing = Task { try await service.run(intervals: RunWorld.intervals, holding: other) }
+    #expect(await world.eventually { service.stoppedLoops == ["sender"] })
+    failing.cancel()
+    try await failing.value
+    let running = Task { try await service.run(intervals: RunWorld.intervals) }
+    #expect(await world.answer(service, transaction: "1401").verdict == .decided)
+    #expect(await world.eventually { world.standIn.requests.count == 1 })
+    #expect(service.stoppedLoops.isEmpty)
+    running.cancel()
+    try await running.value
+  }
+}
+
+extension SenderEvent {
+  var isStandingBy: Bool { if case .standingBy = self { true } else { false } }
+  var hasTakenOver: Bool { if case .tookOver = self { true } else { false } }
+}
+
 /// A state database, a policy file, a fact source that can be made to fail once, the local App
 /// Store stand-in, and the events of the services built over them.
 final class RunWorld: Sendable {
@@ -246,6 +311,9 @@ final class EventLog: Sendable {
 
   /// The names of the events so far, in order.
   var names: [String] { events.withLock { $0.map(\.event.name) } }
+
+  /// The events so far, in order.
+  var all: [ReckonEvent] { events.withLock { $0.map(\.event) } }
 
   func has(_ name: String) -> Bool { events.withLock { $0.contains { $0.event.name == name } } }
 

@@ -8,7 +8,6 @@
 import Foundation
 import ReckonEngine
 import ReckonHTTP
-import ReckonState
 import ReckonStateSQLite
 
 #if canImport(Hummingbird)
@@ -70,15 +69,9 @@ struct ReckonLoopsService: Service {
   func run() async throws {
     let reckon = reckon
     try await cancelWhenGracefulShutdown {
-      // One sender per state database: where another process already sends, stand by and
-      // take over when it stops.
-      while !Task.isCancelled {
-        do {
-          return try await reckon.run()
-        } catch SenderLockError.heldByAnotherSender {
-          try? await Task.sleep(for: .seconds(30))
-        }
-      }
+      // One sender per state database: where another process already sends, this one's
+      // sender stands by and takes over when it stops; its other loops run all the while.
+      try await reckon.run(standby: true)
     }
   }
 }

@@ -7,7 +7,6 @@
 import Foundation
 import ReckonEngine
 import ReckonHTTP
-import ReckonState
 import ReckonStateSQLite
 
 #if canImport(Vapor)
@@ -77,18 +76,10 @@ final class ReckonLoops: LifecycleHandler, @unchecked Sendable {
     let reckon = reckon
     let logger = application.logger
     let task = Task {
-      // One sender per state database: where another process already sends, stand by and
-      // take over when it stops.
-      while !Task.isCancelled {
-        do {
-          try await reckon.run()
-          return
-        } catch SenderLockError.heldByAnotherSender {
-          try? await Task.sleep(for: .seconds(30))
-        } catch {
-          logger.error("Reckon's loops did not start: \(error)")
-          return
-        }
+      // One sender per state database: where another process already sends, this one's
+      // sender stands by and takes over when it stops; its other loops run all the while.
+      do { try await reckon.run(standby: true) } catch {
+        logger.error("Reckon's loops did not start: \(error)")
       }
     }
     lock.withLock { self.task = task }
