@@ -91,7 +91,9 @@ public struct FactGatherer: Sendable {
     for (layer, pending) in zip(sources.layers, layers) {
       let result = await pending.result
       switch result.result {
-      case .success(let values): facts.add(values, from: result.source, schema: schema)
+      case .success(let values):
+        facts.add(
+          values, from: result.source, schema: schema, declared: layer.source.suppliableFacts)
       case .failure(let failure):
         failures.append(failure)
         let couldSupply =

@@ -34,8 +34,12 @@ public struct GatheredFacts: Hashable, Sendable {
     self.refused = refused
   }
 
-  /// Adds facts from one source; earlier sources win, and notification facts can never be replaced.
-  public mutating func add(_ facts: [String: Value], from source: String, schema: FactSchema) {
+  /// Adds facts from one source; earlier sources win, notification facts can never be replaced,
+  /// and a source that `declared` what it supplies gives nothing else.
+  public mutating func add(
+    _ facts: [String: Value], from source: String, schema: FactSchema,
+    declared: Set<String>? = nil
+  ) {
     // Refusals are said in the order of the facts' names; the facts themselves go in any order
     // (each name once), so only the refusals, nearly always none, are sorted.
     var refusals: [(name: String, reason: String)] = []
@@ -43,6 +47,13 @@ public struct GatheredFacts: Hashable, Sendable {
       if schema.origin(of: name) == .notification {
         refusals.append(
           (name, "\(source) supplied \(name), which only the signed notification may give"))
+        continue
+      }
+      // Whether a failed source matters is judged by what it declares: a fact it gives beyond
+      // that would go missing unnoticed the day it fails, and the request decided without it.
+      if let declared, !declared.contains(name) {
+        refusals.append(
+          (name, "\(source) supplied \(name), which it does not declare it supplies"))
         continue
       }
       guard provenance[name] == nil else { continue }

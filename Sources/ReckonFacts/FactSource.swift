@@ -9,7 +9,8 @@ import ReckonPolicy
 /// partial facts. Implementations must be safe to call concurrently.
 ///
 /// - A value of another type than the schema's is refused and left out (named in the
-///   explanation), and the request is decided without it: it is not retried.
+///   explanation), and the request is decided without it: it is not retried. So is a fact
+///   outside `suppliableFacts`, when the source declares them.
 /// - `customer.consented` left out means no consent, and no reply is sent. This holds too when
 ///   the outbox asks again just before a held or delayed reply goes: then a reply left out is
 ///   dropped for good, so a source that cannot tell (its store is down) must throw, not leave it

@@ -58,6 +58,21 @@ struct FactGathererTests {
     #expect(facts.refused == ["db supplied reason, which only the signed notification may give"])
   }
 
+  /// A source is judged by what it declares when it fails, so a fact beyond that is refused when
+  /// it answers: the request is decided on the same facts either way.
+  @Test func aFactASourceDoesNotDeclareIsRefused() async throws {
+    var source = StubSource(name: "crm", values: Self.baseFacts)
+    source.suppliableFacts = ["customer.consented", "delivery.status", "product.sample_offered"]
+    let (outcome, _) = try await gather([.init(source)])
+    guard case .ready(let facts) = outcome else {
+      Issue.record("\(outcome)")
+      return
+    }
+    #expect(facts.values["usage.consumed"] == nil)
+    #expect(facts.provenance["delivery.status"] == "crm")
+    #expect(facts.refused == ["crm supplied usage.consumed, which it does not declare it supplies"])
+  }
+
   @Test func aSourcesRefusedFactsAreSaidInTheOrderOfTheirNames() async throws {
     let source = StubSource(
       name: "db",
