@@ -8,6 +8,7 @@ public struct SQLiteStateOpener: StateOpener {
 
   /// Refuses a path whose folder does not exist, or a file another program made.
   public func check(location: String) throws(StateError) {
+    try Self.refuseDatabaseURL(location)
     try SQLiteStateStore.checkFolder(of: location)
     try SQLiteStateStore.checkIsOurs(path: location)
   }
@@ -22,8 +23,19 @@ public struct SQLiteStateOpener: StateOpener {
   public func open(
     location: String, durability: StateDurability, rules: ReplyRules, access: StateAccess
   ) throws(StateError) -> any StateStore {
-    try SQLiteStateStore(
+    try Self.refuseDatabaseURL(location)
+    return try SQLiteStateStore(
       path: location, rules: rules, durability: durability,
       backgroundCheckpoints: access != .readOnly, access: access)
+  }
+
+  /// Refuses a PostgreSQL URL, which would otherwise be taken for a file's path in the current
+  /// folder and refused as a folder that does not exist.
+  private static func refuseDatabaseURL(_ location: String) throws(StateError) {
+    guard location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") else { return }
+    throw .cannotOpen(
+      path: location,
+      message: "it is a PostgreSQL URL: open it with ReckonStatePostgres's PostgresStateOpener("
+        + "passwordFile: configuration.statePasswordFile), not SQLiteStateOpener")
   }
 }

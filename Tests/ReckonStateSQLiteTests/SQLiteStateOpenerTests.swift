@@ -34,6 +34,20 @@ struct SQLiteStateOpenerTests {
     try opener.check(location: path)
   }
 
+  @Test(arguments: ["postgres://reckon@127.0.0.1:1/reckon", "postgresql://db.example/reckon"])
+  func aPostgreSQLURLIsRefusedNamingTheOpenerToUse(url: String) {
+    let opener = SQLiteStateOpener()
+    let advice =
+      "it is a PostgreSQL URL: open it with ReckonStatePostgres's "
+      + "PostgresStateOpener(passwordFile: configuration.statePasswordFile)"
+    #expect {
+      try opener.check(location: url)
+    } throws: { "\($0)".contains(advice) }
+    #expect {
+      try opener.open(location: url, durability: .normal, rules: .appStore)
+    } throws: { "\($0)".contains(advice) }
+  }
+
   @Test func onlyOneSenderLeaseIsTakenAtATime() throws {
     let path = Self.path()
     let opener = SQLiteStateOpener()
