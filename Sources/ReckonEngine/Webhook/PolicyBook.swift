@@ -49,9 +49,14 @@ public final class PolicyBook: @unchecked Sendable {
     public let source: String
     /// The diagnostics as `reckon check` prints them.
     public let diagnostics: String
+    /// Whether the file could not be read at all (missing, too large, not a regular file), so
+    /// there was nothing to check.
+    public var cannotBeRead = false
 
     /// The source and the diagnostics.
-    public var description: String { "\(source) does not check:\n\(diagnostics)" }
+    public var description: String {
+      cannotBeRead ? "\(source): \(diagnostics)" : "\(source) does not check:\n\(diagnostics)"
+    }
 
     /// The line that names the first error and where it is (the first line when none does).
     public var firstLine: String {
@@ -104,7 +109,8 @@ public final class PolicyBook: @unchecked Sendable {
   /// Loads and checks the policy of every app, reading no file larger than `fileLimit`, and
   /// keeps each in `archive`. An app whose file does not check starts with the version `archive`
   /// kept when it last went live (reported by `live()` and `refusedFiles()` until the file is
-  /// fixed); without one, the first such file fails the whole load.
+  /// fixed); without one, the first such file fails the whole load, as a file that cannot be
+  /// read always does.
   public convenience init(
     _ sources: [AppStoreApp: Source], schema: FactSchema, fileLimit: FileSizeLimit = .policy,
     archive: (any PolicyArchive)? = nil
@@ -131,7 +137,9 @@ public final class PolicyBook: @unchecked Sendable {
       do throws(Refusal) {
         entries[app] = try Self.load(source, schema: schema, fileLimit: fileLimit)
       } catch {
-        guard case .file(let path) = source,
+        // A file that cannot be read at start is a deployment mistake, not an edit: the start
+        // fails on it, as reckon.json's init does, rather than fall back.
+        guard case .file(let path) = source, !error.cannotBeRead,
           let kept = try? archive?.lastLivePolicy(app: app),
           let entry = try? Self.compile(
             source, SourceFile(path: path, text: kept.text), modified: nil, schema: schema)
@@ -264,7 +272,7 @@ public final class PolicyBook: @unchecked Sendable {
         guard case .unreadable(_, let reason) = error else {
           throw Refusal(source: path, diagnostics: error.description)
         }
-        throw Refusal(source: path, diagnostics: "cannot read: \(reason)")
+        throw Refusal(source: path, diagnostics: "cannot read: \(reason)", cannotBeRead: true)
       }
     case .text(let name, let body): file = SourceFile(path: name, text: body)
     }

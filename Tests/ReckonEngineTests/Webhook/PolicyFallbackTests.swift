@@ -57,6 +57,22 @@ struct PolicyFallbackTests {
     }
   }
 
+  /// A missing file is a deployment mistake, not an edit: the start fails on it even with a
+  /// version kept, from parts as from reckon.json.
+  @Test func aFileThatCannotBeReadFailsTheStartEvenWithAVersionKept() throws {
+    let path = TestScratch.folder.appendingPathComponent("fallback-\(UUID()).policy").path
+    let store = try SQLiteStateStore(path: TestState.temporaryPath(), rules: .appStore)
+    try Self.decline.write(toFile: path, atomically: true, encoding: .utf8)
+    _ = try PolicyBook([Self.app: .file(path)], schema: .standard, archive: store)
+    try FileManager.default.removeItem(atPath: path)
+    #expect {
+      try PolicyBook([Self.app: .file(path)], schema: .standard, archive: store)
+    } throws: { error in
+      guard let refusal = error as? PolicyBook.Refusal else { return false }
+      return refusal.cannotBeRead && refusal.description == "\(path): cannot read: no such file"
+    }
+  }
+
   @Test func anotherAppsKeptVersionIsNotFallenBackOn() throws {
     let path = TestScratch.folder.appendingPathComponent("fallback-\(UUID()).policy").path
     let store = try SQLiteStateStore(path: TestState.temporaryPath(), rules: .appStore)
