@@ -11,14 +11,14 @@ public struct RequestKeys: Hashable, Sendable {
   /// The app's bundle identifier.
   public let bundleId: String?
 
-  /// Creates a set of keys.
+  /// Creates a set of keys; the account token is kept lower-case, as sources match it.
   public init(
     transactionId: String?, originalTransactionId: String?, appAccountToken: String?,
     productId: String?, bundleId: String?
   ) {
     self.transactionId = transactionId
     self.originalTransactionId = originalTransactionId
-    self.appAccountToken = appAccountToken
+    self.appAccountToken = appAccountToken?.lowercased()
     self.productId = productId
     self.bundleId = bundleId
   }

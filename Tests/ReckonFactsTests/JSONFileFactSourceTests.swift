@@ -16,6 +16,18 @@ struct JSONFileFactSourceTests {
     #expect(try await source.facts(for: Fixtures.keys(transaction: "2")).isEmpty)
   }
 
+  /// Account tokens are matched lower-case, however the caller of a source spells one.
+  @Test func anAccountTokenGivenInUpperCaseIsFound() async throws {
+    let file = try Fixtures.temporaryFolder().appendingPathComponent("facts.json")
+    try Fixtures.write(
+      #"{"byAppAccountToken": {"7f3a2c1e-0b4d-4e5f-8a9b-1c2d3e4f5a6b": {"usage.consumed": "90%"}}}"#,
+      to: file)
+    let source = try JSONFileFactSource(name: "notes", path: file.path, schema: .standard)
+    let keys = Fixtures.keys(transaction: "1", token: "7F3A2C1E-0B4D-4E5F-8A9B-1C2D3E4F5A6B")
+    #expect(keys.appAccountToken == "7f3a2c1e-0b4d-4e5f-8a9b-1c2d3e4f5a6b")
+    #expect(try await source.facts(for: keys) == ["usage.consumed": .percent(90)])
+  }
+
   @Test func theExampleFileReads() async throws {
     let source = try JSONFileFactSource(
       name: "notes", path: Fixtures.repo("examples/facts.json").path, schema: .standard)
