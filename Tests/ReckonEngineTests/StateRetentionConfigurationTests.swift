@@ -29,11 +29,29 @@ struct StateRetentionConfigurationTests {
     #expect(error?.problem.contains("from 7 to 36500") == true, "\(String(describing: error))")
   }
 
+  @Test func aServiceFromPartsWithNoAppIsRefused() throws {
+    let state = try SQLiteStateStore(path: TestState.temporaryPath(), rules: .appStore)
+    let error = #expect(throws: ReckonServiceError.self) {
+      try ReckonService(apps: [], factSources: [], state: state)
+    }
+    guard case .configuration(let refusal)? = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(refusal.key == "apps")
+    #expect(refusal.problem.hasPrefix("must list at least one app"))
+  }
+
   @Test(arguments: [3, 40_000])
   func aServiceFromPartsRefusesWhatTheConfigurationRefuses(days: Int) throws {
     let state = try SQLiteStateStore(path: TestState.temporaryPath(), rules: .appStore)
     let error = #expect(throws: ReckonServiceError.self) {
-      try ReckonService(apps: [], factSources: [], state: state, keepDays: days)
+      try ReckonService(
+        apps: [
+          .init(
+            bundleId: "com.example.retention", appAppleId: nil, environment: .sandbox,
+            policy: .text(name: "p", "otherwise refund DECLINE"))
+        ], factSources: [], state: state, keepDays: days)
     }
     guard case .configuration(let refusal)? = error else {
       Issue.record("\(String(describing: error))")

@@ -146,6 +146,11 @@ public final class ReckonService: Sendable {
     policyFileLimit: FileSizeLimit = .policy, googlePlay: GooglePlayParts? = nil,
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) throws(ReckonServiceError) {
+    guard !apps.isEmpty || googlePlay?.apps.isEmpty == false else {
+      throw .configuration(
+        ConfigurationError(
+          "apps", "must list at least one app: without one, every notification is refused"))
+    }
     var sources = try Self.policySources(apps: apps, keepDays: keepDays)
       .reduce(into: [AppKey: PolicyBook.Source]()) { $0[$1.key.key] = $1.value }
     for (index, app) in (googlePlay?.apps ?? []).enumerated() {

@@ -100,7 +100,11 @@ import Testing
 
   @Test func withoutGooglePlayAppsAPushIsRefused() async throws {
     let service = try ReckonService(
-      apps: [], factSources: [],
+      apps: [
+        .init(
+          bundleId: "com.example.coins", appAppleId: nil, environment: .sandbox,
+          policy: .text(name: "p", "otherwise refund DECLINE"))
+      ], factSources: [],
       state: try SQLiteStateStore(
         path: TestScratch.folder.appendingPathComponent("gp-\(UUID()).sqlite").path,
         rules: .stores))
