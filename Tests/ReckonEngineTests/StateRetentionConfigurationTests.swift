@@ -29,19 +29,6 @@ struct StateRetentionConfigurationTests {
     #expect(error?.problem.contains("from 7 to 36500") == true, "\(String(describing: error))")
   }
 
-  @Test func aServiceFromPartsWithNoAppIsRefused() throws {
-    let state = try SQLiteStateStore(path: TestState.temporaryPath(), rules: .appStore)
-    let error = #expect(throws: ReckonServiceError.self) {
-      try ReckonService(apps: [], factSources: [], state: state)
-    }
-    guard case .configuration(let refusal)? = error else {
-      Issue.record("\(String(describing: error))")
-      return
-    }
-    #expect(refusal.key == "apps")
-    #expect(refusal.problem.hasPrefix("must list at least one app"))
-  }
-
   @Test(arguments: [3, 40_000])
   func aServiceFromPartsRefusesWhatTheConfigurationRefuses(days: Int) throws {
     let state = try SQLiteStateStore(path: TestState.temporaryPath(), rules: .appStore)

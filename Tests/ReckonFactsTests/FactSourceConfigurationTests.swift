@@ -95,6 +95,13 @@ struct FactSourceConfigurationTests {
       name: "duplicate source names", change: editSource(1) { $0["name"] = "support-notes" },
       key: "factSources[1].name", problem: "is used by another fact source"),
     Broken(
+      name: "a source named as Reckon's records", change: editSource(1) { $0["name"] = "records" },
+      key: "factSources[1].name", problem: "names the facts Reckon gives itself"),
+    Broken(
+      name: "a source named as the notification",
+      change: editSource(0) { $0["name"] = "notification" },
+      key: "factSources[0].name", problem: "give the source another name"),
+    Broken(
       name: "misspelt key", change: editSource(1) { $0["busyTimeout"] = 5 },
       key: "factSources[1].busyTimeout", problem: "(did you mean 'busyTimeoutMs'?)"),
     Broken(

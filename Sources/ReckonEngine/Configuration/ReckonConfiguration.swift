@@ -173,6 +173,9 @@ public struct ReckonConfiguration: Sendable {
         throw ConfigurationError(
           source.keyPath("name"), "'\(configured.name)' is used by another fact source")
       }
+      if Self.reservedSourceNames.contains(configured.name) {
+        throw ConfigurationError(source.keyPath("name"), Self.reservedNameProblem(configured.name))
+      }
       sources.append(configured)
     }
     self.factSources = sources
@@ -302,5 +305,17 @@ public struct ReckonConfiguration: Sendable {
   static func resolve(_ path: String, against base: String) -> String {
     path.hasPrefix("/") || base.isEmpty
       ? path : URL(fileURLWithPath: base).appendingPathComponent(path).standardizedFileURL.path
+  }
+}
+
+extension ReckonConfiguration {
+  /// The provenance names Reckon gives facts of its own, which no fact source may take: an
+  /// explanation saying a fact came "from records" must mean Reckon's records.
+  public static let reservedSourceNames: Set<String> = ["notification", "records"]
+
+  /// Why a fact source may not be named `name`, one of `reservedSourceNames`.
+  static func reservedNameProblem(_ name: String) -> String {
+    "'\(name)' names the facts Reckon gives itself (the signed notification, its records); "
+      + "give the source another name"
   }
 }

@@ -151,6 +151,8 @@ public final class ReckonService: Sendable {
         ConfigurationError(
           "apps", "must list at least one app: without one, every notification is refused"))
     }
+    try Self.checkLayers(factSources, key: "factSources")
+    try Self.checkLayers(googlePlay?.factSources ?? [], key: "googlePlay factSources")
     var sources = try Self.policySources(apps: apps, keepDays: keepDays)
       .reduce(into: [AppKey: PolicyBook.Source]()) { $0[$1.key.key] = $1.value }
     for (index, app) in (googlePlay?.apps ?? []).enumerated() {
@@ -209,6 +211,26 @@ public final class ReckonService: Sendable {
         answerSender: answerSender, requestLogs: requestLogs, events: { events(.sender($0)) })
     } else {
       self.sender = nil
+    }
+  }
+
+  /// Refuses fact sources that reckon.json would refuse: two of one name (a fact's provenance
+  /// names one), a name Reckon gives its own facts, or a timeout that is not above zero.
+  static func checkLayers(_ layers: [LayeredFactSource.Layer], key: String)
+    throws(ReckonServiceError)
+  {
+    var names: Set<String> = []
+    for (index, layer) in layers.enumerated() {
+      let name = layer.source.name
+      var problem: String?
+      if !names.insert(name).inserted {
+        problem = "'\(name)' is used by another fact source"
+      } else if ReckonConfiguration.reservedSourceNames.contains(name) {
+        problem = ReckonConfiguration.reservedNameProblem(name)
+      } else if layer.timeout <= .zero {
+        problem = "'\(name)' has a timeout of \(layer.timeout): it must be above zero"
+      }
+      if let problem { throw .configuration(ConfigurationError("\(key)[\(index)]", problem)) }
     }
   }
 
