@@ -89,6 +89,18 @@ public enum StateTable: String, CaseIterable, Sendable {
 
   /// Whether the table's rows carry an `id` the importer keeps (the first column).
   public var hasId: Bool { columns.first?.name == "id" }
+
+  /// The columns that tell one state's row from another's under the same id: a row the target
+  /// holds already is the same row only if these agree.
+  public var identityColumns: [String] {
+    switch self {
+    case .requests, .outcomes: ["notification_uuid"]
+    case .decisions: ["request_id"]
+    case .outbox: ["decision_id"]
+    case .attempts: ["entry_id", "started_at"]
+    case .appPauses, .appThrottles, .livePolicies: []
+    }
+  }
 }
 
 /// Some rows of one table, read out in the exporter's order, and where the next batch starts.
@@ -122,6 +134,9 @@ public protocol StateExporter: Sendable {
 public protocol StateImporter: Sendable {
   /// Writes the batch's rows it does not hold yet, in one transaction; how many it wrote.
   func importRows(_ batch: StateRowBatch) throws(StateError) -> Int
+  /// The `identityColumns` of the rows of `table` it holds with ids from `ids`, by id.
+  func heldIdentities(_ table: StateTable, ids: ClosedRange<Int64>) throws(StateError)
+    -> [Int64: [StateCell]]
   /// How many rows `table` holds.
   func rowCount(_ table: StateTable) throws(StateError) -> Int
   /// Makes the ids the state gives new rows follow the imported ones.

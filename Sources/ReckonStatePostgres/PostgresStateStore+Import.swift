@@ -76,6 +76,27 @@ extension PostgresStateStore: StateImporter {
     }
   }
 
+  /// The identity columns of the rows of `table` held with ids in `ids`, by id.
+  public func heldIdentities(_ table: StateTable, ids: ClosedRange<Int64>) throws(StateError)
+    -> [Int64: [StateCell]]
+  {
+    let identity = table.identityColumns
+    guard table.hasId, !identity.isEmpty else { return [:] }
+    let rows = try locked { () throws(StateError) in
+      try connection.query(
+        """
+        SELECT id, \(identity.joined(separator: ", ")) FROM \(table.rawValue)
+        WHERE id >= $1 AND id <= $2
+        """, [.integer(ids.lowerBound), .integer(ids.upperBound)])
+    }
+    var held: [Int64: [StateCell]] = [:]
+    for row in rows {
+      guard let id = row.int(0) else { continue }
+      held[id] = row.cells.dropFirst().map(StateCell.init)
+    }
+    return held
+  }
+
   /// How many rows `table` holds.
   public func rowCount(_ table: StateTable) throws(StateError) -> Int {
     try count("SELECT COUNT(*) FROM \(table.rawValue)")
@@ -111,6 +132,20 @@ extension PostgresStateStore: StateImporter {
     case .bytes(let data):
       kind == .bytes ? .bytes(data) : .text(String(decoding: data, as: UTF8.self))
     case .boolean(let flag): .boolean(flag)
+    }
+  }
+}
+
+extension StateCell {
+  /// A cell as read back from the database; NULL is `null`.
+  init(_ cell: PostgresRow.Cell?) {
+    switch cell {
+    case nil: self = .null
+    case .integer(let number): self = .integer(number)
+    case .double(let number): self = .real(number)
+    case .text(let text): self = .text(text)
+    case .bytes(let data): self = .bytes(data)
+    case .boolean(let flag): self = .boolean(flag)
     }
   }
 }

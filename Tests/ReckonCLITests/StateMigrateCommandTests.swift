@@ -105,6 +105,22 @@ struct StateMigrateCommandTests {
     #expect(next.requestId == 5)
   }
 
+  /// A database a service already recorded into holds other requests under the file's ids:
+  /// skipping them as moved would leave the file's out and say everything moved.
+  @Test func aDatabaseHoldingAnotherHistoryIsRefusedBeforeAnythingIsWritten() async throws {
+    let database = try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore)
+    let live = try database.recordNotification(Fixture.notification(transaction: "77"))
+    #expect(live.requestId == 1)
+    let run = try await migrate()
+    #expect(run.status == 1)
+    #expect(
+      run.standardError.contains("the database holds another state's history: its requests row 1"),
+      "\(run.standardError)")
+    #expect(!run.standardOutput.contains("every row of the file is in the database"))
+    #expect(try database.rowCount(.requests) == 1)
+    #expect(try database.rowCount(.outbox) == 0)
+  }
+
   @Test func aFileASenderHoldsIsRefused() async throws {
     let lock = try SenderLock(statePath: path)
     defer { lock.release() }

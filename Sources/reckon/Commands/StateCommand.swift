@@ -31,8 +31,10 @@ enum StateCommand: Command {
     outcomes, the pauses and holds in force, and the last policy that went live for each app.
     Every row keeps its id, so the outbox entry numbers an operator knows stay the same. Rows
     the database holds already are skipped: a move that stopped part-way is finished by running
-    it again, and running it twice changes nothing. At the end it checks that the database
-    holds every row of each table the file holds, and prints the counts.
+    it again, and running it twice changes nothing. A row the database holds under one of the
+    file's ids must be the file's: a database a service already recorded into is refused. At
+    the end it checks that the database holds every row of each table the file holds, and
+    prints the counts.
 
     \(CommandOption.table(options))
 
