@@ -2,8 +2,8 @@ import Foundation
 import ReckonTools
 
 /// Where `--html PATH` writes its report, checked before the run: never one of the command's
-/// inputs, never an existing file that is not an HTML report, and in a folder that can be
-/// written, so a long run does not end by destroying data or failing to save its result.
+/// inputs, never an existing file that is not an HTML report Reckon wrote, never a path that
+/// names no file, and in a folder that can be written, so a long run does not end by destroying data or failing to save its result.
 struct HTMLReportFile {
   /// The path as given.
   let path: String
@@ -13,6 +13,7 @@ struct HTMLReportFile {
     case isAnInput(path: String, option: String)
     case notAnHTMLReport(path: String)
     case isAFolder(path: String)
+    case noFileName(path: String)
     case noFolder(path: String, folder: String)
     case folderNotWritable(path: String, folder: String)
 
@@ -21,9 +22,11 @@ struct HTMLReportFile {
       case .isAnInput(let path, let option):
         "--html \(path) is the file given to \(option); the report would overwrite it. Write the report to another file"
       case .notAnHTMLReport(let path):
-        "--html \(path) exists and is not an HTML report (it does not start with <!DOCTYPE html>); refusing to overwrite it"
+        "--html \(path) exists and is not an HTML report Reckon wrote; refusing to overwrite it"
       case .isAFolder(let path):
         "--html \(path) is a folder; give the report's file name"
+      case .noFileName(let path):
+        "--html '\(path)' names no file; give the report's file name, such as report.html"
       case .noFolder(let path, let folder):
         "--html \(path): the folder \(folder) does not exist"
       case .folderNotWritable(let path, let folder):
@@ -35,6 +38,8 @@ struct HTMLReportFile {
   /// Checks `path` against the command's `inputs` (option name → path, for the message).
   init(_ path: String, inputs: [(option: String, path: String)]) throws(Refusal) {
     self.path = path
+    guard !path.allSatisfy(\.isWhitespace) else { throw .noFileName(path: path) }
+    guard !path.hasSuffix("/") else { throw .isAFolder(path: path) }
     let output = URL(fileURLWithPath: path)
     var isFolder: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
@@ -43,7 +48,7 @@ struct HTMLReportFile {
       if let input = inputs.first(where: { Self.sameFile(path, $0.path) }) {
         throw .isAnInput(path: path, option: input.option)
       }
-      guard Self.startsAsHTML(path) else { throw .notAnHTMLReport(path: path) }
+      guard Self.isReckonReport(path) else { throw .notAnHTMLReport(path: path) }
     }
     let folder = output.deletingLastPathComponent().path
     var folderIsFolder: ObjCBool = false
@@ -67,12 +72,12 @@ struct HTMLReportFile {
     return a.st_dev == b.st_dev && a.st_ino == b.st_ino
   }
 
-  /// Whether the file begins like a page Reckon writes (`HTMLReport.page`), ignoring case and
-  /// leading white space.
-  private static func startsAsHTML(_ path: String) -> Bool {
+  /// Whether the file begins as every page Reckon writes does (`HTMLReport.pageStart`): any
+  /// other HTML file is somebody's page.
+  private static func isReckonReport(_ path: String) -> Bool {
     guard let handle = FileHandle(forReadingAtPath: path) else { return false }
     defer { try? handle.close() }
-    let head = String(decoding: (try? handle.read(upToCount: 64)) ?? Data(), as: UTF8.self)
-    return head.drop(while: \.isWhitespace).lowercased().hasPrefix("<!doctype html")
+    let start = Data(HTMLReport.pageStart.utf8)
+    return (try? handle.read(upToCount: start.count)) == start
   }
 }

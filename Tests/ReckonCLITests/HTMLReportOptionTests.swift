@@ -83,14 +83,47 @@ struct HTMLReportOptionTests {
   @Test func htmlReplacesAnEarlierReport() async throws {
     let folder = try await Self.folder()
     let report = folder + "/outcomes.html"
+    let dryRun = [
+      "dry-run", "--config", folder + "/reckon.json", "--policy", folder + "/mine.policy",
+      "--requests", folder + "/requests.jsonl", "--html", report,
+    ]
+    #expect(try await ReckonBinary.run(dryRun).status == 0)
     let arguments = [
       "report", "outcomes", "--state", folder + "/reckon-state.sqlite", "--html", report,
     ]
-    try Data("<!DOCTYPE html><html><body>old</body></html>".utf8).write(
-      to: URL(fileURLWithPath: report))
     let run = try await ReckonBinary.run(arguments)
     #expect(run.status == 0, "\(run.standardError)")
     #expect(try String(contentsOfFile: report, encoding: .utf8).contains("Refund outcomes"))
+  }
+
+  /// Somebody's own page is HTML too, but not a report Reckon wrote: it is kept.
+  @Test(arguments: [
+    "<!DOCTYPE html><p>mine</p>", "<!doctype html>\n<html><body>notes</body></html>",
+  ])
+  func htmlNamingAnotherHTMLPageIsRefused(page: String) async throws {
+    let folder = try await Self.folder()
+    let mine = folder + "/mine.html"
+    try Data(page.utf8).write(to: URL(fileURLWithPath: mine))
+    let run = try await ReckonBinary.run([
+      "report", "outcomes", "--state", folder + "/reckon-state.sqlite", "--html", mine,
+    ])
+    #expect(run.status != 0)
+    #expect(
+      run.standardError.contains("exists and is not an HTML report Reckon wrote"),
+      "\(run.standardError)")
+    #expect(try String(contentsOfFile: mine, encoding: .utf8) == page)
+  }
+
+  @Test(arguments: [("", "names no file"), ("  ", "names no file"), ("x.html/", "is a folder")])
+  func htmlNamingNoFileIsRefusedBeforeTheRun(path: String, problem: String) async throws {
+    let folder = try await Self.folder()
+    let run = try await ReckonBinary.run([
+      "report", "outcomes", "--state", folder + "/reckon-state.sqlite", "--html", path,
+    ])
+    #expect(run.status != 0)
+    #expect(run.standardOutput.isEmpty, "the report ran before the path was checked")
+    #expect(run.standardError.contains(problem), "\(run.standardError)")
+    #expect(!run.standardError.contains("NSCocoaErrorDomain"))
   }
 
   @Test func htmlInAMissingFolderIsRefusedBeforeTheRun() async throws {

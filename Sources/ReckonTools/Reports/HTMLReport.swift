@@ -199,31 +199,34 @@ public enum HTMLReport {
     return html + "</table>"
   }
 
-  static func page(title: String, body: String) -> String {
-    """
-    <!DOCTYPE html>
-    <html lang="en"><head><meta charset="utf-8"><title>\(HTMLText.escape(title))</title>
-    <style>
-    body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #1d232b; background: #fff; }
-    h1 { font-size: 1.6em; } h2 { font-size: 1.2em; margin-top: 1.6em; }
-    table { border-collapse: collapse; margin: .5em 0; } td, th { padding: 3px 10px; border-bottom: 1px solid #dde3ea; text-align: left; }
-    .n { text-align: right; font-variant-numeric: tabular-nums; } .totals { font-size: 1.1em; background: #eef3f8; padding: .7em 1em; }
-    svg text { font: 13px system-ui, sans-serif; fill: #1d232b; } svg .chart-title { font-weight: 600; font-size: 14px; } svg .small { font-size: 11px; }
-    figure { margin: 1em 0; } .key { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; } .key.a { background: #3b6ea5; } .key.b { background: #d08a2c; }
-    .apple-rules { background: #fdecea; border-left: 4px solid #b3261e; padding: .5em 1em; } .apple-rules p { margin: .2em 0; font-weight: 600; }
-    .meta { color: #4a5563; } code.hash { font-size: .8em; word-break: break-all; } p.small { font-size: .85em; color: #4a5563; }
-    svg.time-chart .axis, svg.time-chart .x-label { font-size: 11px; fill: #4a5563; }
-    svg { max-width: 100%; height: auto; }
-    @media print {
-      body { margin: 0; max-width: none; font-size: 10pt; }
-      figure, tr, .totals, .meta { break-inside: avoid; page-break-inside: avoid; }
-      h2 { break-after: avoid; page-break-after: avoid; }
-    }
-    </style></head><body>
-    \(body)
-    <p class="small">Made by Reckon.</p>
-    </body></html>
+  /// How every page Reckon writes begins, by which `--html` knows a report it may replace.
+  public static let pageStart =
+    #"<!DOCTYPE html>"# + "\n" + #"<html lang="en"><head><meta charset="utf-8"><title>"#
 
-    """
+  static func page(title: String, body: String) -> String {
+    pageStart + """
+      \(HTMLText.escape(title))</title>
+      <style>
+      body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #1d232b; background: #fff; }
+      h1 { font-size: 1.6em; } h2 { font-size: 1.2em; margin-top: 1.6em; }
+      table { border-collapse: collapse; margin: .5em 0; } td, th { padding: 3px 10px; border-bottom: 1px solid #dde3ea; text-align: left; }
+      .n { text-align: right; font-variant-numeric: tabular-nums; } .totals { font-size: 1.1em; background: #eef3f8; padding: .7em 1em; }
+      svg text { font: 13px system-ui, sans-serif; fill: #1d232b; } svg .chart-title { font-weight: 600; font-size: 14px; } svg .small { font-size: 11px; }
+      figure { margin: 1em 0; } .key { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; } .key.a { background: #3b6ea5; } .key.b { background: #d08a2c; }
+      .apple-rules { background: #fdecea; border-left: 4px solid #b3261e; padding: .5em 1em; } .apple-rules p { margin: .2em 0; font-weight: 600; }
+      .meta { color: #4a5563; } code.hash { font-size: .8em; word-break: break-all; } p.small { font-size: .85em; color: #4a5563; }
+      svg.time-chart .axis, svg.time-chart .x-label { font-size: 11px; fill: #4a5563; }
+      svg { max-width: 100%; height: auto; }
+      @media print {
+        body { margin: 0; max-width: none; font-size: 10pt; }
+        figure, tr, .totals, .meta { break-inside: avoid; page-break-inside: avoid; }
+        h2 { break-after: avoid; page-break-after: avoid; }
+      }
+      </style></head><body>
+      \(body)
+      <p class="small">Made by Reckon.</p>
+      </body></html>
+
+      """
   }
 }

@@ -56,8 +56,8 @@ enum DryRunCommand: Command {
       "html", value: "FILE",
       help: [
         "also write a self-contained HTML report; refused before the run when FILE",
-        "is one of the inputs above, exists and is not an HTML report, or its",
-        "folder is missing or cannot be written",
+        "is one of the inputs above, names no file, exists and is not an HTML",
+        "report Reckon wrote, or its folder is missing or cannot be written",
       ]),
     CommandOption(
       "skip-bad-lines",

@@ -82,8 +82,9 @@ enum ReportCommand: Command {
     --html FILE writes the report as one self-contained page (no scripts, nothing fetched),
     with the dates covered, the deciding policies' names, versions and SHA-256, and with --by
     charts of the decisions per period by outcome, the refund rate and the money kept. It is
-    refused before anything is read when FILE is the state database, exists and
-    is not an HTML report, or its folder is missing or cannot be written.
+    refused before anything is read when FILE is the state database, names no
+    file, exists and is not an HTML report Reckon wrote, or its folder is missing
+    or cannot be written.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
