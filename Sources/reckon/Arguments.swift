@@ -45,17 +45,26 @@ struct Arguments {
         guard !flagNames.contains(name) else {
           throw UsageError("--\(name) takes no value; write --\(name) alone")
         }
-        options[name, default: []].append(value)
+        options[name, default: []].append(try Self.given(value, for: name))
       } else if flagNames.contains(name) {
         flags.insert(name)
       } else if index < words.count, !names(words[index]) {
-        options[name, default: []].append(words[index])
+        options[name, default: []].append(try Self.given(words[index], for: name))
         index += 1
       } else {
         // `--bogus --policy p`: the known option after an unknown one is not its value.
         valueless.insert(name)
       }
     }
+  }
+
+  /// `value`, refused when it is empty or blank: most often a shell variable that was not set,
+  /// and `--out ""` would otherwise write into the folder the process runs in, or `/`.
+  private static func given(_ value: String, for name: String) throws(UsageError) -> String {
+    guard !value.allSatisfy(\.isWhitespace) else {
+      throw UsageError("--\(name) was given an empty value; give it one")
+    }
+    return value
   }
 
   /// Whether `word` is `--NAME` or `--NAME=…` for an option or flag the command knows.

@@ -2,8 +2,8 @@ import Foundation
 import ReckonTools
 
 /// Where `--html PATH` writes its report, checked before the run: never one of the command's
-/// inputs, never an existing file that is not an HTML report Reckon wrote, never a path that
-/// names no file, and in a folder that can be written, so a long run does not end by destroying data or failing to save its result.
+/// inputs, never an existing file that is not an HTML report Reckon wrote, never a folder, and
+/// in a folder that can be written, so a long run does not end by destroying data or failing to save its result.
 struct HTMLReportFile {
   /// The path as given.
   let path: String
@@ -13,7 +13,6 @@ struct HTMLReportFile {
     case isAnInput(path: String, option: String)
     case notAnHTMLReport(path: String)
     case isAFolder(path: String)
-    case noFileName(path: String)
     case noFolder(path: String, folder: String)
     case folderNotWritable(path: String, folder: String)
 
@@ -25,8 +24,6 @@ struct HTMLReportFile {
         "--html \(path) exists and is not an HTML report Reckon wrote; refusing to overwrite it"
       case .isAFolder(let path):
         "--html \(path) is a folder; give the report's file name"
-      case .noFileName(let path):
-        "--html '\(path)' names no file; give the report's file name, such as report.html"
       case .noFolder(let path, let folder):
         "--html \(path): the folder \(folder) does not exist"
       case .folderNotWritable(let path, let folder):
@@ -38,7 +35,6 @@ struct HTMLReportFile {
   /// Checks `path` against the command's `inputs` (option name → path, for the message).
   init(_ path: String, inputs: [(option: String, path: String)]) throws(Refusal) {
     self.path = path
-    guard !path.allSatisfy(\.isWhitespace) else { throw .noFileName(path: path) }
     guard !path.hasSuffix("/") else { throw .isAFolder(path: path) }
     let output = URL(fileURLWithPath: path)
     var isFolder: ObjCBool = false

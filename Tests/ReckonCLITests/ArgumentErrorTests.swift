@@ -11,6 +11,16 @@ struct ArgumentErrorTests {
   ]
 
   static let cases: [CommandErrorCase] = [
+    // An empty value is most often a shell variable not set: `--out ""` wrote into `/`.
+    CommandErrorCase(
+      arguments: ["generate", "--out", "", "--count", "5"],
+      message: "reckon generate: --out was given an empty value; give it one"),
+    CommandErrorCase(
+      arguments: ["generate", "--out= ", "--count", "5"],
+      message: "reckon generate: --out was given an empty value; give it one"),
+    CommandErrorCase(
+      arguments: ["simulate", "--init-ca", ""],
+      message: "reckon simulate: --init-ca was given an empty value; give it one"),
     // An option of one value given twice: the last would otherwise win without a word.
     CommandErrorCase(
       arguments: eval + ["--policy", "policies/prefer-refund.policy"],

@@ -114,7 +114,10 @@ struct HTMLReportOptionTests {
     #expect(try String(contentsOfFile: mine, encoding: .utf8) == page)
   }
 
-  @Test(arguments: [("", "names no file"), ("  ", "names no file"), ("x.html/", "is a folder")])
+  @Test(arguments: [
+    ("", "--html was given an empty value"), ("  ", "--html was given an empty value"),
+    ("x.html/", "is a folder"),
+  ])
   func htmlNamingNoFileIsRefusedBeforeTheRun(path: String, problem: String) async throws {
     let folder = try await Self.folder()
     let run = try await ReckonBinary.run([

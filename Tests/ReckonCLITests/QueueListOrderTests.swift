@@ -63,9 +63,11 @@ struct QueueListOrderTests {
     let fixture = try QueueFixture()
     let run = try await fixture.queue(["list", "--limit=\(limit)"])
     #expect(run.status == 2)
-    #expect(
-      run.standardError.contains("--limit must be a positive whole number, not '\(limit)'"),
-      "\(run.standardError)")
+    let said =
+      limit.isEmpty
+      ? "--limit was given an empty value"
+      : "--limit must be a positive whole number, not '\(limit)'"
+    #expect(run.standardError.contains(said), "\(run.standardError)")
     #expect(run.standardOutput.isEmpty)
   }
 }
