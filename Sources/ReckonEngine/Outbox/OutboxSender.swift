@@ -113,17 +113,54 @@ public final class OutboxSender: Sendable {
       try store.restoreHold(Self.limiterKey(app), until: until, now: clock.now())
     }
     let exclusive = lease?.isExclusive == true && lease?.isHeld == true
-    while !isStopped() {
-      // Between batches none of this sender's sends is in flight.
-      let now = clock.now()
-      let due = try store.dueEntries(
-        now: now, leaseLapsedBefore: exclusive ? .distantFuture : now - sendLease, limit: 512)
-      guard !due.isEmpty else { break }
-      let interrupted = due.filter { if case .sending = $0.state { true } else { false } }.count
-      if interrupted > 0 { events(.recoveredInterrupted(count: interrupted)) }
-      let results = try await process(due, isStopped: isStopped)
-      for result in results { summary.add(result) }
-      if results.allSatisfy({ $0 == .none }) { break }
+    // Due entries are taken up as sends finish, and looked for again every
+    // `refetchInterval` while sends are in flight with room for more: one slow answer must not
+    // hold up a reply that came due meanwhile.
+    try await withThrowingTaskGroup(of: DrainStep.self) { group in
+      var inFlight: Set<Int64> = []
+      // Entries this drain left as they were (stopped, changed by another): not taken again.
+      var leftAlone: Set<Int64> = []
+      var waiting: [OutboxEntry] = []
+      var ticking = false
+      func fetch() throws {
+        let now = clock.now()
+        // Under an exclusive lease this sender's own sends in flight are `sending` too.
+        waiting = try store.dueEntries(
+          now: now, leaseLapsedBefore: exclusive ? .distantFuture : now - sendLease, limit: 512
+        ).filter { !inFlight.contains($0.id) && !leftAlone.contains($0.id) }
+        let interrupted = waiting.filter { if case .sending = $0.state { true } else { false } }
+        if !interrupted.isEmpty { events(.recoveredInterrupted(count: interrupted.count)) }
+      }
+      if !isStopped() { try fetch() }
+      while true {
+        while inFlight.count < maximumConcurrentSends, !isStopped(), !waiting.isEmpty {
+          let entry = waiting.removeFirst()
+          inFlight.insert(entry.id)
+          group.addTask {
+            .finished(entry.id, try await self.processLogged(entry, isStopped: isStopped))
+          }
+        }
+        guard !inFlight.isEmpty else {
+          group.cancelAll()  // a tick still sleeping
+          break
+        }
+        if !ticking, inFlight.count < maximumConcurrentSends, !isStopped() {
+          ticking = true
+          group.addTask {
+            try? await Task.sleep(for: Self.refetchInterval)
+            return .tick
+          }
+        }
+        guard let step = try await group.next() else { break }
+        switch step {
+        case .tick: ticking = false
+        case .finished(let id, let action):
+          inFlight.remove(id)
+          summary.add(action)
+          if action == .none { leftAlone.insert(id) }
+        }
+        if waiting.isEmpty, !isStopped() { try fetch() }
+      }
     }
     return summary
   }
@@ -191,31 +228,20 @@ public final class OutboxSender: Sendable {
       ? min(credentialsPause, Self.longestSandboxCredentialsPause) : credentialsPause
   }
 
+  /// How often a drain looks for newly due entries while its sends are in flight.
+  static let refetchInterval: Duration = .milliseconds(250)
+
+  /// What finished in a drain: a send, or the wait before looking for due entries again.
+  private enum DrainStep: Sendable {
+    case finished(Int64, OutboxAction)
+    case tick
+  }
+
   /// How often a lasting state database problem is reported again.
   static let databaseProblemReminder: TimeInterval = 300
 
   /// The longest pause of a Sandbox app after a 401 or 403.
   static let longestSandboxCredentialsPause: TimeInterval = 60
-
-  private func process(_ entries: [OutboxEntry], isStopped: @escaping @Sendable () -> Bool)
-    async throws -> [OutboxAction]
-  {
-    try await withThrowingTaskGroup(of: OutboxAction.self) { group in
-      var results: [OutboxAction] = []
-      var iterator = entries.makeIterator()
-      for _ in 0..<maximumConcurrentSends {
-        guard let entry = iterator.next() else { break }
-        group.addTask { try await self.processLogged(entry, isStopped: isStopped) }
-      }
-      while let result = try await group.next() {
-        results.append(result)
-        if !isStopped(), let entry = iterator.next() {
-          group.addTask { try await self.processLogged(entry, isStopped: isStopped) }
-        }
-      }
-      return results
-    }
-  }
 
   /// Processes `entry` with its request's log context current: the one the request arrived
   /// with while it is kept, else one naming what the entry knows.
