@@ -27,7 +27,8 @@ public enum SigningError: Error, Hashable, Sendable, CustomStringConvertible {
     case .notAPrivateKey(let path): "\(path) is not a PEM (PKCS#8 .p8) private key"
     case .keyEncrypted(let path):
       "\(path) holds an encrypted (passphrase-protected) key; App Store Connect's .p8 keys are not encrypted: use the file as downloaded, or decrypt it with openssl pkcs8 -topk8 -nocrypt -in \(path) -out KEY.p8 (which reads both kinds of encrypted key)"
-    case .notP256(let path): "\(path) is not an EC P-256 key; App Store Connect keys for ES256 are"
+    case .notP256(let path):
+      "\(path) is not an EC P-256 key, which every App Store Connect key (signing ES256) is"
     case .signatureFailed(let step): "ES256 signing failed at \(step)"
     case .generationFailed: "could not generate a test key or certificate"
     }
