@@ -55,7 +55,7 @@ extension OutboxSender {
     case .send(let body, let app):
       if let stop = try await clearToSend(&entry, started: started) { return stop }
       let delivery = await sender.send(
-        body, transactionId: entry.transactionId, app: app, before: entry.deadline)
+        body, transactionId: entry.transactionId, app: app, before: sendBy(entry, started))
       let finished = clock.now()
       let next = entry.delivered(delivery, now: finished, backoff: backoff)
       try store.save(
@@ -68,7 +68,7 @@ extension OutboxSender {
       let delivery: ReviewRefundDelivery =
         if let answerSender {
           await answerSender.send(
-            answer, packageName: packageName, orderId: orderId, before: entry.deadline)
+            answer, packageName: packageName, orderId: orderId, before: sendBy(entry, started))
         } else {
           // Nothing left: the entry is `sending` in the state, and it did not go.
           .notRecorded(
@@ -92,6 +92,13 @@ extension OutboxSender {
     default:
       return .none
     }
+  }
+
+  /// When a send started at `started` is given up: at Apple's deadline, or before its lease
+  /// lapses, whichever comes first. A send still in flight when its lease lapses would be made
+  /// again by another sender, beside this one.
+  func sendBy(_ entry: OutboxEntry, _ started: Date) -> Date {
+    min(entry.deadline, started.addingTimeInterval(sendLease - min(sendLease / 5, 10)))
   }
 
   /// What comes before either store's send: consent read again where due, then the `sending`

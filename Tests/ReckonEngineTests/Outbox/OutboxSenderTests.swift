@@ -405,10 +405,25 @@ import Testing
     let sender = OutboxSender(
       store: store, sender: recorder, configuration: try SenderSettings.fast(),
       clock: SimulatedClock(start: start), consentCheck: nil)
-    let id = try OutboxFixture.enqueue(in: store, at: start)
+    // Received so long ago that the deadline comes before the send's lease would lapse.
+    let id = try OutboxFixture.enqueue(in: store, at: start.addingTimeInterval(-12 * 3_600 + 100))
     _ = try await sender.drainDue()
     #expect(try store.entry(id: id).state.name == "sent")
-    #expect(recorder.deadlines == [start.addingTimeInterval(12 * 3_600)])
+    #expect(recorder.deadlines == [start.addingTimeInterval(100)])
+  }
+
+  /// A send still in flight when its lease lapses would be made again by another sender beside
+  /// it, so each is given up before then: a fifth of the lease, or 10 s, before it lapses.
+  @Test(arguments: [(10.0, 8.0), (300.0, 290.0)])
+  func aSendIsGivenUpBeforeItsLeaseLapses(lease: Double, givenUpAfter: Double) async throws {
+    let store = try OutboxFixture.temporaryStore()
+    let recorder = DeadlineRecorder()
+    let sender = OutboxSender(
+      store: store, sender: recorder, configuration: try SenderSettings.fast(),
+      clock: SimulatedClock(start: start), sendLeaseSeconds: lease, consentCheck: nil)
+    try OutboxFixture.enqueue(in: store, at: start)
+    #expect(try await sender.drainDue().sent == 1)
+    #expect(recorder.deadlines == [start.addingTimeInterval(givenUpAfter)])
   }
 
   @Test func serverErrorsRetryWithBackoffUntilAccepted() async throws {
