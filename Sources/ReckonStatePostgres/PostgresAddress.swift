@@ -41,7 +41,7 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
         throw .cannotOpen(
           path: Self.redacted(url),
           message:
-            "the address holds a password, which would show wherever the address does: set PGPASSWORD, or name a file holding it in state.passwordFile"
+            "the address holds a password, which would show wherever the address does: set PGPASSWORD, or name a file holding it (state.passwordFile in reckon.json, --password-file on the command line)"
         )
       }
       option += 1
@@ -89,13 +89,15 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
     ("keepalives_count", "3"), ("tcp_user_timeout", "20000"),
   ]
 
-  /// `url` with its password, in the user part or the query, replaced, for a message about a
-  /// URL that was refused.
+  /// `url` with its password, in the user part or the query (by any spelling of the name,
+  /// `PASSWORD` too, which libpq refuses as unknown), replaced, for a message about a URL that
+  /// was refused.
   static func redacted(_ url: String) -> String {
+    let hidden = "REDACTED"
     guard var parts = URLComponents(string: url) else { return "the configured address" }
-    if parts.password != nil { parts.password = "…" }
+    if parts.password != nil { parts.password = hidden }
     parts.queryItems = parts.queryItems?.map {
-      $0.name == "password" ? URLQueryItem(name: $0.name, value: "…") : $0
+      $0.name.lowercased().contains("pass") ? URLQueryItem(name: $0.name, value: hidden) : $0
     }
     return parts.string ?? "the configured address"
   }

@@ -16,7 +16,22 @@ import Testing
     } throws: { error in
       guard case StateError.cannotOpen(let shown, let message) = error else { return false }
       return !shown.contains("secret") && !message.contains("secret")
-        && message.contains("PGPASSWORD")
+        && message.contains("PGPASSWORD") && message.contains("--password-file")
+        && shown.contains("REDACTED")
+    }
+  }
+
+  /// libpq refuses `PASSWORD` as an unknown parameter; the message quoting the address still
+  /// hides its value.
+  @Test(arguments: [
+    "postgres://reckon@db.example/reckon?PASSWORD=secret",
+    "postgres://reckon@db.example/reckon?sslmode=disable&Passwd=secret",
+  ])
+  func aPasswordMisspeltInTheQueryIsNotShownEither(_ url: String) {
+    #expect {
+      try PostgresAddress(url: url)
+    } throws: { error in
+      !"\(error)".contains("secret")
     }
   }
 
