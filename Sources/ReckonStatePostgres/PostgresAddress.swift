@@ -83,10 +83,13 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// The connection options that notice a dead peer, unless the URL sets its own.
+  /// The connection options that notice a dead peer, unless the URL sets its own; and a
+  /// statement waiting 20 s for a lock (a `VACUUM FULL`, a `LOCK TABLE` left open) fails
+  /// rather than hold the webhook's answer for as long as the lock is held.
   static let livenessOptions = [
     ("connect_timeout", "10"), ("keepalives_idle", "10"), ("keepalives_interval", "5"),
     ("keepalives_count", "3"), ("tcp_user_timeout", "20000"),
+    ("options", "-c lock_timeout=20000"),
   ]
 
   /// `url` with its password, in the user part or the query (by any spelling of the name,

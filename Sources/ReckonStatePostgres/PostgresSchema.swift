@@ -193,6 +193,8 @@ enum PostgresSchema {
   static func migrate(_ connection: PostgresConnection, now: Date) throws(StateError) {
     let place = connection.address.description
     try connection.transaction { () throws(StateError) in
+      // Another instance's migration may take long on a large state: this one waits it out.
+      try connection.execute("SET LOCAL lock_timeout = 0")
       try connection.query(
         "SELECT pg_advisory_xact_lock($1::integer, $2::integer)",
         [.integer(Int64(lockClass)), .integer(Int64(migrationLock))])

@@ -1,0 +1,35 @@
+import Foundation
+import ReckonState
+import ReckonTestSupport
+import Testing
+
+@testable import ReckonStatePostgres
+
+/// A statement waiting for a lock another session holds (a `VACUUM FULL`, a `LOCK TABLE` left
+/// open) fails after the lock timeout rather than hold the webhook's answer as long as the lock.
+@Suite(.enabled(if: TestPostgres.isAvailable, "needs a PostgreSQL server (see TestPostgres)"))
+struct PostgresLockWaitTests {
+  @Test func everyConnectionWaitsAtMostTwentySecondsForALock() throws {
+    let connection = try PostgresConnection(
+      address: PostgresAddress(url: try TestPostgres.freshDatabase()))
+    #expect(try connection.query("SHOW lock_timeout").first?.text(0) == "20s")
+  }
+
+  @Test func aStatementWaitingForALockFailsAtTheLockTimeout() throws {
+    let url = try TestPostgres.freshDatabase()
+    _ = try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore)
+    // The address's own options win over Reckon's, here to keep the test short.
+    let store = try PostgresStateStore(
+      address: PostgresAddress(url: url + "?options=-c%20lock_timeout%3D300"), rules: .appStore)
+    let holder = try PostgresConnection(address: PostgresAddress(url: url))
+    try holder.execute("BEGIN")
+    try holder.execute("LOCK TABLE requests IN ACCESS EXCLUSIVE MODE")
+    let started = ContinuousClock.now
+    #expect(throws: StateError.self) {
+      try store.recordNotification(StateSamples.notification())
+    }
+    #expect(ContinuousClock.now - started < .seconds(10))
+    try holder.execute("ROLLBACK")
+    #expect(try store.recordNotification(StateSamples.notification()).requestId > 0)
+  }
+}
