@@ -13,6 +13,9 @@ public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
   case constraintViolated(operation: String, message: String)
   /// A command that needs an existing state database found no file.
   case noSuchFile(path: String)
+  /// A command that needs an existing state found a database server's database without any of
+  /// Reckon's tables: nothing made it a state yet.
+  case noStateYet(path: String)
   /// The file is not SQLite, or a SQLite database Reckon did not make; nothing was written to it.
   case notAStateDatabase(path: String)
   /// A read-only command found a database an older Reckon wrote, which it would have to migrate.
@@ -48,6 +51,8 @@ public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
     case .constraintViolated(let operation, let message):
       "state database refused a write (\(operation)): \(message)"
     case .noSuchFile(let path): "the state database \(path) does not exist: no such file"
+    case .noStateYet(let path):
+      "the database \(path) holds no Reckon state yet: reckon serve makes it at its first start"
     case .notAStateDatabase(let path): "\(path) is not a Reckon state database"
     case .olderSchema(let path, let found, let needed):
       "the state database \(path) has schema version \(found) from an older Reckon; this one reads version \(needed). reckon serve or reckon send upgrades it"

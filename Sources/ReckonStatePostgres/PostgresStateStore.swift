@@ -48,7 +48,8 @@ public final class PostgresStateStore: @unchecked Sendable {
     if durability == .full { try connection.execute("SET synchronous_commit = on") }
     if access != .create {
       let found = try PostgresSchema.version(connection, creating: false)
-      guard found > 0 else { throw .notAStateDatabase(path: address.description) }
+      // `version` refused a database holding Reckon's tables without their version already.
+      guard found > 0 else { throw .noStateYet(path: address.description) }
       if access == .readOnly {
         guard found == PostgresSchema.migrations.count else {
           throw found < PostgresSchema.migrations.count

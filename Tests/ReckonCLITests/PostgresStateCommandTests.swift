@@ -60,10 +60,32 @@ struct PostgresStateCommandTests {
     let listed = try await ReckonBinary.run(["report", "outcomes", "--state", empty])
     #expect(listed.status != 0)
     #expect(
-      listed.standardError.contains("is not a Reckon state database"), "\(listed.standardError)")
+      listed.standardError.contains("holds no Reckon state yet: reckon serve makes it"),
+      "\(listed.standardError)")
     let probe = try PostgresStateStore(
       address: PostgresAddress(url: empty), rules: .appStore, access: .create)
     #expect(try probe.schemaVersion() == PostgresStateStore.newestSchema)
+  }
+
+  /// A database made for Reckon and not yet used is ready, as a state file not yet made is.
+  @Test func doctorPassesAnEmptyDatabaseThatServeWillMakeItsTablesIn() async throws {
+    let empty = try TestPostgres.freshDatabase()
+    let policy = ReckonBinary.packageRoot.path + "/policies/targeted.policy"
+    let json = """
+      {"apps": [{"bundleId": "com.example", "appAppleId": 1234567890, "environment": "Production", "policy": "\(policy)"}],
+       "state": {"url": "\(empty)"}}
+      """
+    let config = folder + "/empty.json"
+    try Data(json.utf8).write(to: URL(fileURLWithPath: config))
+    let doctor = try await ReckonBinary.run(["doctor", "--config", config, "--offline"])
+    let line = doctor.standardOutput.split(separator: "\n").first { $0.contains(" state ") }
+    #expect(line?.hasPrefix("ok") == true, "\(doctor.standardOutput)")
+    #expect(line?.contains("holds no Reckon state yet") == true, "\(doctor.standardOutput)")
+    // Doctor made nothing there.
+    #expect(throws: StateError.noStateYet(path: empty)) {
+      try PostgresStateStore(
+        address: PostgresAddress(url: empty), rules: .appStore, access: .readOnly)
+    }
   }
 
   /// A generated history, moved into the database, dry-runs from it as from the file.

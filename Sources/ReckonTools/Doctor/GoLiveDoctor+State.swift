@@ -18,6 +18,11 @@ extension GoLiveDoctor {
         access: .existing)
     } catch .noSuchFile {
       return folderCheck(location)
+    } catch .noStateYet {
+      return .ok(
+        "state",
+        "\(location) answers and holds no Reckon state yet; reckon serve makes its tables at its "
+          + "first start (its user must be allowed to create them)")
     } catch {
       return .fail("state", error.description)
     }
