@@ -29,7 +29,8 @@ enum SendCommand: Command {
     expired), and prints what it did (--format json: {"expired":0,"failed":0,"retrying":0,"sent":1});
     without it, it keeps running until SIGTERM or SIGINT, when the sends in flight
     finish and are recorded before it exits 0 (SIGHUP is logged and ignored: the configuration
-    is read once, at start). Only one sender may use a state database at a time.
+    is read once, at start). Only one sender may use an SQLite state at a time; on PostgreSQL
+    every sender claims the replies it sends, so one may run beside the instances.
     A fact source whose file cannot be read at start-up (missing, locked) is a warning, not a
     refusal: replies decided a minute or more ago, whose consent is read again, wait with backoff
     until it opens; the others go out.
