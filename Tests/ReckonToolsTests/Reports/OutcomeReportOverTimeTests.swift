@@ -157,4 +157,15 @@ struct OutcomeReportOverTimeTests {
   func thePreferenceSentIsReadFromTheBody(_ body: String, _ preference: String?) {
     #expect(ReportedRequest.refundPreference(Data(body.utf8)) == preference)
   }
+
+  /// A fixed-offset zone is printed at its own offset, in summer too: Foundation printed EST
+  /// with New York's daylight time.
+  @Test(arguments: [("EST", "2026-07-10T00:00:00-05:00"), ("MST", "2026-07-10T00:00:00-07:00")])
+  func aFixedOffsetZoneIsPrintedAtItsOwnOffset(zone: String, printed: String) throws {
+    let timeZone = try #require(TimeZone(identifier: zone))
+    let midnight = try #require(
+      Calendar(identifier: .gregorian).date(
+        from: DateComponents(timeZone: timeZone, year: 2026, month: 7, day: 10)))
+    #expect(ReportPeriod(.day, timeZone: timeZone).timestamp(midnight) == printed)
+  }
 }

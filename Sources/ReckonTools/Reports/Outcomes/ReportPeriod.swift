@@ -69,7 +69,9 @@ public struct ReportPeriod: Sendable {
   /// `2026-12-07T00:00:00+01:00`.
   public func timestamp(_ date: Date) -> String {
     let formatter = ISO8601DateFormatter()
-    formatter.timeZone = timeZone
+    // The zone's offset at that moment, as a fixed zone: Foundation prints a zone named by an
+    // abbreviation (EST, MST) with the daylight time of a city that uses it.
+    formatter.timeZone = TimeZone(secondsFromGMT: timeZone.secondsFromGMT(for: date)) ?? timeZone
     formatter.formatOptions = [.withInternetDateTime]
     return formatter.string(from: date)
   }
