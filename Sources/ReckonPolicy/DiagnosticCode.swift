@@ -94,8 +94,17 @@ extension DiagnosticID {
     }
   }
 
-  /// The id with `code`, e.g. `P0301` or `unknown-fact`, case-insensitively; nil for neither.
-  public init?(codeOrName text: String) {
+  /// The id with `code`, e.g. `P0301`, `error[P0301]` or `unknown-fact`, case-insensitively;
+  /// nil for none.
+  public init?(codeOrName given: String) {
+    // As `check` prints it too: `error[P0306]`, `warning[P0502]`.
+    var text = given
+    if text.hasSuffix("]"), let open = text.firstIndex(of: "[") {
+      let severity = text[..<open].lowercased()
+      if severity == "error" || severity == "warning" {
+        text = String(text[text.index(after: open)..<text.index(before: text.endIndex)])
+      }
+    }
     let wanted = text.uppercased()
     guard
       let found = DiagnosticID.allCases.first(where: {

@@ -16,13 +16,14 @@ struct DiagnosticCodeTests {
     }
   }
 
-  @Test(arguments: ["P0306", "p0306", "unknown-fact", "UNKNOWN-FACT"])
+  @Test(arguments: ["P0306", "p0306", "unknown-fact", "UNKNOWN-FACT", "error[P0306]"])
   func anIDIsFoundByCodeOrName(_ text: String) {
     #expect(DiagnosticID(codeOrName: text) == .unknownFact)
   }
 
   @Test func aCodeNoProblemHasIsNotFound() {
     #expect(DiagnosticID(codeOrName: "P9999") == nil)
+    #expect(DiagnosticID(codeOrName: "note[P0306]") == nil)
   }
 
   @Test func theCodeIsPrintedBesideTheSeverity() {
