@@ -61,6 +61,16 @@ enum StateCommand: Command {
     guard PostgresAddress.isAddress(to) else {
       throw UsageError("--to takes a postgres:// address, not \(to)")
     }
+    guard !PostgresAddress.isAddress(from) else {
+      throw UsageError(
+        "--from takes the SQLite state file to move; \(from) is a PostgreSQL database (copy one "
+          + "database to another with pg_dump)")
+    }
+    // Before the sender lock, whose file would otherwise be left beside a path that is no state.
+    guard FileManager.default.fileExists(atPath: from) else {
+      throw StateError.noSuchFile(path: from)
+    }
+    try SQLiteStateStore.checkIsOurs(path: from)
     let address = try PostgresAddress(url: to, passwordFile: passwordFile)
     // A service still sending from the file would go on changing what is being moved.
     let lock: SenderLock
