@@ -161,6 +161,17 @@ struct GenerateCommandTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
   }
 
+  /// A mistyped count fails at once rather than fill memory and disk for hours.
+  @Test func aCountAboveTenMillionIsAUsageError() async throws {
+    let folder = try Self.emptyFolder()
+    let run = try await ReckonBinary.run(["generate", "--out", folder, "--count", "99999999999"])
+    #expect(run.status == 2)
+    #expect(
+      run.standardError.contains("--count must be at most 10000000, not 99999999999"),
+      "\(run.standardError)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+  }
+
   /// The history is past: it ends at `--until` (by default midnight UTC today, where it used to
   /// end weeks after the day it was made), over `--days` days.
   @Test func theHistoryEndsAtUntil() async throws {

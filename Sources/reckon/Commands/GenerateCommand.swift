@@ -23,13 +23,14 @@ enum GenerateCommand: Command {
   ]
   static let help = """
     Usage: reckon generate --out FOLDER [--count N] [--seed N] [--days N] [--until DATE]
-                           [--policy FILE] [--state yes|no] [--force]
+                           [--policy FILE] [--state yes|no] [--force] [--quiet]
+                           [--format text|json]
 
     Writes FOLDER/requests.jsonl (CONSUMPTION_REQUESTs in Apple's decoded shape), FOLDER/facts.sqlite
     (the example app's database, examples/facts.sql's schema) and FOLDER/reckon.json (the SQLite
     source with the example queries and their bulkQuery). The same seed and --until give the
     same files.
-    --count N      how many requests, at least 1 (default 10000)
+    --count N      how many requests, from 1 to 10000000 (default 10000)
     --days N       spread over this many days, at least 1 (default 90)
     --until DATE   the history ends at this time: 2026-11-01 (midnight UTC) or an ISO 8601 time
                    with its zone (default: midnight UTC today, so the history is past)
@@ -42,6 +43,8 @@ enum GenerateCommand: Command {
     --state no     no state database (the default)
     --force        replace files of these names already in FOLDER (and the databases' -wal and
                    -shm files); without it, generate refuses and names them
+    --quiet        say nothing on standard error while generating
+    --format json  what was written, as one object on standard output (text is the default)
 
     Every option, the policy and FOLDER (it must be a folder, or a path one can be created at,
     that can be written to) are checked before anything is written. The files are made in a
@@ -59,7 +62,8 @@ enum GenerateCommand: Command {
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let folder = try arguments.required("out")
-    let count = try number(arguments.option("count"), "count", atLeast: 1) ?? 10_000
+    let count =
+      try number(arguments.option("count"), "count", atLeast: 1, atMost: mostRequests) ?? 10_000
     let seed = try number(arguments.option("seed"), "seed") ?? 1
     let days = try number(arguments.option("days"), "days", atLeast: 1) ?? 90
     let until = try arguments.option("until").map { text throws(UsageError) in
@@ -187,9 +191,13 @@ enum GenerateCommand: Command {
     }
   }
 
-  private static func number(_ text: String?, _ name: String, atLeast minimum: Int = 0) throws
-    -> Int?
-  {
+  /// The most requests one run generates: far more than a dry-run needs, so a mistyped count
+  /// fails at once instead of filling memory and disk for hours.
+  static let mostRequests = 10_000_000
+
+  private static func number(
+    _ text: String?, _ name: String, atLeast minimum: Int = 0, atMost maximum: Int = .max
+  ) throws -> Int? {
     guard let text else { return nil }
     guard let value = Int(text), value >= 0 else {
       throw UsageError("--\(name) must be a whole number")
@@ -197,6 +205,9 @@ enum GenerateCommand: Command {
     // 0 requests, or 0 days to spread them over, would write files with nothing in them.
     guard value >= minimum else {
       throw UsageError("--\(name) must be at least \(minimum), not \(text)")
+    }
+    guard value <= maximum else {
+      throw UsageError("--\(name) must be at most \(maximum), not \(text)")
     }
     return value
   }
