@@ -102,6 +102,16 @@ enum ReportCommand: Command {
     let state = try StateFileOption.choice(&arguments)
     let period = try ReportPeriodOptions.period(&arguments)
     let range = try DateRangeOptions(&arguments, timeZone: period?.timeZone)
+    // Checked before anything is read; without --until the window ends by now at the latest.
+    if let period, let since = range.since {
+      let count = period.roughCount(from: since, to: range.until ?? Date())
+      guard count <= ReportPeriod.mostPeriods else {
+        throw UsageError(
+          "--by \(period.unit.rawValue) from --since to \(range.until == nil ? "now" : "--until") makes about \(count) periods, and a "
+            + "report shows at most \(ReportPeriod.mostPeriods): narrow the window"
+            + (period.unit == .month ? "" : ", or take a longer --by"))
+      }
+    }
     let format = try OutputFormat.option(&arguments, allowed: [.text, .json, .csv]) ?? .text
     let htmlPath = arguments.option("html")
     try arguments.rejectUnknown(positionals: 1)

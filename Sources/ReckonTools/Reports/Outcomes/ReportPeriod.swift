@@ -29,6 +29,20 @@ public struct ReportPeriod: Sendable {
     self.calendar = calendar
   }
 
+  /// The most periods a report shows: ten thousand days is over 27 years.
+  public static let mostPeriods = 10_000
+
+  /// About how many periods there are from `start` to `end`, without counting them one by one.
+  public func roughCount(from start: Date, to end: Date) -> Int {
+    let length: TimeInterval =
+      switch unit {
+      case .day: 86_400
+      case .week: 7 * 86_400
+      case .month: 30.44 * 86_400
+      }
+    return Int((max(0, end.timeIntervalSince(start)) / length).rounded(.up))
+  }
+
   /// The period `date` falls in (its start inclusive, end exclusive), by the time zone's clock,
   /// so a day across a daylight-saving change is 23 or 25 hours long.
   public func interval(containing date: Date) -> DateInterval {
