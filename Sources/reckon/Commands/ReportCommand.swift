@@ -49,7 +49,8 @@ enum ReportCommand: Command {
     share Apple did not give back. JSON gives milliunits, as Apple's price is.
 
     --by day|week|month adds a line per period from --since (or the first request) to --until
-    (or the last request), periods with no request included as zeros; weeks are ISO weeks,
+    (or the last request), periods with no request included as zeros, at most 10000 of them;
+    weeks are ISO weeks,
     Monday to Sunday, written 2026-W49. Periods are in UTC, or in --time-zone ZONE (an IANA
     name such as Europe/Berlin), where a bare --since or --until date is that day's midnight. --format json gives each period's groups too; --format csv
     gives a row per period and group, with an at_stake_CUR and kept_CUR column per currency.
