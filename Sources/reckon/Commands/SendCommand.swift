@@ -26,7 +26,7 @@ enum SendCommand: Command {
     5xx until each reply's 12-hour deadline. Sends found unfinished after a crash go out again.
     Events are written to standard error as JSON lines; expiries and credentials problems are
     errors. With --once it drains what is due now and exits (0, or 1 if anything failed or
-    expired), and prints what it did (--format json: {"expired":0,"failed":0,"retrying":0,"sent":1});
+    expired, or an app's sending is paused for a credentials problem), and prints what it did (--format json: {"expired":0,"failed":0,"retrying":0,"sent":1});
     without it, it keeps running until SIGTERM or SIGINT, when the sends in flight
     finish and are recorded before it exits 0 (SIGHUP is logged and ignored: the configuration
     is read once, at start). Only one sender may use an SQLite state at a time; on PostgreSQL
@@ -114,6 +114,16 @@ enum SendCommand: Command {
         "sent \(summary.sent), retrying later \(summary.retrying), failed \(summary.failed), expired \(summary.expired)"
       )
     }
-    return summary.failed + summary.expired > 0 ? 1 : 0
+    // A credentials pause keeps every reply of its app waiting, in this run and the next ones
+    // until it ends: said each time, and not a success a cron job would stay quiet about.
+    let now = Date()
+    let paused = try store.pauses().filter { $0.until > now }
+    for pause in paused {
+      console.error(
+        "reckon send: sending is paused for \(pause.app.bundleId) (\(pause.app.environment)) "
+          + "until \(pause.until.formatted(.iso8601)): \(pause.reason); check the key with "
+          + "reckon keys check")
+    }
+    return summary.failed + summary.expired > 0 || !paused.isEmpty ? 1 : 0
   }
 }
