@@ -64,4 +64,27 @@ struct ImportHistoryCommandTests {
     // The state database's busy timeout is 5 s: a checkpoint waiting for the reader takes it.
     #expect(took < 4, "import-history waited \(took) s for the other process's reader")
   }
+
+  /// A key Apple refuses stops the import naming the app, and what to run to find out why.
+  @Test func aRefusedKeyNamesTheAppAndHowToCheckIt() async throws {
+    let (folder, standIn) = try await Self.workspace(state: #"{ "path": "reckon-state.sqlite" }"#)
+    defer { StandInRecordTests.stop(standIn) }
+    let path = folder + "/reckon.json"
+    let configuration = try String(contentsOfFile: path, encoding: .utf8)
+      .replacingOccurrences(of: #""keyId": "TEST123""#, with: #""keyId": "OTHER99""#)
+    try Data(configuration.utf8).write(to: URL(fileURLWithPath: path))
+    let yesterday = ISO8601DateFormatter.string(
+      from: Date().addingTimeInterval(-86_400), timeZone: TimeZone(identifier: "UTC")!,
+      formatOptions: .withFullDate)
+    let run = try await ReckonBinary.run(
+      ["import-history", "--since", yesterday], in: URL(fileURLWithPath: folder))
+    #expect(run.status == 1, "\(run.transcript)")
+    #expect(
+      run.standardError.contains(
+        "reckon import-history: com.example.coins (Production): Get Notification History answered 401"
+      ), "\(run.transcript)")
+    #expect(
+      run.standardError.contains("check the key, issuer id and bundle id with reckon keys check"),
+      "\(run.transcript)")
+  }
 }

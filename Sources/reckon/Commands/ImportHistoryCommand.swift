@@ -55,8 +55,19 @@ enum ImportHistoryCommand: Command {
       let history = NotificationHistoryClient(
         client: client, app: AppStoreApp(bundleId: app.bundleId, environment: app.environment),
         transport: CurlHTTPClient(timeout: 30, maximumConnections: 1))
-      let summary = try await HistoryImporter(client: history, verifier: verifier, store: store)
-        .run(since: since, until: until, now: now)
+      let summary: HistoryImporter.Summary
+      do {
+        summary = try await HistoryImporter(client: history, verifier: verifier, store: store)
+          .run(since: since, until: until, now: now)
+      } catch let error as NotificationHistoryError {
+        // Which app's import stopped, and for a refused key what to run.
+        var message = "\(app.bundleId) (\(app.environment.rawValue)): \(error)"
+        if case .answered(let status, _) = error, status == 401 || status == 403 {
+          message += "; check the key, issuer id and bundle id with reckon keys check"
+        }
+        console.error("reckon import-history: " + message)
+        return 1
+      }
       console.out(
         "\(app.bundleId) (\(app.environment.rawValue)): \(summary.fetched) notifications in \(summary.pages) pages; stored \(summary.requests) requests and \(summary.outcomes) outcomes; \(summary.duplicates) already stored; \(summary.unverified.count) failed verification"
       )
