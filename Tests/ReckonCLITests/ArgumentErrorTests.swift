@@ -29,11 +29,17 @@ struct ArgumentErrorTests {
     ),
     CommandErrorCase(
       arguments: [
-        "report", "outcomes", "--state", "none.sqlite", "--by", "month", "--since", "0001-01-01",
-        "--until", "2026-01-01",
+        "report", "outcomes", "--state", "none.sqlite", "--by", "month", "--since", "1970-01-01",
+        "--until", "9999-01-01",
       ],
       message:
-        "reckon report: --by month from --since to --until makes about 24298 periods, and a report shows at most 10000: narrow the window"
+        "reckon report: --by month from --since to --until makes about 96339 periods, and a report shows at most 10000: narrow the window"
+    ),
+    // Older than anything a state holds, and printed by Foundation in the Julian calendar.
+    CommandErrorCase(
+      arguments: ["prune", "--state", "none.sqlite", "--before", "0001-01-01", "--dry-run"],
+      message:
+        "reckon prune: --before: '0001-01-01' is before 1970, older than anything Reckon records; give a later date"
     ),
     CommandErrorCase(
       arguments: ["simulate", "--init-ca", ""],

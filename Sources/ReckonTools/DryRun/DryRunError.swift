@@ -18,6 +18,8 @@ public enum DryRunError: Error, Hashable, Sendable, CustomStringConvertible {
   case bulkQueryDisagrees(transactionId: String, fact: String, bulk: String, perRequest: String)
   /// A date option could not be read.
   case badDate(String)
+  /// A date option gave a time before 1970, older than anything a state holds.
+  case dateBefore1970(String)
   /// A date option gave a time of day but no zone, which could be read several ways.
   case dateWithoutTimeZone(String)
 
@@ -56,6 +58,8 @@ public enum DryRunError: Error, Hashable, Sendable, CustomStringConvertible {
         + "make them find the same rows (e.g. the customer through the purchase, not the appAccountToken), or remove bulkQuery to ask each request on its own"
     case .badDate(let text):
       "'\(text)' is not a date; write 2026-11-01 (a whole UTC day) or 2026-11-01T09:30:00Z"
+    case .dateBefore1970(let text):
+      "'\(text)' is before 1970, older than anything Reckon records; give a later date"
     case .dateWithoutTimeZone(let text):
       "'\(text)' has no time zone; add one, as in \(text)Z (UTC) or \(text)+01:00"
     }
