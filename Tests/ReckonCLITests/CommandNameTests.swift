@@ -148,6 +148,8 @@ extension MachineReadableOutputTests {
     #expect((apps.first?["header"] as? [String: Any])?["kid"] as? String == TestKey.keyId)
     #expect((apps.first?["claims"] as? [String: Any])?["bid"] as? String == TestKey.bundleId)
     #expect(report["signs"] as? Bool == true)
+    // URLs as written, not `https:\/\/…`, for whoever reads or greps the output.
+    #expect(run.standardOutput.contains(#""url" : "https://api.storekit-sandbox.apple.com""#))
   }
 }
 

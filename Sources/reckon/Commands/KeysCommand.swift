@@ -42,7 +42,7 @@ enum KeysCommand: Command {
       console.error($0)
     }
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     var apps: [KeyCheck] = []
     for app in configuration.apps {
       let token = try client.makeToken(bundleId: app.bundleId, now: Date())
