@@ -118,6 +118,23 @@ public protocol SendPacing: Sendable {
   func sendsHeldUntil(_ key: String, now: Date) throws(StateError) -> Date?
   /// The store accepted a send for `key`: the next 429 starts its hold from the shortest.
   func sendAccepted(_ key: String) throws(StateError)
+  /// Whether every sender of the state records its sends' starts here (`admitSendStart`): a
+  /// state several processes send from. One process's sender keeps its own window instead.
+  var sharesSendStarts: Bool { get }
+  /// Records a send of `key` beginning at `now` and returns nil when fewer than `rate` (at
+  /// least one) of the state's senders began one in the second before; otherwise records
+  /// nothing and returns when one may begin.
+  func admitSendStart(_ key: String, rate: Double, now: Date) throws(StateError) -> Date?
+}
+
+extension SendPacing {
+  /// A state one process sends from: its sender's own window keeps the starts.
+  public var sharesSendStarts: Bool { false }
+
+  /// Admits every start: the sender's own window keeps them (`sharesSendStarts` is false).
+  public func admitSendStart(_ key: String, rate: Double, now: Date) throws(StateError) -> Date? {
+    nil
+  }
 }
 
 /// The last policy that went live for each app, which a restart falls back on.

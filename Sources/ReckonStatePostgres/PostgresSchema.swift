@@ -177,6 +177,16 @@ enum PostgresSchema {
       ADD COLUMN reason TEXT, ADD COLUMN product_type TEXT,
       ADD COLUMN summarized BOOLEAN NOT NULL DEFAULT false;
     """,
+    // 6: when each app's sends of the last second began, by any instance, so no second holds
+    // more than the rate however late each instance leaves for its slot. Rows older than a
+    // second are removed as starts are admitted.
+    """
+    CREATE TABLE send_starts (
+      key TEXT NOT NULL,
+      started_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX send_starts_by_key ON send_starts(key, started_at);
+    """,
   ]
 
   /// The advisory-lock class every key Reckon takes is under (`'RCKN'`), so Reckon's locks

@@ -26,6 +26,39 @@ extension PostgresStateStore: StateStore {
     }
   }
 
+  /// Every instance sends: their starts are kept here.
+  public var sharesSendStarts: Bool { true }
+
+  /// Admits a start of `key` at `now` under the key's pacing row lock, so instances admitting
+  /// at once see each other's starts.
+  public func admitSendStart(_ key: String, rate: Double, now: Date) throws(StateError) -> Date? {
+    let limit = max(1, Int(rate.rounded(.down)))
+    return try locked { () throws(StateError) in
+      try connection.transaction { () throws(StateError) -> Date? in
+        try connection.query(
+          "INSERT INTO send_pacing (key) VALUES ($1) ON CONFLICT (key) DO NOTHING", [.text(key)])
+        try connection.query("SELECT 1 FROM send_pacing WHERE key = $1 FOR UPDATE", [.text(key)])
+        let windowStart = now.addingTimeInterval(-1)
+        try connection.query(
+          "DELETE FROM send_starts WHERE key = $1 AND started_at <= $2",
+          [.text(key), .date(windowStart)])
+        // Starts after `now` are from before a clock stepped back: they no longer say when.
+        let recent = try connection.query(
+          """
+          SELECT started_at FROM send_starts WHERE key = $1 AND started_at <= $2
+          ORDER BY started_at
+          """, [.text(key), .date(now)]
+        ).compactMap { $0.date(0) }
+        guard recent.count < limit else {
+          return recent[recent.count - limit].addingTimeInterval(1)
+        }
+        try connection.query(
+          "INSERT INTO send_starts (key, started_at) VALUES ($1, $2)", [.text(key), .date(now)])
+        return nil
+      }
+    }
+  }
+
   public func sendAccepted(_ key: String) throws(StateError) {
     try locked { () throws(StateError) in
       try connection.query(

@@ -98,6 +98,26 @@ struct PostgresSharedStateTests {
     #expect(Set(slots).count == 60)
   }
 
+  /// Starts admitted from many threads on several instances at once keep the rate in every
+  /// second, however late each left for its slot: instances see each other's starts.
+  @Test func startsAdmittedAtOnceByEveryInstanceKeepTheRateInEverySecond() throws {
+    let stores = try Self.instances(3)
+    #expect(stores.allSatisfy { $0.sharesSendStarts })
+    let start = Fixture.start
+    let answers = try Self.concurrently(12) { index in
+      try stores[index % 3].admitSendStart("app", rate: 5, now: start)
+    }.map { try $0.get() }
+    #expect(answers.filter { $0 == nil }.count == 5)
+    #expect(Set(answers.compactMap { $0 }) == [start.addingTimeInterval(1)])
+    // A second on, the first starts have left the window: five more, and no sixth.
+    let later = start.addingTimeInterval(1.001)
+    let next = try (0..<6).map { try stores[$0 % 3].admitSendStart("app", rate: 5, now: later) }
+    #expect(next.prefix(5).allSatisfy { $0 == nil })
+    #expect(next.last! != nil)
+    // Another app's window is its own.
+    #expect(try stores[0].admitSendStart("other", rate: 5, now: later) == nil)
+  }
+
   @Test func everyInstanceSendsAndTheLeadMovesWhenItsHolderLetsGo() throws {
     let stores = try Self.instances(2)
     let senders = stores.map { $0.takeSenderLease() }

@@ -42,10 +42,7 @@ extension OutboxSender {
       if let action = try postponeIfHeld(&entry, key) { return action }
       // Stopping: an entry not yet sent stays as it is for the next start.
       if isStopped() { return .none }
-      guard
-        let admitted = await startWindow.admit(
-          key, rate: rates(key), clock: clock, isStopped: isStopped)
-      else { return .none }
+      guard let admitted = try await admitStart(key, isStopped: isStopped) else { return .none }
       started = admitted
     } else {
       started = clock.now()
@@ -91,6 +88,25 @@ extension OutboxSender {
       return action
     default:
       return .none
+    }
+  }
+
+  /// Waits until a send for `key` may begin without more than its rate beginning in any second,
+  /// by the state's shared window where several processes send, else by this one's; when it
+  /// began, or nil when told to stop first.
+  private func admitStart(_ key: String, isStopped: @Sendable () -> Bool) async throws(StateError)
+    -> Date?
+  {
+    guard store.sharesSendStarts else {
+      return await startWindow.admit(key, rate: rates(key), clock: clock, isStopped: isStopped)
+    }
+    while true {
+      let now = clock.now()
+      guard let free = try store.admitSendStart(key, rate: rates(key), now: now) else {
+        return now
+      }
+      if isStopped() || Task.isCancelled { return nil }
+      try? await clock.sleep(until: min(free, now.addingTimeInterval(0.5)))
     }
   }
 
