@@ -109,4 +109,20 @@ import Testing
     let fresh = after.addingTimeInterval(10)
     #expect(try store.holdSends("app", until: fresh, now: fresh) == fresh.addingTimeInterval(1))
   }
+
+  /// A state several processes send from admits at most the rate of starts in any second; one
+  /// that one process sends from admits each start, its sender keeping its own window.
+  @Test(arguments: StateBackend.all)
+  func startsAreAdmittedAtTheRateWhereTheStateSharesThem(_ backend: StateBackend) throws {
+    let store = try backend.make()
+    let start = Fixture.start
+    let answers = try (0..<4).map { _ in try store.admitSendStart("app", rate: 3, now: start) }
+    guard store.sharesSendStarts else {
+      #expect(answers.allSatisfy { $0 == nil })
+      return
+    }
+    #expect(answers.prefix(3).allSatisfy { $0 == nil })
+    #expect(answers[3] == start.addingTimeInterval(1))
+    #expect(try store.admitSendStart("app", rate: 3, now: start.addingTimeInterval(1.5)) == nil)
+  }
 }
