@@ -124,6 +124,19 @@ struct OutcomeReportOverTimeTests {
     #expect(report.csv().contains("at_stake_EUR,kept_EUR,at_stake_USD,kept_USD"))
   }
 
+  /// A prorated refund's kept share is rounded to the nearest milliunit, not cut: of a price of
+  /// 999 milliunits, 33.334% given back keeps 665.99334 (666, where cutting made it 665) and
+  /// half keeps 499.5 (500, not 499).
+  @Test(arguments: [(33_333, 666), (33_334, 666), (50_000, 500), (99_999, 0)])
+  func aProratedShareKeptIsRoundedToTheMilliunit(percentage: Int, kept: Int64) throws {
+    let report = OutcomeReport([
+      Self.decision(
+        at: Self.monday, [.refund], price: 999, revocation: "REFUND_PRORATED",
+        percentage: percentage)
+    ])
+    #expect(try #require(report.all.money["EUR"]).kept == kept)
+  }
+
   /// Google sends no decline: a review is counted apart and left out of the refund rate, a
   /// voided purchase counted as its refund.
   @Test func googlePlayReviewsAreLeftOutOfTheRefundRate() {

@@ -32,8 +32,11 @@ public struct OutcomeMoney: Hashable, Sendable {
     guard request.refunded, request.prorated, let percentage = request.revocationPercentage,
       (0...100_000).contains(percentage)
     else { return 0 }
-    // revocationPercentage is in milliunits of a percent: 100,000 is the whole price.
-    return price * Int64(100_000 - percentage) / 100_000
+    // revocationPercentage is in milliunits of a percent: 100,000 is the whole price. The
+    // share is rounded to the nearest milliunit, half away from zero: cut, every prorated
+    // refund's share would lean low, and a report's total with them.
+    let share = price * Int64(100_000 - percentage)
+    return (share >= 0 ? share + 50_000 : share - 50_000) / 100_000
   }
 }
 
