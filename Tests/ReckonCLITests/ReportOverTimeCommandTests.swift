@@ -13,7 +13,10 @@ struct ReportOverTimeCommandTests {
     ])
     #expect(run.status == 0, "\(run.standardError)")
     let lines = run.standardOutput.split(separator: "\n")
-    #expect(lines.first?.hasPrefix("period,period_start,period_end,section,group,") == true)
+    #expect(
+      lines.first?.hasPrefix("period,period_start,period_end,period_partial,section,group,") == true
+    )
+    #expect(lines.first?.contains(",net_refund_rate,average_prorated_percent,") == true)
     #expect(lines.first?.contains(",at_stake_USD,kept_USD") == true, "\(lines.first ?? "")")
     let weeks = lines.filter { $0.contains(",all,all,") }
     #expect(weeks.count >= 12, "\(weeks)")

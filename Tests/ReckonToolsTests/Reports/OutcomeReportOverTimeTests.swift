@@ -59,6 +59,8 @@ struct OutcomeReportOverTimeTests {
     #expect(text.contains("  2026-W49 (part)  "), "\(text)")
     #expect(report.html().contains("2026-W50 (part)"))
     #expect(
+      report.csv().contains("2026-W49,2026-12-02T00:00:00Z,2026-12-07T00:00:00Z,true,all,all,1,"))
+    #expect(
       report.json().contains(#"{"label":"2026-W49","partial":true,"start":"2026-12-02T00:00:00Z""#))
     let whole = OutcomeReport(
       [Self.decision(at: Self.monday)], by: ReportPeriod(.week), since: Self.monday,
@@ -122,6 +124,9 @@ struct OutcomeReportOverTimeTests {
       report.json().contains(
         #""EUR":{"requests":4,"atStakeMilliunits":40000,"keptMilliunits":27500}"#))
     #expect(report.csv().contains("at_stake_EUR,kept_EUR,at_stake_USD,kept_USD"))
+    // The prorated refund gave back a quarter, as the text's average says.
+    let all = report.csv().split(separator: "\n").first { $0.hasPrefix(",,,,all,all,") }
+    #expect(all?.contains(",25.000,") == true, "\(all ?? "")")
   }
 
   /// A prorated refund's kept share is rounded to the nearest milliunit, not cut: of a price of

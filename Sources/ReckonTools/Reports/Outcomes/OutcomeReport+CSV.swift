@@ -3,21 +3,23 @@ import Foundation
 extension OutcomeReport {
   /// The report as CSV for a spreadsheet: a row per group (the headline as `all`), or with
   /// `--by` a row per period and group instead (a period's `all` row is its headline; sum
-  /// them for the window's); a pair of money columns per currency (`at_stake_EUR`,
+  /// them for the window's; `period_partial` says the window cuts the period); a pair of money columns per currency (`at_stake_EUR`,
   /// `kept_EUR`, in units of the currency), as currencies are never added together.
   public func csv() -> String {
     let currencies = currenciesKept
     var lines = [
-      "period,period_start,period_end,section,group,decisions,with_outcome,refunded,declined,reversed,prorated,seats_refunded,no_outcome_yet,refund_rate,net_refund_rate,google_play_reviews,google_play_voided,unpriced"
+      "period,period_start,period_end,period_partial,section,group,decisions,with_outcome,refunded,declined,reversed,prorated,seats_refunded,no_outcome_yet,refund_rate,net_refund_rate,average_prorated_percent,google_play_reviews,google_play_voided,unpriced"
         + OutcomeMoney.csvHeader(currencies)
     ]
     let zone = period ?? ReportPeriod(.day)
     if period == nil {
-      rows(whole, prefix: ",,", currencies, &lines)
+      rows(whole, prefix: ",,,", currencies, &lines)
     }
     for row in periods {
+      // A period the window cuts holds only its part inside the window, as the text says.
       let prefix =
-        "\(row.label),\(zone.timestamp(row.interval.start)),\(zone.timestamp(row.interval.end))"
+        "\(row.label),\(zone.timestamp(row.interval.start)),\(zone.timestamp(row.interval.end)),"
+        + "\(row.isPartial)"
       rows(row.sections, prefix: prefix, currencies, &lines)
     }
     return lines.joined(separator: "\n") + "\n"
@@ -45,9 +47,10 @@ extension OutcomeReport {
       counts.decisions, counts.withOutcome, counts.refunded, counts.declined, counts.reversed,
       counts.prorated, counts.seatsRefunded, counts.noOutcomeYet,
     ].map(String.init)
-    let rates = [counts.refundRate, counts.netRefundRate].map {
-      $0.map { String(format: "%.4f", $0) } ?? ""
-    }
+    let rates =
+      [counts.refundRate, counts.netRefundRate].map {
+        $0.map { String(format: "%.4f", $0) } ?? ""
+      } + [counts.averageProratedPercentage.map { String(format: "%.3f", $0) } ?? ""]
     let google = [counts.googlePlayReviews, counts.googlePlayVoided, counts.unpriced].map(
       String.init)
     let money = currencies.flatMap { currency in
