@@ -44,6 +44,22 @@ struct RuleReportTests {
     #expect(report.html().contains("<tr class=\"dead\"><td>never fires</td>"))
   }
 
+  /// The text has the reversed refunds the CSV and JSON have: a refund taken back is money kept.
+  @Test func theTextCountsReversedRefunds() throws {
+    let report = RuleReport(
+      [Self.source], [Self.decision("heavy use", [.refund, .refundReversed])], since: nil,
+      until: nil)
+    let text = report.text()
+    #expect(text.contains("  refunded  declined  reversed  no outcome"), "\(text)")
+    let row = try #require(text.split(separator: "\n").first { $0.contains("heavy use") })
+    let cells = row.split(separator: " ").map(String.init)
+    // decisions, share, outcome, refunded, declined, reversed, no outcome
+    #expect(
+      Array(cells.drop { $0 != "use" }.dropFirst().prefix(7)) == [
+        "1", "100.0%", "1", "1", "0", "1", "0",
+      ])
+  }
+
   @Test func rulesNoPolicyHasNowAreListedApart() {
     let report = RuleReport(
       [Self.source],

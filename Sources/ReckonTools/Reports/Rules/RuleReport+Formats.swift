@@ -11,7 +11,7 @@ extension RuleReport {
       (policies.flatMap(\.rules) + retired).map(\.name), minimum: 30, maximum: 50)
     let header =
       "  " + names.cell("rule")
-      + "  decisions   share  outcome  refunded  declined  no outcome    rate"
+      + "  decisions   share  outcome  refunded  declined  reversed  no outcome    rate"
       + currencies.map {
         "  " + OutcomeReport.pad("at stake \($0)", 16) + "  " + OutcomeReport.pad("kept \($0)", 14)
       }
@@ -50,9 +50,10 @@ extension RuleReport {
       total == 0 ? "—" : String(format: "%.1f%%", Double(counts.decisions) / Double(total) * 100)
     let numbers = zip(
       [
-        counts.decisions, counts.withOutcome, counts.refunded, counts.declined, counts.noOutcomeYet,
+        counts.decisions, counts.withOutcome, counts.refunded, counts.declined, counts.reversed,
+        counts.noOutcomeYet,
       ],
-      [9, 7, 8, 8, 10]
+      [9, 7, 8, 8, 8, 10]
     ).map { OutcomeReport.pad(DryRunText.n($0), $1) }
     return "  " + names.cell(policy ? "\(rule.policy): \(rule.name)" : rule.name) + "  "
       + numbers[0] + "  " + OutcomeReport.pad(share, 6) + "  "
