@@ -20,12 +20,17 @@ protocol Command: Sendable {
   /// What each exit status but 2 (a usage mistake, the same for every command) means.
   static var exitStatuses: [(code: Int32, meaning: String)] { get }
 
+  /// The words the command takes first (`queue list`, `report rules`), for completion.
+  static var subcommands: [String] { get }
+
   /// Runs the command; returns the process exit code.
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32
 }
 
 extension Command {
   static var requiresArguments: Bool { false }
+
+  static var subcommands: [String] { [] }
 
   /// The options shell completion and the man page offer.
   static var offeredOptions: [CommandOption] { options.filter(\.isOffered) }

@@ -7,7 +7,8 @@ enum ShellCompletion {
     var cases: [String] = []
     for command in commands {
       let options = command.offeredOptions.map { "--\($0.name)" }.joined(separator: " ")
-      cases.append("    \(command.name)) options=\"\(options) --help\" ;;")
+      let words = command.subcommands.joined(separator: " ")
+      cases.append("    \(command.name)) options=\"\(options) --help\"; words=\"\(words)\" ;;")
     }
     return """
       # bash completion for reckon; load it with: source <(reckon completion bash)
@@ -17,11 +18,13 @@ enum ShellCompletion {
           COMPREPLY=($(compgen -W "\(names) --help --version" -- "$current"))
           return
         fi
-        local options=""
+        local options="" words=""
         case "${COMP_WORDS[1]}" in
       \(cases.joined(separator: "\n"))
         esac
-        if [[ "$current" == -* ]]; then
+        if [ "$COMP_CWORD" -eq 2 ] && [ -n "$words" ] && [[ "$current" != -* ]]; then
+          COMPREPLY=($(compgen -W "$words" -- "$current"))
+        elif [[ "$current" == -* ]]; then
           COMPREPLY=($(compgen -W "$options" -- "$current"))
         else
           COMPREPLY=($(compgen -f -- "$current"))
@@ -39,11 +42,14 @@ enum ShellCompletion {
     for command in commands {
       let specs = command.offeredOptions.map { option -> String in
         let help = zshQuoted(option.help.first ?? "")
-        let value = option.value.map { ":\($0):_files" } ?? ""
+        let value = option.value.map { ":\($0):\(zshValues($0))" } ?? ""
         return "'--\(option.name)[\(help)]\(value)'"
       }
+      let first =
+        command.subcommands.isEmpty
+        ? [] : ["'1:subcommand:(\(command.subcommands.joined(separator: " ")))'"]
       cases.append(
-        "    \(command.name)) _arguments \((specs + ["'*:file:_files'"]).joined(separator: " ")) ;;"
+        "    \(command.name)) _arguments \((specs + first + ["'*:file:_files'"]).joined(separator: " ")) ;;"
       )
     }
     return """
@@ -79,8 +85,16 @@ enum ShellCompletion {
       lines.append(
         "complete -c reckon -n __fish_use_subcommand -a \(command.name) -d '\(fishQuoted(command.summary))'"
       )
+      if !command.subcommands.isEmpty {
+        lines.append(
+          "complete -c reckon -n '__fish_seen_subcommand_from \(command.name)' -a '\(command.subcommands.joined(separator: " "))'"
+        )
+      }
       for option in command.offeredOptions {
-        let takesValue = option.value == nil ? "" : " -r -F"
+        let choices = option.value.map(Self.choices) ?? []
+        let takesValue =
+          option.value == nil
+          ? "" : choices.isEmpty ? " -r -F" : " -r -f -a '\(choices.joined(separator: " "))'"
         lines.append(
           "complete -c reckon -n '__fish_seen_subcommand_from \(command.name)' -l \(option.name)\(takesValue) -d '\(fishQuoted(option.help.first ?? ""))'"
         )
@@ -118,6 +132,19 @@ enum ShellCompletion {
       "docs/language.md, docs/configuration.md and docs/operations.md in Reckon's repository.",
     ]
     return page.joined(separator: "\n") + "\n"
+  }
+
+  /// The values an option's placeholder lists, as in `text|json`; none for a free value.
+  private static func choices(_ placeholder: String) -> [String] {
+    let parts = placeholder.split(separator: "|").map(String.init)
+    return parts.count > 1 && parts.allSatisfy { $0.allSatisfy { $0.isLetter || $0 == "-" } }
+      ? parts : []
+  }
+
+  /// What zsh offers for an option's value: its listed choices, else file names.
+  private static func zshValues(_ placeholder: String) -> String {
+    let listed = choices(placeholder)
+    return listed.isEmpty ? "_files" : "(\(listed.joined(separator: " ")))"
   }
 
   /// Text inside single quotes.

@@ -19,6 +19,8 @@ struct CompletionCommandTests {
       COMP_WORDS=(reckon dry); COMP_CWORD=1; _reckon; echo "commands: ${COMPREPLY[*]}"
       COMP_WORDS=(reckon eval --po); COMP_CWORD=2; _reckon; echo "options: ${COMPREPLY[*]}"
       COMP_WORDS=(reckon queue --st); COMP_CWORD=2; _reckon; echo "queue: ${COMPREPLY[*]}"
+      COMP_WORDS=(reckon queue ""); COMP_CWORD=2; _reckon; echo "verbs: ${COMPREPLY[*]}"
+      COMP_WORDS=(reckon report ru); COMP_CWORD=2; _reckon; echo "report: ${COMPREPLY[*]}"
       """
     let run = try await ReckonBinary.run(["-c", probe], executable: "/bin/bash")
     #expect(run.status == 0, "\(run.standardError)")
@@ -26,6 +28,11 @@ struct CompletionCommandTests {
     #expect(run.standardOutput.contains("options: --policy"), "\(run.standardOutput)")
     // queue reads --state only to say it takes none.
     #expect(run.standardOutput.contains("queue: --status\n"), "\(run.standardOutput)")
+    // The word after a command that takes one is its subcommand.
+    #expect(
+      run.standardOutput.contains("verbs: list show approve set retry drop\n"),
+      "\(run.standardOutput)")
+    #expect(run.standardOutput.contains("report: rules\n"), "\(run.standardOutput)")
   }
 
   @Test func zshAndFishNameEveryCommand() async throws {
@@ -37,6 +44,11 @@ struct CompletionCommandTests {
       #expect(fish.contains("-a \(command) -d"), "\(command)")
     }
     #expect(fish.contains("__fish_seen_subcommand_from eval' -l fact -r -F"))
+    // Subcommands, and the values an option lists, are offered rather than file names.
+    #expect(zsh.contains("'1:subcommand:(list show approve set retry drop)'"))
+    #expect(zsh.contains(":day|week|month:(day week month)'"), "\(zsh)")
+    #expect(fish.contains("__fish_seen_subcommand_from report' -a 'outcomes rules'"))
+    #expect(fish.contains("-l by -r -f -a 'day week month'"))
   }
 
   @Test func theManPageRendersWithEveryCommandAndOption() async throws {

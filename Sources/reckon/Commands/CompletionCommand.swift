@@ -3,6 +3,7 @@ import ReckonEngine
 /// `reckon completion bash|zsh|fish|man`: shell completions and the man page.
 enum CompletionCommand: Command {
   static let name = "completion"
+  static let subcommands = ["bash", "zsh", "fish", "man"]
   static let summary = "Print shell completions (bash, zsh, fish) or the man page (man)"
   static let options: [CommandOption] = []
   static let requiresArguments = true

@@ -8,6 +8,7 @@ import ReckonSupport
 /// `reckon keys check`: loads the App Store key and shows the token it makes, never the key.
 enum KeysCommand: Command {
   static let name = "keys"
+  static let subcommands = ["check"]
   static let summary =
     "Check the App Store Connect key: load it, make a token, show its header and claims"
   static let options: [CommandOption] = [

@@ -12,6 +12,7 @@ enum QueueCommand: Command {
   static let summary = "List, show, approve, edit, retry or drop outbox entries"
   /// Alone it names no subcommand: its usage comes before looking for a configuration to open.
   static let requiresArguments = true
+  static let subcommands = ["list", "show", "approve", "set", "retry", "drop"]
   static let options: [CommandOption] = [
     CommandOption("status", value: "STATUS"),
     // Read only to say what it became: elsewhere --state names a state database.
@@ -141,7 +142,7 @@ enum QueueCommand: Command {
   private static func checkWords(_ verb: String, _ words: [String], listOptions: [String])
     throws(UsageError)
   {
-    let verbs = ["list", "show", "approve", "set", "retry", "drop"]
+    let verbs = subcommands
     guard verbs.contains(verb) else {
       let suggestion = Suggestions.closest(to: verb, among: verbs)
       throw UsageError(

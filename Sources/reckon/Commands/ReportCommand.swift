@@ -7,6 +7,7 @@ import ReckonTools
 /// preferences, over time and rule by rule.
 enum ReportCommand: Command {
   static let name = "report"
+  static let subcommands = ["outcomes", "rules"]
   static let summary = "Report refund outcomes and money kept, over time and by rule"
   static let options: [CommandOption] = [
     CommandOption(

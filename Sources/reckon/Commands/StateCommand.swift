@@ -10,6 +10,7 @@ import Synchronization
 /// database, for running several instances on one state.
 enum StateCommand: Command {
   static let name = "state"
+  static let subcommands = ["migrate"]
   static let summary = "Move the state from an SQLite file to a PostgreSQL database"
   static let requiresArguments = true
   static let options: [CommandOption] = [
