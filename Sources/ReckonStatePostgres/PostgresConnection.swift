@@ -115,7 +115,7 @@ final class PostgresConnection {
       let error =
         PQstatus(handle) == CONNECTION_BAD || Self.isConnectionLoss(sqlState: state)
         ? StateError.unreachable(path: address.description, message: message)
-        : Self.mapped(sqlState: state, message: message, sql: sql)
+        : Self.mapped(sqlState: state, message: message, sql: sql, in: address)
       if Self.writingWords.contains(word), !(state?.hasPrefix("23") ?? false) {
         writeHealth.failed(error.description)
       }
@@ -166,10 +166,18 @@ final class PostgresConnection {
   }
 
   /// The error for a failed statement: a broken rule (SQLSTATE class 23) the caller's answer,
-  /// anything else a failure of the statement.
-  static func mapped(sqlState: String?, message: String, sql: String) -> StateError {
+  /// anything else a failure of the statement. A refused privilege (42501) names the database
+  /// and user, which the server's message does not.
+  static func mapped(sqlState: String?, message: String, sql: String, in address: PostgresAddress)
+    -> StateError
+  {
     let operation = summary(sql)
-    let detail = sqlState.map { "\(message) (SQLSTATE \($0))" } ?? message
+    var detail = sqlState.map { "\(message) (SQLSTATE \($0))" } ?? message
+    if sqlState == "42501" {
+      detail +=
+        "; the user of \(address) lacks the privilege: make it the owner of the database "
+        + "(docs/scaling.md, step 1)"
+    }
     if sqlState?.hasPrefix("23") ?? false {
       return .constraintViolated(operation: operation, message: detail)
     }

@@ -5,10 +5,11 @@ import Testing
 
 @testable import ReckonStatePostgres
 
-/// A statement waiting for a lock another session holds (a `VACUUM FULL`, a `LOCK TABLE` left
-/// open) fails after the lock timeout rather than hold the webhook's answer as long as the lock.
+/// How a statement that cannot go on fails: one waiting for a lock another session holds (a
+/// `VACUUM FULL`, a `LOCK TABLE` left open) at the lock timeout, rather than hold the webhook's
+/// answer as long as the lock; one refused a privilege naming the database and its user.
 @Suite(.enabled(if: TestPostgres.isAvailable, "needs a PostgreSQL server (see TestPostgres)"))
-struct PostgresLockWaitTests {
+struct PostgresStatementFailureTests {
   @Test func everyConnectionWaitsAtMostTwentySecondsForALock() throws {
     let connection = try PostgresConnection(
       address: PostgresAddress(url: try TestPostgres.freshDatabase()))
@@ -31,5 +32,20 @@ struct PostgresLockWaitTests {
     #expect(ContinuousClock.now - started < .seconds(10))
     try holder.execute("ROLLBACK")
     #expect(try store.recordNotification(StateSamples.notification()).requestId > 0)
+  }
+
+  /// The server's "permission denied" names neither database nor user: the error does.
+  @Test func aRefusedPrivilegeNamesTheDatabaseAndItsUser() throws {
+    let url = try TestPostgres.freshDatabase()
+    let role = "limited_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    try PostgresAddress(url: url).administer("CREATE ROLE \(role) LOGIN")
+    let limited = url.replacingOccurrences(of: "://reckon@", with: "://\(role)@")
+    #expect(limited != url)
+    #expect {
+      try PostgresStateStore(address: PostgresAddress(url: limited), rules: .appStore)
+    } throws: { error in
+      let said = "\(error)"
+      return said.contains("42501") && said.contains("the user of \(limited) lacks the privilege")
+    }
   }
 }
