@@ -1,4 +1,5 @@
 import Foundation
+import ReckonPolicy
 import ReckonSQLite
 import ReckonSupport
 
@@ -111,7 +112,13 @@ public final class SQLiteUsageEventSource: UsageEventSource, @unchecked Sendable
         {
           event.time = UnixMilliseconds.date(milliseconds)
         } else if let text = row.text(index) {
-          event.time = ISO8601DateFormatter().date(from: text)
+          // Digits kept as text are milliseconds too; RFC 3339 text may have a fraction of a
+          // second, which Foundation's ISO 8601 reader refuses.
+          if let milliseconds = Double(text) {
+            event.time = UnixMilliseconds.date(milliseconds)
+          } else if text.contains("T"), let seconds = try? TimestampText.seconds(text) {
+            event.time = Date(timeIntervalSince1970: seconds)
+          }
         }
       case "ipAddress": event.ipAddress = row.text(index)
       case "regionCode": event.regionCode = row.text(index)

@@ -45,6 +45,32 @@ import Testing
   static let events =
     "SELECT used_at AS consumptionTime, ip AS ipAddress, country AS regionCode, what AS consumptionItemDescription FROM uses WHERE order_id = :transaction_id"
 
+  /// RFC 3339 text with a fraction of a second, or milliseconds kept as text, is a time too: it
+  /// was left out of the event without a word.
+  @Test(arguments: [
+    ("2026-11-03T10:15:30.5Z", 1_793_700_930.5),
+    ("2026-11-03T10:15:30.123+02:00", 1_793_693_730.123),
+    ("1796000000000", 1_796_000_000.0),
+  ])
+  func aTimeWrittenAsTextIsRead(text: String, seconds: Double) async throws {
+    let path = TestScratch.folder.appendingPathComponent("events-\(UUID()).sqlite").path
+    let database = try SQLiteDatabase(path: path, options: [.readWrite, .create])
+    try database.execute(
+      """
+      CREATE TABLE orders (order_id TEXT, consented INTEGER, sample INTEGER, used REAL);
+      CREATE TABLE uses (order_id TEXT, used_at TEXT, ip TEXT, country TEXT, what TEXT);
+      INSERT INTO uses VALUES ('GPA.1', '\(text)', NULL, NULL, 'opened');
+      """)
+    let setup = try Self.setup(path: path, events: Self.events)
+    let layer = try #require(setup.usageEvents.first)
+    let events = try await layer.source.usageEvents(
+      for: RequestKeys(
+        transactionId: "GPA.1", originalTransactionId: nil, appAccountToken: nil, productId: nil,
+        bundleId: nil))
+    let time = try #require(events.first?.time)
+    #expect(abs(time.timeIntervalSince1970 - seconds) < 0.000_5, "\(time)")
+  }
+
   @Test func theAnswerCarriesTheOrdersUsesMostRecentFirst() async throws {
     let setup = try Self.setup(path: try Self.database(), events: Self.events)
     let gatherer = FactGatherer(
