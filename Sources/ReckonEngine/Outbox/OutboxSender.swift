@@ -122,8 +122,13 @@ public final class OutboxSender: Sendable {
       var leftAlone: Set<Int64> = []
       var waiting: [OutboxEntry] = []
       var ticking = false
+      // A read that failed while sends were in flight: no new send starts, those in flight
+      // finish and are recorded, and then the drain throws it.
+      var failure: (any Error)?
       func fetch() throws {
         let now = clock.now()
+        // Another instance may have paused an app meanwhile: a drain under load runs long.
+        try paused.load(from: store, now: now)
         // Under an exclusive lease this sender's own sends in flight are `sending` too.
         waiting = try store.dueEntries(
           now: now, leaseLapsedBefore: exclusive ? .distantFuture : now - sendLease, limit: 512
@@ -133,7 +138,9 @@ public final class OutboxSender: Sendable {
       }
       if !isStopped() { try fetch() }
       while true {
-        while inFlight.count < maximumConcurrentSends, !isStopped(), !waiting.isEmpty {
+        while inFlight.count < maximumConcurrentSends, failure == nil, !isStopped(),
+          !waiting.isEmpty
+        {
           let entry = waiting.removeFirst()
           inFlight.insert(entry.id)
           group.addTask {
@@ -144,8 +151,10 @@ public final class OutboxSender: Sendable {
           group.cancelAll()  // a tick still sleeping
           break
         }
-        if !ticking, inFlight.count < maximumConcurrentSends, !isStopped() {
+        if !ticking, inFlight.count < maximumConcurrentSends, failure == nil, !isStopped() {
           ticking = true
+          // Wall time, not `clock`: a simulated clock's sleep returns at once, which would
+          // make this a busy loop of reads while a send is in flight.
           group.addTask {
             try? await Task.sleep(for: Self.refetchInterval)
             return .tick
@@ -159,8 +168,11 @@ public final class OutboxSender: Sendable {
           summary.add(action)
           if action == .none { leftAlone.insert(id) }
         }
-        if waiting.isEmpty, !isStopped() { try fetch() }
+        if waiting.isEmpty, failure == nil, !isStopped() {
+          do { try fetch() } catch { failure = error }
+        }
       }
+      if let failure { throw failure }
     }
     return summary
   }
