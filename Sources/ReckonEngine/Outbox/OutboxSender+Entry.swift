@@ -65,7 +65,7 @@ extension OutboxSender {
       let delivery: ReviewRefundDelivery =
         if let answerSender {
           await answerSender.send(
-            answer, packageName: packageName, orderId: orderId, before: sendBy(entry, started))
+            answer, packageName: packageName, orderId: orderId, before: entry.deadline)
         } else {
           // Nothing left: the entry is `sending` in the state, and it did not go.
           .notRecorded(
@@ -110,11 +110,13 @@ extension OutboxSender {
     }
   }
 
-  /// When a send started at `started` is given up: at Apple's deadline, or before its lease
-  /// lapses, whichever comes first. A send still in flight when its lease lapses would be made
-  /// again by another sender, beside this one.
+  /// When an App Store send marked `sending` at `started` is given up: at Apple's deadline, or
+  /// before its lease lapses, whichever comes first. A send still in flight when its lease
+  /// lapses would be made again by another sender, beside this one. (A Google Play answer cut
+  /// off might have gone, and is never sent again: it goes by its deadline alone.)
   func sendBy(_ entry: OutboxEntry, _ started: Date) -> Date {
-    min(entry.deadline, started.addingTimeInterval(sendLease - min(sendLease / 5, 10)))
+    let marked = if case .sending(let since) = entry.state { since } else { started }
+    return min(entry.deadline, marked.addingTimeInterval(sendLease - min(sendLease / 5, 10)))
   }
 
   /// What comes before either store's send: consent read again where due, then the `sending`
@@ -132,8 +134,11 @@ extension OutboxSender {
       try report(refused.action, entry, now: clock.now())
       return refused.action
     }
+    // Marked sending now, after the consent check, so the send's lease counts from here.
+    let now = clock.now()
+    if case .sending = entry.state { entry.state = .sending(since: now) }
     do {
-      try store.save(&entry, now: started)
+      try store.save(&entry, now: now)
     } catch .changedConcurrently {
       return OutboxAction.none  // an operator changed it since it was read; the next drain sees it
     }
