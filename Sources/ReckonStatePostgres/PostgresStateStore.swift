@@ -48,8 +48,16 @@ public final class PostgresStateStore: @unchecked Sendable {
     if durability == .full { try connection.execute("SET synchronous_commit = on") }
     if access != .create {
       let found = try PostgresSchema.version(connection, creating: false)
-      // `version` refused a database holding Reckon's tables without their version already.
-      guard found > 0 else { throw .noStateYet(path: address.description) }
+      guard found > 0 else {
+        // No table at all is a database made for Reckon and not used yet; tables of another
+        // program's are not Reckon's to make its own among.
+        let tables =
+          try connection.query(
+            "SELECT count(*)::bigint FROM pg_tables WHERE schemaname = current_schema()"
+          ).first?.int(0) ?? 0
+        throw tables == 0
+          ? .noStateYet(path: address.description) : .notAStateDatabase(path: address.description)
+      }
       if access == .readOnly {
         guard found == PostgresSchema.migrations.count else {
           throw found < PostgresSchema.migrations.count
