@@ -104,7 +104,7 @@ struct PolicyAnalysis {
     for (slot, domain) in facts.domains.sorted(by: { $0.key < $1.key }) where domain.isEmpty {
       let involved = facts.atoms.filter { $0.slot == slot }
       guard involved.count >= 2 else {
-        // One condition alone allows no value: `reason in []`, `usage.consumed in [150%]`.
+        // One condition alone allows no value: `reason in []`, `purchase.quantity in []`.
         guard let atom = involved.first else { return nil }
         return warning(
           .neverMatches,

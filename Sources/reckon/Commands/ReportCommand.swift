@@ -50,7 +50,8 @@ enum ReportCommand: Command {
     share Apple did not give back. JSON gives milliunits, as Apple's price is.
 
     --by day|week|month adds a line per period from --since (or the first request) to --until
-    (or the last request), periods with no request included as zeros, at most 10000 of them;
+    (or the last request), periods with no request included as zeros; a --since (to --until or
+    now) of more than 10000 periods is refused;
     weeks are ISO weeks,
     Monday to Sunday, written 2026-W49. Periods are in UTC, or in --time-zone ZONE (an IANA
     name such as Europe/Berlin), where a bare --since or --until date is that day's midnight. --format json gives each period's groups too; --format csv

@@ -126,8 +126,8 @@ extension ServiceRunTests {
     return nil
   }
 
-  /// A second process on the state, run as a standby, reloads policies and retries while the
-  /// first sends, and sends itself once the first stops.
+  /// A second process on the state, run as a standby, reloads policies while the first sends,
+  /// and sends itself once the first stops.
   @Test func aStandbyRunsTheOtherLoopsAndSendsOnceTheSenderStops() async throws {
     let world = try RunWorld()
     defer { world.standIn.shutdown() }
