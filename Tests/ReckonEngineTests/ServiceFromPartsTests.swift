@@ -9,6 +9,11 @@ import Testing
 /// What reckon.json refuses is refused from parts too: a service of no app, fact sources of one
 /// name or of a name Reckon gives its own facts, a timeout that is not above zero.
 struct ServiceFromPartsTests {
+  /// A Sandbox app that declines every request, for a service whose apps are not the point.
+  static let sandboxApp = ReckonService.App(
+    bundleId: "com.example.retention", appAppleId: nil, environment: .sandbox,
+    policy: .text(name: "p", "otherwise refund DECLINE"))
+
   @Test func aServiceFromPartsWithNoAppIsRefused() throws {
     let state = try SQLiteStateStore(path: TestState.temporaryPath(), rules: .appStore)
     let error = #expect(throws: ReckonServiceError.self) {
@@ -38,11 +43,7 @@ struct ServiceFromPartsTests {
     }
     let error = #expect(throws: ReckonServiceError.self) {
       try ReckonService(
-        apps: [
-          .init(
-            bundleId: "com.example.retention", appAppleId: nil, environment: .sandbox,
-            policy: .text(name: "p", "otherwise refund DECLINE"))
-        ], factSources: layers, state: state)
+        apps: [ServiceFromPartsTests.sandboxApp], factSources: layers, state: state)
     }
     guard case .configuration(let refusal)? = error else {
       Issue.record("\(String(describing: error))")

@@ -34,11 +34,7 @@ struct StateRetentionConfigurationTests {
     let state = try SQLiteStateStore(path: TestState.temporaryPath(), rules: .appStore)
     let error = #expect(throws: ReckonServiceError.self) {
       try ReckonService(
-        apps: [
-          .init(
-            bundleId: "com.example.retention", appAppleId: nil, environment: .sandbox,
-            policy: .text(name: "p", "otherwise refund DECLINE"))
-        ], factSources: [], state: state, keepDays: days)
+        apps: [ServiceFromPartsTests.sandboxApp], factSources: [], state: state, keepDays: days)
     }
     guard case .configuration(let refusal)? = error else {
       Issue.record("\(String(describing: error))")

@@ -105,8 +105,7 @@ struct ServiceRunTests {
     defer { world.standIn.shutdown() }
     let service = try world.service()
     // Another state database's lock keeps no sender of this one away: the sender refuses it.
-    let other = try SenderLock(
-      statePath: TestScratch.folder.appendingPathComponent("other-\(UUID()).sqlite").path)
+    let other = try RunWorld.anotherStatesLock()
     defer { other.release() }
     let running = Task { try await service.run(intervals: RunWorld.intervals, holding: other) }
     #expect(await world.eventually { service.stoppedLoops == ["sender"] })
@@ -163,8 +162,7 @@ extension ServiceRunTests {
     let world = try RunWorld()
     defer { world.standIn.shutdown() }
     let service = try world.service()
-    let other = try SenderLock(
-      statePath: TestScratch.folder.appendingPathComponent("other-\(UUID()).sqlite").path)
+    let other = try RunWorld.anotherStatesLock()
     defer { other.release() }
     let failing = Task { try await service.run(intervals: RunWorld.intervals, holding: other) }
     #expect(await world.eventually { service.stoppedLoops == ["sender"] })
@@ -260,6 +258,12 @@ final class RunWorld: Sendable {
       ConsumptionValidationContext(productType: ProductType(rawValue: notification.productType)))
     // Signing with the local CA cannot fail for a notification built here.
     return await service.answer(body: try! notification.body(signedBy: authority))
+  }
+
+  /// The sender lock of another state database, which keeps no sender of this world's away.
+  static func anotherStatesLock() throws -> SenderLock {
+    try SenderLock(
+      statePath: TestScratch.folder.appendingPathComponent("other-\(UUID()).sqlite").path)
   }
 
   /// Waits up to 30 seconds for `condition`: the loops run on the test runner's two pool
