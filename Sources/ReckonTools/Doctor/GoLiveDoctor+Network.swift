@@ -40,7 +40,8 @@ extension GoLiveDoctor {
     /// The webhooks of the stores that have apps: the App Store's, then Google Play's.
     static func all(_ configuration: ReckonConfiguration) -> [Webhook] {
       var webhooks: [Webhook] = []
-      if !configuration.apps.isEmpty || configuration.googlePlayApps.isEmpty {
+      // A configuration lists at least one app, so one without App Store apps has Google's.
+      if !configuration.apps.isEmpty {
         webhooks.append(
           Webhook(
             path: configuration.server.webhookPath, key: "server.webhookPath",
@@ -122,7 +123,7 @@ extension GoLiveDoctor {
     -> DoctorCheck
   {
     let name = "clock"
-    let googlePlayOnly = configuration.apps.isEmpty && !configuration.googlePlayApps.isEmpty
+    let googlePlayOnly = configuration.apps.isEmpty
     let storeName = googlePlayOnly ? "Google Play" : "the App Store"
     var unreached = "--offline: \(storeName) was not asked"
     var reading: ClockReading?
