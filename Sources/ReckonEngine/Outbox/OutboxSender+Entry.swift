@@ -52,7 +52,7 @@ extension OutboxSender {
     case .send(let body, let app):
       if let stop = try await clearToSend(&entry, started: started) { return stop }
       let delivery = await sender.send(
-        body, transactionId: entry.transactionId, app: app, before: sendBy(entry, started))
+        body, transactionId: entry.transactionId, app: app, before: sendBy(entry))
       let finished = clock.now()
       let next = entry.delivered(delivery, now: finished, backoff: backoff)
       try store.save(
@@ -110,13 +110,13 @@ extension OutboxSender {
     }
   }
 
-  /// When an App Store send marked `sending` at `started` is given up: at Apple's deadline, or
-  /// before its lease lapses, whichever comes first. A send still in flight when its lease
-  /// lapses would be made again by another sender, beside this one. (A Google Play answer cut
-  /// off might have gone, and is never sent again: it goes by its deadline alone.)
-  func sendBy(_ entry: OutboxEntry, _ started: Date) -> Date {
-    let marked = if case .sending(let since) = entry.state { since } else { started }
-    return min(entry.deadline, marked.addingTimeInterval(sendLease - min(sendLease / 5, 10)))
+  /// When an App Store send, marked `sending`, is given up: at Apple's deadline, or before its
+  /// lease lapses, whichever comes first. A send still in flight when its lease lapses would be
+  /// made again by another sender, beside this one. (A Google Play answer cut off might have
+  /// gone, and is never sent again: it goes by its deadline alone.)
+  func sendBy(_ entry: OutboxEntry) -> Date {
+    guard case .sending(let since) = entry.state else { return entry.deadline }
+    return min(entry.deadline, since.addingTimeInterval(sendLease - min(sendLease / 5, 10)))
   }
 
   /// What comes before either store's send: consent read again where due, then the `sending`

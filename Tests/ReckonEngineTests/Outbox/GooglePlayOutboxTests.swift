@@ -46,6 +46,35 @@ import Testing
     { .networkError("an Apple send for a Google entry") }
   }
 
+  /// Notes the time each answer is to be given up by, and records it.
+  final class GiveUpTimes: ReviewRefundSender, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Date?] = []
+    var deadlines: [Date?] { lock.withLock { stored } }
+
+    func send(
+      _ body: ValidatedReviewRefund, packageName: String, orderId: String, before deadline: Date?
+    ) async -> ReviewRefundDelivery {
+      lock.withLock { stored.append(deadline) }
+      return .recorded
+    }
+  }
+
+  /// An answer cut off might have been recorded and is never sent again, so it goes by the
+  /// review's deadline alone, not by the send lease an App Store send is cut off before.
+  @Test func anAnswerIsGivenTheReviewsDeadlineNotTheLeasesCutOff() async throws {
+    let store = try OutboxFixture.temporaryStore()
+    let answers = GiveUpTimes()
+    let sender = OutboxSender(
+      store: store, sender: Unused(), configuration: try SenderSettings.fast(),
+      clock: SimulatedClock(start: start), sendLeaseSeconds: 10, consentCheck: nil,
+      answerSender: answers)
+    let id = try OutboxFixture.enqueueGoogleAnswer(
+      in: store, at: start, orderId: "GPA.1", packageName: GooglePlayWorld.packageName)
+    #expect(try await sender.drainDue().sent == 1)
+    #expect(answers.deadlines == [try store.entry(id: id).deadline])
+  }
+
   @Test func aDueAnswerIsSentOnceAndRecordedByGoogle() async throws {
     let h = try Harness(start: start)
     defer { h.world.standIn.shutdown() }
