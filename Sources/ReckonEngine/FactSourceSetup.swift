@@ -50,17 +50,20 @@ public struct FactSourceSetup: Sendable {
   /// Opens and checks every configured source; one whose file cannot be read now is refused or
   /// opened later, as `unavailable` says. A JSON facts file that changes and no longer reads is
   /// reported to `events` as `factsReloadRefused` when given, else to `warn` as a sentence.
-  /// The sources read their files by `sourcesStore`'s schema: with a Google Play app they serve
-  /// Google Play's reviews too, whose product and purchase facts come from the app's records
-  /// (Google's schema holds every fact an App Store source may give).
+  /// The sources read their files by `sourcesStore`'s schema. When they serve the stores
+  /// `alongside` too (a configuration's `stores`), what only those read is let through: the
+  /// product and purchase facts Google Play's reviews take from the app's records are left out
+  /// for the App Store, whose notification gives them, and an override in the other store's
+  /// words fails only a lookup of this store that would use it.
   public init(
     _ configurations: [FactSourceConfiguration],
     events: (@Sendable (ReckonEvent) -> Void)? = nil,
     warn: (@Sendable (String) -> Void)? = nil, unavailable: Unavailable = .refuse,
-    currencies: CurrencyRates = .none, sourcesStore: FactSchema.Store = .appStore
+    currencies: CurrencyRates = .none, sourcesStore: FactSchema.Store = .appStore,
+    alongside stores: [FactSchema.Store] = []
   ) throws(ConfigurationError) {
     let schema = try FactSourceSetup.schema(configurations, currencies: currencies)
-    let sourcesSchema = schema.schema(for: sourcesStore)
+    let sourcesSchema = schema.schema(for: sourcesStore).readingSources(alongside: stores)
     var layers: [LayeredFactSource.Layer] = []
     var unopened: [Unopened] = []
     for configuration in configurations {

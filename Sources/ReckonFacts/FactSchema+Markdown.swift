@@ -30,8 +30,10 @@ extension FactSchema {
       "", "## Google Play", "",
       "A Google Play chargeback review is decided on these facts. Where a fact means the same thing for",
       "both stores it has the same name, so one fact source can serve both; the review names only the",
-      "order, so product and purchase facts come from the app's records. Fact sources are asked with",
-      "the order id as the transaction id and the obfuscated account id as the app account token.",
+      "order, so product and purchase facts come from the app's records (for Apple's requests, a",
+      "source serving both stores has them left out: docs/google-play.md, \"Fact sources\"). Fact",
+      "sources are asked with the order id as the transaction id and the obfuscated account id as",
+      "the app account token.",
       "",
     ]
     lines += FactSchema.googlePlay.table()

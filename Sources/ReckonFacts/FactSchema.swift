@@ -35,6 +35,8 @@ public struct FactSchema: Sendable {
   public let entries: [Entry]
   /// The schema the policy checker uses.
   public let policySchema: PolicySchema
+  /// What fact sources read by this schema may hold for other stores (`readingSources`).
+  public internal(set) var otherStores = OtherStores.none
 
   /// Reckon's standard facts for `store`'s requests plus the `custom.NAME` facts a
   /// configuration declares, with the configuration's rates for comparing money across

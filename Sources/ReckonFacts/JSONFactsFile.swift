@@ -19,10 +19,12 @@ struct JSONFactsFile: Sendable {
     case byTransactionId, byAppAccountToken
   }
 
-  /// One key's facts, and which of `files` gave them, to name both files when two give the key.
+  /// One key's facts, and which of `files` gave them, to name both files when two give the key;
+  /// with the values it gives in another store's words, which fail a lookup that would use them.
   struct Entry: Equatable, Sendable {
     let facts: [String: Value]
     let file: Int
+    var otherStoresValues: [OtherStoresValue] = []
   }
 
   /// The entries of every section by key (an account token in lower case).
@@ -56,10 +58,21 @@ struct JSONFactsFile: Sendable {
   }
 
   /// The facts for a request: its transaction's, then its account's for facts still missing.
-  func facts(for keys: RequestKeys) -> [String: Value] {
-    var facts = keys.transactionId.flatMap { entries.byTransactionId[$0]?.facts } ?? [:]
-    if let token = keys.appAccountToken, let more = entries.byAppAccountToken[token]?.facts {
-      facts.merge(more) { first, _ in first }
+  /// A fact whose value is another store's word fails the lookup, unless the transaction's
+  /// entry gives it first.
+  func facts(for keys: RequestKeys) throws(JSONFileFactSourceError) -> [String: Value] {
+    var facts: [String: Value] = [:]
+    if let id = keys.transactionId, let entry = entries.byTransactionId[id] {
+      if let other = entry.otherStoresValues.first {
+        throw .otherStoresValue(path: "\(files[entry.file]): byTransactionId.\(id)", other)
+      }
+      facts = entry.facts
+    }
+    if let token = keys.appAccountToken, let entry = entries.byAppAccountToken[token] {
+      if let other = entry.otherStoresValues.first(where: { facts[$0.fact] == nil }) {
+        throw .otherStoresValue(path: "\(files[entry.file]): byAppAccountToken.\(token)", other)
+      }
+      facts.merge(entry.facts) { first, _ in first }
     }
     return facts
   }
@@ -130,18 +143,34 @@ struct JSONFactsFile: Sendable {
   {
     let key = section == .byAppAccountToken ? rawKey.lowercased() : rawKey
     let path = "\(file): \(section.rawValue).\(rawKey)"
-    guard let object = facts.objectValue else { throw .notAnObject(path: path) }
+    guard var object = facts.objectValue else { throw .notAnObject(path: path) }
     if let other = entries[section][key] {
       throw .duplicateKey(key: "\(section.rawValue).\(key)", files: [files[other.file], file])
+    }
+    // What only another store the source serves reads: a fact this schema knows is read, to
+    // check its type, and then left out; a value in another store's words is kept apart.
+    let passedOver = schema.otherStores.passedOverFacts
+    var others: [OtherStoresValue] = []
+    for (name, raw) in object.sorted(by: { $0.key < $1.key }) {
+      if passedOver.contains(name), schema.policySchema.fact(named: name) == nil {
+        object[name] = nil
+      } else if case .string(let text) = raw,
+        let other = schema.otherStoresValue(text, forFact: name)
+      {
+        others.append(other)
+        object[name] = nil
+      }
     }
     let document: FactDocument
     do { document = try FactDocument(object: object, schema: schema, path: path) } catch {
       throw .invalidFact(error)
     }
-    for name in document.values.keys.sorted() where schema.origin(of: name) == .notification {
-      throw .notificationFact(path: "\(path): \(name)")
+    var values = document.values
+    for name in values.keys.sorted() where schema.origin(of: name) == .notification {
+      guard passedOver.contains(name) else { throw .notificationFact(path: "\(path): \(name)") }
+      values[name] = nil
     }
-    entries[section][key] = Entry(facts: document.values, file: files.count - 1)
+    entries[section][key] = Entry(facts: values, file: files.count - 1, otherStoresValues: others)
   }
 }
 
@@ -161,6 +190,8 @@ public enum JSONFileFactSourceError: Error, Hashable, Sendable, CustomStringConv
   case invalidFact(FactDocumentError)
   /// A fact only the signed notification may give.
   case notificationFact(path: String)
+  /// A looked-up entry gives a value in another store's words.
+  case otherStoresValue(path: String, OtherStoresValue)
 
   /// Whether the file or folder could not be read (`unreadable`: missing, no permission, no
   /// `*.json` files), a state that may pass by itself, unlike contents that do not check.
@@ -182,6 +213,7 @@ public enum JSONFileFactSourceError: Error, Hashable, Sendable, CustomStringConv
       "\(key) is given by both \(files.joined(separator: " and "))"
     case .invalidFact(let error): error.description
     case .notificationFact(let path): "\(path): only the signed notification may give this fact"
+    case .otherStoresValue(let path, let value): "\(path): \(value)"
     }
   }
 }

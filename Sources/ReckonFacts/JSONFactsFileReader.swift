@@ -19,6 +19,11 @@ struct JSONFactsFileReader {
   }
 
   private let table: FactNameTable
+  private let schema: FactSchema
+  /// Whether each slot's fact is one only another store the source serves reads.
+  private let passedOver: [Bool]
+  /// The values the entry being read gives in another store's words.
+  private var otherStoresValues: [OtherStoresValue] = []
   /// For each slot, the number of the entry that last gave it, to find a fact given twice.
   private var lastEntry: [Int]
   private var entryNumber = 0
@@ -29,6 +34,8 @@ struct JSONFactsFileReader {
 
   init(schema: FactSchema) {
     table = FactNameTable(schema: schema)
+    self.schema = schema
+    passedOver = table.names.map(schema.otherStores.passedOverFacts.contains)
     lastEntry = Array(repeating: -1, count: table.count)
   }
 
@@ -99,6 +106,7 @@ struct JSONFactsFileReader {
     let rawKey = parser.text(of: try parser.readString())
     guard parser.eat(UInt8(ascii: ":")) else { return false }
     entryNumber += 1
+    otherStoresValues = []
     var facts = [String: Value](minimumCapacity: lastCount)
     let read = Self.members(&parser) { parser throws(JSONParseError) in
       try fact(&parser, input: input, into: &facts)
@@ -106,7 +114,10 @@ struct JSONFactsFileReader {
     guard read else { return false }
     lastCount = facts.count
     let key = section == .byAppAccountToken ? rawKey.lowercased() : rawKey
-    reads[section, default: []].append(Read(key: key, entry: .init(facts: facts, file: file)))
+    let entry = JSONFactsFile.Entry(
+      facts: facts, file: file,
+      otherStoresValues: otherStoresValues.sorted { $0.fact < $1.fact })
+    reads[section, default: []].append(Read(key: key, entry: entry))
     return true
   }
 
@@ -122,10 +133,17 @@ struct JSONFactsFileReader {
     lastEntry[slot] = entryNumber
     let value: Value?
     if parser.at(UInt8(ascii: "\"")) {
-      let text = try parser.readString()
-      value =
-        plainValue(text, in: input, slot: slot)
-        ?? (try? FactDocument.value(.string(parser.text(of: text)), for: table.descriptors[slot]))
+      let token = try parser.readString()
+      if let plain = plainValue(token, in: input, slot: slot) {
+        value = plain
+      } else {
+        let text = parser.text(of: token)
+        value = try? FactDocument.value(.string(text), for: table.descriptors[slot])
+        if value == nil, let other = schema.otherStoresValue(text, forFact: table.names[slot]) {
+          otherStoresValues.append(other)
+          return true
+        }
+      }
     } else {
       // An object or an array is never a fact's value; reading it would only find that out.
       guard !parser.at(UInt8(ascii: "{")), !parser.at(UInt8(ascii: "[")) else { return false }
@@ -133,7 +151,8 @@ struct JSONFactsFileReader {
       if raw == .null { return true }
       value = try? FactDocument.value(raw, for: table.descriptors[slot])
     }
-    guard let value, !table.notificationOnly[slot] else { return false }
+    guard let value else { return false }
+    if table.notificationOnly[slot] { return passedOver[slot] }
     facts[table.names[slot]] = value
     return true
   }

@@ -69,12 +69,13 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
     }
     let (current, failure) = lock.withLock { (contents, self.failure) }
     if let failure { throw failure }
-    return current.facts(for: keys)
+    return try current.facts(for: keys)
   }
 
-  /// The facts the files give for `keys` as last read, synchronously and without re-reading.
-  public func lookup(_ keys: RequestKeys) -> [String: Value] {
-    lock.withLock { contents }.facts(for: keys)
+  /// The facts the files give for `keys` as last read, synchronously and without re-reading;
+  /// fails only for a value in another store's words.
+  public func lookup(_ keys: RequestKeys) throws(JSONFileFactSourceError) -> [String: Value] {
+    try lock.withLock { contents }.facts(for: keys)
   }
 
   /// Starts re-reading the files on a thread of its own when they changed since the last read,

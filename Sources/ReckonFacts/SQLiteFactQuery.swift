@@ -9,8 +9,11 @@ struct SQLiteFactQuery {
   let statement: SQLiteStatement
   let bindings: [(index: Int32, field: RequestKeys.Field)]
   let columns: [(index: Int32, fact: FactDescriptor)]
+  /// The schema the columns were checked by, to name another store's value it meets.
+  private let schema: FactSchema
 
-  /// Prepares `sql` and checks its parameters and columns against `schema`.
+  /// Prepares `sql` and checks its parameters and columns against `schema`; a column of a
+  /// fact only another store the source serves takes from it is left unread.
   init(name: String, sql: String, on database: SQLiteDatabase, schema: FactSchema)
     throws(SQLiteFactSourceError)
   {
@@ -24,6 +27,7 @@ struct SQLiteFactQuery {
     }
     guard statement.isReadOnly else { throw .writesData(query: name) }
     self.name = name
+    self.schema = schema
     var bindings: [(Int32, RequestKeys.Field)] = []
     for (position, parameter) in statement.parameterNames.enumerated() {
       let field = RequestKeys.Field.allCases.first { $0.parameter == parameter }
@@ -33,8 +37,10 @@ struct SQLiteFactQuery {
     self.bindings = bindings
     var columns: [(Int32, FactDescriptor)] = []
     for (position, column) in statement.columnNames.enumerated() {
-      columns.append(
-        (Int32(position), try SQLiteFactQuery.fact(for: column, in: name, schema: schema)))
+      guard let fact = try SQLiteFactQuery.fact(for: column, in: name, schema: schema) else {
+        continue
+      }
+      columns.append((Int32(position), fact))
     }
     if let repeated = columns.map(\.1.name).firstRepeated() {
       throw .duplicateFact(column: repeated, queries: [name, name])
@@ -48,10 +54,12 @@ struct SQLiteFactQuery {
     error.isBusy || [SQLITE_CANTOPEN, SQLITE_IOERR].contains(error.code & 0xff)
   }
 
-  private static func fact(for column: String, in query: String, schema: FactSchema)
+  /// The fact a column gives, or nil for one only another store the source serves reads.
+  static func fact(for column: String, in query: String, schema: FactSchema)
     throws(SQLiteFactSourceError)
-    -> FactDescriptor
+    -> FactDescriptor?
   {
+    if schema.otherStores.passedOverFacts.contains(column) { return nil }
     guard let fact = schema.policySchema.fact(named: column) else {
       let candidates = schema.entries.filter { $0.origin != .notification }.map(\.descriptor.name)
       throw .unknownFact(
@@ -79,9 +87,21 @@ struct SQLiteFactQuery {
       do {
         facts[column.fact.name] = try SQLiteFactQuery.value(raw, for: column.fact)
       } catch {
-        throw .wrongType(query: name, column: column.fact.name, message: error.message)
+        throw SQLiteFactQuery.conversionFailure(
+          error, raw, column.fact, query: name, schema: schema)
       }
     }
+  }
+
+  /// Why a column's value could not be read: another store's word, or the wrong type.
+  static func conversionFailure(
+    _ error: ConversionError, _ raw: SQLiteValue, _ fact: FactDescriptor, query: String,
+    schema: FactSchema
+  ) -> SQLiteFactSourceError {
+    if case .text(let text) = raw, let other = schema.otherStoresValue(text, forFact: fact.name) {
+      return .otherStoresValue(query: query, other)
+    }
+    return .wrongType(query: query, column: fact.name, message: error.message)
   }
 
   /// Converts a column value to a fact's type: see docs/configuration.md for the table. A value

@@ -54,7 +54,8 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
   public let settings: Settings
   /// Every fact some query's columns supply.
   public let suppliableFacts: Set<String>?
-  private let schema: FactSchema
+  /// The schema its queries are checked by, with the other stores it serves.
+  public let schema: FactSchema
   private let lock = NSLock()
   private var idle: [Connection]
   private let lookups: BlockingWorkQueue

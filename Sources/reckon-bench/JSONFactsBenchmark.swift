@@ -15,7 +15,7 @@ func runJSONFactsBenchmark(options: BenchmarkOptions) async throws {
     let started = Date()
     let source = try JSONFileFactSource(name: "bench", path: path, schema: .standard)
     seconds.append(Date().timeIntervalSince(started))
-    let found = source.lookup(
+    let found = try source.lookup(
       RequestKeys(
         transactionId: "2000000000000000", originalTransactionId: nil, appAccountToken: nil,
         productId: nil, bundleId: nil))

@@ -42,7 +42,7 @@ struct ByteOrderMarkTests {
     let keys = RequestKeys(
       transactionId: "2000000800000201", originalTransactionId: nil, appAccountToken: nil,
       productId: nil, bundleId: nil)
-    #expect(source.lookup(keys)["usage.consumed"] == .percent(0))
+    #expect(try source.lookup(keys)["usage.consumed"] == .percent(0))
   }
 
   @Test func aConfigurationWithAMarkIsRead() throws {

@@ -166,6 +166,50 @@ struct GooglePlayDryRunCommandTests {
         == appleLines.dropFirst().map { $0 })
   }
 
+  /// One JSON source serves an App Store app and a Google Play app: the review's product comes
+  /// from it, and an override in Apple's words beside it does not stop the run.
+  @Test func aSourceServingBothStoresGivesAReviewItsProduct() async throws {
+    let folder = try Self.folder()
+    let facts = """
+      {"byTransactionId": {
+        "\(Self.spentOrder)": {"customer.consented": true, "delivery.status": "DELIVERED",
+          "product.sample_offered": false, "usage.consumed": "100%", "product.id": "coins_500"},
+        "2000000000000001": {"customer.override": "GRANT_FULL"}}}
+      """
+    let policy = """
+      policy "by product" version 1
+      rule "the big pack"
+        when product.id is not missing and product.id == "coins_500"
+        then refund DECLINE
+      otherwise share data only
+      """
+    let configuration = """
+      {"apps": [
+        {"store": "googlePlay", "packageName": "com.example.coins", "policy": "play.policy"},
+        {"bundleId": "com.example.coins", "appAppleId": 1234567890, "environment": "Production",
+         "policy": "apple.policy"}],
+       "googlePlay": {"push": {"audience": "https://x.example/rtdn",
+                               "serviceAccountEmail": "p@x.iam.gserviceaccount.com"}},
+       "factSources": [{"name": "app-db", "type": "json", "path": "facts.json"}],
+       "state": {"path": "state.sqlite"}}
+      """
+    let files = [
+      "facts.json": facts, "play.policy": policy, "reckon.json": configuration,
+      "apple.policy": #"policy "apple" version 1 otherwise share data only"#,
+      "requests.jsonl": Self.push(
+        try Self.review(orderId: Self.spentOrder, reason: 6), messageId: "m-1"),
+    ]
+    for (name, text) in files {
+      try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+    }
+    let run = try await ReckonBinary.run([
+      "dry-run", "--config", folder + "/reckon.json", "--requests", folder + "/requests.jsonl",
+      "--policy", folder + "/play.policy", "--format", "csv",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput.contains(",respond,DECLINE,,the big pack,"), "\(run.standardOutput)")
+  }
+
   /// Writes both.json: the generated reckon.json with the Google Play app com.example.coins.
   static func listGooglePlayApp(in folder: String) throws {
     var configuration = try String(contentsOfFile: folder + "/reckon.json", encoding: .utf8)

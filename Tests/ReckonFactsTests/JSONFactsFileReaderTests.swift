@@ -161,7 +161,7 @@ struct JSONFactsFileReaderTests {
     #expect(reader.read(Data(json.utf8), file: 0) == nil)
     let path = try write(json)
     let file = try JSONFactsFile(files: [path], schema: Self.schema)
-    #expect(file.facts(for: Fixtures.keys(transaction: "1"))["custom.K"] == .boolean(true))
+    #expect(try file.facts(for: Fixtures.keys(transaction: "1"))["custom.K"] == .boolean(true))
   }
 
   /// Files of a folder are read one at a time, each quickly if it can be: a key a file shares

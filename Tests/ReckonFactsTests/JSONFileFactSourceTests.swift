@@ -66,7 +66,7 @@ struct JSONFileFactSourceTests {
         _ = try await source.facts(for: Fixtures.keys(transaction: "1"))
       }
     }
-    #expect(source.lookup(Fixtures.keys(transaction: "1")) == ["usage.consumed": .percent(40)])
+    #expect(try source.lookup(Fixtures.keys(transaction: "1")) == ["usage.consumed": .percent(40)])
     let expected = "\(file.path): byTransactionId.1: usage.consumed: '140%' is not a percent"
     #expect(reports.withLock { $0.count == 1 && $0[0].hasPrefix(expected) })
     #expect(source.lastReloadError?.description.hasPrefix(expected) == true)

@@ -290,6 +290,12 @@ public struct ReckonConfiguration: Sendable {
     return Int(days)
   }
 
+  /// The stores whose apps are configured, in `FactSchema.Store.allCases` order: the fact
+  /// sources serve each of them.
+  public var stores: [FactSchema.Store] {
+    (apps.isEmpty ? [] : [.appStore]) + (googlePlayApps.isEmpty ? [] : [.googlePlay])
+  }
+
   /// Whether a service over this configuration sends some store's answers itself: an App
   /// Store key, or a Google Play service account for its Google Play apps.
   public var sendsAnswers: Bool {

@@ -66,7 +66,8 @@ public enum SenderSetup {
       if !configuration.googlePlayApps.isEmpty {
         googlePlaySetup = try FactSourceSetup(
           configuration.factSources, events: facts, unavailable: .openLater,
-          currencies: configuration.currencies, sourcesStore: .googlePlay)
+          currencies: configuration.currencies, sourcesStore: .googlePlay,
+          alongside: configuration.stores)
       }
       // Sources are read by each configured store's schema, as serve reads them: with Google
       // Play apps alone, by Google's only (a source may give facts Apple's notification gives).
@@ -75,7 +76,7 @@ public enum SenderSetup {
       } else {
         setup = try FactSourceSetup(
           configuration.factSources, events: facts, unavailable: .openLater,
-          currencies: configuration.currencies)
+          currencies: configuration.currencies, alongside: configuration.stores)
       }
     } catch {
       throw .configuration(error)

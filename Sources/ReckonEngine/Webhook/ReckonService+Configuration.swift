@@ -22,15 +22,13 @@ extension ReckonService {
     events: @escaping @Sendable (ReckonEvent) -> Void = { _ in }
   ) throws(ReckonServiceError) {
     // Sources are read by each store's schema; with Google Play apps alone, by Google's only.
-    let stores: [FactSchema.Store] =
-      (configuration.apps.isEmpty ? [] : [.appStore])
-      + (configuration.googlePlayApps.isEmpty ? [] : [.googlePlay])
     var setups: [FactSchema.Store: FactSourceSetup] = [:]
-    for store in stores {
+    for store in configuration.stores {
       do {
         setups[store] = try FactSourceSetup(
           configuration.factSources, events: events, unavailable: .openLater,
-          currencies: configuration.currencies, sourcesStore: store)
+          currencies: configuration.currencies, sourcesStore: store,
+          alongside: configuration.stores)
       } catch {
         throw .configuration(error)
       }

@@ -22,6 +22,7 @@ public final class SQLiteBulkFactScan {
   private let columnIndexes: [Int32]
   private let slots: [Int]
   private let descriptors: [FactDescriptor]
+  private let schema: FactSchema
   private var rowKey: [UInt8] = []
   private var exhausted = false
   private var started = false
@@ -58,22 +59,19 @@ public final class SQLiteBulkFactScan {
     guard names.contains("transaction_id") else {
       throw .malformedQuery(query: "bulkQuery", message: "it must return a transaction_id column")
     }
+    var passedOver: Set<String> = []
     for name in names where name != "transaction_id" {
-      guard schema.policySchema.fact(named: name) != nil else {
-        let candidates = schema.entries.filter { $0.origin != .notification }.map(\.descriptor.name)
-        throw .unknownFact(
-          query: "bulkQuery", column: name,
-          suggestion: Suggestions.closest(to: name, among: candidates))
-      }
-      guard schema.origin(of: name) != .notification else {
-        throw .notificationFact(query: "bulkQuery", column: name)
+      if try SQLiteFactQuery.fact(for: name, in: "bulkQuery", schema: schema) == nil {
+        passedOver.insert(name)
       }
     }
     // Narrowing selects columns by name, so a repeated one would be dropped without a word.
     if let repeated = names.firstRepeated() {
       throw .duplicateFact(column: repeated, queries: ["bulkQuery", "bulkQuery"])
     }
-    let kept = names.filter { $0 != "transaction_id" && reading?.contains($0) ?? true }
+    let kept = names.filter {
+      $0 != "transaction_id" && !passedOver.contains($0) && reading?.contains($0) ?? true
+    }
     let bounded = lower != nil || upper != nil
     if bounded || kept.count < names.count - 1 {
       let columns = (["transaction_id"] + kept).map(SQLiteBulkFactScan.quoted)
@@ -99,6 +97,7 @@ public final class SQLiteBulkFactScan {
     columnIndexes = factColumns.map { Int32($0) }
     slots = factColumns.map { schema.policySchema.slot(ofFact: used[$0])! }
     descriptors = factColumns.map { schema.policySchema.fact(named: used[$0])! }
+    self.schema = schema
     lastText = Array(repeating: [], count: factColumns.count)
     lastValue = Array(repeating: nil, count: factColumns.count)
     if bounded {
@@ -209,7 +208,8 @@ public final class SQLiteBulkFactScan {
     -> Value
   {
     do { return try SQLiteFactQuery.value(raw, for: fact) } catch {
-      throw .wrongType(query: "bulkQuery", column: fact.name, message: error.message)
+      throw SQLiteFactQuery.conversionFailure(
+        error, raw, fact, query: "bulkQuery", schema: schema)
     }
   }
 }

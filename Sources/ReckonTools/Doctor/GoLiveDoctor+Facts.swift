@@ -15,7 +15,8 @@ extension GoLiveDoctor {
       // Read as the service reads them: by Google Play's schema when it answers Google alone.
       setup = try FactSourceSetup(
         configuration.factSources, unavailable: .openLater, currencies: configuration.currencies,
-        sourcesStore: configuration.apps.isEmpty ? .googlePlay : .appStore)
+        sourcesStore: configuration.apps.isEmpty ? .googlePlay : .appStore,
+        alongside: configuration.stores)
     } catch {
       return [
         .skip("consent", "the fact sources are configured wrongly"),

@@ -162,14 +162,16 @@ final class BulkShard: @unchecked Sendable {
   private func openScans() throws(DryRunError) -> Scans {
     var scans: [SQLiteBulkFactScan?] = []
     for layer in plan.layers {
-      guard case .scan(_, let path, let sql, _) = layer else {
+      guard case .scan(_, let path, let sql, let source) = layer else {
         scans.append(nil)
         continue
       }
+      // The request's slots, with the leniency of a source that serves other stores too.
+      let schema = plan.schema.readingSources(alongside: source.schema.otherStores.stores)
       do {
         scans.append(
           try SQLiteBulkFactScan(
-            path: path, sql: sql, schema: plan.schema, reading: plan.reading, lower: lower,
+            path: path, sql: sql, schema: schema, reading: plan.reading, lower: lower,
             upper: upper))
       } catch {
         throw .factsFailed(error.description)

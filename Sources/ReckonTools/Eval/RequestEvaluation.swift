@@ -114,7 +114,8 @@ public enum RequestEvaluation {
         review: review, factsPath: factsPath, traces: traces, records: records, warn: warn)
     }
     let setup = try FactSourceSetup(
-      configuration.factSources, currencies: configuration.currencies)
+      configuration.factSources, currencies: configuration.currencies,
+      alongside: configuration.stores)
     let request = try RequestFile.load(path: requestPath, now: now) {
       () throws(RequestFile.Failure) in
       do { return try DryRunSetup.verifier(configuration) } catch {
@@ -162,7 +163,8 @@ public enum RequestEvaluation {
     records: (ReckonConfiguration) throws -> (any RecordsFactProvider)?, warn: (String) -> Void
   ) async throws -> Outcome {
     let setup = try FactSourceSetup(
-      configuration.factSources, currencies: configuration.currencies, sourcesStore: .googlePlay)
+      configuration.factSources, currencies: configuration.currencies, sourcesStore: .googlePlay,
+      alongside: configuration.stores)
     let schema = setup.schema.schema(for: .googlePlay)
     guard
       let policyPath = policyPath

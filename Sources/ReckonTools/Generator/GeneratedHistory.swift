@@ -21,7 +21,8 @@ public enum GeneratedHistory {
   ) async throws -> Int {
     let configuration = try ReckonConfiguration.load(path: path)
     let setup = try FactSourceSetup(
-      configuration.factSources, currencies: configuration.currencies)
+      configuration.factSources, currencies: configuration.currencies,
+      alongside: configuration.stores)
     guard let app = configuration.apps.first else { return 0 }
     let policyText = try LocalFile.text(at: app.policyPath, limit: configuration.fileLimits.policy)
     guard let policy = try PolicyFiles.load(app.policyPath, schema: setup.schema).policy else {

@@ -175,7 +175,8 @@ struct DryRunOptions {
       layers = try DryRunSetup.bulkLayers(
         configuration,
         FactSourceSetup(
-          configuration.factSources, warn: warn, currencies: configuration.currencies))
+          configuration.factSources, warn: warn, currencies: configuration.currencies,
+          alongside: configuration.stores))
     } else {
       layers = nil
     }
@@ -187,7 +188,8 @@ struct DryRunOptions {
       return try await bulk.run(lines, control: control)
     }
     let setup = try FactSourceSetup(
-      configuration!.factSources, warn: warn, currencies: configuration!.currencies)
+      configuration!.factSources, warn: warn, currencies: configuration!.currencies,
+      alongside: configuration!.stores)
     let read = try DryRunSetup.pastRequests(
       lines, verifier: verifier, apps: apps, skipBadLines: skipBadLines)
     var result = await SequentialDryRun(
@@ -221,7 +223,7 @@ struct DryRunOptions {
     }
     let setup = try FactSourceSetup(
       configuration!.factSources, warn: warn, currencies: configuration!.currencies,
-      sourcesStore: .googlePlay)
+      sourcesStore: .googlePlay, alongside: configuration!.stores)
     return FactGatherer(
       schema: schema, layers: setup.layers, records: records, usageEvents: setup.usageEvents)
   }
@@ -295,14 +297,15 @@ struct DryRunOptions {
       mode = .recorded
       googleMode = .recorded
     case "current":
-      // Each store's gatherer only when the run has its requests: the sources are opened by
-      // its schema, and a source made for the other store's facts may not open by it.
+      // Each store's gatherer only when the run has its requests: each opens every source
+      // again, by its store's schema.
       let hasAppStore = entries.contains { if case .appStore = $0 { true } else { false } }
       mode =
         hasAppStore
         ? .current(
           try FactSourceSetup(
-            configuration!.factSources, warn: warn, currencies: configuration!.currencies
+            configuration!.factSources, warn: warn, currencies: configuration!.currencies,
+            alongside: configuration!.stores
           ).gatherer(records: history)) : .recorded
       googleMode =
         google == nil

@@ -36,7 +36,9 @@ import Testing
     let port: Int
     let logLines = LogLines()
 
-    init() throws {
+    /// A world of Google Play's app, and with `appStoreApp` an App Store app beside it whose
+    /// requests the same fact source serves (an override in Apple's words among its entries).
+    init(appStoreApp: Bool = false) throws {
       google = try GooglePlayWorld()
       folder = TestScratch.folder.appendingPathComponent("google-serve-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -44,15 +46,22 @@ import Testing
       try LocalFile.createPrivate(at: keyPath, with: google.account.json())
       try Data(GooglePlayServeTests.policy.utf8).write(
         to: folder.appendingPathComponent("play.policy"))
+      let apple = #", "2000000000000001": {"customer.override": "GRANT_FULL"}"#
       let facts = """
         {"byTransactionId": {"GPA.3312-5841-2290-11234": {
           "customer.consented": true, "delivery.status": "DELIVERED",
           "product.sample_offered": false, "usage.consumed": "45.2%",
-          "product.id": "coins_500"}}}
+          "product.id": "coins_500"}\(appStoreApp ? apple : "")}}
         """
       try Data(facts.utf8).write(to: folder.appendingPathComponent("facts.json"))
+      try Data(#"policy "apple" version 1 otherwise share data only"#.utf8).write(
+        to: folder.appendingPathComponent("apple.policy"))
+      let appleApp = """
+        , {"bundleId": "com.example.coins", "appAppleId": 1234567890,
+           "environment": "Production", "policy": "apple.policy"}
+        """
       let json = """
-        {"apps": [{"store": "googlePlay", "packageName": "\(GooglePlayWorld.packageName)", "policy": "play.policy"}],
+        {"apps": [{"store": "googlePlay", "packageName": "\(GooglePlayWorld.packageName)", "policy": "play.policy"}\(appStoreApp ? appleApp : "")],
          "factSources": [{"name": "app", "type": "json", "path": "facts.json"}],
          "state": {"path": "state.sqlite"},
          "server": {"listen": "127.0.0.1:0"},
@@ -117,8 +126,9 @@ import Testing
     }
   }
 
-  @Test func aReviewIsVerifiedDecidedAndAnsweredOnce() async throws {
-    let world = try World()
+  @Test(arguments: [false, true])
+  func aReviewIsVerifiedDecidedAndAnsweredOnce(beside appStoreApp: Bool) async throws {
+    let world = try World(appStoreApp: appStoreApp)
     let review = world.google.openReview()
     let (status, body) = try await world.push(
       .pendingRefundReview(

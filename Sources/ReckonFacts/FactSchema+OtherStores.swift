@@ -1,0 +1,101 @@
+import ReckonPolicy
+
+extension FactSchema.Store {
+  /// The store's name in a sentence: `App Store`, `Google Play`.
+  public var name: String {
+    switch self {
+    case .appStore: "App Store"
+    case .googlePlay: "Google Play"
+    }
+  }
+
+  /// The name after its indefinite article: `an App Store`, `a Google Play`.
+  public var withArticle: String {
+    switch self {
+    case .appStore: "an App Store"
+    case .googlePlay: "a Google Play"
+    }
+  }
+}
+
+extension FactSchema {
+  /// What a fact source read by one store's schema may hold for the other stores it serves too.
+  /// One source serving both stores gives Google Play's reviews the product and purchase facts
+  /// that Apple's notification gives, and may hold an override in either store's words. The
+  /// first is passed over where the notification gives it, and the second is refused only when
+  /// a request of the wrong store looks it up.
+  public struct OtherStores: Sendable {
+    /// The other stores, in `Store.allCases` order.
+    public let stores: [Store]
+    /// Facts this store does not take from a source and another store does: read and left out.
+    public let passedOverFacts: Set<String>
+    /// For each enumeration fact, the values only another store's words have, with that store.
+    public let values: [String: [String: Store]]
+
+    /// No other store: every fact and value a source gives must be this store's.
+    public static let none = OtherStores(stores: [], passedOverFacts: [], values: [:])
+  }
+
+  /// This schema for reading fact sources that serve `stores` too (this schema's own store
+  /// among them is ignored): what only those stores read is passed over or kept apart rather
+  /// than refused. With no other store, it is this schema.
+  public func readingSources(alongside stores: [Store]) -> FactSchema {
+    let others = Store.allCases.filter { $0 != store && stores.contains($0) }
+    var passedOver: Set<String> = []
+    var values: [String: [String: Store]] = [:]
+    for other in others {
+      for entry in schema(for: other).entries where entry.origin == .adapter {
+        let name = entry.descriptor.name
+        guard origin(of: name) == .adapter else {
+          passedOver.insert(name)
+          continue
+        }
+        guard case .enumeration(let theirs) = entry.descriptor.type,
+          case .enumeration(let ours)? = policySchema.fact(named: name)?.type
+        else { continue }
+        for value in theirs.cases where !ours.cases.contains(value) {
+          values[name, default: [:]][value] = values[name]?[value] ?? other
+        }
+      }
+    }
+    var reading = self
+    reading.otherStores = OtherStores(stores: others, passedOverFacts: passedOver, values: values)
+    return reading
+  }
+
+  /// `value` for the fact `name` as another store's word, when it is one and not this store's.
+  public func otherStoresValue(_ value: String, forFact name: String) -> OtherStoresValue? {
+    guard let other = otherStores.values[name]?[value],
+      case .enumeration(let ours)? = policySchema.fact(named: name)?.type
+    else { return nil }
+    return OtherStoresValue(
+      fact: name, value: value, store: other, requestStore: store, expected: ours.cases)
+  }
+}
+
+/// A value a source gave in another store's words, kept so that a request of this store that
+/// looks it up fails rather than be decided without it.
+public struct OtherStoresValue: Hashable, Sendable, CustomStringConvertible {
+  /// The fact's name.
+  public let fact: String
+  /// The value as the source wrote it.
+  public let value: String
+  /// The store whose word it is.
+  public let store: FactSchema.Store
+  /// The store of the request that looked it up.
+  public let requestStore: FactSchema.Store
+  /// The values a request of `requestStore` takes for the fact.
+  public let expected: [String]
+
+  /// `customer.override: APPROVE is a Google Play value; an App Store request takes ...`.
+  public var description: String {
+    "\(fact): \(value) is \(store.withArticle) value; \(requestStore.withArticle) request takes "
+      + expectedList
+  }
+
+  /// The expected values as a list in a sentence: `GRANT_FULL, ... or DO_NOT_RESPOND`.
+  var expectedList: String {
+    guard let last = expected.last, expected.count > 1 else { return expected.joined() }
+    return expected.dropLast().joined(separator: ", ") + " or " + last
+  }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import ReckonPolicy
+import Testing
+
+@testable import ReckonFacts
+
+/// One fact source serving App Store apps and Google Play apps at once is opened by each store's
+/// schema: what only the other store reads is let through, the product and purchase facts a
+/// Google review takes from the app's records are left out where Apple's notification gives
+/// them, and an override in the other store's words fails only a lookup that would use it.
+struct SourcesOfBothStoresTests {
+  static let appStore = FactSchema.standard.readingSources(alongside: [.appStore, .googlePlay])
+  static let googlePlay = FactSchema.googlePlay.readingSources(alongside: [.appStore, .googlePlay])
+
+  @Test func theAppStorePassesOverWhatGooglesReviewsTakeFromSources() {
+    #expect(Self.appStore.otherStores.stores == [.googlePlay])
+    #expect(
+      Self.appStore.otherStores.passedOverFacts == [
+        "product.id", "purchase.date", "purchase.price",
+      ])
+    #expect(
+      Self.appStore.otherStores.values == [
+        "customer.override": ["APPROVE": .googlePlay, "NEUTRAL": .googlePlay]
+      ])
+  }
+
+  @Test func googlePlayKeepsApplesOverridesApartAndPassesOverNothing() {
+    #expect(Self.googlePlay.otherStores.stores == [.appStore])
+    #expect(Self.googlePlay.otherStores.passedOverFacts.isEmpty)
+    #expect(
+      Self.googlePlay.otherStores.values == [
+        "customer.override": ["GRANT_FULL": .appStore, "GRANT_PRORATED": .appStore]
+      ])
+  }
+
+  @Test(arguments: [[], [FactSchema.Store.appStore]])
+  func aSourceOfOneStoreIsReadStrictly(_ stores: [FactSchema.Store]) {
+    let schema = FactSchema.standard.readingSources(alongside: stores)
+    #expect(schema.otherStores.stores.isEmpty)
+    #expect(schema.otherStores.passedOverFacts.isEmpty)
+    #expect(schema.otherStoresValue("APPROVE", forFact: "customer.override") == nil)
+  }
+
+  static let sharedFile = #"""
+    {
+      "byTransactionId": {
+        "GPA.1": {"product.id": "coins.500", "purchase.price": "4.99 USD",
+                  "purchase.date": "2026-11-01T09:30:00Z", "usage.consumed": "40%",
+                  "customer.override": "APPROVE"},
+        "2000000000000001": {"usage.consumed": "10%", "customer.override": "GRANT_FULL"},
+        "2000000000000002": {"usage.consumed": "20%", "customer.override": "DECLINE"}
+      },
+      "byAppAccountToken": {
+        "acct-1": {"customer.consented": true, "customer.override": "NEUTRAL"}
+      }
+    }
+    """#
+
+  @Test(arguments: [FactSchema.Store.appStore, .googlePlay])
+  func theQuickReaderReadsAFileOfBothStores(_ store: FactSchema.Store) throws {
+    var reader = JSONFactsFileReader(schema: store == .appStore ? Self.appStore : Self.googlePlay)
+    #expect(reader.read(Data(Self.sharedFile.utf8), file: 0) != nil)
+  }
+
+  @Test(arguments: [true, false])
+  func aFileOfBothStoresReadsForTheAppStore(quickly: Bool) throws {
+    let path = try write(Self.sharedFile)
+    let file = try JSONFactsFile(files: [path], schema: Self.appStore, quickly: quickly)
+    let apple = try file.facts(for: Fixtures.keys(transaction: "2000000000000001"))
+    #expect(apple == ["usage.consumed": .percent(10), "customer.override": .enumeration(0)])
+    // The transaction's own override wins, so the account's Google word is never used.
+    let declined = try file.facts(
+      for: Fixtures.keys(transaction: "2000000000000002", token: "acct-1"))
+    #expect(declined["customer.override"] == .enumeration(2))
+    #expect(declined["customer.consented"] == .boolean(true))
+  }
+
+  @Test(arguments: [true, false])
+  func anOverrideInGooglesWordsFailsAnAppStoreLookupThatUsesIt(quickly: Bool) throws {
+    let path = try write(Self.sharedFile)
+    let file = try JSONFactsFile(files: [path], schema: Self.appStore, quickly: quickly)
+    // The transaction's own override wins over the account's.
+    let own = try file.facts(for: Fixtures.keys(transaction: "2000000000000001", token: "acct-1"))
+    #expect(own["customer.override"] == .enumeration(0))
+    let failure = #expect(throws: JSONFileFactSourceError.self) {
+      try file.facts(for: Fixtures.keys(transaction: "2000000000000009", token: "acct-1"))
+    }
+    #expect(
+      failure?.description
+        == "\(path): byAppAccountToken.acct-1: customer.override: NEUTRAL is a Google Play value; "
+        + "an App Store request takes GRANT_FULL, GRANT_PRORATED, DECLINE, NO_PREFERENCE or "
+        + "DO_NOT_RESPOND")
+    #expect(throws: JSONFileFactSourceError.self) {
+      try file.facts(for: Fixtures.keys(transaction: "GPA.1"))
+    }
+  }
+
+  @Test(arguments: [true, false])
+  func theSameFileReadsForGooglePlayWithItsProductFacts(quickly: Bool) throws {
+    let path = try write(Self.sharedFile)
+    let file = try JSONFactsFile(files: [path], schema: Self.googlePlay, quickly: quickly)
+    let google = try file.facts(for: Fixtures.keys(transaction: "GPA.1"))
+    #expect(google["product.id"] == .text("coins.500"))
+    #expect(google["purchase.price"] != nil)
+    #expect(google["customer.override"] == .enumeration(0))
+    let failure = #expect(throws: JSONFileFactSourceError.self) {
+      try file.facts(for: Fixtures.keys(transaction: "2000000000000001"))
+    }
+    #expect(
+      failure?.description.hasSuffix(
+        "customer.override: GRANT_FULL is an App Store value; a Google Play request takes "
+          + "APPROVE, DECLINE, NEUTRAL, NO_PREFERENCE or DO_NOT_RESPOND") == true)
+  }
+
+  @Test(arguments: [true, false])
+  func aFileForTheAppStoreAloneStillRefusesGooglesFacts(quickly: Bool) throws {
+    let path = try write(Self.sharedFile)
+    let error = #expect(throws: JSONFileFactSourceError.self) {
+      try JSONFactsFile(files: [path], schema: .standard, quickly: quickly)
+    }
+    #expect(error?.description.contains("GPA.1") == true)
+  }
+
+  /// A passed-over fact is still read by its type, so the two readings agree on a bad one.
+  @Test(arguments: [true, false])
+  func aPassedOverFactOfTheWrongTypeIsStillRefused(quickly: Bool) throws {
+    let path = try write(#"{"byTransactionId": {"GPA.1": {"purchase.price": "cheap"}}}"#)
+    #expect(throws: JSONFileFactSourceError.self) {
+      try JSONFactsFile(files: [path], schema: Self.appStore, quickly: quickly)
+    }
+  }
+
+  static let sharedDatabase = """
+    CREATE TABLE purchases (id TEXT PRIMARY KEY, product TEXT, price TEXT, consumed REAL,
+      preference TEXT);
+    INSERT INTO purchases VALUES ('GPA.1', 'coins.500', '4.99 USD', 40, 'APPROVE');
+    INSERT INTO purchases VALUES ('2000000000000001', 'coins.500', '4.99 USD', 10, 'GRANT_FULL');
+    """
+  static let sharedQuery = """
+    SELECT product AS "product.id", price AS "purchase.price", consumed AS "usage.consumed",
+      preference AS "customer.override" FROM purchases WHERE id = :transaction_id
+    """
+
+  @Test func aDatabaseOfBothStoresIsQueriedByEach() async throws {
+    let path = try Fixtures.database(Self.sharedDatabase)
+    let settings = SQLiteFactSource.Settings(path: path, queries: ["purchase": Self.sharedQuery])
+    let apple = try SQLiteFactSource(name: "app-db", settings: settings, schema: Self.appStore)
+    #expect(apple.suppliableFacts == ["usage.consumed", "customer.override"])
+    let facts = try await apple.facts(for: Fixtures.keys(transaction: "2000000000000001"))
+    #expect(facts == ["usage.consumed": .percent(10), "customer.override": .enumeration(0)])
+    let failure = await #expect(throws: SQLiteFactSourceError.self) {
+      try await apple.facts(for: Fixtures.keys(transaction: "GPA.1"))
+    }
+    #expect(
+      failure?.description
+        == "query 'purchase', column \"customer.override\": APPROVE is a Google Play value; an "
+        + "App Store request takes GRANT_FULL, GRANT_PRORATED, DECLINE, NO_PREFERENCE or "
+        + "DO_NOT_RESPOND")
+    let google = try SQLiteFactSource(name: "app-db", settings: settings, schema: Self.googlePlay)
+    let review = try await google.facts(for: Fixtures.keys(transaction: "GPA.1"))
+    #expect(review["product.id"] == .text("coins.500"))
+    #expect(throws: SQLiteFactSourceError.notificationFact(query: "purchase", column: "product.id"))
+    {
+      try SQLiteFactSource(name: "app-db", settings: settings, schema: .standard)
+    }
+  }
+
+  @Test func aBulkScanOfBothStoresLeavesOutWhatTheNotificationGives() throws {
+    let path = try Fixtures.database(Self.sharedDatabase)
+    let sql = """
+      SELECT id AS transaction_id, product AS "product.id", consumed AS "usage.consumed",
+        preference AS "customer.override" FROM purchases ORDER BY id
+      """
+    let scan = try SQLiteBulkFactScan(path: path, sql: sql, schema: Self.appStore)
+    #expect(
+      scan.query.hasPrefix(#"SELECT "transaction_id", "usage.consumed", "customer.override""#))
+    let row = try scan.facts(for: "2000000000000001")
+    let consumed = Self.appStore.policySchema.slot(ofFact: "usage.consumed")
+    #expect(row?.count == 2)
+    #expect(row?.contains { $0.slot == consumed && $0.value == .percent(10) } == true)
+    let failure = #expect(throws: SQLiteFactSourceError.self) {
+      try scan.facts(for: "GPA.1")
+    }
+    #expect(failure?.description.contains("APPROVE is a Google Play value") == true)
+    #expect(
+      throws: SQLiteFactSourceError.notificationFact(query: "bulkQuery", column: "product.id")
+    ) {
+      try SQLiteBulkFactScan(path: path, sql: sql, schema: .standard)
+    }
+  }
+
+  private func write(_ json: String) throws -> String {
+    let file = try Fixtures.temporaryFolder().appendingPathComponent("facts.json")
+    try Fixtures.write(json, to: file)
+    return file.path
+  }
+}
