@@ -56,6 +56,7 @@ struct LogFieldsTests {
         until: Date(timeIntervalSince1970: 1_790_000_000)),
       ["app": "com.example.coins", "environment": "Production", "until": "2026-09-21T14:13:20Z"]
     ),
+    (SenderEvent.recoveredInterrupted(count: 3, googlePlay: 1), ["count": 3, "google_play": 1]),
   ])
   func aSenderEventCarriesWhatItsMessageNames(event: SenderEvent, expected: [String: Expected])
     throws
@@ -69,6 +70,21 @@ struct LogFieldsTests {
     }
     // The message writes times as the fields do, not as Swift prints a `Date`.
     #expect(line["message"]?.stringValue?.contains("+0000") == false, "\(line)")
+  }
+
+  /// Sends a crash interrupted: Apple's go out again, Google's (which may have gone) do not.
+  @Test(arguments: [
+    (3, 0, "3 send(s) interrupted by a crash will be sent again"),
+    (
+      3, 1,
+      "3 send(s) interrupted by a crash: 2 will be sent again, and 1 Google Play answer(s), "
+        + "which may have reached Google, are failed, not sent again on their own"
+    ),
+  ])
+  func anInterruptedSendsLineSaysWhichGoAgain(count: Int, googlePlay: Int, message: String) {
+    #expect(
+      SenderEvent.recoveredInterrupted(count: count, googlePlay: googlePlay).description
+        == message)
   }
 
   /// `app` is the bundle id on every line that names an app, its environment beside it, so one

@@ -134,7 +134,10 @@ public final class OutboxSender: Sendable {
           now: now, leaseLapsedBefore: exclusive ? .distantFuture : now - sendLease, limit: 512
         ).filter { !inFlight.contains($0.id) && !leftAlone.contains($0.id) }
         let interrupted = waiting.filter { if case .sending = $0.state { true } else { false } }
-        if !interrupted.isEmpty { events(.recoveredInterrupted(count: interrupted.count)) }
+        if !interrupted.isEmpty {
+          let googlePlay = interrupted.filter(\.isGooglePlay).count
+          events(.recoveredInterrupted(count: interrupted.count, googlePlay: googlePlay))
+        }
       }
       if !isStopped() { try fetch() }
       while true {

@@ -18,8 +18,9 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
   case credentialsProblem(app: AppKey, reason: String, until: Date)
   /// Apple said to slow down.
   case throttled(app: AppKey, until: Date)
-  /// Sends found unfinished after a crash are going out again.
-  case recoveredInterrupted(count: Int)
+  /// Sends found unfinished after a crash: App Store replies go out again; the `googlePlay`
+  /// of them are Google Play answers that may have gone, failed rather than sent again.
+  case recoveredInterrupted(count: Int, googlePlay: Int)
   /// The state database refused a read or write; sending waits and tries again.
   case databaseProblem(reason: String)
   /// The state database answers again, `after` seconds; sending resumes.
@@ -54,8 +55,15 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
     case .credentialsProblem(let app, let reason, let until):
       "CREDENTIALS PROBLEM for \(app): \(reason); its sending is paused until \(Self.time(until)). Check the key, issuer id and bundle id (reckon keys check)"
     case .throttled(let app, let until): "Apple rate-limited \(app) until \(Self.time(until))"
-    case .recoveredInterrupted(let count):
+    case .recoveredInterrupted(let count, 0):
       "\(count) send(s) interrupted by a crash will be sent again"
+    case .recoveredInterrupted(let count, let googlePlay) where googlePlay == count:
+      "\(count) Google Play answer(s) interrupted by a crash may have reached Google: failed, "
+        + "not sent again on their own"
+    case .recoveredInterrupted(let count, let googlePlay):
+      "\(count) send(s) interrupted by a crash: \(count - googlePlay) will be sent again, and "
+        + "\(googlePlay) Google Play answer(s), which may have reached Google, are failed, not "
+        + "sent again on their own"
     case .databaseProblem(let reason):
       "STATE DATABASE PROBLEM: \(reason); nothing is sent until it can be written, then sending resumes"
     case .databaseRecovered(let after):
@@ -99,7 +107,8 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
         "app": .string(app.bundleId), "environment": .string(app.environment),
         "until": .string(Self.time(until)),
       ]
-    case .recoveredInterrupted(let count): return ["count": .int(count)]
+    case .recoveredInterrupted(let count, let googlePlay):
+      return ["count": .int(count), "google_play": .int(googlePlay)]
     case .standingBy(let lock), .tookOver(let lock): return ["lock": .string(lock)]
     case .databaseProblem, .databaseRecovered: return [:]
     }

@@ -155,6 +155,11 @@ import Testing
     }
     #expect(reason.contains("the process stopped during the send"))
     #expect(reason.contains("reckon queue retry \(id)"))
+    // The log says so from the start, rather than promise a send again.
+    #expect(
+      h.events.lines.contains(
+        "warning: 1 Google Play answer(s) interrupted by a crash may have reached Google: "
+          + "failed, not sent again on their own"), "\(h.events.lines)")
   }
 
   @Test func anOperatorRetryOfAnUncertainAnswerSendsTheSameBytes() async throws {
