@@ -1,6 +1,8 @@
 import Foundation
 import ReckonAppStore
+import ReckonGooglePlay
 import ReckonState
+import ReckonTestSupport
 import Testing
 
 @testable import ReckonEngine
@@ -220,6 +222,35 @@ import Testing
       entry.delivered(.networkError("reset"), now: start, backoff: backoff)
         == .retry(at: start.addingTimeInterval(30)))
     #expect(entry.attempts == 2)
+  }
+
+  /// A 503 that says when to come back is tried no sooner, nor sooner than the backoff.
+  @Test(arguments: [(600.0, 600.0), (5, 15)])
+  func aServerErrorsRetryAfterIsKept(retryAfter: Double, expected: Double) {
+    var entry = sending()
+    #expect(
+      entry.delivered(
+        .answered(.init(status: 503, retryAfter: start.addingTimeInterval(retryAfter))),
+        now: start, backoff: backoff) == .retry(at: start.addingTimeInterval(expected)))
+  }
+
+  /// So is Google's, for an answer Google surely did not record.
+  @Test(arguments: [(600, 600.0), (5, 15)])
+  func googlesRetryAfterOfA503IsKept(retryAfter: Int, expected: Double) {
+    var entry = OutboxEntry(
+      id: 1, decisionId: 1, requestId: 1,
+      app: AppKey(bundleId: "com.example.coins", environment: GooglePlayStore.environment),
+      transactionId: "GPA.1", context: .init(), body: OutboxFixture.answer,
+      deadline: start.addingTimeInterval(24 * 3_600), state: .pending(notBefore: start))
+    guard case .sendAnswer = entry.poll(now: start) else {
+      Issue.record("not sent")
+      return
+    }
+    let delivery = ReviewRefundDelivery.notRecorded(
+      reason: "HTTP 503", status: 503, retryAfterSeconds: retryAfter)
+    #expect(
+      entry.delivered(delivery, now: start, backoff: backoff)
+        == .retry(at: start.addingTimeInterval(expected)))
   }
 
   /// The last status goes with the last error: a 401 followed by network errors is not shown as

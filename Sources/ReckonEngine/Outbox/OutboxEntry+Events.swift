@@ -155,7 +155,9 @@ extension OutboxEntry {
         lastError = "\(reason): rate limited until \(until)"
         return .throttleApp(until: until)
       }
-      return retryWithBackoff(reason, status: status, now: now, backoff: backoff)
+      return retryWithBackoff(
+        reason, status: status, now: now, backoff: backoff,
+        notBefore: retryAfter.map { now.addingTimeInterval(TimeInterval($0)) })
     case .uncertain(let reason):
       return uncertain(reason, now: now)
     }
@@ -219,7 +221,8 @@ extension OutboxEntry {
       return credentialsProblem("HTTP \(answer.status)\(apple)", status: answer.status, now: now)
     case 500..<600:
       return retryWithBackoff(
-        "HTTP \(answer.status)\(apple)", status: answer.status, now: now, backoff: backoff)
+        "HTTP \(answer.status)\(apple)", status: answer.status, now: now, backoff: backoff,
+        notBefore: answer.retryAfter)
     default:
       if answer.error?.code.isRetryable == true {
         return retryWithBackoff(
@@ -243,13 +246,14 @@ extension OutboxEntry {
     return .pauseApp(reason: reason)
   }
 
+  /// Tries again after the backoff, or later where the store said when (a 503's Retry-After).
   private mutating func retryWithBackoff(
-    _ reason: String, status: Int?, now: Date, backoff: Backoff
+    _ reason: String, status: Int?, now: Date, backoff: Backoff, notBefore: Date? = nil
   ) -> OutboxAction {
     attempts += 1
     lastStatus = status
     lastError = reason
-    var next = backoff.delay(after: attempts, from: now)
+    var next = max(backoff.delay(after: attempts, from: now), notBefore ?? .distantPast)
     if next >= deadline {
       // One last try shortly before the deadline rather than none.
       next = deadline.addingTimeInterval(-backoff.lastChanceMargin)
