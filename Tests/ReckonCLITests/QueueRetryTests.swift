@@ -43,7 +43,7 @@ struct QueuePausedAppTests {
     let stamp = ISO8601DateFormatter().string(from: until)
     #expect(
       run.standardError
-        == "note: sending for com.example (Production) is paused until \(stamp) after a credentials problem: \(Self.reason); entry \(arguments[1]) goes out then (run reckon keys check to see the token Reckon makes)\n"
+        == "note: sending for com.example (Production) is paused until \(stamp) after a credentials problem: \(Self.reason); entry \(arguments[1]) goes out then (check the key, issuer id and bundle id (reckon keys check))\n"
     )
   }
 

@@ -35,7 +35,9 @@ struct SendPauseTests {
       run.standardError.contains(
         "sending is paused for \(app.bundleId) (\(app.environment)) until "),
       "\(run.transcript)")
-    #expect(run.standardError.contains("HTTP 401; check the key with reckon keys check"))
+    #expect(
+      run.standardError.contains(
+        "HTTP 401; check the key, issuer id and bundle id (reckon keys check)"))
     #expect(try store.entry(id: id).state.name == "pending")
   }
 }

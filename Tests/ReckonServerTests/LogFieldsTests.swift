@@ -87,6 +87,24 @@ struct LogFieldsTests {
         == message)
   }
 
+  /// A Google Play app's lines name Google, and its credentials' hint is Google's.
+  @Test(arguments: [
+    (
+      AppKey(bundleId: "com.example.coins", environment: "Production"), "Apple", "reckon keys check"
+    ),
+    (
+      AppKey(bundleId: "com.example.coins", environment: "GooglePlay"), "Google Play",
+      "Play Console"
+    ),
+  ])
+  func aPausedOrThrottledAppsLineNamesItsStore(app: AppKey, store: String, hint: String) {
+    let until = Date(timeIntervalSince1970: 1_790_000_000)
+    let paused = SenderEvent.credentialsProblem(app: app, reason: "HTTP 401", until: until)
+    #expect(paused.description.contains(hint), "\(paused)")
+    #expect(
+      SenderEvent.throttled(app: app, until: until).description.hasPrefix("\(store) rate-limited"))
+  }
+
   /// `app` is the bundle id on every line that names an app, its environment beside it, so one
   /// filter on `app` finds all of an app's lines.
   @Test func aLapsedRequestsLineNamesItsAppByBundleId() throws {

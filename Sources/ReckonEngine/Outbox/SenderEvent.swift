@@ -1,4 +1,5 @@
 import Foundation
+import ReckonGooglePlay
 import ReckonState
 import ReckonSupport
 
@@ -49,12 +50,14 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
     case .failed(let entry, _, let reason, _):
       "entry \(entry) FAILED and will not be retried: \(reason)"
     case .expired(let entry, let transaction, let deadline, false):
-      "entry \(entry) EXPIRED unsent: transaction \(transaction) could not be delivered before Apple's deadline \(Self.time(deadline))"
+      "entry \(entry) EXPIRED unsent: transaction \(transaction) could not be delivered before the store's deadline \(Self.time(deadline))"
     case .expired(let entry, let transaction, let deadline, true):
-      "entry \(entry) EXPIRED: transaction \(transaction) passed Apple's deadline \(Self.time(deadline)) with no send confirmed; a send interrupted by a crash may have reached Apple"
+      "entry \(entry) EXPIRED: transaction \(transaction) passed the store's deadline \(Self.time(deadline)) with no send confirmed; a send interrupted by a crash may have reached the store"
     case .credentialsProblem(let app, let reason, let until):
-      "CREDENTIALS PROBLEM for \(app): \(reason); its sending is paused until \(Self.time(until)). Check the key, issuer id and bundle id (reckon keys check)"
-    case .throttled(let app, let until): "Apple rate-limited \(app) until \(Self.time(until))"
+      "CREDENTIALS PROBLEM for \(app): \(reason); its sending is paused until \(Self.time(until)): "
+        + Self.credentialsCheck(app)
+    case .throttled(let app, let until):
+      "\(Self.storeName(app)) rate-limited \(app) until \(Self.time(until))"
     case .recoveredInterrupted(let count, 0):
       "\(count) send(s) interrupted by a crash will be sent again"
     case .recoveredInterrupted(let count, let googlePlay) where googlePlay == count:
@@ -72,6 +75,20 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
       "another sender holds \(lock): this one stands by and sends once it is free"
     case .tookOver(let lock): "took the sender lease \(lock): this one sends from now on"
     }
+  }
+
+  /// Who answers `app`'s sends: `Apple` or `Google Play`.
+  public static func storeName(_ app: AppKey) -> String {
+    app.environment == GooglePlayStore.environment ? "Google Play" : "Apple"
+  }
+
+  /// What to check when `app`'s store refuses its credentials, as a clause:
+  /// `check the key, issuer id and bundle id (reckon keys check)`.
+  public static func credentialsCheck(_ app: AppKey) -> String {
+    app.environment == GooglePlayStore.environment
+      ? "check the service account key and the account's access to the app in Play Console "
+        + "(reckon doctor --config)"
+      : "check the key, issuer id and bundle id (reckon keys check)"
   }
 
   /// Fields a log line carries besides the message: the entry, transaction, app and status a

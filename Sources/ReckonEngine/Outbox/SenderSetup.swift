@@ -113,7 +113,8 @@ public enum SenderSetup {
     }
     let throttles = try store.throttles(now: now).sorted { $0.key.description < $1.key.description }
       .map {
-        "\($0.key) was rate-limited by Apple until \(SenderEvent.time($0.value)); its replies "
+        "\($0.key) was rate-limited by \(SenderEvent.storeName($0.key)) until "
+          + "\(SenderEvent.time($0.value)); its replies "
           + "wait until then"
       }
     return pauses + throttles

@@ -101,10 +101,10 @@ public struct OutboxOperator {
       let until = ISO8601DateFormatter().string(from: pause.until)
       return "note: sending for \(entry.app) is paused "
         + "until \(until) after a credentials problem: \(pause.reason); entry \(entry.id) goes "
-        + "out then (run reckon keys check to see the token Reckon makes)"
+        + "out then (\(SenderEvent.credentialsCheck(entry.app)))"
     }
     if let until = (try? store.throttles(now: now))?[entry.app] {
-      return "note: Apple rate-limited \(entry.app) until "
+      return "note: \(SenderEvent.storeName(entry.app)) rate-limited \(entry.app) until "
         + "\(ISO8601DateFormatter().string(from: until)) (its Retry-After); entry \(entry.id) "
         + "goes out then"
     }

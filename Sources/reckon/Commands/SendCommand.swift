@@ -121,8 +121,8 @@ enum SendCommand: Command {
     for pause in paused {
       console.error(
         "reckon send: sending is paused for \(pause.app.bundleId) (\(pause.app.environment)) "
-          + "until \(pause.until.formatted(.iso8601)): \(pause.reason); check the key with "
-          + "reckon keys check")
+          + "until \(pause.until.formatted(.iso8601)): \(pause.reason); "
+          + SenderEvent.credentialsCheck(pause.app))
     }
     return summary.failed + summary.expired > 0 || !paused.isEmpty ? 1 : 0
   }

@@ -617,7 +617,7 @@ import Testing
     #expect(h.standIn.requests.isEmpty)
     #expect(
       h.events.lines.contains {
-        $0.hasPrefix("error: entry \(id) EXPIRED:") && $0.contains("may have reached Apple")
+        $0.hasPrefix("error: entry \(id) EXPIRED:") && $0.contains("may have reached the store")
       }, "\(h.events.lines)")
     #expect(!h.events.lines.contains { $0.contains("EXPIRED unsent") })
   }
