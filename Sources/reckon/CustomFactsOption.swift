@@ -14,10 +14,11 @@ enum CustomFactsOption {
       configuration.factSources, currencies: configuration.currencies)
   }
 
-  /// The schema, and which stores' words each policy file is checked in: `--store` for every
-  /// file, else those of the apps `--config` gives the file to, else the App Store's.
+  /// The schema, which stores' words each policy file is checked in (`--store` for every
+  /// file, else those of the apps `--config` gives the file to, else the App Store's), and the
+  /// policy files `--config`'s apps name, each once in the order first named.
   static func stores(_ arguments: inout Arguments) throws -> (
-    schema: FactSchema, stores: (String) -> [FactSchema.Store]
+    schema: FactSchema, stores: (String) -> [FactSchema.Store], configured: [String]
   ) {
     let store = try arguments.option("store").map { given throws(UsageError) in
       guard let store = FactSchema.Store(rawValue: given) else {
@@ -26,12 +27,18 @@ enum CustomFactsOption {
       return store
     }
     guard let path = arguments.option("config") else {
-      return (.standard, { _ in [store ?? .appStore] })
+      return (.standard, { _ in [store ?? .appStore] }, [])
     }
     let configuration = try ReckonConfiguration.load(path: path)
     let schema = try FactSourceSetup.schema(
       configuration.factSources, currencies: configuration.currencies)
-    if let store { return (schema, { _ in [store] }) }
+    var configured: [String] = []
+    for policy in configuration.apps.map(\.policyPath)
+      + configuration.googlePlayApps.map(\.policyPath) where !configured.contains(policy)
+    {
+      configured.append(policy)
+    }
+    if let store { return (schema, { _ in [store] }, configured) }
     func normal(_ path: String) -> String {
       URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
@@ -44,7 +51,8 @@ enum CustomFactsOption {
         let stores: [FactSchema.Store] =
           (apple.contains(file) ? [.appStore] : []) + (google.contains(file) ? [.googlePlay] : [])
         return stores.isEmpty ? [.appStore] : stores
-      }
+      },
+      configured
     )
   }
 }

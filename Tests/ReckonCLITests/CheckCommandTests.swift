@@ -25,6 +25,23 @@ struct CheckCommandTests {
       tested.standardOutput.contains("2 tests: 2 passed, 0 failed"), "\(tested.standardOutput)")
   }
 
+  /// With `--config` and no path, the policies its apps decide by are checked, each in its
+  /// apps' words, wherever the command runs; without either, policies/.
+  @Test func withAConfigurationAndNoPathItsAppsPoliciesAreChecked() async throws {
+    let folder = try Self.scratchFolder()
+    let google = ReckonBinary.packageRoot.appendingPathComponent("examples/google-play")
+    let run = try await ReckonBinary.run(
+      ["check", "--config", google.appendingPathComponent("reckon.json").path], in: folder)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput == "checked 1 file: 0 errors, 0 warnings\n")
+    let json = try await ReckonBinary.run(
+      ["check", "--config", "examples/google-play/reckon.json", "--format", "json"])
+    #expect(json.standardOutput.contains("play.policy"), "\(json.standardOutput)")
+    let bare = try await ReckonBinary.run(["check"], in: folder)
+    #expect(bare.status == 1)
+    #expect(bare.standardError.contains("policies: no such file or folder"))
+  }
+
   /// A file named twice, alone and in its folder or through `./`, is checked (tested,
   /// formatted) once: the output is the same as with the folder alone.
   @Test(arguments: [

@@ -21,9 +21,10 @@ enum CheckCommand: Command {
     Usage: reckon check [PATHS...] [--config reckon.json] [--store appStore|googlePlay]
                         [--format text|json|sarif]
 
-    Checks each policy file (a folder means every *.policy file in it; default: policies/) and
-    prints every problem as file:line:column with the source line and a caret. A folder with no
-    *.policy file, and a file with no rule and no otherwise, are errors, as is a policy under
+    Checks each policy file (a folder means every *.policy file in it; default: the policies
+    --config's apps name, else policies/) and prints every problem as file:line:column with
+    the source line and a caret. A folder with no *.policy file, and a file with no rule and
+    no otherwise, are errors, as is a policy under
     which no request of some product type and delivery status would get a reply (decided over
     a built-in sample, as reckon serve does before a policy goes live) unless the file has the
     line '# reckon: allow-unanswered'.
@@ -42,7 +43,7 @@ enum CheckCommand: Command {
   ]
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
-    let (schema, stores) = try CustomFactsOption.stores(&arguments)
+    let (schema, stores, configured) = try CustomFactsOption.stores(&arguments)
     let format =
       try arguments.option("format").map { given throws(UsageError) in
         guard let format = Format(rawValue: given) else {
@@ -57,7 +58,11 @@ enum CheckCommand: Command {
     // one run reports every problem.
     // A file named twice (itself and in its folder) is checked once, so counts are of files.
     var seen: Set<String> = []
-    for input in arguments.positionals.isEmpty ? ["policies"] : arguments.positionals {
+    // With no paths, the policies the configuration's apps decide by, else policies/.
+    let inputs =
+      !arguments.positionals.isEmpty
+      ? arguments.positionals : configured.isEmpty ? ["policies"] : configured
+    for input in inputs {
       let paths: [String]
       do { paths = PolicyFiles.dropRepeats(try PolicyFiles.expand([input]), seen: &seen) } catch {
         failures.append(.init(path: input, message: "\(error)"))
