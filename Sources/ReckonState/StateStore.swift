@@ -123,7 +123,8 @@ public protocol SendPacing: Sendable {
   var sharesSendStarts: Bool { get }
   /// Records a send of `key` beginning at `now` and returns nil when fewer than `rate` (at
   /// least one) of the state's senders began one in the second before; otherwise records
-  /// nothing and returns when one may begin.
+  /// nothing and returns when one may begin. A store may keep the window on a clock of its own
+  /// that all its senders share, and then gives that time on the caller's clock.
   func admitSendStart(_ key: String, rate: Double, now: Date) throws(StateError) -> Date?
 }
 

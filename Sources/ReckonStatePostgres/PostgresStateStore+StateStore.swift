@@ -29,8 +29,10 @@ extension PostgresStateStore: StateStore {
   /// Every instance sends: their starts are kept here.
   public var sharesSendStarts: Bool { true }
 
-  /// Admits a start of `key` at `now` under the key's pacing row lock, so instances admitting
-  /// at once see each other's starts.
+  /// Admits a start of `key` under the key's pacing row lock, so instances admitting at once
+  /// see each other's starts. The window is kept on the database's clock, which every instance
+  /// shares, so one whose own clock is off neither crowds the others nor hides its starts from
+  /// them; the time returned is on the caller's clock, `now` being its present.
   public func admitSendStart(_ key: String, rate: Double, now: Date) throws(StateError) -> Date? {
     let limit = max(1, Int(rate.rounded(.down)))
     return try locked { () throws(StateError) in
@@ -38,22 +40,32 @@ extension PostgresStateStore: StateStore {
         try connection.query(
           "INSERT INTO send_pacing (key) VALUES ($1) ON CONFLICT (key) DO NOTHING", [.text(key)])
         try connection.query("SELECT 1 FROM send_pacing WHERE key = $1 FOR UPDATE", [.text(key)])
-        let windowStart = now.addingTimeInterval(-1)
+        guard
+          let databaseNow = try connection.query(
+            "SELECT extract(epoch FROM clock_timestamp())::double precision", []
+          ).first?.date(0)
+        else {
+          throw .statementFailed(
+            operation: "admitting a send", message: "clock_timestamp() gave no time")
+        }
         try connection.query(
           "DELETE FROM send_starts WHERE key = $1 AND started_at <= $2",
-          [.text(key), .date(windowStart)])
-        // Starts after `now` are from before a clock stepped back: they no longer say when.
+          [.text(key), .date(databaseNow.addingTimeInterval(-1))])
+        // Starts after now are from before the database's clock stepped back: they no longer
+        // say when.
         let recent = try connection.query(
           """
           SELECT started_at FROM send_starts WHERE key = $1 AND started_at <= $2
           ORDER BY started_at
-          """, [.text(key), .date(now)]
+          """, [.text(key), .date(databaseNow)]
         ).compactMap { $0.date(0) }
         guard recent.count < limit else {
-          return recent[recent.count - limit].addingTimeInterval(1)
+          let free = recent[recent.count - limit].addingTimeInterval(1)
+          return now.addingTimeInterval(free.timeIntervalSince(databaseNow))
         }
         try connection.query(
-          "INSERT INTO send_starts (key, started_at) VALUES ($1, $2)", [.text(key), .date(now)])
+          "INSERT INTO send_starts (key, started_at) VALUES ($1, $2)",
+          [.text(key), .date(databaseNow)])
         return nil
       }
     }
