@@ -94,6 +94,13 @@ public struct FactGatherer: Sendable {
       case .success(let values):
         facts.add(
           values, from: result.source, schema: schema, declared: layer.source.suppliableFacts)
+        // A value in another store's words: the decision waits only if it reads that fact,
+        // and no source before this one gave it.
+        if let words = result.otherStoresWords {
+          failures.append(
+            FactSourceFailure(source: result.source, reason: .failed(words.description)))
+          atRisk.formUnion(words.unreadFacts.filter { facts.provenance[$0] == nil })
+        }
       case .failure(let failure):
         failures.append(failure)
         let couldSupply =

@@ -63,22 +63,28 @@ extension FactSchema {
     return reading
   }
 
-  /// `value` for the fact `name` as another store's word, when it is one and not this store's.
-  public func otherStoresValue(_ value: String, forFact name: String) -> OtherStoresValue? {
-    guard let other = otherStores.values[name]?[value],
+  /// `value` for the fact `name` as another store's word (spaces around it aside, as values
+  /// are read), when it is one and not this store's; `place` says where the source gave it.
+  public func otherStoresValue(_ value: String, forFact name: String, at place: String = "")
+    -> OtherStoresValue?
+  {
+    guard !otherStores.values.isEmpty else { return nil }
+    let word = ValueParser.trimmedOfSpaces(value)
+    guard let other = otherStores.values[name]?[word],
       case .enumeration(let ours)? = policySchema.fact(named: name)?.type
     else { return nil }
     return OtherStoresValue(
-      fact: name, value: value, store: other, requestStore: store, expected: ours.cases)
+      fact: name, value: word, store: other, requestStore: store, expected: ours.cases,
+      place: place)
   }
 }
 
-/// A value a source gave in another store's words, kept so that a request of this store that
-/// looks it up fails rather than be decided without it.
+/// A value a source gave in another store's words. It is left out of the source's facts, and
+/// a decision that reads it waits, as for a source that failed, rather than be made without it.
 public struct OtherStoresValue: Hashable, Sendable, CustomStringConvertible {
   /// The fact's name.
   public let fact: String
-  /// The value as the source wrote it.
+  /// The value as the source wrote it, without the spaces around it.
   public let value: String
   /// The store whose word it is.
   public let store: FactSchema.Store
@@ -86,11 +92,14 @@ public struct OtherStoresValue: Hashable, Sendable, CustomStringConvertible {
   public let requestStore: FactSchema.Store
   /// The values a request of `requestStore` takes for the fact.
   public let expected: [String]
+  /// Where the source gave it: `facts.json: byAppAccountToken.acct-1`, `query 'support'`.
+  public var place: String
 
-  /// `customer.override: APPROVE is a Google Play value; an App Store request takes ...`.
+  /// `PLACE: customer.override: APPROVE is a Google Play value; an App Store request takes ...`.
   public var description: String {
-    "\(fact): \(value) is \(store.withArticle) value; \(requestStore.withArticle) request takes "
-      + expectedList
+    (place.isEmpty ? "" : place + ": ")
+      + "\(fact): \(value) is \(store.withArticle) value; \(requestStore.withArticle) request "
+      + "takes " + expectedList
   }
 
   /// The expected values as a list in a sentence: `GRANT_FULL, ... or DO_NOT_RESPOND`.

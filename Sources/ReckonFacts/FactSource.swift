@@ -11,6 +11,9 @@ import ReckonPolicy
 /// - A value of another type than the schema's is refused and left out (named in the
 ///   explanation), and the request is decided without it: it is not retried. So is a fact
 ///   outside `suppliableFacts`, when the source declares them.
+/// - A source serving both stores' apps that found a value only the other store's words have
+///   throws `FactsInOtherStoresWords` with the facts it could give: they are used, and a
+///   decision that reads a fact left out waits.
 /// - `customer.consented` left out means no consent, and no reply is sent. This holds too when
 ///   the outbox asks again just before a held or delayed reply goes: then a reply left out is
 ///   dropped for good, so a source that cannot tell (its store is down) must throw, not leave it

@@ -58,23 +58,37 @@ struct JSONFactsFile: Sendable {
   }
 
   /// The facts for a request: its transaction's, then its account's for facts still missing.
-  /// A fact whose value is another store's word fails the lookup, unless the transaction's
-  /// entry gives it first.
+  /// A value in another store's words is left out and named in `.otherStoresValues`, which
+  /// holds the other facts; one the transaction's entry gives hides the account's fact too.
   func facts(for keys: RequestKeys) throws(JSONFileFactSourceError) -> [String: Value] {
     var facts: [String: Value] = [:]
+    var unread: [OtherStoresValue] = []
     if let id = keys.transactionId, let entry = entries.byTransactionId[id] {
-      if let other = entry.otherStoresValues.first {
-        throw .otherStoresValue(path: "\(files[entry.file]): byTransactionId.\(id)", other)
-      }
       facts = entry.facts
+      unread = entry.otherStoresValues.map { placed($0, entry) }
     }
     if let token = keys.appAccountToken, let entry = entries.byAppAccountToken[token] {
-      if let other = entry.otherStoresValues.first(where: { facts[$0.fact] == nil }) {
-        throw .otherStoresValue(path: "\(files[entry.file]): byAppAccountToken.\(token)", other)
+      if unread.isEmpty, entry.otherStoresValues.isEmpty {
+        facts.merge(entry.facts) { first, _ in first }
+      } else {
+        let given = Set(facts.keys).union(unread.map(\.fact))
+        for (name, value) in entry.facts where !given.contains(name) { facts[name] = value }
+        unread += entry.otherStoresValues.filter { !given.contains($0.fact) }.map {
+          placed($0, entry)
+        }
       }
-      facts.merge(entry.facts) { first, _ in first }
+    }
+    guard unread.isEmpty else {
+      throw .otherStoresValues(FactsInOtherStoresWords(facts: facts, values: unread))
     }
     return facts
+  }
+
+  /// `value` placed in its entry's file as well as its section and key.
+  private func placed(_ value: OtherStoresValue, _ entry: Entry) -> OtherStoresValue {
+    var placed = value
+    placed.place = "\(files[entry.file]): \(value.place)"
+    return placed
   }
 
   /// Reads one file straight from its bytes; one the quick reader gives up on, or that gives a
@@ -155,7 +169,8 @@ struct JSONFactsFile: Sendable {
       if passedOver.contains(name), schema.policySchema.fact(named: name) == nil {
         object[name] = nil
       } else if case .string(let text) = raw,
-        let other = schema.otherStoresValue(text, forFact: name)
+        let other = schema.otherStoresValue(
+          text, forFact: name, at: "\(section.rawValue).\(rawKey)")
       {
         others.append(other)
         object[name] = nil
@@ -190,8 +205,8 @@ public enum JSONFileFactSourceError: Error, Hashable, Sendable, CustomStringConv
   case invalidFact(FactDocumentError)
   /// A fact only the signed notification may give.
   case notificationFact(path: String)
-  /// A looked-up entry gives a value in another store's words.
-  case otherStoresValue(path: String, OtherStoresValue)
+  /// A lookup found values in another store's words, and the other facts.
+  case otherStoresValues(FactsInOtherStoresWords)
 
   /// Whether the file or folder could not be read (`unreadable`: missing, no permission, no
   /// `*.json` files), a state that may pass by itself, unlike contents that do not check.
@@ -213,7 +228,7 @@ public enum JSONFileFactSourceError: Error, Hashable, Sendable, CustomStringConv
       "\(key) is given by both \(files.joined(separator: " and "))"
     case .invalidFact(let error): error.description
     case .notificationFact(let path): "\(path): only the signed notification may give this fact"
-    case .otherStoresValue(let path, let value): "\(path): \(value)"
+    case .otherStoresValues(let words): words.description
     }
   }
 }

@@ -22,8 +22,9 @@ struct JSONFactsFileReader {
   private let schema: FactSchema
   /// Whether each slot's fact is one only another store the source serves reads.
   private let passedOver: [Bool]
-  /// The values the entry being read gives in another store's words.
+  /// The values the entry being read gives in another store's words, and where it is.
   private var otherStoresValues: [OtherStoresValue] = []
+  private var entryPlace = ""
   /// For each slot, the number of the entry that last gave it, to find a fact given twice.
   private var lastEntry: [Int]
   private var entryNumber = 0
@@ -107,6 +108,7 @@ struct JSONFactsFileReader {
     guard parser.eat(UInt8(ascii: ":")) else { return false }
     entryNumber += 1
     otherStoresValues = []
+    entryPlace = section.rawValue + "." + rawKey
     var facts = [String: Value](minimumCapacity: lastCount)
     let read = Self.members(&parser) { parser throws(JSONParseError) in
       try fact(&parser, input: input, into: &facts)
@@ -139,7 +141,9 @@ struct JSONFactsFileReader {
       } else {
         let text = parser.text(of: token)
         value = try? FactDocument.value(.string(text), for: table.descriptors[slot])
-        if value == nil, let other = schema.otherStoresValue(text, forFact: table.names[slot]) {
+        if value == nil,
+          let other = schema.otherStoresValue(text, forFact: table.names[slot], at: entryPlace)
+        {
           otherStoresValues.append(other)
           return true
         }

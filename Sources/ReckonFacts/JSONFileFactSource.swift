@@ -73,7 +73,7 @@ public final class JSONFileFactSource: FactSource, @unchecked Sendable {
   }
 
   /// The facts the files give for `keys` as last read, synchronously and without re-reading;
-  /// fails only for a value in another store's words.
+  /// fails only for values in another store's words (`.otherStoresValues`, with the others).
   public func lookup(_ keys: RequestKeys) throws(JSONFileFactSourceError) -> [String: Value] {
     try lock.withLock { contents }.facts(for: keys)
   }

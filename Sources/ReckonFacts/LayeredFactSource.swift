@@ -45,6 +45,8 @@ public struct LayeredFactSource: FactSource {
     public let source: String
     /// Its facts, or why there are none.
     public let result: Result<[String: Value], FactSourceFailure>
+    /// The values it left out of its facts, in another store's words, if any.
+    public var otherStoresWords: FactsInOtherStoresWords? = nil
   }
 
   /// The provenance name used when the layered source itself is one layer of another.
@@ -96,6 +98,11 @@ public struct LayeredFactSource: FactSource {
           let facts = try await lookup.value
           watch.answered()
           return LayerResult(source: source, result: .success(facts))
+        } catch let error where FactsInOtherStoresWords.in(error) != nil {
+          // The source answered: the data holds another store's word, not a failure of it.
+          watch.answered()
+          let words = FactsInOtherStoresWords.in(error)!
+          return LayerResult(source: source, result: .success(words.facts), otherStoresWords: words)
         } catch is Deadline.Expired {
           watch.expired(ticket)
           return LayerResult(
@@ -136,6 +143,9 @@ public struct LayeredFactSource: FactSource {
       switch layer.result {
       case .success(let facts): merged.merge(facts) { first, _ in first }
       case .failure(let failure): failures.append(failure)
+      }
+      if let words = layer.otherStoresWords {
+        failures.append(FactSourceFailure(source: layer.source, reason: .failed(words.description)))
       }
     }
     guard failures.isEmpty else { throw FactSourceFailures(failures) }

@@ -9,6 +9,9 @@ struct SQLiteFactQuery {
   let statement: SQLiteStatement
   let bindings: [(index: Int32, field: RequestKeys.Field)]
   let columns: [(index: Int32, fact: FactDescriptor)]
+  /// The columns left unread, of facts only another store the source serves reads: still
+  /// counted when a fact is given twice, as that store's reading counts them.
+  let passedOver: [String]
   /// The schema the columns were checked by, to name another store's value it meets.
   private let schema: FactSchema
 
@@ -36,16 +39,19 @@ struct SQLiteFactQuery {
     }
     self.bindings = bindings
     var columns: [(Int32, FactDescriptor)] = []
+    var passedOver: [String] = []
     for (position, column) in statement.columnNames.enumerated() {
       guard let fact = try SQLiteFactQuery.fact(for: column, in: name, schema: schema) else {
+        passedOver.append(column)
         continue
       }
       columns.append((Int32(position), fact))
     }
-    if let repeated = columns.map(\.1.name).firstRepeated() {
+    if let repeated = (columns.map(\.1.name) + passedOver).firstRepeated() {
       throw .duplicateFact(column: repeated, queries: [name, name])
     }
     self.columns = columns
+    self.passedOver = passedOver
   }
 
   /// Whether `error` says the file cannot be read now (locked, an I/O or open failure) rather
@@ -72,8 +78,11 @@ struct SQLiteFactQuery {
     return fact
   }
 
-  /// Runs the query for `keys` and adds the first row's non-NULL columns to `facts`.
-  func run(_ keys: RequestKeys, into facts: inout [String: Value]) throws(SQLiteFactSourceError) {
+  /// Runs the query for `keys` and adds the first row's non-NULL columns to `facts`; a value in
+  /// another store's words goes to `unread` instead.
+  func run(
+    _ keys: RequestKeys, into facts: inout [String: Value], unread: inout [OtherStoresValue]
+  ) throws(SQLiteFactSourceError) {
     defer { statement.reset() }
     do {
       for binding in bindings { try statement.bind(keys[binding.field], at: binding.index) }
@@ -87,21 +96,22 @@ struct SQLiteFactQuery {
       do {
         facts[column.fact.name] = try SQLiteFactQuery.value(raw, for: column.fact)
       } catch {
-        throw SQLiteFactQuery.conversionFailure(
-          error, raw, column.fact, query: name, schema: schema)
+        if let other = Self.otherStoresValue(raw, column.fact, query: name, schema: schema) {
+          unread.append(other)
+          continue
+        }
+        throw .wrongType(query: name, column: column.fact.name, message: error.message)
       }
     }
   }
 
-  /// Why a column's value could not be read: another store's word, or the wrong type.
-  static func conversionFailure(
-    _ error: ConversionError, _ raw: SQLiteValue, _ fact: FactDescriptor, query: String,
-    schema: FactSchema
-  ) -> SQLiteFactSourceError {
-    if case .text(let text) = raw, let other = schema.otherStoresValue(text, forFact: fact.name) {
-      return .otherStoresValue(query: query, other)
-    }
-    return .wrongType(query: query, column: fact.name, message: error.message)
+  /// A column's value that did not convert, as another store's word, if it is one.
+  static func otherStoresValue(
+    _ raw: SQLiteValue, _ fact: FactDescriptor, query: String, schema: FactSchema
+  ) -> OtherStoresValue? {
+    guard case .text(let text) = raw else { return nil }
+    return schema.otherStoresValue(
+      text, forFact: fact.name, at: "query '\(query)'")
   }
 
   /// Converts a column value to a fact's type: see docs/configuration.md for the table. A value

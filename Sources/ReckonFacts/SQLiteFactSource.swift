@@ -93,14 +93,14 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
     let first = try Connection(settings: settings, schema: schema)
     var owners: [String: String] = [:]
     for query in first.queries {
-      for column in query.columns {
-        if let other = owners[column.fact.name] {
-          throw .duplicateFact(column: column.fact.name, queries: [other, query.name])
+      for fact in query.columns.map(\.fact.name) + query.passedOver {
+        if let other = owners[fact] {
+          throw .duplicateFact(column: fact, queries: [other, query.name])
         }
-        owners[column.fact.name] = query.name
+        owners[fact] = query.name
       }
     }
-    self.suppliableFacts = Set(owners.keys)
+    self.suppliableFacts = Set(first.queries.flatMap { $0.columns.map(\.fact.name) })
     self.idle = [first]
     self.fileIdentity = first.fileIdentity
     self.nextFileCheck = DispatchTime.now().uptimeNanoseconds + fileCheckInterval
@@ -259,14 +259,18 @@ public final class SQLiteFactSource: FactSource, @unchecked Sendable {
       // interrupt the COMMIT too and leave the connection inside its read transaction for good.
       defer { endRead() }
       defer { watch.stop() }
+      var unread: [OtherStoresValue] = []
       do {
-        for query in queries { try query.run(keys, into: &facts) }
+        for query in queries { try query.run(keys, into: &facts, unread: &unread) }
       } catch {
         lockedOut = isLockedOut
         if watch.isOverdue, let lookupTimeoutMs {
           throw .timedOut(query: error.query ?? "", limitMs: Int(lookupTimeoutMs))
         }
         throw error
+      }
+      guard unread.isEmpty else {
+        throw .otherStoresValues(FactsInOtherStoresWords(facts: facts, values: unread))
       }
       return facts
     }

@@ -22,8 +22,8 @@ public enum SQLiteFactSourceError: Error, Hashable, Sendable, CustomStringConver
   case queryFailed(query: String, message: String)
   /// A value in a column is not of its fact's type.
   case wrongType(query: String, column: String, message: String)
-  /// A value in a column is another store's word, looked up for a request of this store.
-  case otherStoresValue(query: String, OtherStoresValue)
+  /// A lookup found values in another store's words, and the other facts.
+  case otherStoresValues(FactsInOtherStoresWords)
   /// A lookup's queries ran past the source's time limit and SQLite was told to stop them.
   case timedOut(query: String, limitMs: Int)
 
@@ -33,14 +33,14 @@ public enum SQLiteFactSourceError: Error, Hashable, Sendable, CustomStringConver
     if case .cannotOpen = self { true } else { false }
   }
 
-  /// The configured query at fault, if one is.
+  /// The configured query at fault, if one is (a value in another store's words is the data's).
   public var query: String? {
     switch self {
-    case .cannotOpen, .noQueries: nil
+    case .cannotOpen, .noQueries, .otherStoresValues: nil
     case .duplicateFact(_, let queries): queries.last
     case .malformedQuery(let query, _), .writesData(let query), .unknownParameter(let query, _),
       .unknownFact(let query, _, _), .notificationFact(let query, _), .queryFailed(let query, _),
-      .wrongType(let query, _, _), .otherStoresValue(let query, _), .timedOut(let query, _):
+      .wrongType(let query, _, _), .timedOut(let query, _):
       query
     }
   }
@@ -68,9 +68,7 @@ public enum SQLiteFactSourceError: Error, Hashable, Sendable, CustomStringConver
     case .queryFailed(let query, let message): "query '\(query)' failed: \(message)"
     case .wrongType(let query, let column, let message):
       "query '\(query)', column \"\(column)\": \(message)"
-    case .otherStoresValue(let query, let value):
-      "query '\(query)', column \"\(value.fact)\": \(value.value) is \(value.store.withArticle) "
-        + "value; \(value.requestStore.withArticle) request takes \(value.expectedList)"
+    case .otherStoresValues(let words): words.description
     case .timedOut(let query, let limit):
       "query '\(query)' was stopped after the source's \(limit) ms (timeoutMs): it needs an index, "
         + "or a longer timeoutMs"

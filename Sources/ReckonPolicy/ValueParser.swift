@@ -13,7 +13,7 @@ public enum ValueParser {
   /// `text` without the spaces and tabs around it (Foundation's `.whitespaces`: tab and every
   /// space separator), read by scalar: Foundation's trimming goes through NSString on Linux,
   /// and every value of a facts file is trimmed.
-  static func trimmedOfSpaces(_ text: String) -> String {
+  public static func trimmedOfSpaces(_ text: String) -> String {
     func isSpace(_ scalar: Unicode.Scalar) -> Bool {
       scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
     }

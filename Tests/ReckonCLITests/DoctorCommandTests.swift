@@ -48,6 +48,38 @@ struct DoctorCommandTests {
     #expect(appDB.contains("11 facts") && appDB.contains("customer.consented"), "\(appDB)")
   }
 
+  /// With apps of both stores the sources are opened by each store's schema, as serve opens
+  /// them: a fact the App Store's reading leaves unread but Google's refuses fails here too.
+  @Test func aSourceServingBothStoresIsCheckedAsEachReadsIt() async throws {
+    let folder = TestScratch.folder.appendingPathComponent("doctor-both-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let database = try SQLiteDatabase(
+      path: folder.appendingPathComponent("facts.sqlite").path,
+      options: [.readWrite, .create, .noMutex])
+    try database.execute("CREATE TABLE p (id TEXT, product TEXT)")
+    let query = #"SELECT product AS \"product.id\" FROM p WHERE id = :transaction_id"#
+    try #"policy "p" version 1 otherwise share data only"#.write(
+      to: folder.appendingPathComponent("p.policy"), atomically: true, encoding: .utf8)
+    let configuration = """
+      {"apps": [
+        {"bundleId": "com.example.coins", "appAppleId": 1, "environment": "Production",
+         "policy": "p.policy"},
+        {"store": "googlePlay", "packageName": "com.example.coins", "policy": "p.policy"}],
+       "googlePlay": {"push": {"audience": "https://x.example/rtdn",
+                               "serviceAccountEmail": "p@x.iam.gserviceaccount.com"}},
+       "factSources": [{"name": "app-db", "type": "sqlite", "path": "facts.sqlite",
+                        "queries": {"a": "\(query)", "b": "\(query)"}}],
+       "state": {"path": "state.sqlite"}}
+      """
+    let path = folder.appendingPathComponent("reckon.json")
+    try configuration.write(to: path, atomically: true, encoding: .utf8)
+    let run = try await ReckonBinary.run(["doctor", "--config", path.path, "--offline"])
+    #expect(run.status == 1)
+    #expect(
+      run.standardOutput.contains("fact product.id is supplied twice, by query 'a' and query 'b'"),
+      "\(run.transcript)")
+  }
+
   /// An existing state is opened and written; the write leaves nothing behind.
   @Test func anExistingStateTakesAWriteAndKeepsNoTraceOfIt() async throws {
     let listener = try DatedListener()

@@ -3,6 +3,7 @@ import ReckonAppStore
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
+import ReckonSQLite
 import ReckonState
 import ReckonStateSQLite
 import ReckonTestSupport
@@ -208,6 +209,83 @@ struct GooglePlayDryRunCommandTests {
     ])
     #expect(run.status == 0, "\(run.standardError)")
     #expect(run.standardOutput.contains(",respond,DECLINE,,the big pack,"), "\(run.standardOutput)")
+  }
+
+  /// A bulk dry-run over a SQLite source serving both stores: a customer whose override is in
+  /// Google's words has their App Store request wait, as `reckon serve` makes it, and only when
+  /// the policy reads the override; the run goes on for the others. Requests in the scan's
+  /// order are read from it, the others by a lookup each.
+  @Test(arguments: [true, false], [true, false])
+  func aBulkDryRunWaitsOnlyForARequestThatReadsAGoogleWord(readsOverride: Bool, inOrder: Bool)
+    async throws
+  {
+    let folder = try Self.folder()
+    let sql =
+      try String(contentsOfFile: Self.root + "/examples/facts.sql", encoding: .utf8)
+      + "UPDATE support_overrides SET preference = 'NEUTRAL' "
+      + "WHERE account_token = '0b9d6c1e-52a4-4f0e-8a77-3c2d1e9f4a10';\n"
+    let database = try SQLiteDatabase(
+      path: folder + "/facts.sqlite", options: [.readWrite, .create, .noMutex])
+    try database.execute(sql)
+    let example = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: Self.root + "/examples/reckon.json")))
+        as? [String: Any])
+    var source = try #require(
+      (example["factSources"] as? [[String: Any]])?.first { $0["type"] as? String == "sqlite" })
+    source["path"] = folder + "/facts.sqlite"
+    #expect(source["bulkQuery"] != nil)
+    let configuration: [String: Any] = [
+      "apps": [
+        [
+          "bundleId": "com.example.coins", "appAppleId": 1_234_567_890,
+          "environment": "Production", "policy": Self.root + "/policies/targeted.policy",
+        ],
+        ["store": "googlePlay", "packageName": "com.example.coins", "policy": Self.playPolicy],
+      ],
+      "googlePlay": [
+        "push": [
+          "audience": "https://x.example/rtdn",
+          "serviceAccountEmail": "p@x.iam.gserviceaccount.com",
+        ]
+      ],
+      "factSources": [source], "state": ["path": folder + "/state.sqlite"],
+    ]
+    try JSONSerialization.data(withJSONObject: configuration).write(
+      to: URL(fileURLWithPath: folder + "/reckon.json"))
+    // The example request, and one for the customer whose override is NEUTRAL.
+    let example1 = try String(
+      contentsOfFile: Self.root + "/examples/eval/request.json", encoding: .utf8)
+    let other = example1.replacingOccurrences(of: "2000000812345678", with: "2000000800000101")
+      .replacingOccurrences(
+        of: "7e3fb20b-4cdb-47cc-936d-99d65f608138", with: "0b9d6c1e-52a4-4f0e-8a77-3c2d1e9f4a10"
+      )
+      .replacingOccurrences(of: "\"notificationUUID\": \"", with: "\"notificationUUID\": \"1")
+    let lines = (inOrder ? [other, example1] : [example1, other]).map {
+      $0.replacingOccurrences(of: "\n", with: " ")
+    }
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: folder + "/requests.jsonl", atomically: true, encoding: .utf8)
+    let policy =
+      readsOverride
+      ? """
+      policy "override" version 1
+      rule "support" when customer.override is not missing then follow customer.override
+      otherwise share data only
+      """
+      : #"policy "usage" version 1 otherwise share data only"#
+    try policy.write(toFile: folder + "/p.policy", atomically: true, encoding: .utf8)
+    let run = try await ReckonBinary.run([
+      "dry-run", "--config", folder + "/reckon.json", "--requests", folder + "/requests.jsonl",
+      "--policy", folder + "/p.policy", "--format", "csv",
+    ])
+    #expect(run.status == 0, "\(run.standardError)")
+    let rows = run.standardOutput.split(separator: "\n").map(String.init)
+    let waiting = try #require(rows.first { $0.contains(",2000000800000101,") })
+    #expect(
+      waiting.contains("NEUTRAL is a Google Play value") == readsOverride, "\(waiting)")
+    let decided = try #require(rows.first { $0.contains(",2000000812345678,") })
+    #expect(decided.contains(",respond,"), "\(decided)")
   }
 
   /// Writes both.json: the generated reckon.json with the Google Play app com.example.coins.

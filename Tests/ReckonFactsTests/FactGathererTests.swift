@@ -260,3 +260,68 @@ struct FactGathererTests {
     #expect(decision.body?.refundPreference?.rawValue == "DECLINE")
   }
 }
+
+/// A source serving both stores' apps gives an App Store request a value in Google's words:
+/// the request waits only if its decision reads that fact and no earlier source gave it.
+struct OtherStoresWordsGatheringTests {
+  static let overridePolicy = """
+    policy "override"
+    rule "support" when customer.override is not missing then follow customer.override
+    otherwise share data only
+    """
+
+  func source(_ override: String, name: String = "shared") throws -> JSONFileFactSource {
+    let file = try Fixtures.temporaryFolder().appendingPathComponent("facts.json")
+    let json = """
+      {"byTransactionId": {"\(Fixtures.exampleKeys.transactionId!)": {
+        "customer.consented": true, "delivery.status": "DELIVERED",
+        "product.sample_offered": false, "usage.consumed": "90%",
+        "customer.override": "\(override)"}}}
+      """
+    try Fixtures.write(json, to: file)
+    return try JSONFileFactSource(
+      name: name, path: file.path,
+      schema: Fixtures.schema.readingSources(alongside: [.appStore, .googlePlay]))
+  }
+
+  func gather(_ layers: [LayeredFactSource.Layer], policy: String) async throws
+    -> FactGathering.Outcome
+  {
+    let gatherer = FactGatherer(schema: Fixtures.schema, layers: layers)
+    return await gatherer.gather(try Fixtures.exampleRequest(), for: try Fixtures.policy(policy))
+  }
+
+  @Test func aDecisionThatDoesNotReadTheValueIsMadeOnTheRest() async throws {
+    let outcome = try await gather(
+      [.init(try source("APPROVE"))], policy: FactGathererTests.usagePolicy)
+    guard case .ready(let facts) = outcome else {
+      Issue.record("\(outcome)")
+      return
+    }
+    #expect(facts.values["usage.consumed"] == .percent(90))
+    #expect(facts.values["customer.override"] == nil)
+    #expect(facts.failures.first?.description.contains("APPROVE is a Google Play value") == true)
+  }
+
+  @Test func aDecisionThatReadsTheValueWaits() async throws {
+    let outcome = try await gather([.init(try source("NEUTRAL"))], policy: Self.overridePolicy)
+    guard case .retry(let failure) = outcome else {
+      Issue.record("\(outcome)")
+      return
+    }
+    #expect(failure.neededFacts == ["customer.override"])
+    #expect(failure.description.contains("NEUTRAL is a Google Play value"), "\(failure)")
+  }
+
+  @Test func anEarlierSourcesValueWins() async throws {
+    let first = StubSource(name: "support", values: ["customer.override": .enumeration(2)])
+    let outcome = try await gather(
+      [.init(first), .init(try source("APPROVE"))], policy: Self.overridePolicy)
+    guard case .ready(let facts) = outcome else {
+      Issue.record("\(outcome)")
+      return
+    }
+    #expect(facts.provenance["customer.override"] == "support")
+    #expect(facts.provenance["usage.consumed"] == "shared")
+  }
+}

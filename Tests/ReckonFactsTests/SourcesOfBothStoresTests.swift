@@ -76,22 +76,65 @@ struct SourcesOfBothStoresTests {
   }
 
   @Test(arguments: [true, false])
-  func anOverrideInGooglesWordsFailsAnAppStoreLookupThatUsesIt(quickly: Bool) throws {
+  func anOverrideInGooglesWordsIsLeftOutOfAnAppStoreLookupAndNamed(quickly: Bool) throws {
     let path = try write(Self.sharedFile)
     let file = try JSONFactsFile(files: [path], schema: Self.appStore, quickly: quickly)
-    // The transaction's own override wins over the account's.
-    let own = try file.facts(for: Fixtures.keys(transaction: "2000000000000001", token: "acct-1"))
-    #expect(own["customer.override"] == .enumeration(0))
     let failure = #expect(throws: JSONFileFactSourceError.self) {
       try file.facts(for: Fixtures.keys(transaction: "2000000000000009", token: "acct-1"))
     }
+    let words = try #require(failure.flatMap { FactsInOtherStoresWords.in($0) })
+    #expect(words.facts == ["customer.consented": .boolean(true)])
+    #expect(words.unreadFacts == ["customer.override"])
     #expect(
       failure?.description
         == "\(path): byAppAccountToken.acct-1: customer.override: NEUTRAL is a Google Play value; "
         + "an App Store request takes GRANT_FULL, GRANT_PRORATED, DECLINE, NO_PREFERENCE or "
         + "DO_NOT_RESPOND")
-    #expect(throws: JSONFileFactSourceError.self) {
+    let order = #expect(throws: JSONFileFactSourceError.self) {
       try file.facts(for: Fixtures.keys(transaction: "GPA.1"))
+    }
+    #expect(
+      order.flatMap { FactsInOtherStoresWords.in($0) }?.facts == ["usage.consumed": .percent(40)])
+  }
+
+  /// The account's entry is named as the file writes its key, not as the lookup lowercased it.
+  @Test(arguments: [true, false])
+  func anAccountIsNamedAsTheFileWritesIt(quickly: Bool) throws {
+    let path = try write(
+      #"{"byAppAccountToken": {"ACCT-2": {"customer.override": " APPROVE "}}}"#)
+    let file = try JSONFactsFile(files: [path], schema: Self.appStore, quickly: quickly)
+    let failure = #expect(throws: JSONFileFactSourceError.self) {
+      try file.facts(for: Fixtures.keys(transaction: nil, token: "acct-2"))
+    }
+    #expect(
+      failure?.description.hasPrefix(
+        "\(path): byAppAccountToken.ACCT-2: customer.override: APPROVE is a Google Play value")
+        == true, "\(String(describing: failure))")
+  }
+
+  /// A transaction's own value in another store's words still hides the account's.
+  @Test(arguments: [true, false])
+  func aTransactionsOtherStoreWordHidesTheAccountsValue(quickly: Bool) throws {
+    let path = try write(
+      #"""
+      {"byTransactionId": {"1": {"customer.override": "APPROVE"}},
+       "byAppAccountToken": {"a": {"customer.override": "DECLINE", "usage.consumed": "5%"}}}
+      """#)
+    let file = try JSONFactsFile(files: [path], schema: Self.appStore, quickly: quickly)
+    let failure = #expect(throws: JSONFileFactSourceError.self) {
+      try file.facts(for: Fixtures.keys(transaction: "1", token: "a"))
+    }
+    let words = try #require(failure.flatMap { FactsInOtherStoresWords.in($0) })
+    #expect(words.facts == ["usage.consumed": .percent(5)])
+    #expect(words.values.map(\.place) == ["\(path): byTransactionId.1"])
+  }
+
+  @Test func theQuickAndTheThoroughReadingAgreeForEachStore() throws {
+    let path = try write(Self.sharedFile)
+    for schema in [Self.appStore, Self.googlePlay] {
+      let quick = try JSONFactsFile(files: [path], schema: schema, quickly: true)
+      let thorough = try JSONFactsFile(files: [path], schema: schema, quickly: false)
+      #expect(quick.entries == thorough.entries)
     }
   }
 
@@ -153,15 +196,36 @@ struct SourcesOfBothStoresTests {
     }
     #expect(
       failure?.description
-        == "query 'purchase', column \"customer.override\": APPROVE is a Google Play value; an "
+        == "query 'purchase': customer.override: APPROVE is a Google Play value; an "
         + "App Store request takes GRANT_FULL, GRANT_PRORATED, DECLINE, NO_PREFERENCE or "
         + "DO_NOT_RESPOND")
+    #expect(
+      failure.flatMap { FactsInOtherStoresWords.in($0) }?.facts == ["usage.consumed": .percent(40)])
     let google = try SQLiteFactSource(name: "app-db", settings: settings, schema: Self.googlePlay)
     let review = try await google.facts(for: Fixtures.keys(transaction: "GPA.1"))
     #expect(review["product.id"] == .text("coins.500"))
     #expect(throws: SQLiteFactSourceError.notificationFact(query: "purchase", column: "product.id"))
     {
       try SQLiteFactSource(name: "app-db", settings: settings, schema: .standard)
+    }
+  }
+
+  /// A fact given twice is refused by the App Store's reading too, though it does not read it:
+  /// Google's reading refuses it, and the two must agree for doctor to say what serve does.
+  @Test func aPassedOverFactGivenByTwoQueriesIsRefused() throws {
+    let path = try Fixtures.database(Self.sharedDatabase)
+    let settings = SQLiteFactSource.Settings(
+      path: path,
+      queries: [
+        "a": #"SELECT product AS "product.id" FROM purchases WHERE id = :transaction_id"#,
+        "b": #"SELECT product AS "product.id" FROM purchases WHERE id = :transaction_id"#,
+      ])
+    for schema in [Self.appStore, Self.googlePlay] {
+      #expect(
+        throws: SQLiteFactSourceError.duplicateFact(column: "product.id", queries: ["a", "b"])
+      ) {
+        try SQLiteFactSource(name: "app-db", settings: settings, schema: schema)
+      }
     }
   }
 
@@ -178,10 +242,12 @@ struct SourcesOfBothStoresTests {
     let consumed = Self.appStore.policySchema.slot(ofFact: "usage.consumed")
     #expect(row?.count == 2)
     #expect(row?.contains { $0.slot == consumed && $0.value == .percent(10) } == true)
-    let failure = #expect(throws: SQLiteFactSourceError.self) {
-      try scan.facts(for: "GPA.1")
-    }
-    #expect(failure?.description.contains("APPROVE is a Google Play value") == true)
+    #expect(scan.otherStoresValues.isEmpty)
+    let google = try scan.facts(for: "GPA.1")
+    #expect(google?.count == 1)
+    #expect(scan.otherStoresValues.map(\.value) == ["APPROVE"])
+    #expect(try scan.facts(for: "GPA.2") == nil)
+    #expect(scan.otherStoresValues.isEmpty)
     #expect(
       throws: SQLiteFactSourceError.notificationFact(query: "bulkQuery", column: "product.id")
     ) {

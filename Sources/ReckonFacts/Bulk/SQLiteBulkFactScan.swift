@@ -28,6 +28,9 @@ public final class SQLiteBulkFactScan {
   private var started = false
   private var convertedKey: [UInt8]? = nil
   private var converted: [Fact] = []
+  /// The values of the row last asked for that are in another store's words, left out of its
+  /// facts: a request that reads them waits, as `reckon serve` makes it.
+  public private(set) var otherStoresValues: [OtherStoresValue] = []
   /// Per column, the last text converted and its value: text facts (statuses, currencies,
   /// overrides) repeat from row to row, and parsing them again costs more than comparing bytes.
   private var lastText: [[UInt8]]
@@ -116,6 +119,7 @@ public final class SQLiteBulkFactScan {
   }
 
   /// The facts of `transactionId`'s row, or nil when the query has none; ids must not decrease.
+  /// Values in another store's words are left out, and named in `otherStoresValues`.
   public func facts(for transactionId: String) throws(SQLiteFactSourceError) -> [Fact]? {
     var key = transactionId
     let found = key.withUTF8 { bytes -> Result<Bool, SQLiteFactSourceError> in
@@ -143,7 +147,11 @@ public final class SQLiteBulkFactScan {
         return .failure(error)
       }
     }
-    return try found.get() ? converted : nil
+    guard try found.get() else {
+      otherStoresValues.removeAll()
+      return nil
+    }
+    return converted
   }
 
   private func step() throws(SQLiteFactSourceError) {
@@ -177,6 +185,7 @@ public final class SQLiteBulkFactScan {
   private func convertRow() throws(SQLiteFactSourceError) {
     // Keeps the buffer: the caller has let go of the previous row's facts by now.
     converted.removeAll(keepingCapacity: true)
+    otherStoresValues.removeAll()
     let handle = statement.handle
     for position in columnIndexes.indices {
       let index = columnIndexes[position]
@@ -192,7 +201,16 @@ public final class SQLiteBulkFactScan {
           continue
         }
         // Converted as `SQLiteStatement.column` reads text, so the value is the same.
-        let value = try convert(.text(String(cString: text)), descriptors[position])
+        let raw = SQLiteValue.text(String(cString: text))
+        let value: Value
+        do throws(SQLiteFactSourceError) { value = try convert(raw, descriptors[position]) } catch {
+          guard
+            let other = SQLiteFactQuery.otherStoresValue(
+              raw, descriptors[position], query: "bulkQuery", schema: schema)
+          else { throw error }
+          otherStoresValues.append(other)
+          continue
+        }
         lastText[position].removeAll(keepingCapacity: true)
         lastText[position].append(contentsOf: bytes)
         lastValue[position] = value
@@ -208,8 +226,7 @@ public final class SQLiteBulkFactScan {
     -> Value
   {
     do { return try SQLiteFactQuery.value(raw, for: fact) } catch {
-      throw SQLiteFactQuery.conversionFailure(
-        error, raw, fact, query: "bulkQuery", schema: schema)
+      throw .wrongType(query: "bulkQuery", column: fact.name, message: error.message)
     }
   }
 }

@@ -10,19 +10,25 @@ extension GoLiveDoctor {
   /// as `reckon serve` opens it (a file missing now is a failure here, not a warning: Apple's
   /// requests would wait on it).
   func factChecks(_ configuration: ReckonConfiguration) async -> [DoctorCheck] {
-    let setup: FactSourceSetup
-    do {
-      // Read as the service reads them: by Google Play's schema when it answers Google alone.
-      setup = try FactSourceSetup(
-        configuration.factSources, unavailable: .openLater, currencies: configuration.currencies,
-        sourcesStore: configuration.apps.isEmpty ? .googlePlay : .appStore,
-        alongside: configuration.stores)
-    } catch {
-      return [
-        .skip("consent", "the fact sources are configured wrongly"),
-        .fail("fact sources", error.description),
-      ]
+    // Read as the service reads them: by each configured store's schema, which may refuse what
+    // another's takes. The lookups below go through the first.
+    var setups: [FactSourceSetup] = []
+    for store in configuration.stores {
+      do {
+        setups.append(
+          try FactSourceSetup(
+            configuration.factSources, unavailable: .openLater,
+            currencies: configuration.currencies, sourcesStore: store,
+            alongside: configuration.stores))
+      } catch {
+        let reading = configuration.stores.count > 1 ? " (read for \(store.name))" : ""
+        return [
+          .skip("consent", "the fact sources are configured wrongly"),
+          .fail("fact sources", error.description + reading),
+        ]
+      }
     }
+    let setup = setups[0]
     var checks = [consentCheck(setup.layers)]
     guard !setup.layers.isEmpty else {
       return checks + [.skip("fact sources", "none configured in factSources")]

@@ -192,12 +192,8 @@ final class BulkShard: @unchecked Sendable {
       guard let scan = state.scans[position] else {
         switch plan.layers[position] {
         case .lookup(let source):
-          do {
-            let facts = try source.lookup(request.keys)
-            if !facts.isEmpty { found = true }
-            supplied.add(facts, to: &values)
-          } catch {
-            return "retry later: \(source.name): \(error)"
+          if let problem = lookUp(source, request, &values, &supplied, found: &found) {
+            return problem
           }
         case .history(let records):
           do { supplied.add(try records.history(for: request), to: &values) } catch {
@@ -216,22 +212,56 @@ final class BulkShard: @unchecked Sendable {
         }
         if let facts, !facts.isEmpty { found = true }
         for fact in facts ?? [] { supplied.add(fact.slot, fact.value, to: &values) }
+        // The scan reads only the facts the policy reads, so each such value is one it reads.
+        let words = FactsInOtherStoresWords(facts: [:], values: scan.otherStoresValues)
+        if let problem = waits(on: words, plan.layers[position].name, supplied) { return problem }
         if state.checks > 0 {
           state.checks -= 1
           try crossCheck(request, facts ?? [], plan.layers[position], &state.unchecked)
         }
       } else {
-        guard case .scan(let name, _, _, let source) = plan.layers[position] else { continue }
-        do {
-          let facts = try source.lookup(request.keys)
-          if !facts.isEmpty { found = true }
-          supplied.add(facts, to: &values)
-        } catch {
-          return "retry later: \(name): \(error.description)"
+        guard case .scan(_, _, _, let source) = plan.layers[position] else { continue }
+        if let problem = lookUp(source, request, &values, &supplied, found: &found) {
+          return problem
         }
       }
     }
     return nil
+  }
+
+  /// Adds one per-request lookup's facts, as the gatherer does; why the request waits, when
+  /// the lookup failed or left out, in another store's words, a fact the policy reads.
+  private func lookUp(
+    _ source: any SynchronousFactSource, _ request: RefundRequest, _ values: inout FactValues,
+    _ supplied: inout SuppliedFacts, found: inout Bool
+  ) -> String? {
+    let facts: [String: Value]
+    var words: FactsInOtherStoresWords?
+    do { facts = try source.lookup(request.keys) } catch {
+      guard let partly = FactsInOtherStoresWords.in(error) else {
+        return "retry later: \(source.name): \(error)"
+      }
+      facts = partly.facts
+      words = partly
+    }
+    if !facts.isEmpty { found = true }
+    supplied.add(facts, to: &values)
+    return words.flatMap { waits(on: $0, source.name, supplied) }
+  }
+
+  /// Why the request waits for values in another store's words: one of them is of a fact the
+  /// policy reads that no earlier source (nor the notification) gave.
+  private func waits(on words: FactsInOtherStoresWords, _ source: String, _ supplied: SuppliedFacts)
+    -> String?
+  {
+    let schema = plan.schema.policySchema
+    let missing = words.values.filter { value in
+      plan.reading.contains(value.fact)
+        && !(schema.slot(ofFact: value.fact).map { supplied.supplied[$0] } ?? false)
+    }
+    guard !missing.isEmpty else { return nil }
+    return "retry later: \(source): "
+      + FactsInOtherStoresWords(facts: [:], values: missing).description
   }
 
   /// Whether `transactionId` can be asked of a scan: not before the last id asked of it
@@ -256,8 +286,12 @@ final class BulkShard: @unchecked Sendable {
     guard case .scan(let name, _, _, let source) = layer else { return }
     let single: [String: Value]
     do { single = try source.lookup(request.keys) } catch {
-      if unchecked[name] == nil { unchecked[name] = "\(error)" }
-      return
+      if let words = FactsInOtherStoresWords.in(error) {
+        single = words.facts
+      } else {
+        if unchecked[name] == nil { unchecked[name] = "\(error)" }
+        return
+      }
     }
     let facts = plan.schema.policySchema.facts
     var fromBulk: [String: Value] = [:]

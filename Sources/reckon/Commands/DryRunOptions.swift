@@ -205,8 +205,10 @@ struct DryRunOptions {
 
   /// The `--facts FILE.json` source, read by `schema`.
   private func factsFile(_ path: String, schema: FactSchema) throws -> JSONFileFactSource {
+    // Read as the configured sources are: a file may serve both stores' requests.
     try JSONFileFactSource(
-      name: URL(fileURLWithPath: path).lastPathComponent, path: path, schema: schema,
+      name: URL(fileURLWithPath: path).lastPathComponent, path: path,
+      schema: schema.readingSources(alongside: configuration?.stores ?? []),
       limit: configuration?.fileLimits.facts ?? .facts,
       report: { warn(JSONFileFactSource.reloadProblem($0)) })
   }
