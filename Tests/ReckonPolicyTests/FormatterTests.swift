@@ -28,7 +28,15 @@ struct FormatterTests {
       input:
         "let a = ((x + 1)) * 2 - (3 - y)\nlet b = (p and q) or (r and (s or t))\nlet c = not (a > 1)\n",
       expected:
-        "let a = (x + 1) * 2 - (3 - y)\nlet b = p and q or r and (s or t)\nlet c = not (a > 1)\n"),
+        "let a = (x + 1) * 2 - (3 - y)\nlet b = (p and q) or (r and (s or t))\nlet c = not (a > 1)\n"
+    ),
+    Case(
+      name: "an 'and' inside an 'or' keeps its parentheses, as mixed-and-or asks",
+      input:
+        "let k = u > 3 or (u < 1 and u != 0)\nlet m = a and (b or (c and d))\nlet n = p or q and r\n",
+      expected:
+        "let k = u > 3 or (u < 1 and u != 0)\nlet m = a and (b or (c and d))\nlet n = p or (q and r)\n"
+    ),
     Case(
       name: "a comparison after not keeps its parentheses",
       input:

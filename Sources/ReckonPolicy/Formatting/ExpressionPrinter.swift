@@ -1,6 +1,6 @@
 /// Prints expressions in canonical spelling with the fewest parentheses that parse back to the
-/// same tree: operators spaced, literals written one way, a right operand of equal precedence
-/// parenthesised so the tree keeps its shape.
+/// same tree and draw no mixed-and-or warning: operators spaced, literals written one way, a
+/// right operand of equal precedence parenthesised so the tree keeps its shape.
 struct ExpressionPrinter {
   /// The text the expressions were parsed from, for literals no canonical spelling can write.
   let source: SourceFile
@@ -65,10 +65,12 @@ struct ExpressionPrinter {
     }
   }
 
-  /// An operand, parenthesised when it binds looser than its place needs.
+  /// An operand, parenthesised when it binds looser than its place needs, and an 'and' inside
+  /// an 'or', which reads either way without them (the checker warns of it: mixed-and-or).
   func operand(_ expression: Expression, above level: Precedence, orEqual: Bool) -> String {
     let own = Self.precedence(of: expression)
-    let needsParentheses = own < level || (orEqual && own == level)
+    let needsParentheses =
+      own < level || (orEqual && own == level) || (level == .or && own == .and)
     return needsParentheses ? "(" + print(expression) + ")" : print(expression)
   }
 
