@@ -174,11 +174,16 @@ extension Checker {
     return nil
   }
 
-  private mutating func reportUnknownName(_ name: String, _ span: SourceSpan) {
-    let enumCases = schema.facts.flatMap { fact -> [String] in
+  /// Every value of the schema's enumeration facts.
+  var enumCases: [String] {
+    schema.facts.flatMap { fact -> [String] in
       if case .enumeration(let type) = fact.type { return type.cases }
       return []
     }
+  }
+
+  private mutating func reportUnknownName(_ name: String, _ span: SourceSpan) {
+    let enumCases = self.enumCases
     let candidates = Array(declaredLets.keys) + schema.facts.map(\.name) + enumCases
     if enumCases.contains(name) {
       report(

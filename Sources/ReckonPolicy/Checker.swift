@@ -96,6 +96,7 @@ public struct Checker {
         continue
       }
     }
+    sound = checkUnusedNamedLists() && sound
     var otherwise =
       syntax.otherwise.map { checkActions($0.actions, ruleSpan: $0.span) } ?? [.replyWithoutChoice]
     if let actions = otherwise, let clause = syntax.otherwise,
@@ -211,6 +212,63 @@ public struct Checker {
     letDepths.append(expandedDepth(value))
     letCurrencies.append(staticCurrency(value))
     return true
+  }
+
+  /// A named list nothing tests a value against is still checked, as far as it can be without
+  /// that value: each item checks, a bare word is some fact's value, and the items are of one
+  /// kind (words one fact takes all of). A list used is checked where it is used.
+  private mutating func checkUnusedNamedLists() -> Bool {
+    var sound = true
+    for index in namedLists.keys.sorted() where !usedLets.contains(index) {
+      var typed: [(type: ValueType, span: SourceSpan)] = []
+      var words: [(word: String, span: SourceSpan)] = []
+      for element in namedLists[index] ?? [] {
+        if isSymbol(element), case .name(let word) = element.kind {
+          guard factHavingValue(word) != nil else {
+            report(
+              .unknownEnumValue, "'\(word)' is no fact's value", at: element.span,
+              hint: Suggestions.closest(to: word, among: enumCases).map { "did you mean '\($0)'?" })
+            sound = false
+            continue
+          }
+          words.append((word, element.span))
+        } else if let value = checkExpression(element, expected: nil) {
+          typed.append((value.type, element.span))
+        } else {
+          sound = false
+        }
+      }
+      var mismatch: (String, SourceSpan)?
+      if let value = typed.first, let word = words.first {
+        mismatch = (
+          "\(value.type.withArticle) and a value such as \(word.word)",
+          value.span.start > word.span.start ? value.span : word.span
+        )
+      } else if let first = typed.first, let odd = typed.first(where: { $0.type != first.type }) {
+        mismatch = ("\(first.type.withArticle) and \(odd.type.withArticle)", odd.span)
+      } else if let first = words.first,
+        let odd = words.first(where: { !sharesAFact(first.word, $0.word) })
+      {
+        mismatch = ("\(first.word) and \(odd.word), which no one fact takes both of", odd.span)
+      }
+      if let (holds, span) = mismatch {
+        report(
+          .listTypeMismatch, "the list '\(lets[index].name)' holds \(holds)", at: span,
+          hint: "a list holds values of one kind, as the fact it is tested against")
+        sound = false
+      }
+    }
+    return sound
+  }
+
+  /// Whether some enumeration fact takes both words.
+  private func sharesAFact(_ a: String, _ b: String) -> Bool {
+    schema.facts.contains { fact in
+      if case .enumeration(let type) = fact.type {
+        return type.cases.contains(a) && type.cases.contains(b)
+      }
+      return false
+    }
   }
 
   /// A let's slot with no value of its own: a named list, or a let whose value had an error.

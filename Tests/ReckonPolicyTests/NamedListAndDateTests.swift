@@ -52,6 +52,27 @@ struct NamedListAndDateTests {
     #expect(TestSchema.errorIDs(policy) == [id])
   }
 
+  /// A list nothing tests against is still checked, as far as it can be without a fact.
+  @Test(arguments: [
+    ("let packs = [\"a\"]\nlet nested = [packs]", DiagnosticID.namedListOutsideIn),
+    ("let bad = [LEGAL, DELIVERD]", .unknownEnumValue),
+    ("let mixed = [\"a\", 3]", .listTypeMismatch),
+    ("let mixed = [3, LEGAL]", .listTypeMismatch),
+    ("let two = [LEGAL, DELIVERED]", .listTypeMismatch),
+    ("let sum = [1 + \"a\"]", .operatorTypeMismatch),
+  ])
+  func anUnusedNamedListIsStillChecked(lets: String, id: DiagnosticID) {
+    let policy = lets + "\nrule \"r\" when usage.consumed > 5% then refund DECLINE"
+    #expect(TestSchema.errorIDs(policy) == [id])
+  }
+
+  @Test(arguments: ["[LEGAL, OTHER]", "[\"a\", \"b\"]", "[1 USD, 2 USD]", "[]"])
+  func anUnusedNamedListOfOneKindIsOnlyUnused(list: String) {
+    let result = TestSchema.load(
+      "let l = \(list)\nrule \"r\" when usage.consumed > 5% then refund DECLINE")
+    #expect(result.diagnostics.map(\.id) == [.unusedLet], "\(result.diagnostics)")
+  }
+
   @Test func aMisspeltNamedListIsSuggested() {
     let result = TestSchema.load(
       "let coin_packs = [\"a\"]\nrule \"r\" when product.id in coin_pack then refund DECLINE")
