@@ -1,7 +1,10 @@
 /// Checking of `in` lists and built-in calls, and of amounts that mix currencies.
 extension Checker {
+  /// `subject in [elements]`; for a named list, `named` is the name where it is used, where a
+  /// list of the wrong kind is reported once (the items may be right, and the use wrong).
   mutating func checkMembership(
-    _ negated: Bool, _ subject: Expression, _ elements: [Expression], _ span: SourceSpan
+    _ negated: Bool, _ subject: Expression, _ elements: [Expression], _ span: SourceSpan,
+    named: Located<String>? = nil
   ) -> ResolvedExpression? {
     guard let value = checkExpression(subject, expected: nil) else {
       return nil
@@ -22,6 +25,17 @@ extension Checker {
           expected = "takes values such as \(type.cases.prefix(2).joined(separator: ", "))"
         } else {
           expected = "is \(value.type.withArticle)"
+        }
+        if let named {
+          let line = source.location(of: element.span.start).line
+          report(
+            .listTypeMismatch,
+            "the list '\(named.value)' holds \(member.type.withArticle) (line \(line)), but "
+              + "\(describe(subject, value)) \(expected)",
+            at: named.span,
+            hint: quotedValueHint(element, against: value.type)
+              ?? "test it against a fact of that kind, or change the list on line \(line)")
+          return nil
         }
         report(
           .listTypeMismatch,

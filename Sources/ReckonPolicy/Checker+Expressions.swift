@@ -33,7 +33,7 @@ extension Checker {
       return checkMembership(negated, subject, elements, span)
     case .namedMembership(let negated, let subject, let name):
       guard let elements = namedList(name) else { return nil }
-      return checkMembership(negated, subject, elements, span)
+      return checkMembership(negated, subject, elements, span, named: name)
     case .missingTest(let negated, let subject):
       guard let value = checkExpression(subject, expected: nil) else { return nil }
       return node(.missingTest(negated: negated, value), .boolean, span)

@@ -52,6 +52,16 @@ struct NamedListAndDateTests {
     #expect(TestSchema.errorIDs(policy) == [id])
   }
 
+  /// A list of the wrong kind for its use is one error where it is used, naming its line.
+  @Test func aNamedListOfTheWrongKindIsReportedWhereItIsUsed() {
+    let result = TestSchema.load(
+      "let packs = [\"a\", \"b\"]\n\nrule \"r\" when reason in packs then refund DECLINE")
+    let errors = result.diagnostics.filter(\.isError)
+    #expect(errors.count == 1)
+    #expect(errors.first.map { result.source.location(of: $0.span.start).line } == 3)
+    #expect(errors.first?.message.hasPrefix("the list 'packs' holds text (line 1)") == true)
+  }
+
   /// A list nothing tests against is still checked, as far as it can be without a fact.
   @Test(arguments: [
     ("let packs = [\"a\"]\nlet nested = [packs]", DiagnosticID.namedListOutsideIn),
