@@ -136,11 +136,13 @@ extension DecisionReport {
       writer.field("column", condition.column)
       writer.field("line", condition.line)
       writer.field("text", condition.text)
-      writer.field("value", condition.value)
+      writer.key("value")
+      if let value = condition.value { writer.string(value) } else { writer.null() }
       writer.endObject()
     }
     writer.endArray()
-    writer.field("result", attempt.result)
+    writer.key("result")
+    if let result = attempt.result { writer.bool(result) } else { writer.null() }
     writer.field("rule", attempt.rule)
     writer.endObject()
   }

@@ -10,17 +10,38 @@ public struct DecisionReport: Encodable, Sendable {
     let source: String?
   }
 
+  /// A rule tried: its `result` is written `null` when unknown, as docs/language.md says.
   struct Attempt: Encodable {
     let rule: String
     let result: Bool?
     let conditions: [Condition]
+
+    enum CodingKeys: String, CodingKey { case rule, result, conditions }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(rule, forKey: .rule)
+      try container.encode(result, forKey: .result)
+      try container.encode(conditions, forKey: .conditions)
+    }
   }
 
+  /// A condition of a rule tried: its `value` is written `null` when unknown.
   struct Condition: Encodable {
     let text: String
     let line: Int
     let column: Int
     let value: String?
+
+    enum CodingKeys: String, CodingKey { case text, line, column, value }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(text, forKey: .text)
+      try container.encode(line, forKey: .line)
+      try container.encode(column, forKey: .column)
+      try container.encode(value, forKey: .value)
+    }
   }
 
   /// The deciding rule's name, written `null` when `otherwise` decided: a rule may not be

@@ -70,6 +70,36 @@ import Testing
     #expect(compared >= 20)
   }
 
+  /// A rule whose result is unknown, and a condition whose value is, are written `null`, as
+  /// docs/language.md says, in the record and in `eval`'s JSON alike.
+  @Test func anUnknownResultOrValueInTheTraceIsWrittenNull() throws {
+    let text = """
+      rule "r"
+        when usage.consumed > 50% and customer.override == DECLINE
+        then refund DECLINE
+      otherwise share data only
+      """
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "p.policy", text: text), schema: FactSchema.standard.policySchema)
+    let policy = try #require(loaded.policy)
+    var scenario = Scenario()
+    scenario.facts["usage.consumed"] = "90%"
+    let decision = Decider(policy: policy, schema: .standard).decide(
+      scenario.request, facts: try scenario.gathered(), trace: true)
+    let record = DecisionRecord(decision: decision, policy: policy, policyText: text)
+    for json in [
+      record.explanationJSON ?? Data(),
+      Data(DecisionReport(decision, policy: policy).jsonText().utf8),
+    ] {
+      let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+      let attempt = try #require((object["trace"] as? [[String: Any]])?.first)
+      #expect(attempt["result"] is NSNull, "\(attempt)")
+      let conditions = try #require(attempt["conditions"] as? [[String: Any]])
+      #expect(conditions.contains { $0["value"] is NSNull }, "\(conditions)")
+      #expect(conditions.contains { $0["value"] as? String == "true" }, "\(conditions)")
+    }
+  }
+
   /// A source that failed and a fact refused are kept with the decision, not only in `eval`'s
   /// text: a source failing on every request was otherwise invisible in operation.
   @Test func aDecisionRecordKeepsUnavailableSourcesAndRefusedFacts() throws {
