@@ -162,6 +162,16 @@ struct ParserExpressionTests {
     #expect(syntax.rules.last?.condition.kind == .literal(.boolean(true)))
   }
 
+  /// The value inside the parentheses is a level too, as docs/language.md's limits say: 99
+  /// parentheses around it load, 100 do not.
+  @Test(arguments: [(99, true), (100, false)])
+  func parenthesesCountAsLevelsWithTheValueInside(count: Int, loads: Bool) {
+    let text = String(repeating: "(", count: count) + "true" + String(repeating: ")", count: count)
+    let (_, diagnostics) = Parser.parse(
+      TestSchema.source("rule \"r\" when \(text) then refund DECLINE"))
+    #expect(diagnostics.isEmpty == loads, "\(diagnostics)")
+  }
+
   @Test func nestingWithinTheLimitParses() {
     let text = String(repeating: "(", count: 40) + "true" + String(repeating: ")", count: 40)
     let (_, diagnostics) = Parser.parse(
