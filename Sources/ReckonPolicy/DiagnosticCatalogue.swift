@@ -90,7 +90,7 @@ extension DiagnosticID {
     case .divisionByZero: "a division by a constant zero"
     case .emptyPolicy: "a policy with no rules and no 'otherwise'"
     case .unreachableRule: "a rule never tried, because a rule above always matches"
-    case .neverMatches: "a rule whose condition can never hold"
+    case .neverMatches: "a rule or hold whose condition can never hold"
     case .shadowedRule: "a rule that never decides, because rules above match first"
     case .unguardedOptionalFact: "a fact a request may lack, read without a guard"
     case .proratedWithoutUsageBound: "a prorated refund the store refuses without a usage bound"

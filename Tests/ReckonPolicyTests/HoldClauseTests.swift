@@ -121,3 +121,28 @@ struct HoldClauseTests {
         == "hold \"big purchases\"\n  when purchase.price > 50 USD\notherwise refund DECLINE\n")
   }
 }
+
+/// A hold that can never hold a decision draws never-matches, as a rule that never decides does.
+struct HoldNeverMatchesTests {
+  @Test(arguments: [
+    ("reason == LEGAL and reason == OTHER", "'reason == LEGAL' and 'reason == OTHER'"),
+    ("usage.consumed > 80% and usage.consumed < 50%", "cannot all hold at once"),
+    ("2 < 1", "its condition is always false"),
+    ("reason in []", "'reason in []' is never true"),
+  ])
+  func aHoldThatCanNeverMatchIsAWarning(condition: String, says: String) {
+    let result = TestSchema.load(
+      "hold \"h\" when \(condition)\nrule \"r\" when usage.consumed > 5% then refund DECLINE")
+    let warnings = result.diagnostics.filter { $0.id == .neverMatches }
+    #expect(warnings.count == 1, "\(result.diagnostics)")
+    #expect(warnings.first?.message.hasPrefix("hold 'h' can never match: ") == true)
+    #expect(warnings.first?.message.contains(says) == true, "\(warnings)")
+  }
+
+  @Test func aHoldThatCanMatchDrawsNone() {
+    let result = TestSchema.load(
+      "hold \"h\" when reason == LEGAL and usage.consumed > 50%\n"
+        + "rule \"r\" when usage.consumed > 5% then refund DECLINE")
+    #expect(!result.diagnostics.contains { $0.id == .neverMatches })
+  }
+}

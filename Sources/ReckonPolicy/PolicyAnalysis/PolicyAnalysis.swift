@@ -68,7 +68,9 @@ struct PolicyAnalysis {
         rule: rule, conjuncts: conjuncts, atoms: atoms, domains: domains(of: atoms),
         shapes: shapes, shapeSet: Set(shapes), conjunctAtoms: conjunctAtoms)
       typeDomains.append(typeSlot.flatMap { facts.domains[$0] })
-      if let contradiction = contradiction(facts) {
+      if let contradiction = contradiction(
+        "rule '\(rule.name)'", atoms: facts.atoms, domains: facts.domains, removal: "the rule")
+      {
         if percentWarnings.isEmpty { warnings.append(contradiction) }
         continue
       }
@@ -94,30 +96,50 @@ struct PolicyAnalysis {
       }
       earlier.append(facts)
     }
-    return warnings
+    return warnings + holdContradictions()
       + (NoReplyCheck(policy: policy, categoryDomains: typeDomains)?.warnings() ?? [])
   }
 
   // MARK: Never matches
 
-  private func contradiction(_ facts: RuleFacts) -> Diagnostic? {
-    for (slot, domain) in facts.domains.sorted(by: { $0.key < $1.key }) where domain.isEmpty {
-      let involved = facts.atoms.filter { $0.slot == slot }
+  /// A hold whose conditions contradict each other, or whose condition is always false, never
+  /// holds a decision, as such a rule never decides one.
+  private func holdContradictions() -> [Diagnostic] {
+    policy.holds.compactMap { hold in
+      let clause = "hold '\(hold.name)'"
+      if hold.condition.constantValue == .boolean(false) {
+        return warning(
+          .neverMatches, "\(clause) can never match: its condition is always false",
+          at: hold.condition.span)
+      }
+      let atoms = conjuncts(of: hold.condition).compactMap {
+        ConditionAtom.from($0, lets: policy.lets)
+      }
+      return contradiction(clause, atoms: atoms, domains: domains(of: atoms), removal: "the hold")
+    }
+  }
+
+  private func contradiction(
+    _ clause: String, atoms: [ConditionAtom], domains: [Int: FactDomain], removal: String
+  ) -> Diagnostic? {
+    for (slot, domain) in domains.sorted(by: { $0.key < $1.key }) where domain.isEmpty {
+      let involved = atoms.filter { $0.slot == slot }
       guard involved.count >= 2 else {
         // One condition alone allows no value: `reason in []`, `purchase.quantity in []`.
         guard let atom = involved.first else { return nil }
         return warning(
           .neverMatches,
-          "rule '\(facts.rule.name)' can never match: '\(policy.source.text(of: atom.span))' is never true",
+          "\(clause) can never match: '\(policy.source.text(of: atom.span))' is never true",
           at: atom.span,
-          hint: "it allows no value the fact can have; fix it, or remove the rule")
+          hint: "it allows no value the fact can have; fix it, or remove \(removal)")
       }
       let texts = involved.map { "'\(policy.source.text(of: $0.span))'" }
       let span = involved[0].span.merged(with: involved[involved.count - 1].span)
       return warning(
         .neverMatches,
-        "rule '\(facts.rule.name)' can never match: \(texts.joined(separator: " and ")) cannot all hold at once",
-        at: span, hint: "one of these conditions is not what was meant; fix it, or remove the rule")
+        "\(clause) can never match: \(texts.joined(separator: " and ")) cannot all hold at once",
+        at: span,
+        hint: "one of these conditions is not what was meant; fix it, or remove \(removal)")
     }
     return nil
   }
