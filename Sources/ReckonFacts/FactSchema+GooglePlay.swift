@@ -6,16 +6,27 @@ extension FactSchema {
     /// The words Google Play policies are written in: `refund APPROVE`, `refund DECLINE`,
     /// `refund NEUTRAL`; `share data only` answers NEUTRAL with the usage data, since Google
     /// takes no answer without a preference.
-    public static let words = PolicyVocabulary(
-      store: "Google Play", choose: .init("refund", doing: "refunds"),
-      choiceNoun: "refund preference",
-      replyWithoutChoice: .init("share data only", doing: "shares data only"),
-      withholdReply: .init("do not respond", doing: "does not respond"),
-      holdForReview: .init("hold for review", doing: "holds for review"),
-      examples: .init(
-        grant: "APPROVE", decline: "DECLINE", percentFact: "usage.consumed",
-        optionalFact: "customer.override", enumFact: "delivery.status",
-        settableField: "sampleContentProvided"))
+    public static let words: PolicyVocabulary = {
+      var words = PolicyVocabulary(
+        store: "Google Play", choose: .init("refund", doing: "refunds"),
+        choiceNoun: "refund preference",
+        replyWithoutChoice: .init("share data only", doing: "shares data only"),
+        withholdReply: .init("do not respond", doing: "does not respond"),
+        holdForReview: .init("hold for review", doing: "holds for review"),
+        examples: .init(
+          grant: "APPROVE", decline: "DECLINE", percentFact: "usage.consumed",
+          optionalFact: "customer.override", enumFact: "delivery.status",
+          settableField: "sampleContentProvided"))
+      words.otherWords = FactSchema.otherWords(
+        [
+          FactSchema.reason, FactSchema.productType, FactSchema.refundPreference,
+          FactSchema.customerOverride,
+        ],
+        besides: [reason, refundPreference, customerOverride, FactSchema.deliveryStatus],
+        note: "an App Store word, and this file is checked in Google Play's: check an App Store "
+          + "policy without --store googlePlay (or give --config the configuration that uses it)")
+      return words
+    }()
 
     /// Why the customer asked, by Google's numbers (`refundReason`).
     public static let reason = EnumType(

@@ -95,15 +95,35 @@ public struct FactSchema: Sendable {
 
 extension FactSchema {
   /// The words App Store policies are written in.
-  public static let words = PolicyVocabulary(
-    store: "Apple", choose: .init("refund", doing: "refunds"), choiceNoun: "refund preference",
-    replyWithoutChoice: .init("share data only", doing: "shares data only"),
-    withholdReply: .init("do not respond", doing: "does not respond"),
-    holdForReview: .init("hold for review", doing: "holds for review"),
-    examples: .init(
-      grant: "GRANT_FULL", decline: "DECLINE", percentFact: "usage.consumed",
-      optionalFact: "customer.override", enumFact: "delivery.status",
-      settableField: "deliveryStatus"), choiceField: "refundPreference")
+  public static let words: PolicyVocabulary = {
+    var words = PolicyVocabulary(
+      store: "Apple", choose: .init("refund", doing: "refunds"), choiceNoun: "refund preference",
+      replyWithoutChoice: .init("share data only", doing: "shares data only"),
+      withholdReply: .init("do not respond", doing: "does not respond"),
+      holdForReview: .init("hold for review", doing: "holds for review"),
+      examples: .init(
+        grant: "GRANT_FULL", decline: "DECLINE", percentFact: "usage.consumed",
+        optionalFact: "customer.override", enumFact: "delivery.status",
+        settableField: "deliveryStatus"), choiceField: "refundPreference")
+    words.otherWords = otherWords(
+      [GooglePlay.reason, GooglePlay.refundPreference, GooglePlay.customerOverride],
+      besides: [reason, productType, deliveryStatus, refundPreference, customerOverride],
+      note: "a Google Play word, and this file is checked in the App Store's: for a Google Play "
+        + "policy add --store googlePlay (or give --config the configuration that uses it)")
+    return words
+  }()
+
+  /// Each value of `theirs` that none of `ours` has, with `note`.
+  static func otherWords(_ theirs: [EnumType], besides ours: [EnumType], note: String)
+    -> [String: String]
+  {
+    let own = Set(ours.flatMap(\.cases))
+    var words: [String: String] = [:]
+    for word in theirs.flatMap(\.cases) where !own.contains(word) {
+      words[word] = "\(word) is " + note
+    }
+    return words
+  }
 
   /// Why the customer asked for a refund.
   public static let reason = EnumType(

@@ -164,6 +164,8 @@ extension Checker {
       if let other = factHavingValue(name) {
         // The value is right but the fact is not: `reason == DELIVERED` meant delivery.status.
         hint = "\(name) is a value of \(other); " + hint
+      } else if let otherWord = schema.vocabulary.otherWords[name] {
+        hint = otherWord
       }
       report(
         .unknownEnumValue, "unknown value '\(name)' for \(context ?? enumType.name)", at: span,

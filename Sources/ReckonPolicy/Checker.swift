@@ -444,7 +444,8 @@ public struct Checker {
     case .choose(let choice):
       guard let ordinal = schema.refundChoices.ordinal(of: choice.value) else {
         let hint =
-          Suggestions.closest(to: choice.value, among: schema.refundChoices.cases).map {
+          schema.vocabulary.otherWords[choice.value]
+          ?? Suggestions.closest(to: choice.value, among: schema.refundChoices.cases).map {
             "did you mean '\($0)'?"
           }
           ?? "choose one of \(schema.refundChoices.cases.joined(separator: ", "))"

@@ -67,6 +67,10 @@ public struct PolicyVocabulary: Hashable, Sendable {
     }
   }
 
+  /// Words of another vocabulary a policy may have been written in, each with the hint an
+  /// unknown value of that spelling gets: `a Google Play word: check the file with …`.
+  public var otherWords: [String: String] = [:]
+
   /// The body field the choice is sent in (`refundPreference`), absent from a reply without a
   /// choice, so a test expecting it is read as expecting the choice; nil when no field holds
   /// just the choice (Google Play answers a reply without one as NEUTRAL).

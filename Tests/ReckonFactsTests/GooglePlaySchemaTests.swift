@@ -40,6 +40,27 @@ import Testing
     #expect(result.renderedDiagnostics().contains(named))
   }
 
+  /// A word only the other store has is named as that store's, with the way to check it in
+  /// those words, rather than guessed at as a misspelling.
+  @Test(arguments: [
+    (FactSchema.standard, "otherwise refund APPROVE", "APPROVE is a Google Play word"),
+    (
+      .standard, "rule \"r\" when reason == FRIENDLY_FRAUD then refund DECLINE",
+      "--store googlePlay"
+    ),
+    (.googlePlay, "otherwise refund GRANT_PRORATED", "GRANT_PRORATED is an App Store word"),
+    (
+      .googlePlay, "rule \"r\" when reason == LEGAL then refund DECLINE",
+      "without --store googlePlay"
+    ),
+  ])
+  func theOtherStoresWordIsNamedAsItsWord(schema: FactSchema, text: String, hint: String) {
+    let result = load("policy \"p\"\n" + text, schema: schema)
+    let error = result.diagnostics.first(where: \.isError)
+    #expect(error?.id == .unknownEnumValue)
+    #expect(error?.hint?.contains(hint) == true, "\(String(describing: error?.hint))")
+  }
+
   @Test func aPolicyOfCommonWordsChecksForBothStores() {
     let text = """
       policy "both"

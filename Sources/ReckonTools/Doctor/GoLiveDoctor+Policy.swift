@@ -27,7 +27,12 @@ extension GoLiveDoctor {
       configuration.apps.map { ($0.policyPath, schema) }
       + configuration.googlePlayApps.map { ($0.policyPath, schema.schema(for: .googlePlay)) }
     for (path, schema) in files where seen.insert("\(path)|\(schema.store)").inserted {
-      let checked = policyCheck(path, schema: schema, limit: configuration.fileLimits.policy)
+      // The command that checks the file as here: in the words of the stores it decides for.
+      let command =
+        configuration.path.map { "reckon check --config \($0) \(path)" }
+        ?? "reckon check\(schema.store == .googlePlay ? " --store googlePlay" : "") \(path)"
+      let checked = policyCheck(
+        path, schema: schema, limit: configuration.fileLimits.policy, command: command)
       checks.append(checked)
       if checked.mark == .fail {
         checks.append(.skip("policy tests", "\(path) does not check"))
@@ -39,8 +44,9 @@ extension GoLiveDoctor {
     return checks
   }
 
-  private func policyCheck(_ path: String, schema: FactSchema, limit: FileSizeLimit) -> DoctorCheck
-  {
+  private func policyCheck(
+    _ path: String, schema: FactSchema, limit: FileSizeLimit, command: String
+  ) -> DoctorCheck {
     let file: SourceFile
     do { file = try PolicyFiles.read(path, limit: limit) } catch {
       return .fail("policy", error.description)
@@ -55,14 +61,14 @@ extension GoLiveDoctor {
       return .fail(
         "policy",
         "\(path): \(errors.count) error\(errors.count == 1 ? "" : "s"), the first at \(place): "
-          + "\(first.message) (reckon check \(path) shows all)")
+          + "\(first.message) (\(command) shows all)")
     }
     guard loaded.policy != nil else {
-      return .fail("policy", "\(path) does not compile (reckon check \(path) says why)")
+      return .fail("policy", "\(path) does not compile (\(command) says why)")
     }
     return .ok(
       "policy",
-      "\(path) checks (no errors, \(warned)\(warnings > 0 ? ": reckon check shows them" : ""))")
+      "\(path) checks (no errors, \(warned)\(warnings > 0 ? ": \(command) shows them" : ""))")
   }
 
   private func testsCheck(_ policyPath: String, schema: FactSchema) -> DoctorCheck {
