@@ -89,37 +89,27 @@ public final class SQLiteUsageEventSource: UsageEventSource, @unchecked Sendable
       statement.reset()
       lock.withLock { idle.append((database, statement)) }
     }
-    var events: [UsageEvent] = []
+    var rows: [SQLiteRow] = []
     do throws(SQLiteError) {
       for (field, index) in parameters { try statement.bind(keys[field], at: index) }
       while try statement.step() {
-        events.append(event(statement.row()))
+        rows.append(statement.row())
       }
     } catch {
       throw .queryFailed(query: Self.query, message: error.description)
     }
-    return events
+    return try rows.map(event)
   }
 
-  private func event(_ row: SQLiteRow) -> UsageEvent {
+  /// One row as an event. A time that does not read fails the lookup, as a fact's value of the
+  /// wrong type does: evidence goes to Google with the first answer or never, and an event
+  /// without its time, or dated 1970, would go as it is.
+  private func event(_ row: SQLiteRow) throws(SQLiteFactSourceError) -> UsageEvent {
     var event = UsageEvent()
     for (index, column) in columnNames.enumerated() {
       switch column {
       case "consumptionTime":
-        // Whole or fractional UNIX milliseconds, as the app databases Reckon reads keep times,
-        // or RFC 3339 text.
-        if let milliseconds = row.double(index), row.text(index).map({ Double($0) != nil }) ?? true
-        {
-          event.time = UnixMilliseconds.date(milliseconds)
-        } else if let text = row.text(index) {
-          // Digits kept as text are milliseconds too; RFC 3339 text may have a fraction of a
-          // second, which Foundation's ISO 8601 reader refuses.
-          if let milliseconds = Double(text) {
-            event.time = UnixMilliseconds.date(milliseconds)
-          } else if text.contains("T"), let seconds = try? TimestampText.seconds(text) {
-            event.time = Date(timeIntervalSince1970: seconds)
-          }
-        }
+        event.time = try Self.time(row, index)
       case "ipAddress": event.ipAddress = row.text(index)
       case "regionCode": event.regionCode = row.text(index)
       case "administrativeArea": event.administrativeArea = row.text(index)
@@ -130,5 +120,30 @@ public final class SQLiteUsageEventSource: UsageEventSource, @unchecked Sendable
       }
     }
     return event
+  }
+
+  /// A `consumptionTime`: UNIX milliseconds (whole or fractional, as a number or digits kept
+  /// as text), or RFC 3339 text, which may have a fraction of a second; nil for NULL.
+  private static func time(_ row: SQLiteRow, _ index: Int) throws(SQLiteFactSourceError) -> Date? {
+    let text = row.text(index)
+    let milliseconds = text.map { Double($0) } ?? row.double(index)
+    if let milliseconds {
+      switch MillisecondTimestamp.value(milliseconds) {
+      case .success: return UnixMilliseconds.date(milliseconds)
+      case .failure(let mistake):
+        throw .wrongType(
+          query: query, column: "consumptionTime", message: "consumptionTime \(mistake.description)"
+        )
+      }
+    }
+    guard let text else { return nil }
+    guard text.contains("T"), let seconds = try? TimestampText.seconds(text) else {
+      throw .wrongType(
+        query: query, column: "consumptionTime",
+        message:
+          "consumptionTime '\(text)' is neither UNIX milliseconds nor an RFC 3339 time such as "
+          + "2026-11-29T10:00:00Z")
+    }
+    return Date(timeIntervalSince1970: seconds)
   }
 }

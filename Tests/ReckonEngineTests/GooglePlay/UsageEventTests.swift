@@ -102,6 +102,34 @@ import Testing
         == .default("2 usage events from the fact sources"))
   }
 
+  /// A time that does not read fails the lookup, naming it, rather than send Google an event
+  /// without its time or dated 1970.
+  @Test(arguments: [
+    ("'spent 100 coins'", "'spent 100 coins' is neither UNIX milliseconds nor an RFC 3339 time"),
+    ("'2026-11-29'", "'2026-11-29' is neither UNIX milliseconds nor an RFC 3339 time"),
+    ("1795950000", "looks like seconds"),
+    ("'1795950000'", "looks like seconds"),
+  ])
+  func aTimeThatDoesNotReadFailsTheLookup(written: String, problem: String) async throws {
+    let path = TestScratch.folder.appendingPathComponent("events-\(UUID()).sqlite").path
+    let database = try SQLiteDatabase(path: path, options: [.readWrite, .create])
+    try database.execute(
+      """
+      CREATE TABLE orders (order_id TEXT, consented INTEGER, sample INTEGER, used REAL);
+      CREATE TABLE uses (order_id TEXT, used_at, ip TEXT, country TEXT, what TEXT);
+      INSERT INTO uses VALUES ('GPA.1', \(written), NULL, NULL, 'opened');
+      """)
+    let layer = try #require(try Self.setup(path: path, events: Self.events).usageEvents.first)
+    let error = await #expect(throws: SQLiteFactSourceError.self) {
+      try await layer.source.usageEvents(
+        for: RequestKeys(
+          transactionId: "GPA.1", originalTransactionId: nil, appAccountToken: nil,
+          productId: nil, bundleId: nil))
+    }
+    #expect(error?.description.contains(problem) == true, "\(String(describing: error))")
+    #expect(error?.description.contains("usageEventsQuery") == true)
+  }
+
   @Test(arguments: [
     (
       "SELECT used_at AS usedAt FROM uses WHERE order_id = :transaction_id",
