@@ -14,6 +14,7 @@ extension Decider {
       facts: facts.values, decided: decided, rule: rule,
       pendingRefundToken: request.review.pendingRefundToken)
     builder.events = facts.usageEvents
+    builder.eventSources = facts.usageEventSources
     let outcome = builder.build(policy: policy)
     return Decision(
       action: outcome.action, reply: outcome.answer.map(ReplyBody.googlePlay), rule: rule,

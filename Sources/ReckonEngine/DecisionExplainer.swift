@@ -183,8 +183,12 @@ public struct DecisionExplainer: Sendable {
       "customerConsented", "deliveryStatus", "sampleContentProvided", "consumptionPercentage",
       "refundPreference",
     ]
-    for field in order {
+    for field in order + ["consumptionUsageEvents"] {
       guard let source = decision.sourceList[field] else { continue }
+      if field == "consumptionUsageEvents" {
+        lines.append("  \(field): \(source)")
+        continue
+      }
       let value = decision.reply?.value(of: field) ?? "-"
       let sourceText = source.description
       if value == "(left out)" || value == "-" {

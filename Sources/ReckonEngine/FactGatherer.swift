@@ -112,7 +112,11 @@ public struct FactGatherer: Sendable {
     // answer waits for a source of events that failed, as for a fact the decision reads.
     var eventsFailed = false
     for (layer, pending) in events {
-      do { facts.usageEvents += try await pending.value } catch is Deadline.Expired {
+      do {
+        let found = try await pending.value
+        if !found.isEmpty { facts.usageEventSources.append(layer.source.name) }
+        facts.usageEvents += found
+      } catch is Deadline.Expired {
         failures.append(
           FactSourceFailure(source: layer.source.name, reason: .timedOut(after: layer.timeout)))
         eventsFailed = true

@@ -13,6 +13,8 @@ public struct GatheredFacts: Hashable, Sendable {
   public internal(set) var failures: [FactSourceFailure] = []
   /// The purchase's recorded uses, from the usage-event sources, for answers that carry them.
   public internal(set) var usageEvents: [UsageEvent] = []
+  /// The sources that gave some of `usageEvents`, in configured order.
+  public internal(set) var usageEventSources: [String] = []
 
   /// Facts from the notification alone.
   public init(request: some ReplyRequest, schema: FactSchema) {

@@ -11,8 +11,9 @@ package struct GooglePlayAnswerBuilder {
   package let rule: String
   package let ruleIndex: Int?
   package let pendingRefundToken: String
-  /// The purchase's recorded uses, sent as evidence.
+  /// The purchase's recorded uses, sent as evidence, and the sources that gave them.
   package var events: [UsageEvent] = []
+  package var eventSources: [String] = []
 
   package struct Outcome {
     package var action: DecisionAction
@@ -90,12 +91,15 @@ package struct GooglePlayAnswerBuilder {
     let limit = GooglePlayRuleViolation.maximumUsageEvents
     let recent = events.sorted { ($0.time ?? .distantPast) > ($1.time ?? .distantPast) }
       .prefix(limit)
+    let from =
+      eventSources.isEmpty
+      ? "the fact sources" : eventSources.map { "'\($0)'" }.joined(separator: " and ")
     sources.add(
       "consumptionUsageEvents",
       .default(
         events.count > limit
-          ? "the \(limit) most recent of \(events.count) usage events from the fact sources"
-          : "\(events.count) usage event\(events.count == 1 ? "" : "s") from the fact sources"))
+          ? "the \(limit) most recent of \(events.count) usage events from \(from)"
+          : "\(events.count) usage event\(events.count == 1 ? "" : "s") from \(from)"))
     return recent.map { event in
       let location =
         [event.regionCode, event.administrativeArea, event.locality].allSatisfy { $0 == nil }

@@ -98,8 +98,12 @@ import Testing
           consumptionItemDescription: "opened pack 1"),
       ])
     #expect(
-      decision.fieldSources["consumptionUsageEvents"]
-        == .default("2 usage events from the fact sources"))
+      decision.fieldSources["consumptionUsageEvents"] == .default("2 usage events from 'app'"))
+    // The explanation says where they came from, as for every other field of the answer.
+    let explained = DecisionExplainer(policy: try #require(loaded.policy)).render(
+      decision, explain: true)
+    #expect(
+      explained.contains("  consumptionUsageEvents: 2 usage events from 'app'\n"), "\(explained)")
   }
 
   /// A time that does not read fails the lookup, naming it, rather than send Google an event
@@ -202,6 +206,6 @@ import Testing
         == RFC3339Time.text(Date(timeIntervalSince1970: 1_795_000_000 + 1_199 * 60)))
     #expect(
       decision.fieldSources["consumptionUsageEvents"]
-        == .default("the 1000 most recent of 1200 usage events from the fact sources"))
+        == .default("the 1000 most recent of 1200 usage events from 'events'"))
   }
 }
