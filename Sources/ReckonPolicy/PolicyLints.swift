@@ -255,13 +255,13 @@ struct PolicyLints {
     static func rule(_ name: String) -> ClauseWords {
       ClauseWords(
         subject: "rule '\(name)'", fails: "the rule does not match",
-        onlyIfOtherSide: "the rule matches only if the other side of the 'or' holds")
+        onlyIfOtherSide: "the rule matches only if another part of its condition settles it")
     }
 
     static func hold(_ name: String) -> ClauseWords {
       ClauseWords(
         subject: "hold '\(name)'", fails: "the request is not held",
-        onlyIfOtherSide: "the request is held only if the other side of the 'or' holds")
+        onlyIfOtherSide: "the request is held only if another part of its condition settles it")
     }
   }
 

@@ -333,7 +333,7 @@ struct PolicyLintTests {
       """)
     let warning = try #require(result.diagnostics.first { $0.id == .unguardedOptionalFact })
     let orEffect =
-      "when it is missing, this part is unknown and the rule matches only if the other side of the 'or' holds"
+      "when it is missing, this part is unknown and the rule matches only if another part of its condition settles it"
     let andEffect = "when it is missing the rule does not match"
     #expect(warning.message.hasSuffix(besideOr ? orEffect : andEffect), "\(warning.message)")
   }
