@@ -317,10 +317,15 @@ public struct Parser {
     if next.kind != .endOfFile,
       !(next.kind == .identifier && Parser.declarationWords.contains(next.text))
     {
+      // `Rule "b"` after a rule: the next declaration, with its keyword capitalised.
+      let lower = next.text.lowercased()
+      let hint =
+        next.kind == .identifier && Parser.declarationWords.contains(lower)
+        ? "keywords are written in lower case: \(lower)" : nil
       report(
         .expectedActionSeparator,
         "expected ',' before another action, or a new rule, found \(next.quoted)",
-        at: next.span)
+        at: next.span, hint: hint)
       throw ParseAbort()
     }
     return actions

@@ -92,6 +92,15 @@ struct ParserDeclarationTests {
     #expect(diagnostics.map(\.id) == [.expectedActionSeparator])
   }
 
+  @Test(arguments: ["Rule \"b\" when true then refund DECLINE", "OTHERWISE share data only"])
+  func aCapitalisedKeywordAfterARuleIsSaidToBeLowerCase(next: String) throws {
+    let (_, diagnostics) = Parser.parse(
+      TestSchema.source("rule \"r\" when true then refund DECLINE\n" + next))
+    let diagnostic = try #require(diagnostics.first)
+    #expect(diagnostic.id == .expectedActionSeparator)
+    #expect(diagnostic.hint?.hasPrefix("keywords are written in lower case: ") == true)
+  }
+
   @Test func duplicateHeaderIsReportedAtTheSecond() throws {
     let source = TestSchema.source("policy \"a\"\nversion 1\npolicy \"b\"\nversion 2")
     let (syntax, diagnostics) = Parser.parse(source)
