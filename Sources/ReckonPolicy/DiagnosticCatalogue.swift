@@ -94,9 +94,11 @@ extension DiagnosticID {
     case .shadowedRule: "a rule that never decides, because rules above match first"
     case .unguardedOptionalFact: "a fact a request may lack, read without a guard"
     case .proratedWithoutUsageBound: "a prorated refund the store refuses without a usage bound"
-    case .refundForExcludedProduct: "a refund preference for a product type the store excludes"
+    case .refundForExcludedProduct:
+      "a refund preference for product types whose every request a rule above already decides"
     case .constantPercentCondition: "a percentage condition that is always or never true"
-    case .answersWithoutConsent: "a rule that replies without reading the customer's consent"
+    case .answersWithoutConsent:
+      "a rule that matches only without the customer's consent, so its reply is never sent"
     case .unansweredRequests:
       "a policy under which no request of a product type and delivery status gets a reply"
     case .percentageAppleRefuses: "a consumption percentage the store refuses for this request"

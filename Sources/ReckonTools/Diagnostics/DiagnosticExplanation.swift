@@ -1,3 +1,4 @@
+import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
 
@@ -11,7 +12,11 @@ public enum DiagnosticExplanation {
     ]
     guard let example = DiagnosticExample.of(id) else {
       lines.append("  " + whereFound(id))
-      return lines.joined(separator: "\n") + "\n"
+      if let example = foundLater[id] {
+        lines.append("")
+        lines += foundLaterExample(example)
+      }
+      return lines.joined(separator: "\n").trimmingTrailingBlankLines() + "\n"
     }
     let (file, text, rendered) = rendering(example)
     lines.append("For example, \(file):")
@@ -38,6 +43,59 @@ public enum DiagnosticExplanation {
     default:
       "Found by reckon test, which checks a test's values against the policy it tests."
     }
+  }
+
+  /// The policy `foundLater`'s tests are for.
+  private static let heavyUse = """
+    let heavy = usage.consumed >= 80%
+    rule "heavy use"
+      when heavy
+      then refund DECLINE
+    otherwise share data only
+    """
+
+  /// Examples of the problems `reckon test` finds (a policy and a tests file for it) and of the
+  /// one found before a policy goes live (a policy alone), run as those find them.
+  private static let foundLater: [DiagnosticID: (policy: String, tests: String?)] = [
+    .givenLet: (heavyUse, "test \"heavy\"\n  given heavy = true\n  expect refund DECLINE"),
+    .invalidTestValue: (
+      heavyUse, "test \"heavy\"\n  given usage.consumed = lots\n  expect refund DECLINE"
+    ),
+    .invalidExpectedValue: (
+      heavyUse,
+      "test \"heavy\"\n  given usage.consumed = 90%\n  expect consumptionPercentage = 5"
+    ),
+    .unansweredRequests: (
+      "rule \"undelivered\"\n  when delivery.status != DELIVERED\n  then refund GRANT_PRORATED\n"
+        + "otherwise share data only", nil
+    ),
+  ]
+
+  /// The lines showing one of `foundLater`, and what the tool that finds it prints.
+  private static func foundLaterExample(_ example: (policy: String, tests: String?)) -> [String] {
+    let schema = FactSchema.standard
+    let policy = SourceFile(path: "example.policy", text: example.policy)
+    let loaded = PolicyLoader.load(policy, schema: schema.policySchema)
+    var lines = ["For example, example.policy:"]
+    lines += example.policy.split(separator: "\n", omittingEmptySubsequences: false).map {
+      "  \($0)"
+    }
+    let rendered: String
+    if let tests = example.tests, let compiled = loaded.policy {
+      lines += ["", "and example.tests:"]
+      lines += tests.split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }
+      let source = SourceFile(path: "example.tests", text: tests)
+      let diagnostics = PolicyTestRunner(policy: compiled).prepare(source).diagnostics
+      lines += ["", "reckon test says:"]
+      rendered = DiagnosticFormatter().render(diagnostics, in: source)
+    } else {
+      lines += ["", "reckon check says:"]
+      rendered = loaded.withAnswerCoverage(schema: schema).renderedDiagnostics()
+    }
+    lines += rendered.split(separator: "\n", omittingEmptySubsequences: false).map {
+      $0.isEmpty ? "" : "  \($0)"
+    }
+    return lines
   }
 
   /// The example's file name, its text, and what the tool prints for it.

@@ -98,6 +98,19 @@ struct DiagnosticDocumentTests {
     #expect(text.contains(id.summary))
   }
 
+  /// The problems `reckon test` finds, and the one found before a policy goes live, have an
+  /// example too, run as those find them.
+  @Test(arguments: [
+    DiagnosticID.givenLet, .invalidTestValue, .invalidExpectedValue, .unansweredRequests,
+  ])
+  func aProblemFoundLaterHasAnExampleRunAsItIsFound(_ id: DiagnosticID) {
+    let text = DiagnosticExplanation.text(for: id)
+    #expect(text.contains("For example, example.policy:"))
+    let tool = id == .unansweredRequests ? "reckon check says:" : "reckon test says:"
+    #expect(text.contains(tool), "\(text)")
+    #expect(text.contains("error[\(id.code)]"), "\(text)")
+  }
+
   @Test func theCatalogueListsEveryCodeOnce() {
     let lines = DiagnosticExplanation.catalogue().split(separator: "\n")
     #expect(lines.count == DiagnosticID.allCases.count)
