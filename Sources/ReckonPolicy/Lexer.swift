@@ -312,6 +312,37 @@ public struct Lexer {
         kind: .timestamp, text: slice(start, offset), span: SourceSpan(start: start, end: offset),
         startsLine: startsLine)
     }
+    // `10000-01-01` is a date of year 10000, not 10000 - 1 - 1: refused as one.
+    if offset - start > 4, let end = Lexer.dateEnd(after: offset, in: bytes),
+      Lexer.looksLikeMonthAndDay(bytes, from: offset)
+    {
+      offset = end
+      let span = SourceSpan(start: start, end: offset)
+      diagnostics.append(
+        Diagnostic(
+          .invalidDate, .error,
+          "'\(slice(start, offset))' is not a date: a year has four digits", at: span,
+          hint: "write a date as YYYY-MM-DD, as in 2026-11-01"))
+      return Token(kind: .number, text: "", span: span, startsLine: startsLine)
+    }
+    // An underscore goes between digits: `1_000_`, `1__0` and `1_.5` are slips.
+    let written = slice(start, offset)
+    if written.hasSuffix("_") || written.contains("__") || misplacedUnderscore(around: offset) {
+      var end = offset
+      while end < bytes.count,
+        Lexer.isDigit(bytes[end]) || bytes[end] == UInt8(ascii: "_")
+          || bytes[end] == UInt8(ascii: ".")
+      {
+        end += 1
+      }
+      offset = end
+      let span = SourceSpan(start: start, end: offset)
+      diagnostics.append(
+        Diagnostic(
+          .invalidNumber, .error, "'\(slice(start, offset))' is not a number", at: span,
+          hint: "an underscore goes between two digits, as in 1_000"))
+      return Token(kind: .number, text: "", span: span, startsLine: startsLine)
+    }
     if offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "."),
       Lexer.isDigit(bytes[offset + 1])
     {
@@ -339,6 +370,26 @@ public struct Lexer {
     return Token(
       kind: .number, text: String(slice(start, offset).filter { $0 != "_" }),
       span: SourceSpan(start: start, end: offset), startsLine: startsLine)
+  }
+
+  /// Whether the number's fraction, after `offset`, starts or ends with an underscore, or
+  /// has two in a row: `1._5`, `1.5_`.
+  private func misplacedUnderscore(around offset: Int) -> Bool {
+    guard offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: ".") else { return false }
+    var end = offset + 1
+    while end < bytes.count, Lexer.isDigit(bytes[end]) || bytes[end] == UInt8(ascii: "_") {
+      end += 1
+    }
+    let fraction = slice(offset + 1, end)
+    return fraction.hasPrefix("_") || fraction.hasSuffix("_") || fraction.contains("__")
+  }
+
+  /// Whether `-MM-DD` at `offset` has a month from 01 to 12 and a day from 01 to 31.
+  static func looksLikeMonthAndDay(_ bytes: [UInt8], from offset: Int) -> Bool {
+    func number(_ index: Int) -> Int {
+      Int(bytes[index] - UInt8(ascii: "0")) * 10 + Int(bytes[index + 1] - UInt8(ascii: "0"))
+    }
+    return (1...12).contains(number(offset + 1)) && (1...31).contains(number(offset + 4))
   }
 
   private mutating func string(from start: Int, startsLine: Bool) -> Token {

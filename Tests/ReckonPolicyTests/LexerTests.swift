@@ -223,6 +223,36 @@ struct LexerTests {
     #expect(lexed.tokens.map(\.kind) == [.identifier, .number, .identifier, .endOfFile])
   }
 
+  /// An underscore goes between digits; a slip is one invalid number, whole.
+  @Test(arguments: ["1_000_", "1__0", "1_.5", "1._5", "1.5_", "2.0__1"])
+  func anUnderscoreOutOfPlaceIsOneInvalidNumber(_ text: String) throws {
+    let source = TestSchema.source("x \(text) y")
+    let lexed = Lexer.tokenize(source)
+    let diagnostic = try #require(lexed.diagnostics.first)
+    #expect(lexed.diagnostics.count == 1)
+    #expect(diagnostic.id == .invalidNumber)
+    #expect(source.text(of: diagnostic.span) == text)
+    #expect(lexed.tokens.map(\.kind) == [.identifier, .number, .identifier, .endOfFile])
+  }
+
+  @Test(arguments: [("1_000", "1000"), ("1_000.000_5", "1000.0005"), ("2_5", "25")])
+  func anUnderscoreBetweenDigitsIsKept(_ text: String, _ number: String) {
+    let lexed = Lexer.tokenize(TestSchema.source(text))
+    #expect(lexed.diagnostics.isEmpty)
+    #expect(lexed.tokens.first?.text == number)
+  }
+
+  /// A year of five digits is a date refused, not a subtraction (10000 - 1 - 1).
+  @Test func aDateOfAFiveDigitYearIsAnInvalidDate() throws {
+    let source = TestSchema.source("x 10000-01-01 y")
+    let lexed = Lexer.tokenize(source)
+    let diagnostic = try #require(lexed.diagnostics.first)
+    #expect(diagnostic.id == .invalidDate)
+    #expect(source.text(of: diagnostic.span) == "10000-01-01")
+    // Arithmetic of numbers that are no month and day is still arithmetic.
+    #expect(Lexer.tokenize(TestSchema.source("10000-40-99")).diagnostics.isEmpty)
+  }
+
   @Test func columnsCountCharactersNotBytes() throws {
     let source = TestSchema.source("policy \"café ☕️\"\n  when é @")
     let lexed = Lexer.tokenize(source)
