@@ -8,7 +8,7 @@ extension PostgresStateStore {
       try connection.query(
         """
         SELECT r.id, r.raw_notification, r.received_at, d.facts_json, r.raw_format, d.id,
-          d.json_format
+          d.json_format, r.notification_uuid
         FROM requests r LEFT JOIN decisions d ON d.request_id = r.id
         WHERE r.notification_type IN (\(requestTypeSQL)) AND r.received_at >= $1
           AND r.received_at < $2 AND r.repeat_of IS NULL
@@ -24,7 +24,7 @@ extension PostgresStateStore {
           factsJSON: try row.bytes(3).map { facts throws(StateError) in
             try DecisionJSON(facts: facts, explanation: nil)
               .written(format: row.int(6) ?? 0, decisionId: row.int(5) ?? 0).facts
-          })
+          }, notificationUUID: row.text(7))
       }
     }
   }

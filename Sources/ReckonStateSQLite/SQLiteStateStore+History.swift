@@ -11,7 +11,7 @@ extension SQLiteStateStore {
       try connection.query(
         """
         SELECT r.id, r.raw_notification, r.received_at, d.facts_json, \(rawFormat("r")), d.id,
-          \(jsonFormat("d"))
+          \(jsonFormat("d")), r.notification_uuid
         FROM requests r
           LEFT JOIN decisions d ON d.id = (SELECT max(id) FROM decisions WHERE request_id = r.id)
         WHERE r.notification_type IN (\(requestTypeSQL)) AND r.received_at >= ? AND r.received_at < ?
@@ -28,7 +28,7 @@ extension SQLiteStateStore {
           factsJSON: try row.blob(3).map { facts throws(StateError) in
             try DecisionJSON(facts: facts, explanation: nil)
               .written(format: row.int(6) ?? 0, decisionId: row.int(5) ?? 0).facts
-          })
+          }, notificationUUID: row.text(7))
       }
     }
   }

@@ -402,6 +402,8 @@ struct GooglePlayDryRunCommandTests {
     #expect(Set(rows.compactMap { $0["store"] as? String }) == ["googlePlay", "appStore"])
     let google = try #require(rows.first { $0["store"] as? String == "googlePlay" })
     #expect(google["transactionId"] as? String == Self.spentOrder)
+    // The push's message id, as serve recorded it, names the row as a requests file's does.
+    #expect(google["notificationUUID"] as? String == "google:m-1", "\(google)")
     #expect(google["reason"] as? String == "FRIENDLY_FRAUD")
     let decision = try #require(google["decision"] as? [String: Any])
     #expect(decision["preference"] as? String == "NEUTRAL", "\(decision)")

@@ -531,7 +531,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
         let latest = decisions.filter { $0.value.requestId == request.id }.max { $0.key < $1.key }
         return StoredRequest(
           id: request.id, rawNotification: request.record.rawNotification,
-          receivedAt: request.record.receivedAt, factsJSON: latest?.value.record.factsJSON)
+          receivedAt: request.record.receivedAt, factsJSON: latest?.value.record.factsJSON,
+          notificationUUID: request.record.notificationUUID)
       }
     }
   }

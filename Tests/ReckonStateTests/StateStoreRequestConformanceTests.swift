@@ -196,6 +196,10 @@ import Testing
       Fixture.notification(transaction: "2", at: Fixture.start.addingTimeInterval(86_400)))
     let all = try store.storedRequests(since: nil, until: nil)
     #expect(all.count == 2)
+    // Each as recorded, under its notification's UUID (a Google review's holds none itself).
+    #expect(
+      Set(all.compactMap(\.notificationUUID)).count == 2
+        && all.allSatisfy { $0.notificationUUID?.isEmpty == false }, "\(all)")
     #expect(
       try store.storedRequests(since: Fixture.start.addingTimeInterval(60), until: nil).count == 1)
     #expect(try store.decidedOutcomes(since: nil, until: nil).map(\.rule) == ["delivered"])

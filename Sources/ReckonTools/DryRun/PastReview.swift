@@ -10,7 +10,7 @@ public struct PastReview: Sendable {
   public let review: GooglePlayReviewRequest
   /// `requests.jsonl:12` or `request 42`, for messages.
   public let origin: String
-  /// Pub/Sub's message id, when the line was a whole push.
+  /// Pub/Sub's message id, when the line was a whole push or the state recorded it.
   public let messageId: String?
   /// The facts the decision was made on at the time, from the state database.
   public let recordedFacts: GatheredFacts?

@@ -31,8 +31,14 @@ public enum StoredRequestDecoder {
     do { return .appStore(try decode(stored, schema: schema)) } catch { apple = error }
     guard let review = try review(stored) else { throw apple }
     let facts = stored.factsJSON.map { recordedFacts($0, request: review, schema: googlePlay) }
+    // Recorded as `google:MESSAGE_ID`; the row writes the prefix again.
+    let messageId = stored.notificationUUID.flatMap {
+      $0.hasPrefix("google:") ? String($0.dropFirst("google:".count)) : nil
+    }
     return .googlePlay(
-      PastReview(review: review, origin: "request \(stored.id)", recordedFacts: facts))
+      PastReview(
+        review: review, origin: "request \(stored.id)", messageId: messageId,
+        recordedFacts: facts))
   }
 
   /// The Google Play review a stored notification holds; nil when it is Apple's.
