@@ -22,9 +22,8 @@ struct JSONFactsFileReader {
   private let schema: FactSchema
   /// Whether each slot's fact is one only another store the source serves reads.
   private let passedOver: [Bool]
-  /// The values the entry being read gives in another store's words, and where it is.
+  /// The values the entry being read gives in another store's words.
   private var otherStoresValues: [OtherStoresValue] = []
-  private var entryPlace = ""
   /// For each slot, the number of the entry that last gave it, to find a fact given twice.
   private var lastEntry: [Int]
   private var entryNumber = 0
@@ -107,8 +106,6 @@ struct JSONFactsFileReader {
     let rawKey = parser.text(of: try parser.readString())
     guard parser.eat(UInt8(ascii: ":")) else { return false }
     entryNumber += 1
-    otherStoresValues = []
-    entryPlace = section.rawValue + "." + rawKey
     var facts = [String: Value](minimumCapacity: lastCount)
     let read = Self.members(&parser) { parser throws(JSONParseError) in
       try fact(&parser, input: input, into: &facts)
@@ -116,9 +113,17 @@ struct JSONFactsFileReader {
     guard read else { return false }
     lastCount = facts.count
     let key = section == .byAppAccountToken ? rawKey.lowercased() : rawKey
-    let entry = JSONFactsFile.Entry(
-      facts: facts, file: file,
-      otherStoresValues: otherStoresValues.sorted { $0.fact < $1.fact })
+    var entry = JSONFactsFile.Entry(facts: facts, file: file)
+    // Rare: placed and sorted here, so an entry without any costs nothing more.
+    if !otherStoresValues.isEmpty {
+      let place = section.rawValue + "." + rawKey
+      entry.otherStoresValues = otherStoresValues.sorted { $0.fact < $1.fact }.map {
+        var placed = $0
+        placed.place = place
+        return placed
+      }
+      otherStoresValues = []
+    }
     reads[section, default: []].append(Read(key: key, entry: entry))
     return true
   }
@@ -142,7 +147,7 @@ struct JSONFactsFileReader {
         let text = parser.text(of: token)
         value = try? FactDocument.value(.string(text), for: table.descriptors[slot])
         if value == nil,
-          let other = schema.otherStoresValue(text, forFact: table.names[slot], at: entryPlace)
+          let other = schema.otherStoresValue(text, forFact: table.names[slot])
         {
           otherStoresValues.append(other)
           return true
