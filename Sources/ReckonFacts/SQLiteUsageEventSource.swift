@@ -125,7 +125,9 @@ public final class SQLiteUsageEventSource: UsageEventSource, @unchecked Sendable
   /// A `consumptionTime`: UNIX milliseconds (whole or fractional, as a number or digits kept
   /// as text), or RFC 3339 text, which may have a fraction of a second; nil for NULL.
   private static func time(_ row: SQLiteRow, _ index: Int) throws(SQLiteFactSourceError) -> Date? {
-    let text = row.text(index)
+    // Blank text is no time, as NULL is; digits may have spaces around them.
+    let text = row.text(index).map(ValueParser.trimmedOfSpaces).flatMap { $0.isEmpty ? nil : $0 }
+    if text == nil, row.text(index) != nil { return nil }
     let milliseconds = text.map { Double($0) } ?? row.double(index)
     if let milliseconds {
       switch MillisecondTimestamp.value(milliseconds) {

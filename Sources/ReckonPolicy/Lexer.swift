@@ -312,19 +312,6 @@ public struct Lexer {
         kind: .timestamp, text: slice(start, offset), span: SourceSpan(start: start, end: offset),
         startsLine: startsLine)
     }
-    // `10000-01-01` is a date of year 10000, not 10000 - 1 - 1: refused as one.
-    if offset - start > 4, let end = Lexer.dateEnd(after: offset, in: bytes),
-      Lexer.looksLikeMonthAndDay(bytes, from: offset)
-    {
-      offset = end
-      let span = SourceSpan(start: start, end: offset)
-      diagnostics.append(
-        Diagnostic(
-          .invalidDate, .error,
-          "'\(slice(start, offset))' is not a date: a year has four digits", at: span,
-          hint: "write a date as YYYY-MM-DD, as in 2026-11-01"))
-      return Token(kind: .number, text: "", span: span, startsLine: startsLine)
-    }
     // An underscore goes between digits: `1_000_`, `1__0` and `1_.5` are slips.
     let written = slice(start, offset)
     if written.hasSuffix("_") || written.contains("__") || misplacedUnderscore(around: offset) {
@@ -382,14 +369,6 @@ public struct Lexer {
     }
     let fraction = slice(offset + 1, end)
     return fraction.hasPrefix("_") || fraction.hasSuffix("_") || fraction.contains("__")
-  }
-
-  /// Whether `-MM-DD` at `offset` has a month from 01 to 12 and a day from 01 to 31.
-  static func looksLikeMonthAndDay(_ bytes: [UInt8], from offset: Int) -> Bool {
-    func number(_ index: Int) -> Int {
-      Int(bytes[index] - UInt8(ascii: "0")) * 10 + Int(bytes[index + 1] - UInt8(ascii: "0"))
-    }
-    return (1...12).contains(number(offset + 1)) && (1...31).contains(number(offset + 4))
   }
 
   private mutating func string(from start: Int, startsLine: Bool) -> Token {

@@ -51,6 +51,7 @@ import Testing
     ("2026-11-03T10:15:30.5Z", 1_793_700_930.5),
     ("2026-11-03T10:15:30.123+02:00", 1_793_693_730.123),
     ("1796000000000", 1_796_000_000.0),
+    (" 1796000000000 ", 1_796_000_000.0),
   ])
   func aTimeWrittenAsTextIsRead(text: String, seconds: Double) async throws {
     let path = TestScratch.folder.appendingPathComponent("events-\(UUID()).sqlite").path
@@ -104,6 +105,25 @@ import Testing
       decision, explain: true)
     #expect(
       explained.contains("  consumptionUsageEvents: 2 usage events from 'app'\n"), "\(explained)")
+  }
+
+  /// Blank text is no time, as NULL is: the event goes without one rather than hold the answer.
+  @Test func aBlankTimeIsNoTime() async throws {
+    let path = TestScratch.folder.appendingPathComponent("events-\(UUID()).sqlite").path
+    let database = try SQLiteDatabase(path: path, options: [.readWrite, .create])
+    try database.execute(
+      """
+      CREATE TABLE orders (order_id TEXT, consented INTEGER, sample INTEGER, used REAL);
+      CREATE TABLE uses (order_id TEXT, used_at, ip TEXT, country TEXT, what TEXT);
+      INSERT INTO uses VALUES ('GPA.1', '', NULL, NULL, 'a'), ('GPA.1', '  ', NULL, NULL, 'b');
+      """)
+    let layer = try #require(try Self.setup(path: path, events: Self.events).usageEvents.first)
+    let events = try await layer.source.usageEvents(
+      for: RequestKeys(
+        transactionId: "GPA.1", originalTransactionId: nil, appAccountToken: nil, productId: nil,
+        bundleId: nil))
+    #expect(events.count == 2)
+    #expect(events.allSatisfy { $0.time == nil })
   }
 
   /// A time that does not read fails the lookup, naming it, rather than send Google an event
