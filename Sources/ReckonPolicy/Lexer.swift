@@ -323,12 +323,9 @@ public struct Lexer {
         end += 1
       }
       offset = end
-      let span = SourceSpan(start: start, end: offset)
-      diagnostics.append(
-        Diagnostic(
-          .invalidNumber, .error, "'\(slice(start, offset))' is not a number", at: span,
-          hint: "an underscore goes between two digits, as in 1_000"))
-      return Token(kind: .number, text: "", span: span, startsLine: startsLine)
+      return invalidNumber(
+        from: start, startsLine: startsLine,
+        hint: "an underscore goes between two digits, as in 1_000")
     }
     if offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "."),
       Lexer.isDigit(bytes[offset + 1])
@@ -346,17 +343,23 @@ public struct Lexer {
       {
         offset += 1
       }
-      let span = SourceSpan(start: start, end: offset)
-      diagnostics.append(
-        Diagnostic(
-          .invalidNumber, .error, "'\(slice(start, offset))' is not a number", at: span,
-          hint: "a number is written like 3, 2.5 or 40%; put a space before a unit, as in 90 days"))
-      // Empty text marks the number as already reported, so later stages do not report it again.
-      return Token(kind: .number, text: "", span: span, startsLine: startsLine)
+      return invalidNumber(
+        from: start, startsLine: startsLine,
+        hint: "a number is written like 3, 2.5 or 40%; put a space before a unit, as in 90 days")
     }
     return Token(
       kind: .number, text: String(slice(start, offset).filter { $0 != "_" }),
       span: SourceSpan(start: start, end: offset), startsLine: startsLine)
+  }
+
+  /// Reports the text from `start` to here as not a number, once.
+  private mutating func invalidNumber(from start: Int, startsLine: Bool, hint: String) -> Token {
+    let span = SourceSpan(start: start, end: offset)
+    diagnostics.append(
+      Diagnostic(
+        .invalidNumber, .error, "'\(slice(start, offset))' is not a number", at: span, hint: hint))
+    // Empty text marks the number as already reported, so later stages do not report it again.
+    return Token(kind: .number, text: "", span: span, startsLine: startsLine)
   }
 
   /// Whether the number's fraction, after `offset`, starts or ends with an underscore, or
