@@ -246,10 +246,15 @@ public struct Checker {
         )
       } else if let first = typed.first, let odd = typed.first(where: { $0.type != first.type }) {
         mismatch = ("\(first.type.withArticle) and \(odd.type.withArticle)", odd.span)
-      } else if let first = words.first,
-        let odd = words.first(where: { !sharesAFact(first.word, $0.word) })
-      {
-        mismatch = ("\(first.word) and \(odd.word), which no one fact takes both of", odd.span)
+      } else if let odd = firstWordNoFactTakesWithThoseBefore(words.map(\.word)) {
+        let named = words[...odd].map(\.word)
+        mismatch = (
+          odd == 1
+            ? "\(named[0]) and \(named[1]), which no one fact takes both of"
+            : "\(named.dropLast().joined(separator: ", ")) and \(named[odd]), which no one fact "
+              + "takes all of",
+          words[odd].span
+        )
       }
       if let (holds, span) = mismatch {
         report(
@@ -261,14 +266,18 @@ public struct Checker {
     return sound
   }
 
-  /// Whether some enumeration fact takes both words.
-  private func sharesAFact(_ a: String, _ b: String) -> Bool {
-    schema.facts.contains { fact in
-      if case .enumeration(let type) = fact.type {
-        return type.cases.contains(a) && type.cases.contains(b)
-      }
-      return false
+  /// The index of the first word that no enumeration fact takes together with every word before
+  /// it, or nil when one fact takes them all.
+  private func firstWordNoFactTakesWithThoseBefore(_ words: [String]) -> Int? {
+    var candidates = schema.facts.compactMap { fact -> EnumType? in
+      if case .enumeration(let type) = fact.type { return type }
+      return nil
     }
+    for (index, word) in words.enumerated() {
+      candidates.removeAll { !$0.cases.contains(word) }
+      if candidates.isEmpty, index > 0 { return index }
+    }
+    return nil
   }
 
   /// A let's slot with no value of its own: a named list, or a let whose value had an error.

@@ -83,6 +83,33 @@ struct NamedListAndDateTests {
     #expect(result.diagnostics.map(\.id) == [.unusedLet], "\(result.diagnostics)")
   }
 
+  /// Two facts that share a word: `[X, Y, Z]` pairs X with each of the others, but no one fact
+  /// takes all three.
+  static let overlapping = PolicySchema(
+    facts: [
+      FactDescriptor(
+        name: "a", type: .enumeration(EnumType(name: "A", cases: ["X", "Y"])), isOptional: false,
+        summary: ""),
+      FactDescriptor(
+        name: "b", type: .enumeration(EnumType(name: "B", cases: ["X", "Z"])), isOptional: false,
+        summary: ""),
+    ],
+    refundChoices: TestSchema.refund, settableFields: [], vocabulary: TestSchema.words)
+
+  @Test(arguments: [
+    ("[X, Y]", nil), ("[Z, X]", nil), ("[X, Y, Z]", "X, Y and Z, which no one fact takes all of"),
+    ("[Y, Z]", "Y and Z, which no one fact takes both of"),
+  ])
+  func anUnusedListsWordsMustAllBeOneFacts(list: String, mismatch: String?) {
+    let result = PolicyLoader.load(
+      SourceFile(
+        path: "t.policy", text: "let l = \(list)\nrule \"r\" when a == X then refund DECLINE"),
+      schema: Self.overlapping)
+    let errors = result.diagnostics.filter { $0.id == .listTypeMismatch }.map(\.message)
+    #expect(
+      errors == (mismatch.map { ["the list 'l' holds \($0)"] } ?? []), "\(result.diagnostics)")
+  }
+
   @Test func aMisspeltNamedListIsSuggested() {
     let result = TestSchema.load(
       "let coin_packs = [\"a\"]\nrule \"r\" when product.id in coin_pack then refund DECLINE")
