@@ -42,6 +42,45 @@ struct CheckCommandTests {
     #expect(bare.standardError.contains("policies: no such file or folder"))
   }
 
+  /// With `--config` and no path, the tests beside the policies its apps decide by are run,
+  /// those naming no store in the words of the store whose apps use the policy, and a
+  /// configured policy with no tests beside it is named.
+  @Test func withAConfigurationAndNoPathItsAppsPoliciesAreTested() async throws {
+    let folder = try Self.scratchFolder()
+    let example = ReckonBinary.packageRoot.appendingPathComponent("examples/google-play")
+    try FileManager.default.copyItem(
+      at: example.appendingPathComponent("play.policy"),
+      to: folder.appendingPathComponent("play.policy"))
+    let tests = try String(
+      contentsOf: example.appendingPathComponent("play.tests"), encoding: .utf8)
+    #expect(tests.contains("\nstore googlePlay\n"))
+    try tests.replacingOccurrences(of: "\nstore googlePlay\n", with: "\n").write(
+      to: folder.appendingPathComponent("play.tests"), atomically: true, encoding: .utf8)
+    try "rule \"all\" when usage.consumed > 50% then refund DECLINE\n".write(
+      to: folder.appendingPathComponent("apple.policy"), atomically: true, encoding: .utf8)
+    let configuration = """
+      {"apps": [{"store": "googlePlay", "packageName": "com.example.coins", "policy": "play.policy"},
+                {"bundleId": "com.example.app", "appAppleId": 1, "environment": "Production",
+                 "policy": "apple.policy"}],
+       "factSources": [], "state": {"path": "state.sqlite"},
+       "googlePlay": {"serviceAccountKeyPath": "sa.json", "push": {"path": "/google/rtdn",
+         "audience": "https://reckon.example.com/google/rtdn",
+         "serviceAccountEmail": "play@example.iam.gserviceaccount.com"}}}
+      """
+    try configuration.write(
+      to: folder.appendingPathComponent("reckon.json"), atomically: true, encoding: .utf8)
+    let configured = try await ReckonBinary.run(
+      ["test", "--config", folder.appendingPathComponent("reckon.json").path])
+    #expect(configured.status == 0, "\(configured.standardOutput)\(configured.standardError)")
+    #expect(configured.standardOutput.contains("0 failed"), "\(configured.standardOutput)")
+    #expect(
+      configured.standardOutput.contains("note: 1 policy has no tests:")
+        && configured.standardOutput.contains("apple.policy"), "\(configured.standardOutput)")
+    // Named as a file without --config, the same tests are in the App Store's words.
+    let bare = try await ReckonBinary.run(["test", "play.policy"], in: folder)
+    #expect(bare.status == 1, "\(bare.standardOutput)")
+  }
+
   /// A file named twice, alone and in its folder or through `./`, is checked (tested,
   /// formatted) once: the output is the same as with the folder alone.
   @Test(arguments: [

@@ -12,14 +12,17 @@ enum TestCommand: Command {
       "require-coverage", help: "also fail when a rule decides no test or a policy has no tests"),
     CommandOption(
       "config", value: "FILE",
-      help: "also know the custom facts (custom.*) its fact sources declare"),
+      help: "test its apps' policies in their store's words, knowing its custom facts"),
+    CommandOption(
+      "store", value: "STORE", help: "appStore or googlePlay: the words of tests naming no store"),
   ]
   static let help = """
     Usage: reckon test [PATHS...] [--format text|json] [--require-coverage] [--config reckon.json]
+                   [--store appStore|googlePlay]
 
     Runs NAME.tests beside NAME.policy (a folder means every *.tests file in it, and a folder
-    without one is an error; a .policy file means the .tests file beside it; default:
-    policies/). A policy in a folder without a tests file beside it is named. Each test gives
+    without one is an error; a .policy file means the .tests file beside it; default: the
+    policies --config's apps name, else policies/). A policy in a folder without a tests file beside it is named. Each test gives
     facts and states what must come out; a failure shows expected against actual, the test's
     file:line and the trace. Then it reports coverage: each rule with the tests it decided, or
     never decided (tried, never matched) or never reached (no test got to it), and each
@@ -41,7 +44,7 @@ enum TestCommand: Command {
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     let format = try OutputFormat.option(&arguments) ?? .text
     let requireCoverage = arguments.flag("require-coverage")
-    let schema = try CustomFactsOption.schema(&arguments)
+    let (schema, stores, configured) = try CustomFactsOption.stores(&arguments)
     try arguments.rejectUnknown(positionals: .max)
     // A path that cannot be read is reported and the others still run, so one run reports
     // every problem.
@@ -53,7 +56,16 @@ enum TestCommand: Command {
     // standing in for it.
     var untested: [String] = []
     var seenUntested: Set<String> = []
-    for input in arguments.positionals.isEmpty ? ["policies"] : arguments.positionals {
+    // With no paths, the policies the configuration's apps decide by, else policies/.
+    let inputs =
+      !arguments.positionals.isEmpty
+      ? arguments.positionals : configured.isEmpty ? ["policies"] : configured
+    for input in inputs {
+      // A configured policy with no tests file beside it is named, as one in a folder is.
+      if arguments.positionals.isEmpty, !configured.isEmpty, !hasTests(input) {
+        untested += PolicyFiles.dropRepeats([input], seen: &seenUntested)
+        continue
+      }
       untested += PolicyFiles.dropRepeats(
         PolicyFiles.untestedPolicies(in: input), seen: &seenUntested)
       let paths: [String]
@@ -62,7 +74,12 @@ enum TestCommand: Command {
         continue
       }
       for path in paths {
-        do { reports.append(try PolicyTestRunner.run(testsPath: path, schema: schema)) } catch {
+        // Tests that name no store are in the words of the store whose apps decide by the
+        // policy, when --config gives it to one store's apps only.
+        let policyStores = stores(String(path.dropLast(".tests".count)) + ".policy")
+        let testsSchema = policyStores.count == 1 ? schema.schema(for: policyStores[0]) : schema
+        do { reports.append(try PolicyTestRunner.run(testsPath: path, schema: testsSchema)) } catch
+        {
           unreadable.append(error.description)
         }
       }
@@ -92,6 +109,12 @@ enum TestCommand: Command {
     }
     let failed = !unreadable.isEmpty || reports.contains { !$0.passed } || failsCoverage
     return failed ? 1 : 0
+  }
+
+  /// Whether the policy at `path` has a tests file beside it.
+  private static func hasTests(_ path: String) -> Bool {
+    !path.hasSuffix(".policy")
+      || FileManager.default.fileExists(atPath: String(path.dropLast(".policy".count)) + ".tests")
   }
 
   private static func testsPaths(_ inputs: [String]) throws(PolicyFiles.Failure) -> [String] {
