@@ -139,6 +139,21 @@ struct HoldNeverMatchesTests {
     #expect(warnings.first?.message.contains(says) == true, "\(warnings)")
   }
 
+  /// A percentage bound every value or none meets draws constant-percent-condition, as in a
+  /// rule, naming the hold, and not never-matches as well.
+  @Test(arguments: [
+    ("usage.consumed < 0%", "hold 'h' can never match; check the bound"),
+    ("usage.consumed <= 100% and reason == LEGAL", "remove it"),
+  ])
+  func aHoldsConstantPercentBoundIsNamedAsInARule(condition: String, hint: String) {
+    let result = TestSchema.load(
+      "hold \"h\" when \(condition)\nrule \"r\" when usage.consumed > 5% then refund DECLINE")
+    let warnings = result.diagnostics.filter { $0.id == .constantPercentCondition }
+    #expect(warnings.count == 1, "\(result.diagnostics)")
+    #expect(warnings.first?.hint?.hasPrefix(hint) == true, "\(warnings)")
+    #expect(!result.diagnostics.contains { $0.id == .neverMatches }, "\(result.diagnostics)")
+  }
+
   @Test func aHoldThatCanMatchDrawsNone() {
     let result = TestSchema.load(
       "hold \"h\" when reason == LEGAL and usage.consumed > 50%\n"

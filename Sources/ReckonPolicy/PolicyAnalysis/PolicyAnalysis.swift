@@ -61,7 +61,7 @@ struct PolicyAnalysis {
       let conjuncts = conjuncts(of: rule.condition)
       let conjunctAtoms = conjuncts.map { ConditionAtom.from($0, lets: policy.lets) }
       let atoms = conjunctAtoms.compactMap { $0 }
-      let percentWarnings = atoms.compactMap { percentBound($0, in: rule) }
+      let percentWarnings = atoms.compactMap { percentBound($0, in: "rule '\(rule.name)'") }
       warnings += percentWarnings
       let shapes = conjuncts.map(\.shape)
       let facts = RuleFacts(
@@ -103,19 +103,26 @@ struct PolicyAnalysis {
   // MARK: Never matches
 
   /// A hold whose conditions contradict each other, or whose condition is always false, never
-  /// holds a decision, as such a rule never decides one.
+  /// holds a decision, as such a rule never decides one; a percentage bound that never changes
+  /// is named as in a rule.
   private func holdContradictions() -> [Diagnostic] {
-    policy.holds.compactMap { hold in
+    policy.holds.flatMap { hold -> [Diagnostic] in
       let clause = "hold '\(hold.name)'"
       if hold.condition.constantValue == .boolean(false) {
-        return warning(
-          .neverMatches, "\(clause) can never match: its condition is always false",
-          at: hold.condition.span)
+        return [
+          warning(
+            .neverMatches, "\(clause) can never match: its condition is always false",
+            at: hold.condition.span)
+        ]
       }
       let atoms = conjuncts(of: hold.condition).compactMap {
         ConditionAtom.from($0, lets: policy.lets)
       }
-      return contradiction(clause, atoms: atoms, domains: domains(of: atoms), removal: "the hold")
+      let percentWarnings = atoms.compactMap { percentBound($0, in: clause) }
+      if !percentWarnings.isEmpty { return percentWarnings }
+      return [
+        contradiction(clause, atoms: atoms, domains: domains(of: atoms), removal: "the hold")
+      ].compactMap { $0 }
     }
   }
 
@@ -223,7 +230,8 @@ struct PolicyAnalysis {
 
   // MARK: Percent conditions that never change
 
-  private func percentBound(_ atom: ConditionAtom, in rule: CheckedRule) -> Diagnostic? {
+  /// A bound on a percentage fact that every value or none meets, in `clause` (`rule 'NAME'`).
+  private func percentBound(_ atom: ConditionAtom, in clause: String) -> Diagnostic? {
     guard policy.schema.facts[atom.slot].type == .percent,
       case .within(let bounds) = atom.restriction
     else { return nil }
@@ -234,7 +242,7 @@ struct PolicyAnalysis {
       return warning(
         .constantPercentCondition, "'\(text)' is never true: \(name) is always between 0% and 100%",
         at: atom.span,
-        hint: "rule '\(rule.name)' can never match; check the bound")
+        hint: "\(clause) can never match; check the bound")
     }
     if whole.isSubset(of: bounds) {
       return warning(
