@@ -30,5 +30,6 @@ do {
   ScratchFiles.removeAll()
 } catch {
   ScratchFiles.removeAll()
-  throw error
+  FileHandle.standardError.write(Data("reckon-bench \(name): \(BenchmarkFailure(error))\n".utf8))
+  exit(1)
 }

@@ -81,6 +81,21 @@ struct BenchmarkUsageTests {
     }
   }
 
+  /// Outside the repository the default policy is not there: one sentence saying where to run
+  /// from, rather than a stack trace.
+  @Test func aMissingFileIsOneSentenceNamingWhereToRun() async throws {
+    let folder = TestScratch.folder.appendingPathComponent("bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let run = try await Self.run(["decision", "--runs", "1", "--count", "10"], in: folder)
+    #expect(run.status == 1)
+    #expect(run.output.isEmpty, "\(run.output)")
+    #expect(
+      run.error.hasPrefix("reckon-bench decision: no such file: policies/targeted.policy (in "),
+      "\(run.error)")
+    #expect(run.error.contains("run reckon-bench from its root folder"))
+    #expect(!run.error.contains("Fatal error"))
+  }
+
   struct Run {
     let status: Int32
     let output: String
@@ -89,10 +104,12 @@ struct BenchmarkUsageTests {
 
   /// Runs the built `reckon-bench`, killed after 30 s: one that measured instead of refusing
   /// would otherwise run for minutes.
-  static func run(_ arguments: [String]) async throws -> Run {
+  static func run(_ arguments: [String], in folder: URL = ReckonBinary.packageRoot) async throws
+    -> Run
+  {
     let (status, output, error) = try await ProcessOutput.run(
       try ReckonBinary.location().deletingLastPathComponent().appendingPathComponent(
-        "reckon-bench"), arguments, in: ReckonBinary.packageRoot, limit: 30)
+        "reckon-bench"), arguments, in: folder, limit: 30)
     return Run(status: status, output: output, error: error)
   }
 }
