@@ -10,7 +10,8 @@ mkdir -p "$out/src"
 flags=(-sanitize=fuzzer,address -parse-as-library "${FUZZ_OPTIMIZATION:--O}" -g -swift-version 6)
 inputs=(Sources/ReckonSupport Sources/ReckonPolicy Sources/ReckonAppStore Sources/ReckonFacts/FactSchema.swift
   Sources/ReckonFacts/FactSchema+GooglePlay.swift Sources/ReckonFacts/FactSchema+OtherStores.swift
-  Sources/ReckonHTTP/Server/HTTPRequestParser.swift Sources/ReckonHTTP/Server/HTTPRequest.swift
+  Sources/ReckonFacts/OtherStoresValue.swift Sources/ReckonHTTP/Server/HTTPRequestParser.swift
+  Sources/ReckonHTTP/Server/HTTPRequest.swift
   Sources/ReckonHTTP/Server/HTTPParseError.swift Sources/COpenSSL Fuzz/PolicyFuzzer.swift
   Fuzz/JWSFuzzer.swift Fuzz/HTTPFuzzer.swift Fuzz/build.sh)
 stamp=$out/built-with
@@ -38,7 +39,8 @@ stripped_copy() {
 
 build_policy() {
   stripped_copy policy Sources/ReckonSupport Sources/ReckonPolicy Sources/ReckonFacts/FactSchema.swift \
-    Sources/ReckonFacts/FactSchema+GooglePlay.swift Sources/ReckonFacts/FactSchema+OtherStores.swift
+    Sources/ReckonFacts/FactSchema+GooglePlay.swift Sources/ReckonFacts/FactSchema+OtherStores.swift \
+    Sources/ReckonFacts/OtherStoresValue.swift
   swiftc "${flags[@]}" -module-name PolicyFuzz -package-name PolicyFuzz \
     $(find "$out/src/policy" -name '*.swift') Fuzz/PolicyFuzzer.swift -o "$out/policy"
 }
