@@ -77,6 +77,9 @@ public struct FactGatherer: Sendable {
     }
     var facts = GatheredFacts(request: request, schema: schema)
     var failures: [FactSourceFailure] = []
+    // Values in another store's words: why the answer waits if the decision reads one, else
+    // values the source gave that were refused, since the source itself answered.
+    var otherStoresWords: [FactSourceFailure] = []
     var atRisk: Set<String> = []
     let recordsResult = inline ? await readRecords(request) : await pendingRecords?.result
     switch recordsResult {
@@ -97,7 +100,7 @@ public struct FactGatherer: Sendable {
         // A value in another store's words: the decision waits only if it reads that fact,
         // and no source before this one gave it.
         if let words = result.otherStoresWords {
-          failures.append(
+          otherStoresWords.append(
             FactSourceFailure(source: result.source, reason: .failed(words.description)))
           atRisk.formUnion(words.unreadFacts.filter { facts.provenance[$0] == nil })
         }
@@ -130,12 +133,18 @@ public struct FactGatherer: Sendable {
     if eventsFailed {
       return .retry(
         FactGatheringFailure(
-          failures: failures, neededFacts: (atRisk.intersection(needed) + ["usage events"]).sorted()
-        ))
+          failures: failures + otherStoresWords,
+          neededFacts: (atRisk.intersection(needed) + ["usage events"]).sorted()))
     }
     let needed = atRisk.intersection(needed)
     guard needed.isEmpty else {
-      return .retry(FactGatheringFailure(failures: failures, neededFacts: needed.sorted()))
+      return .retry(
+        FactGatheringFailure(failures: failures + otherStoresWords, neededFacts: needed.sorted()))
+    }
+    for passedOver in otherStoresWords {
+      if case .failed(let why) = passedOver.reason {
+        facts.refused.append("\(passedOver.source): \(why)")
+      }
     }
     return .ready(facts)
   }

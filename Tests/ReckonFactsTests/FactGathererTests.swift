@@ -300,7 +300,11 @@ struct OtherStoresWordsGatheringTests {
     }
     #expect(facts.values["usage.consumed"] == .percent(90))
     #expect(facts.values["customer.override"] == nil)
-    #expect(facts.failures.first?.description.contains("APPROVE is a Google Play value") == true)
+    // The source answered: the value is refused, not the source unavailable.
+    #expect(facts.failures.isEmpty, "\(facts.failures)")
+    #expect(facts.refused.count == 1, "\(facts.refused)")
+    #expect(facts.refused.first?.hasPrefix("shared: ") == true, "\(facts.refused)")
+    #expect(facts.refused.first?.contains("APPROVE is a Google Play value") == true)
   }
 
   @Test func aDecisionThatReadsTheValueWaits() async throws {
