@@ -28,7 +28,12 @@ public struct FactDocument: Sendable {
       do throws(FactDocumentError.Problem) {
         values[name] = try FactDocument.value(raw, for: fact)
       } catch {
-        problems.append(error)
+        // A source serving both stores may mean the other store's word.
+        if case .string(let text) = raw, let hint = schema.otherStoresHint(text, forFact: name) {
+          problems.append(.init(fact: error.fact, detail: error.detail + "; " + hint))
+        } else {
+          problems.append(error)
+        }
       }
     }
     guard problems.isEmpty else { throw .invalidFacts(path: path, problems: problems) }

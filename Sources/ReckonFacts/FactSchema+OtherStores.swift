@@ -77,4 +77,24 @@ extension FactSchema {
       fact: name, value: word, store: other, requestStore: store, expected: ours.cases,
       place: place)
   }
+
+  /// What to add to the refusal of `value`, no word of any store's for the fact `name`: the
+  /// closest of the other stores' own words, else those words; nil when no other store has
+  /// words of its own for the fact, or one of this store's is the closer.
+  public func otherStoresHint(_ value: String, forFact name: String) -> String? {
+    guard let theirs = otherStores.values[name], !theirs.isEmpty,
+      case .enumeration(let ours)? = policySchema.fact(named: name)?.type
+    else { return nil }
+    let word = ValueParser.trimmedOfSpaces(value)
+    guard Suggestions.closest(to: word, among: ours.cases) == nil else { return nil }
+    let words = theirs.keys.sorted()
+    if let close = Suggestions.closest(to: word, among: words), let store = theirs[close] {
+      return "did you mean '\(close)', \(store.withArticle) value?"
+    }
+    let parts = Store.allCases.compactMap { store -> String? in
+      let own = words.filter { theirs[$0] == store }
+      return own.isEmpty ? nil : "for \(store.name) requests, \(OtherStoresValue.sentenceList(own))"
+    }
+    return "or, " + parts.joined(separator: "; ")
+  }
 }

@@ -24,8 +24,11 @@ public struct OtherStoresValue: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The expected values as a list in a sentence: `GRANT_FULL, ... or DO_NOT_RESPOND`.
-  var expectedList: String {
-    guard let last = expected.last, expected.count > 1 else { return expected.joined() }
-    return expected.dropLast().joined(separator: ", ") + " or " + last
+  var expectedList: String { Self.sentenceList(expected) }
+
+  /// Words as a list in a sentence: `A`, `A or B`, `A, B or C`.
+  static func sentenceList(_ words: [String]) -> String {
+    guard let last = words.last, words.count > 1 else { return words.joined() }
+    return words.dropLast().joined(separator: ", ") + " or " + last
   }
 }

@@ -100,7 +100,13 @@ struct SQLiteFactQuery {
           unread.append(other)
           continue
         }
-        throw .wrongType(query: name, column: column.fact.name, message: error.message)
+        var message = error.message
+        if case .text(let text) = raw,
+          let hint = schema.otherStoresHint(text, forFact: column.fact.name)
+        {
+          message += "; " + hint
+        }
+        throw .wrongType(query: name, column: column.fact.name, message: message)
       }
     }
   }

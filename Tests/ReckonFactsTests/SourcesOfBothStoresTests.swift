@@ -210,6 +210,41 @@ struct SourcesOfBothStoresTests {
     }
   }
 
+  /// A value no store's word reads as is refused naming the other store's words too: the
+  /// closest, else them all; a source of one store's apps names only its own.
+  @Test(arguments: [
+    ("APROVE", "; did you mean 'APPROVE', a Google Play value?"),
+    ("FOO", "; or, for Google Play requests, APPROVE or NEUTRAL"),
+    ("DECLIN", nil),
+  ])
+  func aTypoIsOfferedTheOtherStoresWords(written: String, hint: String?) async throws {
+    let path = try write(#"{"byTransactionId": {"1": {"customer.override": "\#(written)"}}}"#)
+    for quickly in [true, false] {
+      for (schema, expected) in [(Self.appStore, hint), (FactSchema.standard, nil)] {
+        let refused = #expect(throws: JSONFileFactSourceError.self) {
+          try JSONFactsFile(files: [path], schema: schema, quickly: quickly)
+        }
+        let message = refused.map(String.init(describing:)) ?? ""
+        #expect(message.contains("'\(written)' is not an override"), "\(message)")
+        #expect(message.contains("Google Play") == (expected != nil), "\(message)")
+        if let expected { #expect(message.contains(expected), "\(message)") }
+      }
+    }
+    let database = try Fixtures.database(
+      "CREATE TABLE p (id TEXT, preference TEXT); INSERT INTO p VALUES ('1', '\(written)');")
+    let settings = SQLiteFactSource.Settings(
+      path: database,
+      queries: ["p": #"SELECT preference AS "customer.override" FROM p WHERE id = :transaction_id"#]
+    )
+    let source = try SQLiteFactSource(name: "db", settings: settings, schema: Self.appStore)
+    let failure = await #expect(throws: SQLiteFactSourceError.self) {
+      try await source.facts(for: Fixtures.keys(transaction: "1"))
+    }
+    let message = failure.map(String.init(describing:)) ?? ""
+    #expect(message.contains("Google Play") == (hint != nil), "\(message)")
+    if let hint { #expect(message.contains(hint), "\(message)") }
+  }
+
   /// A fact given twice is refused by the App Store's reading too, though it does not read it:
   /// Google's reading refuses it, and the two must agree for doctor to say what serve does.
   @Test func aPassedOverFactGivenByTwoQueriesIsRefused() throws {
