@@ -78,14 +78,22 @@ public struct DecisionExplainer: Sendable {
     } else {
       lines.append("  Rule \"\(explanation.decidedBy)\"\(at) decided, because:")
       lines += explanation.because.map { "    - " + sentence($0) }
+      if let followed = explanation.followed {
+        lines.append("  Its answer follows \(followed.fact), which is \(followed.value).")
+      }
     }
-    guard !explanation.earlierRules.isEmpty else { return lines }
-    lines.append(
-      explanation.decidedBy == "otherwise"
-        ? "  Rules tried, none matched:" : "  Rules tried before it did not match:")
+    if !explanation.earlierRules.isEmpty {
+      lines.append(
+        explanation.decidedBy == "otherwise"
+          ? "  Rules tried, none matched:" : "  Rules tried before it did not match:")
+    }
     for miss in explanation.earlierRules {
       let reason = miss.failed.map(sentence) ?? "its condition did not hold"
       lines.append("    - \"\(miss.rule)\" (line \(miss.line)): \(reason)")
+    }
+    if let hold = explanation.hold {
+      lines.append("  Hold \"\(hold.name)\" (line \(hold.line)) held it for review, because:")
+      lines += hold.because.map { "    - " + sentence($0) }
     }
     return lines
   }

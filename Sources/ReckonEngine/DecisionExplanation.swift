@@ -30,6 +30,24 @@ public struct DecisionExplanation: Sendable, Codable {
     public let failed: Condition?
   }
 
+  /// The `hold` clause that held the decision for review.
+  public struct Hold: Sendable, Codable {
+    /// The clause's name.
+    public let name: String
+    /// The line the clause starts on.
+    public let line: Int
+    /// The parts of its condition, each true.
+    public let because: [Condition]
+  }
+
+  /// The fact a `follow FACT` action answered by, and its value (`missing` when it had none).
+  public struct Followed: Sendable, Codable {
+    /// The fact's name.
+    public let fact: String
+    /// Its value as the explanation shows values.
+    public let value: String
+  }
+
   /// The deciding rule's name, or `otherwise`.
   public let decidedBy: String
   /// The line of the deciding rule or `otherwise`, if written.
@@ -40,6 +58,10 @@ public struct DecisionExplanation: Sendable, Codable {
   public let earlierRules: [Miss]
   /// The facts that were read but missing, in the order they were read.
   public let missingFacts: [String]
+  /// For a rule that answers by `follow FACT`, the fact and the value followed; nil for another.
+  public var followed: Followed? = nil
+  /// The `hold` clause that held the decision; nil when none did.
+  public var hold: Hold? = nil
 
   /// Explains `decision`, made by `policy` with a trace; nil without a trace.
   public init?(_ decision: Decision, policy: CompiledPolicy) {
@@ -67,6 +89,24 @@ public struct DecisionExplanation: Sendable, Codable {
         rule: rule.name, line: checked.source.location(of: rule.span.start).line, failed: failed)
     }
     missingFacts = trace.missingFacts.map { policy.schema.facts[$0].name }
+    if let index = decision.ruleIndex,
+      let slot = checked.rules[index].actions.lazy.compactMap(Self.followedSlot).first
+    {
+      let fact = policy.schema.facts[slot]
+      let value = decision.facts.values[slot].map { $0.glossed(as: fact.type) } ?? "missing"
+      followed = Followed(fact: fact.name, value: TerminalSafeText.shown(value, oneLine: true))
+    }
+    if let attempt = trace.holds.last(where: { $0.result == true }) {
+      let clause = checked.holds[attempt.hold]
+      hold = Hold(
+        name: clause.name, line: checked.source.location(of: clause.nameSpan.start).line,
+        because: reader.conditions(of: clause.condition, in: attempt.conditions))
+    }
+  }
+
+  /// The fact a `follow` action answers by.
+  private static func followedSlot(_ action: CheckedAction) -> Int? {
+    if case .follow(let slot, _) = action { slot } else { nil }
   }
 }
 
@@ -88,10 +128,17 @@ package struct ConditionReader {
     -> [DecisionExplanation
     .Condition]
   {
+    conditions(of: rule.condition, in: attempt.conditions)
+  }
+
+  /// The same for any condition (a rule's or a hold's) and the values recorded trying it.
+  package func conditions(of condition: ResolvedExpression, in recorded: TraceConditionValues)
+    -> [DecisionExplanation.Condition]
+  {
     var values: [Int: Value?] = [:]
-    for entry in attempt.conditions { values[entry.node] = entry.value }
+    for entry in recorded { values[entry.node] = entry.value }
     var result: [DecisionExplanation.Condition] = []
-    for part in DecisionExplainer.conjuncts(rule.condition) {
+    for part in DecisionExplainer.conjuncts(condition) {
       let source = policy.checked.source
       let text = source.text(of: part.span)
       let line = source.location(of: part.span.start).line

@@ -167,6 +167,24 @@ extension DecisionReport {
       writer.endObject()
     }
     writer.endArray()
+    if let followed = explanation.followed {
+      writer.key("followed")
+      writer.beginObject()
+      writer.field("fact", followed.fact)
+      writer.field("value", followed.value)
+      writer.endObject()
+    }
+    if let hold = explanation.hold {
+      writer.key("hold")
+      writer.beginObject()
+      writer.key("because")
+      writer.beginArray()
+      for condition in hold.because { write(condition, into: &writer) }
+      writer.endArray()
+      writer.field("line", hold.line)
+      writer.field("name", hold.name)
+      writer.endObject()
+    }
     writer.field("line", explanation.line)
     writer.field("missingFacts", explanation.missingFacts)
     writer.endObject()

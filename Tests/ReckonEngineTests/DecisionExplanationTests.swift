@@ -257,4 +257,38 @@ struct ExplanationWordingTests {
     #expect(!rendered.contains("Body fields:"), "\(rendered)")
     #expect(!rendered.contains("customerConsented: left out"), "\(rendered)")
   }
+
+  /// A rule that answers by `follow` names the fact and the value it followed, and a hold that
+  /// held the decision names itself with the parts of its condition, in the text and the data.
+  @Test func aFollowAndAHoldSayWhatTheyRead() throws {
+    let text = """
+      hold "heavy"
+        when usage.consumed >= 80%
+      rule "support"
+        when customer.override is not missing
+        then follow customer.override
+      otherwise share data only
+      """
+    let (policy, decision) = try DecisionExplanationTests.decide(
+      text, Scenario().with("usage.consumed", "90%").with("customer.override", "DECLINE"))
+    let explanation = try #require(DecisionExplanation(decision, policy: policy))
+    #expect(explanation.followed?.fact == "customer.override")
+    #expect(explanation.followed?.value == "DECLINE")
+    #expect(explanation.hold?.name == "heavy")
+    #expect(explanation.hold?.line == 1)
+    #expect(explanation.hold?.because.map(\.text) == ["usage.consumed >= 80%"])
+    let rendered = DecisionExplainer(policy: policy).render(decision, explain: true)
+    #expect(rendered.contains("  Its answer follows customer.override, which is DECLINE.\n"))
+    #expect(
+      rendered.contains(
+        "  Hold \"heavy\" (line 1) held it for review, because:\n"
+          + "    - usage.consumed >= 80% is true (usage.consumed is 90%)\n"), "\(rendered)")
+    // A hold that does not hold, and a rule that does not follow, add nothing.
+    let (light, undecided) = try DecisionExplanationTests.decide(
+      text, Scenario().with("usage.consumed", "10%"))
+    let plain = try #require(DecisionExplanation(undecided, policy: light))
+    #expect(plain.followed == nil)
+    #expect(plain.hold == nil)
+    #expect(!DecisionExplainer(policy: light).render(undecided, explain: true).contains("Hold"))
+  }
 }

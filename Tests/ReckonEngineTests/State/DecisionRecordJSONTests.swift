@@ -70,6 +70,33 @@ import Testing
     #expect(compared >= 20)
   }
 
+  /// The followed fact and the hold that held the decision are written as `JSONEncoder` writes
+  /// them too.
+  @Test func aFollowAndAHoldMatchJSONEncoder() throws {
+    let text = """
+      hold "heavy"
+        when usage.consumed >= 80%
+      rule "support"
+        when customer.override is not missing
+        then follow customer.override
+      otherwise share data only
+      """
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "p.policy", text: text), schema: FactSchema.standard.policySchema)
+    let policy = try #require(loaded.policy)
+    let scenario = Scenario().with("usage.consumed", "90%").with("customer.override", "DECLINE")
+    let decision = Decider(policy: policy, schema: .standard).decide(
+      scenario.request, facts: try scenario.gathered(), trace: true)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let record = DecisionRecord(decision: decision, policy: policy, policyText: text)
+    let written = String(decoding: record.explanationJSON ?? Data(), as: UTF8.self)
+    #expect(written.contains(#""followed":{"fact":"customer.override","value":"DECLINE"}"#))
+    #expect(written.contains(#""hold":{"because":[{"#), "\(written)")
+    #expect(
+      record.explanationJSON == (try encoder.encode(DecisionReport(decision, policy: policy))))
+  }
+
   /// A rule whose result is unknown, and a condition whose value is, are written `null`, as
   /// docs/language.md says, in the record and in `eval`'s JSON alike.
   @Test func anUnknownResultOrValueInTheTraceIsWrittenNull() throws {
