@@ -114,16 +114,15 @@ enum ShellCompletion {
     for command in commands {
       page += [".TP", ".B \(command.name)", roff(command.summary)]
     }
-    page.append(".SH OPTIONS")
-    for command in commands where !command.offeredOptions.isEmpty {
-      page.append(".SS \(command.name)")
-      for option in command.offeredOptions {
-        page.append(".TP")
-        page.append(
-          "\\fB\\-\\-\(roff(option.name))\\fR" + (option.value.map { " \\fI\(roff($0))\\fR" } ?? "")
-        )
-        page.append(roff(option.help.joined(separator: " ")))
-      }
+    // Each command's help as `--help` prints it, laid out as there: its options are described
+    // in its table or, for those the usage line explains, in its prose.
+    page.append(".SH COMMAND REFERENCE")
+    for command in commands {
+      page += [".SS \(command.name)", ".nf"]
+      // `fullHelp` ends with one line break.
+      page += command.fullHelp.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
+        .map { roff(String($0)) }
+      page.append(".fi")
     }
     page += [
       ".SH EXIT STATUS",
@@ -167,6 +166,20 @@ enum ShellCompletion {
     var escaped = text.replacingOccurrences(of: "\\", with: "\\e")
       .replacingOccurrences(of: "-", with: "\\-")
     if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
-    return escaped
+    // groff reads its input as Latin-1 unless run through preconv: a character beyond ASCII
+    // (a dash, an ellipsis in the help) is written as its Unicode escape.
+    guard !escaped.unicodeScalars.allSatisfy(\.isASCII) else { return escaped }
+    return escaped.unicodeScalars.map { scalar in
+      scalar.isASCII
+        ? String(scalar)
+        : "\\[u" + String(scalar.value, radix: 16, uppercase: true).leftPadded(4) + "]"
+    }.joined()
+  }
+}
+
+extension String {
+  /// The text with zeros before it up to `width` characters.
+  fileprivate func leftPadded(_ width: Int) -> String {
+    String(repeating: "0", count: max(0, width - count)) + self
   }
 }

@@ -51,11 +51,16 @@ struct CompletionCommandTests {
     #expect(fish.contains("-l by -r -f -a 'day week month'"))
   }
 
+  /// Each command's help is in the page as `--help` prints it, so an option its usage line
+  /// and prose explain (`queue --status`) is described there too, not listed bare.
   @Test func theManPageRendersWithEveryCommandAndOption() async throws {
     let page = try await Self.completion("man")
     #expect(page.hasPrefix(".TH RECKON 1"))
     #expect(page.contains(".B dry-run"))
-    #expect(page.contains("\\fB\\-\\-policy\\fR"))
+    #expect(page.contains(".SS queue\n.nf\nUsage: reckon queue list [\\-\\-status STATUS]"))
+    #expect(page.contains("\\-\\-status takes one of them"))
+    #expect(page.contains("\\-\\-require\\-coverage"))
+    #expect(page.unicodeScalars.allSatisfy { $0.isASCII })
     let file = TestScratch.folder.appendingPathComponent("reckon-\(UUID().uuidString).1")
     try Data(page.utf8).write(to: file)
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else { return }
@@ -64,6 +69,7 @@ struct CompletionCommandTests {
     #expect(rendered.status == 0)
     #expect(rendered.standardError.isEmpty, "\(rendered.standardError)")
     #expect(rendered.standardOutput.contains("answers App Store refund requests"))
+    #expect(rendered.standardOutput.contains("Statuses: held, pending, sending"))
   }
 
   @Test func anUnknownShellIsAUsageError() async throws {
