@@ -108,7 +108,7 @@ enum ShellCompletion {
     var page = [
       ".TH RECKON 1 \"\" \"reckon \(version)\" \"User Commands\"",
       ".SH NAME",
-      "reckon \\- answers App Store refund requests by a policy you write",
+      "reckon \\- answers App Store and Google Play refund requests by a policy you write",
       ".SH SYNOPSIS", ".B reckon", ".I COMMAND", "[OPTIONS]", ".SH COMMANDS",
     ]
     for command in commands {

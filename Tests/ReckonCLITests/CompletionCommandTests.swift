@@ -68,7 +68,7 @@ struct CompletionCommandTests {
       ["-man", "-Tutf8", "-ww", file.path], executable: "/usr/bin/groff")
     #expect(rendered.status == 0)
     #expect(rendered.standardError.isEmpty, "\(rendered.standardError)")
-    #expect(rendered.standardOutput.contains("answers App Store refund requests"))
+    #expect(rendered.standardOutput.contains("answers App Store and Google Play refund requests"))
     #expect(rendered.standardOutput.contains("Statuses: held, pending, sending"))
   }
 

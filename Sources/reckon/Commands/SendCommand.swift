@@ -13,7 +13,8 @@ import ReckonStateSQLite
 /// `reckon send [--once]`: delivers due outbox entries to Apple and Google Play.
 enum SendCommand: Command {
   static let name = "send"
-  static let summary = "Send due replies to Apple (--once: drain what is due and exit, for cron)"
+  static let summary =
+    "Send due replies to Apple and Google (--once: drain what is due and exit, for cron)"
   static let options: [CommandOption] = [
     CommandOption("once"),
     CommandOption("format", value: "text|json"),

@@ -11,7 +11,8 @@ import ReckonStateSQLite
 /// `reckon serve`: the webhook, health and metrics endpoints, the sender and policy hot reload.
 enum ServeCommand: Command {
   static let name = "serve"
-  static let summary = "Answer Apple's notifications over HTTP, send replies, reload policies"
+  static let summary =
+    "Answer Apple's and Google's notifications over HTTP, send replies, reload policies"
   static let options: [CommandOption] = [
     CommandOption("config", value: "reckon.json"),
     CommandOption("listen", value: "HOST:PORT"),
