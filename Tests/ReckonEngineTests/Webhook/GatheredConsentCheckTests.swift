@@ -1,6 +1,8 @@
 import Foundation
 import ReckonAppStore
+import ReckonFacts
 import ReckonState
+import ReckonTestSupport
 import Testing
 
 @testable import ReckonEngine
@@ -25,6 +27,31 @@ struct GatheredConsentCheckTests {
       return
     }
     #expect(reason.hasPrefix("customer.consented could not be read"))
+  }
+
+  /// A source serving both stores' apps may hold an override in Google Play's words for the
+  /// transaction: consent, read again, is what the source says, the other word left out.
+  @Test(arguments: [true, false])
+  func consentIsReadFromASourceHoldingTheOtherStoresWords(consented: Bool) async throws {
+    let fixture = try WebhookFixture()
+    #expect(await fixture.service.answer(body: try fixture.body()).status == 200)
+    let entry = try #require(try fixture.store.entries().first)
+    let file = TestScratch.folder.appendingPathComponent("consent-\(UUID().uuidString).json")
+    try Data(
+      """
+      {"byTransactionId": {"\(entry.transactionId)": {"customer.consented": \(consented),
+        "customer.override": "APPROVE"}}}
+      """.utf8
+    ).write(to: file)
+    let source = try JSONFileFactSource(
+      name: "shared", path: file.path,
+      schema: FactSchema.standard.readingSources(alongside: [.appStore, .googlePlay]))
+    let check = GatheredConsentCheck(
+      store: fixture.store, verifier: fixture.service.consentCheck.verifier,
+      gatherer: FactGatherer(schema: .standard, layers: [.init(source)]))
+    #expect(
+      await check.consent(for: entry)
+        == (consented ? .given : .notGiven("customer.consented is now false")))
   }
 
   /// A root replaced while replies are queued: the customer's consent was never withdrawn, so
