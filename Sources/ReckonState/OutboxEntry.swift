@@ -23,7 +23,8 @@ public struct OutboxEntry: Hashable, Sendable {
   public let deadline: Date
   /// Where the entry is.
   public package(set) var state: OutboxState
-  /// Failed tries that count toward backoff (5xx and network errors).
+  /// Failed tries that count toward backoff: 5xx and network errors, and a 4xx that failed
+  /// the entry once an operator retries it.
   public package(set) var attempts: Int
   /// Whether the entry still waits (held, pending or sending) at `now` with its deadline
   /// passed: no sender took it in time, and the next to look will expire it.

@@ -296,6 +296,10 @@ import Testing
     #expect(entry.state.isFinal)
     #expect(entry.failedTries == 1, "a failed entry shows the try that failed it")
     #expect(entry.attempts == 0, "a 4xx sets no backoff for a later retry")
+    // An operator's retry: the entry waits again, and the try that failed it still counts.
+    try? entry.retry(now: start)
+    #expect(entry.state == .pending(notBefore: start))
+    #expect(entry.failedTries == 1, "the retried entry still shows the try that failed it")
   }
 
   /// Failed for another reason than Apple's answer (consent withdrawn) after a credentials

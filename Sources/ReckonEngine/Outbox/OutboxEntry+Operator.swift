@@ -42,7 +42,12 @@ extension OutboxEntry {
   public mutating func retry(now: Date) throws(OutboxCommandRefused) {
     guard now < deadline else { throw deadlinePassed() }
     switch state {
-    case .failed, .pending:
+    case .failed(_, let reason):
+      // The answer that failed it stays a failed try once it waits again: `failedTries`
+      // counts it only while the entry is failed.
+      if reason.hasPrefix("HTTP 4") { attempts += 1 }
+      state = .pending(notBefore: now)
+    case .pending:
       state = .pending(notBefore: now)
     case .held:
       // A held entry waits for a person's review; retry must not become a way round it.
