@@ -76,6 +76,14 @@ struct CheckCommandTests {
     #expect(
       configured.standardOutput.contains("note: 1 policy has no tests:")
         && configured.standardOutput.contains("apple.policy"), "\(configured.standardOutput)")
+    // A configured policy that is not there is named as such, not as a policy without tests.
+    try configuration.replacingOccurrences(of: "apple.policy", with: "gone.policy").write(
+      to: folder.appendingPathComponent("gone.json"), atomically: true, encoding: .utf8)
+    let gone = try await ReckonBinary.run(
+      ["test", "--config", folder.appendingPathComponent("gone.json").path])
+    #expect(gone.status == 1)
+    #expect(gone.standardError.contains("gone.policy: no such file"), "\(gone.standardError)")
+    #expect(!gone.standardOutput.contains("no tests"), "\(gone.standardOutput)")
     // Named as a file without --config, the same tests are in the App Store's words.
     let bare = try await ReckonBinary.run(["test", "play.policy"], in: folder)
     #expect(bare.status == 1, "\(bare.standardOutput)")

@@ -62,7 +62,9 @@ enum TestCommand: Command {
       ? arguments.positionals : configured.isEmpty ? ["policies"] : configured
     for input in inputs {
       // A configured policy with no tests file beside it is named, as one in a folder is.
-      if arguments.positionals.isEmpty, !configured.isEmpty, !hasTests(input) {
+      if arguments.positionals.isEmpty, !configured.isEmpty,
+        FileManager.default.fileExists(atPath: input), !hasTests(input)
+      {
         untested += PolicyFiles.dropRepeats([input], seen: &seenUntested)
         continue
       }
@@ -121,6 +123,7 @@ enum TestCommand: Command {
     var paths: [String] = []
     for input in inputs {
       if input.hasSuffix(".policy") {
+        guard FileManager.default.fileExists(atPath: input) else { throw .notFound(input) }
         paths.append(String(input.dropLast(".policy".count)) + ".tests")
         guard FileManager.default.fileExists(atPath: paths[paths.count - 1]) else {
           throw .notFound(paths[paths.count - 1])
