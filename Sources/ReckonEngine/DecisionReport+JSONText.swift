@@ -149,10 +149,7 @@ extension DecisionReport {
 
   private static func write(_ explanation: DecisionExplanation, into writer: inout JSONTextWriter) {
     writer.beginObject()
-    writer.key("because")
-    writer.beginArray()
-    for condition in explanation.because { write(condition, into: &writer) }
-    writer.endArray()
+    write(explanation.because, as: "because", into: &writer)
     writer.field("decidedBy", explanation.decidedBy)
     writer.key("earlierRules")
     writer.beginArray()
@@ -177,10 +174,7 @@ extension DecisionReport {
     if let hold = explanation.hold {
       writer.key("hold")
       writer.beginObject()
-      writer.key("because")
-      writer.beginArray()
-      for condition in hold.because { write(condition, into: &writer) }
-      writer.endArray()
+      write(hold.because, as: "because", into: &writer)
       writer.field("line", hold.line)
       writer.field("name", hold.name)
       writer.endObject()
@@ -188,6 +182,16 @@ extension DecisionReport {
     writer.field("line", explanation.line)
     writer.field("missingFacts", explanation.missingFacts)
     writer.endObject()
+  }
+
+  private static func write(
+    _ conditions: [DecisionExplanation.Condition], as key: String,
+    into writer: inout JSONTextWriter
+  ) {
+    writer.key(key)
+    writer.beginArray()
+    for condition in conditions { write(condition, into: &writer) }
+    writer.endArray()
   }
 
   private static func write(

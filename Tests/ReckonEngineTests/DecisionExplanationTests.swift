@@ -7,6 +7,16 @@ import Testing
 
 /// Why an earlier rule did not match, under three-valued logic.
 struct DecisionExplanationTests {
+  /// A policy whose rule follows a fact and whose hold holds heavy use.
+  static let followAndHold = """
+    hold "heavy"
+      when usage.consumed >= 80%
+    rule "support"
+      when customer.override is not missing
+      then follow customer.override
+    otherwise share data only
+    """
+
   /// `text` loaded against the standard facts and its decision of `scenario`'s request, traced.
   static func decide(_ text: String, _ scenario: Scenario) throws -> (CompiledPolicy, Decision) {
     let loaded = PolicyLoader.load(
@@ -261,14 +271,7 @@ struct ExplanationWordingTests {
   /// A rule that answers by `follow` names the fact and the value it followed, and a hold that
   /// held the decision names itself with the parts of its condition, in the text and the data.
   @Test func aFollowAndAHoldSayWhatTheyRead() throws {
-    let text = """
-      hold "heavy"
-        when usage.consumed >= 80%
-      rule "support"
-        when customer.override is not missing
-        then follow customer.override
-      otherwise share data only
-      """
+    let text = DecisionExplanationTests.followAndHold
     let (policy, decision) = try DecisionExplanationTests.decide(
       text, Scenario().with("usage.consumed", "90%").with("customer.override", "DECLINE"))
     let explanation = try #require(DecisionExplanation(decision, policy: policy))

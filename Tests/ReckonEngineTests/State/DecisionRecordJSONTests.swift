@@ -73,14 +73,7 @@ import Testing
   /// The followed fact and the hold that held the decision are written as `JSONEncoder` writes
   /// them too.
   @Test func aFollowAndAHoldMatchJSONEncoder() throws {
-    let text = """
-      hold "heavy"
-        when usage.consumed >= 80%
-      rule "support"
-        when customer.override is not missing
-        then follow customer.override
-      otherwise share data only
-      """
+    let text = DecisionExplanationTests.followAndHold
     let loaded = PolicyLoader.load(
       SourceFile(path: "p.policy", text: text), schema: FactSchema.standard.policySchema)
     let policy = try #require(loaded.policy)
