@@ -17,6 +17,7 @@ extension FactSchema {
           grant: "APPROVE", decline: "DECLINE", percentFact: "usage.consumed",
           optionalFact: "customer.override", enumFact: "delivery.status",
           settableField: "sampleContentProvided"))
+      words.replyWithoutChoiceSends = "NEUTRAL"
       words.otherWords = FactSchema.otherWords(
         [
           FactSchema.reason, FactSchema.productType, FactSchema.refundPreference,

@@ -70,6 +70,9 @@ public struct PolicyVocabulary: Hashable, Sendable {
   /// Words of another vocabulary a policy may have been written in, each with the hint an
   /// unknown value of that spelling gets: `a Google Play word: check the file with …`.
   public var otherWords: [String: String] = [:]
+  /// The choice a reply without one is sent with, for a store that takes no reply without a
+  /// choice (Google Play's `NEUTRAL`); nil where the reply goes without one.
+  public var replyWithoutChoiceSends: String? = nil
 
   /// The body field the choice is sent in (`refundPreference`), absent from a reply without a
   /// choice, so a test expecting it is read as expecting the choice; nil when no field holds

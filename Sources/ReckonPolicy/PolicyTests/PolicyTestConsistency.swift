@@ -102,7 +102,7 @@ enum PolicyTestConsistency {
   private static func preference(_ kind: Expectation.Kind, _ words: PolicyVocabulary) -> String?? {
     switch kind {
     case .choose(let choice): .some(choice.value)
-    case .replyWithoutChoice: .some(nil)
+    case .replyWithoutChoice: .some(words.replyWithoutChoiceSends)
     case .field: chosen(kind, words).map { .some($0) }
     default: nil
     }

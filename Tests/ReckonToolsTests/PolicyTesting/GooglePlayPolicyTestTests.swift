@@ -178,6 +178,22 @@ struct GooglePlayPolicyTestTests {
     #expect(report.problems.count == Set(report.problems).count, "\(report.problems)")
   }
 
+  /// Google Play's `share data only` answers NEUTRAL: expected with NEUTRAL it is no clash, with
+  /// another preference it is.
+  @Test(arguments: [
+    ("refund NEUTRAL", false), ("refundPreference = NEUTRAL", false), ("refund APPROVE", true),
+  ])
+  func googlesShareDataOnlyIsNeutralWhenExpectationsAreCompared(other: String, clashes: Bool)
+    throws
+  {
+    let report = try Self.run(
+      policy: Self.sharedPolicy,
+      tests:
+        "store googlePlay\ntest \"t\"\n  given usage.consumed = 5%\n  expect share data only, \(other)\n"
+    )
+    #expect(report.problems.joined().contains("rules out") == clashes, "\(report.problems)")
+  }
+
   @Test func theExampleGooglePlayPolicysTestsPass() throws {
     let path = DryRunFixture.repository.appendingPathComponent("examples/google-play/play.tests")
       .path
