@@ -43,7 +43,7 @@ public struct PolicyTestRunner: Sendable {
         testsSource: tests, policyPath: policyPath,
         problems: [DiagnosticFormatter().render(diagnostics, in: tests)])
     }
-    var reports: [PolicyTestFileReport] = []
+    var runners: [PolicyTestRunner] = []
     for store in stores {
       let storeSchema = schema.schema(for: store)
       let loaded = try PolicyFiles.load(policyPath, schema: storeSchema)
@@ -58,11 +58,24 @@ public struct PolicyTestRunner: Sendable {
           testsSource: tests, policyPath: policyPath,
           problems: note + [loaded.renderedDiagnostics()])
       }
-      reports.append(
-        PolicyTestRunner(policy: policy, schema: storeSchema, defaultStore: schema.store).run(
-          tests))
+      runners.append(
+        PolicyTestRunner(policy: policy, schema: storeSchema, defaultStore: schema.store))
     }
-    return PolicyTestFileReport(merging: reports)
+    // Every store's tests are read before any runs: a problem in one store's tests stops the
+    // file, as it does a file of one store, and a problem of the whole file is said once.
+    var problems: [Diagnostic] = []
+    var prepared: [(runner: PolicyTestRunner, tests: [PreparedTest])] = []
+    for runner in runners {
+      let (diagnostics, ready) = runner.prepare(tests)
+      problems += diagnostics.filter { !problems.contains($0) }
+      prepared.append((runner, ready))
+    }
+    guard problems.isEmpty else {
+      return PolicyTestFileReport(
+        testsSource: tests, policyPath: policyPath,
+        problems: [DiagnosticFormatter().render(problems, in: tests)])
+    }
+    return PolicyTestFileReport(merging: prepared.map { $0.runner.run($0.tests, in: tests) })
   }
 
   /// The problems the tests in `source` have before any runs (their syntax, the facts they give,
@@ -70,9 +83,15 @@ public struct PolicyTestRunner: Sendable {
   func prepare(_ source: SourceFile) -> (diagnostics: [Diagnostic], tests: [PreparedTest]) {
     let (file, syntaxDiagnostics) = PolicyTestParser.parse(
       source, vocabulary: schema.policySchema.vocabulary)
-    var diagnostics = syntaxDiagnostics
+    // Each runner runs the tests of its schema's store; another store's are another runner's,
+    // read in that store's words.
+    let others = file.tests.indices.filter {
+      TestStores.store(file.store(of: $0), default: defaultStore) != schema.store
+    }.map { file.tests[$0].span }
+    var diagnostics = syntaxDiagnostics.filter { diagnostic in
+      !others.contains { $0.start <= diagnostic.span.start && diagnostic.span.start < $0.end }
+    }
     var prepared: [PreparedTest] = []
-    // Each runner runs the tests of its schema's store; another store's are another runner's.
     for (index, test) in file.tests.enumerated()
     where TestStores.store(file.store(of: index), default: defaultStore) == schema.store {
       let facts = TestFacts(
@@ -99,12 +118,18 @@ public struct PolicyTestRunner: Sendable {
   /// Parses and runs the tests in `source`.
   public func run(_ source: SourceFile) -> PolicyTestFileReport {
     let (diagnostics, prepared) = prepare(source)
+    guard diagnostics.isEmpty else {
+      return PolicyTestFileReport(
+        testsSource: source, policyPath: policy.checked.source.path,
+        problems: [DiagnosticFormatter().render(Array(Set(diagnostics)), in: source)])
+    }
+    return run(prepared, in: source)
+  }
+
+  /// Runs tests read from `source` without problems.
+  func run(_ prepared: [PreparedTest], in source: SourceFile) -> PolicyTestFileReport {
     var report = PolicyTestFileReport(
       testsSource: source, policyPath: policy.checked.source.path, problems: [])
-    guard diagnostics.isEmpty else {
-      report.problems = [DiagnosticFormatter().render(Array(Set(diagnostics)), in: source)]
-      return report
-    }
     var coverage = PolicyCoverage(policy: policy)
     for (test, facts, checks) in prepared {
       let outcome = run(test, facts, checks, source)

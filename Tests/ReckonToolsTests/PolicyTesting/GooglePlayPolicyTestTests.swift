@@ -176,6 +176,32 @@ struct GooglePlayPolicyTestTests {
         """)
     #expect(!report.problems.isEmpty)
     #expect(report.problems.count == Set(report.problems).count, "\(report.problems)")
+    #expect(
+      report.problems.joined().components(separatedBy: "error[").count == 2, "\(report.problems)")
+  }
+
+  /// Each test's expectations are read in its own store's words: a Google Play test's
+  /// `share data only` with NEUTRAL is no clash in a file whose other tests are Apple's, and the
+  /// Apple tests run too.
+  @Test func eachStoresTestsAreReadInItsWordsInAFileOfBoth() throws {
+    let report = try Self.run(
+      policy: Self.sharedPolicy,
+      tests: """
+        test "an App Store request never delivered"
+          given delivery.status = UNDELIVERED_OTHER, usage.consumed = 50%
+          expect do not respond
+
+        test "a review barely used"
+          store googlePlay
+          given usage.consumed = 5%
+          expect share data only, refundPreference = NEUTRAL
+        """)
+    #expect(report.problems.isEmpty, "\(report.problems)")
+    #expect(
+      report.outcomes.map(\.name) == [
+        "an App Store request never delivered", "a review barely used",
+      ])
+    #expect(report.passed, "\(report.render(explainer: nil))")
   }
 
   /// Google Play's `share data only` answers NEUTRAL: expected with NEUTRAL it is no clash, with
@@ -192,6 +218,25 @@ struct GooglePlayPolicyTestTests {
         "store googlePlay\ntest \"t\"\n  given usage.consumed = 5%\n  expect share data only, \(other)\n"
     )
     #expect(report.problems.joined().contains("rules out") == clashes, "\(report.problems)")
+  }
+
+  /// A problem in one store's tests stops the whole file, as in a file of one store: no test
+  /// of the other store runs beside it.
+  @Test func aProblemInOneStoresTestsStopsTheFile() throws {
+    let report = try Self.run(
+      policy: Self.sharedPolicy,
+      tests: """
+        test "an App Store request"
+          expect share data only
+
+        test "a review"
+          store googlePlay
+          given usage.consumd = 5%
+          expect share data only
+        """)
+    #expect(report.problems.joined().contains("unknown fact 'usage.consumd'"), "\(report.problems)")
+    #expect(report.outcomes.isEmpty)
+    #expect(!report.passed)
   }
 
   @Test func theExampleGooglePlayPolicysTestsPass() throws {
