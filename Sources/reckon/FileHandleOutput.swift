@@ -1,7 +1,9 @@
 import Foundation
 
 enum FileHandleOutput {
+  /// Writes `text` to standard error; text that cannot be written (a reader gone, with SIGPIPE
+  /// ignored, or a full disk) is dropped, where `FileHandle.write(_:)` would trap.
   static func standardError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
   }
 }

@@ -42,6 +42,8 @@ enum SendCommand: Command {
     // The running sender has nothing to re-read (its configuration is read once, here), and a
     // SIGHUP, the usual "reload" signal, must not kill it part way through a send.
     if !once { signal(SIGHUP, SIG_IGN) }
+    // A log reader that went away must not stop it between a send and its record either.
+    signal(SIGPIPE, SIG_IGN)
     let configuration = try ReckonConfiguration.load(
       path: arguments.option("config") ?? "reckon.json")
     let format = try OutputFormat.option(&arguments)

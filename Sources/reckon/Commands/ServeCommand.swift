@@ -47,6 +47,9 @@ enum ServeCommand: Command {
     // A write past a file-size limit (RLIMIT_FSIZE) must fail like a full disk, with an error
     // the webhook answers 500 to, instead of SIGXFSZ killing the server.
     signal(SIGXFSZ, SIG_IGN)
+    // Nor may a log reader that went away (a shipper restarting behind a pipe): its lines are
+    // dropped, as a full disk's are, and the webhook goes on answering.
+    signal(SIGPIPE, SIG_IGN)
     let serve = try ServeProcess(
       configuration: configuration, state: StateChoice(configuration).opener,
       listenKey: listen == nil ? "server.listen" : "--listen")

@@ -71,6 +71,56 @@ import Testing
     #expect(walBytes == 0, "state.sqlite-wal holds \(walBytes) bytes after the stop")
   }
 
+  /// A log reader that goes away (a shipper restarting behind a pipe) does not stop the
+  /// service: its lines are dropped, the webhook answers on, and SIGTERM still stops it with 0.
+  @Test func aLogReaderThatGoesAwayDoesNotStopTheService() async throws {
+    let binary = try CrashRecoveryTests.reckonBinary()
+    let (standIn, standInURL) = try TestKey.standIn()
+    let authority = try LocalCertificateAuthority()
+    let folder = try ServeChild.workspace(standInURL, authority, name: "serve-pipe")
+    let pipe = Pipe()
+    let process = ChildProcess()
+    process.executableURL = binary
+    process.arguments = ["serve", "--config", folder.appendingPathComponent("reckon.json").path]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = pipe
+    try process.run()
+    // Read off the pool: a read of the pipe blocks until the child writes.
+    let lines = LockedText()
+    await ServerFixture.offPool {
+      let deadline = Date().addingTimeInterval(20)
+      while Date() < deadline, !lines.text.contains(#""event":"listening""#) {
+        let chunk = pipe.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        lines.append(String(decoding: chunk, as: UTF8.self))
+      }
+    }
+    let listening = try #require(
+      lines.text.split(separator: "\n").first { $0.contains(#""event":"listening""#) },
+      "reckon serve did not start: \(lines.text)")
+    let url = try #require(
+      (try JSONSerialization.jsonObject(with: Data(listening.utf8)) as? [String: String])?["url"])
+    let port = try #require(URL(string: url)?.port)
+    try pipe.fileHandleForReading.close()
+    var statuses: [Int?] = []
+    for transaction in ["2000000812345678", "2000000812345679"] {
+      var notification = SimulatedNotification()
+      notification.bundleId = TestKey.bundleId
+      notification.environment = "Sandbox"
+      notification.appAppleId = nil
+      notification.transactionId = transaction
+      statuses.append(await ServeChild.post(try notification.body(signedBy: authority), port: port))
+    }
+    let running = process.isRunning
+    if running { kill(process.processIdentifier, SIGTERM) }
+    await CrashRecoveryTests.waitForExit(process)
+    await ServerFixture.offPool { standIn.shutdown() }
+    #expect(statuses == [200, 200])
+    #expect(running, "reckon serve stopped once its log reader went away")
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 0)
+  }
+
   /// SIGHUP re-reads the policies and leaves the service running (it is caught, never the
   /// default action that would end the process); SIGTERM then stops it cleanly.
   @Test func aHangUpReloadsThePoliciesAndTheServiceRunsOn() async throws {
@@ -185,4 +235,14 @@ import Testing
     await CrashRecoveryTests.waitForExit(process)
     return (process.terminationStatus, try String(contentsOf: output, encoding: .utf8))
   }
+}
+
+/// Text appended from one thread and read from another.
+final class LockedText: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored = ""
+
+  var text: String { lock.withLock { stored } }
+
+  func append(_ more: String) { lock.withLock { stored += more } }
 }
