@@ -121,9 +121,17 @@ struct StateMigrateCommandTests {
     #expect(try database.rowCount(.outbox) == 0)
   }
 
-  @Test func aFileASenderHoldsIsRefused() async throws {
-    let lock = try SenderLock(statePath: path)
-    defer { lock.release() }
+  /// A service holding the file, sending or not (a `reckon serve` without an App Store key
+  /// holds only the lead), is refused: what it records meanwhile would stay in the file.
+  @Test(arguments: [true, false])
+  func aFileAServiceHoldsIsRefused(sending: Bool) async throws {
+    let sender = sending ? try SenderLock(statePath: path) : nil
+    let lead = sending ? nil : LeaderLock(statePath: path)
+    defer {
+      sender?.release()
+      lead?.release()
+    }
+    #expect(lead?.isLeader != false)
     let run = try await migrate()
     #expect(run.status == 1)
     #expect(
