@@ -42,7 +42,11 @@ enum ShellCompletion {
     for command in commands {
       let specs = command.offeredOptions.map { option -> String in
         let help = zshQuoted(option.help.first ?? "")
-        let value = option.value.map { ":\($0):\(zshValues($0))" } ?? ""
+        // A colon in the placeholder (`HOST:PORT`) would end the message part of the spec.
+        let value =
+          option.value.map {
+            ":\($0.replacingOccurrences(of: ":", with: "\\:")):\(zshValues($0))"
+          } ?? ""
         return "'--\(option.name)[\(help)]\(value)'"
       }
       let first =

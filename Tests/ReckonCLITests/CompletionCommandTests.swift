@@ -46,6 +46,8 @@ struct CompletionCommandTests {
     #expect(fish.contains("__fish_seen_subcommand_from eval' -l fact -r -F"))
     // Subcommands, and the values an option lists, are offered rather than file names.
     #expect(zsh.contains("'1:subcommand:(list show approve set retry drop)'"))
+    // A colon in a placeholder is escaped, or zsh would read PORT as the action.
+    #expect(zsh.contains(#":HOST\:PORT:_files'"#), "\(zsh)")
     #expect(zsh.contains(":day|week|month:(day week month)'"), "\(zsh)")
     #expect(fish.contains("__fish_seen_subcommand_from report' -a 'outcomes rules'"))
     #expect(fish.contains("-l by -r -f -a 'day week month'"))
