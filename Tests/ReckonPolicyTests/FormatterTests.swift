@@ -105,6 +105,14 @@ struct FormatterTests {
       input: "rule \"r\"\n  when # why\n    reason == LEGAL\n  then # act\n  refund DECLINE\n",
       expected: "rule \"r\"\n  when reason == LEGAL  # why\n  then refund DECLINE  # act\n"),
     Case(
+      name: "of two comments a joined line would hold, the first goes above it",
+      input:
+        "rule \"a\"\n  when reason == LEGAL\n  then  # why\n    refund DECLINE  # ticket 12\n"
+        + "otherwise  # fallback\n  share data only  # default\n",
+      expected:
+        "rule \"a\"\n  when reason == LEGAL\n  # why\n  then refund DECLINE  # ticket 12\n"
+        + "# fallback\notherwise share data only  # default\n"),
+    Case(
       name: "a comment on its own line after 'when' or 'then' goes above that line",
       input:
         "rule \"r\"\n  when\n    # why\n    reason == LEGAL\n  then\n    # act\n    refund DECLINE\n",

@@ -13,6 +13,8 @@ struct FormattedLine {
   let end: Int
   /// Whether the line is an own-line comment, which a trailing comment must not join.
   var isComment = false
+  /// The comments that trail the line, in source order.
+  var trailing: [String] = []
 
   init(_ indent: Int, _ text: String, _ start: Int, contentStart: Int? = nil, end: Int = Int.max) {
     self.indent = indent
@@ -33,6 +35,8 @@ struct CommentWeaver {
   private var next = 0
   private var output: [String] = []
   private var previousEnd: Int?
+  /// The comment trailing the last line written, if it has one.
+  private var lastLineComment: String?
 
   init(source: SourceFile, comments: [Comment]) {
     self.source = source
@@ -47,8 +51,18 @@ struct CommentWeaver {
       if comment.ownLine || output.isEmpty {
         appendTopLevel(
           CommentWeaver.text(of: comment), start: comment.span.start, end: comment.span.end)
+        lastLineComment = nil
       } else {
-        output[output.count - 1] += "  " + CommentWeaver.text(of: comment)
+        let text = CommentWeaver.text(of: comment)
+        if let earlier = lastLineComment {
+          // Two comments would share the line: the earlier goes on its own line above it.
+          let index = output.count - 1
+          output[index].removeLast(earlier.count + 2)
+          let indent = output[index].prefix { $0 == " " }.count
+          output.insert(String(repeating: " ", count: indent) + earlier, at: index)
+        }
+        output[output.count - 1] += "  " + text
+        lastLineComment = text
       }
     }
   }
@@ -69,12 +83,34 @@ struct CommentWeaver {
         let position =
           lines.lastIndex { !$0.isComment && $0.start <= comment.span.start }
           ?? lines.firstIndex { !$0.isComment } ?? 0
-        lines[position].text += "  " + text
+        lines[position].trailing.append(text)
       }
     }
+    let lastComment = lines.last?.trailing.last
+    lines = CommentWeaver.withTrailingComments(lines)
     guard let first = lines.first else { return }
     appendTopLevel(first.text, start: span.start, end: span.end)
     output += lines.dropFirst().map { String(repeating: " ", count: $0.indent) + $0.text }
+    lastLineComment = lastComment
+  }
+
+  /// The lines with their trailing comments: one trails its line; of several (a comment after
+  /// a keyword the printer joins with what followed it on the next line, and one after that
+  /// code), the last trails and the others go on their own lines above, so no two comments
+  /// share a line, which a later pass could not tell apart.
+  static func withTrailingComments(_ lines: [FormattedLine]) -> [FormattedLine] {
+    var result: [FormattedLine] = []
+    for var line in lines {
+      for comment in line.trailing.dropLast() {
+        var above = FormattedLine(line.indent, comment, line.start)
+        above.isComment = true
+        result.append(above)
+      }
+      if let last = line.trailing.last { line.text += "  " + last }
+      line.trailing = []
+      result.append(line)
+    }
+    return result
   }
 
   /// The line a comment is printed on its own line above, or nil when it trails its line.
