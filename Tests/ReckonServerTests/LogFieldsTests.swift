@@ -56,7 +56,7 @@ struct LogFieldsTests {
         until: Date(timeIntervalSince1970: 1_790_000_000)),
       ["app": "com.example.coins", "environment": "Production", "until": "2026-09-21T14:13:20Z"]
     ),
-    (SenderEvent.recoveredInterrupted(count: 3, googlePlay: 1), ["count": 3, "google_play": 1]),
+    (SenderEvent.recoveredInterrupted(count: 3, googlePlay: 1), ["count": 3, "googlePlay": 1]),
   ])
   func aSenderEventCarriesWhatItsMessageNames(event: SenderEvent, expected: [String: Expected])
     throws

@@ -93,7 +93,7 @@ public final class OutboxSender: Sendable {
     let action = entry.recoverInterruptedSend(now: now)
     let attempt = DeliveryAttempt(
       entryId: entry.id, startedAt: since, finishedAt: nil, httpStatus: nil, errorCode: nil,
-      errorMessage: "interrupted: the process stopped before the answer was recorded",
+      errorMessage: "the process stopped before the answer was recorded",
       result: "interrupted")
     try store.save(&entry, attempt: attempt, now: now)
     return action

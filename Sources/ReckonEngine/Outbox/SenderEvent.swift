@@ -125,7 +125,7 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
         "until": .string(Self.time(until)),
       ]
     case .recoveredInterrupted(let count, let googlePlay):
-      return ["count": .int(count), "google_play": .int(googlePlay)]
+      return ["count": .int(count), "googlePlay": .int(googlePlay)]
     case .standingBy(let lock), .tookOver(let lock): return ["lock": .string(lock)]
     case .databaseProblem, .databaseRecovered: return [:]
     }
