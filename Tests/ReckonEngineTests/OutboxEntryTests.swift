@@ -112,6 +112,18 @@ import Testing
     #expect(entry.state == .pending(notBefore: start.addingTimeInterval(60)))
   }
 
+  /// The deadline is named in ISO 8601, as every other message names times.
+  @Test func retryingAfterTheDeadlineNamesItInISO8601() {
+    var entry = entry(state: .failed(at: start, reason: "HTTP 500"))
+    let after = start.addingTimeInterval(13 * 3_600)
+    let refusal = #expect(throws: OutboxCommandRefused.self) { try entry.retry(now: after) }
+    let deadline = start.addingTimeInterval(12 * 3_600).formatted(.iso8601)
+    #expect(
+      refusal?.description.contains("its deadline \(deadline) has passed") == true,
+      "\(String(describing: refusal))")
+    #expect(deadline.hasSuffix("Z"))
+  }
+
   /// As approve and retry do: the sender would only expire it, so "pending" would mislead.
   @Test(arguments: [
     OutboxState.held(releaseAt: TestState.start.addingTimeInterval(11 * 3_600)),

@@ -70,7 +70,9 @@ extension OutboxEntry {
   }
 
   private func deadlinePassed() -> OutboxCommandRefused {
-    refused("its deadline \(deadline) has passed; \(storeName) no longer expects a reply")
+    refused(
+      "its deadline \(deadline.formatted(.iso8601)) has passed; \(storeName) no longer expects a reply"
+    )
   }
 
   private func refused(_ why: String) -> OutboxCommandRefused {

@@ -110,7 +110,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .answered(let type, let verdict, let status, let detail, _):
-      "\(type ?? "unreadable notification") answered \(status) (\(verdict.rawValue))"
+      "\(type ?? "a notification") answered \(status) (\(verdict.rawValue))"
         + (detail.map { ": \($0)" } ?? "")
     case .decided(
       let request, let transaction, let action, let rule, let reason, let entry, let problems):
