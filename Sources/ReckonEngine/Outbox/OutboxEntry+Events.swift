@@ -28,9 +28,7 @@ extension OutboxEntry {
       // no Apple server, and a reply would go to the sandbox's.
       guard let storeApp = AppStoreApp(app), storeApp.environment.hasServerAPI else {
         let reason = "the \(app.environment) environment has no App Store Server API to answer"
-        state = .failed(at: now, reason: reason)
-        lastError = reason
-        return .fail(reason: reason)
+        return failedBeforeSending(reason, now: now)
       }
       do {
         let validated = try ValidatedConsumptionBody(
@@ -38,9 +36,7 @@ extension OutboxEntry {
         state = .sending(since: now)
         return .send(validated, to: storeApp)
       } catch {
-        state = .failed(at: now, reason: error.description)
-        lastError = error.description
-        return .fail(reason: error.description)
+        return failedBeforeSending(error.description, now: now)
       }
     case .sending:
       return .none
@@ -62,15 +58,19 @@ extension OutboxEntry {
       state = .sending(since: now)
       return .sendAnswer(validated, packageName: app.bundleId, orderId: transactionId)
     case .failure(let rejection)?:
-      state = .failed(at: now, reason: rejection.description)
-      lastError = rejection.description
-      return .fail(reason: rejection.description)
+      return failedBeforeSending(rejection.description, now: now)
     case nil:
-      let reason = "the stored body is not a Google Play review answer"
-      state = .failed(at: now, reason: reason)
-      lastError = reason
-      return .fail(reason: reason)
+      return failedBeforeSending("the stored body is not a Google Play review answer", now: now)
     }
+  }
+
+  /// The entry fails for good without a send: the last answer, from an earlier try, is not
+  /// what failed it, so it is not kept beside the reason.
+  private mutating func failedBeforeSending(_ reason: String, now: Date) -> OutboxAction {
+    state = .failed(at: now, reason: reason)
+    lastStatus = nil
+    lastError = reason
+    return .fail(reason: reason)
   }
 
   /// A consent check just before the send found no consent: the reply is never sent.

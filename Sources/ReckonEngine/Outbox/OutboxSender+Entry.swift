@@ -79,8 +79,12 @@ extension OutboxSender {
       try report(next, entry, now: finished)
       return next
     case .expire, .fail:
+      // Recorded in the history too, so queue show says why beside the tries before it.
+      let record = DeliveryAttempt(
+        entryId: entry.id, startedAt: started, finishedAt: started, httpStatus: nil,
+        errorCode: nil, errorMessage: entry.lastError, result: Self.resultName(action))
       do {
-        try store.save(&entry, now: started)
+        try store.save(&entry, attempt: record, now: started)
       } catch .changedConcurrently {
         return .none
       }

@@ -626,12 +626,20 @@ import Testing
     let h = try harness()
     defer { h.standIn.shutdown() }
     let id = try OutboxFixture.enqueue(in: h.store, at: start)
+    // An earlier try's answer: not what fails the entry, so not kept beside the reason.
     try h.store.connection.query(
-      "UPDATE outbox SET body = ? WHERE id = ?",
+      "UPDATE outbox SET body = ?, last_status = 200 WHERE id = ?",
       [.blob(Data(#"{"customerConsented":false}"#.utf8)), .integer(id)])
     _ = try await h.sender.drainDue()
     #expect(try h.state(id).name == "failed")
     #expect(h.standIn.requests.isEmpty)
+    let entry = try #require(try h.store.entries().first { $0.id == id })
+    #expect(entry.lastStatus == nil)
+    // The history says why, beside the tries before it.
+    let history = try h.store.attempts(entryId: id)
+    #expect(history.last?.result == "failed", "\(history)")
+    #expect(history.last?.httpStatus == nil)
+    #expect(history.last?.errorMessage == entry.lastError)
   }
 
   /// The checks before a send know what the decision knew of the transaction, Advanced Commerce
