@@ -98,11 +98,13 @@ enum PolicyTestConsistency {
     }
   }
 
-  /// The choice the expectation requires (`.some(nil)` for none); nil when it does not say.
+  /// The choice the expectation requires (`.some(nil)` for none, as `refundPreference is
+  /// missing` says); nil when it does not say.
   private static func preference(_ kind: Expectation.Kind, _ words: PolicyVocabulary) -> String?? {
     switch kind {
     case .choose(let choice): .some(choice.value)
     case .replyWithoutChoice: .some(words.replyWithoutChoiceSends)
+    case .field(let field, nil) where field.value == words.choiceField: .some(nil)
     case .field: chosen(kind, words).map { .some($0) }
     default: nil
     }
@@ -115,6 +117,7 @@ enum PolicyTestConsistency {
     case .holdForReview: words.holdForReview.text
     case .withholdReply: words.withholdReply.text
     case .noReply: "no reply"
+    case .field(let field, nil) where field.value == words.choiceField: "\(field.value) is missing"
     case .field(let field, _): chosen(kind, words).map { "\(field.value) = \($0)" }
     case .rule, .otherwise: nil
     }

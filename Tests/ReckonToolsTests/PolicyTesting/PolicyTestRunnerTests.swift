@@ -286,6 +286,10 @@ struct PolicyTestRunnerTests {
         "small.tests:4:10: error[P0226]: this test already expects share data only, which rules out refundPreference = DECLINE (line 3)"
       ),
       (
+        "expect refund DECLINE, refundPreference is missing",
+        "small.tests:3:26: error[P0226]: this test already expects refund DECLINE, which rules out refundPreference is missing (line 3)"
+      ),
+      (
         "expect consumptionPercentage = 40000, consumptionPercentage = 40%",
         "small.tests:3:41: error[P0226]: consumptionPercentage is already expected in this test (line 3)"
       ),
