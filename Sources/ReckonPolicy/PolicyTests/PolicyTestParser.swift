@@ -100,6 +100,9 @@ public struct PolicyTestParser {
       sameLine: true)
     var test = PolicyTestCase(
       name: Located(name.text, at: name.span), givens: [], expectations: [], span: start)
+    // A clause that did not read may have been an `expect`: "expects nothing" would only add a
+    // second error for the same mistake.
+    var clauseFailed = false
     while cursor.isWord("given") || cursor.isWord("expect") || cursor.isWord("store") {
       do {
         if cursor.isWord("given") {
@@ -111,13 +114,14 @@ public struct PolicyTestParser {
         }
         try expectClauseEnd()
       } catch {
+        clauseFailed = true
         synchronize()
       }
     }
     reportClashes(PolicyTestConsistency.repeatedGivens(test.givens, scope: "in this test"))
     reportClashes(
       PolicyTestConsistency.clashingExpectations(test.expectations, words: vocabulary))
-    if test.expectations.isEmpty {
+    if test.expectations.isEmpty, !clauseFailed {
       report(
         "test \"\(name.text)\" expects nothing", at: name.span,
         hint:
@@ -241,11 +245,12 @@ public struct PolicyTestParser {
       try words("missing")
       return nil
     }
-    try expect(.assign, "'=' or 'is missing'")
+    let assign = try expect(.assign, "'=' or 'is missing'")
     let first = cursor.current
     guard first.kind != .endOfFile, first.kind != .comma, !first.startsLine else {
+      // Nothing after '=' on its line: the caret goes under the '=', not the next line's word.
       report(
-        "expected a value after '='", at: first.span,
+        "expected a value after '='", at: first.kind == .comma ? first.span : assign.span,
         hint: "write the value on the same line, as in \(vocabulary.examples.percentFact) = 40%")
       throw ParseAbort()
     }
@@ -288,7 +293,14 @@ public struct PolicyTestParser {
     throws(ParseAbort) -> Token
   {
     guard cursor.kind == kind, !(sameLine && cursor.current.startsLine) else {
-      report("expected \(what), found \(cursor.current.quoted)", at: cursor.current.span)
+      // What the line lacks is said at its end, not at the next line's first word.
+      if sameLine, cursor.current.startsLine || cursor.kind == .endOfFile,
+        let previous = cursor.previous
+      {
+        report("the line ends after \(previous.quoted): expected \(what)", at: previous.span)
+      } else {
+        report("expected \(what), found \(cursor.current.quoted)", at: cursor.current.span)
+      }
       throw ParseAbort()
     }
     return cursor.advance()

@@ -423,13 +423,25 @@ struct PolicyTestRunnerTests {
         "small.tests:2:30: error[P0224]: expected ',' or a new line, found 'expect'"))
     #expect(
       problems.contains(
-        "small.tests:4:1: error[P0224]: expected what the refund preference should be"))
+        "small.tests:3:10: error[P0224]: the line ends after 'refund': expected what the refund preference should be, such as DECLINE"
+      ), "\(problems)")
+    // A test whose clause did not read is not also said to expect nothing.
+    #expect(!problems.contains("expects nothing"), "\(problems)")
     #expect(
       problems.contains("small.tests:4:6: error[P0224]: expected the test's name in double quotes"))
     #expect(
       problems.contains(
         "small.tests:6:10: error[P0224]: expected what the decision should be, found 'refnd'"))
     #expect(problems.contains("did you mean 'refund'?"))
+  }
+
+  /// A value missing at the end of a `given` line is reported under its '=', not at the next
+  /// line's first word.
+  @Test func aValueMissingAtTheEndOfALineIsReportedThere() throws {
+    let report = try Self.run("test \"a\"\n  given usage.consumed =\n  expect refund DECLINE\n")
+    #expect(
+      report.problems.joined().contains(
+        "small.tests:2:24: error[P0224]: expected a value after '='"), "\(report.problems)")
   }
 
   @Test func coverageTellsReachedRulesAndConditionsSeenBothWays() throws {
