@@ -152,13 +152,24 @@ struct CheckCommandTests {
     let run = try await ReckonBinary.run(["test", folder.path])
     #expect(run.status == 1)
     #expect(run.standardOutput.contains("1 file, 19 tests: 19 passed"), "\(run.standardOutput)")
-    #expect(run.standardOutput.contains("1 path not found or not readable"))
+    #expect(run.standardOutput.contains("1 path not found, not readable or without tests"))
     let json = try await ReckonBinary.run(["test", "--format", "json", folder.path])
     #expect(json.status == 1)
     let report = try #require(
       try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
     #expect(report["passed"] as? Bool == false)
     #expect((report["unreadable"] as? [String])?.count == 1)
+  }
+
+  /// A folder with a policy but no tests file is named as such, not as a path not found.
+  @Test func aFolderWithoutTestsIsSaidToHaveNone() async throws {
+    let folder = try Self.scratchFolder()
+    try "otherwise share data only\n".write(
+      to: folder.appendingPathComponent("a.policy"), atomically: true, encoding: .utf8)
+    let run = try await ReckonBinary.run(["test", folder.path])
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("no .tests files in"), "\(run.standardError)")
+    #expect(run.standardOutput.contains("not readable or without tests"), "\(run.standardOutput)")
   }
 
   @Test func fmtReportsAMissingPathAndStillChecksTheOthers() async throws {
@@ -175,7 +186,7 @@ struct CheckCommandTests {
     #expect(run.status == 1)
     #expect(run.standardError.contains("reckon test: \(missing): no such file or folder"))
     #expect(
-      run.standardOutput.contains("0 failed, 1 path not found or not readable"),
+      run.standardOutput.contains("0 failed, 1 path not found, not readable or without tests"),
       "\(run.standardOutput)")
   }
 

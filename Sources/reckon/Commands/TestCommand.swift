@@ -167,7 +167,8 @@ enum TestCommand: Command {
       "\(files), \(tests) test\(tests == 1 ? "" : "s"): \(tests - failed) passed, \(failed) failed"
     if broken > 0 { line += ", \(broken) file\(broken == 1 ? "" : "s") could not run" }
     if unreadable > 0 {
-      line += ", \(unreadable) path\(unreadable == 1 ? "" : "s") not found or not readable"
+      line +=
+        ", \(unreadable) path\(unreadable == 1 ? "" : "s") not found, not readable or without tests"
     }
     return line
   }
