@@ -62,7 +62,10 @@ public final class SQLiteStateStore: @unchecked Sendable {
         setUpForWriting: false)
       // Checked before anything is written (the journal mode too), so another program's database
       // (`state.path` naming the app's own facts file, say) never gets our tables.
-      let isNew = access == .create ? try StateSchema.isEmpty(connection) : false
+      let isNew = try StateSchema.isEmpty(connection)
+      // An empty file (made ahead of the service, say) is one serve takes as new: not some
+      // other program's database.
+      if isNew, access != .create { throw StateError.noStateYet(path: path) }
       if !isNew {
         version = try StateSchema.version(connection)
         if access == .readOnly, version < StateSchema.oldestReadable {

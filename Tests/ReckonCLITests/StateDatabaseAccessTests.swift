@@ -61,6 +61,23 @@ struct StateDatabaseAccessTests {
     #expect(!FileManager.default.fileExists(atPath: missing))
   }
 
+  /// An empty file, which `reckon serve` takes as a new state, is said to hold no state yet,
+  /// as doctor says, not to be another program's, and is left as it is.
+  @Test(arguments: Reader.allCases)
+  func aReaderSaysAnEmptyFileHoldsNoStateYet(_ reader: Reader) async throws {
+    let folder = try await DryRunCommandTests.generated(20)
+    let empty = folder + "/reckon-state-\(UUID().uuidString).sqlite"
+    #expect(FileManager.default.createFile(atPath: empty, contents: nil))
+    let run = try await reader.run(on: empty, in: folder)
+    #expect(run.status != 0)
+    #expect(run.standardError.contains("holds no Reckon state yet"), "\(run.standardError)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: empty)).isEmpty)
+    let doctor = try await ReckonBinary.run([
+      "doctor", "--offline", "--config", try Self.configuration(statePath: empty, in: folder),
+    ])
+    #expect(doctor.standardOutput.contains("holds no Reckon state yet"), "\(doctor.standardOutput)")
+  }
+
   @Test(arguments: ["approve", "retry", "drop"])
   func aWritingQueueCommandRefusesAnotherSQLiteFile(_ verb: String) async throws {
     let folder = try await DryRunCommandTests.generated(20)

@@ -469,14 +469,16 @@ import Testing
   }
 
   /// An empty file is a database with no tables: the service may make it its own, but an
-  /// operator command expecting one already in use must neither accept nor write to it.
-  @Test func anEmptyFileIsTakenOnlyByTheService() throws {
+  /// operator command expecting one already in use must neither accept nor write to it, and
+  /// says it holds no state yet, as doctor does, rather than that it is another program's.
+  @Test(arguments: [StateAccess.existing, .readOnly])
+  func anEmptyFileIsTakenOnlyByTheService(access: StateAccess) throws {
     let path = TestState.temporaryPath()
     try #require(FileManager.default.createFile(atPath: path, contents: Data()))
     let error = #expect(throws: StateError.self) {
-      try SQLiteStateStore(path: path, rules: .appStore, access: .existing)
+      try SQLiteStateStore(path: path, rules: .appStore, access: access)
     }
-    #expect(error == .notAStateDatabase(path: path))
+    #expect(error == .noStateYet(path: path))
     #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0)
     let store = try SQLiteStateStore(path: path, rules: .appStore, access: .create)
     #expect(try store.schemaVersion() == StateSchema.migrations.count)
