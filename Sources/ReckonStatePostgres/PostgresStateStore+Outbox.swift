@@ -52,8 +52,12 @@ extension PostgresStateStore {
       try connection.query(
         "SELECT \(Self.entryColumns) FROM outbox WHERE id = $1", [.integer(id)])
     }
-    guard let row = rows.first, let entry = Self.entry(row) else {
-      throw .notFound(what: "outbox entry", id: id)
+    guard let row = rows.first else { throw .notFound(what: "outbox entry", id: id) }
+    guard let entry = Self.entry(row) else {
+      // There, but not as this Reckon writes one: said so, not taken for a missing entry.
+      throw .unreadableRow(
+        what: "outbox entry \(id)",
+        reason: "its state '\(row.text(8) ?? "")' or another column is not one this Reckon reads")
     }
     return entry
   }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import ReckonStateSQLite
+
 /// `reckon queue show` says when a waiting entry is tried next, and `reckon queue list` tells a
 /// transaction's Production and Sandbox entries apart.
 struct QueueShowStateTests {
@@ -46,6 +48,25 @@ struct QueueShowStateTests {
       "\(text)")
     let padded = text.split(separator: "\n").filter { $0.last == " " }
     #expect(padded.isEmpty, "lines ending in a space: \(padded)")
+  }
+
+  /// A row in a state this Reckon does not write is named, not taken for an empty outbox or a
+  /// missing entry.
+  @Test func anEntryThatDoesNotReadIsSaidToBeThere() async throws {
+    let fixture = try QueueFixture()
+    try SQLiteStateStore(path: fixture.statePath, rules: .appStore).connection.query(
+      "UPDATE outbox SET state = 'bogus' WHERE id = 2")
+    let list = try await fixture.queue(["list"])
+    #expect(list.status == 0)
+    #expect(
+      list.standardError.contains("1 entry in the outbox could not be read"),
+      "\(list.standardError)")
+    let show = try await fixture.queue(["show", "2"])
+    #expect(show.status == 1)
+    #expect(
+      show.standardError.contains(
+        "outbox entry 2 in the state database cannot be read: its state 'bogus'"),
+      "\(show.standardError)")
   }
 
   @Test func listHeadsTheFailedTriesColumnAsSuch() async throws {

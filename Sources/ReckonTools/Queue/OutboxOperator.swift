@@ -27,6 +27,9 @@ public struct OutboxOperator {
     public var inOtherStates: Int?
     /// How many listed entries wait with their deadline passed: no sender took them.
     public var overdue: Int
+    /// How many entries are in the state but do not read (a state this Reckon does not know,
+    /// a damaged row), when the whole outbox was asked for and fitted the page.
+    public var unreadable = 0
   }
 
   /// The state the outbox is in.
@@ -51,6 +54,10 @@ public struct OutboxOperator {
     if entries.count == limit {
       let total = try store.entryCount(states: states)
       if total > entries.count { listing.total = total }
+    } else if states.isEmpty {
+      // Rows the listing could not read are left out of it: counted, so "the outbox is empty"
+      // never stands beside entries that are there.
+      listing.unreadable = max(0, try store.entryCount() - entries.count)
     }
     return listing
   }

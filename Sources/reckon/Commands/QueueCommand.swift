@@ -131,6 +131,12 @@ enum QueueCommand: Command {
         "\(listing.overdue) \(listing.overdue == 1 ? "entry is" : "entries are") past the deadline and not sent: "
           + "is a sender running? (reckon serve with an appStore key, or reckon send)")
     }
+    if listing.unreadable > 0 {
+      console.error(
+        "\(listing.unreadable) \(listing.unreadable == 1 ? "entry" : "entries") in the outbox "
+          + "could not be read (a state this Reckon does not know, or a damaged row): reckon "
+          + "queue show ID says which")
+    }
     if let total = listing.total {
       let which = state.map { "\($0) entries; use --limit" } ?? "entries; use --limit or --status"
       console.error("showing \(listing.entries.count) of \(total) \(which) to see others")
