@@ -42,7 +42,7 @@ write_config() {
     -e "s|\"facts.json\"|\"$root/examples/facts.json\"|" \
     -e "s|\"facts.sqlite\"|\"$root/examples/facts.sqlite\"|" \
     -e "s|\"reckon-state.sqlite\"|\"$work/state.sqlite\"|" \
-    -e "s|\"privateKeyPath\": \"keys/AuthKey_EXAMPLE123.p8\"|\"privateKeyPath\": \"$work/AuthKey_TEST.p8\", \"baseURL\": \"$1\"|" \
+    -e "s|\"privateKeyPath\": \"keys/AuthKey_EXAMPLE123.p8\"|\"privateKeyPath\": \"$work/AuthKey_EXAMPLE123.p8\", \"baseURL\": \"$1\"|" \
     -e "s|\"127.0.0.1:8080\"|\"127.0.0.1:0\"|" \
     -e "s|\"roots\": \[\]|\"roots\": [\"$work/ca/root.pem\"]|" \
     examples/reckon.json > "$work/reckon.json"
