@@ -151,6 +151,30 @@ extension MachineReadableOutputTests {
     // URLs as written, not `https:\/\/…`, for whoever reads or greps the output.
     #expect(run.standardOutput.contains(#""url" : "https://api.storekit-sandbox.apple.com""#))
   }
+
+  /// A key file App Store Connect named for another key id is refused, as doctor refuses it.
+  @Test func keysCheckRefusesAKeyFileNamedForAnotherKeyId() async throws {
+    let folder = TestScratch.folder.appendingPathComponent("keys-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let key = folder.appendingPathComponent("AuthKey_OTHER12345.p8")
+    try FileManager.default.copyItem(atPath: TestKey.path, toPath: key.path)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
+    let configuration = folder.appendingPathComponent("reckon.json")
+    try Data(
+      """
+      {"apps": [{"bundleId": "\(TestKey.bundleId)", "environment": "Sandbox", "policy": "p.policy"}],
+       "appStore": {"issuerId": "\(TestKey.issuerId)", "keyId": "\(TestKey.keyId)",
+                    "privateKeyPath": "AuthKey_OTHER12345.p8"}}
+      """.utf8
+    ).write(to: configuration)
+    let run = try await ReckonBinary.run(["keys", "check", "--config", configuration.path])
+    #expect(run.status == 1)
+    #expect(
+      run.standardError.contains(
+        "names for key OTHER12345, but appStore.keyId is \(TestKey.keyId)"),
+      "\(run.standardError)")
+    #expect(!run.standardOutput.contains("the key loads and signs"))
+  }
 }
 
 /// The changelog's latest release is the version the tool reports.

@@ -18,12 +18,7 @@ extension GoLiveDoctor {
         "appStore is not configured: no reply can be sent to Apple (give issuerId, keyId and "
           + "privateKeyPath)")
     }
-    if let named = Self.keyIdInFileName(settings.privateKeyPath), named != settings.keyId {
-      return .fail(
-        name,
-        "\(settings.privateKeyPath) is the file App Store Connect names for key \(named), but "
-          + "appStore.keyId is \(settings.keyId): Apple would answer every reply 401")
-    }
+    if let mismatch = Self.keyIdMismatch(settings) { return .fail(name, mismatch) }
     var warnings: [String] = []
     let client: AppStoreAPIClient
     let publicKey: ES256PublicKey?
@@ -55,6 +50,16 @@ extension GoLiveDoctor {
       name,
       "\(settings.privateKeyPath) (key \(settings.keyId), issuer \(settings.issuerId)) signs "
         + "ES256 tokens for \(bundles) that verify with its public half\(warned)")
+  }
+
+  /// Why the key file and `appStore.keyId` disagree, when App Store Connect's name for the file
+  /// names another key; nil when they agree or the file has another name.
+  public static func keyIdMismatch(_ settings: AppStoreKeyConfiguration) -> String? {
+    guard let named = keyIdInFileName(settings.privateKeyPath), named != settings.keyId else {
+      return nil
+    }
+    return "\(settings.privateKeyPath) is the file App Store Connect names for key \(named), but "
+      + "appStore.keyId is \(settings.keyId): Apple would answer every reply 401"
   }
 
   /// The key id in App Store Connect's name for a downloaded key, `AuthKey_KEYID.p8`.

@@ -4,6 +4,7 @@ import ReckonEngine
 import ReckonHTTP
 import ReckonPolicy
 import ReckonSupport
+import ReckonTools
 
 /// `reckon keys check`: loads the App Store key and shows the token it makes, never the key.
 enum KeysCommand: Command {
@@ -39,6 +40,12 @@ enum KeysCommand: Command {
       throw UsageError("unknown keys command '\(word)'" + (hint ?? "; the only one is check"))
     }
     let configuration = try ReckonConfiguration.load(path: configPath)
+    // The file's name says which key App Store Connect made it for, as doctor checks: another
+    // key id signs tokens Apple answers 401.
+    if let mismatch = configuration.appStoreKey.flatMap(GoLiveDoctor.keyIdMismatch) {
+      console.error("reckon keys check: \(mismatch)")
+      return 1
+    }
     let client = try SenderSetup.client(configuration, transport: CurlHTTPClient()) {
       console.error($0)
     }
