@@ -65,6 +65,20 @@ struct ImportHistoryCommandTests {
     #expect(took < 4, "import-history waited \(took) s for the other process's reader")
   }
 
+  /// A --since after now would import nothing: refused as a usage mistake before any request.
+  @Test func aStartInTheFutureIsRefused() async throws {
+    let (folder, standIn) = try await Self.workspace(state: #"{ "path": "reckon-state.sqlite" }"#)
+    defer { StandInRecordTests.stop(standIn) }
+    let tomorrow = ISO8601DateFormatter.string(
+      from: Date().addingTimeInterval(2 * 86_400), timeZone: TimeZone(identifier: "UTC")!,
+      formatOptions: .withFullDate)
+    let run = try await ReckonBinary.run(
+      ["import-history", "--since", tomorrow], in: URL(fileURLWithPath: folder))
+    #expect(run.status == 2, "\(run.transcript)")
+    #expect(run.standardError.contains("is in the future"), "\(run.transcript)")
+    #expect(!FileManager.default.fileExists(atPath: folder + "/reckon-state.sqlite"))
+  }
+
   /// A key Apple refuses stops the import naming the app, and what to run to find out why.
   @Test func aRefusedKeyNamesTheAppAndHowToCheckIt() async throws {
     let (folder, standIn) = try await Self.workspace(state: #"{ "path": "reckon-state.sqlite" }"#)

@@ -39,6 +39,13 @@ enum ImportHistoryCommand: Command {
     let until = range.until
     try arguments.rejectUnknown()
     let now = Date()
+    // Apple has no history after now: a run from a later day would import nothing and say so
+    // only as "0 notifications", which reads like an empty history.
+    guard since < now else {
+      throw UsageError(
+        "--since \(since.formatted(.iso8601)) is in the future: Apple's history ends now "
+          + "(\(now.formatted(.iso8601)))")
+    }
     let client = try SenderSetup.client(configuration, transport: CurlHTTPClient()) {
       console.error($0)
     }
