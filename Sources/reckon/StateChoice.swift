@@ -11,15 +11,20 @@ struct StateChoice {
   let location: String
   /// The file the PostgreSQL password is read from, if one is named.
   let passwordFile: String?
+  /// Where the command was given it, for messages: `--state`, or the configuration's key.
+  let givenBy: String
 
   /// The state `configuration` names.
   init(_ configuration: ReckonConfiguration) {
-    self.init(location: configuration.stateLocation, passwordFile: configuration.statePasswordFile)
+    self.init(
+      location: configuration.stateLocation, passwordFile: configuration.statePasswordFile,
+      givenBy: PostgresAddress.isAddress(configuration.stateLocation) ? "state.url" : "state.path")
   }
 
-  init(location: String, passwordFile: String? = nil) {
+  init(location: String, passwordFile: String? = nil, givenBy: String = "--state") {
     self.location = location
     self.passwordFile = passwordFile
+    self.givenBy = givenBy
   }
 
   /// The state `configuration` names when there is one to read: a server, or a file that

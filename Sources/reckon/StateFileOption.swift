@@ -8,7 +8,15 @@ enum StateFileOption {
   /// file), else the `state` of `--config` (or of ./reckon.json when there is one).
   static func choice(_ arguments: inout Arguments) throws -> StateChoice {
     let configuration = arguments.option("config")
-    if let given = arguments.option("state") { return StateChoice(location: given) }
+    if let given = arguments.option("state") {
+      // Either names the state: with both, one would be silently passed over.
+      guard configuration == nil else {
+        throw UsageError(
+          "give --state or --config, not both: --state \(given) would be read and the state "
+            + "of \(configuration ?? "") passed over")
+      }
+      return StateChoice(location: given)
+    }
     guard configuration != nil || FileManager.default.fileExists(atPath: "reckon.json") else {
       throw UsageError(
         "missing --state FILE|URL (the state database), or --config reckon.json whose state names it"

@@ -35,6 +35,21 @@ struct ArgumentErrorTests {
       message:
         "reckon report: --by month from --since to --until makes about 96339 periods, and a report shows at most 10000: narrow the window"
     ),
+    // Both name the state: one would be passed over without a word.
+    CommandErrorCase(
+      arguments: [
+        "report", "outcomes", "--state", "none.sqlite", "--config", "examples/reckon.json",
+      ],
+      message:
+        "reckon report: give --state or --config, not both: --state none.sqlite would be read and the state of examples/reckon.json passed over"
+    ),
+    CommandErrorCase(
+      arguments: [
+        "prune", "--state", "none.sqlite", "--config", "examples/reckon.json", "--dry-run",
+      ],
+      message:
+        "reckon prune: give --state or --config, not both: --state none.sqlite would be read and the state of examples/reckon.json passed over"
+    ),
     // Older than anything a state holds, and printed by Foundation in the Julian calendar.
     CommandErrorCase(
       arguments: ["prune", "--state", "none.sqlite", "--before", "0001-01-01", "--dry-run"],

@@ -119,7 +119,7 @@ enum ReportCommand: Command {
     let htmlPath = arguments.option("html")
     try arguments.rejectUnknown(positionals: 1)
     let html = try htmlPath.map { path throws(HTMLReportFile.Refusal) in
-      try HTMLReportFile(path, inputs: [("--state", state.location)])
+      try HTMLReportFile(path, inputs: [(state.givenBy, state.location)])
     }
     let store = try state.open(access: .readOnly)
     let report = try OutcomeReport(by: period, since: range.since, until: range.until) {

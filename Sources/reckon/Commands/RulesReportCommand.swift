@@ -34,7 +34,7 @@ enum RulesReportCommand {
         "missing --policy FILE, or --config reckon.json whose apps name their policies")
     }
     let html = try htmlPath.map { path throws(HTMLReportFile.Refusal) in
-      try HTMLReportFile(path, inputs: [("--state", state.location)])
+      try HTMLReportFile(path, inputs: [(state.givenBy, state.location)])
     }
     guard let sources = try policies(policyPath, configuration, console) else { return 1 }
     let store = try state.open(access: .readOnly)
