@@ -58,6 +58,8 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
   case loopFailed(loop: String, reason: String)
   /// This instance took the lead on the state's once-only work (retries, pruning), or lost it.
   case leadChanged(leads: Bool)
+  /// This instance started without the lead: another using the state retries and prunes.
+  case following
 
   /// `error`, `warning` or `info`.
   public var level: String {
@@ -70,6 +72,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .httpRefused(let status, _, _, _, _): status == 404 || status == 405 ? "info" : "warning"
     case .retryFailed, .pruneFailed, .undecidedExpired, .policyFallback, .loopFailed: "error"
     case .leadChanged(let leads): leads ? "info" : "warning"
+    case .following: "info"
     case .pruned: "info"
     case .decidedElsewhere: "info"
     // A source that failed or a fact refused may have changed the decision: worth a look.
@@ -103,6 +106,7 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .undecidedExpired: "undecided_expired"
     case .loopFailed: "loop_failed"
     case .leadChanged(let leads): leads ? "lead_taken" : "lead_lost"
+    case .following: "following"
     }
   }
 
@@ -164,6 +168,9 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
       "this instance leads: it retries undecided requests and prunes the state"
     case .leadChanged(false):
       "this instance no longer leads: another retries and prunes, or the state is unreachable"
+    case .following:
+      "another instance leads this state: it retries undecided requests and prunes the state, "
+        + "and this one answers notifications"
     }
   }
 

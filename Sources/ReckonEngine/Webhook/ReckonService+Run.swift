@@ -163,7 +163,9 @@ extension ReckonService {
     leads.withLock { reported in
       let now = leader.refresh()
       if now != reported {
-        pipeline.events(.leadChanged(leads: now))
+        // A start without the lead is said too: a second serve on one file would otherwise
+        // run on without a word of what it leaves to the other.
+        pipeline.events(reported == nil && !now ? .following : .leadChanged(leads: now))
         reported = now
       }
       return now

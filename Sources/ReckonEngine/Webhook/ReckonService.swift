@@ -87,7 +87,7 @@ public final class ReckonService: Sendable {
   /// The loops of `run()` that stopped on an error.
   let loopsStopped = StoppedLoops()
   /// Whether `run()` last reported this instance as leading.
-  let leads = Mutex(false)
+  let leads = Mutex<Bool?>(nil)
   /// When this service was made: every request received before was received by another (an
   /// earlier process), so `run()`'s start-up pass may decide it.
   let createdAt = Date()

@@ -46,7 +46,7 @@ public final class ReckonMetrics: @unchecked Sendable {
       case .undecidedExpired: undecided[["expired"], default: 0] += 1
       case .retryFailed: undecided[["unreadable"], default: 0] += 1
       case .outcome, .policyLive, .decidedElsewhere, .pruned, .pruneFailed, .loopFailed,
-        .leadChanged:
+        .leadChanged, .following:
         break
       }
     }

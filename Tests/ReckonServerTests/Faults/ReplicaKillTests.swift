@@ -37,6 +37,12 @@ struct ReplicaKillTests {
     let second = try ServeChild.launch(binary, folder: folder, logName: "second.log")
     _ = try #require(await second.port(within: 30), "\(second.logText)")
     #expect(!second.logText.contains(#""event":"lead_taken""#))
+    // It says it follows, once, rather than nothing.
+    let follows = await ServerFixture.eventually(within: 5) {
+      second.logText.contains(#""event":"following""#)
+    }
+    #expect(follows, "\(second.logText)")
+    #expect(!first.logText.contains(#""event":"following""#))
 
     let notices = try (0..<20).map { try ServeKillTests.notice(number: 500 + $0, authority) }
     let statuses = await ServeKillTests.post(notices.map(\.body), port: firstPort)
