@@ -80,6 +80,14 @@ public struct PolicyTestParser {
     }
     reportClashes(
       PolicyTestConsistency.repeatedGivens(file.defaults, scope: "before the first test"))
+    // A tests file that tests nothing would pass, and a CI gate on it would go green.
+    if file.tests.isEmpty, diagnostics.isEmpty {
+      report(
+        "the file has no test", at: SourceSpan(start: 0, end: min(1, bytes.count)),
+        hint:
+          "add one, as in: test \"heavy use is declined\" / given \(vocabulary.examples.percentFact) = 90% / expect \(vocabulary.choose.text) \(vocabulary.examples.decline)"
+      )
+    }
     return file
   }
 

@@ -435,6 +435,17 @@ struct PolicyTestRunnerTests {
     #expect(problems.contains("did you mean 'refund'?"))
   }
 
+  /// A tests file with no test (empty, comments only, or file-wide lines only) is an error: it
+  /// would pass, and a CI gate on it go green, having tested nothing.
+  @Test(arguments: ["", "# to be written\n", "given usage.consumed = 10%\n"])
+  func aFileWithNoTestIsAnError(_ text: String) throws {
+    let report = try Self.run(text)
+    #expect(!report.passed)
+    #expect(
+      report.problems.joined().contains("small.tests:1:1: error[P0224]: the file has no test"),
+      "\(report.problems)")
+  }
+
   /// A value missing at the end of a `given` line is reported under its '=', not at the next
   /// line's first word.
   @Test func aValueMissingAtTheEndOfALineIsReportedThere() throws {
