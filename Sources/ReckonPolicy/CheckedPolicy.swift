@@ -112,6 +112,8 @@ public struct CheckedLet: Sendable {
   public let value: ResolvedExpression
   /// The whole declaration.
   public let span: SourceSpan
+  /// Whether it names a list for `in`, which has no value of its own: `value` stands in.
+  public var isNamedList = false
 }
 
 /// A checked rule.

@@ -197,6 +197,7 @@ public struct Checker {
       // Its items are checked where it is used; the slot keeps the lets' indices in step.
       namedLists[lets.count] = elements
       appendPlaceholder(declaration)
+      lets[lets.count - 1].isNamedList = true
       return true
     }
     let value = checkExpression(declaration.value, expected: nil)

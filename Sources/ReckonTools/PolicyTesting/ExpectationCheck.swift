@@ -61,6 +61,14 @@ struct ExpectationCheck {
       }
     case .field(let field, let value):
       if !fields.contains(field.value), let index = policy.checked.letIndex(named: field.value) {
+        guard !policy.checked.lets[index].isNamedList else {
+          throw DiagnosticError(
+            Diagnostic(
+              .invalidExpectedValue, .error,
+              "\(field.value) names a list for 'in', which has no value to expect", at: field.span,
+              hint: "expect what a rule testing against it decides, or give the fact it is "
+                + "tested against"))
+        }
         checkedLet = (index, policy)
         let type = policy.checked.lets[index].value.type
         expectedLetValue = try value.map { value throws(DiagnosticError) in

@@ -79,6 +79,25 @@ struct PolicyTestLetTests {
     #expect(problems.contains("did you mean 'heavy'?"), "\(problems)")
   }
 
+  /// A named list has no value: expecting one is an error saying so, not that the value is
+  /// not a boolean (the placeholder the list's slot holds).
+  @Test func aNamedListHasNoValueToExpect() throws {
+    let loaded = PolicyLoader.load(
+      SourceFile(
+        path: "packs.policy",
+        text:
+          "let packs = [\"a\", \"b\"]\nrule \"p\" when product.id in packs then refund DECLINE\n"
+          + "otherwise share data only\n"),
+      schema: FactSchema.standard.policySchema)
+    let runner = PolicyTestRunner(policy: try #require(loaded.policy))
+    let report = runner.run(
+      SourceFile(path: "packs.tests", text: "test \"t\"\n  expect packs = \"a\"\n"))
+    let problems = report.problems.joined()
+    #expect(
+      problems.contains("packs names a list for 'in', which has no value to expect"), "\(problems)")
+    #expect(!problems.contains("boolean"), "\(problems)")
+  }
+
   @Test func aLetsExpectedValueMustFitItsType() throws {
     let report = try Self.run(
       """
