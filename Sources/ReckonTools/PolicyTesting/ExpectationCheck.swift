@@ -271,6 +271,15 @@ struct ExpectationCheck {
       if text.hasSuffix("%"),
         case .percent(let percent)? = try? ValueParser.parse(text, as: .percent)
       {
+        // The body holds whole milliunits: a finer percentage would pass against the rounded
+        // one, hiding a typo (94.0004% for 94.004%).
+        let milli = percent * 1_000
+        guard abs(milli - milli.rounded()) < 1e-6, (0...100_000).contains(milli.rounded()) else {
+          throw invalid(
+            value,
+            "consumptionPercentage is a whole number of milliunits (thousandths of a percent) "
+              + "from 0% to 100%, such as 94.004%")
+        }
         return String(BodyBuilder.milliunits(percent))
       }
       guard let milli = Int(text), (0...100_000).contains(milli) else {

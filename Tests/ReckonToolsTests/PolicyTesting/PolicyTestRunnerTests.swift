@@ -40,6 +40,18 @@ struct PolicyTestRunnerTests {
     #expect(report.outcomes.map(\.name) == ["heavy use is declined"])
   }
 
+  /// The body holds whole milliunits: a percentage finer than that, or beyond 100%, is refused
+  /// rather than compared after rounding, where a typo would pass.
+  @Test(arguments: [("94.0004%", false), ("94.004%", true), ("94%", true), ("100.5%", false)])
+  func anExpectedPercentageMustBeWholeMilliunits(written: String, reads: Bool) throws {
+    let report = try Self.run(
+      "test \"t\"\n  given usage.consumed = 94%\n  expect consumptionPercentage = \(written)\n")
+    #expect(report.problems.joined().contains("does not fit") == !reads, "\(report.problems)")
+    if written == "94.0004%" {
+      #expect(report.problems.joined().contains("a whole number of milliunits"))
+    }
+  }
+
   @Test func aFailureSaysExpectedAndActualAtTheExpectLine() throws {
     let report = try Self.run(
       """
