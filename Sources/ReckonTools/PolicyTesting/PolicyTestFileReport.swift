@@ -98,6 +98,8 @@ public struct PolicyTestJSONReport: Encodable {
     let passed: Bool
     let rule: String?
     let outcome: String?
+    /// The store whose request the test described (`appStore`, `googlePlay`).
+    let store: String?
     let failures: [Failure]
   }
 
@@ -134,6 +136,7 @@ public struct PolicyTestJSONReport: Encodable {
             name: outcome.name, line: outcome.location.line, passed: outcome.passed,
             rule: outcome.decision?.rule,
             outcome: outcome.decision.map(ExpectationCheck.outcome),
+            store: outcome.decision?.store.rawValue,
             failures: outcome.failures.map {
               Failure(
                 line: $0.location.line, column: $0.location.column, expected: $0.expected,

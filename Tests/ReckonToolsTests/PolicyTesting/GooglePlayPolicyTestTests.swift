@@ -202,6 +202,13 @@ struct GooglePlayPolicyTestTests {
         "an App Store request never delivered", "a review barely used",
       ])
     #expect(report.passed, "\(report.render(explainer: nil))")
+    // The JSON says which store's request each test described.
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(PolicyTestJSONReport([report]).jsonText().utf8))
+        as? [String: Any])
+    let results = try #require(
+      (json["files"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+    #expect(results.map { $0["store"] as? String } == ["appStore", "googlePlay"], "\(results)")
   }
 
   /// Google Play's `share data only` answers NEUTRAL: expected with NEUTRAL it is no clash, with
