@@ -67,7 +67,10 @@ public struct PolicyTestRunner: Sendable {
     var prepared: [(runner: PolicyTestRunner, tests: [PreparedTest])] = []
     for runner in runners {
       let (diagnostics, ready) = runner.prepare(tests)
-      problems += diagnostics.filter { !problems.contains($0) }
+      // A file-wide `given` is read again for each test, so its problem comes once per test.
+      for diagnostic in diagnostics where !problems.contains(diagnostic) {
+        problems.append(diagnostic)
+      }
       prepared.append((runner, ready))
     }
     guard problems.isEmpty else {

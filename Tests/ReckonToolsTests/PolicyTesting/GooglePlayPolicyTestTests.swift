@@ -170,6 +170,9 @@ struct GooglePlayPolicyTestTests {
         test "an App Store request"
           expect share data only
 
+        test "another App Store request"
+          expect share data only
+
         test "a review"
           store googlePlay
           expect share data only
