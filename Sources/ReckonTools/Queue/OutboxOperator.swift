@@ -27,8 +27,7 @@ public struct OutboxOperator {
     public var inOtherStates: Int?
     /// How many listed entries wait with their deadline passed: no sender took them.
     public var overdue: Int
-    /// How many entries are in the state but do not read (a state this Reckon does not know,
-    /// a damaged row), when the whole outbox was asked for and fitted the page.
+    /// How many entries are in a state this Reckon does not know, when all were asked for.
     public var unreadable = 0
   }
 
@@ -54,10 +53,13 @@ public struct OutboxOperator {
     if entries.count == limit {
       let total = try store.entryCount(states: states)
       if total > entries.count { listing.total = total }
-    } else if states.isEmpty {
-      // Rows the listing could not read are left out of it: counted, so "the outbox is empty"
-      // never stands beside entries that are there.
-      listing.unreadable = max(0, try store.entryCount() - entries.count)
+    }
+    if states.isEmpty {
+      // Rows in a state this Reckon does not read are left out of the listing: counted, so
+      // "the outbox is empty" never stands beside entries that are there. The known count is
+      // taken second, so an entry added meanwhile is never counted as unread.
+      let all = try store.entryCount()
+      listing.unreadable = max(0, all - (try store.entryCount(states: OutboxState.names)))
     }
     return listing
   }

@@ -134,8 +134,8 @@ enum QueueCommand: Command {
     if listing.unreadable > 0 {
       console.error(
         "\(listing.unreadable) \(listing.unreadable == 1 ? "entry" : "entries") in the outbox "
-          + "could not be read (a state this Reckon does not know, or a damaged row): reckon "
-          + "queue show ID says which")
+          + "could not be read: \(listing.unreadable == 1 ? "its state is not one" : "their states are not ones") "
+          + "this Reckon knows")
     }
     if let total = listing.total {
       let which = state.map { "\($0) entries; use --limit" } ?? "entries; use --limit or --status"
