@@ -307,11 +307,18 @@ import Testing
     #expect(reason.contains("4040010"))
     #expect(entry.state.isFinal)
     #expect(entry.failedTries == 1, "a failed entry shows the try that failed it")
-    #expect(entry.attempts == 0, "a 4xx sets no backoff for a later retry")
-    // An operator's retry: the entry waits again, and the try that failed it still counts.
-    try? entry.retry(now: start)
-    #expect(entry.state == .pending(notBefore: start))
-    #expect(entry.failedTries == 1, "the retried entry still shows the try that failed it")
+    #expect(entry.attempts == 0, "a 4xx alone sets no backoff")
+    // An operator moves it on: retried, changed or dropped, the try that failed it still counts.
+    for command in ["retry", "set", "drop"] {
+      var moved = entry
+      switch command {
+      case "retry": try? moved.retry(now: start)
+      case "set": try? moved.edit(body: moved.body, now: start)
+      default: try? moved.drop(now: start)
+      }
+      #expect(!moved.state.isFinal || command == "drop", "\(command): \(moved.state)")
+      #expect(moved.failedTries == 1, "\(command) keeps the try that failed it")
+    }
   }
 
   /// Failed for another reason than Apple's answer (consent withdrawn) after a credentials

@@ -35,6 +35,7 @@ extension OutboxEntry {
       throw refused(error.description)
     }
     body = newBody
+    keepFailedTry()
     state = .pending(notBefore: now)
   }
 
@@ -42,12 +43,8 @@ extension OutboxEntry {
   public mutating func retry(now: Date) throws(OutboxCommandRefused) {
     guard now < deadline else { throw deadlinePassed() }
     switch state {
-    case .failed(_, let reason):
-      // The answer that failed it stays a failed try once it waits again: `failedTries`
-      // counts it only while the entry is failed.
-      if reason.hasPrefix("HTTP 4") { attempts += 1 }
-      state = .pending(notBefore: now)
-    case .pending:
+    case .failed, .pending:
+      keepFailedTry()
       state = .pending(notBefore: now)
     case .held:
       // A held entry waits for a person's review; retry must not become a way round it.
@@ -63,10 +60,18 @@ extension OutboxEntry {
   /// `reckon queue drop`: the entry will never be sent.
   public mutating func drop(now: Date) throws(OutboxCommandRefused) {
     switch state {
-    case .held, .pending, .failed: state = .dropped(at: now)
+    case .held, .pending, .failed:
+      keepFailedTry()
+      state = .dropped(at: now)
     default:
       throw refused("only held, pending or failed entries can be dropped; it is \(state.name)")
     }
+  }
+
+  /// Before an operator moves a failed entry on: the answer that failed it stays a failed try,
+  /// which `failedTries` counts only while the entry is failed.
+  private mutating func keepFailedTry() {
+    if case .failed(_, let reason) = state, reason.hasPrefix("HTTP 4") { attempts += 1 }
   }
 
   private func deadlinePassed() -> OutboxCommandRefused {
