@@ -197,6 +197,10 @@ import Testing
         == .throttleApp(until: later))
     #expect(entry.state == .pending(notBefore: later))
     #expect(entry.attempts == 0)
+    // The time as every other message writes one.
+    #expect(
+      entry.lastError?.hasSuffix("rate limited until \(later.formatted(.iso8601))") == true,
+      "\(String(describing: entry.lastError))")
   }
 
   @Test(arguments: [0.0, -5.0, 0.4])

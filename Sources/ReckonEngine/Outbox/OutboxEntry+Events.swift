@@ -152,7 +152,7 @@ extension OutboxEntry {
           return expire(now: now, because: "rate limited past the deadline")
         }
         state = .pending(notBefore: until)
-        lastError = "\(reason): rate limited until \(until)"
+        lastError = "\(reason): rate limited until \(until.formatted(.iso8601))"
         return .throttleApp(until: until)
       }
       return retryWithBackoff(
@@ -215,7 +215,7 @@ extension OutboxEntry {
         return expire(now: now, because: "rate limited past the deadline")
       }
       state = .pending(notBefore: until)
-      lastError = "HTTP 429\(apple): rate limited until \(until)"
+      lastError = "HTTP 429\(apple): rate limited until \(until.formatted(.iso8601))"
       return .throttleApp(until: until)
     case 401, 403:
       return credentialsProblem("HTTP \(answer.status)\(apple)", status: answer.status, now: now)
