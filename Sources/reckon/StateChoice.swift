@@ -28,11 +28,13 @@ struct StateChoice {
   }
 
   /// The state `configuration` names when there is one to read: a server, or a file that
-  /// exists; nil when its file has not been made yet.
+  /// holds something; nil when its file has not been made yet, or is empty (made ahead of the
+  /// service, which makes its tables at its first start).
   static func existing(_ configuration: ReckonConfiguration) -> StateChoice? {
     let configured = StateChoice(configuration)
-    guard configured.isDatabaseServer || FileManager.default.fileExists(atPath: configured.location)
-    else { return nil }
+    guard !configured.isDatabaseServer else { return configured }
+    let size = (try? FileManager.default.attributesOfItem(atPath: configured.location))?[.size]
+    guard let size = size as? Int, size > 0 else { return nil }
     return configured
   }
 

@@ -75,7 +75,17 @@ struct StateDatabaseAccessTests {
     let doctor = try await ReckonBinary.run([
       "doctor", "--offline", "--config", try Self.configuration(statePath: empty, in: folder),
     ])
-    #expect(doctor.standardOutput.contains("holds no Reckon state yet"), "\(doctor.standardOutput)")
+    #expect(
+      doctor.standardOutput.contains("is a file that holds no Reckon state yet"),
+      "\(doctor.standardOutput)")
+    // A command that reads history from the configured state decides without it, as before the
+    // file was made.
+    let eval = try await ReckonBinary.run([
+      "eval", "--config", try Self.configuration(statePath: empty, in: folder), "--policy",
+      ReckonBinary.packageRoot.path + "/policies/targeted.policy", "--request",
+      ReckonBinary.packageRoot.path + "/examples/eval/request.json",
+    ])
+    #expect(eval.status == 0, "\(eval.standardError)")
   }
 
   @Test(arguments: ["approve", "retry", "drop"])

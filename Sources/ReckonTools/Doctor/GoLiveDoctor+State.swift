@@ -19,9 +19,11 @@ extension GoLiveDoctor {
     } catch .noSuchFile {
       return folderCheck(location)
     } catch .noStateYet {
+      // A database server answers; a file made ahead of the service is merely empty.
+      let found = location.hasPrefix("postgres") ? "answers and holds" : "is a file that holds"
       return .ok(
         "state",
-        "\(location) answers and holds no Reckon state yet; reckon serve makes its tables at its "
+        "\(location) \(found) no Reckon state yet; reckon serve makes its tables at its "
           + "first start (its user must be allowed to create them)")
     } catch {
       return .fail("state", error.description)
