@@ -158,7 +158,17 @@ public struct PolicyTestParser {
     cursor.advance()
     var assignments = [try parseAssignment()]
     while cursor.kind == .comma {
-      cursor.advance()
+      let comma = cursor.advance()
+      // A list may go on after a comma on the next line; a clause there means the comma ended
+      // the list by mistake, and reading the clause's word as a fact would hide that.
+      if cursor.current.startsLine, cursor.kind == .identifier,
+        PolicyTestParser.clauseWords.contains(cursor.current.text)
+      {
+        report(
+          "the line ends with ',' but '\(cursor.current.text)' on the next starts a new clause",
+          at: comma.span, hint: "remove the ',', or give another fact after it")
+        throw ParseAbort()
+      }
       assignments.append(try parseAssignment())
     }
     return assignments
@@ -287,9 +297,17 @@ public struct PolicyTestParser {
   }
 
   private mutating func words(_ expected: [String]) throws(ParseAbort) {
-    for word in expected {
+    for (index, word) in expected.enumerated() {
       guard cursor.isWord(word) else {
-        report("expected '\(word)', found \(cursor.current.quoted)", at: cursor.current.span)
+        // A phrase cut short at the end of its line is said there, as `expect` says it.
+        if index > 0, cursor.current.startsLine || cursor.kind == .endOfFile,
+          let previous = cursor.previous
+        {
+          report(
+            "the line ends after \(previous.quoted): expected '\(word)'", at: previous.span)
+        } else {
+          report("expected '\(word)', found \(cursor.current.quoted)", at: cursor.current.span)
+        }
         throw ParseAbort()
       }
       cursor.advance()

@@ -458,13 +458,24 @@ struct PolicyTestRunnerTests {
       "\(report.problems)")
   }
 
-  /// A value missing at the end of a `given` line is reported under its '=', not at the next
-  /// line's first word.
-  @Test func aValueMissingAtTheEndOfALineIsReportedThere() throws {
-    let report = try Self.run("test \"a\"\n  given usage.consumed =\n  expect refund DECLINE\n")
-    #expect(
-      report.problems.joined().contains(
-        "small.tests:2:24: error[P0224]: expected a value after '='"), "\(report.problems)")
+  /// A clause cut short at the end of its line is reported on that line, under its last word,
+  /// not at the next line's first word (often the next test's).
+  @Test(arguments: [
+    ("  given usage.consumed =\n", "small.tests:2:24: error[P0224]: expected a value after '='"),
+    (
+      "  given usage.consumed = 10%,\n",
+      "small.tests:2:29: error[P0224]: the line ends with ',' but 'expect' on the next starts a new clause"
+    ),
+    ("  expect no\n", "small.tests:2:10: error[P0224]: the line ends after 'no': expected 'reply'"),
+    (
+      "  expect share data\n",
+      "small.tests:2:16: error[P0224]: the line ends after 'data': expected 'only'"
+    ),
+  ])
+  func aClauseCutShortIsReportedAtTheEndOfItsLine(_ line: String, _ error: String) throws {
+    let report = try Self.run(
+      "test \"a\"\n" + line + "  expect refund DECLINE\ntest \"b\"\n  expect otherwise\n")
+    #expect(report.problems.joined().contains(error), "\(report.problems)")
   }
 
   @Test func coverageTellsReachedRulesAndConditionsSeenBothWays() throws {
