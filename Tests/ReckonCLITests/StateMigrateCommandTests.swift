@@ -107,6 +107,29 @@ struct StateMigrateCommandTests {
 
   /// A database a service already recorded into holds other requests under the file's ids:
   /// skipping them as moved would leave the file's out and say everything moved.
+  /// A serve started while a move holds the file is refused at its start, naming the move.
+  @Test func aServeStartedDuringAMoveIsRefused() async throws {
+    let moving = try MoveLock.forMove(statePath: path)
+    defer { moving.release() }
+    #expect(throws: MoveLock.Refusal.moving(path: path)) {
+      try MoveLock.forService(statePath: path)
+    }
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    let configuration = folder + "/serve-\(UUID().uuidString).json"
+    try Data(
+      """
+      {"apps": [{"bundleId": "com.example.coins", "appAppleId": 1, "environment": "Production",
+                 "policy": "\(ReckonBinary.packageRoot.path)/policies/targeted.policy"}],
+       "state": {"path": "\(path)"}, "server": {"listen": "127.0.0.1:0"}}
+      """.utf8
+    ).write(to: URL(fileURLWithPath: configuration))
+    let serve = try await ReckonBinary.run(["serve", "--config", configuration])
+    #expect(serve.status == 1)
+    #expect(
+      serve.standardError.contains("reckon state migrate is moving \(path)"),
+      "\(serve.standardError)")
+  }
+
   @Test func aDatabaseHoldingAnotherHistoryIsRefusedBeforeAnythingIsWritten() async throws {
     let database = try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore)
     let live = try database.recordNotification(Fixture.notification(transaction: "77"))
@@ -122,20 +145,22 @@ struct StateMigrateCommandTests {
   }
 
   /// A service holding the file, sending or not (a `reckon serve` without an App Store key
-  /// holds only the lead), is refused: what it records meanwhile would stay in the file.
+  /// holds no sender lock, only its share of the move lock), is refused: what it records
+  /// meanwhile would stay in the file.
   @Test(arguments: [true, false])
   func aFileAServiceHoldsIsRefused(sending: Bool) async throws {
     let sender = sending ? try SenderLock(statePath: path) : nil
-    let lead = sending ? nil : LeaderLock(statePath: path)
+    let serving = sending ? nil : try MoveLock.forService(statePath: path)
     defer {
       sender?.release()
-      lead?.release()
+      serving?.release()
     }
-    #expect(lead?.isLeader != false)
     let run = try await migrate()
     #expect(run.status == 1)
     #expect(
-      run.standardError.contains("stop reckon serve and reckon send first"), "\(run.standardError)")
+      run.standardError.contains("stop every reckon serve and reckon send first")
+        || run.standardError.contains("stop reckon serve and reckon send first"),
+      "\(run.standardError)")
     let database = try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore)
     #expect(try database.rowCount(.requests) == 0)
   }

@@ -50,8 +50,18 @@ enum ServeCommand: Command {
     // Nor may a log reader that went away (a shipper restarting behind a pipe): its lines are
     // dropped, as a full disk's are, and the webhook goes on answering.
     signal(SIGPIPE, SIG_IGN)
+    // Held for as long as the service runs, so a state migrate cannot move the file from under
+    // it, nor it start on a file being moved.
+    // Another program's file is refused first, so no lock file is left beside it.
+    let state = StateChoice(configuration)
+    var held: MoveLock?
+    if !state.isDatabaseServer {
+      try SQLiteStateStore.checkIsOurs(path: state.location)
+      held = try MoveLock.forService(statePath: state.location)
+    }
+    defer { held?.release() }
     let serve = try ServeProcess(
-      configuration: configuration, state: StateChoice(configuration).opener,
+      configuration: configuration, state: state.opener,
       listenKey: listen == nil ? "server.listen" : "--listen")
     // Handled before `listening` is logged (`StopSignals` returns once the handlers are in
     // place): a supervisor that stops the server as soon as it says it listens must find

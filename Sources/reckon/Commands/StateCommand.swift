@@ -80,16 +80,14 @@ enum StateCommand: Command {
       return 1
     }
     defer { lock.release() }
-    // A service that records notifications but does not send holds only the lead: a
+    // A service that records notifications but does not send holds no sender lock: a
     // notification it answered 200 during the move would be left in the file.
-    let lead = LeaderLock(statePath: from)
-    defer { lead.release() }
-    guard lead.isLeader else {
-      console.error(
-        "reckon state migrate: a reckon serve is using \(from) (it holds \(lead.path)); stop "
-          + "reckon serve and reckon send first")
+    let moving: MoveLock
+    do throws(MoveLock.Refusal) { moving = try MoveLock.forMove(statePath: from) } catch {
+      console.error("reckon state migrate: \(error)")
       return 1
     }
+    defer { moving.release() }
     let source = try SQLiteStateStore(path: from, rules: .stores, access: .existing)
     let target = try PostgresStateStore(address: address, rules: .stores)
     let migration = StateMigration(from: source, to: target)

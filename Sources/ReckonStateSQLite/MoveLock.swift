@@ -1,0 +1,69 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Keeps `reckon state migrate` and the services apart on one SQLite state file: an flock on
+/// `STATE.move.lock`, shared by every `reckon serve` for as long as it runs, exclusive for a
+/// move. A serve that only records holds neither the sender lock nor, once another leads, the
+/// lead, so without this a move could run beside it, or it could start during one, and what it
+/// answered 200 meanwhile would stay in the file.
+public final class MoveLock: @unchecked Sendable {
+  /// Why the lock was not taken.
+  public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A move holds the file.
+    case moving(path: String)
+    /// A service holds the file.
+    case inUse(path: String)
+
+    public var description: String {
+      switch self {
+      case .moving(let path):
+        "reckon state migrate is moving \(path) to PostgreSQL; start the service once it has "
+          + "finished, with state.url"
+      case .inUse(let path):
+        "a reckon serve is using \(path); stop every reckon serve and reckon send first"
+      }
+    }
+  }
+
+  /// The lock file.
+  public let path: String
+  private let lock = NSLock()
+  private var descriptor: Int32
+
+  /// A service's hold on the state at `statePath`, beside any other service's; refused while a
+  /// move holds it. Where the lock file cannot be made (a read-only folder), nothing is held,
+  /// as a move could not be made there either.
+  public static func forService(statePath: String) throws(Refusal) -> MoveLock {
+    try MoveLock(statePath: statePath, exclusive: false)
+  }
+
+  /// A move's hold on the state at `statePath`; refused while a service holds it.
+  public static func forMove(statePath: String) throws(Refusal) -> MoveLock {
+    try MoveLock(statePath: statePath, exclusive: true)
+  }
+
+  private init(statePath: String, exclusive: Bool) throws(Refusal) {
+    path = SenderLock.lockFile(forState: statePath, "move")
+    // Close-on-exec, so no child process keeps the hold after this one gives it up.
+    descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return }
+    guard flock(descriptor, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 else {
+      close(descriptor)
+      throw exclusive ? .inUse(path: statePath) : .moving(path: statePath)
+    }
+  }
+
+  deinit { release() }
+
+  /// Gives the hold up (closing the file releases the flock); later calls do nothing.
+  public func release() {
+    lock.withLock {
+      guard descriptor >= 0 else { return }
+      close(descriptor)
+      descriptor = -1
+    }
+  }
+}
