@@ -124,10 +124,11 @@ struct MachineReadableOutputTests {
 }
 
 extension MachineReadableOutputTests {
-  @Test func keysCheckWritesEachAppsTokenHeaderAndClaims() async throws {
+  /// A configuration of the test key saved as `keyFile`, with the test key's id.
+  static func keyConfiguration(keyFile: String) throws -> URL {
     let folder = TestScratch.folder.appendingPathComponent("keys-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let key = folder.appendingPathComponent("key.p8")
+    let key = folder.appendingPathComponent(keyFile)
     try FileManager.default.copyItem(atPath: TestKey.path, toPath: key.path)
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
     let configuration = folder.appendingPathComponent("reckon.json")
@@ -135,9 +136,14 @@ extension MachineReadableOutputTests {
       """
       {"apps": [{"bundleId": "\(TestKey.bundleId)", "environment": "Sandbox", "policy": "p.policy"}],
        "appStore": {"issuerId": "\(TestKey.issuerId)", "keyId": "\(TestKey.keyId)",
-                    "privateKeyPath": "key.p8"}}
+                    "privateKeyPath": "\(keyFile)"}}
       """.utf8
     ).write(to: configuration)
+    return configuration
+  }
+
+  @Test func keysCheckWritesEachAppsTokenHeaderAndClaims() async throws {
+    let configuration = try Self.keyConfiguration(keyFile: "key.p8")
     let run = try await ReckonBinary.run([
       "keys", "check", "--config", configuration.path, "--format", "json",
     ])
@@ -154,19 +160,7 @@ extension MachineReadableOutputTests {
 
   /// A key file App Store Connect named for another key id is refused, as doctor refuses it.
   @Test func keysCheckRefusesAKeyFileNamedForAnotherKeyId() async throws {
-    let folder = TestScratch.folder.appendingPathComponent("keys-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let key = folder.appendingPathComponent("AuthKey_OTHER12345.p8")
-    try FileManager.default.copyItem(atPath: TestKey.path, toPath: key.path)
-    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
-    let configuration = folder.appendingPathComponent("reckon.json")
-    try Data(
-      """
-      {"apps": [{"bundleId": "\(TestKey.bundleId)", "environment": "Sandbox", "policy": "p.policy"}],
-       "appStore": {"issuerId": "\(TestKey.issuerId)", "keyId": "\(TestKey.keyId)",
-                    "privateKeyPath": "AuthKey_OTHER12345.p8"}}
-      """.utf8
-    ).write(to: configuration)
+    let configuration = try Self.keyConfiguration(keyFile: "AuthKey_OTHER12345.p8")
     let run = try await ReckonBinary.run(["keys", "check", "--config", configuration.path])
     #expect(run.status == 1)
     #expect(
