@@ -16,6 +16,8 @@ public final class MoveLock: @unchecked Sendable {
     case moving(path: String)
     /// A service holds the file.
     case inUse(path: String)
+    /// The lock file could not be opened or locked, so nothing would keep the two apart.
+    case cannotOpen(path: String, reason: String)
 
     public var description: String {
       switch self {
@@ -24,6 +26,9 @@ public final class MoveLock: @unchecked Sendable {
           + "finished, with state.url"
       case .inUse(let path):
         "a reckon serve is using \(path); stop every reckon serve and reckon send first"
+      case .cannotOpen(let path, let reason):
+        "cannot lock \(path) (\(reason)), which keeps a state migrate and the services apart; "
+          + "let this user read it"
       }
     }
   }
@@ -34,8 +39,7 @@ public final class MoveLock: @unchecked Sendable {
   private var descriptor: Int32
 
   /// A service's hold on the state at `statePath`, beside any other service's; refused while a
-  /// move holds it. Where the lock file cannot be made (a read-only folder), nothing is held,
-  /// as a move could not be made there either.
+  /// move holds it.
   public static func forService(statePath: String) throws(Refusal) -> MoveLock {
     try MoveLock(statePath: statePath, exclusive: false)
   }
@@ -47,11 +51,26 @@ public final class MoveLock: @unchecked Sendable {
 
   private init(statePath: String, exclusive: Bool) throws(Refusal) {
     path = SenderLock.lockFile(forState: statePath, "move")
-    // Close-on-exec, so no child process keeps the hold after this one gives it up.
-    descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { return }
-    guard flock(descriptor, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 else {
-      close(descriptor)
+    // Close-on-exec, so no child process keeps the hold after this one gives it up. Readable by
+    // all, and opened read-only when it cannot be written: a file another user made (a move run
+    // with sudo) must still keep that user's move and this service apart.
+    var opened = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+    if opened < 0 { opened = open(path, O_RDONLY | O_CLOEXEC) }
+    guard opened >= 0 else {
+      // No folder yet: no state to move either, and opening the state says what is wrong.
+      let failure = errno
+      descriptor = -1
+      if failure == ENOENT, !exclusive { return }
+      throw .cannotOpen(path: path, reason: String(cString: strerror(failure)))
+    }
+    descriptor = opened
+    guard flock(opened, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 else {
+      let failure = errno
+      close(opened)
+      descriptor = -1
+      guard failure == EWOULDBLOCK else {
+        throw .cannotOpen(path: path, reason: String(cString: strerror(failure)))
+      }
       throw exclusive ? .inUse(path: statePath) : .moving(path: statePath)
     }
   }
