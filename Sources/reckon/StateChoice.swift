@@ -54,6 +54,15 @@ struct StateChoice {
     try opener.open(location: location, durability: durability, rules: .stores, access: access)
   }
 
+  /// A writer's share of an SQLite state's move lock, to hold while it writes, so a state
+  /// migrate never copies the file while this command changes it; nil for a database server.
+  /// Another program's file is refused first, so no lock file is left beside it.
+  func holdAgainstMove() throws -> MoveLock? {
+    guard !isDatabaseServer else { return nil }
+    try SQLiteStateStore.checkIsOurs(path: location)
+    return try MoveLock.forService(statePath: location)
+  }
+
   /// For messages: the state's location, saying what it is.
   var description: String {
     isDatabaseServer ? "the state database at \(location)" : "the state database \(location)"

@@ -105,8 +105,6 @@ struct StateMigrateCommandTests {
     #expect(next.requestId == 5)
   }
 
-  /// A database a service already recorded into holds other requests under the file's ids:
-  /// skipping them as moved would leave the file's out and say everything moved.
   /// A serve started while a move holds the file is refused at its start, naming the move.
   @Test func aServeStartedDuringAMoveIsRefused() async throws {
     let moving = try MoveLock.forMove(statePath: path)
@@ -128,8 +126,16 @@ struct StateMigrateCommandTests {
     #expect(
       serve.standardError.contains("reckon state migrate is moving \(path)"),
       "\(serve.standardError)")
+    // Nor does a command that changes the outbox: a drop of a row already copied would be lost.
+    let drop = try await ReckonBinary.run(["queue", "drop", "1", "--config", configuration])
+    #expect(drop.status == 1)
+    #expect(
+      drop.standardError.contains("reckon state migrate is moving \(path)"),
+      "\(drop.standardError)")
   }
 
+  /// A database a service already recorded into holds other requests under the file's ids:
+  /// skipping them as moved would leave the file's out and say everything moved.
   @Test func aDatabaseHoldingAnotherHistoryIsRefusedBeforeAnythingIsWritten() async throws {
     let database = try PostgresStateStore(address: PostgresAddress(url: url), rules: .appStore)
     let live = try database.recordNotification(Fixture.notification(transaction: "77"))

@@ -50,8 +50,10 @@ enum ImportHistoryCommand: Command {
       console.error($0)
     }
     let verifier = try DryRunSetup.verifier(configuration)
-    let store = try StateChoice(configuration).open(
-      access: .create, durability: configuration.stateDurability)
+    let state = StateChoice(configuration)
+    let held = try state.holdAgainstMove()
+    defer { held?.release() }
+    let store = try state.open(access: .create, durability: configuration.stateDurability)
     var failed = false
     for app in configuration.apps {
       if let note = HistoryImporter.startNote(since: since, now: now, environment: app.environment)

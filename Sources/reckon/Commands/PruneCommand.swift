@@ -73,6 +73,8 @@ enum PruneCommand: Command {
     let now = Date()
     let cutoff = try cutoff(olderThan: olderThan, before: before, now: now)
     // A dry run reads the file as it is: it neither migrates nor writes it.
+    let held = dryRun ? nil : try state.holdAgainstMove()
+    defer { held?.release() }
     let store = try state.open(access: dryRun ? .readOnly : .existing)
     let counts = try store.prune(before: cutoff, now: now, dryRun: dryRun, stop: { false })
     // So a copy of the file alone holds the result, as far as that needs no wait for another

@@ -79,7 +79,10 @@ enum QueueCommand: Command {
     let configuration = try ReckonConfiguration.load(path: configPath)
     // Looking never creates or migrates a database; changing one needs a Reckon database too.
     let reads = verb == "list" || verb == "show"
-    let store = try StateChoice(configuration).open(
+    let stateChoice = StateChoice(configuration)
+    let held = reads ? nil : try stateChoice.holdAgainstMove()
+    defer { held?.release() }
+    let store = try stateChoice.open(
       access: reads ? .readOnly : .existing, durability: configuration.stateDurability)
     let outbox = OutboxOperator(store: store)
     let now = Date()

@@ -52,13 +52,8 @@ enum ServeCommand: Command {
     signal(SIGPIPE, SIG_IGN)
     // Held for as long as the service runs, so a state migrate cannot move the file from under
     // it, nor it start on a file being moved.
-    // Another program's file is refused first, so no lock file is left beside it.
     let state = StateChoice(configuration)
-    var held: MoveLock?
-    if !state.isDatabaseServer {
-      try SQLiteStateStore.checkIsOurs(path: state.location)
-      held = try MoveLock.forService(statePath: state.location)
-    }
+    let held = try state.holdAgainstMove()
     defer { held?.release() }
     let serve = try ServeProcess(
       configuration: configuration, state: state.opener,

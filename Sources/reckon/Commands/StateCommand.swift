@@ -40,7 +40,8 @@ enum StateCommand: Command {
     \(CommandOption.table(options))
 
     Stop reckon serve and reckon send on the file first (it refuses while one holds the file's
-    sender lock), then point state.url at the database and start the instances. A file an older
+    sender or move lock, and they refuse to start during the move), then point state.url at
+    the database and start the instances. A file an older
     Reckon wrote is upgraded first, as reckon prune does.
     """
 
