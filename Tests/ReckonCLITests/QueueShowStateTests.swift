@@ -69,6 +69,20 @@ struct QueueShowStateTests {
       "\(show.standardError)")
   }
 
+  /// A row that does not read still takes a place on the page: a page cut short by it still
+  /// says how many entries there are.
+  @Test func aPageCutShortBesideAnUnreadableRowSaysSo() async throws {
+    let fixture = try QueueFixture()
+    try fixture.addSent(transactions: ["2003"], earlier: 10)
+    // Latest deadline of all, so it is the finished entry the page reaches first.
+    try SQLiteStateStore(path: fixture.statePath, rules: .appStore).connection.query(
+      "UPDATE outbox SET state = 'bogus', deadline = deadline + 1000000 WHERE id = 2")
+    let list = try await fixture.queue(["list", "--limit", "2"])
+    #expect(list.status == 0)
+    #expect(list.standardError.contains("1 entry in the outbox could not be read"))
+    #expect(list.standardError.contains("showing 1 of 3"), "\(list.standardError)")
+  }
+
   @Test func listHeadsTheFailedTriesColumnAsSuch() async throws {
     let run = try await QueueFixture().queue(["list"])
     let header = run.standardOutput.split(separator: "\n").first.map(String.init) ?? ""

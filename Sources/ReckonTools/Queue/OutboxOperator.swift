@@ -50,16 +50,17 @@ public struct OutboxOperator {
     if entries.isEmpty, !states.isEmpty {
       listing.inOtherStates = try store.entryCount()
     }
-    if entries.count == limit {
-      let total = try store.entryCount(states: states)
-      if total > entries.count { listing.total = total }
-    }
     if states.isEmpty {
       // Rows in a state this Reckon does not read are left out of the listing: counted, so
       // "the outbox is empty" never stands beside entries that are there. The known count is
       // taken second, so an entry added meanwhile is never counted as unread.
       let all = try store.entryCount()
       listing.unreadable = max(0, all - (try store.entryCount(states: OutboxState.names)))
+    }
+    // Such a row still took a place on the page, so the page may be full with fewer entries.
+    if entries.count + listing.unreadable >= limit {
+      let total = try store.entryCount(states: states)
+      if total > entries.count + listing.unreadable { listing.total = total }
     }
     return listing
   }
