@@ -33,7 +33,9 @@ struct StateChoice {
   static func existing(_ configuration: ReckonConfiguration) -> StateChoice? {
     let configured = StateChoice(configuration)
     guard !configured.isDatabaseServer else { return configured }
-    let size = (try? FileManager.default.attributesOfItem(atPath: configured.location))?[.size]
+    // The file a link in the path leads to: a link's own size says nothing of the state.
+    let file = URL(fileURLWithPath: configured.location).resolvingSymlinksInPath().path
+    let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size]
     guard let size = size as? Int, size > 0 else { return nil }
     return configured
   }
