@@ -159,19 +159,25 @@ public struct PolicyTestParser {
     var assignments = [try parseAssignment()]
     while cursor.kind == .comma {
       let comma = cursor.advance()
-      // A list may go on after a comma on the next line; a clause there means the comma ended
-      // the list by mistake, and reading the clause's word as a fact would hide that.
-      if cursor.current.startsLine, cursor.kind == .identifier,
-        PolicyTestParser.clauseWords.contains(cursor.current.text)
-      {
-        report(
-          "the line ends with ',' but '\(cursor.current.text)' on the next starts a new clause",
-          at: comma.span, hint: "remove the ',', or give another fact after it")
-        throw ParseAbort()
-      }
+      try refuseClauseAfter(comma)
       assignments.append(try parseAssignment())
     }
     return assignments
+  }
+
+  /// A list may go on after a comma on the next line; a clause there (`expect`, `test`) means
+  /// the comma ended the list by mistake, and reading the clause's word as an item would hide
+  /// that. A word followed by `=` or `is` is an item whatever its spelling.
+  private mutating func refuseClauseAfter(_ comma: Token) throws(ParseAbort) {
+    let next = cursor.peek()
+    guard cursor.current.startsLine, cursor.kind == .identifier,
+      PolicyTestParser.clauseWords.contains(cursor.current.text), next.kind != .assign,
+      !(next.kind == .identifier && next.text == "is")
+    else { return }
+    report(
+      "the line ends with ',' but '\(cursor.current.text)' on the next starts a new clause",
+      at: comma.span, hint: "remove the ',', or add what the list lacks after it")
+    throw ParseAbort()
   }
 
   private mutating func parseAssignment() throws(ParseAbort) -> FactAssignment {
@@ -188,7 +194,8 @@ public struct PolicyTestParser {
     cursor.advance()
     var expectations = [try parseExpectation()]
     while cursor.kind == .comma {
-      cursor.advance()
+      let comma = cursor.advance()
+      try refuseClauseAfter(comma)
       expectations.append(try parseExpectation())
     }
     return expectations

@@ -468,6 +468,10 @@ struct PolicyTestRunnerTests {
     ),
     ("  expect no\n", "small.tests:2:10: error[P0224]: the line ends after 'no': expected 'reply'"),
     (
+      "  expect share data only,\n",
+      "small.tests:2:25: error[P0224]: the line ends with ',' but 'expect' on the next starts a new clause"
+    ),
+    (
       "  expect share data\n",
       "small.tests:2:16: error[P0224]: the line ends after 'data': expected 'only'"
     ),
