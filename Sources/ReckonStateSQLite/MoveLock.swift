@@ -4,11 +4,12 @@ import Foundation
   import Glibc
 #endif
 
-/// Keeps `reckon state migrate` and the services apart on one SQLite state file: an flock on
-/// `STATE.move.lock`, shared by every `reckon serve` for as long as it runs, exclusive for a
-/// move. A serve that only records holds neither the sender lock nor, once another leads, the
-/// lead, so without this a move could run beside it, or it could start during one, and what it
-/// answered 200 meanwhile would stay in the file.
+/// Keeps `reckon state migrate` and the state's writers apart on one SQLite file: an flock on
+/// `STATE.move.lock`, shared by every `reckon serve` for as long as it runs (and by the commands
+/// that change the state while they do), exclusive for a move. A serve that only records holds
+/// neither the sender lock nor, once another leads, the lead, so without this a move could run
+/// beside it, or it could start during one, and what it answered 200 meanwhile would stay in
+/// the file.
 public final class MoveLock: @unchecked Sendable {
   /// Why the lock was not taken.
   public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
@@ -25,7 +26,8 @@ public final class MoveLock: @unchecked Sendable {
         "reckon state migrate is moving \(path) to PostgreSQL; start the service once it has "
           + "finished, with state.url"
       case .inUse(let path):
-        "a reckon serve is using \(path); stop every reckon serve and reckon send first"
+        "a reckon serve (or a command changing the state) is using \(path); stop every "
+          + "reckon serve and reckon send first"
       case .cannotOpen(let path, let reason):
         "cannot lock \(path) (\(reason)), which keeps a state migrate and the services apart; "
           + "let this user read it"

@@ -41,8 +41,8 @@ enum StateCommand: Command {
 
     Stop reckon serve and reckon send on the file first (it refuses while one holds the file's
     sender or move lock, and they refuse to start during the move), then point state.url at
-    the database and start the instances. A file an older
-    Reckon wrote is upgraded first, as reckon prune does.
+    the database and start the instances. A file an older Reckon wrote is upgraded first, as
+    reckon prune does.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
