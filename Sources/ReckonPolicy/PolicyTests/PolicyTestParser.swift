@@ -306,15 +306,8 @@ public struct PolicyTestParser {
   private mutating func words(_ expected: [String]) throws(ParseAbort) {
     for (index, word) in expected.enumerated() {
       guard cursor.isWord(word) else {
-        // A phrase cut short at the end of its line is said there, as `expect` says it.
-        if index > 0, cursor.current.startsLine || cursor.kind == .endOfFile,
-          let previous = cursor.previous
-        {
-          report(
-            "the line ends after \(previous.quoted): expected '\(word)'", at: previous.span)
-        } else {
-          report("expected '\(word)', found \(cursor.current.quoted)", at: cursor.current.span)
-        }
+        // The phrase's first word is what it starts with; a later one may be cut short.
+        reportMissing("'\(word)'", onThisLine: index > 0)
         throw ParseAbort()
       }
       cursor.advance()
@@ -326,17 +319,22 @@ public struct PolicyTestParser {
     throws(ParseAbort) -> Token
   {
     guard cursor.kind == kind, !(sameLine && cursor.current.startsLine) else {
-      // What the line lacks is said at its end, not at the next line's first word.
-      if sameLine, cursor.current.startsLine || cursor.kind == .endOfFile,
-        let previous = cursor.previous
-      {
-        report("the line ends after \(previous.quoted): expected \(what)", at: previous.span)
-      } else {
-        report("expected \(what), found \(cursor.current.quoted)", at: cursor.current.span)
-      }
+      reportMissing(what, onThisLine: sameLine)
       throw ParseAbort()
     }
     return cursor.advance()
+  }
+
+  /// Reports `what` missing at the current token; when it belongs `onThisLine` and the line
+  /// ended first, at the line's last word instead, not at the next line's first.
+  private mutating func reportMissing(_ what: String, onThisLine: Bool) {
+    if onThisLine, cursor.current.startsLine || cursor.kind == .endOfFile,
+      let previous = cursor.previous
+    {
+      report("the line ends after \(previous.quoted): expected \(what)", at: previous.span)
+    } else {
+      report("expected \(what), found \(cursor.current.quoted)", at: cursor.current.span)
+    }
   }
 
   /// After a clause: the next token starts a new line (or the file ends).
