@@ -23,6 +23,13 @@ public struct ReckonConfiguration: Sendable {
   public var stateLocation: String
   /// The file the PostgreSQL password is read from (`state.passwordFile`), if one is named.
   public var statePasswordFile: String?
+  /// Whether the state is a PostgreSQL database's address rather than an SQLite file's path.
+  public var stateIsDatabaseServer: Bool { Self.isDatabaseAddress(stateLocation) }
+
+  /// Whether `location` is a PostgreSQL address (`postgres://` or `postgresql://`).
+  static func isDatabaseAddress(_ location: String) -> Bool {
+    location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
+  }
   /// How many days of records `reckon serve` keeps in the state database, pruning older ones
   /// once a day (`state.keepDays`); nil keeps everything.
   public var stateKeepDays: Int?
@@ -246,7 +253,7 @@ public struct ReckonConfiguration: Sendable {
           state!.keyPath("url"), "give state.url (PostgreSQL) or state.path (SQLite), not both")
       }
       // The backend parses the rest; a typo'd scheme would otherwise be taken for a file name.
-      guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+      guard Self.isDatabaseAddress(url) else {
         throw ConfigurationError(
           state!.keyPath("url"), "is a postgres://user@host:port/database address")
       }

@@ -20,8 +20,8 @@ extension GoLiveDoctor {
       return folderCheck(location)
     } catch .noStateYet {
       // A database server answers; a file made ahead of the service is merely empty.
-      let server = location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
-      let found = server ? "answers and holds" : "is a file that holds"
+      let found =
+        configuration.stateIsDatabaseServer ? "answers and holds" : "is a file that holds"
       return .ok(
         "state",
         "\(location) \(found) no Reckon state yet; reckon serve makes its tables at its "
