@@ -274,7 +274,7 @@ struct ExpectationCheck {
         // The body holds whole milliunits: a finer percentage would pass against the rounded
         // one, hiding a typo (94.0004% for 94.004%).
         let milli = percent * 1_000
-        guard abs(milli - milli.rounded()) < 1e-6, (0...100_000).contains(milli.rounded()) else {
+        guard abs(milli - milli.rounded()) < 1e-6 else {
           throw invalid(
             value,
             "consumptionPercentage is a whole number of milliunits (thousandths of a percent) "
