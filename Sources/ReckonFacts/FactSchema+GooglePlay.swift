@@ -18,6 +18,11 @@ extension FactSchema {
           optionalFact: "customer.override", enumFact: "delivery.status",
           settableField: "sampleContentProvided"))
       words.replyWithoutChoiceSends = "NEUTRAL"
+      words.replyFields = [
+        "sampleContentProvided", "consumptionPercentage", "consumptionPercentageMilliunits",
+        "refundPreference",
+      ]
+      words.fieldAliases = ["consumptionPercentageMilliunits": "consumptionPercentage"]
       words.otherWords = FactSchema.otherWords(
         [
           FactSchema.reason, FactSchema.productType, FactSchema.refundPreference,

@@ -105,6 +105,10 @@ extension FactSchema {
         grant: "GRANT_FULL", decline: "DECLINE", percentFact: "usage.consumed",
         optionalFact: "customer.override", enumFact: "delivery.status",
         settableField: "deliveryStatus"), choiceField: "refundPreference")
+    words.replyFields = [
+      "customerConsented", "deliveryStatus", "sampleContentProvided", "consumptionPercentage",
+      "refundPreference",
+    ]
     words.otherWords = otherWords(
       [GooglePlay.reason, GooglePlay.refundPreference, GooglePlay.customerOverride],
       besides: [reason, productType, deliveryStatus, refundPreference, customerOverride],

@@ -74,6 +74,16 @@ public struct PolicyVocabulary: Hashable, Sendable {
   /// choice (Google Play's `NEUTRAL`); nil where the reply goes without one.
   public var replyWithoutChoiceSends: String? = nil
 
+  /// The reply's fields a test may expect, in the order suggestions list them; a name here is
+  /// a field of the reply, never a let, and is expected only of a decision that replies.
+  public var replyFields: [String] = []
+  /// Reply fields a test may name by a second name, each to the field it names (Google's
+  /// `consumptionPercentageMilliunits` is the `consumptionPercentage` a policy's `set` writes).
+  public var fieldAliases: [String: String] = [:]
+
+  /// The reply field `name` names: itself, or the field it is a second name for.
+  public func field(_ name: String) -> String { fieldAliases[name] ?? name }
+
   /// The body field the choice is sent in (`refundPreference`), absent from a reply without a
   /// choice, so a test expecting it is read as expecting the choice; nil when no field holds
   /// just the choice (Google Play answers a reply without one as NEUTRAL).

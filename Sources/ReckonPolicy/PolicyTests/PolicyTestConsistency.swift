@@ -54,9 +54,13 @@ enum PolicyTestConsistency {
   )? {
     let never = "no decision can meet both, so the test would fail whatever the policy says"
     switch (earlier, later) {
-    case (.field(let first, _), .field(let second, _)) where first.value == second.value:
+    case (.field(let first, _), .field(let second, _))
+    where words.field(first.value) == words.field(second.value):
+      let named =
+        first.value == second.value
+        ? second.value : "\(second.value) is \(first.value) by another name, and it"
       return (
-        "\(second.value) is already expected in this test",
+        "\(named) is already expected in this test",
         "expect each field once: two values cannot both hold, and one repeated says nothing more"
       )
     case (.rule(let first), .rule(let second)) where first.value != second.value:
@@ -93,7 +97,8 @@ enum PolicyTestConsistency {
     switch kind {
     case .choose, .replyWithoutChoice, .holdForReview: true
     case .withholdReply, .noReply: false
-    case .field: chosen(kind, words) != nil ? true : nil
+    // Any field of the reply is expected of a reply: without one, the test cannot pass.
+    case .field(let field, _): words.replyFields.contains(field.value) ? true : nil
     case .rule, .otherwise: nil
     }
   }
@@ -117,8 +122,8 @@ enum PolicyTestConsistency {
     case .holdForReview: words.holdForReview.text
     case .withholdReply: words.withholdReply.text
     case .noReply: "no reply"
-    case .field(let field, nil) where field.value == words.choiceField: "\(field.value) is missing"
-    case .field(let field, _): chosen(kind, words).map { "\(field.value) = \($0)" }
+    case .field(let field, nil): "\(field.value) is missing"
+    case .field(let field, let value?): "\(field.value) = \(value.text)"
     case .rule, .otherwise: nil
     }
   }

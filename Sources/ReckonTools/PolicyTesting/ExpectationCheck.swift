@@ -7,18 +7,6 @@ import ReckonPolicy
 /// Checks one `expect` clause: first against the policy (does the rule exist, is the value valid),
 /// then against a decision, saying what was expected and what came out.
 struct ExpectationCheck {
-  static let fields = [
-    "customerConsented", "deliveryStatus", "sampleContentProvided", "consumptionPercentage",
-    "refundPreference",
-  ]
-
-  /// The fields of Google Play's answer a test may expect: `consumptionPercentage` is its
-  /// `consumptionPercentageMilliunits`, under the name a policy's `set` gives it.
-  static let googlePlayFields = [
-    "sampleContentProvided", "consumptionPercentage", "consumptionPercentageMilliunits",
-    "refundPreference",
-  ]
-
   let expectation: Expectation
   /// The store whose decision is checked, whose words the expectation is in.
   let store: FactSchema.Store
@@ -43,7 +31,7 @@ struct ExpectationCheck {
   ) throws(DiagnosticError) {
     self.expectation = expectation
     self.store = store
-    let fields = store == .appStore ? Self.fields : Self.googlePlayFields
+    let fields = (store == .appStore ? FactSchema.words : FactSchema.GooglePlay.words).replyFields
     let preferences = Self.preferences(store)
     let rules = policy.checked.rules
     silentRules = Set(rules.indices.filter { rules[$0].actions.contains(.withholdReply) })

@@ -230,6 +230,25 @@ struct GooglePlayPolicyTestTests {
     #expect(report.problems.joined().contains("rules out") == clashes, "\(report.problems)")
   }
 
+  /// `consumptionPercentageMilliunits` is Google's name for `consumptionPercentage`: expected
+  /// under both names, one field is expected twice.
+  @Test(arguments: [
+    ("consumptionPercentage = 5%, consumptionPercentageMilliunits = 5000", true),
+    ("consumptionPercentageMilliunits = 5000, consumptionPercentage = 5%", true),
+    ("consumptionPercentage = 5%, sampleContentProvided = false", false),
+  ])
+  func aFieldExpectedUnderBothItsNamesIsExpectedTwice(expectations: String, twice: Bool) throws {
+    let report = try Self.run(
+      policy: Self.sharedPolicy,
+      tests:
+        "store googlePlay\ntest \"t\"\n  given usage.consumed = 5%\n  expect \(expectations)\n"
+    )
+    let problems = report.problems.joined()
+    #expect(
+      problems.contains("by another name, and it is already expected") == twice, "\(problems)")
+    #expect(report.problems.isEmpty == !twice, "\(problems)")
+  }
+
   /// A problem in one store's tests stops the whole file, as in a file of one store: no test
   /// of the other store runs beside it.
   @Test func aProblemInOneStoresTestsStopsTheFile() throws {

@@ -305,6 +305,15 @@ struct PolicyTestRunnerTests {
         "expect consumptionPercentage = 40000, consumptionPercentage = 40%",
         "small.tests:3:41: error[P0226]: consumptionPercentage is already expected in this test (line 3)"
       ),
+      // A field of the reply is expected of a reply: no reply has one.
+      (
+        "expect no reply, consumptionPercentage = 0",
+        "small.tests:3:20: error[P0226]: this test already expects no reply, which rules out consumptionPercentage = 0 (line 3)"
+      ),
+      (
+        "expect deliveryStatus is missing\n  expect do not respond",
+        "small.tests:4:10: error[P0226]: this test already expects deliveryStatus is missing, which rules out do not respond (line 3)"
+      ),
       (
         "given usage.consumed = 10%\n  expect otherwise",
         "small.tests:3:9: error[P0225]: usage.consumed is already given in this test (line 2)"
