@@ -32,9 +32,6 @@ extension Command {
 
   static var subcommands: [String] { [] }
 
-  /// The options shell completion and the man page offer.
-  static var offeredOptions: [CommandOption] { options.filter(\.isOffered) }
-
   static var exitStatuses: [(code: Int32, meaning: String)] {
     [(0, "done"), (1, "it failed, and the message says why")]
   }

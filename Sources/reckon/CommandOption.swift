@@ -7,14 +7,10 @@ struct CommandOption: Sendable {
   let value: String?
   /// Its lines in the options table; empty for an option the usage line alone explains.
   let help: [String]
-  /// Whether shell completion offers it: not an option read only to say why it is refused.
-  let isOffered: Bool
-
-  init(_ name: String, value: String? = nil, help: [String] = [], isOffered: Bool = true) {
+  init(_ name: String, value: String? = nil, help: [String] = []) {
     self.name = name
     self.value = value
     self.help = help
-    self.isOffered = isOffered
   }
 
   init(_ name: String, value: String? = nil, help: String) {

@@ -6,7 +6,7 @@ enum ShellCompletion {
     let names = commands.map { $0.name }.joined(separator: " ")
     var cases: [String] = []
     for command in commands {
-      let options = command.offeredOptions.map { "--\($0.name)" }.joined(separator: " ")
+      let options = command.options.map { "--\($0.name)" }.joined(separator: " ")
       let words = command.subcommands.joined(separator: " ")
       cases.append("    \(command.name)) options=\"\(options) --help\"; words=\"\(words)\" ;;")
     }
@@ -40,7 +40,7 @@ enum ShellCompletion {
     let described = commands.map { "    '\($0.name):\(shellQuoted($0.summary))'" }
     var cases: [String] = []
     for command in commands {
-      let specs = command.offeredOptions.map { option -> String in
+      let specs = command.options.map { option -> String in
         let help = zshQuoted(option.help.first ?? "")
         // A colon in the placeholder (`HOST:PORT`) would end the message part of the spec.
         let value =
@@ -94,7 +94,7 @@ enum ShellCompletion {
           "complete -c reckon -n '__fish_seen_subcommand_from \(command.name)' -a '\(command.subcommands.joined(separator: " "))'"
         )
       }
-      for option in command.offeredOptions {
+      for option in command.options {
         let choices = option.value.map(Self.choices) ?? []
         let takesValue =
           option.value == nil

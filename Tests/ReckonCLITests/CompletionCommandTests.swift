@@ -26,8 +26,7 @@ struct CompletionCommandTests {
     #expect(run.status == 0, "\(run.standardError)")
     #expect(run.standardOutput.contains("commands: dry-run"), "\(run.standardOutput)")
     #expect(run.standardOutput.contains("options: --policy"), "\(run.standardOutput)")
-    // queue reads --state only to say it takes none.
-    #expect(run.standardOutput.contains("queue: --status\n"), "\(run.standardOutput)")
+    #expect(run.standardOutput.contains("queue: --status --state\n"), "\(run.standardOutput)")
     // The word after a command that takes one is its subcommand.
     #expect(
       run.standardOutput.contains("verbs: list show approve set retry drop\n"),

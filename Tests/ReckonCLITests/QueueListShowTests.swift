@@ -75,16 +75,16 @@ struct QueueListShowTests {
     #expect(run.standardOutput.isEmpty)
   }
 
-  /// dry-run and report take `--state FILE`; queue's `--state` is an entry state, and its
-  /// database comes from the configuration, so a path there is explained rather than "unknown state".
+  /// `--status` picks entries and `--state` names the database, so a path given to `--status`
+  /// is explained rather than "unknown state".
   @Test(arguments: ["reckon-state.sqlite", "./state/reckon-state.sqlite", "state.db"])
-  func listGivenADatabaseAsItsStateSaysWhereTheDatabaseComesFrom(_ path: String) async throws {
+  func listGivenADatabaseAsItsStatusSaysToGiveItAsState(_ path: String) async throws {
     let fixture = try QueueFixture()
     let run = try await fixture.queue(["list", "--status", path])
     #expect(run.status == 2)
     #expect(
       run.standardError.contains(
-        "'\(path)' looks like a state database, but --status picks entries by their status (held, pending, sending, sent, failed, expired, dropped); queue finds the database through --config, from reckon.json's state.path"
+        "'\(path)' looks like a state database, but --status picks entries by their status (held, pending, sending, sent, failed, expired, dropped); give the database as --state \(path)"
       ), "\(run.standardError)")
   }
 
@@ -152,22 +152,36 @@ struct QueueListShowTests {
 }
 
 extension QueueListShowTests {
-  /// `--state` names a state database elsewhere; queue list's filter is `--status`, and the old
-  /// spelling says so rather than filter by a file name.
+  /// queue list's filter is `--status`, and `--state` names the database: a status given to
+  /// `--state`, the filter's old spelling, says so rather than look for a file of that name.
   @Test func theOldStateFilterSaysItIsStatusNow() async throws {
     let run = try await ReckonBinary.run(["queue", "list", "--state", "held"])
     #expect(run.status == 2)
     #expect(run.standardError.contains("queue list picks entries with --status held now"))
   }
 
-  /// A state database given as the other commands take it is not taken for a status.
-  @Test func aStateDatabaseGivenAsStateNamesConfig() async throws {
-    let run = try await ReckonBinary.run(["queue", "show", "31", "--state", "reckon-state.sqlite"])
+  /// `--state FILE`, as report and prune take it, names the database without a configuration:
+  /// to look at the outbox and to change an entry.
+  @Test func aStateDatabaseGivenAsStateIsListedAndChanged() async throws {
+    let fixture = try QueueFixture()
+    let list = try await ReckonBinary.run(["queue", "list", "--state", fixture.statePath])
+    #expect(list.status == 0, "\(list.standardError)")
+    #expect(list.standardOutput.contains("held"), "\(list.standardOutput)")
+    let approve = try await ReckonBinary.run([
+      "queue", "approve", "1", "--state", fixture.statePath,
+    ])
+    #expect(approve.status == 0, "\(approve.standardError)")
+    #expect(approve.standardOutput == "entry 1: pending\n", "\(approve.standardOutput)")
+    let show = try await fixture.queue(["show", "1"]).standardOutput
+    #expect(show.hasPrefix("entry 1: pending"), "\(show)")
+  }
+
+  /// Both would name the state: one would be passed over without a word.
+  @Test func stateAndConfigTogetherAreRefused() async throws {
+    let fixture = try QueueFixture()
+    let run = try await fixture.queue(["list", "--state", fixture.statePath])
     #expect(run.status == 2)
     #expect(
-      run.standardError.contains(
-        "queue takes no --state: it finds the state database through --config"),
-      "\(run.standardError)")
-    #expect(!run.standardError.contains("--status"), "\(run.standardError)")
+      run.standardError.contains("give --state or --config, not both"), "\(run.standardError)")
   }
 }

@@ -15,14 +15,14 @@ enum QueueCommand: Command {
   static let subcommands = ["list", "show", "approve", "set", "retry", "drop"]
   static let options: [CommandOption] = [
     CommandOption("status", value: "STATUS"),
-    // Read only to say what it became: elsewhere --state names a state database.
-    CommandOption("state", value: "STATE", isOffered: false),
+    CommandOption("state", value: "FILE|URL"),
     CommandOption("limit", value: "N"),
     CommandOption("format", value: "text|json"),
     CommandOption("config", value: "reckon.json"),
   ]
   static let help = """
-    Usage: reckon queue list [--status STATUS] [--limit N] [--format text|json] [--config reckon.json]
+    Usage: reckon queue list [--status STATUS] [--limit N] [--format text|json]
+                             [--state FILE|URL | --config reckon.json]
            reckon queue show ID [--format text|json]
            reckon queue approve ID          send a held entry now, as decided
            reckon queue set ID FIELD=VALUE ...   change body fields (validated) and send now
@@ -31,8 +31,10 @@ enum QueueCommand: Command {
                                             (a held entry: use approve or set)
            reckon queue drop ID             never send the entry
 
-    Every subcommand takes --config reckon.json (the state database is its state.path, or the
-    PostgreSQL database of its state.url).
+    Every subcommand works on the state database --state names (a file, or a postgres://
+    address), or else the one reckon.json names (state.path or state.url; --config, or
+    ./reckon.json). A change made through --state is pushed to disk as state.durability
+    "full" does: there is no configuration to say otherwise.
     Statuses: held, pending, sending, sent, failed, expired, dropped; --status takes one of them.
     list shows held, pending, sending and failed entries first, earliest deadline first, then
     sent, expired and dropped ones, latest deadline first;
@@ -45,25 +47,22 @@ enum QueueCommand: Command {
     false) and consumptionPercentage, as a percentage (50%) or in Apple's milli-percent (50000;
     a bare 1 to 100 is refused as ambiguous: write 94%, or 0.094% if that is meant).
     refundPreference=none and consumptionPercentage=none leave those fields out (share data
-    only). Each field may be given once. Any other field is refused. customerConsented cannot be set: no reply is sent without the
-    customer's consent. Example: reckon queue set 7 refundPreference=DECLINE consumptionPercentage=0%
+    only). Each field may be given once. Any other field is refused. customerConsented cannot
+    be set: no reply is sent without the customer's consent.
+    Example: reckon queue set 7 refundPreference=DECLINE consumptionPercentage=0%
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     // The options first: a state database given as --status is explained even without a config.
-    if let given = arguments.option("state") {
-      // The old spelling of --status, or a state database as dry-run, report and prune take.
-      guard OutboxState.names.contains(given) else {
-        throw UsageError(
-          "queue takes no --state: it finds the state database through --config, from "
-            + "reckon.json's state (--state FILE is for dry-run, report and prune)")
-      }
+    // --state was once queue list's filter: a status given to it is that old spelling, not a file.
+    let stateGiven = arguments.option("state")
+    if let given = stateGiven, OutboxState.names.contains(given) {
       throw UsageError(
-        "queue list picks entries with --status \(given) now: --state names a state database file "
-          + "in dry-run, report and prune, and queue finds its database through --config")
+        "queue list picks entries with --status \(given) now: --state names the state database, "
+          + "as in dry-run, report and prune")
     }
     let state = try stateName(arguments.option("status"))
-    let configPath = arguments.option("config") ?? "reckon.json"
+    let configGiven = arguments.option("config")
     let json = try format(&arguments)
     let limit = try listLimit(arguments.option("limit"))
     try arguments.rejectUnknown(positionals: .max)
@@ -76,14 +75,17 @@ enum QueueCommand: Command {
     // The words before the configuration: `queue lst` is a typo to name, whatever the folder.
     try checkWords(verb, words, listOptions: listOptions)
     let id = verb == "list" ? nil : try entryID(verb, words.first)
-    let configuration = try ReckonConfiguration.load(path: configPath)
+    let (stateChoice, configuration) = try StateFileOption.located(
+      state: stateGiven, config: configGiven)
     // Looking never creates or migrates a database; changing one needs a Reckon database too.
     let reads = verb == "list" || verb == "show"
-    let stateChoice = StateChoice(configuration)
     let held = reads ? nil : try stateChoice.holdAgainstMove()
     defer { held?.release() }
+    // Without a configuration to say how durable the service keeps it, an operator's change
+    // (rare, and read by the sender next) is kept the surest way.
     let store = try stateChoice.open(
-      access: reads ? .readOnly : .existing, durability: configuration.stateDurability)
+      access: reads ? .readOnly : .existing,
+      durability: configuration?.stateDurability ?? .full)
     let outbox = OutboxOperator(store: store)
     let now = Date()
     if verb == "list" {
@@ -201,12 +203,12 @@ enum QueueCommand: Command {
   /// `--status`: one of the states an entry can be in, so a typo is not "the outbox is empty".
   private static func stateName(_ text: String?) throws(UsageError) -> String? {
     guard let text, !OutboxState.names.contains(text) else { return text }
-    // dry-run and report take --state FILE; --status picks entries, and the file comes from --config.
+    // --status picks entries; the file is --state's, or the configuration's.
     if text.contains("/") || text.hasSuffix(".sqlite") || text.hasSuffix(".db") {
       throw UsageError(
         "'\(text)' looks like a state database, but --status picks entries by their status "
-          + "(\(OutboxState.names.joined(separator: ", "))); queue finds the database through "
-          + "--config, from reckon.json's state.path")
+          + "(\(OutboxState.names.joined(separator: ", "))); give the database as --state "
+          + "\(text)")
     }
     let suggestion = Suggestions.closest(to: text, among: OutboxState.names)
     throw UsageError(
