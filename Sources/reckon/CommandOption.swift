@@ -7,14 +7,26 @@ struct CommandOption: Sendable {
   let value: String?
   /// Its lines in the options table; empty for an option the usage line alone explains.
   let help: [String]
-  init(_ name: String, value: String? = nil, help: [String] = []) {
+  /// The values shell completion offers for it: those given, else those its placeholder lists
+  /// (`text|json`); none for a free value, whose completion offers file names.
+  let choices: [String]
+
+  init(_ name: String, value: String? = nil, help: [String] = [], choices: [String] = []) {
     self.name = name
     self.value = value
     self.help = help
+    self.choices = choices.isEmpty ? value.map(Self.listed) ?? [] : choices
   }
 
   init(_ name: String, value: String? = nil, help: String) {
     self.init(name, value: value, help: [help])
+  }
+
+  /// The values a placeholder lists, as in `text|json`; none for a free value.
+  private static func listed(_ placeholder: String) -> [String] {
+    let parts = placeholder.split(separator: "|").map(String.init)
+    return parts.count > 1 && parts.allSatisfy { $0.allSatisfy { $0.isLetter || $0 == "-" } }
+      ? parts : []
   }
 
   /// The options table of a help text: each option with its help, the help lines starting at

@@ -41,13 +41,15 @@ enum ShellCompletion {
     var cases: [String] = []
     for command in commands {
       let specs = command.options.map { option -> String in
-        let help = zshQuoted(option.help.first ?? "")
+        // An option its usage line alone explains has no line to show: no empty brackets.
+        let help = option.help.first.map { "[\(zshQuoted($0))]" } ?? ""
         // A colon in the placeholder (`HOST:PORT`) would end the message part of the spec.
+        let offered =
+          option.choices.isEmpty ? "_files" : "(\(option.choices.joined(separator: " ")))"
         let value =
-          option.value.map {
-            ":\($0.replacingOccurrences(of: ":", with: "\\:")):\(zshValues($0))"
-          } ?? ""
-        return "'--\(option.name)[\(help)]\(value)'"
+          option.value.map { ":\($0.replacingOccurrences(of: ":", with: "\\:")):\(offered)" }
+          ?? ""
+        return "'--\(option.name)\(help)\(value)'"
       }
       let first =
         command.subcommands.isEmpty
@@ -95,12 +97,13 @@ enum ShellCompletion {
         )
       }
       for option in command.options {
-        let choices = option.value.map(Self.choices) ?? []
+        let choices = option.choices
         let takesValue =
           option.value == nil
           ? "" : choices.isEmpty ? " -r -F" : " -r -f -a '\(choices.joined(separator: " "))'"
+        let described = option.help.first.map { " -d '\(fishQuoted($0))'" } ?? ""
         lines.append(
-          "complete -c reckon -n '__fish_seen_subcommand_from \(command.name)' -l \(option.name)\(takesValue) -d '\(fishQuoted(option.help.first ?? ""))'"
+          "complete -c reckon -n '__fish_seen_subcommand_from \(command.name)' -l \(option.name)\(takesValue)\(described)"
         )
       }
     }
@@ -135,19 +138,6 @@ enum ShellCompletion {
       "docs/language.md, docs/configuration.md and docs/operations.md in Reckon's repository.",
     ]
     return page.joined(separator: "\n") + "\n"
-  }
-
-  /// The values an option's placeholder lists, as in `text|json`; none for a free value.
-  private static func choices(_ placeholder: String) -> [String] {
-    let parts = placeholder.split(separator: "|").map(String.init)
-    return parts.count > 1 && parts.allSatisfy { $0.allSatisfy { $0.isLetter || $0 == "-" } }
-      ? parts : []
-  }
-
-  /// What zsh offers for an option's value: its listed choices, else file names.
-  private static func zshValues(_ placeholder: String) -> String {
-    let listed = choices(placeholder)
-    return listed.isEmpty ? "_files" : "(\(listed.joined(separator: " ")))"
   }
 
   /// Text inside single quotes.

@@ -50,6 +50,13 @@ struct CompletionCommandTests {
     #expect(zsh.contains(":day|week|month:(day week month)'"), "\(zsh)")
     #expect(fish.contains("__fish_seen_subcommand_from report' -a 'outcomes rules'"))
     #expect(fish.contains("-l by -r -f -a 'day week month'"))
+    // --status offers the states an entry can be in, not files.
+    let states = "held pending sending sent failed expired dropped"
+    #expect(zsh.contains("'--status:STATUS:(\(states))'"), "\(zsh)")
+    #expect(fish.contains("-l status -r -f -a '\(states)'\n"), "\(fish)")
+    // An option with no line of help of its own shows no empty description.
+    #expect(!zsh.contains("[]"), "\(zsh)")
+    #expect(!fish.contains("-d ''"), "\(fish)")
   }
 
   /// Each command's help is in the page as `--help` prints it, so an option its usage line

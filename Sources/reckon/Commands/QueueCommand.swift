@@ -14,7 +14,7 @@ enum QueueCommand: Command {
   static let requiresArguments = true
   static let subcommands = ["list", "show", "approve", "set", "retry", "drop"]
   static let options: [CommandOption] = [
-    CommandOption("status", value: "STATUS"),
+    CommandOption("status", value: "STATUS", choices: OutboxState.names),
     CommandOption("state", value: "FILE|URL"),
     CommandOption("limit", value: "N"),
     CommandOption("format", value: "text|json"),
