@@ -2,5 +2,5 @@
 /// backend (ReckonStateSQLite's `SQLiteStateStore.newestSchema`).
 public enum ReckonVersion {
   /// The release, in semantic versioning.
-  public static let release = "0.3.0"
+  public static let release = "0.3.1"
 }
