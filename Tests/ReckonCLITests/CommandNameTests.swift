@@ -1,5 +1,6 @@
 import Foundation
 import ReckonEngine
+import ReckonStatePostgres
 import ReckonTestSupport
 import Testing
 
@@ -54,6 +55,10 @@ struct CommandNameTests {
     #expect(
       lines.dropFirst().first?.hasPrefix("state database schema \(written) (reads ") == true,
       "\(long.standardOutput)")
+    #expect(
+      lines.dropFirst(2).first
+        == "PostgreSQL state schema \(PostgresStateStore.newestSchema) (reads \(PostgresStateStore.newestSchema))",
+      "\(long.standardOutput)")
   }
 
   @Test(arguments: ["queue", "keys"])
@@ -103,6 +108,7 @@ struct MachineReadableOutputTests {
       try JSONSerialization.jsonObject(with: Data(version.standardOutput.utf8)) as? [String: Any])
     #expect(object["release"] is String)
     #expect(object["stateSchema"] is Int)
+    #expect(object["postgresStateSchema"] as? Int == PostgresStateStore.newestSchema)
     let folder = TestScratch.folder.appendingPathComponent("generate-\(UUID().uuidString)").path
     let generated = try await ReckonBinary.run([
       "generate", "--out", folder, "--count", "20", "--format", "json", "-q",
