@@ -134,6 +134,33 @@ struct StateMigrateCommandTests {
       "\(drop.standardError)")
   }
 
+  /// A sender started during a move names the move, which also holds the sender lock, rather
+  /// than say another sender has it.
+  @Test func aSendStartedDuringAMoveNamesTheMove() async throws {
+    let moving = try MoveLock.forMove(statePath: path)
+    defer { moving.release() }
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    let key = folder + "/key-\(UUID().uuidString).p8"
+    try FileManager.default.copyItem(atPath: TestKey.path, toPath: key)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
+    let configuration = folder + "/send-\(UUID().uuidString).json"
+    try Data(
+      """
+      {"apps": [{"bundleId": "com.example.coins", "appAppleId": 1, "environment": "Production",
+                 "policy": "\(ReckonBinary.packageRoot.path)/policies/targeted.policy"}],
+       "state": {"path": "\(path)"},
+       "appStore": {"issuerId": "\(TestKey.issuerId)", "keyId": "\(TestKey.keyId)",
+                    "privateKeyPath": "\(key)", "baseURL": "http://127.0.0.1:1"}}
+      """.utf8
+    ).write(to: URL(fileURLWithPath: configuration))
+    let send = try await ReckonBinary.run(["send", "--once", "--config", configuration])
+    #expect(send.status == 1)
+    #expect(
+      send.standardError.contains("reckon state migrate is moving \(path)"),
+      "\(send.standardError)")
+    #expect(!send.standardError.contains("another sender"), "\(send.standardError)")
+  }
+
   /// A database a service already recorded into holds other requests under the file's ids:
   /// skipping them as moved would leave the file's out and say everything moved.
   @Test func aDatabaseHoldingAnotherHistoryIsRefusedBeforeAnythingIsWritten() async throws {

@@ -70,8 +70,13 @@ enum SendCommand: Command {
     let client: (any ConsumptionSender)? =
       configuration.appStoreKey == nil && answerSender != nil
       ? nil : try SenderSetup.client(configuration, transport: transport, warn: warn)
-    let store = try StateChoice(configuration).open(
-      access: .create, durability: configuration.stateDurability)
+    // Held while it sends, as serve holds it: a move started meanwhile would leave the sends
+    // recorded after its copy in the file, and one under way is named rather than taken for
+    // another sender (it holds the sender lock too).
+    let state = StateChoice(configuration)
+    let held = try state.holdAgainstMove()
+    defer { held?.release() }
+    let store = try state.open(access: .create, durability: configuration.stateDurability)
     let sender = try SenderSetup.sender(
       configuration, store: store, client: client, answerSender: answerSender, warn: warn,
       facts: { logger.log($0) },
