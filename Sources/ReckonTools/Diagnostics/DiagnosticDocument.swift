@@ -26,15 +26,7 @@ public enum DiagnosticDocument {
       .object([
         "path": .string(result.source.path),
         "diagnostics": .array(
-          result.diagnostics.map { diagnostic in
-            var fields = location(diagnostic, in: result.source)
-            fields["code"] = .string(diagnostic.id.code)
-            fields["id"] = .string(diagnostic.id.rawValue)
-            fields["severity"] = .string(diagnostic.severity.rawValue)
-            fields["message"] = .string(diagnostic.message)
-            fields["hint"] = diagnostic.hint.map(JSONValue.string) ?? .null
-            return .object(fields)
-          }),
+          result.diagnostics.map { .object(fields($0, in: result.source)) }),
       ])
     }
     let all = results.flatMap(\.diagnostics)
@@ -46,6 +38,19 @@ public enum DiagnosticDocument {
           failures.map { .object(["path": .string($0.path), "message": .string($0.message)]) }),
         "errors": .integer(errors), "warnings": .integer(all.count - all.filter(\.isError).count),
       ]))
+  }
+
+  /// One diagnostic's fields in `json`: its code, id, severity, message, hint and 1-based
+  /// start and end in `source`.
+  public static func fields(_ diagnostic: Diagnostic, in source: SourceFile) -> [String: JSONValue]
+  {
+    var fields = location(diagnostic, in: source)
+    fields["code"] = .string(diagnostic.id.code)
+    fields["id"] = .string(diagnostic.id.rawValue)
+    fields["severity"] = .string(diagnostic.severity.rawValue)
+    fields["message"] = .string(diagnostic.message)
+    fields["hint"] = diagnostic.hint.map(JSONValue.string) ?? .null
+    return fields
   }
 
   /// A SARIF 2.1.0 log of one run: a rule per code that occurs, a result per diagnostic, and a

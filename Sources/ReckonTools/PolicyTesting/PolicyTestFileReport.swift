@@ -1,6 +1,7 @@
 import Foundation
 import ReckonEngine
 import ReckonPolicy
+import ReckonSupport
 
 /// What running one tests file found: problems that stopped it, each test's outcome, and coverage.
 public struct PolicyTestFileReport: Sendable {
@@ -8,17 +9,36 @@ public struct PolicyTestFileReport: Sendable {
   public let testsSource: SourceFile
   /// The policy the tests are for.
   public let policyPath: String
-  /// Rendered diagnostics that kept the tests from running (a policy or tests file that does not check).
-  public internal(set) var problems: [String]
+  /// What kept the tests from running (a policy or tests file that does not check), in order.
+  public internal(set) var stops: [Stop]
+  /// Each of `stops` as a terminal shows it: diagnostics rendered with their source lines.
+  public var problems: [String] { stops.map(\.rendered) }
   /// Each test's outcome, in file order.
   public internal(set) var outcomes: [PolicyTestOutcome] = []
   /// The policy's rule coverage, when the tests ran.
   public internal(set) var coverage: PolicyCoverage?
 
-  init(testsSource: SourceFile, policyPath: String, problems: [String]) {
+  /// One thing that kept a tests file from running.
+  public enum Stop: Sendable {
+    /// Diagnostics in a file: the tests file, or the policy.
+    case diagnostics([Diagnostic], in: SourceFile)
+    /// A problem no diagnostic locates (a policy missing beside its tests).
+    case note(String)
+
+    /// As a terminal shows it.
+    public var rendered: String {
+      switch self {
+      case .diagnostics(let diagnostics, let source):
+        DiagnosticFormatter().render(diagnostics, in: source)
+      case .note(let text): text
+      }
+    }
+  }
+
+  init(testsSource: SourceFile, policyPath: String, stops: [Stop] = []) {
     self.testsSource = testsSource
     self.policyPath = policyPath
-    self.problems = problems
+    self.stops = stops
   }
 
   /// One report of the runs of one tests file in each store's words: the outcomes in file
@@ -27,7 +47,8 @@ public struct PolicyTestFileReport: Sendable {
     self = reports[0]
     for report in reports.dropFirst() {
       // Each store's run reads the whole file: a problem of the file is said once.
-      problems += report.problems.filter { !problems.contains($0) }
+      let said = Set(problems)
+      stops += report.stops.filter { !said.contains($0.rendered) }
       outcomes += report.outcomes
       if let other = report.coverage {
         if coverage == nil { coverage = other } else { coverage?.merge(other) }
@@ -88,6 +109,9 @@ public struct PolicyTestJSONReport: Encodable {
     let policy: String
     let passed: Bool
     let problems: [String]
+    /// The diagnostics among `problems`, each as `reckon check --format json` gives one, with
+    /// the path of its file.
+    let diagnostics: [JSONValue]
     let results: [Result]
     let coverage: PolicyCoverage?
   }
@@ -131,6 +155,14 @@ public struct PolicyTestJSONReport: Encodable {
       File(
         tests: report.testsSource.path, policy: report.policyPath, passed: report.passed,
         problems: report.problems,
+        diagnostics: report.stops.flatMap { stop -> [JSONValue] in
+          guard case .diagnostics(let diagnostics, let source) = stop else { return [] }
+          return diagnostics.map { diagnostic in
+            var fields = DiagnosticDocument.fields(diagnostic, in: source)
+            fields["path"] = .string(source.path)
+            return .object(fields)
+          }
+        },
         results: report.outcomes.map { outcome in
           Result(
             name: outcome.name, line: outcome.location.line, passed: outcome.passed,

@@ -35,13 +35,13 @@ public struct PolicyTestRunner: Sendable {
     guard FileManager.default.fileExists(atPath: policyPath) else {
       return PolicyTestFileReport(
         testsSource: tests, policyPath: policyPath,
-        problems: ["\(policyPath): no such policy beside the tests"])
+        stops: [.note("\(policyPath): no such policy beside the tests")])
     }
     let (stores, diagnostics) = TestStores.read(tests, default: schema)
     guard diagnostics.isEmpty else {
       return PolicyTestFileReport(
         testsSource: tests, policyPath: policyPath,
-        problems: [DiagnosticFormatter().render(diagnostics, in: tests)])
+        stops: [.diagnostics(diagnostics, in: tests)])
     }
     var runners: [PolicyTestRunner] = []
     for store in stores {
@@ -51,12 +51,13 @@ public struct PolicyTestRunner: Sendable {
         let note =
           stores.count > 1 || store != schema.store
           ? [
-            "\(policyPath) does not check in \(TestStores.words(store)) words, which its tests of "
-              + "store \(store.rawValue) are in:"
+            PolicyTestFileReport.Stop.note(
+              "\(policyPath) does not check in \(TestStores.words(store)) words, which its tests "
+                + "of store \(store.rawValue) are in:")
           ] : []
         return PolicyTestFileReport(
           testsSource: tests, policyPath: policyPath,
-          problems: note + [loaded.renderedDiagnostics()])
+          stops: note + [.diagnostics(loaded.diagnostics, in: loaded.source)])
       }
       runners.append(
         PolicyTestRunner(policy: policy, schema: storeSchema, defaultStore: schema.store))
@@ -76,7 +77,7 @@ public struct PolicyTestRunner: Sendable {
     guard problems.isEmpty else {
       return PolicyTestFileReport(
         testsSource: tests, policyPath: policyPath,
-        problems: [DiagnosticFormatter().render(problems, in: tests)])
+        stops: [.diagnostics(problems, in: tests)])
     }
     return PolicyTestFileReport(merging: prepared.map { $0.runner.run($0.tests, in: tests) })
   }
@@ -124,7 +125,7 @@ public struct PolicyTestRunner: Sendable {
     guard diagnostics.isEmpty else {
       return PolicyTestFileReport(
         testsSource: source, policyPath: policy.checked.source.path,
-        problems: [DiagnosticFormatter().render(Array(Set(diagnostics)), in: source)])
+        stops: [.diagnostics(Array(Set(diagnostics)), in: source)])
     }
     return run(prepared, in: source)
   }
@@ -132,7 +133,7 @@ public struct PolicyTestRunner: Sendable {
   /// Runs tests read from `source` without problems.
   func run(_ prepared: [PreparedTest], in source: SourceFile) -> PolicyTestFileReport {
     var report = PolicyTestFileReport(
-      testsSource: source, policyPath: policy.checked.source.path, problems: [])
+      testsSource: source, policyPath: policy.checked.source.path)
     var coverage = PolicyCoverage(policy: policy)
     for (test, facts, checks) in prepared {
       let outcome = run(test, facts, checks, source)

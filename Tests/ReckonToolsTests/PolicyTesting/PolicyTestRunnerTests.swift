@@ -1,3 +1,4 @@
+import Foundation
 import ReckonEngine
 import ReckonFacts
 import ReckonPolicy
@@ -325,6 +326,30 @@ struct PolicyTestRunnerTests {
     let report = try Self.run("test \"clash\"\n  given usage.consumed = 40%\n  \(clauses)")
     #expect(report.problems.joined().contains(error), "\(report.problems)")
     #expect(report.outcomes.isEmpty)
+  }
+
+  /// A tool reads a problem's place and code from the JSON report, as from `check`'s, beside
+  /// the rendered text.
+  @Test func theJSONReportGivesEachProblemAsADiagnostic() throws {
+    let report = try Self.run(
+      "test \"clash\"\n  given usage.consumed = 40%\n  expect refund DECLINE, share data only\n")
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(PolicyTestJSONReport([report]).jsonText().utf8))
+        as? [String: Any])
+    let file = try #require((json["files"] as? [[String: Any]])?.first)
+    #expect((file["problems"] as? [String])?.first?.contains("error[P0226]") == true, "\(file)")
+    let diagnostics = try #require(file["diagnostics"] as? [[String: Any]])
+    #expect(diagnostics.count == 1, "\(diagnostics)")
+    let diagnostic = try #require(diagnostics.first)
+    #expect(diagnostic["path"] as? String == "small.tests")
+    #expect(diagnostic["code"] as? String == "P0226")
+    #expect(diagnostic["id"] as? String == "conflicting-expectations")
+    #expect(diagnostic["severity"] as? String == "error")
+    #expect(diagnostic["line"] as? Int == 3)
+    #expect(diagnostic["column"] as? Int == 26)
+    #expect(
+      (diagnostic["message"] as? String)?.hasPrefix("this test already expects refund DECLINE")
+        == true, "\(diagnostic)")
   }
 
   @Test func factsGivenTwiceBeforeTheFirstTestAreAnError() throws {
