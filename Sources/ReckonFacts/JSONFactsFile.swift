@@ -155,7 +155,7 @@ struct JSONFactsFile: Sendable {
   )
     throws(JSONFileFactSourceError)
   {
-    let key = section == .byAppAccountToken ? rawKey.lowercased() : rawKey
+    let key = section == .byAppAccountToken ? UUIDText.accountKey(rawKey) : rawKey
     let path = "\(file): \(section.rawValue).\(rawKey)"
     guard var object = facts.objectValue else { throw .notAnObject(path: path) }
     if let other = entries[section][key] {

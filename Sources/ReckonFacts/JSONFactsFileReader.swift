@@ -112,7 +112,7 @@ struct JSONFactsFileReader {
     }
     guard read else { return false }
     lastCount = facts.count
-    let key = section == .byAppAccountToken ? rawKey.lowercased() : rawKey
+    let key = section == .byAppAccountToken ? UUIDText.accountKey(rawKey) : rawKey
     var entry = JSONFactsFile.Entry(facts: facts, file: file)
     // Rare: placed and sorted here, so an entry without any costs nothing more.
     if !otherStoresValues.isEmpty {

@@ -1,4 +1,5 @@
 import Foundation
+import ReckonSupport
 
 /// A notification as the webhook received it, recorded once per `notificationUUID`.
 public struct NotificationRecord: Hashable, Sendable {
@@ -10,7 +11,7 @@ public struct NotificationRecord: Hashable, Sendable {
   public var transactionId: String?
   /// The transaction's original transaction id.
   public var originalTransactionId: String?
-  /// The app account token, lowercased, when the purchase set one.
+  /// The customer's account id when the purchase set one, as `UUIDText.accountKey` keeps it.
   public var appAccountToken: String?
   /// The app's bundle id.
   public var bundleId: String
@@ -46,7 +47,7 @@ public struct NotificationRecord: Hashable, Sendable {
     self.notificationType = notificationType
     self.transactionId = transactionId
     self.originalTransactionId = originalTransactionId
-    self.appAccountToken = appAccountToken?.lowercased()
+    self.appAccountToken = appAccountToken.map(UUIDText.accountKey)
     self.bundleId = bundleId
     self.environment = environment
     self.receivedAt = receivedAt
@@ -209,7 +210,7 @@ public enum OutcomeType: String, Hashable, Sendable, CaseIterable {
 
 /// How a customer is recognised across transactions.
 public enum CustomerKey: Hashable, Sendable {
-  /// The app account token set at purchase (lowercased).
+  /// The account id set at purchase, as `UUIDText.accountKey` keeps it.
   case appAccountToken(String)
   /// The original transaction id.
   case originalTransactionId(String)

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonState
+import ReckonSupport
 
 /// The state in a PostgreSQL database, which several Reckon instances share: requests,
 /// decisions, the outbox, delivery attempts, outcomes, and the pacing, holds and claims every
@@ -269,7 +270,8 @@ public final class PostgresStateStore: @unchecked Sendable {
   {
     let (column, value): (String, String)
     switch customer {
-    case .appAccountToken(let token): (column, value) = ("app_account_token", token.lowercased())
+    case .appAccountToken(let token):
+      (column, value) = ("app_account_token", UUIDText.accountKey(token))
     case .originalTransactionId(let id): (column, value) = ("original_transaction_id", id)
     }
     return try count(
@@ -313,7 +315,8 @@ public final class PostgresStateStore: @unchecked Sendable {
             .text(type.rawValue), .text(transactionId), .optional(originalTransactionId),
             // An outcome that does not name its customer (Google's voided purchases) is the
             // customer's of the request it answers.
-            .optional((appAccountToken ?? request?.text(3))?.lowercased()), .date(occurredAt),
+            .optional((appAccountToken ?? request?.text(3)).map(UUIDText.accountKey)),
+            .date(occurredAt),
             .optional(app?.bundleId ?? request?.text(1)),
             .optional(app?.environment ?? request?.text(2)),
           ])

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonSQLite
 import ReckonState
+import ReckonSupport
 
 /// The state database: requests, decisions, the outbox, delivery attempts and outcomes, in one
 /// SQLite file (WAL, busy timeout, prepared statements, forward migrations). One connection,
@@ -331,7 +332,8 @@ public final class SQLiteStateStore: @unchecked Sendable {
   {
     let (column, value): (String, String)
     switch customer {
-    case .appAccountToken(let token): (column, value) = ("app_account_token", token.lowercased())
+    case .appAccountToken(let token):
+      (column, value) = ("app_account_token", UUIDText.accountKey(token))
     case .originalTransactionId(let id): (column, value) = ("original_transaction_id", id)
     }
     return try locked { () throws(StateError) in
@@ -411,7 +413,7 @@ public final class SQLiteStateStore: @unchecked Sendable {
             .optional(originalTransactionId),
             // An outcome that does not name its customer (Google's voided purchases) is the
             // customer's of the request it answers.
-            .optional((appAccountToken ?? request?.text(3))?.lowercased()),
+            .optional((appAccountToken ?? request?.text(3)).map(UUIDText.accountKey)),
             .date(occurredAt), .optional(app?.bundleId ?? request?.text(1)),
             .optional(app?.environment ?? request?.text(2)),
           ])

@@ -582,18 +582,27 @@ import Testing
   @Test func outcomesAttachToTheLatestRequestAndCountAsRefundsForTheCustomer() throws {
     let store = try TestState.store()
     let request = try store.recordNotification(
-      TestState.notification(transaction: "55", token: "ABC")
+      TestState.notification(transaction: "55", token: "7F3A2C1E-0B4D-4E5F-8A9B-1C2D3E4F5A6B")
     ).requestId
     let attached = try store.attachOutcome(
-      .refund, notificationUUID: "n-1", transactionId: "55", appAccountToken: "ABC",
+      .refund, notificationUUID: "n-1", transactionId: "55",
+      appAccountToken: "7F3A2C1E-0B4D-4E5F-8A9B-1C2D3E4F5A6B",
       occurredAt: TestState.start.addingTimeInterval(60))
     try store.attachOutcome(
-      .refund, notificationUUID: "n-1", transactionId: "55", appAccountToken: "abc",
+      .refund, notificationUUID: "n-1", transactionId: "55",
+      appAccountToken: "7f3a2c1e-0b4d-4e5f-8a9b-1c2d3e4f5a6b",
       occurredAt: TestState.start)
     #expect(attached == request)
     #expect(try store.outcomes(requestId: request) == [.refund])
-    #expect(try store.refundCount(customer: .appAccountToken("abc"), before: .distantFuture) == 1)
-    #expect(try store.refundCount(customer: .appAccountToken("abc"), before: TestState.start) == 0)
+    // A UUID's case means nothing.
+    #expect(
+      try store.refundCount(
+        customer: .appAccountToken("7f3a2c1e-0b4d-4e5f-8a9b-1c2d3e4f5a6b"), before: .distantFuture)
+        == 1)
+    #expect(
+      try store.refundCount(
+        customer: .appAccountToken("7f3a2c1e-0b4d-4e5f-8a9b-1c2d3e4f5a6b"), before: TestState.start)
+        == 0)
   }
 
   @Test func savingAnEntryRecordsItsAttemptInTheSameTransaction() throws {

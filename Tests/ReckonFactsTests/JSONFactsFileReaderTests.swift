@@ -80,8 +80,10 @@ struct JSONFactsFileReaderTests {
     File(name: "a section given twice", json: #"{"byTransactionId": {}, "byTransactionId": {}}"#),
     File(name: "an entry given twice", json: #"{"byTransactionId": {"1": {}, "1": {}}}"#),
     File(
-      name: "a token given in two cases",
-      json: #"{"byAppAccountToken": {"ABC": {}, "abc": {"usage.consumed": "1%"}}}"#),
+      name: "a UUID token given in two cases",
+      json:
+        #"{"byAppAccountToken": {"7F3A2C1E-0B4D-4E5F-8A9B-1C2D3E4F5A6B": {}, "7f3a2c1e-0b4d-4e5f-8a9b-1c2d3e4f5a6b": {"usage.consumed": "1%"}}}"#
+    ),
     File(name: "an unknown section", json: #"{"byTransactionIds": {}}"#),
     File(name: "an unknown fact", json: #"{"byTransactionId": {"1": {"usage.consumd": "4%"}}}"#),
     File(

@@ -8,10 +8,11 @@ struct JSONFileFactSourceTests {
   @Test func transactionFactsWinOverAccountFacts() async throws {
     let file = try Fixtures.temporaryFolder().appendingPathComponent("facts.json")
     try Fixtures.write(
-      #"{"byTransactionId": {"1": {"usage.consumed": "40%"}}, "byAppAccountToken": {"ABC": {"usage.consumed": "90%", "customer.consented": true}}}"#,
+      #"{"byTransactionId": {"1": {"usage.consumed": "40%"}}, "byAppAccountToken": {"7F3A2C1E-0B4D-4E5F-8A9B-1C2D3E4F5A6B": {"usage.consumed": "90%", "customer.consented": true}}}"#,
       to: file)
     let source = try JSONFileFactSource(name: "notes", path: file.path, schema: .standard)
-    let facts = try await source.facts(for: Fixtures.keys(transaction: "1", token: "abc"))
+    let facts = try await source.facts(
+      for: Fixtures.keys(transaction: "1", token: "7f3a2c1e-0b4d-4e5f-8a9b-1c2d3e4f5a6b"))
     #expect(facts == ["usage.consumed": .percent(40), "customer.consented": .boolean(true)])
     #expect(try await source.facts(for: Fixtures.keys(transaction: "2")).isEmpty)
   }

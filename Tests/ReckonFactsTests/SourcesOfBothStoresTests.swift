@@ -97,18 +97,38 @@ struct SourcesOfBothStoresTests {
       order.flatMap { FactsInOtherStoresWords.in($0) }?.facts == ["usage.consumed": .percent(40)])
   }
 
+  /// An account id that is no UUID (Google's obfuscated one) is the app's own text: two ids
+  /// that differ in case are two customers, in a file read quickly or thoroughly.
+  @Test(arguments: [true, false])
+  func anAccountIdThatIsNoUUIDMatchesInItsOwnCase(quickly: Bool) async throws {
+    let path = try write(
+      #"{"byAppAccountToken": {"Acct-Mixed": {"customer.consented": true}, "acct-mixed": {"usage.consumed": "5%"}}}"#
+    )
+    let facts = try JSONFactsFile(files: [path], schema: Self.appStore, quickly: quickly)
+    #expect(
+      try facts.facts(for: Fixtures.keys(transaction: nil, token: "Acct-Mixed"))
+        == ["customer.consented": .boolean(true)])
+    #expect(
+      try facts.facts(for: Fixtures.keys(transaction: nil, token: "acct-mixed"))
+        == ["usage.consumed": .percent(5)])
+    #expect(try facts.facts(for: Fixtures.keys(transaction: nil, token: "ACCT-MIXED")).isEmpty)
+  }
+
   /// The account's entry is named as the file writes its key, not as the lookup lowercased it.
   @Test(arguments: [true, false])
   func anAccountIsNamedAsTheFileWritesIt(quickly: Bool) throws {
     let path = try write(
-      #"{"byAppAccountToken": {"ACCT-2": {"customer.override": " APPROVE "}}}"#)
+      #"{"byAppAccountToken": {"7F3A2C1E-0B4D-4E5F-8A9B-1C2D3E4F5A6B": {"customer.override": " APPROVE "}}}"#
+    )
     let file = try JSONFactsFile(files: [path], schema: Self.appStore, quickly: quickly)
     let failure = #expect(throws: JSONFileFactSourceError.self) {
-      try file.facts(for: Fixtures.keys(transaction: nil, token: "acct-2"))
+      try file.facts(
+        for: Fixtures.keys(transaction: nil, token: "7f3a2c1e-0b4d-4e5f-8a9b-1c2d3e4f5a6b"))
     }
     #expect(
       failure?.description.hasPrefix(
-        "\(path): byAppAccountToken.ACCT-2: customer.override: APPROVE is a Google Play value")
+        "\(path): byAppAccountToken.7F3A2C1E-0B4D-4E5F-8A9B-1C2D3E4F5A6B: customer.override: APPROVE is a Google Play value"
+      )
         == true, "\(String(describing: failure))")
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonState
+import ReckonSupport
 
 /// A `StateStore` kept in memory, for tests and as a second backend of the conformance suite:
 /// it shows what the protocol asks of a backend without SQL. One lock serialises every call, as
@@ -201,7 +202,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
         Outcome(
           uuid: notificationUUID, requestId: request?.id, type: type,
           transactionId: transactionId,
-          appAccountToken: (appAccountToken ?? request?.record.appAccountToken)?.lowercased(),
+          appAccountToken: (appAccountToken ?? request?.record.appAccountToken).map(
+            UUIDText.accountKey),
           originalTransactionId: originalTransactionId, occurredAt: occurredAt))
       return request?.id
     }
@@ -288,7 +290,8 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
           return false
         }
         switch customer {
-        case .appAccountToken(let token): return outcome.appAccountToken == token.lowercased()
+        case .appAccountToken(let token):
+          return outcome.appAccountToken == UUIDText.accountKey(token)
         case .originalTransactionId(let id): return outcome.originalTransactionId == id
         }
       }.count

@@ -162,15 +162,29 @@ import Testing
     _ = try store.recordNotification(Fixture.notification(transaction: "1"))
     _ = try store.attachOutcome(
       .refund, notificationUUID: UUID().uuidString, transactionId: "1", app: Fixture.appKey,
-      originalTransactionId: "900", appAccountToken: "ABC",
+      originalTransactionId: "900", appAccountToken: "7F3A2C1E-0B4D-4E5F-8A9B-1C2D3E4F5A6B",
       occurredAt: Fixture.start.addingTimeInterval(60))
     let later = Fixture.start.addingTimeInterval(120)
-    #expect(try store.refundCount(customer: .appAccountToken("abc"), app: nil, before: later) == 1)
+    #expect(
+      try store.refundCount(
+        customer: .appAccountToken("7f3a2c1e-0b4d-4e5f-8a9b-1c2d3e4f5a6b"), app: nil, before: later)
+        == 1)
     #expect(
       try store.refundCount(customer: .originalTransactionId("900"), app: nil, before: later) == 1)
     #expect(
-      try store.refundCount(customer: .appAccountToken("abc"), app: nil, before: Fixture.start)
+      try store.refundCount(
+        customer: .appAccountToken("7f3a2c1e-0b4d-4e5f-8a9b-1c2d3e4f5a6b"), app: nil,
+        before: Fixture.start)
         == 0)
+    // Any other account id (Google's obfuscated one) is the app's own text, case and all.
+    _ = try store.attachOutcome(
+      .refund, notificationUUID: UUID().uuidString, transactionId: "1", app: Fixture.appKey,
+      originalTransactionId: nil, appAccountToken: "Acct-9",
+      occurredAt: Fixture.start.addingTimeInterval(60))
+    #expect(
+      try store.refundCount(customer: .appAccountToken("Acct-9"), app: nil, before: later) == 1)
+    #expect(
+      try store.refundCount(customer: .appAccountToken("acct-9"), app: nil, before: later) == 0)
   }
 
   /// A refund of some seats gave the customer money back: it counts among their refunds.

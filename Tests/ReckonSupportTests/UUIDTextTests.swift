@@ -4,6 +4,17 @@ import Testing
 
 /// UUID text is read and written exactly as Foundation reads and writes it.
 struct UUIDTextTests {
+  /// A UUID's case means nothing, so it is matched in lower case; other account ids keep theirs.
+  @Test(arguments: [
+    ("7F3A2C1E-0B4D-4E5F-8A9B-1C2D3E4F5A6B", "7f3a2c1e-0b4d-4e5f-8a9b-1c2d3e4f5a6b"),
+    ("7f3a2c1e-0b4d-4e5f-8a9b-1c2d3e4f5a6b", "7f3a2c1e-0b4d-4e5f-8a9b-1c2d3e4f5a6b"),
+    ("Acct-Mixed", "Acct-Mixed"), ("ABC", "ABC"),
+    ("7F3A2C1E-0B4D-4E5F-8A9B-1C2D3E4F5A6", "7F3A2C1E-0B4D-4E5F-8A9B-1C2D3E4F5A6"),
+  ])
+  func anAccountKeyIsALowerCaseUUIDOrTheTextAsWritten(_ text: String, _ key: String) {
+    #expect(UUIDText.accountKey(text) == key)
+  }
+
   @Test func textIsWhatFoundationWrites() {
     for _ in 0..<500 {
       let uuid = UUID()

@@ -37,7 +37,7 @@ public struct GooglePlayReviewRequest: Hashable, Sendable, ReplyRequest {
   public var keys: RequestKeys {
     RequestKeys(
       transactionId: review.orderId, originalTransactionId: nil,
-      appAccountToken: review.obfuscatedAccountId?.lowercased(), productId: nil,
+      appAccountToken: review.obfuscatedAccountId, productId: nil,
       bundleId: packageName)
   }
 

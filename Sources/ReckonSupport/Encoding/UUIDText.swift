@@ -19,6 +19,19 @@ public enum UUIDText {
     }
   }
 
+  /// A customer's account id as fact sources and the state match it: a UUID in lower case (its
+  /// case means nothing, and Apple's `appAccountToken` is one), anything else as written
+  /// (Google's `obfuscatedAccountId` is the app's own text, whose case is part of it).
+  public static func accountKey(_ text: String) -> String {
+    var text = text
+    let uuid = text.withUTF8 { bytes -> Bool? in
+      guard bits(bytes, lowercaseOnly: true) == nil else { return nil }
+      return bits(bytes, lowercaseOnly: false) != nil
+    }
+    // nil: already a lower-case UUID.
+    return uuid == true ? text.lowercased() : text
+  }
+
   /// `uuid` as text, upper-case as `UUID.uuidString` writes it, or lower-case.
   public static func text(_ uuid: UUID, uppercase: Bool = true) -> String {
     let digits = uppercase ? upperDigits : lowerDigits

@@ -142,11 +142,12 @@ import Testing
     #expect(request.appKey == AppKey(bundleId: "com.example.play", environment: "GooglePlay"))
   }
 
-  @Test func anObfuscatedAccountIdIsAskedForInLowerCaseAndKeptAsWrittenInItsFact() throws {
+  /// Google's account id is the app's own text, not a UUID: its case is part of it.
+  @Test func anObfuscatedAccountIdIsAskedForAsWritten() throws {
     var scenario = GooglePlayScenario()
     scenario.accountId = "Acct-7X"
-    #expect(scenario.request.keys.appAccountToken == "acct-7x")
-    #expect(scenario.request.customer == .appAccountToken("acct-7x"))
+    #expect(scenario.request.keys.appAccountToken == "Acct-7X")
+    #expect(scenario.request.customer == .appAccountToken("Acct-7X"))
     #expect(try scenario.gathered().values["customer.obfuscated_account_id"] == .text("Acct-7X"))
   }
 }
