@@ -108,9 +108,9 @@ public final class PolicyBook: @unchecked Sendable {
 
   /// Loads and checks the policy of every app, reading no file larger than `fileLimit`, and
   /// keeps each in `archive`. An app whose file does not check starts with the version `archive`
-  /// kept when it last went live (reported by `live()` and `refusedFiles()` until the file is
-  /// fixed); without one, the first such file fails the whole load, as a file that cannot be
-  /// read always does.
+  /// kept when it last went live from that file (reported by `live()` and `refusedFiles()` until
+  /// the file is fixed); without one, the first such file fails the whole load, as a file that
+  /// cannot be read always does.
   public convenience init(
     _ sources: [AppStoreApp: Source], schema: FactSchema, fileLimit: FileSizeLimit = .policy,
     archive: (any PolicyArchive)? = nil
@@ -138,9 +138,11 @@ public final class PolicyBook: @unchecked Sendable {
         entries[app] = try Self.load(source, schema: schema, fileLimit: fileLimit)
       } catch {
         // A file that cannot be read at start is a deployment mistake, not an edit: the start
-        // fails on it, as reckon.json's init does, rather than fall back.
+        // fails on it, as reckon.json's init does, rather than fall back. Nor is another
+        // file's version a fallback: instances sharing a state keep one version per app, and
+        // one configured with another policy would decide by that policy.
         guard case .file(let path) = source, !error.cannotBeRead,
-          let kept = try? archive?.lastLivePolicy(app: app),
+          let kept = try? archive?.lastLivePolicy(app: app), kept.source == path,
           let entry = try? Self.compile(
             source, SourceFile(path: path, text: kept.text), modified: nil, schema: schema)
         else { throw error }

@@ -140,8 +140,9 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
         + diagnostics
     case .policyFallback(let policy, let diagnostics, let wentLiveAt):
       "policy file \(policy.path) does not check, so \(policy.app) is decided by the version "
-        + "that went live at \(wentLiveAt.formatted(.iso8601)), kept in the state (sha256 "
-        + "\(policy.sha256.prefix(12))), until the file is fixed\n" + diagnostics
+        + "that went live from it at \(wentLiveAt.formatted(.iso8601)), kept in the state ("
+        + (policy.version.map { "version \($0), " } ?? "") + "sha256 \(policy.sha256.prefix(12))), "
+        + "until the file is fixed\n" + diagnostics
     case .sender(let event): event.description
     case .factsReloadRefused(let source, let path, let problem):
       "facts file \(path) of fact source '\(source)' does not read since it changed; requests "

@@ -73,6 +73,23 @@ struct PolicyFallbackTests {
     }
   }
 
+  /// Instances sharing a state keep one version per app, the last any of them put live: one
+  /// configured with another file must not fall back on that file's policy.
+  @Test func aVersionThatWentLiveFromAnotherFileIsNotFallenBackOn() throws {
+    let path = TestScratch.folder.appendingPathComponent("fallback-\(UUID()).policy").path
+    let other = TestScratch.folder.appendingPathComponent("other-\(UUID()).policy").path
+    let store = try SQLiteStateStore(path: TestState.temporaryPath(), rules: .appStore)
+    try Self.decline.write(toFile: path, atomically: true, encoding: .utf8)
+    _ = try PolicyBook([Self.app: .file(path)], schema: .standard, archive: store)
+    try Self.grant.write(toFile: other, atomically: true, encoding: .utf8)
+    _ = try PolicyBook([Self.app: .file(other)], schema: .standard, archive: store)
+    #expect(try store.lastLivePolicy(app: Self.app.key)?.source == other)
+    try Self.broken.write(toFile: path, atomically: true, encoding: .utf8)
+    #expect(throws: PolicyBook.Refusal.self) {
+      try PolicyBook([Self.app: .file(path)], schema: .standard, archive: store)
+    }
+  }
+
   @Test func anotherAppsKeptVersionIsNotFallenBackOn() throws {
     let path = TestScratch.folder.appendingPathComponent("fallback-\(UUID()).policy").path
     let store = try SQLiteStateStore(path: TestState.temporaryPath(), rules: .appStore)
