@@ -81,7 +81,7 @@ import Testing
     // Before going live: the Google Play parts check too, each on its line.
     let doctor = try await ReckonBinary.run(["doctor", "--config", config, "--offline"])
     #expect(doctor.status == 0, "\(doctor.standardOutput)\(doctor.standardError)")
-    for line in ["google-play key", "app-store key", "policy"] {
+    for line in ["google-play key", "google-play push keys", "app-store key", "policy"] {
       #expect(doctor.standardOutput.contains(line), "\(line): \(doctor.standardOutput)")
     }
     #expect(!doctor.standardOutput.contains("FAIL"), "\(doctor.standardOutput)")
@@ -91,7 +91,7 @@ import Testing
     // Nothing of the App Store's is asked of Google Play apps alone: not its roots, webhook or
     // clock.
     for said in [
-      "trusted roots       no App Store app is configured",
+      "trusted roots          no App Store app is configured",
       "pass the URL Google Play's Pub/Sub subscription pushes to (https://HOST/google/rtdn)",
       "--offline: Google Play was not asked",
     ] {
@@ -165,6 +165,29 @@ import Testing
     ] {
       #expect(report.standardOutput.contains(fragment), "\(fragment): \(report.standardOutput)")
     }
+  }
+
+  /// With refreshKeys false the keys file is all a service verifies pushes with: one that does
+  /// not read stops serve's start and fails doctor, rather than refuse every push later as
+  /// signed by a key Google does not have.
+  @Test(arguments: ["garbage", #"{"keys": []}"#, nil])
+  func aKeysFileThatDoesNotReadStopsTheStartAndFailsDoctor(_ contents: String?) async throws {
+    let folder = TestScratch.folder.appendingPathComponent("reckon-gp-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(
+      atPath: folder + "/identity", withIntermediateDirectories: true)
+    let keys = folder + "/identity/keys.json"
+    if let contents { try Data(contents.utf8).write(to: URL(fileURLWithPath: keys)) }
+    let config = try Self.configuration(folder, standIn: "http://127.0.0.1:1")
+    let serve = try await ReckonBinary.run(["serve", "--config", config])
+    #expect(serve.status == 1)
+    #expect(
+      serve.standardError.contains("googlePlay.push.keysFile: \(keys)"), "\(serve.standardError)")
+    let doctor = try await ReckonBinary.run(["doctor", "--config", config, "--offline"])
+    #expect(doctor.status == 1)
+    #expect(
+      doctor.standardOutput.contains(
+        "FAIL  google-play push keys  googlePlay.push.keysFile: \(keys)"),
+      "\(doctor.standardOutput)")
   }
 
   @Test func aGooglePlayPolicyChecksInGooglesWordsOnly() async throws {

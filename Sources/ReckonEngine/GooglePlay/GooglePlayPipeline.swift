@@ -66,9 +66,15 @@ public final class GooglePlayPipeline: Sendable {
     do {
       _ = try await verifier.verify(authorization: authorization, now: receivedAt)
     } catch {
+      // Keys this side cannot load refuse no push for good: 503, so Pub/Sub delivers it again.
+      let status: Int
+      switch error {
+      case .noToken: status = 401
+      case .keysUnavailable: status = 503
+      default: status = 403
+      }
       return WebhookAnswer(
-        status: error == .noToken ? 401 : 403, type: nil, verdict: .refused,
-        fields: ["error": error.description])
+        status: status, type: nil, verdict: .refused, fields: ["error": error.description])
     }
     let push: PubSubPush
     let notification: DeveloperNotification

@@ -13,6 +13,8 @@ public enum GooglePlaySetup {
     case keyReadableByOthers(path: String, mode: UInt16)
     /// A part that fetches (the keys, the client) was asked for with no transport given.
     case noTransport
+    /// The keys file a service that fetches no keys verifies pushes with does not read.
+    case keysFile(path: String, reason: String)
 
     /// What to fix.
     public var description: String {
@@ -22,6 +24,9 @@ public enum GooglePlaySetup {
         "googlePlay.serviceAccountKeyPath: \(path) can be read by any user (mode "
           + String(mode & 0o777, radix: 8)
           + "): it holds the service account's private key; run chmod 600 on it"
+      case .keysFile(let path, let reason):
+        "googlePlay.push.keysFile: \(path): \(reason); with refreshKeys false it is the only "
+          + "source of Google's keys, and no push would verify"
       case .noTransport:
         "googlePlay: is configured, but no HTTP transport was given to reach Google through "
           + "(pass ReckonHTTP's CurlHTTPClient())"
@@ -33,7 +38,14 @@ public enum GooglePlaySetup {
   public static func keys(_ settings: GooglePlayConfiguration, transport: (any HTTPTransport)?)
     throws(Failure) -> GoogleSigningKeys
   {
-    guard settings.refreshKeys else { return GoogleSigningKeys(.file(settings.keysFile!)) }
+    guard settings.refreshKeys else {
+      let path = settings.keysFile!
+      // Read now: every push would otherwise be refused as signed by a key Google does not have.
+      do { _ = try JSONWebKeySet(json: try LocalFile.data(at: path)) } catch {
+        throw .keysFile(path: path, reason: "\(error)")
+      }
+      return GoogleSigningKeys(.file(path))
+    }
     guard let transport else { throw .noTransport }
     let url = URL(string: settings.keysURL) ?? GoogleSigningKeys.googleCertificatesURL
     return GoogleSigningKeys(

@@ -106,6 +106,15 @@ extension ReckonService {
     }
     do throws(GooglePlaySetup.Failure) {
       let keys = try GooglePlaySetup.keys(settings, transport: transport)
+      if settings.refreshKeys, let cache = settings.keysFile {
+        let folder = URL(fileURLWithPath: cache).deletingLastPathComponent().path
+        if !FileManager.default.isWritableFile(atPath: folder) {
+          warn(
+            "googlePlay.push.keysFile: Google's keys cannot be kept in \(cache) (its folder "
+              + "\(folder) is missing or not writable): a restart without the network would "
+              + "verify no push")
+        }
+      }
       let client = try GooglePlaySetup.client(settings, transport: transport)
       if client == nil {
         warn(

@@ -29,6 +29,9 @@ public actor GoogleSigningKeys {
   /// Why the last load or fetch failed, for `/healthz` and `reckon doctor`.
   public private(set) var lastProblem: String?
 
+  /// How many keys are held now.
+  public var count: Int { current?.keys.count ?? 0 }
+
   /// Keys from `source`.
   public init(_ source: Source) {
     self.source = source

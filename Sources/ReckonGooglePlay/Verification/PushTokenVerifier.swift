@@ -32,7 +32,10 @@ public struct PushTokenVerifier: Sendable {
       throw .wrongAlgorithm(header["alg"]?.stringValue ?? "missing")
     }
     guard case .string(let kid)? = header["kid"] else { throw .unknownKey("(none)") }
-    guard let key = await keys.key(kid, now: now) else { throw .unknownKey(kid) }
+    guard let key = await keys.key(kid, now: now) else {
+      if let problem = await keys.lastProblem { throw .keysUnavailable(kid: kid, problem: problem) }
+      throw .unknownKey(kid)
+    }
     guard key.verifiesRS256(signature: signature, message: Data("\(parts[0]).\(parts[1])".utf8))
     else { throw .badSignature }
     return try check(claims, now: now)

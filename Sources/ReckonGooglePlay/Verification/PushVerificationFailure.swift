@@ -9,6 +9,9 @@ public enum PushVerificationFailure: Error, Hashable, Sendable, CustomStringConv
   case wrongAlgorithm(String)
   /// No known key has the token's `kid`, even after refreshing the keys.
   case unknownKey(String)
+  /// No key has the token's `kid` because Google's keys could not be loaded or fetched (this
+  /// side's problem, not the push's): `problem` says why.
+  case keysUnavailable(kid: String, problem: String)
   /// The signature does not verify with the key the token names.
   case badSignature
   /// `iss` is not Google's accounts issuer.
@@ -29,6 +32,9 @@ public enum PushVerificationFailure: Error, Hashable, Sendable, CustomStringConv
     case .wrongAlgorithm(let alg): "the push token's alg is \(alg), not RS256"
     case .unknownKey(let kid):
       "the push token is signed by key \(kid), which is not one of Google's keys"
+    case .keysUnavailable(let kid, let problem):
+      "the push token is signed by key \(kid), and Google's keys are not at hand to check it: "
+        + problem
     case .badSignature: "the push token's signature does not verify"
     case .wrongIssuer(let issuer): "the push token's issuer is \(issuer), not accounts.google.com"
     case .wrongAudience(let audience):

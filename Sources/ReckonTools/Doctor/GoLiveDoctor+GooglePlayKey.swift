@@ -35,4 +35,28 @@ extension GoLiveDoctor {
       return .fail(name, "\(path): \(error)")
     }
   }
+
+  /// Google's signing keys load as `reckon serve` loads them (the keys file, or a fetch from
+  /// `keysURL` kept in it): without them every push is refused.
+  func googlePlayPushKeysCheck(_ configuration: ReckonConfiguration) async -> DoctorCheck {
+    let name = "google-play push keys"
+    guard let settings = configuration.googlePlay else {
+      return .fail(name, "googlePlay is not configured: no push can be verified")
+    }
+    if settings.refreshKeys, options.offline {
+      return .skip(name, "--offline: Google's keys were not fetched from \(settings.keysURL)")
+    }
+    let keys: GoogleSigningKeys
+    do throws(GooglePlaySetup.Failure) {
+      keys = try GooglePlaySetup.keys(settings, transport: transport)
+    } catch {
+      return .fail(name, error.description)
+    }
+    guard await keys.refresh(now: Date()) else {
+      return .fail(name, await keys.lastProblem ?? "Google's keys did not load")
+    }
+    let count = await keys.count
+    let from = settings.refreshKeys ? settings.keysURL : settings.keysFile ?? ""
+    return .ok(name, "\(count) signing key\(count == 1 ? "" : "s") from \(from)")
+  }
 }

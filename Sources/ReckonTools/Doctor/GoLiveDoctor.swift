@@ -64,7 +64,10 @@ public struct GoLiveDoctor: Sendable {
     }
     var checks = [configurationCheck(configuration)]
     checks.append(keyCheck(configuration))
-    if !configuration.googlePlayApps.isEmpty { checks.append(googlePlayKeyCheck(configuration)) }
+    if !configuration.googlePlayApps.isEmpty {
+      checks.append(googlePlayKeyCheck(configuration))
+      checks.append(await googlePlayPushKeysCheck(configuration))
+    }
     checks.append(rootsCheck(configuration))
     checks += policyChecks(configuration)
     checks += await factChecks(configuration)

@@ -40,9 +40,10 @@ import Testing
     }
   }
 
-  func service(facts: Flaky, googlePlayFacts: [LayeredFactSource.Layer]? = nil) throws
-    -> ReckonService
-  {
+  func service(
+    facts: Flaky, googlePlayFacts: [LayeredFactSource.Layer]? = nil,
+    keys: GoogleSigningKeys? = nil
+  ) throws -> ReckonService {
     try ReckonService(
       apps: [], factSources: [.init(facts, timeout: .seconds(1))],
       state: try SQLiteStateStore(
@@ -55,7 +56,7 @@ import Testing
         ],
         verifier: PushTokenVerifier(
           expected: PushTokenExpectations(audience: Self.audience, serviceAccountEmail: Self.email),
-          keys: GoogleSigningKeys(.fixed(try Self.identity.keySet()))),
+          keys: try keys ?? GoogleSigningKeys(.fixed(Self.identity.keySet()))),
         factSources: googlePlayFacts))
   }
 
@@ -67,6 +68,22 @@ import Testing
     let (body, authorization) = try Self.identity.push(
       notification, audience: Self.audience, email: Self.email)
     return await service.answerGooglePlay(body: body, authorization: authorization)
+  }
+
+  /// Keys this side cannot load are no fault of the push: it is answered 503, naming why, so
+  /// Pub/Sub delivers it again once they load, and nothing is recorded meanwhile.
+  @Test func aPushWhileGooglesKeysDoNotLoadIs503NamingWhy() async throws {
+    let path = TestScratch.folder.appendingPathComponent("keys-\(UUID()).json").path
+    try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
+    let service = try service(facts: Flaky(), keys: GoogleSigningKeys(.file(path)))
+    let refused = try await push(service)
+    #expect(refused.status == 503)
+    let said = String(decoding: refused.body, as: UTF8.self)
+    #expect(said.contains("Google's keys are not at hand"), "\(said)")
+    #expect(said.contains(path), "\(said)")
+    try Self.identity.keySet().json().write(to: URL(fileURLWithPath: path))
+    let answered = try await push(service)
+    #expect(answered.status == 200, "\(String(decoding: answered.body, as: UTF8.self))")
   }
 
   @Test func aReviewWhoseFactsAreDownIsDecidedByTheRetryOnceTheyAnswer() async throws {
