@@ -37,6 +37,9 @@ public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A stored row cannot be read back (a packed notification, a compressed explanation): the
   /// file or database was damaged, or changed by something other than Reckon.
   case unreadableRow(what: String, reason: String)
+  /// `reckon state migrate` moved this SQLite file's state to the database `to` at `at`: a
+  /// service writing to the file again would answer and send what the database also holds.
+  case moved(path: String, to: String, at: Date)
   /// A prune failed part-way, after removing `removed`; what is left is whole.
   indirect case pruneStopped(removed: PruneCounts, cause: StateError)
 
@@ -58,6 +61,10 @@ public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
       "the state database \(path) has schema version \(found) from an older Reckon; this one reads version \(needed). reckon serve or reckon send upgrades it"
     case .newerSchema(let path, let found, let known):
       "the state database \(path) has schema version \(found), but this Reckon knows only up to \(known); upgrade Reckon"
+    case .moved(let path, let to, let at):
+      "the state in \(path) was moved to \(to) at \(at.formatted(.iso8601)) (reckon state "
+        + "migrate): configure state.url to use it there; a service on the file would send again "
+        + "what the database sends. To use the file anyway: sqlite3 \(path) 'DROP TABLE state_moved'"
     case .notFound(let what, let id): "no \(what) with id \(id)"
     case .notAllowed(let entry, let reason): "outbox entry \(entry): \(reason)"
     case .invalidBody(let reason): "the body was refused: \(reason)"

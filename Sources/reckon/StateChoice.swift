@@ -58,11 +58,18 @@ struct StateChoice {
 
   /// A writer's share of an SQLite state's move lock, to hold while it writes, so a state
   /// migrate never copies the file while this command changes it; nil for a database server.
-  /// Another program's file is refused first, so no lock file is left beside it.
+  /// Another program's file is refused first, so no lock file is left beside it, and so is a
+  /// file whose state was moved to a database.
   func holdAgainstMove() throws -> MoveLock? {
     guard !isDatabaseServer else { return nil }
     try SQLiteStateStore.checkIsOurs(path: location)
-    return try MoveLock.forService(statePath: location)
+    let held = try MoveLock.forService(statePath: location)
+    // Under the hold, so a move finishing now is seen.
+    do { try SQLiteStateStore.checkNotMoved(path: location) } catch {
+      held.release()
+      throw error
+    }
+    return held
   }
 
   /// For messages: the state's location, saying what it is.

@@ -105,6 +105,35 @@ struct StateMigrateCommandTests {
     #expect(next.requestId == 5)
   }
 
+  /// Once moved, the file's held and pending replies are the database's: a service started on
+  /// the file would send them again, so the commands that write to it refuse it, naming where
+  /// it went, and those that read it still read.
+  @Test func aMovedFileIsRefusedToWritersAndStillRead() async throws {
+    let run = try await migrate()
+    #expect(run.status == 0, "\(run.standardError)")
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    let configuration = folder + "/moved-\(UUID().uuidString).json"
+    try Data(
+      """
+      {"apps": [{"bundleId": "com.example.coins", "appAppleId": 1, "environment": "Production",
+                 "policy": "\(ReckonBinary.packageRoot.path)/policies/targeted.policy"}],
+       "state": {"path": "\(path)"}, "server": {"listen": "127.0.0.1:0"}}
+      """.utf8
+    ).write(to: URL(fileURLWithPath: configuration))
+    for command in [["serve"], ["queue", "approve", "2"], ["prune", "--before", "2000-01-01"]] {
+      let refused = try await ReckonBinary.run(command + ["--config", configuration])
+      #expect(refused.status == 1, "\(command): \(refused.standardError)")
+      #expect(
+        refused.standardError.contains("the state in \(path) was moved to postgres://"),
+        "\(command): \(refused.standardError)")
+    }
+    let list = try await ReckonBinary.run(["queue", "list", "--state", path])
+    #expect(list.status == 0, "\(list.standardError)")
+    // Moving it again is allowed: a move that stopped part-way is finished that way.
+    let again = try await migrate()
+    #expect(again.status == 0, "\(again.standardError)")
+  }
+
   /// A serve started while a move holds the file is refused at its start, naming the move.
   @Test func aServeStartedDuringAMoveIsRefused() async throws {
     let moving = try MoveLock.forMove(statePath: path)

@@ -42,7 +42,9 @@ enum StateCommand: Command {
     Stop reckon serve and reckon send on the file first (it refuses while one holds the file's
     sender or move lock, and they refuse to start during the move), then point state.url at
     the database and start the instances. A file an older Reckon wrote is upgraded first, as
-    reckon prune does.
+    reckon prune does. Once moved, the file is marked so: its held and pending replies are the
+    database's to send, and serve, send and the commands that change a state refuse the file
+    (reading it, as report and queue list do, still works).
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
@@ -104,6 +106,9 @@ enum StateCommand: Command {
       return 1
     }
     bar?.finish()
+    // Its held and pending replies are the database's to send now: a service started on the
+    // file again would send them a second time.
+    try source.markMoved(to: address.description, at: Date())
     console.out(format == .json ? json(counts) : text(counts, from: from, to: address))
     return 0
   }
@@ -118,6 +123,8 @@ enum StateCommand: Command {
           + "\(count.target) in the database")
     }
     lines.append("every row of the file is in the database")
+    lines.append(
+      "the file is marked as moved: serve, send and the commands that change a state refuse it")
     return lines.joined(separator: "\n")
   }
 
