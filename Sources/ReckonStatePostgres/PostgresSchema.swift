@@ -228,18 +228,27 @@ enum PostgresSchema {
   }
 
   /// The version the database is at (0 for an empty one, where `creating` makes
-  /// `schema_migrations`); throws `.notAStateDatabase` for one that holds Reckon's table names
-  /// but no version table.
+  /// `schema_migrations`); throws `.notAStateDatabase` for one that holds tables but no version
+  /// table (another program's database: Reckon's tables are not made among its own), or a
+  /// version table another tool made (its `version` and `applied_at` are not Reckon's).
   static func version(_ connection: PostgresConnection, creating: Bool = true)
     throws(StateError) -> Int
   {
     let found = try connection.query(
       """
-      SELECT to_regclass('schema_migrations') IS NOT NULL, to_regclass('requests') IS NOT NULL
+      SELECT to_regclass('schema_migrations') IS NOT NULL,
+        (SELECT count(*) FROM pg_tables WHERE schemaname = current_schema())::bigint,
+        (SELECT count(*) FROM information_schema.columns
+          WHERE table_schema = current_schema() AND table_name = 'schema_migrations'
+            AND ((column_name = 'version' AND data_type = 'integer')
+              OR (column_name = 'applied_at' AND data_type = 'double precision')))::bigint
       """
     ).first
+    if found?.bool(0) == true, found?.int(2) != 2 {
+      throw .notAStateDatabase(path: connection.address.description)
+    }
     if found?.bool(0) != true {
-      guard found?.bool(1) != true else {
+      guard (found?.int(1) ?? 0) == 0 else {
         throw .notAStateDatabase(path: connection.address.description)
       }
       guard creating else { return 0 }

@@ -35,6 +35,23 @@ struct PostgresSchemaTests {
     #expect(throws: StateError.self) { try address.administer("SELECT 1 FROM schema_migrations") }
   }
 
+  /// Any table of another program's, or a version table another migration tool made, is not
+  /// a Reckon state: refused, with nothing made beside it.
+  @Test(arguments: [
+    "CREATE TABLE users (id integer)",
+    "CREATE TABLE schema_migrations (version bigint PRIMARY KEY, dirty boolean NOT NULL)",
+    "CREATE TABLE schema_migrations (version text PRIMARY KEY)",
+  ])
+  func aDatabaseOfAnotherProgramIsRefusedUntouched(_ made: String) throws {
+    let url = try TestPostgres.freshDatabase()
+    let address = try PostgresAddress(url: url)
+    try address.administer(made)
+    #expect(throws: StateError.notAStateDatabase(path: url)) {
+      try PostgresStateStore(address: address, rules: .appStore)
+    }
+    #expect(throws: StateError.self) { try address.administer("SELECT 1 FROM outbox") }
+  }
+
   @Test func aDatabaseANewerReckonMigratedIsRefused() throws {
     let url = try TestPostgres.freshDatabase()
     let address = try PostgresAddress(url: url)
