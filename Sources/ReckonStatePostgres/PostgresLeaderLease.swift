@@ -1,5 +1,6 @@
 import Foundation
 import ReckonState
+import Synchronization
 
 /// The lead among the instances sharing a PostgreSQL state: a session advisory lock on a
 /// connection kept for it alone. The server lets the lock go when that connection ends, so the
@@ -7,20 +8,28 @@ import ReckonState
 /// session sets) is another's at that instance's next `refresh()`.
 final class PostgresLeaderLease: LeaderLease, @unchecked Sendable {
   let address: PostgresAddress
-  private let lock = NSLock()
+  /// Held by `refresh` across its queries, and by `release`'s unlock: a server that stalls
+  /// (its machine frozen, the kernel still acknowledging) holds it as long as it stalls, so
+  /// `isLeader`, which probes and metrics read, never takes it.
+  private let session = NSLock()
   private var connection: PostgresConnection?
-  private var leading = false
-  private var released = false
+  private let leading = Atomic(false)
+  private let released = Atomic(false)
+
+  /// How long `release` waits for a refresh under way, or for its unlock, before it lets the
+  /// session go with the process: the server frees the lock when the session ends.
+  static let releaseWait: TimeInterval = 2
 
   init(address: PostgresAddress) {
     self.address = address
   }
 
-  var isLeader: Bool { lock.withLock { leading } }
+  var isLeader: Bool { leading.load(ordering: .acquiring) }
 
   func refresh() -> Bool {
-    lock.withLock {
-      guard !released else { return false }
+    session.withLock {
+      guard !released.load(ordering: .acquiring) else { return false }
+      var leads = leading.load(ordering: .acquiring)
       do throws(StateError) {
         let connection: PostgresConnection
         if let open = self.connection {
@@ -29,9 +38,9 @@ final class PostgresLeaderLease: LeaderLease, @unchecked Sendable {
           connection = try Self.connect(address)
           self.connection = connection
         }
-        if leading {
+        if leads {
           // Held while the session lives; a session that dropped (and was reset) lost it.
-          leading =
+          leads =
             try connection.query(
               """
               SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'
@@ -40,8 +49,8 @@ final class PostgresLeaderLease: LeaderLease, @unchecked Sendable {
               """, Self.key
             ).first?.bool(0) ?? false
         }
-        if !leading {
-          leading =
+        if !leads {
+          leads =
             try connection.query("SELECT pg_try_advisory_lock($1::integer, $2::integer)", Self.key)
             .first?.bool(0) ?? false
         }
@@ -49,24 +58,33 @@ final class PostgresLeaderLease: LeaderLease, @unchecked Sendable {
         // Unreachable: the server lets the lock go with the session, so no instance may go on
         // as if it led.
         connection = nil
-        leading = false
+        leads = false
       }
-      return leading
+      // A release that came meanwhile has the last word.
+      if released.load(ordering: .acquiring) { leads = false }
+      leading.store(leads, ordering: .releasing)
+      return leads
     }
   }
 
   /// Unlocks before closing: the server frees a closed session's locks a moment after the
-  /// close returns, and the next instance should find the lead free at once.
+  /// close returns, and the next instance should find the lead free at once. Waits at most
+  /// `releaseWait` for a stalled server, so a stop is never held up by it.
   func release() {
-    lock.withLock {
-      if leading {
-        _ = try? connection?.query(
-          "SELECT pg_advisory_unlock($1::integer, $2::integer)", Self.key)
+    released.store(true, ordering: .releasing)
+    let wasLeading = leading.exchange(false, ordering: .acquiringAndReleasing)
+    let done = DispatchSemaphore(value: 0)
+    Thread { [self] in
+      session.withLock {
+        if wasLeading {
+          _ = try? connection?.query(
+            "SELECT pg_advisory_unlock($1::integer, $2::integer)", Self.key)
+        }
+        connection = nil
       }
-      released = true
-      leading = false
-      connection = nil
-    }
+      done.signal()
+    }.start()
+    _ = done.wait(timeout: .now() + Self.releaseWait)
   }
 
   private static let key: [PostgresValue] = [
