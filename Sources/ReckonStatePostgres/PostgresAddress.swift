@@ -48,14 +48,30 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
     }
     self.url = url
     if let passwordFile {
+      // As libpq refuses a password file others can read, and Reckon a key file.
+      if let mode = LocalFile.permissions(at: passwordFile), mode & 0o004 != 0 {
+        throw .cannotOpen(
+          path: url,
+          message: "the password file \(passwordFile) can be read by any user (mode "
+            + String(mode & 0o777, radix: 8) + "): run chmod 600 on it")
+      }
+      let text: String
       do throws(LocalFileError) {
-        let text = try LocalFile.text(at: passwordFile, limit: .secret)
-        password = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(
-          String.init)
+        text = try LocalFile.text(at: passwordFile, limit: .secret)
       } catch {
         throw .cannotOpen(
           path: url, message: "cannot read the password file \(passwordFile): \(error.reason)")
       }
+      // The first line, whatever ends it: an editor's CR LF is no part of the password.
+      let first =
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        .first.map(String.init) ?? ""
+      guard !first.isEmpty else {
+        throw .cannotOpen(
+          path: url,
+          message: "the password file \(passwordFile) is empty: its first line is the password")
+      }
+      password = first
     } else {
       password = nil
     }

@@ -1,8 +1,9 @@
 import Foundation
 import ReckonState
-import ReckonStatePostgres
 import ReckonTestSupport
 import Testing
+
+@testable import ReckonStatePostgres
 
 /// A PostgreSQL state's address: libpq's URL, never with a password in it.
 @Suite struct PostgresAddressTests {
@@ -64,7 +65,9 @@ import Testing
   @Test func aPasswordFileIsReadAndItsPasswordNeverShown() throws {
     let path = TestScratch.folder.appendingPathComponent("pw-\(UUID().uuidString)").path
     try "s3cret-value\n".write(toFile: path, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
     let address = try PostgresAddress(url: "postgres://reckon@db/reckon", passwordFile: path)
+    #expect(address.password == "s3cret-value")
     #expect(!address.description.contains("s3cret"))
     #expect(!"\(address)".contains("s3cret"))
     let missing = path + ".missing"
@@ -72,6 +75,26 @@ import Testing
       try PostgresAddress(url: "postgres://reckon@db/reckon", passwordFile: missing)
     } throws: { error in
       "\(error)".contains("cannot read the password file \(missing)")
+    }
+  }
+
+  /// The password is the file's first line whatever ends it; a file with none, or one any
+  /// user can read, is refused naming the file.
+  @Test(arguments: [
+    ("s3cret\r\n", 0o600, "s3cret"), ("s3cret", 0o600, "s3cret"), ("\n", 0o600, "is empty"),
+    ("", 0o600, "is empty"), ("s3cret\n", 0o644, "can be read by any user (mode 644)"),
+  ])
+  func aPasswordFileGivesItsFirstLineOrIsRefused(_ text: String, _ mode: Int, _ outcome: String)
+    throws
+  {
+    let path = TestScratch.folder.appendingPathComponent("pw-\(UUID().uuidString)").path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+    do {
+      let address = try PostgresAddress(url: "postgres://reckon@db/reckon", passwordFile: path)
+      #expect(address.password == outcome)
+    } catch {
+      #expect("\(error)".contains("the password file \(path) \(outcome)"), "\(error)")
     }
   }
 
