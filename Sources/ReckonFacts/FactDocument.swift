@@ -80,11 +80,12 @@ public struct FactDocument: Sendable {
       return try timestamp(Double(number), fact)
     case .number(let number) where fact.type == .timestamp:
       return try timestamp(number, fact)
-    case .integer, .number:
-      throw .init(
-        fact: fact.name,
-        detail:
-          "is \(fact.type.withArticle); write it as text, e.g. \(FactDocument.example(fact.type))")
+    case .integer where fact.type == .boolean, .number where fact.type == .boolean:
+      throw .init(fact: fact.name, detail: "is a boolean; write true or false")
+    case .integer(let number):
+      throw .init(fact: fact.name, detail: Self.asText(String(number), fact.type))
+    case .number(let number):
+      throw .init(fact: fact.name, detail: Self.asText(String(number), fact.type))
     case .string(let text):
       do {
         return try ValueParser.parse(text, as: fact.type)
@@ -114,6 +115,15 @@ public struct FactDocument: Sendable {
     case .timestamp: "\"2026-11-01T09:30:00Z\""
     case .enumeration(let enumType): "\"\(enumType.cases.first ?? "")\""
     default: "\"\""
+    }
+  }
+
+  /// Why a number given for a fact of `type` is refused, and how to write it: a percentage,
+  /// money or a duration needs its unit; text is quoted as it is.
+  static func asText(_ number: String, _ type: ValueType) -> String {
+    switch type {
+    case .text: "is text; write it between quotes, \"\(number)\""
+    default: "is \(type.withArticle); write it as text, e.g. \(example(type))"
     }
   }
 }

@@ -25,6 +25,22 @@ struct FactDocumentTests {
     #expect(lines.last == "facts.json: and 2 more facts that cannot be read")
   }
 
+  /// A number where a fact wants a boolean or a unit says how to write it: not "as text" with
+  /// an empty example.
+  @Test(arguments: [
+    (
+      #"{"product.sample_offered": 1}"#, "product.sample_offered: is a boolean; write true or false"
+    ),
+    (#"{"usage.consumed": 40}"#, #"usage.consumed: is a percent; write it as text, e.g. "37.5%""#),
+  ])
+  func aNumberForAFactOfAnotherTypeSaysHowToWriteIt(_ json: String, _ said: String) throws {
+    let path = try Self.file(json)
+    let error = try #require(throws: FactDocumentError.self) {
+      try FactDocument(path: path, schema: .standard)
+    }
+    #expect(error.description == "\(path): \(said)", "\(error)")
+  }
+
   @Test func aSyntaxErrorIsPlacedAtItsLineAndColumn() throws {
     let path = try Self.file("{\n  \"usage.consumed\": 40%\n}\n")
     let error = try #require(throws: FactDocumentError.self) {
