@@ -28,6 +28,16 @@ import Testing
     #expect(subject == "1234567890")
   }
 
+  /// The scheme is case-insensitive, and an audience may be a list holding the configured one.
+  @Test func aLowerCaseSchemeAndAnAudienceListAreAccepted() async throws {
+    let bearer = try token(claims: ["aud": .array([.string("other"), .string(Self.audience)])])
+    _ = try await verifier().verify(authorization: "bearer " + bearer.dropFirst(7), now: now)
+    let elsewhere = try token(claims: ["aud": .array([.string("other")])])
+    await #expect(throws: PushVerificationFailure.wrongAudience("other")) {
+      try await verifier().verify(authorization: elsewhere, now: now)
+    }
+  }
+
   @Test func theIssuerWithoutTheSchemeIsGooglesToo() async throws {
     _ = try await verifier().verify(
       authorization: try token(claims: ["iss": .string("accounts.google.com")]), now: now)

@@ -21,7 +21,10 @@ public struct PushTokenVerifier: Sendable {
   public func verify(authorization: String?, now: Date) async throws(PushVerificationFailure)
     -> String
   {
-    guard let authorization, authorization.hasPrefix("Bearer ") else { throw .noToken }
+    // The scheme's name is case-insensitive (RFC 9110 §11.1).
+    guard let authorization, authorization.prefix(7).lowercased() == "bearer " else {
+      throw .noToken
+    }
     let token = authorization.dropFirst("Bearer ".count)
     let parts = token.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3, let signature = Base64URL.decode(parts[2]),
@@ -46,8 +49,17 @@ public struct PushTokenVerifier: Sendable {
   {
     let issuer = claims["iss"]?.stringValue ?? "missing"
     guard PushTokenExpectations.issuers.contains(issuer) else { throw .wrongIssuer(issuer) }
-    let audience = claims["aud"]?.stringValue ?? "missing"
-    guard audience == expected.audience else { throw .wrongAudience(audience) }
+    // One audience, or a list that must hold the configured one (RFC 7519 §4.1.3).
+    switch claims["aud"] {
+    case .string(let audience):
+      guard audience == expected.audience else { throw .wrongAudience(audience) }
+    case .array(let audiences):
+      let named = audiences.compactMap(\.stringValue)
+      guard named.contains(expected.audience) else {
+        throw .wrongAudience(named.isEmpty ? "an empty list" : named.joined(separator: ", "))
+      }
+    default: throw .wrongAudience("missing")
+    }
     let email = claims["email"]?.stringValue ?? "missing"
     guard email == expected.serviceAccountEmail else { throw .wrongServiceAccount(email) }
     guard claims["email_verified"] == .bool(true) else {
