@@ -119,6 +119,26 @@ struct LogFieldsTests {
     #expect(line["message"]?.stringValue?.contains("com.example.coins (Production)") == true)
   }
 
+  /// A Google Play review that lapsed is told in Google's terms: an order, an answer Google
+  /// did not get.
+  @Test(arguments: [
+    ("Production", "for transaction 7 of", "Apple got no reply"),
+    ("GooglePlay", "for order 7 of", "Google Play got no answer"),
+  ])
+  func aLapsedRequestsLineNamesItsStoresTerms(_ environment: String, _ what: String, _ lost: String)
+    throws
+  {
+    let line = try Self.logged(
+      .undecidedExpired(
+        LapsedRequest(
+          requestId: 1, transactionId: "7", bundleId: "com.example.coins",
+          environment: environment, deadline: Date(timeIntervalSince1970: 1_790_000_000),
+          retries: 0, lastReason: nil)))
+    let message = try #require(line["message"]?.stringValue)
+    #expect(message.contains(what), "\(message)")
+    #expect(message.hasSuffix(lost), "\(message)")
+  }
+
   @Test func theTimeOfALineHasMilliseconds() throws {
     let time = try #require(try Self.logged(.retryFailed(reason: "x"))["time"]?.stringValue)
     #expect(

@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonGooglePlay
 import ReckonState
 import ReckonSupport
 
@@ -157,9 +158,13 @@ public enum ReckonEvent: Hashable, Sendable, CustomStringConvertible {
     case .pruneFailed(let reason):
       "pruning the state database failed, to be tried again in a day: \(reason)"
     case .undecidedExpired(let lapsed):
-      "request \(lapsed.requestId) for transaction \(lapsed.transactionId) of \(lapsed.app) was "
-        + "never decided and its deadline passed at \(lapsed.deadline.formatted(.iso8601)): Apple "
-        + "got no reply"
+      // A Google Play review's transaction is its order.
+      "request \(lapsed.requestId) for "
+        + (lapsed.environment == GooglePlayStore.environment ? "order" : "transaction")
+        + " \(lapsed.transactionId) of \(lapsed.app) was never decided and its deadline passed at "
+        + "\(lapsed.deadline.formatted(.iso8601)): "
+        + (lapsed.environment == GooglePlayStore.environment
+          ? "Google Play got no answer" : "Apple got no reply")
         + (lapsed.retries == 0
           ? ""
           : "; \(lapsed.retries) \(lapsed.retries == 1 ? "retry" : "retries") failed")
