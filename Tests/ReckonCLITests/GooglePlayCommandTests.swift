@@ -190,6 +190,30 @@ import Testing
       "\(doctor.standardOutput)")
   }
 
+  /// With Google Play's apps alone, the key send lacks is the service account's, not Apple's.
+  @Test func sendWithoutAServiceAccountKeyNamesIt() async throws {
+    let folder = TestScratch.folder.appendingPathComponent("reckon-gp-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let configured = try String(
+      contentsOfFile: try Self.configuration(folder, standIn: "http://127.0.0.1:1"),
+      encoding: .utf8)
+    let config = folder + "/no-key.json"
+    try Data(
+      configured.replacingOccurrences(
+        of: #""serviceAccountKeyPath": "\#(folder)/service-account.json", "#, with: ""
+      ).utf8
+    ).write(to: URL(fileURLWithPath: config))
+    #expect(
+      !(try String(contentsOfFile: config, encoding: .utf8)).contains("serviceAccountKeyPath"))
+    let send = try await ReckonBinary.run(["send", "--once", "--config", config])
+    #expect(send.status != 0)
+    #expect(
+      send.standardError.contains(
+        "googlePlay.serviceAccountKeyPath: is required to send Google Play answers"),
+      "\(send.standardError)")
+    #expect(!send.standardError.contains("appStore:"), "\(send.standardError)")
+  }
+
   @Test func aGooglePlayPolicyChecksInGooglesWordsOnly() async throws {
     let policy = "examples/google-play/play.policy"
     let google = try await ReckonBinary.run(["check", "--store", "googlePlay", policy])

@@ -10,6 +10,9 @@ public enum SenderSetup {
   public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
     /// `appStore` is missing from the configuration.
     case noKeyConfigured
+    /// The configuration's apps are Google Play's alone, and no service account key is
+    /// configured to send their answers with.
+    case noGooglePlayKeyConfigured
     /// The key could not be loaded.
     case key(SigningError)
     /// `appStore` is configured, but the embedder gave no transport to send through.
@@ -20,6 +23,9 @@ public enum SenderSetup {
       switch self {
       case .noKeyConfigured:
         "appStore: is required to send replies (issuerId, keyId, privateKeyPath)"
+      case .noGooglePlayKeyConfigured:
+        "googlePlay.serviceAccountKeyPath: is required to send Google Play answers (the JSON key "
+          + "of a service account with access to the Google Play Developer API)"
       case .key(let error): "appStore.privateKeyPath: \(error.description)"
       case .noTransport:
         "appStore: is configured, but no HTTP transport was given to send through "

@@ -99,7 +99,9 @@ public final class ServeProcess: Sendable {
     }
     let off =
       waiting.isEmpty
-      ? "" : "off (\(waiting.joined(separator: "; ")): replies wait in the outbox for reckon send)"
+      ? ""
+      : "off (\(waiting.joined(separator: "; ")): replies wait in the outbox until it is "
+        + "configured, then go out at the next start or reckon send)"
     let said =
       sending.isEmpty ? off : sending.joined(separator: " and ") + (off.isEmpty ? "" : "; " + off)
     var fields = [

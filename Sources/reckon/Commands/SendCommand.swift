@@ -67,6 +67,10 @@ enum SendCommand: Command {
         throw ReckonServiceError.googlePlay(error)
       }
     }
+    // Google Play's apps alone need no App Store key, but a key of their own.
+    if configuration.apps.isEmpty, answerSender == nil {
+      throw SenderSetup.Failure.noGooglePlayKeyConfigured
+    }
     let client: (any ConsumptionSender)? =
       configuration.appStoreKey == nil && answerSender != nil
       ? nil : try SenderSetup.client(configuration, transport: transport, warn: warn)

@@ -34,7 +34,9 @@ struct ListeningLineTests {
     Case(
       name: "App Store without a key", json: #"{"apps": [\#(apple)]}"#, sender: "off",
       webhook: "/apple/notifications",
-      says: ["sending off (no appStore key configured: replies wait in the outbox for reckon send)"]
+      says: [
+        "sending off (no appStore key configured: replies wait in the outbox until it is configured, then go out at the next start or reckon send)"
+      ]
     ),
     Case(
       name: "Google Play alone, with its service account",
