@@ -1,5 +1,6 @@
 /// Why a push body is not a Google Play developer notification Reckon can read. Such a push is
-/// refused (and, being permanent, acknowledged so Pub/Sub stops redelivering it).
+/// refused with 400, never acknowledged: Pub/Sub delivers it again until its retention ends, so
+/// a Reckon that can read it (a kind Google added, say) still finds it.
 public enum GooglePlayPayloadError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The push body is not a Pub/Sub push envelope (`{"message": {"data": ...}, "subscription"}`).
   case notAPush(String)
