@@ -286,4 +286,16 @@ import Testing
     #expect(text.contains("Connection: close\r\n"))
     #expect(text.hasSuffix("\r\n\r\nok"))
   }
+
+  /// An origin server with a clock says the time on its answers (RFC 9110 §6.6.1), as an
+  /// IMF-fixdate; `reckon doctor --url` compares its clock with it.
+  @Test(arguments: [
+    (784_111_777.0, "Sun, 06 Nov 1994 08:49:37 GMT"),
+    (1_796_000_000.9, "Mon, 30 Nov 2026 00:53:20 GMT"),
+  ])
+  func aResponseSaysTheDate(_ seconds: Double, _ date: String) {
+    let bytes = HTTPResponse.text(200, "ok").serialized(
+      keepAlive: true, now: Date(timeIntervalSince1970: seconds))
+    #expect(String(decoding: bytes, as: UTF8.self).contains("\r\nDate: \(date)\r\n"))
+  }
 }

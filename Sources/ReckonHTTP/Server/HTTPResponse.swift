@@ -4,7 +4,8 @@ import Foundation
 public struct HTTPResponse: Sendable {
   /// The status code.
   public var status: Int
-  /// Header fields; `Content-Length` and `Connection` are added when written.
+  /// Header fields; `Content-Length` and `Connection` are added when written, and `Date` unless
+  /// one is given.
   public var headers: [(name: String, value: String)]
   /// The body.
   public var body: Data
@@ -28,14 +29,18 @@ public struct HTTPResponse: Sendable {
       body: Data(text.utf8))
   }
 
-  /// The bytes to write: status line, headers (with Content-Length and Connection), and the body
-  /// unless it answers a HEAD request.
-  public func serialized(keepAlive: Bool, headOnly: Bool = false) -> Data {
+  /// The bytes to write: status line, headers (with Content-Length, Connection and, unless one
+  /// is given, the Date at `now`), and the body unless it answers a HEAD request.
+  public func serialized(keepAlive: Bool, headOnly: Bool = false, now: Date = Date()) -> Data {
     var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
-    for (name, value) in headers
-    where !["content-length", "connection"].contains(name.lowercased()) {
+    var dated = false
+    for (name, value) in headers {
+      let lowered = name.lowercased()
+      guard lowered != "content-length", lowered != "connection" else { continue }
+      dated = dated || lowered == "date"
       head += "\(name): \(value)\r\n"
     }
+    if !dated { head += "Date: \(HTTPDate.text(now))\r\n" }
     head +=
       "Content-Length: \(body.count)\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n\r\n"
     // A HEAD answer says the length a GET would have, and sends no body: one would be read as
