@@ -78,6 +78,22 @@ import Testing
     }
   }
 
+  /// A token endpoint that cannot be reached says nothing of the key: the answer was not sent
+  /// and is tried again, where refused credentials pause the app.
+  @Test func aTokenEndpointThatCannotBeReachedIsNotACredentialsProblem() async throws {
+    let world = try GooglePlayWorld()
+    world.standIn.shutdown()
+    let review = world.openReview()
+    let delivery = await world.client.send(
+      GooglePlayWorld.answer(review), packageName: GooglePlayWorld.packageName,
+      orderId: review.orderId, before: nil)
+    guard case .notRecorded(let reason, nil, nil) = delivery else {
+      Issue.record("\(delivery)")
+      return
+    }
+    #expect(reason.hasPrefix("no access token: the OAuth token endpoint could not be reached"))
+  }
+
   @Test func anAssertionFromAnotherKeyGetsNoToken() async throws {
     let world = try GooglePlayWorld()
     defer { world.standIn.shutdown() }

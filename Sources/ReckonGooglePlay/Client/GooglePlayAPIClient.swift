@@ -39,7 +39,17 @@ public final class GooglePlayAPIClient: Sendable {
   ) async -> ReviewRefundDelivery {
     let token: String
     do { token = try await tokens.token(now: Date()) } catch {
-      return .noToken(error.description)
+      // An endpoint down or busy says nothing of the credentials: nothing went to Google, and
+      // the answer is tried again with backoff rather than its app paused.
+      switch error {
+      case .unreachable, .refused(429, _):
+        return .notRecorded(
+          reason: "no access token: \(error.description)", status: nil, retryAfterSeconds: nil)
+      case .refused(let status, _) where status >= 500:
+        return .notRecorded(
+          reason: "no access token: \(error.description)", status: nil, retryAfterSeconds: nil)
+      default: return .noToken(error.description)
+      }
     }
     let request = HTTPClientRequest(
       method: "POST", url: reviewRefundURL(packageName: packageName, orderId: orderId),
