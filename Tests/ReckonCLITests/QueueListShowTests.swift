@@ -176,6 +176,28 @@ extension QueueListShowTests {
     #expect(show.hasPrefix("entry 1: pending"), "\(show)")
   }
 
+  /// A Google Play answer cannot be changed: `set` says so whatever fields it is given, in
+  /// Google's words or Apple's, and `retry` of a held one points to approve or drop, not set.
+  @Test(arguments: ["refundPreference=APPROVE", "refundPreference=DECLINE", "nonsense=1"])
+  func aGooglePlayAnswerIsRefusedASetAndARetryNamesWhatItCanDo(_ field: String) async throws {
+    let fixture = try QueueFixture()
+    let store = try SQLiteStateStore(path: fixture.statePath, rules: .stores)
+    let id = try OutboxFixture.enqueueGoogleAnswer(in: store, at: Date(), hold: true)
+    let set = try await fixture.queue(["set", String(id), field])
+    #expect(set.status == 1, "\(set.standardError)")
+    #expect(
+      set.standardError.contains(
+        "outbox entry \(id): a Google Play answer cannot be changed; approve it as decided, or drop it"
+      ),
+      "\(set.standardError)")
+    let retry = try await fixture.queue(["retry", String(id)])
+    #expect(retry.status == 1)
+    #expect(
+      retry.standardError.contains("or drop it ('reckon queue drop \(id)')"),
+      "\(retry.standardError)")
+    #expect(!retry.standardError.contains("queue set"), "\(retry.standardError)")
+  }
+
   /// Both would name the state: one would be passed over without a word.
   @Test func stateAndConfigTogetherAreRefused() async throws {
     let fixture = try QueueFixture()

@@ -16,18 +16,7 @@ extension OutboxEntry {
   /// validates, and sends it now. A failed one is how a body Apple refused (400) is put right:
   /// Apple takes an updated reply within the window.
   public mutating func edit(body newBody: Data, now: Date) throws(OutboxCommandRefused) {
-    switch state {
-    case .held, .pending, .failed: break
-    default:
-      throw refused("only held, pending or failed entries can be changed; it is \(state.name)")
-    }
-    guard now < deadline else { throw deadlinePassed() }
-    // Google records only the first answer: a changed one after an uncertain send would be
-    // ignored while looking sent, and the fields are not Apple's anyway.
-    guard !isGooglePlay else {
-      throw refused(
-        "a Google Play answer cannot be changed; approve it as decided, or drop it")
-    }
+    if let refusal = editRefusal(now: now) { throw refusal }
     do {
       _ = try ValidatedConsumptionBody(
         validating: newBody, context: ConsumptionValidationContext(context))
@@ -37,6 +26,23 @@ extension OutboxEntry {
     body = newBody
     keepFailedTry()
     state = .pending(notBefore: now)
+  }
+
+  /// Why `edit` refuses any body at `now` (the entry's state, its deadline, its store), so a
+  /// command can say so before it reads the fields it was given; nil when a valid body would do.
+  public func editRefusal(now: Date) -> OutboxCommandRefused? {
+    switch state {
+    case .held, .pending, .failed: break
+    default:
+      return refused("only held, pending or failed entries can be changed; it is \(state.name)")
+    }
+    guard now < deadline else { return deadlinePassed() }
+    // Google records only the first answer: a changed one after an uncertain send would be
+    // ignored while looking sent, and the fields are not Apple's anyway.
+    guard !isGooglePlay else {
+      return refused("a Google Play answer cannot be changed; approve it as decided, or drop it")
+    }
+    return nil
   }
 
   /// `reckon queue retry`: a failed or pending entry is tried again now (before its deadline).
@@ -50,8 +56,10 @@ extension OutboxEntry {
       // A held entry waits for a person's review; retry must not become a way round it.
       throw refused(
         "it is held for review; retry does not release it. Send it as decided with "
-          + "'reckon queue approve \(id)', or change it and send with "
-          + "'reckon queue set \(id) FIELD=VALUE ...'")
+          + "'reckon queue approve \(id)', "
+          + (isGooglePlay
+            ? "or drop it ('reckon queue drop \(id)'): a Google Play answer cannot be changed"
+            : "or change it and send with 'reckon queue set \(id) FIELD=VALUE ...'"))
     default:
       throw refused("only failed or pending entries can be retried; it is \(state.name)")
     }

@@ -104,6 +104,8 @@ enum QueueCommand: Command {
     case "retry": command = .retry
     case "drop": command = .drop
     case "set":
+      // Said before the fields are read as Apple's: a Google Play answer cannot be changed.
+      if let refusal = try store.entry(id: id).editRefusal(now: now) { throw refusal }
       let assignments = Array(words.dropFirst())
       command = .set(try bodyEdit(assignments), assignments: assignments)
     default: throw UsageError("unknown queue command '\(verb)'")
