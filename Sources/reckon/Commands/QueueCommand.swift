@@ -42,7 +42,8 @@ enum QueueCommand: Command {
     show gives the decision the entry came from: which rule decided and why, the facts it read
     and, for a held entry, when it was held and when it will be sent as decided.
 
-    set changes only the fields of Apple's ConsumptionRequest: deliveryStatus and
+    set changes only the fields of Apple's ConsumptionRequest (a Google Play answer cannot be
+    changed: approve or drop it): deliveryStatus and
     refundPreference (Apple's names, e.g. DELIVERED, DECLINE), sampleContentProvided (true or
     false) and consumptionPercentage, as a percentage (50%) or in Apple's milli-percent (50000;
     a bare 1 to 100 is refused as ambiguous: write 94%, or 0.094% if that is meant).

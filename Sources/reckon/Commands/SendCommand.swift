@@ -23,11 +23,15 @@ enum SendCommand: Command {
   static let help = """
     Usage: reckon send [--once [--format text|json]] [--config reckon.json]
 
-    Sends the outbox's due replies to the App Store Server API, paced per app, retrying 429 and
-    5xx until each reply's 12-hour deadline. Sends found unfinished after a crash go out again.
+    Sends the outbox's due replies, paced per app: Apple's to the App Store Server API (the
+    appStore key), retrying 429 and 5xx until each reply's 12-hour deadline; Google Play's to
+    orders.reviewrefund (googlePlay.serviceAccountKeyPath), within its 24 hours. A send found
+    unfinished after a crash goes out again to Apple; a Google Play answer, which Google may
+    have recorded (it takes only the first), is failed instead, not sent again on its own.
     Events are written to standard error as JSON lines; expiries and credentials problems are
     errors. With --once it drains what is due now and exits (0, or 1 if anything failed or
-    expired, or an app's sending is paused for a credentials problem), and prints what it did (--format json: {"expired":0,"failed":0,"retrying":0,"sent":1});
+    expired, or an app's sending is paused for a credentials problem), and prints what it did
+    (--format json: {"expired":0,"failed":0,"retrying":0,"sent":1});
     without it, it keeps running until SIGTERM or SIGINT, when the sends in flight
     finish and are recorded before it exits 0 (SIGHUP is logged and ignored: the configuration
     is read once, at start). Only one sender may use an SQLite state at a time; on PostgreSQL

@@ -24,14 +24,18 @@ enum ServeCommand: Command {
       POST server.webhookPath   Apple's notifications: verified, recorded once, decided, queued;
                                 200 once recorded, 500 if recording failed (Apple retries),
                                 4xx if verification failed (never decided on)
+      POST googlePlay.push.path Google Play's Pub/Sub pushes (with Google Play apps): the OIDC
+                                token verified, then as Apple's; 503 while Google's signing
+                                keys cannot be had (Pub/Sub delivers it again)
       GET  /healthz             200 when the state database answers and can be written
       GET  /metrics             Prometheus text: requests, decisions, sends, outbox depth, latency
-    The sender runs in the same process (when appStore is configured); requests a fact source
-    failed on are retried every 30 s, also when its file could not be read at start-up (a
-    warning, not a refusal). Policies are re-read when their file changes and on
-    SIGHUP; a policy that fails `check` is refused and the previous one stays live. SIGTERM or
-    SIGINT stops accepting, finishes in-flight requests and exits 0. Once it runs, logs are JSON
-    lines on standard error; a start refused is one plain line and exit status 1.
+    The sender runs in the same process for each store whose key is configured (appStore,
+    googlePlay.serviceAccountKeyPath); requests a fact source failed on are retried every 30 s,
+    also when its file could not be read at start-up (a warning, not a refusal). Policies are
+    re-read when their file changes and on SIGHUP; a policy that fails `check` is refused and
+    the previous one stays live. SIGTERM or SIGINT stops accepting, finishes in-flight requests
+    and exits 0. Once it runs, logs are JSON lines on standard error; a start refused is one
+    plain line and exit status 1.
     """
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
