@@ -86,32 +86,55 @@ package struct GooglePlayAnswerBuilder {
   }
 
   /// The recorded uses, the most recent first, as many as Google takes; nil when there are none.
+  /// An event that breaks one of Google's rules (an IP address or region code that is not one,
+  /// a description too long) is left out and named in `sources`: it is evidence, and the one
+  /// answer Google takes must not be lost over it.
   private func usageEvents(_ sources: inout FieldSourceList) -> [ConsumptionUsageEvent]? {
     guard !events.isEmpty else { return nil }
     let limit = GooglePlayRuleViolation.maximumUsageEvents
+    var kept: [ConsumptionUsageEvent] = []
+    var leftOut: [GooglePlayRuleViolation] = []
+    var leftOutCount = 0
     let recent = events.sorted { ($0.time ?? .distantPast) > ($1.time ?? .distantPast) }
-      .prefix(limit)
+    for (index, event) in recent.enumerated() where kept.count < limit {
+      let usage = Self.usageEvent(event)
+      let broken = ReviewRefundValidator.violations(of: usage, at: index)
+      if broken.isEmpty {
+        kept.append(usage)
+      } else {
+        leftOutCount += 1
+        leftOut += broken
+      }
+    }
     let from =
       eventSources.isEmpty
       ? "the fact sources" : eventSources.map { "'\($0)'" }.joined(separator: " and ")
-    sources.add(
-      "consumptionUsageEvents",
-      .default(
-        events.count > limit
-          ? "the \(limit) most recent of \(events.count) usage events from \(from)"
-          : "\(events.count) usage event\(events.count == 1 ? "" : "s") from \(from)"))
-    return recent.map { event in
-      let location =
-        [event.regionCode, event.administrativeArea, event.locality].allSatisfy { $0 == nil }
-        ? nil
-        : CoarseLocation(
-          regionCode: event.regionCode, administrativeArea: event.administrativeArea,
-          locality: event.locality)
-      return ConsumptionUsageEvent(
-        obfuscatedAccountId: event.accountId, obfuscatedProfileId: event.profileId,
-        consumptionTime: event.time.map(RFC3339Time.text), ipAddress: event.ipAddress,
-        location: location, consumptionItemDescription: event.description)
+    var said =
+      events.count - leftOutCount > limit
+      ? "the \(limit) most recent of \(events.count - leftOutCount) usage events from \(from)"
+      : "\(kept.count) usage event\(kept.count == 1 ? "" : "s") from \(from)"
+    if leftOutCount > 0 {
+      said +=
+        "; \(leftOutCount) left out, breaking Google's rules (counted most recent first): "
+        + leftOut.prefix(3).map(\.description).joined(separator: "; ")
+        + (leftOut.count > 3 ? "; and \(leftOut.count - 3) more" : "")
     }
+    sources.add("consumptionUsageEvents", .default(said))
+    return kept.isEmpty ? nil : kept
+  }
+
+  /// One recorded use as Google's answer carries it.
+  private static func usageEvent(_ event: UsageEvent) -> ConsumptionUsageEvent {
+    let location =
+      [event.regionCode, event.administrativeArea, event.locality].allSatisfy { $0 == nil }
+      ? nil
+      : CoarseLocation(
+        regionCode: event.regionCode, administrativeArea: event.administrativeArea,
+        locality: event.locality)
+    return ConsumptionUsageEvent(
+      obfuscatedAccountId: event.accountId, obfuscatedProfileId: event.profileId,
+      consumptionTime: event.time.map(RFC3339Time.text), ipAddress: event.ipAddress,
+      location: location, consumptionItemDescription: event.description)
   }
 
   private func setValue(_ field: String) -> Value? {

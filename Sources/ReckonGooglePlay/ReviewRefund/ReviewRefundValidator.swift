@@ -18,20 +18,29 @@ public enum ReviewRefundValidator {
       found.append(.tooManyUsageEvents(events.count))
     }
     for (index, event) in events.enumerated() {
-      if let text = event.consumptionItemDescription,
-        text.count > GooglePlayRuleViolation.maximumDescription
-      {
-        found.append(.descriptionTooLong(event: index, characters: text.count))
-      }
-      if let time = event.consumptionTime, RFC3339Time.date(time) == nil {
-        found.append(.badConsumptionTime(event: index, time))
-      }
-      if let address = event.ipAddress, !isIPAddress(address) {
-        found.append(.badIPAddress(event: index, address))
-      }
-      if let region = event.location?.regionCode, !isRegionCode(region) {
-        found.append(.badRegionCode(event: index, region))
-      }
+      found += violations(of: event, at: index)
+    }
+    return found
+  }
+
+  /// Every rule the usage event at `index` of an answer's list breaks; empty when it may go.
+  public static func violations(of event: ConsumptionUsageEvent, at index: Int)
+    -> [GooglePlayRuleViolation]
+  {
+    var found: [GooglePlayRuleViolation] = []
+    if let text = event.consumptionItemDescription,
+      text.count > GooglePlayRuleViolation.maximumDescription
+    {
+      found.append(.descriptionTooLong(event: index, characters: text.count))
+    }
+    if let time = event.consumptionTime, RFC3339Time.date(time) == nil {
+      found.append(.badConsumptionTime(event: index, time))
+    }
+    if let address = event.ipAddress, !isIPAddress(address) {
+      found.append(.badIPAddress(event: index, address))
+    }
+    if let region = event.location?.regionCode, !isRegionCode(region) {
+      found.append(.badRegionCode(event: index, region))
     }
     return found
   }

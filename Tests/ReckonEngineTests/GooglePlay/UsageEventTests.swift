@@ -191,6 +191,48 @@ import Testing
     #expect(failure.neededFacts == ["usage events"])
   }
 
+  /// Events, one a minute, some of which break Google's rules.
+  struct Flawed: UsageEventSource {
+    let name = "events"
+    func usageEvents(for keys: RequestKeys) async throws -> [UsageEvent] {
+      var bad = UsageEvent(time: Date(timeIntervalSince1970: 1_795_000_120))
+      bad.ipAddress = "999.1.1.1"
+      var country = UsageEvent(time: Date(timeIntervalSince1970: 1_795_000_060))
+      country.regionCode = "USA"
+      var good = UsageEvent(time: Date(timeIntervalSince1970: 1_795_000_000))
+      good.ipAddress = "203.0.113.7"
+      return [bad, country, good]
+    }
+  }
+
+  /// An event is evidence: one that breaks Google's rules is left out, named in the answer's
+  /// explanation, and the answer still goes, as Google takes only one.
+  @Test func anEventThatBreaksGooglesRulesIsLeftOutAndTheAnswerGoes() async throws {
+    let gatherer = FactGatherer(
+      schema: .googlePlay, layers: [], usageEvents: [UsageEventLayer(source: Flawed())])
+    let scenario = GooglePlayScenario()
+    guard case .ready(var facts) = await gatherer.gather(scenario.request, reading: []) else {
+      Issue.record("not ready")
+      return
+    }
+    facts.add(
+      ["customer.consented": .boolean(true), "product.sample_offered": .boolean(false)],
+      from: "test", schema: .googlePlay)
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "p", text: "otherwise refund NEUTRAL"),
+      schema: FactSchema.googlePlay.policySchema)
+    let decision = Decider(policy: try #require(loaded.policy), schema: .googlePlay).decide(
+      scenario.request, facts: facts)
+    #expect(decision.action == .respond, "\(decision.action)")
+    #expect(decision.answer?.consumptionUsageEvents?.map(\.ipAddress) == ["203.0.113.7"])
+    #expect(
+      decision.fieldSources["consumptionUsageEvents"]
+        == .default(
+          "1 usage event from 'events'; 2 left out, breaking Google's rules (counted most recent "
+            + "first): consumptionUsageEvents[0].ipAddress \"999.1.1.1\" is not an IP address; "
+            + "consumptionUsageEvents[1].location.regionCode \"USA\" is not a CLDR region code"))
+  }
+
   /// Many events, one a minute.
   struct Many: UsageEventSource {
     let name = "events"
