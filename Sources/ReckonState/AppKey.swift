@@ -16,3 +16,11 @@ public struct AppKey: Hashable, Sendable, CustomStringConvertible {
   /// `bundleId (environment)`.
   public var description: String { "\(bundleId) (\(environment))" }
 }
+
+extension AppKey {
+  /// `apps` as the state's queries match them: each `bundle|environment` on a line of its own,
+  /// the text starting and ending with a line break. No bundle id holds one.
+  package static func lines(_ apps: Set<AppKey>) -> String {
+    "\n" + apps.map { "\($0.bundleId)|\($0.environment)\n" }.sorted().joined()
+  }
+}

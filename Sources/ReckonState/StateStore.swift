@@ -71,6 +71,12 @@ public protocol OutboxQueue: Sendable {
   /// (`now - leaseLapsedBefore`), so the others skip them meanwhile.
   func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int) throws(StateError)
     -> [OutboxEntry]
+  /// The due entries of `apps` alone (all when nil), as `dueEntries(now:leaseLapsedBefore:limit:)`
+  /// finds them: a sender takes only the entries of the apps it is configured to send for, and
+  /// one of several instances claims no other's. A backend that does not filter gets this
+  /// protocol's default, which filters what the unfiltered call returns.
+  func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int, apps: Set<AppKey>?)
+    throws(StateError) -> [OutboxEntry]
   /// When the next entry falls due, if any waits.
   func nextWake() throws(StateError) -> Date?
   /// Saves an entry's new state, with the attempt that moved it; refused when another writer
@@ -228,6 +234,16 @@ extension StateStore {
     -> [UndecidedRequest]
   {
     try undecidedRequests(before: before, now: now, limit: 100)
+  }
+
+  /// The due entries of `apps`, from the unfiltered call: for a backend that filters in its
+  /// query, this is its own.
+  public func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int, apps: Set<AppKey>?)
+    throws(StateError) -> [OutboxEntry]
+  {
+    let due = try dueEntries(now: now, leaseLapsedBefore: leaseLapsedBefore, limit: limit)
+    guard let apps else { return due }
+    return due.filter { apps.contains($0.app) }
   }
 
   /// Entries due at `now`, leaving every `sending` one to the sender that began it.

@@ -100,6 +100,14 @@ extension PostgresStateStore {
   public func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int) throws(StateError)
     -> [OutboxEntry]
   {
+    try dueEntries(now: now, leaseLapsedBefore: leaseLapsedBefore, limit: limit, apps: nil)
+  }
+
+  /// The due entries of `apps` alone (all when nil), claimed as the others are: an instance
+  /// configured for other apps claims none of them.
+  public func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int, apps: Set<AppKey>?)
+    throws(StateError) -> [OutboxEntry]
+  {
     // Claimed, not only read: rows another instance is claiming are skipped, not waited for,
     // and those it claimed stay its own until the claim lapses or it saves them.
     try locked { () throws(StateError) in
@@ -112,6 +120,8 @@ extension PostgresStateStore {
             AND ((state <> 'sending' AND (state_at <= $1 OR deadline <= $1))
               OR (state = 'sending' AND state_at < $3))
             AND (claimed_by IS NULL OR claimed_by = $4 OR claim_until <= $1)
+            AND ($6::text IS NULL
+              OR strpos($6, chr(10) || bundle_id || '|' || environment || chr(10)) > 0)
           ORDER BY deadline, id LIMIT $2
           FOR UPDATE SKIP LOCKED)
         RETURNING \(Self.entryColumns)
@@ -120,6 +130,7 @@ extension PostgresStateStore {
           .date(now), .integer(Int64(min(limit, Self.largestClaim))), .date(leaseLapsedBefore),
           .text(holder),
           .date(now + Self.claimLifetime(now: now, leaseLapsedBefore: leaseLapsedBefore)),
+          .optional(apps.map(AppKey.lines)),
         ]
       ).compactMap(Self.entry).sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
     }

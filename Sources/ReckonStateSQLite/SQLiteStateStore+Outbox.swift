@@ -119,14 +119,26 @@ extension SQLiteStateStore {
   public func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int)
     throws(StateError) -> [OutboxEntry]
   {
+    try dueEntries(now: now, leaseLapsedBefore: leaseLapsedBefore, limit: limit, apps: nil)
+  }
+
+  /// The due entries of `apps` alone (all when nil).
+  public func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int, apps: Set<AppKey>?)
+    throws(StateError) -> [OutboxEntry]
+  {
     try locked { () throws(StateError) in
       try connection.query(
         """
         SELECT \(entryColumns) FROM outbox
-        WHERE (state IN ('held', 'pending') AND state_at <= ?1) OR (state IN ('held', 'pending') AND deadline <= ?1)
-          OR (state = 'sending' AND state_at < ?3)
+        WHERE ((state IN ('held', 'pending') AND state_at <= ?1) OR (state IN ('held', 'pending') AND deadline <= ?1)
+          OR (state = 'sending' AND state_at < ?3))
+          AND (?4 IS NULL OR instr(?4, char(10) || bundle_id || '|' || environment || char(10)) > 0)
         ORDER BY deadline, id LIMIT ?2
-        """, [.date(now), .integer(Int64(limit)), .date(leaseLapsedBefore)]
+        """,
+        [
+          .date(now), .integer(Int64(limit)), .date(leaseLapsedBefore),
+          apps.map { .text(AppKey.lines($0)) } ?? .null,
+        ]
       ).compactMap(Self.entry)
     }
   }

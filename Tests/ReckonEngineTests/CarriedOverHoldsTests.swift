@@ -1,5 +1,6 @@
 import Foundation
 import ReckonAppStore
+import ReckonTestSupport
 import Testing
 
 @testable import ReckonEngine
@@ -26,5 +27,22 @@ struct CarriedOverHoldsTests {
     #expect(said.last?.contains("com.example.busy") == true)
     #expect(said.last?.contains("rate-limited") == true)
     #expect(!said.joined().contains("com.example.over"))
+  }
+
+  /// Replies waiting for an app the sender's configuration does not name are said: it leaves
+  /// them to a sender configured for it, and with none they would wait unseen.
+  @Test func repliesOfAnAppNotConfiguredAreSaid() throws {
+    let store = try TestState.store()
+    _ = try OutboxFixture.enqueue(in: store, at: TestState.start, transaction: "1")
+    _ = try OutboxFixture.enqueue(
+      in: store, at: TestState.start, transaction: "2", bundleId: "com.example.gone")
+    let configured = AppStoreApp(bundleId: TestKey.bundleId, environment: .production).key
+    let said = try SenderSetup.carriedOver(store, apps: [configured], now: TestState.start)
+    #expect(
+      said == [
+        "1 reply waits for com.example.gone (Production), which this configuration does not "
+          + "name: this sender leaves them to one configured for it (or drop them: reckon "
+          + "queue drop ID)"
+      ], "\(said)")
   }
 }

@@ -116,11 +116,12 @@ import Testing
     try Data(contentsOf: URL(fileURLWithPath: TestKey.path)).write(to: key)
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
     let config = """
-      {"apps": [{"bundleId": "\(TestKey.bundleId)", "environment": "Sandbox", "policy": "p.policy"}],
+      {"apps": [{"bundleId": "\(TestKey.bundleId)", "appAppleId": 1234567890, "environment": "Production",
+                 "policy": "p.policy"}],
        "state": {"path": "state.sqlite"},
        "appStore": {"issuerId": "\(TestKey.issuerId)", "keyId": "\(TestKey.keyId)", "privateKeyPath": "key.p8",
                     "baseURL": "\(baseURL.absoluteString)"},
-       "sender": {"sandboxRequestsPerSecond": 100, "initialBackoffSeconds": 0.2, "maximumBackoffSeconds": 1}}
+       "sender": {"productionRequestsPerSecond": 100, "initialBackoffSeconds": 0.2, "maximumBackoffSeconds": 1}}
       """
     try Data(config.utf8).write(to: folder.appendingPathComponent("reckon.json"))
     return folder

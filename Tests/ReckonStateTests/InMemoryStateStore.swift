@@ -336,8 +336,15 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int) throws(StateError)
     -> [OutboxEntry]
   {
+    try dueEntries(now: now, leaseLapsedBefore: leaseLapsedBefore, limit: limit, apps: nil)
+  }
+
+  func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int, apps: Set<AppKey>?)
+    throws(StateError) -> [OutboxEntry]
+  {
     try locked { () throws(StateError) in
       entries.values.filter {
+        if let apps, !apps.contains($0.app) { return false }
         if case .sending(let since) = $0.state { return since < leaseLapsedBefore }
         return Self.isWaiting($0) && ($0.state.time <= now || $0.deadline <= now)
       }

@@ -81,6 +81,35 @@ import Testing
     #expect(try store.entry(id: original.id).state == .sending(since: now))
   }
 
+  /// A sender takes the entries of the apps it is configured for alone: another app's are
+  /// another sender's, and an instance that claims them keeps them from it.
+  @Test(arguments: StateBackend.all)
+  func dueEntriesAreThoseOfTheAppsAsked(_ backend: StateBackend) throws {
+    let store = try backend.make()
+    let ours = try Fixture.enqueued(in: store, transaction: "1")
+    let other = AppKey(bundleId: "com.example.other", environment: "Production")
+    var record = Fixture.notification(transaction: "2")
+    record.bundleId = other.bundleId
+    let request = try store.recordNotification(record).requestId
+    var enqueue = try Fixture.enqueue(transaction: "2")
+    enqueue.app = other
+    let theirs = try #require(
+      try store.recordDecision(Fixture.decision(), requestId: request, enqueue: enqueue).entryId)
+    let now = Fixture.start.addingTimeInterval(1)
+    let lapsed = Date.distantPast
+    #expect(
+      try store.dueEntries(now: now, leaseLapsedBefore: lapsed, limit: 10, apps: [Fixture.appKey])
+        .map(\.id) == [ours.id])
+    #expect(
+      try store.dueEntries(now: now, leaseLapsedBefore: lapsed, limit: 10, apps: [other])
+        .map(\.id) == [theirs])
+    #expect(
+      try store.dueEntries(now: now, leaseLapsedBefore: lapsed, limit: 10, apps: []).isEmpty)
+    #expect(
+      Set(try store.dueEntries(now: now, leaseLapsedBefore: lapsed, limit: 10, apps: nil).map(\.id))
+        == [ours.id, theirs])
+  }
+
   @Test(arguments: StateBackend.all)
   func aHeldEntryIsNotDueUntilItsRelease(_ backend: StateBackend) throws {
     let store = try backend.make()

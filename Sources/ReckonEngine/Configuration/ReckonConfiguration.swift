@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonFacts
+import ReckonGooglePlay
 import ReckonPolicy
 import ReckonState
 import ReckonSupport
@@ -95,6 +96,15 @@ public struct ReckonConfiguration: Sendable {
       rates[code] = rate
     }
     return CurrencyRates(rates)
+  }
+
+  /// Every app the configuration names, of either store, as the state keys them.
+  public var appKeys: Set<AppKey> {
+    Set(
+      apps.map { AppStoreApp(bundleId: $0.bundleId, environment: $0.environment).key }
+        + googlePlayApps.map {
+          AppKey(bundleId: $0.packageName, environment: GooglePlayStore.environment)
+        })
   }
 
   /// A warning for the configuration file and for each policy file any user may write: whoever

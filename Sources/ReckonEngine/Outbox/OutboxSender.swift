@@ -40,8 +40,12 @@ public final class OutboxSender: Sendable {
   let consentCheckAge: TimeInterval
   /// The log contexts of the requests entries answer, so an entry's lines carry its request's.
   public let requestLogs: RequestLogBook
+  /// The apps whose entries this sender takes (all when nil): its configuration's. Another
+  /// app's entry is another sender's, with its own credentials and pace.
+  public let apps: Set<AppKey>?
 
-  /// A sender over `store` delivering through `sender`, paced and retried as `configuration` says.
+  /// A sender over `store` delivering through `sender`, paced and retried as `configuration` says,
+  /// taking the entries of `apps` alone when given.
   /// With `consentCheck`, a reply whose decision is `consentCheckAge` seconds old or more has
   /// the customer's consent read again before it goes; it has no default, so a sender without
   /// one (`nil`) is chosen, never an oversight. A send still unanswered `sendLeaseSeconds`
@@ -55,8 +59,9 @@ public final class OutboxSender: Sendable {
     sendLeaseSeconds: TimeInterval? = nil,
     consentCheck: (any ConsentCheck)?, consentCheckAge: TimeInterval = 60,
     answerSender: (any ReviewRefundSender)? = nil, requestLogs: RequestLogBook = RequestLogBook(),
-    events: @escaping @Sendable (SenderEvent) -> Void = { _ in }
+    apps: Set<AppKey>? = nil, events: @escaping @Sendable (SenderEvent) -> Void = { _ in }
   ) {
+    self.apps = apps
     self.answerSender = answerSender
     self.requestLogs = requestLogs
     self.consentCheck = consentCheck
@@ -131,7 +136,8 @@ public final class OutboxSender: Sendable {
         try paused.load(from: store, now: now)
         // Under an exclusive lease this sender's own sends in flight are `sending` too.
         waiting = try store.dueEntries(
-          now: now, leaseLapsedBefore: exclusive ? .distantFuture : now - sendLease, limit: 512
+          now: now, leaseLapsedBefore: exclusive ? .distantFuture : now - sendLease, limit: 512,
+          apps: apps
         ).filter { !inFlight.contains($0.id) && !leftAlone.contains($0.id) }
         let interrupted = waiting.filter { if case .sending = $0.state { true } else { false } }
         if !interrupted.isEmpty {

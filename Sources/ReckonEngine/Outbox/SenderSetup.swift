@@ -103,15 +103,16 @@ public enum SenderSetup {
     return OutboxSender(
       store: store, sender: client ?? UnconfiguredAppStoreSender(),
       configuration: configuration.sender, consentCheck: consentCheck,
-      answerSender: answerSender, events: events)
+      answerSender: answerSender, apps: configuration.appKeys, events: events)
   }
 
   /// What an earlier sender left in force that holds sends back now: an app paused after a
-  /// credentials problem, or rate-limited by Apple; one warning each, for the start-up log, so
-  /// a restart after fixing the key does not seem to do nothing.
-  public static func carriedOver(_ store: any StateStore, now: Date = Date())
-    throws(StateError) -> [String]
-  {
+  /// credentials problem, or rate-limited by Apple; and, with `apps` (the apps this sender
+  /// sends for), replies waiting for an app it does not send for. One warning each, for the
+  /// start-up log, so a restart after fixing the key does not seem to do nothing.
+  public static func carriedOver(
+    _ store: any StateStore, apps: Set<AppKey>? = nil, now: Date = Date()
+  ) throws(StateError) -> [String] {
     let pauses = try store.pauses().filter { $0.until > now }.map {
       "\($0.app) is paused until \(SenderEvent.time($0.until)) after a credentials problem "
         + "an earlier sender met (\($0.reason)); its replies wait until then, and one goes out "
@@ -123,6 +124,18 @@ public enum SenderSetup {
           + "\(SenderEvent.time($0.value)); its replies "
           + "wait until then"
       }
-    return pauses + throttles
+    var others: [AppKey: Int] = [:]
+    if let apps {
+      for entry in try store.entries(states: ["held", "pending"], limit: 10_000)
+      where !apps.contains(entry.app) {
+        others[entry.app, default: 0] += 1
+      }
+    }
+    let unsent = others.sorted { $0.key.description < $1.key.description }.map {
+      "\($0.value) repl\($0.value == 1 ? "y waits" : "ies wait") for \($0.key), which this "
+        + "configuration does not name: this sender leaves them to one configured for it "
+        + "(or drop them: reckon queue drop ID)"
+    }
+    return pauses + throttles + unsent
   }
 }

@@ -208,7 +208,8 @@ public final class ReckonService: Sendable {
       self.sender = OutboxSender(
         store: store, sender: sender ?? UnconfiguredAppStoreSender(),
         configuration: senderConfiguration, consentCheck: consentCheck,
-        answerSender: answerSender, requestLogs: requestLogs, events: { events(.sender($0)) })
+        answerSender: answerSender, requestLogs: requestLogs, apps: Set(sources.keys),
+        events: { events(.sender($0)) })
     } else {
       self.sender = nil
     }

@@ -45,7 +45,9 @@ public final class ServeProcess: Sendable {
         events.log(event)
       })
     if senderLock != nil {
-      for warning in try SenderSetup.carriedOver(service.store) { events.warn(warning) }
+      for warning in try SenderSetup.carriedOver(service.store, apps: configuration.appKeys) {
+        events.warn(warning)
+      }
     }
     server = WebhookServer(
       service: service, configuration: configuration.server, metrics: metrics, logger: logger,

@@ -99,7 +99,9 @@ enum SendCommand: Command {
     // However it ends, the state file alone then holds every send recorded (a copy of it is
     // complete); a reader in another process may keep part of the log, which is no loss.
     defer { _ = try? store.checkpoint() }
-    for warning in try SenderSetup.carriedOver(store) { warn(warning) }
+    for warning in try SenderSetup.carriedOver(store, apps: configuration.appKeys) {
+      warn(warning)
+    }
     guard once else {
       // In-flight sends finish and are recorded; the loop then sees the flag within a second.
       let signals = StopSignals(

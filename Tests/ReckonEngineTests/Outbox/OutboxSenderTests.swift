@@ -43,6 +43,27 @@ import Testing
     )
   }
 
+  /// A sender configured for some apps leaves another app's entries to the sender configured
+  /// for it, which sends with that app's credentials and pace.
+  @Test func aSenderTakesOnlyTheEntriesOfItsApps() async throws {
+    let (standIn, baseURL) = try TestKey.standIn()
+    defer { standIn.shutdown() }
+    let store = try OutboxFixture.temporaryStore()
+    let ours = try OutboxFixture.enqueue(in: store, at: start, transaction: "2001")
+    let theirs = try OutboxFixture.enqueue(
+      in: store, at: start, transaction: "2002", bundleId: "com.example.other")
+    let sender = OutboxSender(
+      store: store, sender: try TestKey.client(baseURL),
+      configuration: try SenderSettings.fast(), clock: SimulatedClock(start: start),
+      random: { 0 }, maximumConcurrentSends: 1, consentCheck: nil,
+      apps: [AppStoreApp(bundleId: TestKey.bundleId, environment: .production).key])
+    let summary = try await sender.drainDue()
+    #expect(summary.sent == 1)
+    #expect(try store.entry(id: ours).state.name == "sent")
+    #expect(try store.entry(id: theirs).state.name == "pending")
+    #expect(standIn.requests.map(\.path) == ["/inApps/v2/transactions/consumption/2001"])
+  }
+
   @Test func anAcceptedReplyIsMarkedSentWithTheExactValidatedBodyAndAVerifiedToken() async throws {
     let h = try harness()
     defer { h.standIn.shutdown() }
