@@ -13,6 +13,9 @@ public struct StateGauges: Hashable, Sendable {
   /// When the longest-waiting entry that is due (held or pending, its time come) fell due; nil
   /// when none waits. How far the senders lag behind.
   public var oldestDueSince: Date?
+  /// The apps whose sending is paused now after a credentials problem, whichever instance met
+  /// it: their replies wait, and the due lag does not show it, as a pause moves them later.
+  public var paused: [AppKey] = []
 
   /// Gauges with the given values.
   public init(

@@ -26,6 +26,7 @@ extension PostgresStateStore {
         """, [.date(now)]
       ).first?.date(0)
     }
+    gauges.paused = try pauses().filter { $0.until > now }.map(\.app)
     return gauges
   }
 

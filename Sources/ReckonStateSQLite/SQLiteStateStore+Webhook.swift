@@ -188,6 +188,13 @@ extension SQLiteStateStore {
         WHERE state IN ('held', 'pending') AND (state_at <= ?1 OR deadline <= ?1)
         """, [.date(now)]
       ).first?.date(0)
+      gauges.paused = try connection.query(
+        "SELECT bundle_id, environment FROM app_pauses WHERE paused_until > ? ORDER BY bundle_id",
+        [.date(now)]
+      ).compactMap { row in
+        guard let bundle = row.text(0), let environment = row.text(1) else { return nil }
+        return AppKey(bundleId: bundle, environment: environment)
+      }
       return gauges
     }
   }

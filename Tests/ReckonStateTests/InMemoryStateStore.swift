@@ -499,7 +499,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
 
   func gauges(now: Date) throws(StateError) -> StateGauges {
     try locked { () throws(StateError) in
-      StateGauges(
+      var gauges = StateGauges(
         outboxDepth: depth(),
         overdue: entries.values.filter {
           ["held", "pending", "sending"].contains($0.state.name) && $0.deadline <= now
@@ -509,6 +509,9 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
         }.count,
         oldestDueSince: entries.values.filter { ["held", "pending"].contains($0.state.name) }
           .map { min($0.state.time, $0.deadline) }.filter { $0 <= now }.min())
+      gauges.paused = pausesByApp.values.filter { $0.until > now }.map(\.app)
+        .sorted { $0.bundleId < $1.bundleId }
+      return gauges
     }
   }
 

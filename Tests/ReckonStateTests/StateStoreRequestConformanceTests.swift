@@ -104,6 +104,11 @@ import Testing
     #expect(try store.gauges(now: Fixture.start.addingTimeInterval(-1)).oldestDueSince == nil)
     #expect(try store.gauges(now: Fixture.start.addingTimeInterval(13 * 3_600)).overdue == 2)
     #expect(try store.outboxDepth()["pending"] == 1)
+    // A pause any instance put in force is a gauge while it lasts.
+    #expect(gauges.paused.isEmpty)
+    try store.pause(Fixture.appKey, until: Fixture.start.addingTimeInterval(300), reason: "401")
+    #expect(try store.gauges(now: Fixture.start.addingTimeInterval(60)).paused == [Fixture.appKey])
+    #expect(try store.gauges(now: Fixture.start.addingTimeInterval(301)).paused.isEmpty)
   }
 
   /// Unfinished entries first, the most urgent first; finished ones after, the latest first.

@@ -151,6 +151,10 @@ public final class ReckonMetrics: @unchecked Sendable {
           &text, "reckon_outbox_due_lag_seconds", "gauge",
           "How long the oldest due entry (held or pending, its time come) has waited: how far the senders lag.",
           [], [[]: Int(state.dueLag(now: now))])
+        family(
+          &text, "reckon_apps_paused", "gauge",
+          "Apps whose sending is paused after a credentials problem (any instance's).", [],
+          [[]: state.paused.count])
       }
       histogram(&text)
       return text

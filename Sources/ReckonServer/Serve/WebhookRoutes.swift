@@ -168,7 +168,9 @@ public struct WebhookRoutes: Sendable {
     let failing = service.failingFactSources
     var body = JSONTextWriter(escapesSlashes: false, capacity: 256)
     body.beginObject()
-    body.field("status", refused.isEmpty && failing.isEmpty ? "ok" : "degraded")
+    // A pause after a credentials problem holds an app's replies back on every instance.
+    body.field(
+      "status", refused.isEmpty && failing.isEmpty && gauges.paused.isEmpty ? "ok" : "degraded")
     body.field("state", "ok")
     body.field("role", isLeader() ? "leader" : "follower")
     body.field("outboxWaiting", gauges.waiting)
@@ -178,6 +180,10 @@ public struct WebhookRoutes: Sendable {
     // Said while it is on, so a development setting left in production is seen.
     let unsigned = service.unsignedEnvironments.map(\.rawValue)
     if !unsigned.isEmpty { body.field("unsignedAccepted", unsigned) }
+    if !gauges.paused.isEmpty {
+      body.field("sending", "paused")
+      body.field("pausedApps", gauges.paused.map(\.description))
+    }
     if !failing.isEmpty {
       body.field("facts", "failing")
       body.field("failingSources", failing)
