@@ -191,6 +191,28 @@ import Testing
     #expect(failure.neededFacts == ["usage events"])
   }
 
+  /// The decision of `otherwise refund NEUTRAL` on a consented review, with `events` its
+  /// usage events.
+  static func neutralAnswer(events: some UsageEventSource) async throws -> Decision {
+    let gatherer = FactGatherer(
+      schema: .googlePlay, layers: [], usageEvents: [UsageEventLayer(source: events)])
+    let scenario = GooglePlayScenario()
+    guard case .ready(var facts) = await gatherer.gather(scenario.request, reading: []) else {
+      throw NotReady()
+    }
+    facts.add(
+      ["customer.consented": .boolean(true), "product.sample_offered": .boolean(false)],
+      from: "test", schema: .googlePlay)
+    let loaded = PolicyLoader.load(
+      SourceFile(path: "p", text: "otherwise refund NEUTRAL"),
+      schema: FactSchema.googlePlay.policySchema)
+    return Decider(policy: try #require(loaded.policy), schema: .googlePlay).decide(
+      scenario.request, facts: facts)
+  }
+
+  /// The facts were not gathered.
+  struct NotReady: Error {}
+
   /// Events, one a minute, some of which break Google's rules.
   struct Flawed: UsageEventSource {
     let name = "events"
@@ -208,21 +230,7 @@ import Testing
   /// An event is evidence: one that breaks Google's rules is left out, named in the answer's
   /// explanation, and the answer still goes, as Google takes only one.
   @Test func anEventThatBreaksGooglesRulesIsLeftOutAndTheAnswerGoes() async throws {
-    let gatherer = FactGatherer(
-      schema: .googlePlay, layers: [], usageEvents: [UsageEventLayer(source: Flawed())])
-    let scenario = GooglePlayScenario()
-    guard case .ready(var facts) = await gatherer.gather(scenario.request, reading: []) else {
-      Issue.record("not ready")
-      return
-    }
-    facts.add(
-      ["customer.consented": .boolean(true), "product.sample_offered": .boolean(false)],
-      from: "test", schema: .googlePlay)
-    let loaded = PolicyLoader.load(
-      SourceFile(path: "p", text: "otherwise refund NEUTRAL"),
-      schema: FactSchema.googlePlay.policySchema)
-    let decision = Decider(policy: try #require(loaded.policy), schema: .googlePlay).decide(
-      scenario.request, facts: facts)
+    let decision = try await Self.neutralAnswer(events: Flawed())
     #expect(decision.action == .respond, "\(decision.action)")
     #expect(decision.answer?.consumptionUsageEvents?.map(\.ipAddress) == ["203.0.113.7"])
     #expect(
@@ -245,21 +253,7 @@ import Testing
   }
 
   @Test func noMoreEventsGoThanGoogleTakesTheMostRecentKept() async throws {
-    let gatherer = FactGatherer(
-      schema: .googlePlay, layers: [], usageEvents: [UsageEventLayer(source: Many(count: 1_200))])
-    let scenario = GooglePlayScenario()
-    guard case .ready(var facts) = await gatherer.gather(scenario.request, reading: []) else {
-      Issue.record("not ready")
-      return
-    }
-    facts.add(
-      ["customer.consented": .boolean(true), "product.sample_offered": .boolean(false)],
-      from: "test", schema: .googlePlay)
-    let loaded = PolicyLoader.load(
-      SourceFile(path: "p", text: "otherwise refund NEUTRAL"),
-      schema: FactSchema.googlePlay.policySchema)
-    let decision = Decider(policy: try #require(loaded.policy), schema: .googlePlay).decide(
-      scenario.request, facts: facts)
+    let decision = try await Self.neutralAnswer(events: Many(count: 1_200))
     #expect(decision.action == .respond)
     let events = try #require(decision.answer?.consumptionUsageEvents)
     #expect(events.count == 1_000)
