@@ -71,14 +71,20 @@ public protocol OutboxQueue: Sendable {
   /// (`now - leaseLapsedBefore`), so the others skip them meanwhile.
   func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int) throws(StateError)
     -> [OutboxEntry]
-  /// The due entries of `apps` alone (all when nil), as `dueEntries(now:leaseLapsedBefore:limit:)`
-  /// finds them: a sender takes only the entries of the apps it is configured to send for, and
-  /// one of several instances claims no other's. A backend that does not filter gets this
-  /// protocol's default, which filters what the unfiltered call returns.
+  /// The due entries of `apps` (all when nil), as `dueEntries(now:leaseLapsedBefore:limit:)`
+  /// finds them, and the held and pending ones of any app whose deadline passed: a sender sends
+  /// only for the apps it is configured for (one of several instances claims no other's), and
+  /// expires what no sender can send any more. A backend that claims entries or applies the
+  /// limit must filter in its query; the protocol's default filters what the unfiltered call
+  /// returns, after its limit.
   func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int, apps: Set<AppKey>?)
     throws(StateError) -> [OutboxEntry]
   /// When the next entry falls due, if any waits.
   func nextWake() throws(StateError) -> Date?
+  /// When the next entry `dueEntries(…, apps:)` returns falls due: an entry of another app at
+  /// its deadline alone, so a sender does not wake for what it leaves to another. The default
+  /// is `nextWake()`.
+  func nextWake(apps: Set<AppKey>?) throws(StateError) -> Date?
   /// Saves an entry's new state, with the attempt that moved it; refused when another writer
   /// changed the entry since it was read.
   func save(_ entry: inout OutboxEntry, attempt: DeliveryAttempt?, now: Date)
@@ -236,15 +242,22 @@ extension StateStore {
     try undecidedRequests(before: before, now: now, limit: 100)
   }
 
-  /// The due entries of `apps`, from the unfiltered call: for a backend that filters in its
-  /// query, this is its own.
+  /// The default for a backend that does not filter in its query: the entries of `apps`, and
+  /// those of any app past their deadline, among those the unfiltered call returns.
   public func dueEntries(now: Date, leaseLapsedBefore: Date, limit: Int, apps: Set<AppKey>?)
     throws(StateError) -> [OutboxEntry]
   {
     let due = try dueEntries(now: now, leaseLapsedBefore: leaseLapsedBefore, limit: limit)
     guard let apps else { return due }
-    return due.filter { apps.contains($0.app) }
+    return due.filter { entry in
+      if apps.contains(entry.app) { return true }
+      if case .sending = entry.state { return false }
+      return entry.deadline <= now
+    }
   }
+
+  /// The default: the next entry of any app.
+  public func nextWake(apps: Set<AppKey>?) throws(StateError) -> Date? { try nextWake() }
 
   /// Entries due at `now`, leaving every `sending` one to the sender that began it.
   public func dueEntries(now: Date, limit: Int) throws(StateError) -> [OutboxEntry] {

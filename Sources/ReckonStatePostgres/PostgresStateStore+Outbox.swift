@@ -121,7 +121,8 @@ extension PostgresStateStore {
               OR (state = 'sending' AND state_at < $3))
             AND (claimed_by IS NULL OR claimed_by = $4 OR claim_until <= $1)
             AND ($6::text IS NULL
-              OR strpos($6, chr(10) || bundle_id || '|' || environment || chr(10)) > 0)
+              OR strpos($6, chr(10) || bundle_id || '|' || environment || chr(10)) > 0
+              OR (state IN ('held', 'pending') AND deadline <= $1))
           ORDER BY deadline, id LIMIT $2
           FOR UPDATE SKIP LOCKED)
         RETURNING \(Self.entryColumns)
@@ -149,10 +150,19 @@ extension PostgresStateStore {
   static let largestClaim = 64
 
   /// When the next held or pending entry falls due, if any waits.
-  public func nextWake() throws(StateError) -> Date? {
+  public func nextWake() throws(StateError) -> Date? { try nextWake(apps: nil) }
+
+  /// When the next held or pending entry of `apps` falls due, or one of another app reaches its
+  /// deadline, if any waits.
+  public func nextWake(apps: Set<AppKey>?) throws(StateError) -> Date? {
     try locked { () throws(StateError) in
       try connection.query(
-        "SELECT MIN(LEAST(state_at, deadline)) FROM outbox WHERE state IN ('held', 'pending')"
+        """
+        SELECT MIN(CASE
+          WHEN $1::text IS NULL OR strpos($1, chr(10) || bundle_id || '|' || environment || chr(10)) > 0
+          THEN LEAST(state_at, deadline) ELSE deadline END)
+        FROM outbox WHERE state IN ('held', 'pending')
+        """, [.optional(apps.map(AppKey.lines))]
       ).first?.date(0)
     }
   }

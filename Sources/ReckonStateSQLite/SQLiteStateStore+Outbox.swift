@@ -132,7 +132,8 @@ extension SQLiteStateStore {
         SELECT \(entryColumns) FROM outbox
         WHERE ((state IN ('held', 'pending') AND state_at <= ?1) OR (state IN ('held', 'pending') AND deadline <= ?1)
           OR (state = 'sending' AND state_at < ?3))
-          AND (?4 IS NULL OR instr(?4, char(10) || bundle_id || '|' || environment || char(10)) > 0)
+          AND (?4 IS NULL OR instr(?4, char(10) || bundle_id || '|' || environment || char(10)) > 0
+            OR (state IN ('held', 'pending') AND deadline <= ?1))
         ORDER BY deadline, id LIMIT ?2
         """,
         [
@@ -144,10 +145,19 @@ extension SQLiteStateStore {
   }
 
   /// The earliest time an unfinished entry needs attention, or nil when none is waiting.
-  public func nextWake() throws(StateError) -> Date? {
+  public func nextWake() throws(StateError) -> Date? { try nextWake(apps: nil) }
+
+  /// The earliest time an unfinished entry of `apps` needs attention, or one of another app
+  /// reaches its deadline; nil when none is waiting.
+  public func nextWake(apps: Set<AppKey>?) throws(StateError) -> Date? {
     try locked { () throws(StateError) in
       try connection.query(
-        "SELECT MIN(MIN(state_at, deadline)) FROM outbox WHERE state IN ('held', 'pending')"
+        """
+        SELECT MIN(CASE
+          WHEN ?1 IS NULL OR instr(?1, char(10) || bundle_id || '|' || environment || char(10)) > 0
+          THEN MIN(state_at, deadline) ELSE deadline END)
+        FROM outbox WHERE state IN ('held', 'pending')
+        """, [apps.map { .text(AppKey.lines($0)) } ?? .null]
       ).first?.date(0)
     }
   }

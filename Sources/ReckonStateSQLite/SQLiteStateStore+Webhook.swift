@@ -189,7 +189,10 @@ extension SQLiteStateStore {
         """, [.date(now)]
       ).first?.date(0)
       gauges.paused = try connection.query(
-        "SELECT bundle_id, environment FROM app_pauses WHERE paused_until > ? ORDER BY bundle_id",
+        """
+        SELECT bundle_id, environment FROM app_pauses WHERE paused_until > ?
+        ORDER BY bundle_id, environment
+        """,
         [.date(now)]
       ).compactMap { row in
         guard let bundle = row.text(0), let environment = row.text(1) else { return nil }

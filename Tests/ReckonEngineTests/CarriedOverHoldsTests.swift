@@ -41,8 +41,8 @@ struct CarriedOverHoldsTests {
     #expect(
       said == [
         "1 reply waits for com.example.gone (Production), which this configuration does not "
-          + "name: this sender leaves them to one configured for it (or drop them: reckon "
-          + "queue drop ID)"
+          + "name: this sender leaves it to one configured for it, and expires it at the "
+          + "deadline (reckon queue drop ID drops one now)"
       ], "\(said)")
   }
 }

@@ -344,8 +344,10 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
   {
     try locked { () throws(StateError) in
       entries.values.filter {
-        if let apps, !apps.contains($0.app) { return false }
-        if case .sending(let since) = $0.state { return since < leaseLapsedBefore }
+        if case .sending(let since) = $0.state {
+          return since < leaseLapsedBefore && apps?.contains($0.app) != false
+        }
+        if let apps, !apps.contains($0.app) { return Self.isWaiting($0) && $0.deadline <= now }
         return Self.isWaiting($0) && ($0.state.time <= now || $0.deadline <= now)
       }
       .sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
@@ -353,9 +355,13 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
     }
   }
 
-  func nextWake() throws(StateError) -> Date? {
+  func nextWake() throws(StateError) -> Date? { try nextWake(apps: nil) }
+
+  func nextWake(apps: Set<AppKey>?) throws(StateError) -> Date? {
     try locked { () throws(StateError) in
-      entries.values.filter(Self.isWaiting).map { min($0.state.time, $0.deadline) }.min()
+      entries.values.filter(Self.isWaiting).map {
+        apps?.contains($0.app) == false ? $0.deadline : min($0.state.time, $0.deadline)
+      }.min()
     }
   }
 
@@ -510,7 +516,7 @@ final class InMemoryStateStore: StateStore, @unchecked Sendable {
         oldestDueSince: entries.values.filter { ["held", "pending"].contains($0.state.name) }
           .map { min($0.state.time, $0.deadline) }.filter { $0 <= now }.min())
       gauges.paused = pausesByApp.values.filter { $0.until > now }.map(\.app)
-        .sorted { $0.bundleId < $1.bundleId }
+        .sorted { ($0.bundleId, $0.environment) < ($1.bundleId, $1.environment) }
       return gauges
     }
   }

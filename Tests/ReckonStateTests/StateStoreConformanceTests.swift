@@ -108,6 +108,13 @@ import Testing
     #expect(
       Set(try store.dueEntries(now: now, leaseLapsedBefore: lapsed, limit: 10, apps: nil).map(\.id))
         == [ours.id, theirs])
+    // Another app's entry wakes a sender only at its deadline, when any sender expires it.
+    #expect(try store.nextWake(apps: [Fixture.appKey]) == Fixture.start)
+    #expect(try store.nextWake(apps: []) == enqueue.deadline)
+    let late = enqueue.deadline.addingTimeInterval(1)
+    #expect(
+      try store.dueEntries(now: late, leaseLapsedBefore: lapsed, limit: 10, apps: [])
+        .map(\.id) == [ours.id, theirs])
   }
 
   @Test(arguments: StateBackend.all)

@@ -211,7 +211,7 @@ public final class OutboxSender: Sendable {
       if drainNow {
         do {
           _ = try await drainDue(holding: lease, isStopped: isStopped)
-          next = try store.nextWake() ?? .distantFuture
+          next = try store.nextWake(apps: apps) ?? .distantFuture
           if let ended = problem {
             events(.databaseRecovered(after: clock.now().timeIntervalSince(ended.since)))
             problem = nil

@@ -133,8 +133,9 @@ public enum SenderSetup {
     }
     let unsent = others.sorted { $0.key.description < $1.key.description }.map {
       "\($0.value) repl\($0.value == 1 ? "y waits" : "ies wait") for \($0.key), which this "
-        + "configuration does not name: this sender leaves them to one configured for it "
-        + "(or drop them: reckon queue drop ID)"
+        + "configuration does not name: this sender leaves \($0.value == 1 ? "it" : "them") to "
+        + "one configured for it, and expires \($0.value == 1 ? "it" : "them") at the deadline "
+        + "(reckon queue drop ID drops one now)"
     }
     return pauses + throttles + unsent
   }

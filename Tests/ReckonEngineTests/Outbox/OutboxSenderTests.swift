@@ -52,9 +52,10 @@ import Testing
     let ours = try OutboxFixture.enqueue(in: store, at: start, transaction: "2001")
     let theirs = try OutboxFixture.enqueue(
       in: store, at: start, transaction: "2002", bundleId: "com.example.other")
+    let clock = SimulatedClock(start: start)
     let sender = OutboxSender(
       store: store, sender: try TestKey.client(baseURL),
-      configuration: try SenderSettings.fast(), clock: SimulatedClock(start: start),
+      configuration: try SenderSettings.fast(), clock: clock,
       random: { 0 }, maximumConcurrentSends: 1, consentCheck: nil,
       apps: [AppStoreApp(bundleId: TestKey.bundleId, environment: .production).key])
     let summary = try await sender.drainDue()
@@ -62,6 +63,13 @@ import Testing
     #expect(try store.entry(id: ours).state.name == "sent")
     #expect(try store.entry(id: theirs).state.name == "pending")
     #expect(standIn.requests.map(\.path) == ["/inApps/v2/transactions/consumption/2001"])
+    // Past its deadline no sender can send it: this one expires it, and wakes for nothing
+    // before then.
+    let deadline = try store.entry(id: theirs).deadline
+    #expect(try store.nextWake(apps: sender.apps) == deadline)
+    clock.advance(to: deadline.addingTimeInterval(1))
+    _ = try await sender.drainDue()
+    #expect(try store.entry(id: theirs).state.name == "expired")
   }
 
   @Test func anAcceptedReplyIsMarkedSentWithTheExactValidatedBodyAndAVerifiedToken() async throws {
