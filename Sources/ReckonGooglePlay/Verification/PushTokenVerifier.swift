@@ -36,7 +36,11 @@ public struct PushTokenVerifier: Sendable {
     }
     guard case .string(let kid)? = header["kid"] else { throw .unknownKey("(none)") }
     guard let key = await keys.key(kid, now: now) else {
-      if let problem = await keys.lastProblem { throw .keysUnavailable(kid: kid, problem: problem) }
+      // No key at hand at all is this side's problem; keys held that lack this one are Google's
+      // answer, whatever else went wrong (a cache that could not be written).
+      if await keys.count == 0, let problem = await keys.lastProblem {
+        throw .keysUnavailable(kid: kid, problem: problem)
+      }
       throw .unknownKey(kid)
     }
     guard key.verifiesRS256(signature: signature, message: Data("\(parts[0]).\(parts[1])".utf8))

@@ -9,8 +9,8 @@ public enum PushVerificationFailure: Error, Hashable, Sendable, CustomStringConv
   case wrongAlgorithm(String)
   /// No known key has the token's `kid`, even after refreshing the keys.
   case unknownKey(String)
-  /// No key has the token's `kid` because Google's keys could not be loaded or fetched (this
-  /// side's problem, not the push's): `problem` says why.
+  /// No key is at hand because Google's keys could not be loaded or fetched (this side's
+  /// problem, not the push's): `problem` says why.
   case keysUnavailable(kid: String, problem: String)
   /// The signature does not verify with the key the token names.
   case badSignature
