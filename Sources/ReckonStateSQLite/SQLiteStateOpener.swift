@@ -6,11 +6,13 @@ public struct SQLiteStateOpener: StateOpener {
   /// The opener.
   public init() {}
 
-  /// Refuses a path whose folder does not exist, or a file another program made.
+  /// Refuses a path whose folder does not exist, a file another program made, or one whose
+  /// state was moved to a database (a service on it would send again what the database sends).
   public func check(location: String) throws(StateError) {
     try Self.refuseDatabaseURL(location)
     try SQLiteStateStore.checkFolder(of: location)
     try SQLiteStateStore.checkIsOurs(path: location)
+    try SQLiteStateStore.checkNotMoved(path: location)
   }
 
   /// Takes the lock file beside the state file at `location`.

@@ -25,6 +25,18 @@ struct SQLiteStateOpenerTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
   }
 
+  /// A service started on a file whose state moved to a database would send its held and
+  /// pending replies again: the check an embedder's service makes refuses it.
+  @Test func aMovedFileIsRefused() throws {
+    let path = Self.path()
+    let at = Date(timeIntervalSince1970: 1_796_000_000)
+    try SQLiteStateStore(path: path, rules: .appStore).markMoved(
+      to: "postgres://reckon@db/reckon", at: at)
+    #expect(throws: StateError.moved(path: path, to: "postgres://reckon@db/reckon", at: at)) {
+      try SQLiteStateOpener().check(location: path)
+    }
+  }
+
   @Test func aNewPathPassesAndOpensAnEmptyState() throws {
     let path = Self.path()
     let opener = SQLiteStateOpener()
