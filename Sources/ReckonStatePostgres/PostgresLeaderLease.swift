@@ -72,14 +72,14 @@ final class PostgresLeaderLease: LeaderLease, @unchecked Sendable {
   /// `releaseWait` for a stalled server, so a stop is never held up by it.
   func release() {
     released.store(true, ordering: .releasing)
-    let wasLeading = leading.exchange(false, ordering: .acquiringAndReleasing)
+    leading.store(false, ordering: .releasing)
     let done = DispatchSemaphore(value: 0)
     Thread { [self] in
       session.withLock {
-        if wasLeading {
-          _ = try? connection?.query(
-            "SELECT pg_advisory_unlock($1::integer, $2::integer)", Self.key)
-        }
+        // Whatever the flag said: a refresh under way may just have won the lock. Unlocking a
+        // lock not held does nothing.
+        _ = try? connection?.query(
+          "SELECT pg_advisory_unlock($1::integer, $2::integer)", Self.key)
         connection = nil
       }
       done.signal()
