@@ -48,7 +48,7 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
     }
     self.url = url
     if let passwordFile {
-      // As libpq refuses a password file others can read, and Reckon a key file.
+      // Any user could read the password: refused, as Reckon refuses such a key file.
       if let mode = LocalFile.permissions(at: passwordFile), mode & 0o004 != 0 {
         throw .cannotOpen(
           path: url,

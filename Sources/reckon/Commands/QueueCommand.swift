@@ -55,7 +55,7 @@ enum QueueCommand: Command {
 
   static func run(_ arguments: inout Arguments, _ console: Console) async throws -> Int32 {
     // The options first: a state database given as --status is explained even without a config.
-    // --state was once queue list's filter: a status given to it is that old spelling, not a file.
+    // A status given to --state is a slip for --status (the two differ by a letter), not a file.
     let stateGiven = arguments.option("state")
     if let given = stateGiven, OutboxState.names.contains(given) {
       throw UsageError(
