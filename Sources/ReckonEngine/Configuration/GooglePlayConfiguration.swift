@@ -42,8 +42,8 @@ public struct GooglePlayConfiguration: Hashable, Sendable {
       "path", "audience", "serviceAccountEmail", "keysFile", "refreshKeys", "keysURL",
     ])
     pushPath = try push.optionalString("path") ?? "/google/rtdn"
-    guard pushPath.hasPrefix("/") else {
-      throw ConfigurationError(push.keyPath("path"), "must start with /")
+    if let problem = ServerConfiguration.unreachablePath(pushPath) {
+      throw ConfigurationError(push.keyPath("path"), problem)
     }
     audience = try push.string("audience")
     pushServiceAccountEmail = try push.string("serviceAccountEmail")

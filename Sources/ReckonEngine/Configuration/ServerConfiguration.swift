@@ -10,6 +10,16 @@ public struct ServerConfiguration: Hashable, Sendable {
   public var maximumBodyBytes: Int
   /// The path Apple posts notifications to.
   public var webhookPath: String
+
+  /// Why no request could reach a route at `path`, or nil when one can: request targets start
+  /// with '/', a path ends at '?', and the parser refuses spaces and controls in a target.
+  static func unreachablePath(_ path: String) -> String? {
+    guard path.hasPrefix("/") else { return "must start with /" }
+    guard !path.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }),
+      !path.contains("?"), !path.contains("#")
+    else { return "must be a path alone, without spaces, control characters, '?' or '#'" }
+    return nil
+  }
   /// Connections served at once; beyond it a connection of the client holding most makes room,
   /// or the longest idle, or 503 when none can.
   public var maximumConnections: Int
@@ -58,14 +68,8 @@ public struct ServerConfiguration: Hashable, Sendable {
     webhookPath = try reader?.optionalString("webhookPath") ?? "/apple/notifications"
     // Request targets always start with '/', so any other path could never match a request.
     let pathKey = reader?.keyPath("webhookPath") ?? "server.webhookPath"
-    guard webhookPath.hasPrefix("/") else { throw ConfigurationError(pathKey, "must start with /") }
-    // A request's path ends at '?', and the parser refuses spaces and controls in a target: such
-    // a webhook path could never match a request.
-    guard !webhookPath.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }),
-      !webhookPath.contains("?"), !webhookPath.contains("#")
-    else {
-      throw ConfigurationError(
-        pathKey, "must be a path alone, without spaces, control characters, '?' or '#'")
+    if let problem = Self.unreachablePath(webhookPath) {
+      throw ConfigurationError(pathKey, problem)
     }
     // The server answers these itself, and the webhook's route is tried first: it would hide one.
     guard !Self.probePaths.contains(webhookPath) else {

@@ -15,6 +15,9 @@ public enum GooglePlaySetup {
     case noTransport
     /// The keys file a service that fetches no keys verifies pushes with does not read.
     case keysFile(path: String, reason: String)
+    /// The key file's `token_uri` is plain http to a host that is not this machine: the signed
+    /// assertion, good for an hour of tokens, would cross the network in clear.
+    case unsafeTokenURL(path: String, url: String)
 
     /// What to fix.
     public var description: String {
@@ -24,6 +27,9 @@ public enum GooglePlaySetup {
         "googlePlay.serviceAccountKeyPath: \(path) can be read by any user (mode "
           + String(mode & 0o777, radix: 8)
           + "): it holds the service account's private key; run chmod 600 on it"
+      case .unsafeTokenURL(let path, let url):
+        "googlePlay.serviceAccountKeyPath: \(path): token_uri \(url) is plain http; the signed "
+          + "assertion would cross the network in clear (https, or http to this machine only)"
       case .keysFile(let path, let reason):
         "googlePlay.push.keysFile: \(path): \(reason); with refreshKeys false it is the only "
           + "source of Google's keys, and no push would verify"
@@ -75,6 +81,9 @@ public enum GooglePlaySetup {
     let account: ServiceAccountKey
     do throws(ServiceAccountKeyError) { account = try ServiceAccountKey(path: path) } catch {
       throw .key(error)
+    }
+    guard AppStoreKeyConfiguration.isSafeBaseURL(account.tokenURL.absoluteString) else {
+      throw .unsafeTokenURL(path: path, url: account.tokenURL.absoluteString)
     }
     return GooglePlayAPIClient(
       tokens: AccessTokenSource(account: account, transport: transport),

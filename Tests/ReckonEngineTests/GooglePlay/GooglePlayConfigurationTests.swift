@@ -1,6 +1,9 @@
 import Foundation
 import ReckonEngine
+import ReckonGooglePlay
+import ReckonHTTP
 import ReckonSupport
+import ReckonTestSupport
 import Testing
 
 /// Google Play apps in `reckon.json`: `apps` entries with `"store": "googlePlay"`, and the
@@ -78,6 +81,10 @@ import Testing
       "googlePlay.push.path: /apple/notifications is taken by server.webhookPath"
     ),
     (
+      #"{"apps": [{"store": "googlePlay", "packageName": "com.a.b", "policy": "b.policy"}], "googlePlay": {"push": {"path": "/google?x", "audience": "a", "serviceAccountEmail": "p@x"}}}"#,
+      "googlePlay.push.path: must be a path alone, without spaces, control characters, '?' or '#'"
+    ),
+    (
       #"{"apps": [{"store": "googlePlay", "packageName": "com.a.b", "policy": "b.policy"}], "googlePlay": {"baseURL": "http://example.com", \#(push)}}"#,
       "googlePlay.baseURL: must be https, or http on loopback"
     ),
@@ -89,5 +96,33 @@ import Testing
   func aGooglePlaySettingThatCannotWorkIsRefusedWithItsKey(json: String, message: String) {
     let error = #expect(throws: ConfigurationError.self) { try Self.load(json) }
     #expect(error?.description.hasPrefix(message) == true, "\(String(describing: error))")
+  }
+}
+
+extension GooglePlayConfigurationTests {
+  /// The service account's signed assertion is good for an hour of tokens: a key file whose
+  /// token_uri is plain http to another machine is refused, as a plain-http baseURL is.
+  @Test(arguments: [
+    ("http://oauth.example.com/token", false), ("https://oauth2.googleapis.com/token", true),
+    ("http://127.0.0.1:8089/token", true),
+  ])
+  func aKeyWhoseTokenURLIsPlainHTTPElsewhereIsRefused(_ url: String, _ taken: Bool) throws {
+    let path = TestScratch.folder.appendingPathComponent("sa-\(UUID().uuidString).json").path
+    let key = ServiceAccountKey(
+      clientEmail: "reckon@example.iam.gserviceaccount.com", privateKeyId: nil,
+      privateKey: try RSAPrivateKey(generatedFor: "token uri"), tokenURL: URL(string: url)!)
+    try key.json().write(to: URL(fileURLWithPath: path))
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+    let configuration = try Self.load(
+      #"{"apps": [{"store": "googlePlay", "packageName": "com.a.b", "policy": "b.policy"}], "googlePlay": {"serviceAccountKeyPath": "\#(path)", \#(Self.push)}}"#
+    )
+    let settings = try #require(configuration.googlePlay)
+    do {
+      _ = try GooglePlaySetup.client(settings, transport: CurlHTTPClient())
+      #expect(taken)
+    } catch {
+      #expect(!taken, "\(error)")
+      #expect(error == .unsafeTokenURL(path: path, url: url))
+    }
   }
 }
