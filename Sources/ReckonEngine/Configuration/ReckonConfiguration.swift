@@ -139,9 +139,26 @@ public struct ReckonConfiguration: Sendable {
     var googlePlayApps: [GooglePlayAppConfiguration] = []
     var packageEntries: [String: Int] = [:]
     for (index, app) in try reader.objects("apps").enumerated() {
-      switch try app.optionalString("store") ?? "appStore" {
-      case "appStore": break
+      let store = try app.optionalString("store")
+      switch store ?? "appStore" {
+      case "appStore":
+        // The other store's key for the app names the slip: the store left out, or the wrong one.
+        if try app.optionalString("packageName") != nil {
+          throw ConfigurationError(
+            app.keyPath("packageName"),
+            store == nil
+              ? "is a Google Play app's key: add \"store\": \"googlePlay\" to this app (an App "
+                + "Store app names its bundleId)"
+              : "is a Google Play app's key, and this app's store is appStore, which names its "
+                + "bundleId")
+        }
       case "googlePlay":
+        if try app.optionalString("bundleId") != nil {
+          throw ConfigurationError(
+            app.keyPath("bundleId"),
+            "is an App Store app's key, and this app's store is googlePlay, which names its "
+              + "packageName")
+        }
         let configured = try GooglePlayAppConfiguration(app, resolve: resolve)
         if let earlier = packageEntries[configured.packageName] {
           throw ConfigurationError(

@@ -81,6 +81,14 @@ import Testing
       "googlePlay.push.path: /apple/notifications is taken by server.webhookPath"
     ),
     (
+      #"{"apps": [{"packageName": "com.a.b", "policy": "b.policy"}], "googlePlay": {\#(push)}}"#,
+      #"apps[0].packageName: is a Google Play app's key: add "store": "googlePlay" to this app (an App Store app names its bundleId)"#
+    ),
+    (
+      #"{"apps": [{"store": "googlePlay", "bundleId": "com.a.b", "policy": "b.policy"}], "googlePlay": {\#(push)}}"#,
+      "apps[0].bundleId: is an App Store app's key, and this app's store is googlePlay, which names its packageName"
+    ),
+    (
       #"{"apps": [{"store": "googlePlay", "packageName": "com.a.b", "policy": "b.policy"}], "googlePlay": {"push": {"path": "/google?x", "audience": "a", "serviceAccountEmail": "p@x"}}}"#,
       "googlePlay.push.path: must be a path alone, without spaces, control characters, '?' or '#'"
     ),
