@@ -80,7 +80,8 @@ let package = Package(
     .target(
       name: "ReckonServer",
       dependencies: [
-        "ReckonSupport", "ReckonAppStore", "ReckonState", "ReckonEngine", "ReckonHTTP",
+        "ReckonSupport", "ReckonAppStore", "ReckonGooglePlay", "ReckonState", "ReckonEngine",
+        "ReckonHTTP",
       ]),
     .target(
       name: "ReckonStandIn",

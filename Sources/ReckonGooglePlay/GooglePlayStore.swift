@@ -12,6 +12,11 @@ public enum GooglePlayStore {
   /// The notification type a voided purchase is recorded as.
   public static let voidedNotificationType = "VOIDED_PURCHASE"
 
+  /// Every type `notificationType(of:)` gives.
+  public static let notificationTypes: Set<String> = [
+    reviewNotificationType, voidedNotificationType, "ONE_TIME_PRODUCT", "SUBSCRIPTION", "TEST",
+  ]
+
   /// The type a notification of `kind` is recorded as.
   public static func notificationType(of kind: DeveloperNotification.Kind) -> String {
     switch kind {

@@ -1,6 +1,7 @@
 import Foundation
 import ReckonAppStore
 import ReckonEngine
+import ReckonGooglePlay
 import ReckonState
 
 /// The counters `/metrics` shows, in Prometheus text format: requests by notification type and
@@ -52,12 +53,14 @@ public final class ReckonMetrics: @unchecked Sendable {
     }
   }
 
-  /// A notification type as a label: one of Apple's, else `other` (or `unknown` when none was
+  /// A notification type as a label: one of Apple's or Google Play's, else `other` (or `unknown` when none was
   /// read). Whoever can POST can put any text there (an unsigned Xcode payload, a refused one),
   /// and each distinct label would be a new series kept for the life of the process.
   static func typeLabel(_ type: String?) -> String {
     guard let type else { return "unknown" }
-    return NotificationType(rawValue: type) == nil ? "other" : type
+    let known =
+      NotificationType(rawValue: type) != nil || GooglePlayStore.notificationTypes.contains(type)
+    return known ? type : "other"
   }
 
   /// Adds one webhook latency, in seconds.
