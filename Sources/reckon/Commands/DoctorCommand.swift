@@ -12,14 +12,19 @@ enum DoctorCommand: Command {
     CommandOption(
       "url", value: "URL",
       help: [
-        "the URL App Store Connect posts to (its webhook path, or /healthz):",
-        "a GET must reach reckon serve; without it the check is skipped",
+        "the URL App Store Connect posts to, or Google Play's Pub/Sub pushes to",
+        "(its path, or /healthz): a GET must reach reckon serve; without it the",
+        "check is skipped",
       ]),
     CommandOption(
       "transaction-id", value: "ID",
       help: "ask the fact sources about this transaction (default: a made-up one)"),
     CommandOption(
-      "offline", help: "do not ask the App Store for its clock (the url's answer may stand in)"),
+      "offline",
+      help: [
+        "ask no store anything: not the App Store or Google for the clock (the",
+        "url's answer may stand in), nor Google for its signing keys",
+      ]),
     CommandOption("format", value: "FORMAT", help: "text (default) or json"),
   ]
   static let help = """
@@ -27,13 +32,15 @@ enum DoctorCommand: Command {
                          [--format text|json]
 
     Checks what docs/going-live.md lists, one line each: ok, FAIL or skip, the check's name, and
-    what was found (a quoted source line and its caret under it). The App Store key loads and signs ES256 tokens that verify; the trusted
-    roots load (Apple's, for Production and Sandbox apps); each policy checks and passes the
+    what was found (a quoted source line and its caret under it). The App Store key loads and
+    signs ES256 tokens that verify; with Google Play apps, the service account key loads and
+    signs RS256, and Google's push signing keys load; the trusted roots load (Apple's, for
+    Production and Sandbox apps); each policy checks, in its store's words, and passes the
     tests beside it; a fact source gives customer.consented; each fact source answers a
     lookup; the state database opens and takes a write that leaves nothing behind; the webhook
-    URL reaches reckon serve (with --url); and this machine's clock agrees with the App
-    Store's (its Date header; skipped, saying so, when offline). Run it as the service's user:
-    what this user can read and write is what is checked.
+    URL reaches reckon serve (with --url); and this machine's clock agrees with the store's
+    (its Date header; skipped, saying so, when offline). Run it as the service's user: what
+    this user can read and write is what is checked.
 
     \(CommandOption.table(options, column: 22))
     """
