@@ -44,6 +44,22 @@ struct StateMigrateCommandTests {
         textSHA256: String(repeating: "b", count: 64), wentLiveAt: later))
   }
 
+  /// A configuration beside the file of an app on it, listening on a free port, with `more`
+  /// top-level keys; its path.
+  private func serviceConfiguration(_ more: String? = nil) throws -> String {
+    let configuration =
+      URL(fileURLWithPath: path).deletingLastPathComponent().path
+      + "/reckon-\(UUID().uuidString).json"
+    try Data(
+      """
+      {"apps": [{"bundleId": "com.example.coins", "appAppleId": 1, "environment": "Production",
+                 "policy": "\(ReckonBinary.packageRoot.path)/policies/targeted.policy"}],
+       "state": {"path": "\(path)"}, "server": {"listen": "127.0.0.1:0"}\(more.map { ", " + $0 } ?? "")}
+      """.utf8
+    ).write(to: URL(fileURLWithPath: configuration))
+    return configuration
+  }
+
   private func migrate(_ extra: [String] = []) async throws -> ReckonBinary.Run {
     try await ReckonBinary.run(["state", "migrate", "--from", path, "--to", url] + extra)
   }
@@ -111,15 +127,7 @@ struct StateMigrateCommandTests {
   @Test func aMovedFileIsRefusedToWritersAndStillRead() async throws {
     let run = try await migrate()
     #expect(run.status == 0, "\(run.standardError)")
-    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-    let configuration = folder + "/moved-\(UUID().uuidString).json"
-    try Data(
-      """
-      {"apps": [{"bundleId": "com.example.coins", "appAppleId": 1, "environment": "Production",
-                 "policy": "\(ReckonBinary.packageRoot.path)/policies/targeted.policy"}],
-       "state": {"path": "\(path)"}, "server": {"listen": "127.0.0.1:0"}}
-      """.utf8
-    ).write(to: URL(fileURLWithPath: configuration))
+    let configuration = try serviceConfiguration()
     for command in [["serve"], ["queue", "approve", "2"], ["prune", "--before", "2000-01-01"]] {
       let refused = try await ReckonBinary.run(command + ["--config", configuration])
       #expect(refused.status == 1, "\(command): \(refused.standardError)")
@@ -141,15 +149,7 @@ struct StateMigrateCommandTests {
     #expect(throws: MoveLock.Refusal.moving(path: path)) {
       try MoveLock.forService(statePath: path)
     }
-    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-    let configuration = folder + "/serve-\(UUID().uuidString).json"
-    try Data(
-      """
-      {"apps": [{"bundleId": "com.example.coins", "appAppleId": 1, "environment": "Production",
-                 "policy": "\(ReckonBinary.packageRoot.path)/policies/targeted.policy"}],
-       "state": {"path": "\(path)"}, "server": {"listen": "127.0.0.1:0"}}
-      """.utf8
-    ).write(to: URL(fileURLWithPath: configuration))
+    let configuration = try serviceConfiguration()
     let serve = try await ReckonBinary.run(["serve", "--config", configuration])
     #expect(serve.status == 1)
     #expect(
@@ -168,20 +168,14 @@ struct StateMigrateCommandTests {
   @Test func aSendStartedDuringAMoveNamesTheMove() async throws {
     let moving = try MoveLock.forMove(statePath: path)
     defer { moving.release() }
-    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-    let key = folder + "/key-\(UUID().uuidString).p8"
+    let key =
+      URL(fileURLWithPath: path).deletingLastPathComponent().path
+      + "/key-\(UUID().uuidString).p8"
     try FileManager.default.copyItem(atPath: TestKey.path, toPath: key)
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
-    let configuration = folder + "/send-\(UUID().uuidString).json"
-    try Data(
-      """
-      {"apps": [{"bundleId": "com.example.coins", "appAppleId": 1, "environment": "Production",
-                 "policy": "\(ReckonBinary.packageRoot.path)/policies/targeted.policy"}],
-       "state": {"path": "\(path)"},
-       "appStore": {"issuerId": "\(TestKey.issuerId)", "keyId": "\(TestKey.keyId)",
-                    "privateKeyPath": "\(key)", "baseURL": "http://127.0.0.1:1"}}
-      """.utf8
-    ).write(to: URL(fileURLWithPath: configuration))
+    let configuration = try serviceConfiguration(
+      #""appStore": {"issuerId": "\#(TestKey.issuerId)", "keyId": "\#(TestKey.keyId)", "privateKeyPath": "\#(key)", "baseURL": "http://127.0.0.1:1"}"#
+    )
     let send = try await ReckonBinary.run(["send", "--once", "--config", configuration])
     #expect(send.status == 1)
     #expect(
